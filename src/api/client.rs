@@ -1,0 +1,392 @@
+//! The HTTP client of the four operations.
+//!
+//! One `reqwest::Client` (rustls, gzip, connection reuse) for everything.
+//! Reads are retried per DECISIONS 13; the SCM PATCH never is.
+
+use super::error::ApiError;
+use super::model::*;
+use super::token::Token;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::time::{Duration, Instant};
+
+/// The most a single answer may weigh; larger bodies are refused unread.
+pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
+
+/// Retry policy of the read operations (DECISIONS 13).
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included.
+    pub max_attempts: u32,
+    pub base_delay: Duration,
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 4,
+            base_delay: Duration::from_millis(300),
+            max_delay: Duration::from_secs(10),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// Exponential backoff with jitter; a server's Retry-After wins (capped).
+    fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+        if let Some(d) = retry_after {
+            return d.min(Duration::from_secs(60));
+        }
+        let exp = self.base_delay.saturating_mul(1 << attempt.min(10));
+        let capped = exp.min(self.max_delay);
+        // Jitter in [50%, 100%] without a random-number crate.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        capped.mul_f64(0.5 + f64::from(nanos % 1000) / 2000.0)
+    }
+}
+
+/// Everything needed to reach a deployment.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// Base URL without trailing slash, e.g. `https://findings.example.com`.
+    pub base_url: String,
+    pub deployment: String,
+    pub token: Token,
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+impl ClientConfig {
+    pub fn new(base_url: impl Into<String>, deployment: impl Into<String>, token: Token) -> Self {
+        ClientConfig {
+            base_url: base_url.into(),
+            deployment: deployment.into(),
+            token,
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// The API client. Cheap to clone (the connection pool is shared).
+#[derive(Debug, Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base_url: String,
+    deployment: String,
+    token: Token,
+    request_timeout: Duration,
+    retry: RetryPolicy,
+}
+
+/// Whether an operation may be retried automatically.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Idempotence {
+    Read,
+    Write,
+}
+
+impl Client {
+    pub fn new(config: ClientConfig) -> Result<Self, ApiError> {
+        let base_url = config.base_url.trim_end_matches('/').to_owned();
+        let parsed = reqwest::Url::parse(&base_url)
+            .map_err(|e| ApiError::Config(format!("base URL {base_url:?} is not a URL: {e}")))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(ApiError::Config(format!(
+                "base URL {base_url:?} must start with https:// (or http:// for loopback)"
+            )));
+        }
+        if config.deployment.is_empty() || !config.deployment.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ApiError::Config(format!(
+                "deployment id {:?} must be a number",
+                config.deployment
+            )));
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .timeout(config.request_timeout)
+            .user_agent(concat!("findings-tui/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ApiError::Config(format!("cannot build the HTTP client: {e}")))?;
+        Ok(Client {
+            http,
+            base_url,
+            deployment: config.deployment,
+            token: config.token,
+            request_timeout: config.request_timeout,
+            retry: config.retry,
+        })
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    pub fn deployment(&self) -> &str {
+        &self.deployment
+    }
+
+    /// POST /api/reporting/{deploymentId}/findings
+    pub async fn report_findings(&self, req: &ReportRequest) -> Result<ReportResponse, ApiError> {
+        let path = format!("/api/reporting/{}/findings", self.deployment);
+        self.send(reqwest::Method::POST, &path, req, Idempotence::Read)
+            .await
+    }
+
+    /// POST /api/issues/{deploymentId}/search
+    pub async fn search_issues(
+        &self,
+        req: &SearchIssuesRequest,
+    ) -> Result<SearchIssuesResponse, ApiError> {
+        let path = format!("/api/issues/{}/search", self.deployment);
+        let body = SearchIssuesRequest {
+            deployment_id: Some(self.deployment.clone()),
+            ..req.clone()
+        };
+        self.send(reqwest::Method::POST, &path, &body, Idempotence::Read)
+            .await
+    }
+
+    /// POST /api/agent/deployments/{deploymentId}/issues
+    pub async fn list_issues(
+        &self,
+        req: &ListIssuesRequest,
+    ) -> Result<ListIssuesResponse, ApiError> {
+        let path = format!("/api/agent/deployments/{}/issues", self.deployment);
+        let body = ListIssuesRequest {
+            deployment_id: Some(self.deployment.clone()),
+            ..req.clone()
+        };
+        self.send(reqwest::Method::POST, &path, &body, Idempotence::Read)
+            .await
+    }
+
+    /// PATCH /api/scm/deployments/{deploymentId}/configs/{configId}.
+    /// Never retried: the outcome of a failed write is unknown.
+    pub async fn update_scm_config(
+        &self,
+        config_id: &str,
+        patch: &ScmConfigPatch,
+    ) -> Result<ScmConfigResponse, ApiError> {
+        if config_id.is_empty() || !config_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+            return Err(ApiError::Config(format!(
+                "config id {:?} may hold only letters, digits, '-' and '_'",
+                crate::text::one_line(config_id)
+            )));
+        }
+        let path = format!(
+            "/api/scm/deployments/{}/configs/{}",
+            self.deployment, config_id
+        );
+        let body = ScmConfigPatch {
+            deployment_id: Some(self.deployment.clone()),
+            config_id: Some(config_id.to_owned()),
+            ..patch.clone()
+        };
+        self.send(reqwest::Method::PATCH, &path, &body, Idempotence::Write)
+            .await
+    }
+
+    async fn send<B: Serialize, R: DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: &B,
+        idempotence: Idempotence,
+    ) -> Result<R, ApiError> {
+        let url = format!("{}{}", self.base_url, path);
+        let mut attempt = 0;
+        loop {
+            let started = Instant::now();
+            let result = self.send_once(method.clone(), &url, body).await;
+            let retry_after = match &result {
+                Err(ApiError::RateLimited { retry_after, .. }) => *retry_after,
+                _ => None,
+            };
+            let status = match &result {
+                Ok(_) => "ok".to_owned(),
+                Err(e) => e.status().map_or_else(|| "error".into(), |s| s.to_string()),
+            };
+            tracing::info!(
+                method = %method, path, status, attempt,
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "request"
+            );
+            match result {
+                Err(e)
+                    if idempotence == Idempotence::Read
+                        && e.is_retryable()
+                        && attempt + 1 < self.retry.max_attempts =>
+                {
+                    tokio::time::sleep(self.retry.delay(attempt, retry_after)).await;
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn send_once<B: Serialize, R: DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        url: &str,
+        body: &B,
+    ) -> Result<R, ApiError> {
+        let response = self
+            .http
+            .request(method, url)
+            .bearer_auth(self.token.expose())
+            .header(reqwest::header::ACCEPT, "application/json")
+            .json(body)
+            .send()
+            .await
+            .map_err(|e| self.transport_error(e))?;
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        if response.content_length().is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+            return Err(ApiError::Connection(format!(
+                "the answer is larger than {} MB",
+                MAX_BODY_BYTES / (1024 * 1024)
+            )));
+        }
+        let bytes = read_body(response)
+            .await
+            .map_err(|e| self.transport_error(e))?;
+        if !(200..300).contains(&status) {
+            return Err(ApiError::from_status(status, &bytes, retry_after));
+        }
+        decode(&bytes, &content_type)
+    }
+
+    fn transport_error(&self, e: reqwest::Error) -> ApiError {
+        if e.is_timeout() {
+            ApiError::Timeout(self.request_timeout)
+        } else {
+            // reqwest's message names the URL, never the headers.
+            let mut msg = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                msg.push_str(": ");
+                msg.push_str(&s.to_string());
+                source = s.source();
+            }
+            ApiError::Connection(crate::text::one_line(&msg).into_owned())
+        }
+    }
+}
+
+async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, reqwest::Error> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        bytes.extend_from_slice(&chunk);
+        if bytes.len() > MAX_BODY_BYTES {
+            break;
+        }
+    }
+    Ok(bytes)
+}
+
+/// Decodes a success body, naming the JSON path of the first failure.
+pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R, ApiError> {
+    if bytes.len() > MAX_BODY_BYTES {
+        return Err(ApiError::Connection(format!(
+            "the answer is larger than {} MB",
+            MAX_BODY_BYTES / (1024 * 1024)
+        )));
+    }
+    let looks_like_json = matches!(
+        bytes.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{') | Some(b'[')
+    );
+    if !looks_like_json {
+        return Err(ApiError::NotJson {
+            content_type: if content_type.is_empty() {
+                "no content type".into()
+            } else {
+                crate::text::one_line(content_type).into_owned()
+            },
+            snippet: crate::text::truncate(
+                &crate::text::one_line(&String::from_utf8_lossy(&bytes[..bytes.len().min(400)])),
+                120,
+            )
+            .into_owned(),
+        });
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        ApiError::Decode {
+            path: if path == "." { "(top level)".into() } else { path },
+            message: crate::text::one_line(&e.into_inner().to_string()).into_owned(),
+        }
+    })?;
+    de.end().map_err(|e| ApiError::Decode {
+        path: "(top level)".into(),
+        message: e.to_string(),
+    })?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_names_the_failing_path() {
+        let body = br#"{"issues":[{"issue":{"id":"1"}},{"issue":{"line":"twelve"}}]}"#;
+        let err = decode::<ListIssuesResponse>(body, "application/json").unwrap_err();
+        match err {
+            ApiError::Decode { path, .. } => assert_eq!(path, "issues[1].issue.line"),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn html_is_not_json() {
+        let err = decode::<ListIssuesResponse>(b"<html>502 Bad Gateway</html>", "text/html")
+            .unwrap_err();
+        assert!(err.to_string().contains("not JSON (text/html)"), "{err}");
+    }
+
+    #[test]
+    fn truncated_json_is_a_decode_error() {
+        let err = decode::<ListIssuesResponse>(br#"{"issues":[{"issue":{"id":"1""#, "application/json")
+            .unwrap_err();
+        assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn config_is_validated() {
+        let bad = Client::new(ClientConfig::new("ftp://x", "1", Token::new("t")));
+        assert!(bad.is_err());
+        let bad = Client::new(ClientConfig::new("https://x", "12a", Token::new("t")));
+        assert!(bad.is_err());
+        assert!(Client::new(ClientConfig::new("https://x/", "12", Token::new("t"))).is_ok());
+    }
+
+    #[test]
+    fn backoff_grows_and_honours_retry_after() {
+        let p = RetryPolicy::default();
+        assert!(p.delay(0, None) <= Duration::from_millis(300));
+        assert!(p.delay(3, None) >= Duration::from_millis(1200));
+        assert!(p.delay(20, None) <= Duration::from_secs(10));
+        assert_eq!(p.delay(0, Some(Duration::from_secs(2))), Duration::from_secs(2));
+    }
+}

@@ -1,0 +1,189 @@
+//! Typed API errors (DECISIONS 11–12). Every message that came from the
+//! server is made terminal-safe and cut to a readable length here, once.
+
+use crate::text;
+use std::time::Duration;
+use thiserror::Error;
+
+/// What the server said in a non-2xx answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerMessage {
+    pub status: u16,
+    /// `error` or `message` of a JSON body, else the start of the raw body.
+    pub message: String,
+    pub code: Option<String>,
+    pub details: Option<String>,
+}
+
+impl std::fmt::Display for ServerMessage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HTTP {}", self.status)?;
+        if !self.message.is_empty() {
+            write!(f, ": {}", self.message)?;
+        }
+        if let Some(code) = &self.code {
+            write!(f, " ({code})")?;
+        }
+        if let Some(details) = &self.details {
+            write!(f, " [{details}]")?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, Error)]
+pub enum ApiError {
+    #[error("bad request: {0}")]
+    BadRequest(ServerMessage),
+    #[error("not authenticated (missing or invalid token): {0}")]
+    Unauthorized(ServerMessage),
+    #[error("forbidden (the token lacks Web API permission): {0}")]
+    Forbidden(ServerMessage),
+    #[error("not found: {0}")]
+    NotFound(ServerMessage),
+    #[error("gone: {0}")]
+    Gone(ServerMessage),
+    #[error("rate limited{}: {0}", retry_after_note(.retry_after))]
+    RateLimited {
+        message: ServerMessage,
+        retry_after: Option<Duration>,
+    },
+    #[error("server error: {0}")]
+    Server(ServerMessage),
+    #[error("unexpected answer: {0}")]
+    UnexpectedStatus(ServerMessage),
+    #[error("request timed out after {0:?}")]
+    Timeout(Duration),
+    #[error("connection failed: {0}")]
+    Connection(String),
+    #[error("the server's answer could not be read at `{path}`: {message}")]
+    Decode { path: String, message: String },
+    #[error("the server's answer is not JSON ({content_type}): {snippet}")]
+    NotJson {
+        content_type: String,
+        snippet: String,
+    },
+    #[error("the server returned a cursor it had already returned ({cursor}): stopping to avoid a loop")]
+    CursorLoop { cursor: String },
+    #[error("invalid configuration: {0}")]
+    Config(String),
+}
+
+fn retry_after_note(d: &Option<Duration>) -> String {
+    d.map(|d| format!(" (retry after {}s)", d.as_secs()))
+        .unwrap_or_default()
+}
+
+impl ApiError {
+    /// The HTTP status, when the server answered.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ApiError::BadRequest(m)
+            | ApiError::Unauthorized(m)
+            | ApiError::Forbidden(m)
+            | ApiError::NotFound(m)
+            | ApiError::Gone(m)
+            | ApiError::Server(m)
+            | ApiError::UnexpectedStatus(m)
+            | ApiError::RateLimited { message: m, .. } => Some(m.status),
+            _ => None,
+        }
+    }
+
+    /// Whether a read request may be tried again (DECISIONS 13).
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            ApiError::Connection(_) | ApiError::RateLimited { .. } => true,
+            ApiError::Server(m) => matches!(m.status, 502..=504),
+            _ => false,
+        }
+    }
+
+    /// Builds the typed error for a non-2xx status from its raw body.
+    pub fn from_status(status: u16, body: &[u8], retry_after: Option<Duration>) -> ApiError {
+        let message = parse_error_body(status, body);
+        match status {
+            400 => ApiError::BadRequest(message),
+            401 => ApiError::Unauthorized(message),
+            403 => ApiError::Forbidden(message),
+            404 => ApiError::NotFound(message),
+            410 => ApiError::Gone(message),
+            429 => ApiError::RateLimited {
+                message,
+                retry_after,
+            },
+            500..=599 => ApiError::Server(message),
+            _ => ApiError::UnexpectedStatus(message),
+        }
+    }
+}
+
+const MAX_MESSAGE_CHARS: usize = 200;
+
+fn clean(s: &str) -> String {
+    text::truncate(&text::one_line(s.trim()), MAX_MESSAGE_CHARS).into_owned()
+}
+
+/// Lenient error-body parsing (DECISIONS 12): `error`, `message`, `code` and
+/// `details` of a JSON object when present, else the start of the raw body.
+fn parse_error_body(status: u16, body: &[u8]) -> ServerMessage {
+    let json: Option<serde_json::Value> = serde_json::from_slice(body).ok();
+    let field = |name: &str| -> Option<String> {
+        let v = json.as_ref()?.get(name)?;
+        match v {
+            serde_json::Value::Null => None,
+            serde_json::Value::String(s) if s.is_empty() => None,
+            serde_json::Value::String(s) => Some(clean(s)),
+            other => Some(clean(&other.to_string())),
+        }
+    };
+    match json {
+        Some(serde_json::Value::Object(_)) => ServerMessage {
+            status,
+            message: field("error").or_else(|| field("message")).unwrap_or_default(),
+            code: field("code"),
+            details: field("details"),
+        },
+        _ => ServerMessage {
+            status,
+            message: clean(&String::from_utf8_lossy(&body[..body.len().min(4 * MAX_MESSAGE_CHARS)])),
+            code: None,
+            details: None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_error_bodies_are_read() {
+        let e = ApiError::from_status(404, br#"{"error":"no such config","code":"NOT_FOUND"}"#, None);
+        assert!(matches!(e, ApiError::NotFound(_)));
+        assert_eq!(e.to_string(), "not found: HTTP 404: no such config (NOT_FOUND)");
+    }
+
+    #[test]
+    fn message_field_and_details_are_accepted() {
+        let e = ApiError::from_status(400, br#"{"message":"bad","details":[{"f":"x"}]}"#, None);
+        assert_eq!(e.to_string(), r#"bad request: HTTP 400: bad [[{"f":"x"}]]"#);
+    }
+
+    #[test]
+    fn raw_bodies_are_cut_and_made_safe() {
+        let body = format!("<html>\u{1b}[2J{}</html>", "x".repeat(500));
+        let e = ApiError::from_status(502, body.as_bytes(), None);
+        let shown = e.to_string();
+        assert!(!shown.contains('\u{1b}'));
+        assert!(shown.chars().count() < 260, "{shown}");
+        assert!(e.is_retryable());
+    }
+
+    #[test]
+    fn retryable_statuses_follow_decision_13() {
+        for (status, retry) in [(429, true), (502, true), (503, true), (504, true), (500, false), (400, false), (401, false)] {
+            assert_eq!(ApiError::from_status(status, b"", None).is_retryable(), retry, "{status}");
+        }
+    }
+}

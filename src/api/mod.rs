@@ -1,0 +1,13 @@
+//! The API: wire model, HTTP client, errors and cursor pagination.
+//! Imports the model only (and the leaf `text` helper).
+
+pub mod client;
+pub mod error;
+pub mod model;
+pub mod paginate;
+pub mod token;
+
+pub use client::{Client, ClientConfig, RetryPolicy};
+pub use error::{ApiError, ServerMessage};
+pub use paginate::{CursorGuard, Page, PagedRequest, pages};
+pub use token::Token;

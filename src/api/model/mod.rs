@@ -1,0 +1,17 @@
+//! The wire model of the four operations. Imports nothing of ours.
+
+pub mod enums;
+pub mod issue;
+pub mod list;
+pub mod report;
+pub mod scm;
+pub mod search;
+pub mod wire;
+
+pub use enums::*;
+pub use issue::*;
+pub use list::*;
+pub use report::*;
+pub use scm::*;
+pub use search::*;
+pub use wire::Timestamp;

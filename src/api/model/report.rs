@@ -1,0 +1,85 @@
+//! ReportsService_GetReportFindings: request, filters and response.
+
+use super::enums::*;
+use super::issue::Issue;
+use super::wire::{self, Timestamp};
+use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReportRequest {
+    pub report_type: Option<ReportType>,
+    pub filters: Option<ReportFilters>,
+    pub cursor: Option<String>,
+    #[serde(with = "wire::int64_number")]
+    pub limit: Option<i64>,
+    #[serde(with = "wire::timestamp")]
+    pub bucket_start: Option<Timestamp>,
+    pub finding_state: Option<AggregateState>,
+    pub guardrails_state: Option<String>,
+}
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReportFilters {
+    pub time_period: Option<TimePeriod>,
+    pub time_bucket_size: Option<TimeBucketSize>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub finding_types: Vec<FindingType>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub finding_severities: Vec<FindingSeverity>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub projects: Vec<String>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub tags: Vec<String>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub confidence: Vec<FindingConfidence>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub reachability: Vec<FindingReachability>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub validity: Vec<FindingValidity>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub teams: Vec<String>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub rule_ids: Vec<String>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub ai_verdicts: Vec<Verdict>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub deployment_statuses: Vec<DeploymentStatus>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub public_exposures: Vec<PublicExposure>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub finding_categories: Vec<String>,
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub project_ids: Vec<String>,
+}
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TimePeriod {
+    #[serde(with = "wire::timestamp")]
+    pub since: Option<Timestamp>,
+    #[serde(with = "wire::timestamp")]
+    pub until: Option<Timestamp>,
+}
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReportResponse {
+    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    pub findings: Vec<Issue>,
+    pub cursor: Option<String>,
+    #[serde(with = "wire::int64_string")]
+    pub total: Option<i64>,
+    #[serde(with = "wire::int64_string")]
+    pub total_code: Option<i64>,
+    #[serde(with = "wire::int64_string")]
+    pub total_sca: Option<i64>,
+    #[serde(with = "wire::int64_string")]
+    pub total_secrets: Option<i64>,
+}

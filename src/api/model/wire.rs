@@ -1,0 +1,312 @@
+//! Wire-format helpers shared by every model type: open enums, int64 values
+//! that arrive as numbers or strings, lenient timestamps and floats.
+//!
+//! The platform is protobuf-JSON based and in alpha (DECISIONS 3–6): enums grow
+//! new values, int64 arrives as either JSON type, and default values may be
+//! omitted. Everything here accepts what such a server sends without failing.
+
+use chrono::{DateTime, Utc};
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serializer};
+use std::fmt;
+
+/// A timestamp on the wire (RFC 3339, any offset, with or without fractions).
+pub type Timestamp = DateTime<Utc>;
+
+/// Declares an open enum: known variants with their exact wire names and human
+/// labels, plus `Other(String)` that keeps any value this build does not know.
+#[macro_export]
+macro_rules! wire_enum {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            $( $variant:ident = $wire:literal => $label:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $( $variant, )+
+            /// A value this build does not know; kept verbatim (DECISIONS 4).
+            Other(String),
+        }
+
+        impl $name {
+            /// Every known value, in declaration order.
+            pub const ALL: &'static [$name] = &[ $( $name::$variant, )+ ];
+
+            /// The exact wire name.
+            pub fn as_wire(&self) -> &str {
+                match self {
+                    $( $name::$variant => $wire, )+
+                    $name::Other(raw) => raw,
+                }
+            }
+
+            /// A short human label; unknown values show as they came.
+            pub fn label(&self) -> &str {
+                match self {
+                    $( $name::$variant => $label, )+
+                    $name::Other(raw) => raw,
+                }
+            }
+
+            /// Parses a wire name; anything unrecognised becomes `Other`.
+            pub fn from_wire(raw: &str) -> Self {
+                match raw {
+                    $( $wire => $name::$variant, )+
+                    other => $name::Other(other.to_owned()),
+                }
+            }
+
+            /// Parses a wire name or a label, case-insensitively; `None` when
+            /// it is neither (used for user input, which must be known).
+            pub fn parse_known(input: &str) -> Option<Self> {
+                Self::ALL
+                    .iter()
+                    .find(|v| {
+                        v.as_wire().eq_ignore_ascii_case(input)
+                            || v.label().eq_ignore_ascii_case(input)
+                    })
+                    .cloned()
+            }
+
+            /// Whether this value is one of the known ones.
+            pub fn is_known(&self) -> bool {
+                !matches!(self, $name::Other(_))
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.label())
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_wire())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::api::model::wire::deserialize_enum_name(d).map(|raw| Self::from_wire(&raw))
+            }
+        }
+    };
+}
+
+/// Reads an enum value: a string, or a number (protobuf JSON may send the
+/// numeric form), which is kept as its decimal text.
+pub fn deserialize_enum_name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    struct EnumName;
+    impl Visitor<'_> for EnumName {
+        type Value = String;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an enum name (string)")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+            Ok(v.to_owned())
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+    }
+    d.deserialize_any(EnumName)
+}
+
+struct Int64Visitor;
+
+impl Visitor<'_> for Int64Visitor {
+    type Value = Option<i64>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an integer, as a JSON number or a decimal string")
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Some(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        i64::try_from(v)
+            .map(Some)
+            .map_err(|_| E::custom(format!("integer {v} is out of range")))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        // protobuf JSON may write 3 as 3.0; anything fractional is an error.
+        if v.fract() == 0.0 && v.abs() < 9.0e18 {
+            Ok(Some(v as i64))
+        } else {
+            Err(E::custom(format!("{v} is not an integer")))
+        }
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        let t = v.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        t.parse::<i64>()
+            .map(Some)
+            .map_err(|_| E::custom(format!("{:?} is not a decimal integer", truncate(v, 40))))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    s.chars().take(max).collect()
+}
+
+/// int64 fields the platform sends as strings (`total`, `reviewCount`, ...):
+/// accept a number or a string, write a string.
+pub mod int64_string {
+    use super::*;
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        d.deserialize_any(Int64Visitor)
+    }
+    pub fn serialize<S: Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(n) => s.serialize_str(&n.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+}
+
+/// int64 fields the platform sends as numbers (`line`, `limit`, ...):
+/// accept a number or a string, write a number.
+pub mod int64_number {
+    use super::*;
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        d.deserialize_any(Int64Visitor)
+    }
+    pub fn serialize<S: Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(n) => s.serialize_i64(*n),
+            None => s.serialize_none(),
+        }
+    }
+}
+
+/// Floats (EPSS score, percentile): a number or a numeric string.
+pub mod float {
+    use super::*;
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        struct F;
+        impl Visitor<'_> for F {
+            type Value = Option<f64>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, or a numeric string")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(Some(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Some(v as f64))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Some(v as f64))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                let t = v.trim();
+                if t.is_empty() {
+                    return Ok(None);
+                }
+                t.parse::<f64>()
+                    .map(Some)
+                    .map_err(|_| E::custom(format!("{:?} is not a number", truncate(v, 40))))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+        }
+        d.deserialize_any(F)
+    }
+    pub fn serialize<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(n) => s.serialize_f64(*n),
+            None => s.serialize_none(),
+        }
+    }
+}
+
+/// Timestamps: RFC 3339; `null` and `""` (a protobuf default) mean absent.
+pub mod timestamp {
+    use super::*;
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
+        let raw: Option<String> = Option::deserialize(d)?;
+        match raw.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(t) => DateTime::parse_from_rfc3339(t)
+                .map(|dt| Some(dt.with_timezone(&Utc)))
+                .map_err(|e| {
+                    de::Error::custom(format!(
+                        "{:?} is not an RFC 3339 timestamp ({e})",
+                        truncate(t, 40)
+                    ))
+                }),
+        }
+    }
+    pub fn serialize<S: Serializer>(v: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(t) => s.serialize_str(&t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
+            None => s.serialize_none(),
+        }
+    }
+}
+
+/// `null` for a collection or string means the default (DECISIONS 5).
+pub fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// Skips writing empty collections, as protobuf JSON does.
+pub fn is_empty<T>(v: &[T]) -> bool {
+    v.is_empty()
+}
+
+/// A text field that holds an enum-like value the contract does not
+/// enumerate: a string, a number (kept as its decimal text) or `null`.
+pub fn opt_enum_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    struct Text;
+    impl Visitor<'_> for Text {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(v.to_owned()))
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Some(v))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(Text)
+}

@@ -1,0 +1,169 @@
+//! Cursor pagination as an async stream (DECISIONS 7).
+//!
+//! Follows `cursor` until it is absent or empty, or a page is empty; a cursor
+//! seen twice in one listing ends the stream with [`ApiError::CursorLoop`].
+
+use super::client::Client;
+use super::error::ApiError;
+use super::model::*;
+use futures_util::Stream;
+use std::collections::HashSet;
+
+/// A request that can be sent for one page, and its response.
+pub trait PagedRequest: Clone + Send + Sync + 'static {
+    type Page: Page + Send + 'static;
+    fn set_cursor(&mut self, cursor: Option<String>);
+    fn fetch(
+        &self,
+        client: &Client,
+    ) -> impl std::future::Future<Output = Result<Self::Page, ApiError>> + Send;
+}
+
+/// One page of a listing.
+pub trait Page {
+    fn next_cursor(&self) -> Option<&str>;
+    fn item_count(&self) -> usize;
+}
+
+impl PagedRequest for ListIssuesRequest {
+    type Page = ListIssuesResponse;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.cursor = cursor;
+    }
+    async fn fetch(&self, client: &Client) -> Result<ListIssuesResponse, ApiError> {
+        client.list_issues(self).await
+    }
+}
+
+impl PagedRequest for SearchIssuesRequest {
+    type Page = SearchIssuesResponse;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.cursor = cursor;
+    }
+    async fn fetch(&self, client: &Client) -> Result<SearchIssuesResponse, ApiError> {
+        client.search_issues(self).await
+    }
+}
+
+impl PagedRequest for ReportRequest {
+    type Page = ReportResponse;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.cursor = cursor;
+    }
+    async fn fetch(&self, client: &Client) -> Result<ReportResponse, ApiError> {
+        client.report_findings(self).await
+    }
+}
+
+impl Page for ListIssuesResponse {
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.issues.len()
+    }
+}
+
+impl Page for SearchIssuesResponse {
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.issues.len()
+    }
+}
+
+impl Page for ReportResponse {
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.findings.len()
+    }
+}
+
+/// Tracks the cursors of one listing and decides what comes next.
+#[derive(Debug, Default)]
+pub struct CursorGuard {
+    seen: HashSet<String>,
+}
+
+impl CursorGuard {
+    /// The cursor to follow after `page`, `Ok(None)` at the end, or an error
+    /// when the server repeats a cursor.
+    pub fn next<P: Page>(&mut self, page: &P) -> Result<Option<String>, ApiError> {
+        match page.next_cursor() {
+            None | Some("") => Ok(None),
+            Some(_) if page.item_count() == 0 => Ok(None),
+            Some(c) if !self.seen.insert(c.to_owned()) => Err(ApiError::CursorLoop {
+                cursor: crate::text::truncate(&crate::text::one_line(c), 40).into_owned(),
+            }),
+            Some(c) => Ok(Some(c.to_owned())),
+        }
+    }
+}
+
+/// Every page of a listing, starting at the request's cursor. A page is
+/// yielded before a loop is detected on its cursor; the loop error follows.
+pub fn pages<R: PagedRequest>(
+    client: Client,
+    request: R,
+) -> impl Stream<Item = Result<R::Page, ApiError>> + Send {
+    enum Next<R> {
+        Fetch(R),
+        Fail(ApiError),
+        Done,
+    }
+    let start = (client, CursorGuard::default(), Next::Fetch(request));
+    futures_util::stream::unfold(start, |(client, mut guard, next)| async move {
+        let request = match next {
+            Next::Done => return None,
+            Next::Fail(e) => return Some((Err(e), (client, guard, Next::Done))),
+            Next::Fetch(r) => r,
+        };
+        let page = match request.fetch(&client).await {
+            Ok(page) => page,
+            Err(e) => return Some((Err(e), (client, guard, Next::Done))),
+        };
+        let next = match guard.next(&page) {
+            Ok(Some(cursor)) => {
+                let mut request = request;
+                request.set_cursor(Some(cursor));
+                Next::Fetch(request)
+            }
+            Ok(None) => Next::Done,
+            Err(e) => Next::Fail(e),
+        };
+        Some((Ok(page), (client, guard, next)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(cursor: Option<&str>, n: usize) -> ListIssuesResponse {
+        ListIssuesResponse {
+            issues: vec![IssueItem::default(); n],
+            cursor: cursor.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn guard_stops_on_absent_empty_cursor_or_empty_page() {
+        let mut g = CursorGuard::default();
+        assert_eq!(g.next(&page(None, 3)).unwrap(), None);
+        assert_eq!(g.next(&page(Some(""), 3)).unwrap(), None);
+        assert_eq!(g.next(&page(Some("c1"), 0)).unwrap(), None);
+        assert_eq!(g.next(&page(Some("c1"), 2)).unwrap(), Some("c1".into()));
+    }
+
+    #[test]
+    fn guard_refuses_a_repeated_cursor() {
+        let mut g = CursorGuard::default();
+        g.next(&page(Some("a"), 1)).unwrap();
+        g.next(&page(Some("b"), 1)).unwrap();
+        let err = g.next(&page(Some("a"), 1)).unwrap_err();
+        assert!(matches!(err, ApiError::CursorLoop { .. }));
+    }
+}

@@ -1,0 +1,102 @@
+//! Making untrusted text safe for a terminal.
+//!
+//! Anything a server sends may carry escape sequences (a finding message is
+//! written by whoever pushed the code). Before such text reaches a terminal,
+//! every control character is replaced by a visible stand-in, so no sequence
+//! can be interpreted while the text stays readable.
+
+use std::borrow::Cow;
+
+/// Replaces control characters (C0, DEL, C1), bidi overrides and zero-width
+/// format characters with visible symbols. Newlines become `␤` and tabs a
+/// space: the result is always one line.
+pub fn one_line(s: &str) -> Cow<'_, str> {
+    sanitize(s, false)
+}
+
+/// Like [`one_line`] but keeps `\n` (for multi-line blocks such as code).
+pub fn multi_line(s: &str) -> Cow<'_, str> {
+    sanitize(s, true)
+}
+
+fn sanitize(s: &str, keep_newlines: bool) -> Cow<'_, str> {
+    if !s.chars().any(|c| needs_escape(c, keep_newlines)) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if !needs_escape(c, keep_newlines) {
+            out.push(c);
+            continue;
+        }
+        match c {
+            '\t' => out.push(' '),
+            '\n' => out.push('␤'),
+            '\r' => {}
+            // C0 controls have dedicated "control pictures" (U+2400..).
+            '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('�')),
+            '\u{7f}' => out.push('␡'),
+            _ => {
+                // C1 controls, bidi and zero-width format characters.
+                out.push_str(&format!("<U+{:04X}>", c as u32));
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn needs_escape(c: char, keep_newlines: bool) -> bool {
+    match c {
+        '\n' => !keep_newlines,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        // Bidi embeddings, overrides and isolates can reorder what is shown.
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' => true,
+        // Zero-width characters hide text; the BOM and the line separators too.
+        '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{2028}' | '\u{2029}' => true,
+        _ => false,
+    }
+}
+
+/// Cuts `s` to at most `max` characters, marking the cut with `…`.
+pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
+    if s.chars().count() <= max {
+        return Cow::Borrowed(s);
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed_unchanged() {
+        assert!(matches!(one_line("hello wörld 用户"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn escape_sequences_become_visible() {
+        let s = one_line("a\u{1b}[31mred\u{1b}]0;title\u{7}b\u{9b}c");
+        assert_eq!(s, "a␛[31mred␛]0;title␇b<U+009B>c");
+        assert!(!s.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn bidi_and_zero_width_are_shown() {
+        assert_eq!(one_line("x\u{202e}y\u{200b}z"), "x<U+202E>y<U+200B>z");
+    }
+
+    #[test]
+    fn newlines_kept_only_in_multi_line() {
+        assert_eq!(one_line("a\nb\tc\r"), "a␤b c");
+        assert_eq!(multi_line("a\nb\r\n"), "a\nb\n");
+    }
+
+    #[test]
+    fn truncate_marks_the_cut() {
+        assert_eq!(truncate("abcdef", 4), "abc…");
+        assert_eq!(truncate("abc", 4), "abc");
+    }
+}
