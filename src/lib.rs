@@ -2,4 +2,5 @@
 //! embedded demo server.
 
 pub mod api;
+pub mod demo;
 pub mod text;

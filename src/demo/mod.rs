@@ -1,0 +1,153 @@
+//! The embedded demo server: a real HTTP server (axum) implementing the four
+//! operations on a deterministic data set. Imports the model, never the
+//! client or the TUI.
+
+mod catalog;
+pub mod cursor;
+pub mod dataset;
+pub mod materialize;
+pub mod query;
+mod rng;
+pub mod routes;
+pub mod scm;
+
+use crate::api::model::ScmConfig;
+use chrono::{DateTime, Utc};
+use dataset::Dataset;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+pub const DEMO_DEPLOYMENT: &str = "1234";
+pub const DEMO_TOKEN: &str = "demo-token";
+pub const DEFAULT_FINDINGS: usize = 2_000;
+pub const MAX_FINDINGS: usize = 1_000_000;
+pub const DEFAULT_SEED: u64 = 1;
+
+/// What to serve.
+#[derive(Debug, Clone)]
+pub struct DemoOptions {
+    pub findings: usize,
+    pub seed: u64,
+    pub token: String,
+    /// "Now" of the data set; the start of today (UTC) by default, so the
+    /// data is the same all day and dates look current.
+    pub anchor: Option<DateTime<Utc>>,
+}
+
+impl Default for DemoOptions {
+    fn default() -> Self {
+        DemoOptions {
+            findings: DEFAULT_FINDINGS,
+            seed: DEFAULT_SEED,
+            token: DEMO_TOKEN.into(),
+            anchor: None,
+        }
+    }
+}
+
+/// Shared state of the running server.
+pub struct DemoState {
+    pub dataset: Dataset,
+    pub orders: query::Orders,
+    pub token: String,
+    pub scm_configs: Mutex<Vec<ScmConfig>>,
+}
+
+impl DemoState {
+    pub fn new(opts: &DemoOptions) -> Self {
+        let anchor = opts.anchor.unwrap_or_else(|| {
+            Utc::now()
+                .date_naive()
+                .and_hms_opt(0, 0, 0)
+                .map(|t| t.and_utc())
+                .unwrap_or_else(Utc::now)
+        });
+        let dataset = Dataset::generate(
+            opts.findings.min(MAX_FINDINGS),
+            opts.seed,
+            anchor,
+            DEMO_DEPLOYMENT,
+        );
+        let scm_configs = Mutex::new(dataset.scm_configs.clone());
+        DemoState {
+            dataset,
+            orders: query::Orders::default(),
+            token: opts.token.clone(),
+            scm_configs,
+        }
+    }
+}
+
+/// A running demo server. Dropping it stops the server.
+pub struct DemoServer {
+    addr: SocketAddr,
+    token: String,
+    state: Arc<DemoState>,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+impl DemoServer {
+    /// Binds `addr` (port 0 for any free port) and serves in the background
+    /// on the current tokio runtime.
+    pub async fn start(opts: DemoOptions, addr: SocketAddr) -> std::io::Result<DemoServer> {
+        let token = opts.token.clone();
+        let state = Arc::new(
+            tokio::task::spawn_blocking(move || DemoState::new(&opts))
+                .await
+                .map_err(std::io::Error::other)?,
+        );
+        let listener = TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let (tx, rx) = oneshot::channel();
+        let app = routes::router(state.clone());
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        Ok(DemoServer {
+            addr,
+            token,
+            state,
+            shutdown: Some(tx),
+        })
+    }
+
+    /// Starts on a free loopback port.
+    pub async fn start_local(opts: DemoOptions) -> std::io::Result<DemoServer> {
+        Self::start(opts, SocketAddr::from(([127, 0, 0, 1], 0))).await
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn deployment(&self) -> &str {
+        DEMO_DEPLOYMENT
+    }
+
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The data set served (for tests that check answers against it).
+    pub fn state(&self) -> &Arc<DemoState> {
+        &self.state
+    }
+}
+
+impl Drop for DemoServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}

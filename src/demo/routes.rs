@@ -1,0 +1,274 @@
+//! HTTP routes of the demo server: auth, path checks, JSON bodies in and out,
+//! JSON errors (DECISIONS 11–12), gzip.
+
+use super::DemoState;
+use super::query::{self, BadRequest};
+use crate::api::model::*;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{patch, post};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::sync::Arc;
+use tower_http::compression::CompressionLayer;
+use tower_http::decompression::RequestDecompressionLayer;
+
+/// A token the demo accepts as valid but without Web API permission (403).
+pub const TOKEN_WITHOUT_WEB_API: &str = "demo-token-no-web-api";
+
+pub fn router(state: Arc<DemoState>) -> Router {
+    Router::new()
+        .route("/api/reporting/{deployment}/findings", post(report_findings))
+        .route("/api/issues/{deployment}/search", post(search_issues))
+        .route("/api/agent/deployments/{deployment}/issues", post(list_issues))
+        .route(
+            "/api/scm/deployments/{deployment}/configs/{config}",
+            patch(update_scm_config),
+        )
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(RequestDecompressionLayer::new())
+        .layer(CompressionLayer::new())
+        .with_state(state)
+}
+
+/// An error answer with the demo's JSON error body.
+pub struct ApiFailure {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiFailure {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiFailure {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<BadRequest> for ApiFailure {
+    fn from(e: BadRequest) -> Self {
+        ApiFailure::new(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", e.0)
+    }
+}
+
+impl IntoResponse for ApiFailure {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message, "code": self.code });
+        (self.status, json_headers(), body.to_string()).into_response()
+    }
+}
+
+fn json_headers() -> [(header::HeaderName, &'static str); 1] {
+    [(header::CONTENT_TYPE, "application/json")]
+}
+
+fn json_ok<T: Serialize>(value: &T) -> Response {
+    match serde_json::to_vec(value) {
+        Ok(body) => (StatusCode::OK, json_headers(), body).into_response(),
+        Err(e) => ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string())
+            .into_response(),
+    }
+}
+
+async fn not_found() -> ApiFailure {
+    ApiFailure::new(
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+        "no such endpoint; the demo serves the four operations of the findings API",
+    )
+}
+
+async fn method_not_allowed() -> ApiFailure {
+    ApiFailure::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "METHOD_NOT_ALLOWED",
+        "method not allowed on this endpoint",
+    )
+}
+
+/// Auth and the deployment path parameter, shared by every operation.
+fn admit(state: &DemoState, headers: &HeaderMap, deployment: &str) -> Result<(), ApiFailure> {
+    let auth = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let Some(token) = auth.strip_prefix("Bearer ").map(str::trim) else {
+        return Err(ApiFailure::new(
+            StatusCode::UNAUTHORIZED,
+            "UNAUTHENTICATED",
+            "missing bearer token in the Authorization header",
+        ));
+    };
+    if token == TOKEN_WITHOUT_WEB_API {
+        return Err(ApiFailure::new(
+            StatusCode::FORBIDDEN,
+            "PERMISSION_DENIED",
+            "this token does not hold the Web API permission",
+        ));
+    }
+    if token != state.token {
+        return Err(ApiFailure::new(
+            StatusCode::UNAUTHORIZED,
+            "UNAUTHENTICATED",
+            "invalid token",
+        ));
+    }
+    if deployment.is_empty() || deployment.parse::<i64>().is_err() {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "deploymentId must be an int64",
+        ));
+    }
+    if deployment != state.dataset.deployment {
+        return Err(ApiFailure::new(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("deployment {deployment} not found"),
+        ));
+    }
+    Ok(())
+}
+
+/// Parses a JSON body, naming the path of the first problem.
+fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiFailure> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "request body is required",
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            format!("invalid request body at {}: {}", e.path(), e.inner()),
+        )
+    })?;
+    de.end().map_err(|e| {
+        ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            format!("invalid request body: {e}"),
+        )
+    })?;
+    Ok(value)
+}
+
+fn same_deployment(body: &Option<String>, path: &str) -> Result<(), ApiFailure> {
+    match body.as_deref() {
+        Some(d) if !d.is_empty() && d != path => Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            format!("deploymentId {d:?} in the body differs from {path:?} in the path"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+async fn report_findings(
+    State(state): State<Arc<DemoState>>,
+    Path(deployment): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let req: ReportRequest = parse_body(&body)?;
+    let state2 = state.clone();
+    let resp = run_blocking(move || query::report_findings(&state2.dataset, &state2.orders, &req)).await?;
+    Ok(json_ok(&resp))
+}
+
+async fn search_issues(
+    State(state): State<Arc<DemoState>>,
+    Path(deployment): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let req: SearchIssuesRequest = parse_body(&body)?;
+    same_deployment(&req.deployment_id, &deployment)?;
+    let resp = query::search_issues(&state.dataset, &req)?;
+    Ok(json_ok(&resp))
+}
+
+async fn list_issues(
+    State(state): State<Arc<DemoState>>,
+    Path(deployment): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let req: ListIssuesRequest = parse_body(&body)?;
+    same_deployment(&req.deployment_id, &deployment)?;
+    let state2 = state.clone();
+    let resp = run_blocking(move || query::list_issues(&state2.dataset, &state2.orders, &req)).await?;
+    Ok(json_ok(&resp))
+}
+
+/// Runs a query off the async threads: a scan of 200,000 rows is CPU work.
+async fn run_blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, BadRequest> + Send + 'static,
+) -> Result<T, ApiFailure> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string()))?
+        .map_err(ApiFailure::from)
+}
+
+async fn update_scm_config(
+    State(state): State<Arc<DemoState>>,
+    Path((deployment, config_id)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let patch: ScmConfigPatch = parse_body(&body)?;
+    same_deployment(&patch.deployment_id, &deployment)?;
+    if let Some(c) = patch.config_id.as_deref().filter(|c| !c.is_empty() && *c != config_id) {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            format!("configId {c:?} in the body differs from {config_id:?} in the path"),
+        ));
+    }
+    if patch.namespace.as_deref().is_some_and(|n| n.trim().is_empty()) {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "namespace must not be empty",
+        ));
+    }
+    if patch.access_token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "accessToken must not be empty",
+        ));
+    }
+    let mut configs = state
+        .scm_configs
+        .lock()
+        .map_err(|_| ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", "state poisoned"))?;
+    let Some(config) = configs.iter_mut().find(|c| c.id.as_deref() == Some(config_id.as_str())) else {
+        return Err(ApiFailure::new(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("SCM config {config_id} not found"),
+        ));
+    };
+    super::scm::apply_patch(config, &patch, chrono::Utc::now());
+    let resp = ScmConfigResponse {
+        config: Some(config.clone()),
+    };
+    Ok(json_ok(&resp))
+}
