@@ -1,6 +1,14 @@
 //! findings-tui: a terminal client for a security-findings platform, with an
 //! embedded demo server.
+//!
+//! Layers, and which way the imports run: `api::model` imports nothing of
+//! ours; `api` (the client) imports the model; `demo` imports the model;
+//! `export` imports the model; `cli` and `config` are the wiring. `text` is a
+//! leaf helper any layer may use.
 
 pub mod api;
+pub mod cli;
+pub mod config;
 pub mod demo;
+pub mod export;
 pub mod text;

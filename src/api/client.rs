@@ -174,7 +174,11 @@ impl Client {
         config_id: &str,
         patch: &ScmConfigPatch,
     ) -> Result<ScmConfigResponse, ApiError> {
-        if config_id.is_empty() || !config_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        if config_id.is_empty()
+            || !config_id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
             return Err(ApiError::Config(format!(
                 "config id {:?} may hold only letters, digits, '-' and '_'",
                 crate::text::one_line(config_id)
@@ -260,7 +264,10 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_owned();
-        if response.content_length().is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        if response
+            .content_length()
+            .is_some_and(|n| n > MAX_BODY_BYTES as u64)
+        {
             return Err(ApiError::Connection(format!(
                 "the answer is larger than {} MB",
                 MAX_BODY_BYTES / (1024 * 1024)
@@ -333,7 +340,11 @@ pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         ApiError::Decode {
-            path: if path == "." { "(top level)".into() } else { path },
+            path: if path == "." {
+                "(top level)".into()
+            } else {
+                path
+            },
             message: crate::text::one_line(&e.into_inner().to_string()).into_owned(),
         }
     })?;
@@ -360,15 +371,16 @@ mod tests {
 
     #[test]
     fn html_is_not_json() {
-        let err = decode::<ListIssuesResponse>(b"<html>502 Bad Gateway</html>", "text/html")
-            .unwrap_err();
+        let err =
+            decode::<ListIssuesResponse>(b"<html>502 Bad Gateway</html>", "text/html").unwrap_err();
         assert!(err.to_string().contains("not JSON (text/html)"), "{err}");
     }
 
     #[test]
     fn truncated_json_is_a_decode_error() {
-        let err = decode::<ListIssuesResponse>(br#"{"issues":[{"issue":{"id":"1""#, "application/json")
-            .unwrap_err();
+        let err =
+            decode::<ListIssuesResponse>(br#"{"issues":[{"issue":{"id":"1""#, "application/json")
+                .unwrap_err();
         assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
     }
 
@@ -387,6 +399,9 @@ mod tests {
         assert!(p.delay(0, None) <= Duration::from_millis(300));
         assert!(p.delay(3, None) >= Duration::from_millis(1200));
         assert!(p.delay(20, None) <= Duration::from_secs(10));
-        assert_eq!(p.delay(0, Some(Duration::from_secs(2))), Duration::from_secs(2));
+        assert_eq!(
+            p.delay(0, Some(Duration::from_secs(2))),
+            Duration::from_secs(2)
+        );
     }
 }

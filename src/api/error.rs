@@ -63,7 +63,9 @@ pub enum ApiError {
         content_type: String,
         snippet: String,
     },
-    #[error("the server returned a cursor it had already returned ({cursor}): stopping to avoid a loop")]
+    #[error(
+        "the server returned a cursor it had already returned ({cursor}): stopping to avoid a loop"
+    )]
     CursorLoop { cursor: String },
     #[error("invalid configuration: {0}")]
     Config(String),
@@ -140,13 +142,17 @@ fn parse_error_body(status: u16, body: &[u8]) -> ServerMessage {
     match json {
         Some(serde_json::Value::Object(_)) => ServerMessage {
             status,
-            message: field("error").or_else(|| field("message")).unwrap_or_default(),
+            message: field("error")
+                .or_else(|| field("message"))
+                .unwrap_or_default(),
             code: field("code"),
             details: field("details"),
         },
         _ => ServerMessage {
             status,
-            message: clean(&String::from_utf8_lossy(&body[..body.len().min(4 * MAX_MESSAGE_CHARS)])),
+            message: clean(&String::from_utf8_lossy(
+                &body[..body.len().min(4 * MAX_MESSAGE_CHARS)],
+            )),
             code: None,
             details: None,
         },
@@ -159,9 +165,16 @@ mod tests {
 
     #[test]
     fn json_error_bodies_are_read() {
-        let e = ApiError::from_status(404, br#"{"error":"no such config","code":"NOT_FOUND"}"#, None);
+        let e = ApiError::from_status(
+            404,
+            br#"{"error":"no such config","code":"NOT_FOUND"}"#,
+            None,
+        );
         assert!(matches!(e, ApiError::NotFound(_)));
-        assert_eq!(e.to_string(), "not found: HTTP 404: no such config (NOT_FOUND)");
+        assert_eq!(
+            e.to_string(),
+            "not found: HTTP 404: no such config (NOT_FOUND)"
+        );
     }
 
     #[test]
@@ -182,8 +195,20 @@ mod tests {
 
     #[test]
     fn retryable_statuses_follow_decision_13() {
-        for (status, retry) in [(429, true), (502, true), (503, true), (504, true), (500, false), (400, false), (401, false)] {
-            assert_eq!(ApiError::from_status(status, b"", None).is_retryable(), retry, "{status}");
+        for (status, retry) in [
+            (429, true),
+            (502, true),
+            (503, true),
+            (504, true),
+            (500, false),
+            (400, false),
+            (401, false),
+        ] {
+            assert_eq!(
+                ApiError::from_status(status, b"", None).is_retryable(),
+                retry,
+                "{status}"
+            );
         }
     }
 }

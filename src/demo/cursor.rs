@@ -67,7 +67,10 @@ mod tests {
 
     #[test]
     fn cursors_round_trip_and_reject_other_queries() {
-        let c = Cursor { position: 1234, fingerprint: 0xabc };
+        let c = Cursor {
+            position: 1234,
+            fingerprint: 0xabc,
+        };
         assert_eq!(Cursor::decode_for(Some(&c.encode()), 0xabc), Ok(1234));
         assert!(Cursor::decode_for(Some(&c.encode()), 0xabd).is_err());
         assert!(Cursor::decode_for(Some("garbage!"), 0xabc).is_err());

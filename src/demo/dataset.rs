@@ -162,10 +162,7 @@ impl Dataset {
         };
         for i in 0..findings {
             let mut row = ds.generate_row(i);
-            row.last_activity = ds
-                .timeline(i, &row)
-                .last()
-                .map_or(row.created, |e| e.date);
+            row.last_activity = ds.timeline(i, &row).last().map_or(row.created, |e| e.date);
             ds.rows.push(row);
         }
         ds.agentic = (0..200).map(|i| ds.generate_agentic(i)).collect();
@@ -239,7 +236,11 @@ impl Dataset {
         let paths: &[String] = if let Some(r) = self.code_rule(row) {
             &r.paths
         } else if let Some(a) = self.advisory(row) {
-            return if row.transitive { &a.lockfile } else { &a.manifest_file };
+            return if row.transitive {
+                &a.lockfile
+            } else {
+                &a.manifest_file
+            };
         } else {
             &self.catalog.secret_rules[row.rule as usize].paths
         };
@@ -326,7 +327,12 @@ impl Dataset {
         // Most findings are recent; a long tail reaches back a year.
         let age_days = (r.unit().powf(1.8) * 365.0) as i64;
         let created = self.now() - age_days * DAY - r.range(0, DAY - 1);
-        let first_detected = created - if r.chance(0.3) { r.range(0, 30) * DAY } else { 0 };
+        let first_detected = created
+            - if r.chance(0.3) {
+                r.range(0, 30) * DAY
+            } else {
+                0
+            };
         let relevant_since = (created + r.range(0, 3) * DAY).min(self.now() - 60);
 
         let status = match r.weighted(&[70, 20, 5, 5]) {
@@ -369,11 +375,9 @@ impl Dataset {
         });
 
         let is_code = matches!(kind, Kind::Code | Kind::AiCode);
-        let verdict = (is_code && r.chance(0.7))
-            .then(|| idx(Verdict::ALL, r.pick(&Verdict::ALL[..3])));
-        let sensitivity = r
-            .chance(0.5)
-            .then(|| r.below(Sensitivity::ALL.len()) as u8);
+        let verdict =
+            (is_code && r.chance(0.7)).then(|| idx(Verdict::ALL, r.pick(&Verdict::ALL[..3])));
+        let sensitivity = r.chance(0.5).then(|| r.below(Sensitivity::ALL.len()) as u8);
         let reachability = (kind == Kind::Sca).then(|| {
             let adv = &c.sca_advisories[rule as usize];
             let v = match adv.sca_rule_kind.as_str() {
@@ -392,8 +396,7 @@ impl Dataset {
             };
             idx(Reachability::ALL, &v)
         });
-        let validation =
-            (kind == Kind::Secrets).then(|| r.below(ValidationState::ALL.len()) as u8);
+        let validation = (kind == Kind::Secrets).then(|| r.below(ValidationState::ALL.len()) as u8);
         let transitive = kind == Kind::Sca
             && !c.sca_advisories[rule as usize].parents.is_empty()
             && r.chance(0.7);
@@ -401,9 +404,9 @@ impl Dataset {
         let ticket = r.chance(0.15);
         let ticket_failed = r.chance(0.04);
         let policy_blocking = match kind {
-            Kind::Code | Kind::AiCode => c.code_rules[rule as usize]
-                .policy_slug
-                .contains("blocking"),
+            Kind::Code | Kind::AiCode => {
+                c.code_rules[rule as usize].policy_slug.contains("blocking")
+            }
             _ => true,
         };
         let blocking = policy_blocking && severity.rank() <= 1 && r.chance(0.6);
@@ -469,14 +472,22 @@ impl Dataset {
             events.push(Event::new(step(&mut r, 1), HistoryType::Autotriage, None));
             if r.chance(0.2) {
                 let actor = Some(r.below(20) as u8);
-                events.push(Event::new(step(&mut r, 4), HistoryType::AutotriageFeedback, actor));
+                events.push(Event::new(
+                    step(&mut r, 4),
+                    HistoryType::AutotriageFeedback,
+                    actor,
+                ));
             }
         }
         if row.sensitivity.is_some() {
             events.push(Event::new(step(&mut r, 2), HistoryType::AiTag, None));
         }
         if r.chance(0.1) {
-            events.push(Event::new(step(&mut r, 3), HistoryType::GuidanceRegeneration, None));
+            events.push(Event::new(
+                step(&mut r, 3),
+                HistoryType::GuidanceRegeneration,
+                None,
+            ));
         }
         if r.chance(0.08) {
             let actor = Some(r.below(20) as u8);
@@ -484,25 +495,45 @@ impl Dataset {
         }
         if r.chance(0.06) {
             let actor = Some(r.below(20) as u8);
-            events.push(Event::new(step(&mut r, 5), HistoryType::ReviewCommentSilenced, actor));
+            events.push(Event::new(
+                step(&mut r, 5),
+                HistoryType::ReviewCommentSilenced,
+                actor,
+            ));
         }
         if row.ticket_failed {
-            events.push(Event::new(step(&mut r, 5), HistoryType::TicketAttempted, None));
+            events.push(Event::new(
+                step(&mut r, 5),
+                HistoryType::TicketAttempted,
+                None,
+            ));
         }
         if row.ticket {
             let actor = Some(r.below(20) as u8);
-            events.push(Event::new(step(&mut r, 10), HistoryType::TicketCreated, actor));
+            events.push(Event::new(
+                step(&mut r, 10),
+                HistoryType::TicketCreated,
+                actor,
+            ));
         }
         if let Some(pr) = row.fix_pr {
             let actor = Some(r.below(20) as u8);
-            events.push(Event::new(step(&mut r, 6), HistoryType::ClickToFixPrRequested, actor));
+            events.push(Event::new(
+                step(&mut r, 6),
+                HistoryType::ClickToFixPrRequested,
+                actor,
+            ));
             let outcome = match pr {
                 FixPr::Failed => HistoryType::ClickToFixPrFailed,
                 _ => HistoryType::ClickToFixPrOpened,
             };
             events.push(Event::new(step(&mut r, 1), outcome, None));
             if pr == FixPr::Merged {
-                events.push(Event::new(step(&mut r, 7), HistoryType::ClickToFixPrMerged, actor));
+                events.push(Event::new(
+                    step(&mut r, 7),
+                    HistoryType::ClickToFixPrMerged,
+                    actor,
+                ));
             }
         }
         if let Some(state) = row.exception {
@@ -665,7 +696,14 @@ fn scm_configs(ds: &Dataset) -> Vec<ScmConfig> {
     let now = ds.anchor;
     let entries: [(&str, ScmType, &str, bool, bool, bool); 5] = [
         ("1001", ScmType::HostA, "acme", true, false, true),
-        ("1002", ScmType::HostAEnterprise, "acme-platform", true, true, true),
+        (
+            "1002",
+            ScmType::HostAEnterprise,
+            "acme-platform",
+            true,
+            true,
+            true,
+        ),
         ("1003", ScmType::HostB, "acme-mobile", false, false, false),
         ("1004", ScmType::HostCDatacenter, "ACME", true, true, false),
         ("1005", ScmType::HostD, "acme-labs", false, false, true),
@@ -673,60 +711,66 @@ fn scm_configs(ds: &Dataset) -> Vec<ScmConfig> {
     entries
         .iter()
         .enumerate()
-        .map(|(k, (id, scm_type, namespace, auto_scan, broker, healthy))| {
-            let host = host_of(scm_type);
-            ScmConfig {
-                id: Some((*id).to_owned()),
-                scm_type: Some(scm_type.clone()),
-                namespace: Some((*namespace).to_owned()),
-                source_id: Some(format!("src-{}", 880 + k)),
-                base_url: Some(format!("https://{host}")),
-                app: Some(ScmApp {
-                    id: Some(format!("app-{}", 300 + k)),
-                    slug: Some("findings-scanner".into()),
-                    app_id: Some((41_000 + k).to_string()),
+        .map(
+            |(k, (id, scm_type, namespace, auto_scan, broker, healthy))| {
+                let host = host_of(scm_type);
+                ScmConfig {
+                    id: Some((*id).to_owned()),
                     scm_type: Some(scm_type.clone()),
+                    namespace: Some((*namespace).to_owned()),
+                    source_id: Some(format!("src-{}", 880 + k)),
                     base_url: Some(format!("https://{host}")),
-                    request_id: None,
-                    scm_name: Some(format!("{namespace} on {}", scm_type.label())),
-                    code_access: Some(true),
-                    tenant_id: (k == 3).then(|| "tenant-7f3a".to_owned()),
-                }),
-                status: Some(ScmStatus {
-                    checked: Some(now - Duration::minutes(17 + 40 * k as i64)),
-                    ok: Some(*healthy),
-                    error: (!healthy).then(|| {
-                        "token expired: the SCM answered 401 when listing repositories".to_owned()
+                    app: Some(ScmApp {
+                        id: Some(format!("app-{}", 300 + k)),
+                        slug: Some("findings-scanner".into()),
+                        app_id: Some((41_000 + k).to_string()),
+                        scm_type: Some(scm_type.clone()),
+                        base_url: Some(format!("https://{host}")),
+                        request_id: None,
+                        scm_name: Some(format!("{namespace} on {}", scm_type.label())),
+                        code_access: Some(true),
+                        tenant_id: (k == 3).then(|| "tenant-7f3a".to_owned()),
                     }),
-                }),
-                installed: Some(true),
-                suspended: Some(k == 4),
-                host_a_entity_type: matches!(scm_type, ScmType::HostA | ScmType::HostAEnterprise)
+                    status: Some(ScmStatus {
+                        checked: Some(now - Duration::minutes(17 + 40 * k as i64)),
+                        ok: Some(*healthy),
+                        error: (!healthy).then(|| {
+                            "token expired: the SCM answered 401 when listing repositories"
+                                .to_owned()
+                        }),
+                    }),
+                    installed: Some(true),
+                    suspended: Some(k == 4),
+                    host_a_entity_type: matches!(
+                        scm_type,
+                        ScmType::HostA | ScmType::HostAEnterprise
+                    )
                     .then_some(HostAEntityType::Org),
-                auto_scan: Some(*auto_scan),
-                use_network_broker: Some(*broker),
-                token_scopes: Some(TokenScopes {
-                    read_metadata: Some(true),
-                    read_pull_request: Some(true),
-                    write_pull_request_comment: Some(k != 2),
-                    read_contents: Some(true),
-                    read_members: Some(k % 2 == 0),
-                    manage_webhooks: Some(k < 3),
-                    write_contents: Some(k == 0),
-                    write_pull_request: Some(k == 0 || k == 1),
-                }),
-                subscriptions: vec![Subscription {
-                    scm_url: Some(format!("https://{host}/{namespace}")),
-                    events: vec!["push".into(), "pull_request".into()],
-                }],
-                last_successful_sync_at: Some(now - Duration::hours(2 + 5 * k as i64)),
-                auto_scan_settings: Some(AutoScanSettings {
-                    diff_enabled: Some(k % 2 == 0),
-                }),
-                has_access_token: Some(k != 2),
-                scm_id: Some(format!("scm-{}", 9100 + k)),
-            }
-        })
+                    auto_scan: Some(*auto_scan),
+                    use_network_broker: Some(*broker),
+                    token_scopes: Some(TokenScopes {
+                        read_metadata: Some(true),
+                        read_pull_request: Some(true),
+                        write_pull_request_comment: Some(k != 2),
+                        read_contents: Some(true),
+                        read_members: Some(k % 2 == 0),
+                        manage_webhooks: Some(k < 3),
+                        write_contents: Some(k == 0),
+                        write_pull_request: Some(k == 0 || k == 1),
+                    }),
+                    subscriptions: vec![Subscription {
+                        scm_url: Some(format!("https://{host}/{namespace}")),
+                        events: vec!["push".into(), "pull_request".into()],
+                    }],
+                    last_successful_sync_at: Some(now - Duration::hours(2 + 5 * k as i64)),
+                    auto_scan_settings: Some(AutoScanSettings {
+                        diff_enabled: Some(k % 2 == 0),
+                    }),
+                    has_access_token: Some(k != 2),
+                    scm_id: Some(format!("scm-{}", 9100 + k)),
+                }
+            },
+        )
         .collect()
 }
 

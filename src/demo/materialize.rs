@@ -44,7 +44,15 @@ impl Dataset {
             "https://{host}/{}/blob/{commit}/{path}#L{line}",
             repo_meta.name
         );
-        let match_based_id = format!("mb-{}", &Rng::for_item(self.seed, stream::MATCH_ID, u64::from(row.rule) << 8 | u64::from(row.repo)).hex(24));
+        let match_based_id = format!(
+            "mb-{}",
+            &Rng::for_item(
+                self.seed,
+                stream::MATCH_ID,
+                u64::from(row.rule) << 8 | u64::from(row.repo)
+            )
+            .hex(24)
+        );
         let code_rule = self.code_rule(row);
         let advisory = self.advisory(row);
         let secret = self.secret_rule(row);
@@ -77,7 +85,10 @@ impl Dataset {
             (
                 vec!["CWE-798: Use of Hard-coded Credentials".into()],
                 vec!["A07:2021 - Identification and Authentication Failures".into()],
-                vec!["https://owasp.org/Top10/A07_2021-Identification_and_Authentication_Failures/".into()],
+                vec![
+                    "https://owasp.org/Top10/A07_2021-Identification_and_Authentication_Failures/"
+                        .into(),
+                ],
                 RuleOrigin::ProRules,
             )
         };
@@ -126,9 +137,12 @@ impl Dataset {
         });
 
         let fix_pr_id = row.fix_pr.map(|_| (3100 + index % 9000).to_string());
-        let sca_attributes = advisory.map(|a| self.sca_attributes(row, a, &mut r, host, &repo_meta.name, &commit));
+        let sca_attributes =
+            advisory.map(|a| self.sca_attributes(row, a, &mut r, host, &repo_meta.name, &commit));
         let secrets_attributes = secret.map(|s| SecretsAttributes {
-            validation_state: row.validation.map(|v| ValidationState::ALL[v as usize].clone()),
+            validation_state: row
+                .validation
+                .map(|v| ValidationState::ALL[v as usize].clone()),
             secret_type: Some(s.secret_type.clone()),
             historical_info: r.chance(0.4).then(|| HistoricalInfo {
                 git_commit: Some(r.hex(40)),
@@ -163,7 +177,9 @@ impl Dataset {
             id: Some(id.clone()),
             created_at: Some(ts(row.created)),
             ref_: Some(ref_name.clone()),
-            syntactic_id: Some(Rng::for_item(self.seed, stream::SYNTACTIC_ID, index as u64).hex(32)),
+            syntactic_id: Some(
+                Rng::for_item(self.seed, stream::SYNTACTIC_ID, index as u64).hex(32),
+            ),
             match_based_id: Some(match_based_id.clone()),
             rule_id: Some(facts.rule_id.to_owned()),
             status: Some(IssueStatus::ALL[row.status as usize].clone()),
@@ -185,12 +201,19 @@ impl Dataset {
                 meta: Some(serde_json::json!({"trigger": "schedule", "branch": ref_name})),
             }),
             triage_state: Some(TriageState::ALL[row.triage as usize].clone()),
-            triage_reason: row.triage_reason.map(|k| TriageReason::ALL[k as usize].clone()),
+            triage_reason: row
+                .triage_reason
+                .map(|k| TriageReason::ALL[k as usize].clone()),
             relevant_since: Some(ts(row.relevant_since)),
             aggregate_state: Some(AggregateState::ALL[row.aggregate as usize].clone()),
-            note: row.triage_reason.map(|_| "Reviewed with the owning team during triage.".into()),
+            note: row
+                .triage_reason
+                .map(|_| "Reviewed with the owning team during triage.".into()),
             external_ticket: row.ticket.then(|| ExternalTicket {
-                url: Some(format!("https://tickets.example.com/browse/SEC-{}", 1200 + index)),
+                url: Some(format!(
+                    "https://tickets.example.com/browse/SEC-{}",
+                    1200 + index
+                )),
                 external_slug: Some(format!("SEC-{}", 1200 + index)),
                 id: Some(format!("tkt-{id}")),
                 linked_issue_ids: vec![id.clone()],
@@ -201,7 +224,16 @@ impl Dataset {
             ai_tags: row.sensitivity.map(|k| AiTags {
                 id: Some(format!("ait-{id}")),
                 path: Some(path.clone()),
-                tags: Some(["authentication", "payments", "pii", "admin", "internal-tooling"][index % 5].into()),
+                tags: Some(
+                    [
+                        "authentication",
+                        "payments",
+                        "pii",
+                        "admin",
+                        "internal-tooling",
+                    ][index % 5]
+                        .into(),
+                ),
                 sensitivity: Some(Sensitivity::ALL[k as usize].clone()),
             }),
             line_of_code_url: Some(line_url),
@@ -217,14 +249,18 @@ impl Dataset {
             rule_url: Some(format!("https://rules.example.com/r/{}", facts.rule_id)),
             rule_references: references,
             rule_origin: Some(origin),
-            rule_hash_id: Some(Rng::for_item(self.seed, stream::RULE_HASH, u64::from(row.rule)).hex(16)),
+            rule_hash_id: Some(
+                Rng::for_item(self.seed, stream::RULE_HASH, u64::from(row.rule)).hex(16),
+            ),
             rule_cwe_names: cwe,
             rule_owasp_names: owasp,
             ruleset: Some(facts.ruleset.to_owned()),
             policy_slug: Some(facts.policy_slug.to_owned()),
             category: Some(facts.category.to_owned()),
-            subcategories: code_rule.map(|r| r.subcategories.clone()).unwrap_or_else(|| vec!["vuln".into()]),
-            rule_superseded_by: if index % 97 == 0 {
+            subcategories: code_rule
+                .map(|r| r.subcategories.clone())
+                .unwrap_or_else(|| vec!["vuln".into()]),
+            rule_superseded_by: if index.is_multiple_of(97) {
                 vec![RuleSupersededBy {
                     product: Some(RuleType::Sast),
                     rule_path: Some(format!("{}-v2", facts.rule_path)),
@@ -237,12 +273,15 @@ impl Dataset {
             ticket_attempts: if row.ticket_failed {
                 vec![TicketAttempt {
                     attempted_at: Some(ts(row.created + 7200)),
-                    response_message: Some("400 Bad Request: field 'component' is required by the SEC project".into()),
+                    response_message: Some(
+                        "400 Bad Request: field 'component' is required by the SEC project".into(),
+                    ),
                 }]
             } else {
                 vec![]
             },
-            sast_attributes: matches!(row.kind, Kind::Code | Kind::AiCode).then(SastAttributes::default),
+            sast_attributes: matches!(row.kind, Kind::Code | Kind::AiCode)
+                .then(SastAttributes::default),
             sca_attributes,
             secrets_attributes,
             codeowners,
@@ -286,14 +325,26 @@ impl Dataset {
         repo: &str,
         commit: &str,
     ) -> ScaAttributes {
-        let reachability = row.reachability.map(|k| Reachability::ALL[k as usize].clone());
+        let reachability = row
+            .reachability
+            .map(|k| Reachability::ALL[k as usize].clone());
         let direct = a.parents.first().filter(|_| row.transitive);
         let lock_line = r.range(10, 4000);
         let dependency = Dependency {
             package: Some(a.package.clone()),
             version: Some(a.vulnerable_version.clone()),
-            transitivity: Some(if row.transitive { "TRANSITIVITY_TRANSITIVE" } else { "TRANSITIVITY_DIRECT" }.into()),
-            lockfile_line_url: Some(format!("https://{host}/{repo}/blob/{commit}/{}#L{lock_line}", a.lockfile)),
+            transitivity: Some(
+                if row.transitive {
+                    "TRANSITIVITY_TRANSITIVE"
+                } else {
+                    "TRANSITIVITY_DIRECT"
+                }
+                .into(),
+            ),
+            lockfile_line_url: Some(format!(
+                "https://{host}/{repo}/blob/{commit}/{}#L{lock_line}",
+                a.lockfile
+            )),
             file_path: Some(a.lockfile.clone()),
             ecosystem: Some(a.ecosystem.clone()),
             manifest_file_path: Some(a.manifest_file.clone()),
@@ -318,13 +369,29 @@ impl Dataset {
                     score: Some(score),
                     percentile: Some(((0.5 + score / 2.0) * 1000.0).round() / 1000.0),
                     updated_at: Some(ts(self.anchor.timestamp() - 86_400)),
-                    categorization: Some(if score > 0.1 { "EPSS_CATEGORIZATION_HIGH" } else if score > 0.01 { "EPSS_CATEGORIZATION_MEDIUM" } else { "EPSS_CATEGORIZATION_LOW" }.into()),
+                    categorization: Some(
+                        if score > 0.1 {
+                            "EPSS_CATEGORIZATION_HIGH"
+                        } else if score > 0.01 {
+                            "EPSS_CATEGORIZATION_MEDIUM"
+                        } else {
+                            "EPSS_CATEGORIZATION_LOW"
+                        }
+                        .into(),
+                    ),
                 }
             }),
             rule_publish_date: Some(ts(row.created - r.range(5, 200) * 86_400)),
             sca_rule_kind: Some(ScaRuleKind::from_wire(&a.sca_rule_kind)),
             sca_match_info: Some(ScaMatchInfo {
-                match_kind: Some(if row.transitive { "MATCH_KIND_TRANSITIVE" } else { "MATCH_KIND_DIRECT" }.into()),
+                match_kind: Some(
+                    if row.transitive {
+                        "MATCH_KIND_TRANSITIVE"
+                    } else {
+                        "MATCH_KIND_DIRECT"
+                    }
+                    .into(),
+                ),
                 analyzed_packages: vec![dependency.clone()],
                 transitive_matches: direct
                     .map(|p| TransitiveMatch {
@@ -373,16 +440,25 @@ impl Dataset {
                 None,
                 Guidance {
                     id: Some(format!("gd-{id}")),
-                    summary: Some(format!("Upgrade {} to {} or later", a.package, a.fixed_version)),
+                    summary: Some(format!(
+                        "Upgrade {} to {} or later",
+                        a.package, a.fixed_version
+                    )),
                     guidance_text: Some(format!(
                         "1. Update {} from {} to {} in {}.\n2. Regenerate {} and run the test suite.\n3. If the dependency is transitive, upgrade the direct dependency that pulls it in, or pin the fixed version with an override.",
-                        a.package, a.vulnerable_version, a.fixed_version, a.manifest_file, a.lockfile
+                        a.package,
+                        a.vulnerable_version,
+                        a.fixed_version,
+                        a.manifest_file,
+                        a.lockfile
                     )),
                     memory_ids_used: vec![],
                 },
             )
         } else {
-            let s = self.secret_rule(row).map_or("secret", |s| s.secret_type.as_str());
+            let s = self
+                .secret_rule(row)
+                .map_or("secret", |s| s.secret_type.as_str());
             (
                 None,
                 Guidance {
@@ -409,14 +485,23 @@ impl Dataset {
             .into_iter()
             .map(|e| {
                 let ht = e.history_type().clone();
-                let actor = e.actor.map(|k| people[k as usize % people.len()].login.clone());
+                let actor = e
+                    .actor
+                    .map(|k| people[k as usize % people.len()].login.clone());
                 let triage = &TriageState::ALL[row.triage as usize];
-                let reason = row.triage_reason.map(|k| TriageReason::ALL[k as usize].as_wire().to_owned());
+                let reason = row
+                    .triage_reason
+                    .map(|k| TriageReason::ALL[k as usize].as_wire().to_owned());
                 let (title, note, triage_reason) = match ht {
                     HistoryType::AnalysisStarted => ("Analysis started".to_owned(), None, None),
-                    HistoryType::Status if e.date == row.created + 45 => ("Finding opened".to_owned(), None, None),
+                    HistoryType::Status if e.date == row.created + 45 => {
+                        ("Finding opened".to_owned(), None, None)
+                    }
                     HistoryType::Status => (
-                        format!("Status changed to {}", IssueStatus::ALL[row.status as usize].label()),
+                        format!(
+                            "Status changed to {}",
+                            IssueStatus::ALL[row.status as usize].label()
+                        ),
                         None,
                         None,
                     ),
@@ -428,25 +513,66 @@ impl Dataset {
                     HistoryType::Autotriage => (
                         format!(
                             "Autotriage verdict: {}",
-                            row.verdict.map_or("none", |v| Verdict::ALL[v as usize].label())
+                            row.verdict
+                                .map_or("none", |v| Verdict::ALL[v as usize].label())
                         ),
                         None,
                         None,
                     ),
-                    HistoryType::AutotriageFeedback => ("Feedback on the autotriage verdict".into(), Some("Agree with the verdict.".into()), None),
+                    HistoryType::AutotriageFeedback => (
+                        "Feedback on the autotriage verdict".into(),
+                        Some("Agree with the verdict.".into()),
+                        None,
+                    ),
                     HistoryType::AiTag => ("AI tagged the code as sensitive".into(), None, None),
-                    HistoryType::ReviewCommentSilenced => ("Review comment silenced".into(), Some("Silenced on the pull request.".into()), None),
-                    HistoryType::TicketCreated => (format!("Ticket SEC-{} created", 1200 + index), None, None),
-                    HistoryType::TicketAttempted => ("Ticket creation failed".into(), Some("The ticketing system rejected the request.".into()), None),
-                    HistoryType::GuidanceRegeneration => ("Remediation guidance regenerated".into(), None, None),
-                    HistoryType::ScmMention => ("Mentioned in a pull request".into(), Some("Tracking the fix in the next release.".into()), None),
-                    HistoryType::ClickToFixPrRequested => ("Fix pull request requested".into(), None, None),
-                    HistoryType::ClickToFixPrOpened => ("Fix pull request opened".into(), None, None),
-                    HistoryType::ClickToFixPrFailed => ("Fix pull request failed".into(), Some("The branch has conflicts with the base branch.".into()), None),
-                    HistoryType::ClickToFixPrMerged => ("Fix pull request merged".into(), None, None),
-                    HistoryType::ExceptionRequestCreated => ("Exception requested".into(), Some("Compensating control in place.".into()), Some(TriageReason::AcceptableRisk.as_wire().to_owned())),
-                    HistoryType::ExceptionRequestApproved => ("Exception approved".into(), None, None),
-                    HistoryType::ExceptionRequestRejected => ("Exception rejected".into(), Some("The control does not cover the public API.".into()), None),
+                    HistoryType::ReviewCommentSilenced => (
+                        "Review comment silenced".into(),
+                        Some("Silenced on the pull request.".into()),
+                        None,
+                    ),
+                    HistoryType::TicketCreated => {
+                        (format!("Ticket SEC-{} created", 1200 + index), None, None)
+                    }
+                    HistoryType::TicketAttempted => (
+                        "Ticket creation failed".into(),
+                        Some("The ticketing system rejected the request.".into()),
+                        None,
+                    ),
+                    HistoryType::GuidanceRegeneration => {
+                        ("Remediation guidance regenerated".into(), None, None)
+                    }
+                    HistoryType::ScmMention => (
+                        "Mentioned in a pull request".into(),
+                        Some("Tracking the fix in the next release.".into()),
+                        None,
+                    ),
+                    HistoryType::ClickToFixPrRequested => {
+                        ("Fix pull request requested".into(), None, None)
+                    }
+                    HistoryType::ClickToFixPrOpened => {
+                        ("Fix pull request opened".into(), None, None)
+                    }
+                    HistoryType::ClickToFixPrFailed => (
+                        "Fix pull request failed".into(),
+                        Some("The branch has conflicts with the base branch.".into()),
+                        None,
+                    ),
+                    HistoryType::ClickToFixPrMerged => {
+                        ("Fix pull request merged".into(), None, None)
+                    }
+                    HistoryType::ExceptionRequestCreated => (
+                        "Exception requested".into(),
+                        Some("Compensating control in place.".into()),
+                        Some(TriageReason::AcceptableRisk.as_wire().to_owned()),
+                    ),
+                    HistoryType::ExceptionRequestApproved => {
+                        ("Exception approved".into(), None, None)
+                    }
+                    HistoryType::ExceptionRequestRejected => (
+                        "Exception rejected".into(),
+                        Some("The control does not cover the public API.".into()),
+                        None,
+                    ),
                     _ => (ht.label().to_owned(), None, None),
                 };
                 let is_exception = matches!(
@@ -477,14 +603,26 @@ impl Dataset {
         let line = i64::from(row.line);
         let loc = |l: i64, col: i64, len: i64| Location {
             path: Some(path.clone()),
-            start: Some(Position { line: Some(l), col: Some(col), offset: Some(l * 40 + col) }),
-            end: Some(Position { line: Some(l), col: Some(col + len), offset: Some(l * 40 + col + len) }),
+            start: Some(Position {
+                line: Some(l),
+                col: Some(col),
+                offset: Some(l * 40 + col),
+            }),
+            end: Some(Position {
+                line: Some(l),
+                col: Some(col + len),
+                offset: Some(l * 40 + col + len),
+            }),
             location_url: Some(format!("https://{host}/{repo}/blob/{commit}/{path}#L{l}")),
         };
         let snippet = if let Some(cr) = self.code_rule(row) {
             issue.dataflow_trace = Some(DataflowTrace {
                 taint_source: vec![loc((line - 2).max(1), 9, cr.source_var.len() as i64)],
-                intermediate_vars: vec![loc((line - 1).max(1), 5, cr.intermediate_var.len() as i64)],
+                intermediate_vars: vec![loc(
+                    (line - 1).max(1),
+                    5,
+                    cr.intermediate_var.len() as i64,
+                )],
                 taint_sink: vec![loc(line, 5, cr.sink_call.len() as i64)],
             });
             issue.rule_display_name = Some(cr.name.clone());
@@ -513,7 +651,10 @@ impl Dataset {
             String::new()
         };
         issue.code_snippet = Some(snippet.clone());
-        issue.code_snippets = vec![CodeSnippet { path: Some(path.clone()), content: Some(snippet) }];
+        issue.code_snippets = vec![CodeSnippet {
+            path: Some(path.clone()),
+            content: Some(snippet),
+        }];
         issue.commit_url = Some(format!("https://{host}/{repo}/commit/{commit}"));
         issue.ref_url = issue.commit_url.clone();
         issue.first_detected_at = Some(ts(row.first_detected));

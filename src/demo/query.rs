@@ -42,16 +42,29 @@ fn page_limit(limit: Option<i64>) -> Result<usize, BadRequest> {
     }
 }
 
-fn known<T: Clone>(value: &Option<T>, field: &str, is_known: impl Fn(&T) -> bool, raw: impl Fn(&T) -> String) -> Result<(), BadRequest> {
+fn known<T: Clone>(
+    value: &Option<T>,
+    field: &str,
+    is_known: impl Fn(&T) -> bool,
+    raw: impl Fn(&T) -> String,
+) -> Result<(), BadRequest> {
     match value {
-        Some(v) if !is_known(v) => Err(BadRequest(format!("unknown value {:?} for {field}", raw(v)))),
+        Some(v) if !is_known(v) => Err(BadRequest(format!(
+            "unknown value {:?} for {field}",
+            raw(v)
+        ))),
         _ => Ok(()),
     }
 }
 
 macro_rules! require_known {
     ($value:expr, $field:literal) => {
-        known(&$value, $field, |v| v.is_known(), |v| v.as_wire().to_owned())?
+        known(
+            &$value,
+            $field,
+            |v| v.is_known(),
+            |v| v.as_wire().to_owned(),
+        )?
     };
 }
 
@@ -59,7 +72,11 @@ macro_rules! require_known_all {
     ($values:expr, $field:literal) => {
         for v in &$values {
             if !v.is_known() {
-                return Err(BadRequest(format!("unknown value {:?} for {}", v.as_wire(), $field)));
+                return Err(BadRequest(format!(
+                    "unknown value {:?} for {}",
+                    v.as_wire(),
+                    $field
+                )));
             }
         }
     };
@@ -115,7 +132,10 @@ impl<'a> ListMatcher<'a> {
             .cloned()
             .collect();
         if f.issue_types.is_empty()
-            && let Some(t) = req.issue_type.as_ref().filter(|t| **t != IssueType::Unspecified)
+            && let Some(t) = req
+                .issue_type
+                .as_ref()
+                .filter(|t| **t != IssueType::Unspecified)
         {
             issue_types.push(t.clone());
         }
@@ -153,47 +173,78 @@ impl<'a> ListMatcher<'a> {
         let status = &IssueStatus::ALL[row.status as usize];
         any(&f.repository_names, &repo.name)
             && any(&f.repository_ids, &info.id)
-            && (f.repository_tags.is_empty() || repo.tags.iter().any(|t| f.repository_tags.contains(t)))
+            && (f.repository_tags.is_empty()
+                || repo.tags.iter().any(|t| f.repository_tags.contains(t)))
             && any(&f.refs, ds.ref_name(row))
             && any(&f.repository_ref_ids, &info.primary_ref_id)
             && (self.sensitivities.is_empty()
-                || row.sensitivity.is_some_and(|s| self.sensitivities.contains(&Sensitivity::ALL[s as usize])))
+                || row
+                    .sensitivity
+                    .is_some_and(|s| self.sensitivities.contains(&Sensitivity::ALL[s as usize])))
             && any(&f.team_names, ds.team_name(row))
             && any(&f.policy_slugs, facts.policy_slug)
             && any(&f.rules, facts.rule_path)
             && any(&f.rule_ids, facts.rule_id)
             && any(&f.rulesets, facts.ruleset)
             && any(&f.categories, facts.category)
-            && (f.dependencies.is_empty() || ds.sca_package(row).is_some_and(|p| f.dependencies.iter().any(|d| d == p)))
-            && (f.cves.is_empty() || ds.advisory(row).is_some_and(|a| f.cves.contains(&a.vuln_id)))
-            && (f.advisory_ids.is_empty() || ds.advisory(row).is_some_and(|a| f.advisory_ids.contains(&a.vuln_id)))
-            && (f.issue_parent_ids.is_empty() || f.issue_parent_ids.contains(&format!("ip-{}-{}", row.repo, row.rule)))
-            && (f.secret_types.is_empty() || ds.secret_rule(row).is_some_and(|s| f.secret_types.contains(&s.secret_type)))
-            && (f.file_paths.is_empty() || f.file_paths.iter().any(|p| path_matches(ds.file_path(row), p)))
+            && (f.dependencies.is_empty()
+                || ds
+                    .sca_package(row)
+                    .is_some_and(|p| f.dependencies.iter().any(|d| d == p)))
+            && (f.cves.is_empty()
+                || ds
+                    .advisory(row)
+                    .is_some_and(|a| f.cves.contains(&a.vuln_id)))
+            && (f.advisory_ids.is_empty()
+                || ds
+                    .advisory(row)
+                    .is_some_and(|a| f.advisory_ids.contains(&a.vuln_id)))
+            && (f.issue_parent_ids.is_empty()
+                || f.issue_parent_ids
+                    .contains(&format!("ip-{}-{}", row.repo, row.rule)))
+            && (f.secret_types.is_empty()
+                || ds
+                    .secret_rule(row)
+                    .is_some_and(|s| f.secret_types.contains(&s.secret_type)))
+            && (f.file_paths.is_empty()
+                || f.file_paths
+                    .iter()
+                    .any(|p| path_matches(ds.file_path(row), p)))
             && f.since.is_none_or(|s| row.relevant_since >= s.timestamp())
             && f.until.is_none_or(|u| row.relevant_since < u.timestamp())
             && (self.issue_types.is_empty() || self.issue_types.contains(&row.kind.issue_type()))
-            && (f.exclude_historical != Some(true) || !matches!(status, IssueStatus::Fixed | IssueStatus::Removed))
+            && (f.exclude_historical != Some(true)
+                || !matches!(status, IssueStatus::Fixed | IssueStatus::Removed))
             && f.on_primary_branch.is_none_or(|p| p == (row.ref_slot == 0))
             && (f.include_ticketed != Some(false) || !row.ticket)
             && (f.include_archived != Some(false) || !repo.archived)
-            && f.has_in_flight_autofix_pr.is_none_or(|h| h == row.fix_pr.is_some())
+            && f.has_in_flight_autofix_pr
+                .is_none_or(|h| h == row.fix_pr.is_some())
             && (f.include_ai_memory_rendered != Some(false) || row.memory_rendered.is_none())
             && mem(row.memory_referenced, &f.ai_memory_referenced)
             && mem(row.memory_rendered, &f.ai_memory_rendered)
             && (f.memory_id_in_scope.as_deref().is_none_or(str::is_empty)
                 || mem(row.memory_referenced, &f.memory_id_in_scope)
                 || mem(row.memory_rendered, &f.memory_id_in_scope))
-            && (f.ai_memory_will_flip_verdict.as_deref().is_none_or(str::is_empty)
+            && (f
+                .ai_memory_will_flip_verdict
+                .as_deref()
+                .is_none_or(str::is_empty)
                 || (mem(row.memory_referenced, &f.ai_memory_will_flip_verdict)
-                    && row.verdict.is_some_and(|v| Verdict::ALL[v as usize] == Verdict::FalsePositive)))
+                    && row
+                        .verdict
+                        .is_some_and(|v| Verdict::ALL[v as usize] == Verdict::FalsePositive)))
     }
 }
 
 /// `path` equals `filter` or lies under it as a folder.
 fn path_matches(path: &str, filter: &str) -> bool {
     let folder = filter.trim_end_matches('/');
-    path == filter || (!folder.is_empty() && path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/')))
+    path == filter
+        || (!folder.is_empty()
+            && path
+                .strip_prefix(folder)
+                .is_some_and(|rest| rest.starts_with('/')))
 }
 
 fn sort_slot(by: &SortBy, dir: &SortDirection) -> usize {
@@ -294,7 +345,13 @@ pub fn list_issues(
         .collect();
     Ok(ListIssuesResponse {
         issues,
-        cursor: next.map(|pos| Cursor { position: pos, fingerprint: fp }.encode()),
+        cursor: next.map(|pos| {
+            Cursor {
+                position: pos,
+                fingerprint: fp,
+            }
+            .encode()
+        }),
     })
 }
 
@@ -304,8 +361,16 @@ fn bucket_end(start: DateTime<Utc>, size: &TimeBucketSize) -> DateTime<Utc> {
     match size {
         TimeBucketSize::Week => start + Duration::days(7),
         TimeBucketSize::Month => {
-            let (y, m) = if start.month() == 12 { (start.year() + 1, 1) } else { (start.year(), start.month() + 1) };
-            start.with_day(1).and_then(|d| d.with_year(y)).and_then(|d| d.with_month(m)).unwrap_or(start + Duration::days(31))
+            let (y, m) = if start.month() == 12 {
+                (start.year() + 1, 1)
+            } else {
+                (start.year(), start.month() + 1)
+            };
+            start
+                .with_day(1)
+                .and_then(|d| d.with_year(y))
+                .and_then(|d| d.with_month(m))
+                .unwrap_or(start + Duration::days(31))
         }
         _ => start + Duration::days(1),
     }
@@ -330,8 +395,16 @@ struct ReportMatcher<'a> {
 
 impl<'a> ReportMatcher<'a> {
     fn new(ds: &'a Dataset, req: &ReportRequest, f: &'a ReportFilters) -> Self {
-        let since = f.time_period.as_ref().and_then(|p| p.since).map(|t| t.timestamp());
-        let until = f.time_period.as_ref().and_then(|p| p.until).map(|t| t.timestamp());
+        let since = f
+            .time_period
+            .as_ref()
+            .and_then(|p| p.since)
+            .map(|t| t.timestamp());
+        let until = f
+            .time_period
+            .as_ref()
+            .and_then(|p| p.until)
+            .map(|t| t.timestamp());
         let bucket = req.bucket_start.map(|start| {
             let size = f.time_bucket_size.clone().unwrap_or(TimeBucketSize::Day);
             (start.timestamp(), bucket_end(start, &size).timestamp())
@@ -343,7 +416,12 @@ impl<'a> ReportMatcher<'a> {
             state: req.finding_state.clone(),
             created_range: (since, until),
             bucket,
-            types: f.finding_types.iter().filter(|t| **t != FindingType::Unspecified).cloned().collect(),
+            types: f
+                .finding_types
+                .iter()
+                .filter(|t| **t != FindingType::Unspecified)
+                .cloned()
+                .collect(),
             severities: f
                 .finding_severities
                 .iter()
@@ -356,7 +434,12 @@ impl<'a> ReportMatcher<'a> {
                 .filter(|s| **s != FindingConfidence::Unspecified)
                 .map(|s| Confidence::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
                 .collect(),
-            reachability: f.reachability.iter().filter(|s| **s != FindingReachability::Unspecified).cloned().collect(),
+            reachability: f
+                .reachability
+                .iter()
+                .filter(|s| **s != FindingReachability::Unspecified)
+                .cloned()
+                .collect(),
             validity: f
                 .validity
                 .iter()
@@ -368,14 +451,24 @@ impl<'a> ReportMatcher<'a> {
                     _ => None,
                 })
                 .collect(),
-            verdicts: f.ai_verdicts.iter().filter(|v| **v != Verdict::Unspecified).cloned().collect(),
+            verdicts: f
+                .ai_verdicts
+                .iter()
+                .filter(|v| **v != Verdict::Unspecified)
+                .cloned()
+                .collect(),
             deployment_statuses: f
                 .deployment_statuses
                 .iter()
                 .filter(|v| **v != DeploymentStatus::Unspecified)
                 .cloned()
                 .collect(),
-            exposures: f.public_exposures.iter().filter(|v| **v != PublicExposure::Unspecified).cloned().collect(),
+            exposures: f
+                .public_exposures
+                .iter()
+                .filter(|v| **v != PublicExposure::Unspecified)
+                .cloned()
+                .collect(),
         }
     }
 
@@ -386,61 +479,100 @@ impl<'a> ReportMatcher<'a> {
         let repo = ds.repo(row);
         let info = &ds.repos[row.repo as usize];
         let agg = &AggregateState::ALL[row.aggregate as usize];
-        let in_range = |t: i64, (lo, hi): (Option<i64>, Option<i64>)| lo.is_none_or(|s| t >= s) && hi.is_none_or(|u| t < u);
+        let in_range = |t: i64, (lo, hi): (Option<i64>, Option<i64>)| {
+            lo.is_none_or(|s| t >= s) && hi.is_none_or(|u| t < u)
+        };
         let by_type = match self.report_type {
             ReportType::TotalFixed => *agg == AggregateState::Fixed,
-            ReportType::TotalIgnored => matches!(agg, AggregateState::IgnoredApp | AggregateState::IgnoredCode),
-            ReportType::TotalProvisionallyIgnored => *agg == AggregateState::ProvisionallyIgnoredApp,
-            ReportType::OpenBacklog => is_open(agg) && self.created_range.0.is_none_or(|s| row.created < s),
+            ReportType::TotalIgnored => matches!(
+                agg,
+                AggregateState::IgnoredApp | AggregateState::IgnoredCode
+            ),
+            ReportType::TotalProvisionallyIgnored => {
+                *agg == AggregateState::ProvisionallyIgnoredApp
+            }
+            ReportType::OpenBacklog => {
+                is_open(agg) && self.created_range.0.is_none_or(|s| row.created < s)
+            }
             ReportType::BacklogActivity => in_range(row.last_activity, self.created_range),
             ReportType::Project => true,
             ReportType::GuardrailsActivity => row.blocking,
             _ => is_open(agg),
         };
         // OPEN_BACKLOG and BACKLOG_ACTIVITY use the period their own way.
-        let period_on_created = !matches!(self.report_type, ReportType::OpenBacklog | ReportType::BacklogActivity);
+        let period_on_created = !matches!(
+            self.report_type,
+            ReportType::OpenBacklog | ReportType::BacklogActivity
+        );
         let finding_type = match row.kind {
             Kind::Code | Kind::AiCode => FindingType::Code,
             Kind::Sca => FindingType::Sca,
             Kind::Secrets => FindingType::Secrets,
         };
         let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
-        let reach = row.reachability.map(|k| match Reachability::ALL[k as usize] {
-            Reachability::Reachable => FindingReachability::Reachable,
-            Reachability::AlwaysReachable => FindingReachability::AlwaysReachable,
-            Reachability::ConditionallyReachable => FindingReachability::ConditionallyReachable,
-            Reachability::Unreachable => FindingReachability::Unreachable,
-            _ => FindingReachability::NoReachabilityAnalysis,
-        });
-        let verdict = row.verdict.map_or(Verdict::NoVerdict, |v| Verdict::ALL[v as usize].clone());
+        let reach = row
+            .reachability
+            .map(|k| match Reachability::ALL[k as usize] {
+                Reachability::Reachable => FindingReachability::Reachable,
+                Reachability::AlwaysReachable => FindingReachability::AlwaysReachable,
+                Reachability::ConditionallyReachable => FindingReachability::ConditionallyReachable,
+                Reachability::Unreachable => FindingReachability::Unreachable,
+                _ => FindingReachability::NoReachabilityAnalysis,
+            });
+        let verdict = row
+            .verdict
+            .map_or(Verdict::NoVerdict, |v| Verdict::ALL[v as usize].clone());
         by_type
             && (!period_on_created || in_range(row.created, self.created_range))
-            && self.bucket.is_none_or(|(lo, hi)| row.created >= lo && row.created < hi)
+            && self
+                .bucket
+                .is_none_or(|(lo, hi)| row.created >= lo && row.created < hi)
             && self.state.as_ref().is_none_or(|s| s == agg)
             && (self.types.is_empty() || self.types.contains(&finding_type))
-            && (self.severities.is_empty() || self.severities.contains(&Severity::ALL[row.severity as usize]))
+            && (self.severities.is_empty()
+                || self
+                    .severities
+                    .contains(&Severity::ALL[row.severity as usize]))
             && any(&f.projects, &repo.name)
             && any(&f.project_ids, &info.id)
             && (f.tags.is_empty() || repo.tags.iter().any(|t| f.tags.contains(t)))
-            && (self.confidence.is_empty() || self.confidence.contains(&Confidence::ALL[row.confidence as usize]))
-            && (self.reachability.is_empty() || reach.is_some_and(|r| self.reachability.contains(&r)))
+            && (self.confidence.is_empty()
+                || self
+                    .confidence
+                    .contains(&Confidence::ALL[row.confidence as usize]))
+            && (self.reachability.is_empty()
+                || reach.is_some_and(|r| self.reachability.contains(&r)))
             && (self.validity.is_empty()
-                || row.validation.is_some_and(|v| self.validity.contains(&ValidationState::ALL[v as usize])))
+                || row
+                    .validation
+                    .is_some_and(|v| self.validity.contains(&ValidationState::ALL[v as usize])))
             && any(&f.teams, ds.team_name(row))
             && any(&f.rule_ids, ds.rule_facts(row).rule_id)
             && (self.verdicts.is_empty() || self.verdicts.contains(&verdict))
             && (self.deployment_statuses.is_empty()
-                || self.deployment_statuses.contains(&DeploymentStatus::from_wire(&repo.deployment_status)))
-            && (self.exposures.is_empty() || self.exposures.contains(&PublicExposure::from_wire(&repo.public_exposure)))
+                || self
+                    .deployment_statuses
+                    .contains(&DeploymentStatus::from_wire(&repo.deployment_status)))
+            && (self.exposures.is_empty()
+                || self
+                    .exposures
+                    .contains(&PublicExposure::from_wire(&repo.public_exposure)))
             && any(&f.finding_categories, ds.rule_facts(row).category)
     }
 }
 
 fn is_open(s: &AggregateState) -> bool {
-    matches!(s, AggregateState::Open | AggregateState::Reviewing | AggregateState::Fixing)
+    matches!(
+        s,
+        AggregateState::Open | AggregateState::Reviewing | AggregateState::Fixing
+    )
 }
 
-pub fn report_findings(ds: &Dataset, orders: &Orders, req: &ReportRequest) -> Result<ReportResponse, BadRequest> {
+pub fn report_findings(
+    ds: &Dataset,
+    orders: &Orders,
+    req: &ReportRequest,
+) -> Result<ReportResponse, BadRequest> {
     require_known!(req.report_type, "reportType");
     require_known!(req.finding_state, "findingState");
     let empty = ReportFilters::default();
@@ -455,7 +587,14 @@ pub fn report_findings(ds: &Dataset, orders: &Orders, req: &ReportRequest) -> Re
     require_known_all!(f.deployment_statuses, "filters.deploymentStatuses");
     require_known_all!(f.public_exposures, "filters.publicExposures");
     let limit = page_limit(req.limit)?;
-    let fp = cursor::fingerprint("report", &ReportRequest { cursor: None, limit: None, ..req.clone() });
+    let fp = cursor::fingerprint(
+        "report",
+        &ReportRequest {
+            cursor: None,
+            limit: None,
+            ..req.clone()
+        },
+    );
     let start = Cursor::decode_for(req.cursor.as_deref(), fp)?;
     let order = orders.list_order(ds, &SortBy::Severity, &SortDirection::Desc);
     let matcher = ReportMatcher::new(ds, req, f);
@@ -472,8 +611,17 @@ pub fn report_findings(ds: &Dataset, orders: &Orders, req: &ReportRequest) -> Re
     }
     let (items, next) = collect_page(order, start, limit, |i| matcher.matches(i));
     Ok(ReportResponse {
-        findings: items.into_iter().map(|i| ds.issue(i, Parts::default())).collect(),
-        cursor: next.map(|pos| Cursor { position: pos, fingerprint: fp }.encode()),
+        findings: items
+            .into_iter()
+            .map(|i| ds.issue(i, Parts::default()))
+            .collect(),
+        cursor: next.map(|pos| {
+            Cursor {
+                position: pos,
+                fingerprint: fp,
+            }
+            .encode()
+        }),
         total: Some(total),
         total_code: Some(code),
         total_sca: Some(sca),
@@ -485,15 +633,21 @@ pub fn report_findings(ds: &Dataset, orders: &Orders, req: &ReportRequest) -> Re
 
 fn search_matches(rec: &AgenticRecord, f: &SearchFilters) -> bool {
     let issue = &rec.issue;
-    let any_of = |filter: &[String], values: &[String]| filter.is_empty() || values.iter().any(|v| filter.contains(v));
+    let any_of = |filter: &[String], values: &[String]| {
+        filter.is_empty() || values.iter().any(|v| filter.contains(v))
+    };
     let query = |q: &Option<String>, text: &Option<String>| match q.as_deref().map(str::trim) {
         None | Some("") => true,
-        Some(q) => text.as_deref().is_some_and(|t| t.to_lowercase().contains(&q.to_lowercase())),
+        Some(q) => text
+            .as_deref()
+            .is_some_and(|t| t.to_lowercase().contains(&q.to_lowercase())),
     };
     let range = |r: &Option<TimeRange>, t: Option<DateTime<Utc>>| match r {
         None => true,
         Some(r) if r.start_at.is_none() && r.end_at.is_none() => true,
-        Some(r) => t.is_some_and(|t| r.start_at.is_none_or(|s| t >= s) && r.end_at.is_none_or(|e| t < e)),
+        Some(r) => {
+            t.is_some_and(|t| r.start_at.is_none_or(|s| t >= s) && r.end_at.is_none_or(|e| t < e))
+        }
     };
     let id = issue.id.clone().unwrap_or_default();
     (f.ids.is_empty() || f.ids.contains(&id))
@@ -511,7 +665,10 @@ fn search_matches(rec: &AgenticRecord, f: &SearchFilters) -> bool {
             None | Some("") => true,
             Some(q) => {
                 let q = q.to_lowercase();
-                issue.file_paths.iter().any(|p| p.to_lowercase().contains(&q))
+                issue
+                    .file_paths
+                    .iter()
+                    .any(|p| p.to_lowercase().contains(&q))
             }
         }
         && range(&f.created_at, issue.created_at)
@@ -519,15 +676,28 @@ fn search_matches(rec: &AgenticRecord, f: &SearchFilters) -> bool {
         && range(&f.triaged_at, issue.triaged_at)
 }
 
-pub fn search_issues(ds: &Dataset, req: &SearchIssuesRequest) -> Result<SearchIssuesResponse, BadRequest> {
+pub fn search_issues(
+    ds: &Dataset,
+    req: &SearchIssuesRequest,
+) -> Result<SearchIssuesResponse, BadRequest> {
     require_known!(req.sort_field, "sortField");
     require_known!(req.sort_direction, "sortDirection");
     let limit = page_limit(req.limit)?;
-    let fp = cursor::fingerprint("search", &SearchIssuesRequest { cursor: None, limit: None, ..req.clone() });
+    let fp = cursor::fingerprint(
+        "search",
+        &SearchIssuesRequest {
+            cursor: None,
+            limit: None,
+            ..req.clone()
+        },
+    );
     let start = Cursor::decode_for(req.cursor.as_deref(), fp)?;
     let empty = SearchFilters::default();
     let f = req.filters.as_ref().unwrap_or(&empty);
-    let field = req.sort_field.clone().unwrap_or(IssueSortField::LastDetectedAt);
+    let field = req
+        .sort_field
+        .clone()
+        .unwrap_or(IssueSortField::LastDetectedAt);
     let desc = req.sort_direction.clone().unwrap_or(SortDirection::Desc) == SortDirection::Desc;
     let mut order: Vec<u32> = (0..ds.agentic.len() as u32).collect();
     let key_cmp = |a: &AgenticIssue, b: &AgenticIssue| -> Ordering {
@@ -549,9 +719,18 @@ pub fn search_issues(ds: &Dataset, req: &SearchIssuesRequest) -> Result<SearchIs
     let total = ds.agentic.iter().filter(|r| search_matches(r, f)).count();
     let (items, next) = collect_page(&order, start, limit, |i| search_matches(&ds.agentic[i], f));
     Ok(SearchIssuesResponse {
-        issues: items.into_iter().map(|i| ds.agentic[i].issue.clone()).collect(),
+        issues: items
+            .into_iter()
+            .map(|i| ds.agentic[i].issue.clone())
+            .collect(),
         total: Some(total as i64),
-        cursor: next.map(|pos| Cursor { position: pos, fingerprint: fp }.encode()),
+        cursor: next.map(|pos| {
+            Cursor {
+                position: pos,
+                fingerprint: fp,
+            }
+            .encode()
+        }),
     })
 }
 

@@ -21,9 +21,15 @@ pub const TOKEN_WITHOUT_WEB_API: &str = "demo-token-no-web-api";
 
 pub fn router(state: Arc<DemoState>) -> Router {
     Router::new()
-        .route("/api/reporting/{deployment}/findings", post(report_findings))
+        .route(
+            "/api/reporting/{deployment}/findings",
+            post(report_findings),
+        )
         .route("/api/issues/{deployment}/search", post(search_issues))
-        .route("/api/agent/deployments/{deployment}/issues", post(list_issues))
+        .route(
+            "/api/agent/deployments/{deployment}/issues",
+            post(list_issues),
+        )
         .route(
             "/api/scm/deployments/{deployment}/configs/{config}",
             patch(update_scm_config),
@@ -184,7 +190,8 @@ async fn report_findings(
     admit(&state, &headers, &deployment)?;
     let req: ReportRequest = parse_body(&body)?;
     let state2 = state.clone();
-    let resp = run_blocking(move || query::report_findings(&state2.dataset, &state2.orders, &req)).await?;
+    let resp =
+        run_blocking(move || query::report_findings(&state2.dataset, &state2.orders, &req)).await?;
     Ok(json_ok(&resp))
 }
 
@@ -211,7 +218,8 @@ async fn list_issues(
     let req: ListIssuesRequest = parse_body(&body)?;
     same_deployment(&req.deployment_id, &deployment)?;
     let state2 = state.clone();
-    let resp = run_blocking(move || query::list_issues(&state2.dataset, &state2.orders, &req)).await?;
+    let resp =
+        run_blocking(move || query::list_issues(&state2.dataset, &state2.orders, &req)).await?;
     Ok(json_ok(&resp))
 }
 
@@ -234,32 +242,50 @@ async fn update_scm_config(
     admit(&state, &headers, &deployment)?;
     let patch: ScmConfigPatch = parse_body(&body)?;
     same_deployment(&patch.deployment_id, &deployment)?;
-    if let Some(c) = patch.config_id.as_deref().filter(|c| !c.is_empty() && *c != config_id) {
+    if let Some(c) = patch
+        .config_id
+        .as_deref()
+        .filter(|c| !c.is_empty() && *c != config_id)
+    {
         return Err(ApiFailure::new(
             StatusCode::BAD_REQUEST,
             "INVALID_ARGUMENT",
             format!("configId {c:?} in the body differs from {config_id:?} in the path"),
         ));
     }
-    if patch.namespace.as_deref().is_some_and(|n| n.trim().is_empty()) {
+    if patch
+        .namespace
+        .as_deref()
+        .is_some_and(|n| n.trim().is_empty())
+    {
         return Err(ApiFailure::new(
             StatusCode::BAD_REQUEST,
             "INVALID_ARGUMENT",
             "namespace must not be empty",
         ));
     }
-    if patch.access_token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+    if patch
+        .access_token
+        .as_deref()
+        .is_some_and(|t| t.trim().is_empty())
+    {
         return Err(ApiFailure::new(
             StatusCode::BAD_REQUEST,
             "INVALID_ARGUMENT",
             "accessToken must not be empty",
         ));
     }
-    let mut configs = state
-        .scm_configs
-        .lock()
-        .map_err(|_| ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", "state poisoned"))?;
-    let Some(config) = configs.iter_mut().find(|c| c.id.as_deref() == Some(config_id.as_str())) else {
+    let mut configs = state.scm_configs.lock().map_err(|_| {
+        ApiFailure::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL",
+            "state poisoned",
+        )
+    })?;
+    let Some(config) = configs
+        .iter_mut()
+        .find(|c| c.id.as_deref() == Some(config_id.as_str()))
+    else {
         return Err(ApiFailure::new(
             StatusCode::NOT_FOUND,
             "NOT_FOUND",

@@ -14,7 +14,11 @@ pub fn apply_patch(config: &mut ScmConfig, patch: &ScmConfigPatch, now: DateTime
     if let Some(ns) = &patch.namespace {
         config.namespace = Some(ns.clone());
     }
-    if let Some(diff) = patch.auto_scan_settings.as_ref().and_then(|s| s.diff_enabled) {
+    if let Some(diff) = patch
+        .auto_scan_settings
+        .as_ref()
+        .and_then(|s| s.diff_enabled)
+    {
         config
             .auto_scan_settings
             .get_or_insert_with(AutoScanSettings::default)
@@ -59,20 +63,28 @@ mod tests {
         };
         let patch = ScmConfigPatch {
             use_network_broker: Some(true),
-            auto_scan_settings: Some(AutoScanSettings { diff_enabled: Some(true) }),
+            auto_scan_settings: Some(AutoScanSettings {
+                diff_enabled: Some(true),
+            }),
             ..ScmConfigPatch::default()
         };
         apply_patch(&mut c, &patch, Utc::now());
         assert_eq!(c.auto_scan, Some(true));
         assert_eq!(c.namespace.as_deref(), Some("acme"));
         assert_eq!(c.use_network_broker, Some(true));
-        assert_eq!(c.auto_scan_settings.and_then(|s| s.diff_enabled), Some(true));
+        assert_eq!(
+            c.auto_scan_settings.and_then(|s| s.diff_enabled),
+            Some(true)
+        );
     }
 
     #[test]
     fn a_new_token_is_never_stored() {
         let mut c = ScmConfig::default();
-        let patch = ScmConfigPatch { access_token: Some("scm-secret".into()), ..Default::default() };
+        let patch = ScmConfigPatch {
+            access_token: Some("scm-secret".into()),
+            ..Default::default()
+        };
         apply_patch(&mut c, &patch, Utc::now());
         assert_eq!(c.has_access_token, Some(true));
         assert!(!serde_json::to_string(&c).unwrap().contains("scm-secret"));

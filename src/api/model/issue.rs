@@ -41,9 +41,15 @@ pub struct Issue {
     pub dataflow_trace: Option<DataflowTrace>,
     pub commit_url: Option<String>,
     pub ref_url: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub activity_history: Vec<ActivityEvent>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub related_issues: Vec<RelatedIssue>,
     pub remediation: Option<Remediation>,
     pub file_path: Option<String>,
@@ -60,31 +66,55 @@ pub struct Issue {
     pub rule_path: Option<String>,
     pub confidence: Option<Confidence>,
     pub rule_url: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub rule_references: Vec<String>,
     pub rule_origin: Option<RuleOrigin>,
     pub rule_hash_id: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub rule_cwe_names: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub rule_owasp_names: Vec<String>,
     pub ruleset: Option<String>,
     pub policy_slug: Option<String>,
     pub category: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub subcategories: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub rule_superseded_by: Vec<RuleSupersededBy>,
     pub issue_type: Option<IssueType>,
     pub issue_parent_id: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ticket_attempts: Vec<TicketAttempt>,
     pub sast_attributes: Option<SastAttributes>,
     pub sca_attributes: Option<ScaAttributes>,
     pub secrets_attributes: Option<SecretsAttributes>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub codeowners: Vec<Codeowner>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub code_snippets: Vec<CodeSnippet>,
     pub rule_explanation: Option<RuleExplanation>,
     pub rule_display_name: Option<String>,
@@ -92,7 +122,10 @@ pub struct Issue {
     pub click_to_fix_pr_id: Option<String>,
     pub click_to_fix_commit_msg: Option<String>,
     pub ai_impact: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ai_exploit_conditions: Vec<AiExploitCondition>,
     pub exception_request: Option<ExceptionRequest>,
     pub triage_permission: Option<TriagePermission>,
@@ -171,7 +204,10 @@ pub struct ExternalTicket {
     pub url: Option<String>,
     pub external_slug: Option<String>,
     pub id: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub linked_issue_ids: Vec<String>,
 }
 
@@ -185,9 +221,15 @@ pub struct Autotriage {
     pub reason: Option<String>,
     pub feedback: Option<AutotriageFeedback>,
     pub match_based_id: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub memory_ids_referenced: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub memory_ids_rendered: Vec<String>,
 }
 
@@ -216,11 +258,20 @@ pub struct AiTags {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct DataflowTrace {
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub taint_source: Vec<Location>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub intermediate_vars: Vec<Location>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub taint_sink: Vec<Location>,
 }
 
@@ -310,7 +361,10 @@ pub struct Guidance {
     pub id: Option<String>,
     pub summary: Option<String>,
     pub guidance_text: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub memory_ids_used: Vec<String>,
 }
 
@@ -352,7 +406,10 @@ pub struct Codeowner {
     pub id: Option<String>,
     pub name: Option<String>,
     pub is_team: Option<bool>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub members: Vec<Codeowner>,
 }
 
@@ -376,10 +433,16 @@ pub struct ScaAttributes {
     pub vuln_database_identifier: Option<String>,
     pub reachability: Option<Reachability>,
     pub reachable_condition: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub cwes: Vec<String>,
     pub found_dependency: Option<Dependency>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub fix_recommendations: Vec<PackageVersion>,
     pub best_fix: Option<PackageVersion>,
     pub epss_score: Option<EpssScore>,
@@ -387,7 +450,10 @@ pub struct ScaAttributes {
     pub rule_publish_date: Option<Timestamp>,
     pub sca_rule_kind: Option<ScaRuleKind>,
     pub sca_match_info: Option<ScaMatchInfo>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub introduced_by: Vec<PackageVersion>,
 }
 
@@ -448,9 +514,15 @@ pub struct EpssScore {
 pub struct ScaMatchInfo {
     #[serde(deserialize_with = "wire::opt_enum_text")]
     pub match_kind: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub analyzed_packages: Vec<Dependency>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub transitive_matches: Vec<TransitiveMatch>,
 }
 

@@ -30,49 +30,109 @@ pub struct ListIssuesRequest {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ListIssuesFilter {
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub repository_names: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub repository_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub repository_tags: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub refs: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub repository_ref_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ai_sensitivities: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub team_names: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub policy_slugs: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub rules: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub rule_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub rulesets: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub categories: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub dependencies: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub cves: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub issue_parent_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub secret_types: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub advisory_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub file_paths: Vec<String>,
     #[serde(with = "wire::timestamp")]
     pub since: Option<Timestamp>,
     #[serde(with = "wire::timestamp")]
     pub until: Option<Timestamp>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub issue_types: Vec<IssueType>,
     pub exclude_historical: Option<bool>,
     pub on_primary_branch: Option<bool>,
@@ -97,7 +157,10 @@ impl ListIssuesFilter {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ListIssuesResponse {
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub issues: Vec<IssueItem>,
     pub cursor: Option<String>,
 }
@@ -112,13 +175,22 @@ pub struct IssueItem {
     pub review_count: Option<i64>,
     #[serde(with = "wire::int64_string")]
     pub triage_count: Option<i64>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub all_refs: Vec<String>,
     #[serde(with = "wire::int64_string")]
     pub ai_silenced_count: Option<i64>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub all_review_thread_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub all_review_comments: Vec<ReviewComment>,
 }
 

@@ -27,33 +27,75 @@ pub struct ReportRequest {
 pub struct ReportFilters {
     pub time_period: Option<TimePeriod>,
     pub time_bucket_size: Option<TimeBucketSize>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub finding_types: Vec<FindingType>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub finding_severities: Vec<FindingSeverity>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub projects: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub tags: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub confidence: Vec<FindingConfidence>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub reachability: Vec<FindingReachability>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub validity: Vec<FindingValidity>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub teams: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub rule_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ai_verdicts: Vec<Verdict>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub deployment_statuses: Vec<DeploymentStatus>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub public_exposures: Vec<PublicExposure>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub finding_categories: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub project_ids: Vec<String>,
 }
 
@@ -71,7 +113,10 @@ pub struct TimePeriod {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ReportResponse {
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub findings: Vec<Issue>,
     pub cursor: Option<String>,
     #[serde(with = "wire::int64_string")]

@@ -90,7 +90,10 @@ pub struct ScmConfig {
     pub auto_scan: Option<bool>,
     pub use_network_broker: Option<bool>,
     pub token_scopes: Option<TokenScopes>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub subscriptions: Vec<Subscription>,
     #[serde(with = "wire::timestamp")]
     pub last_successful_sync_at: Option<Timestamp>,
@@ -145,7 +148,10 @@ impl TokenScopes {
         [
             ("readMetadata", on(self.read_metadata)),
             ("readPullRequest", on(self.read_pull_request)),
-            ("writePullRequestComment", on(self.write_pull_request_comment)),
+            (
+                "writePullRequestComment",
+                on(self.write_pull_request_comment),
+            ),
             ("readContents", on(self.read_contents)),
             ("readMembers", on(self.read_members)),
             ("manageWebhooks", on(self.manage_webhooks)),
@@ -160,6 +166,9 @@ impl TokenScopes {
 #[serde(rename_all = "camelCase", default)]
 pub struct Subscription {
     pub scm_url: Option<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub events: Vec<String>,
 }

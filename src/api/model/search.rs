@@ -23,21 +23,45 @@ pub struct SearchIssuesRequest {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SearchFilters {
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub actions: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub workflow_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub identities: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub trigger_sources: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub project_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ref_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub workflow_job_ids: Vec<String>,
     pub title_query: Option<String>,
     pub description_query: Option<String>,
@@ -63,7 +87,10 @@ pub struct TimeRange {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SearchIssuesResponse {
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub issues: Vec<AgenticIssue>,
     #[serde(with = "wire::int64_string")]
     pub total: Option<i64>,
@@ -89,28 +116,64 @@ pub struct AgenticIssue {
     pub severity: Option<Severity>,
     pub triage_state: Option<AgenticTriageState>,
     pub triage_reason: Option<AgenticTriageReason>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub actions: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub workflow_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub identities: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub trigger_sources: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub project_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ref_ids: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub file_paths: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub dependency_paths: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub direct_dependencies: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub domains: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub cwes: Vec<String>,
-    #[serde(deserialize_with = "wire::null_as_default", skip_serializing_if = "wire::is_empty")]
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub owasps: Vec<String>,
 }

@@ -1,0 +1,584 @@
+//! `findings issues`, `report` and `search`: build the request from flags,
+//! follow cursors, stream items out.
+
+use super::filters::{self, LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
+use super::{Failure, OutputArgs, UsageError};
+use crate::api::model::*;
+use crate::api::{Client, PagedRequest, pages};
+use crate::export::{Format, Record, Writer};
+use clap::Args;
+use futures_util::StreamExt;
+use std::io::{IsTerminal, Write};
+
+/// Filter flags every listing has.
+#[derive(Args, Debug, Clone)]
+pub struct FilterArgs {
+    /// Any field of the operation's filter object, by its spec name
+    /// (repeat for more values), e.g. --filter repositoryNames=acme/api
+    #[arg(long = "filter", value_name = "FIELD=VALUE")]
+    filter: Vec<String>,
+    /// Only since this time (RFC 3339, YYYY-MM-DD, or 7d/12h/2w ago)
+    #[arg(long, value_name = "TIME")]
+    since: Option<String>,
+    /// Only before this time
+    #[arg(long, value_name = "TIME")]
+    until: Option<String>,
+}
+
+impl FilterArgs {
+    fn pairs(&self) -> Result<Vec<(String, String)>, UsageError> {
+        self.filter
+            .iter()
+            .map(|raw| filters::split_pair(raw))
+            .collect()
+    }
+}
+
+fn push_all(pairs: &mut Vec<(String, String)>, field: &str, values: &[String]) {
+    pairs.extend(values.iter().map(|v| (field.to_owned(), v.clone())));
+}
+
+fn direction(asc: bool, desc: bool) -> Option<SortDirection> {
+    match (asc, desc) {
+        (true, _) => Some(SortDirection::Asc),
+        (_, true) => Some(SortDirection::Desc),
+        _ => None,
+    }
+}
+
+fn parse_enum<T: Clone>(
+    what: &str,
+    input: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    all: &[T],
+    name: impl Fn(&T) -> &str,
+) -> Result<T, UsageError> {
+    parse(input).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(&name).collect();
+        UsageError(format!(
+            "unknown {what} {input:?}; valid: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+// ------------------------------------------------------------------- issues
+
+#[derive(Args, Debug, Clone)]
+pub struct IssuesArgs {
+    #[command(flatten)]
+    filters: FilterArgs,
+    /// Issue type: sast, sca, secrets, research, ai-sast (repeatable)
+    #[arg(long = "type", value_name = "TYPE")]
+    types: Vec<String>,
+    /// Repository name (repeatable)
+    #[arg(long = "repo", value_name = "NAME")]
+    repos: Vec<String>,
+    /// Rule id (repeatable)
+    #[arg(long = "rule", value_name = "ID")]
+    rules: Vec<String>,
+    /// Branch (repeatable)
+    #[arg(long = "ref", value_name = "REF")]
+    refs: Vec<String>,
+    /// Codeowner team (repeatable)
+    #[arg(long = "team", value_name = "NAME")]
+    teams: Vec<String>,
+    /// File or folder path (repeatable)
+    #[arg(long = "path", value_name = "PATH")]
+    paths: Vec<String>,
+    /// CVE or advisory id (repeatable)
+    #[arg(long = "cve", value_name = "ID")]
+    cves: Vec<String>,
+    /// Not a filter of List issues: explains where severity filters live
+    #[arg(long, hide = true)]
+    severity: Vec<String>,
+    /// Sort: severity, ref, repo, rule, relevant-since, state
+    #[arg(long, value_name = "FIELD")]
+    sort: Option<String>,
+    /// Ascending order
+    #[arg(long, conflicts_with = "desc")]
+    asc: bool,
+    /// Descending order
+    #[arg(long)]
+    desc: bool,
+    /// Extra data per finding: remediation, activity, archived, first-detected
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    include: Vec<String>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl IssuesArgs {
+    pub fn request(&self) -> Result<ListIssuesRequest, UsageError> {
+        if !self.severity.is_empty() {
+            return Err(UsageError(
+                "List issues has no severity filter; use `findings report --severity LEVEL`, or sort with --sort severity".into(),
+            ));
+        }
+        let mut pairs = Vec::new();
+        push_all(&mut pairs, "issueTypes", &self.types);
+        push_all(&mut pairs, "repositoryNames", &self.repos);
+        push_all(&mut pairs, "ruleIds", &self.rules);
+        push_all(&mut pairs, "refs", &self.refs);
+        push_all(&mut pairs, "teamNames", &self.teams);
+        push_all(&mut pairs, "filePaths", &self.paths);
+        push_all(&mut pairs, "cves", &self.cves);
+        push_all(&mut pairs, "since", self.filters.since.as_slice());
+        push_all(&mut pairs, "until", self.filters.until.as_slice());
+        pairs.extend(self.filters.pairs()?);
+        let filter: Option<ListIssuesFilter> = filters::build(LIST_FILTER, "issues", &pairs)?;
+        let sort_by = self
+            .sort
+            .as_deref()
+            .map(|s| {
+                parse_enum(
+                    "sort field",
+                    s,
+                    SortBy::parse_known,
+                    SortBy::ALL,
+                    SortBy::label,
+                )
+            })
+            .transpose()?;
+        let mut req = ListIssuesRequest {
+            filter,
+            sort_by,
+            sort_direction: direction(self.asc, self.desc),
+            limit: page_size(&self.output),
+            ..Default::default()
+        };
+        for flag in &self.include {
+            match flag.trim() {
+                "remediation" => req.include_remediation = Some(true),
+                "activity" | "activity-history" => req.include_activity_history = Some(true),
+                "archived" | "is-archived" => req.include_is_archived = Some(true),
+                "first-detected" | "first-detected-at" => {
+                    req.include_first_detected_at = Some(true)
+                }
+                "" => {}
+                other => {
+                    return Err(UsageError(format!(
+                        "unknown --include {other:?}; valid: remediation, activity, archived, first-detected"
+                    )));
+                }
+            }
+        }
+        Ok(req)
+    }
+}
+
+/// The page size to ask for: `--limit`, else no more than `--max` needs.
+fn page_size(output: &OutputArgs) -> Option<i64> {
+    output
+        .limit
+        .or_else(|| output.max.map(|m| m.min(100) as i64))
+}
+
+pub async fn issues(
+    client: &Client,
+    req: ListIssuesRequest,
+    args: &IssuesArgs,
+) -> Result<(), Failure> {
+    let format = args.output.format()?;
+    run_listing(
+        client,
+        req,
+        &args.output,
+        format,
+        |page: ListIssuesResponse| page.issues,
+        |_| Ok(()),
+    )
+    .await
+    .map(|_| ())
+}
+
+// ------------------------------------------------------------------- report
+
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    filters: FilterArgs,
+    /// total-open, total-fixed, total-ignored, total-provisionally-ignored,
+    /// open-backlog, backlog-activity, project, guardrails-activity (or the enum name)
+    #[arg(long, value_name = "TYPE")]
+    report_type: Option<String>,
+    /// Only findings in this state: open, fixed, removed, ignored-app, ... (or the enum name)
+    #[arg(long, value_name = "STATE")]
+    finding_state: Option<String>,
+    /// Start of one time bucket (with --filter timeBucketSize=week, default day)
+    #[arg(long, value_name = "TIME")]
+    bucket_start: Option<String>,
+    /// Severity: critical, high, medium, low (repeatable)
+    #[arg(long = "severity", value_name = "LEVEL")]
+    severities: Vec<String>,
+    /// Finding type: code, sca, secrets (repeatable)
+    #[arg(long = "type", value_name = "TYPE")]
+    types: Vec<String>,
+    /// Project (repository) name (repeatable)
+    #[arg(long = "repo", value_name = "NAME")]
+    repos: Vec<String>,
+    /// Rule id (repeatable)
+    #[arg(long = "rule", value_name = "ID")]
+    rules: Vec<String>,
+    /// Team (repeatable)
+    #[arg(long = "team", value_name = "NAME")]
+    teams: Vec<String>,
+    /// Project tag (repeatable)
+    #[arg(long = "tag", value_name = "TAG")]
+    tags: Vec<String>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl ReportArgs {
+    pub fn request(&self) -> Result<ReportRequest, UsageError> {
+        let mut pairs = Vec::new();
+        push_all(&mut pairs, "findingSeverities", &self.severities);
+        push_all(&mut pairs, "findingTypes", &self.types);
+        push_all(&mut pairs, "projects", &self.repos);
+        push_all(&mut pairs, "ruleIds", &self.rules);
+        push_all(&mut pairs, "teams", &self.teams);
+        push_all(&mut pairs, "tags", &self.tags);
+        push_all(
+            &mut pairs,
+            "timePeriod.since",
+            self.filters.since.as_slice(),
+        );
+        push_all(
+            &mut pairs,
+            "timePeriod.until",
+            self.filters.until.as_slice(),
+        );
+        pairs.extend(self.filters.pairs()?);
+        let report_type = self
+            .report_type
+            .as_deref()
+            .map(|s| {
+                parse_enum(
+                    "report type",
+                    s,
+                    ReportType::parse_known,
+                    ReportType::ALL,
+                    ReportType::label,
+                )
+            })
+            .transpose()?;
+        let finding_state = self
+            .finding_state
+            .as_deref()
+            .map(|s| {
+                let values: Vec<&'static str> =
+                    AggregateState::ALL.iter().map(|v| v.as_wire()).collect();
+                filters::enum_value(&values, s)
+                    .map(|w| AggregateState::from_wire(&w))
+                    .ok_or_else(|| {
+                        UsageError(format!(
+                            "unknown finding state {s:?}; valid: {}",
+                            values.join(", ")
+                        ))
+                    })
+            })
+            .transpose()?;
+        let bucket_start = self
+            .bucket_start
+            .as_deref()
+            .map(|s| filters::parse_time(s).map_err(|e| UsageError(format!("--bucket-start: {e}"))))
+            .transpose()?;
+        Ok(ReportRequest {
+            report_type,
+            filters: filters::build(REPORT_FILTERS, "report", &pairs)?,
+            limit: page_size(&self.output),
+            bucket_start,
+            finding_state,
+            ..Default::default()
+        })
+    }
+}
+
+pub async fn report(client: &Client, req: ReportRequest, args: &ReportArgs) -> Result<(), Failure> {
+    let format = args.output.format()?;
+    if format == Format::Json {
+        return report_json(client, req, &args.output).await;
+    }
+    let mut totals_shown = false;
+    run_listing(
+        client,
+        req,
+        &args.output,
+        format,
+        |page: ReportResponse| page.findings,
+        |page: &ReportResponse| {
+            // The totals head a table; other formats carry items only.
+            if format == Format::Table && !totals_shown {
+                totals_shown = true;
+                println!("{}\n", totals_line(page));
+            }
+            Ok(())
+        },
+    )
+    .await
+    .map(|_| ())
+}
+
+pub fn totals_line(page: &ReportResponse) -> String {
+    let n = |v: Option<i64>| v.unwrap_or(0);
+    format!(
+        "Total {}   Code {}   Supply chain {}   Secrets {}",
+        n(page.total),
+        n(page.total_code),
+        n(page.total_sca),
+        n(page.total_secrets)
+    )
+}
+
+/// `--format json` of `report` is the response shape: the totals of the
+/// first page, the findings of every page fetched, and the cursor to go on.
+async fn report_json(
+    client: &Client,
+    req: ReportRequest,
+    output: &OutputArgs,
+) -> Result<(), Failure> {
+    let mut stream = Box::pin(pages(client.clone(), req));
+    let mut combined: Option<ReportResponse> = None;
+    let mut progress = Progress::new();
+    let max = output.max.map(|m| m as usize);
+    while let Some(page) = stream.next().await {
+        let page = page?;
+        let cursor = page.cursor.clone();
+        let all = combined.get_or_insert_with(|| ReportResponse {
+            findings: Vec::new(),
+            ..page.clone()
+        });
+        all.findings.extend(page.findings);
+        all.cursor = cursor;
+        progress.page(all.findings.len());
+        if let Some(m) = max
+            && all.findings.len() >= m
+        {
+            all.findings.truncate(m);
+            break;
+        }
+        if !output.all && max.is_none() {
+            break;
+        }
+    }
+    progress.done();
+    let out = combined.unwrap_or_default();
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut stdout, &out).map_err(std::io::Error::other)?;
+    writeln!(stdout)?;
+    Ok(())
+}
+
+// ------------------------------------------------------------------- search
+
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    filters: FilterArgs,
+    /// Text in the title (case-insensitive)
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// Text in the description
+    #[arg(long, value_name = "TEXT")]
+    description: Option<String>,
+    /// Text in the reasoning
+    #[arg(long, value_name = "TEXT")]
+    reasoning: Option<String>,
+    /// Text in a file path
+    #[arg(long, value_name = "TEXT")]
+    file_path: Option<String>,
+    /// Workflow id (repeatable)
+    #[arg(long = "workflow", value_name = "ID")]
+    workflows: Vec<String>,
+    /// Sort: severity, last-detected, created, file-path
+    #[arg(long, value_name = "FIELD")]
+    sort: Option<String>,
+    /// Ascending order
+    #[arg(long, conflicts_with = "desc")]
+    asc: bool,
+    /// Descending order
+    #[arg(long)]
+    desc: bool,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl SearchArgs {
+    pub fn request(&self) -> Result<SearchIssuesRequest, UsageError> {
+        let mut pairs = Vec::new();
+        push_all(&mut pairs, "titleQuery", self.title.as_slice());
+        push_all(&mut pairs, "descriptionQuery", self.description.as_slice());
+        push_all(&mut pairs, "reasoningQuery", self.reasoning.as_slice());
+        push_all(&mut pairs, "filePathQuery", self.file_path.as_slice());
+        push_all(&mut pairs, "workflowIds", &self.workflows);
+        push_all(
+            &mut pairs,
+            "createdAt.startAt",
+            self.filters.since.as_slice(),
+        );
+        push_all(&mut pairs, "createdAt.endAt", self.filters.until.as_slice());
+        pairs.extend(self.filters.pairs()?);
+        let sort_field = self
+            .sort
+            .as_deref()
+            .map(|s| {
+                parse_enum(
+                    "sort field",
+                    s,
+                    IssueSortField::parse_known,
+                    IssueSortField::ALL,
+                    IssueSortField::label,
+                )
+            })
+            .transpose()?;
+        Ok(SearchIssuesRequest {
+            filters: filters::build(SEARCH_FILTERS, "search", &pairs)?,
+            sort_field,
+            sort_direction: direction(self.asc, self.desc),
+            limit: page_size(&self.output),
+            ..Default::default()
+        })
+    }
+}
+
+pub async fn search(
+    client: &Client,
+    req: SearchIssuesRequest,
+    args: &SearchArgs,
+) -> Result<(), Failure> {
+    let format = args.output.format()?;
+    run_listing(
+        client,
+        req,
+        &args.output,
+        format,
+        |page: SearchIssuesResponse| page.issues,
+        |_| Ok(()),
+    )
+    .await
+    .map(|_| ())
+}
+
+// ------------------------------------------------------------------- shared
+
+/// Follows pages as `--all`/`--max` ask and streams each item to stdout.
+/// `on_page` sees each page before its items are written.
+async fn run_listing<R, T>(
+    client: &Client,
+    req: R,
+    output: &OutputArgs,
+    format: Format,
+    items_of: impl Fn(R::Page) -> Vec<T>,
+    mut on_page: impl FnMut(&R::Page) -> Result<(), Failure>,
+) -> Result<usize, Failure>
+where
+    R: PagedRequest,
+    T: Record,
+{
+    let max = output.max.map(|m| m as usize);
+    let stdout = std::io::stdout().lock();
+    let width = terminal_width();
+    let mut writer = Writer::new::<T>(std::io::BufWriter::new(stdout), format, width);
+    let mut stream = Box::pin(pages(client.clone(), req));
+    let mut progress = Progress::new();
+    let mut outcome = Ok(());
+    'pages: while let Some(page) = stream.next().await {
+        let page = match page {
+            Ok(p) => p,
+            Err(e) => {
+                // Keep what was written; report the failure after it.
+                outcome = Err(Failure::from(e));
+                break;
+            }
+        };
+        on_page(&page)?;
+        for item in items_of(page) {
+            if max.is_some_and(|m| writer.count() >= m) {
+                break 'pages;
+            }
+            writer.item(&item)?;
+        }
+        progress.page(writer.count());
+        if format == Format::Ndjson {
+            // Stream: each page reaches the reader as it arrives.
+            writer.flush()?;
+        }
+        if max.is_some_and(|m| writer.count() >= m) || (!output.all && max.is_none()) {
+            break;
+        }
+    }
+    progress.done();
+    let count = writer.count();
+    writer.finish()?;
+    if count == 0 && format == Format::Table {
+        eprintln!("findings: no items match");
+    }
+    outcome.map(|_| count)
+}
+
+fn terminal_width() -> usize {
+    crossterm::terminal::size()
+        .ok()
+        .filter(|_| std::io::stdout().is_terminal())
+        .map_or(200, |(w, _)| w as usize)
+}
+
+/// "items so far" on stderr, only when stderr is a terminal.
+struct Progress {
+    enabled: bool,
+    pages: usize,
+    shown: bool,
+}
+
+impl Progress {
+    fn new() -> Self {
+        Progress {
+            enabled: std::io::stderr().is_terminal(),
+            pages: 0,
+            shown: false,
+        }
+    }
+
+    fn page(&mut self, items: usize) {
+        self.pages += 1;
+        if self.enabled && self.pages > 1 {
+            eprint!("\r\x1b[2K{items} items, {} pages…", self.pages);
+            self.shown = true;
+        }
+    }
+
+    fn done(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+            self.shown = false;
+        }
+    }
+}
+
+// ----------------------------------------------------------------- overview
+
+/// `findings` with no subcommand, until the TUI lands: the report totals and
+/// the most severe open findings.
+pub async fn overview(client: &Client) -> Result<(), Failure> {
+    let report = client
+        .report_findings(&ReportRequest {
+            limit: Some(15),
+            ..Default::default()
+        })
+        .await?;
+    println!(
+        "Deployment {} at {}",
+        client.deployment(),
+        client.base_url()
+    );
+    println!("Open findings: {}\n", totals_line(&report));
+    let mut writer =
+        Writer::new::<Issue>(std::io::stdout().lock(), Format::Table, terminal_width());
+    for issue in &report.findings {
+        writer.item(issue)?;
+    }
+    drop(writer.finish()?);
+    println!("\nMore: findings issues --help, findings report --help, findings search --help");
+    Ok(())
+}

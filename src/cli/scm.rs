@@ -1,0 +1,289 @@
+//! `findings scm update`: a partial update of an SCM config (DECISIONS 14),
+//! shown and confirmed before it is sent, never retried.
+
+use super::{Failure, UsageError};
+use crate::api::Client;
+use crate::api::model::*;
+use clap::{Args, Subcommand, ValueEnum};
+use std::io::{BufRead, IsTerminal, Read, Write};
+
+#[derive(Subcommand, Debug)]
+pub enum ScmCommand {
+    /// Update an SCM config: only the fields given are sent
+    Update(UpdateArgs),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+impl OnOff {
+    fn as_bool(self) -> bool {
+        self == OnOff::On
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct UpdateArgs {
+    /// Id of the SCM config
+    config_id: String,
+    /// Scan repositories automatically
+    #[arg(long, value_name = "on|off")]
+    auto_scan: Option<OnOff>,
+    /// Reach the SCM through the network broker
+    #[arg(long, value_name = "on|off")]
+    network_broker: Option<OnOff>,
+    /// Namespace (organization or group) of the config
+    #[arg(long, value_name = "NS")]
+    namespace: Option<String>,
+    /// Subscribe to the SCM's webhooks
+    #[arg(long, value_name = "on|off")]
+    subscribe: Option<OnOff>,
+    /// Diff-aware scans of pull requests
+    #[arg(long, value_name = "on|off")]
+    diff_scan: Option<OnOff>,
+    /// Read a new SCM access token from standard input
+    #[arg(long)]
+    access_token_stdin: bool,
+    /// Send without asking for confirmation
+    #[arg(long, short = 'y')]
+    yes: bool,
+    /// Output: table (readable) or json (the raw answer)
+    #[arg(long, value_name = "FORMAT", default_value = "table")]
+    format: String,
+}
+
+pub struct Prepared {
+    config_id: String,
+    patch: ScmConfigPatch,
+    confirm: bool,
+    /// Whether stdin was used for the token (confirmation must use the tty).
+    token_from_stdin: bool,
+    json: bool,
+}
+
+/// Checks the flags and builds the body; reads the token. Sends nothing.
+pub fn prepare(command: ScmCommand) -> Result<Prepared, Failure> {
+    let ScmCommand::Update(args) = command;
+    let json = match args.format.as_str() {
+        "json" => true,
+        "table" => false,
+        other => {
+            return Err(UsageError(format!(
+                "unknown format {other:?}; valid formats: table, json"
+            ))
+            .into());
+        }
+    };
+    let config_id = args.config_id.trim().to_owned();
+    if config_id.is_empty() {
+        return Err(Failure::Usage("CONFIG_ID must not be empty".into()));
+    }
+    if let Some(ns) = &args.namespace
+        && ns.trim().is_empty()
+    {
+        return Err(Failure::Usage("--namespace must not be empty".into()));
+    }
+    let mut patch = ScmConfigPatch {
+        auto_scan: args.auto_scan.map(OnOff::as_bool),
+        use_network_broker: args.network_broker.map(OnOff::as_bool),
+        namespace: args.namespace.map(|n| n.trim().to_owned()),
+        subscribe: args.subscribe.map(OnOff::as_bool),
+        auto_scan_settings: args.diff_scan.map(|d| AutoScanSettings {
+            diff_enabled: Some(d.as_bool()),
+        }),
+        ..Default::default()
+    };
+    if args.access_token_stdin {
+        let mut token = String::new();
+        std::io::stdin()
+            .take(64 * 1024)
+            .read_to_string(&mut token)
+            .map_err(|e| {
+                Failure::Runtime(format!("cannot read the access token from stdin: {e}"))
+            })?;
+        let token = token.trim();
+        if token.is_empty() {
+            return Err(Failure::Usage(
+                "--access-token-stdin: standard input was empty".into(),
+            ));
+        }
+        patch.access_token = Some(token.to_owned());
+    }
+    if !patch.has_changes() {
+        return Err(Failure::Usage(
+            "nothing to change: give at least one of --auto-scan, --network-broker, --namespace, --subscribe, --diff-scan, --access-token-stdin".into(),
+        ));
+    }
+    Ok(Prepared {
+        config_id,
+        patch,
+        confirm: !args.yes,
+        token_from_stdin: args.access_token_stdin,
+        json,
+    })
+}
+
+pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure> {
+    let shown = ScmConfigPatch {
+        deployment_id: Some(client.deployment().to_owned()),
+        config_id: Some(p.config_id.clone()),
+        ..p.patch.clone()
+    };
+    eprintln!(
+        "PATCH /api/scm/deployments/{}/configs/{}",
+        client.deployment(),
+        crate::text::one_line(&p.config_id)
+    );
+    eprintln!(
+        "{}",
+        serde_json::to_string_pretty(&shown.masked_json()).unwrap_or_default()
+    );
+    if demo {
+        eprintln!("(the embedded demo server keeps this change only while this command runs)");
+    }
+    if p.confirm && !confirm(p.token_from_stdin)? {
+        return Err(Failure::Runtime("not sent: cancelled".into()));
+    }
+    let response = client
+        .update_scm_config(&p.config_id, &p.patch)
+        .await
+        .map_err(|e| {
+            let note = if matches!(e, crate::api::ApiError::Timeout(_) | crate::api::ApiError::Connection(_)) {
+                " (the outcome is unknown: the update may or may not have been applied; it was not retried)"
+            } else {
+                ""
+            };
+            Failure::Runtime(format!("{e}{note}"))
+        })?;
+    let mut out = std::io::stdout().lock();
+    if p.json {
+        serde_json::to_writer_pretty(&mut out, &response).map_err(std::io::Error::other)?;
+        writeln!(out)?;
+    } else {
+        match &response.config {
+            Some(config) => write!(out, "{}", describe(config))?,
+            None => writeln!(out, "updated; the server returned no config")?,
+        }
+    }
+    Ok(())
+}
+
+/// Asks on the terminal. Without one, refuses (the caller must pass --yes).
+fn confirm(stdin_used: bool) -> Result<bool, Failure> {
+    let refuse = || {
+        Failure::Usage(
+            "refusing to send without confirmation: no terminal to ask on; pass --yes".into(),
+        )
+    };
+    eprint!("Send this update? [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    if stdin_used || !std::io::stdin().is_terminal() {
+        // stdin is taken (or not a terminal): ask on the controlling terminal.
+        let tty = std::fs::File::open("/dev/tty").map_err(|_| refuse())?;
+        if !tty.is_terminal() {
+            return Err(refuse());
+        }
+        std::io::BufReader::new(tty)
+            .read_line(&mut answer)
+            .map_err(|_| refuse())?;
+    } else {
+        std::io::stdin()
+            .lock()
+            .read_line(&mut answer)
+            .map_err(|_| refuse())?;
+    }
+    Ok(matches!(
+        answer.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
+}
+
+/// A readable view of a config (never a token: the API returns none).
+pub fn describe(c: &ScmConfig) -> String {
+    use crate::text::one_line;
+    let s = |v: &Option<String>| one_line(v.as_deref().unwrap_or("-")).into_owned();
+    let b = |v: Option<bool>| match v {
+        Some(true) => "on",
+        Some(false) => "off",
+        None => "-",
+    };
+    let t = |v: &Option<Timestamp>| {
+        v.map_or("-".to_owned(), |t| {
+            t.format("%Y-%m-%d %H:%M UTC").to_string()
+        })
+    };
+    let mut out = String::new();
+    let mut line = |k: &str, v: String| out.push_str(&format!("{k:<22}{v}\n"));
+    line("id", s(&c.id));
+    line(
+        "type",
+        c.scm_type
+            .as_ref()
+            .map_or("-".into(), |t| t.label().to_owned()),
+    );
+    line("namespace", s(&c.namespace));
+    line("base URL", s(&c.base_url));
+    line("source id", s(&c.source_id));
+    line("SCM id", s(&c.scm_id));
+    line("installed", b(c.installed).into());
+    line("suspended", b(c.suspended).into());
+    if let Some(e) = &c.host_a_entity_type {
+        line("entity type", e.label().to_owned());
+    }
+    line("auto scan", b(c.auto_scan).into());
+    line(
+        "diff scans",
+        b(c.auto_scan_settings.as_ref().and_then(|a| a.diff_enabled)).into(),
+    );
+    line("network broker", b(c.use_network_broker).into());
+    line(
+        "access token",
+        if c.has_access_token == Some(true) {
+            "set".into()
+        } else {
+            "not set".into()
+        },
+    );
+    line("last successful sync", t(&c.last_successful_sync_at));
+    if let Some(st) = &c.status {
+        let health = match st.ok {
+            Some(true) => "ok".to_owned(),
+            Some(false) => format!("failing: {}", s(&st.error)),
+            None => "-".to_owned(),
+        };
+        line("status", format!("{health} (checked {})", t(&st.checked)));
+    }
+    if let Some(app) = &c.app {
+        line(
+            "app",
+            format!(
+                "{} ({}), code access {}",
+                s(&app.slug),
+                s(&app.app_id),
+                b(app.code_access)
+            ),
+        );
+    }
+    if let Some(scopes) = &c.token_scopes {
+        let list: Vec<String> = scopes
+            .entries()
+            .iter()
+            .map(|(name, on)| format!("[{}] {name}", if *on { "x" } else { " " }))
+            .collect();
+        line("token scopes", list.join("  "));
+    }
+    if c.subscriptions.is_empty() {
+        line("subscriptions", "none".into());
+    }
+    for sub in &c.subscriptions {
+        line(
+            "subscription",
+            format!("{} ({})", s(&sub.scm_url), one_line(&sub.events.join(", "))),
+        );
+    }
+    out
+}
