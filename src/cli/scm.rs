@@ -178,24 +178,24 @@ fn confirm(stdin_used: bool) -> Result<bool, Failure> {
             "refusing to send without confirmation: no terminal to ask on; pass --yes".into(),
         )
     };
-    eprint!("Send this update? [y/N] ");
-    let _ = std::io::stderr().flush();
-    let mut answer = String::new();
-    if stdin_used || !std::io::stdin().is_terminal() {
-        // stdin is taken (or not a terminal): ask on the controlling terminal.
+    // Where the answer comes from: stdin when it is a terminal; when stdin
+    // carried the token, the controlling terminal (as ssh and sudo do).
+    let mut input: Box<dyn BufRead> = if !stdin_used {
+        if !std::io::stdin().is_terminal() {
+            return Err(refuse());
+        }
+        Box::new(std::io::stdin().lock())
+    } else {
         let tty = std::fs::File::open("/dev/tty").map_err(|_| refuse())?;
         if !tty.is_terminal() {
             return Err(refuse());
         }
-        std::io::BufReader::new(tty)
-            .read_line(&mut answer)
-            .map_err(|_| refuse())?;
-    } else {
-        std::io::stdin()
-            .lock()
-            .read_line(&mut answer)
-            .map_err(|_| refuse())?;
-    }
+        Box::new(std::io::BufReader::new(tty))
+    };
+    eprint!("Send this update? [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    input.read_line(&mut answer).map_err(|_| refuse())?;
     Ok(matches!(
         answer.trim().to_ascii_lowercase().as_str(),
         "y" | "yes"

@@ -1,0 +1,693 @@
+//! The `findings` binary as users and scripts run it: output formats, paging,
+//! usage errors and exit codes, the SCM update flow, and `demo serve`.
+
+use assert_cmd::Command;
+use findings_tui::demo::{DemoOptions, DemoServer};
+use predicates::prelude::*;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Read};
+use std::process::Stdio;
+
+/// The binary with no connection settings from the environment.
+fn findings() -> Command {
+    let mut cmd = Command::cargo_bin("findings").expect("binary built");
+    for var in [
+        "FINDINGS_BASE_URL",
+        "FINDINGS_DEPLOYMENT",
+        "FINDINGS_TOKEN",
+        "FINDINGS_CONFIG",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+fn ndjson(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+/// A demo server in this process, for commands pointed at it by URL.
+struct Server {
+    runtime: tokio::runtime::Runtime,
+    server: Option<DemoServer>,
+}
+
+impl Server {
+    fn start(findings: usize) -> Server {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let server = runtime
+            .block_on(DemoServer::start_local(DemoOptions {
+                findings,
+                ..Default::default()
+            }))
+            .unwrap();
+        Server {
+            runtime,
+            server: Some(server),
+        }
+    }
+
+    fn url(&self) -> String {
+        self.server.as_ref().unwrap().url()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _guard = self.runtime.enter();
+        self.server.take();
+    }
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    findings()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("issues"));
+    findings()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("findings"));
+    findings()
+        .args(["issues", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--filter"));
+}
+
+#[test]
+fn issues_all_ndjson_lists_every_demo_finding_exactly_once() {
+    let out = findings()
+        .args(["issues", "--all", "--format", "ndjson", "--limit", "333"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let items = ndjson(&out.stdout);
+    let ids: HashSet<String> = items
+        .iter()
+        .map(|v| {
+            v["issue"]["id"]
+                .as_str()
+                .expect("wrapper objects with an issue id")
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(items.len(), 2000);
+    assert_eq!(ids.len(), 2000);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one line on stderr: {stderr}");
+    assert!(stderr.contains("embedded demo server"), "{stderr}");
+}
+
+#[test]
+fn without_all_one_page_and_max_stops_exactly() {
+    let out = findings()
+        .args(["issues", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 100, "one default page");
+    let out = findings()
+        .args([
+            "issues", "--max", "250", "--limit", "100", "--format", "ndjson",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 250);
+}
+
+#[test]
+fn json_is_one_array_and_csv_has_a_header_with_the_id() {
+    let out = findings()
+        .args(["issues", "--max", "7", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 7);
+    assert!(v[0]["issue"]["id"].is_string());
+
+    let out = findings()
+        .args(["issues", "--max", "5", "--format", "csv"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("id,severity,"), "{header}");
+    assert_eq!(lines.count(), 5);
+}
+
+#[test]
+fn table_output_has_columns_and_no_control_bytes() {
+    let out = findings()
+        .args(["issues", "--all", "--format", "table"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().next().unwrap().starts_with("ID"));
+    assert_eq!(text.lines().count(), 2001);
+    // Some demo findings carry escape sequences; none reach the output raw.
+    assert!(
+        !text.bytes().any(|b| b == 0x1b || b == 0x07),
+        "raw control bytes in the table"
+    );
+}
+
+#[test]
+fn report_json_has_the_totals_and_every_finding() {
+    let out = findings()
+        .args([
+            "report",
+            "--report-type",
+            "project",
+            "--all",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let total: usize = v["total"].as_str().unwrap().parse().unwrap();
+    assert_eq!(total, 2000);
+    assert_eq!(v["findings"].as_array().unwrap().len(), total);
+    assert!(v.get("cursor").is_none(), "no cursor after the last page");
+}
+
+#[test]
+fn report_severity_and_type_flags_narrow() {
+    let out = findings()
+        .args([
+            "report",
+            "--severity",
+            "critical",
+            "--type",
+            "secrets",
+            "--all",
+            "--format",
+            "ndjson",
+        ])
+        .output()
+        .unwrap();
+    let items = ndjson(&out.stdout);
+    assert!(!items.is_empty());
+    for item in &items {
+        assert_eq!(item["severity"], "SEVERITY_CRITICAL");
+        assert_eq!(item["issueType"], "ISSUE_TYPE_SECRETS");
+    }
+}
+
+#[test]
+fn search_all_returns_the_total() {
+    let out = findings()
+        .args([
+            "search", "--all", "--format", "ndjson", "--sort", "severity",
+        ])
+        .output()
+        .unwrap();
+    let items = ndjson(&out.stdout);
+    assert_eq!(items.len(), 200);
+    let out = findings()
+        .args(["search", "--title", "TOKEN", "--all", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    let items = ndjson(&out.stdout);
+    assert!(!items.is_empty() && items.len() < 200);
+    assert!(items.iter().all(|i| {
+        i["title"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("token")
+    }));
+}
+
+#[test]
+fn filters_and_friendly_flags_reach_the_server() {
+    let out = findings()
+        .args([
+            "issues",
+            "--all",
+            "--format",
+            "ndjson",
+            "--type",
+            "sca",
+            "--filter",
+            "excludeHistorical=true",
+        ])
+        .output()
+        .unwrap();
+    let items = ndjson(&out.stdout);
+    assert!(!items.is_empty() && items.len() < 2000);
+    for item in &items {
+        assert_eq!(item["issue"]["issueType"], "ISSUE_TYPE_SCA");
+        let status = item["issue"]["status"].as_str().unwrap();
+        assert!(status != "ISSUE_STATUS_FIXED" && status != "ISSUE_STATUS_REMOVED");
+    }
+}
+
+#[test]
+fn include_flags_add_fields() {
+    let out = findings()
+        .args([
+            "issues",
+            "--max",
+            "20",
+            "--format",
+            "ndjson",
+            "--include",
+            "remediation,activity,archived,first-detected",
+        ])
+        .output()
+        .unwrap();
+    for item in ndjson(&out.stdout) {
+        let issue = &item["issue"];
+        assert!(issue["remediation"].is_object());
+        assert!(issue["activityHistory"].is_array());
+        assert!(issue["isArchived"].is_boolean());
+        assert!(issue["firstDetectedAt"].is_string());
+    }
+    let out = findings()
+        .args(["issues", "--max", "20", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    for item in ndjson(&out.stdout) {
+        assert!(item["issue"].get("remediation").is_none());
+        assert!(item["issue"].get("activityHistory").is_none());
+    }
+}
+
+#[test]
+fn sort_flags_order_the_output() {
+    let out = findings()
+        .args([
+            "issues", "--all", "--format", "ndjson", "--sort", "severity", "--asc",
+        ])
+        .output()
+        .unwrap();
+    let rank = |s: &str| {
+        [
+            "SEVERITY_LOW",
+            "SEVERITY_MEDIUM",
+            "SEVERITY_HIGH",
+            "SEVERITY_CRITICAL",
+        ]
+        .iter()
+        .position(|x| *x == s)
+        .unwrap()
+    };
+    let ranks: Vec<usize> = ndjson(&out.stdout)
+        .iter()
+        .map(|i| rank(i["issue"]["severity"].as_str().unwrap()))
+        .collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(ranks.first(), Some(&0));
+}
+
+/// Usage errors: exit 2, one line naming the problem, nothing sent.
+#[test]
+fn usage_errors_exit_two_with_a_clear_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["issues", "--filter", "repoName=x"],
+            "valid fields: ids, repositoryNames",
+        ),
+        (&["issues", "--filter", "issueTypes=java"], "ISSUE_TYPE_SCA"),
+        (
+            &["issues", "--filter", "includeArchived=maybe"],
+            "true or false",
+        ),
+        (&["issues", "--filter", "since=last tuesday"], "RFC 3339"),
+        (&["issues", "--filter", "novalue"], "FIELD=VALUE"),
+        (&["issues", "--sort", "colour"], "relevant-since"),
+        (&["issues", "--format", "xml"], "table, json, ndjson, csv"),
+        (
+            &["issues", "--include", "everything"],
+            "remediation, activity",
+        ),
+        (&["issues", "--severity", "high"], "no severity filter"),
+        (&["report", "--report-type", "weekly"], "total-open"),
+        (
+            &["report", "--filter", "findingSeverities=urgent"],
+            "FINDING_SEVERITY_CRITICAL",
+        ),
+        (
+            &["search", "--filter", "createdAt.startAt=soon"],
+            "RFC 3339",
+        ),
+        (&["search", "--sort", "title"], "last-detected"),
+        (&["scm", "update", "1001"], "nothing to change"),
+        (
+            &["scm", "update", "1001", "--auto-scan", "maybe"],
+            "possible values",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = findings().args(*args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: expected {needle:?} in {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    }
+    findings().args(["issues", "--limit", "0"]).assert().code(2);
+    findings()
+        .args(["issues", "--limit", "1001"])
+        .assert()
+        .code(2);
+    findings()
+        .args(["issues", "--all", "--max", "3"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn connection_settings_are_checked_before_anything_is_sent() {
+    findings()
+        .args([
+            "issues",
+            "--base-url",
+            "http://findings.example.com",
+            "--deployment",
+            "1",
+        ])
+        .env("FINDINGS_TOKEN", "t")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--allow-http"));
+    findings()
+        .args([
+            "issues",
+            "--base-url",
+            "https://findings.example.com",
+            "--deployment",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("FINDINGS_TOKEN"));
+    findings()
+        .args(["issues", "--base-url", "https://findings.example.com"])
+        .env("FINDINGS_TOKEN", "t")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--deployment"));
+}
+
+#[test]
+fn global_options_work_after_the_subcommand_and_from_the_environment() {
+    let server = Server::start(300);
+    let out = findings()
+        .args([
+            "issues",
+            "--all",
+            "--format",
+            "ndjson",
+            "--base-url",
+            &server.url(),
+            "--deployment",
+            "1234",
+        ])
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(ndjson(&out.stdout).len(), 300);
+    assert!(
+        out.stderr.is_empty(),
+        "no demo notice when a base URL is given"
+    );
+
+    let out = findings()
+        .args(["search", "--max", "3", "--format", "ndjson"])
+        .env("FINDINGS_BASE_URL", server.url())
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 3);
+}
+
+#[test]
+fn api_errors_exit_one_and_never_show_the_token() {
+    let server = Server::start(50);
+    let secret = "wrong-token-3f9a";
+    let out = findings()
+        .args([
+            "issues",
+            "--base-url",
+            &server.url(),
+            "--deployment",
+            "1234",
+        ])
+        .env("FINDINGS_TOKEN", secret)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("not authenticated") && stderr.contains("401"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(secret) && !String::from_utf8_lossy(&out.stdout).contains(secret));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+
+    let out = findings()
+        .args([
+            "issues",
+            "--base-url",
+            &server.url(),
+            "--deployment",
+            "4321",
+        ])
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("deployment 4321 not found"));
+
+    // Nothing listens here: a connection error, exit 1.
+    let out = findings()
+        .args([
+            "report",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--deployment",
+            "1",
+            "--connect-timeout",
+            "2",
+        ])
+        .env("FINDINGS_TOKEN", "t")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("connection failed"));
+}
+
+#[test]
+fn scm_update_sends_only_what_was_given_after_showing_it() {
+    let out = findings()
+        .args([
+            "scm",
+            "update",
+            "1003",
+            "--auto-scan",
+            "on",
+            "--diff-scan",
+            "off",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("PATCH /api/scm/deployments/1234/configs/1003"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\"autoScan\": true") && stderr.contains("\"diffEnabled\": false"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("namespace"),
+        "fields not given are not sent: {stderr}"
+    );
+    assert!(
+        stdout.contains("auto scan") && stdout.contains("on"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[x] readMetadata"), "{stdout}");
+}
+
+#[test]
+fn scm_update_reads_the_token_from_stdin_and_never_prints_it() {
+    let secret = "scm-pat-7c1e55d0";
+    let out = findings()
+        .args([
+            "scm",
+            "update",
+            "1002",
+            "--access-token-stdin",
+            "--yes",
+            "--format",
+            "json",
+        ])
+        .write_stdin(format!("{secret}\n"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("\"accessToken\": \"***\""), "{stderr}");
+    assert!(!stdout.contains(secret) && !stderr.contains(secret));
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["config"]["hasAccessToken"], true);
+    assert!(v["config"].get("accessToken").is_none());
+}
+
+#[test]
+fn scm_update_without_terminal_or_yes_refuses() {
+    let out = findings()
+        .args(["scm", "update", "1001", "--namespace", "acme-new"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pass --yes"));
+}
+
+#[test]
+fn scm_update_errors_and_read_only() {
+    findings()
+        .args(["scm", "update", "7777", "--auto-scan", "on", "--yes"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("SCM config 7777 not found"));
+    findings()
+        .args([
+            "scm",
+            "update",
+            "1001",
+            "--auto-scan",
+            "on",
+            "--yes",
+            "--read-only",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--read-only"));
+    findings()
+        .args(["scm", "update", "1001", "--access-token-stdin", "--yes"])
+        .write_stdin("   \n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("empty"));
+}
+
+#[test]
+fn no_subcommand_prints_a_summary_of_the_demo() {
+    let out = findings().output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Open findings: Total"), "{stdout}");
+}
+
+#[test]
+fn demo_serve_prints_how_to_reach_it_and_answers() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args([
+            "demo",
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--findings",
+            "120",
+            "--token",
+            "tok-1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let url = first.rsplit(' ').next().unwrap().to_owned();
+    assert!(url.starts_with("http://127.0.0.1:"), "{first}");
+    let rest: Vec<String> = lines.by_ref().take(5).map(Result::unwrap).collect();
+    assert!(
+        rest.iter()
+            .any(|l| l.contains("deployment") && l.contains("1234")),
+        "{rest:?}"
+    );
+    assert!(rest.iter().any(|l| l.contains("tok-1")), "{rest:?}");
+    assert!(rest.iter().any(|l| l.contains("1001")), "{rest:?}");
+
+    let out = findings()
+        .args([
+            "issues",
+            "--all",
+            "--format",
+            "ndjson",
+            "--base-url",
+            &url,
+            "--deployment",
+            "1234",
+        ])
+        .env("FINDINGS_TOKEN", "tok-1")
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 120);
+    child.kill().unwrap();
+    let _ = child.wait();
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args(["issues", "--all", "--format", "ndjson", "--limit", "50"])
+        .env_remove("FINDINGS_BASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        status.code().is_some_and(|c| c <= 1),
+        "{status:?}: {stderr}"
+    );
+}
