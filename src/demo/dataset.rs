@@ -333,7 +333,9 @@ impl Dataset {
             } else {
                 0
             };
-        let relevant_since = (created + r.range(0, 3) * DAY).min(self.now() - 60);
+        // Later dates stay before "now" without piling up on it.
+        let room = (self.now() - 60 - created).max(0);
+        let relevant_since = created + r.range(0, room.min(3 * DAY));
 
         let status = match r.weighted(&[70, 20, 5, 5]) {
             0 => IssueStatus::Unresolved,
@@ -576,7 +578,7 @@ impl Dataset {
         let mut r = Rng::for_item(self.seed, stream::AGENTIC, i as u64);
         let now = self.now();
         let created = now - (r.unit().powf(1.5) * 120.0 * DAY as f64) as i64;
-        let last_detected = (created + r.range(0, 20 * DAY)).min(now - 60);
+        let last_detected = created + r.range(0, (now - 60 - created).clamp(0, 20 * DAY));
         let severity = Severity::ALL[r.weighted(&[6, 18, 30, 26, 20])].clone();
         let triage_state = AgenticTriageState::ALL[r.weighted(&[45, 10, 8, 5, 14, 6, 12])].clone();
         let triaged = triage_state != AgenticTriageState::Open;
@@ -605,7 +607,9 @@ impl Dataset {
             reasoning: m.reasonings.get(story).cloned(),
             created_at: Some(ts(created)),
             last_detected_at: Some(ts(last_detected)),
-            triaged_at: triaged.then(|| ts((last_detected + r.range(600, 5 * DAY)).min(now - 30))),
+            triaged_at: triaged.then(|| {
+                ts(last_detected + r.range(0, (now - 30 - last_detected).clamp(0, 5 * DAY)))
+            }),
             detection_state: Some(detection_state),
             severity: Some(severity),
             triage_state: Some(triage_state),
