@@ -11,4 +11,5 @@ pub mod cli;
 pub mod config;
 pub mod demo;
 pub mod export;
+pub mod filter_spec;
 pub mod text;

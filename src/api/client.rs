@@ -337,20 +337,24 @@ pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R
         });
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
+    // Both the path (it holds the server's key names) and the message (it
+    // quotes the server's values) are untrusted: made safe and cut short.
+    let safe =
+        |s: &str, max: usize| crate::text::truncate(&crate::text::one_line(s), max).into_owned();
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         ApiError::Decode {
             path: if path == "." {
                 "(top level)".into()
             } else {
-                path
+                safe(&path, 200)
             },
-            message: crate::text::one_line(&e.into_inner().to_string()).into_owned(),
+            message: safe(&e.into_inner().to_string(), 300),
         }
     })?;
     de.end().map_err(|e| ApiError::Decode {
         path: "(top level)".into(),
-        message: e.to_string(),
+        message: safe(&e.to_string(), 300),
     })?;
     Ok(value)
 }

@@ -1,11 +1,11 @@
 //! `findings issues`, `report` and `search`: build the request from flags,
 //! follow cursors, stream items out.
 
-use super::filters::{self, LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
 use super::{Failure, OutputArgs, UsageError};
 use crate::api::model::*;
 use crate::api::{Client, PagedRequest, pages};
 use crate::export::{Format, Record, Writer};
+use crate::filter_spec::{self as filters, LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
 use clap::Args;
 use futures_util::StreamExt;
 use std::io::{IsTerminal, Write};

@@ -2,7 +2,6 @@
 //! commands. This is wiring: it knows every part.
 
 mod demo;
-mod filters;
 mod listing;
 mod scm;
 
@@ -14,9 +13,7 @@ use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// A usage error: exit 2, nothing sent.
-#[derive(Debug, Clone, PartialEq)]
-pub struct UsageError(pub String);
+pub use crate::filter_spec::UsageError;
 
 /// Why a command failed, and so its exit code.
 #[derive(Debug)]

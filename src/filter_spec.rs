@@ -1,12 +1,21 @@
-//! `--filter FIELD=VALUE` and the friendly filter flags.
+//! The filter objects of the three read operations, field by field.
 //!
 //! Each operation's filter object is described by a schema of its exact spec
-//! field names and their kinds. Pairs are checked against it (an unknown
-//! field or an impossible value is a usage error that names the valid ones),
-//! assembled into JSON and decoded into the model's filter type, so every
-//! field of the spec is reachable and nothing invalid is ever sent.
+//! field names and their kinds. `FIELD=VALUE` pairs (from `--filter`, the
+//! friendly flags, the TUI's filter form and `:filter`) are checked against
+//! it (an unknown field or an impossible value is an error that names the
+//! valid ones), assembled into JSON and decoded into the model's filter type,
+//! so every field of the spec is reachable and nothing invalid is ever sent.
 
-use super::UsageError;
+/// A field or value that cannot be sent, with a message naming the valid ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
 use crate::api::model::*;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::{Map, Value};
