@@ -20,7 +20,7 @@ use crate::api::model::*;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::{Map, Value};
 
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub enum FieldKind {
     /// Array of free strings; repeat the flag for more values.
     Strings,
@@ -35,6 +35,7 @@ pub enum FieldKind {
     Text,
 }
 
+#[derive(Debug)]
 pub struct Field {
     /// Exact spec name; `a.b` addresses field `b` of object `a`.
     pub name: &'static str,

@@ -13,3 +13,4 @@ pub mod demo;
 pub mod export;
 pub mod filter_spec;
 pub mod text;
+pub mod tui;

@@ -83,7 +83,7 @@ impl Page for ReportResponse {
 }
 
 /// Tracks the cursors of one listing and decides what comes next.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct CursorGuard {
     seen: HashSet<String>,
 }

@@ -179,8 +179,21 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             scm::run(&session.client, prepared, session.demo.is_some()).await
         }
         None => {
-            let session = Session::open(&conn).await?;
-            listing::overview(&session.client).await
+            use std::io::IsTerminal;
+            let session = Session::open_quiet(&conn, std::io::stdout().is_terminal()).await?;
+            if !std::io::stdout().is_terminal() {
+                // Piped: a summary instead of a screen.
+                return listing::overview(&session.client).await;
+            }
+            let info = crate::tui::app::Session {
+                deployment: session.client.deployment().to_owned(),
+                base_url: session.client.base_url().to_owned(),
+                demo: session.demo.is_some(),
+                read_only: conn.read_only,
+            };
+            crate::tui::main(session.client.clone(), info)
+                .await
+                .map_err(Failure::Runtime)
         }
     }
 }
@@ -194,6 +207,11 @@ pub struct Session {
 
 impl Session {
     async fn open(conn: &ConnectionArgs) -> Result<Session, Failure> {
+        Self::open_quiet(conn, false).await
+    }
+
+    /// `quiet`: no demo notice on stderr (the TUI shows a DEMO badge).
+    async fn open_quiet(conn: &ConnectionArgs, quiet: bool) -> Result<Session, Failure> {
         let input = ConnectionInput {
             base_url: conn.base_url.clone(),
             deployment: conn.deployment.clone(),
@@ -211,11 +229,13 @@ impl Session {
                 let server = DemoServer::start_local(DemoOptions::default())
                     .await
                     .map_err(|e| Failure::Runtime(format!("cannot start the demo server: {e}")))?;
-                eprintln!(
-                    "findings: no base URL configured; using the embedded demo server at {} (deployment {})",
-                    server.url(),
-                    server.deployment()
-                );
+                if !quiet {
+                    eprintln!(
+                        "findings: no base URL configured; using the embedded demo server at {} (deployment {})",
+                        server.url(),
+                        server.deployment()
+                    );
+                }
                 let mut cfg = crate::api::ClientConfig::new(
                     server.url(),
                     server.deployment(),

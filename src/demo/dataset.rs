@@ -464,8 +464,12 @@ impl Dataset {
         let now = self.now();
         let mut t = row.created;
         let mut events = Vec::new();
+        // Each step takes at most half the time left before "now", so events
+        // spread out instead of piling up on it.
         let mut step = |r: &mut Rng, max_days: i64| {
-            t = (t + r.range(600, max_days.max(1) * DAY)).min(now - 30);
+            let room = (now - 30 - t).max(0);
+            let hi = (room / 2).min(max_days.max(1) * DAY);
+            t += r.range(room.min(60).min(hi), hi);
             t
         };
         events.push(Event::new(row.created, HistoryType::AnalysisStarted, None));

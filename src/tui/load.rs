@@ -1,0 +1,259 @@
+//! Load state shared by every pane: one request in flight at most, a
+//! generation that moves on with every new query (so a late reply of a
+//! superseded query is dropped), and a cursor-paged list.
+
+use super::worker::RequestId;
+use crate::api::CursorGuard;
+
+/// What a pane's request is doing.
+#[derive(Debug, Clone, Default)]
+pub struct Loader {
+    /// Bumped by every new query; replies of older generations are dropped.
+    pub generation: u64,
+    pending: Option<(RequestId, u64)>,
+    /// The last failure, shown until the next success.
+    pub error: Option<String>,
+}
+
+impl Loader {
+    pub fn is_loading(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    pub fn pending(&self) -> Option<RequestId> {
+        self.pending.map(|(id, _)| id)
+    }
+
+    /// A new query: later replies of the current one are stale. Returns the
+    /// request to cancel, if one was in flight.
+    pub fn new_generation(&mut self) -> Option<RequestId> {
+        self.generation += 1;
+        self.error = None;
+        self.pending.take().map(|(id, _)| id)
+    }
+
+    /// Records a request sent for the current generation; returns a
+    /// superseded request to cancel.
+    pub fn started(&mut self, id: RequestId) -> Option<RequestId> {
+        self.pending
+            .replace((id, self.generation))
+            .map(|(old, _)| old)
+    }
+
+    /// Whether a reply belongs to the request in flight of this generation;
+    /// if so, the request is over.
+    pub fn accept(&mut self, id: RequestId) -> bool {
+        match self.pending {
+            Some((pending, generation)) if pending == id && generation == self.generation => {
+                self.pending = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Cancels what is in flight (Esc); returns its id.
+    pub fn cancel(&mut self) -> Option<RequestId> {
+        self.pending.take().map(|(id, _)| id)
+    }
+}
+
+/// A list loaded page by page, with a selection and an optional local view
+/// (indices of the items shown, for `/` filtering).
+#[derive(Debug, Clone)]
+pub struct PagedList<T> {
+    pub items: Vec<T>,
+    /// Indices into `items` of the rows shown, when a local filter is on.
+    pub visible: Option<Vec<u32>>,
+    pub next_cursor: Option<String>,
+    /// The last page has arrived.
+    pub complete: bool,
+    guard: CursorGuard,
+    pub loader: Loader,
+    /// Index into the shown rows.
+    pub selected: usize,
+    /// First shown row on screen.
+    pub offset: usize,
+}
+
+impl<T> Default for PagedList<T> {
+    fn default() -> Self {
+        PagedList {
+            items: Vec::new(),
+            visible: None,
+            next_cursor: None,
+            complete: false,
+            guard: CursorGuard::default(),
+            loader: Loader::default(),
+            selected: 0,
+            offset: 0,
+        }
+    }
+}
+
+impl<T> PagedList<T> {
+    /// Forgets everything for a new query; returns a request to cancel.
+    pub fn reset(&mut self) -> Option<RequestId> {
+        let generation = self.loader.generation;
+        let cancel = self.loader.new_generation();
+        *self = PagedList {
+            loader: Loader {
+                generation: generation + 1,
+                ..Loader::default()
+            },
+            ..PagedList::default()
+        };
+        cancel
+    }
+
+    /// Rows shown.
+    pub fn len(&self) -> usize {
+        self.visible.as_ref().map_or(self.items.len(), Vec::len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The item of shown row `row`.
+    pub fn row(&self, row: usize) -> Option<&T> {
+        match &self.visible {
+            Some(v) => v.get(row).and_then(|&i| self.items.get(i as usize)),
+            None => self.items.get(row),
+        }
+    }
+
+    pub fn selected_item(&self) -> Option<&T> {
+        self.row(self.selected)
+    }
+
+    /// Appends a page. `Err` when the server repeated a cursor (a loop).
+    pub fn append(&mut self, items: Vec<T>, cursor: Option<String>) -> Result<(), String> {
+        let page = CursorPage {
+            cursor: cursor.as_deref(),
+            count: items.len(),
+        };
+        let next = self.guard.next(&page);
+        self.items.extend(items);
+        match next {
+            Ok(Some(c)) => {
+                self.next_cursor = Some(c);
+                Ok(())
+            }
+            Ok(None) => {
+                self.next_cursor = None;
+                self.complete = true;
+                Ok(())
+            }
+            Err(e) => {
+                self.next_cursor = None;
+                self.complete = true;
+                Err(e.to_string())
+            }
+        }
+    }
+
+    /// Whether another page exists and none is being fetched.
+    pub fn can_load_more(&self) -> bool {
+        !self.complete && !self.loader.is_loading() && self.loader.error.is_none()
+    }
+
+    /// Moves the selection by `delta` rows, kept in bounds.
+    pub fn move_by(&mut self, delta: isize) {
+        let len = self.len();
+        if len == 0 {
+            self.selected = 0;
+            return;
+        }
+        let target = self.selected as isize + delta;
+        self.selected = target.clamp(0, len as isize - 1) as usize;
+    }
+
+    pub fn select(&mut self, row: usize) {
+        self.selected = row.min(self.len().saturating_sub(1));
+    }
+
+    /// Keeps the selection visible in a window of `height` rows.
+    pub fn scroll_into_view(&mut self, height: usize) {
+        let height = height.max(1);
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.selected >= self.offset + height {
+            self.offset = self.selected + 1 - height;
+        }
+        let max_offset = self.len().saturating_sub(height);
+        self.offset = self.offset.min(max_offset);
+    }
+
+    /// Whether the selection is within `lookahead` rows of the end of what
+    /// is loaded, so the next page should be fetched now.
+    pub fn wants_more(&self, lookahead: usize) -> bool {
+        self.can_load_more() && self.selected + lookahead >= self.len()
+    }
+}
+
+/// Adapts a page for the cursor guard.
+struct CursorPage<'a> {
+    cursor: Option<&'a str>,
+    count: usize,
+}
+
+impl crate::api::Page for CursorPage<'_> {
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor
+    }
+    fn item_count(&self) -> usize {
+        self.count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_of_superseded_requests_are_dropped() {
+        let mut l = Loader::default();
+        assert_eq!(l.started(1), None);
+        assert_eq!(l.new_generation(), Some(1));
+        assert_eq!(l.started(2), None);
+        assert!(!l.accept(1), "reply of the old generation");
+        assert!(l.accept(2));
+        assert!(!l.accept(2), "a duplicate reply");
+        assert!(!l.is_loading());
+    }
+
+    #[test]
+    fn paging_selection_and_lookahead() {
+        let mut p: PagedList<u32> = PagedList::default();
+        p.append((0..10).collect(), Some("c1".into())).unwrap();
+        assert!(!p.complete);
+        p.move_by(100);
+        assert_eq!(p.selected, 9);
+        assert!(p.wants_more(3));
+        p.move_by(-100);
+        assert!(!p.wants_more(3));
+        p.append(vec![], Some("c2".into())).unwrap();
+        assert!(p.complete, "an empty page ends the listing");
+    }
+
+    #[test]
+    fn a_repeated_cursor_stops_the_listing() {
+        let mut p: PagedList<u32> = PagedList::default();
+        p.append(vec![1], Some("a".into())).unwrap();
+        assert!(p.append(vec![2], Some("a".into())).is_err());
+        assert!(p.complete && p.items.len() == 2);
+    }
+
+    #[test]
+    fn scrolling_keeps_the_selection_on_screen() {
+        let mut p: PagedList<u32> = PagedList::default();
+        p.append((0..100).collect(), None).unwrap();
+        p.select(50);
+        p.scroll_into_view(10);
+        assert_eq!(p.offset, 41);
+        p.select(0);
+        p.scroll_into_view(10);
+        assert_eq!(p.offset, 0);
+    }
+}

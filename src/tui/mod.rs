@@ -1,0 +1,203 @@
+//! The TUI: state + messages + `update` (no IO) + pure `view`, an event loop,
+//! and one API worker serving every pane over channels.
+//!
+//! ```text
+//! terminal events ─┐
+//! worker replies  ─┼─▶ event loop ─▶ App::update(Msg) -> Vec<Effect> ─▶ view::draw(&App)
+//! spinner ticks   ─┘                      │ Effect::Send
+//!                                         ▼
+//!                           API worker (owns api::Client) ─▶ Reply { id, result }
+//! ```
+
+pub mod app;
+pub mod keymap;
+pub mod layout;
+pub mod load;
+pub mod panes;
+pub mod terminal;
+pub mod theme;
+pub mod view;
+pub mod worker;
+
+use app::{App, Effect, Msg};
+use crossterm::event::{Event, MouseEventKind};
+use futures_util::{Stream, StreamExt};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use worker::{Reply, WorkerCommand};
+
+/// What the loop does outside the terminal's drawing: the browser, the
+/// clipboard, suspending. Tests record these instead.
+pub trait Platform<B: Backend> {
+    fn open_url(&mut self, url: &str);
+    fn copy(&mut self, text: &str);
+    fn suspend(&mut self, terminal: &mut Terminal<B>) -> std::io::Result<()>;
+}
+
+/// The spinner's beat while something loads.
+const TICK: Duration = Duration::from_millis(100);
+
+/// Runs the app until it quits, the input ends, or `shutdown` resolves.
+/// The backend and the input stream are parameters, so tests drive the real
+/// app with scripted keys into a `TestBackend`.
+pub async fn run<B, E>(
+    terminal: &mut Terminal<B>,
+    mut events: E,
+    app: &mut App,
+    worker: mpsc::UnboundedSender<WorkerCommand>,
+    mut replies: mpsc::UnboundedReceiver<Reply>,
+    platform: &mut dyn Platform<B>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()>
+where
+    B: Backend,
+    E: Stream<Item = std::io::Result<Event>> + Send + Unpin + 'static,
+    std::io::Error: From<B::Error>,
+{
+    let size = terminal.size()?;
+    app.size = (size.width, size.height);
+    let first = app.start();
+    perform(first, terminal, &worker, platform)?;
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut shutdown = std::pin::pin!(shutdown);
+    // Input is forwarded through a channel so that what is queued can be
+    // drained without polling the stream with a dummy waker (crossterm's
+    // EventStream would lose its wake-up).
+    let (input_tx, mut input) = mpsc::unbounded_channel();
+    let forward = tokio::spawn(async move {
+        while let Some(ev) = events.next().await {
+            if input_tx.send(ev).is_err() {
+                break;
+            }
+        }
+    });
+    let mut dirty = true;
+    loop {
+        if dirty {
+            terminal.draw(|f| view::draw(f, app))?;
+            dirty = false;
+        }
+        if app.quit {
+            break;
+        }
+        let loading = app.is_loading();
+        let mut msgs = Vec::new();
+        tokio::select! {
+            ev = input.recv() => match ev {
+                Some(ev) => msgs.extend(to_msg(ev?)),
+                None => break,
+            },
+            Some(reply) = replies.recv() => msgs.push(Msg::Reply(reply)),
+            _ = tick.tick(), if loading => msgs.push(Msg::Tick),
+            _ = &mut shutdown => break,
+        }
+        // Drain what is already queued, then draw once.
+        while let Ok(ev) = input.try_recv() {
+            msgs.extend(to_msg(ev?));
+        }
+        while let Ok(reply) = replies.try_recv() {
+            msgs.push(Msg::Reply(reply));
+        }
+        for msg in msgs {
+            let effects = app.update(msg);
+            perform(effects, terminal, &worker, platform)?;
+            dirty = true;
+        }
+    }
+    forward.abort();
+    Ok(())
+}
+
+/// Terminal events that matter; the rest (mouse moves, focus) change
+/// nothing and cause no redraw.
+fn to_msg(ev: Event) -> Option<Msg> {
+    match ev {
+        Event::Key(k) => Some(Msg::Key(k)),
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp | MouseEventKind::Down(_) => {
+                Some(Msg::Mouse(m))
+            }
+            _ => None,
+        },
+        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+        _ => None,
+    }
+}
+
+fn perform<B: Backend>(
+    effects: Vec<Effect>,
+    terminal: &mut Terminal<B>,
+    worker: &mpsc::UnboundedSender<WorkerCommand>,
+    platform: &mut dyn Platform<B>,
+) -> std::io::Result<()> {
+    for effect in effects {
+        match effect {
+            Effect::Send { id, request } => {
+                let _ = worker.send(WorkerCommand::Send { id, request });
+            }
+            Effect::Cancel(id) => {
+                let _ = worker.send(WorkerCommand::Cancel { id });
+            }
+            Effect::OpenUrl(url) => platform.open_url(&url),
+            Effect::Copy(text) => platform.copy(&text),
+            Effect::Suspend => platform.suspend(terminal)?,
+            Effect::Quit => {}
+        }
+    }
+    Ok(())
+}
+
+/// The real terminal's platform.
+pub struct RealPlatform;
+
+impl Platform<ratatui::backend::CrosstermBackend<std::io::Stdout>> for RealPlatform {
+    fn open_url(&mut self, url: &str) {
+        let _ = terminal::open_url(url);
+    }
+    fn copy(&mut self, text: &str) {
+        let _ = terminal::osc52_copy(text);
+    }
+    fn suspend(&mut self, t: &mut terminal::RealTerminal) -> std::io::Result<()> {
+        terminal::suspend(t)
+    }
+}
+
+/// Runs the TUI on the real terminal against `client`.
+pub async fn main(client: crate::api::Client, session: app::Session) -> Result<(), String> {
+    let (worker_tx, replies) = worker::spawn(client);
+    terminal::install_panic_hook();
+    let mut terminal = terminal::enter().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    let size = terminal.size().map_err(|e| e.to_string())?;
+    let mut app = App::new(
+        session,
+        keymap::Keymap::default_keymap(),
+        theme::Theme::from_env(),
+        (size.width, size.height),
+    );
+    let events = crossterm::event::EventStream::new();
+    let result = run(
+        &mut terminal,
+        events,
+        &mut app,
+        worker_tx,
+        replies,
+        &mut RealPlatform,
+        sigterm(),
+    )
+    .await;
+    terminal::restore();
+    result.map_err(|e| format!("terminal error: {e}"))
+}
+
+/// Resolves on SIGTERM (never elsewhere).
+async fn sigterm() {
+    #[cfg(unix)]
+    if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        s.recv().await;
+        return;
+    }
+    std::future::pending::<()>().await
+}

@@ -1,0 +1,415 @@
+//! The Issues pane: List issues, loaded lazily by cursor, with a local `/`
+//! filter over what is loaded, a server-side filter form, and sorting.
+
+use super::filter_form::{FilterForm, FormOutcome};
+use crate::api::ApiError;
+use crate::api::model::*;
+use crate::filter_spec::{self, LIST_FILTER};
+use crate::tui::app::{AppEvent, Outbox, copy_link, open_url};
+use crate::tui::keymap::{Action, Context};
+use crate::tui::load::PagedList;
+use crate::tui::worker::ApiRequest;
+use crate::tui::worker::{ApiResponse, RequestId};
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+pub const PAGE_SIZE: i64 = 100;
+
+#[derive(Debug, Default)]
+pub struct IssuesPane {
+    pub list: PagedList<IssueItem>,
+    /// Lower-case text of each loaded row, for the local filter.
+    haystacks: Vec<String>,
+    pub filter: ListIssuesFilter,
+    pub sort_by: Option<SortBy>,
+    pub sort_direction: Option<SortDirection>,
+    /// The `/` input while it is being typed in.
+    pub local_input: Option<Input>,
+    /// The local filter in force ("" = none).
+    pub local_query: String,
+    pub form: Option<FilterForm>,
+    activated: bool,
+}
+
+impl IssuesPane {
+    pub fn contexts(&self) -> Vec<Context> {
+        if self.form.is_some() {
+            vec![Context::Form]
+        } else {
+            vec![Context::Issues, Context::List]
+        }
+    }
+
+    pub fn text_input_active(&self) -> bool {
+        self.local_input.is_some() || self.form.as_ref().is_some_and(FilterForm::is_editing)
+    }
+
+    pub fn is_loading(&self) -> bool {
+        self.list.loader.is_loading()
+    }
+
+    /// The first time the pane is shown, its first page is requested.
+    pub fn activate(&mut self, outbox: &mut Outbox) {
+        if !self.activated {
+            self.activated = true;
+            self.reload(outbox);
+        }
+    }
+
+    /// The sort in force, as shown (`None` fields are the server default).
+    pub fn sort_label(&self) -> String {
+        let field = self
+            .sort_by
+            .as_ref()
+            .map_or("relevant-since", SortBy::label);
+        let dir = match self.sort_direction {
+            Some(SortDirection::Asc) => "↑",
+            _ => "↓",
+        };
+        format!("{field} {dir}")
+    }
+
+    /// Active server-side filters as `field=value` strings.
+    pub fn filter_summary(&self) -> Vec<String> {
+        let json = serde_json::to_value(&self.filter).unwrap_or_default();
+        let Some(map) = json.as_object() else {
+            return vec![];
+        };
+        map.iter()
+            .map(|(k, v)| match v {
+                serde_json::Value::Array(items) => format!(
+                    "{k}={}",
+                    items
+                        .iter()
+                        .filter_map(|i| i.as_str())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                serde_json::Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+            .collect()
+    }
+
+    fn request(&self, cursor: Option<String>) -> ListIssuesRequest {
+        ListIssuesRequest {
+            limit: Some(PAGE_SIZE),
+            cursor,
+            filter: (!self.filter.is_empty()).then(|| self.filter.clone()),
+            sort_by: self.sort_by.clone(),
+            sort_direction: self.sort_direction.clone(),
+            ..Default::default()
+        }
+    }
+
+    /// Starts again from the first page (new filter, new sort, `r`).
+    pub fn reload(&mut self, outbox: &mut Outbox) {
+        let cancel = self.list.reset();
+        outbox.cancel(cancel);
+        self.haystacks.clear();
+        self.apply_local_filter();
+        self.load_next(outbox);
+    }
+
+    fn load_next(&mut self, outbox: &mut Outbox) {
+        let req = self.request(self.list.next_cursor.clone());
+        if let Some(id) = outbox.send(ApiRequest::ListIssues(req)) {
+            let superseded = self.list.loader.started(id);
+            outbox.cancel(superseded);
+        }
+    }
+
+    /// Prefetch: within one screen of the end of what is loaded, the next
+    /// page is requested, so scrolling at a steady pace never waits.
+    pub fn after_update(&mut self, height: usize, outbox: &mut Outbox) {
+        self.list.scroll_into_view(height);
+        if self.activated && self.list.wants_more(height) {
+            self.load_next(outbox);
+        }
+    }
+
+    /// Takes the reply if it is this pane's; gives it back otherwise.
+    pub fn on_reply(
+        &mut self,
+        id: RequestId,
+        result: Result<ApiResponse, ApiError>,
+        outbox: &mut Outbox,
+    ) -> Option<Result<ApiResponse, ApiError>> {
+        if !self.list.loader.accept(id) {
+            return Some(result);
+        }
+        match result {
+            Ok(ApiResponse::ListIssues(page)) => {
+                let start = self.list.items.len();
+                self.haystacks.extend(page.issues.iter().map(haystack));
+                if let Err(e) = self.list.append(page.issues, page.cursor) {
+                    self.list.loader.error = Some(e.clone());
+                    outbox.events.push(AppEvent::Error {
+                        title: "Loading findings stopped".into(),
+                        message: e,
+                    });
+                }
+                self.extend_local_filter(start);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                self.list.loader.error = Some(e.to_string());
+                outbox.error("Loading findings failed", &e);
+            }
+        }
+        None
+    }
+
+    pub fn on_action(&mut self, action: Action, height: usize, outbox: &mut Outbox) {
+        if let Some(form) = &mut self.form {
+            match action {
+                Action::NextField => form.next(),
+                Action::PrevField => form.prev(),
+                Action::Toggle => form.toggle(),
+                Action::ClearField => form.clear_field(),
+                Action::Back => self.form = None,
+                Action::Submit => match form.submit() {
+                    FormOutcome::Applied(pairs) => {
+                        match FilterForm::build::<ListIssuesFilter>(
+                            LIST_FILTER,
+                            "List issues",
+                            &pairs,
+                        ) {
+                            Ok(filter) => {
+                                self.filter = filter.unwrap_or_default();
+                                self.form = None;
+                                self.reload(outbox);
+                            }
+                            Err(e) => form.error = Some(e),
+                        }
+                    }
+                    FormOutcome::Cancelled => self.form = None,
+                    FormOutcome::Open => {}
+                },
+                _ => {}
+            }
+            return;
+        }
+        let page = height.max(1) as isize;
+        match action {
+            Action::Down => self.list.move_by(1),
+            Action::Up => self.list.move_by(-1),
+            Action::Top => self.list.select(0),
+            Action::Bottom => self.list.select(usize::MAX),
+            Action::PageDown => self.list.move_by(page),
+            Action::PageUp => self.list.move_by(-page),
+            Action::HalfPageDown => self.list.move_by(page / 2),
+            Action::HalfPageUp => self.list.move_by(-page / 2),
+            Action::Open => {
+                if let Some(issue) = self.list.selected_item().and_then(|i| i.issue.clone()) {
+                    outbox.events.push(AppEvent::OpenDetail(Box::new(issue)));
+                }
+            }
+            Action::Refresh => {
+                // A failed page is tried again from where it stopped.
+                if self.list.loader.error.is_some()
+                    && !self.list.items.is_empty()
+                    && !self.list.complete
+                {
+                    self.list.loader.error = None;
+                    self.load_next(outbox);
+                } else {
+                    self.reload(outbox);
+                }
+            }
+            Action::Back => {
+                if let Some(id) = self.list.loader.cancel() {
+                    outbox.cancel(Some(id));
+                    self.list.loader.error = Some("cancelled".into());
+                    outbox.status("request cancelled");
+                } else if !self.local_query.is_empty() {
+                    self.local_query.clear();
+                    self.apply_local_filter();
+                }
+            }
+            Action::LocalFilter => self.local_input = Some(Input::new(self.local_query.clone())),
+            Action::FilterForm => self.form = Some(FilterForm::new(LIST_FILTER, &self.filter)),
+            Action::CycleSort => {
+                let all = SortBy::ALL;
+                let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
+                let next = all
+                    .iter()
+                    .position(|s| *s == current)
+                    .map_or(0, |i| (i + 1) % all.len());
+                self.sort_by = Some(all[next].clone());
+                self.reload(outbox);
+            }
+            Action::ToggleSortDirection => {
+                self.sort_direction = Some(match self.sort_direction {
+                    Some(SortDirection::Asc) => SortDirection::Desc,
+                    _ => SortDirection::Asc,
+                });
+                self.reload(outbox);
+            }
+            Action::OpenInBrowser => open_url(outbox, self.selected_issue()),
+            Action::Copy => copy_link(outbox, self.selected_issue()),
+            _ => {}
+        }
+    }
+
+    pub fn selected_issue(&self) -> Option<&Issue> {
+        self.list.selected_item().and_then(|i| i.issue.as_ref())
+    }
+
+    pub fn on_text_key(&mut self, key: KeyEvent, _outbox: &mut Outbox) {
+        if let Some(form) = &mut self.form {
+            form.on_text_key(key);
+            return;
+        }
+        let Some(input) = &mut self.local_input else {
+            return;
+        };
+        match key.code {
+            KeyCode::Enter => self.local_input = None,
+            KeyCode::Esc => {
+                self.local_input = None;
+                self.local_query.clear();
+                self.apply_local_filter();
+            }
+            _ => {
+                input.handle_event(&crossterm::event::Event::Key(key));
+                let query = input.value().to_owned();
+                self.set_local_query(query);
+            }
+        }
+    }
+
+    /// Refilters what is loaded. When the new query only narrows the old
+    /// one, only the rows still shown are searched.
+    fn set_local_query(&mut self, query: String) {
+        let narrows = !self.local_query.is_empty()
+            && !self.local_query.starts_with('!')
+            && !query.starts_with('!')
+            && query.contains(self.local_query.as_str());
+        self.local_query = query;
+        if narrows && let Some(visible) = self.list.visible.take() {
+            let needle = self.local_query.to_lowercase();
+            let kept: Vec<u32> = visible
+                .into_iter()
+                .filter(|&i| self.haystacks[i as usize].contains(&needle))
+                .collect();
+            self.list.visible = Some(kept);
+            self.list.select(self.list.selected);
+            return;
+        }
+        self.apply_local_filter();
+    }
+
+    fn apply_local_filter(&mut self) {
+        self.list.visible = None;
+        self.extend_local_filter(0);
+        self.list.select(self.list.selected);
+    }
+
+    /// Adds rows from `start` on to the local view (after a page arrives).
+    fn extend_local_filter(&mut self, start: usize) {
+        let (invert, needle) = match self.local_query.strip_prefix('!') {
+            Some(rest) => (true, rest.to_lowercase()),
+            None => (false, self.local_query.to_lowercase()),
+        };
+        if needle.is_empty() {
+            self.list.visible = None;
+            return;
+        }
+        let visible = self.list.visible.get_or_insert_with(Vec::new);
+        for (i, hay) in self.haystacks.iter().enumerate().skip(start) {
+            if hay.contains(&needle) != invert {
+                visible.push(i as u32);
+            }
+        }
+    }
+
+    pub fn click(&mut self, body: Rect, _x: u16, y: u16) {
+        let rows = crate::tui::layout::table_rows(
+            crate::tui::layout::issues(body, self.local_input.is_some()).0,
+        );
+        if y >= rows.y && y < rows.y + rows.height {
+            self.list.select(self.list.offset + (y - rows.y) as usize);
+        }
+    }
+
+    /// `:sort FIELD [asc|desc]`
+    pub fn set_sort(&mut self, args: &[&str], outbox: &mut Outbox) -> Result<(), String> {
+        let Some(field) = args.first() else {
+            return Err("usage: :sort FIELD [asc|desc]".into());
+        };
+        let by = SortBy::parse_known(field).ok_or_else(|| {
+            let names: Vec<&str> = SortBy::ALL.iter().map(SortBy::label).collect();
+            format!("unknown sort field {field:?}; valid: {}", names.join(", "))
+        })?;
+        let dir = match args.get(1).copied() {
+            None => None,
+            Some(d) => Some(
+                SortDirection::parse_known(d)
+                    .ok_or_else(|| format!("direction {d:?} must be asc or desc"))?,
+            ),
+        };
+        self.sort_by = Some(by);
+        if dir.is_some() {
+            self.sort_direction = dir;
+        }
+        self.reload(outbox);
+        Ok(())
+    }
+
+    /// `:filter FIELD=VALUE` adds to the server-side filter.
+    pub fn add_filter(&mut self, arg: &str, outbox: &mut Outbox) -> Result<(), String> {
+        let pair = filter_spec::split_pair(arg).map_err(|e| e.0)?;
+        let mut pairs = FilterForm::new(LIST_FILTER, &self.filter).pairs()?;
+        // A scalar given again replaces the old value.
+        let scalar = LIST_FILTER
+            .iter()
+            .find(|f| f.name == pair.0)
+            .is_some_and(|f| {
+                !matches!(
+                    f.kind,
+                    filter_spec::FieldKind::Strings | filter_spec::FieldKind::Enums(_)
+                )
+            });
+        if scalar {
+            pairs.retain(|(k, _)| *k != pair.0);
+        }
+        pairs.push(pair);
+        let filter: Option<ListIssuesFilter> =
+            filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
+        self.filter = filter.unwrap_or_default();
+        self.reload(outbox);
+        Ok(())
+    }
+
+    /// `:clear` drops every filter, local and server-side.
+    pub fn clear_filters(&mut self, outbox: &mut Outbox) {
+        self.filter = ListIssuesFilter::default();
+        self.local_query.clear();
+        self.local_input = None;
+        self.reload(outbox);
+    }
+}
+
+/// The text `/` searches in: what the row shows, and the message.
+fn haystack(item: &IssueItem) -> String {
+    let Some(i) = &item.issue else {
+        return String::new();
+    };
+    let mut s = String::with_capacity(160);
+    for part in [
+        i.id(),
+        i.severity.as_ref().map_or("", |s| s.label()),
+        i.aggregate_state.as_ref().map_or("", |s| s.label()),
+        i.rule_name(),
+        i.repository_name(),
+        i.file_path.as_deref().unwrap_or(""),
+        i.message.as_deref().unwrap_or(""),
+    ] {
+        s.push_str(part);
+        s.push('\u{1f}');
+    }
+    s.to_lowercase()
+}

@@ -1,0 +1,108 @@
+//! Small drawing helpers every view uses. All server text goes through
+//! [`safe`] (or [`wrap`], which calls it) before it becomes a `Span`.
+
+use crate::api::model::Timestamp;
+use crate::tui::theme::Theme;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthChar;
+
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+pub fn spinner(tick: usize) -> &'static str {
+    SPINNER[tick % SPINNER.len()]
+}
+
+/// Untrusted text as one terminal-safe line.
+pub fn safe(s: &str) -> String {
+    crate::text::one_line(s).into_owned()
+}
+
+pub fn opt(s: &Option<String>) -> String {
+    s.as_deref().map(safe).unwrap_or_default()
+}
+
+pub fn time(t: &Option<Timestamp>) -> String {
+    t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}
+
+pub fn date(t: &Option<Timestamp>) -> String {
+    t.map(|t| t.format("%Y-%m-%d").to_string())
+        .unwrap_or_default()
+}
+
+/// Untrusted multi-line text, made safe and wrapped to `width` columns
+/// (wide characters count as two). Long words are broken.
+pub fn wrap(s: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let text = crate::text::multi_line(s);
+    let mut out = Vec::new();
+    for raw_line in text.split('\n') {
+        let mut line = String::new();
+        let mut used = 0;
+        for word in raw_line.split_inclusive(' ') {
+            let w: usize = word.chars().map(|c| c.width().unwrap_or(0)).sum();
+            if used + w > width && used > 0 {
+                out.push(std::mem::take(&mut line).trim_end().to_owned());
+                used = 0;
+            }
+            if w > width {
+                for c in word.chars() {
+                    let cw = c.width().unwrap_or(0);
+                    if used + cw > width {
+                        out.push(std::mem::take(&mut line));
+                        used = 0;
+                    }
+                    line.push(c);
+                    used += cw;
+                }
+            } else {
+                line.push_str(word);
+                used += w;
+            }
+        }
+        out.push(line.trim_end().to_owned());
+    }
+    out
+}
+
+/// `label  value` with the label dimmed and padded.
+pub fn field<'a>(theme: &Theme, label: &str, value: impl Into<String>) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(format!("{label:<18}"), theme.dim()),
+        Span::raw(value.into()),
+    ])
+}
+
+/// A section heading inside a detail.
+pub fn heading<'a>(theme: &Theme, text: &str) -> Line<'a> {
+    Line::from(Span::styled(text.to_owned(), theme.title()))
+}
+
+/// A wrapped block of untrusted text, indented, in `style`.
+pub fn paragraph<'a>(text: &str, width: usize, indent: usize, style: Style) -> Vec<Line<'a>> {
+    wrap(text, width.saturating_sub(indent))
+        .into_iter()
+        .map(|l| Line::from(Span::styled(format!("{}{l}", " ".repeat(indent)), style)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_respects_width_and_safety() {
+        let lines = wrap("alpha beta gamma delta", 11);
+        assert_eq!(lines, vec!["alpha beta", "gamma delta"]);
+        let lines = wrap("用户输入未经验证即被使用", 6);
+        assert!(
+            lines
+                .iter()
+                .all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= 6)
+        );
+        let lines = wrap("a\u{1b}[2Jb\nnext", 40);
+        assert_eq!(lines, vec!["a␛[2Jb", "next"]);
+    }
+}

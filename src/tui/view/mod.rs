@@ -1,0 +1,193 @@
+//! `view`: a pure function of the state that draws one frame. Imports the
+//! state and the model, never the client, the worker or the demo server.
+
+pub mod agentic;
+pub mod common;
+pub mod detail;
+pub mod form;
+pub mod issues;
+pub mod report;
+pub mod scm;
+
+use crate::tui::app::{App, Overlay, PaneId};
+use crate::tui::layout;
+use common::{safe, spinner};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+/// Below this size only a note is drawn (nothing half-drawn, no panic).
+const MIN_WIDTH: u16 = 20;
+const MIN_HEIGHT: u16 = 6;
+
+pub fn draw(f: &mut Frame, app: &App) {
+    let area = f.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let note = Paragraph::new(format!(
+            "findings\n{}×{} is too small",
+            area.width, area.height
+        ))
+        .wrap(Wrap { trim: true });
+        f.render_widget(note, area);
+        return;
+    }
+    let screen = layout::screen(area);
+    header(f, screen.header, app);
+    let (list_area, detail_area) = layout::list_and_detail(screen.body, app.detail.is_some());
+    if list_area.width > 0 && list_area.height > 0 {
+        match app.pane {
+            PaneId::Issues => issues::draw(f, list_area, app),
+            PaneId::Report => report::draw(f, list_area, app),
+            PaneId::Agentic => agentic::draw(f, list_area, app),
+            PaneId::Scm => scm::draw(f, list_area, app),
+        }
+    }
+    if let (Some(area), Some(d)) = (detail_area, &app.detail) {
+        detail::draw(f, area, app, d);
+    }
+    status(f, screen.status, app);
+    match &app.overlay {
+        Some(Overlay::Help { scroll }) => help(f, screen.body, app, *scroll),
+        Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),
+        Some(Overlay::Command(input)) => {
+            let width = screen.status.width.saturating_sub(1) as usize;
+            let scroll = input.visual_scroll(width);
+            let shown: String = input.value().chars().skip(scroll).collect();
+            f.render_widget(Clear, screen.status);
+            f.render_widget(
+                Paragraph::new(Line::from(vec![
+                    Span::styled(":", app.theme.key()),
+                    Span::raw(safe(&shown)),
+                ])),
+                screen.status,
+            );
+            let x = screen.status.x + 1 + input.visual_cursor().saturating_sub(scroll) as u16;
+            f.set_cursor_position((
+                x.min(screen.status.right().saturating_sub(1)),
+                screen.status.y,
+            ));
+        }
+        None => {}
+    }
+}
+
+fn header(f: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let mut spans = vec![Span::styled(" findings ", theme.title())];
+    for (k, pane) in PaneId::ALL.iter().enumerate() {
+        let style = if *pane == app.pane {
+            theme.selected()
+        } else {
+            theme.dim()
+        };
+        spans.push(Span::styled(format!(" {} {} ", k + 1, pane.title()), style));
+    }
+    spans.push(Span::raw("  "));
+    spans.push(Span::styled(
+        format!("deployment {}", safe(&app.session.deployment)),
+        theme.dim(),
+    ));
+    if app.session.demo {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(" DEMO ", theme.badge()));
+    }
+    if app.session.read_only {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(" READ-ONLY ", theme.badge()));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn status(f: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let pane_status = if app.detail.is_some() {
+        "h/l tabs · j/k scroll · o open · y copy · Esc close".to_owned()
+    } else {
+        match app.pane {
+            PaneId::Issues => issues::status(app),
+            PaneId::Report => report::status(app),
+            PaneId::Agentic => agentic::status(app),
+            PaneId::Scm => scm::status(app),
+        }
+    };
+    let mut spans = Vec::new();
+    if app.is_loading() {
+        spans.push(Span::styled(
+            format!("{} ", spinner(app.spinner)),
+            theme.accent(),
+        ));
+    }
+    spans.push(Span::raw(pane_status));
+    if let Some(msg) = &app.status {
+        spans.push(Span::raw(" │ "));
+        spans.push(Span::styled(safe(msg), theme.accent()));
+    }
+    spans.push(Span::styled("  ? help", theme.dim()));
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
+    let theme = &app.theme;
+    // Help lists the bindings of the context it was opened from.
+    let mut contexts = {
+        let mut probe = Vec::new();
+        if app.detail.is_some() {
+            probe.push(crate::tui::keymap::Context::Detail);
+        } else {
+            probe.extend(match app.pane {
+                PaneId::Issues => app.issues.contexts(),
+                PaneId::Report => app.report.contexts(),
+                PaneId::Agentic => app.agentic.contexts(),
+                PaneId::Scm => app.scm.contexts(),
+            });
+        }
+        probe
+    };
+    contexts.push(crate::tui::keymap::Context::Global);
+    let mut lines = Vec::new();
+    for ctx in contexts {
+        lines.push(Line::from(Span::styled(ctx.title(), theme.title())));
+        for b in app.keymap.bindings(ctx) {
+            let keys: Vec<String> = b.keys.iter().map(ToString::to_string).collect();
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {:<18}", keys.join(", ")), theme.key()),
+                Span::raw(b.desc.clone()),
+            ]));
+        }
+        lines.push(Line::default());
+    }
+    let popup = layout::centered(body, 72, body.height);
+    f.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Keys ")
+        .title_bottom(" Esc close · j/k scroll ");
+    let max = lines
+        .len()
+        .saturating_sub(popup.height.saturating_sub(2) as usize) as u16;
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((scroll.min(max), 0)),
+        popup,
+    );
+}
+
+fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str) {
+    let popup = layout::centered(body, 76, 10);
+    f.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(
+            format!(" {} ", safe(title)),
+            app.theme.error(),
+        ))
+        .title_bottom(" Esc dismiss ");
+    f.render_widget(
+        Paragraph::new(crate::text::multi_line(message).into_owned())
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        popup,
+    );
+}

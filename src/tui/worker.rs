@@ -1,0 +1,115 @@
+//! The one API worker: a task that owns the client and serves every pane.
+//!
+//! Panes send [`WorkerCommand`]s over a channel; each request runs as its own
+//! task (so a slow one never blocks another) and its [`Reply`] carries the
+//! request id back. A cancelled request's task is aborted: its connection is
+//! dropped and no reply is sent.
+
+use crate::api::model::*;
+use crate::api::{ApiError, Client};
+use std::collections::HashMap;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+
+pub type RequestId = u64;
+
+/// A request to the API, as panes ask for it. (Not boxed: requests are few.)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApiRequest {
+    ListIssues(ListIssuesRequest),
+    Report(ReportRequest),
+    Search(SearchIssuesRequest),
+    UpdateScm {
+        config_id: String,
+        patch: ScmConfigPatch,
+    },
+}
+
+/// The answer to an [`ApiRequest`].
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone)]
+pub enum ApiResponse {
+    ListIssues(ListIssuesResponse),
+    Report(ReportResponse),
+    Search(SearchIssuesResponse),
+    Scm(ScmConfigResponse),
+}
+
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub id: RequestId,
+    pub result: Result<ApiResponse, ApiError>,
+}
+
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum WorkerCommand {
+    Send { id: RequestId, request: ApiRequest },
+    Cancel { id: RequestId },
+}
+
+/// Starts the worker on the current runtime. Dropping the command sender
+/// stops it (and aborts what is in flight).
+pub fn spawn(
+    client: Client,
+) -> (
+    mpsc::UnboundedSender<WorkerCommand>,
+    mpsc::UnboundedReceiver<Reply>,
+) {
+    let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
+    let (reply_tx, reply_rx) = mpsc::unbounded_channel();
+    tokio::spawn(run(client, cmd_rx, reply_tx));
+    (cmd_tx, reply_rx)
+}
+
+async fn run(
+    client: Client,
+    mut commands: mpsc::UnboundedReceiver<WorkerCommand>,
+    replies: mpsc::UnboundedSender<Reply>,
+) {
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Reply>();
+    let mut in_flight: HashMap<RequestId, AbortHandle> = HashMap::new();
+    loop {
+        tokio::select! {
+            command = commands.recv() => match command {
+                None => break,
+                Some(WorkerCommand::Send { id, request }) => {
+                    let client = client.clone();
+                    let done = done_tx.clone();
+                    let task = tokio::spawn(async move {
+                        let result = perform(&client, request).await;
+                        let _ = done.send(Reply { id, result });
+                    });
+                    in_flight.insert(id, task.abort_handle());
+                }
+                Some(WorkerCommand::Cancel { id }) => {
+                    if let Some(handle) = in_flight.remove(&id) {
+                        handle.abort();
+                    }
+                }
+            },
+            Some(reply) = done_rx.recv() => {
+                // A reply of a request cancelled after it finished is dropped.
+                if in_flight.remove(&reply.id).is_some() && replies.send(reply).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    for handle in in_flight.values() {
+        handle.abort();
+    }
+}
+
+async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, ApiError> {
+    match request {
+        ApiRequest::ListIssues(r) => client.list_issues(&r).await.map(ApiResponse::ListIssues),
+        ApiRequest::Report(r) => client.report_findings(&r).await.map(ApiResponse::Report),
+        ApiRequest::Search(r) => client.search_issues(&r).await.map(ApiResponse::Search),
+        ApiRequest::UpdateScm { config_id, patch } => client
+            .update_scm_config(&config_id, &patch)
+            .await
+            .map(ApiResponse::Scm),
+    }
+}
