@@ -17,6 +17,17 @@ use tui_input::backend::crossterm::EventHandler;
 
 pub const PAGE_SIZE: i64 = 100;
 
+/// The order `s` walks the sort fields: from the default to what triage
+/// wants most.
+const SORT_CYCLE: [SortBy; 6] = [
+    SortBy::RelevantSince,
+    SortBy::Severity,
+    SortBy::State,
+    SortBy::Repo,
+    SortBy::Rule,
+    SortBy::Ref,
+];
+
 #[derive(Debug, Default)]
 pub struct IssuesPane {
     pub list: PagedList<IssueItem>,
@@ -232,13 +243,12 @@ impl IssuesPane {
             Action::LocalFilter => self.local_input = Some(Input::new(self.local_query.clone())),
             Action::FilterForm => self.form = Some(FilterForm::new(LIST_FILTER, &self.filter)),
             Action::CycleSort => {
-                let all = SortBy::ALL;
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
-                let next = all
+                let next = SORT_CYCLE
                     .iter()
                     .position(|s| *s == current)
-                    .map_or(0, |i| (i + 1) % all.len());
-                self.sort_by = Some(all[next].clone());
+                    .map_or(0, |i| (i + 1) % SORT_CYCLE.len());
+                self.sort_by = Some(SORT_CYCLE[next].clone());
                 self.reload(outbox);
             }
             Action::ToggleSortDirection => {

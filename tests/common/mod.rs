@@ -1,0 +1,150 @@
+//! A harness that drives the real TUI app (`App::update`), backed by the real
+//! API worker and an embedded demo server, and draws into a `TestBackend`.
+
+#![allow(dead_code)]
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use findings_tui::api::{Client, ClientConfig, Token};
+use findings_tui::demo::{DemoOptions, DemoServer};
+use findings_tui::tui::app::{App, Effect, Msg, Session};
+use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::theme::Theme;
+use findings_tui::tui::worker::{self, Reply, WorkerCommand};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The fixed "now" of test data, so screens are the same every day.
+pub fn anchor() -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::parse_from_rfc3339("2026-11-01T00:00:00Z").unwrap().to_utc()
+}
+
+pub async fn demo(findings: usize) -> DemoServer {
+    DemoServer::start_local(DemoOptions {
+        findings,
+        anchor: Some(anchor()),
+        ..Default::default()
+    })
+    .await
+    .expect("demo server starts")
+}
+
+pub fn client_for(server: &DemoServer) -> Client {
+    Client::new(ClientConfig::new(server.url(), server.deployment(), Token::new(server.token()))).unwrap()
+}
+
+pub struct Harness {
+    pub app: App,
+    pub terminal: Terminal<TestBackend>,
+    worker: mpsc::UnboundedSender<WorkerCommand>,
+    replies: mpsc::UnboundedReceiver<Reply>,
+    /// URLs opened and texts copied, in order.
+    pub opened: Vec<String>,
+    pub copied: Vec<String>,
+    pub sent: usize,
+    _server: Option<DemoServer>,
+}
+
+impl Harness {
+    pub async fn new(findings: usize, width: u16, height: u16) -> Harness {
+        let server = demo(findings).await;
+        let client = client_for(&server);
+        let mut h = Harness::with_client(client, width, height, true);
+        h._server = Some(server);
+        h
+    }
+
+    pub fn with_client(client: Client, width: u16, height: u16, demo: bool) -> Harness {
+        let (tx, rx) = worker::spawn(client.clone());
+        let session = Session {
+            deployment: client.deployment().to_owned(),
+            base_url: client.base_url().to_owned(),
+            demo,
+            read_only: false,
+        };
+        let app = App::new(session, Keymap::default_keymap(), Theme { color: false }, (width, height));
+        Harness {
+            app,
+            terminal: Terminal::new(TestBackend::new(width, height)).unwrap(),
+            worker: tx,
+            replies: rx,
+            opened: vec![],
+            copied: vec![],
+            sent: 0,
+            _server: None,
+        }
+    }
+
+    /// Starts the app (first page requested) and waits for it.
+    pub async fn start(&mut self) {
+        let effects = self.app.start();
+        self.perform(effects);
+        self.settle().await;
+    }
+
+    fn perform(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            match e {
+                Effect::Send { id, request } => {
+                    self.sent += 1;
+                    self.worker.send(WorkerCommand::Send { id, request }).unwrap();
+                }
+                Effect::Cancel(id) => self.worker.send(WorkerCommand::Cancel { id }).unwrap(),
+                Effect::OpenUrl(u) => self.opened.push(u),
+                Effect::Copy(t) => self.copied.push(t),
+                Effect::Suspend | Effect::Quit => {}
+            }
+        }
+    }
+
+    pub fn update(&mut self, msg: Msg) {
+        let effects = self.app.update(msg);
+        self.perform(effects);
+    }
+
+    pub fn key(&mut self, code: KeyCode) {
+        self.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    pub fn ctrl(&mut self, c: char) {
+        self.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)));
+    }
+
+    /// Types each character (capitals with SHIFT, as terminals send them).
+    pub fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            let mods = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
+            self.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+        }
+    }
+
+    /// Applies replies until nothing is loading (or 20 s pass).
+    pub async fn settle(&mut self) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while self.app.is_loading() {
+            let reply = tokio::time::timeout_at(deadline, self.replies.recv())
+                .await
+                .expect("the app settles within 20 s")
+                .expect("the worker is alive");
+            self.update(Msg::Reply(reply));
+        }
+    }
+
+    /// The screen as text, one line per row.
+    pub fn screen(&mut self) -> String {
+        let app = &self.app;
+        self.terminal.draw(|f| findings_tui::tui::view::draw(f, app)).unwrap();
+        let buf = self.terminal.backend().buffer();
+        let mut out = String::new();
+        for y in 0..buf.area.height {
+            let mut line = String::new();
+            for x in 0..buf.area.width {
+                line.push_str(buf[(x, y)].symbol());
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}

@@ -1,0 +1,260 @@
+//! Flows through the real TUI app, backed by the real API worker and the
+//! embedded demo server: keys in, screens and requests out.
+
+mod common;
+
+use common::Harness;
+use crossterm::event::KeyCode;
+use findings_tui::tui::app::{Msg, Overlay, PaneId};
+use std::collections::HashSet;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn starts_on_issues_with_the_first_page_and_a_demo_badge() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    assert_eq!(h.app.pane, PaneId::Issues);
+    assert_eq!(h.app.issues.list.items.len(), 100);
+    let screen = h.screen();
+    assert!(screen.contains("DEMO"), "{screen}");
+    assert!(screen.contains("deployment 1234"), "{screen}");
+    assert!(screen.contains("SEVERITY") && screen.contains("RELEVANT SINCE"), "{screen}");
+    assert!(screen.contains("100 loaded, more available"), "{screen}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn lazy_loading_to_the_end_yields_every_finding_once() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    let mut guard = 0;
+    while !h.app.issues.list.complete {
+        // Steady scrolling: a page at a time, never waiting at the end.
+        h.key(KeyCode::PageDown);
+        h.settle().await;
+        guard += 1;
+        assert!(guard < 500, "did not reach the end");
+    }
+    let ids: HashSet<String> = h
+        .app
+        .issues
+        .list
+        .items
+        .iter()
+        .map(|i| i.issue.as_ref().unwrap().id.clone().unwrap())
+        .collect();
+    assert_eq!(h.app.issues.list.items.len(), 2000);
+    assert_eq!(ids.len(), 2000);
+    h.key(KeyCode::Char('G'));
+    assert_eq!(h.app.issues.list.selected, 1999);
+    assert!(h.screen().contains("2000 loaded, all"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn prefetch_requests_the_next_page_before_the_end_is_reached() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    let rows = h.app.list_height();
+    // Just over one screen from the end of the 100 loaded rows: no request.
+    for _ in 0..(100 - rows - 1) {
+        h.key(KeyCode::Char('j'));
+    }
+    assert!(!h.app.is_loading());
+    // Within one screen of the end: the next page is requested at once.
+    h.key(KeyCode::Char('j'));
+    assert!(h.app.is_loading(), "the next page is already on its way");
+    h.settle().await;
+    assert_eq!(h.app.issues.list.items.len(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn detail_opens_and_tabs_fetch_their_data_once() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Enter);
+    let detail = h.app.detail.as_ref().expect("detail open");
+    let id = detail.issue.id.clone().unwrap();
+    assert!(h.screen().contains("Overview"));
+    let before = h.sent;
+    h.key(KeyCode::Char('l')); // Code: needs the enriched copy
+    assert!(h.app.is_loading());
+    h.settle().await;
+    assert_eq!(h.sent, before + 1);
+    let code = h.screen();
+    let path = h.app.detail.as_ref().unwrap().issue.file_path.clone().unwrap();
+    assert!(code.contains(&path), "the snippet of {path}: {code}");
+    h.key(KeyCode::Char('l')); // Remediation: cached, no request
+    h.key(KeyCode::Char('l')); // Activity
+    assert_eq!(h.sent, before + 1, "the enriched copy is cached");
+    let activity = h.screen();
+    assert!(activity.contains("analysis started"), "{activity}");
+    assert!(h.app.enriched.contains_key(&id));
+    h.key(KeyCode::Esc);
+    assert!(h.app.detail.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn local_filter_narrows_instantly_and_inverts() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('/'));
+    h.keys("secrets");
+    let shown = h.app.issues.list.len();
+    assert!(shown > 0 && shown < 100, "{shown}");
+    for r in 0..shown {
+        let issue = h.app.issues.list.row(r).unwrap().issue.as_ref().unwrap();
+        let hay = format!("{:?}", issue).to_lowercase();
+        assert!(hay.contains("secrets"));
+    }
+    h.key(KeyCode::Enter);
+    assert!(h.screen().contains("/secrets"));
+    // Inverted: the rest.
+    h.key(KeyCode::Char('/'));
+    h.ctrl('u');
+    h.keys("!secrets");
+    assert_eq!(h.app.issues.list.len(), 100 - shown);
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.issues.list.len(), 100);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sort_cycles_server_side_and_reloads() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('s'));
+    h.settle().await;
+    assert!(h.screen().contains("sort severity"));
+    let first = h.app.issues.list.items[0].issue.as_ref().unwrap().severity.clone();
+    assert_eq!(first, Some(findings_tui::api::model::Severity::Critical));
+    h.key(KeyCode::Char('S'));
+    h.settle().await;
+    let first = h.app.issues.list.items[0].issue.as_ref().unwrap().severity.clone();
+    assert_eq!(first, Some(findings_tui::api::model::Severity::Low));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn filter_form_applies_a_server_side_filter() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('f'));
+    assert!(h.screen().contains("Server-side filters"));
+    // Down to issueTypes, edit, type, keep, then Apply (two rows after the last field).
+    let fields = findings_tui::filter_spec::LIST_FILTER;
+    let row = fields.iter().position(|f| f.name == "issueTypes").unwrap();
+    for _ in 0..row {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.keys("sca");
+    h.key(KeyCode::Enter);
+    for _ in row..fields.len() {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.issues.form.is_none());
+    assert!(!h.app.issues.list.items.is_empty());
+    for item in &h.app.issues.list.items {
+        assert_eq!(item.issue.as_ref().unwrap().issue_type, Some(findings_tui::api::model::IssueType::Sca));
+    }
+    assert!(h.screen().contains("issueTypes=ISSUE_TYPE_SCA"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn command_line_sorts_filters_and_clears() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.keys(":");
+    h.keys("sort repo asc");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.screen().contains("sort repo ↑"));
+    h.keys(":filter refs=main");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.issues.list.items.iter().all(|i| i.issue.as_ref().unwrap().ref_.as_deref() == Some("main")));
+    h.keys(":clear");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.issues.filter.is_empty());
+    h.keys(":nonsense");
+    h.key(KeyCode::Enter);
+    assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    h.keys(":q");
+    h.key(KeyCode::Enter);
+    assert!(h.app.quit);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn help_lists_the_bindings_of_the_context() {
+    let mut h = Harness::new(100, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('?'));
+    let screen = h.screen();
+    assert!(screen.contains("Filter loaded rows"), "{screen}");
+    assert!(screen.contains("Quit from anywhere"), "{screen}");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('?'));
+    let screen = h.screen();
+    assert!(screen.contains("Next tab"), "{screen}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn open_and_copy_use_the_line_of_code_url() {
+    let mut h = Harness::new(100, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('o'));
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.opened.len(), 1);
+    assert!(h.opened[0].starts_with("https://"));
+    assert_eq!(h.copied, h.opened);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_error_shows_a_popup_and_keeps_what_was_loaded() {
+    let server = common::demo(300).await;
+    // A client with the wrong token: every request fails with 401.
+    let bad = findings_tui::api::Client::new(findings_tui::api::ClientConfig::new(
+        server.url(),
+        server.deployment(),
+        findings_tui::api::Token::new("wrong"),
+    ))
+    .unwrap();
+    let mut h = Harness::with_client(bad, 100, 30, false);
+    h.start().await;
+    assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
+    let screen = h.screen();
+    assert!(screen.contains("401") && screen.contains("not authenticated"), "{screen}");
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    assert!(h.screen().contains("error:"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn quit_keys() {
+    let mut h = Harness::new(50, 80, 24).await;
+    h.start().await;
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('q'));
+    assert!(!h.app.quit, "q closes the detail first");
+    h.key(KeyCode::Char('q'));
+    assert!(h.app.quit);
+    let mut h = Harness::new(50, 80, 24).await;
+    h.start().await;
+    h.key(KeyCode::Char('/'));
+    h.ctrl('c');
+    assert!(h.app.quit, "Ctrl-C quits even while typing");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn resizes_and_tiny_terminals_never_panic() {
+    let mut h = Harness::new(200, 80, 24).await;
+    h.start().await;
+    h.key(KeyCode::Enter);
+    for (w, h2) in [(20u16, 6u16), (1, 1), (250, 70), (80, 24), (33, 9)] {
+        h.terminal.backend_mut().resize(w, h2);
+        h.update(Msg::Resize(w, h2));
+        let _ = h.screen();
+    }
+}
