@@ -17,7 +17,10 @@ async fn starts_on_issues_with_the_first_page_and_a_demo_badge() {
     let screen = h.screen();
     assert!(screen.contains("DEMO"), "{screen}");
     assert!(screen.contains("deployment 1234"), "{screen}");
-    assert!(screen.contains("SEVERITY") && screen.contains("RELEVANT SINCE"), "{screen}");
+    assert!(
+        screen.contains("SEVERITY") && screen.contains("RELEVANT SINCE"),
+        "{screen}"
+    );
     assert!(screen.contains("100 loaded, more available"), "{screen}");
 }
 
@@ -79,7 +82,15 @@ async fn detail_opens_and_tabs_fetch_their_data_once() {
     h.settle().await;
     assert_eq!(h.sent, before + 1);
     let code = h.screen();
-    let path = h.app.detail.as_ref().unwrap().issue.file_path.clone().unwrap();
+    let path = h
+        .app
+        .detail
+        .as_ref()
+        .unwrap()
+        .issue
+        .file_path
+        .clone()
+        .unwrap();
     assert!(code.contains(&path), "the snippet of {path}: {code}");
     h.key(KeyCode::Char('l')); // Remediation: cached, no request
     h.key(KeyCode::Char('l')); // Activity
@@ -122,11 +133,21 @@ async fn sort_cycles_server_side_and_reloads() {
     h.key(KeyCode::Char('s'));
     h.settle().await;
     assert!(h.screen().contains("sort severity"));
-    let first = h.app.issues.list.items[0].issue.as_ref().unwrap().severity.clone();
+    let first = h.app.issues.list.items[0]
+        .issue
+        .as_ref()
+        .unwrap()
+        .severity
+        .clone();
     assert_eq!(first, Some(findings_tui::api::model::Severity::Critical));
     h.key(KeyCode::Char('S'));
     h.settle().await;
-    let first = h.app.issues.list.items[0].issue.as_ref().unwrap().severity.clone();
+    let first = h.app.issues.list.items[0]
+        .issue
+        .as_ref()
+        .unwrap()
+        .severity
+        .clone();
     assert_eq!(first, Some(findings_tui::api::model::Severity::Low));
 }
 
@@ -153,7 +174,10 @@ async fn filter_form_applies_a_server_side_filter() {
     assert!(h.app.issues.form.is_none());
     assert!(!h.app.issues.list.items.is_empty());
     for item in &h.app.issues.list.items {
-        assert_eq!(item.issue.as_ref().unwrap().issue_type, Some(findings_tui::api::model::IssueType::Sca));
+        assert_eq!(
+            item.issue.as_ref().unwrap().issue_type,
+            Some(findings_tui::api::model::IssueType::Sca)
+        );
     }
     assert!(h.screen().contains("issueTypes=ISSUE_TYPE_SCA"));
 }
@@ -170,7 +194,14 @@ async fn command_line_sorts_filters_and_clears() {
     h.keys(":filter refs=main");
     h.key(KeyCode::Enter);
     h.settle().await;
-    assert!(h.app.issues.list.items.iter().all(|i| i.issue.as_ref().unwrap().ref_.as_deref() == Some("main")));
+    assert!(
+        h.app
+            .issues
+            .list
+            .items
+            .iter()
+            .all(|i| i.issue.as_ref().unwrap().ref_.as_deref() == Some("main"))
+    );
     h.keys(":clear");
     h.key(KeyCode::Enter);
     h.settle().await;
@@ -225,7 +256,10 @@ async fn a_server_error_shows_a_popup_and_keeps_what_was_loaded() {
     h.start().await;
     assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
     let screen = h.screen();
-    assert!(screen.contains("401") && screen.contains("not authenticated"), "{screen}");
+    assert!(
+        screen.contains("401") && screen.contains("not authenticated"),
+        "{screen}"
+    );
     h.key(KeyCode::Esc);
     assert!(h.app.overlay.is_none());
     assert!(h.screen().contains("error:"));
