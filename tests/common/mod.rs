@@ -17,7 +17,9 @@ use tokio::sync::mpsc;
 
 /// The fixed "now" of test data, so screens are the same every day.
 pub fn anchor() -> chrono::DateTime<chrono::Utc> {
-    chrono::DateTime::parse_from_rfc3339("2026-11-01T00:00:00Z").unwrap().to_utc()
+    chrono::DateTime::parse_from_rfc3339("2026-11-01T00:00:00Z")
+        .unwrap()
+        .to_utc()
 }
 
 pub async fn demo(findings: usize) -> DemoServer {
@@ -31,7 +33,12 @@ pub async fn demo(findings: usize) -> DemoServer {
 }
 
 pub fn client_for(server: &DemoServer) -> Client {
-    Client::new(ClientConfig::new(server.url(), server.deployment(), Token::new(server.token()))).unwrap()
+    Client::new(ClientConfig::new(
+        server.url(),
+        server.deployment(),
+        Token::new(server.token()),
+    ))
+    .unwrap()
 }
 
 pub struct Harness {
@@ -63,7 +70,12 @@ impl Harness {
             demo,
             read_only: false,
         };
-        let app = App::new(session, Keymap::default_keymap(), Theme { color: false }, (width, height));
+        let app = App::new(
+            session,
+            Keymap::default_keymap(),
+            Theme { color: false },
+            (width, height),
+        );
         Harness {
             app,
             terminal: Terminal::new(TestBackend::new(width, height)).unwrap(),
@@ -88,7 +100,9 @@ impl Harness {
             match e {
                 Effect::Send { id, request } => {
                     self.sent += 1;
-                    self.worker.send(WorkerCommand::Send { id, request }).unwrap();
+                    self.worker
+                        .send(WorkerCommand::Send { id, request })
+                        .unwrap();
                 }
                 Effect::Cancel(id) => self.worker.send(WorkerCommand::Cancel { id }).unwrap(),
                 Effect::OpenUrl(u) => self.opened.push(u),
@@ -108,13 +122,20 @@ impl Harness {
     }
 
     pub fn ctrl(&mut self, c: char) {
-        self.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)));
+        self.update(Msg::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::CONTROL,
+        )));
     }
 
     /// Types each character (capitals with SHIFT, as terminals send them).
     pub fn keys(&mut self, text: &str) {
         for c in text.chars() {
-            let mods = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
+            let mods = if c.is_ascii_uppercase() {
+                KeyModifiers::SHIFT
+            } else {
+                KeyModifiers::NONE
+            };
             self.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
         }
     }
@@ -134,7 +155,9 @@ impl Harness {
     /// The screen as text, one line per row.
     pub fn screen(&mut self) -> String {
         let app = &self.app;
-        self.terminal.draw(|f| findings_tui::tui::view::draw(f, app)).unwrap();
+        self.terminal
+            .draw(|f| findings_tui::tui::view::draw(f, app))
+            .unwrap();
         let buf = self.terminal.backend().buffer();
         let mut out = String::new();
         for y in 0..buf.area.height {
