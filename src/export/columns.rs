@@ -48,7 +48,7 @@ fn issue_cells(i: &Issue) -> Vec<String> {
         label(&i.severity),
         label(&i.aggregate_state),
         label(&i.issue_type),
-        i.rule_name().to_owned(),
+        i.rule_label(),
         i.repository_name().to_owned(),
         i.location(),
         time(&i.relevant_since),

@@ -157,6 +157,21 @@ impl Issue {
         }
     }
 
+    /// What a list shows as the rule: for supply-chain findings the advisory
+    /// and the package (their rule ids are opaque), else [`Issue::rule_name`].
+    pub fn rule_label(&self) -> String {
+        let sca = self.sca_attributes.as_ref();
+        let vuln = sca.and_then(|s| s.vuln_database_identifier.as_deref());
+        let package = sca
+            .and_then(|s| s.found_dependency.as_ref())
+            .and_then(|d| d.package.as_deref());
+        match (vuln, package) {
+            (Some(v), Some(p)) => format!("{v} {p}"),
+            (Some(v), None) => v.to_owned(),
+            _ => self.rule_name().to_owned(),
+        }
+    }
+
     /// The rule's best short name: display name, then rule id, then path.
     pub fn rule_name(&self) -> &str {
         self.rule_display_name

@@ -17,7 +17,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App, detail: &DetailView) {
     let title = format!(
         " {} · {} ",
         detail.issue.severity.as_ref().map_or("", |s| s.label()),
-        safe(detail.issue.rule_name())
+        safe(&detail.issue.rule_label())
     );
     let block = Block::default().borders(Borders::ALL).title(title);
     let inner = block.inner(area);

@@ -1,12 +1,12 @@
 //! The Issues pane: the findings table (only visible rows are built), the
 //! local filter input, the filter form.
 
-use super::common::{safe, spinner, time};
+use super::common::{date, safe, spinner, time};
 use super::form;
 use crate::tui::app::App;
 use crate::tui::layout;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
@@ -16,6 +16,22 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
     let (table_area, input_area) = layout::issues(area, pane.local_input.is_some());
     let list = &pane.list;
     let rows_area = layout::table_rows(table_area);
+    // Narrow terminals: dates without times, more room for rule and path.
+    let narrow = table_area.width < 100;
+    let widths = [
+        Constraint::Length(9),
+        Constraint::Length(if narrow { 9 } else { 12 }),
+        Constraint::Fill(3),
+        Constraint::Fill(2),
+        Constraint::Fill(3),
+        Constraint::Length(if narrow { 10 } else { 16 }),
+    ];
+    // The same split the table makes, to cut paths from the left.
+    let path_width = Layout::horizontal(widths).spacing(1).split(Rect {
+        width: rows_area.width,
+        ..rows_area
+    })[4]
+        .width as usize;
     let height = rows_area.height as usize;
     let rows: Vec<Row> = (list.offset..(list.offset + height).min(list.len()))
         .filter_map(|r| list.row(r).map(|item| (r, item)))
@@ -40,10 +56,14 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
                         .as_ref()
                         .map_or(String::new(), |s| safe(s.label())),
                 ),
-                Cell::from(safe(issue.rule_name())),
+                Cell::from(safe(short_rule(&issue.rule_label()))),
                 Cell::from(safe(issue.repository_name())),
-                Cell::from(safe(&issue.location())),
-                Cell::from(time(&issue.relevant_since)),
+                Cell::from(cut_left(&safe(&issue.location()), path_width)),
+                Cell::from(if narrow {
+                    date(&issue.relevant_since)
+                } else {
+                    time(&issue.relevant_since)
+                }),
             ])
             .style(style)
         })
@@ -59,22 +79,12 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
         "RULE",
         "REPOSITORY",
         "PATH:LINE",
-        "RELEVANT SINCE",
+        if narrow { "SINCE" } else { "RELEVANT SINCE" },
     ])
     .style(theme.header_row());
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Length(9),
-            Constraint::Length(12),
-            Constraint::Fill(3),
-            Constraint::Fill(2),
-            Constraint::Fill(3),
-            Constraint::Length(16),
-        ],
-    )
-    .header(header)
-    .block(Block::default().borders(Borders::ALL).title(title));
+    let table = Table::new(rows, widths)
+        .header(header)
+        .block(Block::default().borders(Borders::ALL).title(title));
     f.render_widget(table, table_area);
 
     if list.is_empty() {
@@ -148,4 +158,37 @@ pub fn status(app: &App) -> String {
         parts.push(format!("error: {}", safe(e)));
     }
     parts.join(" · ")
+}
+
+/// A dotted rule id's last part (`...injection.sql-injection` → `sql-injection`):
+/// the part that tells rules apart in a narrow column.
+fn short_rule(label: &str) -> &str {
+    if label.contains(' ') {
+        return label;
+    }
+    label
+        .rsplit('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or(label)
+}
+
+/// Keeps the end of a path (file name and line), marking the cut with `…`.
+fn cut_left(s: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let total: usize = s.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if total <= width || width == 0 {
+        return s.to_owned();
+    }
+    let mut kept = Vec::new();
+    let mut used = 1;
+    for c in s.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > width {
+            break;
+        }
+        kept.push(c);
+        used += w;
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
