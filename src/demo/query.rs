@@ -9,7 +9,7 @@ use super::cursor::{self, Cursor};
 use super::dataset::*;
 use super::materialize::Parts;
 use crate::api::model::*;
-use chrono::{DateTime, Datelike, Duration, TimeZone, Utc};
+use chrono::{DateTime, Duration, TimeZone, Utc};
 use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -210,8 +210,8 @@ impl<'a> ListMatcher<'a> {
                 || f.file_paths
                     .iter()
                     .any(|p| path_matches(ds.file_path(row), p)))
-            && f.since.is_none_or(|s| row.relevant_since >= s.timestamp())
-            && f.until.is_none_or(|u| row.relevant_since < u.timestamp())
+            && f.since.is_none_or(|s| row.relevant_since >= bound(s))
+            && f.until.is_none_or(|u| row.relevant_since < bound(u))
             && (self.issue_types.is_empty() || self.issue_types.contains(&row.kind.issue_type()))
             && (f.exclude_historical != Some(true)
                 || !matches!(status, IssueStatus::Fixed | IssueStatus::Removed))
@@ -360,20 +360,18 @@ pub fn list_issues(
 fn bucket_end(start: DateTime<Utc>, size: &TimeBucketSize) -> DateTime<Utc> {
     match size {
         TimeBucketSize::Week => start + Duration::days(7),
-        TimeBucketSize::Month => {
-            let (y, m) = if start.month() == 12 {
-                (start.year() + 1, 1)
-            } else {
-                (start.year(), start.month() + 1)
-            };
-            start
-                .with_day(1)
-                .and_then(|d| d.with_year(y))
-                .and_then(|d| d.with_month(m))
-                .unwrap_or(start + Duration::days(31))
-        }
+        TimeBucketSize::Month => start
+            .checked_add_months(chrono::Months::new(1))
+            .unwrap_or(start + Duration::days(31)),
         _ => start + Duration::days(1),
     }
+}
+
+/// A time bound in whole seconds, rounded up: demo times are whole seconds,
+/// so `t >= bound(x)` is `t >= x` and `t < bound(x)` is `t < x` exactly,
+/// fractions included.
+fn bound(t: DateTime<Utc>) -> i64 {
+    t.timestamp() + i64::from(t.timestamp_subsec_nanos() > 0)
 }
 
 struct ReportMatcher<'a> {
@@ -395,19 +393,11 @@ struct ReportMatcher<'a> {
 
 impl<'a> ReportMatcher<'a> {
     fn new(ds: &'a Dataset, req: &ReportRequest, f: &'a ReportFilters) -> Self {
-        let since = f
-            .time_period
-            .as_ref()
-            .and_then(|p| p.since)
-            .map(|t| t.timestamp());
-        let until = f
-            .time_period
-            .as_ref()
-            .and_then(|p| p.until)
-            .map(|t| t.timestamp());
+        let since = f.time_period.as_ref().and_then(|p| p.since).map(bound);
+        let until = f.time_period.as_ref().and_then(|p| p.until).map(bound);
         let bucket = req.bucket_start.map(|start| {
             let size = f.time_bucket_size.clone().unwrap_or(TimeBucketSize::Day);
-            (start.timestamp(), bucket_end(start, &size).timestamp())
+            (bound(start), bound(bucket_end(start, &size)))
         });
         ReportMatcher {
             ds,

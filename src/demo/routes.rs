@@ -152,6 +152,14 @@ fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiFailure> {
             "request body is required",
         ));
     }
+    // serde would read a JSON array into a struct by position: refuse it.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "the request body must be a JSON object",
+        ));
+    }
     let mut de = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         ApiFailure::new(

@@ -1,7 +1,7 @@
 //! The Issues pane: the findings table (only visible rows are built), the
 //! local filter input, the filter form.
 
-use super::common::{date, safe, spinner, time};
+use super::common::{cut_left, date, safe, short_rule, spinner, time};
 use super::form;
 use crate::tui::app::App;
 use crate::tui::layout;
@@ -158,37 +158,4 @@ pub fn status(app: &App) -> String {
         parts.push(format!("error: {}", safe(e)));
     }
     parts.join(" · ")
-}
-
-/// A dotted rule id's last part (`...injection.sql-injection` → `sql-injection`):
-/// the part that tells rules apart in a narrow column.
-fn short_rule(label: &str) -> &str {
-    if label.contains(' ') {
-        return label;
-    }
-    label
-        .rsplit('.')
-        .next()
-        .filter(|s| !s.is_empty())
-        .unwrap_or(label)
-}
-
-/// Keeps the end of a path (file name and line), marking the cut with `…`.
-fn cut_left(s: &str, width: usize) -> String {
-    use unicode_width::UnicodeWidthChar;
-    let total: usize = s.chars().map(|c| c.width().unwrap_or(0)).sum();
-    if total <= width || width == 0 {
-        return s.to_owned();
-    }
-    let mut kept = Vec::new();
-    let mut used = 1;
-    for c in s.chars().rev() {
-        let w = c.width().unwrap_or(0);
-        if used + w > width {
-            break;
-        }
-        kept.push(c);
-        used += w;
-    }
-    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
