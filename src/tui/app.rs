@@ -282,6 +282,12 @@ impl App {
         if let Some(detail) = &mut self.detail {
             detail.ensure_data(&self.enriched, &mut self.outbox);
         }
+        // Keep the detail's scroll within its content, so `k` after `G`
+        // moves at once.
+        let max = super::view::detail::max_scroll(self);
+        if let Some(detail) = &mut self.detail {
+            detail.scroll = detail.scroll.min(max);
+        }
         std::mem::take(&mut self.outbox.effects)
     }
 

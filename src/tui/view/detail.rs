@@ -11,12 +11,65 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Tabs};
 
+/// Where the tab's text goes inside the detail's `area`.
+fn body_of(area: Rect) -> Rect {
+    let inner = Block::default().borders(Borders::ALL).inner(area);
+    Rect {
+        y: inner.y + 2,
+        height: inner.height.saturating_sub(2),
+        ..inner
+    }
+}
+
+/// The lines of the open tab, as they will be drawn at `width`.
+fn content<'a>(app: &App, detail: &DetailView, width: usize) -> Vec<Line<'a>> {
+    let theme = &app.theme;
+    let tab = detail.current_tab();
+    let cached = detail.issue.id.as_ref().and_then(|id| app.enriched.get(id));
+    match (tab.needs_enriched(), cached) {
+        (true, None) if detail.is_loading() => vec![Line::from(format!(
+            "{} fetching this finding's {}…",
+            spinner(app.spinner),
+            tab.title().to_lowercase()
+        ))],
+        (true, None) => vec![Line::from("not loaded yet")],
+        (true, Some(Enriched::Failed(e))) => vec![
+            Line::from(Span::styled(
+                format!("could not load: {}", safe(e)),
+                theme.error(),
+            )),
+            Line::from(Span::styled("r tries again", theme.dim())),
+        ],
+        (_, Some(Enriched::Loaded(full))) => tab_lines(tab, full, theme, width),
+        (false, _) => tab_lines(tab, &detail.issue, theme, width),
+    }
+}
+
+/// How far the open detail can scroll (so `G` then `k` moves at once).
+pub fn max_scroll(app: &App) -> u16 {
+    let Some(detail) = &app.detail else { return 0 };
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let body = crate::tui::layout::screen(area).body;
+    let Some(detail_area) = crate::tui::layout::list_and_detail(body, true).1 else {
+        return 0;
+    };
+    let body = body_of(detail_area);
+    let lines = content(app, detail, body.width as usize).len();
+    lines
+        .saturating_sub(body.height as usize)
+        .min(u16::MAX as usize) as u16
+}
+
 pub fn draw(f: &mut Frame, area: Rect, app: &App, detail: &DetailView) {
     let theme = &app.theme;
     f.render_widget(Clear, area);
     let title = format!(
         " {} · {} ",
-        detail.issue.severity.as_ref().map_or("", |s| s.label()),
+        detail
+            .issue
+            .severity
+            .as_ref()
+            .map_or(String::new(), |s| safe(s.label())),
         safe(&detail.issue.rule_label())
     );
     let block = Block::default().borders(Borders::ALL).title(title);
@@ -30,33 +83,8 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App, detail: &DetailView) {
         .highlight_style(theme.selected())
         .divider("│");
     f.render_widget(tabs, Rect { height: 1, ..inner });
-    let body = Rect {
-        y: inner.y + 2,
-        height: inner.height.saturating_sub(2),
-        ..inner
-    };
-    let width = body.width as usize;
-    let tab = detail.current_tab();
-    let cached = detail.issue.id.as_ref().and_then(|id| app.enriched.get(id));
-    let lines: Vec<Line> = match (tab.needs_enriched(), cached) {
-        (true, None) if detail.is_loading() => {
-            vec![Line::from(format!(
-                "{} fetching this finding's {}…",
-                spinner(app.spinner),
-                tab.title().to_lowercase()
-            ))]
-        }
-        (true, None) => vec![Line::from("not loaded yet")],
-        (true, Some(Enriched::Failed(e))) => vec![
-            Line::from(Span::styled(
-                format!("could not load: {}", safe(e)),
-                theme.error(),
-            )),
-            Line::from(Span::styled("r tries again", theme.dim())),
-        ],
-        (_, Some(Enriched::Loaded(full))) => tab_lines(tab, full, theme, width),
-        (false, _) => tab_lines(tab, &detail.issue, theme, width),
-    };
+    let body = body_of(area);
+    let lines = content(app, detail, body.width as usize);
     let max_scroll = lines.len().saturating_sub(body.height as usize) as u16;
     let scroll = detail.scroll.min(max_scroll);
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
@@ -93,9 +121,7 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     lines.push(Line::from(vec![
         Span::styled(format!("{:<18}", "severity"), theme.dim()),
         Span::styled(
-            i.severity
-                .as_ref()
-                .map_or("-".into(), |s| s.label().to_owned()),
+            i.severity.as_ref().map_or("-".into(), |s| safe(s.label())),
             theme.severity(i.severity.as_ref()),
         ),
     ]));
@@ -104,15 +130,15 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         "state",
         i.aggregate_state
             .as_ref()
-            .map_or("-".into(), |s| s.label().to_owned()),
+            .map_or("-".into(), |s| safe(s.label())),
     ));
     lines.push(field(theme, "triage", {
         let mut t = i
             .triage_state
             .as_ref()
-            .map_or("-".into(), |s| s.label().to_owned());
+            .map_or("-".into(), |s| safe(s.label()));
         if let Some(r) = &i.triage_reason {
-            t.push_str(&format!(" ({})", r.label()));
+            t.push_str(&format!(" ({})", safe(r.label())));
         }
         t
     }));
@@ -124,14 +150,14 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         "type",
         i.issue_type
             .as_ref()
-            .map_or("-".into(), |t| t.label().to_owned()),
+            .map_or("-".into(), |t| safe(t.label())),
     ));
     lines.push(field(
         theme,
         "confidence",
         i.confidence
             .as_ref()
-            .map_or("-".into(), |c| c.label().to_owned()),
+            .map_or("-".into(), |c| safe(c.label())),
     ));
     lines.push(field(theme, "blocking", yes_no(i.is_blocking)));
     lines.push(Line::default());
@@ -179,7 +205,7 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         format!("{} · {}", opt(&i.ruleset), opt(&i.policy_slug)),
     ));
     if let Some(o) = &i.rule_origin {
-        lines.push(field(theme, "origin", o.label().to_owned()));
+        lines.push(field(theme, "origin", safe(o.label())));
     }
     if !i.codeowners.is_empty() {
         lines.push(Line::default());
@@ -194,9 +220,7 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         lines.push(field(
             theme,
             "verdict",
-            at.verdict
-                .as_ref()
-                .map_or("-".into(), |v| v.label().to_owned()),
+            at.verdict.as_ref().map_or("-".into(), |v| safe(v.label())),
         ));
         if let Some(reason) = &at.reason {
             lines.extend(paragraph(reason, width, 2, ratatui::style::Style::new()));
@@ -209,7 +233,9 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             format!(
                 "{} ({})",
                 opt(&tags.tags),
-                tags.sensitivity.as_ref().map_or("-", |s| s.label())
+                tags.sensitivity
+                    .as_ref()
+                    .map_or("-".to_owned(), |s| safe(s.label()))
             ),
         ));
     }
@@ -238,7 +264,7 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             "state",
             ex.exception_state
                 .as_ref()
-                .map_or("-".into(), |s| s.label().to_owned()),
+                .map_or("-".into(), |s| safe(s.label())),
         ));
         lines.push(field(
             theme,
@@ -427,7 +453,12 @@ fn activity<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             Span::styled(time(&e.date), theme.dim()),
             Span::raw("  "),
             Span::styled(
-                format!("{:<22}", e.history_type.as_ref().map_or("-", |t| t.label())),
+                format!(
+                    "{:<22}",
+                    e.history_type
+                        .as_ref()
+                        .map_or("-".to_owned(), |t| safe(t.label()))
+                ),
                 theme.accent(),
             ),
             Span::raw(opt(&e.title)),
@@ -478,9 +509,7 @@ fn supply_chain<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     lines.push(Line::from(vec![
         Span::styled(format!("{:<18}", "severity"), theme.dim()),
         Span::styled(
-            s.severity
-                .as_ref()
-                .map_or("-".into(), |v| v.label().to_owned()),
+            s.severity.as_ref().map_or("-".into(), |v| safe(v.label())),
             theme.severity(s.severity.as_ref()),
         ),
     ]));
@@ -488,7 +517,7 @@ fn supply_chain<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         lines.push(field(theme, "CWE", safe(c)));
     }
     if let Some(k) = &s.sca_rule_kind {
-        lines.push(field(theme, "rule kind", k.label().to_owned()));
+        lines.push(field(theme, "rule kind", safe(k.label())));
     }
     if let Some(e) = &s.epss_score {
         lines.push(field(
@@ -509,7 +538,7 @@ fn supply_chain<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         "reachability",
         s.reachability
             .as_ref()
-            .map_or("-".into(), |r| r.label().to_owned()),
+            .map_or("-".into(), |r| safe(r.label())),
     ));
     if let Some(c) = &s.reachable_condition {
         lines.extend(paragraph(c, width, 18, ratatui::style::Style::new()));
@@ -552,7 +581,7 @@ fn secrets<'a>(i: &Issue, theme: &Theme) -> Vec<Line<'a>> {
             "validation",
             s.validation_state
                 .as_ref()
-                .map_or("-".into(), |v| v.label().to_owned()),
+                .map_or("-".into(), |v| safe(v.label())),
         ),
     ];
     if let Some(h) = &s.historical_info {

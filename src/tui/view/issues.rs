@@ -47,7 +47,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
                     issue
                         .severity
                         .as_ref()
-                        .map_or(String::new(), |s| s.label().to_owned()),
+                        .map_or(String::new(), |s| safe(s.label())),
                     theme.severity(issue.severity.as_ref()),
                 )),
                 Cell::from(

@@ -70,6 +70,22 @@ pub fn draw(f: &mut Frame, app: &App) {
         }
         None => {}
     }
+    scrub(f.buffer_mut());
+}
+
+/// The last line of defence: every view makes server text safe before it is
+/// drawn, and this makes sure no cell of the frame carries a control
+/// character anyway (a raw ESC would reach the terminal as is).
+fn scrub(buf: &mut ratatui::buffer::Buffer) {
+    for cell in buf.content.iter_mut() {
+        let symbol = cell.symbol();
+        if symbol.chars().any(|c| {
+            c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        }) {
+            let cleaned = crate::text::one_line(symbol).into_owned();
+            cell.set_symbol(&cleaned);
+        }
+    }
 }
 
 fn header(f: &mut Frame, area: Rect, app: &App) {
