@@ -19,9 +19,14 @@ enum Step {
     Key(KeyCode, KeyModifiers),
     Resize(u16, u16),
     /// A List issues page (by page number) for request id `id`.
-    ListReply { id: u64, page: usize },
+    ListReply {
+        id: u64,
+        page: usize,
+    },
     /// A failed reply for `id`.
-    ErrorReply { id: u64 },
+    ErrorReply {
+        id: u64,
+    },
     Tick,
 }
 
@@ -55,11 +60,18 @@ fn step() -> impl Strategy<Value = Step> {
 fn pages() -> &'static Vec<ListIssuesResponse> {
     static PAGES: OnceLock<Vec<ListIssuesResponse>> = OnceLock::new();
     PAGES.get_or_init(|| {
-        let st = DemoState::new(&DemoOptions { findings: 160, ..Default::default() });
+        let st = DemoState::new(&DemoOptions {
+            findings: 160,
+            ..Default::default()
+        });
         let mut out = Vec::new();
         let mut cursor = None;
         for _ in 0..4 {
-            let req = ListIssuesRequest { limit: Some(40), cursor: cursor.clone(), ..Default::default() };
+            let req = ListIssuesRequest {
+                limit: Some(40),
+                cursor: cursor.clone(),
+                ..Default::default()
+            };
             let page = query::list_issues(&st.dataset, &st.orders, &req).unwrap();
             cursor = page.cursor.clone();
             out.push(page);
@@ -70,7 +82,12 @@ fn pages() -> &'static Vec<ListIssuesResponse> {
 
 fn check_invariants(app: &App) {
     let list = &app.issues.list;
-    assert!(list.selected == 0 || list.selected < list.len(), "issues selection {} of {}", list.selected, list.len());
+    assert!(
+        list.selected == 0 || list.selected < list.len(),
+        "issues selection {} of {}",
+        list.selected,
+        list.len()
+    );
     if let Some(v) = &list.visible {
         assert!(v.iter().all(|&i| (i as usize) < list.items.len()));
     }
