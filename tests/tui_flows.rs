@@ -292,3 +292,54 @@ async fn resizes_and_tiny_terminals_never_panic() {
         let _ = h.screen();
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn scm_review_and_submit_change_the_server_config() {
+    let mut h = Harness::new(100, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('4'));
+    h.keys(":scm 1003");
+    h.key(KeyCode::Enter);
+    // useNetworkBroker: unchanged → on.
+    h.keys("jjjj ");
+    let sent_before = h.sent;
+    h.keys("R");
+    let review = h.screen();
+    assert!(review.contains("\"useNetworkBroker\": true"), "{review}");
+    assert!(
+        !review.contains("autoScan\""),
+        "unchanged fields are not sent: {review}"
+    );
+    assert_eq!(h.sent, sent_before, "review sends nothing");
+    h.keys("y");
+    h.keys("y");
+    assert_eq!(
+        h.sent,
+        sent_before + 1,
+        "one PATCH, however often confirmed"
+    );
+    h.settle().await;
+    let result = h.screen();
+    assert!(
+        result.contains("network broker") && result.contains("on"),
+        "{result}"
+    );
+    assert!(result.contains("[x] readMetadata"), "{result}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_selectors_reload_with_new_totals() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    let all = h.screen();
+    assert!(all.contains("1,098"), "{all}");
+    h.key(KeyCode::Char('e')); // secrets only
+    h.settle().await;
+    let secrets = h.screen();
+    assert!(secrets.contains("148"), "{secrets}");
+    assert!(!secrets.contains("1,098"), "{secrets}");
+    h.key(KeyCode::Enter);
+    assert!(h.app.detail.is_some());
+}

@@ -73,3 +73,45 @@ async fn filter_form() {
     app.key(KeyCode::Char('f'));
     insta::assert_snapshot!("filter_form_120x35", app.screen());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_pane() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('1'));
+        app.settle().await;
+        insta::assert_snapshot!(format!("report_{w}x{h}"), app.screen());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn agentic_pane_and_detail() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('3'));
+        app.settle().await;
+        insta::assert_snapshot!(format!("agentic_{w}x{h}"), app.screen());
+        app.key(KeyCode::Enter);
+        insta::assert_snapshot!(format!("agentic_detail_{w}x{h}"), app.screen());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn scm_pane_form_review_and_result() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('4'));
+        insta::assert_snapshot!(format!("scm_form_{w}x{h}"), app.screen());
+        app.keys(":scm 1002");
+        app.key(KeyCode::Enter);
+        // autoScan off, diffEnabled on.
+        app.keys("jjj ");
+        app.key(KeyCode::Char(' '));
+        app.keys("jjj ");
+        app.keys("R");
+        insta::assert_snapshot!(format!("scm_review_{w}x{h}"), app.screen());
+        app.keys("y");
+        app.settle().await;
+        insta::assert_snapshot!(format!("scm_result_{w}x{h}"), app.screen());
+    }
+}

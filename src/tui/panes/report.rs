@@ -79,11 +79,11 @@ impl Stats {
                 _ => 3,
             };
             self.by_type[ty] += 1;
-            let rule = match i.rule_name() {
-                "" => "(no rule)",
+            let rule = match i.rule_label() {
+                r if r.is_empty() => "(no rule)".to_owned(),
                 r => r,
             };
-            *self.rules.entry(rule.to_owned()).or_default() += 1;
+            *self.rules.entry(rule).or_default() += 1;
             let project = match i.repository_name() {
                 "" => "(no project)",
                 p => p,

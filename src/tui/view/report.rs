@@ -389,11 +389,11 @@ fn charts(f: &mut Frame, area: Rect, app: &App) {
             style: theme.accent(),
         })
         .collect();
-    let ranked = |items: &[(String, u64)]| -> Vec<Bar> {
+    let ranked = |items: &[(String, u64)], shorten: bool| -> Vec<Bar> {
         items
             .iter()
             .map(|(name, count)| Bar {
-                label: safe(name),
+                label: safe(if shorten { short_rule(name) } else { name }),
                 count: *count,
                 style: theme.accent(),
             })
@@ -406,10 +406,10 @@ fn charts(f: &mut Frame, area: Rect, app: &App) {
         charts.push(("By type", type_bars));
     }
     if panels.len() >= 2 {
-        charts.push(("Top rules", ranked(&stats.top_rules)));
+        charts.push(("Top rules", ranked(&stats.top_rules, true)));
     }
     if panels.len() >= 3 {
-        charts.push(("Top projects", ranked(&stats.top_projects)));
+        charts.push(("Top projects", ranked(&stats.top_projects, false)));
     }
     for (rect, (title, bars)) in panels.iter().zip(charts) {
         chart(f, *rect, app, theme, title, &bars);
