@@ -1,14 +1,15 @@
 //! The Issues pane: the findings table (only visible rows are built), the
 //! local filter input, the filter form.
 
-use super::common::{cut_left, date, safe, short_rule, spinner, time};
+use super::common::{safe, spinner};
+use super::findings_table;
 use super::form;
 use crate::tui::app::App;
 use crate::tui::layout;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 pub fn draw(f: &mut Frame, area: Rect, app: &App) {
     let pane = &app.issues;
@@ -16,76 +17,25 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
     let (table_area, input_area) = layout::issues(area, pane.local_input.is_some());
     let list = &pane.list;
     let rows_area = layout::table_rows(table_area);
-    // Narrow terminals: dates without times, more room for rule and path.
-    let narrow = table_area.width < 100;
-    let widths = [
-        Constraint::Length(9),
-        Constraint::Length(if narrow { 9 } else { 12 }),
-        Constraint::Fill(3),
-        Constraint::Fill(2),
-        Constraint::Fill(3),
-        Constraint::Length(if narrow { 10 } else { 16 }),
-    ];
-    // The same split the table makes, to cut paths from the left.
-    let path_width = Layout::horizontal(widths).spacing(1).split(Rect {
-        width: rows_area.width,
-        ..rows_area
-    })[4]
-        .width as usize;
-    let height = rows_area.height as usize;
-    let rows: Vec<Row> = (list.offset..(list.offset + height).min(list.len()))
-        .filter_map(|r| list.row(r).map(|item| (r, item)))
-        .map(|(r, item)| {
-            let issue = item.issue.clone().unwrap_or_default();
-            let style = if r == list.selected {
-                theme.selected()
-            } else {
-                ratatui::style::Style::new()
-            };
-            Row::new(vec![
-                Cell::from(Span::styled(
-                    issue
-                        .severity
-                        .as_ref()
-                        .map_or(String::new(), |s| safe(s.label())),
-                    theme.severity(issue.severity.as_ref()),
-                )),
-                Cell::from(
-                    issue
-                        .aggregate_state
-                        .as_ref()
-                        .map_or(String::new(), |s| safe(s.label())),
-                ),
-                Cell::from(safe(short_rule(&issue.rule_label()))),
-                Cell::from(safe(issue.repository_name())),
-                Cell::from(cut_left(&safe(&issue.location()), path_width)),
-                Cell::from(if narrow {
-                    date(&issue.relevant_since)
-                } else {
-                    time(&issue.relevant_since)
-                }),
-            ])
-            .style(style)
-        })
-        .collect();
     let title = format!(
         " Issues {}{} ",
         list.len(),
         if list.complete { "" } else { "+" }
     );
-    let header = Row::new([
-        "SEVERITY",
-        "STATE",
-        "RULE",
-        "REPOSITORY",
-        "PATH:LINE",
-        if narrow { "SINCE" } else { "RELEVANT SINCE" },
-    ])
-    .style(theme.header_row());
-    let table = Table::new(rows, widths)
-        .header(header)
-        .block(Block::default().borders(Borders::ALL).title(title));
-    f.render_widget(table, table_area);
+    let row = |r: usize| list.row(r).and_then(|item| item.issue.as_ref());
+    findings_table::draw(
+        f,
+        table_area,
+        theme,
+        findings_table::Rows {
+            len: list.len(),
+            offset: list.offset,
+            selected: list.selected,
+            row: &row,
+        },
+        findings_table::DateColumn::RelevantSince,
+        Block::default().borders(Borders::ALL).title(title),
+    );
 
     if list.is_empty() {
         let text = if list.loader.is_loading() {

@@ -4,6 +4,7 @@
 pub mod agentic;
 pub mod common;
 pub mod detail;
+pub mod findings_table;
 pub mod form;
 pub mod issues;
 pub mod report;

@@ -2,7 +2,8 @@
 //! charts of the loaded findings (from counts the pane keeps as pages
 //! arrive), and the findings table (only visible rows are built).
 
-use super::common::{date, safe, short_rule, spinner, time};
+use super::common::{date, safe, short_rule, spinner};
+use super::findings_table;
 use crate::api::model::Severity;
 use crate::tui::app::App;
 use crate::tui::keymap::{Action, Context};
@@ -13,7 +14,7 @@ use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 pub fn draw(f: &mut Frame, area: Rect, app: &App) {
@@ -506,46 +507,6 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
     let list = &pane.list;
     let rows_area = layout::table_rows(area);
     let height = rows_area.height as usize;
-    // Wide: the path too; narrow: no state, the date without the time.
-    let wide = area.width >= 100;
-    let narrow = area.width < 70;
-    let rows: Vec<Row> = (list.offset..(list.offset + height).min(list.len()))
-        .filter_map(|r| list.row(r).map(|issue| (r, issue)))
-        .map(|(r, issue)| {
-            let style = if r == list.selected {
-                theme.selected()
-            } else {
-                Style::new()
-            };
-            let mut cells = vec![Cell::from(Span::styled(
-                issue
-                    .severity
-                    .as_ref()
-                    .map_or(String::new(), |s| safe(s.label())),
-                theme.severity(issue.severity.as_ref()),
-            ))];
-            if !narrow {
-                cells.push(Cell::from(
-                    issue
-                        .aggregate_state
-                        .as_ref()
-                        .map_or(String::new(), |s| safe(s.label())),
-                ));
-            }
-            cells.push(Cell::from(safe(short_rule(&issue.rule_label()))));
-            cells.push(Cell::from(safe(issue.repository_name())));
-            if wide {
-                cells.push(Cell::from(safe(&issue.location())));
-            }
-            cells.push(Cell::from(if narrow {
-                date(&issue.created_at)
-            } else {
-                time(&issue.created_at)
-            }));
-            Row::new(cells).style(style)
-        })
-        .collect();
-
     let total = pane.current_totals().and_then(|t| t.all);
     let title = match total {
         Some(t) => format!(" Findings {}/{} ", group(list.items.len() as i64), group(t)),
@@ -555,20 +516,6 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
             if list.complete { "" } else { "+" }
         ),
     };
-    let mut header = vec!["SEVERITY"];
-    let mut widths = vec![Constraint::Length(9)];
-    if !narrow {
-        header.push("STATE");
-        widths.push(Constraint::Length(12));
-    }
-    header.extend(["RULE", "PROJECT"]);
-    widths.extend([Constraint::Fill(3), Constraint::Fill(2)]);
-    if wide {
-        header.push("PATH:LINE");
-        widths.push(Constraint::Fill(3));
-    }
-    header.push("CREATED");
-    widths.push(Constraint::Length(if narrow { 10 } else { 16 }));
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(title, theme.title()));
@@ -580,10 +527,20 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
             theme.error(),
         ));
     }
-    let table = Table::new(rows, widths)
-        .header(Row::new(header).style(theme.header_row()))
-        .block(block);
-    f.render_widget(table, area);
+    let row = |r: usize| list.row(r);
+    findings_table::draw(
+        f,
+        area,
+        theme,
+        findings_table::Rows {
+            len: list.len(),
+            offset: list.offset,
+            selected: list.selected,
+            row: &row,
+        },
+        findings_table::DateColumn::Created,
+        block,
+    );
 
     if list.is_empty() && height > 0 {
         let (text, style) = if list.loader.is_loading() {

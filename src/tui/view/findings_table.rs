@@ -1,0 +1,106 @@
+//! The findings table the Issues and Report panes share: only the visible
+//! rows are built, columns give way as the terminal narrows, paths are cut
+//! from the left so the file name and line stay visible.
+
+use super::common::{cut_left, date, safe, short_rule, time};
+use crate::api::model::Issue;
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Cell, Row, Table};
+
+/// Which date the last column shows.
+#[derive(Debug, Clone, Copy)]
+pub enum DateColumn {
+    RelevantSince,
+    Created,
+}
+
+/// The rows to show: `len` in all, `row(i)` the finding of row `i`.
+pub struct Rows<'a> {
+    pub len: usize,
+    pub offset: usize,
+    pub selected: usize,
+    pub row: &'a dyn Fn(usize) -> Option<&'a Issue>,
+}
+
+pub fn draw(
+    f: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+    rows: Rows<'_>,
+    date_column: DateColumn,
+    block: Block<'_>,
+) {
+    let inner = crate::tui::layout::table_rows(area);
+    // Narrow: dates without times; very narrow: no state and no path.
+    let narrow = area.width < 100;
+    let tiny = area.width < 70;
+    let mut header = vec!["SEVERITY"];
+    let mut widths = vec![Constraint::Length(9)];
+    if !tiny {
+        header.push("STATE");
+        widths.push(Constraint::Length(if narrow { 9 } else { 12 }));
+    }
+    header.extend(["RULE", "REPOSITORY"]);
+    widths.extend([Constraint::Fill(3), Constraint::Fill(2)]);
+    let path_column = (!tiny).then(|| {
+        header.push("PATH:LINE");
+        widths.push(Constraint::Fill(3));
+        widths.len() - 1
+    });
+    header.push(match (date_column, narrow) {
+        (DateColumn::RelevantSince, false) => "RELEVANT SINCE",
+        (DateColumn::RelevantSince, true) => "SINCE",
+        (DateColumn::Created, _) => "CREATED",
+    });
+    widths.push(Constraint::Length(if narrow { 10 } else { 16 }));
+    // The same split the table makes, to cut paths to their column.
+    let path_width = path_column.map_or(0, |k| {
+        Layout::horizontal(widths.clone())
+            .spacing(1)
+            .split(Rect { height: 1, ..inner })[k]
+            .width as usize
+    });
+    let visible = (rows.offset..(rows.offset + inner.height as usize).min(rows.len))
+        .filter_map(|r| (rows.row)(r).map(|issue| (r, issue)))
+        .map(|(r, issue)| {
+            let mut cells = vec![Cell::from(Span::styled(
+                issue
+                    .severity
+                    .as_ref()
+                    .map_or(String::new(), |s| safe(s.label())),
+                theme.severity(issue.severity.as_ref()),
+            ))];
+            if !tiny {
+                cells.push(Cell::from(
+                    issue
+                        .aggregate_state
+                        .as_ref()
+                        .map_or(String::new(), |s| safe(s.label())),
+                ));
+            }
+            cells.push(Cell::from(safe(short_rule(&issue.rule_label()))));
+            cells.push(Cell::from(safe(issue.repository_name())));
+            if path_column.is_some() {
+                cells.push(Cell::from(cut_left(&safe(&issue.location()), path_width)));
+            }
+            let when = match date_column {
+                DateColumn::RelevantSince => &issue.relevant_since,
+                DateColumn::Created => &issue.created_at,
+            };
+            cells.push(Cell::from(if narrow { date(when) } else { time(when) }));
+            let style = if r == rows.selected {
+                theme.selected()
+            } else {
+                Style::new()
+            };
+            Row::new(cells).style(style)
+        });
+    let table = Table::new(visible, widths)
+        .header(Row::new(header).style(theme.header_row()))
+        .block(block);
+    f.render_widget(table, area);
+}
