@@ -2,6 +2,7 @@
 //! generation that moves on with every new query (so a late reply of a
 //! superseded query is dropped), and a cursor-paged list.
 
+use super::keymap::Action;
 use super::worker::RequestId;
 use crate::api::CursorGuard;
 
@@ -183,6 +184,31 @@ impl<T> PagedList<T> {
         }
         let max_offset = self.len().saturating_sub(height);
         self.offset = self.offset.min(max_offset);
+    }
+
+    /// Moves the selection for a list movement action in a window of
+    /// `rows` rows; `false` when `action` is not a movement.
+    pub fn navigate(&mut self, action: Action, rows: usize) -> bool {
+        let page = rows.max(1) as isize;
+        let half = (page / 2).max(1);
+        match action {
+            Action::Down => self.move_by(1),
+            Action::Up => self.move_by(-1),
+            Action::Top => self.select(0),
+            Action::Bottom => self.select(usize::MAX),
+            Action::PageDown => self.move_by(page),
+            Action::PageUp => self.move_by(-page),
+            Action::HalfPageDown => self.move_by(half),
+            Action::HalfPageUp => self.move_by(-half),
+            _ => return false,
+        }
+        true
+    }
+
+    /// After a failure part-way through a listing, `r` goes on from the page
+    /// that failed (true) rather than starting over (false).
+    pub fn should_resume(&self) -> bool {
+        self.loader.error.is_some() && !self.items.is_empty() && !self.complete
     }
 
     /// Whether the selection is within `lookahead` rows of the end of what

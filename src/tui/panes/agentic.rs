@@ -316,23 +316,14 @@ impl AgenticPane {
             }
             return;
         }
-        let page = rows as isize;
+        if self.list.navigate(action, rows) {
+            return;
+        }
         match action {
-            Action::Down => self.list.move_by(1),
-            Action::Up => self.list.move_by(-1),
-            Action::Top => self.list.select(0),
-            Action::Bottom => self.list.select(usize::MAX),
-            Action::PageDown => self.list.move_by(page),
-            Action::PageUp => self.list.move_by(-page),
-            Action::HalfPageDown => self.list.move_by((page / 2).max(1)),
-            Action::HalfPageUp => self.list.move_by(-(page / 2).max(1)),
             Action::Open => self.open_selected(),
             Action::Refresh => {
                 // A failed page is tried again from where it stopped.
-                if self.list.loader.error.is_some()
-                    && !self.list.items.is_empty()
-                    && !self.list.complete
-                {
+                if self.list.should_resume() {
                     self.list.loader.error = None;
                     self.load_next(outbox);
                 } else {

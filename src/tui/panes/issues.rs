@@ -203,16 +203,10 @@ impl IssuesPane {
             }
             return;
         }
-        let page = height.max(1) as isize;
+        if self.list.navigate(action, height) {
+            return;
+        }
         match action {
-            Action::Down => self.list.move_by(1),
-            Action::Up => self.list.move_by(-1),
-            Action::Top => self.list.select(0),
-            Action::Bottom => self.list.select(usize::MAX),
-            Action::PageDown => self.list.move_by(page),
-            Action::PageUp => self.list.move_by(-page),
-            Action::HalfPageDown => self.list.move_by(page / 2),
-            Action::HalfPageUp => self.list.move_by(-page / 2),
             Action::Open => {
                 if let Some(issue) = self.list.selected_item().and_then(|i| i.issue.clone()) {
                     outbox.events.push(AppEvent::OpenDetail(Box::new(issue)));
@@ -220,10 +214,7 @@ impl IssuesPane {
             }
             Action::Refresh => {
                 // A failed page is tried again from where it stopped.
-                if self.list.loader.error.is_some()
-                    && !self.list.items.is_empty()
-                    && !self.list.complete
-                {
+                if self.list.should_resume() {
                     self.list.loader.error = None;
                     self.load_next(outbox);
                 } else {
