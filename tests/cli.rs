@@ -17,9 +17,13 @@ fn findings() -> Command {
         "FINDINGS_DEPLOYMENT",
         "FINDINGS_TOKEN",
         "FINDINGS_CONFIG",
+        "FINDINGS_PROFILE",
+        "FINDINGS_LOG",
     ] {
         cmd.env_remove(var);
     }
+    // Not the config file of whoever runs the tests.
+    cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
     cmd
 }
 
@@ -690,4 +694,207 @@ fn a_closed_pipe_ends_quietly() {
         status.code().is_some_and(|c| c <= 1),
         "{status:?}: {stderr}"
     );
+}
+
+// ------------------------------------------------------------------ exports
+
+fn sarif_of(args: &[&str]) -> Value {
+    let out = findings()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    serde_json::from_slice(&out.stdout).expect("the SARIF log is one JSON document")
+}
+
+/// The structure a SARIF consumer relies on (the full schema check is
+/// tests/sarif/validate.py, outside `cargo test`).
+fn check_sarif_structure(doc: &Value) -> &Vec<Value> {
+    assert_eq!(
+        doc["$schema"],
+        "https://json.schemastore.org/sarif-2.1.0.json"
+    );
+    assert_eq!(doc["version"], "2.1.0");
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let driver = &runs[0]["tool"]["driver"];
+    assert_eq!(driver["name"], "findings");
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+    let rules = driver["rules"].as_array().map_or(&[][..], Vec::as_slice);
+    let ids: HashSet<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), rules.len(), "each rule once");
+    for rule in rules {
+        assert!(rule["shortDescription"]["text"].is_string());
+        assert!(rule["properties"]["tags"].is_array());
+    }
+    let results = runs[0]["results"].as_array().unwrap();
+    for r in results {
+        let k = r["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[k]["id"], r["ruleId"], "ruleIndex points at its rule");
+        assert!(["error", "warning", "note"].contains(&r["level"].as_str().unwrap()));
+        assert!(!r["message"]["text"].as_str().unwrap().is_empty());
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert!(loc["artifactLocation"]["uri"].is_string());
+        let region = &loc["region"];
+        let start = region["startLine"].as_i64().unwrap();
+        assert!(start >= 1);
+        if let Some(end) = region["endLine"].as_i64() {
+            assert!(end >= start);
+        }
+        assert!(r["partialFingerprints"]["matchBasedId/v1"].is_string());
+        assert!(r["properties"]["id"].is_string());
+    }
+    assert!(
+        !doc.to_string().contains("null"),
+        "empty fields are left out"
+    );
+    results
+}
+
+#[test]
+fn issues_as_sarif_has_one_result_per_finding_with_rules_once() {
+    let doc = sarif_of(&["issues", "--max", "150", "--format", "sarif"]);
+    let results = check_sarif_structure(&doc);
+    assert_eq!(results.len(), 150);
+    // The same findings, in the same order, as the NDJSON listing.
+    let out = findings()
+        .args(["issues", "--max", "150", "--format", "ndjson"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let items = ndjson(&out.stdout);
+    let ids: Vec<&str> = items
+        .iter()
+        .map(|i| i["issue"]["id"].as_str().unwrap())
+        .collect();
+    let sarif_ids: Vec<&str> = results
+        .iter()
+        .map(|r| r["properties"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, sarif_ids);
+    // Fewer rules than findings: rules repeat across findings.
+    let rules = doc["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert!(rules.len() < results.len(), "{} rules", rules.len());
+    // Supply-chain findings carry their package data.
+    let sca = results
+        .iter()
+        .find(|r| r["properties"]["issueType"] == "ISSUE_TYPE_SCA")
+        .expect("the demo has supply-chain findings");
+    assert!(sca["properties"]["sca"]["package"].is_string());
+    assert!(sca["properties"]["sca"]["vulnId"].is_string());
+}
+
+#[test]
+fn report_as_sarif_levels_follow_severity() {
+    let doc = sarif_of(&[
+        "report",
+        "--severity",
+        "critical",
+        "--max",
+        "40",
+        "--format",
+        "sarif",
+    ]);
+    let results = check_sarif_structure(&doc);
+    assert_eq!(results.len(), 40);
+    assert!(results.iter().all(|r| r["level"] == "error"));
+    let doc = sarif_of(&[
+        "report",
+        "--severity",
+        "low",
+        "--max",
+        "10",
+        "--format",
+        "sarif",
+    ]);
+    let results = check_sarif_structure(&doc);
+    assert!(!results.is_empty() && results.iter().all(|r| r["level"] == "note"));
+}
+
+#[test]
+fn sarif_of_nothing_is_a_valid_empty_log() {
+    let doc = sarif_of(&[
+        "issues",
+        "--repo",
+        "acme/no-such-repository",
+        "--format",
+        "sarif",
+    ]);
+    let results = check_sarif_structure(&doc);
+    assert!(results.is_empty());
+}
+
+/// Splits a Markdown table row into its cells (an escaped `\|` stays).
+fn markdown_cells(line: &str) -> Vec<String> {
+    assert!(line.starts_with("| ") && line.ends_with(" |"), "{line}");
+    let mut cells = vec![String::new()];
+    let mut chars = line[1..line.len() - 1].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                cells.last_mut().unwrap().push(c);
+                if let Some(n) = chars.next() {
+                    cells.last_mut().unwrap().push(n);
+                }
+            }
+            '|' => cells.push(String::new()),
+            c => cells.last_mut().unwrap().push(c),
+        }
+    }
+    cells.iter().map(|c| c.trim().to_owned()).collect()
+}
+
+#[test]
+fn issues_and_report_as_markdown_tables() {
+    for args in [
+        &["issues", "--max", "5", "--format", "markdown"][..],
+        &["report", "--max", "5", "--format", "markdown"][..],
+    ] {
+        let out = findings()
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 7, "header, delimiter, 5 rows: {text}");
+        let header = markdown_cells(lines[0]);
+        assert_eq!(header[..3], ["id", "severity", "state"]);
+        assert!(markdown_cells(lines[1]).iter().all(|c| c == "---"));
+        for row in &lines[2..] {
+            let cells = markdown_cells(row);
+            assert_eq!(cells.len(), header.len(), "{row}");
+            assert!(!cells[0].is_empty(), "every row has its id: {row}");
+            assert!(!row.chars().any(|c| c.is_control()));
+        }
+    }
+}
+
+#[test]
+fn search_takes_markdown_and_refuses_sarif() {
+    let out = findings()
+        .args(["search", "--max", "3", "--format", "markdown"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 5, "{text}");
+    assert!(text.starts_with("| id | severity | detection |"), "{text}");
+    findings()
+        .args(["search", "--format", "sarif"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("--format sarif is for findings"));
+    findings()
+        .args(["issues", "--format", "xml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("sarif, markdown"));
 }

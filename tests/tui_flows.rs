@@ -236,7 +236,7 @@ async fn open_and_copy_use_the_line_of_code_url() {
     let mut h = Harness::new(100, 120, 35).await;
     h.start().await;
     h.key(KeyCode::Char('o'));
-    h.key(KeyCode::Char('y'));
+    h.keys("yu"); // the copy menu's URL
     assert_eq!(h.opened.len(), 1);
     assert!(h.opened[0].starts_with("https://"));
     assert_eq!(h.copied, h.opened);
@@ -262,7 +262,11 @@ async fn a_server_error_shows_a_popup_and_keeps_what_was_loaded() {
     );
     h.key(KeyCode::Esc);
     assert!(h.app.overlay.is_none());
-    assert!(h.screen().contains("error:"));
+    // The status line still says what failed (the message has room before
+    // the pane's summary).
+    let screen = h.screen();
+    let status = screen.lines().last().unwrap();
+    assert!(status.contains("failed: not authenticated"), "{status}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -335,11 +339,235 @@ async fn report_selectors_reload_with_new_totals() {
     h.settle().await;
     let all = h.screen();
     assert!(all.contains("1,098"), "{all}");
-    h.key(KeyCode::Char('e')); // secrets only
+    h.key(KeyCode::Char('s')); // secrets only
     h.settle().await;
     let secrets = h.screen();
     assert!(secrets.contains("148"), "{secrets}");
     assert!(!secrets.contains("1,098"), "{secrets}");
     h.key(KeyCode::Enter);
     assert!(h.app.detail.is_some());
+}
+
+// ------------------------------------------------------- marks and exports
+
+fn selected_id(h: &Harness) -> String {
+    h.app.issues.selected_issue().unwrap().id().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn space_marks_rows_with_a_column_and_a_count() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    assert!(!h.screen().contains('✓'));
+    let first = selected_id(&h);
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char(' '));
+    // Marking moves down, so rows are marked one after another.
+    assert_eq!(h.app.issues.list.selected, 2);
+    let screen = h.screen();
+    assert_eq!(screen.matches('✓').count(), 2, "{screen}");
+    assert!(screen.contains("2 marked"), "{screen}");
+    let row_of_first = screen.lines().find(|l| l.contains('✓')).unwrap().to_owned();
+    let issue = h.app.issues.list.items[0].issue.clone().unwrap();
+    assert!(
+        row_of_first.contains(&issue.repository_name()[..10]),
+        "{row_of_first}"
+    );
+    // Space again on a marked row unmarks it.
+    h.key(KeyCode::Char('g'));
+    h.key(KeyCode::Char(' '));
+    assert!(h.screen().contains("1 marked"));
+    assert!(!h.app.issues.marked.contains(Some(&issue)), "{first}");
+    // A new listing starts with no marks.
+    h.key(KeyCode::Char('r'));
+    h.settle().await;
+    let screen = h.screen();
+    assert!(
+        !screen.contains("marked") && !screen.contains('✓'),
+        "{screen}"
+    );
+}
+
+/// Replaces the export prompt's file name with `path`.
+fn type_path(h: &mut Harness, path: &std::path::Path) {
+    h.ctrl('u');
+    h.keys(path.to_str().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('j'));
+    let mut marked = Vec::new();
+    for _ in 0..3 {
+        marked.push(selected_id(&h));
+        h.key(KeyCode::Char(' '));
+    }
+    h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(prompt)) = &h.app.overlay else {
+        panic!("the export prompt is open");
+    };
+    assert_eq!((prompt.count, prompt.marked), (3, true));
+    assert!(prompt.path.value().starts_with("findings-"));
+    assert!(prompt.path.value().ends_with(".csv"));
+    let screen = h.screen();
+    assert!(screen.contains("Export 3 marked findings"), "{screen}");
+    // csv → json → ndjson → sarif; the extension follows the format.
+    for _ in 0..3 {
+        h.key(KeyCode::Tab);
+    }
+    let Some(Overlay::Export(prompt)) = &h.app.overlay else {
+        panic!("still open");
+    };
+    assert_eq!(prompt.format, findings_tui::export::Format::Sarif);
+    assert!(prompt.path.value().ends_with(".sarif"));
+    let path = dir.path().join("marked.sarif");
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    assert!(h.app.overlay.is_none());
+    assert_eq!(h.exported.len(), 1);
+    assert_eq!(h.exported[0].1, findings_tui::export::Format::Sarif);
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(doc["version"], "2.1.0");
+    let ids: Vec<&str> = doc["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["properties"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, marked);
+    let status = h.app.status.clone().unwrap();
+    assert!(
+        status.starts_with("exported 3 findings to ") && status.ends_with("marked.sarif"),
+        "{status}"
+    );
+
+    // The same name again: refused, the file left as it was.
+    let before = std::fs::read(&path).unwrap();
+    h.key(KeyCode::Char('e'));
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    let Some(Overlay::Error { title, message }) = &h.app.overlay else {
+        panic!("a popup says why: {:?}", h.app.status);
+    };
+    assert_eq!(title, "Export failed");
+    assert!(message.contains("already exists"), "{message}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    // Esc in the prompt exports nothing.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('e'));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    assert_eq!(h.exported.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_nothing_marked_every_shown_row_is_exported() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    // The local filter narrows what is shown, and so what is exported.
+    h.key(KeyCode::Char('/'));
+    h.keys("critical");
+    h.key(KeyCode::Enter);
+    let shown = h.app.issues.list.len();
+    assert!(shown > 0 && shown < 100, "{shown}");
+    h.key(KeyCode::Char('e'));
+    h.key(KeyCode::Tab); // csv → json
+    let path = dir.path().join("shown.json");
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    let items: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(items.len(), shown);
+    assert!(
+        items
+            .iter()
+            .all(|i| i["issue"]["severity"] == "SEVERITY_CRITICAL")
+    );
+    // The last format chosen is offered first next time.
+    h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(prompt)) = &h.app.overlay else {
+        panic!("open");
+    };
+    assert_eq!(prompt.format, findings_tui::export::Format::Json);
+    h.key(KeyCode::Esc);
+
+    // The Report pane exports its findings the same way: as Markdown.
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    h.key(KeyCode::Char('e'));
+    for _ in 0..4 {
+        h.key(KeyCode::Tab); // json → ndjson → sarif → markdown → table
+    }
+    h.key(KeyCode::BackTab); // back to markdown
+    let path = dir.path().join("report.md");
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 2 + h.app.report.list.len(), "{text}");
+    assert!(text.starts_with("| id | severity |"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn y_offers_id_url_path_and_a_markdown_table() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    let issue = h.app.issues.selected_issue().cloned().unwrap();
+    h.key(KeyCode::Char('y'));
+    assert!(matches!(h.app.overlay, Some(Overlay::CopyMenu(_))));
+    let screen = h.screen();
+    assert!(
+        screen.contains("the finding's id") && screen.contains("path:line"),
+        "{screen}"
+    );
+    h.key(KeyCode::Char('i'));
+    assert!(h.app.overlay.is_none());
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Char('u'));
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Char('p'));
+    // j and Enter choose too (the second choice: the URL); Esc copies nothing.
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Esc);
+    let url = issue.line_of_code_url.clone().unwrap();
+    assert_eq!(
+        h.copied,
+        [issue.id().to_owned(), url.clone(), issue.location(), url]
+    );
+
+    // With nothing marked, `m` copies the selected row; with marks, those.
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Char('m'));
+    let table = h.copied.last().unwrap().clone();
+    assert_eq!(table.lines().count(), 3, "{table}");
+    assert!(
+        table
+            .lines()
+            .nth(2)
+            .unwrap()
+            .starts_with(&format!("| {} |", issue.id()))
+    );
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char('y'));
+    let screen = h.screen();
+    assert!(
+        screen.contains("the 3 marked rows as a Markdown table"),
+        "{screen}"
+    );
+    h.key(KeyCode::Char('m'));
+    let table = h.copied.last().unwrap().clone();
+    assert_eq!(table.lines().count(), 5, "{table}");
+    assert_eq!(
+        h.app.status.as_deref(),
+        Some("copied 3 rows as a Markdown table")
+    );
 }

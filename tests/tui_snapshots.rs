@@ -115,3 +115,22 @@ async fn scm_pane_form_review_and_result() {
         insta::assert_snapshot!(format!("scm_result_{w}x{h}"), app.screen());
     }
 }
+
+/// Marked rows (the mark column and the count), the export prompt with a
+/// typed file name, and the copy menu.
+#[tokio::test(flavor = "multi_thread")]
+async fn marks_export_prompt_and_copy_menu() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.keys("j  j ");
+        insta::assert_snapshot!(format!("issues_marked_{w}x{h}"), app.screen());
+        app.key(KeyCode::Char('e'));
+        app.key(KeyCode::Tab);
+        app.ctrl('u');
+        app.keys("triage.json");
+        insta::assert_snapshot!(format!("export_prompt_{w}x{h}"), app.screen());
+        app.key(KeyCode::Esc);
+        app.key(KeyCode::Char('y'));
+        insta::assert_snapshot!(format!("copy_menu_{w}x{h}"), app.screen());
+    }
+}

@@ -1,15 +1,20 @@
 //! The command line: argument parsing, connection, and the headless
 //! commands. This is wiring: it knows every part.
 
+mod config_cmd;
 mod demo;
 mod listing;
+mod logging;
 mod scm;
+mod shell;
 
 use crate::api::{ApiError, Client, Token};
-use crate::config::{self, ConnectionInput, Target};
+use crate::config::{self, CommandLine, Effective, Given, Source, Target};
 use crate::demo::{DemoOptions, DemoServer};
 use crate::export::Format;
-use clap::{Args, Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -56,8 +61,9 @@ impl From<std::io::Error> for Failure {
     long_about = "A keyboard-driven terminal client for a security-findings platform.\n\n\
         With no subcommand it shows the findings of the deployment. With no base URL \
         from any source, every command runs against the embedded demo server.\n\n\
-        The API token is read from the FINDINGS_TOKEN environment variable, never from \
-        the command line.",
+        The API token is read from the FINDINGS_TOKEN environment variable, or from the \
+        token_command, token_file or token of a profile in the config file, never from \
+        the command line. `findings config path` prints where the config file is.",
     after_help = "Exit codes: 0 success, 1 runtime or API error, 2 usage error."
 )]
 pub struct Cli {
@@ -89,6 +95,12 @@ struct ConnectionArgs {
     /// Refuse every write (the SCM config update)
     #[arg(long, global = true)]
     read_only: bool,
+    /// Profile of the config file to use (default: the file's default_profile)
+    #[arg(long, global = true, env = config::ENV_PROFILE, value_name = "NAME")]
+    profile: Option<String>,
+    /// Write a log line per HTTP request to this file (level from FINDINGS_LOG, default info)
+    #[arg(long, global = true, value_name = "PATH")]
+    log_file: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -109,17 +121,39 @@ enum Command {
         #[command(subcommand)]
         command: demo::DemoCommand,
     },
+    /// The config file: where it is, an example, the settings in force
+    Config {
+        #[command(subcommand)]
+        command: config_cmd::ConfigCommand,
+    },
+    /// Print a shell completion script (e.g. `source <(findings completions bash)`)
+    Completions {
+        /// bash, zsh, fish, powershell or elvish
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), or write one page per command into a folder
+    Man {
+        /// Write findings.1 and a page per subcommand into this folder
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    if let Err(failure) = logging::init(cli.connection.log_file.as_deref()) {
+        return report(failure);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -130,14 +164,21 @@ pub fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(run(cli)) {
+    match runtime.block_on(run(cli, &matches)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Usage(msg)) => {
+        Err(failure) => report(failure),
+    }
+}
+
+/// One line on stderr and the exit code of a failure.
+fn report(failure: Failure) -> ExitCode {
+    match failure {
+        Failure::Usage(msg) => {
             eprintln!("findings: error: {msg}");
             ExitCode::from(2)
         }
-        Err(Failure::Runtime(msg)) if is_broken_pipe(&msg) => ExitCode::SUCCESS,
-        Err(Failure::Runtime(msg)) => {
+        Failure::Runtime(msg) if is_broken_pipe(&msg) => ExitCode::SUCCESS,
+        Failure::Runtime(msg) => {
             eprintln!("findings: error: {msg}");
             ExitCode::from(1)
         }
@@ -149,53 +190,165 @@ fn is_broken_pipe(msg: &str) -> bool {
     msg.contains("Broken pipe") || msg.contains("os error 32")
 }
 
-async fn run(cli: Cli) -> Result<(), Failure> {
+async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
     let conn = cli.connection;
     match cli.command {
         Some(Command::Demo { command }) => demo::run(command).await,
+        Some(Command::Completions { shell }) => shell::completions(shell),
+        Some(Command::Man { dir }) => shell::man(dir.as_deref()),
+        Some(Command::Config { command }) => {
+            let path = config::config_path()?;
+            match command {
+                config_cmd::ConfigCommand::Path => config_cmd::path(&path),
+                config_cmd::ConfigCommand::Init => config_cmd::init(&path),
+                config_cmd::ConfigCommand::Show => {
+                    config_cmd::show(&settings(&conn, matches, &path)?)
+                }
+            }
+        }
         Some(Command::Issues(args)) => {
-            let request = args.request()?;
-            let session = Session::open(&conn).await?;
+            let mut request = args.request()?;
+            let settings = settings_here(&conn, matches)?;
+            request.limit = request.limit.or(settings.page_size_override());
+            let session = Session::open(&settings).await?;
             listing::issues(&session.client, request, &args).await
         }
         Some(Command::Report(args)) => {
-            let request = args.request()?;
-            let session = Session::open(&conn).await?;
+            let mut request = args.request()?;
+            let settings = settings_here(&conn, matches)?;
+            request.limit = request.limit.or(settings.page_size_override());
+            let session = Session::open(&settings).await?;
             listing::report(&session.client, request, &args).await
         }
         Some(Command::Search(args)) => {
-            let request = args.request()?;
-            let session = Session::open(&conn).await?;
+            let mut request = args.request()?;
+            let settings = settings_here(&conn, matches)?;
+            request.limit = request.limit.or(settings.page_size_override());
+            let session = Session::open(&settings).await?;
             listing::search(&session.client, request, &args).await
         }
         Some(Command::Scm { command }) => {
-            if conn.read_only {
-                return Err(Failure::Usage(
-                    "--read-only is set: the SCM config update is a write".into(),
-                ));
+            let settings = settings_here(&conn, matches)?;
+            if settings.read_only.value {
+                return Err(Failure::Usage(format!(
+                    "read-only is set ({}): the SCM config update is a write",
+                    settings.read_only.source
+                )));
             }
             let prepared = scm::prepare(command)?;
-            let session = Session::open(&conn).await?;
+            let session = Session::open(&settings).await?;
             scm::run(&session.client, prepared, session.demo.is_some()).await
         }
         None => {
             use std::io::IsTerminal;
-            let session = Session::open_quiet(&conn, std::io::stdout().is_terminal()).await?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open_quiet(&settings, std::io::stdout().is_terminal()).await?;
             if !std::io::stdout().is_terminal() {
                 // Piped: a summary instead of a screen.
                 return listing::overview(&session.client).await;
             }
+            let default_view = (settings.default_sort.is_some()
+                || settings.default_direction.is_some()
+                || settings.default_filters.is_some())
+            .then(|| crate::tui::app::SavedView {
+                name: "default".into(),
+                sort_by: settings.default_sort.as_ref().map(|g| g.value.clone()),
+                direction: settings.default_direction.as_ref().map(|g| g.value.clone()),
+                filters: settings
+                    .default_filters
+                    .as_ref()
+                    .map(|g| g.value.clone())
+                    .unwrap_or_default(),
+            });
             let info = crate::tui::app::Session {
                 deployment: session.client.deployment().to_owned(),
                 base_url: session.client.base_url().to_owned(),
                 demo: session.demo.is_some(),
-                read_only: conn.read_only,
+                read_only: settings.read_only.value,
+                default_pane: Some(settings.default_pane.value),
+                default_view,
+                views: settings.saved_views(),
             };
             crate::tui::main(session.client.clone(), info)
                 .await
                 .map_err(Failure::Runtime)
         }
     }
+}
+
+/// The effective settings, from the config file at its usual place.
+fn settings_here(conn: &ConnectionArgs, matches: &ArgMatches) -> Result<Effective, Failure> {
+    settings(conn, matches, &config::config_path()?)
+}
+
+/// Flags > environment > the profile of the config file at `path` >
+/// defaults.
+fn settings(
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+    path: &Path,
+) -> Result<Effective, Failure> {
+    let given = |value: &Option<String>, id: &str, flag: &'static str, env: &'static str| {
+        value.clone().map(|v| {
+            let source = match value_source(matches, id) {
+                Some(ValueSource::EnvVariable) => Source::Env(env),
+                _ => Source::Flag(flag),
+            };
+            Given::new(v, source)
+        })
+    };
+    let cli = CommandLine {
+        base_url: given(
+            &conn.base_url,
+            "base_url",
+            "--base-url",
+            config::ENV_BASE_URL,
+        ),
+        deployment: given(
+            &conn.deployment,
+            "deployment",
+            "--deployment",
+            config::ENV_DEPLOYMENT,
+        ),
+        profile: given(&conn.profile, "profile", "--profile", config::ENV_PROFILE),
+        allow_http: conn.allow_http,
+        read_only: conn.read_only,
+        connect_timeout: Duration::from_secs(conn.connect_timeout),
+        request_timeout: Duration::from_secs(conn.timeout),
+        timeout_sources: (
+            flag_or_default(matches, "connect_timeout", "--connect-timeout"),
+            flag_or_default(matches, "timeout", "--timeout"),
+        ),
+    };
+    let env_token = std::env::var(config::ENV_TOKEN).ok().map(Token::new);
+    let loaded = config::load(path)?;
+    Ok(config::effective(
+        cli,
+        env_token,
+        path.to_owned(),
+        loaded.as_ref(),
+    )?)
+}
+
+fn flag_or_default(matches: &ArgMatches, id: &str, flag: &'static str) -> Source {
+    match value_source(matches, id) {
+        Some(ValueSource::CommandLine) => Source::Flag(flag),
+        _ => Source::Default,
+    }
+}
+
+/// Where a global argument's value came from, looking through the
+/// subcommands too (a global flag may be given after the subcommand).
+fn value_source(matches: &ArgMatches, id: &str) -> Option<ValueSource> {
+    let mut best = None;
+    let mut m = Some(matches);
+    while let Some(current) = m {
+        if current.try_contains_id(id).unwrap_or(false) {
+            best = best.max(current.value_source(id));
+        }
+        m = current.subcommand().map(|(_, sub)| sub);
+    }
+    best
 }
 
 /// A connected client, and the demo server behind it when there is one
@@ -206,21 +359,13 @@ pub struct Session {
 }
 
 impl Session {
-    async fn open(conn: &ConnectionArgs) -> Result<Session, Failure> {
-        Self::open_quiet(conn, false).await
+    async fn open(settings: &Effective) -> Result<Session, Failure> {
+        Self::open_quiet(settings, false).await
     }
 
     /// `quiet`: no demo notice on stderr (the TUI shows a DEMO badge).
-    async fn open_quiet(conn: &ConnectionArgs, quiet: bool) -> Result<Session, Failure> {
-        let input = ConnectionInput {
-            base_url: conn.base_url.clone(),
-            deployment: conn.deployment.clone(),
-            token: std::env::var(config::ENV_TOKEN).ok().map(Token::new),
-            allow_http: conn.allow_http,
-            connect_timeout: Duration::from_secs(conn.connect_timeout),
-            request_timeout: Duration::from_secs(conn.timeout),
-        };
-        match config::resolve(input)? {
+    async fn open_quiet(settings: &Effective, quiet: bool) -> Result<Session, Failure> {
+        match settings.target()? {
             Target::Remote(cfg) => Ok(Session {
                 client: Client::new(cfg)?,
                 demo: None,
@@ -241,8 +386,8 @@ impl Session {
                     server.deployment(),
                     Token::new(server.token()),
                 );
-                cfg.connect_timeout = Duration::from_secs(conn.connect_timeout);
-                cfg.request_timeout = Duration::from_secs(conn.timeout);
+                cfg.connect_timeout = settings.connect_timeout;
+                cfg.request_timeout = settings.request_timeout;
                 Ok(Session {
                     client: Client::new(cfg)?,
                     demo: Some(server),
@@ -255,7 +400,8 @@ impl Session {
 /// Output options shared by the listing commands.
 #[derive(Args, Debug, Clone)]
 pub struct OutputArgs {
-    /// Output format: table, json, ndjson or csv (default: table on a terminal, else ndjson)
+    /// Output format: table, json, ndjson, csv, sarif or markdown (default: table on a
+    /// terminal, else ndjson)
     #[arg(long, value_name = "FORMAT")]
     format: Option<String>,
     /// Follow cursors to the last page
@@ -264,7 +410,7 @@ pub struct OutputArgs {
     /// Stop after N items (following cursors as needed)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max: Option<u64>,
-    /// Page size, 1 to 1000 (default 100)
+    /// Page size, 1 to 1000 (default: the profile's page_size, else 100)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=1000))]
     limit: Option<i64>,
 }

@@ -179,8 +179,13 @@ impl Dataset {
     }
 
     pub fn ref_name(&self, row: &Row) -> &str {
-        let repo = self.repo(row);
-        match row.ref_slot {
+        self.ref_name_of(row.repo, row.ref_slot)
+    }
+
+    /// The name of ref `slot` of repository `repo` (see [`Row::ref_slot`]).
+    pub fn ref_name_of(&self, repo: u8, slot: u8) -> &str {
+        let repo = &self.catalog.repositories[repo as usize];
+        match slot {
             0 => &repo.primary_ref,
             n => repo
                 .other_refs
@@ -190,21 +195,37 @@ impl Dataset {
     }
 
     pub fn code_rule(&self, row: &Row) -> Option<&CodeRule> {
-        matches!(row.kind, Kind::Code | Kind::AiCode)
-            .then(|| &self.catalog.code_rules[row.rule as usize])
+        self.code_rule_of(row.kind, row.rule)
+    }
+
+    pub fn code_rule_of(&self, kind: Kind, rule: u16) -> Option<&CodeRule> {
+        matches!(kind, Kind::Code | Kind::AiCode).then(|| &self.catalog.code_rules[rule as usize])
     }
 
     pub fn advisory(&self, row: &Row) -> Option<&ScaAdvisory> {
-        (row.kind == Kind::Sca).then(|| &self.catalog.sca_advisories[row.rule as usize])
+        self.advisory_of(row.kind, row.rule)
+    }
+
+    pub fn advisory_of(&self, kind: Kind, rule: u16) -> Option<&ScaAdvisory> {
+        (kind == Kind::Sca).then(|| &self.catalog.sca_advisories[rule as usize])
     }
 
     pub fn secret_rule(&self, row: &Row) -> Option<&SecretRule> {
-        (row.kind == Kind::Secrets).then(|| &self.catalog.secret_rules[row.rule as usize])
+        self.secret_rule_of(row.kind, row.rule)
+    }
+
+    pub fn secret_rule_of(&self, kind: Kind, rule: u16) -> Option<&SecretRule> {
+        (kind == Kind::Secrets).then(|| &self.catalog.secret_rules[rule as usize])
     }
 
     /// Rule id, path, severity text, category, ruleset and policy of a row.
     pub fn rule_facts(&self, row: &Row) -> RuleFacts<'_> {
-        if let Some(r) = self.code_rule(row) {
+        self.rule_facts_of(row.kind, row.rule)
+    }
+
+    /// The rule facts of rule `rule` of the catalog list of `kind`.
+    pub fn rule_facts_of(&self, kind: Kind, rule: u16) -> RuleFacts<'_> {
+        if let Some(r) = self.code_rule_of(kind, rule) {
             RuleFacts {
                 rule_id: &r.rule_id,
                 rule_path: &r.rule_path,
@@ -212,7 +233,7 @@ impl Dataset {
                 ruleset: &r.ruleset,
                 policy_slug: &r.policy_slug,
             }
-        } else if let Some(a) = self.advisory(row) {
+        } else if let Some(a) = self.advisory_of(kind, rule) {
             RuleFacts {
                 rule_id: &a.rule_id,
                 rule_path: &a.rule_path,
@@ -221,7 +242,7 @@ impl Dataset {
                 policy_slug: "supply-chain-default",
             }
         } else {
-            let s = &self.catalog.secret_rules[row.rule as usize];
+            let s = &self.catalog.secret_rules[rule as usize];
             RuleFacts {
                 rule_id: &s.rule_id,
                 rule_path: &s.rule_path,
@@ -229,6 +250,15 @@ impl Dataset {
                 ruleset: "secrets",
                 policy_slug: "secrets-default",
             }
+        }
+    }
+
+    /// How many rules the catalog list of `kind` holds.
+    pub fn rule_count(&self, kind: Kind) -> usize {
+        match kind {
+            Kind::Code | Kind::AiCode => self.catalog.code_rules.len(),
+            Kind::Sca => self.catalog.sca_advisories.len(),
+            Kind::Secrets => self.catalog.secret_rules.len(),
         }
     }
 

@@ -71,9 +71,12 @@ impl DemoState {
             DEMO_DEPLOYMENT,
         );
         let scm_configs = Mutex::new(dataset.scm_configs.clone());
+        // Every sort order now, so no request waits for one.
+        let orders = query::Orders::default();
+        orders.prepare(&dataset);
         DemoState {
             dataset,
-            orders: query::Orders::default(),
+            orders,
             token: opts.token.clone(),
             scm_configs,
         }

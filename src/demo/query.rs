@@ -11,8 +11,7 @@ use super::materialize::Parts;
 use crate::api::model::*;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use std::cmp::Ordering;
-use std::collections::HashSet;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 pub const DEFAULT_LIMIT: i64 = 100;
 pub const MAX_LIMIT: i64 = 1000;
@@ -21,16 +20,84 @@ pub const MAX_LIMIT: i64 = 1000;
 #[derive(Debug, Clone, PartialEq)]
 pub struct BadRequest(pub String);
 
-/// Sorted permutations of the rows, built lazily.
+/// Sorted permutations of the rows (built once: at start-up by
+/// [`Orders::prepare`], else on first use), and the rows recent filters
+/// matched, so that following the cursor of a query costs neither a sort nor
+/// a scan of the data set.
 pub struct Orders {
     list: [OnceLock<Vec<u32>>; 12],
+    list_matches: Memo<Bits>,
+    report_scans: Memo<ReportScan>,
 }
 
 impl Default for Orders {
     fn default() -> Self {
         Orders {
             list: std::array::from_fn(|_| OnceLock::new()),
+            list_matches: Memo::default(),
+            report_scans: Memo::default(),
         }
+    }
+}
+
+/// One bit per row: the rows a filter matches.
+pub struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    fn new(len: usize) -> Self {
+        Bits {
+            words: vec![0; len.div_ceil(64)],
+        }
+    }
+
+    fn set(&mut self, i: usize) {
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    fn get(&self, i: usize) -> bool {
+        self.words[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// How many recent queries keep their matched rows.
+const MEMO_ENTRIES: usize = 32;
+
+/// The last few values computed for a query fingerprint, newest first.
+struct Memo<T> {
+    entries: Mutex<Vec<(u64, Arc<T>)>>,
+}
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo {
+            entries: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl<T> Memo<T> {
+    fn get_or_compute(&self, key: u64, compute: impl FnOnce() -> T) -> Arc<T> {
+        fn lock<E>(m: &Mutex<E>) -> std::sync::MutexGuard<'_, E> {
+            m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        }
+        {
+            let mut entries = lock(&self.entries);
+            if let Some(k) = entries.iter().position(|(fp, _)| *fp == key) {
+                let hit = entries.remove(k);
+                let value = hit.1.clone();
+                entries.insert(0, hit);
+                return value;
+            }
+        }
+        // Computed outside the lock: other queries go on meanwhile.
+        let value = Arc::new(compute());
+        let mut entries = lock(&self.entries);
+        entries.retain(|(fp, _)| *fp != key);
+        entries.insert(0, (key, value.clone()));
+        entries.truncate(MEMO_ENTRIES);
+        value
     }
 }
 
@@ -108,132 +175,241 @@ fn collect_page(
 
 // ------------------------------------------------------------------ List issues
 
-/// A List issues filter compiled against the data set.
+/// The catalog list a kind's rules index: code (both code kinds), SCA,
+/// secrets.
+fn class(kind: Kind) -> usize {
+    match kind {
+        Kind::Code | Kind::AiCode => 0,
+        Kind::Sca => 1,
+        Kind::Secrets => 2,
+    }
+}
+
+const CLASS_KINDS: [Kind; 3] = [Kind::Code, Kind::Sca, Kind::Secrets];
+
+/// A memory-id filter: `None` when absent or empty, else the memory index
+/// the id names (`Some(None)` when it names none of the data set's).
+fn memory_filter(id: &Option<String>) -> Option<Option<u8>> {
+    match id.as_deref() {
+        None | Some("") => None,
+        Some(id) => Some((0..=u8::MAX).find(|&k| memory_id(k) == id)),
+    }
+}
+
+/// A finding's memory reference `m` against a [`memory_filter`].
+fn memory_matches(filter: Option<Option<u8>>, m: Option<u8>) -> bool {
+    match filter {
+        None => true,
+        Some(target) => target.is_some() && m == target,
+    }
+}
+
+/// A List issues filter compiled against the data set: what depends on a
+/// repository, a ref, a team or a rule is decided once per catalog entry, so
+/// testing a row is a few table look-ups.
 struct ListMatcher<'a> {
     ds: &'a Dataset,
-    f: &'a ListIssuesFilter,
-    ids: Option<HashSet<usize>>,
-    issue_types: Vec<IssueType>,
-    sensitivities: Vec<Sensitivity>,
+    ids: Option<Bits>,
+    kind_ok: [bool; 4],
+    repo_ok: Vec<bool>,
+    /// By `repo * 256 + ref_slot`, when refs are filtered.
+    ref_ok: Option<Vec<bool>>,
+    team_ok: Option<Vec<bool>>,
+    rule_ok: [Vec<bool>; 3],
+    sensitivity_ok: Option<Vec<bool>>,
+    parents: Option<Vec<(u8, u16)>>,
+    file_paths: &'a [String],
+    since: Option<i64>,
+    until: Option<i64>,
+    exclude_historical: bool,
+    on_primary_branch: Option<bool>,
+    exclude_ticketed: bool,
+    exclude_memory_rendered: bool,
+    has_fix_pr: Option<bool>,
+    memory_referenced: Option<Option<u8>>,
+    memory_rendered: Option<Option<u8>>,
+    memory_in_scope: Option<Option<u8>>,
+    will_flip: Option<Option<u8>>,
 }
 
 impl<'a> ListMatcher<'a> {
-    fn new(ds: &'a Dataset, req: &'a ListIssuesRequest, f: &'a ListIssuesFilter) -> Self {
+    fn new(ds: &'a Dataset, f: &'a ListIssuesFilter, issue_types: &[IssueType]) -> Self {
+        let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
         let ids = (!f.ids.is_empty()).then(|| {
-            f.ids
+            let mut bits = Bits::new(ds.rows.len());
+            for i in f
+                .ids
                 .iter()
                 .filter_map(|id| finding_index(id, ds.rows.len()))
+            {
+                bits.set(i);
+            }
+            bits
+        });
+        let kinds = [Kind::Code, Kind::AiCode, Kind::Sca, Kind::Secrets];
+        let kind_ok =
+            kinds.map(|k| issue_types.is_empty() || issue_types.contains(&k.issue_type()));
+        let repo_ok = ds
+            .catalog
+            .repositories
+            .iter()
+            .zip(&ds.repos)
+            .map(|(repo, info)| {
+                any(&f.repository_names, &repo.name)
+                    && any(&f.repository_ids, &info.id)
+                    && (f.repository_tags.is_empty()
+                        || repo.tags.iter().any(|t| f.repository_tags.contains(t)))
+                    && any(&f.repository_ref_ids, &info.primary_ref_id)
+                    && (f.include_archived != Some(false) || !repo.archived)
+            })
+            .collect();
+        let ref_ok = (!f.refs.is_empty()).then(|| {
+            (0..ds.catalog.repositories.len())
+                .flat_map(|repo| (0..=u8::MAX).map(move |slot| (repo as u8, slot)))
+                .map(|(repo, slot)| any(&f.refs, ds.ref_name_of(repo, slot)))
                 .collect()
         });
-        let mut issue_types: Vec<IssueType> = f
-            .issue_types
-            .iter()
-            .filter(|t| **t != IssueType::Unspecified)
-            .cloned()
-            .collect();
-        if f.issue_types.is_empty()
-            && let Some(t) = req
-                .issue_type
-                .as_ref()
-                .filter(|t| **t != IssueType::Unspecified)
-        {
-            issue_types.push(t.clone());
-        }
-        let sensitivities = f
-            .ai_sensitivities
-            .iter()
-            .map(|s| Sensitivity::from_wire(s))
-            .collect();
+        let team_ok = (!f.team_names.is_empty()).then(|| {
+            ds.catalog
+                .people
+                .teams
+                .iter()
+                .map(|t| any(&f.team_names, &t.name))
+                .collect()
+        });
+        let rule_ok = CLASS_KINDS.map(|kind| {
+            (0..ds.rule_count(kind) as u16)
+                .map(|rule| {
+                    let facts = ds.rule_facts_of(kind, rule);
+                    let advisory = ds.advisory_of(kind, rule);
+                    any(&f.policy_slugs, facts.policy_slug)
+                        && any(&f.rules, facts.rule_path)
+                        && any(&f.rule_ids, facts.rule_id)
+                        && any(&f.rulesets, facts.ruleset)
+                        && any(&f.categories, facts.category)
+                        && (f.dependencies.is_empty()
+                            || advisory.is_some_and(|a| f.dependencies.contains(&a.package)))
+                        && (f.cves.is_empty()
+                            || advisory.is_some_and(|a| f.cves.contains(&a.vuln_id)))
+                        && (f.advisory_ids.is_empty()
+                            || advisory.is_some_and(|a| f.advisory_ids.contains(&a.vuln_id)))
+                        && (f.secret_types.is_empty()
+                            || ds
+                                .secret_rule_of(kind, rule)
+                                .is_some_and(|s| f.secret_types.contains(&s.secret_type)))
+                })
+                .collect()
+        });
+        let sensitivity_ok = (!f.ai_sensitivities.is_empty()).then(|| {
+            let wanted: Vec<Sensitivity> = f
+                .ai_sensitivities
+                .iter()
+                .map(|s| Sensitivity::from_wire(s))
+                .collect();
+            Sensitivity::ALL
+                .iter()
+                .map(|s| wanted.contains(s))
+                .collect()
+        });
+        // Parent ids are `ip-{repo}-{rule}`: keep those a row can have.
+        let parents = (!f.issue_parent_ids.is_empty()).then(|| {
+            f.issue_parent_ids
+                .iter()
+                .filter_map(|p| {
+                    let (repo, rule) = p.strip_prefix("ip-")?.split_once('-')?;
+                    let key = (repo.parse::<u8>().ok()?, rule.parse::<u16>().ok()?);
+                    (format!("ip-{}-{}", key.0, key.1) == *p).then_some(key)
+                })
+                .collect()
+        });
         ListMatcher {
             ds,
-            f,
             ids,
-            issue_types,
-            sensitivities,
+            kind_ok,
+            repo_ok,
+            ref_ok,
+            team_ok,
+            rule_ok,
+            sensitivity_ok,
+            parents,
+            file_paths: &f.file_paths,
+            since: f.since.map(bound),
+            until: f.until.map(bound),
+            exclude_historical: f.exclude_historical == Some(true),
+            on_primary_branch: f.on_primary_branch,
+            exclude_ticketed: f.include_ticketed == Some(false),
+            exclude_memory_rendered: f.include_ai_memory_rendered == Some(false),
+            has_fix_pr: f.has_in_flight_autofix_pr,
+            memory_referenced: memory_filter(&f.ai_memory_referenced),
+            memory_rendered: memory_filter(&f.ai_memory_rendered),
+            memory_in_scope: memory_filter(&f.memory_id_in_scope),
+            will_flip: memory_filter(&f.ai_memory_will_flip_verdict),
         }
     }
 
     fn matches(&self, i: usize) -> bool {
-        let ds = self.ds;
-        let f = self.f;
-        let row = &ds.rows[i];
-        let repo = ds.repo(row);
-        let info = &ds.repos[row.repo as usize];
-        let facts = ds.rule_facts(row);
-        let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
-        let mem = |m: Option<u8>, id: &Option<String>| match id.as_deref() {
-            None | Some("") => true,
-            Some(id) => m.is_some_and(|k| memory_id(k) == id),
-        };
         if let Some(ids) = &self.ids
-            && !ids.contains(&i)
+            && !ids.get(i)
         {
             return false;
         }
-        let status = &IssueStatus::ALL[row.status as usize];
-        any(&f.repository_names, &repo.name)
-            && any(&f.repository_ids, &info.id)
-            && (f.repository_tags.is_empty()
-                || repo.tags.iter().any(|t| f.repository_tags.contains(t)))
-            && any(&f.refs, ds.ref_name(row))
-            && any(&f.repository_ref_ids, &info.primary_ref_id)
-            && (self.sensitivities.is_empty()
-                || row
-                    .sensitivity
-                    .is_some_and(|s| self.sensitivities.contains(&Sensitivity::ALL[s as usize])))
-            && any(&f.team_names, ds.team_name(row))
-            && any(&f.policy_slugs, facts.policy_slug)
-            && any(&f.rules, facts.rule_path)
-            && any(&f.rule_ids, facts.rule_id)
-            && any(&f.rulesets, facts.ruleset)
-            && any(&f.categories, facts.category)
-            && (f.dependencies.is_empty()
-                || ds
-                    .sca_package(row)
-                    .is_some_and(|p| f.dependencies.iter().any(|d| d == p)))
-            && (f.cves.is_empty()
-                || ds
-                    .advisory(row)
-                    .is_some_and(|a| f.cves.contains(&a.vuln_id)))
-            && (f.advisory_ids.is_empty()
-                || ds
-                    .advisory(row)
-                    .is_some_and(|a| f.advisory_ids.contains(&a.vuln_id)))
-            && (f.issue_parent_ids.is_empty()
-                || f.issue_parent_ids
-                    .contains(&format!("ip-{}-{}", row.repo, row.rule)))
-            && (f.secret_types.is_empty()
-                || ds
-                    .secret_rule(row)
-                    .is_some_and(|s| f.secret_types.contains(&s.secret_type)))
-            && (f.file_paths.is_empty()
-                || f.file_paths
-                    .iter()
-                    .any(|p| path_matches(ds.file_path(row), p)))
-            && f.since.is_none_or(|s| row.relevant_since >= bound(s))
-            && f.until.is_none_or(|u| row.relevant_since < bound(u))
-            && (self.issue_types.is_empty() || self.issue_types.contains(&row.kind.issue_type()))
-            && (f.exclude_historical != Some(true)
-                || !matches!(status, IssueStatus::Fixed | IssueStatus::Removed))
-            && f.on_primary_branch.is_none_or(|p| p == (row.ref_slot == 0))
-            && (f.include_ticketed != Some(false) || !row.ticket)
-            && (f.include_archived != Some(false) || !repo.archived)
-            && f.has_in_flight_autofix_pr
-                .is_none_or(|h| h == row.fix_pr.is_some())
-            && (f.include_ai_memory_rendered != Some(false) || row.memory_rendered.is_none())
-            && mem(row.memory_referenced, &f.ai_memory_referenced)
-            && mem(row.memory_rendered, &f.ai_memory_rendered)
-            && (f.memory_id_in_scope.as_deref().is_none_or(str::is_empty)
-                || mem(row.memory_referenced, &f.memory_id_in_scope)
-                || mem(row.memory_rendered, &f.memory_id_in_scope))
-            && (f
-                .ai_memory_will_flip_verdict
-                .as_deref()
-                .is_none_or(str::is_empty)
-                || (mem(row.memory_referenced, &f.ai_memory_will_flip_verdict)
+        let ds = self.ds;
+        let row = &ds.rows[i];
+        let historical = matches!(
+            IssueStatus::ALL[row.status as usize],
+            IssueStatus::Fixed | IssueStatus::Removed
+        );
+        self.kind_ok[row.kind as usize]
+            && self.repo_ok[row.repo as usize]
+            && self.rule_ok[class(row.kind)][row.rule as usize]
+            && self
+                .ref_ok
+                .as_ref()
+                .is_none_or(|ok| ok[row.repo as usize * 256 + row.ref_slot as usize])
+            && self.team_ok.as_ref().is_none_or(|ok| ok[row.team as usize])
+            && self
+                .sensitivity_ok
+                .as_ref()
+                .is_none_or(|ok| row.sensitivity.is_some_and(|s| ok[s as usize]))
+            && self.since.is_none_or(|s| row.relevant_since >= s)
+            && self.until.is_none_or(|u| row.relevant_since < u)
+            && !(self.exclude_historical && historical)
+            && self
+                .on_primary_branch
+                .is_none_or(|p| p == (row.ref_slot == 0))
+            && !(self.exclude_ticketed && row.ticket)
+            && self.has_fix_pr.is_none_or(|h| h == row.fix_pr.is_some())
+            && !(self.exclude_memory_rendered && row.memory_rendered.is_some())
+            && memory_matches(self.memory_referenced, row.memory_referenced)
+            && memory_matches(self.memory_rendered, row.memory_rendered)
+            && (self.memory_in_scope.is_none()
+                || memory_matches(self.memory_in_scope, row.memory_referenced)
+                || memory_matches(self.memory_in_scope, row.memory_rendered))
+            && (self.will_flip.is_none()
+                || (memory_matches(self.will_flip, row.memory_referenced)
                     && row
                         .verdict
                         .is_some_and(|v| Verdict::ALL[v as usize] == Verdict::FalsePositive)))
+            && self
+                .parents
+                .as_ref()
+                .is_none_or(|p| p.contains(&(row.repo, row.rule)))
+            && (self.file_paths.is_empty()
+                || self
+                    .file_paths
+                    .iter()
+                    .any(|p| path_matches(ds.file_path(row), p)))
+    }
+
+    /// Every row the filter matches, in one pass over the rows.
+    fn scan(&self) -> Bits {
+        let mut bits = Bits::new(self.ds.rows.len());
+        for i in 0..self.ds.rows.len() {
+            if self.matches(i) {
+                bits.set(i);
+            }
+        }
+        bits
     }
 }
 
@@ -252,30 +428,85 @@ fn sort_slot(by: &SortBy, dir: &SortDirection) -> usize {
     f * 2 + usize::from(*dir == SortDirection::Desc)
 }
 
-impl Orders {
-    fn list_order(&self, ds: &Dataset, by: &SortBy, dir: &SortDirection) -> &[u32] {
-        self.list[sort_slot(by, dir)].get_or_init(|| {
-            let mut order: Vec<u32> = (0..ds.rows.len() as u32).collect();
-            let key_cmp = |a: &Row, b: &Row| -> Ordering {
-                match by {
-                    // Level: CRITICAL highest, so DESC puts CRITICAL first.
-                    SortBy::Severity => b.severity.cmp(&a.severity),
-                    SortBy::Ref => ds.ref_name(a).cmp(ds.ref_name(b)),
-                    SortBy::Repo => ds.repo(a).name.cmp(&ds.repo(b).name),
-                    SortBy::Rule => ds.rule_facts(a).rule_id.cmp(ds.rule_facts(b).rule_id),
-                    SortBy::State => a.aggregate.cmp(&b.aggregate),
-                    _ => a.relevant_since.cmp(&b.relevant_since),
-                }
-            };
-            let desc = *dir == SortDirection::Desc;
-            order.sort_by(|&a, &b| {
-                let (ra, rb) = (&ds.rows[a as usize], &ds.rows[b as usize]);
-                let k = key_cmp(ra, rb);
-                (if desc { k.reverse() } else { k }).then(a.cmp(&b))
+/// Ranks of `names` in string order (equal names, equal ranks).
+fn ranks<'s>(names: impl Iterator<Item = &'s str> + Clone) -> impl Fn(&str) -> u64 {
+    let mut sorted: Vec<&str> = names.collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let sorted: Vec<String> = sorted.into_iter().map(str::to_owned).collect();
+    move |name| sorted.partition_point(|s| s.as_str() < name) as u64
+}
+
+/// Each row's sort key for `by`, ascending: the order of the contract
+/// (DECISIONS 10) as a number.
+fn sort_keys(ds: &Dataset, by: &SortBy) -> Vec<u64> {
+    let per_row = |key: &dyn Fn(&Row) -> u64| ds.rows.iter().map(key).collect();
+    match by {
+        // Level: CRITICAL highest (index 0), so DESC puts CRITICAL first.
+        SortBy::Severity => per_row(&|r| u64::from(u8::MAX - r.severity)),
+        SortBy::Ref => {
+            let repos = ds.catalog.repositories.len();
+            let slots = |repo: usize| (0..=u8::MAX).map(move |slot| (repo as u8, slot));
+            let rank = ranks(
+                (0..repos)
+                    .flat_map(slots)
+                    .map(|(r, s)| ds.ref_name_of(r, s)),
+            );
+            let table: Vec<u64> = (0..repos)
+                .flat_map(slots)
+                .map(|(r, s)| rank(ds.ref_name_of(r, s)))
+                .collect();
+            per_row(&|r| table[r.repo as usize * 256 + r.ref_slot as usize])
+        }
+        SortBy::Repo => {
+            let names = ds.catalog.repositories.iter().map(|r| r.name.as_str());
+            let rank = ranks(names.clone());
+            let table: Vec<u64> = names.map(&rank).collect();
+            per_row(&|r| table[r.repo as usize])
+        }
+        SortBy::Rule => {
+            let ids = CLASS_KINDS.iter().flat_map(|&kind| {
+                (0..ds.rule_count(kind) as u16)
+                    .map(move |rule| ds.rule_facts_of(kind, rule).rule_id)
             });
-            order
-        })
+            let rank = ranks(ids);
+            let table = CLASS_KINDS.map(|kind| {
+                (0..ds.rule_count(kind) as u16)
+                    .map(|rule| rank(ds.rule_facts_of(kind, rule).rule_id))
+                    .collect::<Vec<u64>>()
+            });
+            per_row(&|r| table[class(r.kind)][r.rule as usize])
+        }
+        SortBy::State => per_row(&|r| u64::from(r.aggregate)),
+        _ => per_row(&|r| (r.relevant_since as u64) ^ (1 << 63)),
     }
+}
+
+impl Orders {
+    /// Builds every sort order now, rather than on a first request.
+    pub fn prepare(&self, ds: &Dataset) {
+        for by in SortBy::ALL {
+            let keys = sort_keys(ds, by);
+            for dir in [SortDirection::Asc, SortDirection::Desc] {
+                self.list[sort_slot(by, &dir)].get_or_init(|| order_by(&keys, &dir));
+            }
+        }
+    }
+
+    fn list_order(&self, ds: &Dataset, by: &SortBy, dir: &SortDirection) -> &[u32] {
+        self.list[sort_slot(by, dir)].get_or_init(|| order_by(&sort_keys(ds, by), dir))
+    }
+}
+
+/// Row indices by key in `dir`, ties by index ascending: a total order.
+fn order_by(keys: &[u64], dir: &SortDirection) -> Vec<u32> {
+    let desc = *dir == SortDirection::Desc;
+    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| {
+        let k = keys[i as usize];
+        (if desc { u64::MAX - k } else { k }, i)
+    });
+    order
 }
 
 /// Fingerprint of everything that decides a listing's order and content.
@@ -309,8 +540,30 @@ pub fn list_issues(
     let by = req.sort_by.clone().unwrap_or(SortBy::RelevantSince);
     let dir = req.sort_direction.clone().unwrap_or(SortDirection::Desc);
     let order = orders.list_order(ds, &by, &dir);
-    let matcher = ListMatcher::new(ds, req, f);
-    let (items, next) = collect_page(order, start, limit, |i| matcher.matches(i));
+    let mut issue_types: Vec<IssueType> = f
+        .issue_types
+        .iter()
+        .filter(|t| **t != IssueType::Unspecified)
+        .cloned()
+        .collect();
+    if f.issue_types.is_empty()
+        && let Some(t) = req
+            .issue_type
+            .as_ref()
+            .filter(|t| **t != IssueType::Unspecified)
+    {
+        issue_types.push(t.clone());
+    }
+    let (items, next) = if *f == empty && issue_types.is_empty() {
+        collect_page(order, start, limit, |_| true)
+    } else {
+        // The rows the filter matches, kept for the next pages (and sorts).
+        let key = cursor::fingerprint("list-filter", &(f, &issue_types));
+        let matches = orders
+            .list_matches
+            .get_or_compute(key, || ListMatcher::new(ds, f, &issue_types).scan());
+        collect_page(order, start, limit, |i| matches.get(i))
+    };
     let parts = Parts {
         remediation: req.include_remediation == Some(true),
         activity_history: req.include_activity_history == Some(true),
@@ -374,181 +627,268 @@ fn bound(t: DateTime<Utc>) -> i64 {
     t.timestamp() + i64::from(t.timestamp_subsec_nanos() > 0)
 }
 
+/// A Report findings filter compiled against the data set, like
+/// [`ListMatcher`]: per-entry decisions in tables, a row test of look-ups.
 struct ReportMatcher<'a> {
     ds: &'a Dataset,
-    f: &'a ReportFilters,
     report_type: ReportType,
-    state: Option<AggregateState>,
     created_range: (Option<i64>, Option<i64>),
     bucket: Option<(i64, i64)>,
-    types: Vec<FindingType>,
-    severities: Vec<Severity>,
-    confidence: Vec<Confidence>,
-    reachability: Vec<FindingReachability>,
-    validity: Vec<ValidationState>,
-    verdicts: Vec<Verdict>,
-    deployment_statuses: Vec<DeploymentStatus>,
-    exposures: Vec<PublicExposure>,
+    /// By aggregate state: the report type's states and `findingState`.
+    state_ok: Vec<bool>,
+    kind_ok: [bool; 4],
+    severity_ok: Vec<bool>,
+    confidence_ok: Vec<bool>,
+    /// By reachability index; `None` for findings without one.
+    reachability_ok: Option<Vec<bool>>,
+    validity_ok: Option<Vec<bool>>,
+    /// By verdict index, the last entry for findings without a verdict.
+    verdict_ok: Vec<bool>,
+    repo_ok: Vec<bool>,
+    team_ok: Vec<bool>,
+    rule_ok: [Vec<bool>; 3],
 }
 
 impl<'a> ReportMatcher<'a> {
     fn new(ds: &'a Dataset, req: &ReportRequest, f: &'a ReportFilters) -> Self {
+        let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
         let since = f.time_period.as_ref().and_then(|p| p.since).map(bound);
         let until = f.time_period.as_ref().and_then(|p| p.until).map(bound);
         let bucket = req.bucket_start.map(|start| {
             let size = f.time_bucket_size.clone().unwrap_or(TimeBucketSize::Day);
             (bound(start), bound(bucket_end(start, &size)))
         });
+        let report_type = req.report_type.clone().unwrap_or(ReportType::TotalOpen);
+        let state = req.finding_state.clone();
+        let state_ok = AggregateState::ALL
+            .iter()
+            .map(|agg| {
+                let by_type = match report_type {
+                    ReportType::TotalFixed => *agg == AggregateState::Fixed,
+                    ReportType::TotalIgnored => matches!(
+                        agg,
+                        AggregateState::IgnoredApp | AggregateState::IgnoredCode
+                    ),
+                    ReportType::TotalProvisionallyIgnored => {
+                        *agg == AggregateState::ProvisionallyIgnoredApp
+                    }
+                    ReportType::OpenBacklog => is_open(agg),
+                    ReportType::BacklogActivity
+                    | ReportType::Project
+                    | ReportType::GuardrailsActivity => true,
+                    _ => is_open(agg),
+                };
+                by_type && state.as_ref().is_none_or(|s| s == agg)
+            })
+            .collect();
+        let types: Vec<&FindingType> = f
+            .finding_types
+            .iter()
+            .filter(|t| **t != FindingType::Unspecified)
+            .collect();
+        let kind_ok = [Kind::Code, Kind::AiCode, Kind::Sca, Kind::Secrets].map(|kind| {
+            let finding_type = match kind {
+                Kind::Code | Kind::AiCode => FindingType::Code,
+                Kind::Sca => FindingType::Sca,
+                Kind::Secrets => FindingType::Secrets,
+            };
+            types.is_empty() || types.contains(&&finding_type)
+        });
+        let severities: Vec<Severity> = f
+            .finding_severities
+            .iter()
+            .filter(|s| **s != FindingSeverity::Unspecified)
+            .map(|s| Severity::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
+            .collect();
+        let severity_ok = Severity::ALL
+            .iter()
+            .map(|s| severities.is_empty() || severities.contains(s))
+            .collect();
+        let confidence: Vec<Confidence> = f
+            .confidence
+            .iter()
+            .filter(|s| **s != FindingConfidence::Unspecified)
+            .map(|s| Confidence::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
+            .collect();
+        let confidence_ok = Confidence::ALL
+            .iter()
+            .map(|c| confidence.is_empty() || confidence.contains(c))
+            .collect();
+        let reachability: Vec<&FindingReachability> = f
+            .reachability
+            .iter()
+            .filter(|s| **s != FindingReachability::Unspecified)
+            .collect();
+        let reachability_ok = (!reachability.is_empty()).then(|| {
+            Reachability::ALL
+                .iter()
+                .map(|k| {
+                    let r = match k {
+                        Reachability::Reachable => FindingReachability::Reachable,
+                        Reachability::AlwaysReachable => FindingReachability::AlwaysReachable,
+                        Reachability::ConditionallyReachable => {
+                            FindingReachability::ConditionallyReachable
+                        }
+                        Reachability::Unreachable => FindingReachability::Unreachable,
+                        _ => FindingReachability::NoReachabilityAnalysis,
+                    };
+                    reachability.contains(&&r)
+                })
+                .collect()
+        });
+        let validity: Vec<ValidationState> = f
+            .validity
+            .iter()
+            .filter_map(|v| match v {
+                FindingValidity::Valid => Some(ValidationState::ConfirmedValid),
+                FindingValidity::Invalid => Some(ValidationState::ConfirmedInvalid),
+                FindingValidity::Error => Some(ValidationState::ValidationError),
+                FindingValidity::NoValidator => Some(ValidationState::NoValidator),
+                _ => None,
+            })
+            .collect();
+        let validity_ok = (!validity.is_empty()).then(|| {
+            ValidationState::ALL
+                .iter()
+                .map(|v| validity.contains(v))
+                .collect()
+        });
+        let verdicts: Vec<&Verdict> = f
+            .ai_verdicts
+            .iter()
+            .filter(|v| **v != Verdict::Unspecified)
+            .collect();
+        let verdict_ok = Verdict::ALL
+            .iter()
+            .chain([&Verdict::NoVerdict])
+            .map(|v| verdicts.is_empty() || verdicts.contains(&v))
+            .collect();
+        let deployment_statuses: Vec<&DeploymentStatus> = f
+            .deployment_statuses
+            .iter()
+            .filter(|v| **v != DeploymentStatus::Unspecified)
+            .collect();
+        let exposures: Vec<&PublicExposure> = f
+            .public_exposures
+            .iter()
+            .filter(|v| **v != PublicExposure::Unspecified)
+            .collect();
+        let repo_ok = ds
+            .catalog
+            .repositories
+            .iter()
+            .zip(&ds.repos)
+            .map(|(repo, info)| {
+                any(&f.projects, &repo.name)
+                    && any(&f.project_ids, &info.id)
+                    && (f.tags.is_empty() || repo.tags.iter().any(|t| f.tags.contains(t)))
+                    && (deployment_statuses.is_empty()
+                        || deployment_statuses
+                            .contains(&&DeploymentStatus::from_wire(&repo.deployment_status)))
+                    && (exposures.is_empty()
+                        || exposures.contains(&&PublicExposure::from_wire(&repo.public_exposure)))
+            })
+            .collect();
+        let team_ok = ds
+            .catalog
+            .people
+            .teams
+            .iter()
+            .map(|t| any(&f.teams, &t.name))
+            .collect();
+        let rule_ok = CLASS_KINDS.map(|kind| {
+            (0..ds.rule_count(kind) as u16)
+                .map(|rule| {
+                    let facts = ds.rule_facts_of(kind, rule);
+                    any(&f.rule_ids, facts.rule_id) && any(&f.finding_categories, facts.category)
+                })
+                .collect()
+        });
         ReportMatcher {
             ds,
-            f,
-            report_type: req.report_type.clone().unwrap_or(ReportType::TotalOpen),
-            state: req.finding_state.clone(),
+            report_type,
             created_range: (since, until),
             bucket,
-            types: f
-                .finding_types
-                .iter()
-                .filter(|t| **t != FindingType::Unspecified)
-                .cloned()
-                .collect(),
-            severities: f
-                .finding_severities
-                .iter()
-                .filter(|s| **s != FindingSeverity::Unspecified)
-                .map(|s| Severity::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
-                .collect(),
-            confidence: f
-                .confidence
-                .iter()
-                .filter(|s| **s != FindingConfidence::Unspecified)
-                .map(|s| Confidence::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
-                .collect(),
-            reachability: f
-                .reachability
-                .iter()
-                .filter(|s| **s != FindingReachability::Unspecified)
-                .cloned()
-                .collect(),
-            validity: f
-                .validity
-                .iter()
-                .filter_map(|v| match v {
-                    FindingValidity::Valid => Some(ValidationState::ConfirmedValid),
-                    FindingValidity::Invalid => Some(ValidationState::ConfirmedInvalid),
-                    FindingValidity::Error => Some(ValidationState::ValidationError),
-                    FindingValidity::NoValidator => Some(ValidationState::NoValidator),
-                    _ => None,
-                })
-                .collect(),
-            verdicts: f
-                .ai_verdicts
-                .iter()
-                .filter(|v| **v != Verdict::Unspecified)
-                .cloned()
-                .collect(),
-            deployment_statuses: f
-                .deployment_statuses
-                .iter()
-                .filter(|v| **v != DeploymentStatus::Unspecified)
-                .cloned()
-                .collect(),
-            exposures: f
-                .public_exposures
-                .iter()
-                .filter(|v| **v != PublicExposure::Unspecified)
-                .cloned()
-                .collect(),
+            state_ok,
+            kind_ok,
+            severity_ok,
+            confidence_ok,
+            reachability_ok,
+            validity_ok,
+            verdict_ok,
+            repo_ok,
+            team_ok,
+            rule_ok,
         }
     }
 
     fn matches(&self, i: usize) -> bool {
-        let ds = self.ds;
-        let f = self.f;
-        let row = &ds.rows[i];
-        let repo = ds.repo(row);
-        let info = &ds.repos[row.repo as usize];
-        let agg = &AggregateState::ALL[row.aggregate as usize];
+        let row = &self.ds.rows[i];
         let in_range = |t: i64, (lo, hi): (Option<i64>, Option<i64>)| {
             lo.is_none_or(|s| t >= s) && hi.is_none_or(|u| t < u)
         };
-        let by_type = match self.report_type {
-            ReportType::TotalFixed => *agg == AggregateState::Fixed,
-            ReportType::TotalIgnored => matches!(
-                agg,
-                AggregateState::IgnoredApp | AggregateState::IgnoredCode
-            ),
-            ReportType::TotalProvisionallyIgnored => {
-                *agg == AggregateState::ProvisionallyIgnoredApp
-            }
-            ReportType::OpenBacklog => {
-                is_open(agg) && self.created_range.0.is_none_or(|s| row.created < s)
-            }
-            ReportType::BacklogActivity => in_range(row.last_activity, self.created_range),
-            ReportType::Project => true,
-            ReportType::GuardrailsActivity => row.blocking,
-            _ => is_open(agg),
-        };
         // OPEN_BACKLOG and BACKLOG_ACTIVITY use the period their own way.
-        let period_on_created = !matches!(
-            self.report_type,
-            ReportType::OpenBacklog | ReportType::BacklogActivity
-        );
-        let finding_type = match row.kind {
-            Kind::Code | Kind::AiCode => FindingType::Code,
-            Kind::Sca => FindingType::Sca,
-            Kind::Secrets => FindingType::Secrets,
+        let by_type_and_period = match self.report_type {
+            ReportType::OpenBacklog => self.created_range.0.is_none_or(|s| row.created < s),
+            ReportType::BacklogActivity => in_range(row.last_activity, self.created_range),
+            ReportType::GuardrailsActivity => {
+                row.blocking && in_range(row.created, self.created_range)
+            }
+            _ => in_range(row.created, self.created_range),
         };
-        let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
-        let reach = row
-            .reachability
-            .map(|k| match Reachability::ALL[k as usize] {
-                Reachability::Reachable => FindingReachability::Reachable,
-                Reachability::AlwaysReachable => FindingReachability::AlwaysReachable,
-                Reachability::ConditionallyReachable => FindingReachability::ConditionallyReachable,
-                Reachability::Unreachable => FindingReachability::Unreachable,
-                _ => FindingReachability::NoReachabilityAnalysis,
-            });
-        let verdict = row
-            .verdict
-            .map_or(Verdict::NoVerdict, |v| Verdict::ALL[v as usize].clone());
-        by_type
-            && (!period_on_created || in_range(row.created, self.created_range))
+        self.state_ok[row.aggregate as usize]
+            && by_type_and_period
             && self
                 .bucket
                 .is_none_or(|(lo, hi)| row.created >= lo && row.created < hi)
-            && self.state.as_ref().is_none_or(|s| s == agg)
-            && (self.types.is_empty() || self.types.contains(&finding_type))
-            && (self.severities.is_empty()
-                || self
-                    .severities
-                    .contains(&Severity::ALL[row.severity as usize]))
-            && any(&f.projects, &repo.name)
-            && any(&f.project_ids, &info.id)
-            && (f.tags.is_empty() || repo.tags.iter().any(|t| f.tags.contains(t)))
-            && (self.confidence.is_empty()
-                || self
-                    .confidence
-                    .contains(&Confidence::ALL[row.confidence as usize]))
-            && (self.reachability.is_empty()
-                || reach.is_some_and(|r| self.reachability.contains(&r)))
-            && (self.validity.is_empty()
-                || row
-                    .validation
-                    .is_some_and(|v| self.validity.contains(&ValidationState::ALL[v as usize])))
-            && any(&f.teams, ds.team_name(row))
-            && any(&f.rule_ids, ds.rule_facts(row).rule_id)
-            && (self.verdicts.is_empty() || self.verdicts.contains(&verdict))
-            && (self.deployment_statuses.is_empty()
-                || self
-                    .deployment_statuses
-                    .contains(&DeploymentStatus::from_wire(&repo.deployment_status)))
-            && (self.exposures.is_empty()
-                || self
-                    .exposures
-                    .contains(&PublicExposure::from_wire(&repo.public_exposure)))
-            && any(&f.finding_categories, ds.rule_facts(row).category)
+            && self.kind_ok[row.kind as usize]
+            && self.severity_ok[row.severity as usize]
+            && self.repo_ok[row.repo as usize]
+            && self.confidence_ok[row.confidence as usize]
+            && self
+                .reachability_ok
+                .as_ref()
+                .is_none_or(|ok| row.reachability.is_some_and(|k| ok[k as usize]))
+            && self
+                .validity_ok
+                .as_ref()
+                .is_none_or(|ok| row.validation.is_some_and(|v| ok[v as usize]))
+            && self.team_ok[row.team as usize]
+            && self.rule_ok[class(row.kind)][row.rule as usize]
+            && self.verdict_ok[row.verdict.map_or(Verdict::ALL.len(), usize::from)]
     }
+
+    /// The rows matched and the totals by type, in one pass over the rows.
+    fn scan(&self) -> ReportScan {
+        let mut scan = ReportScan {
+            matches: Bits::new(self.ds.rows.len()),
+            total: 0,
+            code: 0,
+            sca: 0,
+            secrets: 0,
+        };
+        for (i, row) in self.ds.rows.iter().enumerate() {
+            if self.matches(i) {
+                scan.matches.set(i);
+                scan.total += 1;
+                match row.kind {
+                    Kind::Code | Kind::AiCode => scan.code += 1,
+                    Kind::Sca => scan.sca += 1,
+                    Kind::Secrets => scan.secrets += 1,
+                }
+            }
+        }
+        scan
+    }
+}
+
+/// What a report query matches: its rows and its totals.
+struct ReportScan {
+    matches: Bits,
+    total: i64,
+    code: i64,
+    sca: i64,
+    secrets: i64,
 }
 
 fn is_open(s: &AggregateState) -> bool {
@@ -587,19 +927,11 @@ pub fn report_findings(
     );
     let start = Cursor::decode_for(req.cursor.as_deref(), fp)?;
     let order = orders.list_order(ds, &SortBy::Severity, &SortDirection::Desc);
-    let matcher = ReportMatcher::new(ds, req, f);
-    let (mut total, mut code, mut sca, mut secrets) = (0i64, 0i64, 0i64, 0i64);
-    for (i, row) in ds.rows.iter().enumerate() {
-        if matcher.matches(i) {
-            total += 1;
-            match row.kind {
-                Kind::Code | Kind::AiCode => code += 1,
-                Kind::Sca => sca += 1,
-                Kind::Secrets => secrets += 1,
-            }
-        }
-    }
-    let (items, next) = collect_page(order, start, limit, |i| matcher.matches(i));
+    // The totals and rows of the query, kept for its next pages.
+    let scan = orders
+        .report_scans
+        .get_or_compute(fp, || ReportMatcher::new(ds, req, f).scan());
+    let (items, next) = collect_page(order, start, limit, |i| scan.matches.get(i));
     Ok(ReportResponse {
         findings: items
             .into_iter()
@@ -612,10 +944,10 @@ pub fn report_findings(
             }
             .encode()
         }),
-        total: Some(total),
-        total_code: Some(code),
-        total_sca: Some(sca),
-        total_secrets: Some(secrets),
+        total: Some(scan.total),
+        total_code: Some(scan.code),
+        total_sca: Some(scan.sca),
+        total_secrets: Some(scan.secrets),
     })
 }
 

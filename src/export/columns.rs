@@ -19,6 +19,11 @@ const fn col(name: &'static str, width: usize) -> Column {
 pub trait Record: Serialize {
     const COLUMNS: &'static [Column];
     fn cells(&self) -> Vec<String>;
+    /// The finding this item is or wraps, for formats made of findings
+    /// (SARIF); `None` for items that are not findings.
+    fn issue(&self) -> Option<&Issue> {
+        None
+    }
 }
 
 fn time(t: &Option<Timestamp>) -> String {
@@ -61,6 +66,9 @@ impl Record for Issue {
     fn cells(&self) -> Vec<String> {
         issue_cells(self)
     }
+    fn issue(&self) -> Option<&Issue> {
+        Some(self)
+    }
 }
 
 impl Record for IssueItem {
@@ -70,6 +78,9 @@ impl Record for IssueItem {
             Some(i) => issue_cells(i),
             None => vec![String::new(); ISSUE_COLUMNS.len()],
         }
+    }
+    fn issue(&self) -> Option<&Issue> {
+        self.issue.as_ref()
     }
 }
 

@@ -1,10 +1,14 @@
-//! Writing items out: JSON, NDJSON, CSV and aligned tables. Imports the
-//! model only (and the leaf `text` helper).
+//! Writing items out: JSON, NDJSON, CSV, aligned tables, Markdown tables
+//! and SARIF. Imports the model only (and the leaf `text` helper).
 //!
-//! A [`Writer`] takes items one at a time, so NDJSON, CSV and tables stream
-//! in constant memory however many pages a listing follows.
+//! A [`Writer`] takes items one at a time, so NDJSON, CSV, tables and
+//! Markdown stream in constant memory however many pages a listing follows.
+//! SARIF gathers its rules across results, so it keeps a small summary of
+//! each finding and writes the document when the writer finishes.
 
 mod columns;
+pub mod markdown;
+pub mod sarif;
 
 pub use columns::{Column, Record};
 
@@ -18,10 +22,25 @@ pub enum Format {
     Json,
     Ndjson,
     Csv,
+    /// SARIF 2.1.0 (findings only: `issues` and `report`).
+    Sarif,
+    /// A GitHub-flavoured Markdown table.
+    Markdown,
 }
 
 impl Format {
-    pub const NAMES: &'static [&'static str] = &["table", "json", "ndjson", "csv"];
+    pub const NAMES: &'static [&'static str] =
+        &["table", "json", "ndjson", "csv", "sarif", "markdown"];
+
+    /// Every format, in the order of [`Format::NAMES`].
+    pub const ALL: [Format; 6] = [
+        Format::Table,
+        Format::Json,
+        Format::Ndjson,
+        Format::Csv,
+        Format::Sarif,
+        Format::Markdown,
+    ];
 
     pub fn parse(s: &str) -> Option<Format> {
         match s.to_ascii_lowercase().as_str() {
@@ -29,7 +48,33 @@ impl Format {
             "json" => Some(Format::Json),
             "ndjson" | "jsonl" => Some(Format::Ndjson),
             "csv" => Some(Format::Csv),
+            "sarif" => Some(Format::Sarif),
+            "markdown" | "md" => Some(Format::Markdown),
             _ => None,
+        }
+    }
+
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Json => "json",
+            Format::Ndjson => "ndjson",
+            Format::Csv => "csv",
+            Format::Sarif => "sarif",
+            Format::Markdown => "markdown",
+        }
+    }
+
+    /// The usual file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Table => "txt",
+            Format::Json => "json",
+            Format::Ndjson => "ndjson",
+            Format::Csv => "csv",
+            Format::Sarif => "sarif",
+            Format::Markdown => "md",
         }
     }
 }
@@ -42,6 +87,8 @@ pub struct Writer<W: Write> {
     /// Width available to a table, for its last (widest) column.
     table_width: usize,
     count: usize,
+    /// What a SARIF document gathers until `finish`.
+    sarif: Option<sarif::SarifLog>,
 }
 
 impl<W: Write> Writer<W> {
@@ -52,6 +99,7 @@ impl<W: Write> Writer<W> {
             columns: T::COLUMNS,
             table_width,
             count: 0,
+            sarif: (format == Format::Sarif).then(sarif::SarifLog::new),
         }
     }
 
@@ -85,6 +133,21 @@ impl<W: Write> Writer<W> {
                 let line = self.table_line(cells.iter().map(String::as_str));
                 writeln!(self.out, "{line}")?;
             }
+            Format::Markdown => {
+                let cells = item.cells();
+                writeln!(
+                    self.out,
+                    "{}",
+                    markdown::row(cells.iter().map(String::as_str))
+                )?;
+            }
+            Format::Sarif => {
+                // Items that carry no finding (a list wrapper without one)
+                // have nothing to report.
+                if let (Some(log), Some(issue)) = (&mut self.sarif, item.issue()) {
+                    log.add(issue);
+                }
+            }
         }
         self.count += 1;
         Ok(())
@@ -103,7 +166,11 @@ impl<W: Write> Writer<W> {
                 let line = self.table_line(names.iter().map(String::as_str));
                 writeln!(self.out, "{line}")
             }
-            Format::Ndjson => Ok(()),
+            Format::Markdown => {
+                let header = markdown::header(self.columns.iter().map(|c| c.name));
+                writeln!(self.out, "{header}")
+            }
+            Format::Ndjson | Format::Sarif => Ok(()),
         }
     }
 
@@ -112,12 +179,17 @@ impl<W: Write> Writer<W> {
         self.out.flush()
     }
 
-    /// Ends the output (closes the JSON array; an empty table says so).
+    /// Ends the output (closes the JSON array; writes the SARIF document;
+    /// an empty CSV or Markdown table still has its header).
     pub fn finish(mut self) -> io::Result<W> {
         match self.format {
             Format::Json if self.count == 0 => self.out.write_all(b"[]\n")?,
             Format::Json => self.out.write_all(b"\n]\n")?,
-            Format::Csv if self.count == 0 => self.begin()?,
+            Format::Csv | Format::Markdown if self.count == 0 => self.begin()?,
+            Format::Sarif => {
+                let log = self.sarif.take().unwrap_or_default();
+                log.write(&mut self.out)?;
+            }
             _ => {}
         }
         self.out.flush()?;
@@ -211,6 +283,84 @@ mod tests {
             unicode_width::UnicodeWidthStr::width(fit("用户输入", 6).as_str()),
             6
         );
+    }
+
+    fn written<T: Record>(format: Format, items: &[T]) -> String {
+        let mut w = Writer::new::<T>(Vec::new(), format, 120);
+        for i in items {
+            w.item(i).unwrap();
+        }
+        String::from_utf8(w.finish().unwrap()).unwrap()
+    }
+
+    fn sample() -> crate::api::model::Issue {
+        crate::api::model::Issue {
+            id: Some("7".into()),
+            rule_id: Some("py.sqli".into()),
+            severity: Some(crate::api::model::Severity::High),
+            message: Some("bad | query\nhere".into()),
+            file_path: Some("app.py".into()),
+            line: Some(3),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn markdown_is_a_table_with_the_table_columns() {
+        let out = written(Format::Markdown, &[sample()]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(
+            lines[0],
+            "| id | severity | state | type | rule | repository | location | relevant_since | message |"
+        );
+        assert_eq!(lines[1].matches("---").count(), 9);
+        assert_eq!(
+            lines[2],
+            "| 7 | high |  |  | py.sqli |  | app.py:3 |  | bad \\| query␤here |"
+        );
+        // With no items the header is still there.
+        let empty = written::<crate::api::model::Issue>(Format::Markdown, &[]);
+        assert_eq!(empty.lines().count(), 2);
+    }
+
+    #[test]
+    fn sarif_through_the_writer_takes_list_items_and_skips_empty_wrappers() {
+        use crate::api::model::IssueItem;
+        let items = [
+            IssueItem {
+                issue: Some(sample()),
+                ..Default::default()
+            },
+            IssueItem::default(),
+        ];
+        let mut w = Writer::new::<IssueItem>(Vec::new(), Format::Sarif, 120);
+        for i in &items {
+            w.item(i).unwrap();
+        }
+        assert_eq!(w.count(), 2);
+        let out = String::from_utf8(w.finish().unwrap()).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let results = doc["runs"][0]["results"].as_array().unwrap();
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0]["ruleId"], "py.sqli");
+        assert_eq!(results[0]["level"], "error");
+        // Nothing at all is still a valid, empty log.
+        let empty = written::<IssueItem>(Format::Sarif, &[]);
+        let doc: serde_json::Value = serde_json::from_str(&empty).unwrap();
+        assert_eq!(doc["runs"][0]["results"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn format_names_parse_and_have_extensions() {
+        for (f, name) in Format::ALL.iter().zip(Format::NAMES) {
+            assert_eq!(Format::parse(name), Some(*f));
+            assert_eq!(f.name(), *name);
+        }
+        assert_eq!(Format::parse("SARIF"), Some(Format::Sarif));
+        assert_eq!(Format::parse("md"), Some(Format::Markdown));
+        assert_eq!(Format::Sarif.extension(), "sarif");
+        assert_eq!(Format::Markdown.extension(), "md");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! happen outside (requests, the browser, the clipboard) comes back as
 //! [`Effect`]s for the event loop to carry out.
 
+use super::exporting::{CopyMenu, ExportItems, ExportPrompt};
 use super::keymap::{Action, Context, Key, Keymap};
 use super::panes::agentic::AgenticPane;
 use super::panes::detail::DetailView;
@@ -29,6 +30,12 @@ pub enum Msg {
     Reply(Reply),
     /// The spinner's beat (sent only while something loads).
     Tick,
+    /// How an [`Effect::Export`] went: the file's path, and the number of
+    /// findings written or why nothing was.
+    Exported {
+        path: String,
+        result: Result<usize, String>,
+    },
 }
 
 /// What `update` asks the outside world to do.
@@ -45,6 +52,13 @@ pub enum Effect {
     Copy(String),
     Suspend,
     Quit,
+    /// Write `items` to a new file at `path` (never over an existing one)
+    /// and answer with [`Msg::Exported`].
+    Export {
+        path: std::path::PathBuf,
+        format: crate::export::Format,
+        items: ExportItems,
+    },
 }
 
 /// Things a pane asks of the app (handled right after the pane's update).
@@ -128,18 +142,65 @@ impl PaneId {
 /// A modal layer over the panes.
 #[derive(Debug, Clone)]
 pub enum Overlay {
-    Help { scroll: u16 },
-    Error { title: String, message: String },
+    Help {
+        scroll: u16,
+    },
+    Error {
+        title: String,
+        message: String,
+    },
     Command(Input),
+    /// The `e` prompt: format and file of an export.
+    Export(ExportPrompt),
+    /// The `y` menu: what to copy.
+    CopyMenu(CopyMenu),
 }
 
-/// Facts about the connection, for the header.
+/// Facts about the connection, for the header, and what the config file
+/// asks of the start.
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     pub deployment: String,
     pub base_url: String,
     pub demo: bool,
     pub read_only: bool,
+    /// The pane to open on (a profile's `default_pane`).
+    pub default_pane: Option<PaneId>,
+    /// The Issues pane's first sort and filters (a profile's defaults).
+    pub default_view: Option<SavedView>,
+    /// Saved views, applied with `:view NAME`.
+    pub views: Vec<SavedView>,
+}
+
+/// A saved view of the Issues pane: its sort and its server-side filters
+/// (`FIELD=VALUE`, as `:filter` takes them).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SavedView {
+    pub name: String,
+    pub sort_by: Option<SortBy>,
+    pub direction: Option<SortDirection>,
+    pub filters: Vec<String>,
+}
+
+impl SavedView {
+    /// Sets the pane's sort and filters to the view's (without loading).
+    fn apply_to(&self, issues: &mut IssuesPane) -> Result<(), String> {
+        let pairs = self
+            .filters
+            .iter()
+            .map(|f| crate::filter_spec::split_pair(f))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.0)?;
+        let filter: Option<ListIssuesFilter> =
+            crate::filter_spec::build(crate::filter_spec::LIST_FILTER, "List issues", &pairs)
+                .map_err(|e| format!("view {}: {}", self.name, e.0))?;
+        issues.filter = filter.unwrap_or_default();
+        issues.sort_by = self.sort_by.clone();
+        issues.sort_direction = self.direction.clone();
+        issues.local_query.clear();
+        issues.local_input = None;
+        Ok(())
+    }
 }
 
 /// Enriched copies of findings (fetched with every include flag), by id.
@@ -167,6 +228,8 @@ pub struct App {
     pub spinner: usize,
     pub outbox: Outbox,
     pub quit: bool,
+    /// The format of the last export (the next prompt offers it first).
+    pub export_format: crate::export::Format,
 }
 
 impl App {
@@ -175,29 +238,43 @@ impl App {
             read_only: session.read_only,
             ..Outbox::default()
         };
+        let mut issues = IssuesPane::default();
+        let mut status = None;
+        if let Some(view) = &session.default_view
+            && let Err(e) = view.apply_to(&mut issues)
+        {
+            status = Some(e);
+        }
         App {
-            pane: PaneId::Issues,
+            pane: session.default_pane.unwrap_or(PaneId::Issues),
             report: ReportPane::default(),
-            issues: IssuesPane::default(),
+            issues,
             agentic: AgenticPane::default(),
             scm: ScmPane::new(session.read_only),
             detail: None,
             enriched: HashMap::new(),
             overlay: None,
-            status: None,
+            status,
             keymap,
             theme,
             size,
             spinner: 0,
             outbox,
             quit: false,
+            export_format: crate::export::Format::Csv,
             session,
         }
     }
 
-    /// The first effects: the Issues pane asks for its first page at once.
+    /// The first effects: the first pane (Issues unless the config says
+    /// otherwise) asks for its first page at once.
     pub fn start(&mut self) -> Vec<Effect> {
-        self.issues.activate(&mut self.outbox);
+        match self.session.default_pane {
+            Some(PaneId::Report) => self.report.activate(&mut self.outbox),
+            Some(PaneId::Agentic) => self.agentic.activate(&mut self.outbox),
+            Some(PaneId::Scm) => {}
+            Some(PaneId::Issues) | None => self.issues.activate(&mut self.outbox),
+        }
         self.finish()
     }
 
@@ -215,7 +292,7 @@ impl App {
         match &self.overlay {
             Some(Overlay::Help { .. }) => return vec![Context::Help],
             Some(Overlay::Error { .. }) => return vec![Context::Popup],
-            Some(Overlay::Command(_)) => return vec![],
+            Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_)) => return vec![],
             None => {}
         }
         if self.detail.is_some() {
@@ -232,15 +309,17 @@ impl App {
     }
 
     fn text_input_active(&self) -> bool {
-        matches!(self.overlay, Some(Overlay::Command(_)))
-            || (self.overlay.is_none()
-                && self.detail.is_none()
-                && match self.pane {
-                    PaneId::Issues => self.issues.text_input_active(),
-                    PaneId::Report => false,
-                    PaneId::Agentic => self.agentic.text_input_active(),
-                    PaneId::Scm => self.scm.text_input_active(),
-                })
+        matches!(
+            self.overlay,
+            Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_))
+        ) || (self.overlay.is_none()
+            && self.detail.is_none()
+            && match self.pane {
+                PaneId::Issues => self.issues.text_input_active(),
+                PaneId::Report => false,
+                PaneId::Agentic => self.agentic.text_input_active(),
+                PaneId::Scm => self.scm.text_input_active(),
+            })
     }
 
     /// Rows of the list on screen (for paging and prefetch).
@@ -259,6 +338,7 @@ impl App {
             Msg::Resize(w, h) => self.size = (w, h),
             Msg::Reply(reply) => self.on_reply(reply),
             Msg::Tick => self.spinner = self.spinner.wrapping_add(1),
+            Msg::Exported { path, result } => super::exporting::exported(self, path, result),
         }
         self.finish()
     }
@@ -322,6 +402,11 @@ impl App {
     }
 
     fn on_text_key(&mut self, key: KeyEvent) {
+        match &self.overlay {
+            Some(Overlay::Export(_)) => return super::exporting::on_export_key(self, key),
+            Some(Overlay::CopyMenu(_)) => return super::exporting::on_copy_key(self, key),
+            _ => {}
+        }
         if let Some(Overlay::Command(input)) = &mut self.overlay {
             match key.code {
                 KeyCode::Esc => self.overlay = None,
@@ -402,6 +487,11 @@ impl App {
                 other => detail.on_action(other, height),
             }
             return;
+        }
+        match action {
+            Action::Export => return super::exporting::open_export(self),
+            Action::CopyMenu => return super::exporting::open_copy_menu(self),
+            _ => {}
         }
         let height = self.list_height();
         match self.pane {
@@ -510,7 +600,34 @@ impl App {
         }
     }
 
-    /// `:sort FIELD [asc|desc]`, `:filter FIELD=VALUE`, `:clear`, `:scm ID`, `:q`.
+    /// `:view NAME`: a saved view's sort and filters on the Issues pane.
+    fn apply_view(&mut self, name: Option<&str>) -> Result<(), String> {
+        let names = || {
+            let list: Vec<&str> = self.session.views.iter().map(|v| v.name.as_str()).collect();
+            if list.is_empty() {
+                "none (add [views.NAME] to the config file)".to_owned()
+            } else {
+                list.join(", ")
+            }
+        };
+        let Some(name) = name else {
+            return Err(format!("usage: :view NAME; saved views: {}", names()));
+        };
+        let Some(view) = self.session.views.iter().find(|v| v.name == name).cloned() else {
+            return Err(format!(
+                "no saved view {:?}; saved views: {}",
+                crate::text::one_line(name),
+                names()
+            ));
+        };
+        self.switch_pane(PaneId::Issues);
+        view.apply_to(&mut self.issues)?;
+        self.issues.reload(&mut self.outbox);
+        self.status = Some(format!("view {}", crate::text::one_line(&view.name)));
+        Ok(())
+    }
+
+    /// `:sort FIELD [asc|desc]`, `:filter FIELD=VALUE`, `:clear`, `:view NAME`, `:scm ID`, `:q`.
     fn run_command(&mut self, line: &str) {
         let mut words = line.split_whitespace();
         let Some(cmd) = words.next() else { return };
@@ -536,6 +653,7 @@ impl App {
                 self.issues.clear_filters(&mut self.outbox);
                 Ok(())
             }
+            "view" => self.apply_view(rest.first().copied()),
             "scm" => match rest.first() {
                 Some(id) => {
                     self.switch_pane(PaneId::Scm);
@@ -545,7 +663,7 @@ impl App {
                 None => Err("usage: :scm CONFIG_ID".into()),
             },
             other => Err(format!(
-                "unknown command :{other} (try :sort FIELD [asc|desc], :filter FIELD=VALUE, :clear, :scm ID, :q)"
+                "unknown command :{other} (try :sort FIELD [asc|desc], :filter FIELD=VALUE, :clear, :view NAME, :scm ID, :q)"
             )),
         };
         if let Err(message) = result {

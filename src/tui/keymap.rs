@@ -37,6 +37,12 @@ pub enum Action {
     Refresh,
     OpenInBrowser,
     Copy,
+    /// Offer what to copy: id, URL, path:line, or marked rows as Markdown.
+    CopyMenu,
+    /// Mark or unmark the selected row.
+    Mark,
+    /// Export the marked (or all shown) rows to a file.
+    Export,
     LocalFilter,
     FilterForm,
     CycleSort,

@@ -10,10 +10,12 @@
 //! ```
 
 pub mod app;
+pub mod exporting;
 pub mod keymap;
 pub mod layout;
 pub mod load;
 pub mod panes;
+pub mod save;
 pub mod terminal;
 pub mod theme;
 pub mod view;
@@ -58,8 +60,10 @@ where
 {
     let size = terminal.size()?;
     app.size = (size.width, size.height);
+    // Effects done off the loop (exports) answer through this channel.
+    let (done_tx, mut done) = mpsc::unbounded_channel::<Msg>();
     let first = app.start();
-    perform(first, terminal, &worker, platform)?;
+    perform(first, terminal, &worker, &done_tx, platform)?;
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut shutdown = std::pin::pin!(shutdown);
@@ -91,6 +95,7 @@ where
                 None => break,
             },
             Some(reply) = replies.recv() => msgs.push(Msg::Reply(reply)),
+            Some(msg) = done.recv() => msgs.push(msg),
             _ = tick.tick(), if loading => msgs.push(Msg::Tick),
             _ = &mut shutdown => break,
         }
@@ -101,9 +106,12 @@ where
         while let Ok(reply) = replies.try_recv() {
             msgs.push(Msg::Reply(reply));
         }
+        while let Ok(msg) = done.try_recv() {
+            msgs.push(msg);
+        }
         for msg in msgs {
             let effects = app.update(msg);
-            perform(effects, terminal, &worker, platform)?;
+            perform(effects, terminal, &worker, &done_tx, platform)?;
             dirty = true;
         }
     }
@@ -131,6 +139,7 @@ fn perform<B: Backend>(
     effects: Vec<Effect>,
     terminal: &mut Terminal<B>,
     worker: &mpsc::UnboundedSender<WorkerCommand>,
+    done: &mpsc::UnboundedSender<Msg>,
     platform: &mut dyn Platform<B>,
 ) -> std::io::Result<()> {
     for effect in effects {
@@ -145,6 +154,18 @@ fn perform<B: Backend>(
             Effect::Copy(text) => platform.copy(&text),
             Effect::Suspend => platform.suspend(terminal)?,
             Effect::Quit => {}
+            Effect::Export {
+                path,
+                format,
+                items,
+            } => {
+                // A large export takes a while: write it off the loop, so
+                // the screen stays live, and report back as a message.
+                let done = done.clone();
+                tokio::task::spawn_blocking(move || {
+                    let _ = done.send(save::export(&path, format, &items));
+                });
+            }
         }
     }
     Ok(())

@@ -49,6 +49,9 @@ pub struct Harness {
     /// URLs opened and texts copied, in order.
     pub opened: Vec<String>,
     pub copied: Vec<String>,
+    /// Exports asked for (path as typed, format, rows); each is written
+    /// at once, as the event loop does, and its outcome fed back.
+    pub exported: Vec<(std::path::PathBuf, findings_tui::export::Format, usize)>,
     pub sent: usize,
     _server: Option<DemoServer>,
 }
@@ -69,6 +72,7 @@ impl Harness {
             base_url: client.base_url().to_owned(),
             demo,
             read_only: false,
+            ..Default::default()
         };
         let app = App::new(
             session,
@@ -83,6 +87,7 @@ impl Harness {
             replies: rx,
             opened: vec![],
             copied: vec![],
+            exported: vec![],
             sent: 0,
             _server: None,
         }
@@ -108,6 +113,15 @@ impl Harness {
                 Effect::OpenUrl(u) => self.opened.push(u),
                 Effect::Copy(t) => self.copied.push(t),
                 Effect::Suspend | Effect::Quit => {}
+                Effect::Export {
+                    path,
+                    format,
+                    items,
+                } => {
+                    self.exported.push((path.clone(), format, items.len()));
+                    let done = findings_tui::tui::save::export(&path, format, &items);
+                    self.update(done);
+                }
             }
         }
     }

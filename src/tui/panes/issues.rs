@@ -6,6 +6,7 @@ use crate::api::ApiError;
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
 use crate::tui::app::{AppEvent, Outbox, copy_link, open_url};
+use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::load::PagedList;
 use crate::tui::worker::ApiRequest;
@@ -41,6 +42,8 @@ pub struct IssuesPane {
     /// The local filter in force ("" = none).
     pub local_query: String,
     pub form: Option<FilterForm>,
+    /// Rows marked with `Space` (until the list is loaded anew).
+    pub marked: Marks,
     activated: bool,
 }
 
@@ -119,6 +122,7 @@ impl IssuesPane {
     pub fn reload(&mut self, outbox: &mut Outbox) {
         let cancel = self.list.reset();
         outbox.cancel(cancel);
+        self.marked.clear();
         self.haystacks.clear();
         self.apply_local_filter();
         self.load_next(outbox);
@@ -251,6 +255,14 @@ impl IssuesPane {
             }
             Action::OpenInBrowser => open_url(outbox, self.selected_issue()),
             Action::Copy => copy_link(outbox, self.selected_issue()),
+            Action::Mark => {
+                if let Some(issue) = self.list.selected_item().and_then(|i| i.issue.as_ref()) {
+                    match self.marked.toggle(issue) {
+                        Ok(_) => self.list.move_by(1),
+                        Err(e) => outbox.status(e),
+                    }
+                }
+            }
             _ => {}
         }
     }

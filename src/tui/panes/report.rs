@@ -12,6 +12,7 @@
 use crate::api::ApiError;
 use crate::api::model::*;
 use crate::tui::app::{AppEvent, Outbox, copy_link, open_url};
+use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
@@ -128,6 +129,8 @@ pub struct ReportPane {
     pub stats: Stats,
     /// The request in flight is for the first page (it carries the totals).
     first_page_pending: bool,
+    /// Rows marked with `Space` (until the report is loaded anew).
+    pub marked: Marks,
     activated: bool,
 }
 
@@ -145,6 +148,7 @@ impl Default for ReportPane {
             totals: None,
             stats: Stats::default(),
             first_page_pending: false,
+            marked: Marks::default(),
             activated: false,
         }
     }
@@ -252,6 +256,7 @@ impl ReportPane {
             .map(|d| chrono::Utc::now() - chrono::Duration::days(i64::from(d)));
         let cancel = self.list.reset();
         outbox.cancel(cancel);
+        self.marked.clear();
         self.stats = Stats::default();
         self.load_next(outbox);
     }
@@ -350,6 +355,14 @@ impl ReportPane {
             }
             Action::OpenInBrowser => open_url(outbox, self.list.selected_item()),
             Action::Copy => copy_link(outbox, self.list.selected_item()),
+            Action::Mark => {
+                if let Some(issue) = self.list.selected_item() {
+                    match self.marked.toggle(issue) {
+                        Ok(_) => self.list.move_by(1),
+                        Err(e) => outbox.status(e),
+                    }
+                }
+            }
             Action::CycleReportType => {
                 self.report_type = cycle(ReportType::ALL, Some(&self.report_type))
                     .unwrap_or(ReportType::TotalOpen);

@@ -1,6 +1,7 @@
 //! The findings table the Issues and Report panes share: only the visible
 //! rows are built, columns give way as the terminal narrows, paths are cut
-//! from the left so the file name and line stay visible.
+//! from the left so the file name and line stay visible. While rows are
+//! marked, a narrow first column shows which.
 
 use super::common::{cut_left, date, safe, short_rule, time};
 use crate::api::model::Issue;
@@ -24,7 +25,13 @@ pub struct Rows<'a> {
     pub offset: usize,
     pub selected: usize,
     pub row: &'a dyn Fn(usize) -> Option<&'a Issue>,
+    /// Whether the finding of a row is marked; `None` when none is (the
+    /// mark column is then left out).
+    pub marked: Option<&'a dyn Fn(&Issue) -> bool>,
 }
+
+/// The mark column's symbol for a marked row.
+pub const MARK: &str = "✓";
 
 pub fn draw(
     f: &mut Frame,
@@ -38,8 +45,14 @@ pub fn draw(
     // Narrow: dates without times; very narrow: no state and no path.
     let narrow = area.width < 100;
     let tiny = area.width < 70;
-    let mut header = vec!["SEVERITY"];
-    let mut widths = vec![Constraint::Length(9)];
+    let mut header = Vec::new();
+    let mut widths = Vec::new();
+    if rows.marked.is_some() {
+        header.push("");
+        widths.push(Constraint::Length(1));
+    }
+    header.push("SEVERITY");
+    widths.push(Constraint::Length(9));
     if !tiny {
         header.push("STATE");
         widths.push(Constraint::Length(if narrow { 9 } else { 12 }));
@@ -67,13 +80,20 @@ pub fn draw(
     let visible = (rows.offset..(rows.offset + inner.height as usize).min(rows.len))
         .filter_map(|r| (rows.row)(r).map(|issue| (r, issue)))
         .map(|(r, issue)| {
-            let mut cells = vec![Cell::from(Span::styled(
+            let mut cells = Vec::with_capacity(8);
+            if let Some(marked) = rows.marked {
+                cells.push(Cell::from(Span::styled(
+                    if marked(issue) { MARK } else { " " },
+                    theme.key(),
+                )));
+            }
+            cells.push(Cell::from(Span::styled(
                 issue
                     .severity
                     .as_ref()
                     .map_or(String::new(), |s| safe(s.label())),
                 theme.severity(issue.severity.as_ref()),
-            ))];
+            )));
             if !tiny {
                 cells.push(Cell::from(
                     issue

@@ -23,6 +23,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
         if list.complete { "" } else { "+" }
     );
     let row = |r: usize| list.row(r).and_then(|item| item.issue.as_ref());
+    let marked = |issue: &_| pane.marked.contains(Some(issue));
     findings_table::draw(
         f,
         table_area,
@@ -32,6 +33,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
             offset: list.offset,
             selected: list.selected,
             row: &row,
+            marked: (!pane.marked.is_empty()).then_some(&marked as _),
         },
         findings_table::DateColumn::RelevantSince,
         Block::default().borders(Borders::ALL).title(title),
@@ -96,6 +98,9 @@ pub fn status(app: &App) -> String {
             safe(&pane.local_query),
             list.len()
         ));
+    }
+    if !pane.marked.is_empty() {
+        parts.push(format!("{} marked", pane.marked.len()));
     }
     parts.push(format!("sort {}", pane.sort_label()));
     let filters = pane.filter_summary();

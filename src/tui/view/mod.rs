@@ -4,6 +4,7 @@
 pub mod agentic;
 pub mod common;
 pub mod detail;
+pub mod exporting;
 pub mod findings_table;
 pub mod form;
 pub mod issues;
@@ -51,6 +52,8 @@ pub fn draw(f: &mut Frame, app: &App) {
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help(f, screen.body, app, *scroll),
         Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),
+        Some(Overlay::Export(prompt)) => exporting::export_prompt(f, screen.body, app, prompt),
+        Some(Overlay::CopyMenu(menu)) => exporting::copy_menu(f, screen.body, app, menu),
         Some(Overlay::Command(input)) => {
             let width = screen.status.width.saturating_sub(1) as usize;
             let scroll = input.visual_scroll(width);
@@ -135,6 +138,21 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
             theme.accent(),
         ));
     }
+    // A message (an export's path, an error) matters more than the pane's
+    // summary: when both do not fit, the summary gives way, down to 20
+    // columns.
+    let mut pane_status = pane_status;
+    if let Some(msg) = &app.status {
+        use unicode_width::UnicodeWidthStr;
+        let used = spans.iter().map(|s| s.width()).sum::<usize>()
+            + " │ ".width()
+            + safe(msg).width()
+            + "  ? help".width();
+        let room = (area.width as usize).saturating_sub(used).max(20);
+        if pane_status.width() > room {
+            pane_status = crate::export::fit(&pane_status, room);
+        }
+    }
     spans.push(Span::raw(pane_status));
     if let Some(msg) = &app.status {
         spans.push(Span::raw(" │ "));
@@ -163,15 +181,28 @@ fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
     };
     contexts.push(crate::tui::keymap::Context::Global);
     let mut lines = Vec::new();
+    // A key bound in an inner context shadows the outer binding: only
+    // what the key really does here is listed.
+    let mut seen = std::collections::HashSet::new();
     for ctx in contexts {
         lines.push(Line::from(Span::styled(ctx.title(), theme.title())));
-        for b in app.keymap.bindings(ctx) {
-            let keys: Vec<String> = b.keys.iter().map(ToString::to_string).collect();
+        let bindings = app.keymap.bindings(ctx);
+        for b in bindings {
+            if b.keys.iter().all(|k| seen.contains(k)) {
+                continue;
+            }
+            let keys: Vec<String> = b
+                .keys
+                .iter()
+                .filter(|k| !seen.contains(*k))
+                .map(ToString::to_string)
+                .collect();
             lines.push(Line::from(vec![
                 Span::styled(format!("  {:<18}", keys.join(", ")), theme.key()),
                 Span::raw(b.desc.clone()),
             ]));
         }
+        seen.extend(bindings.iter().flat_map(|b| b.keys.iter().copied()));
         lines.push(Line::default());
     }
     let popup = layout::centered(body, 72, body.height);

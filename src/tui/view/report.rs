@@ -295,7 +295,7 @@ fn selectors(f: &mut Frame, area: Rect, app: &App) {
     let type_items = [
         (Action::ToggleCode, "c", "code", "code"),
         (Action::ToggleSca, "a", "supply chain", "sca"),
-        (Action::ToggleSecrets, "e", "secrets", "secr"),
+        (Action::ToggleSecrets, "s", "secrets", "secr"),
     ];
     let sev_items = [
         (Action::ToggleCritical, "C", "critical", "crit"),
@@ -528,6 +528,7 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
         ));
     }
     let row = |r: usize| list.row(r);
+    let marked = |issue: &_| pane.marked.contains(Some(issue));
     findings_table::draw(
         f,
         area,
@@ -537,6 +538,7 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
             offset: list.offset,
             selected: list.selected,
             row: &row,
+            marked: (!pane.marked.is_empty()).then_some(&marked as _),
         },
         findings_table::DateColumn::Created,
         block,
@@ -578,6 +580,9 @@ pub fn status(app: &App) -> String {
             ", more available"
         }
     )];
+    if !pane.marked.is_empty() {
+        parts.push(format!("{} marked", pane.marked.len()));
+    }
     // The report type and period always; the other selectors when set.
     parts.push(pane.report_type.label().to_owned());
     parts.push(pane.period_label());

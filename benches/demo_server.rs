@@ -1,0 +1,248 @@
+//! The demo server answering one 1,000-item page of a 200,000-finding set:
+//! the query (filter, sort order, cursor) and the JSON body it sends, for
+//! every sort and a spread of filters, from dense to matching nothing; and
+//! the server's start-up with 200,000 findings. Target: every answer at most
+//! 20 ms, start-up under 2 s. Run: `cargo bench --bench demo_server`.
+
+use findings_tui::api::model::*;
+use findings_tui::demo::{DemoOptions, DemoState, query};
+use std::sync::OnceLock;
+
+fn main() {
+    divan::main();
+}
+
+const FINDINGS: usize = 200_000;
+
+fn options(findings: usize) -> DemoOptions {
+    DemoOptions {
+        findings,
+        anchor: chrono::DateTime::parse_from_rfc3339("2026-11-01T00:00:00Z")
+            .ok()
+            .map(|t| t.to_utc()),
+        ..Default::default()
+    }
+}
+
+/// One server for every bench (it takes a second to build).
+fn state() -> &'static DemoState {
+    static STATE: OnceLock<DemoState> = OnceLock::new();
+    STATE.get_or_init(|| DemoState::new(&options(FINDINGS)))
+}
+
+/// List issues bodies, by name: each sort field and direction, and filters
+/// from the dense (every finding) to the sparse (one, or none, in 200,000).
+const LIST: &[(&str, &str)] = &[
+    ("default", r#"{}"#),
+    ("severity-desc", r#"{"sortBy":"SORT_BY_SEVERITY"}"#),
+    (
+        "severity-asc",
+        r#"{"sortBy":"SORT_BY_SEVERITY","sortDirection":"SORT_DIRECTION_ASC"}"#,
+    ),
+    ("ref-desc", r#"{"sortBy":"SORT_BY_REF"}"#),
+    (
+        "ref-asc",
+        r#"{"sortBy":"SORT_BY_REF","sortDirection":"SORT_DIRECTION_ASC"}"#,
+    ),
+    ("repo-desc", r#"{"sortBy":"SORT_BY_REPO"}"#),
+    (
+        "repo-asc",
+        r#"{"sortBy":"SORT_BY_REPO","sortDirection":"SORT_DIRECTION_ASC"}"#,
+    ),
+    ("rule-desc", r#"{"sortBy":"SORT_BY_RULE"}"#),
+    (
+        "rule-asc",
+        r#"{"sortBy":"SORT_BY_RULE","sortDirection":"SORT_DIRECTION_ASC"}"#,
+    ),
+    ("state-desc", r#"{"sortBy":"SORT_BY_STATE"}"#),
+    (
+        "relevant-since-asc",
+        r#"{"sortDirection":"SORT_DIRECTION_ASC"}"#,
+    ),
+    (
+        "sca-by-repo",
+        r#"{"sortBy":"SORT_BY_REPO","filter":{"issueTypes":["ISSUE_TYPE_SCA"]}}"#,
+    ),
+    (
+        "one-repo-by-severity",
+        r#"{"sortBy":"SORT_BY_SEVERITY","filter":{"repositoryNames":["acme/payments-api"]}}"#,
+    ),
+    (
+        "open-primary-by-rule",
+        r#"{"sortBy":"SORT_BY_RULE","filter":{"excludeHistorical":true,"onPrimaryBranch":true,"includeTicketed":false}}"#,
+    ),
+    (
+        "last-week",
+        r#"{"filter":{"since":"2026-10-25T00:00:00Z"}}"#,
+    ),
+    (
+        "one-cve-by-ref",
+        r#"{"sortBy":"SORT_BY_REF","filter":{"cves":["CVE-2021-44906"]}}"#,
+    ),
+    (
+        "folder-by-state",
+        r#"{"sortBy":"SORT_BY_STATE","filter":{"filePaths":["src"]}}"#,
+    ),
+    (
+        "issue-parent",
+        r#"{"filter":{"issueParentIds":["ip-3-5"]}}"#,
+    ),
+    (
+        "memory-in-scope",
+        r#"{"sortBy":"SORT_BY_SEVERITY","filter":{"memoryIdInScope":"mem-004"}}"#,
+    ),
+    ("one-id", r#"{"filter":{"ids":["150000"]}}"#),
+    (
+        "matches-nothing",
+        r#"{"sortBy":"SORT_BY_RULE","filter":{"repositoryNames":["acme/no-such-repo"]}}"#,
+    ),
+    (
+        "team-and-secrets",
+        r#"{"sortBy":"SORT_BY_REPO","sortDirection":"SORT_DIRECTION_ASC","filter":{"issueTypes":["ISSUE_TYPE_SECRETS"],"teamNames":["platform-infra"]}}"#,
+    ),
+];
+
+fn list_request(name: &str) -> ListIssuesRequest {
+    let body = LIST
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, b)| *b)
+        .expect("a named request");
+    let mut req: ListIssuesRequest = serde_json::from_str(body).expect("a request body");
+    req.limit = Some(1000);
+    req
+}
+
+fn names() -> Vec<&'static str> {
+    LIST.iter().map(|(n, _)| *n).collect()
+}
+
+/// The first page: query and JSON body, as the route answers it.
+#[divan::bench(args = names(), sample_count = 20, sample_size = 1)]
+fn list_first_page(bencher: divan::Bencher, name: &str) {
+    let st = state();
+    let req = list_request(name);
+    bencher.bench(|| {
+        let page =
+            query::list_issues(&st.dataset, &st.orders, divan::black_box(&req)).expect("page");
+        serde_json::to_vec(&page).expect("serialise")
+    });
+}
+
+/// The first page of a query not seen before: the filter's scan of all
+/// 200,000 rows included (later pages of a query reuse the rows it matched).
+/// Each iteration moves `until` one second further past the newest finding,
+/// which changes the query but not its answer.
+#[divan::bench(args = ["sca-by-repo", "one-cve-by-ref", "folder-by-state", "memory-in-scope", "matches-nothing"], sample_count = 20, sample_size = 1)]
+fn list_first_page_cold(bencher: divan::Bencher, name: &str) {
+    let st = state();
+    let mut req = list_request(name);
+    let newest = st.dataset.anchor;
+    let mut k = 0;
+    bencher.bench_local(|| {
+        k += 1;
+        let filter = req.filter.get_or_insert_with(Default::default);
+        filter.until = Some(newest + chrono::Duration::seconds(k));
+        let page =
+            query::list_issues(&st.dataset, &st.orders, divan::black_box(&req)).expect("page");
+        serde_json::to_vec(&page).expect("serialise")
+    });
+}
+
+/// A page deep in the listing: the cursor of the 150th thousand.
+#[divan::bench(args = ["default", "rule-asc", "sca-by-repo", "one-cve-by-ref"], sample_count = 20, sample_size = 1)]
+fn list_page_deep(bencher: divan::Bencher, name: &str) {
+    let st = state();
+    let mut req = list_request(name);
+    // Follow cursors to roughly the 150,000th finding (or the last page).
+    for _ in 0..150 {
+        let page = query::list_issues(&st.dataset, &st.orders, &req).expect("page");
+        match page.cursor {
+            Some(c) => req.cursor = Some(c),
+            None => break,
+        }
+    }
+    bencher.bench(|| {
+        let page =
+            query::list_issues(&st.dataset, &st.orders, divan::black_box(&req)).expect("page");
+        serde_json::to_vec(&page).expect("serialise")
+    });
+}
+
+const REPORT: &[(&str, &str)] = &[
+    ("default", r#"{}"#),
+    (
+        "critical-code-30d",
+        r#"{"filters":{"findingSeverities":["FINDING_SEVERITY_CRITICAL"],"findingTypes":["FINDING_TYPE_CODE"],"timePeriod":{"since":"2026-10-02T00:00:00Z"}}}"#,
+    ),
+    (
+        "fixed-by-team",
+        r#"{"reportType":"REPORT_TYPE_TOTAL_FIXED","filters":{"teams":["platform-infra"]}}"#,
+    ),
+    (
+        "matches-nothing",
+        r#"{"filters":{"projects":["acme/no-such-repo"]}}"#,
+    ),
+];
+
+fn report_request(name: &str) -> ReportRequest {
+    let body = REPORT
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, b)| *b)
+        .expect("a named request");
+    let mut req: ReportRequest = serde_json::from_str(body).expect("a request body");
+    req.limit = Some(1000);
+    req
+}
+
+/// Report findings: a page and the totals over the whole filtered set.
+#[divan::bench(args = REPORT.iter().map(|(n, _)| *n), sample_count = 20, sample_size = 1)]
+fn report_first_page(bencher: divan::Bencher, name: &str) {
+    let st = state();
+    let req = report_request(name);
+    bencher.bench(|| {
+        let page =
+            query::report_findings(&st.dataset, &st.orders, divan::black_box(&req)).expect("page");
+        serde_json::to_vec(&page).expect("serialise")
+    });
+}
+
+/// A report query not seen before: its totals scan included (see
+/// `list_first_page_cold`).
+#[divan::bench(args = ["default", "critical-code-30d"], sample_count = 20, sample_size = 1)]
+fn report_first_page_cold(bencher: divan::Bencher, name: &str) {
+    let st = state();
+    let mut req = report_request(name);
+    let newest = st.dataset.anchor;
+    let mut k = 0;
+    bencher.bench_local(|| {
+        k += 1;
+        let filters = req.filters.get_or_insert_with(Default::default);
+        let period = filters.time_period.get_or_insert_with(Default::default);
+        period.until = Some(newest + chrono::Duration::seconds(k));
+        let page =
+            query::report_findings(&st.dataset, &st.orders, divan::black_box(&req)).expect("page");
+        serde_json::to_vec(&page).expect("serialise")
+    });
+}
+
+/// The report's second page (the totals are those of the first).
+#[divan::bench(args = ["default", "critical-code-30d"], sample_count = 20, sample_size = 1)]
+fn report_next_page(bencher: divan::Bencher, name: &str) {
+    let st = state();
+    let mut req = report_request(name);
+    let first = query::report_findings(&st.dataset, &st.orders, &req).expect("page");
+    req.cursor = first.cursor;
+    bencher.bench(|| {
+        let page =
+            query::report_findings(&st.dataset, &st.orders, divan::black_box(&req)).expect("page");
+        serde_json::to_vec(&page).expect("serialise")
+    });
+}
+
+/// Start-up: generating 200,000 findings and every sort order.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn start_200k() -> DemoState {
+    DemoState::new(&options(FINDINGS))
+}

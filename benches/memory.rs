@@ -1,0 +1,249 @@
+//! Resident memory of the TUI with 100,000 findings loaded in the Issues
+//! pane, against the bytes of JSON received for them. Target (issue 5): at
+//! most the JSON bytes plus 30 MB.
+//!
+//! The pages are real: the demo server's query engine answers each one,
+//! serde_json writes the body the server would send, the client's decoder
+//! reads it, and the app takes it as the worker would hand it over. Memory
+//! is read from /proc/self/status (Linux). Run: `cargo bench --bench memory`
+//! (FINDINGS=n for another count).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use findings_tui::api::client::decode;
+use findings_tui::api::model::*;
+use findings_tui::demo::{DemoOptions, DemoState, query};
+use findings_tui::export::Record;
+use findings_tui::tui::app::{App, Effect, Msg, Session};
+use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::theme::Theme;
+use findings_tui::tui::worker::{ApiResponse, Reply};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::value::RawValue;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+const MB: f64 = 1024.0 * 1024.0;
+
+/// The system allocator, counting the bytes and blocks live on the heap.
+struct Counting;
+
+static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+static LIVE_BLOCKS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE_BYTES.fetch_add(layout.size(), Relaxed);
+        LIVE_BLOCKS.fetch_add(1, Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE_BYTES.fetch_sub(layout.size(), Relaxed);
+        LIVE_BLOCKS.fetch_sub(1, Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE_BYTES.fetch_add(new_size, Relaxed);
+        LIVE_BYTES.fetch_sub(layout.size(), Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn heap() -> (usize, usize) {
+    (LIVE_BYTES.load(Relaxed), LIVE_BLOCKS.load(Relaxed))
+}
+
+/// A line of /proc/self/status, in bytes.
+fn status_bytes(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn rss() -> u64 {
+    status_bytes("VmRSS:").unwrap_or(0)
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        // `cargo bench -- --list` asks harnesses for their benches.
+        println!("memory: bench");
+        return;
+    }
+    let n: usize = std::env::var("FINDINGS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let start = rss();
+    let st = DemoState::new(&DemoOptions {
+        findings: n,
+        ..Default::default()
+    });
+    let mut app = App::new(
+        Session::default(),
+        Keymap::default_keymap(),
+        Theme::default(),
+        (200, 60),
+    );
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("a test terminal");
+    terminal
+        .draw(|f| findings_tui::tui::view::draw(f, &app))
+        .expect("a frame");
+    let baseline = rss();
+    let heap_before = heap();
+
+    let mut effects = app.start();
+    let mut cursor = None;
+    let mut json_bytes = 0usize;
+    let mut pages = 0;
+    let next_request = |effects: &[Effect]| {
+        effects.iter().find_map(|e| match e {
+            Effect::Send { id, .. } => Some(*id),
+            _ => None,
+        })
+    };
+    while let Some(id) = next_request(&effects) {
+        let req = ListIssuesRequest {
+            limit: Some(1000),
+            cursor: cursor.clone(),
+            ..Default::default()
+        };
+        let body = {
+            let page = query::list_issues(&st.dataset, &st.orders, &req).expect("a page");
+            serde_json::to_vec(&page).expect("a body")
+        };
+        json_bytes += body.len();
+        pages += 1;
+        let page: ListIssuesResponse = decode(&body, "application/json").expect("decodes");
+        drop(body);
+        cursor = page.cursor.clone();
+        effects = app.update(Msg::Reply(Reply {
+            id,
+            result: Ok(ApiResponse::ListIssues(page)),
+        }));
+        if cursor.is_none() {
+            break;
+        }
+        // Keep the selection at the end so the next page is asked for.
+        effects.extend(app.update(Msg::Key(KeyEvent::new(
+            KeyCode::Char('G'),
+            KeyModifiers::SHIFT,
+        ))));
+    }
+    terminal
+        .draw(|f| findings_tui::tui::view::draw(f, &app))
+        .expect("a frame");
+    let loaded = app.issues.list.items.len();
+    assert_eq!(loaded, n, "all {n} findings loaded");
+    let after = rss();
+    let heap_after = heap();
+    let peak = status_bytes("VmHWM:").unwrap_or(0);
+    let held = after.saturating_sub(baseline);
+    let limit = json_bytes as u64 + 30 * 1024 * 1024;
+
+    println!("memory: {loaded} findings loaded in the Issues pane, {pages} pages of 1,000");
+    println!(
+        "  JSON received            {:8.1} MB  ({} bytes per finding)",
+        json_bytes as f64 / MB,
+        json_bytes / loaded.max(1)
+    );
+    println!(
+        "  resident, process        {:8.1} MB  (VmRSS; peak VmHWM {:.1} MB)",
+        after as f64 / MB,
+        peak as f64 / MB
+    );
+    println!(
+        "  resident, before loading {:8.1} MB  (of which the demo server's data set {:.1} MB)",
+        baseline as f64 / MB,
+        baseline.saturating_sub(start) as f64 / MB
+    );
+    println!(
+        "  held by the loaded list  {:8.1} MB  ({} bytes per finding)",
+        held as f64 / MB,
+        held / loaded.max(1) as u64
+    );
+    let per = |v: usize| v / loaded.max(1);
+    println!(
+        "  heap held per finding    {:8} bytes in {} blocks (size_of IssueItem: {} bytes)",
+        per(heap_after.0.saturating_sub(heap_before.0)),
+        per(heap_after.1.saturating_sub(heap_before.1)),
+        std::mem::size_of::<IssueItem>()
+    );
+    println!(
+        "  target: resident <= JSON + 30 MB = {:.1} MB: {}",
+        limit as f64 / MB,
+        if after <= limit {
+            "holds"
+        } else {
+            "DOES NOT HOLD"
+        }
+    );
+    drop(app);
+    compare_raw_store(&st, n);
+}
+
+/// What the list would hold if it kept each item as the JSON received (one
+/// block) and the lower-case text the `/` filter searches, decoding only the
+/// rows drawn and the finding opened: the same pages, measured on the heap.
+fn compare_raw_store(st: &DemoState, n: usize) {
+    let before = heap();
+    let mut items: Vec<Box<RawValue>> = Vec::new();
+    let mut search: Vec<String> = Vec::new();
+    let mut rows: Vec<Box<str>> = Vec::new();
+    let mut req = ListIssuesRequest {
+        limit: Some(1000),
+        ..Default::default()
+    };
+    loop {
+        let page = query::list_issues(&st.dataset, &st.orders, &req).expect("a page");
+        let body = serde_json::to_vec(&page).expect("a body");
+        #[derive(serde::Deserialize)]
+        struct RawPage {
+            issues: Vec<Box<RawValue>>,
+        }
+        let raw: RawPage = decode(&body, "application/json").expect("decodes");
+        for item in &page.issues {
+            let i = item.issue.as_ref();
+            let field = |f: fn(&Issue) -> Option<&String>| {
+                i.and_then(f).map_or("", String::as_str).to_owned()
+            };
+            let text = [
+                field(|i| i.rule_id.as_ref()),
+                field(|i| i.rule_display_name.as_ref()),
+                field(|i| i.file_path.as_ref()),
+                field(|i| i.message.as_ref()),
+                i.and_then(|i| i.repository.as_ref())
+                    .and_then(|r| r.name.clone())
+                    .unwrap_or_default(),
+            ]
+            .join(" ")
+            .to_lowercase();
+            search.push(text);
+            rows.push(item.cells().join("\t").into_boxed_str());
+        }
+        items.extend(raw.issues);
+        match page.cursor {
+            Some(c) => req.cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(items.len(), n);
+    let held = |from: (usize, usize)| {
+        let bytes = heap().0.saturating_sub(from.0);
+        format!(
+            "{:.1} MB ({} bytes per finding)",
+            bytes as f64 / MB,
+            bytes / n.max(1)
+        )
+    };
+    let all = held(before);
+    drop(items);
+    let compact = held(before);
+    println!("  for comparison, on the heap, the same findings kept as:");
+    println!("    the JSON received per item, its table cells and search text: {all}");
+    println!("    its table cells and search text only (detail fetched on open): {compact}");
+}

@@ -1,0 +1,108 @@
+//! Writing an export file: the IO of [`Effect::Export`](super::app::Effect),
+//! done by the event loop (on a blocking thread) and by the test harness,
+//! never by `update`. An existing file is never overwritten.
+
+use super::app::Msg;
+use super::exporting::ExportItems;
+use crate::export::Format;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, ErrorKind};
+use std::path::{Path, PathBuf};
+
+/// Width of the table format in a file (its last column takes the rest).
+const TABLE_WIDTH: usize = 200;
+
+/// Writes the export and says how it went, as the message for the app.
+pub fn export(path: &Path, format: Format, items: &ExportItems) -> Msg {
+    let target = resolve(path);
+    let result = write(&target, format, items);
+    Msg::Exported {
+        path: target.display().to_string(),
+        result,
+    }
+}
+
+/// `~/` is the home directory; a relative path is taken from the current
+/// directory and shown absolute.
+fn resolve(path: &Path) -> PathBuf {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+    let path = match (path.strip_prefix("~"), home) {
+        (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => path.to_path_buf(),
+    };
+    std::path::absolute(&path).unwrap_or(path)
+}
+
+/// Creates `path` (refusing an existing file) and writes the items to it.
+/// On a failure part-way the partial file is removed.
+pub fn write(path: &Path, format: Format, items: &ExportItems) -> Result<usize, String> {
+    let shown = crate::text::one_line(&path.display().to_string()).into_owned();
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| match e.kind() {
+            ErrorKind::AlreadyExists => {
+                format!("{shown} already exists; not overwritten (choose another name)")
+            }
+            _ => format!("cannot create {shown}: {e}"),
+        })?;
+    let written = (|| -> std::io::Result<usize> {
+        let (out, n) = items.write_to(BufWriter::new(file), format, TABLE_WIDTH)?;
+        let file: File = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        Ok(n)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(path);
+        format!("cannot write {shown}: {e}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::model::Issue;
+
+    fn items() -> ExportItems {
+        ExportItems::Findings(vec![Issue {
+            id: Some("1".into()),
+            rule_id: Some("r".into()),
+            ..Default::default()
+        }])
+    }
+
+    #[test]
+    fn writes_a_new_file_and_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.sarif");
+        assert_eq!(write(&path, Format::Sarif, &items()), Ok(1));
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "r");
+        let before = std::fs::read(&path).unwrap();
+        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        assert!(err.contains("already exists"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), before, "left untouched");
+    }
+
+    #[test]
+    fn a_missing_directory_is_an_error_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no/such/dir/out.csv");
+        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        assert!(err.starts_with("cannot create"), "{err}");
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn relative_paths_resolve_to_absolute() {
+        assert!(resolve(Path::new("x.csv")).is_absolute());
+        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            assert_eq!(
+                resolve(Path::new("~/x.csv")),
+                PathBuf::from(home).join("x.csv")
+            );
+        }
+    }
+}
