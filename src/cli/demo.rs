@@ -70,6 +70,17 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
     );
     println!("  findings issues --max 10");
     println!("Press Ctrl-C to stop.");
+    // Stop on Ctrl-C or SIGTERM (service managers and `kill`).
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .map_err(|e| Failure::Runtime(format!("cannot wait for SIGTERM: {e}")))?;
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => r.map_err(|e| Failure::Runtime(format!("cannot wait for Ctrl-C: {e}")))?,
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
     tokio::signal::ctrl_c()
         .await
         .map_err(|e| Failure::Runtime(format!("cannot wait for Ctrl-C: {e}")))?;

@@ -268,6 +268,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 default_pane: Some(settings.default_pane.value),
                 default_view,
                 views: settings.saved_views(),
+                page_size: Some(settings.page_size.value),
             };
             crate::tui::main(session.client.clone(), info)
                 .await

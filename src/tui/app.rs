@@ -170,6 +170,8 @@ pub struct Session {
     pub default_view: Option<SavedView>,
     /// Saved views, applied with `:view NAME`.
     pub views: Vec<SavedView>,
+    /// Items per page the lists ask for (a profile's `page_size`).
+    pub page_size: Option<i64>,
 }
 
 /// A saved view of the Issues pane: its sort and its server-side filters
@@ -239,6 +241,7 @@ impl App {
             ..Outbox::default()
         };
         let mut issues = IssuesPane::default();
+        issues.page_size = session.page_size;
         let mut status = None;
         if let Some(view) = &session.default_view
             && let Err(e) = view.apply_to(&mut issues)

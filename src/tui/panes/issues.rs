@@ -16,6 +16,7 @@ use ratatui::layout::Rect;
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
+/// Items per page unless a profile says otherwise.
 pub const PAGE_SIZE: i64 = 100;
 
 /// The order `s` walks the sort fields: from the default to what triage
@@ -42,6 +43,8 @@ pub struct IssuesPane {
     /// The local filter in force ("" = none).
     pub local_query: String,
     pub form: Option<FilterForm>,
+    /// Items per page (a profile's `page_size`; `PAGE_SIZE` by default).
+    pub page_size: Option<i64>,
     /// Rows marked with `Space` (until the list is loaded anew).
     pub marked: Marks,
     activated: bool,
@@ -109,7 +112,7 @@ impl IssuesPane {
 
     fn request(&self, cursor: Option<String>) -> ListIssuesRequest {
         ListIssuesRequest {
-            limit: Some(PAGE_SIZE),
+            limit: Some(self.page_size.unwrap_or(PAGE_SIZE)),
             cursor,
             filter: (!self.filter.is_empty()).then(|| self.filter.clone()),
             sort_by: self.sort_by.clone(),
