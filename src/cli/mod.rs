@@ -270,7 +270,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 views: settings.saved_views(),
                 page_size: Some(settings.page_size.value),
             };
-            crate::tui::main(session.client.clone(), info)
+            crate::tui::main(session.client.clone(), info, crate::config::state_dir())
                 .await
                 .map_err(Failure::Runtime)
         }

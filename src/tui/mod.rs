@@ -186,10 +186,15 @@ impl Platform<ratatui::backend::CrosstermBackend<std::io::Stdout>> for RealPlatf
     }
 }
 
-/// Runs the TUI on the real terminal against `client`.
-pub async fn main(client: crate::api::Client, session: app::Session) -> Result<(), String> {
+/// Runs the TUI on the real terminal against `client`. A crash writes its
+/// report into `crash_dir`.
+pub async fn main(
+    client: crate::api::Client,
+    session: app::Session,
+    crash_dir: Option<std::path::PathBuf>,
+) -> Result<(), String> {
     let (worker_tx, replies) = worker::spawn(client);
-    terminal::install_panic_hook();
+    terminal::install_panic_hook(crash_dir);
     let mut terminal = terminal::enter().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let size = terminal.size().map_err(|e| e.to_string())?;
     let mut app = App::new(
@@ -198,7 +203,16 @@ pub async fn main(client: crate::api::Client, session: app::Session) -> Result<(
         theme::Theme::from_env(),
         (size.width, size.height),
     );
-    let events = crossterm::event::EventStream::new();
+    // A hidden crash trigger for the end-to-end test of the panic path:
+    // with FINDINGS_TEST_PANIC set, F12 panics.
+    let crash_on_f12 = std::env::var_os("FINDINGS_TEST_PANIC").is_some();
+    let events = crossterm::event::EventStream::new().inspect(move |ev| {
+        if crash_on_f12
+            && matches!(ev, Ok(Event::Key(k)) if k.code == crossterm::event::KeyCode::F(12))
+        {
+            panic!("test crash requested with F12");
+        }
+    });
     let result = run(
         &mut terminal,
         events,

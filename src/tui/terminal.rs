@@ -35,14 +35,53 @@ pub fn restore() {
     let _ = stdout.flush();
 }
 
-/// Restores the terminal before the panic message is printed, so the
-/// message is readable and the shell usable.
-pub fn install_panic_hook() {
-    let previous = std::panic::take_hook();
+/// A panic anywhere ends the app: the terminal is restored first, the
+/// details go to a crash log (in `crash_dir`, else the temp folder), and one
+/// short, terminal-safe line says where. The process exits with 101.
+pub fn install_panic_hook(crash_dir: Option<std::path::PathBuf>) {
     std::panic::set_hook(Box::new(move |info| {
         restore();
-        previous(info);
+        let payload = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        let location = info
+            .location()
+            .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        let report = format!(
+            "findings {} crashed{location}\n{payload}\n\n{}\n",
+            env!("CARGO_PKG_VERSION"),
+            std::backtrace::Backtrace::force_capture()
+        );
+        let shown = crate::text::truncate(&crate::text::one_line(&payload), 200).into_owned();
+        match write_crash_log(crash_dir.as_deref(), &report) {
+            Ok(path) => eprintln!(
+                "findings crashed: {shown}\nThe details are in {}; please attach that file to a bug report.",
+                path.display()
+            ),
+            Err(_) => eprintln!("findings crashed: {shown}{location}"),
+        }
+        std::process::exit(101);
     }));
+}
+
+fn write_crash_log(dir: Option<&std::path::Path>, report: &str) -> io::Result<std::path::PathBuf> {
+    let dir = dir.map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
+    std::fs::create_dir_all(&dir)?;
+    let name = format!(
+        "crash-{}-{}.log",
+        chrono::Utc::now().format("%Y%m%d-%H%M%S"),
+        std::process::id()
+    );
+    let path = dir.join(name);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(&path)?.write_all(report.as_bytes())?;
+    Ok(path)
 }
 
 /// Ctrl-Z: give the terminal back, stop, and take it again on `fg`.
