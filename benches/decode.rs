@@ -1,5 +1,8 @@
-//! Decoding a 1,000-item List issues page, and the demo server's query
-//! engine answering one page. Run: `cargo bench --bench decode`.
+//! Decoding a 1,000-item List issues page: into the model (what the TUI
+//! does with every page), and with its items left as raw JSON (what the
+//! `--format ndjson|json` export does before passing them through). The demo
+//! server's answers are in `benches/demo_server.rs`.
+//! Run: `cargo bench --bench decode`.
 
 use findings_tui::api::client::decode;
 use findings_tui::api::model::*;
@@ -42,21 +45,21 @@ fn decode_1000_item_page(bencher: divan::Bencher, include: bool) {
         });
 }
 
-#[divan::bench(args = [20_000, 200_000], sample_count = 20)]
-fn demo_page_of_1000_sorted_by_repo(bencher: divan::Bencher, findings: usize) {
-    let st = state(findings);
-    let req = ListIssuesRequest {
-        limit: Some(1000),
-        sort_by: Some(SortBy::Repo),
-        filter: Some(ListIssuesFilter {
-            issue_types: vec![IssueType::Sca],
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
-    // The sort order is built once, on first use; measure the pages after it.
-    query::list_issues(&st.dataset, &st.orders, &req).expect("page");
-    bencher.bench(|| {
-        query::list_issues(&st.dataset, &st.orders, divan::black_box(&req)).expect("page")
-    });
+/// The export's reading of a page: each item checked to be valid JSON and
+/// kept as its text.
+#[divan::bench(args = [false, true])]
+fn decode_1000_item_page_raw(bencher: divan::Bencher, include: bool) {
+    #[derive(serde::Deserialize)]
+    struct RawPage {
+        #[allow(dead_code)]
+        issues: Vec<Box<serde_json::value::RawValue>>,
+        #[allow(dead_code)]
+        cursor: Option<String>,
+    }
+    let bytes = page_json(include);
+    bencher
+        .counter(divan::counter::BytesCount::new(bytes.len()))
+        .bench(|| {
+            decode::<RawPage>(divan::black_box(&bytes), "application/json").expect("decodes")
+        });
 }

@@ -156,6 +156,13 @@ pub fn config_path() -> Result<PathBuf, ConfigError> {
         })
 }
 
+/// The user keymap merged over the defaults: `keymap.toml` beside the
+/// config file.
+pub fn keymap_path() -> Result<PathBuf, ConfigError> {
+    let config = config_path()?;
+    Ok(config.with_file_name("keymap.toml"))
+}
+
 /// The folder for state and logs: `$XDG_STATE_HOME/findings` on Linux, the
 /// local data folder elsewhere.
 pub fn state_dir() -> Option<PathBuf> {

@@ -270,9 +270,15 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 views: settings.saved_views(),
                 page_size: Some(settings.page_size.value),
             };
-            crate::tui::main(session.client.clone(), info, crate::config::state_dir())
-                .await
-                .map_err(Failure::Runtime)
+            let keymap = user_keymap()?;
+            crate::tui::main(
+                session.client.clone(),
+                info,
+                keymap,
+                crate::config::state_dir(),
+            )
+            .await
+            .map_err(Failure::Runtime)
         }
     }
 }
@@ -429,5 +435,24 @@ impl OutputArgs {
                 ))
             }),
         }
+    }
+}
+
+/// The default keymap with the user's `keymap.toml` (beside the config file)
+/// merged over it; a bad file is a usage error naming it.
+fn user_keymap() -> Result<crate::tui::keymap::Keymap, Failure> {
+    let defaults = crate::tui::keymap::Keymap::default_keymap();
+    let Ok(path) = crate::config::keymap_path() else {
+        return Ok(defaults);
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => defaults
+            .with_overrides(&text)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(defaults),
+        Err(e) => Err(Failure::Usage(format!(
+            "cannot read {}: {e}",
+            path.display()
+        ))),
     }
 }

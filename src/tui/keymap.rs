@@ -248,6 +248,8 @@ impl fmt::Display for Key {
 struct RawBinding {
     keys: Vec<String>,
     action: Action,
+    /// Optional in a user keymap: the default's description is kept.
+    #[serde(default)]
     desc: String,
 }
 
@@ -301,6 +303,40 @@ impl Keymap {
             contexts.insert(context, list);
         }
         Ok(Keymap { contexts })
+    }
+
+    /// The defaults with a user keymap merged over them. A user binding
+    /// gives its action new keys in that context (replacing the default
+    /// keys of that action); a key it takes is removed from any other
+    /// binding of the context. Errors name the file's problem.
+    pub fn with_overrides(mut self, user_text: &str) -> Result<Keymap, String> {
+        let user = Keymap::parse(user_text)?;
+        for (context, bindings) in user.contexts {
+            let list = self.contexts.entry(context).or_default();
+            for b in bindings {
+                for other in list.iter_mut() {
+                    other.keys.retain(|k| !b.keys.contains(k));
+                }
+                match list.iter_mut().find(|d| d.action == b.action) {
+                    Some(existing) => {
+                        existing.keys = b.keys;
+                        if !b.desc.is_empty() {
+                            existing.desc = b.desc;
+                        }
+                    }
+                    None => list.push(Binding {
+                        desc: if b.desc.is_empty() {
+                            format!("{:?}", b.action)
+                        } else {
+                            b.desc
+                        },
+                        ..b
+                    }),
+                }
+            }
+            list.retain(|b| !b.keys.is_empty());
+        }
+        Ok(self)
     }
 
     /// The action of `key` in the innermost of `contexts` that binds it.
@@ -378,6 +414,37 @@ mod tests {
             Keymap::parse(conflict)
                 .unwrap_err()
                 .contains("bound to both")
+        );
+    }
+
+    #[test]
+    fn a_user_keymap_rebinds_and_takes_keys_over() {
+        let user = "[[list]]\nkeys = [\"n\"]\naction = \"down\"\n\n[[global]]\nkeys = [\"x\"]\naction = \"quit\"\n";
+        let km = Keymap::default_keymap().with_overrides(user).unwrap();
+        let n = Key::parse("n").unwrap();
+        let j = Key::parse("j").unwrap();
+        let q = Key::parse("q").unwrap();
+        let x = Key::parse("x").unwrap();
+        assert_eq!(km.action(&[Context::List], &n), Some(Action::Down));
+        assert_eq!(
+            km.action(&[Context::List], &j),
+            None,
+            "the action's old keys are replaced"
+        );
+        assert_eq!(km.action(&[Context::Global], &x), Some(Action::Quit));
+        assert_eq!(km.action(&[Context::Global], &q), None);
+        let desc = &km
+            .bindings(Context::List)
+            .iter()
+            .find(|b| b.action == Action::Down)
+            .unwrap()
+            .desc;
+        assert_eq!(desc, "Next row", "the default description is kept");
+        assert!(
+            Keymap::default_keymap()
+                .with_overrides("[[list]]\nkeys=[\"j\"]\naction=\"fly\"")
+                .unwrap_err()
+                .contains("fly")
         );
     }
 

@@ -191,6 +191,7 @@ impl Platform<ratatui::backend::CrosstermBackend<std::io::Stdout>> for RealPlatf
 pub async fn main(
     client: crate::api::Client,
     session: app::Session,
+    keymap: keymap::Keymap,
     crash_dir: Option<std::path::PathBuf>,
 ) -> Result<(), String> {
     let (worker_tx, replies) = worker::spawn(client);
@@ -199,7 +200,7 @@ pub async fn main(
     let size = terminal.size().map_err(|e| e.to_string())?;
     let mut app = App::new(
         session,
-        keymap::Keymap::default_keymap(),
+        keymap,
         theme::Theme::from_env(),
         (size.width, size.height),
     );
