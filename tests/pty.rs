@@ -1,18 +1,74 @@
 //! End to end: the built binary in a pseudo-terminal. It must draw the list,
-//! answer keys, quit on `q`, and leave the terminal as it found it.
+//! answer keys, quit on `q`, leave the terminal as it found it, and do the
+//! same when it crashes.
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tui_term::vt100;
 
-struct Screen {
+/// The app running in a pty, with what it wrote parsed as a screen.
+struct Session {
+    child: Box<dyn Child + Send + Sync>,
+    master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
     parser: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
+    pump: std::thread::JoinHandle<()>,
 }
 
-impl Screen {
+impl Session {
+    fn start(rows: u16, cols: u16, env: &[(&str, &std::ffi::OsStr)]) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pty");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_findings"));
+        for var in [
+            "FINDINGS_BASE_URL",
+            "FINDINGS_DEPLOYMENT",
+            "FINDINGS_TOKEN",
+            "FINDINGS_PROFILE",
+            "NO_COLOR",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.env("TERM", "xterm-256color");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pair.slave.spawn_command(cmd).expect("spawn");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, r) = (parser.clone(), raw.clone());
+        let pump = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                p.lock().unwrap().process(&buf[..n]);
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Session {
+            child,
+            master: pair.master,
+            writer,
+            parser,
+            raw,
+            pump,
+        }
+    }
+
     fn text(&self) -> String {
         self.parser.lock().unwrap().screen().contents()
     }
@@ -35,167 +91,80 @@ impl Screen {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+
+    fn press(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
+    /// Waits for the process to end; returns its status, the final screen's
+    /// alternate-screen flag and everything it wrote.
+    fn finish(mut self) -> (portable_pty::ExitStatus, bool, String) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the app did not end");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        drop(self.writer);
+        drop(self.master);
+        let _ = self.pump.join();
+        let alternate = self.parser.lock().unwrap().screen().alternate_screen();
+        let raw = String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned();
+        (status, alternate, raw)
+    }
 }
 
 #[test]
 fn the_app_runs_in_a_real_terminal_and_restores_it() {
-    let pty = native_pty_system();
-    let pair = pty
-        .openpty(PtySize {
-            rows: 30,
-            cols: 100,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_findings"));
-    for var in [
-        "FINDINGS_BASE_URL",
-        "FINDINGS_DEPLOYMENT",
-        "FINDINGS_TOKEN",
-        "NO_COLOR",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("TERM", "xterm-256color");
-    let mut child = pair.slave.spawn_command(cmd).expect("spawn");
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let mut writer = pair.master.take_writer().unwrap();
-    let screen = Screen {
-        parser: Arc::new(Mutex::new(vt100::Parser::new(30, 100, 0))),
-        raw: Arc::new(Mutex::new(Vec::new())),
-    };
-    let (parser, raw) = (screen.parser.clone(), screen.raw.clone());
-    let pump = std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            parser.lock().unwrap().process(&buf[..n]);
-            raw.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-    });
-
-    let first = screen.wait_for("loaded, more available");
+    let mut s = Session::start(30, 100, &[]);
+    let first = s.wait_for("loaded, more available");
     assert!(first.contains("DEMO"), "{first}");
     assert!(
-        screen.parser.lock().unwrap().screen().alternate_screen(),
+        s.parser.lock().unwrap().screen().alternate_screen(),
         "the app draws on the alternate screen"
     );
-
-    let mut press = |bytes: &[u8]| {
-        writer.write_all(bytes).unwrap();
-        writer.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(150));
-    };
-    press(b"j");
-    press(b"\r");
-    screen.wait_for("Overview");
-    screen.wait_for("relevant since");
-    press(b"l");
+    s.press(b"j");
+    s.press(b"\r");
+    s.wait_for("relevant since");
+    s.press(b"l");
     // The Code tab replaced the Overview (whose fields it does not have).
-    screen.wait_until("the Code tab", |t| !t.contains("relevant since"));
+    s.wait_until("the Code tab", |t| !t.contains("relevant since"));
     // Esc alone is ambiguous to terminals; the pause lets it stand alone.
-    press(b"\x1b");
+    s.press(b"\x1b");
     std::thread::sleep(Duration::from_millis(300));
-    press(b"q");
-
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the app did not quit on q");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    s.press(b"q");
+    let (status, alternate, raw) = s.finish();
     assert!(status.success(), "{status:?}");
-    drop(writer);
-    drop(pair.master);
-    let _ = pump.join();
-    let parser = screen.parser.lock().unwrap();
+    assert!(!alternate, "the terminal left the alternate screen");
     assert!(
-        !parser.screen().alternate_screen(),
-        "the terminal left the alternate screen"
-    );
-    let raw = screen.raw.lock().unwrap();
-    let text = String::from_utf8_lossy(&raw);
-    assert!(
-        text.contains("\x1b[?1049l"),
+        raw.contains("\x1b[?1049l"),
         "leave-alternate-screen was written"
     );
-    assert!(!text.contains("panicked"), "no panic");
+    assert!(!raw.contains("panicked"), "no panic");
 }
 
 #[test]
 fn a_panic_restores_the_terminal_and_leaves_a_crash_log() {
     let state = tempfile::tempdir().unwrap();
-    let pty = native_pty_system();
-    let pair = pty
-        .openpty(PtySize {
-            rows: 24,
-            cols: 80,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("a pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_findings"));
-    for var in [
-        "FINDINGS_BASE_URL",
-        "FINDINGS_DEPLOYMENT",
-        "FINDINGS_TOKEN",
-        "NO_COLOR",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("FINDINGS_TEST_PANIC", "1");
-    cmd.env("XDG_STATE_HOME", state.path());
-    cmd.env("FINDINGS_CONFIG", state.path().join("none.toml"));
-    let mut child = pair.slave.spawn_command(cmd).expect("spawn");
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let mut writer = pair.master.take_writer().unwrap();
-    let screen = Screen {
-        parser: Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0))),
-        raw: Arc::new(Mutex::new(Vec::new())),
-    };
-    let (parser, raw) = (screen.parser.clone(), screen.raw.clone());
-    let pump = std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            parser.lock().unwrap().process(&buf[..n]);
-            raw.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-    });
-    screen.wait_for("loaded, more available");
-    writer.write_all(b"\x1b[24~").unwrap(); // F12
-    writer.flush().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the app did not end on the panic"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(!status.success(), "a crash exits non-zero");
-    assert_eq!(status.exit_code(), 101);
-    drop(writer);
-    drop(pair.master);
-    let _ = pump.join();
-    assert!(
-        !screen.parser.lock().unwrap().screen().alternate_screen(),
-        "the terminal was restored"
+    let no_config = state.path().join("none.toml");
+    let mut s = Session::start(
+        24,
+        80,
+        &[
+            ("FINDINGS_TEST_PANIC", "1".as_ref()),
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
     );
-    let out = String::from_utf8_lossy(&screen.raw.lock().unwrap()).into_owned();
+    s.wait_for("loaded, more available");
+    s.press(b"\x1b[24~"); // F12
+    let (status, alternate, out) = s.finish();
+    assert_eq!(status.exit_code(), 101, "a crash exits non-zero");
+    assert!(!alternate, "the terminal was restored");
     assert!(
         out.contains("findings crashed: test crash requested with F12"),
         "{out}"

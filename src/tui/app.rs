@@ -96,6 +96,28 @@ impl Outbox {
         Some(id)
     }
 
+    /// The requests queued so far, with their ids (for tests and tools).
+    pub fn requests(&self) -> Vec<(RequestId, &ApiRequest)> {
+        self.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Send { id, request } => Some((*id, request)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The cancellations queued so far.
+    pub fn cancelled(&self) -> Vec<RequestId> {
+        self.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Cancel(id) => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn cancel(&mut self, id: Option<RequestId>) {
         if let Some(id) = id {
             self.effects.push(Effect::Cancel(id));

@@ -494,27 +494,17 @@ mod tests {
     /// The Search requests queued, with their ids.
     fn searches(outbox: &Outbox) -> Vec<(RequestId, SearchIssuesRequest)> {
         outbox
-            .effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Send {
-                    id,
-                    request: ApiRequest::Search(r),
-                } => Some((*id, r.clone())),
+            .requests()
+            .into_iter()
+            .filter_map(|(id, r)| match r {
+                ApiRequest::Search(r) => Some((id, r.clone())),
                 _ => None,
             })
             .collect()
     }
 
     fn cancels(outbox: &Outbox) -> Vec<RequestId> {
-        outbox
-            .effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Cancel(id) => Some(*id),
-                _ => None,
-            })
-            .collect()
+        outbox.cancelled()
     }
 
     fn issue(n: usize) -> AgenticIssue {

@@ -472,27 +472,17 @@ mod tests {
     /// The report requests sent, with their ids.
     fn sent(outbox: &Outbox) -> Vec<(RequestId, ReportRequest)> {
         outbox
-            .effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Send {
-                    id,
-                    request: ApiRequest::Report(r),
-                } => Some((*id, r.clone())),
+            .requests()
+            .into_iter()
+            .filter_map(|(id, r)| match r {
+                ApiRequest::Report(r) => Some((id, r.clone())),
                 _ => None,
             })
             .collect()
     }
 
     fn cancelled(outbox: &Outbox) -> Vec<RequestId> {
-        outbox
-            .effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Cancel(id) => Some(*id),
-                _ => None,
-            })
-            .collect()
+        outbox.cancelled()
     }
 
     fn last_request(outbox: &Outbox) -> ReportRequest {
