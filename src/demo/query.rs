@@ -694,26 +694,20 @@ impl<'a> ReportMatcher<'a> {
             };
             types.is_empty() || types.contains(&&finding_type)
         });
-        let severities: Vec<Severity> = f
-            .finding_severities
-            .iter()
-            .filter(|s| **s != FindingSeverity::Unspecified)
-            .map(|s| Severity::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
-            .collect();
-        let severity_ok = Severity::ALL
-            .iter()
-            .map(|s| severities.is_empty() || severities.contains(s))
-            .collect();
-        let confidence: Vec<Confidence> = f
-            .confidence
-            .iter()
-            .filter(|s| **s != FindingConfidence::Unspecified)
-            .map(|s| Confidence::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
-            .collect();
-        let confidence_ok = Confidence::ALL
-            .iter()
-            .map(|c| confidence.is_empty() || confidence.contains(c))
-            .collect();
+        let severity_ok = level_table(
+            &f.finding_severities,
+            &FindingSeverity::Unspecified,
+            FindingSeverity::as_wire,
+            Severity::ALL,
+            Severity::from_wire,
+        );
+        let confidence_ok = level_table(
+            &f.confidence,
+            &FindingConfidence::Unspecified,
+            FindingConfidence::as_wire,
+            Confidence::ALL,
+            Confidence::from_wire,
+        );
         let reachability: Vec<&FindingReachability> = f
             .reachability
             .iter()
@@ -1059,4 +1053,24 @@ pub fn search_issues(
 /// Time helper for tests and the generator's callers.
 pub fn at(secs: i64) -> DateTime<Utc> {
     ts(secs)
+}
+
+/// For a report filter of `FINDING_X` values (severities, confidence): which
+/// of the issue enum's `X` values it lets through, indexed like `all`. An
+/// empty filter, or only `*_UNSPECIFIED`, lets everything through.
+fn level_table<F: PartialEq, T: PartialEq>(
+    asked: &[F],
+    unspecified: &F,
+    wire: impl Fn(&F) -> &str,
+    all: &[T],
+    from_wire: impl Fn(&str) -> T,
+) -> Vec<bool> {
+    let wanted: Vec<T> = asked
+        .iter()
+        .filter(|v| *v != unspecified)
+        .map(|v| from_wire(&wire(v).replacen("FINDING_", "", 1)))
+        .collect();
+    all.iter()
+        .map(|v| wanted.is_empty() || wanted.contains(v))
+        .collect()
 }

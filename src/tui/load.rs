@@ -211,6 +211,15 @@ impl<T> PagedList<T> {
         self.loader.error.is_some() && !self.items.is_empty() && !self.complete
     }
 
+    /// After any change: keeps the selection on a screen of `rows` rows and
+    /// says whether the next page should be asked for now (the selection is
+    /// within one screen of the end of what is loaded), so scrolling at a
+    /// steady pace never waits.
+    pub fn follow(&mut self, rows: usize) -> bool {
+        self.scroll_into_view(rows);
+        self.wants_more(rows)
+    }
+
     /// Whether the selection is within `lookahead` rows of the end of what
     /// is loaded, so the next page should be fetched now.
     pub fn wants_more(&self, lookahead: usize) -> bool {

@@ -142,8 +142,7 @@ impl IssuesPane {
     /// Prefetch: within one screen of the end of what is loaded, the next
     /// page is requested, so scrolling at a steady pace never waits.
     pub fn after_update(&mut self, height: usize, outbox: &mut Outbox) {
-        self.list.scroll_into_view(height);
-        if self.activated && self.list.wants_more(height) {
+        if self.list.follow(height) && self.activated {
             self.load_next(outbox);
         }
     }

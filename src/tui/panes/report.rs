@@ -275,8 +275,7 @@ impl ReportPane {
     /// page is requested.
     pub fn after_update(&mut self, height: usize, outbox: &mut Outbox) {
         let rows = list_rows(height);
-        self.list.scroll_into_view(rows);
-        if self.activated && self.list.wants_more(rows) {
+        if self.list.follow(rows) && self.activated {
             self.load_next(outbox);
         }
     }
