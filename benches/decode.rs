@@ -63,3 +63,24 @@ fn decode_1000_item_page_raw(bencher: divan::Bencher, include: bool) {
             decode::<RawPage>(divan::black_box(&bytes), "application/json").expect("decodes")
         });
 }
+
+/// What the Issues pane does with each page it receives: every item kept as
+/// a row (table cells, search text, the item packed), and what opening one
+/// costs (unpacking it).
+#[divan::bench]
+fn pack_1000_item_page_into_rows(bencher: divan::Bencher) {
+    let page: ListIssuesResponse = decode(&page_json(false), "application/json").expect("page");
+    bencher.bench(|| {
+        divan::black_box(&page.issues)
+            .iter()
+            .map(findings_tui::tui::rows::FindingRow::new)
+            .collect::<Vec<_>>()
+    });
+}
+
+#[divan::bench]
+fn unpack_one_row(bencher: divan::Bencher) {
+    let page: ListIssuesResponse = decode(&page_json(false), "application/json").expect("page");
+    let row = findings_tui::tui::rows::FindingRow::new(&page.issues[0]);
+    bencher.bench(|| divan::black_box(&row).unpack().expect("unpacks"));
+}

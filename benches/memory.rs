@@ -12,14 +12,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use findings_tui::api::client::decode;
 use findings_tui::api::model::*;
 use findings_tui::demo::{DemoOptions, DemoState, query};
-use findings_tui::export::Record;
 use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::rows::FindingRow;
 use findings_tui::tui::theme::Theme;
 use findings_tui::tui::worker::{ApiResponse, Reply};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use serde_json::value::RawValue;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -168,10 +167,10 @@ fn main() {
     );
     let per = |v: usize| v / loaded.max(1);
     println!(
-        "  heap held per finding    {:8} bytes in {} blocks (size_of IssueItem: {} bytes)",
+        "  heap held per finding    {:8} bytes in {} blocks (size_of FindingRow: {} bytes)",
         per(heap_after.0.saturating_sub(heap_before.0)),
         per(heap_after.1.saturating_sub(heap_before.1)),
-        std::mem::size_of::<IssueItem>()
+        std::mem::size_of::<FindingRow<IssueItem>>()
     );
     println!(
         "  target: resident <= JSON + 30 MB = {:.1} MB: {}",
@@ -182,68 +181,9 @@ fn main() {
             "DOES NOT HOLD"
         }
     );
-    drop(app);
-    compare_raw_store(&st, n);
-}
-
-/// What the list would hold if it kept each item as the JSON received (one
-/// block) and the lower-case text the `/` filter searches, decoding only the
-/// rows drawn and the finding opened: the same pages, measured on the heap.
-fn compare_raw_store(st: &DemoState, n: usize) {
-    let before = heap();
-    let mut items: Vec<Box<RawValue>> = Vec::new();
-    let mut search: Vec<String> = Vec::new();
-    let mut rows: Vec<Box<str>> = Vec::new();
-    let mut req = ListIssuesRequest {
-        limit: Some(1000),
-        ..Default::default()
-    };
-    loop {
-        let page = query::list_issues(&st.dataset, &st.orders, &req).expect("a page");
-        let body = serde_json::to_vec(&page).expect("a body");
-        #[derive(serde::Deserialize)]
-        struct RawPage {
-            issues: Vec<Box<RawValue>>,
-        }
-        let raw: RawPage = decode(&body, "application/json").expect("decodes");
-        for item in &page.issues {
-            let i = item.issue.as_ref();
-            let field = |f: fn(&Issue) -> Option<&String>| {
-                i.and_then(f).map_or("", String::as_str).to_owned()
-            };
-            let text = [
-                field(|i| i.rule_id.as_ref()),
-                field(|i| i.rule_display_name.as_ref()),
-                field(|i| i.file_path.as_ref()),
-                field(|i| i.message.as_ref()),
-                i.and_then(|i| i.repository.as_ref())
-                    .and_then(|r| r.name.clone())
-                    .unwrap_or_default(),
-            ]
-            .join(" ")
-            .to_lowercase();
-            search.push(text);
-            rows.push(item.cells().join("\t").into_boxed_str());
-        }
-        items.extend(raw.issues);
-        match page.cursor {
-            Some(c) => req.cursor = Some(c),
-            None => break,
-        }
-    }
-    assert_eq!(items.len(), n);
-    let held = |from: (usize, usize)| {
-        let bytes = heap().0.saturating_sub(from.0);
-        format!(
-            "{:.1} MB ({} bytes per finding)",
-            bytes as f64 / MB,
-            bytes / n.max(1)
-        )
-    };
-    let all = held(before);
-    drop(items);
-    let compact = held(before);
-    println!("  for comparison, on the heap, the same findings kept as:");
-    println!("    the JSON received per item, its table cells and search text: {all}");
-    println!("    its table cells and search text only (detail fetched on open): {compact}");
+    let packed: usize = app.issues.list.items.iter().map(|r| r.heap_bytes()).sum();
+    println!(
+        "  of which cells, search text and packed item {:8} bytes per finding",
+        packed / loaded.max(1)
+    );
 }

@@ -25,6 +25,7 @@ pub const ENV_TOKEN: &str = "FINDINGS_TOKEN";
 pub const ENV_CONFIG: &str = "FINDINGS_CONFIG";
 pub const ENV_PROFILE: &str = "FINDINGS_PROFILE";
 pub const ENV_LOG: &str = "FINDINGS_LOG";
+pub const ENV_THEME: &str = "FINDINGS_THEME";
 
 /// How long a `token_command` may run (it may ask for a passphrase).
 pub const TOKEN_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
@@ -163,6 +164,12 @@ pub fn keymap_path() -> Result<PathBuf, ConfigError> {
     Ok(config.with_file_name("keymap.toml"))
 }
 
+/// The user theme file's usual place: `theme.toml` beside the config file
+/// (the config file's `theme_file` names another).
+pub fn theme_path(config: &Path) -> PathBuf {
+    config.with_file_name("theme.toml")
+}
+
 /// The folder for state and logs: `$XDG_STATE_HOME/findings` on Linux, the
 /// local data folder elsewhere.
 pub fn state_dir() -> Option<PathBuf> {
@@ -189,6 +196,10 @@ pub struct ConfigFile {
     /// Saved views for every profile.
     #[serde(default)]
     pub views: BTreeMap<String, View>,
+    /// The TUI's theme when no profile, flag or environment names one.
+    pub theme: Option<ThemeName>,
+    /// The user theme file, if not `theme.toml` beside the config file.
+    pub theme_file: Option<String>,
 }
 
 /// One `[profiles.NAME]` table.
@@ -206,6 +217,7 @@ pub struct Profile {
     pub read_only: Option<bool>,
     pub allow_http: Option<bool>,
     pub views: BTreeMap<String, View>,
+    pub theme: Option<ThemeName>,
 }
 
 /// Where a profile's token comes from (at most one of the three keys).
@@ -247,6 +259,7 @@ struct RawProfile {
     allow_http: Option<bool>,
     #[serde(default)]
     views: BTreeMap<String, View>,
+    theme: Option<ThemeName>,
 }
 
 impl TryFrom<RawProfile> for Profile {
@@ -299,6 +312,7 @@ impl TryFrom<RawProfile> for Profile {
             read_only: raw.read_only,
             allow_http: raw.allow_http,
             views: raw.views,
+            theme: raw.theme,
         })
     }
 }
@@ -439,6 +453,19 @@ impl TryFrom<String> for DirectionName {
     }
 }
 
+/// A built-in theme's name, checked.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct ThemeName(pub String);
+
+impl TryFrom<String> for ThemeName {
+    type Error = String;
+    fn try_from(s: String) -> Result<ThemeName, String> {
+        crate::tui::theme::check_name(&s)?;
+        Ok(ThemeName(s.trim().to_owned()))
+    }
+}
+
 /// List issues filters as `FIELD=VALUE` strings, checked as `--filter` is.
 #[derive(Deserialize, Default)]
 #[serde(try_from = "Vec<String>")]
@@ -550,7 +577,7 @@ fn parse_error(path: &Path, text: &str, e: &toml::de::Error, key: Option<String>
 /// The dotted key written on line `line` (1-based), under the table header
 /// above it: `profiles.work.token` for `token = ...` after `[profiles.work]`.
 /// Only the key is taken, never the value.
-fn key_on_line(text: &str, line: usize) -> Option<String> {
+pub(crate) fn key_on_line(text: &str, line: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let (key, _) = lines.get(line.checked_sub(1)?)?.split_once('=')?;
     let key = key.trim();
@@ -652,8 +679,10 @@ pub enum Source {
     Flag(&'static str),
     Env(&'static str),
     Profile(String),
-    /// A top-level table of the config file (`[views.NAME]`).
+    /// A top-level key or table of the config file (`[views.NAME]`).
     File,
+    /// The user theme file's `base`.
+    ThemeFile,
     #[default]
     Default,
 }
@@ -665,6 +694,7 @@ impl fmt::Display for Source {
             Source::Env(var) => write!(f, "{var}"),
             Source::Profile(name) => write!(f, "profile {name}"),
             Source::File => f.write_str("config file"),
+            Source::ThemeFile => f.write_str("base of the theme file"),
             Source::Default => f.write_str("default"),
         }
     }
@@ -692,6 +722,9 @@ pub struct CommandLine {
     pub profile: Option<Given<String>>,
     pub allow_http: bool,
     pub read_only: bool,
+    /// `--theme` or `FINDINGS_THEME` (not checked yet: only the TUI and
+    /// `config show` use it).
+    pub theme: Option<Given<String>>,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     /// Where the two timeouts came from (flag, env or default).
@@ -734,11 +767,29 @@ pub struct Effective {
     pub read_only: Given<bool>,
     pub allow_http: Given<bool>,
     pub views: BTreeMap<String, Given<View>>,
+    /// The theme named by a flag, the environment, the profile or the
+    /// config file; `None`: the theme file's `base`, else `default`.
+    pub theme: Option<Given<String>>,
+    /// The user theme file: the config file's `theme_file` (source
+    /// [`Source::File`]), else `theme.toml` beside it ([`Source::Default`]).
+    pub theme_file: Given<PathBuf>,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     pub timeout_sources: (Source, Source),
     /// Directory relative `token_file` paths are taken from.
     config_dir: PathBuf,
+}
+
+/// The TUI's theme as the settings make it, and why.
+#[derive(Debug, Clone)]
+pub struct ThemeChoice {
+    pub theme: crate::tui::theme::Theme,
+    /// The built-in in use and where its name came from.
+    pub name: Given<String>,
+    /// The theme file read, if there was one.
+    pub file: Option<crate::tui::theme::ThemeFile>,
+    /// `NO_COLOR` was set: no colours whatever the theme.
+    pub no_color: bool,
 }
 
 pub const DEFAULT_PAGE_SIZE: i64 = 100;
@@ -856,7 +907,26 @@ pub fn effective(
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
+    let theme = cli
+        .theme
+        .filter(|t| !t.value.trim().is_empty())
+        .or_else(|| {
+            profile
+                .and_then(|p| p.theme.as_ref())
+                .map(|t| Given::new(t.0.clone(), from_profile()))
+        })
+        .or_else(|| {
+            file.theme
+                .as_ref()
+                .map(|t| Given::new(t.0.clone(), Source::File))
+        });
+    let theme_file = match file.theme_file.as_deref().filter(|p| !p.trim().is_empty()) {
+        Some(p) => Given::new(expand_path(p, &config_dir), Source::File),
+        None => Given::new(theme_path(&config_path), Source::Default),
+    };
     Ok(Effective {
+        theme,
+        theme_file,
         config_exists: loaded.is_some(),
         config_path,
         config_dir,
@@ -940,6 +1010,38 @@ impl Effective {
                 ),
             })),
         }
+    }
+
+    /// The TUI's theme: the theme file read and checked (a missing
+    /// `theme.toml` is no file; a missing `theme_file` is an error), the
+    /// theme name checked, `NO_COLOR` (when `no_color`) over both.
+    pub fn theme_choice(&self, no_color: bool) -> Result<ThemeChoice, ConfigError> {
+        use crate::tui::theme::{Theme, ThemeFile};
+        let path = &self.theme_file.value;
+        let file = ThemeFile::read(path).map_err(ConfigError)?;
+        if file.is_none() && self.theme_file.source != Source::Default {
+            return Err(ConfigError(format!(
+                "theme_file {} (config file {}): no such file",
+                path.display(),
+                self.config_path.display()
+            )));
+        }
+        let name = self
+            .theme
+            .clone()
+            .or_else(|| {
+                let base = file.as_ref()?.base.clone()?;
+                Some(Given::new(base, Source::ThemeFile))
+            })
+            .unwrap_or_else(|| Given::new("default".to_owned(), Source::Default));
+        let theme = Theme::new(&name.value, file.as_ref(), no_color)
+            .map_err(|e| ConfigError(format!("{}: {e}", name.source)))?;
+        Ok(ThemeChoice {
+            theme,
+            name,
+            file,
+            no_color,
+        })
     }
 
     /// The saved views, as the TUI takes them.
@@ -1089,6 +1191,13 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # The profile used when neither --profile nor FINDINGS_PROFILE names one.
 # default_profile = "work"
 
+# The TUI's colours: default, dark, light or high-contrast (--theme and
+# FINDINGS_THEME win over this, and a profile may set its own). A theme file,
+# theme.toml beside this file or the one theme_file names, changes single
+# styles (see the README, "Themes"). NO_COLOR=1 turns every colour off.
+# theme = "light"
+# theme_file = "~/.config/findings/theme.toml"
+
 # [profiles.work]
 # base_url = "https://findings.example.com"
 # deployment = 4711
@@ -1111,6 +1220,8 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # default_filters = ["excludeHistorical=true"]
 # Refuse every write (the SCM config update), as --read-only does.
 # read_only = true
+# This profile's theme (beats the top-level one).
+# theme = "high-contrast"
 
 # Saved views of the Issues pane, applied with `:view NAME`. A view in a
 # profile (profiles.NAME.views.VIEW) belongs to it; views.VIEW to all.
@@ -1125,8 +1236,9 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 "#;
 
 /// `findings config show`: the settings in force, secrets masked, each
-/// with where it came from.
-pub fn show(e: &Effective) -> String {
+/// with where it came from. With `theme`, the theme as the TUI would draw
+/// with it (the theme file read); without, as the settings name it.
+pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let q = |s: &str| toml_string(s);
@@ -1234,6 +1346,38 @@ pub fn show(e: &Effective) -> String {
         e.request_timeout.as_secs().to_string(),
         &e.timeout_sources.1,
     );
+    let default_theme = Given::new("default".to_owned(), Source::Default);
+    let name = theme
+        .map(|t| &t.name)
+        .or(e.theme.as_ref())
+        .unwrap_or(&default_theme);
+    line(&mut out, "theme", q(&name.value), &name.source);
+    let file_note = match theme {
+        None => format!("{}", e.theme_file.source),
+        Some(ThemeChoice { file: None, .. }) => format!("{} (not there)", e.theme_file.source),
+        Some(ThemeChoice {
+            file: Some(file), ..
+        }) => {
+            let roles: Vec<&str> = file.roles().iter().map(|r| r.name()).collect();
+            if roles.is_empty() {
+                format!("{} (sets no styles)", e.theme_file.source)
+            } else {
+                format!("{} (sets {})", e.theme_file.source, roles.join(", "))
+            }
+        }
+    };
+    line(
+        &mut out,
+        "theme_file",
+        q(&e.theme_file.value.display().to_string()),
+        &file_note,
+    );
+    if theme.is_some_and(|t| t.no_color) {
+        let _ = writeln!(
+            out,
+            "# NO_COLOR is set: no colours, whatever the theme (bold, dim, reverse and underline only)"
+        );
+    }
     for (name, v) in &e.views {
         let _ = writeln!(out, "\n[views.{}]  # {}", toml_key(name), v.source);
         if let Some(s) = &v.value.sort {
@@ -1362,6 +1506,9 @@ mod tests {
         );
         assert_eq!(work.views["payments"].sort, Some(SortBy::Severity));
         assert_eq!(file.views["secrets"].filters.len(), 2);
+        assert_eq!(file.theme, Some(ThemeName("light".into())));
+        assert_eq!(work.theme, Some(ThemeName("high-contrast".into())));
+        assert!(file.theme_file.is_some());
     }
 
     #[test]
@@ -1605,7 +1752,7 @@ filters = ["excludeHistorical=true"]
         let mut c = cli();
         c.profile = given("other", Source::Flag("--profile"));
         let e = effective(c, None, path(), Some(&loaded())).unwrap();
-        let out = show(&e);
+        let out = show(&e, None);
         assert!(!out.contains("literal"), "{out}");
         assert!(out.contains("token = \"***\""), "{out}");
         assert!(out.contains("profile other"), "{out}");
@@ -1616,10 +1763,110 @@ filters = ["excludeHistorical=true"]
             Some(&loaded()),
         )
         .unwrap();
-        let out = show(&e);
+        let out = show(&e, None);
         assert!(
             !out.contains("env-secret") && out.contains(ENV_TOKEN),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn the_theme_takes_flag_env_profile_and_file_in_that_order() {
+        let text = "theme = \"dark\"\ndefault_profile = \"w\"\n[profiles.w]\ntheme = \"light\"\n[profiles.plain]\n";
+        let loaded = Loaded {
+            path: path(),
+            file: parse_ok(text),
+        };
+        let e = effective(cli(), None, path(), Some(&loaded)).unwrap();
+        assert_eq!(e.theme, given("light", Source::Profile("w".into())));
+        let mut c = cli();
+        c.profile = given("plain", Source::Flag("--profile"));
+        let e = effective(c.clone(), None, path(), Some(&loaded)).unwrap();
+        assert_eq!(e.theme, given("dark", Source::File));
+        c.theme = given("high-contrast", Source::Env(ENV_THEME));
+        let e = effective(c, None, path(), Some(&loaded)).unwrap();
+        assert_eq!(e.theme, given("high-contrast", Source::Env(ENV_THEME)));
+        let e = effective(cli(), None, path(), None).unwrap();
+        assert_eq!(e.theme, None);
+        assert_eq!(
+            e.theme_file,
+            Given::new(PathBuf::from("/cfg/findings/theme.toml"), Source::Default)
+        );
+        let loaded = Loaded {
+            path: path(),
+            file: parse_ok("theme_file = \"t/mine.toml\"\n"),
+        };
+        let e = effective(cli(), None, path(), Some(&loaded)).unwrap();
+        assert_eq!(
+            e.theme_file,
+            Given::new(PathBuf::from("/cfg/findings/t/mine.toml"), Source::File)
+        );
+        let err = parse_err("[profiles.w]\n\ntheme = \"sepia\"\n");
+        assert!(
+            err.contains("line 3, key profiles.w.theme") && err.contains("high-contrast"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_theme_choice_reads_the_theme_file_and_checks_the_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.toml");
+        let theme_file = dir.path().join("theme.toml");
+        let e = effective(cli(), None, config.clone(), None).unwrap();
+        let choice = e.theme_choice(false).unwrap();
+        assert_eq!(choice.name, Given::new("default".into(), Source::Default));
+        assert!(choice.file.is_none());
+        assert!(show(&e, Some(&choice)).contains("default (not there)"));
+
+        std::fs::write(
+            &theme_file,
+            "base = \"light\"\n[styles]\nselected = { fg = \"black\", bg = \"#ffd700\" }\n",
+        )
+        .unwrap();
+        let gold = ratatui::style::Style::new()
+            .fg(ratatui::style::Color::Black)
+            .bg(ratatui::style::Color::Rgb(255, 215, 0));
+        let choice = e.theme_choice(false).unwrap();
+        assert_eq!(choice.name, Given::new("light".into(), Source::ThemeFile));
+        assert_eq!(choice.theme.selected(), gold);
+        let light = crate::tui::theme::Theme::builtin("light").unwrap();
+        assert_eq!(choice.theme.error(), light.error());
+        let out = show(&e, Some(&choice));
+        assert!(out.contains("base of the theme file"), "{out}");
+        assert!(out.contains("(sets selected)"), "{out}");
+        assert!(!out.contains("NO_COLOR"), "{out}");
+
+        // A named theme beats the file's base; the file's styles still apply.
+        let mut c = cli();
+        c.theme = given("dark", Source::Flag("--theme"));
+        let e = effective(c.clone(), None, config.clone(), None).unwrap();
+        let choice = e.theme_choice(false).unwrap();
+        assert_eq!(choice.name.value, "dark");
+        assert_eq!(choice.theme.selected(), gold);
+        // NO_COLOR over both.
+        let choice = e.theme_choice(true).unwrap();
+        assert!(!choice.theme.is_color());
+        assert_eq!(
+            choice.theme.selected(),
+            crate::tui::theme::Theme::no_color().selected()
+        );
+        assert!(show(&e, Some(&choice)).contains("NO_COLOR is set"));
+
+        c.theme = given("sepia", Source::Env(ENV_THEME));
+        let e = effective(c, None, config.clone(), None).unwrap();
+        let err = e.theme_choice(true).unwrap_err().0;
+        assert!(
+            err.starts_with("FINDINGS_THEME: unknown theme \"sepia\""),
+            "{err}"
+        );
+
+        std::fs::write(&theme_file, "[styles]\nkey = { fg = \"nope\" }\n").unwrap();
+        let e = effective(cli(), None, config, None).unwrap();
+        let err = e.theme_choice(false).unwrap_err().0;
+        assert!(
+            err.contains("line 2, key styles.key.fg") && err.contains("theme.toml"),
+            "{err}"
         );
     }
 

@@ -17,6 +17,8 @@ fn findings(config: &Path) -> Command {
         "FINDINGS_TOKEN",
         "FINDINGS_PROFILE",
         "FINDINGS_LOG",
+        "FINDINGS_THEME",
+        "NO_COLOR",
     ] {
         cmd.env_remove(var);
     }
@@ -220,6 +222,338 @@ filters = ["issueTypes=secrets"]
     assert!(stdout.contains("deployment = \"99\""), "{stdout}");
     assert!(stdout.contains("# FINDINGS_DEPLOYMENT"), "{stdout}");
     assert!(stdout.contains("# --base-url"), "{stdout}");
+}
+
+// ---- themes ----
+
+/// The `theme = ...` line of `config show`, and its source comment.
+fn shown_theme(s: &Setup, args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut cmd = s.cmd();
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.args(args).args(["config", "show"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("theme = "))
+        .unwrap_or_else(|| panic!("no theme line in {stdout}"));
+    // One space between the value and its source, for the asserts.
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_theme_comes_from_flag_env_profile_file_and_theme_file_in_that_order() {
+    let s = Setup::new();
+    // Nothing anywhere: the default.
+    assert_eq!(shown_theme(&s, &[], &[]), "theme = \"default\" # default");
+    let theme_file = s.path.with_file_name("theme.toml");
+    std::fs::create_dir_all(theme_file.parent().unwrap()).unwrap();
+    std::fs::write(&theme_file, "base = \"dark\"\n").unwrap();
+    assert_eq!(
+        shown_theme(&s, &[], &[]),
+        "theme = \"dark\" # base of the theme file"
+    );
+    s.write("theme = \"light\"\ndefault_profile = \"w\"\n[profiles.w]\ntheme = \"high-contrast\"\n[profiles.plain]\n");
+    assert_eq!(
+        shown_theme(&s, &[], &[]),
+        "theme = \"high-contrast\" # profile w"
+    );
+    assert_eq!(
+        shown_theme(&s, &["--profile", "plain"], &[]),
+        "theme = \"light\" # config file"
+    );
+    assert_eq!(
+        shown_theme(&s, &[], &[("FINDINGS_THEME", "dark")]),
+        "theme = \"dark\" # FINDINGS_THEME"
+    );
+    assert_eq!(
+        shown_theme(&s, &["--theme", "default"], &[("FINDINGS_THEME", "dark")]),
+        "theme = \"default\" # --theme"
+    );
+    // NO_COLOR is shown as winning over the theme.
+    let out = s
+        .cmd()
+        .env("NO_COLOR", "1")
+        .args(["config", "show"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("# NO_COLOR is set"), "{stdout}");
+    let out = s
+        .cmd()
+        .env("NO_COLOR", "")
+        .args(["config", "show"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("NO_COLOR"));
+
+    // An unknown name, from each source, names the valid ones.
+    for (args, env, source) in [
+        (&["--theme", "solarized"][..], None, "--theme"),
+        (&[][..], Some("solarized"), "FINDINGS_THEME"),
+    ] {
+        let mut cmd = s.cmd();
+        if let Some(v) = env {
+            cmd.env("FINDINGS_THEME", v);
+        }
+        cmd.args(args)
+            .args(["config", "show"])
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(format!("{source}: unknown theme \"solarized\"")).and(
+                    predicate::str::contains("valid: default, dark, light, high-contrast"),
+                ),
+            );
+    }
+    s.write("[profiles.w]\ntheme = \"solarized\"\n");
+    s.cmd().args(["config", "show"]).assert().code(2).stderr(
+        predicate::str::contains("line 2")
+            .and(predicate::str::contains("profiles.w.theme"))
+            .and(predicate::str::contains("high-contrast")),
+    );
+    // The headless commands do not draw, so a theme does not stop them.
+    s.write("");
+    s.cmd()
+        .args(["issues", "--max", "1", "--theme", "solarized"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_theme_file_elsewhere_and_bad_theme_files() {
+    let s = Setup::new();
+    let mine = s.dir.path().join("mine.toml");
+    std::fs::write(
+        &mine,
+        "base = \"light\"\n[styles]\nselected = { fg = \"black\", bg = \"#ffd700\" }\n",
+    )
+    .unwrap();
+    s.write(&format!("theme_file = {:?}\n", mine.display().to_string()));
+    let out = s.cmd().args(["config", "show"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("theme = \"light\""), "{stdout}");
+    assert!(stdout.contains(&mine.display().to_string()), "{stdout}");
+    assert!(stdout.contains("(sets selected)"), "{stdout}");
+
+    // A theme_file that is not there is an error; theme.toml need not be.
+    s.write("theme_file = \"gone.toml\"\n");
+    s.cmd().args(["config", "show"]).assert().code(2).stderr(
+        predicate::str::contains("gone.toml").and(predicate::str::contains("no such file")),
+    );
+
+    // A bad style: the file, the line, the key.
+    s.write("");
+    let theme = s.path.with_file_name("theme.toml");
+    std::fs::write(
+        &theme,
+        "[styles]\ntitle = { fg = \"red\" }\nselected = { bg = \"blurple\" }\n",
+    )
+    .unwrap();
+    s.cmd().args(["config", "show"]).assert().code(2).stderr(
+        predicate::str::contains(theme.display().to_string())
+            .and(predicate::str::contains("line 3"))
+            .and(predicate::str::contains("styles.selected.bg"))
+            .and(predicate::str::contains("blurple")),
+    );
+    std::fs::write(&theme, "[styles]\nselectd = { bg = \"red\" }\n").unwrap();
+    s.cmd().args(["config", "show"]).assert().code(2).stderr(
+        predicate::str::contains("line 2")
+            .and(predicate::str::contains("unknown role \"selectd\""))
+            .and(predicate::str::contains("severity_critical")),
+    );
+}
+
+/// The binary in a pseudo-terminal: what it wrote and how it ended.
+#[cfg(unix)]
+mod in_a_terminal {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::io::{Read, Write};
+    use std::path::Path;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    use tui_term::vt100;
+
+    pub struct Run {
+        pub code: u32,
+        pub raw: String,
+        /// The screen when `ready` was on it.
+        pub screen: String,
+    }
+
+    /// Runs `findings ARGS` at 100x30; once `ready` is on the screen (if
+    /// given), presses `q`.
+    pub fn run(config: &Path, args: &[&str], env: &[(&str, &str)], ready: Option<&str>) -> Run {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: 30,
+                cols: 100,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_findings"));
+        cmd.args(args);
+        for var in [
+            "FINDINGS_BASE_URL",
+            "FINDINGS_DEPLOYMENT",
+            "FINDINGS_TOKEN",
+            "FINDINGS_PROFILE",
+            "FINDINGS_THEME",
+            "NO_COLOR",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("FINDINGS_CONFIG", config);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let mut writer = pair.master.take_writer().unwrap();
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(30, 100, 0)));
+        let (r, p) = (raw.clone(), parser.clone());
+        let pump = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+                p.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut screen = String::new();
+        if let Some(ready) = ready {
+            while !parser.lock().unwrap().screen().contents().contains(ready) {
+                assert!(
+                    Instant::now() < deadline,
+                    "timed out waiting for {ready:?}: {}",
+                    parser.lock().unwrap().screen().contents()
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            // Let the frame with `ready` finish, keep it, and quit.
+            std::thread::sleep(Duration::from_millis(200));
+            screen = parser.lock().unwrap().screen().contents();
+            writer.write_all(b"q").unwrap();
+            writer.flush().unwrap();
+        }
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the app did not end");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        drop(writer);
+        drop(pair.master);
+        let _ = pump.join();
+        let raw = String::from_utf8_lossy(&raw.lock().unwrap()).into_owned();
+        Run {
+            code: status.exit_code(),
+            raw,
+            screen,
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_bad_theme_file_stops_the_tui_before_it_takes_the_terminal() {
+    let s = Setup::new();
+    s.write("");
+    let theme = s.path.with_file_name("theme.toml");
+    std::fs::write(
+        &theme,
+        "base = \"light\"\n[styles]\nkey = { modifiers = [\"blinky\"] }\n",
+    )
+    .unwrap();
+    let run = in_a_terminal::run(&s.path, &[], &[], None);
+    assert_eq!(run.code, 2, "{}", run.raw);
+    assert!(
+        run.raw.contains(&theme.display().to_string()),
+        "{}",
+        run.raw
+    );
+    assert!(run.raw.contains("line 3"), "{}", run.raw);
+    assert!(run.raw.contains("styles.key.modifiers"), "{}", run.raw);
+    assert!(
+        !run.raw.contains("\x1b[?1049h"),
+        "the alternate screen was never entered: {:?}",
+        run.raw
+    );
+    // An unknown --theme, the same.
+    std::fs::remove_file(&theme).unwrap();
+    let run = in_a_terminal::run(&s.path, &["--theme", "sepia"], &[], None);
+    assert_eq!(run.code, 2, "{}", run.raw);
+    assert!(
+        run.raw.contains("--theme: unknown theme \"sepia\""),
+        "{}",
+        run.raw
+    );
+    assert!(!run.raw.contains("\x1b[?1049h"));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_tui_draws_with_the_theme_and_without_colour_under_no_color() {
+    let s = Setup::new();
+    s.write("");
+    // The light theme: its 256-colour selection band and severity colours.
+    let run = in_a_terminal::run(&s.path, &["--theme", "light"], &[], Some("100 loaded"));
+    assert_eq!(run.code, 0, "{}", run.screen);
+    assert!(run.raw.contains("48;5;153"), "the light selection band");
+    assert!(
+        run.raw.contains("38;5;160"),
+        "light's high severity: {:?}",
+        run.raw
+    );
+    // A theme file over it.
+    let theme = s.path.with_file_name("theme.toml");
+    std::fs::write(
+        &theme,
+        "[styles]\nselected = { fg = \"black\", bg = \"#ffd700\" }\n",
+    )
+    .unwrap();
+    let run = in_a_terminal::run(&s.path, &["--theme", "light"], &[], Some("100 loaded"));
+    assert!(run.raw.contains("48;2;255;215;0"), "the file's selection");
+    assert!(!run.raw.contains("48;5;153"));
+    // NO_COLOR: no colour at all, the severities still written out.
+    let run = in_a_terminal::run(
+        &s.path,
+        &["--theme", "light"],
+        &[("NO_COLOR", "1")],
+        Some("100 loaded"),
+    );
+    assert_eq!(run.code, 0);
+    for sgr in ["[38;", "[48;", ";38;", ";48;"] {
+        assert!(!run.raw.contains(sgr), "{sgr} in {:?}", run.raw);
+    }
+    assert!(
+        run.raw.contains("\x1b[7m"),
+        "the selection in reverse video: {:?}",
+        run.raw
+    );
+    // The severities are written out in their column.
+    assert!(run.screen.contains("SEVERITY"), "{}", run.screen);
+    assert!(
+        ["critical", "high", "medium", "low"]
+            .iter()
+            .all(|s| run.screen.contains(&format!("│{s} "))),
+        "{}",
+        run.screen
+    );
 }
 
 // ---- profiles and precedence, against a server ----
@@ -762,7 +1096,7 @@ mod tui_hooks {
         App::new(
             session,
             Keymap::default_keymap(),
-            Theme { color: false },
+            Theme::no_color(),
             (120, 40),
         )
     }
@@ -770,7 +1104,7 @@ mod tui_hooks {
     fn last_list_request(effects: &[Effect]) -> Option<ListIssuesRequest> {
         effects.iter().rev().find_map(|e| match e {
             Effect::Send {
-                request: ApiRequest::ListIssues(req),
+                request: ApiRequest::ListRows(req),
                 ..
             } => Some(req.clone()),
             _ => None,
@@ -938,4 +1272,22 @@ fn the_readme_example_is_a_valid_config() {
     assert_eq!(file.profiles.len(), 2);
     assert_eq!(file.profiles["staging"].views.len(), 1);
     assert_eq!(file.views.len(), 1);
+}
+
+/// The theme file example of the README's Themes section is valid and
+/// does what the text says.
+#[test]
+fn the_readme_theme_example_is_a_valid_theme_file() {
+    use findings_tui::tui::theme::{Theme, ThemeFile};
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("### Themes").expect("the section")..];
+    let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let file = ThemeFile::parse(Path::new("theme.toml"), example).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(file.base.as_deref(), Some("light"));
+    let theme = Theme::new("light", Some(&file), false).unwrap();
+    assert_ne!(
+        theme.selected(),
+        Theme::builtin("light").unwrap().selected()
+    );
 }

@@ -42,7 +42,7 @@ async fn lazy_loading_to_the_end_yields_every_finding_once() {
         .list
         .items
         .iter()
-        .map(|i| i.issue.as_ref().unwrap().id.clone().unwrap())
+        .map(|row| row.id.to_string())
         .collect();
     assert_eq!(h.app.issues.list.items.len(), 2000);
     assert_eq!(ids.len(), 2000);
@@ -111,7 +111,7 @@ async fn local_filter_narrows_instantly_and_inverts() {
     let shown = h.app.issues.list.len();
     assert!(shown > 0 && shown < 100, "{shown}");
     for r in 0..shown {
-        let issue = h.app.issues.list.row(r).unwrap().issue.as_ref().unwrap();
+        let issue = h.app.issues.list.row(r).unwrap().unpack().unwrap().issue;
         let hay = format!("{:?}", issue).to_lowercase();
         assert!(hay.contains("secrets"));
     }
@@ -133,21 +133,11 @@ async fn sort_cycles_server_side_and_reloads() {
     h.key(KeyCode::Char('s'));
     h.settle().await;
     assert!(h.screen().contains("sort severity"));
-    let first = h.app.issues.list.items[0]
-        .issue
-        .as_ref()
-        .unwrap()
-        .severity
-        .clone();
+    let first = h.app.issues.list.items[0].severity.clone();
     assert_eq!(first, Some(findings_tui::api::model::Severity::Critical));
     h.key(KeyCode::Char('S'));
     h.settle().await;
-    let first = h.app.issues.list.items[0]
-        .issue
-        .as_ref()
-        .unwrap()
-        .severity
-        .clone();
+    let first = h.app.issues.list.items[0].severity.clone();
     assert_eq!(first, Some(findings_tui::api::model::Severity::Low));
 }
 
@@ -175,7 +165,7 @@ async fn filter_form_applies_a_server_side_filter() {
     assert!(!h.app.issues.list.items.is_empty());
     for item in &h.app.issues.list.items {
         assert_eq!(
-            item.issue.as_ref().unwrap().issue_type,
+            item.unpack().unwrap().issue.unwrap().issue_type,
             Some(findings_tui::api::model::IssueType::Sca)
         );
     }
@@ -200,7 +190,7 @@ async fn command_line_sorts_filters_and_clears() {
             .list
             .items
             .iter()
-            .all(|i| i.issue.as_ref().unwrap().ref_.as_deref() == Some("main"))
+            .all(|i| i.unpack().unwrap().issue.unwrap().ref_.as_deref() == Some("main"))
     );
     h.keys(":clear");
     h.key(KeyCode::Enter);
@@ -368,7 +358,7 @@ async fn space_marks_rows_with_a_column_and_a_count() {
     assert_eq!(screen.matches('✓').count(), 2, "{screen}");
     assert!(screen.contains("2 marked"), "{screen}");
     let row_of_first = screen.lines().find(|l| l.contains('✓')).unwrap().to_owned();
-    let issue = h.app.issues.list.items[0].issue.clone().unwrap();
+    let issue = h.app.issues.list.items[0].unpack().unwrap().issue.unwrap();
     assert!(
         row_of_first.contains(&issue.repository_name()[..10]),
         "{row_of_first}"
@@ -377,7 +367,7 @@ async fn space_marks_rows_with_a_column_and_a_count() {
     h.key(KeyCode::Char('g'));
     h.key(KeyCode::Char(' '));
     assert!(h.screen().contains("1 marked"));
-    assert!(!h.app.issues.marked.contains(Some(&issue)), "{first}");
+    assert!(!h.app.issues.marked.contains(issue.id()), "{first}");
     // A new listing starts with no marks.
     h.key(KeyCode::Char('r'));
     h.settle().await;
@@ -516,7 +506,7 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
 async fn y_offers_id_url_path_and_a_markdown_table() {
     let mut h = Harness::new(2000, 120, 35).await;
     h.start().await;
-    let issue = h.app.issues.selected_issue().cloned().unwrap();
+    let issue = h.app.issues.selected_issue().unwrap();
     h.key(KeyCode::Char('y'));
     assert!(matches!(h.app.overlay, Some(Overlay::CopyMenu(_))));
     let screen = h.screen();

@@ -64,9 +64,9 @@ pub fn init(path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-pub fn show(effective: &Effective) -> Result<(), Failure> {
+pub fn show(effective: &Effective, theme: &config::ThemeChoice) -> Result<(), Failure> {
     std::io::stdout()
         .lock()
-        .write_all(config::show(effective).as_bytes())?;
+        .write_all(config::show(effective, Some(theme)).as_bytes())?;
     Ok(())
 }

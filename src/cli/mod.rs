@@ -101,6 +101,9 @@ struct ConnectionArgs {
     /// Write a log line per HTTP request to this file (level from FINDINGS_LOG, default info)
     #[arg(long, global = true, value_name = "PATH")]
     log_file: Option<PathBuf>,
+    /// The TUI's colours: default, dark, light or high-contrast (NO_COLOR turns colours off)
+    #[arg(long, global = true, env = config::ENV_THEME, value_name = "NAME")]
+    theme: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -202,7 +205,9 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 config_cmd::ConfigCommand::Path => config_cmd::path(&path),
                 config_cmd::ConfigCommand::Init => config_cmd::init(&path),
                 config_cmd::ConfigCommand::Show => {
-                    config_cmd::show(&settings(&conn, matches, &path)?)
+                    let settings = settings(&conn, matches, &path)?;
+                    let theme = settings.theme_choice(no_color())?;
+                    config_cmd::show(&settings, &theme)
                 }
             }
         }
@@ -242,11 +247,16 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         None => {
             use std::io::IsTerminal;
             let settings = settings_here(&conn, matches)?;
-            let session = Session::open_quiet(&settings, std::io::stdout().is_terminal()).await?;
             if !std::io::stdout().is_terminal() {
                 // Piped: a summary instead of a screen.
+                let session = Session::open(&settings).await?;
                 return listing::overview(&session.client).await;
             }
+            // The user's files are checked before anything starts (a demo
+            // server, a token command) and before the terminal is taken.
+            let keymap = user_keymap()?;
+            let theme = settings.theme_choice(no_color())?.theme;
+            let session = Session::open_quiet(&settings, true).await?;
             let default_view = (settings.default_sort.is_some()
                 || settings.default_direction.is_some()
                 || settings.default_filters.is_some())
@@ -270,11 +280,11 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 views: settings.saved_views(),
                 page_size: Some(settings.page_size.value),
             };
-            let keymap = user_keymap()?;
             crate::tui::main(
                 session.client.clone(),
                 info,
                 keymap,
+                theme,
                 crate::config::state_dir(),
             )
             .await
@@ -318,6 +328,7 @@ fn settings(
             config::ENV_DEPLOYMENT,
         ),
         profile: given(&conn.profile, "profile", "--profile", config::ENV_PROFILE),
+        theme: given(&conn.theme, "theme", "--theme", config::ENV_THEME),
         allow_http: conn.allow_http,
         read_only: conn.read_only,
         connect_timeout: Duration::from_secs(conn.connect_timeout),
@@ -436,6 +447,11 @@ impl OutputArgs {
             }),
         }
     }
+}
+
+/// `NO_COLOR` set to anything but "" (<https://no-color.org>).
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
 /// The default keymap with the user's `keymap.toml` (beside the config file)

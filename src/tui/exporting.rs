@@ -5,6 +5,8 @@
 //! [`Msg::Exported`](crate::tui::app::Msg::Exported).
 
 use super::app::{App, Effect, Overlay, PaneId, is_web_url};
+use super::load::PagedList;
+use super::rows::{Finding, FindingRow};
 use crate::api::model::{Issue, IssueItem};
 use crate::export::{Format, Record, Writer};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -28,17 +30,17 @@ impl Marks {
         self.ids.is_empty()
     }
 
-    pub fn contains(&self, issue: Option<&Issue>) -> bool {
-        issue.is_some_and(|i| self.ids.contains(i.id()))
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
     }
 
     pub fn clear(&mut self) {
         self.ids.clear();
     }
 
-    /// Marks or unmarks `issue`; `Err` when it has no id to mark it by.
-    pub fn toggle(&mut self, issue: &Issue) -> Result<bool, String> {
-        let id = issue.id();
+    /// Marks or unmarks the finding `id`; `Err` when it has no id to mark
+    /// it by.
+    pub fn toggle(&mut self, id: &str) -> Result<bool, String> {
         if id.is_empty() {
             return Err("this finding has no id; it cannot be marked".into());
         }
@@ -169,40 +171,34 @@ pub fn default_path(format: Format) -> String {
 /// The rows an export of the pane would write: the marked ones (in list
 /// order, shown or not), else every row shown (the local filter applies).
 fn rows(app: &App, pane: PaneId) -> (ExportItems, bool) {
+    /// Unpacks the rows to write from one pane's list.
+    fn pick<T: Finding>(list: &PagedList<FindingRow<T>>, marks: &Marks) -> Vec<T> {
+        if marks.is_empty() {
+            (0..list.len())
+                .filter_map(|r| list.row(r)?.unpack())
+                .collect()
+        } else {
+            list.items
+                .iter()
+                .filter(|row| marks.contains(&row.id))
+                .filter_map(FindingRow::unpack)
+                .collect()
+        }
+    }
     match pane {
         PaneId::Report => {
             let p = &app.report;
-            let marked = !p.marked.is_empty();
-            let items = if marked {
-                p.list
-                    .items
-                    .iter()
-                    .filter(|i| p.marked.contains(Some(i)))
-                    .cloned()
-                    .collect()
-            } else {
-                (0..p.list.len())
-                    .filter_map(|r| p.list.row(r).cloned())
-                    .collect()
-            };
-            (ExportItems::Findings(items), marked)
+            (
+                ExportItems::Findings(pick(&p.list, &p.marked)),
+                !p.marked.is_empty(),
+            )
         }
         _ => {
             let p = &app.issues;
-            let marked = !p.marked.is_empty();
-            let items = if marked {
-                p.list
-                    .items
-                    .iter()
-                    .filter(|i| p.marked.contains(i.issue.as_ref()))
-                    .cloned()
-                    .collect()
-            } else {
-                (0..p.list.len())
-                    .filter_map(|r| p.list.row(r).cloned())
-                    .collect()
-            };
-            (ExportItems::Issues(items), marked)
+            (
+                ExportItems::Issues(pick(&p.list, &p.marked)),
+                !p.marked.is_empty(),
+            )
         }
     }
 }
@@ -221,9 +217,9 @@ fn shown_count(app: &App, pane: PaneId) -> usize {
     }
 }
 
-fn selected_issue(app: &App, pane: PaneId) -> Option<&Issue> {
+fn selected_issue(app: &App, pane: PaneId) -> Option<Issue> {
     match pane {
-        PaneId::Report => app.report.list.selected_item(),
+        PaneId::Report => app.report.selected_issue(),
         _ => app.issues.selected_issue(),
     }
 }
@@ -416,7 +412,7 @@ fn copy_text(app: &App, pane: PaneId, choice: usize) -> Result<(String, String),
                         app.issues
                             .list
                             .selected_item()
-                            .cloned()
+                            .and_then(FindingRow::unpack)
                             .into_iter()
                             .collect(),
                     ),

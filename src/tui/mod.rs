@@ -15,6 +15,7 @@ pub mod keymap;
 pub mod layout;
 pub mod load;
 pub mod panes;
+pub mod rows;
 pub mod save;
 pub mod terminal;
 pub mod theme;
@@ -186,24 +187,20 @@ impl Platform<ratatui::backend::CrosstermBackend<std::io::Stdout>> for RealPlatf
     }
 }
 
-/// Runs the TUI on the real terminal against `client`. A crash writes its
-/// report into `crash_dir`.
+/// Runs the TUI on the real terminal against `client`, drawn with `theme`.
+/// A crash writes its report into `crash_dir`.
 pub async fn main(
     client: crate::api::Client,
     session: app::Session,
     keymap: keymap::Keymap,
+    theme: theme::Theme,
     crash_dir: Option<std::path::PathBuf>,
 ) -> Result<(), String> {
     let (worker_tx, replies) = worker::spawn(client);
     terminal::install_panic_hook(crash_dir);
     let mut terminal = terminal::enter().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let size = terminal.size().map_err(|e| e.to_string())?;
-    let mut app = App::new(
-        session,
-        keymap,
-        theme::Theme::from_env(),
-        (size.width, size.height),
-    );
+    let mut app = App::new(session, keymap, theme, (size.width, size.height));
     // A hidden crash trigger for the end-to-end test of the panic path:
     // with FINDINGS_TEST_PANIC set, F12 panics.
     let crash_on_f12 = std::env::var_os("FINDINGS_TEST_PANIC").is_some();

@@ -77,7 +77,7 @@ impl Harness {
         let app = App::new(
             session,
             Keymap::default_keymap(),
-            Theme { color: false },
+            Theme::no_color(),
             (width, height),
         );
         Harness {

@@ -9,6 +9,7 @@ use crate::tui::app::{AppEvent, Outbox, copy_link, open_url};
 use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::load::PagedList;
+use crate::tui::rows::{FindingRow, RowPage};
 use crate::tui::worker::ApiRequest;
 use crate::tui::worker::{ApiResponse, RequestId};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -32,9 +33,7 @@ const SORT_CYCLE: [SortBy; 6] = [
 
 #[derive(Debug, Default)]
 pub struct IssuesPane {
-    pub list: PagedList<IssueItem>,
-    /// Lower-case text of each loaded row, for the local filter.
-    haystacks: Vec<String>,
+    pub list: PagedList<FindingRow<IssueItem>>,
     pub filter: ListIssuesFilter,
     pub sort_by: Option<SortBy>,
     pub sort_direction: Option<SortDirection>,
@@ -126,14 +125,13 @@ impl IssuesPane {
         let cancel = self.list.reset();
         outbox.cancel(cancel);
         self.marked.clear();
-        self.haystacks.clear();
         self.apply_local_filter();
         self.load_next(outbox);
     }
 
     fn load_next(&mut self, outbox: &mut Outbox) {
         let req = self.request(self.list.next_cursor.clone());
-        if let Some(id) = outbox.send(ApiRequest::ListIssues(req)) {
+        if let Some(id) = outbox.send(ApiRequest::ListRows(req)) {
             let superseded = self.list.loader.started(id);
             outbox.cancel(superseded);
         }
@@ -158,18 +156,9 @@ impl IssuesPane {
             return Some(result);
         }
         match result {
-            Ok(ApiResponse::ListIssues(page)) => {
-                let start = self.list.items.len();
-                self.haystacks.extend(page.issues.iter().map(haystack));
-                if let Err(e) = self.list.append(page.issues, page.cursor) {
-                    self.list.loader.error = Some(e.clone());
-                    outbox.events.push(AppEvent::Error {
-                        title: "Loading findings stopped".into(),
-                        message: e,
-                    });
-                }
-                self.extend_local_filter(start);
-            }
+            // The worker packs the rows; a page as decoded is packed here.
+            Ok(ApiResponse::Rows(page)) => self.take_page(page, outbox),
+            Ok(ApiResponse::ListIssues(page)) => self.take_page(RowPage::from(page), outbox),
             Ok(_) => {}
             Err(e) => {
                 self.list.loader.error = Some(e.to_string());
@@ -177,6 +166,18 @@ impl IssuesPane {
             }
         }
         None
+    }
+
+    fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
+        let start = self.list.items.len();
+        if let Err(e) = self.list.append(page.rows, page.cursor) {
+            self.list.loader.error = Some(e.clone());
+            outbox.events.push(AppEvent::Error {
+                title: "Loading findings stopped".into(),
+                message: e,
+            });
+        }
+        self.extend_local_filter(start);
     }
 
     pub fn on_action(&mut self, action: Action, height: usize, outbox: &mut Outbox) {
@@ -214,7 +215,7 @@ impl IssuesPane {
         }
         match action {
             Action::Open => {
-                if let Some(issue) = self.list.selected_item().and_then(|i| i.issue.clone()) {
+                if let Some(issue) = self.selected_issue() {
                     outbox.events.push(AppEvent::OpenDetail(Box::new(issue)));
                 }
             }
@@ -255,11 +256,11 @@ impl IssuesPane {
                 });
                 self.reload(outbox);
             }
-            Action::OpenInBrowser => open_url(outbox, self.selected_issue()),
-            Action::Copy => copy_link(outbox, self.selected_issue()),
+            Action::OpenInBrowser => open_url(outbox, self.selected_issue().as_ref()),
+            Action::Copy => copy_link(outbox, self.selected_issue().as_ref()),
             Action::Mark => {
-                if let Some(issue) = self.list.selected_item().and_then(|i| i.issue.as_ref()) {
-                    match self.marked.toggle(issue) {
+                if let Some(row) = self.list.selected_item() {
+                    match self.marked.toggle(&row.id) {
                         Ok(_) => self.list.move_by(1),
                         Err(e) => outbox.status(e),
                     }
@@ -269,8 +270,9 @@ impl IssuesPane {
         }
     }
 
-    pub fn selected_issue(&self) -> Option<&Issue> {
-        self.list.selected_item().and_then(|i| i.issue.as_ref())
+    /// The selected finding, unpacked.
+    pub fn selected_issue(&self) -> Option<Issue> {
+        self.list.selected_item()?.unpack()?.issue
     }
 
     pub fn on_text_key(&mut self, key: KeyEvent, _outbox: &mut Outbox) {
@@ -308,7 +310,12 @@ impl IssuesPane {
             let needle = self.local_query.to_lowercase();
             let kept: Vec<u32> = visible
                 .into_iter()
-                .filter(|&i| self.haystacks[i as usize].contains(&needle))
+                .filter(|&i| {
+                    self.list
+                        .items
+                        .get(i as usize)
+                        .is_some_and(|row| row.matches(&needle))
+                })
                 .collect();
             self.list.visible = Some(kept);
             self.list.select(self.list.selected);
@@ -334,8 +341,8 @@ impl IssuesPane {
             return;
         }
         let visible = self.list.visible.get_or_insert_with(Vec::new);
-        for (i, hay) in self.haystacks.iter().enumerate().skip(start) {
-            if hay.contains(&needle) != invert {
+        for (i, row) in self.list.items.iter().enumerate().skip(start) {
+            if row.matches(&needle) != invert {
                 visible.push(i as u32);
             }
         }
@@ -406,25 +413,4 @@ impl IssuesPane {
         self.local_input = None;
         self.reload(outbox);
     }
-}
-
-/// The text `/` searches in: what the row shows, and the message.
-fn haystack(item: &IssueItem) -> String {
-    let Some(i) = &item.issue else {
-        return String::new();
-    };
-    let mut s = String::with_capacity(160);
-    for part in [
-        i.id(),
-        i.severity.as_ref().map_or("", |s| s.label()),
-        i.aggregate_state.as_ref().map_or("", |s| s.label()),
-        i.rule_name(),
-        i.repository_name(),
-        i.file_path.as_deref().unwrap_or(""),
-        i.message.as_deref().unwrap_or(""),
-    ] {
-        s.push_str(part);
-        s.push('\u{1f}');
-    }
-    s.to_lowercase()
 }

@@ -16,6 +16,7 @@ use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
+use crate::tui::rows::FindingRow;
 use crate::tui::worker::{ApiRequest, ApiResponse, RequestId};
 use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
@@ -110,7 +111,7 @@ fn top(counts: &HashMap<String, u64>) -> Vec<(String, u64)> {
 
 #[derive(Debug)]
 pub struct ReportPane {
-    pub list: PagedList<Issue>,
+    pub list: PagedList<FindingRow<Issue>>,
     pub report_type: ReportType,
     /// Days back from now; `None` = all time.
     pub period_days: Option<u32>,
@@ -304,7 +305,8 @@ impl ReportPane {
                     self.totals = Some((totals, self.list.loader.generation));
                 }
                 self.stats.add(&page.findings);
-                if let Err(e) = self.list.append(page.findings, page.cursor) {
+                let rows = page.findings.iter().map(FindingRow::new).collect();
+                if let Err(e) = self.list.append(rows, page.cursor) {
                     self.list.loader.error = Some(e.clone());
                     outbox.events.push(AppEvent::Error {
                         title: "Loading the report stopped".into(),
@@ -323,16 +325,19 @@ impl ReportPane {
         None
     }
 
+    /// The selected finding, unpacked.
+    pub fn selected_issue(&self) -> Option<Issue> {
+        self.list.selected_item()?.unpack()
+    }
+
     pub fn on_action(&mut self, action: Action, height: usize, outbox: &mut Outbox) {
         if self.list.navigate(action, list_rows(height)) {
             return;
         }
         match action {
             Action::Open => {
-                if let Some(issue) = self.list.selected_item() {
-                    outbox
-                        .events
-                        .push(AppEvent::OpenDetail(Box::new(issue.clone())));
+                if let Some(issue) = self.selected_issue() {
+                    outbox.events.push(AppEvent::OpenDetail(Box::new(issue)));
                 }
             }
             Action::Refresh => {
@@ -352,11 +357,11 @@ impl ReportPane {
                     outbox.status("request cancelled");
                 }
             }
-            Action::OpenInBrowser => open_url(outbox, self.list.selected_item()),
-            Action::Copy => copy_link(outbox, self.list.selected_item()),
+            Action::OpenInBrowser => open_url(outbox, self.selected_issue().as_ref()),
+            Action::Copy => copy_link(outbox, self.selected_issue().as_ref()),
             Action::Mark => {
-                if let Some(issue) = self.list.selected_item() {
-                    match self.marked.toggle(issue) {
+                if let Some(row) = self.list.selected_item() {
+                    match self.marked.toggle(&row.id) {
                         Ok(_) => self.list.move_by(1),
                         Err(e) => outbox.status(e),
                     }

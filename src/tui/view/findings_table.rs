@@ -4,7 +4,7 @@
 //! marked, a narrow first column shows which.
 
 use super::common::{cut_left, date, safe, short_rule, time};
-use crate::api::model::Issue;
+use crate::tui::rows::FindingRow;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -20,24 +20,27 @@ pub enum DateColumn {
 }
 
 /// The rows to show: `len` in all, `row(i)` the finding of row `i`.
-pub struct Rows<'a> {
+pub struct Rows<'a, T> {
     pub len: usize,
     pub offset: usize,
     pub selected: usize,
-    pub row: &'a dyn Fn(usize) -> Option<&'a Issue>,
+    pub row: &'a dyn Fn(usize) -> Option<&'a FindingRow<T>>,
     /// Whether the finding of a row is marked; `None` when none is (the
     /// mark column is then left out).
-    pub marked: Option<&'a dyn Fn(&Issue) -> bool>,
+    pub marked: Option<IsMarked<'a, T>>,
 }
+
+/// Whether a row is marked.
+pub type IsMarked<'a, T> = &'a dyn Fn(&FindingRow<T>) -> bool;
 
 /// The mark column's symbol for a marked row.
 pub const MARK: &str = "✓";
 
-pub fn draw(
+pub fn draw<T>(
     f: &mut Frame,
     area: Rect,
     theme: &Theme,
-    rows: Rows<'_>,
+    rows: Rows<'_, T>,
     date_column: DateColumn,
     block: Block<'_>,
 ) {
@@ -97,15 +100,15 @@ pub fn draw(
             if !tiny {
                 cells.push(Cell::from(
                     issue
-                        .aggregate_state
+                        .state
                         .as_ref()
                         .map_or(String::new(), |s| safe(s.label())),
                 ));
             }
-            cells.push(Cell::from(safe(short_rule(&issue.rule_label()))));
-            cells.push(Cell::from(safe(issue.repository_name())));
+            cells.push(Cell::from(safe(short_rule(&issue.rule))));
+            cells.push(Cell::from(safe(&issue.repository)));
             if path_column.is_some() {
-                cells.push(Cell::from(cut_left(&safe(&issue.location()), path_width)));
+                cells.push(Cell::from(cut_left(&safe(&issue.location), path_width)));
             }
             let when = match date_column {
                 DateColumn::RelevantSince => &issue.relevant_since,

@@ -6,6 +6,7 @@ use super::findings_table;
 use super::form;
 use crate::tui::app::App;
 use crate::tui::layout;
+use crate::tui::rows::FindingRow;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -22,8 +23,8 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
         list.len(),
         if list.complete { "" } else { "+" }
     );
-    let row = |r: usize| list.row(r).and_then(|item| item.issue.as_ref());
-    let marked = |issue: &_| pane.marked.contains(Some(issue));
+    let row = |r: usize| list.row(r);
+    let marked = |row: &FindingRow<_>| pane.marked.contains(&row.id);
     findings_table::draw(
         f,
         table_area,

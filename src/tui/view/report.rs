@@ -9,6 +9,7 @@ use crate::tui::app::App;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::panes::report::{ReportPane, Totals};
+use crate::tui::rows::FindingRow;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -528,7 +529,7 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
         ));
     }
     let row = |r: usize| list.row(r);
-    let marked = |issue: &_| pane.marked.contains(Some(issue));
+    let marked = |row: &FindingRow<_>| pane.marked.contains(&row.id);
     findings_table::draw(
         f,
         area,
