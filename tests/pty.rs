@@ -120,7 +120,16 @@ impl Session {
 
 #[test]
 fn the_app_runs_in_a_real_terminal_and_restores_it() {
-    let mut s = Session::start(30, 100, &[]);
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let mut s = Session::start(
+        30,
+        100,
+        &[
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
+    );
     let first = s.wait_for("loaded, more available");
     assert!(first.contains("DEMO"), "{first}");
     assert!(
@@ -187,4 +196,72 @@ fn a_panic_restores_the_terminal_and_leaves_a_crash_log() {
     let log = std::fs::read_to_string(&logs[0]).unwrap();
     assert!(log.contains("test crash requested with F12"));
     assert!(!log.contains("demo-token"), "no token in the crash log");
+}
+
+#[test]
+fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let dir = state.path().join("findings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let last = chrono::Utc::now() - chrono::Duration::days(3);
+    let visits = dir.join("visits.json");
+    let other = r#""work": { "issues": "2026-01-01T00:00:00Z" }"#;
+    std::fs::write(
+        &visits,
+        format!(
+            r#"{{ "profiles": {{ "(demo)": {{ "issues": "{}" }}, {other} }} }}"#,
+            last.to_rfc3339()
+        ),
+    )
+    .unwrap();
+    let mut s = Session::start(
+        30,
+        120,
+        &[
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
+    );
+    let since = last.format("%Y-%m-%d %H:%M").to_string();
+    let note = format!("new since {since}");
+    // Rows marked, and counted in the status line.
+    let zero = format!(" 0 {note}");
+    s.wait_until("new rows", |t| {
+        t.contains(&note) && t.contains("│•") && !t.contains(&zero)
+    });
+    // `n`: only the new ones, asked of the server (relevant since the visit).
+    s.press(b"n");
+    let message = format!("only the findings new since your last visit ({since} UTC)");
+    let screen = s.wait_until("the new findings", |t| {
+        t.contains(&message) && t.contains("│•")
+    });
+    let rows = screen.lines().filter(|l| l.starts_with("│•")).count();
+    let older = screen
+        .lines()
+        .filter(|l| l.starts_with("│ ") && l.contains("2026-"))
+        .count();
+    assert!(rows > 5 && older == 0, "{screen}");
+    s.press(b"q");
+    let (status, _, _) = s.finish();
+    assert!(status.success(), "{status:?}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&visits).unwrap()).unwrap();
+    let seen: chrono::DateTime<chrono::Utc> = written["profiles"]["(demo)"]["issues"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (chrono::Utc::now() - seen).num_seconds() < 60,
+        "the visit is recorded as now: {written}"
+    );
+    assert_eq!(
+        written["profiles"]["work"]["issues"], "2026-01-01T00:00:00Z",
+        "other profiles are kept"
+    );
+    assert!(
+        written["profiles"]["(demo)"].get("report").is_none(),
+        "the Report pane was not shown"
+    );
 }

@@ -279,7 +279,10 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 default_view,
                 views: settings.saved_views(),
                 page_size: Some(settings.page_size.value),
+                last_visit: Default::default(),
+                visits_file: None,
             };
+            let info = with_visits(info, settings.profile.as_ref().map(|g| g.value.as_str()));
             crate::tui::main(
                 session.client.clone(),
                 info,
@@ -291,6 +294,28 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             .map_err(Failure::Runtime)
         }
     }
+}
+
+/// What the session needs for "new since last visit": the profile's last
+/// visits from the state folder (the demo and a run without a profile have
+/// their own). A damaged file is logged and replaced when the app ends.
+fn with_visits(mut info: crate::tui::app::Session, profile: Option<&str>) -> crate::tui::app::Session {
+    use crate::tui::visits::VisitsFile;
+    let Some(dir) = crate::config::state_dir() else {
+        return info;
+    };
+    let key = match profile {
+        Some(name) => name,
+        None if info.demo => "(demo)",
+        None => "(no profile)",
+    };
+    let file = VisitsFile::new(&dir, key);
+    match file.load() {
+        Ok(visits) => info.last_visit = visits,
+        Err(e) => tracing::warn!("{e}"),
+    }
+    info.visits_file = Some(file);
+    info
 }
 
 /// The effective settings, from the config file at its usual place.

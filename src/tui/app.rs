@@ -11,6 +11,7 @@ use super::panes::issues::IssuesPane;
 use super::panes::report::ReportPane;
 use super::panes::scm::ScmPane;
 use super::theme::Theme;
+use super::visits::{Visits, VisitsFile};
 use super::worker::{ApiRequest, ApiResponse, Reply, RequestId};
 use crate::api::ApiError;
 use crate::api::model::*;
@@ -194,6 +195,11 @@ pub struct Session {
     pub views: Vec<SavedView>,
     /// Items per page the lists ask for (a profile's `page_size`).
     pub page_size: Option<i64>,
+    /// When the findings panes were last seen under this profile: what
+    /// came after is marked new.
+    pub last_visit: Visits,
+    /// Where this visit is recorded when the app ends (none in tests).
+    pub visits_file: Option<VisitsFile>,
 }
 
 /// A saved view of the Issues pane: its sort and its server-side filters
@@ -264,6 +270,9 @@ impl App {
         };
         let mut issues = IssuesPane::default();
         issues.page_size = session.page_size;
+        issues.new_since = session.last_visit.issues;
+        let mut report = ReportPane::default();
+        report.new_since = session.last_visit.report;
         let mut status = None;
         if let Some(view) = &session.default_view
             && let Err(e) = view.apply_to(&mut issues)
@@ -272,7 +281,7 @@ impl App {
         }
         App {
             pane: session.default_pane.unwrap_or(PaneId::Issues),
-            report: ReportPane::default(),
+            report,
             issues,
             agentic: AgenticPane::default(),
             scm: ScmPane::new(session.read_only),

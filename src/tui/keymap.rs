@@ -43,6 +43,8 @@ pub enum Action {
     Mark,
     /// Export the marked (or all shown) rows to a file.
     Export,
+    /// Show only the findings new since the last visit (again: all).
+    NewOnly,
     LocalFilter,
     FilterForm,
     CycleSort,

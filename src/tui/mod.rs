@@ -20,6 +20,7 @@ pub mod save;
 pub mod terminal;
 pub mod theme;
 pub mod view;
+pub mod visits;
 pub mod worker;
 
 use app::{App, Effect, Msg};
@@ -222,7 +223,26 @@ pub async fn main(
     )
     .await;
     terminal::restore();
+    record_visit(&app);
     result.map_err(|e| format!("terminal error: {e}"))
+}
+
+/// Records now as the last visit of the findings panes shown, so the next
+/// start marks what comes after as new.
+fn record_visit(app: &App) {
+    let Some(file) = &app.session.visits_file else {
+        return;
+    };
+    let now = chrono::Utc::now();
+    let seen = visits::Visits {
+        issues: app.issues.was_shown().then_some(now),
+        report: app.report.was_shown().then_some(now),
+    };
+    if seen != visits::Visits::default()
+        && let Err(e) = file.save(seen)
+    {
+        eprintln!("findings: {e}");
+    }
 }
 
 /// Resolves on SIGTERM (never elsewhere).

@@ -9,7 +9,7 @@ use crate::tui::app::{AppEvent, Outbox, copy_link, open_url};
 use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::load::PagedList;
-use crate::tui::rows::{FindingRow, RowPage};
+use crate::tui::rows::{FindingRow, RowPage, count_new, toggle_new_only};
 use crate::tui::worker::ApiRequest;
 use crate::tui::worker::{ApiResponse, RequestId};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -46,6 +46,10 @@ pub struct IssuesPane {
     pub page_size: Option<i64>,
     /// Rows marked with `Space` (until the list is loaded anew).
     pub marked: Marks,
+    /// The last visit under this profile: findings relevant since are new.
+    pub new_since: Option<Timestamp>,
+    /// How many loaded findings are new.
+    pub new_count: usize,
     activated: bool,
 }
 
@@ -64,6 +68,16 @@ impl IssuesPane {
 
     pub fn is_loading(&self) -> bool {
         self.list.loader.is_loading()
+    }
+
+    /// Whether the pane was shown this session (its visit is recorded).
+    pub fn was_shown(&self) -> bool {
+        self.activated
+    }
+
+    /// Whether only the findings new since the last visit are asked for.
+    pub fn new_only(&self) -> bool {
+        self.new_since.is_some() && self.filter.since == self.new_since
     }
 
     /// The first time the pane is shown, its first page is requested.
@@ -125,6 +139,7 @@ impl IssuesPane {
         let cancel = self.list.reset();
         outbox.cancel(cancel);
         self.marked.clear();
+        self.new_count = 0;
         self.apply_local_filter();
         self.load_next(outbox);
     }
@@ -170,6 +185,7 @@ impl IssuesPane {
 
     fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
         let start = self.list.items.len();
+        self.new_count += count_new(&page.rows, self.new_since, |r| r.relevant_since);
         if let Err(e) = self.list.append(page.rows, page.cursor) {
             self.list.loader.error = Some(e.clone());
             outbox.events.push(AppEvent::Error {
@@ -236,6 +252,13 @@ impl IssuesPane {
                 } else if !self.local_query.is_empty() {
                     self.local_query.clear();
                     self.apply_local_filter();
+                }
+            }
+            Action::NewOnly => {
+                let since = toggle_new_only(self.new_since, self.filter.since, outbox);
+                if since != self.filter.since {
+                    self.filter.since = since;
+                    self.reload(outbox);
                 }
             }
             Action::LocalFilter => self.local_input = Some(Input::new(self.local_query.clone())),

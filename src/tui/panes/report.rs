@@ -16,7 +16,7 @@ use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
-use crate::tui::rows::FindingRow;
+use crate::tui::rows::{FindingRow, count_new, toggle_new_only};
 use crate::tui::worker::{ApiRequest, ApiResponse, RequestId};
 use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
@@ -132,6 +132,13 @@ pub struct ReportPane {
     first_page_pending: bool,
     /// Rows marked with `Space` (until the report is loaded anew).
     pub marked: Marks,
+    /// The last visit under this profile: findings created since are new.
+    pub new_since: Option<Timestamp>,
+    /// How many loaded findings are new.
+    pub new_count: usize,
+    /// Only the findings created since the last visit are asked for (in
+    /// place of the time period).
+    pub new_only: bool,
     activated: bool,
 }
 
@@ -150,6 +157,9 @@ impl Default for ReportPane {
             stats: Stats::default(),
             first_page_pending: false,
             marked: Marks::default(),
+            new_since: None,
+            new_count: 0,
+            new_only: false,
             activated: false,
         }
     }
@@ -179,6 +189,11 @@ impl ReportPane {
     }
 
     /// The first time the pane is shown, the report is requested.
+    /// Whether the pane was shown this session (its visit is recorded).
+    pub fn was_shown(&self) -> bool {
+        self.activated
+    }
+
     pub fn activate(&mut self, outbox: &mut Outbox) {
         if !self.activated {
             self.activated = true;
@@ -196,6 +211,9 @@ impl ReportPane {
 
     /// The period as shown: "7 days" ... "all time".
     pub fn period_label(&self) -> String {
+        if self.new_only && self.new_since.is_some() {
+            return "new since last visit".to_owned();
+        }
         match self.period_days {
             Some(d) => format!("{d} days"),
             None => "all time".to_owned(),
@@ -252,12 +270,16 @@ impl ReportPane {
     /// here, once per query, as `Utc::now() - period_days` (the one clock
     /// read of the pane, so a query's pages all ask for the same set).
     pub fn reload(&mut self, outbox: &mut Outbox) {
-        self.since = self
-            .period_days
-            .map(|d| chrono::Utc::now() - chrono::Duration::days(i64::from(d)));
+        self.since = match self.new_since {
+            Some(last) if self.new_only => Some(last),
+            _ => self
+                .period_days
+                .map(|d| chrono::Utc::now() - chrono::Duration::days(i64::from(d))),
+        };
         let cancel = self.list.reset();
         outbox.cancel(cancel);
         self.marked.clear();
+        self.new_count = 0;
         self.stats = Stats::default();
         self.load_next(outbox);
     }
@@ -305,7 +327,8 @@ impl ReportPane {
                     self.totals = Some((totals, self.list.loader.generation));
                 }
                 self.stats.add(&page.findings);
-                let rows = page.findings.iter().map(FindingRow::new).collect();
+                let rows: Vec<_> = page.findings.iter().map(FindingRow::new).collect();
+                self.new_count += count_new(&rows, self.new_since, |r| r.created_at);
                 if let Err(e) = self.list.append(rows, page.cursor) {
                     self.list.loader.error = Some(e.clone());
                     outbox.events.push(AppEvent::Error {
@@ -367,6 +390,14 @@ impl ReportPane {
                     }
                 }
             }
+            Action::NewOnly => {
+                let in_force = self.new_since.filter(|_| self.new_only);
+                let new_only = toggle_new_only(self.new_since, in_force, outbox).is_some();
+                if new_only != self.new_only {
+                    self.new_only = new_only;
+                    self.reload(outbox);
+                }
+            }
             Action::CycleReportType => {
                 self.report_type = cycle(ReportType::ALL, Some(&self.report_type))
                     .unwrap_or(ReportType::TotalOpen);
@@ -378,6 +409,7 @@ impl ReportPane {
                     .position(|p| *p == self.period_days)
                     .map_or(0, |i| (i + 1) % PERIODS.len());
                 self.period_days = PERIODS[i];
+                self.new_only = false;
                 self.reload(outbox);
             }
             Action::CycleBucket => {
@@ -554,6 +586,51 @@ mod tests {
         let id = last_id(outbox);
         assert!(reply(&mut pane, id, page(0..100, Some("c1")), outbox).is_none());
         pane
+    }
+
+    #[test]
+    fn n_asks_for_the_findings_created_since_the_last_visit_and_marks_them() {
+        let last: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+        let mut outbox = Outbox::default();
+        let mut pane = ReportPane {
+            new_since: Some(last),
+            ..ReportPane::default()
+        };
+        pane.activate(&mut outbox);
+        let mut first = page(0..4, None);
+        for (i, f) in first.findings.iter_mut().enumerate() {
+            // Two before the visit, two after.
+            f.created_at = Some(last + chrono::Duration::hours(i as i64 * 2 - 3));
+        }
+        reply(&mut pane, last_id(&outbox), first, &mut outbox);
+        assert_eq!(pane.new_count, 2);
+        pane.on_action(Action::NewOnly, 20, &mut outbox);
+        assert!(pane.new_only);
+        let r = last_request(&outbox);
+        let since = r.filters.and_then(|f| f.time_period).and_then(|p| p.since);
+        assert_eq!(since, Some(last));
+        assert_eq!(pane.period_label(), "new since last visit");
+        // Again: every finding, over the period chosen before.
+        pane.on_action(Action::NewOnly, 20, &mut outbox);
+        assert!(!pane.new_only);
+        let r = last_request(&outbox);
+        assert_eq!(r.filters.and_then(|f| f.time_period), None);
+        // A period chosen while only new ones show replaces them.
+        pane.on_action(Action::NewOnly, 20, &mut outbox);
+        pane.on_action(Action::CyclePeriod, 20, &mut outbox);
+        assert!(!pane.new_only);
+        assert_eq!(pane.period_label(), "7 days");
+    }
+
+    #[test]
+    fn n_on_a_first_visit_says_nothing_is_new_and_sends_nothing() {
+        let mut outbox = Outbox::default();
+        let mut pane = loaded(&mut outbox);
+        let before = sent(&outbox).len();
+        pane.on_action(Action::NewOnly, 20, &mut outbox);
+        assert_eq!(sent(&outbox).len(), before);
+        assert!(!pane.new_only);
+        assert_eq!(pane.new_count, 0);
     }
 
     #[test]

@@ -120,6 +120,18 @@ pub fn cut_left(s: &str, width: usize) -> String {
     std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
+/// The status line's note of what is new since the last visit (none on a
+/// first visit).
+pub fn new_note(last_visit: Option<Timestamp>, count: usize, only_new: bool) -> Option<String> {
+    let last = last_visit?;
+    let when = last.format("%Y-%m-%d %H:%M");
+    Some(if only_new {
+        format!("only new since {when}")
+    } else {
+        format!("{count} new since {when}")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

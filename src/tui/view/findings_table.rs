@@ -4,6 +4,7 @@
 //! marked, a narrow first column shows which.
 
 use super::common::{cut_left, date, safe, short_rule, time};
+use crate::api::model::Timestamp;
 use crate::tui::rows::FindingRow;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -28,6 +29,9 @@ pub struct Rows<'a, T> {
     /// Whether the finding of a row is marked; `None` when none is (the
     /// mark column is then left out).
     pub marked: Option<IsMarked<'a, T>>,
+    /// The last visit: rows dated after it are new (a `•` column); `None`
+    /// on a first visit (the column is then left out).
+    pub new_since: Option<Timestamp>,
 }
 
 /// Whether a row is marked.
@@ -35,6 +39,9 @@ pub type IsMarked<'a, T> = &'a dyn Fn(&FindingRow<T>) -> bool;
 
 /// The mark column's symbol for a marked row.
 pub const MARK: &str = "✓";
+
+/// The new column's symbol for a finding new since the last visit.
+pub const NEW: &str = "•";
 
 pub fn draw<T>(
     f: &mut Frame,
@@ -51,6 +58,10 @@ pub fn draw<T>(
     let mut header = Vec::new();
     let mut widths = Vec::new();
     if rows.marked.is_some() {
+        header.push("");
+        widths.push(Constraint::Length(1));
+    }
+    if rows.new_since.is_some() {
         header.push("");
         widths.push(Constraint::Length(1));
     }
@@ -90,6 +101,17 @@ pub fn draw<T>(
                     theme.key(),
                 )));
             }
+            let when = match date_column {
+                DateColumn::RelevantSince => &issue.relevant_since,
+                DateColumn::Created => &issue.created_at,
+            };
+            if let Some(last) = rows.new_since {
+                let new = when.is_some_and(|t| t > last);
+                cells.push(Cell::from(Span::styled(
+                    if new { NEW } else { " " },
+                    theme.accent(),
+                )));
+            }
             cells.push(Cell::from(Span::styled(
                 issue
                     .severity
@@ -110,10 +132,6 @@ pub fn draw<T>(
             if path_column.is_some() {
                 cells.push(Cell::from(cut_left(&safe(&issue.location), path_width)));
             }
-            let when = match date_column {
-                DateColumn::RelevantSince => &issue.relevant_since,
-                DateColumn::Created => &issue.created_at,
-            };
             cells.push(Cell::from(if narrow { date(when) } else { time(when) }));
             let style = if r == rows.selected {
                 theme.selected()

@@ -1,7 +1,7 @@
 //! The Issues pane: the findings table (only visible rows are built), the
 //! local filter input, the filter form.
 
-use super::common::{safe, spinner};
+use super::common::{new_note, safe, spinner};
 use super::findings_table;
 use super::form;
 use crate::tui::app::App;
@@ -35,6 +35,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
             selected: list.selected,
             row: &row,
             marked: (!pane.marked.is_empty()).then_some(&marked as _),
+            new_since: pane.new_since,
         },
         findings_table::DateColumn::RelevantSince,
         Block::default().borders(Borders::ALL).title(title),
@@ -93,6 +94,7 @@ pub fn status(app: &App) -> String {
             ", more available"
         }
     )];
+    parts.extend(new_note(pane.new_since, pane.new_count, pane.new_only()));
     if !pane.local_query.is_empty() {
         parts.push(format!(
             "/{} ({} shown)",

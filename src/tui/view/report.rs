@@ -2,7 +2,7 @@
 //! charts of the loaded findings (from counts the pane keeps as pages
 //! arrive), and the findings table (only visible rows are built).
 
-use super::common::{date, safe, short_rule, spinner};
+use super::common::{date, new_note, safe, short_rule, spinner};
 use super::findings_table;
 use crate::api::model::Severity;
 use crate::tui::app::App;
@@ -208,7 +208,7 @@ fn selectors(f: &mut Frame, area: Rect, app: &App) {
     // Line 1: the selectors and their values.
     let since = pane
         .since
-        .filter(|_| pane.period_days.is_some())
+        .filter(|_| pane.period_days.is_some() || pane.new_only)
         .map(|s| format!(" (since {})", date(&Some(s))))
         .unwrap_or_default();
     let selector = |key: String, name: &str, value: String| -> Vec<Span<'static>> {
@@ -540,6 +540,7 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
             selected: list.selected,
             row: &row,
             marked: (!pane.marked.is_empty()).then_some(&marked as _),
+            new_since: pane.new_since,
         },
         findings_table::DateColumn::Created,
         block,
@@ -581,6 +582,7 @@ pub fn status(app: &App) -> String {
             ", more available"
         }
     )];
+    parts.extend(new_note(pane.new_since, pane.new_count, pane.new_only));
     if !pane.marked.is_empty() {
         parts.push(format!("{} marked", pane.marked.len()));
     }

@@ -1,0 +1,153 @@
+//! "New since last visit": when each findings pane was last seen, per
+//! profile, kept in `visits.json` in the platform's state folder. The times
+//! are read at start (findings relevant or created after them are new) and
+//! written when the app ends, for the panes that were shown.
+
+use crate::api::model::Timestamp;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The file's name in the state folder.
+pub const FILE_NAME: &str = "visits.json";
+
+/// When the findings panes were last seen under one profile.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Visits {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issues: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<Timestamp>,
+}
+
+/// Where a session's visits are kept: the file and the profile's key in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VisitsFile {
+    pub path: PathBuf,
+    pub profile: String,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct FileContents {
+    #[serde(default)]
+    profiles: BTreeMap<String, Visits>,
+}
+
+impl VisitsFile {
+    /// The file in `state_dir` for `profile`.
+    pub fn new(state_dir: &Path, profile: &str) -> VisitsFile {
+        VisitsFile {
+            path: state_dir.join(FILE_NAME),
+            profile: profile.to_owned(),
+        }
+    }
+
+    /// The profile's last visits; none when the file does not exist yet.
+    /// A file that cannot be read is an error the caller shows, not fatal.
+    pub fn load(&self) -> Result<Visits, String> {
+        Ok(self
+            .read()?
+            .profiles
+            .get(&self.profile)
+            .copied()
+            .unwrap_or_default())
+    }
+
+    fn read(&self) -> Result<FileContents, String> {
+        match std::fs::read_to_string(&self.path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map_err(|e| format!("{} is not a visits file: {e}", self.path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(FileContents::default()),
+            Err(e) => Err(format!("cannot read {}: {e}", self.path.display())),
+        }
+    }
+
+    /// Records `seen` for the profile (a pane left `None` keeps its time),
+    /// keeping the other profiles'. Written to a temporary file and renamed,
+    /// so a crash never leaves half a file. A file that cannot be read is
+    /// started anew.
+    pub fn save(&self, seen: Visits) -> Result<(), String> {
+        let mut contents = self.read().unwrap_or_default();
+        let entry = contents.profiles.entry(self.profile.clone()).or_default();
+        entry.issues = seen.issues.or(entry.issues);
+        entry.report = seen.report.or(entry.report);
+        let json = serde_json::to_vec_pretty(&contents).map_err(|e| e.to_string())?;
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let tmp = self.path.with_extension("json.tmp");
+        std::fs::write(&tmp, json)
+            .and_then(|()| std::fs::rename(&tmp, &self.path))
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn no_file_means_no_visit_yet() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = VisitsFile::new(dir.path(), "work");
+        assert_eq!(file.load(), Ok(Visits::default()));
+    }
+
+    #[test]
+    fn visits_are_kept_per_profile_and_per_pane() {
+        let dir = tempfile::tempdir().unwrap();
+        let work = VisitsFile::new(&dir.path().join("nested"), "work");
+        let home = VisitsFile::new(&dir.path().join("nested"), "home");
+        work.save(Visits {
+            issues: Some(at("2026-11-20T10:00:00Z")),
+            report: None,
+        })
+        .unwrap();
+        home.save(Visits {
+            issues: None,
+            report: Some(at("2026-11-19T08:00:00Z")),
+        })
+        .unwrap();
+        // A later visit that shows only the report keeps the Issues time.
+        work.save(Visits {
+            issues: None,
+            report: Some(at("2026-11-21T09:30:00Z")),
+        })
+        .unwrap();
+        assert_eq!(
+            work.load().unwrap(),
+            Visits {
+                issues: Some(at("2026-11-20T10:00:00Z")),
+                report: Some(at("2026-11-21T09:30:00Z")),
+            }
+        );
+        assert_eq!(
+            home.load().unwrap(),
+            Visits {
+                issues: None,
+                report: Some(at("2026-11-19T08:00:00Z")),
+            }
+        );
+        assert!(!dir.path().join("nested/visits.json.tmp").exists());
+    }
+
+    #[test]
+    fn a_damaged_file_is_reported_and_then_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = VisitsFile::new(dir.path(), "work");
+        std::fs::write(&file.path, "{not json").unwrap();
+        let e = file.load().unwrap_err();
+        assert!(e.contains("visits.json") && e.contains("not a visits file"), "{e}");
+        let seen = Visits {
+            issues: Some(at("2026-11-21T00:00:00Z")),
+            report: None,
+        };
+        file.save(seen).unwrap();
+        assert_eq!(file.load(), Ok(seen));
+    }
+}
