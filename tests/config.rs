@@ -1181,6 +1181,55 @@ mod tui_hooks {
     }
 
     #[test]
+    fn the_filter_form_offers_the_saved_views() {
+        let mut app = app(Session {
+            deployment: "1234".into(),
+            demo: true,
+            views: vec![
+                view("crit", Some(SortBy::Severity), None, &["issueTypes=sast"]),
+                view(
+                    "secrets",
+                    Some(SortBy::Rule),
+                    Some(SortDirection::Asc),
+                    &["issueTypes=secrets"],
+                ),
+            ],
+            ..Default::default()
+        });
+        app.start();
+        let key = |app: &mut App, code: KeyCode| {
+            app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+        };
+        key(&mut app, KeyCode::Char('f'));
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
+        // Up from the first field reaches the last view.
+        key(&mut app, KeyCode::Up);
+        terminal
+            .draw(|f| findings_tui::tui::view::draw(f, &app))
+            .unwrap();
+        let screen: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        assert!(screen.contains("[ View crit ]"), "{screen}");
+        assert!(
+            screen.contains("[ View secrets ] sort rule ↑ · issueTypes=secrets"),
+            "{screen}"
+        );
+        let effects = key(&mut app, KeyCode::Enter);
+        let req = last_list_request(&effects).expect("choosing a view reloads");
+        assert_eq!(req.sort_by, Some(SortBy::Rule));
+        assert_eq!(req.sort_direction, Some(SortDirection::Asc));
+        assert_eq!(req.filter, filter(&[("issueTypes", "secrets")]));
+        assert!(app.issues.form.is_none(), "the form closes");
+        assert_eq!(app.status.as_deref(), Some("view secrets"));
+    }
+
+    #[test]
     fn the_default_pane_is_where_the_app_opens() {
         let mut app = app(Session {
             deployment: "1234".into(),

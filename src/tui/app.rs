@@ -213,8 +213,27 @@ pub struct SavedView {
 }
 
 impl SavedView {
+    /// What the view sets, in a line: `sort severity ↑ · severity=critical`.
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(by) = &self.sort_by {
+            let dir = match self.direction {
+                Some(SortDirection::Asc) => " ↑",
+                Some(_) => " ↓",
+                None => "",
+            };
+            parts.push(format!("sort {}{dir}", by.label()));
+        }
+        parts.extend(self.filters.iter().cloned());
+        if parts.is_empty() {
+            "no filters".to_owned()
+        } else {
+            parts.join(" · ")
+        }
+    }
+
     /// Sets the pane's sort and filters to the view's (without loading).
-    fn apply_to(&self, issues: &mut IssuesPane) -> Result<(), String> {
+    pub(crate) fn apply_to(&self, issues: &mut IssuesPane) -> Result<(), String> {
         let pairs = self
             .filters
             .iter()
@@ -271,6 +290,7 @@ impl App {
         let mut issues = IssuesPane::default();
         issues.page_size = session.page_size;
         issues.new_since = session.last_visit.issues;
+        issues.views = session.views.clone();
         let mut report = ReportPane::default();
         report.new_since = session.last_visit.report;
         let mut status = None;

@@ -24,6 +24,8 @@ pub enum FormOutcome {
     Cancelled,
     /// The pairs to build the filter from.
     Applied(Vec<(String, String)>),
+    /// Saved view `k` (of those the form was given) was chosen.
+    View(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -34,6 +36,8 @@ pub struct FilterForm {
     pub selected: usize,
     pub editing: Option<Input>,
     pub error: Option<String>,
+    /// Saved views offered below the fields: name and what it sets.
+    pub views: Vec<(String, String)>,
 }
 
 impl FilterForm {
@@ -64,11 +68,25 @@ impl FilterForm {
             selected: 0,
             editing: None,
             error: None,
+            views: Vec::new(),
         }
     }
 
+    /// Offers saved views (name, summary) as rows after Clear all.
+    pub fn with_views(mut self, views: Vec<(String, String)>) -> Self {
+        self.views = views;
+        self
+    }
+
+    /// Fields, Apply, Clear all, then the saved views.
     pub fn rows(&self) -> usize {
-        self.schema.len() + 2
+        self.schema.len() + 2 + self.views.len()
+    }
+
+    /// The saved view of a row, if it is one.
+    pub fn view_of_row(&self, row: usize) -> Option<usize> {
+        row.checked_sub(self.schema.len() + 2)
+            .filter(|k| *k < self.views.len())
     }
 
     pub fn is_editing(&self) -> bool {
@@ -102,8 +120,12 @@ impl FilterForm {
         }
     }
 
-    /// Enter: edits a text field, toggles a boolean, or applies/clears.
+    /// Enter: edits a text field, toggles a boolean, applies/clears, or
+    /// picks a saved view.
     pub fn submit(&mut self) -> FormOutcome {
+        if let Some(k) = self.view_of_row(self.selected) {
+            return FormOutcome::View(k);
+        }
         if self.selected == self.schema.len() {
             return match self.pairs() {
                 Ok(pairs) => FormOutcome::Applied(pairs),
@@ -202,6 +224,28 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(rebuilt, current);
+    }
+
+    #[test]
+    fn saved_views_are_rows_after_clear_and_enter_picks_one() {
+        let mut form = FilterForm::new(LIST_FILTER, &ListIssuesFilter::default()).with_views(vec![
+            ("critical".into(), "sort severity".into()),
+            ("mine".into(), "repositoryNames=a/b".into()),
+        ]);
+        assert_eq!(form.rows(), LIST_FILTER.len() + 4);
+        // Up from the first field wraps to the last view.
+        form.prev();
+        assert_eq!(form.view_of_row(form.selected), Some(1));
+        assert_eq!(form.submit(), FormOutcome::View(1));
+        form.prev();
+        assert_eq!(form.submit(), FormOutcome::View(0));
+        // Space and Ctrl-r on a view row change nothing.
+        let before = form.values.clone();
+        form.toggle();
+        form.clear_field();
+        assert_eq!(form.values, before);
+        form.prev();
+        assert_eq!(form.view_of_row(form.selected), None, "Clear all");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::filter_form::{FilterForm, FormOutcome};
 use crate::api::ApiError;
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
-use crate::tui::app::{AppEvent, Outbox, copy_link, open_url};
+use crate::tui::app::{AppEvent, Outbox, SavedView, copy_link, open_url};
 use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::load::PagedList;
@@ -50,6 +50,8 @@ pub struct IssuesPane {
     pub new_since: Option<Timestamp>,
     /// How many loaded findings are new.
     pub new_count: usize,
+    /// Saved views, offered in the filter form.
+    pub views: Vec<SavedView>,
     activated: bool,
 }
 
@@ -220,6 +222,24 @@ impl IssuesPane {
                         }
                     }
                     FormOutcome::Cancelled => self.form = None,
+                    FormOutcome::View(k) => {
+                        let Some(view) = self.views.get(k).cloned() else {
+                            return;
+                        };
+                        match view.apply_to(self) {
+                            Ok(()) => {
+                                self.form = None;
+                                self.reload(outbox);
+                                outbox
+                                    .status(format!("view {}", crate::text::one_line(&view.name)));
+                            }
+                            Err(e) => {
+                                if let Some(form) = &mut self.form {
+                                    form.error = Some(e);
+                                }
+                            }
+                        }
+                    }
                     FormOutcome::Open => {}
                 },
                 _ => {}
@@ -262,7 +282,14 @@ impl IssuesPane {
                 }
             }
             Action::LocalFilter => self.local_input = Some(Input::new(self.local_query.clone())),
-            Action::FilterForm => self.form = Some(FilterForm::new(LIST_FILTER, &self.filter)),
+            Action::FilterForm => {
+                let views = self
+                    .views
+                    .iter()
+                    .map(|v| (v.name.clone(), v.summary()))
+                    .collect();
+                self.form = Some(FilterForm::new(LIST_FILTER, &self.filter).with_views(views));
+            }
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
                 let next = SORT_CYCLE

@@ -16,7 +16,11 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, theme: &Theme, title: 
     let block = Block::default()
         .borders(Borders::ALL)
         .title(format!(" {title} "))
-        .title_bottom(" ↑↓ move · Enter edit/apply · Space toggle · Ctrl-r clear · Esc close ");
+        .title_bottom(if form.views.is_empty() {
+            " ↑↓ move · Enter edit/apply · Space toggle · Ctrl-r clear · Esc close "
+        } else {
+            " ↑↓ move (↑ saved views) · Enter edit/apply · Space toggle · Ctrl-r clear · Esc close "
+        });
     let inner = block.inner(popup);
     f.render_widget(block, popup);
     let height = inner.height.saturating_sub(1) as usize;
@@ -52,6 +56,11 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, theme: &Theme, title: 
             ])
         } else if row == form.schema.len() {
             Line::from(Span::styled("[ Apply filters ]", style.patch(theme.key())))
+        } else if let Some((name, summary)) = form.view_of_row(row).map(|k| &form.views[k]) {
+            Line::from(vec![
+                Span::styled(format!("[ View {} ]", safe(name)), style.patch(theme.key())),
+                Span::styled(format!(" {}", safe(summary)), theme.dim()),
+            ])
         } else {
             Line::from(Span::styled("[ Clear all ]", style))
         };
