@@ -183,7 +183,7 @@ fn main() {
     );
     let packed: usize = app.issues.list.items.iter().map(|r| r.heap_bytes()).sum();
     println!(
-        "  of which cells, search text and packed item {:8} bytes per finding",
+        "  of which table cells and packed item      {:8} bytes per finding",
         packed / loaded.max(1)
     );
 }

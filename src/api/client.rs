@@ -282,14 +282,23 @@ impl Client {
             .content_length()
             .is_some_and(|n| n > MAX_BODY_BYTES as u64)
         {
-            return Err(ApiError::Connection(format!(
-                "the answer is larger than {} MB",
-                MAX_BODY_BYTES / (1024 * 1024)
-            )));
+            return Err(ApiError::TooLarge {
+                limit_mb: MAX_BODY_BYTES / (1024 * 1024),
+            });
         }
-        let bytes = read_body(response)
-            .await
-            .map_err(|e| self.transport_error(e))?;
+        let expected = response.content_length();
+        let bytes = read_body(response).await.map_err(|(got, e)| {
+            if e.is_timeout() {
+                return self.transport_error(e);
+            }
+            // The answer had begun: say so, rather than reqwest's "error
+            // decoding response body" (nothing was being decoded).
+            let of = expected.map(|n| format!(" of {n}")).unwrap_or_default();
+            ApiError::Connection(format!(
+                "the connection closed while reading the answer, after {got}{of} bytes ({})",
+                crate::text::one_line(&innermost(&e))
+            ))
+        })?;
         if !(200..300).contains(&status) {
             return Err(ApiError::from_status(status, &bytes, retry_after));
         }
@@ -323,15 +332,29 @@ fn is_loopback(url: &reqwest::Url) -> bool {
     }
 }
 
-async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, reqwest::Error> {
+/// The body, or how many bytes had arrived when reading it failed.
+async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, (usize, reqwest::Error)> {
     let mut bytes = Vec::new();
-    while let Some(chunk) = response.chunk().await? {
-        bytes.extend_from_slice(&chunk);
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => bytes.extend_from_slice(&chunk),
+            Ok(None) => break,
+            Err(e) => return Err((bytes.len(), e)),
+        }
         if bytes.len() > MAX_BODY_BYTES {
             break;
         }
     }
     Ok(bytes)
+}
+
+/// The message of the deepest cause of `e` (what actually went wrong).
+fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut last: &dyn std::error::Error = e;
+    while let Some(source) = last.source() {
+        last = source;
+    }
+    last.to_string()
 }
 
 /// Decodes a success body, naming the JSON path of the first failure.
@@ -344,17 +367,18 @@ fn log_status(e: &ApiError) -> String {
     match e {
         ApiError::Timeout(_) => "timeout".into(),
         ApiError::Connection(_) => "connection-failed".into(),
-        ApiError::Decode { .. } | ApiError::NotJson { .. } => "unreadable-answer".into(),
+        ApiError::Decode { .. } | ApiError::NotJson { .. } | ApiError::TooLarge { .. } => {
+            "unreadable-answer".into()
+        }
         _ => "error".into(),
     }
 }
 
 pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R, ApiError> {
     if bytes.len() > MAX_BODY_BYTES {
-        return Err(ApiError::Connection(format!(
-            "the answer is larger than {} MB",
-            MAX_BODY_BYTES / (1024 * 1024)
-        )));
+        return Err(ApiError::TooLarge {
+            limit_mb: MAX_BODY_BYTES / (1024 * 1024),
+        });
     }
     let looks_like_json = matches!(
         bytes.iter().find(|b| !b.is_ascii_whitespace()),
@@ -367,11 +391,12 @@ pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R
             } else {
                 crate::text::one_line(content_type).into_owned()
             },
-            snippet: crate::text::truncate(
-                &crate::text::one_line(&String::from_utf8_lossy(&bytes[..bytes.len().min(400)])),
-                120,
-            )
-            .into_owned(),
+            snippet: {
+                let head = String::from_utf8_lossy(&bytes[..bytes.len().min(800)]);
+                super::error::html_summary(&head).unwrap_or_else(|| {
+                    crate::text::truncate(&crate::text::one_line(&head), 120).into_owned()
+                })
+            },
         });
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
@@ -379,6 +404,15 @@ pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R
     // quotes the server's values) are untrusted: made safe and cut short.
     let safe =
         |s: &str, max: usize| crate::text::truncate(&crate::text::one_line(s), max).into_owned();
+    // An answer that ends inside the JSON was cut short: say so.
+    let describe = |e: &serde_json::Error| {
+        let message = safe(&e.to_string(), 300);
+        if e.is_eof() {
+            format!("the JSON is truncated ({message})")
+        } else {
+            message
+        }
+    };
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         ApiError::Decode {
@@ -387,12 +421,12 @@ pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R
             } else {
                 safe(&path, 200)
             },
-            message: safe(&e.into_inner().to_string(), 300),
+            message: describe(e.inner()),
         }
     })?;
     de.end().map_err(|e| ApiError::Decode {
         path: "(top level)".into(),
-        message: safe(&e.to_string(), 300),
+        message: describe(&e),
     })?;
     Ok(value)
 }
@@ -424,6 +458,21 @@ mod tests {
             decode::<ListIssuesResponse>(br#"{"issues":[{"issue":{"id":"1""#, "application/json")
                 .unwrap_err();
         assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
+        assert!(err.to_string().contains("the JSON is truncated"), "{err}");
+        // A complete but wrong answer is not called truncated.
+        let err = decode::<ListIssuesResponse>(br#"{"issues":7}"#, "application/json").unwrap_err();
+        assert!(!err.to_string().contains("truncated"), "{err}");
+    }
+
+    #[test]
+    fn an_html_page_is_named_by_its_title_not_shown_as_markup() {
+        let page =
+            b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body></body></html>";
+        let err = decode::<ListIssuesResponse>(page, "text/html").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the server's answer is not JSON (text/html): HTML page: Sign in"
+        );
     }
 
     #[test]

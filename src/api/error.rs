@@ -43,7 +43,7 @@ pub enum ApiError {
     NotFound(ServerMessage),
     #[error("gone: {0}")]
     Gone(ServerMessage),
-    #[error("rate limited{}: {0}", retry_after_note(.retry_after))]
+    #[error("rate limited{}: {message}", retry_after_note(.retry_after))]
     RateLimited {
         message: ServerMessage,
         retry_after: Option<Duration>,
@@ -63,6 +63,10 @@ pub enum ApiError {
         content_type: String,
         snippet: String,
     },
+    /// Refused unread (or unfinished): the same request would bring the
+    /// same answer, so it is not retried.
+    #[error("the server's answer is larger than {limit_mb} MB: refused")]
+    TooLarge { limit_mb: usize },
     #[error(
         "the server returned a cursor it had already returned ({cursor}): stopping to avoid a loop"
     )]
@@ -148,15 +152,40 @@ fn parse_error_body(status: u16, body: &[u8]) -> ServerMessage {
             code: field("code"),
             details: field("details"),
         },
-        _ => ServerMessage {
-            status,
-            message: clean(&String::from_utf8_lossy(
-                &body[..body.len().min(4 * MAX_MESSAGE_CHARS)],
-            )),
-            code: None,
-            details: None,
-        },
+        _ => {
+            let head = String::from_utf8_lossy(&body[..body.len().min(4 * MAX_MESSAGE_CHARS)]);
+            ServerMessage {
+                status,
+                message: match html_summary(&head) {
+                    Some(summary) => summary,
+                    None => clean(&head),
+                },
+                code: None,
+                details: None,
+            }
+        }
     }
+}
+
+/// "HTML page: TITLE" for an HTML body (a proxy's or gateway's page), so
+/// the message says what came back instead of showing markup.
+pub fn html_summary(head: &str) -> Option<String> {
+    let head = head.trim_start();
+    let lower = head.to_ascii_lowercase();
+    if !(lower.starts_with("<!doctype html") || lower.starts_with("<html")) {
+        return None;
+    }
+    let title = ["title", "h1"].iter().find_map(|tag| {
+        let open = lower.find(&format!("<{tag}"))?;
+        let start = open + lower[open..].find('>')? + 1;
+        let end = start + lower[start..].find(&format!("</{tag}"))?;
+        // Same offsets: ASCII lower-casing keeps byte positions.
+        Some(head.get(start..end)?.trim().to_owned()).filter(|t| !t.is_empty())
+    });
+    Some(match title {
+        Some(t) => format!("HTML page: {}", clean(&t)),
+        None => "HTML page (no title)".to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -191,6 +220,45 @@ mod tests {
         assert!(!shown.contains('\u{1b}'));
         assert!(shown.chars().count() < 260, "{shown}");
         assert!(e.is_retryable());
+    }
+
+    #[test]
+    fn html_pages_are_named_by_their_title() {
+        let page =
+            b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>x</body></html>";
+        let e = ApiError::from_status(502, page, None);
+        assert_eq!(
+            e.to_string(),
+            "server error: HTTP 502: HTML page: 502 Bad Gateway"
+        );
+        let e = ApiError::from_status(503, b"<!DOCTYPE html><body><h1>Down \x1b[2J</h1>", None);
+        assert_eq!(
+            e.to_string(),
+            "server error: HTTP 503: HTML page: Down \u{241b}[2J"
+        );
+        let e = ApiError::from_status(502, b"\r\n  <HTML><TITLE>Bad gateway</TITLE>", None);
+        assert_eq!(
+            e.to_string(),
+            "server error: HTTP 502: HTML page: Bad gateway"
+        );
+        let e = ApiError::from_status(500, b"<html><body>", None);
+        assert_eq!(
+            e.to_string(),
+            "server error: HTTP 500: HTML page (no title)"
+        );
+    }
+
+    #[test]
+    fn rate_limits_show_the_wait_and_the_message() {
+        let e = ApiError::from_status(
+            429,
+            br#"{"error":"slow down","code":"RESOURCE_EXHAUSTED"}"#,
+            Some(Duration::from_secs(3)),
+        );
+        assert_eq!(
+            e.to_string(),
+            "rate limited (retry after 3s): HTTP 429: slow down (RESOURCE_EXHAUSTED)"
+        );
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! `findings demo serve`: the embedded demo server, standalone.
 
 use super::Failure;
+use crate::demo::faults::{FaultKind, Faults};
 use crate::demo::{self, DemoOptions, DemoServer};
-use clap::{Args, Subcommand};
+use clap::builder::TypedValueParser;
+use clap::{ArgGroup, Args, Subcommand};
 use std::net::SocketAddr;
+use std::time::Duration;
 
 #[derive(Subcommand, Debug)]
 pub enum DemoCommand {
@@ -12,6 +15,14 @@ pub enum DemoCommand {
 }
 
 #[derive(Args, Debug)]
+#[command(
+    group(ArgGroup::new("faults").multiple(true).args(["latency", "fail_rate", "fault"])),
+    after_help = "Fault injection (off unless a fault flag is given): --latency, --fail-rate \
+        and --fault make the server misbehave, so you can see what the client does; \
+        --fault-after, --fault-times and --fault-on-cursor narrow which requests suffer. \
+        Example: findings demo serve --fault hang --fault-after 1 (the first page loads, \
+        the next never answers)."
+)]
 pub struct ServeArgs {
     /// Address to listen on
     #[arg(long, default_value = "127.0.0.1:8787", value_name = "ADDR")]
@@ -26,6 +37,66 @@ pub struct ServeArgs {
     /// Token the server accepts (a demo value, not a secret)
     #[arg(long, default_value = demo::DEMO_TOKEN, value_name = "T")]
     token: String,
+    /// Fault: wait this long before each answer (milliseconds)
+    #[arg(long, value_name = "MS", help_heading = "Fault injection",
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    latency: Option<u64>,
+    /// Fault: answer this fraction of requests (0 to 1, spread evenly) with --fail-status
+    #[arg(long, value_name = "FRACTION", help_heading = "Fault injection", value_parser = fraction)]
+    fail_rate: Option<f64>,
+    /// Status of the --fail-rate answers (clients retry 502-504, never 500)
+    #[arg(long, value_name = "STATUS", default_value_t = 503, requires = "fail_rate",
+          help_heading = "Fault injection",
+          value_parser = clap::builder::PossibleValuesParser::new(["500", "502", "503", "504"])
+              .map(|s| s.parse::<u16>().unwrap_or(503)))]
+    fail_status: u16,
+    /// Fault: rate-limit[:SECS] (429 with Retry-After, default 1 s), reset (connection
+    /// dropped mid-body), truncate (JSON cut in half), content-type[:TYPE] (JSON labelled
+    /// text/plain or TYPE), html[:STATUS] (proxy error page, default 502; 200 = a sign-in
+    /// page), huge[:MB] (pages padded to MB megabytes, default 10), loop-cursor (a page's
+    /// cursor is its own), hang (never answers)
+    #[arg(long, value_name = "KIND", help_heading = "Fault injection",
+          value_parser = |s: &str| FaultKind::parse(s))]
+    fault: Option<FaultKind>,
+    /// Serve the first N requests normally, then the faults
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        requires = "faults",
+        help_heading = "Fault injection"
+    )]
+    fault_after: u64,
+    /// Spoil at most N requests, then serve normally again
+    #[arg(long, value_name = "N", requires = "faults", help_heading = "Fault injection",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    fault_times: Option<u64>,
+    /// Spoil only requests for pages after the first (those with a cursor)
+    #[arg(long, requires = "faults", help_heading = "Fault injection")]
+    fault_on_cursor: bool,
+}
+
+/// A fraction from 0 to 1 (`0.25`, `1`).
+fn fraction(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err(format!("{s:?} is not a fraction from 0 to 1 (e.g. 0.25)")),
+    }
+}
+
+impl ServeArgs {
+    /// The fault plan the flags ask for (none by default).
+    fn faults(&self) -> Faults {
+        Faults {
+            latency: Duration::from_millis(self.latency.unwrap_or(0)),
+            fail_rate: self.fail_rate.unwrap_or(0.0),
+            fail_status: self.fail_status,
+            kind: self.fault.clone(),
+            after: self.fault_after,
+            only_with_cursor: self.fault_on_cursor,
+            times: self.fault_times,
+        }
+    }
 }
 
 pub async fn run(command: DemoCommand) -> Result<(), Failure> {
@@ -39,10 +110,13 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
         token: args.token.clone(),
         anchor: None,
     };
+    let faults = args.faults();
     let started = std::time::Instant::now();
     let server = DemoServer::start(opts, args.addr)
         .await
         .map_err(|e| Failure::Runtime(format!("cannot listen on {}: {e}", args.addr)))?;
+    // Before the banner: whoever reads the URL meets the faults at once.
+    server.set_faults(faults.clone());
     let configs: Vec<String> = server
         .state()
         .dataset
@@ -60,6 +134,9 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
         started.elapsed().as_millis()
     );
     println!("  SCM configs  {}", configs.join(", "));
+    if faults.is_active() {
+        println!("  faults       {faults}");
+    }
     println!();
     println!("Try:");
     println!(

@@ -299,7 +299,10 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
 /// What the session needs for "new since last visit": the profile's last
 /// visits from the state folder (the demo and a run without a profile have
 /// their own). A damaged file is logged and replaced when the app ends.
-fn with_visits(mut info: crate::tui::app::Session, profile: Option<&str>) -> crate::tui::app::Session {
+fn with_visits(
+    mut info: crate::tui::app::Session,
+    profile: Option<&str>,
+) -> crate::tui::app::Session {
     use crate::tui::visits::VisitsFile;
     let Some(dir) = crate::config::state_dir() else {
         return info;

@@ -5,6 +5,7 @@
 mod catalog;
 pub mod cursor;
 pub mod dataset;
+pub mod faults;
 pub mod materialize;
 pub mod query;
 mod rng;
@@ -53,6 +54,8 @@ pub struct DemoState {
     pub orders: query::Orders,
     pub token: String,
     pub scm_configs: Mutex<Vec<ScmConfig>>,
+    /// Fault injection (none unless asked for).
+    pub faults: faults::FaultState,
 }
 
 impl DemoState {
@@ -79,6 +82,7 @@ impl DemoState {
             orders,
             token: opts.token.clone(),
             scm_configs,
+            faults: faults::FaultState::default(),
         }
     }
 }
@@ -144,6 +148,17 @@ impl DemoServer {
     /// The data set served (for tests that check answers against it).
     pub fn state(&self) -> &Arc<DemoState> {
         &self.state
+    }
+
+    /// Replaces the fault plan (test API; `faults::Faults::none()` to heal).
+    /// Requests in flight keep the plan they started with.
+    pub fn set_faults(&self, plan: faults::Faults) {
+        self.state.faults.set(plan);
+    }
+
+    /// API requests received since the fault plan was last set.
+    pub fn requests(&self) -> u64 {
+        self.state.faults.requests()
     }
 }
 

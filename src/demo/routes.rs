@@ -34,6 +34,12 @@ pub fn router(state: Arc<DemoState>) -> Router {
             "/api/scm/deployments/{deployment}/configs/{config}",
             patch(update_scm_config),
         )
+        // Faults (when asked for) on the API routes only, inside
+        // compression: they see and spoil the plain JSON.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::faults::inject,
+        ))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(RequestDecompressionLayer::new())

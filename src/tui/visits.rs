@@ -142,7 +142,10 @@ mod tests {
         let file = VisitsFile::new(dir.path(), "work");
         std::fs::write(&file.path, "{not json").unwrap();
         let e = file.load().unwrap_err();
-        assert!(e.contains("visits.json") && e.contains("not a visits file"), "{e}");
+        assert!(
+            e.contains("visits.json") && e.contains("not a visits file"),
+            "{e}"
+        );
         let seen = Visits {
             issues: Some(at("2026-11-21T00:00:00Z")),
             report: None,

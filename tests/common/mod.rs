@@ -93,6 +93,52 @@ impl Harness {
         }
     }
 
+    /// A harness on its own demo server whose client gives up after
+    /// `timeout` and retries at once (fault tests: quick, and the server's
+    /// `set_faults` at hand through [`Harness::server`]).
+    pub async fn quick(findings: usize, width: u16, height: u16, timeout: Duration) -> Harness {
+        let server = demo(findings).await;
+        let mut cfg = ClientConfig::new(
+            server.url(),
+            server.deployment(),
+            Token::new(server.token()),
+        );
+        cfg.request_timeout = timeout;
+        cfg.retry = findings_tui::api::RetryPolicy {
+            max_attempts: 4,
+            base_delay: Duration::from_millis(5),
+            max_delay: Duration::from_millis(20),
+        };
+        let mut h = Harness::with_client(Client::new(cfg).unwrap(), width, height, true);
+        h._server = Some(server);
+        h
+    }
+
+    /// The demo server behind the harness, when it has one.
+    pub fn server(&self) -> &DemoServer {
+        self._server
+            .as_ref()
+            .expect("a harness with its own server")
+    }
+
+    /// Starts the app (first page requested) without waiting for it.
+    pub fn begin(&mut self) {
+        let effects = self.app.start();
+        self.perform(effects);
+    }
+
+    /// Applies the replies that arrive within `wait`, as the event loop
+    /// would between keys; returns how many arrived.
+    pub async fn pump_for(&mut self, wait: Duration) -> usize {
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut n = 0;
+        while let Ok(Some(reply)) = tokio::time::timeout_at(deadline, self.replies.recv()).await {
+            self.update(Msg::Reply(reply));
+            n += 1;
+        }
+        n
+    }
+
     /// Starts the app (first page requested) and waits for it.
     pub async fn start(&mut self) {
         let effects = self.app.start();

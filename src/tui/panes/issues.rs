@@ -9,7 +9,7 @@ use crate::tui::app::{AppEvent, Outbox, SavedView, copy_link, open_url};
 use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::load::PagedList;
-use crate::tui::rows::{FindingRow, RowPage, count_new, toggle_new_only};
+use crate::tui::rows::{FindingRow, RowPage, SearchIndex, count_new, toggle_new_only};
 use crate::tui::worker::ApiRequest;
 use crate::tui::worker::{ApiResponse, RequestId};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -34,6 +34,8 @@ const SORT_CYCLE: [SortBy; 6] = [
 #[derive(Debug, Default)]
 pub struct IssuesPane {
     pub list: PagedList<FindingRow<IssueItem>>,
+    /// What `/` searches, row by row.
+    search: SearchIndex,
     pub filter: ListIssuesFilter,
     pub sort_by: Option<SortBy>,
     pub sort_direction: Option<SortDirection>,
@@ -141,6 +143,7 @@ impl IssuesPane {
         let cancel = self.list.reset();
         outbox.cancel(cancel);
         self.marked.clear();
+        self.search.clear();
         self.new_count = 0;
         self.apply_local_filter();
         self.load_next(outbox);
@@ -187,6 +190,7 @@ impl IssuesPane {
 
     fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
         let start = self.list.items.len();
+        self.search.extend(&page.search);
         self.new_count += count_new(&page.rows, self.new_since, |r| r.relevant_since);
         if let Err(e) = self.list.append(page.rows, page.cursor) {
             self.list.loader.error = Some(e.clone());
@@ -360,12 +364,7 @@ impl IssuesPane {
             let needle = self.local_query.to_lowercase();
             let kept: Vec<u32> = visible
                 .into_iter()
-                .filter(|&i| {
-                    self.list
-                        .items
-                        .get(i as usize)
-                        .is_some_and(|row| row.matches(&needle))
-                })
+                .filter(|&i| self.search.matches(i as usize, &needle))
                 .collect();
             self.list.visible = Some(kept);
             self.list.select(self.list.selected);
@@ -390,11 +389,17 @@ impl IssuesPane {
             self.list.visible = None;
             return;
         }
+        let hits = self.search.matching(start, &needle);
         let visible = self.list.visible.get_or_insert_with(Vec::new);
-        for (i, row) in self.list.items.iter().enumerate().skip(start) {
-            if row.matches(&needle) != invert {
-                visible.push(i as u32);
+        if invert {
+            let mut hits = hits.into_iter().peekable();
+            for row in start..self.search.len() {
+                if hits.next_if_eq(&row).is_none() {
+                    visible.push(row as u32);
+                }
             }
+        } else {
+            visible.extend(hits.into_iter().map(|row| row as u32));
         }
     }
 
