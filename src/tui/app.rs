@@ -277,6 +277,9 @@ pub struct App {
     pub spinner: usize,
     pub outbox: Outbox,
     pub quit: bool,
+    /// `q` was pressed with an unsent SCM draft: the next key, if `q`,
+    /// quits.
+    quit_armed: bool,
     /// The format of the last export (the next prompt offers it first).
     pub export_format: crate::export::Format,
 }
@@ -315,6 +318,7 @@ impl App {
             spinner: 0,
             outbox,
             quit: false,
+            quit_armed: false,
             export_format: crate::export::Format::Csv,
             session,
         }
@@ -386,7 +390,19 @@ impl App {
     /// Handles one message and returns the effects to carry out.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
-            Msg::Key(key) if key.kind != KeyEventKind::Release => self.on_key(key),
+            Msg::Key(key) if key.kind != KeyEventKind::Release => {
+                // A message lasts until the next key ("request cancelled"
+                // must not outlive the reload that follows it); the key
+                // that closes a popup leaves the popup's message showing.
+                if self.overlay.is_none() {
+                    self.status = None;
+                }
+                let was_armed = self.quit_armed;
+                self.on_key(key);
+                if was_armed {
+                    self.quit_armed = false;
+                }
+            }
             Msg::Key(_) => {}
             Msg::Mouse(mouse) => self.on_mouse(mouse),
             Msg::Resize(w, h) => self.size = (w, h),
@@ -502,6 +518,12 @@ impl App {
         }
         match action {
             Action::ForceQuit => return self.quit_now(),
+            Action::Quit if self.scm.has_unsent_changes() && !self.quit_armed => {
+                self.quit_armed = true;
+                self.status =
+                    Some("the SCM draft has not been sent: q again quits and drops it".into());
+                return;
+            }
             Action::Quit => return self.quit_now(),
             Action::Suspend => return self.outbox.effects.push(Effect::Suspend),
             Action::Help => {
@@ -762,4 +784,73 @@ pub fn copy_link(outbox: &mut Outbox, issue: Option<&Issue>) {
 pub fn is_web_url(url: &str) -> bool {
     url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
         && !url.chars().any(char::is_control)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyModifiers;
+
+    fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    }
+
+    #[test]
+    fn a_status_message_lasts_until_the_next_key() {
+        let mut app = App::new(
+            Session::default(),
+            Keymap::default_keymap(),
+            Theme::default(),
+            (100, 30),
+        );
+        app.start();
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.status.as_deref(), Some("request cancelled"));
+        // `r` goes on; the message of the cancel does not stay.
+        let effects = press(&mut app, KeyCode::Char('r'));
+        assert!(effects.iter().any(|e| matches!(e, Effect::Send { .. })));
+        assert_eq!(app.status, None);
+        // The key that closes a popup leaves its message in the status line.
+        app.overlay = Some(Overlay::Error {
+            title: "Loading findings failed".into(),
+            message: "HTTP 503".into(),
+        });
+        app.status = Some("Loading findings failed: HTTP 503".into());
+        press(&mut app, KeyCode::Esc);
+        assert!(app.overlay.is_none());
+        assert_eq!(
+            app.status.as_deref(),
+            Some("Loading findings failed: HTTP 503")
+        );
+    }
+
+    #[test]
+    fn q_with_an_unsent_scm_draft_asks_first() {
+        let mut app = App::new(
+            Session::default(),
+            Keymap::default_keymap(),
+            Theme::default(),
+            (100, 30),
+        );
+        // No draft: q quits at once.
+        press(&mut app, KeyCode::Char('q'));
+        assert!(app.quit);
+
+        let mut app = App::new(
+            Session::default(),
+            Keymap::default_keymap(),
+            Theme::default(),
+            (100, 30),
+        );
+        app.scm.draft.namespace = "acme".into();
+        press(&mut app, KeyCode::Char('q'));
+        assert!(!app.quit, "the first q only warns");
+        assert!(app.status.as_deref().unwrap().contains("not been sent"));
+        // Another key disarms it; q warns again, then q quits.
+        press(&mut app, KeyCode::Char('j'));
+        press(&mut app, KeyCode::Char('q'));
+        assert!(!app.quit);
+        press(&mut app, KeyCode::Char('q'));
+        assert!(app.quit);
+    }
 }

@@ -360,6 +360,12 @@ impl ScmPane {
         self.editing.is_some()
     }
 
+    /// Whether quitting would lose changes not sent yet (or whose sending
+    /// is still under way).
+    pub fn has_unsent_changes(&self) -> bool {
+        self.draft.changes() > 0 && self.step != Step::Sent
+    }
+
     pub fn is_loading(&self) -> bool {
         self.in_flight.is_some()
     }
