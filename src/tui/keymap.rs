@@ -90,6 +90,28 @@ pub enum Context {
 }
 
 impl Context {
+    /// The contexts whose bindings are looked up before this one's where
+    /// both apply (a pane's own context before `list`; everything before
+    /// `global`).
+    pub fn looked_up_before(self) -> &'static [Context] {
+        match self {
+            Context::Global => &[
+                Context::List,
+                Context::Issues,
+                Context::Report,
+                Context::Agentic,
+                Context::Detail,
+                Context::Form,
+                Context::Scm,
+                Context::Review,
+                Context::Popup,
+                Context::Help,
+            ],
+            Context::List => &[Context::Issues, Context::Report, Context::Agentic],
+            _ => &[],
+        }
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             Context::Global => "Everywhere",
@@ -313,6 +335,20 @@ impl Keymap {
     /// binding of the context. Errors name the file's problem.
     pub fn with_overrides(mut self, user_text: &str) -> Result<Keymap, String> {
         let user = Keymap::parse(user_text)?;
+        // A key the user binds is taken from the defaults of the contexts
+        // looked up before theirs too, or those would still win it.
+        for (context, bindings) in &user.contexts {
+            for inner in context.looked_up_before() {
+                if let Some(defaults) = self.contexts.get_mut(inner) {
+                    for default in defaults.iter_mut() {
+                        default
+                            .keys
+                            .retain(|k| !bindings.iter().any(|b| b.keys.contains(k)));
+                    }
+                    defaults.retain(|b| !b.keys.is_empty());
+                }
+            }
+        }
         for (context, bindings) in user.contexts {
             let list = self.contexts.entry(context).or_default();
             for b in bindings {
@@ -428,6 +464,24 @@ mod tests {
         let q = Key::parse("q").unwrap();
         let x = Key::parse("x").unwrap();
         assert_eq!(km.action(&[Context::List], &n), Some(Action::Down));
+        // Where a pane's own context is looked up first, its default `n`
+        // gives way too.
+        for pane in [Context::Issues, Context::Report, Context::Agentic] {
+            assert_eq!(
+                km.action(&[pane, Context::List], &n),
+                Some(Action::Down),
+                "{pane:?}"
+            );
+        }
+        // Other contexts keep theirs (`n` in the SCM review is "back").
+        assert_eq!(km.action(&[Context::Review], &n), Some(Action::Back));
+        // `x` taken in global is taken from the report pane (toggle state).
+        let report_x = Keymap::default_keymap().action(&[Context::Report], &x);
+        assert!(report_x.is_some());
+        assert_eq!(
+            km.action(&[Context::Report, Context::List, Context::Global], &x),
+            Some(Action::Quit)
+        );
         assert_eq!(
             km.action(&[Context::List], &j),
             None,

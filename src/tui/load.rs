@@ -71,6 +71,9 @@ pub struct PagedList<T> {
     pub complete: bool,
     guard: CursorGuard,
     pub loader: Loader,
+    /// `Esc` stopped the load: no page is fetched until the selection
+    /// moves (or the list is loaded anew).
+    pub paused: bool,
     /// Index into the shown rows.
     pub selected: usize,
     /// First shown row on screen.
@@ -86,6 +89,7 @@ impl<T> Default for PagedList<T> {
             complete: false,
             guard: CursorGuard::default(),
             loader: Loader::default(),
+            paused: false,
             selected: 0,
             offset: 0,
         }
@@ -156,7 +160,15 @@ impl<T> PagedList<T> {
 
     /// Whether another page exists and none is being fetched.
     pub fn can_load_more(&self) -> bool {
-        !self.complete && !self.loader.is_loading() && self.loader.error.is_none()
+        !self.complete && !self.loader.is_loading() && self.loader.error.is_none() && !self.paused
+    }
+
+    /// `Esc`: stops the load in flight, if any; returns its id. Not a
+    /// failure: moving through the list goes on loading, `r` reloads.
+    pub fn stop(&mut self) -> Option<RequestId> {
+        let id = self.loader.cancel()?;
+        self.paused = true;
+        Some(id)
     }
 
     /// Moves the selection by `delta` rows, kept in bounds.
@@ -202,6 +214,7 @@ impl<T> PagedList<T> {
             Action::HalfPageUp => self.move_by(-half),
             _ => return false,
         }
+        self.paused = false;
         true
     }
 
@@ -270,6 +283,22 @@ mod tests {
         assert!(!p.wants_more(3));
         p.append(vec![], Some("c2".into())).unwrap();
         assert!(p.complete, "an empty page ends the listing");
+    }
+
+    #[test]
+    fn esc_stops_loading_until_the_selection_moves() {
+        let mut p: PagedList<u32> = PagedList::default();
+        p.append((0..10).collect(), Some("c1".into())).unwrap();
+        p.loader.started(7);
+        assert_eq!(p.stop(), Some(7));
+        assert!(p.paused && p.loader.error.is_none(), "stopped, not failed");
+        p.select(9);
+        assert!(!p.follow(5), "no page asked for while stopped");
+        assert!(!p.should_resume(), "r reloads: nothing failed");
+        assert!(p.navigate(Action::Down, 5));
+        assert!(!p.paused);
+        assert!(p.follow(5), "moving on goes on loading");
+        assert_eq!(p.stop(), None, "nothing in flight: nothing to stop");
     }
 
     #[test]

@@ -330,9 +330,8 @@ impl AgenticPane {
                 }
             }
             Action::Back => {
-                if let Some(id) = self.list.loader.cancel() {
+                if let Some(id) = self.list.stop() {
                     outbox.cancel(Some(id));
-                    self.list.loader.error = Some("cancelled".into());
                     outbox.status("request cancelled");
                 }
             }

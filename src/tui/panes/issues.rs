@@ -269,9 +269,8 @@ impl IssuesPane {
                 }
             }
             Action::Back => {
-                if let Some(id) = self.list.loader.cancel() {
+                if let Some(id) = self.list.stop() {
                     outbox.cancel(Some(id));
-                    self.list.loader.error = Some("cancelled".into());
                     outbox.status("request cancelled");
                 } else if !self.local_query.is_empty() {
                     self.local_query.clear();

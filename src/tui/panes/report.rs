@@ -373,10 +373,9 @@ impl ReportPane {
                 }
             }
             Action::Back => {
-                if let Some(id) = self.list.loader.cancel() {
+                if let Some(id) = self.list.stop() {
                     outbox.cancel(Some(id));
                     self.first_page_pending = false;
-                    self.list.loader.error = Some("cancelled".into());
                     outbox.status("request cancelled");
                 }
             }

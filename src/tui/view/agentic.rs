@@ -209,6 +209,8 @@ fn results(f: &mut Frame, area: Rect, app: &App) {
             format!("{} searching agentic issues…", spinner(app.spinner))
         } else if let Some(e) = &list.loader.error {
             format!("failed: {} · r tries again", safe(e))
+        } else if list.paused {
+            super::common::STOPPED.to_owned()
         } else if !pane.query_summary().is_empty() {
             "no agentic issue matches the queries".to_owned()
         } else {
@@ -386,6 +388,8 @@ pub fn status(app: &App) -> String {
     }
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
+    } else if list.paused {
+        parts.push(super::common::STOPPED.to_owned());
     }
     parts.join(" · ")
 }

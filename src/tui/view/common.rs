@@ -120,6 +120,9 @@ pub fn cut_left(s: &str, width: usize) -> String {
     std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
+/// What a list says when `Esc` stopped its load.
+pub const STOPPED: &str = "loading stopped (Esc): move on to go on, r reloads";
+
 /// The status line's note of what is new since the last visit (none on a
 /// first visit).
 pub fn new_note(last_visit: Option<Timestamp>, count: usize, only_new: bool) -> Option<String> {

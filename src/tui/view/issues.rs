@@ -46,6 +46,8 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
             format!("{} loading findings…", spinner(app.spinner))
         } else if let Some(e) = &list.loader.error {
             format!("failed: {}", safe(e))
+        } else if list.paused {
+            super::common::STOPPED.to_owned()
         } else if !pane.local_query.is_empty() {
             "no loaded finding matches the local filter".to_owned()
         } else {
@@ -114,6 +116,8 @@ pub fn status(app: &App) -> String {
     });
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
+    } else if list.paused {
+        parts.push(super::common::STOPPED.to_owned());
     }
     parts.join(" · ")
 }

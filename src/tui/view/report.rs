@@ -554,6 +554,8 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
             )
         } else if let Some(e) = &list.loader.error {
             (format!("failed: {}", safe(e)), theme.error())
+        } else if list.paused {
+            (super::common::STOPPED.to_owned(), theme.dim())
         } else {
             ("no findings match".to_owned(), theme.dim())
         };
@@ -603,6 +605,8 @@ pub fn status(app: &App) -> String {
     }
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
+    } else if list.paused {
+        parts.push(super::common::STOPPED.to_owned());
     }
     parts.join(" · ")
 }
