@@ -226,7 +226,7 @@ fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
     let since = last.format("%Y-%m-%d %H:%M").to_string();
     let note = format!("new since {since}");
     // Rows marked, and counted in the status line.
-    let zero = format!(" 0 {note}");
+    let zero = format!("{note}: 0 loaded");
     s.wait_until("new rows", |t| {
         t.contains(&note) && t.contains("│•") && !t.contains(&zero)
     });

@@ -307,12 +307,20 @@ fn with_visits(
     let Some(dir) = crate::config::state_dir() else {
         return info;
     };
-    let key = match profile {
-        Some(name) => name,
-        None if info.demo => "(demo)",
-        None => "(no profile)",
+    // The embedded demo's address changes with every start; a real
+    // deployment is told apart by where it is, should a flag point a
+    // profile elsewhere.
+    let key = if info.demo {
+        "(demo)".to_owned()
+    } else {
+        format!(
+            "{} {} deployment {}",
+            profile.unwrap_or("(no profile)"),
+            info.base_url,
+            info.deployment
+        )
     };
-    let file = VisitsFile::new(&dir, key);
+    let file = VisitsFile::new(&dir, &key);
     match file.load() {
         Ok(visits) => info.last_visit = visits,
         Err(e) => tracing::warn!("{e}"),

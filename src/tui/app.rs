@@ -687,7 +687,9 @@ impl App {
             }
         };
         let Some(name) = name else {
-            return Err(format!("usage: :view NAME; saved views: {}", names()));
+            // Not a mistake: the way to see them.
+            self.status = Some(format!("saved views: {} (:view NAME applies one)", names()));
+            return Ok(());
         };
         let Some(view) = self.session.views.iter().find(|v| v.name == name).cloned() else {
             return Err(format!(

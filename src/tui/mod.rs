@@ -227,16 +227,15 @@ pub async fn main(
     result.map_err(|e| format!("terminal error: {e}"))
 }
 
-/// Records now as the last visit of the findings panes shown, so the next
-/// start marks what comes after as new.
+/// Records the visit of the findings panes shown (when their lists were
+/// asked for), so the next start marks what came after as new.
 fn record_visit(app: &App) {
     let Some(file) = &app.session.visits_file else {
         return;
     };
-    let now = chrono::Utc::now();
     let seen = visits::Visits {
-        issues: app.issues.was_shown().then_some(now),
-        report: app.report.was_shown().then_some(now),
+        issues: app.issues.seen_at(),
+        report: app.report.seen_at(),
     };
     if seen != visits::Visits::default()
         && let Err(e) = file.save(seen)

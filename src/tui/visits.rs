@@ -77,10 +77,21 @@ impl VisitsFile {
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         let tmp = self.path.with_extension("json.tmp");
-        std::fs::write(&tmp, json)
+        write_private(&tmp, &json)
             .and_then(|()| std::fs::rename(&tmp, &self.path))
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
+}
+
+/// Writes `bytes` to a new file only its owner can read (what was seen
+/// when is nobody else's business), as the crash logs are.
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
 }
 
 #[cfg(test)]
@@ -134,6 +145,12 @@ mod tests {
             }
         );
         assert!(!dir.path().join("nested/visits.json.tmp").exists());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&work.path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
     }
 
     #[test]

@@ -52,6 +52,8 @@ pub struct IssuesPane {
     pub new_since: Option<Timestamp>,
     /// How many loaded findings are new.
     pub new_count: usize,
+    /// When the list on show was asked for.
+    listed_at: Option<Timestamp>,
     /// Saved views, offered in the filter form.
     pub views: Vec<SavedView>,
     activated: bool,
@@ -74,9 +76,10 @@ impl IssuesPane {
         self.list.loader.is_loading()
     }
 
-    /// Whether the pane was shown this session (its visit is recorded).
-    pub fn was_shown(&self) -> bool {
-        self.activated
+    /// When the list on show was asked for (its first page): the visit to
+    /// record, so what became relevant after it is new next time.
+    pub fn seen_at(&self) -> Option<Timestamp> {
+        self.listed_at
     }
 
     /// Whether only the findings new since the last visit are asked for.
@@ -140,6 +143,7 @@ impl IssuesPane {
 
     /// Starts again from the first page (new filter, new sort, `r`).
     pub fn reload(&mut self, outbox: &mut Outbox) {
+        self.listed_at = Some(chrono::Utc::now());
         let cancel = self.list.reset();
         outbox.cancel(cancel);
         self.marked.clear();

@@ -136,6 +136,8 @@ pub struct ReportPane {
     pub new_since: Option<Timestamp>,
     /// How many loaded findings are new.
     pub new_count: usize,
+    /// When the list on show was asked for.
+    listed_at: Option<Timestamp>,
     /// Only the findings created since the last visit are asked for (in
     /// place of the time period).
     pub new_only: bool,
@@ -159,6 +161,7 @@ impl Default for ReportPane {
             marked: Marks::default(),
             new_since: None,
             new_count: 0,
+            listed_at: None,
             new_only: false,
             activated: false,
         }
@@ -189,9 +192,10 @@ impl ReportPane {
     }
 
     /// The first time the pane is shown, the report is requested.
-    /// Whether the pane was shown this session (its visit is recorded).
-    pub fn was_shown(&self) -> bool {
-        self.activated
+    /// When the list on show was asked for (its first page): the visit to
+    /// record, so what became relevant after it is new next time.
+    pub fn seen_at(&self) -> Option<Timestamp> {
+        self.listed_at
     }
 
     pub fn activate(&mut self, outbox: &mut Outbox) {
@@ -270,6 +274,7 @@ impl ReportPane {
     /// here, once per query, as `Utc::now() - period_days` (the one clock
     /// read of the pane, so a query's pages all ask for the same set).
     pub fn reload(&mut self, outbox: &mut Outbox) {
+        self.listed_at = Some(chrono::Utc::now());
         self.since = match self.new_since {
             Some(last) if self.new_only => Some(last),
             _ => self

@@ -131,7 +131,8 @@ pub fn new_note(last_visit: Option<Timestamp>, count: usize, only_new: bool) -> 
     Some(if only_new {
         format!("only new since {when}")
     } else {
-        format!("{count} new since {when}")
+        // Of the rows loaded so far: the server may hold more.
+        format!("new since {when}: {count} loaded")
     })
 }
 

@@ -140,25 +140,35 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
     }
     // A message (an export's path, an error) matters more than the pane's
     // summary: when both do not fit, the summary gives way, down to 20
-    // columns.
-    let mut pane_status = pane_status;
-    if let Some(msg) = &app.status {
-        use unicode_width::UnicodeWidthStr;
-        let used = spans.iter().map(|s| s.width()).sum::<usize>()
-            + " │ ".width()
-            + safe(msg).width()
-            + "  ? help".width();
-        let room = (area.width as usize).saturating_sub(used).max(20);
-        if pane_status.width() > room {
-            pane_status = crate::export::fit(&pane_status, room);
+    // columns. Whatever is cut ends in `…`; `? help` always shows, at the
+    // right end.
+    use unicode_width::UnicodeWidthStr;
+    const HELP: &str = "  ? help";
+    const SEPARATOR: &str = " │ ";
+    let clip = |text: &str, width: usize| crate::export::fit(text, width).trim_end().to_owned();
+    let room = (area.width as usize)
+        .saturating_sub(spans.iter().map(|s| s.width()).sum::<usize>() + HELP.width());
+    let message = app.status.as_deref().map(safe);
+    let summary_room = match &message {
+        Some(m) => room
+            .saturating_sub(SEPARATOR.width() + m.width())
+            .max(20.min(room)),
+        None => room,
+    };
+    let summary = clip(&pane_status, summary_room);
+    let mut used = summary.width();
+    spans.push(Span::raw(summary));
+    if let Some(m) = message {
+        let left = room.saturating_sub(used + SEPARATOR.width());
+        if left > 0 {
+            let m = clip(&m, left);
+            used += SEPARATOR.width() + m.width();
+            spans.push(Span::raw(SEPARATOR));
+            spans.push(Span::styled(m, theme.accent()));
         }
     }
-    spans.push(Span::raw(pane_status));
-    if let Some(msg) = &app.status {
-        spans.push(Span::raw(" │ "));
-        spans.push(Span::styled(safe(msg), theme.accent()));
-    }
-    spans.push(Span::styled("  ? help", theme.dim()));
+    spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
+    spans.push(Span::styled(HELP, theme.dim()));
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
