@@ -6,6 +6,7 @@
 //! can be interpreted while the text stays readable.
 
 use std::borrow::Cow;
+use unicode_width::UnicodeWidthChar;
 
 /// Replaces control characters (C0, DEL, C1), bidi overrides and zero-width
 /// format characters with visible symbols. Newlines become `␤` and tabs a
@@ -65,6 +66,28 @@ pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
     out.push('…');
     Cow::Owned(out)
+}
+
+/// Keeps the end of a path (file name and line), marking the cut with `…`.
+pub fn cut_left(s: &str, width: usize) -> String {
+    let total: usize = s
+        .chars()
+        .map(|c| UnicodeWidthChar::width(c).unwrap_or(0))
+        .sum();
+    if total <= width || width == 0 {
+        return s.to_owned();
+    }
+    let mut kept = Vec::new();
+    let mut used = 1;
+    for c in s.chars().rev() {
+        let w = UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > width {
+            break;
+        }
+        kept.push(c);
+        used += w;
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
 #[cfg(test)]

@@ -86,6 +86,94 @@ fn help_and_version_exit_zero() {
         .stdout(predicate::str::contains("--filter"));
 }
 
+/// What the bash completion script does after `flag` in the command
+/// `section` (`findings`, `findings__subcmd__issues`, …): the lines of its
+/// case, up to `return 0`.
+fn bash_completion_of<'a>(script: &'a str, section: &str, flag: &str) -> &'a str {
+    let header = format!("\n        {section})\n");
+    let start = script
+        .find(&header)
+        .unwrap_or_else(|| panic!("no {section} in the script"));
+    let body = &script[start + header.len()..];
+    // The section ends where the next command's starts.
+    let body = &body[..body.find(";;\n        findings").unwrap_or(body.len())];
+    let arm = format!("\n                {flag})\n");
+    let at = body
+        .find(&arm)
+        .unwrap_or_else(|| panic!("{section}: no case for {flag}"));
+    let case = &body[at + arm.len()..];
+    case[..case.find("return 0").unwrap()].trim()
+}
+
+#[test]
+fn bash_completion_offers_the_values_of_fixed_set_flags_not_files() {
+    let out = findings()
+        .args(["completions", "bash"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let script = String::from_utf8(out.stdout).unwrap();
+    let offers = |section: &str, flag: &str, values: &str| {
+        let case = bash_completion_of(&script, section, flag);
+        assert_eq!(
+            case,
+            format!("COMPREPLY=($(compgen -W \"{values}\" -- \"${{cur}}\"))"),
+            "{section} {flag}"
+        );
+        assert!(!case.contains("compgen -f"));
+    };
+    let issues = "findings__subcmd__issues";
+    let report = "findings__subcmd__report";
+    let search = "findings__subcmd__search";
+    let formats = "table json ndjson csv sarif markdown";
+    let themes = "default dark light high-contrast";
+    offers(
+        issues,
+        "--sort",
+        "severity ref repo rule relevant-since state",
+    );
+    offers(search, "--sort", "severity last-detected created file-path");
+    for section in [issues, report, search] {
+        offers(section, "--format", formats);
+        // A global flag, offered after every subcommand.
+        offers(section, "--theme", themes);
+    }
+    offers("findings", "--theme", themes);
+    offers(issues, "--type", "sast sca secrets research ai-sast");
+    offers(
+        issues,
+        "--include",
+        "remediation activity archived first-detected",
+    );
+    offers(report, "--severity", "critical high medium low");
+    offers(report, "--type", "code sca secrets");
+    offers(
+        report,
+        "--report-type",
+        "total-open total-fixed total-ignored total-provisionally-ignored open-backlog \
+         backlog-activity project guardrails-activity",
+    );
+    offers(
+        "findings__subcmd__scm__subcmd__update",
+        "--format",
+        "table json",
+    );
+    // Free text completes nothing rather than file names; paths complete
+    // file names.
+    let repo = bash_completion_of(&script, issues, "--repo");
+    assert!(
+        repo.starts_with("COMPREPLY=(\"${cur}\")") && !repo.contains("compgen"),
+        "{repo}"
+    );
+    let log_file = bash_completion_of(&script, issues, "--log-file");
+    assert!(
+        log_file.contains("COMPREPLY=($(compgen -f \"${cur}\"))")
+            && log_file.contains("compopt -o filenames"),
+        "{log_file}"
+    );
+}
+
 #[test]
 fn issues_all_ndjson_lists_every_demo_finding_exactly_once() {
     let out = findings()
@@ -165,6 +253,62 @@ fn table_output_has_columns_and_no_control_bytes() {
         !text.bytes().any(|b| b == 0x1b || b == 0x07),
         "raw control bytes in the table"
     );
+}
+
+/// Piped, a table is 200 columns wide, or `COLUMNS` wide when that is set;
+/// its RULE column shows rules by their short names, as the TUI does.
+#[test]
+fn table_width_follows_columns_and_rules_go_by_their_short_names() {
+    let table = |columns: Option<&str>| {
+        let mut cmd = findings();
+        cmd.args(["issues", "--max", "200", "--format", "table"]);
+        match columns {
+            Some(c) => cmd.env("COLUMNS", c),
+            None => cmd.env_remove("COLUMNS"),
+        };
+        let out = cmd.assert().success().get_output().clone();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let width = |line: &str| line.chars().count();
+    let wide = table(None);
+    let lines: Vec<&str> = wide.lines().collect();
+    assert_eq!(lines.len(), 201);
+    assert!(lines.iter().all(|l| width(l) <= 200));
+    assert!(
+        lines.iter().any(|l| width(l) > 180),
+        "the message takes the rest"
+    );
+    let at = lines[0].find("RULE").unwrap();
+    // By characters: a cut cell before it ends in a three-byte `…`.
+    let rules: Vec<String> = lines[1..]
+        .iter()
+        .map(|l| l.chars().skip(at).collect::<String>())
+        .map(|rest| rest.split("  ").next().unwrap().to_owned())
+        .collect();
+    // Code rules by the last part of their dotted id, supply-chain ones by
+    // their advisory and package.
+    assert!(rules.iter().any(|r| r == "open-redirect"), "{rules:?}");
+    assert!(rules.iter().any(|r| r.starts_with("CVE-")), "{rules:?}");
+    for rule in &rules {
+        assert!(
+            rule.contains(' ') || !rule.contains('.'),
+            "a dotted rule path in the RULE column: {rule}"
+        );
+    }
+
+    for columns in ["120", "80"] {
+        let narrow = table(Some(columns));
+        let limit: usize = columns.parse().unwrap();
+        assert_eq!(narrow.lines().count(), 201);
+        for line in narrow.lines() {
+            assert!(width(line) <= limit, "wider than {columns}: {line}");
+        }
+        let header = narrow.lines().next().unwrap();
+        assert!(
+            header.starts_with("ID") && header.contains("RULE"),
+            "{header}"
+        );
+    }
 }
 
 #[test]
@@ -725,7 +869,21 @@ fn check_sarif_structure(doc: &Value) -> &Vec<Value> {
     let ids: HashSet<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), rules.len(), "each rule once");
     for rule in rules {
-        assert!(rule["shortDescription"]["text"].is_string());
+        // Every rule has a short name, and a title that is not its id (a
+        // long dotted path, or an opaque `ssc-…` id for supply chain).
+        let id = rule["id"].as_str().unwrap();
+        let name = rule["name"].as_str().expect("every rule has a name");
+        let short = rule["shortDescription"]["text"].as_str().unwrap();
+        assert!(!name.is_empty(), "{id}");
+        assert!(!short.is_empty() && short != id, "{id}: {short}");
+        if id.starts_with("ssc-") {
+            assert!(
+                name.starts_with("CVE-") || name.starts_with("GHSA-"),
+                "{id}: {name}"
+            );
+        } else {
+            assert_eq!(name, id.rsplit('.').next().unwrap(), "{id}");
+        }
         assert!(rule["properties"]["tags"].is_array());
     }
     let results = runs[0]["results"].as_array().unwrap();

@@ -1,10 +1,10 @@
 //! `findings demo serve`: the embedded demo server, standalone.
 
-use super::Failure;
+use super::{Failure, offer_to};
 use crate::demo::faults::{FaultKind, Faults};
 use crate::demo::{self, DemoOptions, DemoServer};
 use clap::builder::TypedValueParser;
-use clap::{ArgGroup, Args, Subcommand};
+use clap::{ArgGroup, Args, Subcommand, ValueHint};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -25,24 +25,28 @@ pub enum DemoCommand {
 )]
 pub struct ServeArgs {
     /// Address to listen on
-    #[arg(long, default_value = "127.0.0.1:8787", value_name = "ADDR")]
+    #[arg(long, default_value = "127.0.0.1:8787", value_name = "ADDR",
+          value_hint = ValueHint::Other)]
     addr: SocketAddr,
     /// Number of findings to generate
     #[arg(long, default_value_t = demo::DEFAULT_FINDINGS, value_name = "N",
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=demo::MAX_FINDINGS as u64))]
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=demo::MAX_FINDINGS as u64),
+          value_hint = ValueHint::Other)]
     findings: usize,
     /// Seed of the generated data (same seed, same data)
-    #[arg(long, default_value_t = demo::DEFAULT_SEED, value_name = "S")]
+    #[arg(long, default_value_t = demo::DEFAULT_SEED, value_name = "S",
+          value_hint = ValueHint::Other)]
     seed: u64,
     /// Token the server accepts (a demo value, not a secret)
-    #[arg(long, default_value = demo::DEMO_TOKEN, value_name = "T")]
+    #[arg(long, default_value = demo::DEMO_TOKEN, value_name = "T", value_hint = ValueHint::Other)]
     token: String,
     /// Fault: wait this long before each answer (milliseconds)
     #[arg(long, value_name = "MS", help_heading = "Fault injection",
-          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+          value_parser = clap::value_parser!(u64).range(1..=600_000), value_hint = ValueHint::Other)]
     latency: Option<u64>,
     /// Fault: answer this fraction of requests (0 to 1, spread evenly) with --fail-status
-    #[arg(long, value_name = "FRACTION", help_heading = "Fault injection", value_parser = fraction)]
+    #[arg(long, value_name = "FRACTION", help_heading = "Fault injection", value_parser = fraction,
+          value_hint = ValueHint::Other)]
     fail_rate: Option<f64>,
     /// Status of the --fail-rate answers (clients retry 502-504, never 500)
     #[arg(long, value_name = "STATUS", default_value_t = 503, requires = "fail_rate",
@@ -56,7 +60,8 @@ pub struct ServeArgs {
     /// page), huge[:MB] (pages padded to MB megabytes, default 10), loop-cursor (a page's
     /// cursor is its own), hang (never answers)
     #[arg(long, value_name = "KIND", help_heading = "Fault injection",
-          value_parser = |s: &str| FaultKind::parse(s))]
+          value_parser = offer_to(|s: &str| FaultKind::parse(s), FAULTS),
+          hide_possible_values = true)]
     fault: Option<FaultKind>,
     /// Serve the first N requests normally, then the faults
     #[arg(
@@ -64,17 +69,31 @@ pub struct ServeArgs {
         value_name = "N",
         default_value_t = 0,
         requires = "faults",
-        help_heading = "Fault injection"
+        help_heading = "Fault injection",
+        value_hint = ValueHint::Other
     )]
     fault_after: u64,
     /// Spoil at most N requests, then serve normally again
     #[arg(long, value_name = "N", requires = "faults", help_heading = "Fault injection",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..), value_hint = ValueHint::Other)]
     fault_times: Option<u64>,
     /// Spoil only requests for pages after the first (those with a cursor)
     #[arg(long, requires = "faults", help_heading = "Fault injection")]
     fault_on_cursor: bool,
 }
+
+/// The fault kinds shell completion offers for `--fault` (some take
+/// `:ARG`).
+const FAULTS: [&str; 8] = [
+    "rate-limit",
+    "reset",
+    "truncate",
+    "content-type",
+    "html",
+    "huge",
+    "loop-cursor",
+    "hang",
+];
 
 /// A fraction from 0 to 1 (`0.25`, `1`).
 fn fraction(s: &str) -> Result<f64, String> {

@@ -1,12 +1,12 @@
 //! `findings issues`, `report` and `search`: build the request from flags,
 //! follow cursors, stream items out.
 
-use super::{Failure, OutputArgs, UsageError};
+use super::{Failure, OutputArgs, UsageError, offer};
 use crate::api::model::*;
 use crate::api::{ApiError, Client, Page, PagedRequest, pages};
 use crate::export::{Format, Record, Writer};
 use crate::filter_spec::{self as filters, LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
-use clap::Args;
+use clap::{Args, ValueHint};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -17,13 +17,13 @@ use std::io::{IsTerminal, Write};
 pub struct FilterArgs {
     /// Any field of the operation's filter object, by its spec name
     /// (repeat for more values), e.g. --filter repositoryNames=acme/api
-    #[arg(long = "filter", value_name = "FIELD=VALUE")]
+    #[arg(long = "filter", value_name = "FIELD=VALUE", value_hint = ValueHint::Other)]
     filter: Vec<String>,
     /// Only since this time (RFC 3339, YYYY-MM-DD, or 7d/12h/2w ago)
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", value_hint = ValueHint::Other)]
     since: Option<String>,
     /// Only before this time
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", value_hint = ValueHint::Other)]
     until: Option<String>,
 }
 
@@ -48,6 +48,25 @@ fn direction(asc: bool, desc: bool) -> Option<SortDirection> {
     }
 }
 
+// What shell completion offers for the flags that name an enum's values
+// (each flag also takes the spec's enum names, e.g. `ISSUE_TYPE_SCA`, and
+// checks its values itself; a unit test of `cli` checks it takes these).
+const ISSUE_TYPES: [&str; 5] = ["sast", "sca", "secrets", "research", "ai-sast"];
+const FINDING_TYPES: [&str; 3] = ["code", "sca", "secrets"];
+const FINDING_SEVERITIES: [&str; 4] = ["critical", "high", "medium", "low"];
+const FINDING_STATES: [&str; 9] = [
+    "open",
+    "reviewing",
+    "fixing",
+    "fixed",
+    "removed",
+    "ignored-app",
+    "ignored-code",
+    "provisionally-ignored-app",
+    "unknown",
+];
+const INCLUDES: [&str; 4] = ["remediation", "activity", "archived", "first-detected"];
+
 fn parse_enum<T: Clone>(
     what: &str,
     input: &str,
@@ -71,31 +90,33 @@ pub struct IssuesArgs {
     #[command(flatten)]
     filters: FilterArgs,
     /// Issue type: sast, sca, secrets, research, ai-sast (repeatable)
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(long = "type", value_name = "TYPE", value_parser = offer(ISSUE_TYPES),
+          hide_possible_values = true)]
     types: Vec<String>,
     /// Repository name (repeatable)
-    #[arg(long = "repo", value_name = "NAME")]
+    #[arg(long = "repo", value_name = "NAME", value_hint = ValueHint::Other)]
     repos: Vec<String>,
     /// Rule id (repeatable)
-    #[arg(long = "rule", value_name = "ID")]
+    #[arg(long = "rule", value_name = "ID", value_hint = ValueHint::Other)]
     rules: Vec<String>,
     /// Branch (repeatable)
-    #[arg(long = "ref", value_name = "REF")]
+    #[arg(long = "ref", value_name = "REF", value_hint = ValueHint::Other)]
     refs: Vec<String>,
     /// Codeowner team (repeatable)
-    #[arg(long = "team", value_name = "NAME")]
+    #[arg(long = "team", value_name = "NAME", value_hint = ValueHint::Other)]
     teams: Vec<String>,
     /// File or folder path (repeatable)
-    #[arg(long = "path", value_name = "PATH")]
+    #[arg(long = "path", value_name = "PATH", value_hint = ValueHint::AnyPath)]
     paths: Vec<String>,
     /// CVE or advisory id (repeatable)
-    #[arg(long = "cve", value_name = "ID")]
+    #[arg(long = "cve", value_name = "ID", value_hint = ValueHint::Other)]
     cves: Vec<String>,
     /// Not a filter of List issues: explains where severity filters live
-    #[arg(long, hide = true)]
+    #[arg(long, hide = true, value_hint = ValueHint::Other)]
     severity: Vec<String>,
     /// Sort: severity, ref, repo, rule, relevant-since, state
-    #[arg(long, value_name = "FIELD")]
+    #[arg(long, value_name = "FIELD", value_parser = offer(SortBy::ALL.iter().map(SortBy::label)),
+          hide_possible_values = true)]
     sort: Option<String>,
     /// Ascending order
     #[arg(long, conflicts_with = "desc")]
@@ -104,7 +125,8 @@ pub struct IssuesArgs {
     #[arg(long)]
     desc: bool,
     /// Extra data per finding: remediation, activity, archived, first-detected
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = offer(INCLUDES),
+          hide_possible_values = true)]
     include: Vec<String>,
     #[command(flatten)]
     output: OutputArgs,
@@ -310,31 +332,36 @@ pub struct ReportArgs {
     filters: FilterArgs,
     /// total-open, total-fixed, total-ignored, total-provisionally-ignored,
     /// open-backlog, backlog-activity, project, guardrails-activity (or the enum name)
-    #[arg(long, value_name = "TYPE")]
+    #[arg(long, value_name = "TYPE",
+          value_parser = offer(ReportType::ALL.iter().map(ReportType::label)),
+          hide_possible_values = true)]
     report_type: Option<String>,
     /// Only findings in this state: open, fixed, removed, ignored-app, ... (or the enum name)
-    #[arg(long, value_name = "STATE")]
+    #[arg(long, value_name = "STATE", value_parser = offer(FINDING_STATES),
+          hide_possible_values = true)]
     finding_state: Option<String>,
     /// Start of one time bucket (with --filter timeBucketSize=week, default day)
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", value_hint = ValueHint::Other)]
     bucket_start: Option<String>,
     /// Severity: critical, high, medium, low (repeatable)
-    #[arg(long = "severity", value_name = "LEVEL")]
+    #[arg(long = "severity", value_name = "LEVEL", value_parser = offer(FINDING_SEVERITIES),
+          hide_possible_values = true)]
     severities: Vec<String>,
     /// Finding type: code, sca, secrets (repeatable)
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(long = "type", value_name = "TYPE", value_parser = offer(FINDING_TYPES),
+          hide_possible_values = true)]
     types: Vec<String>,
     /// Project (repository) name (repeatable)
-    #[arg(long = "repo", value_name = "NAME")]
+    #[arg(long = "repo", value_name = "NAME", value_hint = ValueHint::Other)]
     repos: Vec<String>,
     /// Rule id (repeatable)
-    #[arg(long = "rule", value_name = "ID")]
+    #[arg(long = "rule", value_name = "ID", value_hint = ValueHint::Other)]
     rules: Vec<String>,
     /// Team (repeatable)
-    #[arg(long = "team", value_name = "NAME")]
+    #[arg(long = "team", value_name = "NAME", value_hint = ValueHint::Other)]
     teams: Vec<String>,
     /// Project tag (repeatable)
-    #[arg(long = "tag", value_name = "TAG")]
+    #[arg(long = "tag", value_name = "TAG", value_hint = ValueHint::Other)]
     tags: Vec<String>,
     #[command(flatten)]
     output: OutputArgs,
@@ -487,22 +514,24 @@ pub struct SearchArgs {
     #[command(flatten)]
     filters: FilterArgs,
     /// Text in the title (case-insensitive)
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_hint = ValueHint::Other)]
     title: Option<String>,
     /// Text in the description
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_hint = ValueHint::Other)]
     description: Option<String>,
     /// Text in the reasoning
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_hint = ValueHint::Other)]
     reasoning: Option<String>,
     /// Text in a file path
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_hint = ValueHint::AnyPath)]
     file_path: Option<String>,
     /// Workflow id (repeatable)
-    #[arg(long = "workflow", value_name = "ID")]
+    #[arg(long = "workflow", value_name = "ID", value_hint = ValueHint::Other)]
     workflows: Vec<String>,
     /// Sort: severity, last-detected, created, file-path
-    #[arg(long, value_name = "FIELD")]
+    #[arg(long, value_name = "FIELD",
+          value_parser = offer(IssueSortField::ALL.iter().map(IssueSortField::label)),
+          hide_possible_values = true)]
     sort: Option<String>,
     /// Ascending order
     #[arg(long, conflicts_with = "desc")]
@@ -632,11 +661,30 @@ where
     outcome.map(|_| count)
 }
 
+/// The width a table on stdout fills ([`table_width`]).
 fn terminal_width() -> usize {
-    crossterm::terminal::size()
-        .ok()
-        .filter(|_| std::io::stdout().is_terminal())
-        .map_or(200, |(w, _)| w as usize)
+    let terminal = std::io::stdout()
+        .is_terminal()
+        .then(|| crossterm::terminal::size().ok().map(|(w, _)| w))
+        .flatten();
+    table_width(terminal, std::env::var("COLUMNS").ok().as_deref())
+}
+
+/// A table's width when stdout piped or redirected has no terminal to fit.
+const PIPED_TABLE_WIDTH: usize = 200;
+
+/// The width a table fills: the terminal's (`terminal`, when stdout is
+/// one), else `COLUMNS` when it is a number, else [`PIPED_TABLE_WIDTH`].
+fn table_width(terminal: Option<u16>, columns_env: Option<&str>) -> usize {
+    terminal
+        .filter(|&w| w > 0)
+        .map(usize::from)
+        .or_else(|| {
+            columns_env
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .filter(|&w| w > 0)
+        })
+        .unwrap_or(PIPED_TABLE_WIDTH)
 }
 
 /// "items so far" on stderr, only when stderr is a terminal.
@@ -696,6 +744,27 @@ pub async fn overview(client: &Client) -> Result<(), Failure> {
     drop(writer.finish()?);
     println!("\nMore: findings issues --help, findings report --help, findings search --help");
     Ok(())
+}
+
+#[cfg(test)]
+mod table_width_tests {
+    use super::*;
+
+    #[test]
+    fn a_table_fits_the_terminal_else_columns_else_is_wide() {
+        // On a terminal: its width, whatever COLUMNS says.
+        assert_eq!(table_width(Some(120), None), 120);
+        assert_eq!(table_width(Some(120), Some("80")), 120);
+        // Piped: COLUMNS when it is a width, else the wide default.
+        assert_eq!(table_width(None, Some("100")), 100);
+        assert_eq!(table_width(None, Some(" 90\n")), 90);
+        assert_eq!(table_width(None, None), PIPED_TABLE_WIDTH);
+        for junk in ["", "0", "-5", "wide", "1e3"] {
+            assert_eq!(table_width(None, Some(junk)), PIPED_TABLE_WIDTH, "{junk:?}");
+        }
+        // A terminal that reports no width is treated as piped.
+        assert_eq!(table_width(Some(0), Some("70")), 70);
+    }
 }
 
 #[cfg(test)]

@@ -12,8 +12,9 @@ use crate::api::{ApiError, Client, Token};
 use crate::config::{self, CommandLine, Effective, Given, Source, Target};
 use crate::demo::{DemoOptions, DemoServer};
 use crate::export::Format;
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueHint};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -76,33 +77,37 @@ pub struct Cli {
 #[derive(Args, Debug, Clone)]
 struct ConnectionArgs {
     /// Base URL of the platform, e.g. https://findings.example.com
-    #[arg(long, global = true, env = config::ENV_BASE_URL, value_name = "URL")]
+    #[arg(long, global = true, env = config::ENV_BASE_URL, value_name = "URL",
+          value_hint = ValueHint::Other)]
     base_url: Option<String>,
     /// Numeric id of the deployment (organization)
-    #[arg(long, global = true, env = config::ENV_DEPLOYMENT, value_name = "ID")]
+    #[arg(long, global = true, env = config::ENV_DEPLOYMENT, value_name = "ID",
+          value_hint = ValueHint::Other)]
     deployment: Option<String>,
     /// Allow plain http:// to a host other than this machine
     #[arg(long, global = true)]
     allow_http: bool,
     /// Seconds to wait for a connection
     #[arg(long, global = true, value_name = "SECS", default_value_t = 10,
-          value_parser = clap::value_parser!(u64).range(1..=600))]
+          value_parser = clap::value_parser!(u64).range(1..=600), value_hint = ValueHint::Other)]
     connect_timeout: u64,
     /// Seconds to wait for a whole answer
     #[arg(long, global = true, value_name = "SECS", default_value_t = 30,
-          value_parser = clap::value_parser!(u64).range(1..=3600))]
+          value_parser = clap::value_parser!(u64).range(1..=3600), value_hint = ValueHint::Other)]
     timeout: u64,
     /// Refuse every write (the SCM config update)
     #[arg(long, global = true)]
     read_only: bool,
     /// Profile of the config file to use (default: the file's default_profile)
-    #[arg(long, global = true, env = config::ENV_PROFILE, value_name = "NAME")]
+    #[arg(long, global = true, env = config::ENV_PROFILE, value_name = "NAME",
+          value_hint = ValueHint::Other)]
     profile: Option<String>,
     /// Write a log line per HTTP request to this file (level from FINDINGS_LOG, default info)
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
     log_file: Option<PathBuf>,
     /// The TUI's colours: default, dark, light or high-contrast (NO_COLOR turns colours off)
-    #[arg(long, global = true, env = config::ENV_THEME, value_name = "NAME")]
+    #[arg(long, global = true, env = config::ENV_THEME, value_name = "NAME",
+          value_parser = offer(crate::tui::theme::NAMES), hide_possible_values = true)]
     theme: Option<String>,
 }
 
@@ -137,7 +142,7 @@ enum Command {
     /// Print the man page (roff), or write one page per command into a folder
     Man {
         /// Write findings.1 and a page per subcommand into this folder
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
         dir: Option<PathBuf>,
     },
 }
@@ -456,17 +461,69 @@ impl Session {
 pub struct OutputArgs {
     /// Output format: table, json, ndjson, csv, sarif or markdown (default: table on a
     /// terminal, else ndjson)
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = offer(Format::NAMES.iter().copied()),
+          hide_possible_values = true)]
     format: Option<String>,
     /// Follow cursors to the last page
     #[arg(long, conflicts_with = "max")]
     all: bool,
     /// Stop after N items (following cursors as needed)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          value_hint = ValueHint::Other)]
     max: Option<u64>,
     /// Page size, 1 to 1000 (default: the profile's page_size, else 100)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=1000))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=1000),
+          value_hint = ValueHint::Other)]
     limit: Option<i64>,
+}
+
+/// The value parser of a flag whose values are a fixed set that the flag's
+/// own code checks: it takes any text, as a plain `String` flag does (so
+/// the names, spellings and errors stay the flag's), and offers `values` to
+/// shell completion, which would otherwise offer file names.
+fn offer(values: impl IntoIterator<Item = &'static str>) -> Offering<StringValueParser> {
+    offer_to(StringValueParser::new(), values)
+}
+
+/// `inner`, parsing as it does, with `values` offered to shell completion.
+fn offer_to<P>(inner: P, values: impl IntoIterator<Item = &'static str>) -> Offering<P> {
+    Offering {
+        inner,
+        values: values.into_iter().collect(),
+    }
+}
+
+/// See [`offer`].
+#[derive(Clone)]
+struct Offering<P> {
+    inner: P,
+    values: Vec<&'static str>,
+}
+
+impl<P: TypedValueParser> TypedValueParser for Offering<P> {
+    type Value = P::Value;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        self.inner.parse_ref(cmd, arg, value)
+    }
+
+    fn parse(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: std::ffi::OsString,
+    ) -> Result<Self::Value, clap::Error> {
+        self.inner.parse(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.values.iter().map(|&v| PossibleValue::new(v))))
+    }
 }
 
 impl OutputArgs {
@@ -506,5 +563,153 @@ fn user_keymap() -> Result<crate::tui::keymap::Keymap, Failure> {
             "cannot read {}: {e}",
             path.display()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod completion_tests {
+    use super::*;
+
+    /// Every flag with values offered to shell completion, as the argv
+    /// prefix that reaches it (subcommands and required positionals), the
+    /// flag, and the values.
+    fn offered() -> Vec<(Vec<String>, String, Vec<String>)> {
+        fn walk(
+            cmd: &clap::Command,
+            path: Vec<String>,
+            out: &mut Vec<(Vec<String>, String, Vec<String>)>,
+        ) {
+            // Global flags once, at the top.
+            let args = cmd
+                .get_arguments()
+                .filter(|a| a.get_action().takes_values())
+                .filter(|a| path.len() == 1 || !a.is_global_set());
+            for arg in args {
+                let (Some(long), Some(values)) =
+                    (arg.get_long(), arg.get_value_parser().possible_values())
+                else {
+                    continue;
+                };
+                let values = values
+                    .filter(|v| !v.is_hide_set())
+                    .map(|v| v.get_name().to_owned());
+                out.push((path.clone(), format!("--{long}"), values.collect()));
+            }
+            for sub in cmd.get_subcommands() {
+                let mut path = path.clone();
+                path.push(sub.get_name().to_owned());
+                if sub.get_positionals().any(|p| p.is_required_set()) {
+                    path.push("1001".into());
+                }
+                walk(sub, path, out);
+            }
+        }
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut out = Vec::new();
+        walk(&cmd, vec!["findings".into()], &mut out);
+        out
+    }
+
+    #[test]
+    fn fixed_set_flags_offer_their_values_and_accept_each() {
+        let offered = offered();
+        let flags: Vec<(String, &str)> = offered
+            .iter()
+            .map(|(path, flag, _)| (path[1..].join(" "), flag.as_str()))
+            .collect();
+        for expected in [
+            ("", "--theme"),
+            ("issues", "--format"),
+            ("issues", "--sort"),
+            ("issues", "--type"),
+            ("issues", "--include"),
+            ("report", "--report-type"),
+            ("report", "--finding-state"),
+            ("report", "--severity"),
+            ("report", "--type"),
+            ("search", "--sort"),
+            ("search", "--format"),
+            ("scm update 1001", "--format"),
+            ("scm update 1001", "--auto-scan"),
+            ("demo serve", "--fault"),
+        ] {
+            assert!(
+                flags.iter().any(|(p, f)| (p.as_str(), *f) == expected),
+                "{expected:?} offers no values: {flags:?}"
+            );
+        }
+        for (path, flag, values) in &offered {
+            assert!(!values.is_empty(), "{path:?} {flag}");
+            for value in values {
+                let mut argv = path.clone();
+                argv.extend([flag.clone(), value.clone()]);
+                if flag == "--fail-status" {
+                    // It needs the rate of the failures it is the status of.
+                    argv.extend(["--fail-rate".into(), "0.5".into()]);
+                }
+                let cli = Cli::try_parse_from(&argv)
+                    .unwrap_or_else(|e| panic!("{argv:?} does not parse: {e}"));
+                accepted(cli, flag, value).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+            }
+        }
+    }
+
+    /// Whether the command takes `value` for `flag` past clap: the checks
+    /// the flag's own code makes.
+    fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
+        let usage = |e: UsageError| e.0;
+        if flag == "--theme" {
+            crate::tui::theme::Theme::new(value, None, false)?;
+        }
+        if flag == "--format" && Format::parse(value).is_none() {
+            return Err(format!("unknown format {value}"));
+        }
+        match cli.command {
+            Some(Command::Issues(args)) => args.request().map(drop).map_err(usage),
+            Some(Command::Report(args)) => args.request().map(drop).map_err(usage),
+            // `search` names SARIF among the formats and refuses it, saying
+            // why.
+            Some(Command::Search(_)) if value == "sarif" => Ok(()),
+            Some(Command::Search(args)) => args.request().map(drop).map_err(usage),
+            Some(Command::Scm { .. }) => {
+                // With something to change, so that only the flag is judged.
+                let mut argv = vec!["findings", "scm", "update", "1001", "--namespace", "ns"];
+                argv.extend(["--yes", flag, value]);
+                let cli = Cli::try_parse_from(&argv).map_err(|e| e.to_string())?;
+                let Some(Command::Scm { command }) = cli.command else {
+                    unreachable!()
+                };
+                scm::prepare(command)
+                    .map(drop)
+                    .map_err(|e| format!("{e:?}"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// What `offer` changes is completion only: any text still reaches the
+    /// flag's own check, which names the valid values as before.
+    #[test]
+    fn offering_values_leaves_parsing_to_the_flag() {
+        let cli =
+            Cli::try_parse_from(["findings", "issues", "--sort", "SORT_BY_SEVERITY"]).unwrap();
+        let Some(Command::Issues(args)) = cli.command else {
+            unreachable!()
+        };
+        assert_eq!(
+            args.request().unwrap().sort_by,
+            Some(crate::api::model::SortBy::Severity)
+        );
+        let cli = Cli::try_parse_from(["findings", "issues", "--sort", "colour"]).unwrap();
+        let Some(Command::Issues(args)) = cli.command else {
+            unreachable!()
+        };
+        let e = args.request().unwrap_err();
+        assert!(
+            e.0.starts_with("unknown sort field \"colour\"; valid: severity, ref"),
+            "{}",
+            e.0
+        );
     }
 }

@@ -1,10 +1,10 @@
 //! `findings scm update`: a partial update of an SCM config (DECISIONS 14),
 //! shown and confirmed before it is sent, never retried.
 
-use super::{Failure, UsageError};
+use super::{Failure, UsageError, offer};
 use crate::api::Client;
 use crate::api::model::*;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use std::io::{BufRead, IsTerminal, Read, Write};
 
 #[derive(Subcommand, Debug)]
@@ -28,6 +28,7 @@ impl OnOff {
 #[derive(Args, Debug)]
 pub struct UpdateArgs {
     /// Id of the SCM config
+    #[arg(value_hint = ValueHint::Other)]
     config_id: String,
     /// Scan repositories automatically
     #[arg(long, value_name = "on|off")]
@@ -36,7 +37,7 @@ pub struct UpdateArgs {
     #[arg(long, value_name = "on|off")]
     network_broker: Option<OnOff>,
     /// Namespace (organization or group) of the config
-    #[arg(long, value_name = "NS")]
+    #[arg(long, value_name = "NS", value_hint = ValueHint::Other)]
     namespace: Option<String>,
     /// Subscribe to the SCM's webhooks
     #[arg(long, value_name = "on|off")]
@@ -51,7 +52,8 @@ pub struct UpdateArgs {
     #[arg(long, short = 'y')]
     yes: bool,
     /// Output: table (readable) or json (the raw answer)
-    #[arg(long, value_name = "FORMAT", default_value = "table")]
+    #[arg(long, value_name = "FORMAT", default_value = "table",
+          value_parser = offer(["table", "json"]), hide_possible_values = true)]
     format: String,
 }
 

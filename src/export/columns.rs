@@ -3,16 +3,66 @@
 use crate::api::model::*;
 use serde::Serialize;
 
-/// One column: its header and its table width (the last column takes the
-/// rest of the line).
+/// One column: its header, and how a table lays it out and shows it.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
     pub name: &'static str,
+    /// Its width in a table with room to spare (the last column takes the
+    /// rest of the line).
     pub width: usize,
+    /// The narrowest a table makes it; when every column at this width
+    /// does not fit, columns are left out instead.
+    pub min: usize,
+    /// The order a narrow table leaves columns out in: 1 first, then 2, …;
+    /// 0 never.
+    pub drop: u8,
+    /// How a table shows a cell (CSV and Markdown keep it whole), e.g. a
+    /// rule's last part.
+    pub table_cell: fn(&str) -> &str,
+    /// A cell too long is cut from the left, keeping its end (a path's
+    /// file name and line).
+    pub keep_end: bool,
 }
 
-const fn col(name: &'static str, width: usize) -> Column {
-    Column { name, width }
+impl Column {
+    /// A narrow table leaves this column out in `order` (1 first).
+    const fn dropped(self, order: u8) -> Column {
+        Column {
+            drop: order,
+            ..self
+        }
+    }
+
+    /// A table cuts this column's long cells from the left.
+    const fn keep_end(self) -> Column {
+        Column {
+            keep_end: true,
+            ..self
+        }
+    }
+
+    /// A table shows this column's cells through `f`.
+    const fn shown(self, f: fn(&str) -> &str) -> Column {
+        Column {
+            table_cell: f,
+            ..self
+        }
+    }
+}
+
+const fn col(name: &'static str, width: usize, min: usize) -> Column {
+    Column {
+        name,
+        width,
+        min,
+        drop: 0,
+        table_cell: whole,
+        keep_end: false,
+    }
+}
+
+fn whole(cell: &str) -> &str {
+    cell
 }
 
 /// An item that can be written as a row.
@@ -35,16 +85,18 @@ fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
     v.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
+/// A narrow table keeps the id, severity and rule longest (the rule by its
+/// short name, as the TUI shows it), and leaves out the type first.
 const ISSUE_COLUMNS: &[Column] = &[
-    col("id", 8),
-    col("severity", 8),
-    col("state", 12),
-    col("type", 8),
-    col("rule", 38),
-    col("repository", 24),
-    col("location", 34),
-    col("relevant_since", 16),
-    col("message", 30),
+    col("id", 8, 6),
+    col("severity", 8, 8),
+    col("state", 12, 9).dropped(3),
+    col("type", 8, 7).dropped(1),
+    col("rule", 34, 22).shown(short_rule),
+    col("repository", 24, 14).dropped(6),
+    col("location", 34, 18).dropped(5).keep_end(),
+    col("relevant_since", 16, 16).dropped(2),
+    col("message", 30, 18).dropped(4),
 ];
 
 fn issue_cells(i: &Issue) -> Vec<String> {
@@ -86,13 +138,13 @@ impl Record for IssueItem {
 
 impl Record for AgenticIssue {
     const COLUMNS: &'static [Column] = &[
-        col("id", 10),
-        col("severity", 8),
-        col("detection", 16),
-        col("triage", 12),
-        col("last_detected", 16),
-        col("file_paths", 30),
-        col("title", 30),
+        col("id", 10, 8),
+        col("severity", 8, 8),
+        col("detection", 16, 10).dropped(2),
+        col("triage", 12, 9).dropped(1),
+        col("last_detected", 16, 16).dropped(3),
+        col("file_paths", 30, 16).dropped(4),
+        col("title", 30, 18),
     ];
     fn cells(&self) -> Vec<String> {
         vec![

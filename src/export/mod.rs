@@ -84,20 +84,26 @@ pub struct Writer<W: Write> {
     out: W,
     format: Format,
     columns: &'static [Column],
-    /// Width available to a table, for its last (widest) column.
-    table_width: usize,
+    /// A table's width for each column, `None` for one left out
+    /// ([`table_layout`]).
+    table_widths: Vec<Option<usize>>,
     count: usize,
     /// What a SARIF document gathers until `finish`.
     sarif: Option<sarif::SarifLog>,
 }
 
 impl<W: Write> Writer<W> {
+    /// `table_width`: the terminal columns a table may fill.
     pub fn new<T: Record>(out: W, format: Format, table_width: usize) -> Self {
+        let table_widths = match format {
+            Format::Table => table_layout(T::COLUMNS, table_width),
+            _ => Vec::new(),
+        };
         Writer {
             out,
             format,
             columns: T::COLUMNS,
-            table_width,
+            table_widths,
             count: 0,
             sarif: (format == Format::Sarif).then(sarif::SarifLog::new),
         }
@@ -197,19 +203,20 @@ impl<W: Write> Writer<W> {
     }
 
     fn table_line<'a>(&self, cells: impl Iterator<Item = &'a str>) -> String {
+        let shown: Vec<(&str, &Column, usize)> = cells
+            .zip(self.columns)
+            .zip(&self.table_widths)
+            .filter_map(|((cell, col), width)| width.map(|w| (cell, col, w)))
+            .collect();
         let mut line = String::new();
-        let mut used = 0;
-        let last = self.columns.len().saturating_sub(1);
-        for (k, (cell, col)) in cells.zip(self.columns).enumerate() {
-            let width = if k == last {
-                self.table_width.saturating_sub(used).max(col.width)
+        for (k, (cell, col, width)) in shown.iter().enumerate() {
+            let safe = crate::text::one_line((col.table_cell)(cell));
+            let fitted = if col.keep_end {
+                fit(&crate::text::cut_left(&safe, *width), *width)
             } else {
-                col.width
+                fit(&safe, *width)
             };
-            let safe = crate::text::one_line(cell);
-            let fitted = fit(&safe, width);
-            used += width + 2;
-            if k == last {
+            if k + 1 == shown.len() {
                 line.push_str(fitted.trim_end());
             } else {
                 line.push_str(&fitted);
@@ -217,6 +224,63 @@ impl<W: Write> Writer<W> {
             }
         }
         line
+    }
+}
+
+/// Columns between two of a table's columns.
+const GAP: usize = 2;
+
+/// How a table `width` terminal columns wide lays out `columns`: the width
+/// of each, `None` for one left out.
+///
+/// With room to spare every column has its `width` and the last takes the
+/// rest of the line. Narrower, the widest columns give way first, down to
+/// their `min`; when the columns at their `min` do not fit, columns are
+/// left out in their `drop` order and the rest laid out again. When even
+/// the columns never left out do not fit at their `min`, the table is that
+/// wide (a terminal that narrow wraps it).
+pub fn table_layout(columns: &[Column], width: usize) -> Vec<Option<usize>> {
+    let mut shown = vec![true; columns.len()];
+    loop {
+        let visible: Vec<usize> = (0..columns.len()).filter(|&k| shown[k]).collect();
+        let gaps = GAP * visible.len().saturating_sub(1);
+        let narrowest = visible.iter().map(|&k| columns[k].min).sum::<usize>() + gaps;
+        if narrowest > width {
+            let next_out = visible
+                .iter()
+                .copied()
+                .filter(|&k| columns[k].drop > 0)
+                .min_by_key(|&k| columns[k].drop);
+            if let Some(k) = next_out {
+                shown[k] = false;
+                continue;
+            }
+        }
+        let mut widths: Vec<Option<usize>> = columns
+            .iter()
+            .zip(&shown)
+            .map(|(c, &s)| s.then_some(c.width))
+            .collect();
+        let total = visible.iter().map(|&k| columns[k].width).sum::<usize>() + gaps;
+        if total <= width {
+            if let Some(&last) = visible.last() {
+                widths[last] = Some(columns[last].width + (width - total));
+            }
+            return widths;
+        }
+        let mut excess = total - width;
+        while excess > 0 {
+            // The widest column that can still give way.
+            let widest = visible
+                .iter()
+                .copied()
+                .filter(|&k| widths[k].is_some_and(|w| w > columns[k].min))
+                .max_by_key(|&k| (widths[k], std::cmp::Reverse(k)));
+            let Some(k) = widest else { break };
+            widths[k] = widths[k].map(|w| w - 1);
+            excess -= 1;
+        }
+        return widths;
     }
 }
 
@@ -272,6 +336,8 @@ fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::model::{AgenticIssue, Issue};
+    use unicode_width::UnicodeWidthStr;
 
     #[test]
     fn fit_pads_and_cuts_by_display_width() {
@@ -303,6 +369,125 @@ mod tests {
             line: Some(3),
             ..Default::default()
         }
+    }
+
+    /// The headers a table `width` wide shows, with their widths.
+    fn laid_out(columns: &[Column], width: usize) -> Vec<(&'static str, usize)> {
+        let widths = table_layout(columns, width);
+        assert_eq!(widths.len(), columns.len());
+        columns
+            .iter()
+            .zip(widths)
+            .filter_map(|(c, w)| w.map(|w| (c.name, w)))
+            .collect()
+    }
+
+    fn line_width(shown: &[(&str, usize)]) -> usize {
+        shown.iter().map(|(_, w)| w).sum::<usize>() + GAP * (shown.len() - 1)
+    }
+
+    #[test]
+    fn a_table_fits_the_width_it_is_given() {
+        let issues = <Issue as Record>::COLUMNS;
+        // Wide: every column at its width, the last taking the rest.
+        let wide = laid_out(issues, 200);
+        assert_eq!(wide.len(), issues.len());
+        assert_eq!(line_width(&wide), 200);
+        for ((name, w), col) in wide.iter().zip(issues).take(issues.len() - 1) {
+            assert_eq!((*name, *w), (col.name, col.width));
+        }
+        // Every width from a narrow terminal up fills it exactly: the
+        // columns give way, then the least useful are left out.
+        for width in 60..=200 {
+            let shown = laid_out(issues, width);
+            assert_eq!(line_width(&shown), width, "at {width}: {shown:?}");
+            let names: Vec<&str> = shown.iter().map(|(n, _)| *n).collect();
+            for kept in ["id", "severity", "rule"] {
+                assert!(names.contains(&kept), "at {width}: {names:?}");
+            }
+            for (name, w) in &shown {
+                let col = issues.iter().find(|c| c.name == *name).unwrap();
+                assert!(*w >= col.min, "at {width}: {name} {w}");
+            }
+        }
+        // 120 columns: the type and the date give way, the rest are kept.
+        let names: Vec<&str> = laid_out(issues, 120).iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "id",
+                "severity",
+                "state",
+                "rule",
+                "repository",
+                "location",
+                "message"
+            ]
+        );
+        let names: Vec<&str> = laid_out(issues, 80).iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["id", "severity", "rule", "repository", "location"]);
+        // Narrower than the columns never left out: those at their minimum.
+        let tiny = laid_out(issues, 20);
+        assert_eq!(tiny, [("id", 6), ("severity", 8), ("rule", 22)], "{tiny:?}");
+        // Agentic issues lay out the same way.
+        let agentic = <AgenticIssue as Record>::COLUMNS;
+        for width in 60..=200 {
+            assert_eq!(line_width(&laid_out(agentic, width)), width);
+        }
+    }
+
+    #[test]
+    fn table_rows_fit_the_width_and_show_the_short_rule() {
+        let mut long = sample();
+        long.rule_id = Some("typescript.express.security.audit.open-redirect.open-redirect".into());
+        long.message = Some("m".repeat(300));
+        long.file_path = Some(format!("{}/app.ts", "dir/".repeat(30)));
+        let mut sca = sample();
+        sca.rule_id = Some("ssc-5f74be81-4896-5993-a019-2374798726cb".into());
+        sca.sca_attributes = Some(crate::api::model::ScaAttributes {
+            vuln_database_identifier: Some("CVE-2024-21907".into()),
+            found_dependency: Some(crate::api::model::Dependency {
+                package: Some("Newtonsoft.Json".into()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        });
+        for width in [80, 120, 200] {
+            let mut w = Writer::new::<Issue>(Vec::new(), Format::Table, width);
+            for i in [&long, &sca] {
+                w.item(i).unwrap();
+            }
+            let out = String::from_utf8(w.finish().unwrap()).unwrap();
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), 3);
+            for line in &lines {
+                assert!(line.width() <= width, "{width}: {line}");
+            }
+            // The RULE column: where its header starts, the short name.
+            let at = lines[0].find("RULE").unwrap();
+            let cell = |line: &str| line[at..].split("  ").next().unwrap().to_owned();
+            assert_eq!(cell(lines[1]), "open-redirect", "{width}: {out}");
+            // The advisory and package, cut only when the terminal is narrow.
+            let advisory = cell(lines[2]);
+            let full = "CVE-2024-21907 Newtonsoft.Json";
+            match advisory.strip_suffix('…') {
+                Some(cut) => assert!(width < 200 && full.starts_with(cut), "{width}: {out}"),
+                None => assert_eq!(advisory, full),
+            }
+            assert!(advisory.starts_with("CVE-2024-21907 "), "{width}: {out}");
+            // A long path keeps its end: the file name and line.
+            if lines[0].contains("LOCATION") {
+                let at = lines[0].find("LOCATION").unwrap();
+                let location = lines[1][at..].split("  ").next().unwrap();
+                assert!(
+                    location.starts_with('…') && location.ends_with("/app.ts:3"),
+                    "{width}: {location:?}"
+                );
+            }
+        }
+        // CSV keeps the rule whole.
+        let csv = written(Format::Csv, std::slice::from_ref(&long));
+        assert!(csv.contains(",typescript.express.security.audit.open-redirect.open-redirect,"));
     }
 
     #[test]

@@ -135,18 +135,15 @@ fn security_severity(s: &Severity) -> Option<f64> {
 
 fn new_rule(id: &str, issue: &Issue, score: Option<f64>) -> Rule {
     let explanation = issue.rule_explanation.as_ref();
-    let short = non_empty(explanation.and_then(|e| e.summary.as_deref()))
-        .or_else(|| non_empty(issue.rule_display_name.as_deref()))
-        .or_else(|| non_empty(Some(issue.rule_label().as_str())))
-        .unwrap_or_else(|| id.to_owned());
-    // A short name people know the rule by: its display name, else the
-    // last part of a dotted rule path (`...security.open-redirect`).
-    let name = non_empty(issue.rule_display_name.as_deref())
-        .or_else(|| {
-            let path = issue.rule_path.as_deref().unwrap_or(id);
-            non_empty(path.rsplit('.').next())
-        })
-        .filter(|n| n != id);
+    // The short name lists show: the last part of a dotted rule id, the
+    // display name, or for supply chain the advisory and its package
+    // (`CVE-2023-45857 axios`; their rule ids are opaque).
+    let name = non_empty(Some(issue.short_rule_label().as_str())).unwrap_or_else(|| id.to_owned());
+    // Its title: the display name, else that short name.
+    let short = non_empty(issue.rule_display_name.as_deref()).unwrap_or_else(|| name.clone());
+    // What the model says of the rule: its explanation, else the summary.
+    let full = non_empty(explanation.and_then(|e| e.explanation.as_deref()))
+        .or_else(|| non_empty(explanation.and_then(|e| e.summary.as_deref())));
     let mut tags = vec!["security".to_owned()];
     for t in issue.rule_cwe_names.iter().chain(&issue.rule_owasp_names) {
         if !t.trim().is_empty() && !tags.contains(t) {
@@ -157,8 +154,7 @@ fn new_rule(id: &str, issue: &Issue, score: Option<f64>) -> Rule {
         id: id.to_owned(),
         name,
         short_description: Text { text: short },
-        full_description: non_empty(explanation.and_then(|e| e.explanation.as_deref()))
-            .map(|text| Text { text }),
+        full_description: full.map(|text| Text { text }),
         help_uri: issue
             .rule_url
             .as_deref()
@@ -332,8 +328,7 @@ struct Driver<'a> {
 #[serde(rename_all = "camelCase")]
 struct Rule {
     id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    name: Option<String>,
+    name: String,
     short_description: Text,
     #[serde(skip_serializing_if = "Option::is_none")]
     full_description: Option<Text>,
@@ -626,7 +621,8 @@ mod tests {
         );
         assert_eq!(rule["properties"]["category"], "security");
         assert_eq!(rule["properties"]["ruleset"], "java");
-        assert_eq!(rule["shortDescription"]["text"], "java.xxe");
+        assert_eq!(rule["name"], "xxe");
+        assert_eq!(rule["shortDescription"]["text"], "xxe");
 
         // A help URI that is not an absolute web URI is left out.
         let mut bad = finding("2", "x", Severity::High);
@@ -637,6 +633,91 @@ mod tests {
                 .get("helpUri")
                 .is_none()
         );
+    }
+
+    fn rule_of(issue: Issue) -> Value {
+        document(&[issue])["runs"][0]["tool"]["driver"]["rules"][0].clone()
+    }
+
+    fn supply_chain(rule: &str, vuln: Option<&str>, package: Option<&str>) -> Issue {
+        let mut i = finding("9", rule, Severity::High);
+        i.sca_attributes = Some(ScaAttributes {
+            vuln_database_identifier: vuln.map(str::to_owned),
+            found_dependency: package.map(|p| Dependency {
+                package: Some(p.to_owned()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        });
+        i
+    }
+
+    #[test]
+    fn every_rule_has_a_short_name_and_a_description_that_says_something() {
+        // Code: the last part of the dotted rule id, for both.
+        let rule = rule_of(finding(
+            "1",
+            "typescript.express.security.audit.open-redirect.open-redirect",
+            Severity::High,
+        ));
+        assert_eq!(rule["name"], "open-redirect");
+        assert_eq!(rule["shortDescription"]["text"], "open-redirect");
+        assert!(rule.get("fullDescription").is_none());
+
+        // Supply chain: the rule id is opaque; the advisory and package name it.
+        let ssc = "ssc-5f74be81-4896-5993-a019-2374798726cb";
+        let rule = rule_of(supply_chain(ssc, Some("CVE-2023-45857"), Some("axios")));
+        assert_eq!(rule["id"], ssc);
+        assert_eq!(rule["name"], "CVE-2023-45857 axios");
+        assert_eq!(rule["shortDescription"]["text"], "CVE-2023-45857 axios");
+        // A package name with dots is not cut.
+        let rule = rule_of(supply_chain(
+            ssc,
+            Some("CVE-2024-21907"),
+            Some("Newtonsoft.Json"),
+        ));
+        assert_eq!(rule["name"], "CVE-2024-21907 Newtonsoft.Json");
+        let rule = rule_of(supply_chain(ssc, Some("GHSA-jchw-25xp-jwwc"), None));
+        assert_eq!(rule["name"], "GHSA-jchw-25xp-jwwc");
+        // Nothing better than the id: the id is the name.
+        let rule = rule_of(supply_chain(ssc, None, Some("axios")));
+        assert_eq!(rule["name"], ssc);
+
+        // The display name is the rule's title, and its explanation the
+        // full description (the summary without one).
+        let mut i = finding(
+            "2",
+            "java.spring.security.injection.tainted-sql-string",
+            Severity::High,
+        );
+        i.rule_display_name = Some("Tainted SQL string".into());
+        i.rule_explanation = Some(RuleExplanation {
+            summary: Some("User input reaches a SQL string.".into()),
+            explanation: Some("The query is built by concatenation ...".into()),
+            ..Default::default()
+        });
+        let rule = rule_of(i.clone());
+        assert_eq!(rule["name"], "Tainted SQL string");
+        assert_eq!(rule["shortDescription"]["text"], "Tainted SQL string");
+        assert_eq!(
+            rule["fullDescription"]["text"],
+            "The query is built by concatenation ..."
+        );
+        i.rule_explanation.as_mut().unwrap().explanation = None;
+        assert_eq!(
+            rule_of(i)["fullDescription"]["text"],
+            "User input reaches a SQL string."
+        );
+
+        // A rule id without dots, and a rule known by its path only.
+        assert_eq!(rule_of(finding("3", "x", Severity::Low))["name"], "x");
+        let path_only = Issue {
+            rule_path: Some("go.lang.security.audit.crypto.use-of-md5".into()),
+            ..Default::default()
+        };
+        let rule = rule_of(path_only);
+        assert_eq!(rule["id"], "go.lang.security.audit.crypto.use-of-md5");
+        assert_eq!(rule["name"], "use-of-md5");
     }
 
     #[test]

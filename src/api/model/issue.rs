@@ -181,6 +181,27 @@ impl Issue {
             .or(self.rule_path.as_deref())
             .unwrap_or("")
     }
+
+    /// [`Issue::rule_label`] as a narrow column shows it ([`short_rule`]):
+    /// `sql-injection`, `CVE-2023-45857 axios`.
+    pub fn short_rule_label(&self) -> String {
+        short_rule(&self.rule_label()).to_owned()
+    }
+}
+
+/// A dotted rule id's last part (`...injection.sql-injection` →
+/// `sql-injection`): the part that tells rules apart in a narrow column. A
+/// label with a space (a display name, an advisory and its package) is kept
+/// whole.
+pub fn short_rule(label: &str) -> &str {
+    if label.contains(' ') {
+        return label;
+    }
+    label
+        .rsplit('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or(label)
 }
 
 #[skip_serializing_none]

@@ -88,37 +88,9 @@ pub fn paragraph<'a>(text: &str, width: usize, indent: usize, style: Style) -> V
         .collect()
 }
 
-/// A dotted rule id's last part (`...injection.sql-injection` → `sql-injection`):
-/// the part that tells rules apart in a narrow column.
-pub fn short_rule(label: &str) -> &str {
-    if label.contains(' ') {
-        return label;
-    }
-    label
-        .rsplit('.')
-        .next()
-        .filter(|s| !s.is_empty())
-        .unwrap_or(label)
-}
+pub use crate::api::model::short_rule;
 
-/// Keeps the end of a path (file name and line), marking the cut with `…`.
-pub fn cut_left(s: &str, width: usize) -> String {
-    let total: usize = s.chars().map(|c| c.width().unwrap_or(0)).sum();
-    if total <= width || width == 0 {
-        return s.to_owned();
-    }
-    let mut kept = Vec::new();
-    let mut used = 1;
-    for c in s.chars().rev() {
-        let w = c.width().unwrap_or(0);
-        if used + w > width {
-            break;
-        }
-        kept.push(c);
-        used += w;
-    }
-    std::iter::once('…').chain(kept.into_iter().rev()).collect()
-}
+pub use crate::text::cut_left;
 
 /// What a list says when `Esc` stopped its load.
 pub const STOPPED: &str = "loading stopped (Esc): move on to go on, r reloads";
