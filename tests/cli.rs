@@ -58,6 +58,59 @@ impl Server {
     fn url(&self) -> String {
         self.server.as_ref().unwrap().url()
     }
+
+    /// A server that accepts `token` only.
+    fn with_token(findings: usize, token: &str) -> Server {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let server = runtime
+            .block_on(DemoServer::start_local(DemoOptions {
+                findings,
+                token: token.into(),
+                ..Default::default()
+            }))
+            .unwrap();
+        Server {
+            runtime,
+            server: Some(server),
+        }
+    }
+}
+
+#[test]
+fn no_export_format_and_no_log_carries_the_token() {
+    let secret = "tok-export-81c2f7";
+    let server = Server::with_token(60, secret);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("requests.log");
+    for command in ["issues", "report"] {
+        for format in ["table", "json", "ndjson", "csv", "sarif", "markdown"] {
+            let out = findings()
+                .args([
+                    command,
+                    "--base-url",
+                    &server.url(),
+                    "--deployment",
+                    "1234",
+                    "--all",
+                    "--format",
+                    format,
+                    "--log-file",
+                ])
+                .arg(&log)
+                .env("FINDINGS_TOKEN", secret)
+                .env("FINDINGS_LOG", "trace")
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{command} {format}: {out:?}");
+            assert!(stdout.len() > 100, "{command} {format} wrote the findings");
+            assert!(!stdout.contains(secret), "{command} {format}");
+            assert!(!String::from_utf8_lossy(&out.stderr).contains(secret));
+        }
+    }
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.lines().count() >= 12, "{logged}");
+    assert!(!logged.contains(secret), "{logged}");
 }
 
 impl Drop for Server {

@@ -419,8 +419,12 @@ async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
     assert!(h.app.overlay.is_none());
     assert_eq!(h.exported.len(), 1);
     assert_eq!(h.exported[0].1, findings_tui::export::Format::Sarif);
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        !written.contains("demo-token"),
+        "no token in an exported file"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&written).unwrap();
     assert_eq!(doc["version"], "2.1.0");
     let ids: Vec<&str> = doc["runs"][0]["results"]
         .as_array()
@@ -499,6 +503,7 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
     h.key(KeyCode::Enter);
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), 2 + h.app.report.list.len(), "{text}");
+    assert!(!text.contains("demo-token"), "no token in an exported file");
     assert!(text.starts_with("| id | severity |"), "{text}");
 }
 
