@@ -366,15 +366,7 @@ pub fn status(app: &App) -> String {
     let list = &pane.list;
     let mut parts = vec![match pane.total {
         Some(total) => format!("{} of {total} loaded", list.len()),
-        None => format!(
-            "{} loaded{}",
-            list.len(),
-            if list.complete {
-                ", all"
-            } else {
-                ", more available"
-            }
-        ),
+        None => super::common::loaded_note(list),
     }];
     parts.push(format!("sort {}", pane.sort_label()));
     let queries = pane.query_summary();

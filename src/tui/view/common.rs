@@ -92,6 +92,18 @@ pub use crate::api::model::short_rule;
 
 pub use crate::text::cut_left;
 
+/// How much of a list is loaded, for the status line.
+pub fn loaded_note<T>(list: &crate::tui::load::PagedList<T>) -> String {
+    let n = list.items.len();
+    if n == 0 && list.loader.is_loading() {
+        "loading the first page".to_owned()
+    } else if list.complete {
+        format!("{n} loaded, all")
+    } else {
+        format!("{n} loaded, more available")
+    }
+}
+
 /// What a list says when `Esc` stopped its load.
 pub const STOPPED: &str = "loading stopped (Esc): move on to go on, r reloads";
 

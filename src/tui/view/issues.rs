@@ -1,7 +1,7 @@
 //! The Issues pane: the findings table (only visible rows are built), the
 //! local filter input, the filter form.
 
-use super::common::{new_note, safe, spinner};
+use super::common::{loaded_note, new_note, safe, spinner};
 use super::findings_table;
 use super::form;
 use crate::tui::app::App;
@@ -87,15 +87,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
 pub fn status(app: &App) -> String {
     let pane = &app.issues;
     let list = &pane.list;
-    let mut parts = vec![format!(
-        "{} loaded{}",
-        list.items.len(),
-        if list.complete {
-            ", all"
-        } else {
-            ", more available"
-        }
-    )];
+    let mut parts = vec![loaded_note(list)];
     parts.extend(new_note(pane.new_since, pane.new_count, pane.new_only()));
     if !pane.local_query.is_empty() {
         parts.push(format!(

@@ -2,7 +2,7 @@
 //! charts of the loaded findings (from counts the pane keeps as pages
 //! arrive), and the findings table (only visible rows are built).
 
-use super::common::{date, new_note, safe, short_rule, spinner};
+use super::common::{date, loaded_note, new_note, safe, short_rule, spinner};
 use super::findings_table;
 use crate::api::model::Severity;
 use crate::tui::app::App;
@@ -575,15 +575,7 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
 pub fn status(app: &App) -> String {
     let pane = &app.report;
     let list = &pane.list;
-    let mut parts = vec![format!(
-        "{} loaded{}",
-        list.items.len(),
-        if list.complete {
-            ", all"
-        } else {
-            ", more available"
-        }
-    )];
+    let mut parts = vec![loaded_note(list)];
     parts.extend(new_note(pane.new_since, pane.new_count, pane.new_only));
     if !pane.marked.is_empty() {
         parts.push(format!("{} marked", pane.marked.len()));
