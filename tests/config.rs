@@ -2,6 +2,8 @@
 //! logging, as users run the binary: `FINDINGS_CONFIG` points into a
 //! temporary folder, and a demo server in this process plays the platform.
 
+mod common;
+
 use assert_cmd::Command;
 use findings_tui::demo::{DemoOptions, DemoServer};
 use predicates::prelude::*;
@@ -373,12 +375,10 @@ fn a_theme_file_elsewhere_and_bad_theme_files() {
 /// The binary in a pseudo-terminal: what it wrote and how it ended.
 #[cfg(unix)]
 mod in_a_terminal {
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-    use std::io::{Read, Write};
+    use crate::common::pty::Pty;
+    use std::ffi::OsStr;
     use std::path::Path;
-    use std::sync::{Arc, Mutex};
-    use std::time::{Duration, Instant};
-    use tui_term::vt100;
+    use std::time::Duration;
 
     pub struct Run {
         pub code: u32,
@@ -390,80 +390,23 @@ mod in_a_terminal {
     /// Runs `findings ARGS` at 100x30; once `ready` is on the screen (if
     /// given), presses `q`.
     pub fn run(config: &Path, args: &[&str], env: &[(&str, &str)], ready: Option<&str>) -> Run {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: 30,
-                cols: 100,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_findings"));
-        cmd.args(args);
-        for var in [
-            "FINDINGS_BASE_URL",
-            "FINDINGS_DEPLOYMENT",
-            "FINDINGS_TOKEN",
-            "FINDINGS_PROFILE",
-            "FINDINGS_THEME",
-            "NO_COLOR",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("FINDINGS_CONFIG", config);
         // Visits and crash logs go beside the test's config, not the user's.
-        if let Some(dir) = config.parent() {
-            cmd.env("XDG_STATE_HOME", dir);
-        }
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let mut child = pair.slave.spawn_command(cmd).unwrap();
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let mut writer = pair.master.take_writer().unwrap();
-        let raw = Arc::new(Mutex::new(Vec::new()));
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(30, 100, 0)));
-        let (r, p) = (raw.clone(), parser.clone());
-        let pump = std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                r.lock().unwrap().extend_from_slice(&buf[..n]);
-                p.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let state = config.parent().expect("the config's folder");
+        let mut vars: Vec<(&str, &OsStr)> = vec![
+            ("FINDINGS_CONFIG", config.as_os_str()),
+            ("XDG_STATE_HOME", state.as_os_str()),
+        ];
+        vars.extend(env.iter().map(|(k, v)| (*k, OsStr::new(v))));
+        let mut pty = Pty::start(30, 100, args, &vars);
         let mut screen = String::new();
         if let Some(ready) = ready {
-            while !parser.lock().unwrap().screen().contents().contains(ready) {
-                assert!(
-                    Instant::now() < deadline,
-                    "timed out waiting for {ready:?}: {}",
-                    parser.lock().unwrap().screen().contents()
-                );
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            pty.wait_for(ready);
             // Let the frame with `ready` finish, keep it, and quit.
             std::thread::sleep(Duration::from_millis(200));
-            screen = parser.lock().unwrap().screen().contents();
-            writer.write_all(b"q").unwrap();
-            writer.flush().unwrap();
+            screen = pty.text();
+            pty.press(b"q");
         }
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(Instant::now() < deadline, "the app did not end");
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        drop(writer);
-        drop(pair.master);
-        let _ = pump.join();
-        let raw = String::from_utf8_lossy(&raw.lock().unwrap()).into_owned();
+        let (status, _, raw) = pty.finish();
         Run {
             code: status.exit_code(),
             raw,

@@ -7,10 +7,10 @@
 mod common;
 
 use common::Harness;
+use common::pty::Pty;
 use crossterm::event::KeyCode;
 use findings_tui::demo::faults::{FaultKind, Faults};
 use findings_tui::tui::app::{Overlay, PaneId};
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 const QUICK: Duration = Duration::from_secs(10);
@@ -297,92 +297,27 @@ async fn the_scm_update_is_sent_once_under_faults_and_the_draft_stays() {
 
 // ------------------------------------------------ the real event loop (pty)
 
-/// The built binary in a pseudo-terminal, its screen parsed.
-struct Pty {
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    _master: Box<dyn portable_pty::MasterPty + Send>,
-    writer: Box<dyn std::io::Write + Send>,
-    parser: std::sync::Arc<std::sync::Mutex<tui_term::vt100::Parser>>,
-}
-
-impl Pty {
-    fn start(env: &[(&str, &str)]) -> Pty {
-        use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-        let size = PtySize {
-            rows: 30,
-            cols: 100,
-            pixel_width: 0,
-            pixel_height: 0,
-        };
-        let pair = native_pty_system().openpty(size).expect("a pty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_findings"));
-        for var in ["FINDINGS_PROFILE", "NO_COLOR", "FINDINGS_LOG"] {
-            cmd.env_remove(var);
-        }
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let child = pair.slave.spawn_command(cmd).expect("spawn");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let parser = std::sync::Arc::new(std::sync::Mutex::new(tui_term::vt100::Parser::new(
-            30, 100, 0,
-        )));
-        let p = parser.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = std::io::Read::read(&mut reader, &mut buf) {
-                if n == 0 {
-                    break;
-                }
-                p.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        Pty {
-            child,
-            _master: pair.master,
-            writer,
-            parser,
-        }
-    }
-
-    fn wait_for(&self, needle: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let text = self.parser.lock().unwrap().screen().contents();
-            if text.contains(needle) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no {needle:?} on screen:\n{text}"
-            );
-            std::thread::sleep(Duration::from_millis(30));
-        }
-    }
-
-    fn press(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).unwrap();
-        self.writer.flush().unwrap();
-        // Esc alone is ambiguous to terminals; the pause lets it stand alone.
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 #[test]
 fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let server = runtime.block_on(common::demo(300));
     server.set_faults(Faults::kind(FaultKind::Hang));
     let url = server.url();
-    let mut app = Pty::start(&[
-        ("FINDINGS_BASE_URL", url.as_str()),
-        ("FINDINGS_DEPLOYMENT", server.deployment()),
-        ("FINDINGS_TOKEN", server.token()),
-    ]);
+    // Visits and logs go to a temporary folder, not the user's.
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let mut app = Pty::start(
+        30,
+        100,
+        &[],
+        &[
+            ("FINDINGS_BASE_URL", url.as_ref()),
+            ("FINDINGS_DEPLOYMENT", server.deployment().as_ref()),
+            ("FINDINGS_TOKEN", server.token().as_ref()),
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
+    );
     app.wait_for("loading findings");
     // The first page never comes, yet every key is handled at once.
     app.press(b"?");
@@ -412,7 +347,7 @@ fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
     let started = Instant::now();
     app.press(b"q");
     let status = loop {
-        if let Some(status) = app.child.try_wait().unwrap() {
+        if let Some(status) = app.try_wait() {
             break status;
         }
         assert!(started.elapsed() < Duration::from_secs(5), "q did not quit");

@@ -2,129 +2,19 @@
 //! answer keys, quit on `q`, leave the terminal as it found it, and do the
 //! same when it crashes.
 
-use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
-use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use tui_term::vt100;
+mod common;
 
-/// The app running in a pty, with what it wrote parsed as a screen.
-struct Session {
-    child: Box<dyn Child + Send + Sync>,
-    master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
-    parser: Arc<Mutex<vt100::Parser>>,
-    raw: Arc<Mutex<Vec<u8>>>,
-    pump: std::thread::JoinHandle<()>,
-}
-
-impl Session {
-    fn start(rows: u16, cols: u16, env: &[(&str, &std::ffi::OsStr)]) -> Session {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("a pty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_findings"));
-        for var in [
-            "FINDINGS_BASE_URL",
-            "FINDINGS_DEPLOYMENT",
-            "FINDINGS_TOKEN",
-            "FINDINGS_PROFILE",
-            "NO_COLOR",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd.env("TERM", "xterm-256color");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let child = pair.slave.spawn_command(cmd).expect("spawn");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
-        let raw = Arc::new(Mutex::new(Vec::new()));
-        let (p, r) = (parser.clone(), raw.clone());
-        let pump = std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                p.lock().unwrap().process(&buf[..n]);
-                r.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
-        Session {
-            child,
-            master: pair.master,
-            writer,
-            parser,
-            raw,
-            pump,
-        }
-    }
-
-    fn text(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
-    }
-
-    fn wait_for(&self, needle: &str) -> String {
-        self.wait_until(needle, |t| t.contains(needle))
-    }
-
-    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let text = self.text();
-            if done(&text) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}; screen:\n{text}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn press(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).unwrap();
-        self.writer.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(150));
-    }
-
-    /// Waits for the process to end; returns its status, the final screen's
-    /// alternate-screen flag and everything it wrote.
-    fn finish(mut self) -> (portable_pty::ExitStatus, bool, String) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(Instant::now() < deadline, "the app did not end");
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        drop(self.writer);
-        drop(self.master);
-        let _ = self.pump.join();
-        let alternate = self.parser.lock().unwrap().screen().alternate_screen();
-        let raw = String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned();
-        (status, alternate, raw)
-    }
-}
+use common::pty::Pty;
+use std::time::Duration;
 
 #[test]
 fn the_app_runs_in_a_real_terminal_and_restores_it() {
     let state = tempfile::tempdir().unwrap();
     let no_config = state.path().join("none.toml");
-    let mut s = Session::start(
+    let mut s = Pty::start(
         30,
         100,
+        &[],
         &[
             ("XDG_STATE_HOME", state.path().as_os_str()),
             ("FINDINGS_CONFIG", no_config.as_os_str()),
@@ -133,7 +23,7 @@ fn the_app_runs_in_a_real_terminal_and_restores_it() {
     let first = s.wait_for("loaded, more available");
     assert!(first.contains("DEMO"), "{first}");
     assert!(
-        s.parser.lock().unwrap().screen().alternate_screen(),
+        s.alternate_screen(),
         "the app draws on the alternate screen"
     );
     s.press(b"j");
@@ -160,9 +50,10 @@ fn the_app_runs_in_a_real_terminal_and_restores_it() {
 fn a_panic_restores_the_terminal_and_leaves_a_crash_log() {
     let state = tempfile::tempdir().unwrap();
     let no_config = state.path().join("none.toml");
-    let mut s = Session::start(
+    let mut s = Pty::start(
         24,
         80,
+        &[],
         &[
             ("FINDINGS_TEST_PANIC", "1".as_ref()),
             ("XDG_STATE_HOME", state.path().as_os_str()),
@@ -215,9 +106,10 @@ fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
         ),
     )
     .unwrap();
-    let mut s = Session::start(
+    let mut s = Pty::start(
         30,
         120,
+        &[],
         &[
             ("XDG_STATE_HOME", state.path().as_os_str()),
             ("FINDINGS_CONFIG", no_config.as_os_str()),

@@ -15,6 +15,8 @@ use ratatui::backend::TestBackend;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+pub mod pty;
+
 /// The fixed "now" of test data, so screens are the same every day.
 pub fn anchor() -> chrono::DateTime<chrono::Utc> {
     chrono::DateTime::parse_from_rfc3339("2026-11-01T00:00:00Z")
