@@ -1,31 +1,15 @@
 //! The `findings` binary as users and scripts run it: output formats, paging,
 //! usage errors and exit codes, the SCM update flow, and `demo serve`.
 
-use assert_cmd::Command;
+mod common;
+
+use common::findings;
 use findings_tui::demo::{DemoOptions, DemoServer};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read};
 use std::process::Stdio;
-
-/// The binary with no connection settings from the environment.
-fn findings() -> Command {
-    let mut cmd = Command::cargo_bin("findings").expect("binary built");
-    for var in [
-        "FINDINGS_BASE_URL",
-        "FINDINGS_DEPLOYMENT",
-        "FINDINGS_TOKEN",
-        "FINDINGS_CONFIG",
-        "FINDINGS_PROFILE",
-        "FINDINGS_LOG",
-    ] {
-        cmd.env_remove(var);
-    }
-    // Not the config file of whoever runs the tests.
-    cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
-    cmd
-}
 
 fn ndjson(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(stdout)

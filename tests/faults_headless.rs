@@ -3,7 +3,10 @@
 //! what happened, no panic, retries only where DECISIONS 13 allows (counted
 //! on the server), and the rows already fetched kept on stdout.
 
+mod common;
+
 use assert_cmd::Command;
+use common::findings;
 use findings_tui::demo::faults::{FaultKind, Faults};
 use findings_tui::demo::{DemoOptions, DemoServer};
 use serde_json::Value;
@@ -69,23 +72,6 @@ impl Drop for Server {
             runtime.shutdown_background();
         }
     }
-}
-
-/// The binary with no connection settings from the environment.
-fn findings() -> Command {
-    let mut cmd = Command::cargo_bin("findings").expect("binary built");
-    for var in [
-        "FINDINGS_BASE_URL",
-        "FINDINGS_DEPLOYMENT",
-        "FINDINGS_TOKEN",
-        "FINDINGS_CONFIG",
-        "FINDINGS_PROFILE",
-        "FINDINGS_LOG",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
-    cmd
 }
 
 /// What a run left behind.

@@ -233,3 +233,21 @@ impl Harness {
         out
     }
 }
+
+/// The `findings` binary with no connection settings from the environment,
+/// and not the config file of whoever runs the tests.
+pub fn findings() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("findings").expect("binary built");
+    for var in [
+        "FINDINGS_BASE_URL",
+        "FINDINGS_DEPLOYMENT",
+        "FINDINGS_TOKEN",
+        "FINDINGS_CONFIG",
+        "FINDINGS_PROFILE",
+        "FINDINGS_LOG",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
+    cmd
+}
