@@ -2,6 +2,7 @@
 //! generation that moves on with every new query (so a late reply of a
 //! superseded query is dropped), and a cursor-paged list.
 
+use super::app::Outbox;
 use super::keymap::Action;
 use super::worker::RequestId;
 use crate::api::CursorGuard;
@@ -163,12 +164,28 @@ impl<T> PagedList<T> {
         !self.complete && !self.loader.is_loading() && self.loader.error.is_none() && !self.paused
     }
 
-    /// `Esc`: stops the load in flight, if any; returns its id. Not a
-    /// failure: moving through the list goes on loading, `r` reloads.
-    pub fn stop(&mut self) -> Option<RequestId> {
-        let id = self.loader.cancel()?;
+    /// `Esc`: stops the load in flight, if any, and says so; `false` when
+    /// nothing was loading. Not a failure: moving through the list goes on
+    /// loading, `r` reloads.
+    pub fn stop(&mut self, outbox: &mut Outbox) -> bool {
+        let Some(id) = self.loader.cancel() else {
+            return false;
+        };
         self.paused = true;
-        Some(id)
+        outbox.cancel(Some(id));
+        outbox.status("request cancelled");
+        true
+    }
+
+    /// `r`: after a failure part-way through, whether to go on from the
+    /// page that failed (the failure is then forgotten) rather than start
+    /// over.
+    pub fn retry_failed_page(&mut self) -> bool {
+        let resume = self.should_resume();
+        if resume {
+            self.loader.error = None;
+        }
+        resume
     }
 
     /// Moves the selection by `delta` rows, kept in bounds.
@@ -290,7 +307,9 @@ mod tests {
         let mut p: PagedList<u32> = PagedList::default();
         p.append((0..10).collect(), Some("c1".into())).unwrap();
         p.loader.started(7);
-        assert_eq!(p.stop(), Some(7));
+        let mut outbox = Outbox::default();
+        assert!(p.stop(&mut outbox));
+        assert_eq!(outbox.cancelled(), vec![7]);
         assert!(p.paused && p.loader.error.is_none(), "stopped, not failed");
         p.select(9);
         assert!(!p.follow(5), "no page asked for while stopped");
@@ -298,7 +317,8 @@ mod tests {
         assert!(p.navigate(Action::Down, 5));
         assert!(!p.paused);
         assert!(p.follow(5), "moving on goes on loading");
-        assert_eq!(p.stop(), None, "nothing in flight: nothing to stop");
+        assert!(!p.stop(&mut outbox), "nothing in flight: nothing to stop");
+        assert_eq!(outbox.cancelled(), vec![7]);
     }
 
     #[test]

@@ -321,19 +321,14 @@ impl AgenticPane {
         match action {
             Action::Open => self.open_selected(),
             Action::Refresh => {
-                // A failed page is tried again from where it stopped.
-                if self.list.should_resume() {
-                    self.list.loader.error = None;
+                if self.list.retry_failed_page() {
                     self.load_next(outbox);
                 } else {
                     self.reload(outbox);
                 }
             }
             Action::Back => {
-                if let Some(id) = self.list.stop() {
-                    outbox.cancel(Some(id));
-                    outbox.status("request cancelled");
-                }
+                self.list.stop(outbox);
             }
             Action::EditQuery => self.editing = Some(0),
             Action::CycleSort => {

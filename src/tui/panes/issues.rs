@@ -264,19 +264,16 @@ impl IssuesPane {
                 }
             }
             Action::Refresh => {
-                // A failed page is tried again from where it stopped.
-                if self.list.should_resume() {
-                    self.list.loader.error = None;
+                if self.list.retry_failed_page() {
                     self.load_next(outbox);
                 } else {
                     self.reload(outbox);
                 }
             }
             Action::Back => {
-                if let Some(id) = self.list.stop() {
-                    outbox.cancel(Some(id));
-                    outbox.status("request cancelled");
-                } else if !self.local_query.is_empty() {
+                // Esc stops a load first; else it clears the local filter.
+                let stopped = self.list.stop(outbox);
+                if !stopped && !self.local_query.is_empty() {
                     self.local_query.clear();
                     self.apply_local_filter();
                 }

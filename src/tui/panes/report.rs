@@ -369,20 +369,15 @@ impl ReportPane {
                 }
             }
             Action::Refresh => {
-                // A failed page is tried again from where it stopped.
-                if self.list.should_resume() {
-                    self.list.loader.error = None;
+                if self.list.retry_failed_page() {
                     self.load_next(outbox);
                 } else {
                     self.reload(outbox);
                 }
             }
             Action::Back => {
-                if let Some(id) = self.list.stop() {
-                    outbox.cancel(Some(id));
-                    self.first_page_pending = false;
-                    outbox.status("request cancelled");
-                }
+                let stopped = self.list.stop(outbox);
+                self.first_page_pending &= !stopped;
             }
             Action::OpenInBrowser => open_url(outbox, self.selected_issue().as_ref()),
             Action::Copy => copy_link(outbox, self.selected_issue().as_ref()),
