@@ -2,9 +2,10 @@
 //! generation that moves on with every new query (so a late reply of a
 //! superseded query is dropped), and a cursor-paged list.
 
-use super::app::Outbox;
+use super::app::{AppEvent, Outbox};
 use super::keymap::Action;
 use super::worker::RequestId;
+use crate::api::ApiError;
 use crate::api::CursorGuard;
 
 /// What a pane's request is doing.
@@ -175,6 +176,31 @@ impl<T> PagedList<T> {
         outbox.cancel(Some(id));
         outbox.status("request cancelled");
         true
+    }
+
+    /// Appends a page that arrived for `what` ("Loading findings"); a
+    /// repeated cursor (a loop) stops the listing and says so.
+    pub fn add_page(
+        &mut self,
+        items: Vec<T>,
+        cursor: Option<String>,
+        what: &str,
+        outbox: &mut Outbox,
+    ) {
+        if let Err(e) = self.append(items, cursor) {
+            self.loader.error = Some(e.clone());
+            outbox.events.push(AppEvent::Error {
+                title: format!("{what} stopped"),
+                message: e,
+            });
+        }
+    }
+
+    /// A request of the list failed: the error stays on show and is raised
+    /// as "`what` failed". What was loaded stays.
+    pub fn failed(&mut self, what: &str, e: &ApiError, outbox: &mut Outbox) {
+        self.loader.error = Some(e.to_string());
+        outbox.error(&format!("{what} failed"), e);
     }
 
     /// `r`: after a failure part-way through, whether to go on from the

@@ -4,7 +4,7 @@
 
 use crate::api::ApiError;
 use crate::api::model::*;
-use crate::tui::app::{AppEvent, Effect, Outbox};
+use crate::tui::app::{Effect, Outbox};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
@@ -268,22 +268,14 @@ impl AgenticPane {
                 if page.total.is_some() {
                     self.total = page.total;
                 }
-                if let Err(e) = self.list.append(page.issues, page.cursor) {
-                    self.list.loader.error = Some(e.clone());
-                    outbox.events.push(AppEvent::Error {
-                        title: "Loading agentic issues stopped".into(),
-                        message: e,
-                    });
-                }
+                self.list
+                    .add_page(page.issues, page.cursor, "Loading agentic issues", outbox);
                 self.list.select(self.list.selected);
             }
             Ok(_) => {
                 self.list.loader.error = Some("unexpected answer".into());
             }
-            Err(e) => {
-                self.list.loader.error = Some(e.to_string());
-                outbox.error("Searching agentic issues failed", &e);
-            }
+            Err(e) => self.list.failed("Searching agentic issues", &e, outbox),
         }
         None
     }
@@ -467,7 +459,7 @@ fn copy_id(outbox: &mut Outbox, issue: Option<&AgenticIssue>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::app::{App, Msg, PaneId, Session};
+    use crate::tui::app::{App, AppEvent, Msg, PaneId, Session};
     use crate::tui::keymap::Keymap;
     use crate::tui::theme::Theme;
     use crate::tui::worker::Reply;

@@ -184,10 +184,7 @@ impl IssuesPane {
             Ok(ApiResponse::Rows(page)) => self.take_page(page, outbox),
             Ok(ApiResponse::ListIssues(page)) => self.take_page(RowPage::from(page), outbox),
             Ok(_) => {}
-            Err(e) => {
-                self.list.loader.error = Some(e.to_string());
-                outbox.error("Loading findings failed", &e);
-            }
+            Err(e) => self.list.failed("Loading findings", &e, outbox),
         }
         None
     }
@@ -196,13 +193,8 @@ impl IssuesPane {
         let start = self.list.items.len();
         self.search.extend(&page.search);
         self.new_count += count_new(&page.rows, self.new_since, |r| r.relevant_since);
-        if let Err(e) = self.list.append(page.rows, page.cursor) {
-            self.list.loader.error = Some(e.clone());
-            outbox.events.push(AppEvent::Error {
-                title: "Loading findings stopped".into(),
-                message: e,
-            });
-        }
+        self.list
+            .add_page(page.rows, page.cursor, "Loading findings", outbox);
         self.extend_local_filter(start);
     }
 

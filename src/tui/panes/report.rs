@@ -334,21 +334,13 @@ impl ReportPane {
                 self.stats.add(&page.findings);
                 let rows: Vec<_> = page.findings.iter().map(FindingRow::new).collect();
                 self.new_count += count_new(&rows, self.new_since, |r| r.created_at);
-                if let Err(e) = self.list.append(rows, page.cursor) {
-                    self.list.loader.error = Some(e.clone());
-                    outbox.events.push(AppEvent::Error {
-                        title: "Loading the report stopped".into(),
-                        message: e,
-                    });
-                }
+                self.list
+                    .add_page(rows, page.cursor, "Loading the report", outbox);
             }
             Ok(_) => {
                 self.list.loader.error = Some("unexpected answer to a report request".into());
             }
-            Err(e) => {
-                self.list.loader.error = Some(e.to_string());
-                outbox.error("Loading the report failed", &e);
-            }
+            Err(e) => self.list.failed("Loading the report", &e, outbox),
         }
         None
     }
