@@ -196,11 +196,6 @@ impl SearchIndex {
             None => 0,
         }
     }
-
-    /// Bytes held (for the memory bench).
-    pub fn heap_bytes(&self) -> usize {
-        self.text.capacity() + self.ends.capacity() * std::mem::size_of::<usize>()
-    }
 }
 
 /// How many of `rows` are new: their `date` is after the last visit.
