@@ -108,6 +108,10 @@ impl Client {
                 config.deployment
             )));
         }
+        // reqwest is built without a crypto provider of its own: rustls
+        // uses the process default, ring (installed once; a second call
+        // finds it in place).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .timeout(config.request_timeout)

@@ -1,0 +1,1095 @@
+//! The `findings` binary as users and scripts run it: output formats, paging,
+//! usage errors and exit codes, the SCM update flow, and `demo serve`.
+
+use crate::common;
+
+use common::findings;
+use findings_tui::demo::{DemoOptions, DemoServer};
+use predicates::prelude::*;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Read};
+use std::process::Stdio;
+
+fn ndjson(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+/// A demo server in this process, for commands pointed at it by URL.
+struct Server {
+    runtime: tokio::runtime::Runtime,
+    server: Option<DemoServer>,
+}
+
+impl Server {
+    fn start(findings: usize) -> Server {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let server = runtime
+            .block_on(DemoServer::start_local(DemoOptions {
+                findings,
+                ..Default::default()
+            }))
+            .unwrap();
+        Server {
+            runtime,
+            server: Some(server),
+        }
+    }
+
+    fn url(&self) -> String {
+        self.server.as_ref().unwrap().url()
+    }
+
+    /// A server that accepts `token` only.
+    fn with_token(findings: usize, token: &str) -> Server {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let server = runtime
+            .block_on(DemoServer::start_local(DemoOptions {
+                findings,
+                token: token.into(),
+                ..Default::default()
+            }))
+            .unwrap();
+        Server {
+            runtime,
+            server: Some(server),
+        }
+    }
+}
+
+#[test]
+fn no_export_format_and_no_log_carries_the_token() {
+    let secret = "tok-export-81c2f7";
+    let server = Server::with_token(60, secret);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("requests.log");
+    for command in ["issues", "report"] {
+        for format in ["table", "json", "ndjson", "csv", "sarif", "markdown"] {
+            let out = findings()
+                .args([
+                    command,
+                    "--base-url",
+                    &server.url(),
+                    "--deployment",
+                    "1234",
+                    "--all",
+                    "--format",
+                    format,
+                    "--log-file",
+                ])
+                .arg(&log)
+                .env("FINDINGS_TOKEN", secret)
+                .env("FINDINGS_LOG", "trace")
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{command} {format}: {out:?}");
+            assert!(stdout.len() > 100, "{command} {format} wrote the findings");
+            assert!(!stdout.contains(secret), "{command} {format}");
+            assert!(!String::from_utf8_lossy(&out.stderr).contains(secret));
+        }
+    }
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.lines().count() >= 12, "{logged}");
+    assert!(!logged.contains(secret), "{logged}");
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _guard = self.runtime.enter();
+        self.server.take();
+    }
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    findings()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("issues"));
+    findings()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("findings"));
+    findings()
+        .args(["issues", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--filter"));
+}
+
+/// What the bash completion script does after `flag` in the command
+/// `section` (`findings`, `findings__subcmd__issues`, …): the lines of its
+/// case, up to `return 0`.
+fn bash_completion_of<'a>(script: &'a str, section: &str, flag: &str) -> &'a str {
+    let header = format!("\n        {section})\n");
+    let start = script
+        .find(&header)
+        .unwrap_or_else(|| panic!("no {section} in the script"));
+    let body = &script[start + header.len()..];
+    // The section ends where the next command's starts.
+    let body = &body[..body.find(";;\n        findings").unwrap_or(body.len())];
+    let arm = format!("\n                {flag})\n");
+    let at = body
+        .find(&arm)
+        .unwrap_or_else(|| panic!("{section}: no case for {flag}"));
+    let case = &body[at + arm.len()..];
+    case[..case.find("return 0").unwrap()].trim()
+}
+
+#[test]
+fn bash_completion_offers_the_values_of_fixed_set_flags_not_files() {
+    let out = findings()
+        .args(["completions", "bash"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let script = String::from_utf8(out.stdout).unwrap();
+    let offers = |section: &str, flag: &str, values: &str| {
+        let case = bash_completion_of(&script, section, flag);
+        assert_eq!(
+            case,
+            format!("COMPREPLY=($(compgen -W \"{values}\" -- \"${{cur}}\"))"),
+            "{section} {flag}"
+        );
+        assert!(!case.contains("compgen -f"));
+    };
+    let issues = "findings__subcmd__issues";
+    let report = "findings__subcmd__report";
+    let search = "findings__subcmd__search";
+    let formats = "table json ndjson csv sarif markdown";
+    let themes = "default dark light high-contrast";
+    offers(
+        issues,
+        "--sort",
+        "severity ref repo rule relevant-since state",
+    );
+    offers(search, "--sort", "severity last-detected created file-path");
+    for section in [issues, report, search] {
+        offers(section, "--format", formats);
+        // A global flag, offered after every subcommand.
+        offers(section, "--theme", themes);
+    }
+    offers("findings", "--theme", themes);
+    offers(issues, "--type", "sast sca secrets research ai-sast");
+    offers(
+        issues,
+        "--include",
+        "remediation activity archived first-detected",
+    );
+    offers(report, "--severity", "critical high medium low");
+    offers(report, "--type", "code sca secrets");
+    offers(
+        report,
+        "--report-type",
+        "total-open total-fixed total-ignored total-provisionally-ignored open-backlog \
+         backlog-activity project guardrails-activity",
+    );
+    offers(
+        "findings__subcmd__scm__subcmd__update",
+        "--format",
+        "table json",
+    );
+    // Free text completes nothing rather than file names; paths complete
+    // file names.
+    let repo = bash_completion_of(&script, issues, "--repo");
+    assert!(
+        repo.starts_with("COMPREPLY=(\"${cur}\")") && !repo.contains("compgen"),
+        "{repo}"
+    );
+    let log_file = bash_completion_of(&script, issues, "--log-file");
+    assert!(
+        log_file.contains("COMPREPLY=($(compgen -f \"${cur}\"))")
+            && log_file.contains("compopt -o filenames"),
+        "{log_file}"
+    );
+}
+
+#[test]
+fn issues_all_ndjson_lists_every_demo_finding_exactly_once() {
+    let out = findings()
+        .args(["issues", "--all", "--format", "ndjson", "--limit", "333"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let items = ndjson(&out.stdout);
+    let ids: HashSet<String> = items
+        .iter()
+        .map(|v| {
+            v["issue"]["id"]
+                .as_str()
+                .expect("wrapper objects with an issue id")
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(items.len(), 2000);
+    assert_eq!(ids.len(), 2000);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one line on stderr: {stderr}");
+    assert!(stderr.contains("embedded demo server"), "{stderr}");
+}
+
+#[test]
+fn without_all_one_page_and_max_stops_exactly() {
+    let out = findings()
+        .args(["issues", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 100, "one default page");
+    let out = findings()
+        .args([
+            "issues", "--max", "250", "--limit", "100", "--format", "ndjson",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 250);
+}
+
+#[test]
+fn json_is_one_array_and_csv_has_a_header_with_the_id() {
+    let out = findings()
+        .args(["issues", "--max", "7", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 7);
+    assert!(v[0]["issue"]["id"].is_string());
+
+    let out = findings()
+        .args(["issues", "--max", "5", "--format", "csv"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("id,severity,"), "{header}");
+    assert_eq!(lines.count(), 5);
+}
+
+#[test]
+fn table_output_has_columns_and_no_control_bytes() {
+    let out = findings()
+        .args(["issues", "--all", "--format", "table"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().next().unwrap().starts_with("ID"));
+    assert_eq!(text.lines().count(), 2001);
+    // Some demo findings carry escape sequences; none reach the output raw.
+    assert!(
+        !text.bytes().any(|b| b == 0x1b || b == 0x07),
+        "raw control bytes in the table"
+    );
+}
+
+/// Piped, a table is 200 columns wide, or `COLUMNS` wide when that is set;
+/// its RULE column shows rules by their short names, as the TUI does.
+#[test]
+fn table_width_follows_columns_and_rules_go_by_their_short_names() {
+    let table = |columns: Option<&str>| {
+        let mut cmd = findings();
+        cmd.args(["issues", "--max", "200", "--format", "table"]);
+        match columns {
+            Some(c) => cmd.env("COLUMNS", c),
+            None => cmd.env_remove("COLUMNS"),
+        };
+        let out = cmd.assert().success().get_output().clone();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let width = |line: &str| line.chars().count();
+    let wide = table(None);
+    let lines: Vec<&str> = wide.lines().collect();
+    assert_eq!(lines.len(), 201);
+    assert!(lines.iter().all(|l| width(l) <= 200));
+    assert!(
+        lines.iter().any(|l| width(l) > 180),
+        "the message takes the rest"
+    );
+    let at = lines[0].find("RULE").unwrap();
+    // By characters: a cut cell before it ends in a three-byte `…`.
+    let rules: Vec<String> = lines[1..]
+        .iter()
+        .map(|l| l.chars().skip(at).collect::<String>())
+        .map(|rest| rest.split("  ").next().unwrap().to_owned())
+        .collect();
+    // Code rules by the last part of their dotted id, supply-chain ones by
+    // their advisory and package.
+    assert!(rules.iter().any(|r| r == "open-redirect"), "{rules:?}");
+    assert!(rules.iter().any(|r| r.starts_with("CVE-")), "{rules:?}");
+    for rule in &rules {
+        assert!(
+            rule.contains(' ') || !rule.contains('.'),
+            "a dotted rule path in the RULE column: {rule}"
+        );
+    }
+
+    for columns in ["120", "80"] {
+        let narrow = table(Some(columns));
+        let limit: usize = columns.parse().unwrap();
+        assert_eq!(narrow.lines().count(), 201);
+        for line in narrow.lines() {
+            assert!(width(line) <= limit, "wider than {columns}: {line}");
+        }
+        let header = narrow.lines().next().unwrap();
+        assert!(
+            header.starts_with("ID") && header.contains("RULE"),
+            "{header}"
+        );
+    }
+}
+
+#[test]
+fn report_json_has_the_totals_and_every_finding() {
+    let out = findings()
+        .args([
+            "report",
+            "--report-type",
+            "project",
+            "--all",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let total: usize = v["total"].as_str().unwrap().parse().unwrap();
+    assert_eq!(total, 2000);
+    assert_eq!(v["findings"].as_array().unwrap().len(), total);
+    assert!(v.get("cursor").is_none(), "no cursor after the last page");
+}
+
+#[test]
+fn report_severity_and_type_flags_narrow() {
+    let out = findings()
+        .args([
+            "report",
+            "--severity",
+            "critical",
+            "--type",
+            "secrets",
+            "--all",
+            "--format",
+            "ndjson",
+        ])
+        .output()
+        .unwrap();
+    let items = ndjson(&out.stdout);
+    assert!(!items.is_empty());
+    for item in &items {
+        assert_eq!(item["severity"], "SEVERITY_CRITICAL");
+        assert_eq!(item["issueType"], "ISSUE_TYPE_SECRETS");
+    }
+}
+
+#[test]
+fn search_all_returns_the_total() {
+    let out = findings()
+        .args([
+            "search", "--all", "--format", "ndjson", "--sort", "severity",
+        ])
+        .output()
+        .unwrap();
+    let items = ndjson(&out.stdout);
+    assert_eq!(items.len(), 200);
+    let out = findings()
+        .args(["search", "--title", "TOKEN", "--all", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    let items = ndjson(&out.stdout);
+    assert!(!items.is_empty() && items.len() < 200);
+    assert!(items.iter().all(|i| {
+        i["title"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("token")
+    }));
+}
+
+#[test]
+fn filters_and_friendly_flags_reach_the_server() {
+    let out = findings()
+        .args([
+            "issues",
+            "--all",
+            "--format",
+            "ndjson",
+            "--type",
+            "sca",
+            "--filter",
+            "excludeHistorical=true",
+        ])
+        .output()
+        .unwrap();
+    let items = ndjson(&out.stdout);
+    assert!(!items.is_empty() && items.len() < 2000);
+    for item in &items {
+        assert_eq!(item["issue"]["issueType"], "ISSUE_TYPE_SCA");
+        let status = item["issue"]["status"].as_str().unwrap();
+        assert!(status != "ISSUE_STATUS_FIXED" && status != "ISSUE_STATUS_REMOVED");
+    }
+}
+
+#[test]
+fn include_flags_add_fields() {
+    let out = findings()
+        .args([
+            "issues",
+            "--max",
+            "20",
+            "--format",
+            "ndjson",
+            "--include",
+            "remediation,activity,archived,first-detected",
+        ])
+        .output()
+        .unwrap();
+    for item in ndjson(&out.stdout) {
+        let issue = &item["issue"];
+        assert!(issue["remediation"].is_object());
+        assert!(issue["activityHistory"].is_array());
+        assert!(issue["isArchived"].is_boolean());
+        assert!(issue["firstDetectedAt"].is_string());
+    }
+    let out = findings()
+        .args(["issues", "--max", "20", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    for item in ndjson(&out.stdout) {
+        assert!(item["issue"].get("remediation").is_none());
+        assert!(item["issue"].get("activityHistory").is_none());
+    }
+}
+
+#[test]
+fn sort_flags_order_the_output() {
+    let out = findings()
+        .args([
+            "issues", "--all", "--format", "ndjson", "--sort", "severity", "--asc",
+        ])
+        .output()
+        .unwrap();
+    let rank = |s: &str| {
+        [
+            "SEVERITY_LOW",
+            "SEVERITY_MEDIUM",
+            "SEVERITY_HIGH",
+            "SEVERITY_CRITICAL",
+        ]
+        .iter()
+        .position(|x| *x == s)
+        .unwrap()
+    };
+    let ranks: Vec<usize> = ndjson(&out.stdout)
+        .iter()
+        .map(|i| rank(i["issue"]["severity"].as_str().unwrap()))
+        .collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(ranks.first(), Some(&0));
+}
+
+/// Usage errors: exit 2, one line naming the problem, nothing sent.
+#[test]
+fn usage_errors_exit_two_with_a_clear_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["issues", "--filter", "repoName=x"],
+            "valid fields: ids, repositoryNames",
+        ),
+        (&["issues", "--filter", "issueTypes=java"], "ISSUE_TYPE_SCA"),
+        (
+            &["issues", "--filter", "includeArchived=maybe"],
+            "true or false",
+        ),
+        (&["issues", "--filter", "since=last tuesday"], "RFC 3339"),
+        (&["issues", "--filter", "novalue"], "FIELD=VALUE"),
+        (&["issues", "--sort", "colour"], "relevant-since"),
+        (&["issues", "--format", "xml"], "table, json, ndjson, csv"),
+        (
+            &["issues", "--include", "everything"],
+            "remediation, activity",
+        ),
+        (&["issues", "--severity", "high"], "no severity filter"),
+        (&["report", "--report-type", "weekly"], "total-open"),
+        (
+            &["report", "--filter", "findingSeverities=urgent"],
+            "FINDING_SEVERITY_CRITICAL",
+        ),
+        (
+            &["search", "--filter", "createdAt.startAt=soon"],
+            "RFC 3339",
+        ),
+        (&["search", "--sort", "title"], "last-detected"),
+        (&["scm", "update", "1001"], "nothing to change"),
+        (
+            &["scm", "update", "1001", "--auto-scan", "maybe"],
+            "possible values",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = findings().args(*args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: expected {needle:?} in {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    }
+    findings().args(["issues", "--limit", "0"]).assert().code(2);
+    findings()
+        .args(["issues", "--limit", "1001"])
+        .assert()
+        .code(2);
+    findings()
+        .args(["issues", "--all", "--max", "3"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn connection_settings_are_checked_before_anything_is_sent() {
+    findings()
+        .args([
+            "issues",
+            "--base-url",
+            "http://findings.example.com",
+            "--deployment",
+            "1",
+        ])
+        .env("FINDINGS_TOKEN", "t")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--allow-http"));
+    findings()
+        .args([
+            "issues",
+            "--base-url",
+            "https://findings.example.com",
+            "--deployment",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("FINDINGS_TOKEN"));
+    findings()
+        .args(["issues", "--base-url", "https://findings.example.com"])
+        .env("FINDINGS_TOKEN", "t")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--deployment"));
+}
+
+#[test]
+fn global_options_work_after_the_subcommand_and_from_the_environment() {
+    let server = Server::start(300);
+    let out = findings()
+        .args([
+            "issues",
+            "--all",
+            "--format",
+            "ndjson",
+            "--base-url",
+            &server.url(),
+            "--deployment",
+            "1234",
+        ])
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(ndjson(&out.stdout).len(), 300);
+    assert!(
+        out.stderr.is_empty(),
+        "no demo notice when a base URL is given"
+    );
+
+    let out = findings()
+        .args(["search", "--max", "3", "--format", "ndjson"])
+        .env("FINDINGS_BASE_URL", server.url())
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 3);
+}
+
+#[test]
+fn api_errors_exit_one_and_never_show_the_token() {
+    let server = Server::start(50);
+    let secret = "wrong-token-3f9a";
+    let out = findings()
+        .args([
+            "issues",
+            "--base-url",
+            &server.url(),
+            "--deployment",
+            "1234",
+        ])
+        .env("FINDINGS_TOKEN", secret)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("not authenticated") && stderr.contains("401"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(secret) && !String::from_utf8_lossy(&out.stdout).contains(secret));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+
+    let out = findings()
+        .args([
+            "issues",
+            "--base-url",
+            &server.url(),
+            "--deployment",
+            "4321",
+        ])
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("deployment 4321 not found"));
+
+    // Nothing listens here: a connection error, exit 1.
+    let out = findings()
+        .args([
+            "report",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--deployment",
+            "1",
+            "--connect-timeout",
+            "2",
+        ])
+        .env("FINDINGS_TOKEN", "t")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("connection failed"));
+}
+
+#[test]
+fn scm_update_sends_only_what_was_given_after_showing_it() {
+    let out = findings()
+        .args([
+            "scm",
+            "update",
+            "1003",
+            "--auto-scan",
+            "on",
+            "--diff-scan",
+            "off",
+            "--yes",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("PATCH /api/scm/deployments/1234/configs/1003"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\"autoScan\": true") && stderr.contains("\"diffEnabled\": false"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("namespace"),
+        "fields not given are not sent: {stderr}"
+    );
+    assert!(
+        stdout.contains("auto scan") && stdout.contains("on"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[x] readMetadata"), "{stdout}");
+}
+
+#[test]
+fn scm_update_reads_the_token_from_stdin_and_never_prints_it() {
+    let secret = "scm-pat-7c1e55d0";
+    let out = findings()
+        .args([
+            "scm",
+            "update",
+            "1002",
+            "--access-token-stdin",
+            "--yes",
+            "--format",
+            "json",
+        ])
+        .write_stdin(format!("{secret}\n"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("\"accessToken\": \"***\""), "{stderr}");
+    assert!(!stdout.contains(secret) && !stderr.contains(secret));
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["config"]["hasAccessToken"], true);
+    assert!(v["config"].get("accessToken").is_none());
+}
+
+#[test]
+fn scm_update_without_terminal_or_yes_refuses() {
+    let out = findings()
+        .args(["scm", "update", "1001", "--namespace", "acme-new"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pass --yes"));
+}
+
+#[test]
+fn scm_update_errors_and_read_only() {
+    findings()
+        .args(["scm", "update", "7777", "--auto-scan", "on", "--yes"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("SCM config 7777 not found"));
+    findings()
+        .args([
+            "scm",
+            "update",
+            "1001",
+            "--auto-scan",
+            "on",
+            "--yes",
+            "--read-only",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--read-only"));
+    findings()
+        .args(["scm", "update", "1001", "--access-token-stdin", "--yes"])
+        .write_stdin("   \n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("empty"));
+}
+
+#[test]
+fn no_subcommand_prints_a_summary_of_the_demo() {
+    let out = findings().output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Open findings: Total"), "{stdout}");
+}
+
+#[test]
+fn demo_serve_prints_how_to_reach_it_and_answers() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args([
+            "demo",
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--findings",
+            "120",
+            "--token",
+            "tok-1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let url = first.rsplit(' ').next().unwrap().to_owned();
+    assert!(url.starts_with("http://127.0.0.1:"), "{first}");
+    let rest: Vec<String> = lines.by_ref().take(5).map(Result::unwrap).collect();
+    assert!(
+        rest.iter()
+            .any(|l| l.contains("deployment") && l.contains("1234")),
+        "{rest:?}"
+    );
+    assert!(rest.iter().any(|l| l.contains("tok-1")), "{rest:?}");
+    assert!(rest.iter().any(|l| l.contains("1001")), "{rest:?}");
+
+    let out = findings()
+        .args([
+            "issues",
+            "--all",
+            "--format",
+            "ndjson",
+            "--base-url",
+            &url,
+            "--deployment",
+            "1234",
+        ])
+        .env("FINDINGS_TOKEN", "tok-1")
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 120);
+    child.kill().unwrap();
+    let _ = child.wait();
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args(["issues", "--all", "--format", "ndjson", "--limit", "50"])
+        .env_remove("FINDINGS_BASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        status.code().is_some_and(|c| c <= 1),
+        "{status:?}: {stderr}"
+    );
+}
+
+// ------------------------------------------------------------------ exports
+
+fn sarif_of(args: &[&str]) -> Value {
+    let out = findings()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    serde_json::from_slice(&out.stdout).expect("the SARIF log is one JSON document")
+}
+
+/// The structure a SARIF consumer relies on (the full schema check is
+/// tests/sarif/validate.py, outside `cargo test`).
+fn check_sarif_structure(doc: &Value) -> &Vec<Value> {
+    assert_eq!(
+        doc["$schema"],
+        "https://json.schemastore.org/sarif-2.1.0.json"
+    );
+    assert_eq!(doc["version"], "2.1.0");
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let driver = &runs[0]["tool"]["driver"];
+    assert_eq!(driver["name"], "findings");
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+    let rules = driver["rules"].as_array().map_or(&[][..], Vec::as_slice);
+    let ids: HashSet<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), rules.len(), "each rule once");
+    for rule in rules {
+        // Every rule has a short name, and a title that is not its id (a
+        // long dotted path, or an opaque `ssc-…` id for supply chain).
+        let id = rule["id"].as_str().unwrap();
+        let name = rule["name"].as_str().expect("every rule has a name");
+        let short = rule["shortDescription"]["text"].as_str().unwrap();
+        assert!(!name.is_empty(), "{id}");
+        assert!(!short.is_empty() && short != id, "{id}: {short}");
+        if id.starts_with("ssc-") {
+            assert!(
+                name.starts_with("CVE-") || name.starts_with("GHSA-"),
+                "{id}: {name}"
+            );
+        } else {
+            assert_eq!(name, id.rsplit('.').next().unwrap(), "{id}");
+        }
+        assert!(rule["properties"]["tags"].is_array());
+    }
+    let results = runs[0]["results"].as_array().unwrap();
+    for r in results {
+        let k = r["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[k]["id"], r["ruleId"], "ruleIndex points at its rule");
+        assert!(["error", "warning", "note"].contains(&r["level"].as_str().unwrap()));
+        assert!(!r["message"]["text"].as_str().unwrap().is_empty());
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert!(loc["artifactLocation"]["uri"].is_string());
+        let region = &loc["region"];
+        let start = region["startLine"].as_i64().unwrap();
+        assert!(start >= 1);
+        if let Some(end) = region["endLine"].as_i64() {
+            assert!(end >= start);
+        }
+        assert!(r["partialFingerprints"]["matchBasedId/v1"].is_string());
+        assert!(r["properties"]["id"].is_string());
+    }
+    assert!(
+        !doc.to_string().contains("null"),
+        "empty fields are left out"
+    );
+    results
+}
+
+#[test]
+fn issues_as_sarif_has_one_result_per_finding_with_rules_once() {
+    let doc = sarif_of(&["issues", "--max", "150", "--format", "sarif"]);
+    let results = check_sarif_structure(&doc);
+    assert_eq!(results.len(), 150);
+    // The same findings, in the same order, as the NDJSON listing.
+    let out = findings()
+        .args(["issues", "--max", "150", "--format", "ndjson"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let items = ndjson(&out.stdout);
+    let ids: Vec<&str> = items
+        .iter()
+        .map(|i| i["issue"]["id"].as_str().unwrap())
+        .collect();
+    let sarif_ids: Vec<&str> = results
+        .iter()
+        .map(|r| r["properties"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, sarif_ids);
+    // Fewer rules than findings: rules repeat across findings.
+    let rules = doc["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert!(rules.len() < results.len(), "{} rules", rules.len());
+    // Supply-chain findings carry their package data.
+    let sca = results
+        .iter()
+        .find(|r| r["properties"]["issueType"] == "ISSUE_TYPE_SCA")
+        .expect("the demo has supply-chain findings");
+    assert!(sca["properties"]["sca"]["package"].is_string());
+    assert!(sca["properties"]["sca"]["vulnId"].is_string());
+}
+
+#[test]
+fn report_as_sarif_levels_follow_severity() {
+    let doc = sarif_of(&[
+        "report",
+        "--severity",
+        "critical",
+        "--max",
+        "40",
+        "--format",
+        "sarif",
+    ]);
+    let results = check_sarif_structure(&doc);
+    assert_eq!(results.len(), 40);
+    assert!(results.iter().all(|r| r["level"] == "error"));
+    let doc = sarif_of(&[
+        "report",
+        "--severity",
+        "low",
+        "--max",
+        "10",
+        "--format",
+        "sarif",
+    ]);
+    let results = check_sarif_structure(&doc);
+    assert!(!results.is_empty() && results.iter().all(|r| r["level"] == "note"));
+}
+
+#[test]
+fn sarif_of_nothing_is_a_valid_empty_log() {
+    let doc = sarif_of(&[
+        "issues",
+        "--repo",
+        "acme/no-such-repository",
+        "--format",
+        "sarif",
+    ]);
+    let results = check_sarif_structure(&doc);
+    assert!(results.is_empty());
+}
+
+/// Splits a Markdown table row into its cells (an escaped `\|` stays).
+fn markdown_cells(line: &str) -> Vec<String> {
+    assert!(line.starts_with("| ") && line.ends_with(" |"), "{line}");
+    let mut cells = vec![String::new()];
+    let mut chars = line[1..line.len() - 1].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                cells.last_mut().unwrap().push(c);
+                if let Some(n) = chars.next() {
+                    cells.last_mut().unwrap().push(n);
+                }
+            }
+            '|' => cells.push(String::new()),
+            c => cells.last_mut().unwrap().push(c),
+        }
+    }
+    cells.iter().map(|c| c.trim().to_owned()).collect()
+}
+
+#[test]
+fn issues_and_report_as_markdown_tables() {
+    for args in [
+        &["issues", "--max", "5", "--format", "markdown"][..],
+        &["report", "--max", "5", "--format", "markdown"][..],
+    ] {
+        let out = findings()
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 7, "header, delimiter, 5 rows: {text}");
+        let header = markdown_cells(lines[0]);
+        assert_eq!(header[..3], ["id", "severity", "state"]);
+        assert!(markdown_cells(lines[1]).iter().all(|c| c == "---"));
+        for row in &lines[2..] {
+            let cells = markdown_cells(row);
+            assert_eq!(cells.len(), header.len(), "{row}");
+            assert!(!cells[0].is_empty(), "every row has its id: {row}");
+            assert!(!row.chars().any(|c| c.is_control()));
+        }
+    }
+}
+
+#[test]
+fn search_takes_markdown_and_refuses_sarif() {
+    let out = findings()
+        .args(["search", "--max", "3", "--format", "markdown"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 5, "{text}");
+    assert!(text.starts_with("| id | severity | detection |"), "{text}");
+    findings()
+        .args(["search", "--format", "sarif"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("--format sarif is for findings"));
+    findings()
+        .args(["issues", "--format", "xml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("sarif, markdown"));
+}

@@ -1,0 +1,360 @@
+//! The TUI against a demo server that misbehaves on purpose
+//! (src/demo/faults.rs), through the real app, worker and client: keys are
+//! handled while a request hangs, `Esc` cancels it, each failure raises a
+//! popup naming what happened, the rows already loaded stay, and nothing
+//! panics.
+
+use crate::common;
+
+use common::Harness;
+use common::pty::Pty;
+use crossterm::event::KeyCode;
+use findings_tui::demo::faults::{FaultKind, Faults};
+use findings_tui::tui::app::{Overlay, PaneId};
+use std::time::{Duration, Instant};
+
+const QUICK: Duration = Duration::from_secs(10);
+
+/// The title and message of the error popup on show.
+fn popup(h: &Harness) -> (String, String) {
+    match &h.app.overlay {
+        Some(Overlay::Error { title, message }) => (title.clone(), message.clone()),
+        other => panic!("no error popup: {other:?}"),
+    }
+}
+
+fn first_id(h: &Harness) -> String {
+    h.app.issues.list.items[0].id.to_string()
+}
+
+/// Waits until the server holds `n` requests (they are really hanging).
+async fn held_by_server(h: &Harness, n: u64) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while h.server().requests() < n {
+        assert!(
+            Instant::now() < deadline,
+            "{} requests reached the server",
+            h.server().requests()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The first row of the findings table as drawn.
+fn first_table_row(h: &mut Harness) -> String {
+    let screen = h.screen();
+    let mut lines = screen.lines().skip_while(|l| !l.contains("SEVERITY"));
+    lines.nth(1).unwrap_or_default().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn keys_work_while_requests_hang_and_esc_cancels_them() {
+    let mut h = Harness::quick(300, 120, 35, QUICK).await;
+    h.server().set_faults(Faults::kind(FaultKind::Hang));
+    h.begin();
+    held_by_server(&h, 1).await;
+    assert_eq!(h.pump_for(Duration::from_millis(300)).await, 0, "no answer");
+    assert!(h.app.issues.is_loading());
+    // Help opens and closes while the first page hangs.
+    h.key(KeyCode::Char('?'));
+    assert!(matches!(h.app.overlay, Some(Overlay::Help { .. })));
+    assert!(h.screen().contains("Keys"), "{}", h.screen());
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    // Another pane: its own request hangs too; Esc cancels it there.
+    h.key(KeyCode::Char('1'));
+    assert_eq!(h.app.pane, PaneId::Report);
+    assert!(h.app.report.is_loading());
+    held_by_server(&h, 2).await;
+    h.key(KeyCode::Esc);
+    assert!(!h.app.report.is_loading());
+    // Back on Issues, still waiting; Esc cancels.
+    h.key(KeyCode::Char('2'));
+    assert_eq!(h.app.pane, PaneId::Issues);
+    assert!(h.app.issues.is_loading());
+    h.key(KeyCode::Esc);
+    assert!(!h.app.is_loading(), "nothing loads any more");
+    let screen = h.screen();
+    let status = screen.lines().last().unwrap();
+    assert!(status.contains("request cancelled"), "{status}");
+    assert!(
+        !["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+            .iter()
+            .any(|s| status.contains(s)),
+        "the spinner stopped: {status}"
+    );
+    assert_eq!(h.server().requests(), 2, "one request per pane, no retry");
+    // Healed, `r` loads the page.
+    h.server().set_faults(Faults::none());
+    h.key(KeyCode::Char('r'));
+    h.settle().await;
+    assert_eq!(h.app.issues.list.items.len(), 100);
+    assert!(h.app.overlay.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_that_never_answers_times_out_with_a_popup() {
+    let mut h = Harness::quick(300, 120, 35, Duration::from_secs(1)).await;
+    h.server().set_faults(Faults::kind(FaultKind::Hang));
+    let started = Instant::now();
+    h.start().await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let (title, message) = popup(&h);
+    assert_eq!(title, "Loading findings failed");
+    assert!(message.contains("timed out after 1s"), "{message}");
+    assert!(h.screen().contains("timed out"));
+    assert_eq!(h.server().requests(), 1, "a timeout is not retried");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn latency_keeps_keys_live_and_the_page_arrives() {
+    let mut h = Harness::quick(300, 120, 35, QUICK).await;
+    h.server().set_faults(Faults {
+        latency: Duration::from_millis(600),
+        ..Faults::none()
+    });
+    let started = Instant::now();
+    h.begin();
+    h.key(KeyCode::Char('?'));
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('4'));
+    assert_eq!(h.app.pane, PaneId::Scm);
+    h.key(KeyCode::Char('2'));
+    assert!(h.app.is_loading());
+    h.settle().await;
+    assert!(started.elapsed() >= Duration::from_millis(600));
+    assert_eq!(h.app.issues.list.items.len(), 100);
+    assert!(h.app.overlay.is_none());
+}
+
+/// For each fault on the second page: a popup naming it, the first page's
+/// rows kept on screen, and `r` going on from where it failed once healed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failing_next_page_keeps_the_rows_loaded_and_names_the_fault() {
+    let cases: Vec<(Faults, &[&str], u64, usize)> = vec![
+        // (plan, words in the popup, requests for page 2, rows after)
+        (Faults::failing(503), &["HTTP 503", "server error"], 4, 100),
+        (Faults::failing(500), &["HTTP 500"], 1, 100),
+        (
+            Faults::kind(FaultKind::RateLimit {
+                retry_after_secs: 0,
+            }),
+            &["rate limited", "HTTP 429"],
+            4,
+            100,
+        ),
+        (
+            Faults::kind(FaultKind::Reset),
+            &["connection closed while reading the answer"],
+            4,
+            100,
+        ),
+        (Faults::kind(FaultKind::Truncate), &["truncated"], 1, 100),
+        (
+            Faults::kind(FaultKind::Html { status: 502 }),
+            &["HTTP 502", "HTML page: 502 Bad Gateway"],
+            4,
+            100,
+        ),
+        (
+            Faults::kind(FaultKind::Html { status: 200 }),
+            &["not JSON (text/html", "HTML page: Sign in"],
+            1,
+            100,
+        ),
+        // The looping page arrives, then the listing stops.
+        (
+            Faults::kind(FaultKind::LoopCursor),
+            &["cursor it had already returned", "loop"],
+            1,
+            200,
+        ),
+    ];
+    for (plan, words, requests, rows) in cases {
+        let mut h = Harness::quick(300, 120, 35, QUICK).await;
+        h.start().await;
+        assert_eq!(h.app.issues.list.items.len(), 100);
+        let first = first_id(&h);
+        let first_row = first_table_row(&mut h);
+        h.server().set_faults(plan.clone().with_cursor_only());
+        // To the end of what is loaded: the next page is asked for.
+        h.key(KeyCode::Char('G'));
+        assert!(h.app.is_loading(), "{plan:?}");
+        h.settle().await;
+        let (_, message) = popup(&h);
+        for word in words {
+            assert!(
+                message.contains(word),
+                "{plan:?}: {word:?} not in {message:?}"
+            );
+        }
+        assert_eq!(h.server().requests(), requests, "{plan:?}");
+        assert_eq!(h.app.issues.list.items.len(), rows, "{plan:?}");
+        assert_eq!(first_id(&h), first, "{plan:?}");
+        let screen = h.screen();
+        assert!(screen.contains(words[0]), "{plan:?}: {screen}");
+        // The popup goes; the rows are there, first one included.
+        h.key(KeyCode::Esc);
+        h.key(KeyCode::Char('g'));
+        let screen = h.screen();
+        assert!(screen.contains(&format!("{rows} loaded")), "{screen}");
+        assert_eq!(first_table_row(&mut h), first_row, "{plan:?}: {screen}");
+        // Healed, `r` goes on from the page that failed.
+        if rows == 100 {
+            h.server().set_faults(Faults::none());
+            h.key(KeyCode::Char('r'));
+            h.settle().await;
+            assert_eq!(h.app.issues.list.items.len(), 200, "{plan:?}");
+            assert_eq!(first_id(&h), first);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_content_type_and_a_10_mb_page_load_normally() {
+    for plan in [
+        Faults::kind(FaultKind::ContentType("text/plain".into())),
+        Faults::kind(FaultKind::parse("huge").unwrap()),
+    ] {
+        let mut h = Harness::quick(300, 120, 35, QUICK).await;
+        h.server().set_faults(plan.clone());
+        h.start().await;
+        assert!(h.app.overlay.is_none(), "{plan:?}: {:?}", h.app.overlay);
+        assert_eq!(h.app.issues.list.items.len(), 100, "{plan:?}");
+        assert!(h.screen().contains("100 loaded"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_and_agentic_panes_name_faults_and_cancel() {
+    let mut h = Harness::quick(300, 120, 35, QUICK).await;
+    h.server().set_faults(Faults::kind(FaultKind::Truncate));
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    let (title, message) = popup(&h);
+    assert_eq!(title, "Loading the report failed");
+    assert!(message.contains("truncated"), "{message}");
+    h.key(KeyCode::Esc);
+    // Agentic: the search hangs, Esc cancels it.
+    h.server().set_faults(Faults::kind(FaultKind::Hang));
+    h.key(KeyCode::Char('3'));
+    assert_eq!(h.app.pane, PaneId::Agentic);
+    assert!(h.app.agentic.is_loading());
+    held_by_server(&h, 1).await;
+    h.key(KeyCode::Esc);
+    assert!(!h.app.agentic.is_loading());
+    assert!(h.screen().contains("request cancelled"));
+}
+
+/// The SCM form: `4`, `:scm 1003`, useNetworkBroker on, review, confirm.
+fn send_scm_update(h: &mut Harness) {
+    h.key(KeyCode::Char('4'));
+    h.keys(":scm 1003");
+    h.key(KeyCode::Enter);
+    h.keys("jjjj ");
+    h.keys("R");
+    h.keys("y");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_scm_update_is_sent_once_under_faults_and_the_draft_stays() {
+    let cases: [(Faults, &[&str]); 3] = [
+        (Faults::failing(503), &["HTTP 503"]),
+        (
+            Faults::kind(FaultKind::Reset),
+            &["connection closed while reading", "outcome unknown"],
+        ),
+        (
+            Faults::kind(FaultKind::Truncate),
+            &["truncated", "probably applied"],
+        ),
+    ];
+    for (plan, words) in cases {
+        let mut h = Harness::quick(100, 120, 35, QUICK).await;
+        h.server().set_faults(plan.clone());
+        send_scm_update(&mut h);
+        h.settle().await;
+        let (title, message) = popup(&h);
+        assert_eq!(title, "SCM update failed");
+        for word in words {
+            assert!(
+                message.contains(word),
+                "{plan:?}: {word:?} not in {message:?}"
+            );
+        }
+        assert_eq!(h.server().requests(), 1, "{plan:?}: never retried");
+        // The draft is kept: reviewing again shows the same change.
+        h.key(KeyCode::Esc);
+        h.server().set_faults(Faults::none());
+        h.keys("R");
+        assert!(h.screen().contains("\"useNetworkBroker\": true"));
+        h.keys("y");
+        h.settle().await;
+        assert!(h.app.overlay.is_none(), "{plan:?}: {:?}", h.app.overlay);
+        assert_eq!(h.server().requests(), 1, "sent again by the user");
+    }
+}
+
+// ------------------------------------------------ the real event loop (pty)
+
+#[test]
+fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime.block_on(common::demo(300));
+    server.set_faults(Faults::kind(FaultKind::Hang));
+    let url = server.url();
+    // Visits and logs go to a temporary folder, not the user's.
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let mut app = Pty::start(
+        30,
+        100,
+        &[],
+        &[
+            ("FINDINGS_BASE_URL", url.as_ref()),
+            ("FINDINGS_DEPLOYMENT", server.deployment().as_ref()),
+            ("FINDINGS_TOKEN", server.token().as_ref()),
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
+    );
+    app.wait_for("loading findings");
+    // The first page never comes, yet every key is handled at once.
+    app.press(b"?");
+    app.wait_for("Keys");
+    app.press(b"\x1b");
+    app.press(b"4");
+    app.wait_for("SCM config");
+    app.press(b"2");
+    app.press(b"\x1b");
+    let screen = app.wait_for("request cancelled");
+    assert!(screen.contains("0 loaded"), "{screen}");
+    // Healed, `r` loads.
+    server.set_faults(Faults::none());
+    app.press(b"r");
+    app.wait_for("100 loaded");
+    // The next page hangs: `q` still quits at once.
+    server.set_faults(Faults::kind(FaultKind::Hang));
+    app.press(b"G");
+    let asked = Instant::now();
+    while server.requests() == 0 {
+        assert!(
+            asked.elapsed() < Duration::from_secs(10),
+            "no next page asked"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let started = Instant::now();
+    app.press(b"q");
+    let status = loop {
+        if let Some(status) = app.try_wait() {
+            break status;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "q did not quit");
+        std::thread::sleep(Duration::from_millis(30));
+    };
+    assert!(status.success(), "{status:?}");
+    let _guard = runtime.enter();
+    drop(server);
+    runtime.shutdown_background();
+}

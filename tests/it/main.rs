@@ -1,0 +1,18 @@
+//! Every integration test, in one binary: the crate and its dependencies are
+//! linked once instead of once per file.
+
+mod common;
+
+mod cli;
+mod client_faults;
+mod config;
+mod contract;
+mod decode;
+mod faults_headless;
+mod faults_tui;
+mod pty;
+mod readme;
+mod terminal_safety;
+mod tui_flows;
+mod tui_props;
+mod tui_snapshots;

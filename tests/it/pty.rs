@@ -1,0 +1,159 @@
+//! End to end: the built binary in a pseudo-terminal. It must draw the list,
+//! answer keys, quit on `q`, leave the terminal as it found it, and do the
+//! same when it crashes.
+
+use crate::common;
+
+use common::pty::Pty;
+use std::time::Duration;
+
+#[test]
+fn the_app_runs_in_a_real_terminal_and_restores_it() {
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let mut s = Pty::start(
+        30,
+        100,
+        &[],
+        &[
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
+    );
+    let first = s.wait_for("loaded, more available");
+    assert!(first.contains("DEMO"), "{first}");
+    assert!(
+        s.alternate_screen(),
+        "the app draws on the alternate screen"
+    );
+    s.press(b"j");
+    s.press(b"\r");
+    s.wait_for("relevant since");
+    s.press(b"l");
+    // The Code tab replaced the Overview (whose fields it does not have).
+    s.wait_until("the Code tab", |t| !t.contains("relevant since"));
+    // Esc alone is ambiguous to terminals; the pause lets it stand alone.
+    s.press(b"\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    s.press(b"q");
+    let (status, alternate, raw) = s.finish();
+    assert!(status.success(), "{status:?}");
+    assert!(!alternate, "the terminal left the alternate screen");
+    assert!(
+        raw.contains("\x1b[?1049l"),
+        "leave-alternate-screen was written"
+    );
+    assert!(!raw.contains("panicked"), "no panic");
+}
+
+#[test]
+fn a_panic_restores_the_terminal_and_leaves_a_crash_log() {
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let mut s = Pty::start(
+        24,
+        80,
+        &[],
+        &[
+            ("FINDINGS_TEST_PANIC", "1".as_ref()),
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
+    );
+    s.wait_for("loaded, more available");
+    s.press(b"\x1b[24~"); // F12
+    let (status, alternate, out) = s.finish();
+    assert_eq!(status.exit_code(), 101, "a crash exits non-zero");
+    assert!(!alternate, "the terminal was restored");
+    assert!(
+        out.contains("findings crashed: test crash requested with F12"),
+        "{out}"
+    );
+    let logs: Vec<_> = std::fs::read_dir(state.path().join("findings"))
+        .expect("the state folder")
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("crash-")
+        })
+        .collect();
+    assert_eq!(logs.len(), 1, "one crash log");
+    assert!(
+        out.contains(&*logs[0].to_string_lossy()),
+        "the message names the log"
+    );
+    let log = std::fs::read_to_string(&logs[0]).unwrap();
+    assert!(log.contains("test crash requested with F12"));
+    assert!(!log.contains("demo-token"), "no token in the crash log");
+}
+
+#[test]
+fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let dir = state.path().join("findings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let last = chrono::Utc::now() - chrono::Duration::days(3);
+    let visits = dir.join("visits.json");
+    let other = r#""work": { "issues": "2026-01-01T00:00:00Z" }"#;
+    std::fs::write(
+        &visits,
+        format!(
+            r#"{{ "profiles": {{ "(demo)": {{ "issues": "{}" }}, {other} }} }}"#,
+            last.to_rfc3339()
+        ),
+    )
+    .unwrap();
+    let mut s = Pty::start(
+        30,
+        120,
+        &[],
+        &[
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
+    );
+    let since = last.format("%Y-%m-%d %H:%M").to_string();
+    let note = format!("new since {since}");
+    // Rows marked, and counted in the status line.
+    let zero = format!("{note}: 0 loaded");
+    s.wait_until("new rows", |t| {
+        t.contains(&note) && t.contains("│•") && !t.contains(&zero)
+    });
+    // `n`: only the new ones, asked of the server (relevant since the visit).
+    s.press(b"n");
+    let message = format!("only the findings new since your last visit ({since} UTC)");
+    let screen = s.wait_until("the new findings", |t| {
+        t.contains(&message) && t.contains("│•")
+    });
+    let rows = screen.lines().filter(|l| l.starts_with("│•")).count();
+    let older = screen
+        .lines()
+        .filter(|l| l.starts_with("│ ") && l.contains("2026-"))
+        .count();
+    assert!(rows > 5 && older == 0, "{screen}");
+    s.press(b"q");
+    let (status, _, _) = s.finish();
+    assert!(status.success(), "{status:?}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&visits).unwrap()).unwrap();
+    let seen: chrono::DateTime<chrono::Utc> = written["profiles"]["(demo)"]["issues"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (chrono::Utc::now() - seen).num_seconds() < 60,
+        "the visit is recorded as now: {written}"
+    );
+    assert_eq!(
+        written["profiles"]["work"]["issues"], "2026-01-01T00:00:00Z",
+        "other profiles are kept"
+    );
+    assert!(
+        written["profiles"]["(demo)"].get("report").is_none(),
+        "the Report pane was not shown"
+    );
+}

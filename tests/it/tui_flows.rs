@@ -1,0 +1,568 @@
+//! Flows through the real TUI app, backed by the real API worker and the
+//! embedded demo server: keys in, screens and requests out.
+
+use crate::common;
+
+use common::Harness;
+use crossterm::event::KeyCode;
+use findings_tui::tui::app::{Msg, Overlay, PaneId};
+use std::collections::HashSet;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn starts_on_issues_with_the_first_page_and_a_demo_badge() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    assert_eq!(h.app.pane, PaneId::Issues);
+    assert_eq!(h.app.issues.list.items.len(), 100);
+    let screen = h.screen();
+    assert!(screen.contains("DEMO"), "{screen}");
+    assert!(screen.contains("deployment 1234"), "{screen}");
+    assert!(
+        screen.contains("SEVERITY") && screen.contains("RELEVANT SINCE"),
+        "{screen}"
+    );
+    assert!(screen.contains("100 loaded, more available"), "{screen}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn lazy_loading_to_the_end_yields_every_finding_once() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    let mut guard = 0;
+    while !h.app.issues.list.complete {
+        // Steady scrolling: a page at a time, never waiting at the end.
+        h.key(KeyCode::PageDown);
+        h.settle().await;
+        guard += 1;
+        assert!(guard < 500, "did not reach the end");
+    }
+    let ids: HashSet<String> = h
+        .app
+        .issues
+        .list
+        .items
+        .iter()
+        .map(|row| row.id.to_string())
+        .collect();
+    assert_eq!(h.app.issues.list.items.len(), 2000);
+    assert_eq!(ids.len(), 2000);
+    h.key(KeyCode::Char('G'));
+    assert_eq!(h.app.issues.list.selected, 1999);
+    assert!(h.screen().contains("2000 loaded, all"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn prefetch_requests_the_next_page_before_the_end_is_reached() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    let rows = h.app.list_height();
+    // Just over one screen from the end of the 100 loaded rows: no request.
+    for _ in 0..(100 - rows - 1) {
+        h.key(KeyCode::Char('j'));
+    }
+    assert!(!h.app.is_loading());
+    // Within one screen of the end: the next page is requested at once.
+    h.key(KeyCode::Char('j'));
+    assert!(h.app.is_loading(), "the next page is already on its way");
+    h.settle().await;
+    assert_eq!(h.app.issues.list.items.len(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn detail_opens_and_tabs_fetch_their_data_once() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Enter);
+    let detail = h.app.detail.as_ref().expect("detail open");
+    let id = detail.issue.id.clone().unwrap();
+    assert!(h.screen().contains("Overview"));
+    let before = h.sent;
+    h.key(KeyCode::Char('l')); // Code: needs the enriched copy
+    assert!(h.app.is_loading());
+    h.settle().await;
+    assert_eq!(h.sent, before + 1);
+    let code = h.screen();
+    let path = h
+        .app
+        .detail
+        .as_ref()
+        .unwrap()
+        .issue
+        .file_path
+        .clone()
+        .unwrap();
+    assert!(code.contains(&path), "the snippet of {path}: {code}");
+    h.key(KeyCode::Char('l')); // Remediation: cached, no request
+    h.key(KeyCode::Char('l')); // Activity
+    assert_eq!(h.sent, before + 1, "the enriched copy is cached");
+    let activity = h.screen();
+    assert!(activity.contains("analysis started"), "{activity}");
+    assert!(h.app.enriched.contains_key(&id));
+    h.key(KeyCode::Esc);
+    assert!(h.app.detail.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn local_filter_narrows_instantly_and_inverts() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('/'));
+    h.keys("secrets");
+    let shown = h.app.issues.list.len();
+    assert!(shown > 0 && shown < 100, "{shown}");
+    for r in 0..shown {
+        let issue = h.app.issues.list.row(r).unwrap().unpack().unwrap().issue;
+        let hay = format!("{:?}", issue).to_lowercase();
+        assert!(hay.contains("secrets"));
+    }
+    h.key(KeyCode::Enter);
+    assert!(h.screen().contains("/secrets"));
+    // Inverted: the rest.
+    h.key(KeyCode::Char('/'));
+    h.ctrl('u');
+    h.keys("!secrets");
+    assert_eq!(h.app.issues.list.len(), 100 - shown);
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.issues.list.len(), 100);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sort_cycles_server_side_and_reloads() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('s'));
+    h.settle().await;
+    assert!(h.screen().contains("sort severity"));
+    let first = h.app.issues.list.items[0].severity.clone();
+    assert_eq!(first, Some(findings_tui::api::model::Severity::Critical));
+    h.key(KeyCode::Char('S'));
+    h.settle().await;
+    let first = h.app.issues.list.items[0].severity.clone();
+    assert_eq!(first, Some(findings_tui::api::model::Severity::Low));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn filter_form_applies_a_server_side_filter() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('f'));
+    assert!(h.screen().contains("Server-side filters"));
+    // Down to issueTypes, edit, type, keep, then Apply (two rows after the last field).
+    let fields = findings_tui::filter_spec::LIST_FILTER;
+    let row = fields.iter().position(|f| f.name == "issueTypes").unwrap();
+    for _ in 0..row {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.keys("sca");
+    h.key(KeyCode::Enter);
+    for _ in row..fields.len() {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.issues.form.is_none());
+    assert!(!h.app.issues.list.items.is_empty());
+    for item in &h.app.issues.list.items {
+        assert_eq!(
+            item.unpack().unwrap().issue.unwrap().issue_type,
+            Some(findings_tui::api::model::IssueType::Sca)
+        );
+    }
+    assert!(h.screen().contains("issueTypes=ISSUE_TYPE_SCA"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn command_line_sorts_filters_and_clears() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.keys(":");
+    h.keys("sort repo asc");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.screen().contains("sort repo ↑"));
+    h.keys(":filter refs=main");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(
+        h.app
+            .issues
+            .list
+            .items
+            .iter()
+            .all(|i| i.unpack().unwrap().issue.unwrap().ref_.as_deref() == Some("main"))
+    );
+    h.keys(":clear");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.issues.filter.is_empty());
+    h.keys(":nonsense");
+    h.key(KeyCode::Enter);
+    assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    h.keys(":q");
+    h.key(KeyCode::Enter);
+    assert!(h.app.quit);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn help_lists_the_bindings_of_the_context() {
+    let mut h = Harness::new(100, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('?'));
+    let screen = h.screen();
+    assert!(screen.contains("Filter loaded rows"), "{screen}");
+    assert!(screen.contains("Quit from anywhere"), "{screen}");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('?'));
+    let screen = h.screen();
+    assert!(screen.contains("Next tab"), "{screen}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn open_and_copy_use_the_line_of_code_url() {
+    let mut h = Harness::new(100, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('o'));
+    h.keys("yu"); // the copy menu's URL
+    assert_eq!(h.opened.len(), 1);
+    assert!(h.opened[0].starts_with("https://"));
+    assert_eq!(h.copied, h.opened);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_error_shows_a_popup_and_keeps_what_was_loaded() {
+    let server = common::demo(300).await;
+    // A client with the wrong token: every request fails with 401.
+    let bad = findings_tui::api::Client::new(findings_tui::api::ClientConfig::new(
+        server.url(),
+        server.deployment(),
+        findings_tui::api::Token::new("wrong"),
+    ))
+    .unwrap();
+    let mut h = Harness::with_client(bad, 100, 30, false);
+    h.start().await;
+    assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
+    let screen = h.screen();
+    assert!(
+        screen.contains("401") && screen.contains("not authenticated"),
+        "{screen}"
+    );
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    // The status line still says what failed (the message has room before
+    // the pane's summary).
+    let screen = h.screen();
+    let status = screen.lines().last().unwrap();
+    assert!(status.contains("failed: not authenticated"), "{status}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn quit_keys() {
+    let mut h = Harness::new(50, 80, 24).await;
+    h.start().await;
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('q'));
+    assert!(!h.app.quit, "q closes the detail first");
+    h.key(KeyCode::Char('q'));
+    assert!(h.app.quit);
+    let mut h = Harness::new(50, 80, 24).await;
+    h.start().await;
+    h.key(KeyCode::Char('/'));
+    h.ctrl('c');
+    assert!(h.app.quit, "Ctrl-C quits even while typing");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn resizes_and_tiny_terminals_never_panic() {
+    let mut h = Harness::new(200, 80, 24).await;
+    h.start().await;
+    h.key(KeyCode::Enter);
+    for (w, h2) in [(20u16, 6u16), (1, 1), (250, 70), (80, 24), (33, 9)] {
+        h.terminal.backend_mut().resize(w, h2);
+        h.update(Msg::Resize(w, h2));
+        let _ = h.screen();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn scm_review_and_submit_change_the_server_config() {
+    let mut h = Harness::new(100, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('4'));
+    h.keys(":scm 1003");
+    h.key(KeyCode::Enter);
+    // useNetworkBroker: unchanged → on.
+    h.keys("jjjj ");
+    let sent_before = h.sent;
+    h.keys("R");
+    let review = h.screen();
+    assert!(review.contains("\"useNetworkBroker\": true"), "{review}");
+    assert!(
+        !review.contains("autoScan\""),
+        "unchanged fields are not sent: {review}"
+    );
+    assert_eq!(h.sent, sent_before, "review sends nothing");
+    h.keys("y");
+    h.keys("y");
+    assert_eq!(
+        h.sent,
+        sent_before + 1,
+        "one PATCH, however often confirmed"
+    );
+    h.settle().await;
+    let result = h.screen();
+    assert!(
+        result.contains("network broker") && result.contains("on"),
+        "{result}"
+    );
+    assert!(result.contains("[x] readMetadata"), "{result}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_selectors_reload_with_new_totals() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    let all = h.screen();
+    assert!(all.contains("1,098"), "{all}");
+    h.key(KeyCode::Char('s')); // secrets only
+    h.settle().await;
+    let secrets = h.screen();
+    assert!(secrets.contains("148"), "{secrets}");
+    assert!(!secrets.contains("1,098"), "{secrets}");
+    h.key(KeyCode::Enter);
+    assert!(h.app.detail.is_some());
+}
+
+// ------------------------------------------------------- marks and exports
+
+fn selected_id(h: &Harness) -> String {
+    h.app.issues.selected_issue().unwrap().id().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn space_marks_rows_with_a_column_and_a_count() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    assert!(!h.screen().contains('✓'));
+    let first = selected_id(&h);
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char(' '));
+    // Marking moves down, so rows are marked one after another.
+    assert_eq!(h.app.issues.list.selected, 2);
+    let screen = h.screen();
+    assert_eq!(screen.matches('✓').count(), 2, "{screen}");
+    assert!(screen.contains("2 marked"), "{screen}");
+    let row_of_first = screen.lines().find(|l| l.contains('✓')).unwrap().to_owned();
+    let issue = h.app.issues.list.items[0].unpack().unwrap().issue.unwrap();
+    assert!(
+        row_of_first.contains(&issue.repository_name()[..10]),
+        "{row_of_first}"
+    );
+    // Space again on a marked row unmarks it.
+    h.key(KeyCode::Char('g'));
+    h.key(KeyCode::Char(' '));
+    assert!(h.screen().contains("1 marked"));
+    assert!(!h.app.issues.marked.contains(issue.id()), "{first}");
+    // A new listing starts with no marks.
+    h.key(KeyCode::Char('r'));
+    h.settle().await;
+    let screen = h.screen();
+    assert!(
+        !screen.contains("marked") && !screen.contains('✓'),
+        "{screen}"
+    );
+}
+
+/// Replaces the export prompt's file name with `path`.
+fn type_path(h: &mut Harness, path: &std::path::Path) {
+    h.ctrl('u');
+    h.keys(path.to_str().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('j'));
+    let mut marked = Vec::new();
+    for _ in 0..3 {
+        marked.push(selected_id(&h));
+        h.key(KeyCode::Char(' '));
+    }
+    h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(prompt)) = &h.app.overlay else {
+        panic!("the export prompt is open");
+    };
+    assert_eq!((prompt.count, prompt.marked), (3, true));
+    assert!(prompt.path.value().starts_with("findings-"));
+    assert!(prompt.path.value().ends_with(".csv"));
+    let screen = h.screen();
+    assert!(screen.contains("Export 3 marked findings"), "{screen}");
+    // csv → json → ndjson → sarif; the extension follows the format.
+    for _ in 0..3 {
+        h.key(KeyCode::Tab);
+    }
+    let Some(Overlay::Export(prompt)) = &h.app.overlay else {
+        panic!("still open");
+    };
+    assert_eq!(prompt.format, findings_tui::export::Format::Sarif);
+    assert!(prompt.path.value().ends_with(".sarif"));
+    let path = dir.path().join("marked.sarif");
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    assert!(h.app.overlay.is_none());
+    assert_eq!(h.exported.len(), 1);
+    assert_eq!(h.exported[0].1, findings_tui::export::Format::Sarif);
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        !written.contains("demo-token"),
+        "no token in an exported file"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(doc["version"], "2.1.0");
+    let ids: Vec<&str> = doc["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["properties"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, marked);
+    let status = h.app.status.clone().unwrap();
+    assert!(
+        status.starts_with("exported 3 findings to ") && status.ends_with("marked.sarif"),
+        "{status}"
+    );
+
+    // The same name again: refused, the file left as it was.
+    let before = std::fs::read(&path).unwrap();
+    h.key(KeyCode::Char('e'));
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    let Some(Overlay::Error { title, message }) = &h.app.overlay else {
+        panic!("a popup says why: {:?}", h.app.status);
+    };
+    assert_eq!(title, "Export failed");
+    assert!(message.contains("already exists"), "{message}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    // Esc in the prompt exports nothing.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('e'));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    assert_eq!(h.exported.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_nothing_marked_every_shown_row_is_exported() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    // The local filter narrows what is shown, and so what is exported.
+    h.key(KeyCode::Char('/'));
+    h.keys("critical");
+    h.key(KeyCode::Enter);
+    let shown = h.app.issues.list.len();
+    assert!(shown > 0 && shown < 100, "{shown}");
+    h.key(KeyCode::Char('e'));
+    h.key(KeyCode::Tab); // csv → json
+    let path = dir.path().join("shown.json");
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    let items: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(items.len(), shown);
+    assert!(
+        items
+            .iter()
+            .all(|i| i["issue"]["severity"] == "SEVERITY_CRITICAL")
+    );
+    // The last format chosen is offered first next time.
+    h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(prompt)) = &h.app.overlay else {
+        panic!("open");
+    };
+    assert_eq!(prompt.format, findings_tui::export::Format::Json);
+    h.key(KeyCode::Esc);
+
+    // The Report pane exports its findings the same way: as Markdown.
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    h.key(KeyCode::Char('e'));
+    for _ in 0..4 {
+        h.key(KeyCode::Tab); // json → ndjson → sarif → markdown → table
+    }
+    h.key(KeyCode::BackTab); // back to markdown
+    let path = dir.path().join("report.md");
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 2 + h.app.report.list.len(), "{text}");
+    assert!(!text.contains("demo-token"), "no token in an exported file");
+    assert!(text.starts_with("| id | severity |"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn y_offers_id_url_path_and_a_markdown_table() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    let issue = h.app.issues.selected_issue().unwrap();
+    h.key(KeyCode::Char('y'));
+    assert!(matches!(h.app.overlay, Some(Overlay::CopyMenu(_))));
+    let screen = h.screen();
+    assert!(
+        screen.contains("the finding's id") && screen.contains("path:line"),
+        "{screen}"
+    );
+    h.key(KeyCode::Char('i'));
+    assert!(h.app.overlay.is_none());
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Char('u'));
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Char('p'));
+    // j and Enter choose too (the second choice: the URL); Esc copies nothing.
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Esc);
+    let url = issue.line_of_code_url.clone().unwrap();
+    assert_eq!(
+        h.copied,
+        [issue.id().to_owned(), url.clone(), issue.location(), url]
+    );
+
+    // With nothing marked, `m` copies the selected row; with marks, those.
+    h.key(KeyCode::Char('y'));
+    h.key(KeyCode::Char('m'));
+    let table = h.copied.last().unwrap().clone();
+    assert_eq!(table.lines().count(), 3, "{table}");
+    assert!(
+        table
+            .lines()
+            .nth(2)
+            .unwrap()
+            .starts_with(&format!("| {} |", issue.id()))
+    );
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char('y'));
+    let screen = h.screen();
+    assert!(
+        screen.contains("the 3 marked rows as a Markdown table"),
+        "{screen}"
+    );
+    h.key(KeyCode::Char('m'));
+    let table = h.copied.last().unwrap().clone();
+    assert_eq!(table.lines().count(), 5, "{table}");
+    assert_eq!(
+        h.app.status.as_deref(),
+        Some("copied 3 rows as a Markdown table")
+    );
+}

@@ -1,0 +1,136 @@
+//! Snapshots of every pane and detail tab at 120×35 and 80×24, drawn from a
+//! demo data set with a fixed date (review `.snap` changes like code).
+
+use crate::common;
+
+use common::Harness;
+use crossterm::event::KeyCode;
+
+const SIZES: [(u16, u16); 2] = [(120, 35), (80, 24)];
+
+async fn harness(w: u16, h: u16) -> Harness {
+    let mut h = Harness::new(2000, w, h).await;
+    h.start().await;
+    h
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn issues_pane() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        insta::assert_snapshot!(format!("issues_{w}x{h}"), app.screen());
+    }
+}
+
+/// Opens the detail of the first finding of `kind` and snapshots each tab.
+async fn detail_tabs(kind: &str, filter: &str) {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.keys(&format!(":filter issueTypes={filter}"));
+        app.key(KeyCode::Enter);
+        app.settle().await;
+        app.key(KeyCode::Enter);
+        let tabs = app.app.detail.as_ref().unwrap().tabs.clone();
+        for tab in tabs {
+            app.settle().await;
+            insta::assert_snapshot!(
+                format!(
+                    "detail_{kind}_{}_{w}x{h}",
+                    tab.title().replace(' ', "_").to_lowercase()
+                ),
+                app.screen()
+            );
+            app.key(KeyCode::Char('l'));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn detail_of_a_code_finding() {
+    detail_tabs("code", "sast").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn detail_of_a_supply_chain_finding() {
+    detail_tabs("sca", "sca").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn detail_of_a_secrets_finding() {
+    detail_tabs("secrets", "secrets").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn help_overlay() {
+    let mut app = harness(120, 35).await;
+    app.key(KeyCode::Char('?'));
+    insta::assert_snapshot!("help_issues_120x35", app.screen());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn filter_form() {
+    let mut app = harness(120, 35).await;
+    app.key(KeyCode::Char('f'));
+    insta::assert_snapshot!("filter_form_120x35", app.screen());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_pane() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('1'));
+        app.settle().await;
+        insta::assert_snapshot!(format!("report_{w}x{h}"), app.screen());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn agentic_pane_and_detail() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('3'));
+        app.settle().await;
+        insta::assert_snapshot!(format!("agentic_{w}x{h}"), app.screen());
+        app.key(KeyCode::Enter);
+        insta::assert_snapshot!(format!("agentic_detail_{w}x{h}"), app.screen());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn scm_pane_form_review_and_result() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('4'));
+        insta::assert_snapshot!(format!("scm_form_{w}x{h}"), app.screen());
+        app.keys(":scm 1002");
+        app.key(KeyCode::Enter);
+        // autoScan off, diffEnabled on.
+        app.keys("jjj ");
+        app.key(KeyCode::Char(' '));
+        app.keys("jjj ");
+        app.keys("R");
+        insta::assert_snapshot!(format!("scm_review_{w}x{h}"), app.screen());
+        app.keys("y");
+        app.settle().await;
+        insta::assert_snapshot!(format!("scm_result_{w}x{h}"), app.screen());
+    }
+}
+
+/// Marked rows (the mark column and the count), the export prompt with a
+/// typed file name, and the copy menu.
+#[tokio::test(flavor = "multi_thread")]
+async fn marks_export_prompt_and_copy_menu() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.keys("j  j ");
+        insta::assert_snapshot!(format!("issues_marked_{w}x{h}"), app.screen());
+        app.key(KeyCode::Char('e'));
+        app.key(KeyCode::Tab);
+        app.ctrl('u');
+        app.keys("triage.json");
+        insta::assert_snapshot!(format!("export_prompt_{w}x{h}"), app.screen());
+        app.key(KeyCode::Esc);
+        app.key(KeyCode::Char('y'));
+        insta::assert_snapshot!(format!("copy_menu_{w}x{h}"), app.screen());
+    }
+}
