@@ -1,7 +1,7 @@
 //! The HTTP client of the four operations.
 //!
 //! One `reqwest::Client` (rustls, gzip, connection reuse) for everything.
-//! Reads are retried per DECISIONS 13; the SCM PATCH never is.
+//! Reads are retried per docs/api.md §13; the SCM PATCH never is.
 
 use super::error::ApiError;
 use super::model::*;
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// The most a single answer may weigh; larger bodies are refused unread.
 pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 
-/// Retry policy of the read operations (DECISIONS 13).
+/// Retry policy of the read operations (docs/api.md §13).
 #[derive(Debug, Clone, Copy)]
 pub struct RetryPolicy {
     /// Attempts in all, the first included.

@@ -1,4 +1,4 @@
-//! `findings scm update`: a partial update of an SCM config (DECISIONS 14),
+//! `findings scm update`: a partial update of an SCM config (docs/api.md §14),
 //! shown and confirmed before it is sent, never retried.
 
 use super::{Failure, UsageError, offer};

@@ -1,5 +1,5 @@
-//! The demo server's query engine: filter semantics (DECISIONS, "Semantics of
-//! filters"), total orders (DECISIONS 10) and cursor pages (DECISIONS 7–9).
+//! The demo server's query engine: filter semantics (docs/api.md, "Semantics of
+//! filters"), total orders (docs/api.md §10) and cursor pages (docs/api.md §7–9).
 //!
 //! Each sort order is computed once, on first use, as a permutation of row
 //! indices; a page walks that permutation from the cursor's position and
@@ -438,7 +438,7 @@ fn ranks<'s>(names: impl Iterator<Item = &'s str> + Clone) -> impl Fn(&str) -> u
 }
 
 /// Each row's sort key for `by`, ascending: the order of the contract
-/// (DECISIONS 10) as a number.
+/// (docs/api.md §10) as a number.
 fn sort_keys(ds: &Dataset, by: &SortBy) -> Vec<u64> {
     let per_row = |key: &dyn Fn(&Row) -> u64| ds.rows.iter().map(key).collect();
     match by {

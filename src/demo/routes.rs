@@ -1,5 +1,5 @@
 //! HTTP routes of the demo server: auth, path checks, JSON bodies in and out,
-//! JSON errors (DECISIONS 11–12), gzip.
+//! JSON errors (docs/api.md §11–12), gzip.
 
 use super::DemoState;
 use super::query::{self, BadRequest};

@@ -1,4 +1,4 @@
-//! SCM config PATCH semantics of the demo (DECISIONS 14): a partial update;
+//! SCM config PATCH semantics of the demo (docs/api.md §14): a partial update;
 //! absent fields are left as they are.
 
 use crate::api::model::*;

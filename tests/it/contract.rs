@@ -4,7 +4,7 @@
 //! Ground truth is computed here, independently of the server's matcher: from
 //! the full, unfiltered listing (and, for the few facts the wire does not
 //! carry, such as project tags, from the demo catalog), by applying the
-//! semantics of `DECISIONS.md` ("Semantics of filters", 7–14) to the returned
+//! semantics of `docs/api.md` ("Semantics of filters") to the returned
 //! fields. Each test starts its own server: a server lives on the runtime of
 //! the test that spawned it.
 
@@ -273,7 +273,7 @@ impl Env {
                 "{what}: totalSecrets"
             );
         }
-        // Report findings come by severity descending (DECISIONS 10).
+        // Report findings come by severity descending (docs/api.md §10).
         assert_order(
             what,
             &keyed(&findings, |i| Reverse(severity_rank(i.severity.as_ref()))),
@@ -517,7 +517,7 @@ fn last_activity(i: &Issue) -> Option<DateTime<Utc>> {
     i.activity_history.iter().filter_map(|e| e.date).max()
 }
 
-/// DECISIONS: the path equals the value or lies under it as a folder.
+/// docs/api.md: the path equals the value or lies under it as a folder.
 fn under(path: &str, filter: &str) -> bool {
     let folder = filter.trim_end_matches('/');
     path == filter || (!folder.is_empty() && path.starts_with(&format!("{folder}/")))
@@ -535,7 +535,7 @@ fn keyed<K>(issues: &[Issue], key: impl Fn(&Issue) -> K) -> Vec<(String, K)> {
 }
 
 /// The order is by key (ascending, or descending when `desc`), ties broken by
-/// ascending id (DECISIONS 10).
+/// ascending id (docs/api.md §10).
 fn assert_order<K: Ord + std::fmt::Debug>(what: &str, items: &[(String, K)], desc: bool) {
     for w in items.windows(2) {
         let (a, b) = (&w[0], &w[1]);
@@ -594,7 +594,7 @@ impl Raw {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
-    /// A JSON error body `{"error": ..., "code": ...}` (DECISIONS 12).
+    /// A JSON error body `{"error": ..., "code": ...}` (docs/api.md §12).
     fn assert_error(&self, status: u16) -> (String, String) {
         assert_eq!(
             self.status,
@@ -923,7 +923,7 @@ async fn paging_search_returns_total_issues_exactly_once() {
             "total counts all matches on every page"
         );
     }
-    // DECISIONS 3: `total` travels as a string.
+    // docs/api.md §3: `total` travels as a string.
     let answer = raw(
         &reqwest::Client::new(),
         reqwest::Method::POST,
@@ -2128,7 +2128,7 @@ report_test!(
 );
 
 /// A relevantSince (or createdAt) value of the data set plus half a second:
-/// DECISIONS 6 allows fractional seconds, and the bound is exact.
+/// docs/api.md §6 allows fractional seconds, and the bound is exact.
 fn half_second_after(times: impl Iterator<Item = DateTime<Utc>>) -> DateTime<Utc> {
     let mut times: Vec<DateTime<Utc>> = times.collect();
     times.sort();
@@ -3190,7 +3190,7 @@ async fn error_invalid_bodies_are_400_json() {
         .await;
         answer.assert_error(400);
     }
-    // The body's deploymentId must equal the path's (DECISIONS 2).
+    // The body's deploymentId must equal the path's (docs/api.md §2).
     for path in [
         "/api/agent/deployments/1234/issues",
         "/api/issues/1234/search",
@@ -3210,7 +3210,7 @@ async fn error_invalid_bodies_are_400_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_json_array_body_is_400() {
     // The request body is a JSON object (spec: "Request bodies are JSON",
-    // with named fields); anything else is an invalid body (DECISIONS 11).
+    // with named fields); anything else is an invalid body (docs/api.md §11).
     // serde's derived Deserialize also accepts a sequence for a struct, so
     // without a check `[]` would be served as an empty request and
     // `[null, 5]` as `{"limit": 5}`.

@@ -1,5 +1,5 @@
 //! List issues: request (sort as `sortBy`/`sortDirection`, filter as
-//! `filter`, DECISIONS 1), filter object and the response wrapper.
+//! `filter`, docs/api.md §1), filter object and the response wrapper.
 
 use super::enums::*;
 use super::issue::Issue;

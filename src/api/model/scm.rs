@@ -1,11 +1,11 @@
-//! Update SCM config: the PATCH body (partial, DECISIONS 14) and the config.
+//! Update SCM config: the PATCH body (partial, docs/api.md §14) and the config.
 
 use super::enums::*;
 use super::wire::{self, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
-/// The PATCH body. Only fields the user changed are `Some` (DECISIONS 14).
+/// The PATCH body. Only fields the user changed are `Some` (docs/api.md §14).
 /// `access_token` is a secret: `Debug` masks it; serialise only to send.
 #[skip_serializing_none]
 #[derive(Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
-//! The SCM config pane: a draft of a partial update (DECISIONS 14), a review
-//! of the exact body, one PATCH on confirmation (never retried, DECISIONS
-//! 13), and the config the server returns. There is no read operation for
-//! SCM configs (DECISIONS 15), so every field shows "unchanged" until it is
+//! The SCM config pane: a draft of a partial update (docs/api.md §14), a review
+//! of the exact body, one PATCH on confirmation (never retried,
+//! docs/api.md §13), and the config the server returns. There is no read operation for
+//! SCM configs (docs/api.md §15), so every field shows "unchanged" until it is
 //! set.
 //!
 //! The access token is a secret: it is kept only in the draft (and in the
@@ -178,7 +178,7 @@ impl Draft {
     }
 
     /// Checks the draft and builds the request: only the changed fields
-    /// (DECISIONS 14), diffEnabled inside `autoScanSettings`. The ids are
+    /// (docs/api.md §14), diffEnabled inside `autoScanSettings`. The ids are
     /// added by the client, as [`Prepared::shown_body`] shows.
     pub fn prepare(&self) -> Result<Prepared, String> {
         let config_id = self.config_id.trim();
