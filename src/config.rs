@@ -12,12 +12,45 @@
 use crate::api::model::{ListIssuesFilter, SortBy, SortDirection};
 use crate::api::{ClientConfig, Token};
 use crate::filter_spec::{self, LIST_FILTER};
-use crate::tui::app::{PaneId, SavedView};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// The panes a profile may open on (`default_pane`), as the TUI names them.
+pub const PANE_NAMES: [&str; 4] = ["report", "issues", "agentic", "scm"];
+
+/// A saved view of the Issues pane: its sort and its server-side filters
+/// (`FIELD=VALUE`, as `:filter` takes them).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SavedView {
+    pub name: String,
+    pub sort_by: Option<SortBy>,
+    pub direction: Option<SortDirection>,
+    pub filters: Vec<String>,
+}
+
+impl SavedView {
+    /// What the view sets, in a line: `sort severity ↑ · severity=critical`.
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(by) = &self.sort_by {
+            let dir = match self.direction {
+                Some(SortDirection::Asc) => " ↑",
+                Some(_) => " ↓",
+                None => "",
+            };
+            parts.push(format!("sort {}{dir}", by.label()));
+        }
+        parts.extend(self.filters.iter().cloned());
+        if parts.is_empty() {
+            "no filters".to_owned()
+        } else {
+            parts.join(" · ")
+        }
+    }
+}
 
 pub const ENV_BASE_URL: &str = "FINDINGS_BASE_URL";
 pub const ENV_DEPLOYMENT: &str = "FINDINGS_DEPLOYMENT";
@@ -210,7 +243,10 @@ pub struct Profile {
     pub deployment: Option<String>,
     pub token: Option<ProfileToken>,
     pub page_size: Option<i64>,
-    pub default_pane: Option<PaneId>,
+    // Read through `RawProfile`; skipped here so serde does not ask the
+    // input to live as long as the name.
+    #[serde(skip)]
+    pub default_pane: Option<&'static str>,
     pub default_sort: Option<SortBy>,
     pub default_direction: Option<SortDirection>,
     pub default_filters: Vec<String>,
@@ -305,7 +341,7 @@ impl TryFrom<RawProfile> for Profile {
             deployment: raw.deployment.map(|d| d.0),
             token: tokens.pop().map(|(_, t)| t),
             page_size: raw.page_size.map(|p| p.0),
-            default_pane: raw.default_pane.map(|p| p.0),
+            default_pane: raw.default_pane.map(|p| p.name()),
             default_sort: raw.default_sort.map(|s| s.0),
             default_direction: raw.default_direction.map(|d| d.0),
             default_filters: raw.default_filters.0,
@@ -340,12 +376,12 @@ impl TryFrom<RawView> for View {
     type Error = String;
 
     fn try_from(raw: RawView) -> Result<View, String> {
-        match raw.pane.map(|p| p.0) {
-            None | Some(PaneId::Issues) => {}
+        match raw.pane.map(|p| p.name()) {
+            None | Some("issues") => {}
             Some(other) => {
                 return Err(format!(
                     "views apply to the issues pane; pane = {:?} is not supported",
-                    other.title().to_lowercase()
+                    other
                 ));
             }
         }
@@ -413,15 +449,21 @@ impl TryFrom<i64> for PageSize {
 
 #[derive(Deserialize)]
 #[serde(try_from = "String")]
-struct PaneName(PaneId);
+struct PaneName(usize);
+
+impl PaneName {
+    fn name(&self) -> &'static str {
+        PANE_NAMES[self.0]
+    }
+}
 
 impl TryFrom<String> for PaneName {
     type Error = String;
     fn try_from(s: String) -> Result<PaneName, String> {
-        PaneId::ALL
+        PANE_NAMES
             .iter()
-            .find(|p| p.title().eq_ignore_ascii_case(s.trim()))
-            .map(|p| PaneName(*p))
+            .position(|p| p.eq_ignore_ascii_case(s.trim()))
+            .map(PaneName)
             .ok_or_else(|| format!("unknown pane {s:?}; valid: report, issues, agentic, scm"))
     }
 }
@@ -760,7 +802,7 @@ pub struct Effective {
     pub deployment: Option<Given<String>>,
     pub token: TokenSource,
     pub page_size: Given<i64>,
-    pub default_pane: Given<PaneId>,
+    pub default_pane: Given<&'static str>,
     pub default_sort: Option<Given<SortBy>>,
     pub default_direction: Option<Given<SortDirection>>,
     pub default_filters: Option<Given<Vec<String>>>,
@@ -940,7 +982,7 @@ pub fn effective(
             }),
         default_pane: profile
             .and_then(|p| p.default_pane)
-            .map_or(Given::new(PaneId::Issues, Source::Default), |p| {
+            .map_or(Given::new("issues", Source::Default), |p| {
                 Given::new(p, from_profile())
             }),
         default_sort: profile
@@ -1310,7 +1352,7 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
     line(
         &mut out,
         "default_pane",
-        q(&e.default_pane.value.title().to_lowercase()),
+        q(e.default_pane.value),
         &e.default_pane.source,
     );
     if let Some(s) = &e.default_sort {
@@ -1630,7 +1672,7 @@ filters = ["excludeHistorical=true"]
         let e = effective(cli(), None, path(), None).unwrap();
         assert!(e.base_url.is_none() && e.profile.is_none());
         assert_eq!(e.page_size, Given::new(100, Source::Default));
-        assert_eq!(e.default_pane.value, PaneId::Issues);
+        assert_eq!(e.default_pane.value, "issues");
         assert_eq!(e.page_size_override(), None);
         assert!(matches!(e.target(), Ok(Target::Demo)));
         assert_eq!(e.token, TokenSource::None);
@@ -1647,7 +1689,7 @@ filters = ["excludeHistorical=true"]
         assert_eq!(e.deployment.as_ref().unwrap().value, "11");
         assert_eq!(e.page_size.value, 250);
         assert_eq!(e.page_size_override(), Some(250));
-        assert_eq!(e.default_pane.value, PaneId::Report);
+        assert_eq!(e.default_pane.value, "report");
         assert_eq!(e.default_sort.as_ref().unwrap().value, SortBy::Severity);
         assert!(e.read_only.value);
         // A profile's view replaces the top-level one of the same name.

@@ -265,7 +265,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let default_view = (settings.default_sort.is_some()
                 || settings.default_direction.is_some()
                 || settings.default_filters.is_some())
-            .then(|| crate::tui::app::SavedView {
+            .then(|| crate::config::SavedView {
                 name: "default".into(),
                 sort_by: settings.default_sort.as_ref().map(|g| g.value.clone()),
                 direction: settings.default_direction.as_ref().map(|g| g.value.clone()),
@@ -275,12 +275,12 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     .map(|g| g.value.clone())
                     .unwrap_or_default(),
             });
-            let info = crate::tui::app::Session {
+            let info = crate::tui::session::Session {
                 deployment: session.client.deployment().to_owned(),
                 base_url: session.client.base_url().to_owned(),
                 demo: session.demo.is_some(),
                 read_only: settings.read_only.value,
-                default_pane: Some(settings.default_pane.value),
+                default_pane: Some(crate::tui::message::PaneId(settings.default_pane.value)),
                 default_view,
                 views: settings.saved_views(),
                 page_size: Some(settings.page_size.value),
@@ -305,9 +305,9 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
 /// visits from the state folder (the demo and a run without a profile have
 /// their own). A damaged file is logged and replaced when the app ends.
 fn with_visits(
-    mut info: crate::tui::app::Session,
+    mut info: crate::tui::session::Session,
     profile: Option<&str>,
-) -> crate::tui::app::Session {
+) -> crate::tui::session::Session {
     use crate::tui::visits::VisitsFile;
     let Some(dir) = crate::config::state_dir() else {
         return info;

@@ -641,7 +641,7 @@ mod tests {
     use crate::api::model::{IssueItem, ListIssuesResponse};
     use crate::tui::app::{App, Effect, Msg, Session};
     use crate::tui::keymap::Keymap;
-    use crate::tui::worker::{ApiRequest, ApiResponse, Reply};
+    use crate::tui::message::{ApiRequest, ApiResponse, Reply};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
@@ -947,7 +947,9 @@ dim = {}
             })),
         }));
         let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-        terminal.draw(|f| crate::tui::view::draw(f, &app)).unwrap();
+        terminal
+            .draw(|f| crate::tui::app::view::draw(f, &app))
+            .unwrap();
         terminal.backend().buffer().clone()
     }
 

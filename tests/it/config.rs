@@ -2,8 +2,6 @@
 //! logging, as users run the binary: `FINDINGS_CONFIG` points into a
 //! temporary folder, and a demo server in this process plays the platform.
 
-use crate::common;
-
 use assert_cmd::Command;
 use findings_tui::demo::{DemoOptions, DemoServer};
 use predicates::prelude::*;
@@ -1014,10 +1012,10 @@ mod tui_hooks {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use findings_tui::api::model::{ListIssuesFilter, ListIssuesRequest, SortBy, SortDirection};
     use findings_tui::filter_spec::{self, LIST_FILTER};
-    use findings_tui::tui::app::{App, Effect, Msg, Overlay, PaneId, SavedView, Session};
+    use findings_tui::tui::app::{App, Effect, Msg, Overlay, SavedView, Session};
     use findings_tui::tui::keymap::Keymap;
+    use findings_tui::tui::message::ApiRequest;
     use findings_tui::tui::theme::Theme;
-    use findings_tui::tui::worker::ApiRequest;
 
     fn view(
         name: &str,
@@ -1149,7 +1147,7 @@ mod tui_hooks {
         // Up from the first field reaches the last view.
         key(&mut app, KeyCode::Up);
         terminal
-            .draw(|f| findings_tui::tui::view::draw(f, &app))
+            .draw(|f| findings_tui::tui::app::view::draw(f, &app))
             .unwrap();
         let screen: String = terminal
             .backend()
@@ -1168,7 +1166,7 @@ mod tui_hooks {
         assert_eq!(req.sort_by, Some(SortBy::Rule));
         assert_eq!(req.sort_direction, Some(SortDirection::Asc));
         assert_eq!(req.filter, filter(&[("issueTypes", "secrets")]));
-        assert!(app.issues.form.is_none(), "the form closes");
+        assert!(app.issues().form.is_none(), "the form closes");
         assert_eq!(app.status.as_deref(), Some("view secrets"));
     }
 
@@ -1176,10 +1174,10 @@ mod tui_hooks {
     fn the_default_pane_is_where_the_app_opens() {
         let mut app = app(Session {
             deployment: "1234".into(),
-            default_pane: Some(PaneId::Report),
+            default_pane: Some(findings_tui::tui::panes::report::ID),
             ..Default::default()
         });
-        assert_eq!(app.pane, PaneId::Report);
+        assert_eq!(app.pane, findings_tui::tui::panes::report::ID);
         let effects = app.start();
         assert!(effects.iter().any(|e| matches!(
             e,
@@ -1260,7 +1258,7 @@ fn the_log_counts_retries() {
 /// The example of the README's Configuration section is a valid file.
 #[test]
 fn the_readme_example_is_a_valid_config() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = &readme[readme.find("## Configuration").expect("the section")..];
     let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];
@@ -1277,7 +1275,7 @@ fn the_readme_example_is_a_valid_config() {
 #[test]
 fn the_readme_theme_example_is_a_valid_theme_file() {
     use findings_tui::tui::theme::{Theme, ThemeFile};
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = &readme[readme.find("### Themes").expect("the section")..];
     let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];

@@ -1,21 +1,20 @@
 //! The Issues pane: the findings table (only visible rows are built), the
 //! local filter input, the filter form.
 
-use super::common::{loaded_note, new_note, safe, spinner};
-use super::findings_table;
-use super::form;
-use crate::tui::app::App;
+use super::{IssuesPane, areas};
 use crate::tui::layout;
+use crate::tui::pane::ViewCx;
 use crate::tui::rows::FindingRow;
+use crate::tui::widgets::common::{STOPPED, loaded_note, new_note, safe, spinner};
+use crate::tui::widgets::findings_table;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-pub fn draw(f: &mut Frame, area: Rect, app: &App) {
-    let pane = &app.issues;
-    let theme = &app.theme;
-    let (table_area, input_area) = layout::issues(area, pane.local_input.is_some());
+pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
+    let theme = v.theme;
+    let (table_area, input_area) = areas(area, pane.local_input.is_some());
     let list = &pane.list;
     let rows_area = layout::table_rows(table_area);
     let title = format!(
@@ -35,7 +34,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
             selected: list.selected,
             row: &row,
             marked: (!pane.marked.is_empty()).then_some(&marked as _),
-            new_since: pane.new_since,
+            new_since: pane.new.last_visit,
         },
         findings_table::DateColumn::RelevantSince,
         Block::default().borders(Borders::ALL).title(title),
@@ -43,11 +42,11 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
 
     if list.is_empty() {
         let text = if list.loader.is_loading() {
-            format!("{} loading findings…", spinner(app.spinner))
+            format!("{} loading findings…", spinner(v.spinner))
         } else if let Some(e) = &list.loader.error {
             format!("failed: {}", safe(e))
         } else if list.paused {
-            super::common::STOPPED.to_owned()
+            STOPPED.to_owned()
         } else if !pane.local_query.is_empty() {
             "no loaded finding matches the local filter".to_owned()
         } else {
@@ -73,7 +72,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
     }
 
     if let Some(form_state) = &pane.form {
-        form::draw(
+        crate::tui::filter_form::view::draw(
             f,
             area,
             form_state,
@@ -84,11 +83,14 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
 }
 
 /// The Issues pane's part of the status line.
-pub fn status(app: &App) -> String {
-    let pane = &app.issues;
+pub fn status(pane: &IssuesPane) -> String {
     let list = &pane.list;
     let mut parts = vec![loaded_note(list)];
-    parts.extend(new_note(pane.new_since, pane.new_count, pane.new_only()));
+    parts.extend(new_note(
+        pane.new.last_visit,
+        pane.new.count,
+        pane.new_only(),
+    ));
     if !pane.local_query.is_empty() {
         parts.push(format!(
             "/{} ({} shown)",
@@ -109,7 +111,7 @@ pub fn status(app: &App) -> String {
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
     } else if list.paused {
-        parts.push(super::common::STOPPED.to_owned());
+        parts.push(STOPPED.to_owned());
     }
     parts.join(" · ")
 }

@@ -2,11 +2,12 @@
 //! right (or below) the review of the exact body, the answer, or the error.
 //! The access token is never drawn: the form shows only whether one is set.
 
-use super::common::{heading, paragraph, safe, spinner, time, wrap};
+use super::{Row, ScmPane, Step};
 use crate::api::model::{ScmConfig, ScmConfigResponse};
-use crate::tui::app::App;
-use crate::tui::panes::scm::{Row, ScmPane, Step};
+use crate::tui::keymap::{Action, Context};
+use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::common::{heading, paragraph, safe, spinner, time, wrap};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -25,8 +26,7 @@ const MASK: &str = "••••";
 
 type Lines = Vec<Line<'static>>;
 
-pub fn draw(f: &mut Frame, area: Rect, app: &App) {
-    let pane = &app.scm;
+pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let on_panel = matches!(pane.step, Step::Review | Step::Sending);
     let (form_area, panel_area) = if area.width >= SIDE_BY_SIDE {
         let [left, panel] =
@@ -36,7 +36,7 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
         // Under the form, what the last PATCH sent (the panel shows its answer).
         let last_sent = pane.attempt.is_some() && !on_panel && pane.failure.is_none();
         if last_sent && below.height >= 4 {
-            draw_last_sent(f, below, app);
+            draw_last_sent(f, below, pane, v);
         }
         (Some(form), Some(panel))
     } else if on_panel {
@@ -53,16 +53,15 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App) {
         (Some(area), None)
     };
     if let Some(area) = form_area {
-        draw_form(f, area, app);
+        draw_form(f, area, pane, v);
     }
     if let Some(area) = panel_area {
-        draw_panel(f, area, app);
+        draw_panel(f, area, pane, v);
     }
 }
 
-fn draw_form(f: &mut Frame, area: Rect, app: &App) {
-    let pane = &app.scm;
-    let theme = &app.theme;
+fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
+    let theme = v.theme;
     let interactive = !matches!(pane.step, Step::Review | Step::Sending);
     let mut title = vec![Span::styled(" SCM config draft ", theme.title())];
     if pane.read_only {
@@ -73,7 +72,13 @@ fn draw_form(f: &mut Frame, area: Rect, app: &App) {
         .borders(Borders::ALL)
         .title(Line::from(title));
     if interactive {
-        block = block.title_bottom(" Enter edit · Space cycle · R review ");
+        let key = |action| v.key(Context::Scm, action);
+        block = block.title_bottom(format!(
+            " {} edit · {} cycle · {} review ",
+            key(Action::Submit),
+            key(Action::Toggle),
+            key(Action::Review)
+        ));
     }
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -186,9 +191,8 @@ fn value_of(pane: &ScmPane, row: Row, theme: &Theme) -> (String, Style) {
     }
 }
 
-fn draw_panel(f: &mut Frame, area: Rect, app: &App) {
-    let pane = &app.scm;
-    let theme = &app.theme;
+fn draw_panel(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
+    let theme = v.theme;
     // Inside the borders.
     let width = (area.width as usize).saturating_sub(2).max(1);
     let (title, lines, title_style) = match pane.step {
@@ -198,19 +202,21 @@ fn draw_panel(f: &mut Frame, area: Rect, app: &App) {
             } else {
                 " Review: nothing is sent until you confirm "
             },
-            review_lines(app, width),
+            review_lines(pane, v, width),
             theme.title(),
         ),
-        _ if pane.failure.is_some() => {
-            (" Update failed ", failure_lines(app, width), theme.error())
-        }
+        _ if pane.failure.is_some() => (
+            " Update failed ",
+            failure_lines(pane, v, width),
+            theme.error(),
+        ),
         _ => match &pane.returned {
             Some(response) => (
                 " Returned config ",
                 returned_lines(response, theme, width),
                 theme.title(),
             ),
-            None => (" SCM config ", intro_lines(app, width), theme.title()),
+            None => (" SCM config ", intro_lines(pane, v, width), theme.title()),
         },
     };
     let block = Block::default()
@@ -218,13 +224,20 @@ fn draw_panel(f: &mut Frame, area: Rect, app: &App) {
         .title(Span::styled(title, title_style));
     let inner = block.inner(area);
     let max = lines.len().saturating_sub(inner.height as usize);
+    // Update bounds scrolling by what was drawn.
+    pane.panel_max_scroll
+        .set(Some(max.min(u16::MAX as usize) as u16));
     let scroll = (pane.scroll as usize).min(max);
     let block = if max > 0 {
         let below = max - scroll;
+        let (up, down) = (
+            v.key(Context::Scm, Action::PageUp),
+            v.key(Context::Scm, Action::PageDown),
+        );
         let note = match (scroll > 0, below > 0) {
-            (true, true) => format!(" PgUp/PgDn · {below} more lines "),
-            (false, _) => format!(" PgDn · {below} more lines "),
-            (true, false) => " PgUp · end ".to_owned(),
+            (true, true) => format!(" {up}/{down} · {below} more lines "),
+            (false, _) => format!(" {down} · {below} more lines "),
+            (true, false) => format!(" {up} · end "),
         };
         block.title_bottom(Span::styled(note, theme.dim()))
     } else {
@@ -238,13 +251,13 @@ fn draw_panel(f: &mut Frame, area: Rect, app: &App) {
     );
 }
 
-fn draw_last_sent(f: &mut Frame, area: Rect, app: &App) {
+fn draw_last_sent(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let width = (area.width as usize).saturating_sub(2).max(1);
     let mut lines = Vec::new();
-    request_lines(&mut lines, app, width);
+    request_lines(&mut lines, pane, v, width);
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(Span::styled(" Last sent ", app.theme.title()));
+        .title(Span::styled(" Last sent ", v.theme.title()));
     f.render_widget(Paragraph::new(lines).block(block), area);
 }
 
@@ -281,25 +294,24 @@ fn fact(lines: &mut Lines, theme: &Theme, label: &str, value: &str, style: Style
 }
 
 /// The request line and the body exactly as sent (token masked).
-fn request_lines(lines: &mut Lines, app: &App, width: usize) {
-    let Some(request) = app.scm.shown_request() else {
+fn request_lines(lines: &mut Lines, pane: &ScmPane, v: &ViewCx, width: usize) {
+    let Some(request) = pane.shown_request() else {
         return;
     };
-    let deployment = &app.session.deployment;
+    let deployment = v.deployment;
     text(
         lines,
         &request.request_line(deployment),
         width,
-        app.theme.accent(),
+        v.theme.accent(),
     );
     for line in request.shown_body(deployment).lines() {
         text(lines, line, width, Style::new());
     }
 }
 
-fn review_lines(app: &App, width: usize) -> Lines {
-    let pane = &app.scm;
-    let theme = &app.theme;
+fn review_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
+    let theme = v.theme;
     let mut lines = Vec::new();
     if pane.read_only {
         lines.push(Line::from(vec![
@@ -308,7 +320,10 @@ fn review_lines(app: &App, width: usize) -> Lines {
         ]));
         text(
             &mut lines,
-            "--read-only is set: this update cannot be sent. n/Esc goes back to the form.",
+            &format!(
+                "--read-only is set: this update cannot be sent. {} goes back to the form.",
+                v.keys(Context::Review, Action::Back)
+            ),
             width,
             theme.dim(),
         );
@@ -319,14 +334,14 @@ fn review_lines(app: &App, width: usize) -> Lines {
             &mut lines,
             &format!(
                 "{} sending… the PATCH goes out once and is never retried; wait for the answer",
-                spinner(app.spinner)
+                spinner(v.spinner)
             ),
             width,
             theme.accent(),
         );
         lines.push(Line::default());
     }
-    request_lines(&mut lines, app, width);
+    request_lines(&mut lines, pane, v, width);
     lines.push(Line::default());
     let has_token = pane
         .shown_request()
@@ -346,20 +361,23 @@ fn review_lines(app: &App, width: usize) -> Lines {
         theme.dim(),
     );
     if pane.step == Step::Review {
+        let back = v.keys(Context::Review, Action::Back);
         let keys = if pane.read_only {
-            "n/Esc back to the form (the draft is kept)"
+            format!("{back} back to the form (the draft is kept)")
         } else {
-            "y/Enter send · n/Esc back to the form (the draft is kept)"
+            format!(
+                "{} send · {back} back to the form (the draft is kept)",
+                v.keys(Context::Review, Action::Confirm)
+            )
         };
         lines.push(Line::default());
-        text(&mut lines, keys, width, theme.key());
+        text(&mut lines, &keys, width, theme.key());
     }
     lines
 }
 
-fn failure_lines(app: &App, width: usize) -> Lines {
-    let pane = &app.scm;
-    let theme = &app.theme;
+fn failure_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
+    let theme = v.theme;
     let mut lines = Vec::new();
     let Some(failure) = &pane.failure else {
         return lines;
@@ -379,7 +397,7 @@ fn failure_lines(app: &App, width: usize) -> Lines {
     if pane.attempt.is_some() {
         lines.push(Line::default());
         lines.push(heading(theme, "What was sent"));
-        request_lines(&mut lines, app, width);
+        request_lines(&mut lines, pane, v, width);
     }
     lines
 }
@@ -541,34 +559,41 @@ fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
     }
 }
 
-fn intro_lines(app: &App, width: usize) -> Lines {
-    let theme = &app.theme;
+fn intro_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
+    let theme = v.theme;
     let mut lines = Vec::new();
     lines.push(heading(theme, "Update an SCM config"));
+    let key = |action| v.key(Context::Scm, action);
+    let edits = format!(
+        "{} edits a text field (Enter keeps, Esc discards) or toggles; {} cycles unchanged → on → off; {} resets a field; `:scm ID` sets the config id.",
+        key(Action::Submit),
+        key(Action::Toggle),
+        key(Action::ClearField)
+    );
+    let sends = format!(
+        "{} (or {} on [ Review ]) shows the exact body first; only {} there sends the PATCH, once, never retried.",
+        key(Action::Review),
+        key(Action::Submit),
+        v.keys(Context::Review, Action::Confirm)
+    );
     for (s, style) in [
         (
             "There is no read operation for SCM configs: each field shows \"unchanged\" until you set it, and only the fields you change are sent (a partial update).",
             Style::new(),
         ),
         ("", Style::new()),
-        (
-            "Enter edits a text field (Enter keeps, Esc discards) or toggles; Space cycles unchanged → on → off; Ctrl-r resets a field; `:scm ID` sets the config id.",
-            theme.dim(),
-        ),
+        (edits.as_str(), theme.dim()),
         ("", Style::new()),
         (
             "The access token is never shown: the form only says whether one is set.",
             theme.dim(),
         ),
         ("", Style::new()),
-        (
-            "R (or Enter on [ Review ]) shows the exact body first; only y/Enter there sends the PATCH, once, never retried.",
-            theme.dim(),
-        ),
+        (sends.as_str(), theme.dim()),
     ] {
         text(&mut lines, s, width, style);
     }
-    if app.scm.read_only {
+    if pane.read_only {
         lines.push(Line::default());
         lines.push(Line::from(vec![
             Span::styled(" READ-ONLY ", theme.badge()),
@@ -580,15 +605,18 @@ fn intro_lines(app: &App, width: usize) -> Lines {
 
 /// The SCM pane's part of the status line: the step and what the keys do.
 /// Never the token.
-pub fn status(app: &App) -> String {
-    let pane = &app.scm;
+pub fn status(pane: &ScmPane, v: &ViewCx) -> String {
     let mut parts = vec![format!("SCM {}", pane.step.label())];
     if pane.read_only {
         parts.push("READ-ONLY: sending disabled".into());
     }
+    let back = v.keys(Context::Review, Action::Back);
     match pane.step {
-        Step::Review if pane.read_only => parts.push("n/Esc back".into()),
-        Step::Review => parts.push("y/Enter send · n/Esc back".into()),
+        Step::Review if pane.read_only => parts.push(format!("{back} back")),
+        Step::Review => parts.push(format!(
+            "{} send · {back} back",
+            v.keys(Context::Review, Action::Confirm)
+        )),
         Step::Sending => parts.push("waiting for the answer (never retried)".into()),
         Step::Editing | Step::Sent | Step::Failed => {
             if let Some(note) = pane.failure.as_ref().and_then(|f| f.note)
@@ -611,7 +639,15 @@ pub fn status(app: &App) -> String {
                     format!("config {}", safe(id))
                 });
                 parts.push(format!("{} changed", pane.draft.changes()));
-                parts.push("j/k move · Enter edit · Space cycle · R review".into());
+                let key = |action| v.key(Context::Scm, action);
+                parts.push(format!(
+                    "{}/{} move · {} edit · {} cycle · {} review",
+                    key(Action::NextField),
+                    key(Action::PrevField),
+                    key(Action::Submit),
+                    key(Action::Toggle),
+                    key(Action::Review)
+                ));
             }
         }
     }

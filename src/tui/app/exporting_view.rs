@@ -1,9 +1,9 @@
 //! The export prompt (`e`) and the copy menu (`y`) of the findings lists.
 
-use super::common::safe;
-use crate::tui::app::App;
-use crate::tui::exporting::{COPY_CHOICES, CopyMenu, ExportPrompt, FORMATS};
+use super::App;
+use super::exporting::{COPY_CHOICES, CopyMenu, ExportPrompt, FORMATS};
 use crate::tui::layout;
+use crate::tui::widgets::common::safe;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

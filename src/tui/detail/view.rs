@@ -1,35 +1,25 @@
 //! The detail of a finding, one tab at a time. Every string from the server
 //! is made safe before it is drawn; long text is wrapped to the width.
 
-use super::common::{date, field, heading, opt, paragraph, safe, spinner, time};
+use super::{Cache, DetailView, Enriched, Tab};
 use crate::api::model::*;
-use crate::tui::app::{App, Enriched};
-use crate::tui::panes::detail::{DetailView, Tab};
+use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::common::{date, field, heading, opt, paragraph, safe, spinner, time};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Tabs};
 
-/// Where the tab's text goes inside the detail's `area`.
-fn body_of(area: Rect) -> Rect {
-    let inner = Block::default().borders(Borders::ALL).inner(area);
-    Rect {
-        y: inner.y + 2,
-        height: inner.height.saturating_sub(2),
-        ..inner
-    }
-}
-
 /// The lines of the open tab, as they will be drawn at `width`.
-fn content<'a>(app: &App, detail: &DetailView, width: usize) -> Vec<Line<'a>> {
-    let theme = &app.theme;
+fn content<'a>(detail: &DetailView, cache: &Cache, v: &ViewCx, width: usize) -> Vec<Line<'a>> {
+    let theme = v.theme;
     let tab = detail.current_tab();
-    let cached = detail.issue.id.as_ref().and_then(|id| app.enriched.get(id));
+    let cached = detail.issue.id.as_ref().and_then(|id| cache.get(id));
     match (tab.needs_enriched(), cached) {
         (true, None) if detail.is_loading() => vec![Line::from(format!(
             "{} fetching this finding's {}…",
-            spinner(app.spinner),
+            spinner(v.spinner),
             tab.title().to_lowercase()
         ))],
         (true, None) => vec![Line::from("not loaded yet")],
@@ -38,30 +28,24 @@ fn content<'a>(app: &App, detail: &DetailView, width: usize) -> Vec<Line<'a>> {
                 format!("could not load: {}", safe(e)),
                 theme.error(),
             )),
-            Line::from(Span::styled("r tries again", theme.dim())),
+            Line::from(Span::styled(
+                format!(
+                    "{} tries again",
+                    v.key(
+                        crate::tui::keymap::Context::Detail,
+                        crate::tui::keymap::Action::Refresh
+                    )
+                ),
+                theme.dim(),
+            )),
         ],
         (_, Some(Enriched::Loaded(full))) => tab_lines(tab, full, theme, width),
         (false, _) => tab_lines(tab, &detail.issue, theme, width),
     }
 }
 
-/// How far the open detail can scroll (so `G` then `k` moves at once).
-pub fn max_scroll(app: &App) -> u16 {
-    let Some(detail) = &app.detail else { return 0 };
-    let area = Rect::new(0, 0, app.size.0, app.size.1);
-    let body = crate::tui::layout::screen(area).body;
-    let Some(detail_area) = crate::tui::layout::list_and_detail(body, true).1 else {
-        return 0;
-    };
-    let body = body_of(detail_area);
-    let lines = content(app, detail, body.width as usize).len();
-    lines
-        .saturating_sub(body.height as usize)
-        .min(u16::MAX as usize) as u16
-}
-
-pub fn draw(f: &mut Frame, area: Rect, app: &App, detail: &DetailView) {
-    let theme = &app.theme;
+pub fn draw(f: &mut Frame, area: Rect, detail: &DetailView, cache: &Cache, v: &ViewCx) {
+    let theme = v.theme;
     f.render_widget(Clear, area);
     let title = format!(
         " {} · {} ",
@@ -83,9 +67,14 @@ pub fn draw(f: &mut Frame, area: Rect, app: &App, detail: &DetailView) {
         .highlight_style(theme.selected())
         .divider("│");
     f.render_widget(tabs, Rect { height: 1, ..inner });
-    let body = body_of(area);
-    let lines = content(app, detail, body.width as usize);
-    let max_scroll = lines.len().saturating_sub(body.height as usize) as u16;
+    let body = crate::tui::layout::detail_text(area);
+    let lines = content(detail, cache, v, body.width as usize);
+    let max_scroll = lines
+        .len()
+        .saturating_sub(body.height as usize)
+        .min(u16::MAX as usize) as u16;
+    // Update reads it back, so `k` after `G` moves at once.
+    detail.max_scroll.set(Some(max_scroll));
     let scroll = detail.scroll.min(max_scroll);
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
 }

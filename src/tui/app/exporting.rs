@@ -4,102 +4,15 @@
 //! [`Effect::Export`] (see `save.rs`), and the outcome comes back as
 //! [`Msg::Exported`](crate::tui::app::Msg::Exported).
 
-use super::app::{App, Effect, Overlay, PaneId, is_web_url};
-use super::load::PagedList;
-use super::rows::{Finding, FindingRow};
-use crate::api::model::{Issue, IssueItem};
-use crate::export::{Format, Record, Writer};
+use super::{App, Effect, Overlay, PaneId};
+use crate::api::model::Issue;
+use crate::export::Format;
+use crate::tui::findings_list::is_web_url;
+use crate::tui::message::ExportItems;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use std::collections::HashSet;
 use std::path::PathBuf;
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
-
-/// The finding ids marked on a pane (`Space`).
-#[derive(Debug, Clone, Default)]
-pub struct Marks {
-    ids: HashSet<String>,
-}
-
-impl Marks {
-    pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
-    }
-
-    pub fn contains(&self, id: &str) -> bool {
-        self.ids.contains(id)
-    }
-
-    pub fn clear(&mut self) {
-        self.ids.clear();
-    }
-
-    /// Marks or unmarks the finding `id`; `Err` when it has no id to mark
-    /// it by.
-    pub fn toggle(&mut self, id: &str) -> Result<bool, String> {
-        if id.is_empty() {
-            return Err("this finding has no id; it cannot be marked".into());
-        }
-        if self.ids.remove(id) {
-            Ok(false)
-        } else {
-            self.ids.insert(id.to_owned());
-            Ok(true)
-        }
-    }
-}
-
-/// The rows an export writes, as the pane holds them: List issues items
-/// (the wrapper objects, as `findings issues` writes them) or report
-/// findings.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ExportItems {
-    Issues(Vec<IssueItem>),
-    Findings(Vec<Issue>),
-}
-
-impl ExportItems {
-    pub fn len(&self) -> usize {
-        match self {
-            ExportItems::Issues(v) => v.len(),
-            ExportItems::Findings(v) => v.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The items written in `format` into `out`.
-    pub fn write_to<W: std::io::Write>(
-        &self,
-        out: W,
-        format: Format,
-        width: usize,
-    ) -> std::io::Result<(W, usize)> {
-        fn all<T: Record, W: std::io::Write>(
-            items: &[T],
-            out: W,
-            format: Format,
-            width: usize,
-        ) -> std::io::Result<(W, usize)> {
-            let mut w = Writer::new::<T>(out, format, width);
-            for item in items {
-                w.item(item)?;
-            }
-            let n = w.count();
-            Ok((w.finish()?, n))
-        }
-        match self {
-            ExportItems::Issues(v) => all(v, out, format, width),
-            ExportItems::Findings(v) => all(v, out, format, width),
-        }
-    }
-}
 
 /// The formats the export prompt offers, in order.
 pub const FORMATS: [Format; 6] = [
@@ -168,64 +81,31 @@ pub fn default_path(format: Format) -> String {
     )
 }
 
-/// The rows an export of the pane would write: the marked ones (in list
-/// order, shown or not), else every row shown (the local filter applies).
-fn rows(app: &App, pane: PaneId) -> (ExportItems, bool) {
-    /// Unpacks the rows to write from one pane's list.
-    fn pick<T: Finding>(list: &PagedList<FindingRow<T>>, marks: &Marks) -> Vec<T> {
-        if marks.is_empty() {
-            (0..list.len())
-                .filter_map(|r| list.row(r)?.unpack())
-                .collect()
-        } else {
-            list.items
-                .iter()
-                .filter(|row| marks.contains(&row.id))
-                .filter_map(FindingRow::unpack)
-                .collect()
-        }
-    }
-    match pane {
-        PaneId::Report => {
-            let p = &app.report;
-            (
-                ExportItems::Findings(pick(&p.list, &p.marked)),
-                !p.marked.is_empty(),
-            )
-        }
-        _ => {
-            let p = &app.issues;
-            (
-                ExportItems::Issues(pick(&p.list, &p.marked)),
-                !p.marked.is_empty(),
-            )
-        }
-    }
+/// What pane `pane` holds to export and copy, if it lists findings.
+fn findings_of(app: &App, pane: PaneId) -> Option<Box<dyn crate::tui::pane::FindingsSource + '_>> {
+    app.panes().find(|p| p.id() == pane)?.findings()
 }
 
 fn marked_count(app: &App, pane: PaneId) -> usize {
-    match pane {
-        PaneId::Report => app.report.marked.len(),
-        _ => app.issues.marked.len(),
-    }
+    findings_of(app, pane).map_or(0, |f| f.marked())
 }
 
 fn shown_count(app: &App, pane: PaneId) -> usize {
-    match pane {
-        PaneId::Report => app.report.list.len(),
-        _ => app.issues.list.len(),
-    }
+    findings_of(app, pane).map_or(0, |f| f.shown())
 }
 
 fn selected_issue(app: &App, pane: PaneId) -> Option<Issue> {
-    match pane {
-        PaneId::Report => app.report.selected_issue(),
-        _ => app.issues.selected_issue(),
-    }
+    findings_of(app, pane)?.selected_issue()
+}
+
+/// The rows an export of the pane would write: the marked ones (in list
+/// order, shown or not), else every row shown (the local filter applies).
+fn rows(app: &App, pane: PaneId) -> ExportItems {
+    findings_of(app, pane).map_or(ExportItems::Findings(Vec::new()), |f| f.export_items())
 }
 
 /// `e`: opens the export prompt (nothing to export: says so).
-pub fn open_export(app: &mut App) {
+pub(super) fn open_export(app: &mut App) {
     let pane = app.pane;
     let marked = marked_count(app, pane);
     let count = if marked > 0 {
@@ -270,7 +150,7 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
             }
             let (format, pane) = (prompt.format, prompt.pane);
             app.overlay = None;
-            let (items, _) = rows(app, pane);
+            let items = rows(app, pane);
             app.status = Some(format!(
                 "exporting {} finding{} to {}…",
                 items.len(),
@@ -403,20 +283,10 @@ fn copy_text(app: &App, pane: PaneId, choice: usize) -> Result<(String, String),
             loc => Ok((clean(&loc), clean(&loc))),
         },
         _ => {
-            let items = if marked_count(app, pane) > 0 {
-                rows(app, pane).0
-            } else {
-                match pane {
-                    PaneId::Report => ExportItems::Findings(vec![issue.clone()]),
-                    _ => ExportItems::Issues(
-                        app.issues
-                            .list
-                            .selected_item()
-                            .and_then(FindingRow::unpack)
-                            .into_iter()
-                            .collect(),
-                    ),
-                }
+            let items = match findings_of(app, pane) {
+                Some(f) if f.marked() > 0 => f.export_items(),
+                Some(f) => f.selected_items(),
+                None => ExportItems::Findings(vec![issue.clone()]),
             };
             let (out, n) = items
                 .write_to(Vec::new(), Format::Markdown, 0)

@@ -2,15 +2,15 @@
 //! charts of the loaded findings (from counts the pane keeps as pages
 //! arrive), and the findings table (only visible rows are built).
 
-use super::common::{date, loaded_note, new_note, safe, short_rule, spinner};
-use super::findings_table;
+use super::{ReportPane, Totals};
 use crate::api::model::Severity;
-use crate::tui::app::App;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
-use crate::tui::panes::report::{ReportPane, Totals};
+use crate::tui::pane::ViewCx;
 use crate::tui::rows::FindingRow;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::common::{date, loaded_note, new_note, safe, short_rule, spinner};
+use crate::tui::widgets::findings_table;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -18,14 +18,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-pub fn draw(f: &mut Frame, area: Rect, app: &App) {
-    let areas = layout::report(area);
-    totals(f, areas.totals, app);
-    selectors(f, areas.selectors, app);
+pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    let areas = super::areas(area);
+    totals(f, areas.totals, pane, v);
+    selectors(f, areas.selectors, pane, v);
     if areas.charts.height > 0 {
-        charts(f, areas.charts, app);
+        charts(f, areas.charts, pane, v);
     }
-    list(f, areas.list, app);
+    list(f, areas.list, pane, v);
 }
 
 // ---- Totals ----
@@ -36,13 +36,12 @@ fn totals_values(t: &Totals) -> [Option<i64>; 4] {
     [t.all, t.code, t.sca, t.secrets]
 }
 
-fn totals(f: &mut Frame, area: Rect, app: &App) {
+fn totals(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     if area.height == 0 || area.width == 0 {
         return;
     }
-    let pane = &app.report;
-    let theme = &app.theme;
-    let loading = pane.is_loading();
+    let theme = v.theme;
+    let loading = pane.list.loader.is_loading();
     let current = pane.current_totals().is_some();
     let shown = pane.totals.as_ref().map(|(t, _)| t);
     // Stale totals (of the previous query) are dimmed until new ones come.
@@ -54,7 +53,7 @@ fn totals(f: &mut Frame, area: Rect, app: &App) {
         let mut spans = Vec::new();
         if loading {
             spans.push(Span::styled(
-                format!("{} ", spinner(app.spinner)),
+                format!("{} ", spinner(v.spinner)),
                 theme.accent(),
             ));
         }
@@ -77,7 +76,7 @@ fn totals(f: &mut Frame, area: Rect, app: &App) {
         let mut title = vec![Span::styled(format!(" {label} "), theme.title())];
         if loading {
             title.push(Span::styled(
-                format!("{} ", spinner(app.spinner)),
+                format!("{} ", spinner(v.spinner)),
                 theme.accent(),
             ));
         }
@@ -191,18 +190,17 @@ fn glyph(c: char) -> Option<[&'static str; 3]> {
 
 // ---- Selectors ----
 
-fn key_label(app: &App, action: Action, fallback: &str) -> String {
-    app.keymap
+fn key_label(v: &ViewCx, action: Action, fallback: &str) -> String {
+    v.keymap
         .key_for(&[Context::Report], action)
         .map_or_else(|| fallback.to_owned(), |k| k.to_string())
 }
 
-fn selectors(f: &mut Frame, area: Rect, app: &App) {
+fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     if area.height == 0 || area.width == 0 {
         return;
     }
-    let pane = &app.report;
-    let theme = &app.theme;
+    let theme = v.theme;
     let width = area.width as usize;
 
     // Line 1: the selectors and their values.
@@ -234,12 +232,12 @@ fn selectors(f: &mut Frame, area: Rect, app: &App) {
         };
         let mut spans = Vec::new();
         spans.extend(selector(
-            key_label(app, Action::CycleReportType, "t"),
+            key_label(v, Action::CycleReportType, "t"),
             names[0],
             pane.report_type.label().to_owned(),
         ));
         spans.extend(selector(
-            key_label(app, Action::CyclePeriod, "p"),
+            key_label(v, Action::CyclePeriod, "p"),
             names[1],
             format!(
                 "{}{}",
@@ -248,12 +246,12 @@ fn selectors(f: &mut Frame, area: Rect, app: &App) {
             ),
         ));
         spans.extend(selector(
-            key_label(app, Action::CycleBucket, "b"),
+            key_label(v, Action::CycleBucket, "b"),
             names[2],
             pane.bucket_label().to_owned(),
         ));
         spans.extend(selector(
-            key_label(app, Action::CycleState, "x"),
+            key_label(v, Action::CycleState, "x"),
             names[3],
             safe(pane.state_label()),
         ));
@@ -280,7 +278,7 @@ fn selectors(f: &mut Frame, area: Rect, app: &App) {
             } else {
                 Style::new()
             };
-            spans.push(Span::styled(key_label(app, *action, key), theme.key()));
+            spans.push(Span::styled(key_label(v, *action, key), theme.key()));
             spans.push(Span::raw(" "));
             spans.push(Span::styled(
                 if long { *long_name } else { *short_name }.to_owned(),
@@ -338,9 +336,8 @@ struct Bar {
     style: Style,
 }
 
-fn charts(f: &mut Frame, area: Rect, app: &App) {
-    let pane = &app.report;
-    let theme = &app.theme;
+fn charts(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    let theme = v.theme;
     let stats = &pane.stats;
     let w = area.width;
     let constraints: Vec<Constraint> = if w >= 110 {
@@ -414,20 +411,28 @@ fn charts(f: &mut Frame, area: Rect, app: &App) {
         charts.push(("Top projects", ranked(&stats.top_projects, false)));
     }
     for (rect, (title, bars)) in panels.iter().zip(charts) {
-        chart(f, *rect, app, theme, title, &bars);
+        chart(f, *rect, pane, v, theme, title, &bars);
     }
 }
 
-fn chart(f: &mut Frame, area: Rect, app: &App, theme: &Theme, title: &str, bars: &[Bar]) {
+fn chart(
+    f: &mut Frame,
+    area: Rect,
+    pane: &ReportPane,
+    v: &ViewCx,
+    theme: &Theme,
+    title: &str,
+    bars: &[Bar],
+) {
     if area.height == 0 || area.width == 0 {
         return;
     }
     let width = area.width as usize;
     let mut lines = vec![Line::from(Span::styled(fit(title, width), theme.title()))];
     let rows = area.height.saturating_sub(1) as usize;
-    if app.report.stats.count == 0 {
-        let note = if app.report.is_loading() {
-            format!("{} loading…", spinner(app.spinner))
+    if pane.stats.count == 0 {
+        let note = if pane.list.loader.is_loading() {
+            format!("{} loading…", spinner(v.spinner))
         } else {
             "no findings loaded".to_owned()
         };
@@ -499,12 +504,11 @@ fn fit(s: &str, width: usize) -> String {
 
 // ---- The findings list ----
 
-fn list(f: &mut Frame, area: Rect, app: &App) {
+fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     if area.height == 0 || area.width == 0 {
         return;
     }
-    let pane: &ReportPane = &app.report;
-    let theme = &app.theme;
+    let theme = v.theme;
     let list = &pane.list;
     let rows_area = layout::table_rows(area);
     let height = rows_area.height as usize;
@@ -521,7 +525,7 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
         .borders(Borders::ALL)
         .title(Span::styled(title, theme.title()));
     if let Some(e) = &list.loader.error {
-        let retry = key_label(app, Action::Refresh, "r");
+        let retry = key_label(v, Action::Refresh, "r");
         let text = format!(" failed: {} ({retry} retries) ", safe(e));
         block = block.title_bottom(Span::styled(
             fit(&text, area.width.saturating_sub(2) as usize),
@@ -540,7 +544,7 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
             selected: list.selected,
             row: &row,
             marked: (!pane.marked.is_empty()).then_some(&marked as _),
-            new_since: pane.new_since,
+            new_since: pane.new.last_visit,
         },
         findings_table::DateColumn::Created,
         block,
@@ -549,18 +553,18 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
     if list.is_empty() && height > 0 {
         let (text, style) = if list.loader.is_loading() {
             (
-                format!("{} loading the report…", spinner(app.spinner)),
+                format!("{} loading the report…", spinner(v.spinner)),
                 theme.dim(),
             )
         } else if let Some(e) = &list.loader.error {
             (format!("failed: {}", safe(e)), theme.error())
         } else if list.paused {
-            (super::common::STOPPED.to_owned(), theme.dim())
+            (crate::tui::widgets::common::STOPPED.to_owned(), theme.dim())
         } else {
             ("no findings match".to_owned(), theme.dim())
         };
         f.render_widget(
-            Paragraph::new(super::common::paragraph(
+            Paragraph::new(crate::tui::widgets::common::paragraph(
                 &text,
                 rows_area.width as usize,
                 0,
@@ -572,11 +576,10 @@ fn list(f: &mut Frame, area: Rect, app: &App) {
 }
 
 /// The Report pane's part of the status line.
-pub fn status(app: &App) -> String {
-    let pane = &app.report;
+pub fn status(pane: &ReportPane) -> String {
     let list = &pane.list;
     let mut parts = vec![loaded_note(list)];
-    parts.extend(new_note(pane.new_since, pane.new_count, pane.new_only));
+    parts.extend(new_note(pane.new.last_visit, pane.new.count, pane.new_only));
     if !pane.marked.is_empty() {
         parts.push(format!("{} marked", pane.marked.len()));
     }
@@ -598,7 +601,7 @@ pub fn status(app: &App) -> String {
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
     } else if list.paused {
-        parts.push(super::common::STOPPED.to_owned());
+        parts.push(crate::tui::widgets::common::STOPPED.to_owned());
     }
     parts.join(" · ")
 }

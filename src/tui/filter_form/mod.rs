@@ -2,6 +2,8 @@
 //! object (every field reachable), text for strings, lists (comma separated),
 //! times and enums, tri-state (any / true / false) for booleans.
 
+pub mod view;
+
 use crate::filter_spec::{self, Field, FieldKind};
 use crossterm::event::{KeyCode, KeyEvent};
 use serde::Serialize;

@@ -2,12 +2,12 @@
 //! visible rows are built) and the detail of one agentic issue. Every
 //! string from the server (and every typed query) is made safe first.
 
-use super::common::{field, heading, paragraph, safe, spinner, time, wrap};
+use super::{AgenticPane, QueryField, areas};
 use crate::api::model::*;
-use crate::tui::app::App;
 use crate::tui::layout;
-use crate::tui::panes::agentic::{AgenticPane, QueryField, areas};
+use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::common::{field, heading, paragraph, safe, spinner, time, wrap};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::Style;
@@ -15,18 +15,17 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
 use unicode_width::UnicodeWidthChar;
 
-pub fn draw(f: &mut Frame, area: Rect, app: &App) {
-    let pane = &app.agentic;
+pub fn draw(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
     let a = areas(area, pane.detail.is_some());
-    queries(f, a.queries, app);
+    queries(f, a.queries, pane, v);
     if a.results.width > 0 && a.results.height > 0 {
-        results(f, a.results, app);
+        results(f, a.results, pane, v);
     }
     if let (Some(area), Some(d)) = (a.detail, &pane.detail)
         && area.width > 0
         && area.height > 0
     {
-        detail(f, area, app, &d.issue, d.scroll);
+        detail(f, area, v, &d.issue, d.scroll);
     }
 }
 
@@ -44,9 +43,8 @@ fn skip_columns(s: &str, cols: usize) -> &str {
 
 /// One line per query: a gutter (`▸` focused, `*` typed but not searched
 /// yet), the label, the value; the focused one gets the cursor.
-fn queries(f: &mut Frame, area: Rect, app: &App) {
-    let pane = &app.agentic;
-    let theme = &app.theme;
+fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
+    let theme = v.theme;
     let wide_labels = area.width >= 40;
     let label_width: u16 = if wide_labels { 13 } else { 3 };
     let gutter: u16 = 2;
@@ -112,9 +110,8 @@ fn label_of<T>(v: &Option<T>, label: impl Fn(&T) -> &str) -> String {
     v.as_ref().map_or(String::new(), |x| safe(label(x)))
 }
 
-fn results(f: &mut Frame, area: Rect, app: &App) {
-    let pane = &app.agentic;
-    let theme = &app.theme;
+fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
+    let theme = v.theme;
     let list = &pane.list;
     let rows_area = layout::table_rows(area);
     let height = (rows_area.height as usize).max(1);
@@ -206,11 +203,11 @@ fn results(f: &mut Frame, area: Rect, app: &App) {
 
     if list.is_empty() {
         let text = if list.loader.is_loading() {
-            format!("{} searching agentic issues…", spinner(app.spinner))
+            format!("{} searching agentic issues…", spinner(v.spinner))
         } else if let Some(e) = &list.loader.error {
             format!("failed: {} · r tries again", safe(e))
         } else if list.paused {
-            super::common::STOPPED.to_owned()
+            crate::tui::widgets::common::STOPPED.to_owned()
         } else if !pane.query_summary().is_empty() {
             "no agentic issue matches the queries".to_owned()
         } else {
@@ -324,8 +321,8 @@ pub fn detail_lines<'a>(issue: &AgenticIssue, theme: &Theme, width: usize) -> Ve
     lines
 }
 
-fn detail(f: &mut Frame, area: Rect, app: &App, issue: &AgenticIssue, scroll: u16) {
-    let theme = &app.theme;
+fn detail(f: &mut Frame, area: Rect, v: &ViewCx, issue: &AgenticIssue, scroll: u16) {
+    let theme = v.theme;
     f.render_widget(Clear, area);
     let title = format!(
         " {} · {} ",
@@ -351,8 +348,7 @@ fn detail(f: &mut Frame, area: Rect, app: &App, issue: &AgenticIssue, scroll: u1
 }
 
 /// The Agentic pane's part of the status line.
-pub fn status(app: &App) -> String {
-    let pane: &AgenticPane = &app.agentic;
+pub fn status(pane: &AgenticPane) -> String {
     if let Some(i) = pane.editing {
         let label = QueryField::ALL.get(i).map_or("", |q| q.label());
         return format!(
@@ -366,7 +362,7 @@ pub fn status(app: &App) -> String {
     let list = &pane.list;
     let mut parts = vec![match pane.total {
         Some(total) => format!("{} of {total} loaded", list.len()),
-        None => super::common::loaded_note(list),
+        None => crate::tui::widgets::common::loaded_note(list),
     }];
     parts.push(format!("sort {}", pane.sort_label()));
     let queries = pane.query_summary();
@@ -381,7 +377,7 @@ pub fn status(app: &App) -> String {
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
     } else if list.paused {
-        parts.push(super::common::STOPPED.to_owned());
+        parts.push(crate::tui::widgets::common::STOPPED.to_owned());
     }
     parts.join(" · ")
 }

@@ -1,19 +1,15 @@
-//! `view`: a pure function of the state that draws one frame. Imports the
-//! state and the model, never the client, the worker or the demo server.
+//! Draws one frame: the header, the pane on show (through [`Pane::draw`]),
+//! the detail, the status line and the overlays. A pure function of the
+//! state: it imports the state and the model, never the client, the worker
+//! or the demo server.
+//!
+//! [`Pane::draw`]: crate::tui::pane::Pane::draw
 
-pub mod agentic;
-pub mod common;
-pub mod detail;
-pub mod exporting;
-pub mod findings_table;
-pub mod form;
-pub mod issues;
-pub mod report;
-pub mod scm;
-
-use crate::tui::app::{App, Overlay, PaneId};
+use super::exporting_view;
+use super::{App, Overlay};
+use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
-use common::{safe, spinner};
+use crate::tui::widgets::common::{safe, spinner};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -34,26 +30,23 @@ pub fn draw(f: &mut Frame, app: &App) {
         f.render_widget(note, area);
         return;
     }
-    let screen = layout::screen(area);
+    // The frame's own size (a test may draw at any size).
+    let geometry = layout::Geometry::new((area.width, area.height), app.detail.is_some());
+    let screen = geometry.screen;
+    let v = app.view_cx();
     header(f, screen.header, app);
-    let (list_area, detail_area) = layout::list_and_detail(screen.body, app.detail.is_some());
-    if list_area.width > 0 && list_area.height > 0 {
-        match app.pane {
-            PaneId::Issues => issues::draw(f, list_area, app),
-            PaneId::Report => report::draw(f, list_area, app),
-            PaneId::Agentic => agentic::draw(f, list_area, app),
-            PaneId::Scm => scm::draw(f, list_area, app),
-        }
+    if geometry.list.width > 0 && geometry.list.height > 0 {
+        app.current().draw(f, geometry.list, &v);
     }
-    if let (Some(area), Some(d)) = (detail_area, &app.detail) {
-        detail::draw(f, area, app, d);
+    if let (Some(area), Some(d)) = (geometry.detail, &app.detail) {
+        crate::tui::detail::view::draw(f, area, d, &app.enriched, &v);
     }
     status(f, screen.status, app);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help(f, screen.body, app, *scroll),
         Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),
-        Some(Overlay::Export(prompt)) => exporting::export_prompt(f, screen.body, app, prompt),
-        Some(Overlay::CopyMenu(menu)) => exporting::copy_menu(f, screen.body, app, menu),
+        Some(Overlay::Export(prompt)) => exporting_view::export_prompt(f, screen.body, app, prompt),
+        Some(Overlay::CopyMenu(menu)) => exporting_view::copy_menu(f, screen.body, app, menu),
         Some(Overlay::Command(input)) => {
             let width = screen.status.width.saturating_sub(1) as usize;
             let scroll = input.visual_scroll(width);
@@ -95,8 +88,8 @@ fn scrub(buf: &mut ratatui::buffer::Buffer) {
 fn header(f: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let mut spans = vec![Span::styled(" findings ", theme.title())];
-    for (k, pane) in PaneId::ALL.iter().enumerate() {
-        let style = if *pane == app.pane {
+    for (k, pane) in app.panes().enumerate() {
+        let style = if pane.id() == app.pane {
             theme.selected()
         } else {
             theme.dim()
@@ -121,15 +114,21 @@ fn header(f: &mut Frame, area: Rect, app: &App) {
 
 fn status(f: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
+    let v = app.view_cx();
     let pane_status = if app.detail.is_some() {
-        "h/l tabs · j/k scroll · o open · y copy · Esc close".to_owned()
+        let key = |action| v.key(Context::Detail, action);
+        format!(
+            "{}/{} tabs · {}/{} scroll · {} open · {} copy · {} close",
+            key(Action::PrevTab),
+            key(Action::NextTab),
+            key(Action::Down),
+            key(Action::Up),
+            key(Action::OpenInBrowser),
+            key(Action::Copy),
+            key(Action::Back),
+        )
     } else {
-        match app.pane {
-            PaneId::Issues => issues::status(app),
-            PaneId::Report => report::status(app),
-            PaneId::Agentic => agentic::status(app),
-            PaneId::Scm => scm::status(app),
-        }
+        app.current().status(&v)
     };
     let mut spans = Vec::new();
     if app.is_loading() {
@@ -175,21 +174,8 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
 fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
     let theme = &app.theme;
     // Help lists the bindings of the context it was opened from.
-    let mut contexts = {
-        let mut probe = Vec::new();
-        if app.detail.is_some() {
-            probe.push(crate::tui::keymap::Context::Detail);
-        } else {
-            probe.extend(match app.pane {
-                PaneId::Issues => app.issues.contexts(),
-                PaneId::Report => app.report.contexts(),
-                PaneId::Agentic => app.agentic.contexts(),
-                PaneId::Scm => app.scm.contexts(),
-            });
-        }
-        probe
-    };
-    contexts.push(crate::tui::keymap::Context::Global);
+    let mut contexts = app.pane_contexts();
+    contexts.push(Context::Global);
     let mut lines = Vec::new();
     // A key bound in an inner context shadows the outer binding: only
     // what the key really does here is listed.
@@ -220,7 +206,12 @@ fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
     let block = Block::default()
         .borders(Borders::ALL)
         .title(" Keys ")
-        .title_bottom(" Esc close · j/k scroll ");
+        .title_bottom(format!(
+            " {} close · {}/{} scroll ",
+            app.keymap.hint(Context::Help, Action::Back),
+            app.keymap.hint(Context::Help, Action::Down),
+            app.keymap.hint(Context::Help, Action::Up),
+        ));
     let max = lines
         .len()
         .saturating_sub(popup.height.saturating_sub(2) as usize) as u16;
@@ -241,7 +232,10 @@ fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str) {
             format!(" {} ", safe(title)),
             app.theme.error(),
         ))
-        .title_bottom(" Esc dismiss ");
+        .title_bottom(format!(
+            " {} dismiss ",
+            app.keymap.hint(Context::Popup, Action::Back)
+        ));
     f.render_widget(
         Paragraph::new(crate::text::multi_line(message).into_owned())
             .block(block)

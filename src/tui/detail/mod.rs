@@ -2,13 +2,24 @@
 //! the Code, Remediation and Activity tabs need (fetched when such a tab
 //! opens, with every include flag, then cached by id).
 
+pub mod view;
+
 use crate::api::model::*;
-use crate::tui::app::{Enriched, Outbox};
+use crate::tui::findings_list::{copy_link, open_url};
 use crate::tui::keymap::Action;
 use crate::tui::load::Loader;
-use crate::tui::worker::ApiRequest;
-use crate::tui::worker::RequestId;
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
+use std::cell::Cell;
 use std::collections::HashMap;
+
+/// Enriched copies of findings (fetched with every include flag), by id.
+#[derive(Debug, Clone)]
+pub enum Enriched {
+    Loaded(Box<Issue>),
+    Failed(String),
+}
+
+pub type Cache = HashMap<String, Enriched>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
@@ -47,6 +58,9 @@ pub struct DetailView {
     pub scroll: u16,
     pub loader: Loader,
     requested: bool,
+    /// How far the content can scroll, as last drawn (the view knows the
+    /// wrapped content's length): `k` after `G` moves at once.
+    pub max_scroll: Cell<Option<u16>>,
 }
 
 impl DetailView {
@@ -66,6 +80,7 @@ impl DetailView {
             scroll: 0,
             loader: Loader::default(),
             requested: false,
+            max_scroll: Cell::new(None),
         }
     }
 
@@ -81,21 +96,49 @@ impl DetailView {
         self.loader.pending()
     }
 
-    pub fn finish(&mut self, id: RequestId) {
-        self.loader.accept(id);
-    }
-
     /// Closing cancels what is in flight.
     pub fn close(&mut self) -> Option<RequestId> {
         self.loader.cancel()
     }
 
-    pub fn refetch(&mut self) {
+    /// `r`: fetches the finding again.
+    pub fn refetch(&mut self, cache: &mut Cache) {
+        if let Some(id) = &self.issue.id {
+            cache.remove(id);
+        }
         self.requested = false;
     }
 
+    /// The answer to this detail's fetch, cached by the finding's id.
+    pub fn on_reply(
+        &mut self,
+        id: RequestId,
+        result: ApiResult,
+        cache: &mut Cache,
+        outbox: &mut Outbox,
+    ) {
+        if !self.loader.accept(id) {
+            return;
+        }
+        let key = self.issue.id.clone().unwrap_or_default();
+        let entry = match result {
+            Ok(ApiResponse::ListIssues(page)) => {
+                match page.issues.into_iter().find_map(|i| i.issue) {
+                    Some(issue) => Enriched::Loaded(Box::new(issue)),
+                    None => Enriched::Failed("the server returned no finding with this id".into()),
+                }
+            }
+            Ok(_) => Enriched::Failed("unexpected answer".into()),
+            Err(e) => {
+                outbox.error("Loading the finding failed", &e);
+                Enriched::Failed(e.to_string())
+            }
+        };
+        cache.insert(key, entry);
+    }
+
     /// The richest copy of the finding there is.
-    pub fn best_issue<'a>(&'a self, cache: &'a HashMap<String, Enriched>) -> Option<&'a Issue> {
+    pub fn best_issue<'a>(&'a self, cache: &'a Cache) -> Option<&'a Issue> {
         match self.issue.id.as_ref().and_then(|id| cache.get(id)) {
             Some(Enriched::Loaded(issue)) => Some(issue),
             _ => Some(&self.issue),
@@ -104,7 +147,7 @@ impl DetailView {
 
     /// Fetches the enriched copy when the open tab needs it and it is not
     /// cached: a List issues request filtered by this id, every flag set.
-    pub fn ensure_data(&mut self, cache: &HashMap<String, Enriched>, outbox: &mut Outbox) {
+    pub fn ensure_data(&mut self, cache: &Cache, outbox: &mut Outbox) {
         let Some(id) = self.issue.id.clone() else {
             return;
         };
@@ -130,9 +173,23 @@ impl DetailView {
         }
     }
 
-    pub fn on_action(&mut self, action: Action, height: usize) {
+    /// A key on the open detail (`Esc` is the app's: it closes it).
+    /// `height` is the rows the content shows.
+    pub fn on_action(
+        &mut self,
+        action: Action,
+        height: usize,
+        cache: &mut Cache,
+        outbox: &mut Outbox,
+    ) {
         let page = height.max(1) as u16;
+        if let Some(max) = self.max_scroll.get() {
+            self.scroll = self.scroll.min(max);
+        }
         match action {
+            Action::Refresh => self.refetch(cache),
+            Action::OpenInBrowser => open_url(outbox, self.best_issue(cache)),
+            Action::Copy => copy_link(outbox, self.best_issue(cache)),
             Action::NextTab => {
                 self.tab = (self.tab + 1) % self.tabs.len();
                 self.scroll = 0;

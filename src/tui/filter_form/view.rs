@@ -1,10 +1,10 @@
 //! The filter form, drawn over the pane.
 
-use super::common::safe;
+use super::{FieldValue, FilterForm};
 use crate::filter_spec::FieldKind;
 use crate::tui::layout;
-use crate::tui::panes::filter_form::{FieldValue, FilterForm};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::common::safe;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
