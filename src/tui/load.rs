@@ -79,6 +79,8 @@ pub struct PagedList<T> {
     pub selected: usize,
     /// First shown row on screen.
     pub offset: usize,
+    /// The pane has been shown: its list is wanted (and prefetched).
+    shown: bool,
 }
 
 impl<T> Default for PagedList<T> {
@@ -93,6 +95,7 @@ impl<T> Default for PagedList<T> {
             paused: false,
             selected: 0,
             offset: 0,
+            shown: false,
         }
     }
 }
@@ -107,9 +110,17 @@ impl<T> PagedList<T> {
                 generation: generation + 1,
                 ..Loader::default()
             },
+            // Asked for anew is wanted.
+            shown: true,
             ..PagedList::default()
         };
         cancel
+    }
+
+    /// The pane is shown: `true` the first time, when the list should be
+    /// asked for.
+    pub fn first_show(&mut self) -> bool {
+        !std::mem::replace(&mut self.shown, true)
     }
 
     /// Rows shown.
@@ -269,10 +280,10 @@ impl<T> PagedList<T> {
     /// After any change: keeps the selection on a screen of `rows` rows and
     /// says whether the next page should be asked for now (the selection is
     /// within one screen of the end of what is loaded), so scrolling at a
-    /// steady pace never waits.
+    /// steady pace never waits. Nothing is fetched before the pane is shown.
     pub fn follow(&mut self, rows: usize) -> bool {
         self.scroll_into_view(rows);
-        self.wants_more(rows)
+        self.shown && self.wants_more(rows)
     }
 
     /// Whether the selection is within `lookahead` rows of the end of what
@@ -328,8 +339,17 @@ mod tests {
     }
 
     #[test]
+    fn a_list_never_shown_asks_for_nothing() {
+        let mut p: PagedList<u32> = PagedList::default();
+        assert!(!p.follow(5), "not shown: nothing to prefetch");
+        p.reset();
+        assert!(p.follow(5), "asked for anew: wanted");
+    }
+
+    #[test]
     fn esc_stops_loading_until_the_selection_moves() {
         let mut p: PagedList<u32> = PagedList::default();
+        assert!(p.first_show() && !p.first_show(), "shown once");
         p.append((0..10).collect(), Some("c1".into())).unwrap();
         p.loader.started(7);
         let mut outbox = Outbox::default();

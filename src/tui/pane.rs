@@ -21,6 +21,8 @@ pub struct Cx<'a> {
     /// The screen's body, where the pane's list goes (from the geometry
     /// computed on resize; the pane splits it with its own layout).
     pub area: Rect,
+    /// The bindings in force, for messages that name a key.
+    pub keymap: &'a Keymap,
 }
 
 /// What drawing a pane may read besides the pane.
@@ -139,10 +141,12 @@ pub mod testing {
     use crate::tui::message::ApiResult;
 
     pub fn cx(outbox: &mut Outbox, height: usize) -> Cx<'_> {
+        static KEYMAP: std::sync::OnceLock<Keymap> = std::sync::OnceLock::new();
         Cx {
             outbox,
             now: chrono::Utc::now(),
             area: Rect::new(0, 0, 100, (height as u16).saturating_add(3)),
+            keymap: KEYMAP.get_or_init(Keymap::default_keymap),
         }
     }
 

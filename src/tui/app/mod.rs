@@ -173,6 +173,7 @@ impl App {
             outbox: &mut self.outbox,
             now: self.now,
             area: self.geometry.screen.body,
+            keymap: &self.keymap,
         };
         f(self.panes[index].as_mut(), &mut cx)
     }

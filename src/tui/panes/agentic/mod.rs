@@ -92,7 +92,6 @@ pub struct AgenticPane {
     pub sort_field: Option<IssueSortField>,
     pub sort_direction: Option<SortDirection>,
     pub detail: Option<AgenticDetail>,
-    activated: bool,
 }
 
 /// Where the parts of the pane go in the body; shared by the view (to
@@ -216,7 +215,6 @@ impl AgenticPane {
     /// Starts again from the first page (new queries, new sort, `r`): what
     /// is in flight is cancelled and its late reply dropped.
     pub fn reload(&mut self, outbox: &mut Outbox) {
-        self.activated = true;
         let cancel = self.list.reset();
         outbox.cancel(cancel);
         self.total = None;
@@ -304,8 +302,7 @@ impl Pane for AgenticPane {
 
     /// The first time the pane is shown, the first (empty) search runs.
     fn activate(&mut self, cx: &mut Cx) {
-        if !self.activated {
-            self.activated = true;
+        if self.list.first_show() {
             self.reload(cx.outbox);
         }
     }
@@ -425,7 +422,7 @@ impl Pane for AgenticPane {
     /// page is requested.
     fn after_update(&mut self, cx: &mut Cx) {
         let rows = result_rows(cx.area);
-        if self.list.follow(rows) && self.activated {
+        if self.list.follow(rows) {
             self.load_next(cx.outbox);
         }
     }

@@ -73,7 +73,6 @@ pub struct IssuesPane {
     /// Why a profile's default view did not apply (the app says it at the
     /// start).
     pub start_note: Option<String>,
-    activated: bool,
 }
 
 impl IssuesPane {
@@ -416,8 +415,7 @@ impl Pane for IssuesPane {
 
     /// The first time the pane is shown, its first page is requested.
     fn activate(&mut self, cx: &mut Cx) {
-        if !self.activated {
-            self.activated = true;
+        if self.list.first_show() {
             self.reload(cx);
         }
     }
@@ -508,7 +506,7 @@ impl Pane for IssuesPane {
     /// Prefetch: within one screen of the end of what is loaded, the next
     /// page is requested, so scrolling at a steady pace never waits.
     fn after_update(&mut self, cx: &mut Cx) {
-        if self.list.follow(self.rows(cx.area)) && self.activated {
+        if self.list.follow(self.rows(cx.area)) {
             self.load_next(cx.outbox);
         }
     }

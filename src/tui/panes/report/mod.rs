@@ -142,7 +142,6 @@ pub struct ReportPane {
     /// Only the findings created since the last visit are asked for (in
     /// place of the time period).
     pub new_only: bool,
-    activated: bool,
 }
 
 impl Default for ReportPane {
@@ -162,7 +161,6 @@ impl Default for ReportPane {
             marked: Marks::default(),
             new: NewSince::default(),
             new_only: false,
-            activated: false,
         }
     }
 }
@@ -358,8 +356,7 @@ impl Pane for ReportPane {
 
     /// The first time the pane is shown, the report is requested.
     fn activate(&mut self, cx: &mut Cx) {
-        if !self.activated {
-            self.activated = true;
+        if self.list.first_show() {
             self.reload(cx);
         }
     }
@@ -395,7 +392,7 @@ impl Pane for ReportPane {
     /// Prefetch: within one screen of the end of what is loaded, the next
     /// page is requested.
     fn after_update(&mut self, cx: &mut Cx) {
-        if self.list.follow(list_rows(cx.area)) && self.activated {
+        if self.list.follow(list_rows(cx.area)) {
             self.load_next(cx.outbox);
         }
     }

@@ -12,7 +12,7 @@ mod view;
 
 use crate::api::ApiError;
 use crate::api::model::{AutoScanSettings, ScmConfigPatch, ScmConfigResponse};
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::message::{
     ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneId, RequestId,
 };
@@ -189,7 +189,8 @@ impl Draft {
     /// Checks the draft and builds the request: only the changed fields
     /// (docs/api.md §14), diffEnabled inside `autoScanSettings`. The ids are
     /// added by the client, as [`Prepared::shown_body`] shows.
-    pub fn prepare(&self) -> Result<Prepared, String> {
+    /// `reset_key` is the key that resets a field, for the messages.
+    pub fn prepare(&self, reset_key: &str) -> Result<Prepared, String> {
         let config_id = self.config_id.trim();
         if config_id.is_empty() {
             return Err("the config id is required".into());
@@ -201,16 +202,14 @@ impl Draft {
             return Err("the config id may hold only letters, digits, '-' and '_'".into());
         }
         if !self.namespace.is_empty() && self.namespace.trim().is_empty() {
-            return Err(
-                "the namespace must not be blank (reset it with Ctrl-r to leave it unchanged)"
-                    .into(),
-            );
+            return Err(format!(
+                "the namespace must not be blank (reset it with {reset_key} to leave it unchanged)"
+            ));
         }
         if !self.access_token.is_empty() && self.access_token.trim().is_empty() {
-            return Err(
-                "the access token must not be blank (reset it with Ctrl-r to leave it unchanged)"
-                    .into(),
-            );
+            return Err(format!(
+                "the access token must not be blank (reset it with {reset_key} to leave it unchanged)"
+            ));
         }
         let text = |s: &str| (!s.is_empty()).then(|| s.trim().to_owned());
         let patch = ScmConfigPatch {
@@ -384,7 +383,7 @@ impl ScmPane {
         true
     }
 
-    fn form_action(&mut self, action: Action, outbox: &mut Outbox) {
+    fn form_action(&mut self, action: Action, outbox: &mut Outbox, keymap: &Keymap) {
         let n = Row::ALL.len();
         match action {
             Action::NextField => self.selected = (self.selected + 1) % n,
@@ -394,7 +393,7 @@ impl ScmPane {
             Action::Submit => {
                 let row = self.selected_row();
                 if row == Row::Review {
-                    self.open_review(outbox);
+                    self.open_review(outbox, keymap);
                 } else if row.is_toggle() {
                     self.cycle();
                 } else if row.is_text() {
@@ -403,7 +402,7 @@ impl ScmPane {
                     self.editing = Some(Input::new(start));
                 }
             }
-            Action::Review => self.open_review(outbox),
+            Action::Review => self.open_review(outbox, keymap),
             Action::ClearField => {
                 let row = self.selected_row();
                 if row != Row::Review {
@@ -437,8 +436,11 @@ impl ScmPane {
         }
     }
 
-    fn open_review(&mut self, outbox: &mut Outbox) {
-        match self.draft.prepare() {
+    fn open_review(&mut self, outbox: &mut Outbox, keymap: &Keymap) {
+        match self
+            .draft
+            .prepare(&keymap.hint(Context::Scm, Action::ClearField))
+        {
             Ok(prepared) => {
                 self.review = Some(prepared);
                 self.problem = None;
@@ -579,7 +581,9 @@ impl Pane for ScmPane {
                 ),
                 _ => {}
             },
-            Step::Editing | Step::Sent | Step::Failed => self.form_action(action, outbox),
+            Step::Editing | Step::Sent | Step::Failed => {
+                self.form_action(action, outbox, cx.keymap)
+            }
         }
     }
 
