@@ -2,8 +2,6 @@
 //! logging, as users run the binary: `FINDINGS_CONFIG` points into a
 //! temporary folder, and a demo server in this process plays the platform.
 
-use crate::common;
-
 use assert_cmd::Command;
 use findings_tui::demo::{DemoOptions, DemoServer};
 use predicates::prelude::*;
@@ -1260,7 +1258,7 @@ fn the_log_counts_retries() {
 /// The example of the README's Configuration section is a valid file.
 #[test]
 fn the_readme_example_is_a_valid_config() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = &readme[readme.find("## Configuration").expect("the section")..];
     let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];
@@ -1277,7 +1275,7 @@ fn the_readme_example_is_a_valid_config() {
 #[test]
 fn the_readme_theme_example_is_a_valid_theme_file() {
     use findings_tui::tui::theme::{Theme, ThemeFile};
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = &readme[readme.find("### Themes").expect("the section")..];
     let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];

@@ -3,7 +3,7 @@
 
 use findings_tui::tui::keymap::{Context, Keymap};
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 
 #[test]
 fn the_readme_gives_the_two_commands() {
