@@ -2,6 +2,7 @@
 
 use super::ConfigError;
 use super::token::check_private;
+use super::toml_error;
 use super::values::{
     DeploymentId, DirectionName, Filters, PageSize, PaneName, SortName, ThemeName,
 };
@@ -183,85 +184,19 @@ pub fn load(path: &Path) -> Result<Option<Loaded>, ConfigError> {
 /// Parses the text of a config file; errors name the file, the line and the
 /// key.
 pub fn parse(path: &Path, text: &str) -> Result<ConfigFile, ConfigError> {
-    let file: ConfigFile = match toml::Deserializer::parse(text) {
-        Err(e) => return Err(parse_error(path, text, &e, None)),
-        Ok(de) => serde_path_to_error::deserialize(de).map_err(|e| {
-            let key = e.path().to_string();
-            parse_error(path, text, e.inner(), Some(key))
-        })?,
-    };
+    let file: ConfigFile = toml_error::parse("config file", path, text).map_err(ConfigError)?;
     if let Some(name) = &file.default_profile
         && !file.profiles.contains_key(name)
     {
-        let line = key_line(text, "default_profile")
-            .map(|l| format!(", line {l}"))
-            .unwrap_or_default();
-        return Err(ConfigError(format!(
-            "config file {}{line}, key default_profile: no profile {name:?}; profiles: {}",
-            path.display(),
-            profile_names(&file)
+        return Err(ConfigError(toml_error::located(
+            "config file",
+            path,
+            toml_error::top_level_key_line(text, "default_profile"),
+            Some("default_profile"),
+            &format!("no profile {name:?}; profiles: {}", profile_names(&file)),
         )));
     }
     Ok(file)
-}
-
-fn parse_error(path: &Path, text: &str, e: &toml::de::Error, key: Option<String>) -> ConfigError {
-    let line = e
-        .span()
-        .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
-    let mut msg = format!("config file {}", path.display());
-    if let Some(line) = line {
-        msg.push_str(&format!(", line {line}"));
-    }
-    // A syntax error has no key from serde: take the one written on the line.
-    let key = key
-        .filter(|k| !k.is_empty() && k != ".")
-        .or_else(|| line.and_then(|l| key_on_line(text, l)));
-    if let Some(key) = key {
-        msg.push_str(&format!(", key {key}"));
-    }
-    msg.push_str(": ");
-    msg.push_str(&crate::text::one_line(e.message().trim()));
-    ConfigError(msg)
-}
-
-/// The dotted key written on line `line` (1-based), under the table header
-/// above it: `profiles.work.token` for `token = ...` after `[profiles.work]`.
-/// Only the key is taken, never the value.
-pub(crate) fn key_on_line(text: &str, line: usize) -> Option<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let (key, _) = lines.get(line.checked_sub(1)?)?.split_once('=')?;
-    let key = key.trim();
-    let is_key = |k: &str| {
-        !k.is_empty()
-            && k.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
-    };
-    if !is_key(key) {
-        return None;
-    }
-    let table = lines[..line - 1].iter().rev().find_map(|l| {
-        let l = l.trim();
-        let inner = l.strip_prefix("[[").and_then(|r| r.strip_suffix("]]"));
-        let inner = inner.or_else(|| l.strip_prefix('[').and_then(|r| r.strip_suffix(']')));
-        inner.map(|t| t.trim().to_owned())
-    });
-    match table {
-        Some(t) if is_key(&t) => Some(format!("{t}.{key}")),
-        Some(_) => None,
-        None => Some(key.to_owned()),
-    }
-}
-
-/// The line of a top-level `key = ...` (for errors found after parsing).
-fn key_line(text: &str, key: &str) -> Option<usize> {
-    text.lines()
-        .position(|l| {
-            l.trim_start()
-                .strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with('='))
-        })
-        .map(|i| i + 1)
 }
 
 pub(super) fn profile_names(file: &ConfigFile) -> String {

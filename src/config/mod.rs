@@ -16,6 +16,7 @@
 //! - `effective`: the settings in force and where each came from.
 //! - `token`: reading a `token_file`, running a `token_command`.
 //! - `show`: `findings config init` and `show`.
+//! - `toml_error`: how a mistake in any of our TOML files is reported.
 
 mod connection;
 mod effective;
@@ -23,6 +24,7 @@ mod file;
 mod paths;
 mod show;
 mod token;
+pub(crate) mod toml_error;
 mod values;
 mod views;
 
@@ -35,7 +37,6 @@ pub use connection::{ConnectionInput, Target, resolve};
 pub use effective::{
     CommandLine, DEFAULT_PAGE_SIZE, Effective, Given, Source, ThemeChoice, TokenSource, effective,
 };
-pub(crate) use file::key_on_line;
 pub use file::{ConfigFile, Loaded, Profile, ProfileToken, load, parse};
 pub use paths::{config_path, keymap_path, state_dir, theme_path};
 pub use show::{EXAMPLE, show};

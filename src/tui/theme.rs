@@ -448,13 +448,7 @@ impl ThemeFile {
 
     /// Parses a theme file; errors name the file, the line and the key.
     pub fn parse(path: &Path, text: &str) -> Result<ThemeFile, String> {
-        let raw: RawFile = match toml::Deserializer::parse(text) {
-            Err(e) => return Err(file_error(path, text, &e, None)),
-            Ok(de) => serde_path_to_error::deserialize(de).map_err(|e| {
-                let key = e.path().to_string();
-                file_error(path, text, e.inner(), Some(key))
-            })?,
-        };
+        let raw: RawFile = crate::config::toml_error::parse("theme file", path, text)?;
         Ok(ThemeFile {
             path: path.to_owned(),
             base: raw.base.map(|b| b.0),
@@ -470,26 +464,6 @@ impl ThemeFile {
     pub fn roles(&self) -> Vec<Role> {
         self.styles.iter().map(|(r, _)| *r).collect()
     }
-}
-
-fn file_error(path: &Path, text: &str, e: &toml::de::Error, key: Option<String>) -> String {
-    let mut msg = format!("theme file {}", path.display());
-    let line = e
-        .span()
-        .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
-    if let Some(line) = line {
-        msg.push_str(&format!(", line {line}"));
-    }
-    // A syntax error has no key from serde: take the one written on the line.
-    let key = key
-        .filter(|k| !k.is_empty() && k != ".")
-        .or_else(|| line.and_then(|l| crate::config::key_on_line(text, l)));
-    if let Some(key) = key {
-        msg.push_str(&format!(", key {key}"));
-    }
-    msg.push_str(": ");
-    msg.push_str(&crate::text::one_line(e.message().trim()));
-    msg
 }
 
 #[derive(Deserialize)]
