@@ -260,7 +260,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             // The user's files are checked before anything starts (a demo
             // server, a token command) and before the terminal is taken.
             let keymap = user_keymap()?;
-            let theme = settings.theme_choice(no_color())?.theme;
+            let theme = crate::tui::theme::Theme::chosen(&settings.theme_choice(no_color())?);
             let session = Session::open_quiet(&settings, true).await?;
             let default_view = (settings.default_sort.is_some()
                 || settings.default_direction.is_some()

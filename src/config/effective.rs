@@ -4,6 +4,7 @@
 use super::connection::{ConnectionInput, Target, normalize_url, resolve_with};
 use super::file::{ConfigFile, Loaded, ProfileToken, profile_names};
 use super::paths::{expand_path, theme_path};
+use super::theme_file::{BuiltinTheme, ThemeFile};
 use super::token::{TOKEN_COMMAND_TIMEOUT, read_token_file, run_token_command};
 use super::views::View;
 use super::{ConfigError, ENV_TOKEN};
@@ -122,14 +123,16 @@ pub struct Effective {
     config_dir: PathBuf,
 }
 
-/// The TUI's theme as the settings make it, and why.
+/// The TUI's theme as the settings make it, and why (the TUI draws with
+/// it: `tui::theme::Theme::chosen`).
 #[derive(Debug, Clone)]
 pub struct ThemeChoice {
-    pub theme: crate::tui::theme::Theme,
-    /// The built-in in use and where its name came from.
+    /// The built-in in use.
+    pub builtin: BuiltinTheme,
+    /// The built-in's name as given, and where it came from.
     pub name: Given<String>,
     /// The theme file read, if there was one.
-    pub file: Option<crate::tui::theme::ThemeFile>,
+    pub file: Option<ThemeFile>,
     /// `NO_COLOR` was set: no colours whatever the theme.
     pub no_color: bool,
 }
@@ -358,7 +361,6 @@ impl Effective {
     /// `theme.toml` is no file; a missing `theme_file` is an error), the
     /// theme name checked, `NO_COLOR` (when `no_color`) over both.
     pub fn theme_choice(&self, no_color: bool) -> Result<ThemeChoice, ConfigError> {
-        use crate::tui::theme::{Theme, ThemeFile};
         let path = &self.theme_file.value;
         let file = ThemeFile::read(path).map_err(ConfigError)?;
         if file.is_none() && self.theme_file.source != Source::Default {
@@ -376,10 +378,10 @@ impl Effective {
                 Some(Given::new(base, Source::ThemeFile))
             })
             .unwrap_or_else(|| Given::new("default".to_owned(), Source::Default));
-        let theme = Theme::new(&name.value, file.as_ref(), no_color)
+        let builtin = BuiltinTheme::named(&name.value)
             .map_err(|e| ConfigError(format!("{}: {e}", name.source)))?;
         Ok(ThemeChoice {
-            theme,
+            builtin,
             name,
             file,
             no_color,

@@ -16,6 +16,7 @@
 //! - `effective`: the settings in force and where each came from.
 //! - `token`: reading a `token_file`, running a `token_command`.
 //! - `show`: `findings config init` and `show`.
+//! - `theme_file`: the theme file's format and its names.
 //! - `toml_error`: how a mistake in any of our TOML files is reported.
 
 mod connection;
@@ -23,6 +24,7 @@ mod effective;
 mod file;
 mod paths;
 mod show;
+pub mod theme_file;
 mod token;
 pub(crate) mod toml_error;
 mod values;

@@ -3,6 +3,7 @@
 
 use super::effective::TokenSource;
 use super::paths::expand_path;
+use super::theme_file::{BuiltinTheme, Colour, Role, StyleSpec};
 use super::token::shell_quote;
 use super::*;
 use crate::api::Token;
@@ -418,14 +419,19 @@ fn the_theme_choice_reads_the_theme_file_and_checks_the_name() {
         "base = \"light\"\n[styles]\nselected = { fg = \"black\", bg = \"#ffd700\" }\n",
     )
     .unwrap();
-    let gold = ratatui::style::Style::new()
-        .fg(ratatui::style::Color::Black)
-        .bg(ratatui::style::Color::Rgb(255, 215, 0));
+    let gold = vec![(
+        Role::Selected,
+        StyleSpec {
+            fg: Some(Colour::Black),
+            bg: Some(Colour::Rgb(255, 215, 0)),
+            modifiers: vec![],
+        },
+    )];
     let choice = e.theme_choice(false).unwrap();
     assert_eq!(choice.name, Given::new("light".into(), Source::ThemeFile));
-    assert_eq!(choice.theme.selected(), gold);
-    let light = crate::tui::theme::Theme::builtin("light").unwrap();
-    assert_eq!(choice.theme.error(), light.error());
+    assert_eq!(choice.builtin, BuiltinTheme::Light);
+    assert_eq!(choice.file.as_ref().unwrap().styles, gold);
+    assert!(!choice.no_color);
     let out = show(&e, Some(&choice));
     assert!(out.contains("base of the theme file"), "{out}");
     assert!(out.contains("(sets selected)"), "{out}");
@@ -437,14 +443,11 @@ fn the_theme_choice_reads_the_theme_file_and_checks_the_name() {
     let e = effective(c.clone(), None, config.clone(), None).unwrap();
     let choice = e.theme_choice(false).unwrap();
     assert_eq!(choice.name.value, "dark");
-    assert_eq!(choice.theme.selected(), gold);
-    // NO_COLOR over both.
+    assert_eq!(choice.builtin, BuiltinTheme::Dark);
+    assert_eq!(choice.file.as_ref().unwrap().styles, gold);
+    // NO_COLOR over both (the TUI draws without colours).
     let choice = e.theme_choice(true).unwrap();
-    assert!(!choice.theme.is_color());
-    assert_eq!(
-        choice.theme.selected(),
-        crate::tui::theme::Theme::no_color().selected()
-    );
+    assert!(choice.no_color);
     assert!(show(&e, Some(&choice)).contains("NO_COLOR is set"));
 
     c.theme = given("sepia", Source::Env(ENV_THEME));

@@ -108,7 +108,7 @@ pub struct ThemeName(pub String);
 impl TryFrom<String> for ThemeName {
     type Error = String;
     fn try_from(s: String) -> Result<ThemeName, String> {
-        crate::tui::theme::check_name(&s)?;
+        super::theme_file::check_name(&s)?;
         Ok(ThemeName(s.trim().to_owned()))
     }
 }
