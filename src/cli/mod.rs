@@ -554,15 +554,9 @@ fn user_keymap() -> Result<crate::tui::keymap::Keymap, Failure> {
     let Ok(path) = crate::config::keymap_path() else {
         return Ok(defaults);
     };
-    match std::fs::read_to_string(&path) {
-        Ok(text) => defaults
-            .with_overrides(&text)
-            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display()))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(defaults),
-        Err(e) => Err(Failure::Usage(format!(
-            "cannot read {}: {e}",
-            path.display()
-        ))),
+    match crate::config::keymap_file::KeymapFile::read(&path).map_err(Failure::Usage)? {
+        Some(file) => Ok(defaults.with_overrides(file)),
+        None => Ok(defaults),
     }
 }
 

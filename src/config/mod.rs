@@ -16,12 +16,14 @@
 //! - `effective`: the settings in force and where each came from.
 //! - `token`: reading a `token_file`, running a `token_command`.
 //! - `show`: `findings config init` and `show`.
+//! - `keymap_file`: the keymap file's format and its names.
 //! - `theme_file`: the theme file's format and its names.
 //! - `toml_error`: how a mistake in any of our TOML files is reported.
 
 mod connection;
 mod effective;
 mod file;
+pub mod keymap_file;
 mod paths;
 mod show;
 pub mod theme_file;
