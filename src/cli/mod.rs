@@ -280,7 +280,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 base_url: session.client.base_url().to_owned(),
                 demo: session.demo.is_some(),
                 read_only: settings.read_only.value,
-                default_pane: Some(settings.default_pane.value),
+                default_pane: crate::tui::app::PaneId::named(&settings.default_pane.value),
                 default_view,
                 views: settings.saved_views(),
                 page_size: Some(settings.page_size.value),

@@ -6,11 +6,10 @@ use super::file::{ConfigFile, Loaded, ProfileToken, profile_names};
 use super::paths::{expand_path, theme_path};
 use super::theme_file::{BuiltinTheme, ThemeFile};
 use super::token::{TOKEN_COMMAND_TIMEOUT, read_token_file, run_token_command};
-use super::views::View;
+use super::views::SavedView;
 use super::{ConfigError, ENV_TOKEN};
 use crate::api::Token;
 use crate::api::model::{SortBy, SortDirection};
-use crate::tui::app::{PaneId, SavedView};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -103,13 +102,14 @@ pub struct Effective {
     pub deployment: Option<Given<String>>,
     pub token: TokenSource,
     pub page_size: Given<i64>,
-    pub default_pane: Given<PaneId>,
+    /// One of [`PANE_NAMES`](super::PANE_NAMES).
+    pub default_pane: Given<String>,
     pub default_sort: Option<Given<SortBy>>,
     pub default_direction: Option<Given<SortDirection>>,
     pub default_filters: Option<Given<Vec<String>>>,
     pub read_only: Given<bool>,
     pub allow_http: Given<bool>,
-    pub views: BTreeMap<String, Given<View>>,
+    pub views: BTreeMap<String, Given<SavedView>>,
     /// The theme named by a flag, the environment, the profile or the
     /// config file; `None`: the theme file's `base`, else `default`.
     pub theme: Option<Given<String>>,
@@ -237,7 +237,7 @@ pub fn effective(
         "--allow-http",
     );
 
-    let mut views: BTreeMap<String, Given<View>> = file
+    let mut views: BTreeMap<String, Given<SavedView>> = file
         .views
         .iter()
         .map(|(k, v)| (k.clone(), Given::new(v.clone(), Source::File)))
@@ -284,8 +284,8 @@ pub fn effective(
                 Given::new(n, from_profile())
             }),
         default_pane: profile
-            .and_then(|p| p.default_pane)
-            .map_or(Given::new(PaneId::Issues, Source::Default), |p| {
+            .and_then(|p| p.default_pane.clone())
+            .map_or(Given::new("issues".to_owned(), Source::Default), |p| {
                 Given::new(p, from_profile())
             }),
         default_sort: profile
@@ -390,15 +390,7 @@ impl Effective {
 
     /// The saved views, as the TUI takes them.
     pub fn saved_views(&self) -> Vec<SavedView> {
-        self.views
-            .iter()
-            .map(|(name, v)| SavedView {
-                name: name.clone(),
-                sort_by: v.value.sort.clone(),
-                direction: v.value.direction.clone(),
-                filters: v.value.filters.clone(),
-            })
-            .collect()
+        self.views.values().map(|v| v.value.clone()).collect()
     }
 
     /// The page size the headless commands ask for when neither `--limit`

@@ -6,10 +6,9 @@ use super::toml_error;
 use super::values::{
     DeploymentId, DirectionName, Filters, PageSize, PaneName, SortName, ThemeName,
 };
-use super::views::View;
+use super::views::{SavedView, named_views};
 use crate::api::Token;
 use crate::api::model::{SortBy, SortDirection};
-use crate::tui::app::PaneId;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -24,8 +23,8 @@ pub struct ConfigFile {
     #[serde(default)]
     pub profiles: BTreeMap<String, Profile>,
     /// Saved views for every profile.
-    #[serde(default)]
-    pub views: BTreeMap<String, View>,
+    #[serde(default, deserialize_with = "named_views")]
+    pub views: BTreeMap<String, SavedView>,
     /// The TUI's theme when no profile, flag or environment names one.
     pub theme: Option<ThemeName>,
     /// The user theme file, if not `theme.toml` beside the config file.
@@ -40,13 +39,14 @@ pub struct Profile {
     pub deployment: Option<String>,
     pub token: Option<ProfileToken>,
     pub page_size: Option<i64>,
-    pub default_pane: Option<PaneId>,
+    /// One of [`PANE_NAMES`](super::PANE_NAMES).
+    pub default_pane: Option<String>,
     pub default_sort: Option<SortBy>,
     pub default_direction: Option<SortDirection>,
     pub default_filters: Vec<String>,
     pub read_only: Option<bool>,
     pub allow_http: Option<bool>,
-    pub views: BTreeMap<String, View>,
+    pub views: BTreeMap<String, SavedView>,
     pub theme: Option<ThemeName>,
 }
 
@@ -87,8 +87,8 @@ struct RawProfile {
     default_filters: Filters,
     read_only: Option<bool>,
     allow_http: Option<bool>,
-    #[serde(default)]
-    views: BTreeMap<String, View>,
+    #[serde(default, deserialize_with = "named_views")]
+    views: BTreeMap<String, SavedView>,
     theme: Option<ThemeName>,
 }
 

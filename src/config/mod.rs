@@ -45,8 +45,8 @@ pub use file::{ConfigFile, Loaded, Profile, ProfileToken, load, parse};
 pub use paths::{config_path, keymap_path, state_dir, theme_path};
 pub use show::{EXAMPLE, show};
 pub use token::{TOKEN_COMMAND_TIMEOUT, run_token_command};
-pub use values::{ThemeName, filter_pairs};
-pub use views::View;
+pub use values::{PANE_NAMES, ThemeName, filter_pairs};
+pub use views::SavedView;
 
 pub const ENV_BASE_URL: &str = "FINDINGS_BASE_URL";
 pub const ENV_DEPLOYMENT: &str = "FINDINGS_DEPLOYMENT";

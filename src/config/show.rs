@@ -137,7 +137,7 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
     line(
         &mut out,
         "default_pane",
-        q(&e.default_pane.value.title().to_lowercase()),
+        q(&e.default_pane.value),
         &e.default_pane.source,
     );
     if let Some(s) = &e.default_sort {
@@ -207,7 +207,7 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
     }
     for (name, v) in &e.views {
         let _ = writeln!(out, "\n[views.{}]  # {}", toml_key(name), v.source);
-        if let Some(s) = &v.value.sort {
+        if let Some(s) = &v.value.sort_by {
             let _ = writeln!(out, "sort = {}", q(s.label()));
         }
         if let Some(d) = &v.value.direction {

@@ -8,7 +8,6 @@ use super::token::shell_quote;
 use super::*;
 use crate::api::Token;
 use crate::api::model::SortBy;
-use crate::tui::app::PaneId;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -99,7 +98,7 @@ fn the_example_parses_commented_and_uncommented() {
         work.token,
         Some(ProfileToken::Command("pass show findings/work".into()))
     );
-    assert_eq!(work.views["payments"].sort, Some(SortBy::Severity));
+    assert_eq!(work.views["payments"].sort_by, Some(SortBy::Severity));
     assert_eq!(file.views["secrets"].filters.len(), 2);
     assert_eq!(file.theme, Some(ThemeName("light".into())));
     assert_eq!(work.theme, Some(ThemeName("high-contrast".into())));
@@ -225,7 +224,7 @@ fn defaults_without_a_file() {
     let e = effective(cli(), None, path(), None).unwrap();
     assert!(e.base_url.is_none() && e.profile.is_none());
     assert_eq!(e.page_size, Given::new(100, Source::Default));
-    assert_eq!(e.default_pane.value, PaneId::Issues);
+    assert_eq!(e.default_pane.value, "issues");
     assert_eq!(e.page_size_override(), None);
     assert!(matches!(e.target(), Ok(Target::Demo)));
     assert_eq!(e.token, TokenSource::None);
@@ -242,11 +241,14 @@ fn the_default_profile_applies_below_flags_and_env() {
     assert_eq!(e.deployment.as_ref().unwrap().value, "11");
     assert_eq!(e.page_size.value, 250);
     assert_eq!(e.page_size_override(), Some(250));
-    assert_eq!(e.default_pane.value, PaneId::Report);
+    assert_eq!(e.default_pane.value, "report");
     assert_eq!(e.default_sort.as_ref().unwrap().value, SortBy::Severity);
     assert!(e.read_only.value);
     // A profile's view replaces the top-level one of the same name.
-    assert_eq!(e.views["mine"].value.sort, Some(SortBy::Rule));
+    assert_eq!(e.views["mine"].value.sort_by, Some(SortBy::Rule));
+    assert_eq!(e.views["mine"].value.name, "mine");
+    let names: Vec<String> = e.saved_views().into_iter().map(|v| v.name).collect();
+    assert_eq!(names, ["all", "mine"]);
     assert_eq!(e.views["all"].source, Source::File);
     match e.target().unwrap() {
         Target::Remote(cfg) => {
@@ -278,7 +280,7 @@ fn the_profile_flag_picks_another_profile() {
     );
     assert_eq!(e.page_size.source, Source::Default);
     assert!(!e.read_only.value);
-    assert_eq!(e.views["mine"].value.sort, Some(SortBy::Repo));
+    assert_eq!(e.views["mine"].value.sort_by, Some(SortBy::Repo));
     match e.target().unwrap() {
         Target::Remote(cfg) => assert_eq!(cfg.token.expose(), "literal"),
         Target::Demo => panic!(),

@@ -3,7 +3,6 @@
 
 use crate::api::model::{ListIssuesFilter, SortBy, SortDirection};
 use crate::filter_spec::{self, LIST_FILTER};
-use crate::tui::app::PaneId;
 use serde::Deserialize;
 use std::fmt;
 
@@ -58,18 +57,23 @@ impl TryFrom<i64> for PageSize {
     }
 }
 
+/// The panes the TUI can open on, as `default_pane` names them (the TUI
+/// maps each to its pane).
+pub const PANE_NAMES: [&str; 4] = ["report", "issues", "agentic", "scm"];
+
+/// One of [`PANE_NAMES`], in any case; held as written there.
 #[derive(Deserialize)]
 #[serde(try_from = "String")]
-pub(super) struct PaneName(pub(super) PaneId);
+pub(super) struct PaneName(pub(super) String);
 
 impl TryFrom<String> for PaneName {
     type Error = String;
     fn try_from(s: String) -> Result<PaneName, String> {
-        PaneId::ALL
-            .iter()
-            .find(|p| p.title().eq_ignore_ascii_case(s.trim()))
-            .map(|p| PaneName(*p))
-            .ok_or_else(|| format!("unknown pane {s:?}; valid: report, issues, agentic, scm"))
+        PANE_NAMES
+            .into_iter()
+            .find(|p| p.eq_ignore_ascii_case(s.trim()))
+            .map(|p| PaneName(p.to_owned()))
+            .ok_or_else(|| format!("unknown pane {s:?}; valid: {}", PANE_NAMES.join(", ")))
     }
 }
 

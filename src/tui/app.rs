@@ -160,6 +160,13 @@ impl PaneId {
     fn index(self) -> usize {
         PaneId::ALL.iter().position(|p| *p == self).unwrap_or(0)
     }
+
+    /// The pane a `default_pane` names (`config::PANE_NAMES`).
+    pub fn named(name: &str) -> Option<PaneId> {
+        PaneId::ALL
+            .into_iter()
+            .find(|p| p.title().eq_ignore_ascii_case(name))
+    }
 }
 
 /// A modal layer over the panes.
@@ -202,54 +209,25 @@ pub struct Session {
     pub visits_file: Option<VisitsFile>,
 }
 
-/// A saved view of the Issues pane: its sort and its server-side filters
-/// (`FIELD=VALUE`, as `:filter` takes them).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SavedView {
-    pub name: String,
-    pub sort_by: Option<SortBy>,
-    pub direction: Option<SortDirection>,
-    pub filters: Vec<String>,
-}
+pub use crate::config::SavedView;
 
-impl SavedView {
-    /// What the view sets, in a line: `sort severity ↑ · severity=critical`.
-    pub fn summary(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(by) = &self.sort_by {
-            let dir = match self.direction {
-                Some(SortDirection::Asc) => " ↑",
-                Some(_) => " ↓",
-                None => "",
-            };
-            parts.push(format!("sort {}{dir}", by.label()));
-        }
-        parts.extend(self.filters.iter().cloned());
-        if parts.is_empty() {
-            "no filters".to_owned()
-        } else {
-            parts.join(" · ")
-        }
-    }
-
-    /// Sets the pane's sort and filters to the view's (without loading).
-    pub(crate) fn apply_to(&self, issues: &mut IssuesPane) -> Result<(), String> {
-        let pairs = self
-            .filters
-            .iter()
-            .map(|f| crate::filter_spec::split_pair(f))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.0)?;
-        let filter: Option<ListIssuesFilter> =
-            crate::filter_spec::build(crate::filter_spec::LIST_FILTER, "List issues", &pairs)
-                .map_err(|e| format!("view {}: {}", self.name, e.0))?;
-        issues.filter = filter.unwrap_or_default();
-        issues.sort_by = self.sort_by.clone();
-        issues.sort_direction = self.direction.clone();
-        issues.local_query.clear();
-        issues.local_input = None;
-        Ok(())
-    }
+/// Sets the pane's sort and filters to the view's (without loading).
+pub(crate) fn apply_view(view: &SavedView, issues: &mut IssuesPane) -> Result<(), String> {
+    let pairs = view
+        .filters
+        .iter()
+        .map(|f| crate::filter_spec::split_pair(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.0)?;
+    let filter: Option<ListIssuesFilter> =
+        crate::filter_spec::build(crate::filter_spec::LIST_FILTER, "List issues", &pairs)
+            .map_err(|e| format!("view {}: {}", view.name, e.0))?;
+    issues.filter = filter.unwrap_or_default();
+    issues.sort_by = view.sort_by.clone();
+    issues.sort_direction = view.direction.clone();
+    issues.local_query.clear();
+    issues.local_input = None;
+    Ok(())
 }
 
 /// Enriched copies of findings (fetched with every include flag), by id.
@@ -298,7 +276,7 @@ impl App {
         report.new_since = session.last_visit.report;
         let mut status = None;
         if let Some(view) = &session.default_view
-            && let Err(e) = view.apply_to(&mut issues)
+            && let Err(e) = apply_view(view, &mut issues)
         {
             status = Some(e);
         }
@@ -699,7 +677,7 @@ impl App {
             ));
         };
         self.switch_pane(PaneId::Issues);
-        view.apply_to(&mut self.issues)?;
+        apply_view(&view, &mut self.issues)?;
         self.issues.reload(&mut self.outbox);
         self.status = Some(format!("view {}", crate::text::one_line(&view.name)));
         Ok(())

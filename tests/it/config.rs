@@ -1171,6 +1171,14 @@ mod tui_hooks {
     }
 
     #[test]
+    fn every_pane_the_config_names_is_a_pane_of_the_app() {
+        for name in findings_tui::config::PANE_NAMES {
+            assert!(PaneId::named(name).is_some(), "{name}");
+        }
+        assert_eq!(PaneId::named("scm"), Some(PaneId::Scm));
+    }
+
+    #[test]
     fn the_default_pane_is_where_the_app_opens() {
         let mut app = app(Session {
             deployment: "1234".into(),

@@ -5,7 +5,7 @@ use super::filter_form::{FilterForm, FormOutcome};
 use crate::api::ApiError;
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
-use crate::tui::app::{AppEvent, Outbox, SavedView, copy_link, open_url};
+use crate::tui::app::{AppEvent, Outbox, SavedView, apply_view, copy_link, open_url};
 use crate::tui::exporting::Marks;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::load::PagedList;
@@ -226,7 +226,7 @@ impl IssuesPane {
                         let Some(view) = self.views.get(k).cloned() else {
                             return;
                         };
-                        match view.apply_to(self) {
+                        match apply_view(&view, self) {
                             Ok(()) => {
                                 self.form = None;
                                 self.reload(outbox);
