@@ -1,5 +1,7 @@
 //! Where to connect and how the app starts: flags, then environment, then a
-//! profile of the config file, then defaults.
+//! profile of the config file, then defaults; and the formats of the user's
+//! files (config, theme, keymap) with the names they use. The TUI imports
+//! this module, never the reverse.
 //!
 //! The config file is TOML in the platform's config folder
 //! (`$XDG_CONFIG_HOME/findings/config.toml` on Linux), or wherever
@@ -28,7 +30,7 @@ mod paths;
 mod show;
 pub mod theme_file;
 mod token;
-pub(crate) mod toml_error;
+mod toml_error;
 mod values;
 mod views;
 
