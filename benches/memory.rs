@@ -14,9 +14,9 @@ use findings_tui::api::model::*;
 use findings_tui::demo::{DemoOptions, DemoState, query};
 use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::message::{ApiResponse, Reply};
 use findings_tui::tui::rows::FindingRow;
 use findings_tui::tui::theme::Theme;
-use findings_tui::tui::worker::{ApiResponse, Reply};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -90,7 +90,7 @@ fn main() {
     );
     let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("a test terminal");
     terminal
-        .draw(|f| findings_tui::tui::view::draw(f, &app))
+        .draw(|f| findings_tui::tui::app::view::draw(f, &app))
         .expect("a frame");
     let baseline = rss();
     let heap_before = heap();
@@ -134,9 +134,9 @@ fn main() {
         ))));
     }
     terminal
-        .draw(|f| findings_tui::tui::view::draw(f, &app))
+        .draw(|f| findings_tui::tui::app::view::draw(f, &app))
         .expect("a frame");
-    let loaded = app.issues.list.items.len();
+    let loaded = app.issues().list.items.len();
     assert_eq!(loaded, n, "all {n} findings loaded");
     let after = rss();
     let heap_after = heap();
@@ -181,7 +181,7 @@ fn main() {
             "DOES NOT HOLD"
         }
     );
-    let packed: usize = app.issues.list.items.iter().map(|r| r.heap_bytes()).sum();
+    let packed: usize = app.issues().list.items.iter().map(|r| r.heap_bytes()).sum();
     println!(
         "  of which table cells and packed item      {:8} bytes per finding",
         packed / loaded.max(1)

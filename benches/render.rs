@@ -7,8 +7,8 @@ use findings_tui::api::model::*;
 use findings_tui::demo::{DemoOptions, DemoState, query};
 use findings_tui::tui::app::{App, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::message::{ApiResponse, Reply};
 use findings_tui::tui::theme::Theme;
-use findings_tui::tui::worker::{ApiResponse, Reply};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -64,7 +64,7 @@ fn app_with(n: usize) -> App {
         KeyCode::Char('g'),
         KeyModifiers::NONE,
     )));
-    assert_eq!(app.issues.list.items.len(), n, "all {n} findings loaded");
+    assert_eq!(app.issues().list.items.len(), n, "all {n} findings loaded");
     app
 }
 
@@ -74,7 +74,7 @@ fn frame_200x60(bencher: divan::Bencher, loaded: usize) {
     let mut terminal = Terminal::new(TestBackend::new(W, H)).unwrap();
     bencher.bench_local(|| {
         terminal
-            .draw(|f| findings_tui::tui::view::draw(f, &app))
+            .draw(|f| findings_tui::tui::app::view::draw(f, &app))
             .unwrap();
     });
 }
@@ -98,7 +98,7 @@ fn filter_keystroke_100k(bencher: divan::Bencher) {
             KeyModifiers::NONE,
         )));
         terminal
-            .draw(|f| findings_tui::tui::view::draw(f, &app))
+            .draw(|f| findings_tui::tui::app::view::draw(f, &app))
             .unwrap();
     });
 }

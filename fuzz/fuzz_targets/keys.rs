@@ -7,7 +7,7 @@ use findings_tui::api::model::*;
 use findings_tui::tui::app::{App, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
 use findings_tui::tui::theme::Theme;
-use findings_tui::tui::worker::{ApiResponse, Reply};
+use findings_tui::tui::message::{ApiResponse, Reply};
 use libfuzzer_sys::fuzz_target;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -50,11 +50,11 @@ fuzz_target!(|data: &[u8]| {
             _ => Msg::Key(KeyEvent::new(KeyCode::Char((b % 26 + b'a') as char), KeyModifiers::CONTROL)),
         };
         let _ = app.update(msg);
-        let list = &app.issues.list;
+        let list = &app.issues().list;
         assert!(list.selected == 0 || list.selected < list.len());
         if app.quit {
             break;
         }
     }
-    terminal.draw(|f| findings_tui::tui::view::draw(f, &app)).unwrap();
+    terminal.draw(|f| findings_tui::tui::app::view::draw(f, &app)).unwrap();
 });

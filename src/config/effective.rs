@@ -103,7 +103,7 @@ pub struct Effective {
     pub token: TokenSource,
     pub page_size: Given<i64>,
     /// One of [`PANE_NAMES`](super::PANE_NAMES).
-    pub default_pane: Given<String>,
+    pub default_pane: Given<&'static str>,
     pub default_sort: Option<Given<SortBy>>,
     pub default_direction: Option<Given<SortDirection>>,
     pub default_filters: Option<Given<Vec<String>>>,
@@ -284,8 +284,8 @@ pub fn effective(
                 Given::new(n, from_profile())
             }),
         default_pane: profile
-            .and_then(|p| p.default_pane.clone())
-            .map_or(Given::new("issues".to_owned(), Source::Default), |p| {
+            .and_then(|p| p.default_pane)
+            .map_or(Given::new("issues", Source::Default), |p| {
                 Given::new(p, from_profile())
             }),
         default_sort: profile

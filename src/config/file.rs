@@ -39,8 +39,11 @@ pub struct Profile {
     pub deployment: Option<String>,
     pub token: Option<ProfileToken>,
     pub page_size: Option<i64>,
-    /// One of [`PANE_NAMES`](super::PANE_NAMES).
-    pub default_pane: Option<String>,
+    /// One of [`PANE_NAMES`](super::PANE_NAMES). Read through
+    /// `RawProfile`; skipped here so serde does not ask the input to live
+    /// as long as the name.
+    #[serde(skip)]
+    pub default_pane: Option<&'static str>,
     pub default_sort: Option<SortBy>,
     pub default_direction: Option<SortDirection>,
     pub default_filters: Vec<String>,
@@ -135,7 +138,7 @@ impl TryFrom<RawProfile> for Profile {
             deployment: raw.deployment.map(|d| d.0),
             token: tokens.pop().map(|(_, t)| t),
             page_size: raw.page_size.map(|p| p.0),
-            default_pane: raw.default_pane.map(|p| p.0),
+            default_pane: raw.default_pane.map(|p| p.name()),
             default_sort: raw.default_sort.map(|s| s.0),
             default_direction: raw.default_direction.map(|d| d.0),
             default_filters: raw.default_filters.0,

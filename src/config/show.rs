@@ -137,7 +137,7 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
     line(
         &mut out,
         "default_pane",
-        q(&e.default_pane.value),
+        q(e.default_pane.value),
         &e.default_pane.source,
     );
     if let Some(s) = &e.default_sort {

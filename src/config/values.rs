@@ -61,18 +61,25 @@ impl TryFrom<i64> for PageSize {
 /// maps each to its pane).
 pub const PANE_NAMES: [&str; 4] = ["report", "issues", "agentic", "scm"];
 
-/// One of [`PANE_NAMES`], in any case; held as written there.
+/// One of [`PANE_NAMES`], in any case (its index there: a `&'static str`
+/// field would make serde ask the input to live for ever).
 #[derive(Deserialize)]
 #[serde(try_from = "String")]
-pub(super) struct PaneName(pub(super) String);
+pub(super) struct PaneName(usize);
+
+impl PaneName {
+    pub(super) fn name(&self) -> &'static str {
+        PANE_NAMES[self.0]
+    }
+}
 
 impl TryFrom<String> for PaneName {
     type Error = String;
     fn try_from(s: String) -> Result<PaneName, String> {
         PANE_NAMES
-            .into_iter()
-            .find(|p| p.eq_ignore_ascii_case(s.trim()))
-            .map(|p| PaneName(p.to_owned()))
+            .iter()
+            .position(|p| p.eq_ignore_ascii_case(s.trim()))
+            .map(PaneName)
             .ok_or_else(|| format!("unknown pane {s:?}; valid: {}", PANE_NAMES.join(", ")))
     }
 }

@@ -64,7 +64,7 @@ impl TryFrom<RawView> for SavedView {
     type Error = String;
 
     fn try_from(raw: RawView) -> Result<SavedView, String> {
-        match raw.pane.as_ref().map(|p| p.0.as_str()) {
+        match raw.pane.map(|p| p.name()) {
             None | Some("issues") => {}
             Some(other) => {
                 return Err(format!(

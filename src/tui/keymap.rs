@@ -146,6 +146,26 @@ impl Keymap {
         self.contexts.get(&context).map_or(&[], Vec::as_slice)
     }
 
+    /// The key a hint shows for `action` in `context` (else everywhere):
+    /// the bindings in force, so a rebinding shows in every hint.
+    pub fn hint(&self, context: Context, action: Action) -> String {
+        self.key_for(&[context, Context::Global], action)
+            .map_or_else(|| "(unbound)".to_owned(), |k| k.to_string())
+    }
+
+    /// Every key of `action` in `context` (else everywhere), as a hint
+    /// shows a pair: `y/Enter`.
+    pub fn hints(&self, context: Context, action: Action) -> String {
+        [context, Context::Global]
+            .iter()
+            .find_map(|c| {
+                let b = self.contexts.get(c)?.iter().find(|b| b.action == action)?;
+                let keys: Vec<String> = b.keys.iter().map(ToString::to_string).collect();
+                Some(keys.join("/"))
+            })
+            .unwrap_or_else(|| "(unbound)".to_owned())
+    }
+
     /// The first key bound to `action` in `contexts`, for hints.
     pub fn key_for(&self, contexts: &[Context], action: Action) -> Option<Key> {
         contexts.iter().find_map(|c| {

@@ -1,11 +1,69 @@
-//! Screen geometry, shared by `view` (to draw) and `update` (to page, to
-//! prefetch and to map mouse clicks), so both always agree.
+//! Screen geometry, shared by drawing and `update` (to page, to prefetch
+//! and to map mouse clicks), so both always agree. The app keeps a
+//! [`Geometry`], computed again only on a resize or a change of layout
+//! mode; each pane splits its area with a layout function of its own
+//! folder, which its update and its view both call.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
 /// Terminals at least this wide show the detail beside the list.
 pub const SIDE_BY_SIDE_MIN_WIDTH: u16 = 180;
 
+/// Where things go on a screen of `size` cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Geometry {
+    size: (u16, u16),
+    detail_open: bool,
+    pub screen: Screen,
+    /// The list's part of the body (empty when the detail covers it).
+    pub list: Rect,
+    /// The open detail's area.
+    pub detail: Option<Rect>,
+}
+
+impl Geometry {
+    pub fn new(size: (u16, u16), detail_open: bool) -> Self {
+        let screen = screen(Rect::new(0, 0, size.0, size.1));
+        let (list, detail) = list_and_detail(screen.body, detail_open);
+        Geometry {
+            size,
+            detail_open,
+            screen,
+            list,
+            detail,
+        }
+    }
+
+    /// Whether this is the geometry of that size and layout mode.
+    pub fn is_for(&self, size: (u16, u16), detail_open: bool) -> bool {
+        self.size == size && self.detail_open == detail_open
+    }
+
+    /// Rows of the open detail's text (for paging it).
+    pub fn detail_rows(&self) -> usize {
+        // Paging is the same whether the detail is open or about to be.
+        let (_, detail) = list_and_detail(self.screen.body, true);
+        detail.map_or(0, |d| detail_text(d).height as usize)
+    }
+}
+
+/// Where a detail's text goes inside its `area`: under the borders and the
+/// tab line.
+pub fn detail_text(area: Rect) -> Rect {
+    let inner = Rect {
+        x: area.x.saturating_add(1),
+        y: area.y.saturating_add(1),
+        width: area.width.saturating_sub(2),
+        height: area.height.saturating_sub(2),
+    };
+    Rect {
+        y: inner.y + 2,
+        height: inner.height.saturating_sub(2),
+        ..inner
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Screen {
     pub header: Rect,
     pub body: Rect,
@@ -49,56 +107,6 @@ pub fn table_rows(area: Rect) -> Rect {
         width: area.width.saturating_sub(2),
         height: area.height.saturating_sub(3),
     }
-}
-
-/// The Issues pane: the table, and a one-line filter input under it when
-/// the local filter is being edited.
-pub fn issues(body: Rect, filter_line: bool) -> (Rect, Option<Rect>) {
-    if filter_line && body.height > 2 {
-        let [table, input] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(body);
-        (table, Some(input))
-    } else {
-        (body, None)
-    }
-}
-
-/// The Report pane: totals, selectors, charts, and the findings list.
-pub struct ReportAreas {
-    pub totals: Rect,
-    pub selectors: Rect,
-    pub charts: Rect,
-    pub list: Rect,
-}
-
-pub fn report(body: Rect) -> ReportAreas {
-    let charts_height = if body.height >= 30 {
-        9
-    } else if body.height >= 20 {
-        6
-    } else {
-        0
-    };
-    let [totals, selectors, charts, list] = Layout::vertical([
-        Constraint::Length(if body.height >= 16 { 5 } else { 1 }),
-        Constraint::Length(2),
-        Constraint::Length(charts_height),
-        Constraint::Min(0),
-    ])
-    .areas(body);
-    ReportAreas {
-        totals,
-        selectors,
-        charts,
-        list,
-    }
-}
-
-/// The Agentic pane: the four query inputs, then the results.
-pub fn agentic(body: Rect) -> (Rect, Rect) {
-    let [queries, results] =
-        Layout::vertical([Constraint::Length(4), Constraint::Min(0)]).areas(body);
-    (queries, results)
 }
 
 /// A centred box of at most `width` × `height` cells.

@@ -2,9 +2,8 @@
 //! generation that moves on with every new query (so a late reply of a
 //! superseded query is dropped), and a cursor-paged list.
 
-use super::app::{AppEvent, Outbox};
 use super::keymap::Action;
-use super::worker::RequestId;
+use super::message::{AppEvent, Outbox, RequestId};
 use crate::api::ApiError;
 use crate::api::CursorGuard;
 

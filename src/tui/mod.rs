@@ -3,34 +3,40 @@
 //!
 //! ```text
 //! terminal events ─┐
-//! worker replies  ─┼─▶ event loop ─▶ App::update(Msg) -> Vec<Effect> ─▶ view::draw(&App)
+//! worker replies  ─┼─▶ event loop ─▶ App::update(Msg) -> Vec<Effect> ─▶ app::view::draw(&App)
 //! spinner ticks   ─┘                      │ Effect::Send
 //!                                         ▼
 //!                           API worker (owns api::Client) ─▶ Reply { id, result }
 //! ```
 
 pub mod app;
-pub mod exporting;
+pub mod detail;
+pub mod filter_form;
+pub mod findings_list;
 pub mod keymap;
 pub mod layout;
 pub mod load;
+pub mod message;
+pub mod pane;
 pub mod panes;
 pub mod rows;
 pub mod save;
+pub mod session;
 pub mod terminal;
 pub mod theme;
-pub mod view;
 pub mod visits;
+pub mod widgets;
 pub mod worker;
 
-use app::{App, Effect, Msg};
+use app::App;
 use crossterm::event::{Event, MouseEventKind};
 use futures_util::{Stream, StreamExt};
+use message::{Effect, Msg, Reply};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use std::time::Duration;
 use tokio::sync::mpsc;
-use worker::{Reply, WorkerCommand};
+use worker::WorkerCommand;
 
 /// What the loop does outside the terminal's drawing: the browser, the
 /// clipboard, suspending. Tests record these instead.
@@ -83,7 +89,7 @@ where
     let mut dirty = true;
     loop {
         if dirty {
-            terminal.draw(|f| view::draw(f, app))?;
+            terminal.draw(|f| app::view::draw(f, app))?;
             dirty = false;
         }
         if app.quit {
@@ -111,8 +117,10 @@ where
         while let Ok(msg) = done.try_recv() {
             msgs.push(msg);
         }
+        // Time comes into update with the messages, read once here.
+        let now = chrono::Utc::now();
         for msg in msgs {
-            let effects = app.update(msg);
+            let effects = app.update_at(msg, now);
             perform(effects, terminal, &worker, &done_tx, platform)?;
             dirty = true;
         }
@@ -192,7 +200,7 @@ impl Platform<ratatui::backend::CrosstermBackend<std::io::Stdout>> for RealPlatf
 /// A crash writes its report into `crash_dir`.
 pub async fn main(
     client: crate::api::Client,
-    session: app::Session,
+    session: session::Session,
     keymap: keymap::Keymap,
     theme: theme::Theme,
     crash_dir: Option<std::path::PathBuf>,
@@ -233,10 +241,7 @@ fn record_visit(app: &App) {
     let Some(file) = &app.session.visits_file else {
         return;
     };
-    let seen = visits::Visits {
-        issues: app.issues.seen_at(),
-        report: app.report.seen_at(),
-    };
+    let seen = app.visits();
     if seen != visits::Visits::default()
         && let Err(e) = file.save(seen)
     {

@@ -198,45 +198,6 @@ impl SearchIndex {
     }
 }
 
-/// How many of `rows` are new: their `date` is after the last visit.
-pub fn count_new<T>(
-    rows: &[FindingRow<T>],
-    last_visit: Option<Timestamp>,
-    date: fn(&FindingRow<T>) -> Option<Timestamp>,
-) -> usize {
-    let Some(last) = last_visit else { return 0 };
-    rows.iter()
-        .filter(|r| date(r).is_some_and(|d| d > last))
-        .count()
-}
-
-/// `n` on a findings pane: the start of the time range to ask for next,
-/// given the one in force. Only the findings new since the last visit, or
-/// all of them again; says which in the status line.
-pub fn toggle_new_only(
-    last_visit: Option<Timestamp>,
-    in_force: Option<Timestamp>,
-    outbox: &mut crate::tui::app::Outbox,
-) -> Option<Timestamp> {
-    match last_visit {
-        None => {
-            outbox.status("no earlier visit recorded under this profile: nothing is new yet");
-            in_force
-        }
-        Some(last) if in_force == Some(last) => {
-            outbox.status("showing every finding again");
-            None
-        }
-        Some(last) => {
-            outbox.status(format!(
-                "only the findings new since your last visit ({})",
-                last.format("%Y-%m-%d %H:%M UTC")
-            ));
-            Some(last)
-        }
-    }
-}
-
 /// The text `/` searches in: what the row shows, and the message.
 fn push_search_text(s: &mut String, i: &Issue) {
     for part in [

@@ -2,8 +2,7 @@
 //! done by the event loop (on a blocking thread) and by the test harness,
 //! never by `update`. An existing file is never overwritten.
 
-use super::app::Msg;
-use super::exporting::ExportItems;
+use super::message::{ExportItems, Msg};
 use crate::export::Format;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, ErrorKind};

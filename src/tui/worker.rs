@@ -5,46 +5,12 @@
 //! request id back. A cancelled request's task is aborted: its connection is
 //! dropped and no reply is sent.
 
-use crate::api::model::*;
 use crate::api::{ApiError, Client};
+use crate::tui::message::{ApiRequest, ApiResponse, Reply, RequestId};
 use crate::tui::rows::RowPage;
 use std::collections::HashMap;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
-
-pub type RequestId = u64;
-
-/// A request to the API, as panes ask for it. (Not boxed: requests are few.)
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum ApiRequest {
-    ListIssues(ListIssuesRequest),
-    /// List issues, answered as list rows (packed here, off the UI thread).
-    ListRows(ListIssuesRequest),
-    Report(ReportRequest),
-    Search(SearchIssuesRequest),
-    UpdateScm {
-        config_id: String,
-        patch: ScmConfigPatch,
-    },
-}
-
-/// The answer to an [`ApiRequest`].
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone)]
-pub enum ApiResponse {
-    ListIssues(ListIssuesResponse),
-    Rows(RowPage),
-    Report(ReportResponse),
-    Search(SearchIssuesResponse),
-    Scm(ScmConfigResponse),
-}
-
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub id: RequestId,
-    pub result: Result<ApiResponse, ApiError>,
-}
 
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]

@@ -1012,10 +1012,10 @@ mod tui_hooks {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use findings_tui::api::model::{ListIssuesFilter, ListIssuesRequest, SortBy, SortDirection};
     use findings_tui::filter_spec::{self, LIST_FILTER};
-    use findings_tui::tui::app::{App, Effect, Msg, Overlay, PaneId, SavedView, Session};
+    use findings_tui::tui::app::{App, Effect, Msg, Overlay, SavedView, Session};
     use findings_tui::tui::keymap::Keymap;
+    use findings_tui::tui::message::ApiRequest;
     use findings_tui::tui::theme::Theme;
-    use findings_tui::tui::worker::ApiRequest;
 
     fn view(
         name: &str,
@@ -1147,7 +1147,7 @@ mod tui_hooks {
         // Up from the first field reaches the last view.
         key(&mut app, KeyCode::Up);
         terminal
-            .draw(|f| findings_tui::tui::view::draw(f, &app))
+            .draw(|f| findings_tui::tui::app::view::draw(f, &app))
             .unwrap();
         let screen: String = terminal
             .backend()
@@ -1166,26 +1166,30 @@ mod tui_hooks {
         assert_eq!(req.sort_by, Some(SortBy::Rule));
         assert_eq!(req.sort_direction, Some(SortDirection::Asc));
         assert_eq!(req.filter, filter(&[("issueTypes", "secrets")]));
-        assert!(app.issues.form.is_none(), "the form closes");
+        assert!(app.issues().form.is_none(), "the form closes");
         assert_eq!(app.status.as_deref(), Some("view secrets"));
     }
 
     #[test]
     fn every_pane_the_config_names_is_a_pane_of_the_app() {
+        use findings_tui::tui::message::PaneId;
         for name in findings_tui::config::PANE_NAMES {
-            assert!(PaneId::named(name).is_some(), "{name}");
+            let app = app(Session {
+                default_pane: Some(PaneId(name)),
+                ..Default::default()
+            });
+            assert_eq!(app.pane, PaneId(name));
         }
-        assert_eq!(PaneId::named("scm"), Some(PaneId::Scm));
     }
 
     #[test]
     fn the_default_pane_is_where_the_app_opens() {
         let mut app = app(Session {
             deployment: "1234".into(),
-            default_pane: Some(PaneId::Report),
+            default_pane: Some(findings_tui::tui::panes::report::ID),
             ..Default::default()
         });
-        assert_eq!(app.pane, PaneId::Report);
+        assert_eq!(app.pane, findings_tui::tui::panes::report::ID);
         let effects = app.start();
         assert!(effects.iter().any(|e| matches!(
             e,

@@ -10,7 +10,8 @@ use common::Harness;
 use common::pty::Pty;
 use crossterm::event::KeyCode;
 use findings_tui::demo::faults::{FaultKind, Faults};
-use findings_tui::tui::app::{Overlay, PaneId};
+use findings_tui::tui::app::Overlay;
+use findings_tui::tui::pane::Pane;
 use std::time::{Duration, Instant};
 
 const QUICK: Duration = Duration::from_secs(10);
@@ -24,7 +25,7 @@ fn popup(h: &Harness) -> (String, String) {
 }
 
 fn first_id(h: &Harness) -> String {
-    h.app.issues.list.items[0].id.to_string()
+    h.app.issues().list.items[0].id.to_string()
 }
 
 /// Waits until the server holds `n` requests (they are really hanging).
@@ -54,7 +55,7 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.begin();
     held_by_server(&h, 1).await;
     assert_eq!(h.pump_for(Duration::from_millis(300)).await, 0, "no answer");
-    assert!(h.app.issues.is_loading());
+    assert!(h.app.issues().is_loading());
     // Help opens and closes while the first page hangs.
     h.key(KeyCode::Char('?'));
     assert!(matches!(h.app.overlay, Some(Overlay::Help { .. })));
@@ -63,15 +64,15 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     assert!(h.app.overlay.is_none());
     // Another pane: its own request hangs too; Esc cancels it there.
     h.key(KeyCode::Char('1'));
-    assert_eq!(h.app.pane, PaneId::Report);
-    assert!(h.app.report.is_loading());
+    assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
+    assert!(h.app.report().is_loading());
     held_by_server(&h, 2).await;
     h.key(KeyCode::Esc);
-    assert!(!h.app.report.is_loading());
+    assert!(!h.app.report().is_loading());
     // Back on Issues, still waiting; Esc cancels.
     h.key(KeyCode::Char('2'));
-    assert_eq!(h.app.pane, PaneId::Issues);
-    assert!(h.app.issues.is_loading());
+    assert_eq!(h.app.pane, findings_tui::tui::panes::issues::ID);
+    assert!(h.app.issues().is_loading());
     h.key(KeyCode::Esc);
     assert!(!h.app.is_loading(), "nothing loads any more");
     let screen = h.screen();
@@ -88,7 +89,7 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.server().set_faults(Faults::none());
     h.key(KeyCode::Char('r'));
     h.settle().await;
-    assert_eq!(h.app.issues.list.items.len(), 100);
+    assert_eq!(h.app.issues().list.items.len(), 100);
     assert!(h.app.overlay.is_none());
 }
 
@@ -118,12 +119,12 @@ async fn latency_keeps_keys_live_and_the_page_arrives() {
     h.key(KeyCode::Char('?'));
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('4'));
-    assert_eq!(h.app.pane, PaneId::Scm);
+    assert_eq!(h.app.pane, findings_tui::tui::panes::scm::ID);
     h.key(KeyCode::Char('2'));
     assert!(h.app.is_loading());
     h.settle().await;
     assert!(started.elapsed() >= Duration::from_millis(600));
-    assert_eq!(h.app.issues.list.items.len(), 100);
+    assert_eq!(h.app.issues().list.items.len(), 100);
     assert!(h.app.overlay.is_none());
 }
 
@@ -173,7 +174,7 @@ async fn a_failing_next_page_keeps_the_rows_loaded_and_names_the_fault() {
     for (plan, words, requests, rows) in cases {
         let mut h = Harness::quick(300, 120, 35, QUICK).await;
         h.start().await;
-        assert_eq!(h.app.issues.list.items.len(), 100);
+        assert_eq!(h.app.issues().list.items.len(), 100);
         let first = first_id(&h);
         let first_row = first_table_row(&mut h);
         h.server().set_faults(plan.clone().with_cursor_only());
@@ -189,7 +190,7 @@ async fn a_failing_next_page_keeps_the_rows_loaded_and_names_the_fault() {
             );
         }
         assert_eq!(h.server().requests(), requests, "{plan:?}");
-        assert_eq!(h.app.issues.list.items.len(), rows, "{plan:?}");
+        assert_eq!(h.app.issues().list.items.len(), rows, "{plan:?}");
         assert_eq!(first_id(&h), first, "{plan:?}");
         let screen = h.screen();
         assert!(screen.contains(words[0]), "{plan:?}: {screen}");
@@ -204,7 +205,7 @@ async fn a_failing_next_page_keeps_the_rows_loaded_and_names_the_fault() {
             h.server().set_faults(Faults::none());
             h.key(KeyCode::Char('r'));
             h.settle().await;
-            assert_eq!(h.app.issues.list.items.len(), 200, "{plan:?}");
+            assert_eq!(h.app.issues().list.items.len(), 200, "{plan:?}");
             assert_eq!(first_id(&h), first);
         }
     }
@@ -220,7 +221,7 @@ async fn a_wrong_content_type_and_a_10_mb_page_load_normally() {
         h.server().set_faults(plan.clone());
         h.start().await;
         assert!(h.app.overlay.is_none(), "{plan:?}: {:?}", h.app.overlay);
-        assert_eq!(h.app.issues.list.items.len(), 100, "{plan:?}");
+        assert_eq!(h.app.issues().list.items.len(), 100, "{plan:?}");
         assert!(h.screen().contains("100 loaded"));
     }
 }
@@ -238,11 +239,11 @@ async fn report_and_agentic_panes_name_faults_and_cancel() {
     // Agentic: the search hangs, Esc cancels it.
     h.server().set_faults(Faults::kind(FaultKind::Hang));
     h.key(KeyCode::Char('3'));
-    assert_eq!(h.app.pane, PaneId::Agentic);
-    assert!(h.app.agentic.is_loading());
+    assert_eq!(h.app.pane, findings_tui::tui::panes::agentic::ID);
+    assert!(h.app.agentic().is_loading());
     held_by_server(&h, 1).await;
     h.key(KeyCode::Esc);
-    assert!(!h.app.agentic.is_loading());
+    assert!(!h.app.agentic().is_loading());
     assert!(h.screen().contains("request cancelled"));
 }
 

@@ -10,8 +10,8 @@ use findings_tui::demo::materialize::Parts;
 use findings_tui::demo::{DemoOptions, DemoState};
 use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::message::{ApiRequest, ApiResponse, Reply, RequestId};
 use findings_tui::tui::theme::Theme;
-use findings_tui::tui::worker::{ApiRequest, ApiResponse, Reply, RequestId};
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
@@ -157,7 +157,7 @@ impl Screen {
         .unwrap();
         let app = &self.app;
         terminal
-            .draw(|f| findings_tui::tui::view::draw(f, app))
+            .draw(|f| findings_tui::tui::app::view::draw(f, app))
             .unwrap();
         let bytes = sink.0.lock().unwrap().clone();
         assert_clean(&bytes, what);

@@ -5,15 +5,15 @@ use crate::common;
 
 use common::Harness;
 use crossterm::event::KeyCode;
-use findings_tui::tui::app::{Msg, Overlay, PaneId};
+use findings_tui::tui::app::{Msg, Overlay};
 use std::collections::HashSet;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn starts_on_issues_with_the_first_page_and_a_demo_badge() {
     let mut h = Harness::new(2000, 120, 35).await;
     h.start().await;
-    assert_eq!(h.app.pane, PaneId::Issues);
-    assert_eq!(h.app.issues.list.items.len(), 100);
+    assert_eq!(h.app.pane, findings_tui::tui::panes::issues::ID);
+    assert_eq!(h.app.issues().list.items.len(), 100);
     let screen = h.screen();
     assert!(screen.contains("DEMO"), "{screen}");
     assert!(screen.contains("deployment 1234"), "{screen}");
@@ -29,7 +29,7 @@ async fn lazy_loading_to_the_end_yields_every_finding_once() {
     let mut h = Harness::new(2000, 120, 35).await;
     h.start().await;
     let mut guard = 0;
-    while !h.app.issues.list.complete {
+    while !h.app.issues().list.complete {
         // Steady scrolling: a page at a time, never waiting at the end.
         h.key(KeyCode::PageDown);
         h.settle().await;
@@ -38,16 +38,16 @@ async fn lazy_loading_to_the_end_yields_every_finding_once() {
     }
     let ids: HashSet<String> = h
         .app
-        .issues
+        .issues()
         .list
         .items
         .iter()
         .map(|row| row.id.to_string())
         .collect();
-    assert_eq!(h.app.issues.list.items.len(), 2000);
+    assert_eq!(h.app.issues().list.items.len(), 2000);
     assert_eq!(ids.len(), 2000);
     h.key(KeyCode::Char('G'));
-    assert_eq!(h.app.issues.list.selected, 1999);
+    assert_eq!(h.app.issues().list.selected, 1999);
     assert!(h.screen().contains("2000 loaded, all"));
 }
 
@@ -65,7 +65,7 @@ async fn prefetch_requests_the_next_page_before_the_end_is_reached() {
     h.key(KeyCode::Char('j'));
     assert!(h.app.is_loading(), "the next page is already on its way");
     h.settle().await;
-    assert_eq!(h.app.issues.list.items.len(), 200);
+    assert_eq!(h.app.issues().list.items.len(), 200);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -108,10 +108,10 @@ async fn local_filter_narrows_instantly_and_inverts() {
     h.start().await;
     h.key(KeyCode::Char('/'));
     h.keys("secrets");
-    let shown = h.app.issues.list.len();
+    let shown = h.app.issues().list.len();
     assert!(shown > 0 && shown < 100, "{shown}");
     for r in 0..shown {
-        let issue = h.app.issues.list.row(r).unwrap().unpack().unwrap().issue;
+        let issue = h.app.issues().list.row(r).unwrap().unpack().unwrap().issue;
         let hay = format!("{:?}", issue).to_lowercase();
         assert!(hay.contains("secrets"));
     }
@@ -121,9 +121,9 @@ async fn local_filter_narrows_instantly_and_inverts() {
     h.key(KeyCode::Char('/'));
     h.ctrl('u');
     h.keys("!secrets");
-    assert_eq!(h.app.issues.list.len(), 100 - shown);
+    assert_eq!(h.app.issues().list.len(), 100 - shown);
     h.key(KeyCode::Esc);
-    assert_eq!(h.app.issues.list.len(), 100);
+    assert_eq!(h.app.issues().list.len(), 100);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -133,11 +133,11 @@ async fn sort_cycles_server_side_and_reloads() {
     h.key(KeyCode::Char('s'));
     h.settle().await;
     assert!(h.screen().contains("sort severity"));
-    let first = h.app.issues.list.items[0].severity.clone();
+    let first = h.app.issues().list.items[0].severity.clone();
     assert_eq!(first, Some(findings_tui::api::model::Severity::Critical));
     h.key(KeyCode::Char('S'));
     h.settle().await;
-    let first = h.app.issues.list.items[0].severity.clone();
+    let first = h.app.issues().list.items[0].severity.clone();
     assert_eq!(first, Some(findings_tui::api::model::Severity::Low));
 }
 
@@ -161,9 +161,9 @@ async fn filter_form_applies_a_server_side_filter() {
     }
     h.key(KeyCode::Enter);
     h.settle().await;
-    assert!(h.app.issues.form.is_none());
-    assert!(!h.app.issues.list.items.is_empty());
-    for item in &h.app.issues.list.items {
+    assert!(h.app.issues().form.is_none());
+    assert!(!h.app.issues().list.items.is_empty());
+    for item in &h.app.issues().list.items {
         assert_eq!(
             item.unpack().unwrap().issue.unwrap().issue_type,
             Some(findings_tui::api::model::IssueType::Sca)
@@ -185,17 +185,19 @@ async fn command_line_sorts_filters_and_clears() {
     h.key(KeyCode::Enter);
     h.settle().await;
     assert!(
-        h.app
-            .issues
-            .list
-            .items
-            .iter()
-            .all(|i| i.unpack().unwrap().issue.unwrap().ref_.as_deref() == Some("main"))
+        h.app.issues().list.items.iter().all(|i| i
+            .unpack()
+            .unwrap()
+            .issue
+            .unwrap()
+            .ref_
+            .as_deref()
+            == Some("main"))
     );
     h.keys(":clear");
     h.key(KeyCode::Enter);
     h.settle().await;
-    assert!(h.app.issues.filter.is_empty());
+    assert!(h.app.issues().filter.is_empty());
     h.keys(":nonsense");
     h.key(KeyCode::Enter);
     assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
@@ -341,7 +343,7 @@ async fn report_selectors_reload_with_new_totals() {
 // ------------------------------------------------------- marks and exports
 
 fn selected_id(h: &Harness) -> String {
-    h.app.issues.selected_issue().unwrap().id().to_owned()
+    h.app.issues().selected_issue().unwrap().id().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -353,12 +355,16 @@ async fn space_marks_rows_with_a_column_and_a_count() {
     h.key(KeyCode::Char(' '));
     h.key(KeyCode::Char(' '));
     // Marking moves down, so rows are marked one after another.
-    assert_eq!(h.app.issues.list.selected, 2);
+    assert_eq!(h.app.issues().list.selected, 2);
     let screen = h.screen();
     assert_eq!(screen.matches('✓').count(), 2, "{screen}");
     assert!(screen.contains("2 marked"), "{screen}");
     let row_of_first = screen.lines().find(|l| l.contains('✓')).unwrap().to_owned();
-    let issue = h.app.issues.list.items[0].unpack().unwrap().issue.unwrap();
+    let issue = h.app.issues().list.items[0]
+        .unpack()
+        .unwrap()
+        .issue
+        .unwrap();
     assert!(
         row_of_first.contains(&issue.repository_name()[..10]),
         "{row_of_first}"
@@ -367,7 +373,7 @@ async fn space_marks_rows_with_a_column_and_a_count() {
     h.key(KeyCode::Char('g'));
     h.key(KeyCode::Char(' '));
     assert!(h.screen().contains("1 marked"));
-    assert!(!h.app.issues.marked.contains(issue.id()), "{first}");
+    assert!(!h.app.issues().marked.contains(issue.id()), "{first}");
     // A new listing starts with no marks.
     h.key(KeyCode::Char('r'));
     h.settle().await;
@@ -467,7 +473,7 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
     h.key(KeyCode::Char('/'));
     h.keys("critical");
     h.key(KeyCode::Enter);
-    let shown = h.app.issues.list.len();
+    let shown = h.app.issues().list.len();
     assert!(shown > 0 && shown < 100, "{shown}");
     h.key(KeyCode::Char('e'));
     h.key(KeyCode::Tab); // csv → json
@@ -502,7 +508,11 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
     type_path(&mut h, &path);
     h.key(KeyCode::Enter);
     let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.lines().count(), 2 + h.app.report.list.len(), "{text}");
+    assert_eq!(
+        text.lines().count(),
+        2 + h.app.report().list.len(),
+        "{text}"
+    );
     assert!(!text.contains("demo-token"), "no token in an exported file");
     assert!(text.starts_with("| id | severity |"), "{text}");
 }
@@ -511,7 +521,7 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
 async fn y_offers_id_url_path_and_a_markdown_table() {
     let mut h = Harness::new(2000, 120, 35).await;
     h.start().await;
-    let issue = h.app.issues.selected_issue().unwrap();
+    let issue = h.app.issues().selected_issue().unwrap();
     h.key(KeyCode::Char('y'));
     assert!(matches!(h.app.overlay, Some(Overlay::CopyMenu(_))));
     let screen = h.screen();

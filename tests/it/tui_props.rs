@@ -7,8 +7,8 @@ use findings_tui::api::model::*;
 use findings_tui::demo::{DemoOptions, DemoState, query};
 use findings_tui::tui::app::{App, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::message::{ApiResponse, Reply};
 use findings_tui::tui::theme::Theme;
-use findings_tui::tui::worker::{ApiResponse, Reply};
 use proptest::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -81,7 +81,7 @@ fn pages() -> &'static Vec<ListIssuesResponse> {
 }
 
 fn check_invariants(app: &App) {
-    let list = &app.issues.list;
+    let list = &app.issues().list;
     assert!(
         list.selected == 0 || list.selected < list.len(),
         "issues selection {} of {}",
@@ -122,12 +122,12 @@ proptest! {
             let _ = app.update(msg);
             check_invariants(&app);
             if n % 8 == 0 {
-                terminal.draw(|f| findings_tui::tui::view::draw(f, &app)).unwrap();
+                terminal.draw(|f| findings_tui::tui::app::view::draw(f, &app)).unwrap();
             }
             if app.quit {
                 break;
             }
         }
-        terminal.draw(|f| findings_tui::tui::view::draw(f, &app)).unwrap();
+        terminal.draw(|f| findings_tui::tui::app::view::draw(f, &app)).unwrap();
     }
 }

@@ -6,7 +6,7 @@ use crate::api::model::{IssueItem, ListIssuesResponse};
 use crate::config::theme_file::check_name;
 use crate::tui::app::{App, Effect, Msg, Session};
 use crate::tui::keymap::Keymap;
-use crate::tui::worker::{ApiRequest, ApiResponse, Reply};
+use crate::tui::message::{ApiRequest, ApiResponse, Reply};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
@@ -252,7 +252,9 @@ fn draw_issues(theme: Theme) -> ratatui::buffer::Buffer {
         })),
     }));
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| crate::tui::view::draw(f, &app)).unwrap();
+    terminal
+        .draw(|f| crate::tui::app::view::draw(f, &app))
+        .unwrap();
     terminal.backend().buffer().clone()
 }
 

@@ -8,8 +8,9 @@ use findings_tui::api::{Client, ClientConfig, Token};
 use findings_tui::demo::{DemoOptions, DemoServer};
 use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::message::Reply;
 use findings_tui::tui::theme::Theme;
-use findings_tui::tui::worker::{self, Reply, WorkerCommand};
+use findings_tui::tui::worker::{self, WorkerCommand};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::time::Duration;
@@ -218,7 +219,7 @@ impl Harness {
     pub fn screen(&mut self) -> String {
         let app = &self.app;
         self.terminal
-            .draw(|f| findings_tui::tui::view::draw(f, app))
+            .draw(|f| findings_tui::tui::app::view::draw(f, app))
             .unwrap();
         let buf = self.terminal.backend().buffer();
         let mut out = String::new();

@@ -1,0 +1,189 @@
+//! The command line's flags and subcommands, and the value parsers that
+//! offer their values to shell completion.
+
+use super::{config_cmd, demo, listing, scm};
+use crate::config;
+use crate::export::Format;
+use crate::filter_spec::UsageError;
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueHint};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "findings",
+    version,
+    about = "A keyboard-driven terminal client for a security-findings platform",
+    long_about = "A keyboard-driven terminal client for a security-findings platform.\n\n\
+        With no subcommand it shows the findings of the deployment. With no base URL \
+        from any source, every command runs against the embedded demo server.\n\n\
+        The API token is read from the FINDINGS_TOKEN environment variable, or from the \
+        token_command, token_file or token of a profile in the config file, never from \
+        the command line. `findings config path` prints where the config file is.",
+    after_help = "Exit codes: 0 success, 1 runtime or API error, 2 usage error."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub(super) connection: ConnectionArgs,
+    #[command(subcommand)]
+    pub(super) command: Option<Command>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub(super) struct ConnectionArgs {
+    /// Base URL of the platform, e.g. https://findings.example.com
+    #[arg(long, global = true, env = config::ENV_BASE_URL, value_name = "URL",
+          value_hint = ValueHint::Other)]
+    pub(super) base_url: Option<String>,
+    /// Numeric id of the deployment (organization)
+    #[arg(long, global = true, env = config::ENV_DEPLOYMENT, value_name = "ID",
+          value_hint = ValueHint::Other)]
+    pub(super) deployment: Option<String>,
+    /// Allow plain http:// to a host other than this machine
+    #[arg(long, global = true)]
+    pub(super) allow_http: bool,
+    /// Seconds to wait for a connection
+    #[arg(long, global = true, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=600), value_hint = ValueHint::Other)]
+    pub(super) connect_timeout: u64,
+    /// Seconds to wait for a whole answer
+    #[arg(long, global = true, value_name = "SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600), value_hint = ValueHint::Other)]
+    pub(super) timeout: u64,
+    /// Refuse every write (the SCM config update)
+    #[arg(long, global = true)]
+    pub(super) read_only: bool,
+    /// Profile of the config file to use (default: the file's default_profile)
+    #[arg(long, global = true, env = config::ENV_PROFILE, value_name = "NAME",
+          value_hint = ValueHint::Other)]
+    pub(super) profile: Option<String>,
+    /// Write a log line per HTTP request to this file (level from FINDINGS_LOG, default info)
+    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    pub(super) log_file: Option<PathBuf>,
+    /// The TUI's colours: default, dark, light or high-contrast (NO_COLOR turns colours off)
+    #[arg(long, global = true, env = config::ENV_THEME, value_name = "NAME",
+          value_parser = offer(crate::tui::theme::NAMES), hide_possible_values = true)]
+    pub(super) theme: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub(super) enum Command {
+    /// List findings (List issues), with filters, sort and include flags
+    Issues(listing::IssuesArgs),
+    /// Dashboard report findings with totals by type
+    Report(listing::ReportArgs),
+    /// Search issues found by agentic workflows
+    Search(listing::SearchArgs),
+    /// Source-control integration configs
+    Scm {
+        #[command(subcommand)]
+        command: scm::ScmCommand,
+    },
+    /// The embedded demo server
+    Demo {
+        #[command(subcommand)]
+        command: demo::DemoCommand,
+    },
+    /// The config file: where it is, an example, the settings in force
+    Config {
+        #[command(subcommand)]
+        command: config_cmd::ConfigCommand,
+    },
+    /// Print a shell completion script (e.g. `source <(findings completions bash)`)
+    Completions {
+        /// bash, zsh, fish, powershell or elvish
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), or write one page per command into a folder
+    Man {
+        /// Write findings.1 and a page per subcommand into this folder
+        #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+        dir: Option<PathBuf>,
+    },
+}
+
+/// Output options shared by the listing commands.
+#[derive(Args, Debug, Clone)]
+pub struct OutputArgs {
+    /// Output format: table, json, ndjson, csv, sarif or markdown (default: table on a
+    /// terminal, else ndjson)
+    #[arg(long, value_name = "FORMAT", value_parser = offer(Format::NAMES.iter().copied()),
+          hide_possible_values = true)]
+    format: Option<String>,
+    /// Follow cursors to the last page
+    #[arg(long, conflicts_with = "max")]
+    pub(super) all: bool,
+    /// Stop after N items (following cursors as needed)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          value_hint = ValueHint::Other)]
+    pub(super) max: Option<u64>,
+    /// Page size, 1 to 1000 (default: the profile's page_size, else 100)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=1000),
+          value_hint = ValueHint::Other)]
+    pub(super) limit: Option<i64>,
+}
+
+impl OutputArgs {
+    pub(super) fn format(&self) -> Result<Format, UsageError> {
+        use std::io::IsTerminal;
+        match &self.format {
+            None if std::io::stdout().is_terminal() => Ok(Format::Table),
+            None => Ok(Format::Ndjson),
+            Some(f) => Format::parse(f).ok_or_else(|| {
+                UsageError(format!(
+                    "unknown format {f:?}; valid formats: {}",
+                    Format::NAMES.join(", ")
+                ))
+            }),
+        }
+    }
+}
+
+/// The value parser of a flag whose values are a fixed set that the flag's
+/// own code checks: it takes any text, as a plain `String` flag does (so
+/// the names, spellings and errors stay the flag's), and offers `values` to
+/// shell completion, which would otherwise offer file names.
+pub(super) fn offer(values: impl IntoIterator<Item = &'static str>) -> Offering<StringValueParser> {
+    offer_to(StringValueParser::new(), values)
+}
+
+/// `inner`, parsing as it does, with `values` offered to shell completion.
+pub(super) fn offer_to<P>(inner: P, values: impl IntoIterator<Item = &'static str>) -> Offering<P> {
+    Offering {
+        inner,
+        values: values.into_iter().collect(),
+    }
+}
+
+/// See [`offer`].
+#[derive(Clone)]
+pub(super) struct Offering<P> {
+    inner: P,
+    values: Vec<&'static str>,
+}
+
+impl<P: TypedValueParser> TypedValueParser for Offering<P> {
+    type Value = P::Value;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        self.inner.parse_ref(cmd, arg, value)
+    }
+
+    fn parse(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: std::ffi::OsString,
+    ) -> Result<Self::Value, clap::Error> {
+        self.inner.parse(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.values.iter().map(|&v| PossibleValue::new(v))))
+    }
+}

@@ -1,0 +1,149 @@
+//! `findings issues`: List issues.
+
+use super::output::run_listing;
+use super::raw::{RawListPage, RawListRequest};
+use super::{FilterArgs, INCLUDES, ISSUE_TYPES, direction, page_size, parse_enum, push_all};
+use crate::api::Client;
+use crate::api::model::*;
+use crate::cli::{Failure, OutputArgs, UsageError, offer};
+use crate::export::Format;
+use crate::filter_spec::{self as filters, LIST_FILTER};
+use clap::{Args, ValueHint};
+
+#[derive(Args, Debug, Clone)]
+pub struct IssuesArgs {
+    #[command(flatten)]
+    filters: FilterArgs,
+    /// Issue type: sast, sca, secrets, research, ai-sast (repeatable)
+    #[arg(long = "type", value_name = "TYPE", value_parser = offer(ISSUE_TYPES),
+          hide_possible_values = true)]
+    types: Vec<String>,
+    /// Repository name (repeatable)
+    #[arg(long = "repo", value_name = "NAME", value_hint = ValueHint::Other)]
+    repos: Vec<String>,
+    /// Rule id (repeatable)
+    #[arg(long = "rule", value_name = "ID", value_hint = ValueHint::Other)]
+    rules: Vec<String>,
+    /// Branch (repeatable)
+    #[arg(long = "ref", value_name = "REF", value_hint = ValueHint::Other)]
+    refs: Vec<String>,
+    /// Codeowner team (repeatable)
+    #[arg(long = "team", value_name = "NAME", value_hint = ValueHint::Other)]
+    teams: Vec<String>,
+    /// File or folder path (repeatable)
+    #[arg(long = "path", value_name = "PATH", value_hint = ValueHint::AnyPath)]
+    paths: Vec<String>,
+    /// CVE or advisory id (repeatable)
+    #[arg(long = "cve", value_name = "ID", value_hint = ValueHint::Other)]
+    cves: Vec<String>,
+    /// Not a filter of List issues: explains where severity filters live
+    #[arg(long, hide = true, value_hint = ValueHint::Other)]
+    severity: Vec<String>,
+    /// Sort: severity, ref, repo, rule, relevant-since, state
+    #[arg(long, value_name = "FIELD", value_parser = offer(SortBy::ALL.iter().map(SortBy::label)),
+          hide_possible_values = true)]
+    sort: Option<String>,
+    /// Ascending order
+    #[arg(long, conflicts_with = "desc")]
+    asc: bool,
+    /// Descending order
+    #[arg(long)]
+    desc: bool,
+    /// Extra data per finding: remediation, activity, archived, first-detected
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = offer(INCLUDES),
+          hide_possible_values = true)]
+    include: Vec<String>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl IssuesArgs {
+    pub fn request(&self) -> Result<ListIssuesRequest, UsageError> {
+        if !self.severity.is_empty() {
+            return Err(UsageError(
+                "List issues has no severity filter; use `findings report --severity LEVEL`, or sort with --sort severity".into(),
+            ));
+        }
+        let mut pairs = Vec::new();
+        push_all(&mut pairs, "issueTypes", &self.types);
+        push_all(&mut pairs, "repositoryNames", &self.repos);
+        push_all(&mut pairs, "ruleIds", &self.rules);
+        push_all(&mut pairs, "refs", &self.refs);
+        push_all(&mut pairs, "teamNames", &self.teams);
+        push_all(&mut pairs, "filePaths", &self.paths);
+        push_all(&mut pairs, "cves", &self.cves);
+        push_all(&mut pairs, "since", self.filters.since.as_slice());
+        push_all(&mut pairs, "until", self.filters.until.as_slice());
+        pairs.extend(self.filters.pairs()?);
+        let filter: Option<ListIssuesFilter> = filters::build(LIST_FILTER, "issues", &pairs)?;
+        let sort_by = self
+            .sort
+            .as_deref()
+            .map(|s| {
+                parse_enum(
+                    "sort field",
+                    s,
+                    SortBy::parse_known,
+                    SortBy::ALL,
+                    SortBy::label,
+                )
+            })
+            .transpose()?;
+        let mut req = ListIssuesRequest {
+            filter,
+            sort_by,
+            sort_direction: direction(self.asc, self.desc),
+            limit: page_size(&self.output),
+            ..Default::default()
+        };
+        for flag in &self.include {
+            match flag.trim() {
+                "remediation" => req.include_remediation = Some(true),
+                "activity" | "activity-history" => req.include_activity_history = Some(true),
+                "archived" | "is-archived" => req.include_is_archived = Some(true),
+                "first-detected" | "first-detected-at" => {
+                    req.include_first_detected_at = Some(true)
+                }
+                "" => {}
+                other => {
+                    return Err(UsageError(format!(
+                        "unknown --include {other:?}; valid: remediation, activity, archived, first-detected"
+                    )));
+                }
+            }
+        }
+        Ok(req)
+    }
+}
+
+pub async fn issues(
+    client: &Client,
+    req: ListIssuesRequest,
+    args: &IssuesArgs,
+) -> Result<(), Failure> {
+    let format = args.output.format()?;
+    if matches!(format, Format::Json | Format::Ndjson) {
+        // The items exactly as the server sent them, without decoding them
+        // into the model and encoding them again.
+        return run_listing(
+            client,
+            RawListRequest(req),
+            &args.output,
+            format,
+            |page: RawListPage| page.issues.unwrap_or_default(),
+            |_| Ok(()),
+        )
+        .await
+        .map(|_| ());
+    }
+    run_listing(
+        client,
+        req,
+        &args.output,
+        format,
+        |page: ListIssuesResponse| page.issues,
+        |_| Ok(()),
+    )
+    .await
+    .map(|_| ())
+}

@@ -1,0 +1,142 @@
+//! What every listing does with its pages: follow the cursors as asked,
+//! write the items as they come, show progress, fit a table to the width.
+
+use crate::api::{Client, PagedRequest, pages};
+use crate::cli::{Failure, OutputArgs};
+use crate::export::{Format, Record, Writer};
+use futures_util::StreamExt;
+use std::io::IsTerminal;
+
+/// Follows pages as `--all`/`--max` ask and streams each item to stdout.
+/// `on_page` sees each page before its items are written.
+pub(super) async fn run_listing<R, T>(
+    client: &Client,
+    req: R,
+    output: &OutputArgs,
+    format: Format,
+    items_of: impl Fn(R::Page) -> Vec<T>,
+    mut on_page: impl FnMut(&R::Page) -> Result<(), Failure>,
+) -> Result<usize, Failure>
+where
+    R: PagedRequest,
+    T: Record,
+{
+    let max = output.max.map(|m| m as usize);
+    let stdout = std::io::stdout().lock();
+    let width = terminal_width();
+    let mut writer = Writer::new::<T>(std::io::BufWriter::new(stdout), format, width);
+    let mut stream = Box::pin(pages(client.clone(), req));
+    let mut progress = Progress::new();
+    let mut outcome = Ok(());
+    'pages: while let Some(page) = stream.next().await {
+        let page = match page {
+            Ok(p) => p,
+            Err(e) => {
+                // Keep what was written; report the failure after it.
+                outcome = Err(Failure::from(e));
+                break;
+            }
+        };
+        on_page(&page)?;
+        for item in items_of(page) {
+            if max.is_some_and(|m| writer.count() >= m) {
+                break 'pages;
+            }
+            writer.item(&item)?;
+        }
+        progress.page(writer.count());
+        if format == Format::Ndjson {
+            // Stream: each page reaches the reader as it arrives.
+            writer.flush()?;
+        }
+        if max.is_some_and(|m| writer.count() >= m) || (!output.all && max.is_none()) {
+            break;
+        }
+    }
+    progress.done();
+    let count = writer.count();
+    writer.finish()?;
+    if count == 0 && format == Format::Table {
+        eprintln!("findings: no items match");
+    }
+    outcome.map(|_| count)
+}
+
+/// The width a table on stdout fills ([`table_width`]).
+pub(super) fn terminal_width() -> usize {
+    let terminal = std::io::stdout()
+        .is_terminal()
+        .then(|| crossterm::terminal::size().ok().map(|(w, _)| w))
+        .flatten();
+    table_width(terminal, std::env::var("COLUMNS").ok().as_deref())
+}
+
+/// A table's width when stdout piped or redirected has no terminal to fit.
+const PIPED_TABLE_WIDTH: usize = 200;
+
+/// The width a table fills: the terminal's (`terminal`, when stdout is
+/// one), else `COLUMNS` when it is a number, else [`PIPED_TABLE_WIDTH`].
+fn table_width(terminal: Option<u16>, columns_env: Option<&str>) -> usize {
+    terminal
+        .filter(|&w| w > 0)
+        .map(usize::from)
+        .or_else(|| {
+            columns_env
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .filter(|&w| w > 0)
+        })
+        .unwrap_or(PIPED_TABLE_WIDTH)
+}
+
+/// "items so far" on stderr, only when stderr is a terminal.
+pub(super) struct Progress {
+    enabled: bool,
+    pages: usize,
+    shown: bool,
+}
+
+impl Progress {
+    pub(super) fn new() -> Self {
+        Progress {
+            enabled: std::io::stderr().is_terminal(),
+            pages: 0,
+            shown: false,
+        }
+    }
+
+    pub(super) fn page(&mut self, items: usize) {
+        self.pages += 1;
+        if self.enabled && self.pages > 1 {
+            eprint!("\r\x1b[2K{items} items, {} pages…", self.pages);
+            self.shown = true;
+        }
+    }
+
+    pub(super) fn done(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+            self.shown = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod table_width_tests {
+    use super::*;
+
+    #[test]
+    fn a_table_fits_the_terminal_else_columns_else_is_wide() {
+        // On a terminal: its width, whatever COLUMNS says.
+        assert_eq!(table_width(Some(120), None), 120);
+        assert_eq!(table_width(Some(120), Some("80")), 120);
+        // Piped: COLUMNS when it is a width, else the wide default.
+        assert_eq!(table_width(None, Some("100")), 100);
+        assert_eq!(table_width(None, Some(" 90\n")), 90);
+        assert_eq!(table_width(None, None), PIPED_TABLE_WIDTH);
+        for junk in ["", "0", "-5", "wide", "1e3"] {
+            assert_eq!(table_width(None, Some(junk)), PIPED_TABLE_WIDTH, "{junk:?}");
+        }
+        // A terminal that reports no width is treated as piped.
+        assert_eq!(table_width(Some(0), Some("70")), 70);
+    }
+}

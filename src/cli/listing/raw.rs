@@ -1,0 +1,177 @@
+//! List issues items as raw JSON, for `--format json` and `ndjson`: what
+//! the server sent, on one line each, never decoded and encoded again.
+
+use crate::api::model::*;
+use crate::api::{ApiError, Client, Page, PagedRequest};
+use crate::export::Record;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+/// List issues, its pages read with the items left as raw JSON.
+#[derive(Debug, Clone)]
+pub(super) struct RawListRequest(pub(super) ListIssuesRequest);
+
+impl PagedRequest for RawListRequest {
+    type Page = RawListPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn fetch(&self, client: &Client) -> Result<RawListPage, ApiError> {
+        client.list_issues_as(&self.0).await
+    }
+}
+
+/// A List issues page whose items are kept as the server wrote them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(super) struct RawListPage {
+    pub(super) issues: Option<Vec<RawItem>>,
+    cursor: Option<String>,
+}
+
+impl Page for RawListPage {
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.issues.as_ref().map_or(0, Vec::len)
+    }
+}
+
+/// One List issues item: the server's JSON object, checked to be valid JSON
+/// and an object, and put on one line when the server spread it over more.
+#[derive(Debug)]
+pub(super) struct RawItem(Box<RawValue>);
+
+impl<'de> Deserialize<'de> for RawItem {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let raw = Box::<RawValue>::deserialize(de)?;
+        if !raw.get().starts_with('{') {
+            return Err(D::Error::custom(format!(
+                "invalid type: {}, expected a List issues item (an object)",
+                crate::text::truncate(&crate::text::one_line(raw.get()), 40)
+            )));
+        }
+        if !raw.get().contains(['\n', '\r']) {
+            return Ok(RawItem(raw));
+        }
+        RawValue::from_string(compact_json(raw.get()))
+            .map(RawItem)
+            .map_err(D::Error::custom)
+    }
+}
+
+impl Serialize for RawItem {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // serde_json writes a raw value's text verbatim.
+        self.0.serialize(s)
+    }
+}
+
+impl Record for RawItem {
+    const COLUMNS: &'static [crate::export::Column] = IssueItem::COLUMNS;
+    /// Raw items are written as JSON only; the cells, should a table ask,
+    /// are those of the decoded item.
+    fn cells(&self) -> Vec<String> {
+        serde_json::from_str::<IssueItem>(self.0.get())
+            .map(|item| item.cells())
+            .unwrap_or_else(|_| vec![String::new(); Self::COLUMNS.len()])
+    }
+}
+
+/// Valid JSON without the whitespace between its tokens.
+fn compact_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if !matches!(c, ' ' | '\t' | '\n' | '\r') {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod raw_export_tests {
+    use super::*;
+    use crate::api::client::decode;
+    use crate::export::{Format, Writer};
+
+    const PRETTY_PAGE: &str = r#"{
+  "issues": [
+    {
+      "issue": { "id": "7", "message": "say \"hi\"\n\tthen { leave }", "score": 0.0 },
+      "reviewCount": "2",
+      "fieldTheModelDoesNotKnow": [1, 2]
+    },
+    {"issue": {"id": "8"}}
+  ],
+  "cursor": "c2"
+}"#;
+
+    #[test]
+    fn compact_json_drops_whitespace_between_tokens_only() {
+        let json = "{ \"a\" : \"x \\\"y\\\" \\\\n z\" ,\n\t\"b\" : [1, 2 ] }";
+        let compact = compact_json(json);
+        assert_eq!(compact, r#"{"a":"x \"y\" \\n z","b":[1,2]}"#);
+        let before: serde_json::Value = serde_json::from_str(json).unwrap();
+        let after: serde_json::Value = serde_json::from_str(&compact).unwrap();
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn raw_pages_keep_items_as_sent_on_one_line_each() {
+        let page: RawListPage = decode(PRETTY_PAGE.as_bytes(), "application/json").unwrap();
+        assert_eq!(page.next_cursor(), Some("c2"));
+        assert_eq!(page.item_count(), 2);
+        let sent: serde_json::Value = serde_json::from_str(PRETTY_PAGE).unwrap();
+        let mut writer = Writer::new::<RawItem>(Vec::new(), Format::Ndjson, 80);
+        for item in page.issues.unwrap() {
+            writer.item(&item).unwrap();
+        }
+        let out = String::from_utf8(writer.finish().unwrap()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        for (k, line) in lines.iter().enumerate() {
+            let item: serde_json::Value = serde_json::from_str(line).unwrap();
+            // Unknown fields and number spellings included.
+            assert_eq!(item, sent["issues"][k]);
+        }
+        assert!(lines[0].contains(r#""score":0.0"#), "{}", lines[0]);
+        assert!(lines[0].contains(r#""fieldTheModelDoesNotKnow":[1,2]"#));
+        // The item's own text is kept when it is on one line already.
+        assert_eq!(lines[1], r#"{"issue": {"id": "8"}}"#);
+    }
+
+    #[test]
+    fn raw_pages_refuse_items_that_are_not_objects() {
+        let body = br#"{"issues": [{"issue": {}}, "\u001b[31mnot an item"], "cursor": "c"}"#;
+        match decode::<RawListPage>(body, "application/json") {
+            Err(ApiError::Decode { path, message }) => {
+                assert_eq!(path, "issues[1]");
+                assert!(message.contains("expected a List issues item"), "{message}");
+                assert!(!message.contains('\u{1b}'), "{message}");
+            }
+            other => panic!("expected a decode error, got {other:?}"),
+        }
+        assert!(decode::<RawListPage>(br#"{"issues": [{"a": 1"#, "application/json").is_err());
+    }
+
+    #[test]
+    fn raw_pages_read_null_and_absent_fields_as_empty() {
+        let page: RawListPage = decode(br#"{"issues": null}"#, "application/json").unwrap();
+        assert_eq!((page.item_count(), page.next_cursor()), (0, None));
+        let page: RawListPage = decode(br#"{}"#, "application/json").unwrap();
+        assert_eq!(page.item_count(), 0);
+    }
+}

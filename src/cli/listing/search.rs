@@ -1,0 +1,105 @@
+//! `findings search`: Search issues (agentic-workflow issues).
+
+use super::output::run_listing;
+use super::{FilterArgs, direction, page_size, parse_enum, push_all};
+use crate::api::Client;
+use crate::api::model::*;
+use crate::cli::{Failure, OutputArgs, UsageError, offer};
+use crate::export::Format;
+use crate::filter_spec::{self as filters, SEARCH_FILTERS};
+use clap::{Args, ValueHint};
+
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    filters: FilterArgs,
+    /// Text in the title (case-insensitive)
+    #[arg(long, value_name = "TEXT", value_hint = ValueHint::Other)]
+    title: Option<String>,
+    /// Text in the description
+    #[arg(long, value_name = "TEXT", value_hint = ValueHint::Other)]
+    description: Option<String>,
+    /// Text in the reasoning
+    #[arg(long, value_name = "TEXT", value_hint = ValueHint::Other)]
+    reasoning: Option<String>,
+    /// Text in a file path
+    #[arg(long, value_name = "TEXT", value_hint = ValueHint::AnyPath)]
+    file_path: Option<String>,
+    /// Workflow id (repeatable)
+    #[arg(long = "workflow", value_name = "ID", value_hint = ValueHint::Other)]
+    workflows: Vec<String>,
+    /// Sort: severity, last-detected, created, file-path
+    #[arg(long, value_name = "FIELD",
+          value_parser = offer(IssueSortField::ALL.iter().map(IssueSortField::label)),
+          hide_possible_values = true)]
+    sort: Option<String>,
+    /// Ascending order
+    #[arg(long, conflicts_with = "desc")]
+    asc: bool,
+    /// Descending order
+    #[arg(long)]
+    desc: bool,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl SearchArgs {
+    pub fn request(&self) -> Result<SearchIssuesRequest, UsageError> {
+        if self.output.format()? == Format::Sarif {
+            return Err(UsageError(
+                "--format sarif is for findings (issues, report), not agentic-workflow issues; valid here: table, json, ndjson, csv, markdown".into(),
+            ));
+        }
+        let mut pairs = Vec::new();
+        push_all(&mut pairs, "titleQuery", self.title.as_slice());
+        push_all(&mut pairs, "descriptionQuery", self.description.as_slice());
+        push_all(&mut pairs, "reasoningQuery", self.reasoning.as_slice());
+        push_all(&mut pairs, "filePathQuery", self.file_path.as_slice());
+        push_all(&mut pairs, "workflowIds", &self.workflows);
+        push_all(
+            &mut pairs,
+            "createdAt.startAt",
+            self.filters.since.as_slice(),
+        );
+        push_all(&mut pairs, "createdAt.endAt", self.filters.until.as_slice());
+        pairs.extend(self.filters.pairs()?);
+        let sort_field = self
+            .sort
+            .as_deref()
+            .map(|s| {
+                parse_enum(
+                    "sort field",
+                    s,
+                    IssueSortField::parse_known,
+                    IssueSortField::ALL,
+                    IssueSortField::label,
+                )
+            })
+            .transpose()?;
+        Ok(SearchIssuesRequest {
+            filters: filters::build(SEARCH_FILTERS, "search", &pairs)?,
+            sort_field,
+            sort_direction: direction(self.asc, self.desc),
+            limit: page_size(&self.output),
+            ..Default::default()
+        })
+    }
+}
+
+pub async fn search(
+    client: &Client,
+    req: SearchIssuesRequest,
+    args: &SearchArgs,
+) -> Result<(), Failure> {
+    let format = args.output.format()?;
+    run_listing(
+        client,
+        req,
+        &args.output,
+        format,
+        |page: SearchIssuesResponse| page.issues,
+        |_| Ok(()),
+    )
+    .await
+    .map(|_| ())
+}

@@ -1,0 +1,127 @@
+//! What a row refers to in the catalog: its repository, ref, rule, file
+//! and team.
+
+use super::{Dataset, Kind, Row};
+use crate::demo::catalog::{CodeRule, Repository, ScaAdvisory, SecretRule};
+
+impl Dataset {
+    pub fn repo(&self, row: &Row) -> &Repository {
+        &self.catalog.repositories[row.repo as usize]
+    }
+
+    pub fn ref_name(&self, row: &Row) -> &str {
+        self.ref_name_of(row.repo, row.ref_slot)
+    }
+
+    /// The name of ref `slot` of repository `repo` (see [`Row::ref_slot`]).
+    pub fn ref_name_of(&self, repo: u8, slot: u8) -> &str {
+        let repo = &self.catalog.repositories[repo as usize];
+        match slot {
+            0 => &repo.primary_ref,
+            n => repo
+                .other_refs
+                .get(n as usize - 1)
+                .map_or(repo.primary_ref.as_str(), String::as_str),
+        }
+    }
+
+    pub fn code_rule(&self, row: &Row) -> Option<&CodeRule> {
+        self.code_rule_of(row.kind, row.rule)
+    }
+
+    pub fn code_rule_of(&self, kind: Kind, rule: u16) -> Option<&CodeRule> {
+        matches!(kind, Kind::Code | Kind::AiCode).then(|| &self.catalog.code_rules[rule as usize])
+    }
+
+    pub fn advisory(&self, row: &Row) -> Option<&ScaAdvisory> {
+        self.advisory_of(row.kind, row.rule)
+    }
+
+    pub fn advisory_of(&self, kind: Kind, rule: u16) -> Option<&ScaAdvisory> {
+        (kind == Kind::Sca).then(|| &self.catalog.sca_advisories[rule as usize])
+    }
+
+    pub fn secret_rule(&self, row: &Row) -> Option<&SecretRule> {
+        self.secret_rule_of(row.kind, row.rule)
+    }
+
+    pub fn secret_rule_of(&self, kind: Kind, rule: u16) -> Option<&SecretRule> {
+        (kind == Kind::Secrets).then(|| &self.catalog.secret_rules[rule as usize])
+    }
+
+    /// Rule id, path, severity text, category, ruleset and policy of a row.
+    pub fn rule_facts(&self, row: &Row) -> RuleFacts<'_> {
+        self.rule_facts_of(row.kind, row.rule)
+    }
+
+    /// The rule facts of rule `rule` of the catalog list of `kind`.
+    pub fn rule_facts_of(&self, kind: Kind, rule: u16) -> RuleFacts<'_> {
+        if let Some(r) = self.code_rule_of(kind, rule) {
+            RuleFacts {
+                rule_id: &r.rule_id,
+                rule_path: &r.rule_path,
+                category: &r.category,
+                ruleset: &r.ruleset,
+                policy_slug: &r.policy_slug,
+            }
+        } else if let Some(a) = self.advisory_of(kind, rule) {
+            RuleFacts {
+                rule_id: &a.rule_id,
+                rule_path: &a.rule_path,
+                category: "security",
+                ruleset: "supply-chain",
+                policy_slug: "supply-chain-default",
+            }
+        } else {
+            let s = &self.catalog.secret_rules[rule as usize];
+            RuleFacts {
+                rule_id: &s.rule_id,
+                rule_path: &s.rule_path,
+                category: "security",
+                ruleset: "secrets",
+                policy_slug: "secrets-default",
+            }
+        }
+    }
+
+    /// How many rules the catalog list of `kind` holds.
+    pub fn rule_count(&self, kind: Kind) -> usize {
+        match kind {
+            Kind::Code | Kind::AiCode => self.catalog.code_rules.len(),
+            Kind::Sca => self.catalog.sca_advisories.len(),
+            Kind::Secrets => self.catalog.secret_rules.len(),
+        }
+    }
+
+    pub fn file_path(&self, row: &Row) -> &str {
+        let paths: &[String] = if let Some(r) = self.code_rule(row) {
+            &r.paths
+        } else if let Some(a) = self.advisory(row) {
+            return if row.transitive {
+                &a.lockfile
+            } else {
+                &a.manifest_file
+            };
+        } else {
+            &self.catalog.secret_rules[row.rule as usize].paths
+        };
+        paths.get(row.path as usize).map_or("", String::as_str)
+    }
+
+    pub fn team_name(&self, row: &Row) -> &str {
+        &self.catalog.people.teams[row.team as usize].name
+    }
+
+    pub fn sca_package(&self, row: &Row) -> Option<&str> {
+        self.advisory(row).map(|a| a.package.as_str())
+    }
+}
+
+/// Rule facts every kind of finding has.
+pub struct RuleFacts<'a> {
+    pub rule_id: &'a str,
+    pub rule_path: &'a str,
+    pub category: &'a str,
+    pub ruleset: &'a str,
+    pub policy_slug: &'a str,
+}

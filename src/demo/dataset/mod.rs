@@ -1,0 +1,217 @@
+//! The demo data set: compact rows generated from a seed, and the full wire
+//! objects built from a row on demand.
+//!
+//! A row holds only what filters and sorts need (about 100 bytes), so 200,000
+//! findings start in well under a second; the rich parts of a finding
+//! (activity history, dataflow trace, remediation ...) are rebuilt from a
+//! per-finding random stream when a page is answered, identical every time.
+//!
+//! What is generated lives beside this file: the finding rows (`rows`), the
+//! activity of a finding (`activity`), the agentic-workflow issues
+//! (`agentic`) and the SCM configs (`scm_configs`); `lookup` answers what a
+//! row refers to in the catalog.
+
+mod activity;
+mod agentic;
+mod lookup;
+mod rows;
+mod scm_configs;
+
+pub use activity::Event;
+pub use lookup::RuleFacts;
+pub use scm_configs::host_of;
+
+use super::catalog::Catalog;
+use crate::api::model::*;
+use chrono::{DateTime, TimeZone, Utc};
+
+/// Demo finding ids are this plus the row index.
+pub const FIRST_FINDING_ID: u64 = 100_000;
+const FIRST_REPO_ID: u64 = 51_000;
+const FIRST_REF_ID: u64 = 61_000;
+const DAY: i64 = 86_400;
+
+/// Random streams: one per aspect of an item, so each can be rebuilt alone.
+pub(super) mod stream {
+    pub const ROW: u64 = 1;
+    pub const ACTIVITY: u64 = 2;
+    pub const DETAIL: u64 = 3;
+    pub const AGENTIC: u64 = 4;
+    pub const MATCH_ID: u64 = 9;
+    pub const SYNTACTIC_ID: u64 = 10;
+    pub const RULE_HASH: u64 = 11;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Code,
+    AiCode,
+    Sca,
+    Secrets,
+}
+
+impl Kind {
+    pub fn issue_type(self) -> IssueType {
+        match self {
+            Kind::Code => IssueType::Sast,
+            Kind::AiCode => IssueType::AiSast,
+            Kind::Sca => IssueType::Sca,
+            Kind::Secrets => IssueType::Secrets,
+        }
+    }
+}
+
+/// What filters and sorts need of one finding. Enum fields are indices into
+/// the `ALL` list of their model enum.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub kind: Kind,
+    /// Index into the catalog list of `kind` (code rules hold both code kinds).
+    pub rule: u16,
+    pub repo: u8,
+    /// 0 = the repository's primary ref, n = its other_refs[n - 1].
+    pub ref_slot: u8,
+    pub path: u8,
+    pub line: u32,
+    pub severity: u8,
+    pub confidence: u8,
+    pub status: u8,
+    pub triage: u8,
+    pub triage_reason: Option<u8>,
+    pub aggregate: u8,
+    pub created: i64,
+    pub relevant_since: i64,
+    pub first_detected: i64,
+    pub last_activity: i64,
+    pub verdict: Option<u8>,
+    pub sensitivity: Option<u8>,
+    pub reachability: Option<u8>,
+    pub validation: Option<u8>,
+    pub transitive: bool,
+    pub team: u8,
+    pub ticket: bool,
+    pub ticket_failed: bool,
+    pub blocking: bool,
+    pub fix_pr: Option<FixPr>,
+    pub memory_referenced: Option<u8>,
+    pub memory_rendered: Option<u8>,
+    pub exception: Option<u8>,
+    /// A unicode sample mixed into the message (terminal-safety seasoning).
+    pub unicode: Option<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixPr {
+    Open,
+    Merged,
+    Failed,
+}
+
+/// Derived, per-repository facts.
+#[derive(Debug, Clone)]
+pub struct RepoInfo {
+    pub id: String,
+    pub primary_ref_id: String,
+    pub teams: Vec<u8>,
+    /// Indices of code rules in the repository's languages.
+    pub code_rules: Vec<u16>,
+}
+
+/// One agentic-workflow issue, with the job ids the search filter matches.
+#[derive(Debug, Clone)]
+pub struct AgenticRecord {
+    pub issue: AgenticIssue,
+    pub workflow_job_ids: Vec<String>,
+}
+
+pub struct Dataset {
+    pub catalog: Catalog,
+    pub seed: u64,
+    /// "Now" of the data set: every timestamp lies before it.
+    pub anchor: DateTime<Utc>,
+    pub deployment: String,
+    pub repos: Vec<RepoInfo>,
+    pub rows: Vec<Row>,
+    pub agentic: Vec<AgenticRecord>,
+    pub scm_configs: Vec<ScmConfig>,
+}
+
+/// Memory ids the autotriage of demo findings refers to.
+pub fn memory_id(i: u8) -> String {
+    format!("mem-{:03}", u32::from(i) + 1)
+}
+
+pub fn finding_id(index: usize) -> String {
+    (FIRST_FINDING_ID + index as u64).to_string()
+}
+
+/// The row index of a demo finding id, when it is one.
+pub fn finding_index(id: &str, len: usize) -> Option<usize> {
+    let n: u64 = id.parse().ok()?;
+    let i = n.checked_sub(FIRST_FINDING_ID)? as usize;
+    (i < len).then_some(i)
+}
+
+fn idx<T: PartialEq>(all: &[T], v: &T) -> u8 {
+    all.iter().position(|x| x == v).unwrap_or(0) as u8
+}
+
+fn ts(secs: i64) -> DateTime<Utc> {
+    Utc.timestamp_opt(secs, 0).single().unwrap_or_default()
+}
+
+impl Dataset {
+    pub fn generate(findings: usize, seed: u64, anchor: DateTime<Utc>, deployment: &str) -> Self {
+        let catalog = super::catalog::load();
+        let repos = repo_infos(&catalog);
+        let mut ds = Dataset {
+            catalog,
+            seed,
+            anchor,
+            deployment: deployment.to_owned(),
+            repos,
+            rows: Vec::with_capacity(findings),
+            agentic: Vec::new(),
+            scm_configs: Vec::new(),
+        };
+        for i in 0..findings {
+            let mut row = ds.generate_row(i);
+            row.last_activity = ds.timeline(i, &row).last().map_or(row.created, |e| e.date);
+            ds.rows.push(row);
+        }
+        ds.agentic = (0..200).map(|i| ds.generate_agentic(i)).collect();
+        ds.scm_configs = scm_configs::scm_configs(&ds);
+        ds
+    }
+
+    fn now(&self) -> i64 {
+        self.anchor.timestamp()
+    }
+}
+
+fn repo_infos(c: &Catalog) -> Vec<RepoInfo> {
+    c.repositories
+        .iter()
+        .enumerate()
+        .map(|(k, repo)| {
+            let code_rules: Vec<u16> = c
+                .code_rules
+                .iter()
+                .enumerate()
+                .filter(|(_, rule)| repo.languages.contains(&rule.language))
+                .map(|(j, _)| j as u16)
+                .collect();
+            let teams = c.people.teams.len().max(1);
+            let mut repo_teams = vec![(k % teams) as u8];
+            if k % 3 == 0 {
+                repo_teams.push(((k + 2) % teams) as u8);
+            }
+            RepoInfo {
+                id: (FIRST_REPO_ID + k as u64).to_string(),
+                primary_ref_id: (FIRST_REF_ID + k as u64).to_string(),
+                teams: repo_teams,
+                code_rules,
+            }
+        })
+        .collect()
+}

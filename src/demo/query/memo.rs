@@ -1,0 +1,65 @@
+//! What recent queries matched, kept so that following a query's cursor
+//! costs no scan of the data set.
+
+use std::sync::{Arc, Mutex};
+
+/// One bit per row: the rows a filter matches.
+pub struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    pub(super) fn new(len: usize) -> Self {
+        Bits {
+            words: vec![0; len.div_ceil(64)],
+        }
+    }
+
+    pub(super) fn set(&mut self, i: usize) {
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    pub(super) fn get(&self, i: usize) -> bool {
+        self.words[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// How many recent queries keep their matched rows.
+const MEMO_ENTRIES: usize = 32;
+
+/// The last few values computed for a query fingerprint, newest first.
+pub(super) struct Memo<T> {
+    entries: Mutex<Vec<(u64, Arc<T>)>>,
+}
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo {
+            entries: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl<T> Memo<T> {
+    pub(super) fn get_or_compute(&self, key: u64, compute: impl FnOnce() -> T) -> Arc<T> {
+        fn lock<E>(m: &Mutex<E>) -> std::sync::MutexGuard<'_, E> {
+            m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        }
+        {
+            let mut entries = lock(&self.entries);
+            if let Some(k) = entries.iter().position(|(fp, _)| *fp == key) {
+                let hit = entries.remove(k);
+                let value = hit.1.clone();
+                entries.insert(0, hit);
+                return value;
+            }
+        }
+        // Computed outside the lock: other queries go on meanwhile.
+        let value = Arc::new(compute());
+        let mut entries = lock(&self.entries);
+        entries.retain(|(fp, _)| *fp != key);
+        entries.insert(0, (key, value.clone()));
+        entries.truncate(MEMO_ENTRIES);
+        value
+    }
+}

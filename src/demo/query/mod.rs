@@ -1,0 +1,103 @@
+//! The demo server's query engine: filter semantics (docs/api.md, "Semantics of
+//! filters"), total orders (docs/api.md §10) and cursor pages (docs/api.md §7–9).
+//!
+//! Each sort order is computed once, on first use, as a permutation of row
+//! indices; a page walks that permutation from the cursor's position and
+//! builds wire objects only for the items it returns.
+//!
+//! One file per operation (`list`, `report`, `search`: its filter semantics
+//! and its answer); `order` keeps the sort orders, `memo` the rows recent
+//! filters matched, `pages` cuts a page out of an order.
+
+// Before the `mod` lines: a `macro_rules!` macro is in scope only in the
+// modules declared after it.
+macro_rules! require_known {
+    ($value:expr, $field:literal) => {
+        $crate::demo::query::known(
+            &$value,
+            $field,
+            |v| v.is_known(),
+            |v| v.as_wire().to_owned(),
+        )?
+    };
+}
+
+macro_rules! require_known_all {
+    ($values:expr, $field:literal) => {
+        for v in &$values {
+            if !v.is_known() {
+                return Err($crate::demo::query::BadRequest(format!(
+                    "unknown value {:?} for {}",
+                    v.as_wire(),
+                    $field
+                )));
+            }
+        }
+    };
+}
+
+mod list;
+mod memo;
+mod order;
+mod pages;
+mod report;
+mod search;
+
+pub use list::list_issues;
+pub use memo::Bits;
+pub use order::Orders;
+pub use report::report_findings;
+pub use search::search_issues;
+
+use super::dataset::Kind;
+use chrono::{DateTime, TimeZone, Utc};
+
+pub const DEFAULT_LIMIT: i64 = 100;
+pub const MAX_LIMIT: i64 = 1000;
+
+/// A request the server refuses with 400.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BadRequest(pub String);
+
+fn known<T: Clone>(
+    value: &Option<T>,
+    field: &str,
+    is_known: impl Fn(&T) -> bool,
+    raw: impl Fn(&T) -> String,
+) -> Result<(), BadRequest> {
+    match value {
+        Some(v) if !is_known(v) => Err(BadRequest(format!(
+            "unknown value {:?} for {field}",
+            raw(v)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn ts(secs: i64) -> DateTime<Utc> {
+    Utc.timestamp_opt(secs, 0).single().unwrap_or_default()
+}
+
+/// Time helper for tests and the generator's callers.
+pub fn at(secs: i64) -> DateTime<Utc> {
+    ts(secs)
+}
+
+/// The catalog list a kind's rules index: code (both code kinds), SCA,
+/// secrets.
+fn class(kind: Kind) -> usize {
+    match kind {
+        Kind::Code | Kind::AiCode => 0,
+        Kind::Sca => 1,
+        Kind::Secrets => 2,
+    }
+}
+
+const CLASS_KINDS: [Kind; 3] = [Kind::Code, Kind::Sca, Kind::Secrets];
+
+/// A time bound in whole seconds, rounded up: demo times are whole seconds,
+/// so `t >= bound(x)` is `t >= x` and `t < bound(x)` is `t < x` exactly,
+/// fractions included.
+fn bound(t: DateTime<Utc>) -> i64 {
+    t.timestamp() + i64::from(t.timestamp_subsec_nanos() > 0)
+}

@@ -1,0 +1,113 @@
+//! Search issues: its filter semantics (docs/api.md, "Semantics of
+//! filters", Search issues), its order and its pages.
+
+use super::BadRequest;
+use super::pages::{collect_page, page_limit};
+use crate::api::model::*;
+use crate::demo::cursor::{self, Cursor};
+use crate::demo::dataset::*;
+use chrono::{DateTime, Utc};
+use std::cmp::Ordering;
+
+fn search_matches(rec: &AgenticRecord, f: &SearchFilters) -> bool {
+    let issue = &rec.issue;
+    let any_of = |filter: &[String], values: &[String]| {
+        filter.is_empty() || values.iter().any(|v| filter.contains(v))
+    };
+    let query = |q: &Option<String>, text: &Option<String>| match q.as_deref().map(str::trim) {
+        None | Some("") => true,
+        Some(q) => text
+            .as_deref()
+            .is_some_and(|t| t.to_lowercase().contains(&q.to_lowercase())),
+    };
+    let range = |r: &Option<TimeRange>, t: Option<DateTime<Utc>>| match r {
+        None => true,
+        Some(r) if r.start_at.is_none() && r.end_at.is_none() => true,
+        Some(r) => {
+            t.is_some_and(|t| r.start_at.is_none_or(|s| t >= s) && r.end_at.is_none_or(|e| t < e))
+        }
+    };
+    let id = issue.id.clone().unwrap_or_default();
+    (f.ids.is_empty() || f.ids.contains(&id))
+        && any_of(&f.actions, &issue.actions)
+        && any_of(&f.workflow_ids, &issue.workflow_ids)
+        && any_of(&f.identities, &issue.identities)
+        && any_of(&f.trigger_sources, &issue.trigger_sources)
+        && any_of(&f.project_ids, &issue.project_ids)
+        && any_of(&f.ref_ids, &issue.ref_ids)
+        && any_of(&f.workflow_job_ids, &rec.workflow_job_ids)
+        && query(&f.title_query, &issue.title)
+        && query(&f.description_query, &issue.description)
+        && query(&f.reasoning_query, &issue.reasoning)
+        && match f.file_path_query.as_deref().map(str::trim) {
+            None | Some("") => true,
+            Some(q) => {
+                let q = q.to_lowercase();
+                issue
+                    .file_paths
+                    .iter()
+                    .any(|p| p.to_lowercase().contains(&q))
+            }
+        }
+        && range(&f.created_at, issue.created_at)
+        && range(&f.last_detected_at, issue.last_detected_at)
+        && range(&f.triaged_at, issue.triaged_at)
+}
+
+pub fn search_issues(
+    ds: &Dataset,
+    req: &SearchIssuesRequest,
+) -> Result<SearchIssuesResponse, BadRequest> {
+    require_known!(req.sort_field, "sortField");
+    require_known!(req.sort_direction, "sortDirection");
+    let limit = page_limit(req.limit)?;
+    let fp = cursor::fingerprint(
+        "search",
+        &SearchIssuesRequest {
+            cursor: None,
+            limit: None,
+            ..req.clone()
+        },
+    );
+    let start = Cursor::decode_for(req.cursor.as_deref(), fp)?;
+    let empty = SearchFilters::default();
+    let f = req.filters.as_ref().unwrap_or(&empty);
+    let field = req
+        .sort_field
+        .clone()
+        .unwrap_or(IssueSortField::LastDetectedAt);
+    let desc = req.sort_direction.clone().unwrap_or(SortDirection::Desc) == SortDirection::Desc;
+    let mut order: Vec<u32> = (0..ds.agentic.len() as u32).collect();
+    let key_cmp = |a: &AgenticIssue, b: &AgenticIssue| -> Ordering {
+        match field {
+            IssueSortField::Severity => {
+                let rank = |i: &AgenticIssue| i.severity.as_ref().map_or(9, Severity::rank);
+                rank(b).cmp(&rank(a))
+            }
+            IssueSortField::CreatedAt => a.created_at.cmp(&b.created_at),
+            IssueSortField::FilePath => a.file_paths.first().cmp(&b.file_paths.first()),
+            _ => a.last_detected_at.cmp(&b.last_detected_at),
+        }
+    };
+    order.sort_by(|&a, &b| {
+        let (ia, ib) = (&ds.agentic[a as usize].issue, &ds.agentic[b as usize].issue);
+        let k = key_cmp(ia, ib);
+        (if desc { k.reverse() } else { k }).then_with(|| ia.id.cmp(&ib.id))
+    });
+    let total = ds.agentic.iter().filter(|r| search_matches(r, f)).count();
+    let (items, next) = collect_page(&order, start, limit, |i| search_matches(&ds.agentic[i], f));
+    Ok(SearchIssuesResponse {
+        issues: items
+            .into_iter()
+            .map(|i| ds.agentic[i].issue.clone())
+            .collect(),
+        total: Some(total as i64),
+        cursor: next.map(|pos| {
+            Cursor {
+                position: pos,
+                fingerprint: fp,
+            }
+            .encode()
+        }),
+    })
+}

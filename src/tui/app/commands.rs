@@ -1,0 +1,61 @@
+//! The `:` command line: `:q` is the app's; every other command belongs to
+//! a pane, and runs on the pane on show if it has it, else on the first
+//! pane that does (`:filter` from the Report works on Issues).
+
+use super::{App, Overlay};
+
+impl App {
+    pub(super) fn run_command(&mut self, line: &str) {
+        let mut words = line.split_whitespace();
+        let Some(name) = words.next() else { return };
+        let args: Vec<&str> = words.collect();
+        if matches!(name, "q" | "quit" | "q!") {
+            return self.quit_now();
+        }
+        let has = |p: &dyn crate::tui::pane::Pane| {
+            p.commands()
+                .iter()
+                .any(|usage| usage.split_whitespace().next() == Some(name))
+        };
+        let target = if has(self.current()) {
+            Some(self.pane)
+        } else {
+            self.panes().find(|p| has(*p)).map(|p| p.id())
+        };
+        let result = match target {
+            Some(pane) => {
+                if pane != self.pane {
+                    self.switch_pane(pane);
+                }
+                self.with_pane(pane, |p, cx| p.command(name, &args, cx))
+                    .unwrap_or_else(|| Err(format!("unknown command :{name}")))
+            }
+            None => Err(self.unknown(name)),
+        };
+        if let Err(message) = result {
+            self.status = Some(message.clone());
+            self.overlay = Some(Overlay::Error {
+                title: "Command".into(),
+                message,
+            });
+        }
+    }
+
+    /// "unknown command", with the commands there are.
+    fn unknown(&self, name: &str) -> String {
+        let mut known: Vec<&str> = Vec::new();
+        for usage in self.panes().flat_map(|p| p.commands()) {
+            let first = |u: &str| u.split_whitespace().next().map(str::to_owned);
+            if !known.iter().any(|k| first(k) == first(usage)) {
+                known.push(usage);
+            }
+        }
+        known.push("q");
+        let known: Vec<String> = known.iter().map(|c| format!(":{c}")).collect();
+        format!(
+            "unknown command :{} (try {})",
+            crate::text::one_line(name),
+            known.join(", ")
+        )
+    }
+}

@@ -1,0 +1,304 @@
+//! Marking rows, exporting them to a file, and the copy menu, for the
+//! findings lists (Issues and Report). State and key handling only: the
+//! file is written outside `update`, by whoever performs
+//! [`Effect::Export`] (see `save.rs`), and the outcome comes back as
+//! [`Msg::Exported`](crate::tui::app::Msg::Exported).
+
+use super::{App, Effect, Overlay, PaneId};
+use crate::api::model::Issue;
+use crate::export::Format;
+use crate::tui::findings_list::is_web_url;
+use crate::tui::message::ExportItems;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::path::PathBuf;
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+/// The formats the export prompt offers, in order.
+pub const FORMATS: [Format; 6] = [
+    Format::Table,
+    Format::Csv,
+    Format::Json,
+    Format::Ndjson,
+    Format::Sarif,
+    Format::Markdown,
+];
+
+/// The `e` prompt: a format and a file path.
+#[derive(Debug, Clone)]
+pub struct ExportPrompt {
+    pub pane: PaneId,
+    pub format: Format,
+    pub path: Input,
+    /// How many rows will be written, and whether they are the marked ones.
+    pub count: usize,
+    pub marked: bool,
+    /// Why the last Enter did not export.
+    pub error: Option<String>,
+}
+
+/// The `y` menu.
+#[derive(Debug, Clone)]
+pub struct CopyMenu {
+    pub pane: PaneId,
+    pub selected: usize,
+    /// Marked rows on the pane (the Markdown choice copies those).
+    pub marked: usize,
+}
+
+/// The choices of the copy menu: key, label.
+pub const COPY_CHOICES: [(char, &str); 4] = [
+    ('i', "id"),
+    ('u', "URL"),
+    ('p', "path:line"),
+    ('m', "Markdown table"),
+];
+
+impl CopyMenu {
+    /// The label of choice `k`, as the menu shows it.
+    pub fn label(&self, k: usize) -> String {
+        match k {
+            3 if self.marked > 0 => format!(
+                "the {} marked row{} as a Markdown table",
+                self.marked,
+                if self.marked == 1 { "" } else { "s" }
+            ),
+            3 => "this row as a Markdown table".to_owned(),
+            1 => "the finding's URL".to_owned(),
+            0 => "the finding's id".to_owned(),
+            _ => "path:line".to_owned(),
+        }
+    }
+}
+
+/// The file name the prompt proposes: `findings-YYYYMMDD-HHMMSS.EXT` in the
+/// current directory.
+pub fn default_path(format: Format) -> String {
+    format!(
+        "findings-{}.{}",
+        chrono::Local::now().format("%Y%m%d-%H%M%S"),
+        format.extension()
+    )
+}
+
+/// What pane `pane` holds to export and copy, if it lists findings.
+fn findings_of(app: &App, pane: PaneId) -> Option<Box<dyn crate::tui::pane::FindingsSource + '_>> {
+    app.panes().find(|p| p.id() == pane)?.findings()
+}
+
+fn marked_count(app: &App, pane: PaneId) -> usize {
+    findings_of(app, pane).map_or(0, |f| f.marked())
+}
+
+fn shown_count(app: &App, pane: PaneId) -> usize {
+    findings_of(app, pane).map_or(0, |f| f.shown())
+}
+
+fn selected_issue(app: &App, pane: PaneId) -> Option<Issue> {
+    findings_of(app, pane)?.selected_issue()
+}
+
+/// The rows an export of the pane would write: the marked ones (in list
+/// order, shown or not), else every row shown (the local filter applies).
+fn rows(app: &App, pane: PaneId) -> ExportItems {
+    findings_of(app, pane).map_or(ExportItems::Findings(Vec::new()), |f| f.export_items())
+}
+
+/// `e`: opens the export prompt (nothing to export: says so).
+pub(super) fn open_export(app: &mut App) {
+    let pane = app.pane;
+    let marked = marked_count(app, pane);
+    let count = if marked > 0 {
+        marked
+    } else {
+        shown_count(app, pane)
+    };
+    if count == 0 {
+        app.status = Some("nothing to export: no finding is loaded".into());
+        return;
+    }
+    let format = app.export_format;
+    app.overlay = Some(Overlay::Export(ExportPrompt {
+        pane,
+        format,
+        path: Input::new(default_path(format)),
+        count,
+        marked: marked > 0,
+        error: None,
+    }));
+}
+
+/// Keys while the export prompt is open: `Tab`/`↓` and `Shift-Tab`/`↑`
+/// choose the format, typing edits the path, `Enter` exports, `Esc`
+/// cancels.
+pub fn on_export_key(app: &mut App, key: KeyEvent) {
+    let Some(Overlay::Export(prompt)) = &mut app.overlay else {
+        return;
+    };
+    match key.code {
+        KeyCode::Esc => {
+            app.overlay = None;
+            app.status = Some("export cancelled".into());
+        }
+        KeyCode::Tab | KeyCode::Down => cycle_format(prompt, 1),
+        KeyCode::BackTab | KeyCode::Up => cycle_format(prompt, FORMATS.len() - 1),
+        KeyCode::Enter => {
+            let path = prompt.path.value().trim().to_owned();
+            if path.is_empty() {
+                prompt.error = Some("type a file name".into());
+                return;
+            }
+            let (format, pane) = (prompt.format, prompt.pane);
+            app.overlay = None;
+            let items = rows(app, pane);
+            app.status = Some(format!(
+                "exporting {} finding{} to {}…",
+                items.len(),
+                if items.len() == 1 { "" } else { "s" },
+                crate::text::one_line(&path)
+            ));
+            app.export_format = format;
+            app.outbox.effects.push(Effect::Export {
+                path: PathBuf::from(path),
+                format,
+                items,
+            });
+        }
+        _ => {
+            prompt.error = None;
+            prompt.path.handle_event(&crossterm::event::Event::Key(key));
+        }
+    }
+}
+
+/// The next (`step` 1) or previous (`step` len-1) format; the path's
+/// extension follows when it is the old format's.
+fn cycle_format(prompt: &mut ExportPrompt, step: usize) {
+    let old = prompt.format;
+    let k = FORMATS.iter().position(|f| *f == old).unwrap_or(0);
+    let new = FORMATS[(k + step) % FORMATS.len()];
+    prompt.format = new;
+    let path = prompt.path.value();
+    if let Some(stem) = path.strip_suffix(&format!(".{}", old.extension())) {
+        prompt.path = Input::new(format!("{stem}.{}", new.extension()));
+    }
+}
+
+/// What the performer of [`Effect::Export`] reports.
+pub fn exported(app: &mut App, path: String, result: Result<usize, String>) {
+    let shown = crate::text::one_line(&path).into_owned();
+    match result {
+        Ok(n) => {
+            app.status = Some(format!(
+                "exported {n} finding{} to {shown}",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        Err(message) => {
+            app.status = Some(format!("export failed: {message}"));
+            app.overlay = Some(Overlay::Error {
+                title: "Export failed".into(),
+                message,
+            });
+        }
+    }
+}
+
+/// `y`: opens the copy menu on the selected row.
+pub fn open_copy_menu(app: &mut App) {
+    let pane = app.pane;
+    if selected_issue(app, pane).is_none() {
+        app.status = Some("no finding selected".into());
+        return;
+    }
+    app.overlay = Some(Overlay::CopyMenu(CopyMenu {
+        pane,
+        selected: 0,
+        marked: marked_count(app, pane),
+    }));
+}
+
+/// Keys while the copy menu is open: a choice's letter, or `j`/`k`
+/// (`↓`/`↑`) and `Enter`; `Esc` or `q` closes it.
+pub fn on_copy_key(app: &mut App, key: KeyEvent) {
+    let Some(Overlay::CopyMenu(menu)) = &mut app.overlay else {
+        return;
+    };
+    if key
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    {
+        return;
+    }
+    let choice = match key.code {
+        KeyCode::Esc | KeyCode::Char('q') => {
+            app.overlay = None;
+            return;
+        }
+        KeyCode::Down | KeyCode::Char('j') => {
+            menu.selected = (menu.selected + 1) % COPY_CHOICES.len();
+            return;
+        }
+        KeyCode::Up | KeyCode::Char('k') => {
+            menu.selected = (menu.selected + COPY_CHOICES.len() - 1) % COPY_CHOICES.len();
+            return;
+        }
+        KeyCode::Enter => menu.selected,
+        KeyCode::Char(c) => match COPY_CHOICES.iter().position(|(k, _)| *k == c) {
+            Some(k) => k,
+            None => return,
+        },
+        _ => return,
+    };
+    let pane = menu.pane;
+    app.overlay = None;
+    let (text, what) = match copy_text(app, pane, choice) {
+        Ok(found) => found,
+        Err(why) => {
+            app.status = Some(why);
+            return;
+        }
+    };
+    app.status = Some(format!("copied {what}"));
+    app.outbox.effects.push(Effect::Copy(text));
+}
+
+/// The text of a copy choice, and what to call it in the status line.
+fn copy_text(app: &App, pane: PaneId, choice: usize) -> Result<(String, String), String> {
+    let issue = selected_issue(app, pane).ok_or("no finding selected")?;
+    // What is copied may be pasted into a shell: one line, no controls.
+    let clean = |s: &str| crate::text::one_line(s).into_owned();
+    match choice {
+        0 => match issue.id() {
+            "" => Err("this finding has no id".into()),
+            id => Ok((clean(id), format!("id {}", clean(id)))),
+        },
+        1 => match issue.line_of_code_url.as_deref() {
+            Some(url) if is_web_url(url) => Ok((url.to_owned(), clean(url))),
+            Some(_) => Err("the finding's URL is not an http(s) URL; not copied".into()),
+            None => Err("this finding has no URL".into()),
+        },
+        2 => match issue.location() {
+            loc if loc.is_empty() => Err("this finding has no file path".into()),
+            loc => Ok((clean(&loc), clean(&loc))),
+        },
+        _ => {
+            let items = match findings_of(app, pane) {
+                Some(f) if f.marked() > 0 => f.export_items(),
+                Some(f) => f.selected_items(),
+                None => ExportItems::Findings(vec![issue.clone()]),
+            };
+            let (out, n) = items
+                .write_to(Vec::new(), Format::Markdown, 0)
+                .map_err(|e| e.to_string())?;
+            let text = String::from_utf8_lossy(&out).into_owned();
+            Ok((
+                text,
+                format!(
+                    "{n} row{} as a Markdown table",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ))
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! The application: the panes (through [`Pane`]), the finding detail, the
+//! overlays, and `update`, the one place state changes. `update` does no
+//! IO and never awaits; what should happen outside (requests, the browser,
+//! the clipboard) comes back as [`Effect`]s for the event loop to carry
+//! out, and every reply goes back to the pane or detail that asked.
+
+mod commands;
+mod exporting;
+mod exporting_view;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use super::message::{AppEvent, Effect, Msg, Outbox, PaneId};
+pub use super::session::{SavedView, Session};
+pub use exporting::{CopyMenu, ExportPrompt};
+
+use super::detail::{Cache, DetailView};
+use super::keymap::{Action, Context, Key, Keymap};
+use super::layout::{self, Geometry};
+use super::message::{Owner, Reply};
+use super::pane::{Cx, Pane, ViewCx};
+use super::panes;
+use super::theme::Theme;
+use super::visits::Visits;
+use crate::api::model::{Issue, Timestamp};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
+use std::any::Any;
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+/// A modal layer over the panes.
+#[derive(Debug, Clone)]
+pub enum Overlay {
+    Help {
+        scroll: u16,
+    },
+    Error {
+        title: String,
+        message: String,
+    },
+    Command(Input),
+    /// The `e` prompt: format and file of an export.
+    Export(ExportPrompt),
+    /// The `y` menu: what to copy.
+    CopyMenu(CopyMenu),
+}
+
+pub struct App {
+    pub session: Session,
+    /// Every pane, in tab order (see [`panes::registry`]).
+    panes: Vec<Box<dyn Pane>>,
+    /// The pane on show.
+    pub pane: PaneId,
+    pub detail: Option<DetailView>,
+    /// Findings fetched for the detail, by id.
+    pub enriched: Cache,
+    pub overlay: Option<Overlay>,
+    pub status: Option<String>,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    /// Terminal size in cells.
+    pub size: (u16, u16),
+    /// Where things go on screen: computed on resize and when the layout
+    /// mode (the detail open or not) changes; update and view both read it.
+    pub geometry: Geometry,
+    pub spinner: usize,
+    pub outbox: Outbox,
+    pub quit: bool,
+    /// `q` was pressed with unsent work: the next key, if `q`, quits.
+    quit_armed: bool,
+    /// The format of the last export (the next prompt offers it first).
+    pub export_format: crate::export::Format,
+    /// When the message being handled happened.
+    now: Timestamp,
+}
+
+impl App {
+    pub fn new(session: Session, keymap: Keymap, theme: Theme, size: (u16, u16)) -> App {
+        let panes = panes::registry(&session);
+        let pane = session
+            .default_pane
+            .filter(|id| panes.iter().any(|p| p.id() == *id))
+            .unwrap_or(panes::issues::ID);
+        let mut app = App {
+            panes,
+            pane,
+            detail: None,
+            enriched: Cache::new(),
+            overlay: None,
+            status: None,
+            keymap,
+            theme,
+            size,
+            geometry: Geometry::new(size, false),
+            spinner: 0,
+            outbox: Outbox::new(session.read_only),
+            quit: false,
+            quit_armed: false,
+            export_format: crate::export::Format::Csv,
+            now: chrono::Utc::now(),
+            session,
+        };
+        // A profile's default view that does not apply is said at once.
+        app.status = app.issues_mut().start_note.take();
+        app
+    }
+
+    /// The pane of type `P` (for commands, tests and tools).
+    pub fn pane_of<P: Pane>(&self) -> &P {
+        self.panes
+            .iter()
+            .find_map(|p| (p.as_ref() as &dyn Any).downcast_ref::<P>())
+            .expect("every pane type is registered")
+    }
+
+    pub fn pane_of_mut<P: Pane>(&mut self) -> &mut P {
+        self.panes
+            .iter_mut()
+            .find_map(|p| (p.as_mut() as &mut dyn Any).downcast_mut::<P>())
+            .expect("every pane type is registered")
+    }
+
+    pub fn issues(&self) -> &panes::issues::IssuesPane {
+        self.pane_of()
+    }
+
+    pub fn issues_mut(&mut self) -> &mut panes::issues::IssuesPane {
+        self.pane_of_mut()
+    }
+
+    pub fn report(&self) -> &panes::report::ReportPane {
+        self.pane_of()
+    }
+
+    pub fn agentic(&self) -> &panes::agentic::AgenticPane {
+        self.pane_of()
+    }
+
+    pub fn agentic_mut(&mut self) -> &mut panes::agentic::AgenticPane {
+        self.pane_of_mut()
+    }
+
+    pub fn scm(&self) -> &panes::scm::ScmPane {
+        self.pane_of()
+    }
+
+    pub fn scm_mut(&mut self) -> &mut panes::scm::ScmPane {
+        self.pane_of_mut()
+    }
+
+    /// Every pane, in tab order.
+    pub fn panes(&self) -> impl Iterator<Item = &dyn Pane> {
+        self.panes.iter().map(|p| p.as_ref())
+    }
+
+    fn index_of(&self, id: PaneId) -> usize {
+        self.panes.iter().position(|p| p.id() == id).unwrap_or(0)
+    }
+
+    /// The pane on show.
+    pub fn current(&self) -> &dyn Pane {
+        self.panes[self.index_of(self.pane)].as_ref()
+    }
+
+    /// Runs `f` on pane `id` with an update context; requests it sends are
+    /// its own.
+    fn with_pane<R>(&mut self, id: PaneId, f: impl FnOnce(&mut dyn Pane, &mut Cx) -> R) -> R {
+        let index = self.index_of(id);
+        self.outbox.act_for(Owner::Pane(id));
+        let mut cx = Cx {
+            outbox: &mut self.outbox,
+            now: self.now,
+            area: self.geometry.screen.body,
+        };
+        f(self.panes[index].as_mut(), &mut cx)
+    }
+
+    /// What drawing reads besides the state.
+    pub fn view_cx(&self) -> ViewCx<'_> {
+        ViewCx {
+            theme: &self.theme,
+            keymap: &self.keymap,
+            spinner: self.spinner,
+            deployment: &self.session.deployment,
+        }
+    }
+
+    /// The first effects: the first pane (Issues unless the config says
+    /// otherwise) asks for its data at once.
+    pub fn start(&mut self) -> Vec<Effect> {
+        self.with_pane(self.pane, |p, cx| p.activate(cx));
+        self.finish()
+    }
+
+    /// Whether anything is being fetched (the spinner runs only then).
+    pub fn is_loading(&self) -> bool {
+        self.panes.iter().any(|p| p.is_loading())
+            || self.detail.as_ref().is_some_and(DetailView::is_loading)
+    }
+
+    /// When each findings pane's list was asked for: the visit to record.
+    pub fn visits(&self) -> Visits {
+        let seen = |id| self.panes.iter().find(|p| p.id() == id)?.seen_at();
+        Visits {
+            issues: seen(panes::issues::ID),
+            report: seen(panes::report::ID),
+        }
+    }
+
+    /// The key contexts in force, innermost first (also what help shows).
+    pub fn contexts(&self) -> Vec<Context> {
+        match &self.overlay {
+            Some(Overlay::Help { .. }) => return vec![Context::Help],
+            Some(Overlay::Error { .. }) => return vec![Context::Popup],
+            Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_)) => return vec![],
+            None => {}
+        }
+        let mut list = self.pane_contexts();
+        list.push(Context::Global);
+        list
+    }
+
+    /// The contexts of what has the keys under the overlays: the detail,
+    /// else the pane on show.
+    pub fn pane_contexts(&self) -> Vec<Context> {
+        if self.detail.is_some() {
+            vec![Context::Detail]
+        } else {
+            self.current().contexts()
+        }
+    }
+
+    fn text_input_active(&self) -> bool {
+        matches!(
+            self.overlay,
+            Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_))
+        ) || (self.overlay.is_none() && self.detail.is_none() && self.current().text_input_active())
+    }
+
+    /// Rows of a list filling the screen's body (for paging).
+    pub fn list_height(&self) -> usize {
+        layout::table_rows(self.geometry.screen.body).height.max(1) as usize
+    }
+
+    /// Handles one message and returns the effects to carry out, reading
+    /// the clock for the message's time (see [`App::update_at`]).
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        self.update_at(msg, chrono::Utc::now())
+    }
+
+    /// Handles one message that happened at `now`: the same message at the
+    /// same time always does the same.
+    pub fn update_at(&mut self, msg: Msg, now: Timestamp) -> Vec<Effect> {
+        self.now = now;
+        match msg {
+            Msg::Key(key) if key.kind != KeyEventKind::Release => {
+                // A message lasts until the next key ("request cancelled"
+                // must not outlive the reload that follows it); the key
+                // that closes a popup leaves the popup's message showing.
+                if self.overlay.is_none() {
+                    self.status = None;
+                }
+                let was_armed = self.quit_armed;
+                self.on_key(key);
+                if was_armed {
+                    self.quit_armed = false;
+                }
+            }
+            Msg::Key(_) => {}
+            Msg::Mouse(mouse) => self.on_mouse(mouse),
+            Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Reply(reply) => self.on_reply(reply),
+            Msg::Tick => self.spinner = self.spinner.wrapping_add(1),
+            Msg::Exported { path, result } => exporting::exported(self, path, result),
+        }
+        self.finish()
+    }
+
+    /// Runs what panes asked of the app, prefetches, and hands out effects.
+    fn finish(&mut self) -> Vec<Effect> {
+        self.relayout();
+        self.with_pane(self.pane, |p, cx| p.after_update(cx));
+        for event in std::mem::take(&mut self.outbox.events) {
+            match event {
+                AppEvent::OpenDetail(issue) => self.open_detail(*issue),
+                AppEvent::Error { title, message } => {
+                    self.status = Some(format!("{title}: {message}"));
+                    self.overlay = Some(Overlay::Error { title, message });
+                }
+                AppEvent::Status(text) => self.status = Some(text),
+            }
+        }
+        self.relayout();
+        if let Some(detail) = &mut self.detail {
+            self.outbox.act_for(Owner::Detail);
+            detail.ensure_data(&self.enriched, &mut self.outbox);
+        }
+        std::mem::take(&mut self.outbox.effects)
+    }
+
+    /// Computes the geometry again if the size or the layout mode changed.
+    fn relayout(&mut self) {
+        let detail_open = self.detail.is_some();
+        if !self.geometry.is_for(self.size, detail_open) {
+            self.geometry = Geometry::new(self.size, detail_open);
+        }
+    }
+
+    fn open_detail(&mut self, issue: Issue) {
+        self.detail = Some(DetailView::new(issue));
+    }
+
+    fn on_key(&mut self, key: KeyEvent) {
+        let is_ctrl_c =
+            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+        if is_ctrl_c {
+            self.quit_now();
+            return;
+        }
+        if self.text_input_active() {
+            self.on_text_key(key);
+            return;
+        }
+        let Some(k) = Key::from_event(&key) else {
+            return;
+        };
+        let contexts = self.contexts();
+        let Some(action) = self.keymap.action(&contexts, &k) else {
+            return;
+        };
+        self.on_action(action);
+    }
+
+    fn quit_now(&mut self) {
+        self.quit = true;
+        self.outbox.effects.push(Effect::Quit);
+    }
+
+    fn on_text_key(&mut self, key: KeyEvent) {
+        match &self.overlay {
+            Some(Overlay::Export(_)) => return exporting::on_export_key(self, key),
+            Some(Overlay::CopyMenu(_)) => return exporting::on_copy_key(self, key),
+            _ => {}
+        }
+        if let Some(Overlay::Command(input)) = &mut self.overlay {
+            match key.code {
+                KeyCode::Esc => self.overlay = None,
+                KeyCode::Enter => {
+                    let line = input.value().to_owned();
+                    self.overlay = None;
+                    self.run_command(&line);
+                }
+                _ => {
+                    input.handle_event(&crossterm::event::Event::Key(key));
+                }
+            }
+            return;
+        }
+        self.with_pane(self.pane, |p, cx| p.on_text_key(key, cx));
+    }
+
+    fn on_action(&mut self, action: Action) {
+        // Overlays first.
+        match &mut self.overlay {
+            Some(Overlay::Help { scroll }) => {
+                match action {
+                    Action::Down => *scroll = scroll.saturating_add(1),
+                    Action::Up => *scroll = scroll.saturating_sub(1),
+                    _ => self.overlay = None,
+                }
+                return;
+            }
+            Some(Overlay::Error { .. }) => {
+                self.overlay = None;
+                return;
+            }
+            _ => {}
+        }
+        if self.on_app_action(action) {
+            return;
+        }
+        if self.detail.is_some() {
+            return self.on_detail_action(action);
+        }
+        match action {
+            Action::Export => exporting::open_export(self),
+            Action::CopyMenu => exporting::open_copy_menu(self),
+            _ => self.with_pane(self.pane, |p, cx| p.on_action(action, cx)),
+        }
+    }
+
+    /// What the app itself does with a key, wherever it is pressed: quit,
+    /// help, the command line, switching panes. `false`: not the app's.
+    fn on_app_action(&mut self, action: Action) -> bool {
+        match action {
+            Action::ForceQuit => self.quit_now(),
+            Action::Quit => self.quit_or_warn(),
+            Action::Suspend => self.outbox.effects.push(Effect::Suspend),
+            Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Action::CommandLine => self.overlay = Some(Overlay::Command(Input::default())),
+            Action::PaneReport => self.switch_pane(panes::report::ID),
+            Action::PaneIssues => self.switch_pane(panes::issues::ID),
+            Action::PaneAgentic => self.switch_pane(panes::agentic::ID),
+            Action::PaneScm => self.switch_pane(panes::scm::ID),
+            Action::NextPane => self.switch_by(1),
+            Action::PrevPane => self.switch_by(self.panes.len() - 1),
+            _ => return false,
+        }
+        true
+    }
+
+    /// `q`: quits, unless a pane holds unsent work: then the first `q`
+    /// warns and a second one quits.
+    fn quit_or_warn(&mut self) {
+        let unsent = self.panes.iter().find_map(|p| p.unsent_work());
+        match unsent {
+            Some(what) if !self.quit_armed => {
+                self.quit_armed = true;
+                let again = self.keymap.hint(Context::Global, Action::Quit);
+                self.status = Some(format!("{what}: {again} again quits and drops it"));
+            }
+            _ => self.quit_now(),
+        }
+    }
+
+    fn on_detail_action(&mut self, action: Action) {
+        let Some(detail) = &mut self.detail else {
+            return;
+        };
+        if action == Action::Back {
+            let cancel = detail.close();
+            self.outbox.cancel(cancel);
+            self.detail = None;
+            return;
+        }
+        let rows = self.geometry.detail_rows();
+        self.outbox.act_for(Owner::Detail);
+        detail.on_action(action, rows, &mut self.enriched, &mut self.outbox);
+    }
+
+    /// Shows the pane `step` places on in tab order.
+    fn switch_by(&mut self, step: usize) {
+        let next = (self.index_of(self.pane) + step) % self.panes.len();
+        self.switch_pane(self.panes[next].id());
+    }
+
+    fn switch_pane(&mut self, pane: PaneId) {
+        if let Some(detail) = self.detail.take() {
+            self.outbox.cancel(detail.pending());
+        }
+        self.pane = pane;
+        self.relayout();
+        self.with_pane(pane, |p, cx| p.activate(cx));
+    }
+
+    /// A reply goes straight to the one who asked; a reply nobody waits
+    /// for (its request was cancelled or superseded) is dropped.
+    fn on_reply(&mut self, reply: Reply) {
+        let Reply { id, result } = reply;
+        match self.outbox.owner_of(id) {
+            Some(Owner::Pane(pane)) => self.with_pane(pane, |p, cx| p.on_reply(id, result, cx)),
+            Some(Owner::Detail) => {
+                if let Some(detail) = &mut self.detail {
+                    self.outbox.act_for(Owner::Detail);
+                    detail.on_reply(id, result, &mut self.enriched, &mut self.outbox);
+                }
+            }
+            Some(Owner::App) | None => {}
+        }
+    }
+
+    fn on_mouse(&mut self, mouse: MouseEvent) {
+        if self.overlay.is_some() {
+            return;
+        }
+        let scroll = match mouse.kind {
+            MouseEventKind::ScrollDown => Action::Down,
+            MouseEventKind::ScrollUp => Action::Up,
+            MouseEventKind::Down(crossterm::event::MouseButton::Left) if self.detail.is_none() => {
+                let body = self.geometry.screen.body;
+                return self.with_pane(self.pane, |p, _| p.click(body, mouse.column, mouse.row));
+            }
+            _ => return,
+        };
+        if self.detail.is_some() {
+            self.on_detail_action(scroll);
+        } else {
+            self.with_pane(self.pane, |p, cx| p.on_action(scroll, cx));
+        }
+    }
+}

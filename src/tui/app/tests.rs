@@ -1,0 +1,65 @@
+use super::*;
+use crossterm::event::KeyModifiers;
+
+fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+#[test]
+fn a_status_message_lasts_until_the_next_key() {
+    let mut app = App::new(
+        Session::default(),
+        Keymap::default_keymap(),
+        Theme::default(),
+        (100, 30),
+    );
+    app.start();
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.status.as_deref(), Some("request cancelled"));
+    // `r` goes on; the message of the cancel does not stay.
+    let effects = press(&mut app, KeyCode::Char('r'));
+    assert!(effects.iter().any(|e| matches!(e, Effect::Send { .. })));
+    assert_eq!(app.status, None);
+    // The key that closes a popup leaves its message in the status line.
+    app.overlay = Some(Overlay::Error {
+        title: "Loading findings failed".into(),
+        message: "HTTP 503".into(),
+    });
+    app.status = Some("Loading findings failed: HTTP 503".into());
+    press(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+    assert_eq!(
+        app.status.as_deref(),
+        Some("Loading findings failed: HTTP 503")
+    );
+}
+
+#[test]
+fn q_with_an_unsent_scm_draft_asks_first() {
+    let mut app = App::new(
+        Session::default(),
+        Keymap::default_keymap(),
+        Theme::default(),
+        (100, 30),
+    );
+    // No draft: q quits at once.
+    press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+
+    let mut app = App::new(
+        Session::default(),
+        Keymap::default_keymap(),
+        Theme::default(),
+        (100, 30),
+    );
+    app.scm_mut().draft.namespace = "acme".into();
+    press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit, "the first q only warns");
+    assert!(app.status.as_deref().unwrap().contains("not been sent"));
+    // Another key disarms it; q warns again, then q quits.
+    press(&mut app, KeyCode::Char('j'));
+    press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit);
+    press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}

@@ -1,0 +1,245 @@
+//! Draws one frame: the header, the pane on show (through [`Pane::draw`]),
+//! the detail, the status line and the overlays. A pure function of the
+//! state: it imports the state and the model, never the client, the worker
+//! or the demo server.
+//!
+//! [`Pane::draw`]: crate::tui::pane::Pane::draw
+
+use super::exporting_view;
+use super::{App, Overlay};
+use crate::tui::keymap::{Action, Context};
+use crate::tui::layout;
+use crate::tui::widgets::common::{safe, spinner};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+/// Below this size only a note is drawn (nothing half-drawn, no panic).
+const MIN_WIDTH: u16 = 20;
+const MIN_HEIGHT: u16 = 6;
+
+pub fn draw(f: &mut Frame, app: &App) {
+    let area = f.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let note = Paragraph::new(format!(
+            "findings\n{}×{} is too small",
+            area.width, area.height
+        ))
+        .wrap(Wrap { trim: true });
+        f.render_widget(note, area);
+        return;
+    }
+    // The frame's own size (a test may draw at any size).
+    let geometry = layout::Geometry::new((area.width, area.height), app.detail.is_some());
+    let screen = geometry.screen;
+    let v = app.view_cx();
+    header(f, screen.header, app);
+    if geometry.list.width > 0 && geometry.list.height > 0 {
+        app.current().draw(f, geometry.list, &v);
+    }
+    if let (Some(area), Some(d)) = (geometry.detail, &app.detail) {
+        crate::tui::detail::view::draw(f, area, d, &app.enriched, &v);
+    }
+    status(f, screen.status, app);
+    match &app.overlay {
+        Some(Overlay::Help { scroll }) => help(f, screen.body, app, *scroll),
+        Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),
+        Some(Overlay::Export(prompt)) => exporting_view::export_prompt(f, screen.body, app, prompt),
+        Some(Overlay::CopyMenu(menu)) => exporting_view::copy_menu(f, screen.body, app, menu),
+        Some(Overlay::Command(input)) => {
+            let width = screen.status.width.saturating_sub(1) as usize;
+            let scroll = input.visual_scroll(width);
+            let shown: String = input.value().chars().skip(scroll).collect();
+            f.render_widget(Clear, screen.status);
+            f.render_widget(
+                Paragraph::new(Line::from(vec![
+                    Span::styled(":", app.theme.key()),
+                    Span::raw(safe(&shown)),
+                ])),
+                screen.status,
+            );
+            let x = screen.status.x + 1 + input.visual_cursor().saturating_sub(scroll) as u16;
+            f.set_cursor_position((
+                x.min(screen.status.right().saturating_sub(1)),
+                screen.status.y,
+            ));
+        }
+        None => {}
+    }
+    scrub(f.buffer_mut());
+}
+
+/// The last line of defence: every view makes server text safe before it is
+/// drawn, and this makes sure no cell of the frame carries a control
+/// character anyway (a raw ESC would reach the terminal as is).
+fn scrub(buf: &mut ratatui::buffer::Buffer) {
+    for cell in buf.content.iter_mut() {
+        let symbol = cell.symbol();
+        if symbol.chars().any(|c| {
+            c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        }) {
+            let cleaned = crate::text::one_line(symbol).into_owned();
+            cell.set_symbol(&cleaned);
+        }
+    }
+}
+
+fn header(f: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let mut spans = vec![Span::styled(" findings ", theme.title())];
+    for (k, pane) in app.panes().enumerate() {
+        let style = if pane.id() == app.pane {
+            theme.selected()
+        } else {
+            theme.dim()
+        };
+        spans.push(Span::styled(format!(" {} {} ", k + 1, pane.title()), style));
+    }
+    spans.push(Span::raw("  "));
+    spans.push(Span::styled(
+        format!("deployment {}", safe(&app.session.deployment)),
+        theme.dim(),
+    ));
+    if app.session.demo {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(" DEMO ", theme.badge()));
+    }
+    if app.session.read_only {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(" READ-ONLY ", theme.badge()));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn status(f: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
+    let v = app.view_cx();
+    let pane_status = if app.detail.is_some() {
+        let key = |action| v.key(Context::Detail, action);
+        format!(
+            "{}/{} tabs · {}/{} scroll · {} open · {} copy · {} close",
+            key(Action::PrevTab),
+            key(Action::NextTab),
+            key(Action::Down),
+            key(Action::Up),
+            key(Action::OpenInBrowser),
+            key(Action::Copy),
+            key(Action::Back),
+        )
+    } else {
+        app.current().status(&v)
+    };
+    let mut spans = Vec::new();
+    if app.is_loading() {
+        spans.push(Span::styled(
+            format!("{} ", spinner(app.spinner)),
+            theme.accent(),
+        ));
+    }
+    // A message (an export's path, an error) matters more than the pane's
+    // summary: when both do not fit, the summary gives way, down to 20
+    // columns. Whatever is cut ends in `…`; `? help` always shows, at the
+    // right end.
+    use unicode_width::UnicodeWidthStr;
+    const HELP: &str = "  ? help";
+    const SEPARATOR: &str = " │ ";
+    let clip = |text: &str, width: usize| crate::export::fit(text, width).trim_end().to_owned();
+    let room = (area.width as usize)
+        .saturating_sub(spans.iter().map(|s| s.width()).sum::<usize>() + HELP.width());
+    let message = app.status.as_deref().map(safe);
+    let summary_room = match &message {
+        Some(m) => room
+            .saturating_sub(SEPARATOR.width() + m.width())
+            .max(20.min(room)),
+        None => room,
+    };
+    let summary = clip(&pane_status, summary_room);
+    let mut used = summary.width();
+    spans.push(Span::raw(summary));
+    if let Some(m) = message {
+        let left = room.saturating_sub(used + SEPARATOR.width());
+        if left > 0 {
+            let m = clip(&m, left);
+            used += SEPARATOR.width() + m.width();
+            spans.push(Span::raw(SEPARATOR));
+            spans.push(Span::styled(m, theme.accent()));
+        }
+    }
+    spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
+    spans.push(Span::styled(HELP, theme.dim()));
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
+    let theme = &app.theme;
+    // Help lists the bindings of the context it was opened from.
+    let mut contexts = app.pane_contexts();
+    contexts.push(Context::Global);
+    let mut lines = Vec::new();
+    // A key bound in an inner context shadows the outer binding: only
+    // what the key really does here is listed.
+    let mut seen = std::collections::HashSet::new();
+    for ctx in contexts {
+        lines.push(Line::from(Span::styled(ctx.title(), theme.title())));
+        let bindings = app.keymap.bindings(ctx);
+        for b in bindings {
+            if b.keys.iter().all(|k| seen.contains(k)) {
+                continue;
+            }
+            let keys: Vec<String> = b
+                .keys
+                .iter()
+                .filter(|k| !seen.contains(*k))
+                .map(ToString::to_string)
+                .collect();
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {:<18}", keys.join(", ")), theme.key()),
+                Span::raw(b.desc.clone()),
+            ]));
+        }
+        seen.extend(bindings.iter().flat_map(|b| b.keys.iter().copied()));
+        lines.push(Line::default());
+    }
+    let popup = layout::centered(body, 72, body.height);
+    f.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Keys ")
+        .title_bottom(format!(
+            " {} close · {}/{} scroll ",
+            app.keymap.hint(Context::Help, Action::Back),
+            app.keymap.hint(Context::Help, Action::Down),
+            app.keymap.hint(Context::Help, Action::Up),
+        ));
+    let max = lines
+        .len()
+        .saturating_sub(popup.height.saturating_sub(2) as usize) as u16;
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((scroll.min(max), 0)),
+        popup,
+    );
+}
+
+fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str) {
+    let popup = layout::centered(body, 76, 10);
+    f.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(
+            format!(" {} ", safe(title)),
+            app.theme.error(),
+        ))
+        .title_bottom(format!(
+            " {} dismiss ",
+            app.keymap.hint(Context::Popup, Action::Back)
+        ));
+    f.render_widget(
+        Paragraph::new(crate::text::multi_line(message).into_owned())
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        popup,
+    );
+}

@@ -1,0 +1,267 @@
+//! A form over a filter schema: one row per field of the operation's filter
+//! object (every field reachable), text for strings, lists (comma separated),
+//! times and enums, tri-state (any / true / false) for booleans.
+
+pub mod view;
+
+use crate::filter_spec::{self, Field, FieldKind};
+use crossterm::event::{KeyCode, KeyEvent};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldValue {
+    /// Free text; list fields take comma-separated values.
+    Text(String),
+    /// `None` = any.
+    Tri(Option<bool>),
+}
+
+/// What the user did with the form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormOutcome {
+    Open,
+    Cancelled,
+    /// The pairs to build the filter from.
+    Applied(Vec<(String, String)>),
+    /// Saved view `k` (of those the form was given) was chosen.
+    View(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct FilterForm {
+    pub schema: &'static [Field],
+    pub values: Vec<FieldValue>,
+    /// Row selected; `schema.len()` is the Apply row, `+1` the Clear row.
+    pub selected: usize,
+    pub editing: Option<Input>,
+    pub error: Option<String>,
+    /// Saved views offered below the fields: name and what it sets.
+    pub views: Vec<(String, String)>,
+}
+
+impl FilterForm {
+    /// A form showing the filter in force.
+    pub fn new<T: Serialize>(schema: &'static [Field], current: &T) -> Self {
+        let json = serde_json::to_value(current).unwrap_or_default();
+        let values = schema
+            .iter()
+            .map(|f| {
+                let v = f.name.split('.').try_fold(&json, |v, part| v.get(part));
+                match f.kind {
+                    FieldKind::Bool => FieldValue::Tri(v.and_then(serde_json::Value::as_bool)),
+                    _ => FieldValue::Text(match v {
+                        Some(serde_json::Value::Array(items)) => items
+                            .iter()
+                            .filter_map(|i| i.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        Some(serde_json::Value::String(s)) => s.clone(),
+                        _ => String::new(),
+                    }),
+                }
+            })
+            .collect();
+        FilterForm {
+            schema,
+            values,
+            selected: 0,
+            editing: None,
+            error: None,
+            views: Vec::new(),
+        }
+    }
+
+    /// Offers saved views (name, summary) as rows after Clear all.
+    pub fn with_views(mut self, views: Vec<(String, String)>) -> Self {
+        self.views = views;
+        self
+    }
+
+    /// Fields, Apply, Clear all, then the saved views.
+    pub fn rows(&self) -> usize {
+        self.schema.len() + 2 + self.views.len()
+    }
+
+    /// The saved view of a row, if it is one.
+    pub fn view_of_row(&self, row: usize) -> Option<usize> {
+        row.checked_sub(self.schema.len() + 2)
+            .filter(|k| *k < self.views.len())
+    }
+
+    pub fn is_editing(&self) -> bool {
+        self.editing.is_some()
+    }
+
+    pub fn next(&mut self) {
+        self.selected = (self.selected + 1) % self.rows();
+    }
+
+    pub fn prev(&mut self) {
+        self.selected = (self.selected + self.rows() - 1) % self.rows();
+    }
+
+    /// Space: cycles a boolean any → true → false.
+    pub fn toggle(&mut self) {
+        if let Some(FieldValue::Tri(v)) = self.values.get_mut(self.selected) {
+            *v = match v {
+                None => Some(true),
+                Some(true) => Some(false),
+                Some(false) => None,
+            };
+        }
+    }
+
+    pub fn clear_field(&mut self) {
+        match self.values.get_mut(self.selected) {
+            Some(FieldValue::Tri(v)) => *v = None,
+            Some(FieldValue::Text(t)) => t.clear(),
+            None => {}
+        }
+    }
+
+    /// Enter: edits a text field, toggles a boolean, applies/clears, or
+    /// picks a saved view.
+    pub fn submit(&mut self) -> FormOutcome {
+        if let Some(k) = self.view_of_row(self.selected) {
+            return FormOutcome::View(k);
+        }
+        if self.selected == self.schema.len() {
+            return match self.pairs() {
+                Ok(pairs) => FormOutcome::Applied(pairs),
+                Err(e) => {
+                    self.error = Some(e);
+                    FormOutcome::Open
+                }
+            };
+        }
+        if self.selected == self.schema.len() + 1 {
+            for v in &mut self.values {
+                match v {
+                    FieldValue::Text(t) => t.clear(),
+                    FieldValue::Tri(b) => *b = None,
+                }
+            }
+            return FormOutcome::Applied(Vec::new());
+        }
+        match &self.values[self.selected] {
+            FieldValue::Text(t) => self.editing = Some(Input::new(t.clone())),
+            FieldValue::Tri(_) => self.toggle(),
+        }
+        FormOutcome::Open
+    }
+
+    /// Keys while a text field is edited: Enter keeps, Esc discards.
+    pub fn on_text_key(&mut self, key: KeyEvent) {
+        let Some(input) = &mut self.editing else {
+            return;
+        };
+        match key.code {
+            KeyCode::Enter => {
+                let value = input.value().to_owned();
+                if let Some(FieldValue::Text(t)) = self.values.get_mut(self.selected) {
+                    *t = value;
+                }
+                self.editing = None;
+                self.error = None;
+            }
+            KeyCode::Esc => self.editing = None,
+            _ => {
+                input.handle_event(&crossterm::event::Event::Key(key));
+            }
+        }
+    }
+
+    /// The filled fields as `(field, value)` pairs, checked.
+    pub fn pairs(&self) -> Result<Vec<(String, String)>, String> {
+        let mut pairs = Vec::new();
+        for (field, value) in self.schema.iter().zip(&self.values) {
+            match value {
+                FieldValue::Tri(Some(b)) => pairs.push((field.name.to_owned(), b.to_string())),
+                FieldValue::Tri(None) => {}
+                FieldValue::Text(t) => {
+                    let list = matches!(field.kind, FieldKind::Strings | FieldKind::Enums(_));
+                    if list {
+                        for part in t.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                            pairs.push((field.name.to_owned(), part.to_owned()));
+                        }
+                    } else if !t.trim().is_empty() {
+                        pairs.push((field.name.to_owned(), t.trim().to_owned()));
+                    }
+                }
+            }
+        }
+        // Check now, so a mistake is shown in the form, not after sending.
+        Ok(pairs)
+    }
+
+    /// Builds the filter from the form, or says which field is wrong.
+    pub fn build<T: DeserializeOwned>(
+        schema: &[Field],
+        operation: &str,
+        pairs: &[(String, String)],
+    ) -> Result<Option<T>, String> {
+        filter_spec::build(schema, operation, pairs).map_err(|e| e.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::model::ListIssuesFilter;
+    use crate::filter_spec::LIST_FILTER;
+
+    #[test]
+    fn the_form_shows_and_round_trips_the_filter() {
+        let current = ListIssuesFilter {
+            repository_names: vec!["a/b".into(), "c/d".into()],
+            include_archived: Some(false),
+            ..Default::default()
+        };
+        let form = FilterForm::new(LIST_FILTER, &current);
+        let pairs = form.pairs().unwrap();
+        let rebuilt: ListIssuesFilter = FilterForm::build(LIST_FILTER, "issues", &pairs)
+            .unwrap()
+            .unwrap();
+        assert_eq!(rebuilt, current);
+    }
+
+    #[test]
+    fn saved_views_are_rows_after_clear_and_enter_picks_one() {
+        let mut form = FilterForm::new(LIST_FILTER, &ListIssuesFilter::default()).with_views(vec![
+            ("critical".into(), "sort severity".into()),
+            ("mine".into(), "repositoryNames=a/b".into()),
+        ]);
+        assert_eq!(form.rows(), LIST_FILTER.len() + 4);
+        // Up from the first field wraps to the last view.
+        form.prev();
+        assert_eq!(form.view_of_row(form.selected), Some(1));
+        assert_eq!(form.submit(), FormOutcome::View(1));
+        form.prev();
+        assert_eq!(form.submit(), FormOutcome::View(0));
+        // Space and Ctrl-r on a view row change nothing.
+        let before = form.values.clone();
+        form.toggle();
+        form.clear_field();
+        assert_eq!(form.values, before);
+        form.prev();
+        assert_eq!(form.view_of_row(form.selected), None, "Clear all");
+    }
+
+    #[test]
+    fn booleans_cycle_through_three_states() {
+        let mut form = FilterForm::new(LIST_FILTER, &ListIssuesFilter::default());
+        form.selected = LIST_FILTER
+            .iter()
+            .position(|f| f.name == "excludeHistorical")
+            .unwrap();
+        form.toggle();
+        assert_eq!(form.values[form.selected], FieldValue::Tri(Some(true)));
+        form.toggle();
+        assert_eq!(form.values[form.selected], FieldValue::Tri(Some(false)));
+        form.toggle();
+        assert_eq!(form.values[form.selected], FieldValue::Tri(None));
+    }
+}

@@ -1,0 +1,73 @@
+//! The filter form, drawn over the pane.
+
+use super::{FieldValue, FilterForm};
+use crate::filter_spec::FieldKind;
+use crate::tui::layout;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::common::safe;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, theme: &Theme, title: &str) {
+    let popup = layout::centered(area, 90, (form.rows() as u16 + 4).min(area.height));
+    f.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" {title} "))
+        .title_bottom(if form.views.is_empty() {
+            " ↑↓ move · Enter edit/apply · Space toggle · Ctrl-r clear · Esc close "
+        } else {
+            " ↑↓ move (↑ saved views) · Enter edit/apply · Space toggle · Ctrl-r clear · Esc close "
+        });
+    let inner = block.inner(popup);
+    f.render_widget(block, popup);
+    let height = inner.height.saturating_sub(1) as usize;
+    let offset = form.selected.saturating_sub(height.saturating_sub(1));
+    let mut lines: Vec<Line> = Vec::new();
+    for row in offset..(offset + height).min(form.rows()) {
+        let selected = row == form.selected;
+        let style = if selected {
+            theme.selected()
+        } else {
+            ratatui::style::Style::new()
+        };
+        let line = if row < form.schema.len() {
+            let field = &form.schema[row];
+            let hint = match field.kind {
+                FieldKind::Strings => "list",
+                FieldKind::Enums(_) => "values",
+                FieldKind::Enum(_) => "value",
+                FieldKind::Bool => "any/true/false",
+                FieldKind::Time => "time",
+                FieldKind::Text => "text",
+            };
+            let value = match (&form.values[row], &form.editing) {
+                (_, Some(input)) if selected => format!("{}▏", safe(input.value())),
+                (FieldValue::Text(t), _) => safe(t),
+                (FieldValue::Tri(None), _) => "any".into(),
+                (FieldValue::Tri(Some(b)), _) => b.to_string(),
+            };
+            Line::from(vec![
+                Span::styled(format!("{:<26}", field.name), style),
+                Span::styled(format!("{value:<40}"), style),
+                Span::styled(format!(" {hint}"), theme.dim()),
+            ])
+        } else if row == form.schema.len() {
+            Line::from(Span::styled("[ Apply filters ]", style.patch(theme.key())))
+        } else if let Some((name, summary)) = form.view_of_row(row).map(|k| &form.views[k]) {
+            Line::from(vec![
+                Span::styled(format!("[ View {} ]", safe(name)), style.patch(theme.key())),
+                Span::styled(format!(" {}", safe(summary)), theme.dim()),
+            ])
+        } else {
+            Line::from(Span::styled("[ Clear all ]", style))
+        };
+        lines.push(line);
+    }
+    if let Some(err) = &form.error {
+        lines.push(Line::from(Span::styled(safe(err), theme.error())));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}

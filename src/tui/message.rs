@@ -1,0 +1,312 @@
+//! The TUI's vocabulary: what happens to the app ([`Msg`]), what it asks of
+//! the world ([`Effect`]), what a pane asks of the app ([`AppEvent`]), the
+//! requests to the API worker and their answers, and the [`Outbox`] that
+//! collects them and remembers who sent each request.
+//!
+//! A leaf: it imports the API model and the packed rows the worker
+//! answers with, and nothing else of the TUI, so every other module may
+//! import it without a circle.
+
+use super::rows::RowPage;
+use crate::api::ApiError;
+use crate::api::model::*;
+use crate::export::{Format, Record, Writer};
+use crossterm::event::{KeyEvent, MouseEvent};
+use std::collections::HashMap;
+
+pub type RequestId = u64;
+
+/// A pane's name: how the registry, the config file (`default_pane`),
+/// commands and replies refer to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PaneId(pub &'static str);
+
+impl std::fmt::Display for PaneId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// Who sent a request: its reply goes straight back there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    Pane(PaneId),
+    /// The finding detail (over or beside any list).
+    Detail,
+    App,
+}
+
+/// A request to the API, as panes ask for it. (Not boxed: requests are few.)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApiRequest {
+    ListIssues(ListIssuesRequest),
+    /// List issues, answered as list rows (packed by the worker, off the UI
+    /// thread).
+    ListRows(ListIssuesRequest),
+    Report(ReportRequest),
+    Search(SearchIssuesRequest),
+    UpdateScm {
+        config_id: String,
+        patch: ScmConfigPatch,
+    },
+}
+
+impl ApiRequest {
+    /// Whether the request changes the team's data (refused under
+    /// `--read-only`, never retried).
+    pub fn is_write(&self) -> bool {
+        matches!(self, ApiRequest::UpdateScm { .. })
+    }
+}
+
+/// The answer to an [`ApiRequest`].
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone)]
+pub enum ApiResponse {
+    ListIssues(ListIssuesResponse),
+    Rows(RowPage),
+    Report(ReportResponse),
+    Search(SearchIssuesResponse),
+    Scm(ScmConfigResponse),
+}
+
+pub type ApiResult = Result<ApiResponse, ApiError>;
+
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub id: RequestId,
+    pub result: ApiResult,
+}
+
+/// Everything that can happen to the app. (Variant sizes differ; messages
+/// are few and short-lived, so they are not boxed.)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    Reply(Reply),
+    /// The spinner's beat (sent only while something loads).
+    Tick,
+    /// How an [`Effect::Export`] went: the file's path, and the number of
+    /// findings written or why nothing was.
+    Exported {
+        path: String,
+        result: Result<usize, String>,
+    },
+}
+
+/// What `update` asks the outside world to do.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Send {
+        id: RequestId,
+        request: ApiRequest,
+    },
+    Cancel(RequestId),
+    OpenUrl(String),
+    /// Copy text to the clipboard (OSC 52).
+    Copy(String),
+    Suspend,
+    Quit,
+    /// Write `items` to a new file at `path` (never over an existing one)
+    /// and answer with [`Msg::Exported`].
+    Export {
+        path: std::path::PathBuf,
+        format: Format,
+        items: ExportItems,
+    },
+}
+
+/// Things a pane asks of the app (handled right after the pane's update).
+#[derive(Debug, Clone)]
+pub enum AppEvent {
+    OpenDetail(Box<Issue>),
+    Error { title: String, message: String },
+    Status(String),
+}
+
+/// Where panes put their requests, effects and app events. It records who
+/// sent each request (the app says who is acting before it hands the
+/// outbox to a pane or the detail), so a reply goes back to its sender.
+#[derive(Debug, Default)]
+pub struct Outbox {
+    next_id: RequestId,
+    pub effects: Vec<Effect>,
+    pub events: Vec<AppEvent>,
+    /// Set by `--read-only`: writes are refused here, where they are made.
+    pub read_only: bool,
+    /// Who the requests sent now are for.
+    acting: Option<Owner>,
+    owners: HashMap<RequestId, Owner>,
+}
+
+impl Outbox {
+    pub fn new(read_only: bool) -> Self {
+        Outbox {
+            read_only,
+            ..Outbox::default()
+        }
+    }
+
+    /// Requests sent from now on are `owner`'s.
+    pub fn act_for(&mut self, owner: Owner) {
+        self.acting = Some(owner);
+    }
+
+    /// Queues a request and returns its id. Writes are refused in read-only
+    /// mode (`None`).
+    pub fn send(&mut self, request: ApiRequest) -> Option<RequestId> {
+        if self.read_only && request.is_write() {
+            self.events.push(AppEvent::Error {
+                title: "Read-only".into(),
+                message: "--read-only is set: the SCM config update is not sent.".into(),
+            });
+            return None;
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        self.owners.insert(id, self.acting.unwrap_or(Owner::App));
+        self.effects.push(Effect::Send { id, request });
+        Some(id)
+    }
+
+    /// Who sent request `id`; the request is forgotten (a reply comes once).
+    /// `None` for a request cancelled or never sent.
+    pub fn owner_of(&mut self, id: RequestId) -> Option<Owner> {
+        self.owners.remove(&id)
+    }
+
+    /// The requests queued so far, with their ids (for tests and tools).
+    pub fn requests(&self) -> Vec<(RequestId, &ApiRequest)> {
+        self.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Send { id, request } => Some((*id, request)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The cancellations queued so far.
+    pub fn cancelled(&self) -> Vec<RequestId> {
+        self.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Cancel(id) => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn cancel(&mut self, id: Option<RequestId>) {
+        if let Some(id) = id {
+            self.owners.remove(&id);
+            self.effects.push(Effect::Cancel(id));
+        }
+    }
+
+    pub fn error(&mut self, title: &str, err: &ApiError) {
+        self.events.push(AppEvent::Error {
+            title: title.to_owned(),
+            message: err.to_string(),
+        });
+    }
+
+    pub fn status(&mut self, text: impl Into<String>) {
+        self.events.push(AppEvent::Status(text.into()));
+    }
+}
+
+/// The rows an export writes, as the pane holds them: List issues items
+/// (the wrapper objects, as `findings issues` writes them) or report
+/// findings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExportItems {
+    Issues(Vec<IssueItem>),
+    Findings(Vec<Issue>),
+}
+
+impl ExportItems {
+    pub fn len(&self) -> usize {
+        match self {
+            ExportItems::Issues(v) => v.len(),
+            ExportItems::Findings(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The items written in `format` into `out`.
+    pub fn write_to<W: std::io::Write>(
+        &self,
+        out: W,
+        format: Format,
+        width: usize,
+    ) -> std::io::Result<(W, usize)> {
+        fn all<T: Record, W: std::io::Write>(
+            items: &[T],
+            out: W,
+            format: Format,
+            width: usize,
+        ) -> std::io::Result<(W, usize)> {
+            let mut w = Writer::new::<T>(out, format, width);
+            for item in items {
+                w.item(item)?;
+            }
+            let n = w.count();
+            Ok((w.finish()?, n))
+        }
+        match self {
+            ExportItems::Issues(v) => all(v, out, format, width),
+            ExportItems::Findings(v) => all(v, out, format, width),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reply_goes_to_the_owner_of_its_request_once() {
+        let mut outbox = Outbox::default();
+        outbox.act_for(Owner::Pane(PaneId("issues")));
+        let a = outbox.send(ApiRequest::Search(Default::default())).unwrap();
+        outbox.act_for(Owner::Detail);
+        let b = outbox.send(ApiRequest::Search(Default::default())).unwrap();
+        assert_eq!(outbox.owner_of(b), Some(Owner::Detail));
+        assert_eq!(outbox.owner_of(a), Some(Owner::Pane(PaneId("issues"))));
+        assert_eq!(outbox.owner_of(a), None, "a reply is delivered once");
+    }
+
+    #[test]
+    fn a_cancelled_request_has_no_owner_left() {
+        let mut outbox = Outbox::default();
+        let id = outbox.send(ApiRequest::Search(Default::default()));
+        outbox.cancel(id);
+        assert_eq!(outbox.owner_of(id.unwrap()), None);
+    }
+
+    #[test]
+    fn read_only_refuses_writes_where_they_are_made() {
+        let mut outbox = Outbox::new(true);
+        let write = ApiRequest::UpdateScm {
+            config_id: "1".into(),
+            patch: Default::default(),
+        };
+        assert_eq!(outbox.send(write), None);
+        assert!(outbox.requests().is_empty());
+        assert!(matches!(outbox.events[0], AppEvent::Error { .. }));
+        assert!(
+            outbox
+                .send(ApiRequest::Search(Default::default()))
+                .is_some()
+        );
+    }
+}

@@ -1,0 +1,172 @@
+//! The seam between the app and its panes. Every pane implements [`Pane`];
+//! the app reaches the pane on show through it and never does a pane's
+//! work itself. Methods have do-nothing defaults, so a pane implements
+//! only what it has.
+
+use super::keymap::{Action, Context, Keymap};
+use super::message::{ApiResult, ExportItems, Outbox, PaneId, RequestId};
+use super::theme::Theme;
+use crate::api::model::{Issue, Timestamp};
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use std::any::Any;
+
+/// What an update of a pane may use: where to put requests and events, the
+/// time of the message, and the area the pane has on screen.
+pub struct Cx<'a> {
+    pub outbox: &'a mut Outbox,
+    /// When the message being handled happened.
+    pub now: Timestamp,
+    /// The screen's body, where the pane's list goes (from the geometry
+    /// computed on resize; the pane splits it with its own layout).
+    pub area: Rect,
+}
+
+/// What drawing a pane may read besides the pane.
+pub struct ViewCx<'a> {
+    pub theme: &'a Theme,
+    pub keymap: &'a Keymap,
+    /// The spinner's frame.
+    pub spinner: usize,
+    /// The deployment requests go to (shown in request lines).
+    pub deployment: &'a str,
+}
+
+impl ViewCx<'_> {
+    /// The key bound to `action` in `context` (or an outer context), as a
+    /// hint shows it: the bindings in force, so a rebinding shows
+    /// everywhere.
+    pub fn key(&self, context: Context, action: Action) -> String {
+        self.keymap.hint(context, action)
+    }
+
+    /// Every key bound to `action` there, as `y/Enter`.
+    pub fn keys(&self, context: Context, action: Action) -> String {
+        self.keymap.hints(context, action)
+    }
+}
+
+/// A pane that lists findings: what export, copy and marks need of it.
+pub trait FindingsSource {
+    /// How many rows are marked.
+    fn marked(&self) -> usize;
+    /// How many rows are shown (the local filter applies).
+    fn shown(&self) -> usize;
+    /// The selected finding, unpacked.
+    fn selected_issue(&self) -> Option<Issue>;
+    /// The marked rows (in list order, shown or not), else every shown row.
+    fn export_items(&self) -> ExportItems;
+    /// The selected row alone, as its list holds it.
+    fn selected_items(&self) -> ExportItems;
+}
+
+pub trait Pane: Any {
+    fn id(&self) -> PaneId;
+
+    /// The header's name of the pane.
+    fn title(&self) -> &'static str;
+
+    /// The key contexts in force, innermost first (`Global` is added by the
+    /// app).
+    fn contexts(&self) -> Vec<Context>;
+
+    /// A text input has the keys (typed letters are text, not actions).
+    fn text_input_active(&self) -> bool {
+        false
+    }
+
+    fn is_loading(&self) -> bool {
+        false
+    }
+
+    /// The pane is shown: the first time, it asks for its data.
+    fn activate(&mut self, _cx: &mut Cx) {}
+
+    fn on_action(&mut self, _action: Action, _cx: &mut Cx) {}
+
+    /// A key while [`Pane::text_input_active`].
+    fn on_text_key(&mut self, _key: KeyEvent, _cx: &mut Cx) {}
+
+    /// The answer to a request this pane sent.
+    fn on_reply(&mut self, _id: RequestId, _result: ApiResult, _cx: &mut Cx) {}
+
+    /// After every message: prefetch and keep the selection on screen.
+    fn after_update(&mut self, _cx: &mut Cx) {}
+
+    /// A left click at (`x`, `y`) on the screen; `area` is the screen's body.
+    fn click(&mut self, _area: Rect, _x: u16, _y: u16) {}
+
+    /// A `:` command: `None` when the pane has no such command.
+    fn command(&mut self, _name: &str, _args: &[&str], _cx: &mut Cx) -> Option<Result<(), String>> {
+        None
+    }
+
+    /// The `:` commands the pane answers, as their usage (`sort FIELD
+    /// [asc|desc]`); the app sends each to the pane on show if it has it,
+    /// else to the first pane that does.
+    fn commands(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The finding list behind export, copy and marks, if the pane has one.
+    fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
+        None
+    }
+
+    /// Work that quitting would lose, said in a line ("the SCM draft has
+    /// not been sent").
+    fn unsent_work(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// When the list on show was asked for: the visit to record.
+    fn seen_at(&self) -> Option<Timestamp> {
+        None
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx);
+
+    /// The pane's part of the status line.
+    fn status(&self, v: &ViewCx) -> String;
+}
+
+/// Driving a pane in unit tests as the app does: `height` is the rows of a
+/// list filling the body (the body is `height + 3` rows of 100 columns).
+#[cfg(test)]
+pub mod testing {
+    use super::*;
+    use crate::tui::message::ApiResult;
+
+    pub fn cx(outbox: &mut Outbox, height: usize) -> Cx<'_> {
+        Cx {
+            outbox,
+            now: chrono::Utc::now(),
+            area: Rect::new(0, 0, 100, (height as u16).saturating_add(3)),
+        }
+    }
+
+    pub trait Drive: Pane {
+        fn act(&mut self, action: Action, height: usize, outbox: &mut Outbox) {
+            self.on_action(action, &mut cx(outbox, height));
+        }
+        fn start(&mut self, outbox: &mut Outbox) {
+            self.activate(&mut cx(outbox, 20));
+        }
+        fn after(&mut self, height: usize, outbox: &mut Outbox) {
+            self.after_update(&mut cx(outbox, height));
+        }
+        fn reply(&mut self, id: RequestId, result: ApiResult, outbox: &mut Outbox) {
+            self.on_reply(id, result, &mut cx(outbox, 20));
+        }
+        fn type_key(&mut self, key: KeyEvent, outbox: &mut Outbox) {
+            self.on_text_key(key, &mut cx(outbox, 20));
+        }
+        fn run(&mut self, name: &str, args: &[&str], outbox: &mut Outbox) -> Result<(), String> {
+            self.command(name, args, &mut cx(outbox, 20))
+                .unwrap_or_else(|| Err(format!("no command {name}")))
+        }
+    }
+
+    impl<P: Pane> Drive for P {}
+}

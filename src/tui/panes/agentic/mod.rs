@@ -1,0 +1,497 @@
+//! The Agentic pane: Search issues (agentic workflows) with four text
+//! queries (title, description, reasoning, file path) typed into inputs,
+//! a sort, results loaded lazily by cursor, and a detail of one issue.
+
+mod view;
+
+use crate::api::model::*;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::layout;
+use crate::tui::load::PagedList;
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Effect, Outbox, PaneId, RequestId};
+use crate::tui::pane::{Cx, Pane, ViewCx};
+use crate::tui::session::Session;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+pub const ID: PaneId = PaneId("agentic");
+
+pub const PAGE_SIZE: i64 = 100;
+
+/// The four text queries, in the order they are shown and tabbed through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryField {
+    Title,
+    Description,
+    Reasoning,
+    FilePath,
+}
+
+impl QueryField {
+    pub const ALL: [QueryField; 4] = [
+        QueryField::Title,
+        QueryField::Description,
+        QueryField::Reasoning,
+        QueryField::FilePath,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            QueryField::Title => "Title",
+            QueryField::Description => "Description",
+            QueryField::Reasoning => "Reasoning",
+            QueryField::FilePath => "File path",
+        }
+    }
+
+    /// A one-letter label for narrow terminals.
+    pub fn short(self) -> &'static str {
+        match self {
+            QueryField::Title => "T",
+            QueryField::Description => "D",
+            QueryField::Reasoning => "R",
+            QueryField::FilePath => "F",
+        }
+    }
+
+    /// The name used in the status line.
+    pub fn key(self) -> &'static str {
+        match self {
+            QueryField::Title => "title",
+            QueryField::Description => "description",
+            QueryField::Reasoning => "reasoning",
+            QueryField::FilePath => "file",
+        }
+    }
+}
+
+/// The detail of one agentic issue, shown inside this pane.
+#[derive(Debug, Clone)]
+pub struct AgenticDetail {
+    /// A copy: a reload of the list does not take it away.
+    pub issue: AgenticIssue,
+    /// First line shown (the view clamps it to the end of the content).
+    pub scroll: u16,
+}
+
+#[derive(Debug, Default)]
+pub struct AgenticPane {
+    pub list: PagedList<AgenticIssue>,
+    /// `total` of the last page of the current search.
+    pub total: Option<i64>,
+    /// The four inputs, in [`QueryField::ALL`] order.
+    pub inputs: [Input; 4],
+    /// The queries of the search in force (trimmed; "" = none).
+    pub applied: [String; 4],
+    /// The input being typed in, while editing.
+    pub editing: Option<usize>,
+    pub sort_field: Option<IssueSortField>,
+    pub sort_direction: Option<SortDirection>,
+    pub detail: Option<AgenticDetail>,
+    activated: bool,
+}
+
+/// Where the parts of the pane go in the body; shared by the view (to
+/// draw) and the pane (to map clicks and to page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgenticAreas {
+    pub queries: Rect,
+    /// The results table; empty when the detail covers it.
+    pub results: Rect,
+    pub detail: Option<Rect>,
+}
+
+/// The queries on top and the results under them; an open detail goes
+/// beside them on wide terminals and over the results on narrow ones.
+pub fn areas(body: Rect, detail_open: bool) -> AgenticAreas {
+    if detail_open && body.width >= layout::SIDE_BY_SIDE_MIN_WIDTH {
+        let (left, detail) = layout::list_and_detail(body, true);
+        let (queries, results) = queries_and_results(left);
+        return AgenticAreas {
+            queries,
+            results,
+            detail,
+        };
+    }
+    let (queries, results) = queries_and_results(body);
+    if detail_open {
+        AgenticAreas {
+            queries,
+            results: Rect::default(),
+            detail: Some(results),
+        }
+    } else {
+        AgenticAreas {
+            queries,
+            results,
+            detail: None,
+        }
+    }
+}
+
+/// The four query inputs, then the results.
+fn queries_and_results(body: Rect) -> (Rect, Rect) {
+    let [queries, results] =
+        Layout::vertical([Constraint::Length(4), Constraint::Min(0)]).areas(body);
+    (queries, results)
+}
+
+/// Rows of the results table in the screen's body.
+fn result_rows(body: Rect) -> usize {
+    let (_, results) = queries_and_results(body);
+    (layout::table_rows(results).height as usize).max(1)
+}
+
+impl AgenticPane {
+    /// The query of `field` in force, if any.
+    pub fn query(&self, field: QueryField) -> Option<&str> {
+        let i = QueryField::ALL.iter().position(|f| *f == field)?;
+        Some(self.applied[i].as_str()).filter(|q| !q.is_empty())
+    }
+
+    /// Whether input `i` holds text that is not the query in force.
+    pub fn is_modified(&self, i: usize) -> bool {
+        self.inputs
+            .get(i)
+            .is_some_and(|input| input.value().trim() != self.applied[i])
+    }
+
+    /// The queries in force as `field~"text"` strings (not yet made safe).
+    pub fn query_summary(&self) -> Vec<String> {
+        QueryField::ALL
+            .iter()
+            .filter_map(|f| self.query(*f).map(|q| format!("{}~{q:?}", f.key())))
+            .collect()
+    }
+
+    /// The sort in force, as shown (`None` is the server default: last
+    /// detected, descending).
+    pub fn sort_label(&self) -> String {
+        let field = self
+            .sort_field
+            .as_ref()
+            .map_or("last-detected", IssueSortField::label);
+        let dir = match self.sort_direction {
+            Some(SortDirection::Asc) => "↑",
+            _ => "↓",
+        };
+        format!("{field} {dir}")
+    }
+
+    fn filters(&self) -> Option<SearchFilters> {
+        let q = |field| self.query(field).map(str::to_owned);
+        let filters = SearchFilters {
+            title_query: q(QueryField::Title),
+            description_query: q(QueryField::Description),
+            reasoning_query: q(QueryField::Reasoning),
+            file_path_query: q(QueryField::FilePath),
+            ..Default::default()
+        };
+        (filters != SearchFilters::default()).then_some(filters)
+    }
+
+    pub fn request(&self, cursor: Option<String>) -> SearchIssuesRequest {
+        SearchIssuesRequest {
+            filters: self.filters(),
+            limit: Some(PAGE_SIZE),
+            cursor,
+            sort_field: self.sort_field.clone(),
+            sort_direction: self.sort_direction.clone(),
+            ..Default::default()
+        }
+    }
+
+    /// Runs the queries typed in the inputs (a new search).
+    pub fn search(&mut self, outbox: &mut Outbox) {
+        for (applied, input) in self.applied.iter_mut().zip(&self.inputs) {
+            *applied = input.value().trim().to_owned();
+        }
+        self.reload(outbox);
+    }
+
+    /// Starts again from the first page (new queries, new sort, `r`): what
+    /// is in flight is cancelled and its late reply dropped.
+    pub fn reload(&mut self, outbox: &mut Outbox) {
+        self.activated = true;
+        let cancel = self.list.reset();
+        outbox.cancel(cancel);
+        self.total = None;
+        self.load_next(outbox);
+    }
+
+    fn load_next(&mut self, outbox: &mut Outbox) {
+        let req = self.request(self.list.next_cursor.clone());
+        if let Some(id) = outbox.send(ApiRequest::Search(req)) {
+            let superseded = self.list.loader.started(id);
+            outbox.cancel(superseded);
+        }
+    }
+
+    fn open_selected(&mut self) {
+        if let Some(issue) = self.list.selected_item() {
+            self.detail = Some(AgenticDetail {
+                issue: issue.clone(),
+                scroll: 0,
+            });
+        }
+    }
+
+    pub fn new(_session: &Session) -> Self {
+        AgenticPane::default()
+    }
+
+    /// `:sort FIELD [asc|desc]`
+    fn set_sort(&mut self, args: &[&str], outbox: &mut Outbox) -> Result<(), String> {
+        let names = || {
+            IssueSortField::ALL
+                .iter()
+                .map(IssueSortField::label)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let Some(field) = args.first() else {
+            return Err(format!(
+                "usage: :sort FIELD [asc|desc]; fields: {}",
+                names()
+            ));
+        };
+        let by = IssueSortField::parse_known(field)
+            .ok_or_else(|| format!("unknown sort field {field:?}; valid: {}", names()))?;
+        let dir = match args.get(1).copied() {
+            None => None,
+            Some(d) => Some(
+                SortDirection::parse_known(d)
+                    .ok_or_else(|| format!("direction {d:?} must be asc or desc"))?,
+            ),
+        };
+        self.sort_field = Some(by);
+        if dir.is_some() {
+            self.sort_direction = dir;
+        }
+        self.reload(outbox);
+        Ok(())
+    }
+}
+
+impl Pane for AgenticPane {
+    fn id(&self) -> PaneId {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Agentic"
+    }
+
+    fn contexts(&self) -> Vec<Context> {
+        if self.detail.is_some() {
+            vec![Context::Detail]
+        } else {
+            vec![Context::Agentic, Context::List]
+        }
+    }
+
+    fn text_input_active(&self) -> bool {
+        self.editing.is_some()
+    }
+
+    fn is_loading(&self) -> bool {
+        self.list.loader.is_loading()
+    }
+
+    /// The first time the pane is shown, the first (empty) search runs.
+    fn activate(&mut self, cx: &mut Cx) {
+        if !self.activated {
+            self.activated = true;
+            self.reload(cx.outbox);
+        }
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) {
+        let rows = result_rows(cx.area);
+        let outbox = &mut *cx.outbox;
+        if let Some(detail) = &mut self.detail {
+            let page = rows as u16;
+            match action {
+                Action::Down => detail.scroll = detail.scroll.saturating_add(1),
+                Action::Up => detail.scroll = detail.scroll.saturating_sub(1),
+                Action::PageDown => detail.scroll = detail.scroll.saturating_add(page),
+                Action::PageUp => detail.scroll = detail.scroll.saturating_sub(page),
+                Action::HalfPageDown => {
+                    detail.scroll = detail.scroll.saturating_add((page / 2).max(1))
+                }
+                Action::HalfPageUp => {
+                    detail.scroll = detail.scroll.saturating_sub((page / 2).max(1))
+                }
+                Action::Top => detail.scroll = 0,
+                // The view clamps to the end of the content.
+                Action::Bottom => detail.scroll = u16::MAX,
+                Action::Back => self.detail = None,
+                Action::Copy => copy_id(outbox, Some(&detail.issue)),
+                Action::OpenInBrowser => {
+                    outbox.status("agentic issues have no URL to open; y copies the id")
+                }
+                _ => {}
+            }
+            return;
+        }
+        if self.list.navigate(action, rows) {
+            return;
+        }
+        match action {
+            Action::Open => self.open_selected(),
+            Action::Refresh => {
+                if self.list.retry_failed_page() {
+                    self.load_next(outbox);
+                } else {
+                    self.reload(outbox);
+                }
+            }
+            Action::Back => {
+                self.list.stop(outbox);
+            }
+            Action::EditQuery => self.editing = Some(0),
+            Action::CycleSort => {
+                let all = IssueSortField::ALL;
+                let current = self
+                    .sort_field
+                    .clone()
+                    .unwrap_or(IssueSortField::LastDetectedAt);
+                let next = all
+                    .iter()
+                    .position(|s| *s == current)
+                    .map_or(0, |i| (i + 1) % all.len());
+                self.sort_field = Some(all[next].clone());
+                self.reload(outbox);
+            }
+            Action::ToggleSortDirection => {
+                self.sort_direction = Some(match self.sort_direction {
+                    Some(SortDirection::Asc) => SortDirection::Desc,
+                    _ => SortDirection::Asc,
+                });
+                self.reload(outbox);
+            }
+            Action::Copy => copy_id(outbox, self.list.selected_item()),
+            Action::OpenInBrowser => {
+                outbox.status("agentic issues have no URL to open; y copies the id")
+            }
+            _ => {}
+        }
+    }
+
+    /// Every key while a query is being typed.
+    fn on_text_key(&mut self, key: KeyEvent, cx: &mut Cx) {
+        let outbox = &mut *cx.outbox;
+        let Some(focus) = self.editing else {
+            return;
+        };
+        let n = self.inputs.len();
+        let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+        match key.code {
+            KeyCode::Enter => {
+                self.editing = None;
+                self.search(outbox);
+            }
+            KeyCode::Esc => self.editing = None,
+            KeyCode::Tab if shift => self.editing = Some((focus + n - 1) % n),
+            KeyCode::BackTab | KeyCode::Up => self.editing = Some((focus + n - 1) % n),
+            KeyCode::Tab | KeyCode::Down => self.editing = Some((focus + 1) % n),
+            _ => {
+                if let Some(input) = self.inputs.get_mut(focus) {
+                    input.handle_event(&Event::Key(key));
+                }
+            }
+        }
+    }
+
+    /// Takes the reply if it is this pane's; gives it back otherwise.
+    fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        let outbox = &mut *cx.outbox;
+        if !self.list.loader.accept(id) {
+            return;
+        }
+        match result {
+            Ok(ApiResponse::Search(page)) => {
+                if page.total.is_some() {
+                    self.total = page.total;
+                }
+                self.list
+                    .add_page(page.issues, page.cursor, "Loading agentic issues", outbox);
+                self.list.select(self.list.selected);
+            }
+            Ok(_) => {
+                self.list.loader.error = Some("unexpected answer".into());
+            }
+            Err(e) => self.list.failed("Searching agentic issues", &e, outbox),
+        }
+    }
+
+    /// Prefetch: within one screen of the end of what is loaded, the next
+    /// page is requested.
+    fn after_update(&mut self, cx: &mut Cx) {
+        let rows = result_rows(cx.area);
+        if self.list.follow(rows) && self.activated {
+            self.load_next(cx.outbox);
+        }
+    }
+
+    /// A click on a row selects it (and shows it, when the detail is open
+    /// beside the list); a click on a query starts editing it.
+    fn click(&mut self, body: Rect, x: u16, y: u16) {
+        let a = areas(body, self.detail.is_some());
+        let inside = |r: Rect| x >= r.x && x < r.right() && y >= r.y && y < r.bottom();
+        if self.detail.is_none() && inside(a.queries) {
+            let i = (y - a.queries.y) as usize;
+            if i < self.inputs.len() {
+                self.editing = Some(i);
+            }
+            return;
+        }
+        let rows = layout::table_rows(a.results);
+        if !inside(rows) {
+            return;
+        }
+        let row = self.list.offset + (y - rows.y) as usize;
+        if row >= self.list.len() {
+            return;
+        }
+        self.list.select(row);
+        if self.detail.is_some() {
+            self.open_selected();
+        }
+    }
+
+    fn commands(&self) -> &'static [&'static str] {
+        &["sort FIELD [asc|desc]"]
+    }
+
+    fn command(&mut self, name: &str, args: &[&str], cx: &mut Cx) -> Option<Result<(), String>> {
+        (name == "sort").then(|| self.set_sort(args, cx.outbox))
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {
+        view::draw(f, area, self, v);
+    }
+
+    fn status(&self, _v: &ViewCx) -> String {
+        view::status(self)
+    }
+}
+
+/// Copies the issue's id (agentic issues have no URL).
+fn copy_id(outbox: &mut Outbox, issue: Option<&AgenticIssue>) {
+    let Some(id) = issue
+        .and_then(|i| i.id.as_deref())
+        .filter(|id| !id.is_empty())
+    else {
+        outbox.status("this issue has no id");
+        return;
+    };
+    outbox.status(format!("copied {}", crate::text::one_line(id)));
+    outbox.effects.push(Effect::Copy(id.to_owned()));
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,383 @@
+//! The Agentic pane: the four query inputs, the results table (only the
+//! visible rows are built) and the detail of one agentic issue. Every
+//! string from the server (and every typed query) is made safe first.
+
+use super::{AgenticPane, QueryField, areas};
+use crate::api::model::*;
+use crate::tui::layout;
+use crate::tui::pane::ViewCx;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::common::{field, heading, paragraph, safe, spinner, time, wrap};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
+use unicode_width::UnicodeWidthChar;
+
+pub fn draw(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
+    let a = areas(area, pane.detail.is_some());
+    queries(f, a.queries, pane, v);
+    if a.results.width > 0 && a.results.height > 0 {
+        results(f, a.results, pane, v);
+    }
+    if let (Some(area), Some(d)) = (a.detail, &pane.detail)
+        && area.width > 0
+        && area.height > 0
+    {
+        detail(f, area, v, &d.issue, d.scroll);
+    }
+}
+
+/// What is left of `s` after its first `cols` columns.
+fn skip_columns(s: &str, cols: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        if used >= cols {
+            return &s[i..];
+        }
+        used += c.width().unwrap_or(0);
+    }
+    ""
+}
+
+/// One line per query: a gutter (`▸` focused, `*` typed but not searched
+/// yet), the label, the value; the focused one gets the cursor.
+fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
+    let theme = v.theme;
+    let wide_labels = area.width >= 40;
+    let label_width: u16 = if wide_labels { 13 } else { 3 };
+    let gutter: u16 = 2;
+    for (i, qf) in QueryField::ALL.iter().enumerate() {
+        if i as u16 >= area.height {
+            break;
+        }
+        let row = Rect {
+            y: area.y + i as u16,
+            height: 1,
+            ..area
+        };
+        let input = &pane.inputs[i];
+        let focused = pane.editing == Some(i);
+        let mark = if focused {
+            "▸ "
+        } else if pane.is_modified(i) {
+            "* "
+        } else {
+            "  "
+        };
+        let label = if wide_labels {
+            format!("{:<13}", qf.label())
+        } else {
+            format!("{:<3}", qf.short())
+        };
+        let label_style = if focused {
+            theme.selected()
+        } else {
+            theme.dim()
+        };
+        let value_x = row.x.saturating_add(gutter + label_width);
+        let value_width = row.width.saturating_sub(gutter + label_width);
+        let mut spans = vec![
+            Span::styled(mark, theme.key()),
+            Span::styled(label, label_style),
+        ];
+        if focused {
+            let visible = value_width.saturating_sub(1) as usize;
+            let scroll = input.visual_scroll(visible);
+            spans.push(Span::raw(safe(skip_columns(input.value(), scroll))));
+            if value_width > 0 {
+                let x = value_x
+                    .saturating_add(input.visual_cursor().saturating_sub(scroll) as u16)
+                    .min(row.right().saturating_sub(1));
+                f.set_cursor_position((x, row.y));
+            }
+        } else if input.value().is_empty() {
+            let hint = if i == 0 && pane.editing.is_none() {
+                "any · / or i to edit the queries"
+            } else {
+                "any"
+            };
+            spans.push(Span::styled(hint, theme.dim()));
+        } else {
+            spans.push(Span::raw(safe(input.value())));
+        }
+        f.render_widget(Paragraph::new(Line::from(spans)), row);
+    }
+}
+
+fn label_of<T>(v: &Option<T>, label: impl Fn(&T) -> &str) -> String {
+    v.as_ref().map_or(String::new(), |x| safe(label(x)))
+}
+
+fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
+    let theme = v.theme;
+    let list = &pane.list;
+    let rows_area = layout::table_rows(area);
+    let height = (rows_area.height as usize).max(1);
+    // The pane keeps the selection on screen; this only guards a frame
+    // drawn before it could.
+    let mut offset = list.offset.min(list.len().saturating_sub(1));
+    if list.selected < offset {
+        offset = list.selected;
+    } else if list.selected >= offset + height {
+        offset = list.selected + 1 - height;
+    }
+    let inner_width = area.width.saturating_sub(2);
+    let wide = inner_width >= 100;
+    let narrow = inner_width < 50;
+    // The date column follows the sort: created when sorted by it.
+    let by_created = pane.sort_field == Some(IssueSortField::CreatedAt);
+    let rows: Vec<Row> = (offset..(offset + rows_area.height as usize).min(list.len()))
+        .filter_map(|r| list.row(r).map(|issue| (r, issue)))
+        .map(|(r, issue)| {
+            let style = if r == list.selected {
+                theme.selected()
+            } else {
+                Style::new()
+            };
+            let mut cells = vec![Cell::from(Span::styled(
+                label_of(&issue.severity, Severity::label),
+                theme.severity(issue.severity.as_ref()),
+            ))];
+            if !narrow {
+                cells.push(Cell::from(label_of(
+                    &issue.detection_state,
+                    DetectionState::label,
+                )));
+                cells.push(Cell::from(label_of(
+                    &issue.triage_state,
+                    AgenticTriageState::label,
+                )));
+            }
+            cells.push(Cell::from(safe(issue.title.as_deref().unwrap_or(""))));
+            if wide {
+                cells.push(Cell::from(time(if by_created {
+                    &issue.created_at
+                } else {
+                    &issue.last_detected_at
+                })));
+            }
+            Row::new(cells).style(style)
+        })
+        .collect();
+    let (header, widths): (Vec<&str>, Vec<Constraint>) = if narrow {
+        (
+            vec!["SEVERITY", "TITLE"],
+            vec![Constraint::Length(9), Constraint::Fill(1)],
+        )
+    } else {
+        let mut h = vec!["SEVERITY", "DETECTION", "TRIAGE", "TITLE"];
+        let mut w = vec![
+            Constraint::Length(9),
+            Constraint::Length(16),
+            Constraint::Length(if wide { 21 } else { 12 }),
+            Constraint::Fill(1),
+        ];
+        if wide {
+            h.push(if by_created {
+                "CREATED"
+            } else {
+                "LAST DETECTED"
+            });
+            w.push(Constraint::Length(16));
+        }
+        (h, w)
+    };
+    let loaded = list.len();
+    let title = match pane.total {
+        Some(total) => format!(" Agentic issues {loaded} of {total} "),
+        None => format!(
+            " Agentic issues {loaded}{} ",
+            if list.complete { "" } else { "+" }
+        ),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .title(Line::from(format!(" sort {} ", pane.sort_label())).right_aligned());
+    let table = Table::new(rows, widths)
+        .header(Row::new(header).style(theme.header_row()))
+        .block(block);
+    f.render_widget(table, area);
+
+    if list.is_empty() {
+        let text = if list.loader.is_loading() {
+            format!("{} searching agentic issues…", spinner(v.spinner))
+        } else if let Some(e) = &list.loader.error {
+            format!("failed: {} · r tries again", safe(e))
+        } else if list.paused {
+            crate::tui::widgets::common::STOPPED.to_owned()
+        } else if !pane.query_summary().is_empty() {
+            "no agentic issue matches the queries".to_owned()
+        } else {
+            "no agentic issues".to_owned()
+        };
+        f.render_widget(Paragraph::new(text).style(theme.dim()), rows_area);
+    }
+}
+
+/// The lines of the detail of `issue`, wrapped to `width` columns.
+pub fn detail_lines<'a>(issue: &AgenticIssue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
+    let width = width.max(1);
+    let mut lines = paragraph(
+        issue.title.as_deref().unwrap_or("(untitled)"),
+        width,
+        0,
+        theme.title(),
+    );
+    lines.push(Line::default());
+    lines.push(field(theme, "id", safe(issue.id.as_deref().unwrap_or("-"))));
+    lines.push(Line::from(vec![
+        Span::styled(format!("{:<18}", "severity"), theme.dim()),
+        Span::styled(
+            issue
+                .severity
+                .as_ref()
+                .map_or("-".into(), |s| safe(s.label())),
+            theme.severity(issue.severity.as_ref()),
+        ),
+    ]));
+    lines.push(field(
+        theme,
+        "detection",
+        issue
+            .detection_state
+            .as_ref()
+            .map_or("-".into(), |s| safe(s.label())),
+    ));
+    let mut triage = issue
+        .triage_state
+        .as_ref()
+        .map_or("-".into(), |s| safe(s.label()));
+    if let Some(r) = &issue.triage_reason {
+        triage.push_str(&format!(" ({})", safe(r.label())));
+    }
+    lines.push(field(theme, "triage", triage));
+    for (label, t) in [
+        ("created", &issue.created_at),
+        ("last detected", &issue.last_detected_at),
+        ("triaged", &issue.triaged_at),
+    ] {
+        let value = time(t);
+        lines.push(field(
+            theme,
+            label,
+            if value.is_empty() { "-".into() } else { value },
+        ));
+    }
+    for (label, text) in [
+        ("Description", &issue.description),
+        ("Reasoning", &issue.reasoning),
+    ] {
+        lines.push(Line::default());
+        lines.push(heading(theme, label));
+        match text.as_deref().filter(|t| !t.trim().is_empty()) {
+            Some(t) => lines.extend(paragraph(t, width, 2, Style::new())),
+            None => lines.push(Line::from(Span::styled("  none", theme.dim()))),
+        }
+    }
+    let lists: [(&str, &Vec<String>); 12] = [
+        ("Workflows", &issue.workflow_ids),
+        ("Actions", &issue.actions),
+        ("Identities", &issue.identities),
+        ("Trigger sources", &issue.trigger_sources),
+        ("Projects", &issue.project_ids),
+        ("Refs", &issue.ref_ids),
+        ("Domains", &issue.domains),
+        ("CWEs", &issue.cwes),
+        ("OWASP", &issue.owasps),
+        ("Files", &issue.file_paths),
+        ("Dependency paths", &issue.dependency_paths),
+        ("Direct dependencies", &issue.direct_dependencies),
+    ];
+    let mut empty = Vec::new();
+    for (label, items) in lists {
+        if items.is_empty() {
+            empty.push(label.to_lowercase());
+            continue;
+        }
+        lines.push(Line::default());
+        lines.push(heading(theme, &format!("{label} ({})", items.len())));
+        for item in items {
+            for (k, l) in wrap(item, width.saturating_sub(4)).into_iter().enumerate() {
+                let prefix = if k == 0 { "  • " } else { "    " };
+                lines.push(Line::from(vec![
+                    Span::styled(prefix, theme.dim()),
+                    Span::raw(l),
+                ]));
+            }
+        }
+    }
+    if !empty.is_empty() {
+        lines.push(Line::default());
+        lines.extend(paragraph(
+            &format!("none: {}", empty.join(", ")),
+            width,
+            0,
+            theme.dim(),
+        ));
+    }
+    lines
+}
+
+fn detail(f: &mut Frame, area: Rect, v: &ViewCx, issue: &AgenticIssue, scroll: u16) {
+    let theme = v.theme;
+    f.render_widget(Clear, area);
+    let title = format!(
+        " {} · {} ",
+        issue
+            .severity
+            .as_ref()
+            .map_or("-".into(), |s| safe(s.label())),
+        safe(issue.title.as_deref().unwrap_or("agentic issue"))
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .title_bottom(" j/k scroll · y copy id · Esc close ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+    let lines = detail_lines(issue, theme, inner.width as usize);
+    let max_scroll = lines.len().saturating_sub(inner.height as usize);
+    let scroll = (scroll as usize).min(max_scroll) as u16;
+    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+}
+
+/// The Agentic pane's part of the status line.
+pub fn status(pane: &AgenticPane) -> String {
+    if let Some(i) = pane.editing {
+        let label = QueryField::ALL.get(i).map_or("", |q| q.label());
+        return format!(
+            "editing {} · Tab/↑↓ next query · Enter search · Esc stop editing",
+            label.to_lowercase()
+        );
+    }
+    if pane.detail.is_some() {
+        return "j/k scroll · y copy id · Esc close".to_owned();
+    }
+    let list = &pane.list;
+    let mut parts = vec![match pane.total {
+        Some(total) => format!("{} of {total} loaded", list.len()),
+        None => crate::tui::widgets::common::loaded_note(list),
+    }];
+    parts.push(format!("sort {}", pane.sort_label()));
+    let queries = pane.query_summary();
+    parts.push(if queries.is_empty() {
+        "no queries".to_owned()
+    } else {
+        format!("queries: {}", safe(&queries.join(" ")))
+    });
+    if (0..QueryField::ALL.len()).any(|i| pane.is_modified(i)) {
+        parts.push("* edited, / then Enter searches".to_owned());
+    }
+    if let Some(e) = &list.loader.error {
+        parts.push(format!("error: {}", safe(e)));
+    } else if list.paused {
+        parts.push(crate::tui::widgets::common::STOPPED.to_owned());
+    }
+    parts.join(" · ")
+}

@@ -1,0 +1,571 @@
+//! The Issues pane: List issues, loaded lazily by cursor, with a local `/`
+//! filter over what is loaded, a server-side filter form, and sorting.
+
+mod view;
+
+use crate::api::model::*;
+use crate::filter_spec::{self, LIST_FILTER};
+use crate::tui::filter_form::{FilterForm, FormOutcome};
+use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::tui::keymap::{Action, Context};
+use crate::tui::layout;
+use crate::tui::load::PagedList;
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, PaneId, RequestId};
+use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
+use crate::tui::rows::{FindingRow, RowPage, SearchIndex};
+use crate::tui::session::{SavedView, Session};
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+pub const ID: PaneId = PaneId("issues");
+
+/// Items per page unless a profile says otherwise.
+pub const PAGE_SIZE: i64 = 100;
+
+/// The order `s` walks the sort fields: from the default to what triage
+/// wants most.
+const SORT_CYCLE: [SortBy; 6] = [
+    SortBy::RelevantSince,
+    SortBy::Severity,
+    SortBy::State,
+    SortBy::Repo,
+    SortBy::Rule,
+    SortBy::Ref,
+];
+
+/// The table, and a one-line filter input under it while the local filter
+/// is being typed (the view draws it, clicks and paging read it).
+pub fn areas(body: Rect, filter_line: bool) -> (Rect, Option<Rect>) {
+    if filter_line && body.height > 2 {
+        let [table, input] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(body);
+        (table, Some(input))
+    } else {
+        (body, None)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct IssuesPane {
+    pub list: PagedList<FindingRow<IssueItem>>,
+    /// What `/` searches, row by row.
+    search: SearchIndex,
+    pub filter: ListIssuesFilter,
+    pub sort_by: Option<SortBy>,
+    pub sort_direction: Option<SortDirection>,
+    /// The `/` input while it is being typed in.
+    pub local_input: Option<Input>,
+    /// The local filter in force ("" = none).
+    pub local_query: String,
+    pub form: Option<FilterForm>,
+    /// Items per page (a profile's `page_size`; `PAGE_SIZE` by default).
+    pub page_size: Option<i64>,
+    /// Rows marked with `Space` (until the list is loaded anew).
+    pub marked: Marks,
+    /// Findings relevant since the last visit are new.
+    pub new: NewSince,
+    /// Saved views, offered in the filter form and applied by `:view`.
+    pub views: Vec<SavedView>,
+    /// Why a profile's default view did not apply (the app says it at the
+    /// start).
+    pub start_note: Option<String>,
+    activated: bool,
+}
+
+impl IssuesPane {
+    /// The pane as a profile sets it up: page size, saved views, the
+    /// default view and the last visit.
+    pub fn new(session: &Session) -> Self {
+        let mut pane = IssuesPane {
+            page_size: session.page_size,
+            new: NewSince::new(session.last_visit.issues),
+            views: session.views.clone(),
+            ..IssuesPane::default()
+        };
+        if let Some(view) = &session.default_view
+            && let Err(e) = pane.apply_view(view)
+        {
+            pane.start_note = Some(e);
+        }
+        pane
+    }
+
+    /// Whether only the findings new since the last visit are asked for.
+    pub fn new_only(&self) -> bool {
+        self.new.last_visit.is_some() && self.filter.since == self.new.last_visit
+    }
+
+    /// Rows of the table in the screen's body.
+    fn rows(&self, body: Rect) -> usize {
+        let (table, _) = areas(body, self.local_input.is_some());
+        layout::table_rows(table).height.max(1) as usize
+    }
+
+    /// The sort in force, as shown (`None` fields are the server default).
+    pub fn sort_label(&self) -> String {
+        let field = self
+            .sort_by
+            .as_ref()
+            .map_or("relevant-since", SortBy::label);
+        let dir = match self.sort_direction {
+            Some(SortDirection::Asc) => "↑",
+            _ => "↓",
+        };
+        format!("{field} {dir}")
+    }
+
+    /// Active server-side filters as `field=value` strings.
+    pub fn filter_summary(&self) -> Vec<String> {
+        let json = serde_json::to_value(&self.filter).unwrap_or_default();
+        let Some(map) = json.as_object() else {
+            return vec![];
+        };
+        map.iter()
+            .map(|(k, v)| match v {
+                serde_json::Value::Array(items) => format!(
+                    "{k}={}",
+                    items
+                        .iter()
+                        .filter_map(|i| i.as_str())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                serde_json::Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+            .collect()
+    }
+
+    fn request(&self, cursor: Option<String>) -> ListIssuesRequest {
+        ListIssuesRequest {
+            limit: Some(self.page_size.unwrap_or(PAGE_SIZE)),
+            cursor,
+            filter: (!self.filter.is_empty()).then(|| self.filter.clone()),
+            sort_by: self.sort_by.clone(),
+            sort_direction: self.sort_direction.clone(),
+            ..Default::default()
+        }
+    }
+
+    /// Starts again from the first page (new filter, new sort, `r`).
+    pub fn reload(&mut self, cx: &mut Cx) {
+        self.new.restart(cx.now);
+        let cancel = self.list.reset();
+        cx.outbox.cancel(cancel);
+        self.marked.clear();
+        self.search.clear();
+        self.apply_local_filter();
+        self.load_next(cx.outbox);
+    }
+
+    fn load_next(&mut self, outbox: &mut Outbox) {
+        let req = self.request(self.list.next_cursor.clone());
+        if let Some(id) = outbox.send(ApiRequest::ListRows(req)) {
+            let superseded = self.list.loader.started(id);
+            outbox.cancel(superseded);
+        }
+    }
+
+    fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
+        let start = self.list.items.len();
+        self.search.extend(&page.search);
+        self.new.count_page(&page.rows, |r| r.relevant_since);
+        self.list
+            .add_page(page.rows, page.cursor, "Loading findings", outbox);
+        self.extend_local_filter(start);
+    }
+
+    /// Keys while the filter form is open.
+    fn on_form_action(&mut self, action: Action, cx: &mut Cx) {
+        let Some(form) = &mut self.form else { return };
+        match action {
+            Action::NextField => form.next(),
+            Action::PrevField => form.prev(),
+            Action::Toggle => form.toggle(),
+            Action::ClearField => form.clear_field(),
+            Action::Back => self.form = None,
+            Action::Submit => match form.submit() {
+                FormOutcome::Applied(pairs) => {
+                    match FilterForm::build::<ListIssuesFilter>(LIST_FILTER, "List issues", &pairs)
+                    {
+                        Ok(filter) => {
+                            self.filter = filter.unwrap_or_default();
+                            self.form = None;
+                            self.reload(cx);
+                        }
+                        Err(e) => form.error = Some(e),
+                    }
+                }
+                FormOutcome::Cancelled => self.form = None,
+                FormOutcome::View(k) => {
+                    let Some(view) = self.views.get(k).cloned() else {
+                        return;
+                    };
+                    match self.apply_view(&view) {
+                        Ok(()) => {
+                            self.form = None;
+                            self.reload(cx);
+                            cx.outbox
+                                .status(format!("view {}", crate::text::one_line(&view.name)));
+                        }
+                        Err(e) => {
+                            if let Some(form) = &mut self.form {
+                                form.error = Some(e);
+                            }
+                        }
+                    }
+                }
+                FormOutcome::Open => {}
+            },
+            _ => {}
+        }
+    }
+
+    /// The selected finding, unpacked.
+    pub fn selected_issue(&self) -> Option<Issue> {
+        self.list.selected_item()?.unpack()?.issue
+    }
+
+    /// Sets the sort and filters of a saved view (without loading).
+    pub fn apply_view(&mut self, view: &SavedView) -> Result<(), String> {
+        let pairs = view
+            .filters
+            .iter()
+            .map(|f| filter_spec::split_pair(f))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.0)?;
+        let filter: Option<ListIssuesFilter> =
+            filter_spec::build(LIST_FILTER, "List issues", &pairs)
+                .map_err(|e| format!("view {}: {}", view.name, e.0))?;
+        self.filter = filter.unwrap_or_default();
+        self.sort_by = view.sort_by.clone();
+        self.sort_direction = view.direction.clone();
+        self.local_query.clear();
+        self.local_input = None;
+        Ok(())
+    }
+
+    /// `:view NAME`: a saved view's sort and filters; `:view` alone lists
+    /// them.
+    fn view_command(&mut self, name: Option<&str>, cx: &mut Cx) -> Result<(), String> {
+        let names = || {
+            let list: Vec<&str> = self.views.iter().map(|v| v.name.as_str()).collect();
+            if list.is_empty() {
+                "none (add [views.NAME] to the config file)".to_owned()
+            } else {
+                list.join(", ")
+            }
+        };
+        let Some(name) = name else {
+            // Not a mistake: the way to see them.
+            cx.outbox
+                .status(format!("saved views: {} (:view NAME applies one)", names()));
+            return Ok(());
+        };
+        let Some(view) = self.views.iter().find(|v| v.name == name).cloned() else {
+            return Err(format!(
+                "no saved view {:?}; saved views: {}",
+                crate::text::one_line(name),
+                names()
+            ));
+        };
+        self.apply_view(&view)?;
+        self.reload(cx);
+        cx.outbox
+            .status(format!("view {}", crate::text::one_line(&view.name)));
+        Ok(())
+    }
+
+    /// Refilters what is loaded. When the new query only narrows the old
+    /// one, only the rows still shown are searched.
+    fn set_local_query(&mut self, query: String) {
+        let narrows = !self.local_query.is_empty()
+            && !self.local_query.starts_with('!')
+            && !query.starts_with('!')
+            && query.contains(self.local_query.as_str());
+        self.local_query = query;
+        if narrows && let Some(visible) = self.list.visible.take() {
+            let needle = self.local_query.to_lowercase();
+            let kept: Vec<u32> = visible
+                .into_iter()
+                .filter(|&i| self.search.matches(i as usize, &needle))
+                .collect();
+            self.list.visible = Some(kept);
+            self.list.select(self.list.selected);
+            return;
+        }
+        self.apply_local_filter();
+    }
+
+    fn apply_local_filter(&mut self) {
+        self.list.visible = None;
+        self.extend_local_filter(0);
+        self.list.select(self.list.selected);
+    }
+
+    /// Adds rows from `start` on to the local view (after a page arrives).
+    fn extend_local_filter(&mut self, start: usize) {
+        let (invert, needle) = match self.local_query.strip_prefix('!') {
+            Some(rest) => (true, rest.to_lowercase()),
+            None => (false, self.local_query.to_lowercase()),
+        };
+        if needle.is_empty() {
+            self.list.visible = None;
+            return;
+        }
+        let hits = self.search.matching(start, &needle);
+        let visible = self.list.visible.get_or_insert_with(Vec::new);
+        if invert {
+            let mut hits = hits.into_iter().peekable();
+            for row in start..self.search.len() {
+                if hits.next_if_eq(&row).is_none() {
+                    visible.push(row as u32);
+                }
+            }
+        } else {
+            visible.extend(hits.into_iter().map(|row| row as u32));
+        }
+    }
+
+    /// `:sort FIELD [asc|desc]`
+    fn set_sort(&mut self, args: &[&str], cx: &mut Cx) -> Result<(), String> {
+        let Some(field) = args.first() else {
+            return Err("usage: :sort FIELD [asc|desc]".into());
+        };
+        let by = SortBy::parse_known(field).ok_or_else(|| {
+            let names: Vec<&str> = SortBy::ALL.iter().map(SortBy::label).collect();
+            format!("unknown sort field {field:?}; valid: {}", names.join(", "))
+        })?;
+        let dir = match args.get(1).copied() {
+            None => None,
+            Some(d) => Some(
+                SortDirection::parse_known(d)
+                    .ok_or_else(|| format!("direction {d:?} must be asc or desc"))?,
+            ),
+        };
+        self.sort_by = Some(by);
+        if dir.is_some() {
+            self.sort_direction = dir;
+        }
+        self.reload(cx);
+        Ok(())
+    }
+
+    /// `:filter FIELD=VALUE` adds to the server-side filter.
+    fn add_filter(&mut self, arg: &str, cx: &mut Cx) -> Result<(), String> {
+        let pair = filter_spec::split_pair(arg).map_err(|e| e.0)?;
+        let mut pairs = FilterForm::new(LIST_FILTER, &self.filter).pairs()?;
+        // A scalar given again replaces the old value.
+        let scalar = LIST_FILTER
+            .iter()
+            .find(|f| f.name == pair.0)
+            .is_some_and(|f| {
+                !matches!(
+                    f.kind,
+                    filter_spec::FieldKind::Strings | filter_spec::FieldKind::Enums(_)
+                )
+            });
+        if scalar {
+            pairs.retain(|(k, _)| *k != pair.0);
+        }
+        pairs.push(pair);
+        let filter: Option<ListIssuesFilter> =
+            filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
+        self.filter = filter.unwrap_or_default();
+        self.reload(cx);
+        Ok(())
+    }
+
+    /// `:clear` drops every filter, local and server-side.
+    fn clear_filters(&mut self, cx: &mut Cx) {
+        self.filter = ListIssuesFilter::default();
+        self.local_query.clear();
+        self.local_input = None;
+        self.reload(cx);
+    }
+}
+
+impl Pane for IssuesPane {
+    fn id(&self) -> PaneId {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Issues"
+    }
+
+    fn contexts(&self) -> Vec<Context> {
+        if self.form.is_some() {
+            vec![Context::Form]
+        } else {
+            vec![Context::Issues, Context::List]
+        }
+    }
+
+    fn text_input_active(&self) -> bool {
+        self.local_input.is_some() || self.form.as_ref().is_some_and(FilterForm::is_editing)
+    }
+
+    fn is_loading(&self) -> bool {
+        self.list.loader.is_loading()
+    }
+
+    /// The first time the pane is shown, its first page is requested.
+    fn activate(&mut self, cx: &mut Cx) {
+        if !self.activated {
+            self.activated = true;
+            self.reload(cx);
+        }
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) {
+        if self.form.is_some() {
+            return self.on_form_action(action, cx);
+        }
+        let rows = self.rows(cx.area);
+        match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
+        {
+            ListKey::Handled => return,
+            ListKey::LoadNext => return self.load_next(cx.outbox),
+            ListKey::Reload => return self.reload(cx),
+            ListKey::Unhandled => {}
+        }
+        match action {
+            // Esc with no load to stop clears the local filter.
+            Action::Back if !self.local_query.is_empty() => {
+                self.local_query.clear();
+                self.apply_local_filter();
+            }
+            Action::NewOnly => {
+                let since = self.new.toggle(self.filter.since, cx.outbox);
+                if since != self.filter.since {
+                    self.filter.since = since;
+                    self.reload(cx);
+                }
+            }
+            Action::LocalFilter => self.local_input = Some(Input::new(self.local_query.clone())),
+            Action::FilterForm => {
+                let views = self
+                    .views
+                    .iter()
+                    .map(|v| (v.name.clone(), v.summary()))
+                    .collect();
+                self.form = Some(FilterForm::new(LIST_FILTER, &self.filter).with_views(views));
+            }
+            Action::CycleSort => {
+                let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
+                let next = SORT_CYCLE
+                    .iter()
+                    .position(|s| *s == current)
+                    .map_or(0, |i| (i + 1) % SORT_CYCLE.len());
+                self.sort_by = Some(SORT_CYCLE[next].clone());
+                self.reload(cx);
+            }
+            Action::ToggleSortDirection => {
+                self.sort_direction = Some(match self.sort_direction {
+                    Some(SortDirection::Asc) => SortDirection::Desc,
+                    _ => SortDirection::Asc,
+                });
+                self.reload(cx);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_text_key(&mut self, key: KeyEvent, _cx: &mut Cx) {
+        if let Some(form) = &mut self.form {
+            form.on_text_key(key);
+            return;
+        }
+        let Some(input) = &mut self.local_input else {
+            return;
+        };
+        match key.code {
+            KeyCode::Enter => self.local_input = None,
+            KeyCode::Esc => {
+                self.local_input = None;
+                self.local_query.clear();
+                self.apply_local_filter();
+            }
+            _ => {
+                input.handle_event(&crossterm::event::Event::Key(key));
+                let query = input.value().to_owned();
+                self.set_local_query(query);
+            }
+        }
+    }
+
+    fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        if !self.list.loader.accept(id) {
+            return;
+        }
+        match result {
+            // The worker packs the rows; a page as decoded is packed here.
+            Ok(ApiResponse::Rows(page)) => self.take_page(page, cx.outbox),
+            Ok(ApiResponse::ListIssues(page)) => self.take_page(RowPage::from(page), cx.outbox),
+            Ok(_) => {}
+            Err(e) => self.list.failed("Loading findings", &e, cx.outbox),
+        }
+    }
+
+    /// Prefetch: within one screen of the end of what is loaded, the next
+    /// page is requested, so scrolling at a steady pace never waits.
+    fn after_update(&mut self, cx: &mut Cx) {
+        if self.list.follow(self.rows(cx.area)) && self.activated {
+            self.load_next(cx.outbox);
+        }
+    }
+
+    fn click(&mut self, area: Rect, _x: u16, y: u16) {
+        let rows = layout::table_rows(areas(area, self.local_input.is_some()).0);
+        if y >= rows.y && y < rows.y + rows.height {
+            self.list.select(self.list.offset + (y - rows.y) as usize);
+        }
+    }
+
+    fn commands(&self) -> &'static [&'static str] {
+        &[
+            "sort FIELD [asc|desc]",
+            "filter FIELD=VALUE",
+            "clear",
+            "view NAME",
+        ]
+    }
+
+    fn command(&mut self, name: &str, args: &[&str], cx: &mut Cx) -> Option<Result<(), String>> {
+        Some(match name {
+            "sort" => self.set_sort(args, cx),
+            "filter" => self.add_filter(&args.join(" "), cx),
+            "clear" => {
+                self.clear_filters(cx);
+                Ok(())
+            }
+            "view" => self.view_command(args.first().copied(), cx),
+            _ => return None,
+        })
+    }
+
+    fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
+        Some(Box::new(Findings {
+            list: &self.list,
+            marks: &self.marked,
+        }))
+    }
+
+    /// When the list on show was asked for (its first page): the visit to
+    /// record, so what became relevant after it is new next time.
+    fn seen_at(&self) -> Option<Timestamp> {
+        self.new.listed_at
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {
+        view::draw(self, f, area, v);
+    }
+
+    fn status(&self, _v: &ViewCx) -> String {
+        view::status(self)
+    }
+}

@@ -1,0 +1,519 @@
+//! The Report pane: ReportsService_GetReportFindings with selectors (report
+//! type, time period, bucket size, finding state) and toggles (finding
+//! types, severities). The totals of the response, charts of the loaded
+//! findings (counted here as pages arrive, so a frame does no O(n) work) and
+//! the findings list, loaded lazily by cursor like the Issues pane.
+//!
+//! Every selector or toggle change starts a new query: the request in flight
+//! is cancelled, the list is emptied and the first page is requested. The
+//! totals of the previous query stay on screen (dimmed) until the new ones
+//! arrive.
+
+mod view;
+
+use crate::api::model::*;
+use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::tui::keymap::{Action, Context};
+use crate::tui::layout;
+use crate::tui::load::PagedList;
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, PaneId, RequestId};
+use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
+use crate::tui::rows::FindingRow;
+use crate::tui::session::Session;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use std::collections::HashMap;
+
+pub const ID: PaneId = PaneId("report");
+
+pub const PAGE_SIZE: i64 = 100;
+
+/// The time periods `p` cycles through, in days back from now; `None` is
+/// all time.
+pub const PERIODS: [Option<u32>; 4] = [Some(7), Some(30), Some(90), None];
+
+/// The finding-type toggles, in the order of `ReportPane::types`.
+pub const TYPES: [FindingType; 3] = [FindingType::Code, FindingType::Sca, FindingType::Secrets];
+
+/// The severity toggles, in the order of `ReportPane::severities`.
+pub const SEVERITIES: [FindingSeverity; 4] = [
+    FindingSeverity::Critical,
+    FindingSeverity::High,
+    FindingSeverity::Medium,
+    FindingSeverity::Low,
+];
+
+/// How many rules and projects the "top" charts show.
+pub const TOP: usize = 5;
+
+/// The four totals of a response (they count the whole filtered set).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Totals {
+    pub all: Option<i64>,
+    pub code: Option<i64>,
+    pub sca: Option<i64>,
+    pub secrets: Option<i64>,
+}
+
+/// Counts over the loaded findings, kept up to date as pages arrive.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// By `Severity::rank`: critical, high, medium, low, info, other/none.
+    pub by_severity: [u64; 6],
+    /// Code (SAST and AI SAST), supply chain (SCA), secrets, other/none.
+    pub by_type: [u64; 4],
+    rules: HashMap<String, u64>,
+    projects: HashMap<String, u64>,
+    /// The most frequent rules, most first (ties by name).
+    pub top_rules: Vec<(String, u64)>,
+    /// The most frequent projects (repositories), most first.
+    pub top_projects: Vec<(String, u64)>,
+    /// Findings counted.
+    pub count: u64,
+}
+
+impl Stats {
+    /// Counts a page of findings and refreshes the top lists.
+    pub fn add(&mut self, findings: &[Issue]) {
+        for i in findings {
+            let sev = i.severity.as_ref().map_or(5, |s| s.rank() as usize).min(5);
+            self.by_severity[sev] += 1;
+            let ty = match i.issue_type {
+                Some(IssueType::Sast | IssueType::AiSast) => 0,
+                Some(IssueType::Sca) => 1,
+                Some(IssueType::Secrets) => 2,
+                _ => 3,
+            };
+            self.by_type[ty] += 1;
+            let rule = match i.rule_label() {
+                r if r.is_empty() => "(no rule)".to_owned(),
+                r => r,
+            };
+            *self.rules.entry(rule).or_default() += 1;
+            let project = match i.repository_name() {
+                "" => "(no project)",
+                p => p,
+            };
+            *self.projects.entry(project.to_owned()).or_default() += 1;
+            self.count += 1;
+        }
+        if !findings.is_empty() {
+            self.top_rules = top(&self.rules);
+            self.top_projects = top(&self.projects);
+        }
+    }
+}
+
+fn top(counts: &HashMap<String, u64>) -> Vec<(String, u64)> {
+    let mut all: Vec<(&String, &u64)> = counts.iter().collect();
+    all.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    all.into_iter()
+        .take(TOP)
+        .map(|(k, v)| (k.clone(), *v))
+        .collect()
+}
+
+#[derive(Debug)]
+pub struct ReportPane {
+    pub list: PagedList<FindingRow<Issue>>,
+    pub report_type: ReportType,
+    /// Days back from now; `None` = all time.
+    pub period_days: Option<u32>,
+    pub bucket: Option<TimeBucketSize>,
+    pub finding_state: Option<AggregateState>,
+    /// Code, supply chain, secrets (see [`TYPES`]); all off = no filter.
+    pub types: [bool; 3],
+    /// Critical, high, medium, low (see [`SEVERITIES`]); all off = no filter.
+    pub severities: [bool; 4],
+    /// The start of the time period of the current query, fixed when the
+    /// query starts so that every page of it asks for the same set.
+    pub since: Option<Timestamp>,
+    /// The totals last received, and the generation of their query (they
+    /// stay visible, dimmed, while a newer query loads).
+    pub totals: Option<(Totals, u64)>,
+    pub stats: Stats,
+    /// The request in flight is for the first page (it carries the totals).
+    first_page_pending: bool,
+    /// Rows marked with `Space` (until the report is loaded anew).
+    pub marked: Marks,
+    /// Findings created since the last visit are new.
+    pub new: NewSince,
+    /// Only the findings created since the last visit are asked for (in
+    /// place of the time period).
+    pub new_only: bool,
+    activated: bool,
+}
+
+impl Default for ReportPane {
+    fn default() -> Self {
+        ReportPane {
+            list: PagedList::default(),
+            report_type: ReportType::TotalOpen,
+            period_days: None,
+            bucket: None,
+            finding_state: None,
+            types: [false; 3],
+            severities: [false; 4],
+            since: None,
+            totals: None,
+            stats: Stats::default(),
+            first_page_pending: false,
+            marked: Marks::default(),
+            new: NewSince::default(),
+            new_only: false,
+            activated: false,
+        }
+    }
+}
+
+/// Where the parts of the pane go in the screen's body: totals,
+/// selectors, charts, and the findings list (the view draws them, clicks
+/// and paging read them).
+pub struct ReportAreas {
+    pub totals: Rect,
+    pub selectors: Rect,
+    pub charts: Rect,
+    pub list: Rect,
+}
+
+pub fn areas(body: Rect) -> ReportAreas {
+    let charts_height = if body.height >= 30 {
+        9
+    } else if body.height >= 20 {
+        6
+    } else {
+        0
+    };
+    let [totals, selectors, charts, list] = Layout::vertical([
+        Constraint::Length(if body.height >= 16 { 5 } else { 1 }),
+        Constraint::Length(2),
+        Constraint::Length(charts_height),
+        Constraint::Min(0),
+    ])
+    .areas(body);
+    ReportAreas {
+        totals,
+        selectors,
+        charts,
+        list,
+    }
+}
+
+/// Rows of the findings table in the screen's body.
+fn list_rows(body: Rect) -> usize {
+    layout::table_rows(areas(body).list).height.max(1) as usize
+}
+
+impl ReportPane {
+    pub fn new(session: &Session) -> Self {
+        ReportPane {
+            new: NewSince::new(session.last_visit.report),
+            ..ReportPane::default()
+        }
+    }
+
+    /// The totals, if they are those of the current query.
+    pub fn current_totals(&self) -> Option<&Totals> {
+        self.totals
+            .as_ref()
+            .filter(|(_, g)| *g == self.list.loader.generation)
+            .map(|(t, _)| t)
+    }
+
+    /// The period as shown: "7 days" ... "all time".
+    pub fn period_label(&self) -> String {
+        if self.new_only && self.new.last_visit.is_some() {
+            return "new since last visit".to_owned();
+        }
+        match self.period_days {
+            Some(d) => format!("{d} days"),
+            None => "all time".to_owned(),
+        }
+    }
+
+    pub fn bucket_label(&self) -> &str {
+        self.bucket.as_ref().map_or("none", TimeBucketSize::label)
+    }
+
+    pub fn state_label(&self) -> &str {
+        self.finding_state
+            .as_ref()
+            .map_or("any", AggregateState::label)
+    }
+
+    /// The finding types filtered on ("all" when none is toggled).
+    pub fn types_label(&self) -> String {
+        labels(&self.types, &TYPES.map(|t| t.label().to_owned()))
+    }
+
+    pub fn severities_label(&self) -> String {
+        labels(&self.severities, &SEVERITIES.map(|s| s.label().to_owned()))
+    }
+
+    /// The request for a page of the current query. `since` is the one
+    /// fixed when the query started (see [`ReportPane::reload`]).
+    pub fn request(&self, cursor: Option<String>) -> ReportRequest {
+        let filters = ReportFilters {
+            time_period: self.since.map(|since| TimePeriod {
+                since: Some(since),
+                until: None,
+            }),
+            time_bucket_size: self.bucket.clone(),
+            finding_types: selected(&self.types, &TYPES),
+            finding_severities: selected(&self.severities, &SEVERITIES),
+            ..Default::default()
+        };
+        ReportRequest {
+            report_type: Some(self.report_type.clone()),
+            filters: (filters != ReportFilters::default()).then_some(filters),
+            finding_state: self.finding_state.clone(),
+            limit: Some(PAGE_SIZE),
+            cursor,
+            ..Default::default()
+        }
+    }
+
+    /// Starts a new query (a new selection, `r`): cancels the request in
+    /// flight, empties the list and asks for the first page. The totals of
+    /// the previous query stay until the new ones arrive.
+    ///
+    /// The start of the time period is fixed here, once per query, as
+    /// `now - period_days` (the message's time), so a query's pages all
+    /// ask for the same set.
+    pub fn reload(&mut self, cx: &mut Cx) {
+        self.new.restart(cx.now);
+        self.since = match self.new.last_visit {
+            Some(last) if self.new_only => Some(last),
+            _ => self
+                .period_days
+                .map(|d| cx.now - chrono::Duration::days(i64::from(d))),
+        };
+        let cancel = self.list.reset();
+        cx.outbox.cancel(cancel);
+        self.marked.clear();
+        self.stats = Stats::default();
+        self.load_next(cx.outbox);
+    }
+
+    fn load_next(&mut self, outbox: &mut Outbox) {
+        let cursor = self.list.next_cursor.clone();
+        let first = cursor.is_none();
+        if let Some(id) = outbox.send(ApiRequest::Report(self.request(cursor))) {
+            let superseded = self.list.loader.started(id);
+            outbox.cancel(superseded);
+            self.first_page_pending = first;
+        }
+    }
+
+    /// The selected finding, unpacked.
+    pub fn selected_issue(&self) -> Option<Issue> {
+        self.list.selected_item()?.unpack()
+    }
+
+    fn take_page(&mut self, page: ReportResponse, first: bool, outbox: &mut Outbox) {
+        if first {
+            let totals = Totals {
+                all: page.total,
+                code: page.total_code,
+                sca: page.total_sca,
+                secrets: page.total_secrets,
+            };
+            self.totals = Some((totals, self.list.loader.generation));
+        }
+        self.stats.add(&page.findings);
+        let rows: Vec<_> = page.findings.iter().map(FindingRow::new).collect();
+        self.new.count_page(&rows, |r| r.created_at);
+        self.list
+            .add_page(rows, page.cursor, "Loading the report", outbox);
+    }
+
+    fn toggle_type(&mut self, i: usize, cx: &mut Cx) {
+        self.types[i] = !self.types[i];
+        self.reload(cx);
+    }
+
+    fn toggle_severity(&mut self, i: usize, cx: &mut Cx) {
+        self.severities[i] = !self.severities[i];
+        self.reload(cx);
+    }
+}
+
+impl Pane for ReportPane {
+    fn id(&self) -> PaneId {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Report"
+    }
+
+    fn contexts(&self) -> Vec<Context> {
+        vec![Context::Report, Context::List]
+    }
+
+    fn is_loading(&self) -> bool {
+        self.list.loader.is_loading()
+    }
+
+    /// The first time the pane is shown, the report is requested.
+    fn activate(&mut self, cx: &mut Cx) {
+        if !self.activated {
+            self.activated = true;
+            self.reload(cx);
+        }
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) {
+        let rows = list_rows(cx.area);
+        let stopping = action == Action::Back;
+        match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
+        {
+            // Esc stopped the first page: its totals are not coming.
+            ListKey::Handled if stopping => self.first_page_pending = false,
+            ListKey::Handled => {}
+            ListKey::LoadNext => self.load_next(cx.outbox),
+            ListKey::Reload => self.reload(cx),
+            ListKey::Unhandled => self.on_selector(action, cx),
+        }
+    }
+
+    fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        if !self.list.loader.accept(id) {
+            return;
+        }
+        let first = std::mem::take(&mut self.first_page_pending);
+        match result {
+            Ok(ApiResponse::Report(page)) => self.take_page(page, first, cx.outbox),
+            Ok(_) => {
+                self.list.loader.error = Some("unexpected answer to a report request".into());
+            }
+            Err(e) => self.list.failed("Loading the report", &e, cx.outbox),
+        }
+    }
+
+    /// Prefetch: within one screen of the end of what is loaded, the next
+    /// page is requested.
+    fn after_update(&mut self, cx: &mut Cx) {
+        if self.list.follow(list_rows(cx.area)) && self.activated {
+            self.load_next(cx.outbox);
+        }
+    }
+
+    /// A click on a row of the findings table selects it.
+    fn click(&mut self, area: Rect, _x: u16, y: u16) {
+        let rows = layout::table_rows(areas(area).list);
+        if rows.height > 0 && y >= rows.y && y < rows.y.saturating_add(rows.height) {
+            self.list.select(self.list.offset + (y - rows.y) as usize);
+        }
+    }
+
+    fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
+        Some(Box::new(Findings {
+            list: &self.list,
+            marks: &self.marked,
+        }))
+    }
+
+    /// When the list on show was asked for (its first page): the visit to
+    /// record, so what was created after it is new next time.
+    fn seen_at(&self) -> Option<Timestamp> {
+        self.new.listed_at
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {
+        view::draw(f, area, self, v);
+    }
+
+    fn status(&self, _v: &ViewCx) -> String {
+        view::status(self)
+    }
+}
+
+impl ReportPane {
+    /// The Report's own keys: selectors, toggles and `n`.
+    fn on_selector(&mut self, action: Action, cx: &mut Cx) {
+        match action {
+            Action::NewOnly => {
+                let in_force = self.new.last_visit.filter(|_| self.new_only);
+                let new_only = self.new.toggle(in_force, cx.outbox).is_some();
+                if new_only != self.new_only {
+                    self.new_only = new_only;
+                    self.reload(cx);
+                }
+            }
+            Action::CycleReportType => {
+                self.report_type = cycle(ReportType::ALL, Some(&self.report_type))
+                    .unwrap_or(ReportType::TotalOpen);
+                self.reload(cx);
+            }
+            Action::CyclePeriod => {
+                let i = PERIODS
+                    .iter()
+                    .position(|p| *p == self.period_days)
+                    .map_or(0, |i| (i + 1) % PERIODS.len());
+                self.period_days = PERIODS[i];
+                self.new_only = false;
+                self.reload(cx);
+            }
+            Action::CycleBucket => {
+                self.bucket = cycle_optional(TimeBucketSize::ALL, self.bucket.as_ref());
+                self.reload(cx);
+            }
+            Action::CycleState => {
+                self.finding_state =
+                    cycle_optional(AggregateState::ALL, self.finding_state.as_ref());
+                self.reload(cx);
+            }
+            Action::ToggleCode => self.toggle_type(0, cx),
+            Action::ToggleSca => self.toggle_type(1, cx),
+            Action::ToggleSecrets => self.toggle_type(2, cx),
+            Action::ToggleCritical => self.toggle_severity(0, cx),
+            Action::ToggleHigh => self.toggle_severity(1, cx),
+            Action::ToggleMedium => self.toggle_severity(2, cx),
+            Action::ToggleLow => self.toggle_severity(3, cx),
+            _ => {}
+        }
+    }
+}
+
+/// The value after `current` in `all`, wrapping around.
+fn cycle<T: Clone + PartialEq>(all: &[T], current: Option<&T>) -> Option<T> {
+    let next = current
+        .and_then(|c| all.iter().position(|v| v == c))
+        .map_or(0, |i| (i + 1) % all.len());
+    all.get(next).cloned()
+}
+
+/// `None`, then each value of `all`, then `None` again.
+fn cycle_optional<T: Clone + PartialEq>(all: &[T], current: Option<&T>) -> Option<T> {
+    match current.and_then(|c| all.iter().position(|v| v == c)) {
+        None if current.is_none() => all.first().cloned(),
+        None => None,
+        Some(i) => all.get(i + 1).cloned(),
+    }
+}
+
+fn selected<T: Clone>(on: &[bool], values: &[T]) -> Vec<T> {
+    on.iter()
+        .zip(values)
+        .filter(|(on, _)| **on)
+        .map(|(_, v)| v.clone())
+        .collect()
+}
+
+fn labels(on: &[bool], names: &[String]) -> String {
+    let chosen: Vec<&str> = on
+        .iter()
+        .zip(names)
+        .filter(|(on, _)| **on)
+        .map(|(_, n)| n.as_str())
+        .collect();
+    if chosen.is_empty() {
+        "all".to_owned()
+    } else {
+        chosen.join(",")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,607 @@
+//! The Report pane: the four totals in large figures, the selector line,
+//! charts of the loaded findings (from counts the pane keeps as pages
+//! arrive), and the findings table (only visible rows are built).
+
+use super::{ReportPane, Totals};
+use crate::api::model::Severity;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::layout;
+use crate::tui::pane::ViewCx;
+use crate::tui::rows::FindingRow;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::common::{date, loaded_note, new_note, safe, short_rule, spinner};
+use crate::tui::widgets::findings_table;
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    let areas = super::areas(area);
+    totals(f, areas.totals, pane, v);
+    selectors(f, areas.selectors, pane, v);
+    if areas.charts.height > 0 {
+        charts(f, areas.charts, pane, v);
+    }
+    list(f, areas.list, pane, v);
+}
+
+// ---- Totals ----
+
+const TOTAL_LABELS: [&str; 4] = ["All", "Code", "Supply chain", "Secrets"];
+
+fn totals_values(t: &Totals) -> [Option<i64>; 4] {
+    [t.all, t.code, t.sca, t.secrets]
+}
+
+fn totals(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let theme = v.theme;
+    let loading = pane.list.loader.is_loading();
+    let current = pane.current_totals().is_some();
+    let shown = pane.totals.as_ref().map(|(t, _)| t);
+    // Stale totals (of the previous query) are dimmed until new ones come.
+    let figure_style = if current { theme.title() } else { theme.dim() };
+    let values = shown.map(totals_values);
+
+    if area.height < 5 {
+        // One line: "All 2,345 · Code 1,200 · ..."
+        let mut spans = Vec::new();
+        if loading {
+            spans.push(Span::styled(
+                format!("{} ", spinner(v.spinner)),
+                theme.accent(),
+            ));
+        }
+        for (i, label) in TOTAL_LABELS.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::styled(" · ", theme.dim()));
+            }
+            spans.push(Span::styled(format!("{label} "), theme.dim()));
+            let v = values.map_or("…".to_owned(), |v| figure(v[i]));
+            spans.push(Span::styled(v, figure_style));
+        }
+        f.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
+    }
+
+    let boxes = Layout::horizontal([Constraint::Fill(1); 4]).split(area);
+    let all = values.and_then(|v| v[0]);
+    for (i, label) in TOTAL_LABELS.iter().enumerate() {
+        let rect = boxes[i];
+        let mut title = vec![Span::styled(format!(" {label} "), theme.title())];
+        if loading {
+            title.push(Span::styled(
+                format!("{} ", spinner(v.spinner)),
+                theme.accent(),
+            ));
+        }
+        let mut block = Block::default()
+            .borders(Borders::ALL)
+            .title(Line::from(title));
+        let inner = block.inner(rect);
+        let value = values.and_then(|v| v[i]);
+        let share = match (i, value, all) {
+            (1.., Some(v), Some(a)) if a > 0 => Some(format!("{}%", v * 100 / a)),
+            _ => None,
+        };
+        let text = values.map_or_else(
+            || if loading { "…" } else { "—" }.to_owned(),
+            |_| figure(value),
+        );
+        let big = (inner.height >= 3 && value.is_some())
+            .then(|| big_figure(value.unwrap_or(0), inner.width as usize))
+            .flatten();
+        let lines: Vec<Line> = match big {
+            Some(rows) => {
+                // The exact figure (and its share) in the bottom border.
+                let bottom = match &share {
+                    Some(s) => format!(" {text} · {s} "),
+                    None => format!(" {text} "),
+                };
+                block = block
+                    .title_bottom(Line::from(Span::styled(bottom, theme.dim())).right_aligned());
+                let pad = inner.height.saturating_sub(3) / 2;
+                std::iter::repeat_n(Line::default(), pad as usize)
+                    .chain(
+                        rows.into_iter()
+                            .map(|r| Line::from(Span::styled(r, figure_style))),
+                    )
+                    .collect()
+            }
+            None => {
+                let mut spans = vec![Span::styled(text, figure_style)];
+                if let Some(s) = share {
+                    spans.push(Span::styled(format!("  {s}"), theme.dim()));
+                }
+                let pad = inner.height.saturating_sub(1) / 2;
+                std::iter::repeat_n(Line::default(), pad as usize)
+                    .chain(std::iter::once(Line::from(spans)))
+                    .collect()
+            }
+        };
+        f.render_widget(
+            Paragraph::new(lines)
+                .alignment(Alignment::Center)
+                .block(block),
+            rect,
+        );
+    }
+}
+
+/// A total as text, grouped by thousands; "—" when the server sent none.
+fn figure(v: Option<i64>) -> String {
+    v.map_or("—".to_owned(), group)
+}
+
+fn group(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        out.insert(0, '-');
+    }
+    out
+}
+
+/// Three rows of a large figure, at most `width` cells wide; `None` when
+/// even the narrowest form does not fit.
+fn big_figure(n: i64, width: usize) -> Option<[String; 3]> {
+    let grouped = group(n);
+    let plain = grouped.replace(',', "");
+    for (text, gap) in [(&grouped, " "), (&plain, " "), (&plain, "")] {
+        let glyphs: Option<Vec<[&str; 3]>> = text.chars().map(glyph).collect();
+        let Some(glyphs) = glyphs else { continue };
+        let rows: [String; 3] =
+            std::array::from_fn(|r| glyphs.iter().map(|g| g[r]).collect::<Vec<_>>().join(gap));
+        if rows[0].width() <= width {
+            return Some(rows);
+        }
+    }
+    None
+}
+
+fn glyph(c: char) -> Option<[&'static str; 3]> {
+    Some(match c {
+        '0' => ["┌─┐", "│ │", "└─┘"],
+        '1' => ["╶┐ ", " │ ", "╶┴╴"],
+        '2' => ["╶─┐", "┌─┘", "└─╴"],
+        '3' => ["╶─┐", " ─┤", "╶─┘"],
+        '4' => ["╷ ╷", "└─┤", "  ╵"],
+        '5' => ["┌─╴", "└─┐", "╶─┘"],
+        '6' => ["┌─╴", "├─┐", "└─┘"],
+        '7' => ["╶─┐", "  │", "  ╵"],
+        '8' => ["┌─┐", "├─┤", "└─┘"],
+        '9' => ["┌─┐", "└─┤", "╶─┘"],
+        ',' => [" ", " ", ","],
+        '-' => ["   ", "╶─╴", "   "],
+        _ => return None,
+    })
+}
+
+// ---- Selectors ----
+
+fn key_label(v: &ViewCx, action: Action, fallback: &str) -> String {
+    v.keymap
+        .key_for(&[Context::Report], action)
+        .map_or_else(|| fallback.to_owned(), |k| k.to_string())
+}
+
+fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let theme = v.theme;
+    let width = area.width as usize;
+
+    // Line 1: the selectors and their values.
+    let since = pane
+        .since
+        .filter(|_| pane.period_days.is_some() || pane.new_only)
+        .map(|s| format!(" (since {})", date(&Some(s))))
+        .unwrap_or_default();
+    let selector = |key: String, name: &str, value: String| -> Vec<Span<'static>> {
+        vec![
+            Span::styled(key, theme.key()),
+            Span::styled(
+                if name.is_empty() {
+                    " ".to_owned()
+                } else {
+                    format!(" {name} ")
+                },
+                theme.dim(),
+            ),
+            Span::styled(value, theme.accent()),
+            Span::raw("  "),
+        ]
+    };
+    let build_first = |with_since: bool, long: bool| -> Line<'static> {
+        let names = if long {
+            ["type", "period", "bucket", "state"]
+        } else {
+            ["", "", "", ""]
+        };
+        let mut spans = Vec::new();
+        spans.extend(selector(
+            key_label(v, Action::CycleReportType, "t"),
+            names[0],
+            pane.report_type.label().to_owned(),
+        ));
+        spans.extend(selector(
+            key_label(v, Action::CyclePeriod, "p"),
+            names[1],
+            format!(
+                "{}{}",
+                pane.period_label(),
+                if with_since { since.as_str() } else { "" }
+            ),
+        ));
+        spans.extend(selector(
+            key_label(v, Action::CycleBucket, "b"),
+            names[2],
+            pane.bucket_label().to_owned(),
+        ));
+        spans.extend(selector(
+            key_label(v, Action::CycleState, "x"),
+            names[3],
+            safe(pane.state_label()),
+        ));
+        Line::from(spans)
+    };
+    let first = [
+        build_first(true, true),
+        build_first(false, true),
+        build_first(false, false),
+    ]
+    .into_iter()
+    .find(|l| l.width() <= width)
+    .unwrap_or_else(|| build_first(false, false));
+
+    // Line 2: the toggles; those on are highlighted (all off = no filter).
+    let toggles = |on: &[bool], items: &[(Action, &str, &str, &str)], long: bool| {
+        let any = on.iter().any(|b| *b);
+        let mut spans = Vec::new();
+        for (i, (action, key, long_name, short_name)) in items.iter().enumerate() {
+            let style = if on[i] {
+                theme.selected()
+            } else if any {
+                theme.dim()
+            } else {
+                Style::new()
+            };
+            spans.push(Span::styled(key_label(v, *action, key), theme.key()));
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(
+                if long { *long_name } else { *short_name }.to_owned(),
+                style,
+            ));
+            spans.push(Span::raw(" "));
+        }
+        if !any {
+            spans.push(Span::styled("(all) ", theme.dim()));
+        }
+        spans
+    };
+    let type_items = [
+        (Action::ToggleCode, "c", "code", "code"),
+        (Action::ToggleSca, "a", "supply chain", "sca"),
+        (Action::ToggleSecrets, "s", "secrets", "secr"),
+    ];
+    let sev_items = [
+        (Action::ToggleCritical, "C", "critical", "crit"),
+        (Action::ToggleHigh, "H", "high", "high"),
+        (Action::ToggleMedium, "M", "medium", "med"),
+        (Action::ToggleLow, "L", "low", "low"),
+    ];
+    let build_second = |long: bool, headings: bool| -> Line<'static> {
+        let mut spans = Vec::new();
+        if headings {
+            spans.push(Span::styled("types ", theme.dim()));
+        }
+        spans.extend(toggles(&pane.types, &type_items, long));
+        spans.push(Span::raw(" "));
+        if headings {
+            spans.push(Span::styled("severity ", theme.dim()));
+        }
+        spans.extend(toggles(&pane.severities, &sev_items, long));
+        Line::from(spans)
+    };
+    let second = [
+        build_second(true, true),
+        build_second(true, false),
+        build_second(false, false),
+    ]
+    .into_iter()
+    .find(|l| l.width() <= width)
+    .unwrap_or_else(|| build_second(false, false));
+
+    f.render_widget(Paragraph::new(vec![first, second]), area);
+}
+
+// ---- Charts ----
+
+/// One bar of a chart: label, count, style of the bar.
+struct Bar {
+    label: String,
+    count: u64,
+    style: Style,
+}
+
+fn charts(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    let theme = v.theme;
+    let stats = &pane.stats;
+    let w = area.width;
+    let constraints: Vec<Constraint> = if w >= 110 {
+        vec![
+            Constraint::Length(28),
+            Constraint::Length(26),
+            Constraint::Fill(1),
+            Constraint::Fill(1),
+        ]
+    } else if w >= 64 {
+        vec![
+            Constraint::Length(26),
+            Constraint::Fill(1),
+            Constraint::Fill(1),
+        ]
+    } else if w >= 40 {
+        vec![Constraint::Length(24), Constraint::Fill(1)]
+    } else {
+        vec![Constraint::Fill(1)]
+    };
+    let panels = Layout::horizontal(constraints).spacing(2).split(area);
+
+    let severities = [
+        (Some(Severity::Critical), "critical"),
+        (Some(Severity::High), "high"),
+        (Some(Severity::Medium), "medium"),
+        (Some(Severity::Low), "low"),
+        (Some(Severity::Info), "info"),
+        (None, "other"),
+    ];
+    let sev_bars: Vec<Bar> = severities
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < 5 || stats.by_severity[*i] > 0)
+        .map(|(i, (s, label))| Bar {
+            label: (*label).to_owned(),
+            count: stats.by_severity[i],
+            style: theme.severity(s.as_ref()),
+        })
+        .collect();
+    let type_bars: Vec<Bar> = ["code", "supply chain", "secrets", "other"]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < 3 || stats.by_type[*i] > 0)
+        .map(|(i, label)| Bar {
+            label: (*label).to_owned(),
+            count: stats.by_type[i],
+            style: theme.accent(),
+        })
+        .collect();
+    let ranked = |items: &[(String, u64)], shorten: bool| -> Vec<Bar> {
+        items
+            .iter()
+            .map(|(name, count)| Bar {
+                label: safe(if shorten { short_rule(name) } else { name }),
+                count: *count,
+                style: theme.accent(),
+            })
+            .collect()
+    };
+    let loaded = stats.count;
+    let sev_title = format!("By severity ({loaded} loaded)");
+    let mut charts: Vec<(&str, Vec<Bar>)> = vec![(sev_title.as_str(), sev_bars)];
+    if panels.len() == 4 {
+        charts.push(("By type", type_bars));
+    }
+    if panels.len() >= 2 {
+        charts.push(("Top rules", ranked(&stats.top_rules, true)));
+    }
+    if panels.len() >= 3 {
+        charts.push(("Top projects", ranked(&stats.top_projects, false)));
+    }
+    for (rect, (title, bars)) in panels.iter().zip(charts) {
+        chart(f, *rect, pane, v, theme, title, &bars);
+    }
+}
+
+fn chart(
+    f: &mut Frame,
+    area: Rect,
+    pane: &ReportPane,
+    v: &ViewCx,
+    theme: &Theme,
+    title: &str,
+    bars: &[Bar],
+) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let width = area.width as usize;
+    let mut lines = vec![Line::from(Span::styled(fit(title, width), theme.title()))];
+    let rows = area.height.saturating_sub(1) as usize;
+    if pane.stats.count == 0 {
+        let note = if pane.list.loader.is_loading() {
+            format!("{} loading…", spinner(v.spinner))
+        } else {
+            "no findings loaded".to_owned()
+        };
+        lines.push(Line::from(Span::styled(fit(&note, width), theme.dim())));
+        f.render_widget(Paragraph::new(lines), area);
+        return;
+    }
+    let max = bars.iter().map(|b| b.count).max().unwrap_or(0).max(1);
+    let count_w = bars
+        .iter()
+        .map(|b| b.count.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let longest = bars.iter().map(|b| b.label.width()).max().unwrap_or(0);
+    // Labels take at most half the panel; the bar gets what is left.
+    let label_w = longest.min(width / 2).max(1);
+    let bar_w = width.saturating_sub(label_w + count_w + 2);
+    for b in bars.iter().take(rows) {
+        let label = fit(&b.label, label_w);
+        let pad = label_w.saturating_sub(label.width());
+        lines.push(Line::from(vec![
+            Span::raw(format!("{label}{} ", " ".repeat(pad))),
+            Span::styled(bar(b.count, max, bar_w), b.style),
+            Span::styled(format!(" {:>count_w$}", b.count), theme.dim()),
+        ]));
+    }
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+/// A horizontal bar of `count / max` of `width` cells, in eighths, padded.
+fn bar(count: u64, max: u64, width: usize) -> String {
+    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    if width == 0 {
+        return String::new();
+    }
+    let eighths = (count as u128 * width as u128 * 8 / max.max(1) as u128) as usize;
+    // A count above zero always shows a sliver.
+    let eighths = if count > 0 { eighths.max(1) } else { 0 };
+    let full = eighths / 8;
+    let mut s = "█".repeat(full.min(width));
+    if full < width {
+        let part = PARTS[eighths % 8];
+        s.push(part);
+        s.push_str(&" ".repeat(width - full - 1));
+    }
+    s
+}
+
+/// Cuts already-safe text to `width` cells, marking the cut with `…`.
+fn fit(s: &str, width: usize) -> String {
+    if s.width() <= width {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
+// ---- The findings list ----
+
+fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let theme = v.theme;
+    let list = &pane.list;
+    let rows_area = layout::table_rows(area);
+    let height = rows_area.height as usize;
+    let total = pane.current_totals().and_then(|t| t.all);
+    let title = match total {
+        Some(t) => format!(" Findings {}/{} ", group(list.items.len() as i64), group(t)),
+        None => format!(
+            " Findings {}{} ",
+            list.items.len(),
+            if list.complete { "" } else { "+" }
+        ),
+    };
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, theme.title()));
+    if let Some(e) = &list.loader.error {
+        let retry = key_label(v, Action::Refresh, "r");
+        let text = format!(" failed: {} ({retry} retries) ", safe(e));
+        block = block.title_bottom(Span::styled(
+            fit(&text, area.width.saturating_sub(2) as usize),
+            theme.error(),
+        ));
+    }
+    let row = |r: usize| list.row(r);
+    let marked = |row: &FindingRow<_>| pane.marked.contains(&row.id);
+    findings_table::draw(
+        f,
+        area,
+        theme,
+        findings_table::Rows {
+            len: list.len(),
+            offset: list.offset,
+            selected: list.selected,
+            row: &row,
+            marked: (!pane.marked.is_empty()).then_some(&marked as _),
+            new_since: pane.new.last_visit,
+        },
+        findings_table::DateColumn::Created,
+        block,
+    );
+
+    if list.is_empty() && height > 0 {
+        let (text, style) = if list.loader.is_loading() {
+            (
+                format!("{} loading the report…", spinner(v.spinner)),
+                theme.dim(),
+            )
+        } else if let Some(e) = &list.loader.error {
+            (format!("failed: {}", safe(e)), theme.error())
+        } else if list.paused {
+            (crate::tui::widgets::common::STOPPED.to_owned(), theme.dim())
+        } else {
+            ("no findings match".to_owned(), theme.dim())
+        };
+        f.render_widget(
+            Paragraph::new(crate::tui::widgets::common::paragraph(
+                &text,
+                rows_area.width as usize,
+                0,
+                style,
+            )),
+            rows_area,
+        );
+    }
+}
+
+/// The Report pane's part of the status line.
+pub fn status(pane: &ReportPane) -> String {
+    let list = &pane.list;
+    let mut parts = vec![loaded_note(list)];
+    parts.extend(new_note(pane.new.last_visit, pane.new.count, pane.new_only));
+    if !pane.marked.is_empty() {
+        parts.push(format!("{} marked", pane.marked.len()));
+    }
+    // The report type and period always; the other selectors when set.
+    parts.push(pane.report_type.label().to_owned());
+    parts.push(pane.period_label());
+    if pane.bucket.is_some() {
+        parts.push(format!("bucket {}", pane.bucket_label()));
+    }
+    if pane.finding_state.is_some() {
+        parts.push(format!("state {}", safe(pane.state_label())));
+    }
+    if pane.types.iter().any(|b| *b) {
+        parts.push(format!("types {}", pane.types_label()));
+    }
+    if pane.severities.iter().any(|b| *b) {
+        parts.push(format!("severity {}", pane.severities_label()));
+    }
+    if let Some(e) = &list.loader.error {
+        parts.push(format!("error: {}", safe(e)));
+    } else if list.paused {
+        parts.push(crate::tui::widgets::common::STOPPED.to_owned());
+    }
+    parts.join(" · ")
+}

@@ -1,0 +1,655 @@
+//! The SCM config pane: the draft form on the left (or on top), and on the
+//! right (or below) the review of the exact body, the answer, or the error.
+//! The access token is never drawn: the form shows only whether one is set.
+
+use super::{Row, ScmPane, Step};
+use crate::api::model::{ScmConfig, ScmConfigResponse};
+use crate::tui::keymap::{Action, Context};
+use crate::tui::pane::ViewCx;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::common::{heading, paragraph, safe, spinner, time, wrap};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// Bodies at least this wide show the form and the panel side by side.
+const SIDE_BY_SIDE: u16 = 100;
+const FORM_WIDTH: u16 = 56;
+/// The form's rows, its note line and its borders.
+const FORM_HEIGHT: u16 = Row::ALL.len() as u16 + 3;
+/// Width of a label column (less on narrow areas, see [`label_width`]).
+const LABEL: usize = 18;
+/// What the token shows as, set or being typed.
+const MASK: &str = "••••";
+
+type Lines = Vec<Line<'static>>;
+
+pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
+    let on_panel = matches!(pane.step, Step::Review | Step::Sending);
+    let (form_area, panel_area) = if area.width >= SIDE_BY_SIDE {
+        let [left, panel] =
+            Layout::horizontal([Constraint::Length(FORM_WIDTH), Constraint::Min(0)]).areas(area);
+        let [form, below] =
+            Layout::vertical([Constraint::Length(FORM_HEIGHT), Constraint::Min(0)]).areas(left);
+        // Under the form, what the last PATCH sent (the panel shows its answer).
+        let last_sent = pane.attempt.is_some() && !on_panel && pane.failure.is_none();
+        if last_sent && below.height >= 4 {
+            draw_last_sent(f, below, pane, v);
+        }
+        (Some(form), Some(panel))
+    } else if on_panel {
+        // Narrow: the review takes the whole pane (the form waits behind).
+        (None, Some(area))
+    } else if area.height >= FORM_HEIGHT + 5 {
+        let [form, panel] =
+            Layout::vertical([Constraint::Length(FORM_HEIGHT), Constraint::Min(0)]).areas(area);
+        (Some(form), Some(panel))
+    } else if matches!(pane.step, Step::Sent | Step::Failed) {
+        // Too short for both: the outcome first; any edit brings the form back.
+        (None, Some(area))
+    } else {
+        (Some(area), None)
+    };
+    if let Some(area) = form_area {
+        draw_form(f, area, pane, v);
+    }
+    if let Some(area) = panel_area {
+        draw_panel(f, area, pane, v);
+    }
+}
+
+fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
+    let theme = v.theme;
+    let interactive = !matches!(pane.step, Step::Review | Step::Sending);
+    let mut title = vec![Span::styled(" SCM config draft ", theme.title())];
+    if pane.read_only {
+        title.push(Span::styled(" READ-ONLY ", theme.badge()));
+        title.push(Span::raw(" "));
+    }
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(Line::from(title));
+    if interactive {
+        let key = |action| v.key(Context::Scm, action);
+        block = block.title_bottom(format!(
+            " {} edit · {} cycle · {} review ",
+            key(Action::Submit),
+            key(Action::Toggle),
+            key(Action::Review)
+        ));
+    }
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.width == 0 || inner.height == 0 {
+        return;
+    }
+
+    // Keep the selected row in view when the form is cut short.
+    let rows_height = (inner.height as usize).saturating_sub(1).max(1);
+    let offset = pane.selected.saturating_sub(rows_height.saturating_sub(1));
+    let label_w = label_width(inner.width as usize);
+    let value_width = (inner.width as usize).saturating_sub(label_w).max(1);
+    let mut lines: Lines = Vec::new();
+    let mut cursor = None;
+    for (i, row) in Row::ALL.iter().enumerate().skip(offset).take(rows_height) {
+        let selected = interactive && i == pane.selected;
+        let base = if selected {
+            theme.selected()
+        } else if interactive {
+            Style::new()
+        } else {
+            theme.dim()
+        };
+        if *row == Row::Review {
+            let style = if interactive {
+                base.patch(theme.key())
+            } else {
+                base
+            };
+            lines.push(Line::from(Span::styled(row.label(), style)));
+            continue;
+        }
+        let editing = if selected {
+            pane.editing.as_ref()
+        } else {
+            None
+        };
+        let (value, style) = match (editing, row) {
+            (Some(_), Row::AccessToken) => (format!("{MASK} (typing, hidden)"), theme.accent()),
+            (Some(input), _) => {
+                let scroll = input.visual_scroll(value_width.saturating_sub(1));
+                let shown: String = input.value().chars().skip(scroll).collect();
+                let x = inner.x as usize + label_w + input.visual_cursor().saturating_sub(scroll);
+                let y = inner.y as usize + (i - offset);
+                cursor = Some((
+                    (x.min(inner.right().saturating_sub(1) as usize)) as u16,
+                    y as u16,
+                ));
+                (safe(&shown), Style::new())
+            }
+            (None, row) => value_of(pane, *row, theme),
+        };
+        let style = if interactive { style } else { theme.dim() };
+        lines.push(Line::from(vec![
+            Span::styled(label_cell(row.label(), label_w), base),
+            Span::styled(value, if selected { base } else { style }),
+        ]));
+    }
+    // The note line: the problem, or what the keys do now.
+    let (note, style) = if let Some(problem) = &pane.problem {
+        (safe(problem), theme.error())
+    } else if pane.editing.is_some() {
+        let what = if pane.selected_row() == Row::AccessToken {
+            "never shown · "
+        } else {
+            ""
+        };
+        (format!("{what}Enter keep · Esc discard"), theme.dim())
+    } else if interactive {
+        let n = pane.draft.changes();
+        let text = match n {
+            0 => "nothing changed yet: unchanged fields are not sent".to_owned(),
+            1 => "1 field to send; unchanged fields are not sent".to_owned(),
+            n => format!("{n} fields to send; unchanged fields are not sent"),
+        };
+        (text, theme.dim())
+    } else {
+        let keys = if pane.read_only {
+            "on review (read-only): n back"
+        } else {
+            "on review: y send · n back"
+        };
+        (keys.to_owned(), theme.dim())
+    };
+    lines.push(Line::from(Span::styled(note, style)));
+    f.render_widget(Paragraph::new(lines), inner);
+    if let Some(pos) = cursor
+        && pos.1 < inner.bottom()
+    {
+        f.set_cursor_position(pos);
+    }
+}
+
+/// A row's value as shown when it is not being edited.
+fn value_of(pane: &ScmPane, row: Row, theme: &Theme) -> (String, Style) {
+    let draft = &pane.draft;
+    match row {
+        Row::ConfigId if draft.config_id.is_empty() => ("(required)".into(), theme.error()),
+        Row::ConfigId => (safe(&draft.config_id), theme.accent()),
+        Row::Namespace if draft.namespace.is_empty() => ("unchanged".into(), theme.dim()),
+        Row::Namespace if draft.namespace.trim().is_empty() => ("(blank)".into(), theme.error()),
+        Row::Namespace => (safe(&draft.namespace), theme.accent()),
+        Row::AccessToken if draft.has_token() => (format!("{MASK} (set)"), theme.accent()),
+        Row::AccessToken => ("unchanged".into(), theme.dim()),
+        _ => match draft.toggle(row) {
+            Some(Some(true)) => ("on".into(), theme.ok()),
+            Some(Some(false)) => ("off".into(), theme.removed()),
+            _ => ("unchanged".into(), theme.dim()),
+        },
+    }
+}
+
+fn draw_panel(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
+    let theme = v.theme;
+    // Inside the borders.
+    let width = (area.width as usize).saturating_sub(2).max(1);
+    let (title, lines, title_style) = match pane.step {
+        Step::Review | Step::Sending => (
+            if pane.step == Step::Sending {
+                " Sending "
+            } else {
+                " Review: nothing is sent until you confirm "
+            },
+            review_lines(pane, v, width),
+            theme.title(),
+        ),
+        _ if pane.failure.is_some() => (
+            " Update failed ",
+            failure_lines(pane, v, width),
+            theme.error(),
+        ),
+        _ => match &pane.returned {
+            Some(response) => (
+                " Returned config ",
+                returned_lines(response, theme, width),
+                theme.title(),
+            ),
+            None => (" SCM config ", intro_lines(pane, v, width), theme.title()),
+        },
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, title_style));
+    let inner = block.inner(area);
+    let max = lines.len().saturating_sub(inner.height as usize);
+    // Update bounds scrolling by what was drawn.
+    pane.panel_max_scroll
+        .set(Some(max.min(u16::MAX as usize) as u16));
+    let scroll = (pane.scroll as usize).min(max);
+    let block = if max > 0 {
+        let below = max - scroll;
+        let (up, down) = (
+            v.key(Context::Scm, Action::PageUp),
+            v.key(Context::Scm, Action::PageDown),
+        );
+        let note = match (scroll > 0, below > 0) {
+            (true, true) => format!(" {up}/{down} · {below} more lines "),
+            (false, _) => format!(" {down} · {below} more lines "),
+            (true, false) => format!(" {up} · end "),
+        };
+        block.title_bottom(Span::styled(note, theme.dim()))
+    } else {
+        block
+    };
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((scroll.min(u16::MAX as usize) as u16, 0)),
+        area,
+    );
+}
+
+fn draw_last_sent(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
+    let width = (area.width as usize).saturating_sub(2).max(1);
+    let mut lines = Vec::new();
+    request_lines(&mut lines, pane, v, width);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(" Last sent ", v.theme.title()));
+    f.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The label column: 18 cells, at most a third of a narrow area.
+fn label_width(width: usize) -> usize {
+    LABEL.min(width / 3)
+}
+
+/// A label cut or padded to `width` cells (labels are ASCII), with a gap.
+fn label_cell(label: &str, width: usize) -> String {
+    let cut: String = label.chars().take(width.saturating_sub(1)).collect();
+    format!("{cut:<width$}")
+}
+
+fn text(lines: &mut Lines, s: &str, width: usize, style: Style) {
+    lines.extend(paragraph(s, width, 0, style));
+}
+
+/// `label  value`, the value wrapped under itself.
+fn fact(lines: &mut Lines, theme: &Theme, label: &str, value: &str, style: Style, width: usize) {
+    let label_w = label_width(width);
+    let avail = width.saturating_sub(label_w).max(1);
+    for (i, part) in wrap(value, avail).into_iter().enumerate() {
+        let label = if i == 0 {
+            label_cell(label, label_w)
+        } else {
+            " ".repeat(label_w)
+        };
+        lines.push(Line::from(vec![
+            Span::styled(label, theme.dim()),
+            Span::styled(part, style),
+        ]));
+    }
+}
+
+/// The request line and the body exactly as sent (token masked).
+fn request_lines(lines: &mut Lines, pane: &ScmPane, v: &ViewCx, width: usize) {
+    let Some(request) = pane.shown_request() else {
+        return;
+    };
+    let deployment = v.deployment;
+    text(
+        lines,
+        &request.request_line(deployment),
+        width,
+        v.theme.accent(),
+    );
+    for line in request.shown_body(deployment).lines() {
+        text(lines, line, width, Style::new());
+    }
+}
+
+fn review_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
+    let theme = v.theme;
+    let mut lines = Vec::new();
+    if pane.read_only {
+        lines.push(Line::from(vec![
+            Span::styled(" READ-ONLY ", theme.badge()),
+            Span::styled(" sending is disabled", theme.error()),
+        ]));
+        text(
+            &mut lines,
+            &format!(
+                "--read-only is set: this update cannot be sent. {} goes back to the form.",
+                v.keys(Context::Review, Action::Back)
+            ),
+            width,
+            theme.dim(),
+        );
+        lines.push(Line::default());
+    }
+    if pane.step == Step::Sending {
+        text(
+            &mut lines,
+            &format!(
+                "{} sending… the PATCH goes out once and is never retried; wait for the answer",
+                spinner(v.spinner)
+            ),
+            width,
+            theme.accent(),
+        );
+        lines.push(Line::default());
+    }
+    request_lines(&mut lines, pane, v, width);
+    lines.push(Line::default());
+    let has_token = pane
+        .shown_request()
+        .is_some_and(|r| r.patch.access_token.is_some());
+    if has_token {
+        text(
+            &mut lines,
+            "accessToken is shown as ***; the token you typed is what is sent.",
+            width,
+            theme.dim(),
+        );
+    }
+    text(
+        &mut lines,
+        "A partial update: only these fields change; everything else stays as it is.",
+        width,
+        theme.dim(),
+    );
+    if pane.step == Step::Review {
+        let back = v.keys(Context::Review, Action::Back);
+        let keys = if pane.read_only {
+            format!("{back} back to the form (the draft is kept)")
+        } else {
+            format!(
+                "{} send · {back} back to the form (the draft is kept)",
+                v.keys(Context::Review, Action::Confirm)
+            )
+        };
+        lines.push(Line::default());
+        text(&mut lines, &keys, width, theme.key());
+    }
+    lines
+}
+
+fn failure_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
+    let theme = v.theme;
+    let mut lines = Vec::new();
+    let Some(failure) = &pane.failure else {
+        return lines;
+    };
+    text(&mut lines, &failure.message, width, theme.error());
+    if let Some(note) = failure.note {
+        lines.push(Line::default());
+        text(&mut lines, note, width, theme.accent());
+    }
+    lines.push(Line::default());
+    let kept = if pane.draft.has_token() {
+        "The whole draft is kept, the access token included (still hidden). Change it if needed and press R to review and send again."
+    } else {
+        "The whole draft is kept. Change it if needed and press R to review and send again."
+    };
+    text(&mut lines, kept, width, theme.dim());
+    if pane.attempt.is_some() {
+        lines.push(Line::default());
+        lines.push(heading(theme, "What was sent"));
+        request_lines(&mut lines, pane, v, width);
+    }
+    lines
+}
+
+fn returned_lines(response: &ScmConfigResponse, theme: &Theme, width: usize) -> Lines {
+    let mut lines = Vec::new();
+    match &response.config {
+        Some(config) => config_lines(&mut lines, config, theme, width),
+        None => text(
+            &mut lines,
+            "The update was accepted; the server returned no config.",
+            width,
+            theme.dim(),
+        ),
+    }
+    lines
+}
+
+fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
+    let plain = Style::new();
+    let s = |v: &Option<String>| v.as_deref().map_or("-".to_owned(), safe);
+    let on_off = |v: Option<bool>| match v {
+        Some(true) => ("on", theme.ok()),
+        Some(false) => ("off", theme.removed()),
+        None => ("-", theme.dim()),
+    };
+    let yes_no = |v: Option<bool>| match v {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "-",
+    };
+    let utc = |t| {
+        let t = time(t);
+        if t.is_empty() {
+            "-".to_owned()
+        } else {
+            format!("{t} UTC")
+        }
+    };
+
+    let mut id = s(&c.id);
+    if c.scm_id.is_some() {
+        id.push_str(&format!(" · SCM id {}", s(&c.scm_id)));
+    }
+    if c.source_id.is_some() {
+        id.push_str(&format!(" · source {}", s(&c.source_id)));
+    }
+    fact(lines, theme, "id", &id, theme.accent(), width);
+    let kind = c.scm_type.as_ref().map_or("-", |t| t.label());
+    fact(lines, theme, "type", kind, plain, width);
+    fact(lines, theme, "namespace", &s(&c.namespace), plain, width);
+    fact(lines, theme, "base URL", &s(&c.base_url), plain, width);
+    let entity = c.host_a_entity_type.as_ref().map_or("-", |e| e.label());
+    fact(lines, theme, "entity type", entity, plain, width);
+    let installed = format!(
+        "{} · suspended {}",
+        yes_no(c.installed),
+        yes_no(c.suspended)
+    );
+    let style = if c.suspended == Some(true) {
+        theme.error()
+    } else {
+        plain
+    };
+    fact(lines, theme, "installed", &installed, style, width);
+    let (v, st) = on_off(c.auto_scan);
+    fact(lines, theme, "autoScan", v, st, width);
+    let (v, st) = on_off(c.auto_scan_settings.as_ref().and_then(|a| a.diff_enabled));
+    fact(lines, theme, "diffEnabled", v, st, width);
+    let (v, st) = on_off(c.use_network_broker);
+    fact(lines, theme, "network broker", v, st, width);
+    let (token, style) = match c.has_access_token {
+        Some(true) => ("set", theme.ok()),
+        Some(false) => ("not set", theme.error()),
+        None => ("-", theme.dim()),
+    };
+    fact(lines, theme, "access token", token, style, width);
+    match &c.status {
+        Some(st) => {
+            let (health, style) = match st.ok {
+                Some(true) => ("ok", theme.ok()),
+                Some(false) => ("error", theme.error()),
+                None => ("-", theme.dim()),
+            };
+            let shown = format!("{health} (checked {})", utc(&st.checked));
+            fact(lines, theme, "status", &shown, style, width);
+            if let Some(error) = &st.error {
+                fact(lines, theme, "  error", error, theme.error(), width);
+            }
+        }
+        None => fact(lines, theme, "status", "-", theme.dim(), width),
+    }
+    fact(
+        lines,
+        theme,
+        "last sync",
+        &utc(&c.last_successful_sync_at),
+        plain,
+        width,
+    );
+
+    lines.push(Line::default());
+    lines.push(heading(theme, "App"));
+    match &c.app {
+        Some(app) => {
+            fact(lines, theme, "slug", &s(&app.slug), plain, width);
+            fact(lines, theme, "app id", &s(&app.app_id), plain, width);
+            fact(lines, theme, "SCM name", &s(&app.scm_name), plain, width);
+            let (v, st) = on_off(app.code_access);
+            fact(lines, theme, "code access", v, st, width);
+            fact(lines, theme, "tenant", &s(&app.tenant_id), plain, width);
+        }
+        None => text(lines, "none", width, theme.dim()),
+    }
+
+    lines.push(Line::default());
+    lines.push(heading(theme, "Token scopes"));
+    match &c.token_scopes {
+        Some(scopes) => {
+            // Two columns when they fit (the longest entry is 29 cells).
+            let entries = scopes.entries();
+            let columns = if width >= 62 { 2 } else { 1 };
+            let rows = entries.len().div_ceil(columns);
+            for r in 0..rows {
+                let mut spans = Vec::new();
+                for (name, granted) in entries.iter().skip(r).step_by(rows) {
+                    let (mark, style) = if *granted {
+                        ("[x]", theme.ok())
+                    } else {
+                        ("[ ]", theme.dim())
+                    };
+                    spans.push(Span::styled(format!("  {mark} "), style));
+                    spans.push(Span::raw(format!("{name:<25}")));
+                }
+                lines.push(Line::from(spans));
+            }
+        }
+        None => text(lines, "  not reported", width, theme.dim()),
+    }
+
+    lines.push(Line::default());
+    lines.push(heading(theme, "Subscriptions"));
+    if c.subscriptions.is_empty() {
+        text(lines, "  none", width, theme.dim());
+    }
+    for sub in &c.subscriptions {
+        lines.extend(paragraph(
+            sub.scm_url.as_deref().unwrap_or("-"),
+            width,
+            2,
+            theme.accent(),
+        ));
+        let events = if sub.events.is_empty() {
+            "no events".to_owned()
+        } else {
+            sub.events.join(", ")
+        };
+        lines.extend(paragraph(&events, width, 4, plain));
+    }
+}
+
+fn intro_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
+    let theme = v.theme;
+    let mut lines = Vec::new();
+    lines.push(heading(theme, "Update an SCM config"));
+    let key = |action| v.key(Context::Scm, action);
+    let edits = format!(
+        "{} edits a text field (Enter keeps, Esc discards) or toggles; {} cycles unchanged → on → off; {} resets a field; `:scm ID` sets the config id.",
+        key(Action::Submit),
+        key(Action::Toggle),
+        key(Action::ClearField)
+    );
+    let sends = format!(
+        "{} (or {} on [ Review ]) shows the exact body first; only {} there sends the PATCH, once, never retried.",
+        key(Action::Review),
+        key(Action::Submit),
+        v.keys(Context::Review, Action::Confirm)
+    );
+    for (s, style) in [
+        (
+            "There is no read operation for SCM configs: each field shows \"unchanged\" until you set it, and only the fields you change are sent (a partial update).",
+            Style::new(),
+        ),
+        ("", Style::new()),
+        (edits.as_str(), theme.dim()),
+        ("", Style::new()),
+        (
+            "The access token is never shown: the form only says whether one is set.",
+            theme.dim(),
+        ),
+        ("", Style::new()),
+        (sends.as_str(), theme.dim()),
+    ] {
+        text(&mut lines, s, width, style);
+    }
+    if pane.read_only {
+        lines.push(Line::default());
+        lines.push(Line::from(vec![
+            Span::styled(" READ-ONLY ", theme.badge()),
+            Span::styled(" --read-only is set: nothing can be sent", theme.error()),
+        ]));
+    }
+    lines
+}
+
+/// The SCM pane's part of the status line: the step and what the keys do.
+/// Never the token.
+pub fn status(pane: &ScmPane, v: &ViewCx) -> String {
+    let mut parts = vec![format!("SCM {}", pane.step.label())];
+    if pane.read_only {
+        parts.push("READ-ONLY: sending disabled".into());
+    }
+    let back = v.keys(Context::Review, Action::Back);
+    match pane.step {
+        Step::Review if pane.read_only => parts.push(format!("{back} back")),
+        Step::Review => parts.push(format!(
+            "{} send · {back} back",
+            v.keys(Context::Review, Action::Confirm)
+        )),
+        Step::Sending => parts.push("waiting for the answer (never retried)".into()),
+        Step::Editing | Step::Sent | Step::Failed => {
+            if let Some(note) = pane.failure.as_ref().and_then(|f| f.note)
+                && note.starts_with("outcome unknown")
+            {
+                parts.push("outcome unknown (draft kept)".into());
+            } else if pane.failure.is_some() {
+                parts.push("draft kept".into());
+            }
+            if pane.editing.is_some() {
+                parts.push(format!(
+                    "editing {} · Enter keep · Esc discard",
+                    pane.selected_row().label()
+                ));
+            } else {
+                let id = &pane.draft.config_id;
+                parts.push(if id.is_empty() {
+                    "no config id".into()
+                } else {
+                    format!("config {}", safe(id))
+                });
+                parts.push(format!("{} changed", pane.draft.changes()));
+                let key = |action| v.key(Context::Scm, action);
+                parts.push(format!(
+                    "{}/{} move · {} edit · {} cycle · {} review",
+                    key(Action::NextField),
+                    key(Action::PrevField),
+                    key(Action::Submit),
+                    key(Action::Toggle),
+                    key(Action::Review)
+                ));
+            }
+        }
+    }
+    parts.join(" · ")
+}

@@ -1,0 +1,27 @@
+//! Facts about the connection, for the header, and what the config file
+//! asks of the start.
+
+use super::message::PaneId;
+use super::visits::{Visits, VisitsFile};
+pub use crate::config::SavedView;
+
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    pub deployment: String,
+    pub base_url: String,
+    pub demo: bool,
+    pub read_only: bool,
+    /// The pane to open on (a profile's `default_pane`).
+    pub default_pane: Option<PaneId>,
+    /// The Issues pane's first sort and filters (a profile's defaults).
+    pub default_view: Option<SavedView>,
+    /// Saved views, applied with `:view NAME`.
+    pub views: Vec<SavedView>,
+    /// Items per page the lists ask for (a profile's `page_size`).
+    pub page_size: Option<i64>,
+    /// When the findings panes were last seen under this profile: what
+    /// came after is marked new.
+    pub last_visit: Visits,
+    /// Where this visit is recorded when the app ends (none in tests).
+    pub visits_file: Option<VisitsFile>,
+}
