@@ -230,6 +230,15 @@ pub struct Findings<'a, T> {
     pub marks: &'a Marks,
 }
 
+impl<'a, T: Exportable + 'a> Findings<'a, T> {
+    pub fn boxed(
+        list: &'a PagedList<FindingRow<T>>,
+        marks: &'a Marks,
+    ) -> Box<dyn FindingsSource + 'a> {
+        Box::new(Findings { list, marks })
+    }
+}
+
 impl<T: Exportable> FindingsSource for Findings<'_, T> {
     fn marked(&self) -> usize {
         self.marks.len()

@@ -156,14 +156,21 @@ impl Keymap {
     /// Every key of `action` in `context` (else everywhere), as a hint
     /// shows a pair: `y/Enter`.
     pub fn hints(&self, context: Context, action: Action) -> String {
+        match self.keys_of(context, action) {
+            keys if keys.is_empty() => "(unbound)".to_owned(),
+            keys => keys.join("/"),
+        }
+    }
+
+    /// Every key of `action` in `context` (else everywhere), as shown.
+    pub fn keys_of(&self, context: Context, action: Action) -> Vec<String> {
         [context, Context::Global]
             .iter()
             .find_map(|c| {
                 let b = self.contexts.get(c)?.iter().find(|b| b.action == action)?;
-                let keys: Vec<String> = b.keys.iter().map(ToString::to_string).collect();
-                Some(keys.join("/"))
+                Some(b.keys.iter().map(ToString::to_string).collect())
             })
-            .unwrap_or_else(|| "(unbound)".to_owned())
+            .unwrap_or_default()
     }
 
     /// The first key bound to `action` in `contexts`, for hints.

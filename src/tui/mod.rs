@@ -10,6 +10,7 @@
 //! ```
 
 pub mod app;
+pub mod choices;
 pub mod detail;
 pub mod filter_form;
 pub mod findings_list;

@@ -2,25 +2,42 @@
 
 use super::{FieldValue, FilterForm};
 use crate::filter_spec::FieldKind;
+use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
-use crate::tui::theme::Theme;
+use crate::tui::pane::ViewCx;
 use crate::tui::widgets::common::safe;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, theme: &Theme, title: &str) {
+/// The form's keys, as bound.
+fn footer(form: &FilterForm, v: &ViewCx) -> String {
+    let key = |action| v.key(Context::Form, action);
+    let views = if form.views.is_empty() {
+        ""
+    } else {
+        " (↑ saved views)"
+    };
+    format!(
+        " {}{} move{views} · {} edit/apply · {} toggle · {} clear · {} close ",
+        key(Action::PrevField),
+        key(Action::NextField),
+        key(Action::Submit),
+        key(Action::Toggle),
+        key(Action::ClearField),
+        key(Action::Back)
+    )
+}
+
+pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &str) {
+    let theme = v.theme;
     let popup = layout::centered(area, 90, (form.rows() as u16 + 4).min(area.height));
     f.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)
         .title(format!(" {title} "))
-        .title_bottom(if form.views.is_empty() {
-            " ↑↓ move · Enter edit/apply · Space toggle · Ctrl-r clear · Esc close "
-        } else {
-            " ↑↓ move (↑ saved views) · Enter edit/apply · Space toggle · Ctrl-r clear · Esc close "
-        });
+        .title_bottom(footer(form, v));
     let inner = block.inner(popup);
     f.render_widget(block, popup);
     let height = inner.height.saturating_sub(1) as usize;

@@ -2,6 +2,8 @@
 //! [`safe`] (or [`wrap`], which calls it) before it becomes a `Span`.
 
 use crate::api::model::Timestamp;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -105,7 +107,13 @@ pub fn loaded_note<T>(list: &crate::tui::load::PagedList<T>) -> String {
 }
 
 /// What a list says when `Esc` stopped its load.
-pub const STOPPED: &str = "loading stopped (Esc): move on to go on, r reloads";
+pub fn stopped(v: &ViewCx) -> String {
+    format!(
+        "loading stopped ({}): move on to go on, {} reloads",
+        v.key(Context::List, Action::Back),
+        v.key(Context::List, Action::Refresh)
+    )
+}
 
 /// The status line's note of what is new since the last visit (none on a
 /// first visit).

@@ -5,6 +5,8 @@
 
 use super::common::{cut_left, date, safe, short_rule, time};
 use crate::api::model::Timestamp;
+use crate::tui::findings_list::Marks;
+use crate::tui::load::PagedList;
 use crate::tui::rows::FindingRow;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -42,6 +44,38 @@ pub const MARK: &str = "✓";
 
 /// The new column's symbol for a finding new since the last visit.
 pub const NEW: &str = "•";
+
+/// Draws a findings list: its shown rows, its marks, and the new column
+/// when there was an earlier visit.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_list<T>(
+    f: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+    list: &PagedList<FindingRow<T>>,
+    marks: &Marks,
+    new_since: Option<Timestamp>,
+    date_column: DateColumn,
+    block: Block<'_>,
+) {
+    let row = |r: usize| list.row(r);
+    let marked = |row: &FindingRow<T>| marks.contains(&row.id);
+    draw(
+        f,
+        area,
+        theme,
+        Rows {
+            len: list.len(),
+            offset: list.offset,
+            selected: list.selected,
+            row: &row,
+            marked: (!marks.is_empty()).then_some(&marked as _),
+            new_since,
+        },
+        date_column,
+        block,
+    );
+}
 
 pub fn draw<T>(
     f: &mut Frame,

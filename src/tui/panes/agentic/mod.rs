@@ -5,6 +5,7 @@
 mod view;
 
 use crate::api::model::*;
+use crate::tui::choices;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
@@ -354,23 +355,15 @@ impl Pane for AgenticPane {
             }
             Action::EditQuery => self.editing = Some(0),
             Action::CycleSort => {
-                let all = IssueSortField::ALL;
                 let current = self
                     .sort_field
                     .clone()
                     .unwrap_or(IssueSortField::LastDetectedAt);
-                let next = all
-                    .iter()
-                    .position(|s| *s == current)
-                    .map_or(0, |i| (i + 1) % all.len());
-                self.sort_field = Some(all[next].clone());
+                self.sort_field = choices::next(IssueSortField::ALL, Some(&current));
                 self.reload(outbox);
             }
             Action::ToggleSortDirection => {
-                self.sort_direction = Some(match self.sort_direction {
-                    Some(SortDirection::Asc) => SortDirection::Desc,
-                    _ => SortDirection::Asc,
-                });
+                self.sort_direction = Some(choices::flip(&self.sort_direction));
                 self.reload(outbox);
             }
             Action::Copy => copy_id(outbox, self.list.selected_item()),
@@ -475,8 +468,8 @@ impl Pane for AgenticPane {
         view::draw(f, area, self, v);
     }
 
-    fn status(&self, _v: &ViewCx) -> String {
-        view::status(self)
+    fn status(&self, v: &ViewCx) -> String {
+        view::status(self, v)
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::{AgenticPane, QueryField, areas};
 use crate::api::model::*;
+use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
@@ -94,9 +95,14 @@ fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
             }
         } else if input.value().is_empty() {
             let hint = if i == 0 && pane.editing.is_none() {
-                "any · / or i to edit the queries"
+                format!(
+                    "any · {} to edit the queries",
+                    v.keymap
+                        .keys_of(Context::Agentic, Action::EditQuery)
+                        .join(" or ")
+                )
             } else {
-                "any"
+                "any".to_owned()
             };
             spans.push(Span::styled(hint, theme.dim()));
         } else {
@@ -205,9 +211,13 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
         let text = if list.loader.is_loading() {
             format!("{} searching agentic issues…", spinner(v.spinner))
         } else if let Some(e) = &list.loader.error {
-            format!("failed: {} · r tries again", safe(e))
+            format!(
+                "failed: {} · {} tries again",
+                safe(e),
+                v.key(Context::List, Action::Refresh)
+            )
         } else if list.paused {
-            crate::tui::widgets::common::STOPPED.to_owned()
+            crate::tui::widgets::common::stopped(v)
         } else if !pane.query_summary().is_empty() {
             "no agentic issue matches the queries".to_owned()
         } else {
@@ -335,7 +345,7 @@ fn detail(f: &mut Frame, area: Rect, v: &ViewCx, issue: &AgenticIssue, scroll: u
     let block = Block::default()
         .borders(Borders::ALL)
         .title(title)
-        .title_bottom(" j/k scroll · y copy id · Esc close ");
+        .title_bottom(format!(" {} ", detail_keys(v)));
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.width == 0 || inner.height == 0 {
@@ -347,8 +357,20 @@ fn detail(f: &mut Frame, area: Rect, v: &ViewCx, issue: &AgenticIssue, scroll: u
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
 
+/// The keys of the open detail, as its footer and the status line say them.
+fn detail_keys(v: &ViewCx) -> String {
+    let key = |action| v.key(Context::Detail, action);
+    format!(
+        "{}/{} scroll · {} copy id · {} close",
+        key(Action::Down),
+        key(Action::Up),
+        key(Action::Copy),
+        key(Action::Back)
+    )
+}
+
 /// The Agentic pane's part of the status line.
-pub fn status(pane: &AgenticPane) -> String {
+pub fn status(pane: &AgenticPane, v: &ViewCx) -> String {
     if let Some(i) = pane.editing {
         let label = QueryField::ALL.get(i).map_or("", |q| q.label());
         return format!(
@@ -357,7 +379,7 @@ pub fn status(pane: &AgenticPane) -> String {
         );
     }
     if pane.detail.is_some() {
-        return "j/k scroll · y copy id · Esc close".to_owned();
+        return detail_keys(v);
     }
     let list = &pane.list;
     let mut parts = vec![match pane.total {
@@ -372,12 +394,13 @@ pub fn status(pane: &AgenticPane) -> String {
         format!("queries: {}", safe(&queries.join(" ")))
     });
     if (0..QueryField::ALL.len()).any(|i| pane.is_modified(i)) {
-        parts.push("* edited, / then Enter searches".to_owned());
+        let edit = v.key(Context::Agentic, Action::EditQuery);
+        parts.push(format!("* edited, {edit} then Enter searches"));
     }
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
     } else if list.paused {
-        parts.push(crate::tui::widgets::common::STOPPED.to_owned());
+        parts.push(crate::tui::widgets::common::stopped(v));
     }
     parts.join(" · ")
 }

@@ -5,6 +5,7 @@ mod view;
 
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
+use crate::tui::choices;
 use crate::tui::filter_form::{FilterForm, FormOutcome};
 use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::keymap::{Action, Context};
@@ -457,18 +458,11 @@ impl Pane for IssuesPane {
             }
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
-                let next = SORT_CYCLE
-                    .iter()
-                    .position(|s| *s == current)
-                    .map_or(0, |i| (i + 1) % SORT_CYCLE.len());
-                self.sort_by = Some(SORT_CYCLE[next].clone());
+                self.sort_by = choices::next(&SORT_CYCLE, Some(&current));
                 self.reload(cx);
             }
             Action::ToggleSortDirection => {
-                self.sort_direction = Some(match self.sort_direction {
-                    Some(SortDirection::Asc) => SortDirection::Desc,
-                    _ => SortDirection::Asc,
-                });
+                self.sort_direction = Some(choices::flip(&self.sort_direction));
                 self.reload(cx);
             }
             _ => {}
@@ -549,10 +543,7 @@ impl Pane for IssuesPane {
     }
 
     fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
-        Some(Box::new(Findings {
-            list: &self.list,
-            marks: &self.marked,
-        }))
+        Some(Findings::boxed(&self.list, &self.marked))
     }
 
     /// When the list on show was asked for (its first page): the visit to
@@ -565,7 +556,7 @@ impl Pane for IssuesPane {
         view::draw(self, f, area, v);
     }
 
-    fn status(&self, _v: &ViewCx) -> String {
-        view::status(self)
+    fn status(&self, v: &ViewCx) -> String {
+        view::status(self, v)
     }
 }

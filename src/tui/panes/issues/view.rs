@@ -4,8 +4,7 @@
 use super::{IssuesPane, areas};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
-use crate::tui::rows::FindingRow;
-use crate::tui::widgets::common::{STOPPED, loaded_note, new_note, safe, spinner};
+use crate::tui::widgets::common::{loaded_note, new_note, safe, spinner, stopped};
 use crate::tui::widgets::findings_table;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -22,20 +21,13 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         list.len(),
         if list.complete { "" } else { "+" }
     );
-    let row = |r: usize| list.row(r);
-    let marked = |row: &FindingRow<_>| pane.marked.contains(&row.id);
-    findings_table::draw(
+    findings_table::draw_list(
         f,
         table_area,
         theme,
-        findings_table::Rows {
-            len: list.len(),
-            offset: list.offset,
-            selected: list.selected,
-            row: &row,
-            marked: (!pane.marked.is_empty()).then_some(&marked as _),
-            new_since: pane.new.last_visit,
-        },
+        list,
+        &pane.marked,
+        pane.new.last_visit,
         findings_table::DateColumn::RelevantSince,
         Block::default().borders(Borders::ALL).title(title),
     );
@@ -46,7 +38,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         } else if let Some(e) = &list.loader.error {
             format!("failed: {}", safe(e))
         } else if list.paused {
-            STOPPED.to_owned()
+            stopped(v)
         } else if !pane.local_query.is_empty() {
             "no loaded finding matches the local filter".to_owned()
         } else {
@@ -76,14 +68,14 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
             f,
             area,
             form_state,
-            theme,
+            v,
             "Server-side filters (List issues)",
         );
     }
 }
 
 /// The Issues pane's part of the status line.
-pub fn status(pane: &IssuesPane) -> String {
+pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.list;
     let mut parts = vec![loaded_note(list)];
     parts.extend(new_note(
@@ -111,7 +103,7 @@ pub fn status(pane: &IssuesPane) -> String {
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
     } else if list.paused {
-        parts.push(STOPPED.to_owned());
+        parts.push(stopped(v));
     }
     parts.join(" · ")
 }

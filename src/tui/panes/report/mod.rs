@@ -12,6 +12,7 @@
 mod view;
 
 use crate::api::model::*;
+use crate::tui::choices;
 use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
@@ -408,10 +409,7 @@ impl Pane for ReportPane {
     }
 
     fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
-        Some(Box::new(Findings {
-            list: &self.list,
-            marks: &self.marked,
-        }))
+        Some(Findings::boxed(&self.list, &self.marked))
     }
 
     /// When the list on show was asked for (its first page): the visit to
@@ -424,8 +422,8 @@ impl Pane for ReportPane {
         view::draw(f, area, self, v);
     }
 
-    fn status(&self, _v: &ViewCx) -> String {
-        view::status(self)
+    fn status(&self, v: &ViewCx) -> String {
+        view::status(self, v)
     }
 }
 
@@ -442,7 +440,7 @@ impl ReportPane {
                 }
             }
             Action::CycleReportType => {
-                self.report_type = cycle(ReportType::ALL, Some(&self.report_type))
+                self.report_type = choices::next(ReportType::ALL, Some(&self.report_type))
                     .unwrap_or(ReportType::TotalOpen);
                 self.reload(cx);
             }
@@ -456,12 +454,12 @@ impl ReportPane {
                 self.reload(cx);
             }
             Action::CycleBucket => {
-                self.bucket = cycle_optional(TimeBucketSize::ALL, self.bucket.as_ref());
+                self.bucket = choices::next_or_none(TimeBucketSize::ALL, self.bucket.as_ref());
                 self.reload(cx);
             }
             Action::CycleState => {
                 self.finding_state =
-                    cycle_optional(AggregateState::ALL, self.finding_state.as_ref());
+                    choices::next_or_none(AggregateState::ALL, self.finding_state.as_ref());
                 self.reload(cx);
             }
             Action::ToggleCode => self.toggle_type(0, cx),
@@ -473,23 +471,6 @@ impl ReportPane {
             Action::ToggleLow => self.toggle_severity(3, cx),
             _ => {}
         }
-    }
-}
-
-/// The value after `current` in `all`, wrapping around.
-fn cycle<T: Clone + PartialEq>(all: &[T], current: Option<&T>) -> Option<T> {
-    let next = current
-        .and_then(|c| all.iter().position(|v| v == c))
-        .map_or(0, |i| (i + 1) % all.len());
-    all.get(next).cloned()
-}
-
-/// `None`, then each value of `all`, then `None` again.
-fn cycle_optional<T: Clone + PartialEq>(all: &[T], current: Option<&T>) -> Option<T> {
-    match current.and_then(|c| all.iter().position(|v| v == c)) {
-        None if current.is_none() => all.first().cloned(),
-        None => None,
-        Some(i) => all.get(i + 1).cloned(),
     }
 }
 

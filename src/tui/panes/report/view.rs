@@ -7,7 +7,6 @@ use crate::api::model::Severity;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
-use crate::tui::rows::FindingRow;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::common::{date, loaded_note, new_note, safe, short_rule, spinner};
 use crate::tui::widgets::findings_table;
@@ -532,20 +531,13 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
             theme.error(),
         ));
     }
-    let row = |r: usize| list.row(r);
-    let marked = |row: &FindingRow<_>| pane.marked.contains(&row.id);
-    findings_table::draw(
+    findings_table::draw_list(
         f,
         area,
         theme,
-        findings_table::Rows {
-            len: list.len(),
-            offset: list.offset,
-            selected: list.selected,
-            row: &row,
-            marked: (!pane.marked.is_empty()).then_some(&marked as _),
-            new_since: pane.new.last_visit,
-        },
+        list,
+        &pane.marked,
+        pane.new.last_visit,
         findings_table::DateColumn::Created,
         block,
     );
@@ -559,7 +551,7 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         } else if let Some(e) = &list.loader.error {
             (format!("failed: {}", safe(e)), theme.error())
         } else if list.paused {
-            (crate::tui::widgets::common::STOPPED.to_owned(), theme.dim())
+            (crate::tui::widgets::common::stopped(v), theme.dim())
         } else {
             ("no findings match".to_owned(), theme.dim())
         };
@@ -576,7 +568,7 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
 }
 
 /// The Report pane's part of the status line.
-pub fn status(pane: &ReportPane) -> String {
+pub fn status(pane: &ReportPane, v: &ViewCx) -> String {
     let list = &pane.list;
     let mut parts = vec![loaded_note(list)];
     parts.extend(new_note(pane.new.last_visit, pane.new.count, pane.new_only));
@@ -601,7 +593,7 @@ pub fn status(pane: &ReportPane) -> String {
     if let Some(e) = &list.loader.error {
         parts.push(format!("error: {}", safe(e)));
     } else if list.paused {
-        parts.push(crate::tui::widgets::common::STOPPED.to_owned());
+        parts.push(crate::tui::widgets::common::stopped(v));
     }
     parts.join(" · ")
 }

@@ -388,12 +388,17 @@ fn failure_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
         text(&mut lines, note, width, theme.accent());
     }
     lines.push(Line::default());
+    let review = v.key(Context::Scm, Action::Review);
     let kept = if pane.draft.has_token() {
-        "The whole draft is kept, the access token included (still hidden). Change it if needed and press R to review and send again."
+        format!(
+            "The whole draft is kept, the access token included (still hidden). Change it if needed and press {review} to review and send again."
+        )
     } else {
-        "The whole draft is kept. Change it if needed and press R to review and send again."
+        format!(
+            "The whole draft is kept. Change it if needed and press {review} to review and send again."
+        )
     };
-    text(&mut lines, kept, width, theme.dim());
+    text(&mut lines, &kept, width, theme.dim());
     if pane.attempt.is_some() {
         lines.push(Line::default());
         lines.push(heading(theme, "What was sent"));
