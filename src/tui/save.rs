@@ -1,4 +1,4 @@
-//! Writing an export file: the IO of [`Effect::Export`](super::app::Effect),
+//! Writing an export file: the IO of [`Effect::Export`](super::message::Effect),
 //! done by the event loop (on a blocking thread) and by the test harness,
 //! never by `update`. An existing file is never overwritten.
 
