@@ -11,7 +11,7 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
     // The user's files are checked before anything starts (a demo
     // server, a token command) and before the terminal is taken.
     let keymap = user_keymap()?;
-    let theme = settings.theme_choice(no_color())?.theme;
+    let theme = crate::tui::theme::Theme::chosen(&settings.theme_choice(no_color())?);
     let session = Session::open_quiet(&settings, true).await?;
     let default_view = (settings.default_sort.is_some()
         || settings.default_direction.is_some()
@@ -90,14 +90,8 @@ fn user_keymap() -> Result<crate::tui::keymap::Keymap, Failure> {
     let Ok(path) = crate::config::keymap_path() else {
         return Ok(defaults);
     };
-    match std::fs::read_to_string(&path) {
-        Ok(text) => defaults
-            .with_overrides(&text)
-            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display()))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(defaults),
-        Err(e) => Err(Failure::Usage(format!(
-            "cannot read {}: {e}",
-            path.display()
-        ))),
+    match crate::config::keymap_file::KeymapFile::read(&path).map_err(Failure::Usage)? {
+        Some(file) => Ok(defaults.with_overrides(file)),
+        None => Ok(defaults),
     }
 }

@@ -1,213 +1,40 @@
 //! Key bindings as data: `assets/keymap.toml`, embedded, parsed into
-//! contexts of (key → action) with a description each. The help overlay is
-//! drawn from here, so it always shows what the keys really do.
+//! contexts of (key → action) with a description each, and the user's
+//! keymap file merged over it. The file format and its names are
+//! configuration's (`config::keymap_file`); this is the lookup. The help
+//! overlay is drawn from here, so it always shows what the keys really do.
 
+use crate::config::keymap_file::KeymapFile;
+pub use crate::config::keymap_file::{Action, Binding, Context, Key, KeyCodeName};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt;
+use std::path::Path;
 
 pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
 
-/// Everything a key can do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    ForceQuit,
-    Quit,
-    Suspend,
-    PaneReport,
-    PaneIssues,
-    PaneAgentic,
-    PaneScm,
-    NextPane,
-    PrevPane,
-    Help,
-    CommandLine,
-    Back,
-    Up,
-    Down,
-    Top,
-    Bottom,
-    PageUp,
-    PageDown,
-    HalfPageUp,
-    HalfPageDown,
-    Open,
-    Refresh,
-    OpenInBrowser,
-    Copy,
-    /// Offer what to copy: id, URL, path:line, or marked rows as Markdown.
-    CopyMenu,
-    /// Mark or unmark the selected row.
-    Mark,
-    /// Export the marked (or all shown) rows to a file.
-    Export,
-    /// Show only the findings new since the last visit (again: all).
-    NewOnly,
-    LocalFilter,
-    FilterForm,
-    CycleSort,
-    ToggleSortDirection,
-    CycleReportType,
-    CyclePeriod,
-    CycleBucket,
-    CycleState,
-    ToggleCode,
-    ToggleSca,
-    ToggleSecrets,
-    ToggleCritical,
-    ToggleHigh,
-    ToggleMedium,
-    ToggleLow,
-    EditQuery,
-    NextTab,
-    PrevTab,
-    NextField,
-    PrevField,
-    Toggle,
-    Submit,
-    ClearField,
-    Review,
-    Confirm,
-}
-
-/// Where a binding applies. Lookups go from the innermost context outwards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Context {
-    Global,
-    List,
-    Issues,
-    Report,
-    Agentic,
-    Detail,
-    Form,
-    Scm,
-    Review,
-    Popup,
-    Help,
-}
-
-impl Context {
-    /// The contexts whose bindings are looked up before this one's where
-    /// both apply (a pane's own context before `list`; everything before
-    /// `global`).
-    pub fn looked_up_before(self) -> &'static [Context] {
-        match self {
-            Context::Global => &[
-                Context::List,
-                Context::Issues,
-                Context::Report,
-                Context::Agentic,
-                Context::Detail,
-                Context::Form,
-                Context::Scm,
-                Context::Review,
-                Context::Popup,
-                Context::Help,
-            ],
-            Context::List => &[Context::Issues, Context::Report, Context::Agentic],
-            _ => &[],
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Context::Global => "Everywhere",
-            Context::List => "Lists",
-            Context::Issues => "Issues",
-            Context::Report => "Report",
-            Context::Agentic => "Agentic",
-            Context::Detail => "Detail",
-            Context::Form => "Forms",
-            Context::Scm => "SCM config",
-            Context::Review => "Review",
-            Context::Popup => "Popup",
-            Context::Help => "Help",
-        }
+/// The contexts whose bindings are looked up before `context`'s where both
+/// apply (a pane's own context before `list`; everything before `global`).
+fn looked_up_before(context: Context) -> &'static [Context] {
+    match context {
+        Context::Global => &[
+            Context::List,
+            Context::Issues,
+            Context::Report,
+            Context::Agentic,
+            Context::Detail,
+            Context::Form,
+            Context::Scm,
+            Context::Review,
+            Context::Popup,
+            Context::Help,
+        ],
+        Context::List => &[Context::Issues, Context::Report, Context::Agentic],
+        _ => &[],
     }
 }
 
-/// A key with its modifiers, as bindings name it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key {
-    pub code: KeyCodeName,
-    pub ctrl: bool,
-    pub alt: bool,
-}
-
-/// The subset of key codes bindings use, orderable for stable help output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum KeyCodeName {
-    Char(char),
-    F(u8),
-    Enter,
-    Esc,
-    Tab,
-    BackTab,
-    Backspace,
-    Delete,
-    Up,
-    Down,
-    Left,
-    Right,
-    Home,
-    End,
-    PageUp,
-    PageDown,
-}
-
+// Terminal events are the TUI's: configuration only names keys.
 impl Key {
-    /// Parses `ctrl-d`, `G`, `enter`, `space`, `?` ...
-    pub fn parse(name: &str) -> Result<Key, String> {
-        let mut ctrl = false;
-        let mut alt = false;
-        let mut rest = name;
-        loop {
-            if let Some(r) = rest.strip_prefix("ctrl-") {
-                ctrl = true;
-                rest = r;
-            } else if let Some(r) = rest.strip_prefix("alt-") {
-                alt = true;
-                rest = r;
-            } else {
-                break;
-            }
-        }
-        let code = match rest {
-            "enter" => KeyCodeName::Enter,
-            "esc" => KeyCodeName::Esc,
-            "tab" => KeyCodeName::Tab,
-            "backtab" => KeyCodeName::BackTab,
-            "backspace" => KeyCodeName::Backspace,
-            "delete" => KeyCodeName::Delete,
-            "up" => KeyCodeName::Up,
-            "down" => KeyCodeName::Down,
-            "left" => KeyCodeName::Left,
-            "right" => KeyCodeName::Right,
-            "home" => KeyCodeName::Home,
-            "end" => KeyCodeName::End,
-            "pgup" => KeyCodeName::PageUp,
-            "pgdn" => KeyCodeName::PageDown,
-            "space" => KeyCodeName::Char(' '),
-            f if f.len() > 1
-                && f.starts_with('f')
-                && f[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) =>
-            {
-                KeyCodeName::F(f[1..].parse().unwrap_or(1))
-            }
-            s => {
-                let mut chars = s.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) if !c.is_control() => KeyCodeName::Char(c),
-                    _ => return Err(format!("unknown key name {name:?}")),
-                }
-            }
-        };
-        Ok(Key { code, ctrl, alt })
-    }
-
     /// The binding key of a terminal key event, if bindings can name it.
     pub fn from_event(ev: &KeyEvent) -> Option<Key> {
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
@@ -237,54 +64,6 @@ impl Key {
     }
 }
 
-impl fmt::Display for Key {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.ctrl {
-            f.write_str("Ctrl-")?;
-        }
-        if self.alt {
-            f.write_str("Alt-")?;
-        }
-        match self.code {
-            KeyCodeName::Char(' ') => f.write_str("Space"),
-            KeyCodeName::Char(c) => write!(f, "{c}"),
-            KeyCodeName::F(n) => write!(f, "F{n}"),
-            KeyCodeName::Enter => f.write_str("Enter"),
-            KeyCodeName::Esc => f.write_str("Esc"),
-            KeyCodeName::Tab => f.write_str("Tab"),
-            KeyCodeName::BackTab => f.write_str("Shift-Tab"),
-            KeyCodeName::Backspace => f.write_str("Backspace"),
-            KeyCodeName::Delete => f.write_str("Delete"),
-            KeyCodeName::Up => f.write_str("↑"),
-            KeyCodeName::Down => f.write_str("↓"),
-            KeyCodeName::Left => f.write_str("←"),
-            KeyCodeName::Right => f.write_str("→"),
-            KeyCodeName::Home => f.write_str("Home"),
-            KeyCodeName::End => f.write_str("End"),
-            KeyCodeName::PageUp => f.write_str("PgUp"),
-            KeyCodeName::PageDown => f.write_str("PgDn"),
-        }
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawBinding {
-    keys: Vec<String>,
-    action: Action,
-    /// Optional in a user keymap: the default's description is kept.
-    #[serde(default)]
-    desc: String,
-}
-
-/// One binding as the help overlay shows it.
-#[derive(Debug, Clone)]
-pub struct Binding {
-    pub keys: Vec<Key>,
-    pub action: Action,
-    pub desc: String,
-}
-
 #[derive(Debug, Clone, Default)]
 pub struct Keymap {
     contexts: BTreeMap<Context, Vec<Binding>>,
@@ -296,49 +75,24 @@ impl Keymap {
         Keymap::parse(DEFAULT_KEYMAP).expect("the embedded keymap is valid (tested)")
     }
 
-    /// Parses a keymap file; errors name the context and the key.
+    /// Parses the text of the built-in keymap; errors name the line and the
+    /// key.
     pub fn parse(text: &str) -> Result<Keymap, String> {
-        let raw: BTreeMap<Context, Vec<RawBinding>> =
-            toml::from_str(text).map_err(|e| format!("keymap: {e}"))?;
-        let mut contexts = BTreeMap::new();
-        for (context, bindings) in raw {
-            let mut seen: BTreeMap<Key, Action> = BTreeMap::new();
-            let mut list = Vec::new();
-            for b in bindings {
-                let mut keys = Vec::new();
-                for name in &b.keys {
-                    let key = Key::parse(name)
-                        .map_err(|e| format!("keymap [{}]: {e}", context.title()))?;
-                    if let Some(other) = seen.insert(key, b.action) {
-                        return Err(format!(
-                            "keymap [{}]: {key} is bound to both {other:?} and {:?}",
-                            context.title(),
-                            b.action
-                        ));
-                    }
-                    keys.push(key);
-                }
-                list.push(Binding {
-                    keys,
-                    action: b.action,
-                    desc: b.desc,
-                });
-            }
-            contexts.insert(context, list);
-        }
-        Ok(Keymap { contexts })
+        let file = KeymapFile::parse(Path::new("assets/keymap.toml"), text)?;
+        Ok(Keymap {
+            contexts: file.contexts,
+        })
     }
 
     /// The defaults with a user keymap merged over them. A user binding
     /// gives its action new keys in that context (replacing the default
     /// keys of that action); a key it takes is removed from any other
-    /// binding of the context. Errors name the file's problem.
-    pub fn with_overrides(mut self, user_text: &str) -> Result<Keymap, String> {
-        let user = Keymap::parse(user_text)?;
+    /// binding of the context.
+    pub fn with_overrides(mut self, user: KeymapFile) -> Keymap {
         // A key the user binds is taken from the defaults of the contexts
         // looked up before theirs too, or those would still win it.
         for (context, bindings) in &user.contexts {
-            for inner in context.looked_up_before() {
+            for inner in looked_up_before(*context) {
                 if let Some(defaults) = self.contexts.get_mut(inner) {
                     for default in defaults.iter_mut() {
                         default
@@ -374,7 +128,7 @@ impl Keymap {
             }
             list.retain(|b| !b.keys.is_empty());
         }
-        Ok(self)
+        self
     }
 
     /// The action of `key` in the innermost of `contexts` that binds it.
@@ -435,6 +189,10 @@ impl Keymap {
 mod tests {
     use super::*;
 
+    fn user_file(text: &str) -> Result<KeymapFile, String> {
+        KeymapFile::parse(Path::new("/cfg/findings/keymap.toml"), text)
+    }
+
     fn key(code: KeyCode, modifiers: KeyModifiers) -> Key {
         Key::from_event(&KeyEvent::new(code, modifiers)).unwrap()
     }
@@ -485,7 +243,7 @@ mod tests {
     #[test]
     fn a_user_keymap_rebinds_and_takes_keys_over() {
         let user = "[[list]]\nkeys = [\"n\"]\naction = \"down\"\n\n[[global]]\nkeys = [\"x\"]\naction = \"quit\"\n";
-        let km = Keymap::default_keymap().with_overrides(user).unwrap();
+        let km = Keymap::default_keymap().with_overrides(user_file(user).unwrap());
         let n = Key::parse("n").unwrap();
         let j = Key::parse("j").unwrap();
         let q = Key::parse("q").unwrap();
@@ -524,8 +282,7 @@ mod tests {
             .desc;
         assert_eq!(desc, "Next row", "the default description is kept");
         assert!(
-            Keymap::default_keymap()
-                .with_overrides("[[list]]\nkeys=[\"j\"]\naction=\"fly\"")
+            user_file("[[list]]\nkeys=[\"j\"]\naction=\"fly\"")
                 .unwrap_err()
                 .contains("fly")
         );

@@ -1171,6 +1171,18 @@ mod tui_hooks {
     }
 
     #[test]
+    fn every_pane_the_config_names_is_a_pane_of_the_app() {
+        use findings_tui::tui::message::PaneId;
+        for name in findings_tui::config::PANE_NAMES {
+            let app = app(Session {
+                default_pane: Some(PaneId(name)),
+                ..Default::default()
+            });
+            assert_eq!(app.pane, PaneId(name));
+        }
+    }
+
+    #[test]
     fn the_default_pane_is_where_the_app_opens() {
         let mut app = app(Session {
             deployment: "1234".into(),

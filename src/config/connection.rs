@@ -1,0 +1,98 @@
+//! From the settings to where the commands talk: the embedded demo
+//! server, or a real deployment over HTTPS.
+
+use super::{ConfigError, ENV_DEPLOYMENT, ENV_TOKEN};
+use crate::api::{ClientConfig, Token};
+use std::time::Duration;
+
+/// Connection settings as given (flags already merged with their env twins
+/// by clap; the token comes only from the environment).
+#[derive(Debug, Clone, Default)]
+pub struct ConnectionInput {
+    pub base_url: Option<String>,
+    pub deployment: Option<String>,
+    pub token: Option<Token>,
+    pub allow_http: bool,
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+}
+
+/// Where the commands will talk to.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Remote(ClientConfig),
+    /// No base URL from any source: the embedded demo server.
+    Demo,
+}
+
+pub fn resolve(input: ConnectionInput) -> Result<Target, ConfigError> {
+    let token = input.token.clone();
+    resolve_with(input, move || {
+        token
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| ConfigError(format!("no token: set {ENV_TOKEN}")))
+    })
+}
+
+/// [`resolve`], with the token asked for only once the base URL and the
+/// deployment are known to be usable (a `token_command` is not run for a
+/// setting that would be refused anyway).
+pub(super) fn resolve_with(
+    input: ConnectionInput,
+    token: impl FnOnce() -> Result<Token, ConfigError>,
+) -> Result<Target, ConfigError> {
+    let Some(base_url) = input.base_url.filter(|u| !u.trim().is_empty()) else {
+        return Ok(Target::Demo);
+    };
+    let base_url = normalize_url(&base_url);
+    check_base_url(&base_url, input.allow_http)?;
+    let deployment = input
+        .deployment
+        .filter(|d| !d.trim().is_empty())
+        .ok_or_else(|| {
+            ConfigError(format!(
+                "no deployment: pass --deployment ID, set {ENV_DEPLOYMENT}, or set deployment in a profile"
+            ))
+        })?;
+    let deployment = deployment.trim().to_owned();
+    if !deployment.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ConfigError(format!(
+            "deployment {deployment:?} must be a numeric id"
+        )));
+    }
+    let token = token()?;
+    let mut config = ClientConfig::new(base_url, deployment, token);
+    config.connect_timeout = input.connect_timeout;
+    config.request_timeout = input.request_timeout;
+    Ok(Target::Remote(config))
+}
+
+pub(super) fn normalize_url(url: &str) -> String {
+    url.trim().trim_end_matches('/').to_owned()
+}
+
+/// HTTPS only, except to this machine or with `--allow-http`.
+fn check_base_url(url: &str, allow_http: bool) -> Result<(), ConfigError> {
+    let parsed = reqwest::Url::parse(url)
+        .map_err(|e| ConfigError(format!("base URL {url:?} is not a URL: {e}")))?;
+    match parsed.scheme() {
+        "https" => Ok(()),
+        "http" if allow_http || is_loopback(&parsed) => Ok(()),
+        "http" => Err(ConfigError(format!(
+            "refusing plain http:// to {}: the token would cross the network unencrypted; use https:// (or --allow-http if you must)",
+            parsed.host_str().unwrap_or("?")
+        ))),
+        other => Err(ConfigError(format!(
+            "base URL scheme {other:?} is not supported; use https://"
+        ))),
+    }
+}
+
+fn is_loopback(url: &reqwest::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}

@@ -1,0 +1,69 @@
+//! Where to connect and how the app starts: flags, then environment, then a
+//! profile of the config file, then defaults; and the formats of the user's
+//! files (config, theme, keymap) with the names they use. The TUI imports
+//! this module, never the reverse.
+//!
+//! The config file is TOML in the platform's config folder
+//! (`$XDG_CONFIG_HOME/findings/config.toml` on Linux), or wherever
+//! `FINDINGS_CONFIG` says. Unknown keys and impossible values are refused
+//! with the file, the line and the key. A token in the file, or a
+//! `token_file`, must not be readable by group or others (as ssh does with
+//! keys); a `token_command` runs through `sh -c`, without stdin, and its
+//! output is never shown.
+//!
+//! - `connection`: from the settings to a [`Target`], with the base URL's
+//!   checks.
+//! - `paths`: where the config, keymap, theme and state files are.
+//! - `file`, `values`, `views`: the config file's format and its checks.
+//! - `effective`: the settings in force and where each came from.
+//! - `token`: reading a `token_file`, running a `token_command`.
+//! - `show`: `findings config init` and `show`.
+//! - `keymap_file`: the keymap file's format and its names.
+//! - `theme_file`: the theme file's format and its names.
+//! - `toml_error`: how a mistake in any of our TOML files is reported.
+
+mod connection;
+mod effective;
+mod file;
+pub mod keymap_file;
+mod paths;
+mod show;
+pub mod theme_file;
+mod token;
+mod toml_error;
+mod values;
+mod views;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+pub use connection::{ConnectionInput, Target, resolve};
+pub use effective::{
+    CommandLine, DEFAULT_PAGE_SIZE, Effective, Given, Source, ThemeChoice, TokenSource, effective,
+};
+pub use file::{ConfigFile, Loaded, Profile, ProfileToken, load, parse};
+pub use paths::{config_path, keymap_path, state_dir, theme_path};
+pub use show::{EXAMPLE, show};
+pub use token::{TOKEN_COMMAND_TIMEOUT, run_token_command};
+pub use values::{PANE_NAMES, ThemeName, filter_pairs};
+pub use views::SavedView;
+
+pub const ENV_BASE_URL: &str = "FINDINGS_BASE_URL";
+pub const ENV_DEPLOYMENT: &str = "FINDINGS_DEPLOYMENT";
+pub const ENV_TOKEN: &str = "FINDINGS_TOKEN";
+pub const ENV_CONFIG: &str = "FINDINGS_CONFIG";
+pub const ENV_PROFILE: &str = "FINDINGS_PROFILE";
+pub const ENV_LOG: &str = "FINDINGS_LOG";
+pub const ENV_THEME: &str = "FINDINGS_THEME";
+
+/// A problem with the given settings (a usage error, exit 2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}

@@ -1,0 +1,154 @@
+//! The checked values of the config file: each refuses what the app could
+//! not use, with a message that names what it takes.
+
+use crate::api::model::{ListIssuesFilter, SortBy, SortDirection};
+use crate::filter_spec::{self, LIST_FILTER};
+use serde::Deserialize;
+use std::fmt;
+
+/// A numeric deployment id, written as a string or an integer.
+pub(super) struct DeploymentId(pub(super) String);
+
+impl<'de> Deserialize<'de> for DeploymentId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = DeploymentId;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a numeric deployment id, e.g. 4711 or \"4711\"")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<DeploymentId, E> {
+                if v < 0 {
+                    return Err(E::custom(format!(
+                        "deployment must be a numeric id, not {v}"
+                    )));
+                }
+                Ok(DeploymentId(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<DeploymentId, E> {
+                Ok(DeploymentId(v.to_string()))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<DeploymentId, E> {
+                let v = v.trim();
+                if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(E::custom(format!(
+                        "deployment must be a numeric id, not {v:?}"
+                    )));
+                }
+                Ok(DeploymentId(v.to_owned()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(try_from = "i64")]
+pub(super) struct PageSize(pub(super) i64);
+
+impl TryFrom<i64> for PageSize {
+    type Error = String;
+    fn try_from(n: i64) -> Result<PageSize, String> {
+        if (1..=1000).contains(&n) {
+            Ok(PageSize(n))
+        } else {
+            Err(format!("page_size must be 1 to 1000, not {n}"))
+        }
+    }
+}
+
+/// The panes the TUI can open on, as `default_pane` names them (the TUI
+/// maps each to its pane).
+pub const PANE_NAMES: [&str; 4] = ["report", "issues", "agentic", "scm"];
+
+/// One of [`PANE_NAMES`], in any case (its index there: a `&'static str`
+/// field would make serde ask the input to live for ever).
+#[derive(Deserialize)]
+#[serde(try_from = "String")]
+pub(super) struct PaneName(usize);
+
+impl PaneName {
+    pub(super) fn name(&self) -> &'static str {
+        PANE_NAMES[self.0]
+    }
+}
+
+impl TryFrom<String> for PaneName {
+    type Error = String;
+    fn try_from(s: String) -> Result<PaneName, String> {
+        PANE_NAMES
+            .iter()
+            .position(|p| p.eq_ignore_ascii_case(s.trim()))
+            .map(PaneName)
+            .ok_or_else(|| format!("unknown pane {s:?}; valid: {}", PANE_NAMES.join(", ")))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(try_from = "String")]
+pub(super) struct SortName(pub(super) SortBy);
+
+impl TryFrom<String> for SortName {
+    type Error = String;
+    fn try_from(s: String) -> Result<SortName, String> {
+        SortBy::parse_known(s.trim()).map(SortName).ok_or_else(|| {
+            let names: Vec<&str> = SortBy::ALL.iter().map(SortBy::label).collect();
+            format!("unknown sort field {s:?}; valid: {}", names.join(", "))
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(try_from = "String")]
+pub(super) struct DirectionName(pub(super) SortDirection);
+
+impl TryFrom<String> for DirectionName {
+    type Error = String;
+    fn try_from(s: String) -> Result<DirectionName, String> {
+        SortDirection::parse_known(s.trim())
+            .map(DirectionName)
+            .ok_or_else(|| format!("direction {s:?} must be asc or desc"))
+    }
+}
+
+/// A built-in theme's name, checked.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct ThemeName(pub String);
+
+impl TryFrom<String> for ThemeName {
+    type Error = String;
+    fn try_from(s: String) -> Result<ThemeName, String> {
+        super::theme_file::check_name(&s)?;
+        Ok(ThemeName(s.trim().to_owned()))
+    }
+}
+
+/// List issues filters as `FIELD=VALUE` strings, checked as `--filter` is.
+#[derive(Deserialize, Default)]
+#[serde(try_from = "Vec<String>")]
+pub(super) struct Filters(pub(super) Vec<String>);
+
+impl TryFrom<Vec<String>> for Filters {
+    type Error = String;
+    fn try_from(list: Vec<String>) -> Result<Filters, String> {
+        let pairs = filter_pairs(&list)?;
+        filter_spec::build::<ListIssuesFilter>(LIST_FILTER, "List issues", &pairs)
+            .map_err(|e| e.0)?;
+        Ok(Filters(list))
+    }
+}
+
+/// Splits `FIELD=VALUE` strings (not yet checked against the schema).
+pub fn filter_pairs(list: &[String]) -> Result<Vec<(String, String)>, String> {
+    list.iter()
+        .map(|raw| match raw.split_once('=') {
+            Some((field, value)) if !field.trim().is_empty() => {
+                Ok((field.trim().to_owned(), value.to_owned()))
+            }
+            _ => Err(format!(
+                "filter {raw:?}: expected FIELD=VALUE, e.g. \"repositoryNames=acme/payments-api\""
+            )),
+        })
+        .collect()
+}
