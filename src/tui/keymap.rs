@@ -16,18 +16,8 @@ pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
 /// apply (a pane's own context before `list`; everything before `global`).
 fn looked_up_before(context: Context) -> &'static [Context] {
     match context {
-        Context::Global => &[
-            Context::List,
-            Context::Issues,
-            Context::Report,
-            Context::Agentic,
-            Context::Detail,
-            Context::Form,
-            Context::Scm,
-            Context::Review,
-            Context::Popup,
-            Context::Help,
-        ],
+        // Every other context (`ALL` starts with Global).
+        Context::Global => &Context::ALL[1..],
         Context::List => &[Context::Issues, Context::Report, Context::Agentic],
         _ => &[],
     }

@@ -15,7 +15,7 @@ use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     let areas = super::areas(area);
@@ -480,25 +480,10 @@ fn bar(count: u64, max: u64, width: usize) -> String {
     s
 }
 
-/// Cuts already-safe text to `width` cells, marking the cut with `…`.
+/// Cuts already-safe text to `width` cells, marking the cut with `…`
+/// (the export's cut, without its padding).
 fn fit(s: &str, width: usize) -> String {
-    if s.width() <= width {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    if width > 0 {
-        out.push('…');
-    }
-    out
+    crate::export::fit(s, width).trim_end().to_owned()
 }
 
 // ---- The findings list ----
