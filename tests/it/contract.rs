@@ -5,8 +5,9 @@
 //! the full, unfiltered listing (and, for the few facts the wire does not
 //! carry, such as project tags, from the demo catalog), by applying the
 //! semantics of `docs/api.md` ("Semantics of filters") to the returned
-//! fields. Each test starts its own server: a server lives on the runtime of
-//! the test that spawned it.
+//! fields. The read-only tests share one server (started once, on a runtime
+//! of its own) and the full listings read from it; a test that changes the
+//! server's data starts its own.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use findings_tui::api::model::*;
@@ -42,9 +43,67 @@ struct Project {
 
 /// A demo server and a client for it.
 struct Env {
-    server: DemoServer,
+    server: Server,
     client: Client,
 }
+
+/// The shared server, or a test's own.
+enum Server {
+    Shared(&'static DemoServer),
+    Own(DemoServer),
+}
+
+impl std::ops::Deref for Server {
+    type Target = DemoServer;
+    fn deref(&self) -> &DemoServer {
+        match self {
+            Server::Shared(s) => s,
+            Server::Own(s) => s,
+        }
+    }
+}
+
+async fn start_server() -> DemoServer {
+    let server = DemoServer::start_local(DemoOptions {
+        findings: FINDINGS,
+        seed: 1,
+        token: TOKEN.into(),
+        anchor: Some(anchor()),
+    })
+    .await
+    .expect("the demo server starts");
+    assert_eq!(server.state().dataset.rows.len(), FINDINGS);
+    server
+}
+
+/// The server the read-only tests share. It runs on a runtime of its own:
+/// each test has its own runtime, and a server spawned on one would end
+/// with that test.
+fn shared_server() -> &'static DemoServer {
+    static SERVER: std::sync::OnceLock<DemoServer> = std::sync::OnceLock::new();
+    SERVER.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("a runtime for the shared server");
+            runtime.block_on(async move {
+                tx.send(start_server().await).expect("the test waits");
+                std::future::pending::<()>().await
+            });
+        });
+        rx.recv().expect("the shared server starts")
+    })
+}
+
+/// The full listings of the shared server, read once.
+static LIST_TRUTH: tokio::sync::OnceCell<Truth> = tokio::sync::OnceCell::const_new();
+static LIST_TRUTH_WITH_ACTIVITY: tokio::sync::OnceCell<Truth> =
+    tokio::sync::OnceCell::const_new();
+static REPORT_TRUTH: tokio::sync::OnceCell<Truth> = tokio::sync::OnceCell::const_new();
+static SEARCH_TRUTH: tokio::sync::OnceCell<SearchTruth> = tokio::sync::OnceCell::const_new();
 
 fn client_for(server: &DemoServer, token: &str, deployment: &str) -> Client {
     Client::new(ClientConfig::new(
@@ -56,18 +115,32 @@ fn client_for(server: &DemoServer, token: &str, deployment: &str) -> Client {
 }
 
 impl Env {
+    /// The shared server (for tests that do not change its data).
     async fn start() -> Env {
-        let server = DemoServer::start_local(DemoOptions {
-            findings: FINDINGS,
-            seed: 1,
-            token: TOKEN.into(),
-            anchor: Some(anchor()),
-        })
-        .await
-        .expect("the demo server starts");
-        assert_eq!(server.state().dataset.rows.len(), FINDINGS);
+        Env::with(Server::Shared(shared_server()))
+    }
+
+    /// A server of the test's own (for tests that change its data).
+    async fn own() -> Env {
+        Env::with(Server::Own(start_server().await))
+    }
+
+    fn with(server: Server) -> Env {
         let client = client_for(&server, server.token(), server.deployment());
         Env { server, client }
+    }
+
+    /// `read` once per shared server (cached in `cell`), every time on a
+    /// test's own.
+    async fn cached<T: Clone, F: std::future::Future<Output = T>>(
+        &self,
+        cell: &'static tokio::sync::OnceCell<T>,
+        read: impl FnOnce() -> F,
+    ) -> T {
+        match self.server {
+            Server::Shared(_) => cell.get_or_init(read).await.clone(),
+            Server::Own(_) => read().await,
+        }
     }
 
     fn url(&self, path: &str) -> String {
@@ -103,6 +176,15 @@ impl Env {
     /// Every finding of List issues, with isArchived and, when asked, the
     /// activity history.
     async fn list_truth_with(&self, activity: bool) -> Truth {
+        let cell = if activity {
+            &LIST_TRUTH_WITH_ACTIVITY
+        } else {
+            &LIST_TRUTH
+        };
+        self.cached(cell, || self.read_list_truth(activity)).await
+    }
+
+    async fn read_list_truth(&self, activity: bool) -> Truth {
         let issues = self
             .raw_all_pages(
                 "/api/agent/deployments/1234/issues",
@@ -123,6 +205,10 @@ impl Env {
 
     /// Every finding of the PROJECT report (all states).
     async fn report_truth(&self) -> Truth {
+        self.cached(&REPORT_TRUTH, || self.read_report_truth()).await
+    }
+
+    async fn read_report_truth(&self) -> Truth {
         let findings = self
             .raw_all_pages(
                 "/api/reporting/1234/findings",
@@ -177,6 +263,10 @@ impl Env {
 
     /// Every agentic-workflow issue, and the job ids the demo gives each.
     async fn search_truth(&self) -> SearchTruth {
+        self.cached(&SEARCH_TRUTH, || self.read_search_truth()).await
+    }
+
+    async fn read_search_truth(&self) -> SearchTruth {
         let issues: Vec<AgenticIssue> = all_pages(
             &self.client,
             SearchIssuesRequest {
@@ -322,6 +412,7 @@ fn assert_same_ids(
 }
 
 /// The full listing and the catalog facts, with value pickers.
+#[derive(Clone)]
 struct Truth {
     issues: Vec<Issue>,
     by_id: HashMap<String, Issue>,
@@ -387,6 +478,7 @@ impl Truth {
 }
 
 /// The full search listing and the job ids of each issue.
+#[derive(Clone)]
 struct SearchTruth {
     issues: Vec<AgenticIssue>,
     jobs: HashMap<String, Vec<String>>,
@@ -3323,7 +3415,7 @@ fn initial_config(env: &Env, id: &str) -> ScmConfig {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scm_patch_is_partial_and_persists() {
-    let env = Env::start().await;
+    let env = Env::own().await;
     let ids: Vec<_> = env
         .server
         .state()
@@ -3412,7 +3504,7 @@ async fn scm_patch_is_partial_and_persists() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scm_access_token_is_never_returned() {
-    let env = Env::start().await;
+    let env = Env::own().await;
     let before = initial_config(&env, "1003");
     assert_eq!(before.has_access_token, Some(false));
     let secret = "scm-secret-value-8d3f";
@@ -3464,7 +3556,7 @@ async fn scm_access_token_is_never_returned() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scm_body_ids_must_match_the_path() {
-    let env = Env::start().await;
+    let env = Env::own().await;
     let http = reqwest::Client::new();
     let url = env.url("/api/scm/deployments/1234/configs/1001");
     let before = initial_config(&env, "1001");
