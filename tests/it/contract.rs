@@ -100,8 +100,7 @@ fn shared_server() -> &'static DemoServer {
 
 /// The full listings of the shared server, read once.
 static LIST_TRUTH: tokio::sync::OnceCell<Truth> = tokio::sync::OnceCell::const_new();
-static LIST_TRUTH_WITH_ACTIVITY: tokio::sync::OnceCell<Truth> =
-    tokio::sync::OnceCell::const_new();
+static LIST_TRUTH_WITH_ACTIVITY: tokio::sync::OnceCell<Truth> = tokio::sync::OnceCell::const_new();
 static REPORT_TRUTH: tokio::sync::OnceCell<Truth> = tokio::sync::OnceCell::const_new();
 static SEARCH_TRUTH: tokio::sync::OnceCell<SearchTruth> = tokio::sync::OnceCell::const_new();
 
@@ -205,7 +204,8 @@ impl Env {
 
     /// Every finding of the PROJECT report (all states).
     async fn report_truth(&self) -> Truth {
-        self.cached(&REPORT_TRUTH, || self.read_report_truth()).await
+        self.cached(&REPORT_TRUTH, || self.read_report_truth())
+            .await
     }
 
     async fn read_report_truth(&self) -> Truth {
@@ -263,7 +263,8 @@ impl Env {
 
     /// Every agentic-workflow issue, and the job ids the demo gives each.
     async fn search_truth(&self) -> SearchTruth {
-        self.cached(&SEARCH_TRUTH, || self.read_search_truth()).await
+        self.cached(&SEARCH_TRUTH, || self.read_search_truth())
+            .await
     }
 
     async fn read_search_truth(&self) -> SearchTruth {
