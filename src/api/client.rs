@@ -142,7 +142,7 @@ impl Client {
     /// POST /api/reporting/{deploymentId}/findings
     pub async fn report_findings(&self, req: &ReportRequest) -> Result<ReportResponse, ApiError> {
         let path = format!("/api/reporting/{}/findings", self.deployment);
-        self.send(reqwest::Method::POST, &path, req, Idempotence::Read)
+        self.send(reqwest::Method::POST, &path, Some(req), Idempotence::Read)
             .await
     }
 
@@ -156,7 +156,7 @@ impl Client {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };
-        self.send(reqwest::Method::POST, &path, &body, Idempotence::Read)
+        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
             .await
     }
 
@@ -179,7 +179,26 @@ impl Client {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };
-        self.send(reqwest::Method::POST, &path, &body, Idempotence::Read)
+        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
+            .await
+    }
+
+    /// GET /api/agent/deployments/{deploymentId}/issues/v2/{issueId}
+    /// (`IssuesService_GetIssue`): one finding with what only the
+    /// single-issue fetch gives (code snippets, dataflow trace, related
+    /// findings, the rule's explanation), its remediation, activity history
+    /// and first detection, and whether it is archived. The answer is the
+    /// bare Issue.
+    pub async fn get_issue(&self, issue_id: &str) -> Result<Issue, ApiError> {
+        if issue_id.is_empty() {
+            return Err(ApiError::Config("a finding id is required".into()));
+        }
+        let path = format!(
+            "/api/agent/deployments/{}/issues/v2/{}?includeIsArchived=true",
+            self.deployment,
+            path_segment(issue_id)
+        );
+        self.send(reqwest::Method::GET, &path, None::<&()>, Idempotence::Read)
             .await
     }
 
@@ -209,15 +228,20 @@ impl Client {
             config_id: Some(config_id.to_owned()),
             ..patch.clone()
         };
-        self.send(reqwest::Method::PATCH, &path, &body, Idempotence::Write)
-            .await
+        self.send(
+            reqwest::Method::PATCH,
+            &path,
+            Some(&body),
+            Idempotence::Write,
+        )
+        .await
     }
 
     async fn send<B: Serialize, R: DeserializeOwned>(
         &self,
         method: reqwest::Method,
         path: &str,
-        body: &B,
+        body: Option<&B>,
         idempotence: Idempotence,
     ) -> Result<R, ApiError> {
         let url = format!("{}{}", self.base_url, path);
@@ -258,17 +282,17 @@ impl Client {
         &self,
         method: reqwest::Method,
         url: &str,
-        body: &B,
+        body: Option<&B>,
     ) -> Result<(u16, R), ApiError> {
-        let response = self
+        let mut request = self
             .http
             .request(method, url)
             .bearer_auth(self.token.expose())
-            .header(reqwest::header::ACCEPT, "application/json")
-            .json(body)
-            .send()
-            .await
-            .map_err(|e| self.transport_error(e))?;
+            .header(reqwest::header::ACCEPT, "application/json");
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let response = request.send().await.map_err(|e| self.transport_error(e))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -324,6 +348,16 @@ impl Client {
             ApiError::Connection(crate::text::one_line(&msg).into_owned())
         }
     }
+}
+
+/// `s` as one segment of a URL path: everything but letters, digits and
+/// `-_~` percent-encoded (an id cannot reach another path: not even `..`).
+fn path_segment(s: &str) -> String {
+    const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'~');
+    percent_encoding::utf8_percent_encode(s, KEEP).to_string()
 }
 
 /// `localhost` or a loopback address.

@@ -1,7 +1,7 @@
 //! The command line's flags and subcommands, and the value parsers that
 //! offer their values to shell completion.
 
-use super::{config_cmd, demo, listing, scm};
+use super::{config_cmd, demo, listing, scm, show};
 use crate::config;
 use crate::export::Format;
 use crate::filter_spec::UsageError;
@@ -74,6 +74,9 @@ pub(super) enum Command {
     Report(listing::ReportArgs),
     /// Search issues found by agentic workflows
     Search(listing::SearchArgs),
+    /// One finding by id, with its code, remediation and history (the
+    /// single-issue fetch)
+    Show(show::ShowArgs),
     /// Source-control integration configs
     Scm {
         #[command(subcommand)]

@@ -15,6 +15,7 @@ mod scm;
 mod session;
 mod settings;
 mod shell;
+mod show;
 
 pub use args::{Cli, OutputArgs};
 pub use session::Session;
@@ -150,6 +151,11 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             request.limit = request.limit.or(settings.page_size_override());
             let session = Session::open(&settings).await?;
             listing::search(&session.client, request, &args).await
+        }
+        Some(Command::Show(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            show::run(&session.client, &args).await
         }
         Some(Command::Scm { command }) => {
             let settings = settings_here(&conn, matches)?;

@@ -13,10 +13,9 @@ pub struct Parts {
     pub activity_history: bool,
     pub is_archived: bool,
     pub first_detected_at: bool,
-    /// The fields the contract gives only to a single-issue fetch (snippets,
-    /// dataflow trace, related issues ...). The demo answers them when a List
-    /// issues request names exactly one id, which is how a client asks for
-    /// one finding through these four operations.
+    /// The fields the published contract gives only to the single-issue
+    /// fetch, `IssuesService_GetIssue` (snippets, dataflow trace, related
+    /// issues ...).
     pub single_issue: bool,
 }
 

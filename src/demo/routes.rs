@@ -6,10 +6,12 @@ use super::query::{self, BadRequest};
 use crate::api::model::*;
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::Query;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{patch, post};
+use axum::routing::{get, patch, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
@@ -29,6 +31,10 @@ pub fn router(state: Arc<DemoState>) -> Router {
         .route(
             "/api/agent/deployments/{deployment}/issues",
             post(list_issues),
+        )
+        .route(
+            "/api/agent/deployments/{deployment}/issues/v2/{issue}",
+            get(get_issue),
         )
         .route(
             "/api/scm/deployments/{deployment}/configs/{config}",
@@ -235,6 +241,55 @@ async fn list_issues(
     let resp =
         run_blocking(move || query::list_issues(&state2.dataset, &state2.orders, &req)).await?;
     Ok(json_ok(&resp))
+}
+
+/// The query of the single-issue fetch.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct GetIssueQuery {
+    include_code_snippet: Option<bool>,
+    include_is_archived: Option<bool>,
+}
+
+/// `IssuesService_GetIssue`: the bare Issue with everything the list
+/// leaves out (code snippets, dataflow trace, related findings, the rule's
+/// display name and explanation) and, always, its remediation, activity
+/// history and first detection; `isArchived` when asked for.
+async fn get_issue(
+    State(state): State<Arc<DemoState>>,
+    Path((deployment, issue_id)): Path<(String, String)>,
+    query: Result<Query<GetIssueQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let Query(query) = query.map_err(|e| {
+        ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            format!("invalid query: {}", e.body_text()),
+        )
+    })?;
+    let ds = &state.dataset;
+    let Some(index) = super::dataset::finding_index(&issue_id, ds.rows.len()) else {
+        return Err(ApiFailure::new(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("issue {} not found", crate::text::one_line(&issue_id)),
+        ));
+    };
+    let parts = super::materialize::Parts {
+        remediation: true,
+        activity_history: true,
+        is_archived: query.include_is_archived == Some(true),
+        first_detected_at: true,
+        single_issue: true,
+    };
+    let mut issue = ds.issue(index, parts);
+    if query.include_code_snippet == Some(false) {
+        issue.code_snippet = None;
+        issue.code_snippets.clear();
+    }
+    Ok(json_ok(&issue))
 }
 
 /// Runs a query off the async threads: a scan of 200,000 rows is CPU work.

@@ -41,6 +41,10 @@ pub enum Owner {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApiRequest {
     ListIssues(ListIssuesRequest),
+    /// One finding by id (`IssuesService_GetIssue`), for the detail.
+    GetIssue {
+        id: String,
+    },
     /// List issues, answered as list rows (packed by the worker, off the UI
     /// thread).
     ListRows(ListIssuesRequest),
@@ -65,6 +69,7 @@ impl ApiRequest {
 #[derive(Debug, Clone)]
 pub enum ApiResponse {
     ListIssues(ListIssuesResponse),
+    Issue(Box<Issue>),
     Rows(RowPage),
     Report(ReportResponse),
     Search(SearchIssuesResponse),

@@ -1093,3 +1093,73 @@ fn search_takes_markdown_and_refuses_sarif() {
         .code(2)
         .stderr(predicate::str::contains("sarif, markdown"));
 }
+
+/// The id of the first finding `issues` lists on the embedded demo.
+fn first_demo_finding() -> String {
+    let out = findings()
+        .args(["issues", "--max", "1", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    ndjson(&out.stdout)[0]["issue"]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned()
+}
+
+#[test]
+fn show_prints_one_finding_from_the_single_issue_fetch() {
+    let id = first_demo_finding();
+    let out = findings()
+        .args(["show", &id, "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let issue: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(issue["id"], id.as_str());
+    // What only the single-issue fetch gives.
+    assert!(
+        issue["activityHistory"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty())
+    );
+    assert!(issue["firstDetectedAt"].is_string());
+
+    let table = findings()
+        .args(["show", &id, "--format", "table"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(table.status.success());
+    for heading in ["── Overview ──", "── Code ──", "── Activity ──"] {
+        assert!(text.contains(heading), "{heading} in\n{text}");
+    }
+    assert!(!text.bytes().any(|b| b == 0x1b), "no escape sequences");
+
+    let md = findings()
+        .args(["show", &id, "--format", "markdown"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&md.stdout).contains(&id));
+}
+
+#[test]
+fn show_of_an_unknown_finding_fails_with_the_servers_word() {
+    findings()
+        .args(["show", "no-such-finding", "--format", "json"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("not found"));
+    findings()
+        .args(["show", "x", "--format", "yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "valid formats: table, json, markdown",
+        ));
+}

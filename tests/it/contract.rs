@@ -2979,21 +2979,9 @@ fn single_issue_fields(i: &Issue) -> [(&'static str, bool); 8] {
     ]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_id_in_filter_gives_the_single_issue_fields() {
-    let env = Env::start().await;
-    let projects = env.projects();
-    let all = list_all(
-        &env.client,
-        ListIssuesRequest {
-            limit: Some(1000),
-            ..Default::default()
-        },
-    )
-    .await;
-    // A code finding of a project with other refs (so it has related issues).
-    let code: Vec<&Issue> = all
-        .iter()
+/// A code finding of a project with other refs (so it has related issues).
+fn code_findings_with_relatives<'a>(env: &Env, all: &'a [Issue]) -> Vec<&'a Issue> {
+    all.iter()
         .filter(|i| i.issue_type == Some(IssueType::Sast))
         .filter(|i| {
             env.server
@@ -3005,9 +2993,35 @@ async fn one_id_in_filter_gives_the_single_issue_fields() {
                 .any(|r| r.name == i.repository_name() && !r.other_refs.is_empty())
         })
         .take(2)
-        .collect();
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_issue_gives_the_single_issue_fields() {
+    let env = Env::start().await;
+    let all = list_all(
+        &env.client,
+        ListIssuesRequest {
+            limit: Some(1000),
+            ..Default::default()
+        },
+    )
+    .await;
+    let code = code_findings_with_relatives(&env, &all);
     assert_eq!(code.len(), 2);
-    assert!(projects.contains_key(code[0].repository_name()));
+    let issue = env
+        .client
+        .get_issue(code[0].id())
+        .await
+        .expect("get one issue");
+    assert_eq!(issue.id(), code[0].id());
+    for (field, present) in single_issue_fields(&issue) {
+        assert!(present, "{field} is present in the single-issue fetch");
+    }
+    assert!(issue.first_detected_at.is_some(), "firstDetectedAt");
+    assert!(issue.remediation.is_some(), "remediation");
+    assert!(issue.is_archived.is_some(), "isArchived, asked for");
+    // The list never gives them, not even for one id.
     let one = env
         .client
         .list_issues(&with_filter(ListIssuesFilter {
@@ -3017,26 +3031,20 @@ async fn one_id_in_filter_gives_the_single_issue_fields() {
         .await
         .expect("list one");
     assert_eq!(one.issues.len(), 1);
-    let issue = one.issues[0].issue.as_ref().expect("the issue");
-    assert_eq!(issue.id(), code[0].id());
-    for (field, present) in single_issue_fields(issue) {
-        assert!(present, "{field} is present for one id");
+    for (field, present) in single_issue_fields(one.issues[0].issue.as_ref().unwrap()) {
+        assert!(!present, "{field} is absent from List issues");
     }
-    assert!(issue.first_detected_at.is_some(), "firstDetectedAt");
-    let two = list_all(
-        &env.client,
-        with_filter(ListIssuesFilter {
-            ids: vec![code[0].id().to_owned(), code[1].id().to_owned()],
-            ..Default::default()
-        }),
-    )
-    .await;
-    assert_eq!(two.len(), 2);
-    for i in &two {
-        for (field, present) in single_issue_fields(i) {
-            assert!(!present, "{field} is absent in an ordinary listing");
-        }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_issue_of_an_unknown_or_odd_id_is_404() {
+    let env = Env::start().await;
+    for id in ["no-such-finding", "../issues", "a/b", "x?y=1"] {
+        let e = env.client.get_issue(id).await.expect_err("no such finding");
+        assert!(matches!(e, ApiError::NotFound(_)), "{id}: {e:?}");
     }
+    let e = env.client.get_issue("").await.expect_err("an empty id");
+    assert!(matches!(e, ApiError::Config(_)), "{e:?}");
 }
 
 // ================================================================ 7. errors

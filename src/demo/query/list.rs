@@ -306,7 +306,8 @@ pub fn list_issues(
         activity_history: req.include_activity_history == Some(true),
         is_archived: req.include_is_archived == Some(true),
         first_detected_at: req.include_first_detected_at == Some(true),
-        single_issue: f.ids.len() == 1,
+        // Only the single-issue fetch gives those (docs/api.md).
+        single_issue: false,
     };
     let issues = items
         .into_iter()

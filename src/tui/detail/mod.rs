@@ -1,6 +1,6 @@
-//! The detail of one finding: tabs, scrolling, and the enriched copy that
-//! the Code, Remediation and Activity tabs need (fetched when such a tab
-//! opens, with every include flag, then cached by id).
+//! The detail of one finding: tabs, scrolling, and the full copy that the
+//! Code, Remediation and Activity tabs need (the single-issue fetch, asked
+//! for when such a tab opens, then cached by id).
 
 pub mod view;
 
@@ -122,12 +122,13 @@ impl DetailView {
         }
         let key = self.issue.id.clone().unwrap_or_default();
         let entry = match result {
-            Ok(ApiResponse::ListIssues(page)) => {
-                match page.issues.into_iter().find_map(|i| i.issue) {
-                    Some(issue) => Enriched::Loaded(Box::new(issue)),
-                    None => Enriched::Failed("the server returned no finding with this id".into()),
-                }
-            }
+            // Another finding's data is never shown as this one's.
+            Ok(ApiResponse::Issue(issue)) if issue.id() != key => Enriched::Failed(format!(
+                "the server answered finding {:?} for {:?}; not shown",
+                crate::text::one_line(issue.id()),
+                crate::text::one_line(&key)
+            )),
+            Ok(ApiResponse::Issue(issue)) => Enriched::Loaded(issue),
             Ok(_) => Enriched::Failed("unexpected answer".into()),
             Err(e) => {
                 outbox.error("Loading the finding failed", &e);
@@ -145,8 +146,9 @@ impl DetailView {
         }
     }
 
-    /// Fetches the enriched copy when the open tab needs it and it is not
-    /// cached: a List issues request filtered by this id, every flag set.
+    /// Fetches the finding by id (the single-issue fetch, which alone
+    /// gives code snippets, the dataflow trace and related findings) when
+    /// the open tab needs it and it is not cached.
     pub fn ensure_data(&mut self, cache: &Cache, outbox: &mut Outbox) {
         let Some(id) = self.issue.id.clone() else {
             return;
@@ -155,19 +157,7 @@ impl DetailView {
             return;
         }
         self.requested = true;
-        let req = ListIssuesRequest {
-            limit: Some(1),
-            filter: Some(ListIssuesFilter {
-                ids: vec![id],
-                ..Default::default()
-            }),
-            include_remediation: Some(true),
-            include_activity_history: Some(true),
-            include_is_archived: Some(true),
-            include_first_detected_at: Some(true),
-            ..Default::default()
-        };
-        if let Some(rid) = outbox.send(ApiRequest::ListIssues(req)) {
+        if let Some(rid) = outbox.send(ApiRequest::GetIssue { id }) {
             let old = self.loader.started(rid);
             outbox.cancel(old);
         }
@@ -209,5 +199,74 @@ impl DetailView {
             Action::Bottom => self.scroll = u16::MAX,
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(id: &str, message: &str) -> Issue {
+        Issue {
+            id: Some(id.into()),
+            message: Some(message.into()),
+            issue_type: Some(IssueType::Sast),
+            ..Default::default()
+        }
+    }
+
+    /// A detail on the Code tab that has asked for its finding.
+    fn asking(outbox: &mut Outbox) -> (DetailView, RequestId) {
+        let mut detail = DetailView::new(finding("a", "from the list"));
+        let code = detail.tabs.iter().position(|t| *t == Tab::Code).unwrap();
+        detail.tab = code;
+        detail.ensure_data(&Cache::new(), outbox);
+        let (id, request) = outbox.requests()[0];
+        assert_eq!(request, &ApiRequest::GetIssue { id: "a".into() });
+        (detail, id)
+    }
+
+    #[test]
+    fn the_detail_asks_for_its_finding_once_by_id() {
+        let mut outbox = Outbox::default();
+        let (mut detail, id) = asking(&mut outbox);
+        detail.ensure_data(&Cache::new(), &mut outbox);
+        assert_eq!(outbox.requests().len(), 1, "asked once");
+        let mut cache = Cache::new();
+        let full = finding("a", "from the single-issue fetch");
+        detail.on_reply(
+            id,
+            Ok(ApiResponse::Issue(Box::new(full))),
+            &mut cache,
+            &mut outbox,
+        );
+        assert_eq!(
+            detail.best_issue(&cache).unwrap().message.as_deref(),
+            Some("from the single-issue fetch")
+        );
+        assert!(!detail.is_loading());
+    }
+
+    #[test]
+    fn another_findings_answer_is_never_shown_as_this_ones() {
+        let mut outbox = Outbox::default();
+        let (mut detail, id) = asking(&mut outbox);
+        let mut cache = Cache::new();
+        let other = finding("b", "someone else's code");
+        detail.on_reply(
+            id,
+            Ok(ApiResponse::Issue(Box::new(other))),
+            &mut cache,
+            &mut outbox,
+        );
+        match cache.get("a") {
+            Some(Enriched::Failed(why)) => assert!(why.contains("\"b\""), "{why}"),
+            other => panic!("expected a failure, got {other:?}"),
+        }
+        assert!(!cache.contains_key("b"));
+        assert_eq!(
+            detail.best_issue(&cache).unwrap().message.as_deref(),
+            Some("from the list")
+        );
     }
 }

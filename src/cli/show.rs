@@ -1,0 +1,89 @@
+//! `findings show ID`: one finding, as the single-issue fetch
+//! (`IssuesService_GetIssue`) gives it: as JSON, as the TUI's detail in
+//! plain text, or as a Markdown row.
+
+use super::Failure;
+use super::args::offer;
+use crate::api::Client;
+use crate::api::model::Issue;
+use crate::export::{Format, Writer};
+use crate::tui::detail::DetailView;
+use crate::tui::detail::view::tab_lines;
+use crate::tui::theme::Theme;
+use clap::Args;
+use std::io::{IsTerminal, Write};
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The finding's id
+    pub(super) id: String,
+    /// Output format: table (the detail in plain text), json or markdown
+    /// (default: table on a terminal, else json)
+    #[arg(long, value_name = "FORMAT", value_parser = offer(FORMATS), hide_possible_values = true)]
+    format: Option<String>,
+}
+
+const FORMATS: [&str; 3] = ["table", "json", "markdown"];
+
+/// How wide the plain-text detail is.
+const WIDTH: usize = 100;
+
+impl ShowArgs {
+    fn format(&self) -> Result<&str, Failure> {
+        match self.format.as_deref() {
+            None if std::io::stdout().is_terminal() => Ok("table"),
+            None => Ok("json"),
+            Some(f) => FORMATS.iter().find(|v| **v == f).copied().ok_or_else(|| {
+                Failure::Usage(format!(
+                    "unknown format {f:?} for show; valid formats: {}",
+                    FORMATS.join(", ")
+                ))
+            }),
+        }
+    }
+}
+
+pub async fn run(client: &Client, args: &ShowArgs) -> Result<(), Failure> {
+    let format = args.format()?;
+    let issue = client.get_issue(&args.id).await?;
+    // Another finding's data is never shown as this one's.
+    if issue.id() != args.id {
+        return Err(Failure::Runtime(format!(
+            "the server answered finding {:?} when asked for {:?}",
+            crate::text::one_line(issue.id()),
+            crate::text::one_line(&args.id)
+        )));
+    }
+    let mut out = std::io::stdout().lock();
+    match format {
+        "json" => {
+            serde_json::to_writer_pretty(&mut out, &issue).map_err(std::io::Error::other)?;
+            writeln!(out)?;
+        }
+        "markdown" => {
+            let mut writer = Writer::new::<Issue>(out, Format::Markdown, 0);
+            writer.item(&issue)?;
+            drop(writer.finish()?);
+        }
+        _ => write!(out, "{}", plain_detail(issue))?,
+    }
+    Ok(())
+}
+
+/// The TUI's detail, every tab, as plain text (made terminal-safe as the
+/// TUI draws it).
+fn plain_detail(issue: Issue) -> String {
+    let theme = Theme::no_color();
+    let detail = DetailView::new(issue);
+    let mut text = String::new();
+    for tab in &detail.tabs {
+        text.push_str(&format!("── {} ──\n", tab.title()));
+        for line in tab_lines(*tab, &detail.issue, &theme, WIDTH) {
+            let shown: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            text.push_str(shown.trim_end());
+            text.push('\n');
+        }
+        text.push('\n');
+    }
+    text
+}
