@@ -153,9 +153,10 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             listing::search(&session.client, request, &args).await
         }
         Some(Command::Show(args)) => {
+            let format = args.format()?;
             let settings = settings_here(&conn, matches)?;
             let session = Session::open(&settings).await?;
-            show::run(&session.client, &args).await
+            show::run(&session.client, &args, format).await
         }
         Some(Command::Scm { command }) => {
             let settings = settings_here(&conn, matches)?;

@@ -29,7 +29,8 @@ const FORMATS: [&str; 3] = ["table", "json", "markdown"];
 const WIDTH: usize = 100;
 
 impl ShowArgs {
-    fn format(&self) -> Result<&str, Failure> {
+    /// The output format, checked before anything is started or sent.
+    pub(super) fn format(&self) -> Result<&'static str, Failure> {
         match self.format.as_deref() {
             None if std::io::stdout().is_terminal() => Ok("table"),
             None => Ok("json"),
@@ -43,8 +44,7 @@ impl ShowArgs {
     }
 }
 
-pub async fn run(client: &Client, args: &ShowArgs) -> Result<(), Failure> {
-    let format = args.format()?;
+pub async fn run(client: &Client, args: &ShowArgs, format: &str) -> Result<(), Failure> {
     let issue = client.get_issue(&args.id).await?;
     // Another finding's data is never shown as this one's.
     if issue.id() != args.id {

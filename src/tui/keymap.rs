@@ -54,6 +54,9 @@ impl Key {
     }
 }
 
+/// What a hint says for an action no key is bound to.
+const UNBOUND: &str = "(unbound)";
+
 #[derive(Debug, Clone, Default)]
 pub struct Keymap {
     contexts: BTreeMap<Context, Vec<Binding>>,
@@ -139,39 +142,31 @@ impl Keymap {
     /// The key a hint shows for `action` in `context` (else everywhere):
     /// the bindings in force, so a rebinding shows in every hint.
     pub fn hint(&self, context: Context, action: Action) -> String {
-        self.key_for(&[context, Context::Global], action)
-            .map_or_else(|| "(unbound)".to_owned(), |k| k.to_string())
+        self.keys_in(&[context, Context::Global], action)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| UNBOUND.to_owned())
     }
 
     /// Every key of `action` in `context` (else everywhere), as a hint
     /// shows a pair: `y/Enter`.
     pub fn hints(&self, context: Context, action: Action) -> String {
-        match self.keys_of(context, action) {
-            keys if keys.is_empty() => "(unbound)".to_owned(),
+        match self.keys_in(&[context, Context::Global], action) {
+            keys if keys.is_empty() => UNBOUND.to_owned(),
             keys => keys.join("/"),
         }
     }
 
-    /// Every key of `action` in `context` (else everywhere), as shown.
-    pub fn keys_of(&self, context: Context, action: Action) -> Vec<String> {
-        [context, Context::Global]
+    /// Every key of `action` in the first of `contexts` that binds it, as
+    /// shown.
+    pub fn keys_in(&self, contexts: &[Context], action: Action) -> Vec<String> {
+        contexts
             .iter()
             .find_map(|c| {
                 let b = self.contexts.get(c)?.iter().find(|b| b.action == action)?;
                 Some(b.keys.iter().map(ToString::to_string).collect())
             })
             .unwrap_or_default()
-    }
-
-    /// The first key bound to `action` in `contexts`, for hints.
-    pub fn key_for(&self, contexts: &[Context], action: Action) -> Option<Key> {
-        contexts.iter().find_map(|c| {
-            self.contexts
-                .get(c)?
-                .iter()
-                .find(|b| b.action == action)
-                .and_then(|b| b.keys.first().copied())
-        })
     }
 }
 

@@ -41,9 +41,14 @@ impl Geometry {
 
     /// Rows of the open detail's text (for paging it).
     pub fn detail_rows(&self) -> usize {
-        // Paging is the same whether the detail is open or about to be.
-        let (_, detail) = list_and_detail(self.screen.body, true);
-        detail.map_or(0, |d| detail_text(d).height as usize)
+        let detail = match self.detail {
+            Some(d) => d,
+            // Paging is the same whether the detail is open or about to be.
+            None => list_and_detail(self.screen.body, true)
+                .1
+                .unwrap_or_default(),
+        };
+        detail_text(detail).height as usize
     }
 }
 

@@ -30,8 +30,14 @@ pub fn draw(f: &mut Frame, app: &App) {
         f.render_widget(note, area);
         return;
     }
-    // The frame's own size (a test may draw at any size).
-    let geometry = layout::Geometry::new((area.width, area.height), app.detail.is_some());
+    // The app's geometry, unless the frame is of another size (a test may
+    // draw at any size).
+    let size = (area.width, area.height);
+    let geometry = if app.geometry.is_for(size, app.detail.is_some()) {
+        app.geometry
+    } else {
+        layout::Geometry::new(size, app.detail.is_some())
+    };
     let screen = geometry.screen;
     let v = app.view_cx();
     header(f, screen.header, app);

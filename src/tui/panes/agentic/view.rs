@@ -98,7 +98,7 @@ fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
                 format!(
                     "any · {} to edit the queries",
                     v.keymap
-                        .keys_of(Context::Agentic, Action::EditQuery)
+                        .keys_in(&[Context::Agentic], Action::EditQuery)
                         .join(" or ")
                 )
             } else {

@@ -189,10 +189,13 @@ fn glyph(c: char) -> Option<[&'static str; 3]> {
 
 // ---- Selectors ----
 
+/// The key of a Report action, as the contexts in force find it.
 fn key_label(v: &ViewCx, action: Action, fallback: &str) -> String {
     v.keymap
-        .key_for(&[Context::Report], action)
-        .map_or_else(|| fallback.to_owned(), |k| k.to_string())
+        .keys_in(&[Context::Report, Context::List, Context::Global], action)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| fallback.to_owned())
 }
 
 fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
