@@ -105,7 +105,7 @@ pub struct ScaAdvisory {
     /// `CVE-...` or, when `has_cve` is false, `GHSA-...`.
     pub vuln_id: String,
     pub package: String,
-    /// `npm`, `pypi`, `maven`, `gomod`, `cargo`, `rubygems`, `nuget` or `composer`.
+    /// `npm`, `pypi`, `maven`, `gomod`, `cargo`, `gem`, `nuget` or `composer`.
     pub ecosystem: String,
     pub vulnerable_version: String,
     pub fixed_version: String,
@@ -363,7 +363,7 @@ mod tests {
             .map(|a| a.ecosystem.as_str())
             .collect();
         for eco in [
-            "npm", "pypi", "maven", "gomod", "cargo", "rubygems", "nuget", "composer",
+            "npm", "pypi", "maven", "gomod", "cargo", "gem", "nuget", "composer",
         ] {
             assert!(ecosystems.contains(eco), "no advisory for {eco}");
         }

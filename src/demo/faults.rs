@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The most a request body may weigh when a plan needs to read it.
-const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+pub(super) const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
 
 /// One way an answer goes wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -394,7 +394,7 @@ fn request_cursor(body: &[u8]) -> Option<String> {
         .filter(|c| !c.is_empty())
 }
 
-fn error_json(status: StatusCode, code: &str, message: &str) -> Response {
+pub(super) fn error_json(status: StatusCode, code: &str, message: &str) -> Response {
     let body = serde_json::json!({ "error": message, "code": code });
     (
         status,

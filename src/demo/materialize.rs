@@ -93,7 +93,6 @@ impl Dataset {
         };
 
         let team = &c.people.teams[row.team as usize];
-        let user = |k: u8| &c.people.users[k as usize % c.people.users.len()];
         let codeowners = vec![Codeowner {
             id: Some(format!("team-{}", row.team as u32 + 1)),
             name: Some(team.name.clone()),
@@ -148,28 +147,6 @@ impl Dataset {
                 git_commit_timestamp: Some(ts(row.created - r.range(1, 400) * 86_400)),
                 git_blob: Some(r.hex(40)),
             }),
-        });
-
-        let exception_request = row.exception.map(|k| {
-            let state = ExceptionState::ALL[k as usize].clone();
-            let requester = user(row.team.wrapping_mul(3));
-            let reviewer = user(row.team.wrapping_mul(5).wrapping_add(1));
-            let reviewed = state != ExceptionState::Requested;
-            ExceptionRequest {
-                exception_state: Some(state),
-                requester_login: Some(requester.login.clone()),
-                requester_name: Some(requester.name.clone()),
-                requester_note: Some("Compensating control: the endpoint is only reachable from the internal network.".into()),
-                requester_triage_reason: Some(TriageReason::AcceptableRisk),
-                requester_action_source: Some("ACTION_SOURCE_WEB_APP".into()),
-                reviewer_login: reviewed.then(|| reviewer.login.clone()),
-                reviewer_name: reviewed.then(|| reviewer.name.clone()),
-                request_id: Some(format!("exr-{id}")),
-                review_id: reviewed.then(|| format!("exv-{id}")),
-                issue_id: Some(id.clone()),
-                created_at: Some(ts(row.created + 3 * 86_400)),
-                reviewed_at: reviewed.then(|| ts(row.created + 5 * 86_400)),
-            }
         });
 
         let mut issue = Issue {
@@ -288,7 +265,9 @@ impl Dataset {
                 .as_ref()
                 .map(|pr| format!("https://{host}/{}/pull/{pr}", repo_meta.name)),
             click_to_fix_pr_id: fix_pr_id,
-            exception_request,
+            // Only for a request asking for exception request info, which
+            // the published List issues request cannot: never (docs/api.md).
+            exception_request: None,
             triage_permission: Some(if row.blocking {
                 TriagePermission::Request
             } else {
@@ -334,9 +313,9 @@ impl Dataset {
             version: Some(a.vulnerable_version.clone()),
             transitivity: Some(
                 if row.transitive {
-                    "TRANSITIVITY_TRANSITIVE"
+                    "TRANSITIVE"
                 } else {
-                    "TRANSITIVITY_DIRECT"
+                    "DIRECT"
                 }
                 .into(),
             ),
@@ -353,6 +332,7 @@ impl Dataset {
             version: Some(a.fixed_version.clone()),
         };
         let conditional = reachability == Some(Reachability::ConditionallyReachable);
+        let match_kind = match_kind(row.transitive, reachability.as_ref());
         ScaAttributes {
             severity: Some(Severity::from_wire(&a.severity)),
             vuln_database_identifier: Some(a.vuln_id.clone()),
@@ -370,11 +350,13 @@ impl Dataset {
                     updated_at: Some(ts(self.anchor.timestamp() - 86_400)),
                     categorization: Some(
                         if score > 0.1 {
-                            "EPSS_CATEGORIZATION_HIGH"
+                            "EPSS_PROBABILITY_HIGH"
                         } else if score > 0.01 {
-                            "EPSS_CATEGORIZATION_MEDIUM"
+                            "EPSS_PROBABILITY_MEDIUM"
+                        } else if score > 0.0 {
+                            "EPSS_PROBABILITY_LOW"
                         } else {
-                            "EPSS_CATEGORIZATION_LOW"
+                            "EPSS_PROBABILITY_NONE"
                         }
                         .into(),
                     ),
@@ -383,21 +365,14 @@ impl Dataset {
             rule_publish_date: Some(ts(row.created - r.range(5, 200) * 86_400)),
             sca_rule_kind: Some(ScaRuleKind::from_wire(&a.sca_rule_kind)),
             sca_match_info: Some(ScaMatchInfo {
-                match_kind: Some(
-                    if row.transitive {
-                        "MATCH_KIND_TRANSITIVE"
-                    } else {
-                        "MATCH_KIND_DIRECT"
-                    }
-                    .into(),
-                ),
+                match_kind: Some(match_kind.into()),
                 analyzed_packages: vec![dependency.clone()],
                 transitive_matches: direct
                     .map(|p| TransitiveMatch {
                         dependency: Some(Dependency {
                             package: p.package.clone().into(),
                             version: p.version.clone().into(),
-                            transitivity: Some("TRANSITIVITY_DIRECT".into()),
+                            transitivity: Some("DIRECT".into()),
                             ecosystem: Some(a.ecosystem.clone()),
                             ..Dependency::default()
                         }),
@@ -588,7 +563,7 @@ impl Dataset {
                     actor,
                     history_type: Some(ht),
                     exception_request_details: is_exception.then(|| ExceptionRequestDetails {
-                        action_source: Some("ACTION_SOURCE_WEB_APP".into()),
+                        action_source: Some("FINDING_EXCEPTION_REQUEST_SOURCE_PLATFORM".into()),
                     }),
                 }
             })
@@ -688,4 +663,25 @@ fn retarget_diff(diff: &str, path: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The published match kinds join transitivity and reachability.
+fn match_kind(transitive: bool, reachability: Option<&Reachability>) -> &'static str {
+    let reachable = match reachability {
+        Some(
+            Reachability::AlwaysReachable
+            | Reachability::ConditionallyReachable
+            | Reachability::Reachable,
+        ) => Some(true),
+        Some(Reachability::Unreachable) => Some(false),
+        _ => None,
+    };
+    match (transitive, reachable) {
+        (false, Some(true)) => "SCA_MATCH_KIND_DIRECT_REACHABLE",
+        (false, Some(false)) => "SCA_MATCH_KIND_DIRECT_UNREACHABLE",
+        (false, None) => "SCA_MATCH_KIND_LOCKFILE_ONLY",
+        (true, Some(true)) => "SCA_MATCH_KIND_TRANSITIVE_REACHABLE",
+        (true, Some(false)) => "SCA_MATCH_KIND_TRANSITIVE_UNREACHABLE",
+        (true, None) => "SCA_MATCH_KIND_TRANSITIVE_UNDETERMINED",
+    }
 }

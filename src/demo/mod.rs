@@ -11,6 +11,7 @@ pub mod query;
 mod rng;
 pub mod routes;
 pub mod scm;
+pub mod tap;
 
 use crate::api::model::ScmConfig;
 use chrono::{DateTime, Utc};
@@ -56,6 +57,8 @@ pub struct DemoState {
     pub scm_configs: Mutex<Vec<ScmConfig>>,
     /// Fault injection (none unless asked for).
     pub faults: faults::FaultState,
+    /// An observer of every exchange (none unless a test installs one).
+    pub tap: tap::TapState,
 }
 
 impl DemoState {
@@ -83,6 +86,7 @@ impl DemoState {
             token: opts.token.clone(),
             scm_configs,
             faults: faults::FaultState::default(),
+            tap: tap::TapState::default(),
         }
     }
 }
@@ -154,6 +158,11 @@ impl DemoServer {
     /// Requests in flight keep the plan they started with.
     pub fn set_faults(&self, plan: faults::Faults) {
         self.state.faults.set(plan);
+    }
+
+    /// Hands every API exchange to `observer` (test API; `None` removes it).
+    pub fn observe(&self, observer: Option<tap::Observer>) {
+        self.state.tap.set(observer);
     }
 
     /// API requests received since the fault plan was last set.

@@ -40,6 +40,11 @@ pub fn router(state: Arc<DemoState>) -> Router {
             "/api/scm/deployments/{deployment}/configs/{config}",
             patch(update_scm_config),
         )
+        // The tap sees what the handlers take and give, inside the faults.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::tap::record,
+        ))
         // Faults (when asked for) on the API routes only, inside
         // compression: they see and spoil the plain JSON.
         .route_layer(axum::middleware::from_fn_with_state(

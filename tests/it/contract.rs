@@ -73,6 +73,7 @@ async fn start_server() -> DemoServer {
     .await
     .expect("the demo server starts");
     assert_eq!(server.state().dataset.rows.len(), FINDINGS);
+    crate::published::watch(&server);
     server
 }
 
@@ -111,6 +112,23 @@ fn client_for(server: &DemoServer, token: &str, deployment: &str) -> Client {
         Token::new(token),
     ))
     .expect("a valid client configuration")
+}
+
+/// Every exchange with a contract test's server is checked against the
+/// published schemas as it happens; a test fails when it ends if any broke
+/// them (the shared server's exchanges may be another test's: any test that
+/// sees a violation fails, so none passes unseen).
+impl Drop for Env {
+    fn drop(&mut self) {
+        let violations = crate::published::take_violations();
+        if !violations.is_empty() && !std::thread::panicking() {
+            panic!(
+                "{} exchange(s) broke the published contract:\n{}",
+                violations.len(),
+                violations.join("\n")
+            );
+        }
+    }
 }
 
 impl Env {

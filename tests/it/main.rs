@@ -12,6 +12,7 @@ mod decode;
 mod faults_headless;
 mod faults_tui;
 mod pty;
+mod published;
 mod readme;
 mod terminal_safety;
 mod tui_flows;

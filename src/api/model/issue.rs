@@ -568,7 +568,8 @@ pub struct ScaMatchInfo {
 pub struct TransitiveMatch {
     pub dependency: Option<Dependency>,
     pub path: Option<String>,
-    #[serde(with = "wire::int64_number")]
+    /// A string in the published schema; numbers are accepted too.
+    #[serde(with = "wire::int64_string")]
     pub line: Option<i64>,
 }
 

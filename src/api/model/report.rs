@@ -119,12 +119,13 @@ pub struct ReportResponse {
     )]
     pub findings: Vec<Issue>,
     pub cursor: Option<String>,
-    #[serde(with = "wire::int64_string")]
+    // Numbers in the published schema; strings are accepted too.
+    #[serde(with = "wire::int64_number")]
     pub total: Option<i64>,
-    #[serde(with = "wire::int64_string")]
+    #[serde(with = "wire::int64_number")]
     pub total_code: Option<i64>,
-    #[serde(with = "wire::int64_string")]
+    #[serde(with = "wire::int64_number")]
     pub total_sca: Option<i64>,
-    #[serde(with = "wire::int64_string")]
+    #[serde(with = "wire::int64_number")]
     pub total_secrets: Option<i64>,
 }

@@ -75,10 +75,9 @@ impl Serialize for Score {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct SarifResult {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) rule_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) rule_index: Option<usize>,
+    /// Always present: SARIF1010 wants `ruleId` or `rule.id` on each result.
+    pub(super) rule_id: String,
+    pub(super) rule_index: usize,
     pub(super) level: &'static str,
     pub(super) message: Text,
     #[serde(skip_serializing_if = "Vec::is_empty")]

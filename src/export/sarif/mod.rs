@@ -58,9 +58,9 @@ impl SarifLog {
     /// Adds one finding: its rule (once) and its result.
     pub fn add(&mut self, issue: &Issue) {
         let rule_id = rule_key(issue);
-        let rule_index = rule_id.map(|id| self.rule(id, issue));
+        let rule_index = self.rule(rule_id, issue);
         self.results
-            .push(result(issue, rule_id.map(str::to_owned), rule_index));
+            .push(result(issue, rule_id.to_owned(), rule_index));
     }
 
     /// The index of the rule `id`, added from `issue` if it is new. A rule

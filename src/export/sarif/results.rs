@@ -19,11 +19,7 @@ pub fn level(severity: Option<&Severity>) -> &'static str {
     }
 }
 
-pub(super) fn result(
-    issue: &Issue,
-    rule_id: Option<String>,
-    rule_index: Option<usize>,
-) -> SarifResult {
+pub(super) fn result(issue: &Issue, rule_id: String, rule_index: usize) -> SarifResult {
     let message = non_empty(issue.message.as_deref())
         .or_else(|| non_empty(Some(issue.rule_label().as_str())))
         .unwrap_or_else(|| format!("finding {}", issue.id()).trim_end().to_owned());

@@ -4,12 +4,31 @@ use super::document::{Rule, RuleProperties, Score, Text};
 use super::{is_absolute_uri, non_empty};
 use crate::api::model::*;
 
-/// The id a finding's rule goes by: the rule id, else the rule path.
-pub(super) fn rule_key(issue: &Issue) -> Option<&str> {
-    [issue.rule_id.as_deref(), issue.rule_path.as_deref()]
-        .into_iter()
-        .flatten()
-        .find(|s| !s.trim().is_empty())
+/// A finding with nothing to name its rule by still needs one: SARIF
+/// requires `ruleId` or `rule.id` on every result (SARIF1010).
+pub(super) const UNIDENTIFIED_RULE: &str = "unidentified-rule";
+
+/// The id a finding's rule goes by: the rule id, else the rule path, the
+/// advisory or the secret type, else [`UNIDENTIFIED_RULE`].
+pub(super) fn rule_key(issue: &Issue) -> &str {
+    let advisory = issue
+        .sca_attributes
+        .as_ref()
+        .and_then(|a| a.vuln_database_identifier.as_deref());
+    let secret = issue
+        .secrets_attributes
+        .as_ref()
+        .and_then(|a| a.secret_type.as_deref());
+    [
+        issue.rule_id.as_deref(),
+        issue.rule_path.as_deref(),
+        advisory,
+        secret,
+    ]
+    .into_iter()
+    .flatten()
+    .find(|s| !s.trim().is_empty())
+    .unwrap_or(UNIDENTIFIED_RULE)
 }
 
 /// The `security-severity` score code-scanning services read from a rule's

@@ -278,7 +278,13 @@ fn empty_fields_are_left_out_never_null() {
     let text = doc.to_string();
     assert!(!text.contains("null"), "{text}");
     let r = &doc["runs"][0]["results"][0];
-    assert!(r.get("ruleId").is_none() && r.get("ruleIndex").is_none());
+    // SARIF1010: every result names its rule, even with nothing to go by.
+    assert_eq!(r["ruleId"], "unidentified-rule");
+    assert_eq!(r["ruleIndex"], 0);
+    assert_eq!(
+        doc["runs"][0]["tool"]["driver"]["rules"][0]["id"],
+        "unidentified-rule"
+    );
     assert!(r.get("locations").is_none());
     assert!(r.get("partialFingerprints").is_none());
     assert!(r.get("properties").is_none());

@@ -1,0 +1,259 @@
+//! The platform's published contract as a validator.
+//!
+//! `tests/data/platform-schemas.json` is the published OpenAPI description
+//! reduced by `tests/data/reduce_openapi.py` (descriptions dropped, nothing
+//! else changed). Loading it closes every object schema that lists its
+//! properties (`additionalProperties: false`): a property the platform does not declare
+//! is a violation, not a tolerated extra. It also drops the `enum` the
+//! published text puts beside `type: array` (a generator quirk repeating the
+//! item values; JSON Schema would read it as values of the whole array): the
+//! items keep their own `enum`.
+
+use boon::{Compiler, SchemaIndex, Schemas};
+use findings_tui::demo::tap::Exchange;
+use serde_json::Value;
+use std::sync::{Mutex, OnceLock};
+
+const DOCUMENT: &str = include_str!("../data/platform-schemas.json");
+const BASE: &str = "urn:platform-schemas";
+
+pub struct Published {
+    schemas: Schemas,
+    operations: Vec<Operation>,
+}
+
+pub struct Operation {
+    pub id: String,
+    method: String,
+    /// Path segments; `None` stands for a `{parameter}`.
+    segments: Vec<Option<String>>,
+    query: Vec<String>,
+    request: Option<SchemaIndex>,
+    response: SchemaIndex,
+}
+
+/// The validator, built once per test binary.
+pub fn published() -> &'static Published {
+    static PUBLISHED: OnceLock<Published> = OnceLock::new();
+    PUBLISHED.get_or_init(Published::load)
+}
+
+impl Published {
+    fn load() -> Published {
+        let mut doc: Value = serde_json::from_str(DOCUMENT).expect("the schema copy is JSON");
+        close_objects(&mut doc["components"]["schemas"]);
+        let mut compiler = Compiler::new();
+        compiler.enable_format_assertions();
+        compiler
+            .add_resource(BASE, doc.clone())
+            .expect("the schema copy is a resource");
+        let mut schemas = Schemas::new();
+        let mut compile = |reference: &str| {
+            let pointer = reference.trim_start_matches('#');
+            compiler
+                .compile(&format!("{BASE}#{pointer}"), &mut schemas)
+                .unwrap_or_else(|e| panic!("schema {reference} compiles: {e}"))
+        };
+        let mut operations = Vec::new();
+        for (path, methods) in doc["paths"].as_object().expect("paths") {
+            for (method, op) in methods.as_object().expect("methods") {
+                let schema_ref = |v: &Value| {
+                    v["content"]["application/json"]["schema"]["$ref"]
+                        .as_str()
+                        .map(str::to_owned)
+                };
+                let request = schema_ref(&op["requestBody"]).map(|r| compile(&r));
+                let response = compile(
+                    &schema_ref(&op["responses"]["200"]).expect("every operation answers a schema"),
+                );
+                let query = op["parameters"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|p| p["in"] == "query")
+                    .filter_map(|p| p["name"].as_str().map(str::to_owned))
+                    .collect();
+                operations.push(Operation {
+                    id: op["operationId"].as_str().expect("operationId").to_owned(),
+                    method: method.to_ascii_uppercase(),
+                    segments: segments(path),
+                    query,
+                    request,
+                    response,
+                });
+            }
+        }
+        Published {
+            schemas,
+            operations,
+        }
+    }
+
+    /// The published operation a method and route template (parameter names
+    /// aside) stand for.
+    pub fn operation(&self, method: &str, route: &str) -> Option<&Operation> {
+        let wanted = segments(route);
+        self.operations
+            .iter()
+            .find(|op| op.method.eq_ignore_ascii_case(method) && op.segments == wanted)
+    }
+
+    pub fn operation_by_id(&self, id: &str) -> &Operation {
+        self.operations
+            .iter()
+            .find(|op| op.id == id)
+            .unwrap_or_else(|| panic!("{id} is a published operation"))
+    }
+
+    pub fn check_request(&self, op: &Operation, body: &Value) -> Result<(), String> {
+        let Some(schema) = op.request else {
+            return Err(format!("{} takes no request body", op.id));
+        };
+        self.check(schema, body)
+            .map_err(|e| format!("{} request: {e}", op.id))
+    }
+
+    pub fn check_response(&self, op: &Operation, body: &Value) -> Result<(), String> {
+        self.check(op.response, body)
+            .map_err(|e| format!("{} response: {e}", op.id))
+    }
+
+    fn check(&self, schema: SchemaIndex, body: &Value) -> Result<(), String> {
+        self.schemas
+            .validate(body, schema)
+            .map_err(|e| format!("{e:#}\n  in {}", excerpt(body)))
+    }
+
+    /// An exchange with the demo server: the request the client built (others,
+    /// like deliberately odd raw requests, are not the client's) and every
+    /// successful answer must be as published. Error answers have no published
+    /// schema (docs/api.md §11–12).
+    pub fn check_exchange(&self, ex: &Exchange) -> Result<(), String> {
+        let op = self
+            .operation(&ex.method, &ex.route)
+            .ok_or_else(|| format!("{} {} is no published operation", ex.method, ex.route))?;
+        let by_client = ex
+            .user_agent
+            .as_deref()
+            .is_some_and(|ua| ua.starts_with("findings-tui/"));
+        if ex.status != 200 {
+            return Ok(());
+        }
+        if by_client {
+            for pair in ex.query.as_deref().unwrap_or("").split('&') {
+                let name = pair.split('=').next().unwrap_or("");
+                if !name.is_empty() && !op.query.iter().any(|q| q == name) {
+                    return Err(format!("{}: undeclared query parameter {name:?}", op.id));
+                }
+            }
+            match op.request {
+                Some(_) => self.check_request(op, &json(&ex.request, &op.id)?)?,
+                None if !ex.request.is_empty() => {
+                    return Err(format!("{} sent a body to a GET", op.id));
+                }
+                None => {}
+            }
+        }
+        self.check_response(op, &json(&ex.response, &op.id)?)
+    }
+}
+
+fn json(bytes: &[u8], op: &str) -> Result<Value, String> {
+    serde_json::from_slice(bytes).map_err(|e| format!("{op}: body is not JSON: {e}"))
+}
+
+fn excerpt(body: &Value) -> String {
+    let text = body.to_string();
+    match text.char_indices().nth(300) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text,
+    }
+}
+
+fn segments(path: &str) -> Vec<Option<String>> {
+    path.trim_matches('/')
+        .split('/')
+        .map(|s| (!s.starts_with('{')).then(|| s.to_owned()))
+        .collect()
+}
+
+/// Every object schema that declares its properties (a message, even an
+/// empty one) takes no other; one that declares none (`meta`, a free-form
+/// struct) stays open. Arrays lose their misplaced `enum`.
+fn close_objects(node: &mut Value) {
+    match node {
+        Value::Object(map) => {
+            if map.get("type").and_then(Value::as_str) == Some("array") {
+                map.remove("enum");
+            }
+            if map.get("type").and_then(Value::as_str) == Some("object")
+                && map.contains_key("properties")
+                && !map.contains_key("additionalProperties")
+            {
+                map.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            map.values_mut().for_each(close_objects);
+        }
+        Value::Array(items) => items.iter_mut().for_each(close_objects),
+        _ => {}
+    }
+}
+
+/// Violations seen by the taps of the demo servers the contract tests run;
+/// each test's `Env` takes them when it ends and fails on any.
+pub static VIOLATIONS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Installs a tap that checks every exchange against the published contract.
+pub fn watch(server: &findings_tui::demo::DemoServer) {
+    server.observe(Some(std::sync::Arc::new(|ex: &Exchange| {
+        if let Err(e) = published().check_exchange(ex) {
+            VIOLATIONS.lock().unwrap_or_else(|e| e.into_inner()).push(e);
+        }
+    })));
+}
+
+/// Takes the violations recorded so far.
+pub fn take_violations() -> Vec<String> {
+    std::mem::take(&mut *VIOLATIONS.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+#[test]
+fn the_validator_rejects_what_the_platform_would_not_send() {
+    let p = published();
+    let list = p.operation_by_id("IssuesService_ListIssues");
+    let ok = serde_json::json!({"issues": [{"issue": {"id": "1", "severity": "SEVERITY_HIGH"}}], "cursor": "x"});
+    assert_eq!(p.check_response(list, &ok), Ok(()));
+    for bad in [
+        serde_json::json!({"issues": [{"issue": {"id": "1", "severity": "SEVERITY_INFO"}}]}),
+        serde_json::json!({"issues": [{"issue": {"id": "1", "undeclared": true}}]}),
+        serde_json::json!({"issues": [{"issue": {"id": "1", "line": "12"}}]}),
+        serde_json::json!({"issues": [{"issue": {"id": "1", "createdAt": "yesterday"}}]}),
+        serde_json::json!({"total": 3}),
+    ] {
+        assert!(
+            p.check_response(list, &bad).is_err(),
+            "{bad} must be refused"
+        );
+    }
+    let req_ok =
+        serde_json::json!({"deploymentId": "1", "issueTypes": ["ISSUE_TYPE_SAST"], "limit": 10});
+    assert_eq!(p.check_request(list, &req_ok), Ok(()));
+    let legacy = serde_json::json!({"filter": {"issueTypes": ["ISSUE_TYPE_SAST"]}});
+    assert!(p.check_request(list, &legacy).is_err());
+}
+
+#[test]
+fn routes_map_to_published_operations_whatever_the_parameter_names() {
+    let p = published();
+    let op = p
+        .operation(
+            "GET",
+            "/api/agent/deployments/{deployment}/issues/v2/{issue}",
+        )
+        .expect("GetIssue");
+    assert_eq!(op.id, "IssuesService_GetIssue");
+    assert!(
+        p.operation("DELETE", "/api/agent/deployments/{d}/issues/v2/{i}")
+            .is_none()
+    );
+}
