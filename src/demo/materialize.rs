@@ -633,19 +633,7 @@ impl Dataset {
         issue.ref_url = issue.commit_url.clone();
         issue.first_detected_at = Some(ts(row.first_detected));
         issue.activity_history = self.activity(index, row);
-        let other_refs = &self.repo(row).other_refs;
-        issue.related_issues = other_refs
-            .iter()
-            .take(1 + index % 2)
-            .enumerate()
-            .map(|(k, r)| RelatedIssue {
-                id: Some(format!("{}", 900_000 + index * 2 + k)),
-                ref_: Some(r.clone()),
-                pull_request_id: Some((400 + (index + k) % 500).to_string()),
-                aggregate_state: Some(AggregateState::Open),
-                created_at: Some(ts(row.created + 3600 * (k as i64 + 1))),
-            })
-            .collect();
+        issue.related_issues = self.related(index);
     }
 }
 

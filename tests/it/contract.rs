@@ -2997,21 +2997,46 @@ fn single_issue_fields(i: &Issue) -> [(&'static str, bool); 8] {
     ]
 }
 
-/// A code finding of a project with other refs (so it has related issues).
+/// Code findings whose rule also has findings on another ref of their
+/// repository (so they have related issues).
 fn code_findings_with_relatives<'a>(env: &Env, all: &'a [Issue]) -> Vec<&'a Issue> {
+    let ds = &env.server.state().dataset;
     all.iter()
         .filter(|i| i.issue_type == Some(IssueType::Sast))
         .filter(|i| {
-            env.server
-                .state()
-                .dataset
-                .catalog
-                .repositories
-                .iter()
-                .any(|r| r.name == i.repository_name() && !r.other_refs.is_empty())
+            findings_tui::demo::dataset::finding_index(i.id(), ds.rows.len())
+                .is_some_and(|k| !ds.related(k).is_empty())
         })
         .take(2)
         .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn related_issues_are_real_findings_of_the_same_rule_on_other_refs() {
+    let env = Env::start().await;
+    let all = list_all(
+        &env.client,
+        ListIssuesRequest {
+            limit: Some(1000),
+            ..Default::default()
+        },
+    )
+    .await;
+    let code = code_findings_with_relatives(&env, &all);
+    let issue = env.client.get_issue(code[0].id()).await.expect("get one");
+    assert!(!issue.related_issues.is_empty());
+    for related in &issue.related_issues {
+        let other = env
+            .client
+            .get_issue(related.id.as_deref().expect("an id"))
+            .await
+            .expect("a related finding can be fetched");
+        assert_eq!(other.rule_id, issue.rule_id, "same rule");
+        assert_eq!(other.repository_name(), issue.repository_name());
+        assert_eq!(other.ref_, related.ref_, "on the ref the relation names");
+        assert_ne!(other.ref_, issue.ref_, "another ref");
+        assert_eq!(other.aggregate_state, related.aggregate_state);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

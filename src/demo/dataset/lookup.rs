@@ -1,10 +1,46 @@
 //! What a row refers to in the catalog: its repository, ref, rule, file
 //! and team.
 
-use super::{Dataset, Kind, Row};
+use super::{Dataset, Kind, Row, finding_id, ts};
+use crate::api::model::{AggregateState, RelatedIssue};
 use crate::demo::catalog::{CodeRule, Repository, ScaAdvisory, SecretRule};
 
 impl Dataset {
+    /// The same rule's findings in the same repository on its other refs
+    /// (the same file first): real findings, so a jump to one finds it.
+    pub fn related(&self, index: usize) -> Vec<RelatedIssue> {
+        let row = &self.rows[index];
+        let mut found: Vec<(bool, usize)> = self
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(j, o)| {
+                *j != index
+                    && o.kind == row.kind
+                    && o.rule == row.rule
+                    && o.repo == row.repo
+                    && o.ref_slot != row.ref_slot
+            })
+            .map(|(j, o)| (o.path != row.path, j))
+            .collect();
+        found.sort_unstable();
+        found
+            .into_iter()
+            .take(3)
+            .map(|(_, j)| {
+                let other = &self.rows[j];
+                RelatedIssue {
+                    id: Some(finding_id(j)),
+                    ref_: Some(self.ref_name(other).to_owned()),
+                    // Findings off the primary ref come from pull requests.
+                    pull_request_id: (other.ref_slot != 0).then(|| (400 + j % 500).to_string()),
+                    aggregate_state: Some(AggregateState::ALL[other.aggregate as usize].clone()),
+                    created_at: Some(ts(other.created)),
+                }
+            })
+            .collect()
+    }
+
     pub fn repo(&self, row: &Row) -> &Repository {
         &self.catalog.repositories[row.repo as usize]
     }

@@ -2,6 +2,7 @@
 //! Code, Remediation and Activity tabs need (the single-issue fetch, asked
 //! for when such a tab opens, then cached by id).
 
+pub mod related;
 pub mod view;
 
 use crate::api::model::*;
@@ -27,6 +28,7 @@ pub enum Tab {
     Code,
     Remediation,
     Activity,
+    Related,
     SupplyChain,
     Secrets,
 }
@@ -38,6 +40,7 @@ impl Tab {
             Tab::Code => "Code",
             Tab::Remediation => "Remediation",
             Tab::Activity => "Activity",
+            Tab::Related => "Related",
             Tab::SupplyChain => "Supply chain",
             Tab::Secrets => "Secrets",
         }
@@ -45,7 +48,10 @@ impl Tab {
 
     /// Tabs whose data comes only with include flags or a single-issue fetch.
     pub fn needs_enriched(self) -> bool {
-        matches!(self, Tab::Code | Tab::Remediation | Tab::Activity)
+        matches!(
+            self,
+            Tab::Code | Tab::Remediation | Tab::Activity | Tab::Related
+        )
     }
 }
 
@@ -58,6 +64,11 @@ pub struct DetailView {
     pub scroll: u16,
     pub loader: Loader,
     requested: bool,
+    /// Opened from another finding's Related tab: only the id is known, so
+    /// every tab waits for the single-issue fetch.
+    pub bare: bool,
+    /// The row of the Related tab that `Enter` opens.
+    pub related: usize,
     /// How far the content can scroll, as last drawn (the view knows the
     /// wrapped content's length): `k` after `G` moves at once.
     pub max_scroll: Cell<Option<u16>>,
@@ -65,7 +76,13 @@ pub struct DetailView {
 
 impl DetailView {
     pub fn new(issue: Issue) -> Self {
-        let mut tabs = vec![Tab::Overview, Tab::Code, Tab::Remediation, Tab::Activity];
+        let mut tabs = vec![
+            Tab::Overview,
+            Tab::Code,
+            Tab::Remediation,
+            Tab::Activity,
+            Tab::Related,
+        ];
         match issue.issue_type {
             Some(IssueType::Sca) => tabs.push(Tab::SupplyChain),
             Some(IssueType::Secrets) => tabs.push(Tab::Secrets),
@@ -80,8 +97,40 @@ impl DetailView {
             scroll: 0,
             loader: Loader::default(),
             requested: false,
+            bare: false,
+            related: 0,
             max_scroll: Cell::new(None),
         }
+    }
+
+    /// Whether the open tab waits for the single-issue fetch.
+    pub fn needs_fetch(&self) -> bool {
+        self.bare || self.current_tab().needs_enriched()
+    }
+
+    /// `Enter` on the Related tab: the selected related finding takes this
+    /// one's place (what is in flight for this one is cancelled).
+    fn open_related(&mut self, cache: &Cache, outbox: &mut Outbox) {
+        let Some(id) = self
+            .best_issue(cache)
+            .and_then(|i| i.related_issues.get(self.related))
+            .and_then(|r| r.id.clone())
+            .filter(|id| !id.trim().is_empty())
+        else {
+            return;
+        };
+        outbox.cancel(self.close());
+        let mut next = DetailView::new(Issue {
+            id: Some(id),
+            issue_type: self.issue.issue_type.clone(),
+            ..Issue::default()
+        });
+        next.bare = true;
+        *self = next;
+    }
+
+    fn related_count(&self, cache: &Cache) -> usize {
+        self.best_issue(cache).map_or(0, |i| i.related_issues.len())
     }
 
     pub fn current_tab(&self) -> Tab {
@@ -153,7 +202,7 @@ impl DetailView {
         let Some(id) = self.issue.id.clone() else {
             return;
         };
-        if !self.current_tab().needs_enriched() || self.requested || cache.contains_key(&id) {
+        if !self.needs_fetch() || self.requested || cache.contains_key(&id) {
             return;
         }
         self.requested = true;
@@ -175,6 +224,15 @@ impl DetailView {
         let page = height.max(1) as u16;
         if let Some(max) = self.max_scroll.get() {
             self.scroll = self.scroll.min(max);
+        }
+        if self.current_tab() == Tab::Related {
+            let last = self.related_count(cache).saturating_sub(1);
+            match action {
+                Action::Down => return self.related = (self.related + 1).min(last),
+                Action::Up => return self.related = self.related.saturating_sub(1),
+                Action::Open => return self.open_related(cache, outbox),
+                _ => {}
+            }
         }
         match action {
             Action::Refresh => self.refetch(cache),
@@ -268,5 +326,66 @@ mod tests {
             detail.best_issue(&cache).unwrap().message.as_deref(),
             Some("from the list")
         );
+    }
+
+    /// A detail whose finding `a` arrived with two related findings, on
+    /// the Related tab.
+    fn on_related(outbox: &mut Outbox) -> (DetailView, Cache) {
+        let (mut detail, id) = asking(outbox);
+        let mut full = finding("a", "full");
+        full.related_issues = ["r1", "r2"]
+            .iter()
+            .map(|id| RelatedIssue {
+                id: Some((*id).into()),
+                ref_: Some("feature/x".into()),
+                ..RelatedIssue::default()
+            })
+            .collect();
+        let mut cache = Cache::new();
+        detail.on_reply(
+            id,
+            Ok(ApiResponse::Issue(Box::new(full))),
+            &mut cache,
+            outbox,
+        );
+        detail.tab = detail.tabs.iter().position(|t| *t == Tab::Related).unwrap();
+        (detail, cache)
+    }
+
+    #[test]
+    fn enter_on_related_opens_the_selected_finding_by_its_id() {
+        let mut outbox = Outbox::default();
+        let (mut detail, mut cache) = on_related(&mut outbox);
+        for _ in 0..5 {
+            detail.on_action(Action::Down, 10, &mut cache, &mut outbox);
+        }
+        assert_eq!(detail.related, 1, "the selection stops at the last row");
+        detail.on_action(Action::Open, 10, &mut cache, &mut outbox);
+        assert_eq!(detail.issue.id.as_deref(), Some("r2"));
+        assert!(detail.bare);
+        assert_eq!(detail.current_tab(), Tab::Overview);
+        // Even the Overview waits for the fetch: the list never had r2.
+        detail.ensure_data(&cache, &mut outbox);
+        let asked: Vec<_> = outbox
+            .requests()
+            .into_iter()
+            .map(|(_, r)| r.clone())
+            .collect();
+        assert_eq!(
+            asked.last(),
+            Some(&ApiRequest::GetIssue { id: "r2".into() })
+        );
+        assert!(detail.is_loading());
+    }
+
+    #[test]
+    fn up_and_down_scroll_other_tabs_and_enter_does_nothing_there() {
+        let mut outbox = Outbox::default();
+        let (mut detail, mut cache) = on_related(&mut outbox);
+        detail.tab = 0;
+        detail.on_action(Action::Down, 10, &mut cache, &mut outbox);
+        assert_eq!((detail.scroll, detail.related), (1, 0));
+        detail.on_action(Action::Open, 10, &mut cache, &mut outbox);
+        assert_eq!(detail.issue.id.as_deref(), Some("a"));
     }
 }

@@ -16,7 +16,7 @@ fn content<'a>(detail: &DetailView, cache: &Cache, v: &ViewCx, width: usize) -> 
     let theme = v.theme;
     let tab = detail.current_tab();
     let cached = detail.issue.id.as_ref().and_then(|id| cache.get(id));
-    match (tab.needs_enriched(), cached) {
+    match (detail.needs_fetch(), cached) {
         (true, None) if detail.is_loading() => vec![Line::from(format!(
             "{} fetching this finding's {}…",
             spinner(v.spinner),
@@ -39,6 +39,23 @@ fn content<'a>(detail: &DetailView, cache: &Cache, v: &ViewCx, width: usize) -> 
                 theme.dim(),
             )),
         ],
+        (_, Some(Enriched::Loaded(full))) if tab == Tab::Related => {
+            let mut lines = super::related::lines(full, Some(detail.related), theme);
+            if !full.related_issues.is_empty() {
+                lines.push(Line::default());
+                lines.push(Line::from(Span::styled(
+                    format!(
+                        "{} opens the selected finding here",
+                        v.key(
+                            crate::tui::keymap::Context::Detail,
+                            crate::tui::keymap::Action::Open
+                        )
+                    ),
+                    theme.dim(),
+                )));
+            }
+            lines
+        }
         (_, Some(Enriched::Loaded(full))) => tab_lines(tab, full, theme, width),
         (false, _) => tab_lines(tab, &detail.issue, theme, width),
     }
@@ -47,14 +64,15 @@ fn content<'a>(detail: &DetailView, cache: &Cache, v: &ViewCx, width: usize) -> 
 pub fn draw(f: &mut Frame, area: Rect, detail: &DetailView, cache: &Cache, v: &ViewCx) {
     let theme = v.theme;
     f.render_widget(Clear, area);
+    // A finding opened from Related is known by its id until it arrives.
+    let shown = detail.best_issue(cache).unwrap_or(&detail.issue);
     let title = format!(
         " {} · {} ",
-        detail
-            .issue
+        shown
             .severity
             .as_ref()
             .map_or(String::new(), |s| safe(s.label())),
-        safe(&detail.issue.rule_label())
+        safe(&shown.rule_label())
     );
     let block = Block::default().borders(Borders::ALL).title(title);
     let inner = block.inner(area);
@@ -85,6 +103,7 @@ pub fn tab_lines<'a>(tab: Tab, issue: &Issue, theme: &Theme, width: usize) -> Ve
         Tab::Code => code(issue, theme, width),
         Tab::Remediation => remediation(issue, theme, width),
         Tab::Activity => activity(issue, theme, width),
+        Tab::Related => super::related::lines(issue, None, theme),
         Tab::SupplyChain => supply_chain(issue, theme, width),
         Tab::Secrets => secrets(issue, theme),
     }
@@ -245,6 +264,9 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     if let Some(url) = &i.click_to_fix_pr_url {
         lines.push(field(theme, "fix PR", safe(url)));
     }
+    if let Some(msg) = &i.click_to_fix_commit_msg {
+        lines.push(field(theme, "fix PR commit", safe(msg)));
+    }
     if let Some(ex) = &i.exception_request {
         lines.push(Line::default());
         lines.push(heading(theme, "Exception request"));
@@ -357,9 +379,24 @@ fn code<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             }
         }
     }
-    if let Some(url) = &i.commit_url {
+    if let Some(name) = &i.rule_display_name {
         lines.push(Line::default());
+        lines.push(field(theme, "rule", safe(name)));
+    }
+    if let Some(url) = &i.commit_url {
         lines.push(field(theme, "commit", safe(url)));
+    }
+    if let Some(url) = i
+        .ref_url
+        .as_ref()
+        .filter(|u| Some(*u) != i.commit_url.as_ref())
+    {
+        lines.push(field(theme, "ref", safe(url)));
+    }
+    if let Some(impact) = &i.ai_impact {
+        lines.push(Line::default());
+        lines.push(heading(theme, "AI impact"));
+        lines.extend(paragraph(impact, width, 2, ratatui::style::Style::new()));
     }
     if let Some(x) = &i.rule_explanation {
         lines.push(Line::default());

@@ -1,0 +1,53 @@
+//! The Related tab: the same finding on other branches and pull requests
+//! (`relatedIssues`, which only the single-issue fetch gives), one of which
+//! can be opened in the detail's place.
+
+use crate::api::model::*;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::common::{date, opt, safe};
+use ratatui::text::{Line, Span};
+
+/// The lines of the tab; `selected` marks the row `Enter` would open (none
+/// when printed headless).
+pub fn lines<'a>(i: &Issue, selected: Option<usize>, theme: &Theme) -> Vec<Line<'a>> {
+    if i.related_issues.is_empty() {
+        return vec![Line::from(Span::styled(
+            "no related findings on other branches or pull requests",
+            theme.dim(),
+        ))];
+    }
+    let mut lines = vec![Line::from(Span::styled(
+        format!(
+            "  {:<12} {:<28} {:<8} {:<22} {}",
+            "ID", "BRANCH", "PR", "STATE", "CREATED"
+        ),
+        theme.dim(),
+    ))];
+    for (k, r) in i.related_issues.iter().enumerate() {
+        let chosen = selected == Some(k);
+        let text = format!(
+            "{} {:<12} {:<28} {:<8} {:<22} {}",
+            if chosen { "▶" } else { " " },
+            clip(&opt(&r.id), 12),
+            clip(&opt(&r.ref_), 28),
+            r.pull_request_id
+                .as_deref()
+                .map_or("-".into(), |p| clip(&format!("#{p}"), 8)),
+            r.aggregate_state
+                .as_ref()
+                .map_or("-".into(), |s| clip(&safe(s.label()), 22)),
+            date(&r.created_at),
+        );
+        lines.push(if chosen {
+            Line::from(Span::styled(text, theme.selected()))
+        } else {
+            Line::from(text)
+        });
+    }
+    lines
+}
+
+/// A cell's text, safe and at most `width` characters.
+fn clip(s: &str, width: usize) -> String {
+    crate::text::truncate(&safe(s), width).into_owned()
+}
