@@ -166,13 +166,13 @@ impl Record for ScmConfig {
     const COLUMNS: &'static [Column] = &[
         col("id", 6, 4),
         col("type", 17, 8).dropped(1),
-        col("namespace", 16, 10),
+        col("namespace", 16, 12),
         col("auto_scan", 9, 9),
-        col("network_broker", 14, 6).dropped(4),
+        col("network_broker", 14, 14).dropped(4),
         col("diff_scan", 9, 9).dropped(5),
         col("token", 5, 5).dropped(3),
         col("last_sync", 16, 16).dropped(2),
-        col("status", 10, 6),
+        col("status", 10, 10),
     ];
     fn cells(&self) -> Vec<String> {
         // Absent is the protobuf default: off (docs/api.md §5).

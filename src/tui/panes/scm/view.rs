@@ -199,7 +199,7 @@ fn value_of(pane: &ScmPane, row: Row, theme: &Theme) -> (String, Style) {
             (None, Some(v)) => (shown(v), Style::new()),
             (None, None) => ("unchanged".into(), theme.dim()),
         },
-        Row::AccessToken if draft.has_token() => (format!("{MASK} (new, set)"), theme.accent()),
+        Row::AccessToken if draft.has_token() => (format!("{MASK} (set)"), theme.accent()),
         Row::AccessToken => match draft.base.as_ref().and_then(|b| b.has_access_token) {
             Some(true) => ("present (unchanged)".into(), theme.dim()),
             Some(false) => ("none (unchanged)".into(), theme.dim()),
