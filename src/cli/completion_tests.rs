@@ -115,9 +115,7 @@ fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
             else {
                 unreachable!()
             };
-            scm::prepare(args)
-                .map(drop)
-                .map_err(|e| format!("{e:?}"))
+            scm::prepare(args).map(drop).map_err(|e| format!("{e:?}"))
         }
         _ => Ok(()),
     }

@@ -327,7 +327,10 @@ fn a_deployment_given_anywhere_beats_the_lookup() {
         other => panic!("{other:?}"),
     }
     let shown = show(&e, None);
-    assert!(shown.contains("# deployment: none (the token's deployment is asked of the server)"), "{shown}");
+    assert!(
+        shown.contains("# deployment: none (the token's deployment is asked of the server)"),
+        "{shown}"
+    );
 }
 
 #[test]

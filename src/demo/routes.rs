@@ -406,9 +406,7 @@ async fn deployment_of_token(
 }
 
 /// The SCM configs as they are now (PATCHes are kept in memory).
-fn scm_configs(
-    state: &DemoState,
-) -> Result<std::sync::MutexGuard<'_, Vec<ScmConfig>>, ApiFailure> {
+fn scm_configs(state: &DemoState) -> Result<std::sync::MutexGuard<'_, Vec<ScmConfig>>, ApiFailure> {
     state.scm_configs.lock().map_err(|_| {
         ApiFailure::new(
             StatusCode::INTERNAL_SERVER_ERROR,

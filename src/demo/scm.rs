@@ -50,10 +50,7 @@ pub fn list_page(
             known(v.clone(), v.is_known(), raw, "sortDirection")?
         }
     };
-    let fingerprint = cursor::fingerprint(
-        "scm-configs",
-        &(sort_by.as_wire(), direction.as_wire()),
-    );
+    let fingerprint = cursor::fingerprint("scm-configs", &(sort_by.as_wire(), direction.as_wire()));
     let start = Cursor::decode_for(query.cursor.as_deref(), fingerprint)?;
     let mut order: Vec<&ScmConfig> = configs.iter().collect();
     order.sort_by(|a, b| {
@@ -74,7 +71,10 @@ pub fn list_page(
         };
         // The id decides ties, and is the whole order for SORT_BY_ID.
         let by_id = by_id(a, b);
-        match (sort_by == ScmConfigSortBy::Id, direction == SortDirection::Desc) {
+        match (
+            sort_by == ScmConfigSortBy::Id,
+            direction == SortDirection::Desc,
+        ) {
             (true, true) => by_id.reverse(),
             (true, false) => by_id,
             _ => key.then(by_id),
@@ -212,24 +212,34 @@ mod tests {
         apply_patch(&mut c, &patch, Utc::now());
         assert_eq!(c.auto_scan, Some(false));
         assert_eq!(c.use_network_broker, Some(false));
-        assert_eq!(c.auto_scan_settings.and_then(|s| s.diff_enabled), Some(false));
+        assert_eq!(
+            c.auto_scan_settings.and_then(|s| s.diff_enabled),
+            Some(false)
+        );
     }
 
     fn configs() -> Vec<ScmConfig> {
         let t = |h: i64| Some(Utc::now() - chrono::Duration::hours(h));
-        [("1002", "beta", t(1)), ("1010", "Alpha", t(5)), ("1003", "alpha", None)]
-            .into_iter()
-            .map(|(id, ns, sync)| ScmConfig {
-                id: Some(id.into()),
-                namespace: Some(ns.into()),
-                last_successful_sync_at: sync,
-                ..Default::default()
-            })
-            .collect()
+        [
+            ("1002", "beta", t(1)),
+            ("1010", "Alpha", t(5)),
+            ("1003", "alpha", None),
+        ]
+        .into_iter()
+        .map(|(id, ns, sync)| ScmConfig {
+            id: Some(id.into()),
+            namespace: Some(ns.into()),
+            last_successful_sync_at: sync,
+            ..Default::default()
+        })
+        .collect()
     }
 
     fn ids(page: &ListScmConfigsResponse) -> Vec<&str> {
-        page.configs.iter().filter_map(|c| c.id.as_deref()).collect()
+        page.configs
+            .iter()
+            .filter_map(|c| c.id.as_deref())
+            .collect()
     }
 
     fn query(sort_by: &str, dir: &str) -> ListQuery {
@@ -247,9 +257,21 @@ mod tests {
         assert_eq!(ids(&page), ["1002", "1003", "1010"]);
         assert_eq!(page.cursor, None);
         let cases = [
-            ("SCM_CONFIG_SORT_BY_ID", "SORT_DIRECTION_DESC", ["1010", "1003", "1002"]),
-            ("SCM_CONFIG_SORT_BY_NAME", "SORT_DIRECTION_ASC", ["1003", "1010", "1002"]),
-            ("SCM_CONFIG_SORT_BY_NAME", "SORT_DIRECTION_DESC", ["1002", "1003", "1010"]),
+            (
+                "SCM_CONFIG_SORT_BY_ID",
+                "SORT_DIRECTION_DESC",
+                ["1010", "1003", "1002"],
+            ),
+            (
+                "SCM_CONFIG_SORT_BY_NAME",
+                "SORT_DIRECTION_ASC",
+                ["1003", "1010", "1002"],
+            ),
+            (
+                "SCM_CONFIG_SORT_BY_NAME",
+                "SORT_DIRECTION_DESC",
+                ["1002", "1003", "1010"],
+            ),
             (
                 "SCM_CONFIG_SORT_BY_LAST_SUCCESSFUL_SYNC_AT",
                 "SORT_DIRECTION_ASC",
@@ -257,7 +279,11 @@ mod tests {
             ),
         ];
         for (by, dir, expected) in cases {
-            assert_eq!(ids(&list_page(&all, &query(by, dir)).unwrap()), expected, "{by} {dir}");
+            assert_eq!(
+                ids(&list_page(&all, &query(by, dir)).unwrap()),
+                expected,
+                "{by} {dir}"
+            );
         }
     }
 

@@ -193,7 +193,10 @@ impl Record for ScmConfig {
             self.namespace.clone().unwrap_or_default(),
             on(self.auto_scan),
             on(self.use_network_broker),
-            on(self.auto_scan_settings.as_ref().and_then(|s| s.diff_enabled)),
+            on(self
+                .auto_scan_settings
+                .as_ref()
+                .and_then(|s| s.diff_enabled)),
             if self.has_access_token == Some(true) {
                 "yes"
             } else {

@@ -95,7 +95,8 @@ mod tests {
             assert_eq!(d.features.len(), 1);
         }
         // lowerCamelCase, as protobuf JSON writes by default, reads the same.
-        let d: Deployment = serde_json::from_str(r#"{"id":5,"displayName":" ","name":"n"}"#).unwrap();
+        let d: Deployment =
+            serde_json::from_str(r#"{"id":5,"displayName":" ","name":"n"}"#).unwrap();
         assert_eq!(d.shown_name(), Some("n"));
         let zero: Deployment = serde_json::from_str(r#"{"id":0}"#).unwrap();
         assert_eq!(zero.path_id(), None);

@@ -435,7 +435,10 @@ mod tests {
             [
                 ("limit", "2".to_owned()),
                 ("sortDirection", "SORT_DIRECTION_DESC".to_owned()),
-                ("sortBy", "SCM_CONFIG_SORT_BY_LAST_SUCCESSFUL_SYNC_AT".to_owned()),
+                (
+                    "sortBy",
+                    "SCM_CONFIG_SORT_BY_LAST_SUCCESSFUL_SYNC_AT".to_owned()
+                ),
             ]
         );
     }

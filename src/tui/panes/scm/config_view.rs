@@ -28,7 +28,14 @@ pub(super) fn text(lines: &mut Lines, s: &str, width: usize, style: Style) {
 }
 
 /// `label  value`, the value wrapped under itself.
-pub(super) fn fact(lines: &mut Lines, theme: &Theme, label: &str, value: &str, style: Style, width: usize) {
+pub(super) fn fact(
+    lines: &mut Lines,
+    theme: &Theme,
+    label: &str,
+    value: &str,
+    style: Style,
+    width: usize,
+) {
     let label_w = label_width(width);
     let avail = width.saturating_sub(label_w).max(1);
     for (i, part) in wrap(value, avail).into_iter().enumerate() {
@@ -186,4 +193,3 @@ pub(super) fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, widt
         lines.extend(paragraph(&events, width, 4, plain));
     }
 }
-

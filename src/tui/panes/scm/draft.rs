@@ -181,7 +181,8 @@ impl Draft {
 
     /// A namespace typed: empty, or the config's own, is "as it is".
     pub fn set_namespace(&mut self, value: String) {
-        let same = matches!(self.current(Row::Namespace), Some(FieldValue::Text(t)) if t == value.trim());
+        let same =
+            matches!(self.current(Row::Namespace), Some(FieldValue::Text(t)) if t == value.trim());
         self.namespace = (!value.is_empty() && !same).then_some(value);
     }
 
@@ -209,7 +210,8 @@ impl Draft {
         let differs = |field: ScmField, v: FieldValue| {
             base.is_none_or(|b| field.of_config(b) != v).then_some(v)
         };
-        let switch = |field: ScmField, v: Option<bool>| match differs(field, FieldValue::Switch(v?)) {
+        let switch = |field: ScmField, v: Option<bool>| match differs(field, FieldValue::Switch(v?))
+        {
             Some(FieldValue::Switch(b)) => Some(b),
             _ => None,
         };
@@ -225,7 +227,9 @@ impl Draft {
         ScmConfigPatch {
             deployment_id: None,
             config_id: None,
-            access_token: self.has_token().then(|| self.access_token.trim().to_owned()),
+            access_token: self
+                .has_token()
+                .then(|| self.access_token.trim().to_owned()),
             auto_scan: switch(ScmField::AutoScan, self.auto_scan),
             use_network_broker: switch(ScmField::UseNetworkBroker, self.use_network_broker),
             namespace,

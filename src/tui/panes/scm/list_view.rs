@@ -2,8 +2,8 @@
 //! changes (the columns of `findings scm list`), `✎` on a config with an
 //! unsent draft, and what to do when the list cannot be had.
 
-use super::list::Load;
 use super::ScmPane;
+use super::list::Load;
 use crate::api::model::ScmConfig;
 use crate::export::{Record, fit, table_layout};
 use crate::tui::keymap::{Action, Context};
@@ -50,13 +50,9 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             .iter()
             .map(|c| c.name.replace('_', " ").to_uppercase())
             .collect();
-        lines.push(row_line(
-            "",
-            &names,
-            &widths,
-            theme.header_row(),
-            |_, _| Style::new(),
-        ));
+        lines.push(row_line("", &names, &widths, theme.header_row(), |_, _| {
+            Style::new()
+        }));
         // Rows under the header and above the notes.
         let notes = usize::from(!matches!(list.load, Load::Loaded));
         let room = (inner.height as usize).saturating_sub(1 + notes).max(1);
@@ -99,7 +95,9 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             theme.error(),
         )),
         Load::Loaded if list.configs.is_empty() => Some((
-            format!("This deployment lists no SCM configs. {by_id} or :scm ID edits a config by its id."),
+            format!(
+                "This deployment lists no SCM configs. {by_id} or :scm ID edits a config by its id."
+            ),
             theme.dim(),
         )),
         Load::Loaded => None,

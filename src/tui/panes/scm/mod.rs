@@ -136,7 +136,10 @@ impl std::fmt::Debug for ScmPane {
             .field("selected", &self.selected_row())
             .field("editing", &self.editing.is_some())
             .field("step", &self.step)
-            .field("review", &self.review.as_ref().map(Prepared::without_secret))
+            .field(
+                "review",
+                &self.review.as_ref().map(Prepared::without_secret),
+            )
             .field("attempt", &self.attempt)
             .field("in_flight", &self.in_flight)
             .field("problem", &self.problem)
@@ -203,7 +206,9 @@ impl ScmPane {
     pub fn set_config_id(&mut self, id: &str) -> Result<(), String> {
         let id = id.trim();
         if self.in_flight.is_some() && !self.draft.is_for(id) {
-            return Err("the update is in flight: wait for its answer before opening another config".into());
+            return Err(
+                "the update is in flight: wait for its answer before opening another config".into(),
+            );
         }
         if !self.draft.is_for(id) {
             let next = self
@@ -261,7 +266,10 @@ impl ScmPane {
             Action::Bottom => self.list.select_last(),
             Action::Refresh => self.load_list(outbox),
             Action::Open => {
-                let id = self.list.selected_config().map(|c| c.id.clone().unwrap_or_default());
+                let id = self
+                    .list
+                    .selected_config()
+                    .map(|c| c.id.clone().unwrap_or_default());
                 match id {
                     Some(id) if !id.is_empty() => {
                         if let Err(e) = self.set_config_id(&id) {
@@ -290,9 +298,8 @@ impl ScmPane {
             && self.draft.config_id.is_empty()
             && matches!(action, Action::Toggle | Action::Submit | Action::ClearField)
         {
-            self.problem = Some(
-                "choose a config first: type its id in the config id row (or :scm ID)".into(),
-            );
+            self.problem =
+                Some("choose a config first: type its id in the config id row (or :scm ID)".into());
             return;
         }
         match action {
@@ -488,7 +495,9 @@ impl ScmPane {
     fn on_list_reply(&mut self, result: ApiResult, outbox: &mut Outbox) {
         match result {
             Ok(ApiResponse::ScmConfigs(configs)) => self.listed(configs),
-            Ok(_) => self.list.load = Load::Failed("the answer is not a list of SCM configs".into()),
+            Ok(_) => {
+                self.list.load = Load::Failed("the answer is not a list of SCM configs".into())
+            }
             Err(e) => {
                 let shown = crate::text::one_line(&e.to_string()).into_owned();
                 outbox.status(format!(
@@ -647,11 +656,12 @@ impl Pane for ScmPane {
     }
 
     fn unsent_work(&self) -> Option<&'static str> {
-        self.has_unsent_changes().then_some(if self.kept.is_empty() {
-            "the SCM draft has not been sent"
-        } else {
-            "SCM drafts have not been sent"
-        })
+        self.has_unsent_changes()
+            .then_some(if self.kept.is_empty() {
+                "the SCM draft has not been sent"
+            } else {
+                "SCM drafts have not been sent"
+            })
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {

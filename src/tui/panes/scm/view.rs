@@ -24,7 +24,6 @@ const FORM_HEIGHT: u16 = Row::ALL.len() as u16 + 3;
 /// What the token shows as, set or being typed.
 const MASK: &str = "••••";
 
-
 pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let on_panel = matches!(pane.step, Step::Review | Step::Sending);
     let (form_area, panel_area) = if area.width >= SIDE_BY_SIDE {

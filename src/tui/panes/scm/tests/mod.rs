@@ -1,5 +1,6 @@
 use super::*;
 use crate::api::ApiError;
+use crate::api::model::FieldValue;
 use crate::api::model::*;
 use crate::tui::app::{App, Effect, Msg, Session};
 use crate::tui::keymap::Keymap;
@@ -383,4 +384,5 @@ fn take_scm(mut app: App) -> ScmPane {
     std::mem::take(app.scm_mut())
 }
 
+mod list;
 mod sending;
