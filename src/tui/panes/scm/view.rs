@@ -154,7 +154,7 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     } else if interactive {
         let n = pane.draft.changes();
         let text = match n {
-            0 => "nothing changed yet: fields as they are are not sent".to_owned(),
+            0 => "nothing changed yet: only changed fields are sent".to_owned(),
             1 => "1 field to send; the others are not sent".to_owned(),
             n => format!("{n} fields to send; the others are not sent"),
         };
