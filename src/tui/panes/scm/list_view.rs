@@ -142,7 +142,7 @@ pub fn status(pane: &ScmPane, v: &ViewCx) -> String {
         Load::Failed(_) => "SCM configs not listed".to_owned(),
         _ => "listing SCM configs".to_owned(),
     }];
-    let drafts = pane.kept.len() + usize::from(pane.draft.changes() > 0);
+    let drafts = pane.unsent_drafts();
     if drafts > 0 {
         parts.push(format!("✎ {drafts} unsent"));
     }

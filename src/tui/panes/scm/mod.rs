@@ -319,11 +319,9 @@ impl ScmPane {
                 }
             }
             Action::Review => self.open_review(outbox, keymap),
-            Action::ClearField => {
-                if row != Row::Review {
-                    self.draft.reset(row);
-                    self.edited();
-                }
+            Action::ClearField if row != Row::Review => {
+                self.draft.reset(row);
+                self.edited();
             }
             Action::Back => {
                 self.mode = Mode::List;
@@ -485,10 +483,10 @@ impl ScmPane {
         text
     }
 
-    /// Whether quitting would lose changes not sent yet (or whose sending
-    /// is still under way), of any config.
-    pub fn has_unsent_changes(&self) -> bool {
-        self.draft.changes() > 0 || !self.kept.is_empty()
+    /// How many configs have changes not sent yet (or whose sending is
+    /// still under way): what quitting would lose.
+    pub fn unsent_drafts(&self) -> usize {
+        self.kept.len() + usize::from(self.draft.changes() > 0)
     }
 
     /// The answer to the list request.
@@ -656,12 +654,11 @@ impl Pane for ScmPane {
     }
 
     fn unsent_work(&self) -> Option<&'static str> {
-        self.has_unsent_changes()
-            .then_some(if self.kept.is_empty() {
-                "the SCM draft has not been sent"
-            } else {
-                "SCM drafts have not been sent"
-            })
+        match self.unsent_drafts() {
+            0 => None,
+            1 => Some("the SCM draft has not been sent"),
+            _ => Some("SCM drafts have not been sent"),
+        }
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {

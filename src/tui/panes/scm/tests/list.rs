@@ -164,7 +164,11 @@ fn a_draft_never_follows_to_another_config() {
     assert!(!pane.draft.has_token());
     pane.act(Action::Review, 20, &mut outbox);
     assert!(pane.review.is_none(), "nothing to send for 1002");
-    assert!(pane.unsent_work().is_some(), "1001's draft still guards q");
+    assert_eq!(
+        pane.unsent_work(),
+        Some("the SCM draft has not been sent"),
+        "1001's draft still guards q"
+    );
 
     // The config id row and `:scm` switch configs the same way.
     select(&mut pane, Row::Namespace);
@@ -182,6 +186,7 @@ fn a_draft_never_follows_to_another_config() {
     pane.run("scm", &["1002"], &mut outbox).unwrap();
     assert_eq!(pane.draft.namespace.as_deref(), Some("other"));
     assert!(pane.kept.contains_key("1001"));
+    assert_eq!(pane.unsent_work(), Some("SCM drafts have not been sent"));
     assert!(!format!("{pane:?}").contains(SECRET));
     assert!(sends(&outbox).is_empty());
 }
