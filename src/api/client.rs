@@ -1,4 +1,4 @@
-//! The HTTP client of the four operations.
+//! The HTTP client of the operations the app uses.
 //!
 //! One `reqwest::Client` (rustls, gzip, connection reuse) for everything.
 //! Reads are retried per docs/api.md §13; the SCM PATCH never is.
@@ -94,18 +94,35 @@ enum Idempotence {
 
 impl Client {
     pub fn new(config: ClientConfig) -> Result<Self, ApiError> {
+        check_deployment(&config.deployment)?;
+        Self::build(config)
+    }
+
+    /// A client that knows no deployment yet: it may only ask which one
+    /// the token belongs to ([`Client::discover_deployment`]).
+    pub fn for_token(config: ClientConfig) -> Result<Self, ApiError> {
+        Self::build(ClientConfig {
+            deployment: String::new(),
+            ..config
+        })
+    }
+
+    /// This client (its connections shared) for deployment `id`.
+    pub fn with_deployment(&self, id: &str) -> Result<Self, ApiError> {
+        check_deployment(id)?;
+        Ok(Client {
+            deployment: id.to_owned(),
+            ..self.clone()
+        })
+    }
+
+    fn build(config: ClientConfig) -> Result<Self, ApiError> {
         let base_url = config.base_url.trim_end_matches('/').to_owned();
         let parsed = reqwest::Url::parse(&base_url)
             .map_err(|e| ApiError::Config(format!("base URL {base_url:?} is not a URL: {e}")))?;
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(ApiError::Config(format!(
                 "base URL {base_url:?} must start with https:// (or http:// for loopback)"
-            )));
-        }
-        if config.deployment.is_empty() || !config.deployment.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(ApiError::Config(format!(
-                "deployment id {:?} must be a number",
-                config.deployment
             )));
         }
         // reqwest is built without a crypto provider of its own: rustls
@@ -198,6 +215,58 @@ impl Client {
             self.deployment,
             path_segment(issue_id)
         );
+        self.send(reqwest::Method::GET, &path, None::<&()>, Idempotence::Read)
+            .await
+    }
+
+    /// GET /api/agent/deployment (`DeploymentService_GetDeploymentByToken`):
+    /// the deployment the token belongs to. Needs no deployment.
+    pub async fn deployment_by_token(&self) -> Result<GetDeploymentByTokenResponse, ApiError> {
+        self.send(
+            reqwest::Method::GET,
+            "/api/agent/deployment",
+            None::<&()>,
+            Idempotence::Read,
+        )
+        .await
+    }
+
+    /// Asks the deployment of the token and returns this client for it
+    /// (its numeric `id` is the `{deploymentId}` of every path,
+    /// docs/api.md §16), with the deployment as answered.
+    pub async fn discover_deployment(&self) -> Result<(Client, Deployment), ApiError> {
+        let answer = self.deployment_by_token().await?;
+        let Some(deployment) = answer.deployment else {
+            return Err(ApiError::Decode {
+                path: "deployment".into(),
+                message: "the answer names no deployment".into(),
+            });
+        };
+        let Some(id) = deployment.path_id() else {
+            return Err(ApiError::Decode {
+                path: "deployment.id".into(),
+                message: "the deployment has no id".into(),
+            });
+        };
+        Ok((self.with_deployment(&id.to_string())?, deployment))
+    }
+
+    /// GET /api/scm/deployments/{deploymentId}/configs
+    /// (`ScmService_ListScmConfig`): one page of SCM configs. A read: retried
+    /// like the others.
+    pub async fn list_scm_configs(
+        &self,
+        req: &ListScmConfigsRequest,
+    ) -> Result<ListScmConfigsResponse, ApiError> {
+        let mut path = format!("/api/scm/deployments/{}/configs", self.deployment);
+        let pairs = req.query_pairs();
+        if !pairs.is_empty() {
+            let query = url::form_urlencoded::Serializer::new(String::new())
+                .extend_pairs(pairs)
+                .finish();
+            path.push('?');
+            path.push_str(&query);
+        }
         self.send(reqwest::Method::GET, &path, None::<&()>, Idempotence::Read)
             .await
     }
@@ -348,6 +417,17 @@ impl Client {
             ApiError::Connection(crate::text::one_line(&msg).into_owned())
         }
     }
+}
+
+/// A deployment id must be a number: it goes into every path.
+fn check_deployment(id: &str) -> Result<(), ApiError> {
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ApiError::Config(format!(
+            "deployment id {:?} must be a number",
+            crate::text::one_line(id)
+        )));
+    }
+    Ok(())
 }
 
 /// `s` as one segment of a URL path: everything but letters, digits and
@@ -520,6 +600,11 @@ mod tests {
         let bad = Client::new(ClientConfig::new("https://x", "12a", Token::new("t")));
         assert!(bad.is_err());
         assert!(Client::new(ClientConfig::new("https://x/", "12", Token::new("t"))).is_ok());
+        // Without a deployment: only to ask for it, then for a numeric one.
+        let unscoped = Client::for_token(ClientConfig::new("https://x", "", Token::new("t")));
+        let unscoped = unscoped.unwrap();
+        assert!(unscoped.with_deployment("abc").is_err());
+        assert_eq!(unscoped.with_deployment("77").unwrap().deployment(), "77");
     }
 
     #[test]

@@ -9,5 +9,5 @@ pub mod token;
 
 pub use client::{Client, ClientConfig, RetryPolicy};
 pub use error::{ApiError, ServerMessage};
-pub use paginate::{CursorGuard, Page, PagedRequest, pages};
+pub use paginate::{CursorGuard, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs, pages};
 pub use token::Token;

@@ -55,6 +55,25 @@ impl PagedRequest for ReportRequest {
     }
 }
 
+impl PagedRequest for ListScmConfigsRequest {
+    type Page = ListScmConfigsResponse;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.cursor = cursor;
+    }
+    async fn fetch(&self, client: &Client) -> Result<ListScmConfigsResponse, ApiError> {
+        client.list_scm_configs(self).await
+    }
+}
+
+impl Page for ListScmConfigsResponse {
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.configs.len()
+    }
+}
+
 impl Page for ListIssuesResponse {
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
@@ -136,6 +155,32 @@ pub fn pages<R: PagedRequest>(
         };
         Some((Ok(page), (client, guard, next)))
     })
+}
+
+/// The most SCM configs a listing follows (a deployment has a handful).
+pub const MAX_SCM_CONFIGS: usize = 10_000;
+
+/// Every SCM config of the deployment, following the cursors (loops
+/// refused) up to `max` configs: a server that never ends its listing is
+/// stopped with an error rather than followed for ever.
+pub async fn all_scm_configs(
+    client: &Client,
+    request: ListScmConfigsRequest,
+    max: usize,
+) -> Result<Vec<ScmConfig>, ApiError> {
+    use futures_util::StreamExt;
+    let mut configs = Vec::new();
+    let mut stream = std::pin::pin!(pages(client.clone(), request));
+    while let Some(page) = stream.next().await {
+        configs.extend(page?.configs);
+        if configs.len() > max {
+            return Err(ApiError::Decode {
+                path: "configs".into(),
+                message: format!("the listing passed {max} SCM configs without ending: stopped"),
+            });
+        }
+    }
+    Ok(configs)
 }
 
 #[cfg(test)]

@@ -109,12 +109,13 @@ fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
             let mut argv = vec!["findings", "scm", "update", "1001", "--namespace", "ns"];
             argv.extend(["--yes", flag, value]);
             let cli = Cli::try_parse_from(&argv).map_err(|e| e.to_string())?;
-            let Some(Command::Scm { command }) = cli.command else {
+            let Some(Command::Scm {
+                command: scm::ScmCommand::Update(args),
+            }) = cli.command
+            else {
                 unreachable!()
             };
-            scm::prepare(command)
-                .map(drop)
-                .map_err(|e| format!("{e:?}"))
+            scm::prepare(args).map(drop).map_err(|e| format!("{e:?}"))
         }
         _ => Ok(()),
     }

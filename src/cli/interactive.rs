@@ -28,6 +28,11 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
     });
     let info = crate::tui::session::Session {
         deployment: session.client.deployment().to_owned(),
+        deployment_name: session
+            .discovered
+            .as_ref()
+            .and_then(|d| d.shown_name())
+            .map(str::to_owned),
         base_url: session.client.base_url().to_owned(),
         demo: session.demo.is_some(),
         read_only: settings.read_only.value,

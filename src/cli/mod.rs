@@ -158,7 +158,17 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let session = Session::open(&settings).await?;
             show::run(&session.client, &args, format).await
         }
-        Some(Command::Scm { command }) => {
+        Some(Command::Scm {
+            command: scm::ScmCommand::List(args),
+        }) => {
+            let format = args.format()?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            scm::list(&session.client, format).await
+        }
+        Some(Command::Scm {
+            command: scm::ScmCommand::Update(args),
+        }) => {
             let settings = settings_here(&conn, matches)?;
             if settings.read_only.value {
                 return Err(Failure::Usage(format!(
@@ -166,7 +176,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     settings.read_only.source
                 )));
             }
-            let prepared = scm::prepare(command)?;
+            let prepared = scm::prepare(args)?;
             let session = Session::open(&settings).await?;
             scm::run(&session.client, prepared, session.demo.is_some()).await
         }

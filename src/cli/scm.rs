@@ -1,16 +1,63 @@
-//! `findings scm update`: a partial update of an SCM config (docs/api.md §14),
-//! shown and confirmed before it is sent, never retried.
+//! `findings scm list`: the SCM configs with their current values
+//! (docs/api.md §15). `findings scm update`: a partial update of an SCM
+//! config (docs/api.md §14), shown and confirmed before it is sent, never
+//! retried, and its answer checked against what was asked.
 
 use super::{Failure, UsageError, offer};
 use crate::api::Client;
 use crate::api::model::*;
+use crate::export::{Format, Writer};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use std::io::{BufRead, IsTerminal, Read, Write};
 
 #[derive(Subcommand, Debug)]
 pub enum ScmCommand {
+    /// List the SCM configs with their current values
+    List(ListArgs),
     /// Update an SCM config: only the fields given are sent
     Update(UpdateArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Output: table (readable) or json (an array of the configs as sent)
+    #[arg(long, value_name = "FORMAT", default_value = "table",
+          value_parser = offer(["table", "json"]), hide_possible_values = true)]
+    format: String,
+}
+
+impl ListArgs {
+    /// The format asked for (checked before anything is sent).
+    pub fn format(&self) -> Result<Format, Failure> {
+        match self.format.as_str() {
+            "table" => Ok(Format::Table),
+            "json" => Ok(Format::Json),
+            other => Err(UsageError(format!(
+                "unknown format {other:?}; valid formats: table, json"
+            ))
+            .into()),
+        }
+    }
+}
+
+/// Every config of the deployment (all pages), as a table or a JSON array.
+pub async fn list(client: &Client, format: Format) -> Result<(), Failure> {
+    let configs = crate::api::all_scm_configs(
+        client,
+        ListScmConfigsRequest::default(),
+        crate::api::MAX_SCM_CONFIGS,
+    )
+    .await?;
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut writer = Writer::new::<ScmConfig>(stdout, format, super::listing::terminal_width());
+    for config in &configs {
+        writer.item(config)?;
+    }
+    writer.finish()?;
+    if configs.is_empty() && format == Format::Table {
+        eprintln!("findings: the deployment lists no SCM configs");
+    }
+    Ok(())
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -67,8 +114,7 @@ pub struct Prepared {
 }
 
 /// Checks the flags and builds the body; reads the token. Sends nothing.
-pub fn prepare(command: ScmCommand) -> Result<Prepared, Failure> {
-    let ScmCommand::Update(args) = command;
+pub fn prepare(args: UpdateArgs) -> Result<Prepared, Failure> {
     let json = match args.format.as_str() {
         "json" => true,
         "table" => false,
@@ -170,7 +216,23 @@ pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure
             None => writeln!(out, "updated; the server returned no config")?,
         }
     }
-    Ok(())
+    // What was asked against what came back (docs/api.md §14).
+    let unapplied = match &response.config {
+        Some(config) => update_mismatches(&p.patch, None, config),
+        None => Vec::new(),
+    };
+    if unapplied.is_empty() {
+        Ok(())
+    } else {
+        let said: Vec<String> = unapplied
+            .iter()
+            .map(|m| crate::text::one_line(m).into_owned())
+            .collect();
+        Err(Failure::Runtime(format!(
+            "the server answered but did not apply the update as asked: {}",
+            said.join("; ")
+        )))
+    }
 }
 
 /// Asks on the terminal. Without one, refuses (the caller must pass --yes).

@@ -1,9 +1,11 @@
-//! The connection a command works through: the configured deployment, or
-//! the embedded demo server when no base URL is configured.
+//! The connection a command works through: the configured deployment, the
+//! deployment of the token when none is configured, or the embedded demo
+//! server when no base URL is configured.
 
 use super::Failure;
+use crate::api::model::Deployment;
 use crate::api::{Client, Token};
-use crate::config::{Effective, Target};
+use crate::config::{Effective, SET_DEPLOYMENT, Target};
 use crate::demo::{DemoOptions, DemoServer};
 
 /// A connected client, and the demo server behind it when there is one
@@ -11,6 +13,8 @@ use crate::demo::{DemoOptions, DemoServer};
 pub struct Session {
     pub client: Client,
     pub demo: Option<DemoServer>,
+    /// The deployment as the server named it, when it was asked for.
+    pub discovered: Option<Deployment>,
 }
 
 impl Session {
@@ -24,7 +28,17 @@ impl Session {
             Target::Remote(cfg) => Ok(Session {
                 client: Client::new(cfg)?,
                 demo: None,
+                discovered: None,
             }),
+            Target::Discover(cfg) => {
+                let (client, deployment) = discover(cfg).await?;
+                tracing::info!(deployment = %client.deployment(), "deployment of the token");
+                Ok(Session {
+                    client,
+                    demo: None,
+                    discovered: Some(deployment),
+                })
+            }
             Target::Demo => {
                 let server = DemoServer::start_local(DemoOptions::default())
                     .await
@@ -46,8 +60,20 @@ impl Session {
                 Ok(Session {
                     client: Client::new(cfg)?,
                     demo: Some(server),
+                    discovered: None,
                 })
             }
         }
     }
+}
+
+/// The deployment of the token (docs/api.md §16); a failure says what to
+/// configure instead.
+async fn discover(cfg: crate::api::ClientConfig) -> Result<(Client, Deployment), Failure> {
+    let client = Client::for_token(cfg)?;
+    client.discover_deployment().await.map_err(|e| {
+        Failure::Runtime(format!(
+            "no deployment configured, and asking the server for the token's deployment (GET /api/agent/deployment) failed: {e}; {SET_DEPLOYMENT}"
+        ))
+    })
 }

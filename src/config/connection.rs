@@ -1,7 +1,7 @@
 //! From the settings to where the commands talk: the embedded demo
 //! server, or a real deployment over HTTPS.
 
-use super::{ConfigError, ENV_DEPLOYMENT, ENV_TOKEN};
+use super::{ConfigError, ENV_TOKEN};
 use crate::api::{ClientConfig, Token};
 use std::time::Duration;
 
@@ -21,9 +21,17 @@ pub struct ConnectionInput {
 #[derive(Debug, Clone)]
 pub enum Target {
     Remote(ClientConfig),
+    /// A real server and a token, but no deployment from any source: the
+    /// deployment is asked of the server (`GET /api/agent/deployment`,
+    /// docs/api.md §16). The config's deployment is empty.
+    Discover(ClientConfig),
     /// No base URL from any source: the embedded demo server.
     Demo,
 }
+
+/// What to configure when the deployment cannot be found out.
+pub const SET_DEPLOYMENT: &str =
+    "pass --deployment ID, set FINDINGS_DEPLOYMENT, or set deployment in a profile";
 
 pub fn resolve(input: ConnectionInput) -> Result<Target, ConfigError> {
     let token = input.token.clone();
@@ -48,23 +56,23 @@ pub(super) fn resolve_with(
     check_base_url(&base_url, input.allow_http)?;
     let deployment = input
         .deployment
-        .filter(|d| !d.trim().is_empty())
-        .ok_or_else(|| {
-            ConfigError(format!(
-                "no deployment: pass --deployment ID, set {ENV_DEPLOYMENT}, or set deployment in a profile"
-            ))
-        })?;
-    let deployment = deployment.trim().to_owned();
-    if !deployment.bytes().all(|b| b.is_ascii_digit()) {
+        .map(|d| d.trim().to_owned())
+        .filter(|d| !d.is_empty());
+    if let Some(d) = &deployment
+        && !d.bytes().all(|b| b.is_ascii_digit())
+    {
         return Err(ConfigError(format!(
-            "deployment {deployment:?} must be a numeric id"
+            "deployment {d:?} must be a numeric id"
         )));
     }
     let token = token()?;
-    let mut config = ClientConfig::new(base_url, deployment, token);
+    let mut config = ClientConfig::new(base_url, deployment.clone().unwrap_or_default(), token);
     config.connect_timeout = input.connect_timeout;
     config.request_timeout = input.request_timeout;
-    Ok(Target::Remote(config))
+    Ok(match deployment {
+        Some(_) => Target::Remote(config),
+        None => Target::Discover(config),
+    })
 }
 
 pub(super) fn normalize_url(url: &str) -> String {

@@ -84,6 +84,7 @@ pub enum Context {
     Agentic,
     Detail,
     Form,
+    ScmList,
     Scm,
     Review,
     Popup,
@@ -91,7 +92,7 @@ pub enum Context {
 }
 
 impl Context {
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 12] = [
         Context::Global,
         Context::List,
         Context::Issues,
@@ -99,6 +100,7 @@ impl Context {
         Context::Agentic,
         Context::Detail,
         Context::Form,
+        Context::ScmList,
         Context::Scm,
         Context::Review,
         Context::Popup,
@@ -115,6 +117,7 @@ impl Context {
             Context::Agentic => "agentic",
             Context::Detail => "detail",
             Context::Form => "form",
+            Context::ScmList => "scm_list",
             Context::Scm => "scm",
             Context::Review => "review",
             Context::Popup => "popup",
@@ -132,6 +135,7 @@ impl Context {
             Context::Agentic => "Agentic",
             Context::Detail => "Detail",
             Context::Form => "Forms",
+            Context::ScmList => "SCM configs",
             Context::Scm => "SCM config",
             Context::Review => "Review",
             Context::Popup => "Popup",

@@ -39,7 +39,7 @@ mod tests;
 
 use std::fmt;
 
-pub use connection::{ConnectionInput, Target, resolve};
+pub use connection::{ConnectionInput, SET_DEPLOYMENT, Target, resolve};
 pub use effective::{
     CommandLine, DEFAULT_PAGE_SIZE, Effective, Given, Source, ThemeChoice, TokenSource, effective,
 };

@@ -96,6 +96,12 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
     }
     match &e.deployment {
         Some(g) => line(&mut out, "deployment", q(&g.value), &g.source),
+        None if e.base_url.is_some() => {
+            let _ = writeln!(
+                out,
+                "# deployment: none (the token's deployment is asked of the server)"
+            );
+        }
         None => {
             let _ = writeln!(out, "# deployment: none");
         }

@@ -42,13 +42,26 @@ fn plain_http_only_to_loopback_or_when_allowed() {
 }
 
 #[test]
-fn missing_token_or_deployment_is_named() {
+fn missing_token_is_named_and_a_missing_deployment_is_asked_for() {
     let mut i = input(Some("https://x"));
     i.token = None;
     assert!(resolve(i).unwrap_err().0.contains(ENV_TOKEN));
+    for none in [None, Some("  ".to_owned())] {
+        let mut i = input(Some("https://x"));
+        i.deployment = none;
+        match resolve(i).unwrap() {
+            Target::Discover(cfg) => {
+                assert_eq!(cfg.deployment, "");
+                assert_eq!(cfg.token.expose(), "t");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // Without a token there is nothing to ask with.
     let mut i = input(Some("https://x"));
     i.deployment = None;
-    assert!(resolve(i).unwrap_err().0.contains("--deployment"));
+    i.token = None;
+    assert!(resolve(i).unwrap_err().0.contains(ENV_TOKEN));
     let mut i = input(Some("https://x"));
     i.deployment = Some("abc".into());
     assert!(resolve(i).unwrap_err().0.contains("numeric"));
@@ -255,7 +268,7 @@ fn the_default_profile_applies_below_flags_and_env() {
             assert_eq!(cfg.token.expose(), "from-command");
             assert_eq!(cfg.deployment, "11");
         }
-        Target::Demo => panic!("the profile has a base URL"),
+        other => panic!("the profile has a base URL and a deployment: {other:?}"),
     }
 
     // The environment beats the profile, a flag beats both (clap has
@@ -267,6 +280,57 @@ fn the_default_profile_applies_below_flags_and_env() {
     c.deployment = given("44", Source::Flag("--deployment"));
     let e = effective(c, None, path(), Some(&loaded())).unwrap();
     assert_eq!(e.deployment, given("44", Source::Flag("--deployment")));
+}
+
+/// The deployment is asked of the server only when no flag, environment
+/// or profile gives one; any of them is used as is, without a lookup.
+#[test]
+fn a_deployment_given_anywhere_beats_the_lookup() {
+    let deployment_of = |e: &Effective| match e.target().unwrap() {
+        Target::Remote(cfg) => Some(cfg.deployment),
+        Target::Discover(cfg) => {
+            assert_eq!(cfg.deployment, "");
+            None
+        }
+        Target::Demo => panic!("a base URL is set"),
+    };
+    let token = || Some(Token::new("t"));
+    // No file: a base URL and a token, no deployment: looked up.
+    let mut c = cli();
+    c.base_url = given("https://x.example.com", Source::Env(ENV_BASE_URL));
+    let e = effective(c.clone(), token(), path(), None).unwrap();
+    assert_eq!(deployment_of(&e), None);
+    // The environment, or the flag, gives one: no lookup.
+    c.deployment = given("55", Source::Env(ENV_DEPLOYMENT));
+    let e = effective(c.clone(), token(), path(), None).unwrap();
+    assert_eq!(deployment_of(&e).as_deref(), Some("55"));
+    c.deployment = given("66", Source::Flag("--deployment"));
+    let e = effective(c, token(), path(), None).unwrap();
+    assert_eq!(deployment_of(&e).as_deref(), Some("66"));
+    // A profile's deployment: no lookup; a flag still beats it.
+    let e = effective(cli(), token(), path(), Some(&loaded())).unwrap();
+    assert_eq!(deployment_of(&e).as_deref(), Some("11"));
+    let mut c = cli();
+    c.deployment = given("77", Source::Flag("--deployment"));
+    let e = effective(c, token(), path(), Some(&loaded())).unwrap();
+    assert_eq!(deployment_of(&e).as_deref(), Some("77"));
+    // A profile without one: looked up, with the profile's token.
+    let file = Loaded {
+        path: path(),
+        file: parse_ok(
+            "default_profile = \"p\"\n[profiles.p]\nbase_url = \"https://p.example.com\"\ntoken = \"pt\"\n",
+        ),
+    };
+    let e = effective(cli(), None, path(), Some(&file)).unwrap();
+    match e.target().unwrap() {
+        Target::Discover(cfg) => assert_eq!(cfg.token.expose(), "pt"),
+        other => panic!("{other:?}"),
+    }
+    let shown = show(&e, None);
+    assert!(
+        shown.contains("# deployment: none (the token's deployment is asked of the server)"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -283,7 +347,7 @@ fn the_profile_flag_picks_another_profile() {
     assert_eq!(e.views["mine"].value.sort_by, Some(SortBy::Repo));
     match e.target().unwrap() {
         Target::Remote(cfg) => assert_eq!(cfg.token.expose(), "literal"),
-        Target::Demo => panic!(),
+        other => panic!("{other:?}"),
     }
     let mut c = cli();
     c.profile = given("nope", Source::Flag("--profile"));
@@ -306,7 +370,7 @@ fn the_env_token_beats_the_profile_token() {
     assert!(matches!(e.token, TokenSource::Env(_)));
     match e.target().unwrap() {
         Target::Remote(cfg) => assert_eq!(cfg.token.expose(), "env-token"),
-        Target::Demo => panic!(),
+        other => panic!("{other:?}"),
     }
 }
 

@@ -334,7 +334,7 @@ pub async fn inject(State(state): State<Arc<DemoState>>, req: Request, next: Nex
         Ok(b) => b,
         Err(e) => return error_json(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", &e.to_string()),
     };
-    let cursor = request_cursor(&bytes);
+    let cursor = request_cursor(&bytes).or_else(|| query_cursor(parts.uri.query()));
     let req = Request::from_parts(parts, Body::from(bytes));
     let Some(k) = faults.admit(&plan, n, cursor.is_some()) else {
         return next.run(req).await;
@@ -391,6 +391,14 @@ fn request_cursor(body: &[u8]) -> Option<String> {
     serde_json::from_slice::<Probe>(body)
         .ok()
         .and_then(|p| p.cursor)
+        .filter(|c| !c.is_empty())
+}
+
+/// The `cursor` of a GET's query string, when present and not empty.
+fn query_cursor(query: Option<&str>) -> Option<String> {
+    url::form_urlencoded::parse(query?.as_bytes())
+        .find(|(k, _)| k == "cursor")
+        .map(|(_, v)| v.into_owned())
         .filter(|c| !c.is_empty())
 }
 

@@ -5,6 +5,7 @@
 mod catalog;
 pub mod cursor;
 pub mod dataset;
+pub mod deployment;
 pub mod faults;
 pub mod materialize;
 pub mod query;

@@ -40,6 +40,11 @@ pub fn router(state: Arc<DemoState>) -> Router {
             "/api/scm/deployments/{deployment}/configs/{config}",
             patch(update_scm_config),
         )
+        .route(
+            "/api/scm/deployments/{deployment}/configs",
+            get(list_scm_configs),
+        )
+        .route("/api/agent/deployment", get(deployment_of_token))
         // The tap sees what the handlers take and give, inside the faults.
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -104,7 +109,7 @@ async fn not_found() -> ApiFailure {
     ApiFailure::new(
         StatusCode::NOT_FOUND,
         "NOT_FOUND",
-        "no such endpoint; the demo serves the four operations of the findings API",
+        "no such endpoint; the demo serves only the operations of the findings API the client uses",
     )
 }
 
@@ -118,6 +123,27 @@ async fn method_not_allowed() -> ApiFailure {
 
 /// Auth and the deployment path parameter, shared by every operation.
 fn admit(state: &DemoState, headers: &HeaderMap, deployment: &str) -> Result<(), ApiFailure> {
+    authenticate(state, headers)?;
+    if deployment.is_empty() || deployment.parse::<i64>().is_err() {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "deploymentId must be an int64",
+        ));
+    }
+    if deployment != state.dataset.deployment {
+        return Err(ApiFailure::new(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("deployment {deployment} not found"),
+        ));
+    }
+    Ok(())
+}
+
+/// The bearer token: 401 without the right one, 403 for the token
+/// without Web API permission.
+fn authenticate(state: &DemoState, headers: &HeaderMap) -> Result<(), ApiFailure> {
     let auth = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -143,21 +169,18 @@ fn admit(state: &DemoState, headers: &HeaderMap, deployment: &str) -> Result<(),
             "invalid token",
         ));
     }
-    if deployment.is_empty() || deployment.parse::<i64>().is_err() {
-        return Err(ApiFailure::new(
+    Ok(())
+}
+
+/// A query string read into `T`, or 400 naming the problem.
+fn parse_query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiFailure> {
+    query.map(|Query(q)| q).map_err(|e| {
+        ApiFailure::new(
             StatusCode::BAD_REQUEST,
             "INVALID_ARGUMENT",
-            "deploymentId must be an int64",
-        ));
-    }
-    if deployment != state.dataset.deployment {
-        return Err(ApiFailure::new(
-            StatusCode::NOT_FOUND,
-            "NOT_FOUND",
-            format!("deployment {deployment} not found"),
-        ));
-    }
-    Ok(())
+            format!("invalid query: {}", e.body_text()),
+        )
+    })
 }
 
 /// Parses a JSON body, naming the path of the first problem.
@@ -267,13 +290,7 @@ async fn get_issue(
     headers: HeaderMap,
 ) -> Result<Response, ApiFailure> {
     admit(&state, &headers, &deployment)?;
-    let Query(query) = query.map_err(|e| {
-        ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            format!("invalid query: {}", e.body_text()),
-        )
-    })?;
+    let query = parse_query(query)?;
     let ds = &state.dataset;
     let Some(index) = super::dataset::finding_index(&issue_id, ds.rows.len()) else {
         return Err(ApiFailure::new(
@@ -349,13 +366,7 @@ async fn update_scm_config(
             "accessToken must not be empty",
         ));
     }
-    let mut configs = state.scm_configs.lock().map_err(|_| {
-        ApiFailure::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "INTERNAL",
-            "state poisoned",
-        )
-    })?;
+    let mut configs = scm_configs(&state)?;
     let Some(config) = configs
         .iter_mut()
         .find(|c| c.id.as_deref() == Some(config_id.as_str()))
@@ -371,4 +382,41 @@ async fn update_scm_config(
         config: Some(config.clone()),
     };
     Ok(json_ok(&resp))
+}
+
+/// `ScmService_ListScmConfig`: the configs as they are now (PATCHes
+/// included), cursor paged and sorted.
+async fn list_scm_configs(
+    State(state): State<Arc<DemoState>>,
+    Path(deployment): Path<String>,
+    query: Result<Query<super::scm::ListQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let query = parse_query(query)?;
+    let configs = scm_configs(&state)?;
+    let page = super::scm::list_page(&configs, &query)?;
+    Ok(json_ok(&page))
+}
+
+/// `DeploymentService_GetDeploymentByToken`: the deployment of the token.
+async fn deployment_of_token(
+    State(state): State<Arc<DemoState>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiFailure> {
+    authenticate(&state, &headers)?;
+    Ok(json_ok(&super::deployment::of_token(
+        &state.dataset.deployment,
+    )))
+}
+
+/// The SCM configs as they are now (PATCHes are kept in memory).
+fn scm_configs(state: &DemoState) -> Result<std::sync::MutexGuard<'_, Vec<ScmConfig>>, ApiFailure> {
+    state.scm_configs.lock().map_err(|_| {
+        ApiFailure::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL",
+            "state poisoned",
+        )
+    })
 }

@@ -158,3 +158,53 @@ impl Record for AgenticIssue {
         ]
     }
 }
+
+/// The SCM configs of `findings scm list` and of the TUI's SCM pane: the
+/// values a PATCH changes, then the token, the last sync and the health.
+/// A narrow table leaves out the type first.
+impl Record for ScmConfig {
+    const COLUMNS: &'static [Column] = &[
+        col("id", 6, 4),
+        col("type", 17, 8).dropped(1),
+        col("namespace", 16, 12),
+        col("auto_scan", 9, 9),
+        col("network_broker", 14, 14).dropped(4),
+        col("diff_scan", 9, 9).dropped(5),
+        col("token", 5, 5).dropped(3),
+        col("last_sync", 16, 16).dropped(2),
+        col("status", 10, 10),
+    ];
+    fn cells(&self) -> Vec<String> {
+        // Absent is the protobuf default: off (docs/api.md §5).
+        let on = |v: Option<bool>| if v == Some(true) { "on" } else { "off" }.to_owned();
+        let status = match (&self.status, self.suspended) {
+            (_, Some(true)) => "suspended".to_owned(),
+            (Some(st), _) => match (st.ok, &st.error) {
+                (Some(true), _) => "ok".to_owned(),
+                (_, Some(e)) if !e.is_empty() => format!("error: {e}"),
+                (Some(false), _) => "error".to_owned(),
+                _ => String::new(),
+            },
+            (None, _) => String::new(),
+        };
+        vec![
+            self.id.clone().unwrap_or_default(),
+            label(&self.scm_type),
+            self.namespace.clone().unwrap_or_default(),
+            on(self.auto_scan),
+            on(self.use_network_broker),
+            on(self
+                .auto_scan_settings
+                .as_ref()
+                .and_then(|s| s.diff_enabled)),
+            if self.has_access_token == Some(true) {
+                "yes"
+            } else {
+                "no"
+            }
+            .to_owned(),
+            time(&self.last_successful_sync_at),
+            status,
+        ]
+    }
+}

@@ -54,6 +54,8 @@ pub enum ApiRequest {
         config_id: String,
         patch: ScmConfigPatch,
     },
+    /// Every SCM config (the worker follows the cursors).
+    ListScmConfigs(ListScmConfigsRequest),
 }
 
 impl ApiRequest {
@@ -74,6 +76,7 @@ pub enum ApiResponse {
     Report(ReportResponse),
     Search(SearchIssuesResponse),
     Scm(ScmConfigResponse),
+    ScmConfigs(Vec<ScmConfig>),
 }
 
 pub type ApiResult = Result<ApiResponse, ApiError>;

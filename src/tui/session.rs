@@ -8,6 +8,9 @@ pub use crate::config::SavedView;
 #[derive(Debug, Clone, Default)]
 pub struct Session {
     pub deployment: String,
+    /// The deployment's name, when the server named it (it was asked for
+    /// by the token).
+    pub deployment_name: Option<String>,
     pub base_url: String,
     pub demo: bool,
     pub read_only: bool,

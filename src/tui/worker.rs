@@ -94,5 +94,10 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .update_scm_config(&config_id, &patch)
             .await
             .map(ApiResponse::Scm),
+        ApiRequest::ListScmConfigs(r) => {
+            crate::api::all_scm_configs(client, r, crate::api::MAX_SCM_CONFIGS)
+                .await
+                .map(ApiResponse::ScmConfigs)
+        }
     }
 }

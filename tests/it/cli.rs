@@ -19,13 +19,13 @@ fn ndjson(stdout: &[u8]) -> Vec<Value> {
 }
 
 /// A demo server in this process, for commands pointed at it by URL.
-struct Server {
+pub(crate) struct Server {
     runtime: tokio::runtime::Runtime,
     server: Option<DemoServer>,
 }
 
 impl Server {
-    fn start(findings: usize) -> Server {
+    pub(crate) fn start(findings: usize) -> Server {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         let server = runtime
             .block_on(DemoServer::start_local(DemoOptions {
@@ -39,7 +39,7 @@ impl Server {
         }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         self.server.as_ref().unwrap().url()
     }
 
@@ -589,11 +589,19 @@ fn connection_settings_are_checked_before_anything_is_sent() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("FINDINGS_TOKEN"));
+    // No deployment: it is asked of the server; when that fails, the
+    // error says what to configure.
     findings()
-        .args(["issues", "--base-url", "https://findings.example.com"])
+        .args([
+            "issues",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--connect-timeout",
+            "2",
+        ])
         .env("FINDINGS_TOKEN", "t")
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicate::str::contains("--deployment"));
 }
 

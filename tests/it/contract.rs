@@ -120,14 +120,7 @@ fn client_for(server: &DemoServer, token: &str, deployment: &str) -> Client {
 /// sees a violation fails, so none passes unseen).
 impl Drop for Env {
     fn drop(&mut self) {
-        let violations = crate::published::take_violations();
-        if !violations.is_empty() && !std::thread::panicking() {
-            panic!(
-                "{} exchange(s) broke the published contract:\n{}",
-                violations.len(),
-                violations.join("\n")
-            );
-        }
+        crate::published::assert_no_violations();
     }
 }
 

@@ -247,9 +247,9 @@ async fn report_and_agentic_panes_name_faults_and_cancel() {
     assert!(h.screen().contains("request cancelled"));
 }
 
-/// The SCM form: `4`, `:scm 1003`, useNetworkBroker on, review, confirm.
+/// The SCM form (the pane on show): `:scm 1003`, useNetworkBroker on,
+/// review, confirm.
 fn send_scm_update(h: &mut Harness) {
-    h.key(KeyCode::Char('4'));
     h.keys(":scm 1003");
     h.key(KeyCode::Enter);
     h.keys("jjjj ");
@@ -272,6 +272,9 @@ async fn the_scm_update_is_sent_once_under_faults_and_the_draft_stays() {
     ];
     for (plan, words) in cases {
         let mut h = Harness::quick(100, 120, 35, QUICK).await;
+        // The configs are listed before the faults begin.
+        h.key(KeyCode::Char('4'));
+        h.settle().await;
         h.server().set_faults(plan.clone());
         send_scm_update(&mut h);
         h.settle().await;

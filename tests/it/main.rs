@@ -5,9 +5,11 @@ mod common;
 
 mod architecture;
 mod cli;
+mod cli_scm;
 mod client_faults;
 mod config;
 mod contract;
+mod contract_scm;
 mod decode;
 mod faults_headless;
 mod faults_tui;

@@ -212,9 +212,40 @@ pub fn watch(server: &findings_tui::demo::DemoServer) {
     })));
 }
 
-/// Takes the violations recorded so far.
-pub fn take_violations() -> Vec<String> {
-    std::mem::take(&mut *VIOLATIONS.lock().unwrap_or_else(|e| e.into_inner()))
+/// Fails the test if an exchange broke the published contract since the
+/// last check (not while the test is already failing).
+pub fn assert_no_violations() {
+    let violations = std::mem::take(&mut *VIOLATIONS.lock().unwrap_or_else(|e| e.into_inner()));
+    if !violations.is_empty() && !std::thread::panicking() {
+        panic!(
+            "{} exchange(s) broke the published contract:\n{}",
+            violations.len(),
+            violations.join("\n")
+        );
+    }
+}
+
+/// A demo server of a test's own, watched; checked when the test ends.
+pub struct Watched(findings_tui::demo::DemoServer);
+
+impl Watched {
+    pub fn new(server: findings_tui::demo::DemoServer) -> Watched {
+        watch(&server);
+        Watched(server)
+    }
+}
+
+impl std::ops::Deref for Watched {
+    type Target = findings_tui::demo::DemoServer;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        assert_no_violations();
+    }
 }
 
 #[test]

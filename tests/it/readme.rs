@@ -22,6 +22,7 @@ fn the_readme_lists_every_key_binding() {
         Context::Agentic,
         Context::Detail,
         Context::Form,
+        Context::ScmList,
         Context::Scm,
         Context::Review,
     ];

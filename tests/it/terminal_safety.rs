@@ -282,8 +282,16 @@ fn hostile_text_never_reaches_the_terminal_raw() {
     s.check("agentic detail");
     s.key(KeyCode::Esc);
 
-    // SCM: a hostile returned config.
-    s.key(KeyCode::Char('4'));
+    // SCM: hostile configs listed, their values in the form, and a
+    // hostile returned config.
+    let effects = s.key(KeyCode::Char('4'));
+    let (id, _) = sent(&effects)[0].clone();
+    let configs: Vec<ScmConfig> = st.dataset.scm_configs.iter().map(poisoned).collect();
+    s.reply(id, Ok(ApiResponse::ScmConfigs(configs)));
+    s.check("scm list");
+    s.key(KeyCode::Enter);
+    s.check("scm form of a listed config");
+    s.key(KeyCode::Esc);
     s.key(KeyCode::Char(':'));
     for c in "scm 1001".chars() {
         s.key(KeyCode::Char(c));
@@ -299,7 +307,11 @@ fn hostile_text_never_reaches_the_terminal_raw() {
     )));
     let effects = s.key(KeyCode::Char('y'));
     let (id, _) = sent(&effects)[0].clone();
-    let config = poisoned(&st.dataset.scm_configs[0]);
+    // As asked (autoScan off), so no mismatch popup is raised.
+    let config = poisoned(&ScmConfig {
+        auto_scan: Some(false),
+        ..st.dataset.scm_configs[0].clone()
+    });
     s.reply(
         id,
         Ok(ApiResponse::Scm(ScmConfigResponse {

@@ -294,13 +294,20 @@ async fn scm_review_and_submit_change_the_server_config() {
     let mut h = Harness::new(100, 120, 35).await;
     h.start().await;
     h.key(KeyCode::Char('4'));
-    h.keys(":scm 1003");
+    h.settle().await;
+    // The configs, with their values; Enter on the third edits 1003.
+    let list = h.screen();
+    assert!(list.contains("SCM configs (5)"), "{list}");
+    assert!(list.contains("acme-mobile"), "{list}");
+    h.keys("jj");
     h.key(KeyCode::Enter);
-    // useNetworkBroker: unchanged → on.
+    assert_eq!(h.app.scm().draft.config_id, "1003");
+    // useNetworkBroker: off → on.
     h.keys("jjjj ");
     let sent_before = h.sent;
     h.keys("R");
     let review = h.screen();
+    assert!(review.contains("useNetworkBroker: off → on"), "{review}");
     assert!(review.contains("\"useNetworkBroker\": true"), "{review}");
     assert!(
         !review.contains("autoScan\""),
@@ -321,6 +328,13 @@ async fn scm_review_and_submit_change_the_server_config() {
         "{result}"
     );
     assert!(result.contains("[x] readMetadata"), "{result}");
+    assert_eq!(h.app.scm().draft.changes(), 0, "nothing pending");
+    // Back on the list, the row shows the new value.
+    h.key(KeyCode::Esc);
+    let list = h.screen();
+    let row = list.lines().find(|l| l.contains("1003")).unwrap();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cells[3..6], ["acme-mobile", "off", "on"], "{row}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -97,16 +97,18 @@ async fn agentic_pane_and_detail() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn scm_pane_form_review_and_result() {
+async fn scm_pane_list_form_review_and_result() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('4'));
-        insta::assert_snapshot!(format!("scm_form_{w}x{h}"), app.screen());
-        app.keys(":scm 1002");
+        app.settle().await;
+        insta::assert_snapshot!(format!("scm_list_{w}x{h}"), app.screen());
+        // 1002, from its current values.
+        app.key(KeyCode::Char('j'));
         app.key(KeyCode::Enter);
-        // autoScan off, diffEnabled on.
+        insta::assert_snapshot!(format!("scm_form_{w}x{h}"), app.screen());
+        // autoScan on → off, diffEnabled off → on.
         app.keys("jjj ");
-        app.key(KeyCode::Char(' '));
         app.keys("jjj ");
         app.keys("R");
         insta::assert_snapshot!(format!("scm_review_{w}x{h}"), app.screen());

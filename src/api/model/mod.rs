@@ -1,5 +1,6 @@
-//! The wire model of the four operations. Imports nothing of ours.
+//! The wire model of the operations the client uses. Imports nothing of ours.
 
+pub mod deployment;
 pub mod enums;
 pub mod issue;
 pub mod list;
@@ -8,6 +9,7 @@ pub mod scm;
 pub mod search;
 pub mod wire;
 
+pub use deployment::*;
 pub use enums::*;
 pub use issue::*;
 pub use list::*;

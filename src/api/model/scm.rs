@@ -1,11 +1,68 @@
-//! Update SCM config: the PATCH body (partial, docs/api.md §14) and the config.
+//! SCM configs: the list (docs/api.md §15), the PATCH body (partial,
+//! docs/api.md §14) and the config.
 
 use super::enums::*;
 use super::wire::{self, Timestamp};
+use crate::wire_enum;
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
-/// The PATCH body. Only fields the user changed are `Some` (docs/api.md §14).
+wire_enum! {
+    /// The sort of List SCM configs (`ScmService_ListScmConfig`, query
+    /// `sortBy`).
+    ScmConfigSortBy {
+        Name = "SCM_CONFIG_SORT_BY_NAME" => "name",
+        Id = "SCM_CONFIG_SORT_BY_ID" => "id",
+        LastSuccessfulSyncAt = "SCM_CONFIG_SORT_BY_LAST_SUCCESSFUL_SYNC_AT" => "last-sync",
+    }
+}
+
+/// List SCM configs: a GET whose parameters travel in the query string
+/// (`limit` is typed string there; it is written as its decimal text).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListScmConfigsRequest {
+    pub limit: Option<i64>,
+    pub cursor: Option<String>,
+    pub sort_direction: Option<SortDirection>,
+    pub sort_by: Option<ScmConfigSortBy>,
+}
+
+impl ListScmConfigsRequest {
+    /// The query parameters, by their published names; absent ones are
+    /// left out (an empty cursor too: it asks for the first page).
+    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if let Some(limit) = self.limit {
+            pairs.push(("limit", limit.to_string()));
+        }
+        if let Some(cursor) = self.cursor.as_deref().filter(|c| !c.is_empty()) {
+            pairs.push(("cursor", cursor.to_owned()));
+        }
+        if let Some(d) = &self.sort_direction {
+            pairs.push(("sortDirection", d.as_wire().to_owned()));
+        }
+        if let Some(s) = &self.sort_by {
+            pairs.push(("sortBy", s.as_wire().to_owned()));
+        }
+        pairs
+    }
+}
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ListScmConfigsResponse {
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub configs: Vec<ScmConfig>,
+    pub cursor: Option<String>,
+}
+
+/// The PATCH body. Only fields the user changed are `Some` (docs/api.md §14),
+/// and a changed boolean is always written, `false` included: `Some(false)`
+/// is `"autoScan": false` on the wire, never left out (docs/api.md §14).
 /// `access_token` is a secret: `Debug` masks it; serialise only to send.
 #[skip_serializing_none]
 #[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -171,4 +228,218 @@ pub struct Subscription {
         skip_serializing_if = "wire::is_empty"
     )]
     pub events: Vec<String>,
+}
+
+/// A field of a config that a PATCH sets and the config shows back
+/// (`subscribe` is request-only and `accessToken` is never shown, so
+/// neither is one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScmField {
+    Namespace,
+    AutoScan,
+    UseNetworkBroker,
+    DiffEnabled,
+}
+
+/// A field's value, absent read as the protobuf default (docs/api.md §5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldValue {
+    Text(String),
+    Switch(bool),
+}
+
+impl std::fmt::Display for FieldValue {
+    /// `on`/`off`, or the text quoted with control characters escaped
+    /// (what a server sent is shown safely).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FieldValue::Switch(true) => f.write_str("on"),
+            FieldValue::Switch(false) => f.write_str("off"),
+            FieldValue::Text(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+impl ScmField {
+    pub const ALL: [ScmField; 4] = [
+        ScmField::Namespace,
+        ScmField::AutoScan,
+        ScmField::UseNetworkBroker,
+        ScmField::DiffEnabled,
+    ];
+
+    /// The wire name (of the body and of the config).
+    pub fn name(self) -> &'static str {
+        match self {
+            ScmField::Namespace => "namespace",
+            ScmField::AutoScan => "autoScan",
+            ScmField::UseNetworkBroker => "useNetworkBroker",
+            ScmField::DiffEnabled => "diffEnabled",
+        }
+    }
+
+    /// The value a config holds.
+    pub fn of_config(self, c: &ScmConfig) -> FieldValue {
+        let on = |v: Option<bool>| FieldValue::Switch(v.unwrap_or(false));
+        match self {
+            ScmField::Namespace => FieldValue::Text(c.namespace.clone().unwrap_or_default()),
+            ScmField::AutoScan => on(c.auto_scan),
+            ScmField::UseNetworkBroker => on(c.use_network_broker),
+            ScmField::DiffEnabled => on(c.auto_scan_settings.as_ref().and_then(|s| s.diff_enabled)),
+        }
+    }
+
+    /// The value a patch asks for, `None` when it leaves the field alone.
+    pub fn of_patch(self, p: &ScmConfigPatch) -> Option<FieldValue> {
+        match self {
+            ScmField::Namespace => p.namespace.clone().map(FieldValue::Text),
+            ScmField::AutoScan => p.auto_scan.map(FieldValue::Switch),
+            ScmField::UseNetworkBroker => p.use_network_broker.map(FieldValue::Switch),
+            ScmField::DiffEnabled => p
+                .auto_scan_settings
+                .as_ref()
+                .and_then(|s| s.diff_enabled)
+                .map(FieldValue::Switch),
+        }
+    }
+}
+
+/// What a PATCH's answer shows was not done as asked (docs/api.md §14): each
+/// field the patch set that the returned config does not hold ("autoScan is
+/// still on after the update"), a new access token the config does not
+/// report, and, when the config before is known, each field the patch left
+/// alone that changed anyway. Empty when the update did what it said.
+pub fn update_mismatches(
+    patch: &ScmConfigPatch,
+    before: Option<&ScmConfig>,
+    after: &ScmConfig,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for field in ScmField::ALL {
+        let now = field.of_config(after);
+        let was = before.map(|b| field.of_config(b));
+        match field.of_patch(patch) {
+            Some(asked) if asked != now => {
+                let still = if was.as_ref().is_none_or(|w| *w == now) {
+                    "still "
+                } else {
+                    ""
+                };
+                out.push(format!(
+                    "{} is {still}{now} after the update ({asked} was asked)",
+                    field.name()
+                ));
+            }
+            None => {
+                if let Some(was) = was.filter(|w| *w != now) {
+                    out.push(format!(
+                        "{} changed from {was} to {now} though the update did not ask for it",
+                        field.name()
+                    ));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    if patch.access_token.is_some() && after.has_access_token != Some(true) {
+        out.push("hasAccessToken is still off after a new access token was sent".into());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(auto_scan: bool, namespace: &str) -> ScmConfig {
+        ScmConfig {
+            namespace: Some(namespace.into()),
+            auto_scan: Some(auto_scan),
+            has_access_token: Some(true),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_false_is_written_not_left_out() {
+        let patch = ScmConfigPatch {
+            auto_scan: Some(false),
+            auto_scan_settings: Some(AutoScanSettings {
+                diff_enabled: Some(false),
+            }),
+            ..Default::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&patch).unwrap(),
+            serde_json::json!({"autoScan": false, "autoScanSettings": {"diffEnabled": false}})
+        );
+    }
+
+    #[test]
+    fn a_field_not_applied_is_named_plainly() {
+        let patch = ScmConfigPatch {
+            auto_scan: Some(false),
+            ..Default::default()
+        };
+        let before = config(true, "acme");
+        assert_eq!(
+            update_mismatches(&patch, Some(&before), &before),
+            ["autoScan is still on after the update (off was asked)"]
+        );
+        // Absent in the answer reads as false (protobuf JSON): applied.
+        let after = ScmConfig {
+            auto_scan: None,
+            ..before.clone()
+        };
+        assert!(update_mismatches(&patch, Some(&before), &after).is_empty());
+    }
+
+    #[test]
+    fn a_field_changed_without_being_asked_is_named() {
+        let patch = ScmConfigPatch {
+            namespace: Some("acme-new".into()),
+            ..Default::default()
+        };
+        let before = config(true, "acme");
+        let after = config(false, "acme-new");
+        assert_eq!(
+            update_mismatches(&patch, Some(&before), &after),
+            ["autoScan changed from on to off though the update did not ask for it"]
+        );
+        // Without the config before, only what was asked is checked.
+        assert!(update_mismatches(&patch, None, &after).is_empty());
+        let token = ScmConfigPatch {
+            access_token: Some("t".into()),
+            ..Default::default()
+        };
+        let without = ScmConfig {
+            has_access_token: None,
+            ..after
+        };
+        assert_eq!(
+            update_mismatches(&token, None, &without),
+            ["hasAccessToken is still off after a new access token was sent"]
+        );
+    }
+
+    #[test]
+    fn query_pairs_use_the_published_names() {
+        let req = ListScmConfigsRequest {
+            limit: Some(2),
+            cursor: Some(String::new()),
+            sort_direction: Some(SortDirection::Desc),
+            sort_by: Some(ScmConfigSortBy::LastSuccessfulSyncAt),
+        };
+        assert_eq!(
+            req.query_pairs(),
+            [
+                ("limit", "2".to_owned()),
+                ("sortDirection", "SORT_DIRECTION_DESC".to_owned()),
+                (
+                    "sortBy",
+                    "SCM_CONFIG_SORT_BY_LAST_SUCCESSFUL_SYNC_AT".to_owned()
+                ),
+            ]
+        );
+    }
 }

@@ -63,7 +63,7 @@ where
 }
 
 /// The width a table on stdout fills ([`table_width`]).
-pub(super) fn terminal_width() -> usize {
+pub(crate) fn terminal_width() -> usize {
     let terminal = std::io::stdout()
         .is_terminal()
         .then(|| crossterm::terminal::size().ok().map(|(w, _)| w))

@@ -52,7 +52,8 @@ fn q_with_an_unsent_scm_draft_asks_first() {
         Theme::default(),
         (100, 30),
     );
-    app.scm_mut().draft.namespace = "acme".into();
+    app.scm_mut().draft = crate::tui::panes::scm::Draft::new("1001", None);
+    app.scm_mut().draft.namespace = Some("acme".into());
     press(&mut app, KeyCode::Char('q'));
     assert!(!app.quit, "the first q only warns");
     assert!(app.status.as_deref().unwrap().contains("not been sent"));

@@ -103,10 +103,15 @@ fn header(f: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::styled(format!(" {} {} ", k + 1, pane.title()), style));
     }
     spans.push(Span::raw("  "));
-    spans.push(Span::styled(
-        format!("deployment {}", safe(&app.session.deployment)),
-        theme.dim(),
-    ));
+    let deployment = match &app.session.deployment_name {
+        Some(name) => format!(
+            "deployment {} ({})",
+            safe(&crate::text::truncate(name, 40)),
+            safe(&app.session.deployment)
+        ),
+        None => format!("deployment {}", safe(&app.session.deployment)),
+    };
+    spans.push(Span::styled(deployment, theme.dim()));
     if app.session.demo {
         spans.push(Span::raw(" "));
         spans.push(Span::styled(" DEMO ", theme.badge()));

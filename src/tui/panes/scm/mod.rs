@@ -1,17 +1,30 @@
-//! The SCM config pane: a draft of a partial update (docs/api.md §14), a review
-//! of the exact body, one PATCH on confirmation (never retried,
-//! docs/api.md §13), and the config the server returns. There is no read operation for
-//! SCM configs (docs/api.md §15), so every field shows "unchanged" until it is
-//! set.
+//! The SCM config pane. It opens on the deployment's configs as listed
+//! (`ScmService_ListScmConfig`, docs/api.md §15) with their current values;
+//! `Enter` edits one: a draft of a partial update (docs/api.md §14) that
+//! starts from the config's values, a review of each change (`from → to`)
+//! and of the exact body, one PATCH on confirmation (never retried,
+//! docs/api.md §13), and the config the server returns, checked against
+//! what was asked.
+//!
+//! A draft belongs to one config: opening another keeps it aside (the list
+//! marks it) and never applies it there. When the list cannot be had, a
+//! config is still edited by its id (`:scm ID`, or the config id row).
 //!
 //! The access token is a secret: it is kept only in the draft (and in the
 //! request handed to the worker), never drawn, never put in a status or an
 //! error string, and masked in `Debug`.
 
+mod config_view;
+mod draft;
+mod list;
+mod list_view;
 mod view;
 
+pub use draft::{Draft, Prepared, Row};
+pub use list::{ConfigList, Load};
+
 use crate::api::ApiError;
-use crate::api::model::{AutoScanSettings, ScmConfigPatch, ScmConfigResponse};
+use crate::api::model::{ListScmConfigsRequest, ScmConfig, ScmConfigResponse, update_mismatches};
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::message::{
     ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneId, RequestId,
@@ -21,6 +34,7 @@ use crate::tui::session::Session;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use std::collections::BTreeMap;
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
@@ -36,242 +50,12 @@ pub const PROBABLY_APPLIED: &str = "the server accepted the request (2xx) but it
 /// Lines a page key scrolls the review or the returned config.
 const PAGE: u16 = 10;
 
-/// The rows of the form, top to bottom.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Row {
-    ConfigId,
-    Namespace,
-    AccessToken,
-    AutoScan,
-    NetworkBroker,
-    Subscribe,
-    DiffEnabled,
-    Review,
-}
-
-impl Row {
-    pub const ALL: [Row; 8] = [
-        Row::ConfigId,
-        Row::Namespace,
-        Row::AccessToken,
-        Row::AutoScan,
-        Row::NetworkBroker,
-        Row::Subscribe,
-        Row::DiffEnabled,
-        Row::Review,
-    ];
-
-    /// The label shown (the wire name for the toggles).
-    pub fn label(self) -> &'static str {
-        match self {
-            Row::ConfigId => "config id",
-            Row::Namespace => "namespace",
-            Row::AccessToken => "access token",
-            Row::AutoScan => "autoScan",
-            Row::NetworkBroker => "useNetworkBroker",
-            Row::Subscribe => "subscribe",
-            Row::DiffEnabled => "diffEnabled",
-            Row::Review => "[ Review ]",
-        }
-    }
-
-    pub fn is_text(self) -> bool {
-        matches!(self, Row::ConfigId | Row::Namespace | Row::AccessToken)
-    }
-
-    pub fn is_toggle(self) -> bool {
-        matches!(
-            self,
-            Row::AutoScan | Row::NetworkBroker | Row::Subscribe | Row::DiffEnabled
-        )
-    }
-}
-
-/// What the user has set. Empty text and `None` toggles are "unchanged"
-/// and are not sent.
-#[derive(Clone, Default, PartialEq)]
-pub struct Draft {
-    pub config_id: String,
-    /// "" = unchanged.
-    pub namespace: String,
-    /// "" = unchanged. Private: only [`Draft::has_token`] tells about it.
-    access_token: String,
-    pub auto_scan: Option<bool>,
-    pub use_network_broker: Option<bool>,
-    pub subscribe: Option<bool>,
-    pub diff_enabled: Option<bool>,
-}
-
-impl std::fmt::Debug for Draft {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Draft")
-            .field("config_id", &self.config_id)
-            .field("namespace", &self.namespace)
-            .field("access_token", &self.has_token().then_some("***"))
-            .field("auto_scan", &self.auto_scan)
-            .field("use_network_broker", &self.use_network_broker)
-            .field("subscribe", &self.subscribe)
-            .field("diff_enabled", &self.diff_enabled)
-            .finish()
-    }
-}
-
-impl Draft {
-    /// Whether a new access token has been entered (its value is never
-    /// exposed).
-    pub fn has_token(&self) -> bool {
-        !self.access_token.is_empty()
-    }
-
-    /// The tri-state of a toggle row (`None` for other rows).
-    pub fn toggle(&self, row: Row) -> Option<Option<bool>> {
-        match row {
-            Row::AutoScan => Some(self.auto_scan),
-            Row::NetworkBroker => Some(self.use_network_broker),
-            Row::Subscribe => Some(self.subscribe),
-            Row::DiffEnabled => Some(self.diff_enabled),
-            _ => None,
-        }
-    }
-
-    fn toggle_mut(&mut self, row: Row) -> Option<&mut Option<bool>> {
-        match row {
-            Row::AutoScan => Some(&mut self.auto_scan),
-            Row::NetworkBroker => Some(&mut self.use_network_broker),
-            Row::Subscribe => Some(&mut self.subscribe),
-            Row::DiffEnabled => Some(&mut self.diff_enabled),
-            _ => None,
-        }
-    }
-
-    /// The text of a text row that may be drawn: never the token.
-    pub fn shown_text(&self, row: Row) -> Option<&str> {
-        match row {
-            Row::ConfigId => Some(&self.config_id),
-            Row::Namespace => Some(&self.namespace),
-            _ => None,
-        }
-    }
-
-    fn set_text(&mut self, row: Row, value: String) {
-        match row {
-            Row::ConfigId => self.config_id = value,
-            Row::Namespace => self.namespace = value,
-            Row::AccessToken => self.access_token = value,
-            _ => {}
-        }
-    }
-
-    /// Resets a row to "unchanged" (the config id to empty).
-    fn reset(&mut self, row: Row) {
-        if let Some(t) = self.toggle_mut(row) {
-            *t = None;
-        } else {
-            self.set_text(row, String::new());
-        }
-    }
-
-    /// How many fields would be sent (besides the ids).
-    pub fn changes(&self) -> usize {
-        [
-            !self.namespace.is_empty(),
-            self.has_token(),
-            self.auto_scan.is_some(),
-            self.use_network_broker.is_some(),
-            self.subscribe.is_some(),
-            self.diff_enabled.is_some(),
-        ]
-        .iter()
-        .filter(|c| **c)
-        .count()
-    }
-
-    /// Checks the draft and builds the request: only the changed fields
-    /// (docs/api.md §14), diffEnabled inside `autoScanSettings`. The ids are
-    /// added by the client, as [`Prepared::shown_body`] shows.
-    /// `reset_key` is the key that resets a field, for the messages.
-    pub fn prepare(&self, reset_key: &str) -> Result<Prepared, String> {
-        let config_id = self.config_id.trim();
-        if config_id.is_empty() {
-            return Err("the config id is required".into());
-        }
-        if !config_id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        {
-            return Err("the config id may hold only letters, digits, '-' and '_'".into());
-        }
-        if !self.namespace.is_empty() && self.namespace.trim().is_empty() {
-            return Err(format!(
-                "the namespace must not be blank (reset it with {reset_key} to leave it unchanged)"
-            ));
-        }
-        if !self.access_token.is_empty() && self.access_token.trim().is_empty() {
-            return Err(format!(
-                "the access token must not be blank (reset it with {reset_key} to leave it unchanged)"
-            ));
-        }
-        let text = |s: &str| (!s.is_empty()).then(|| s.trim().to_owned());
-        let patch = ScmConfigPatch {
-            deployment_id: None,
-            config_id: None,
-            access_token: text(&self.access_token),
-            auto_scan: self.auto_scan,
-            use_network_broker: self.use_network_broker,
-            namespace: text(&self.namespace),
-            subscribe: self.subscribe,
-            auto_scan_settings: self.diff_enabled.map(|d| AutoScanSettings {
-                diff_enabled: Some(d),
-            }),
-        };
-        if !patch.has_changes() {
-            return Err("nothing to change: set at least one field".into());
-        }
-        Ok(Prepared {
-            config_id: config_id.to_owned(),
-            patch,
-        })
-    }
-}
-
-/// A checked request: what Confirm sends, exactly.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Prepared {
-    pub config_id: String,
-    /// Without the ids: the client adds `deploymentId` and `configId`.
-    pub patch: ScmConfigPatch,
-}
-
-impl Prepared {
-    /// The request line.
-    pub fn request_line(&self, deployment: &str) -> String {
-        format!(
-            "PATCH /api/scm/deployments/{deployment}/configs/{}",
-            self.config_id
-        )
-    }
-
-    /// The body as the client sends it (with `deploymentId` and
-    /// `configId`), pretty-printed, the access token masked.
-    /// The fields come in the order the client serialises them; the content
-    /// is `masked_json()` of the body sent (a test holds the two together).
-    pub fn shown_body(&self, deployment: &str) -> String {
-        let shown = ScmConfigPatch {
-            deployment_id: Some(deployment.to_owned()),
-            config_id: Some(self.config_id.clone()),
-            ..self.without_secret().patch
-        };
-        serde_json::to_string_pretty(&shown).unwrap_or_default()
-    }
-
-    /// A copy that no longer holds the token (it still shows as `***`).
-    fn without_secret(&self) -> Prepared {
-        let mut copy = self.clone();
-        if copy.patch.access_token.is_some() {
-            copy.patch.access_token = Some("***".into());
-        }
-        copy
-    }
+/// What the pane shows: the configs, or the form of one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Mode {
+    #[default]
+    List,
+    Form,
 }
 
 /// Where the pane is in its flow.
@@ -309,7 +93,13 @@ pub struct Failure {
 #[derive(Default)]
 pub struct ScmPane {
     pub read_only: bool,
+    pub mode: Mode,
+    /// The configs as last listed.
+    pub list: ConfigList,
+    /// The draft of the config in the form.
     pub draft: Draft,
+    /// Drafts of other configs, with unsent changes, by config id.
+    pub kept: BTreeMap<String, Draft>,
     /// Index into [`Row::ALL`].
     pub selected: usize,
     /// The text row being edited (Enter keeps, Esc discards).
@@ -326,6 +116,8 @@ pub struct ScmPane {
     pub failure: Option<Failure>,
     /// The answer of the last successful PATCH.
     pub returned: Option<ScmConfigResponse>,
+    /// What that answer shows was not done as asked.
+    pub mismatches: Vec<String>,
     /// Scroll of the review / returned config panel.
     pub scroll: u16,
     /// How far the panel can scroll, as last drawn.
@@ -337,16 +129,23 @@ impl std::fmt::Debug for ScmPane {
         // `editing` may hold the token being typed: only whether it is open.
         f.debug_struct("ScmPane")
             .field("read_only", &self.read_only)
+            .field("mode", &self.mode)
+            .field("list", &self.list.configs.len())
             .field("draft", &self.draft)
+            .field("kept", &self.kept)
             .field("selected", &self.selected_row())
             .field("editing", &self.editing.is_some())
             .field("step", &self.step)
-            .field("review", &self.review)
+            .field(
+                "review",
+                &self.review.as_ref().map(Prepared::without_secret),
+            )
             .field("attempt", &self.attempt)
             .field("in_flight", &self.in_flight)
             .field("problem", &self.problem)
             .field("failure", &self.failure)
             .field("returned", &self.returned)
+            .field("mismatches", &self.mismatches)
             .finish()
     }
 }
@@ -369,6 +168,82 @@ impl ScmPane {
         self.review.as_ref().or(self.attempt.as_ref())
     }
 
+    /// Whether config `id` has a draft with unsent changes.
+    pub fn has_draft(&self, id: &str) -> bool {
+        self.kept.contains_key(id) || (self.draft.is_for(id) && self.draft.changes() > 0)
+    }
+
+    /// Asks for the configs (again).
+    fn load_list(&mut self, outbox: &mut Outbox) {
+        if let Load::Loading(id) = self.list.load {
+            outbox.cancel(Some(id));
+        }
+        if let Some(id) = outbox.send(ApiRequest::ListScmConfigs(ListScmConfigsRequest::default()))
+        {
+            self.list.load = Load::Loading(id);
+        }
+    }
+
+    /// The configs arrived: drafts with nothing changed start from them.
+    fn listed(&mut self, configs: Vec<ScmConfig>) {
+        self.list.replace(configs);
+        let list = &self.list;
+        let refresh = |d: &mut Draft| {
+            if d.changes() == 0
+                && let Some(c) = list.find(&d.config_id)
+            {
+                d.base = Some(c.clone());
+            }
+        };
+        if self.in_flight.is_none() {
+            refresh(&mut self.draft);
+        }
+        self.kept.values_mut().for_each(refresh);
+    }
+
+    /// Opens the form on config `id`: its kept draft, else a new one from
+    /// its listed values. The draft in the form stays with its own config.
+    pub fn set_config_id(&mut self, id: &str) -> Result<(), String> {
+        let id = id.trim();
+        if self.in_flight.is_some() && !self.draft.is_for(id) {
+            return Err(
+                "the update is in flight: wait for its answer before opening another config".into(),
+            );
+        }
+        if !self.draft.is_for(id) {
+            let next = self
+                .kept
+                .remove(id)
+                .unwrap_or_else(|| Draft::new(id, self.list.find(id).cloned()));
+            let previous = std::mem::replace(&mut self.draft, next);
+            if previous.changes() > 0 && !previous.config_id.is_empty() {
+                self.kept.insert(previous.config_id.clone(), previous);
+            }
+            self.returned = None;
+            self.failure = None;
+            self.attempt = None;
+            self.mismatches.clear();
+        }
+        if let Some(row) = self
+            .list
+            .configs
+            .iter()
+            .position(|c| c.id.as_deref() == Some(id))
+        {
+            self.list.selected = row;
+        }
+        self.mode = Mode::Form;
+        self.selected = 0;
+        self.editing = None;
+        self.scroll = 0;
+        if self.step == Step::Review {
+            self.review = None;
+            self.step = Step::Editing;
+        }
+        self.edited();
+        Ok(())
+    }
+
     /// Mouse wheel (Up/Down) and page keys scroll the right-hand panel.
     fn scroll_action(&mut self, action: Action) -> bool {
         // Bounded by what the view last drew (unbounded before a draw).
@@ -383,46 +258,87 @@ impl ScmPane {
         true
     }
 
-    fn form_action(&mut self, action: Action, outbox: &mut Outbox, keymap: &Keymap) {
-        let n = Row::ALL.len();
+    fn list_action(&mut self, action: Action, outbox: &mut Outbox) {
         match action {
-            Action::NextField => self.selected = (self.selected + 1) % n,
-            Action::PrevField => self.selected = (self.selected + n - 1) % n,
-            // Only toggle rows cycle; Space elsewhere does nothing.
-            Action::Toggle => self.cycle(),
-            Action::Submit => {
-                let row = self.selected_row();
-                if row == Row::Review {
-                    self.open_review(outbox, keymap);
-                } else if row.is_toggle() {
-                    self.cycle();
-                } else if row.is_text() {
-                    // A token is typed afresh (the old one is never shown).
-                    let start = self.draft.shown_text(row).unwrap_or("").to_owned();
-                    self.editing = Some(Input::new(start));
-                }
-            }
-            Action::Review => self.open_review(outbox, keymap),
-            Action::ClearField => {
-                let row = self.selected_row();
-                if row != Row::Review {
-                    self.draft.reset(row);
-                    self.edited();
+            Action::Down => self.list.step(1),
+            Action::Up => self.list.step(-1),
+            Action::Top => self.list.selected = 0,
+            Action::Bottom => self.list.select_last(),
+            Action::Refresh => self.load_list(outbox),
+            Action::Open => {
+                let id = self
+                    .list
+                    .selected_config()
+                    .map(|c| c.id.clone().unwrap_or_default());
+                match id {
+                    Some(id) if !id.is_empty() => {
+                        if let Err(e) = self.set_config_id(&id) {
+                            outbox.status(e);
+                        }
+                    }
+                    Some(_) => outbox.status("this config has no id: it cannot be updated"),
+                    // Nothing listed: edit a config by its id.
+                    None => {
+                        let id = self.draft.config_id.clone();
+                        if let Err(e) = self.set_config_id(&id) {
+                            outbox.status(e);
+                        }
+                    }
                 }
             }
             _ => {}
         }
     }
 
-    /// Space: unchanged → on → off → unchanged.
-    fn cycle(&mut self) {
+    fn form_action(&mut self, action: Action, outbox: &mut Outbox, keymap: &Keymap) {
+        let n = Row::ALL.len();
         let row = self.selected_row();
-        if let Some(v) = self.draft.toggle_mut(row) {
-            *v = match v {
-                None => Some(true),
-                Some(true) => Some(false),
-                Some(false) => None,
-            };
+        let needs_id = row != Row::ConfigId && row != Row::Review;
+        if needs_id
+            && self.draft.config_id.is_empty()
+            && matches!(action, Action::Toggle | Action::Submit | Action::ClearField)
+        {
+            self.problem =
+                Some("choose a config first: type its id in the config id row (or :scm ID)".into());
+            return;
+        }
+        match action {
+            Action::NextField => self.selected = (self.selected + 1) % n,
+            Action::PrevField => self.selected = (self.selected + n - 1) % n,
+            // Only toggle rows cycle; Space elsewhere does nothing.
+            Action::Toggle => self.cycle(),
+            Action::Submit => {
+                if row == Row::Review {
+                    self.open_review(outbox, keymap);
+                } else if row.is_toggle() {
+                    self.cycle();
+                } else if row.is_text() {
+                    // A token is typed afresh (the old one is never shown).
+                    let start = self.draft.edit_start(row).unwrap_or_default();
+                    self.editing = Some(Input::new(start));
+                }
+            }
+            Action::Review => self.open_review(outbox, keymap),
+            Action::ClearField if row != Row::Review => {
+                self.draft.reset(row);
+                self.edited();
+            }
+            Action::Back => {
+                self.mode = Mode::List;
+                self.problem = None;
+                if self.draft.changes() > 0 {
+                    outbox.status(format!(
+                        "the draft of SCM config {} is kept (✎ in the list)",
+                        crate::text::one_line(&self.draft.config_id)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn cycle(&mut self) {
+        if self.draft.cycle(self.selected_row()) {
             self.edited();
         }
     }
@@ -476,11 +392,64 @@ impl ScmPane {
                 self.in_flight = Some(id);
                 self.attempt = Some(prepared.without_secret());
                 self.failure = None;
+                self.mismatches.clear();
                 self.step = Step::Sending;
                 self.scroll = 0;
             }
             // Refused (read-only): the app shows why; stay on the review.
             None => self.review = Some(prepared),
+        }
+    }
+
+    /// The PATCH was answered: the form shows what came back with nothing
+    /// pending, the list row too, and anything not done as asked is said.
+    fn applied(&mut self, response: ScmConfigResponse, outbox: &mut Outbox) {
+        let attempt = self.attempt.clone();
+        let config_id = attempt
+            .as_ref()
+            .map(|p| p.config_id.clone())
+            .unwrap_or_default();
+        let shown_id = crate::text::one_line(&config_id).into_owned();
+        // An answer for another config is not taken as this one's.
+        let config = response
+            .config
+            .clone()
+            .filter(|c| c.id.as_deref().is_none_or(|id| id == config_id))
+            .map(|c| ScmConfig {
+                id: Some(config_id.clone()),
+                ..c
+            });
+        self.mismatches = match (&config, &attempt) {
+            (Some(c), Some(a)) => update_mismatches(&a.patch, a.before.as_ref(), c),
+            (None, _) if response.config.is_some() => {
+                vec!["the server answered with another config: whether the update was applied cannot be told".into()]
+            }
+            _ => vec![
+                "the server returned no config: whether the update was applied cannot be told"
+                    .into(),
+            ],
+        };
+        if let Some(c) = &config {
+            self.list.update(c);
+        } else {
+            // What the config now holds is not known: ask.
+            self.load_list(outbox);
+        }
+        self.draft = Draft::new(&config_id, config);
+        self.returned = Some(response);
+        self.failure = None;
+        self.step = Step::Sent;
+        if self.mismatches.is_empty() {
+            outbox.status(format!("SCM config {shown_id} updated"));
+        } else {
+            outbox.status(format!(
+                "SCM config {shown_id} answered, but {}",
+                self.mismatches.join("; ")
+            ));
+            outbox.events.push(AppEvent::Error {
+                title: "SCM update not applied as asked".into(),
+                message: self.mismatches.join("\n"),
+            });
         }
     }
 
@@ -514,22 +483,27 @@ impl ScmPane {
         text
     }
 
-    /// Whether quitting would lose changes not sent yet (or whose sending
-    /// is still under way).
-    pub fn has_unsent_changes(&self) -> bool {
-        self.draft.changes() > 0 && self.step != Step::Sent
+    /// How many configs have changes not sent yet (or whose sending is
+    /// still under way): what quitting would lose.
+    pub fn unsent_drafts(&self) -> usize {
+        self.kept.len() + usize::from(self.draft.changes() > 0)
     }
 
-    /// `:scm ID`: sets the config id of the draft.
-    pub fn set_config_id(&mut self, id: &str) {
-        self.draft.config_id = id.trim().to_owned();
-        self.selected = 0;
-        self.editing = None;
-        if self.step == Step::Review {
-            self.review = None;
-            self.step = Step::Editing;
+    /// The answer to the list request.
+    fn on_list_reply(&mut self, result: ApiResult, outbox: &mut Outbox) {
+        match result {
+            Ok(ApiResponse::ScmConfigs(configs)) => self.listed(configs),
+            Ok(_) => {
+                self.list.load = Load::Failed("the answer is not a list of SCM configs".into())
+            }
+            Err(e) => {
+                let shown = crate::text::one_line(&e.to_string()).into_owned();
+                outbox.status(format!(
+                    "the SCM configs could not be listed: {shown}; :scm ID edits a config by its id"
+                ));
+                self.list.load = Load::Failed(shown);
+            }
         }
-        self.edited();
     }
 }
 
@@ -543,8 +517,9 @@ impl Pane for ScmPane {
     }
 
     fn contexts(&self) -> Vec<Context> {
-        match self.step {
-            Step::Review | Step::Sending => vec![Context::Review],
+        match (self.mode, self.step) {
+            (Mode::List, _) => vec![Context::ScmList],
+            (_, Step::Review | Step::Sending) => vec![Context::Review],
             _ => vec![Context::Scm],
         }
     }
@@ -554,11 +529,21 @@ impl Pane for ScmPane {
     }
 
     fn is_loading(&self) -> bool {
-        self.in_flight.is_some()
+        self.in_flight.is_some() || self.list.is_loading()
+    }
+
+    /// The first time: the configs are asked for.
+    fn activate(&mut self, cx: &mut Cx) {
+        if self.list.load == Load::NotAsked {
+            self.load_list(cx.outbox);
+        }
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) {
         let outbox = &mut *cx.outbox;
+        if self.mode == Mode::List {
+            return self.list_action(action, outbox);
+        }
         if self.scroll_action(action) {
             return;
         }
@@ -587,7 +572,7 @@ impl Pane for ScmPane {
         }
     }
 
-    fn on_text_key(&mut self, key: KeyEvent, _cx: &mut Cx) {
+    fn on_text_key(&mut self, key: KeyEvent, cx: &mut Cx) {
         let Some(input) = &mut self.editing else {
             return;
         };
@@ -595,14 +580,29 @@ impl Pane for ScmPane {
             KeyCode::Enter => {
                 let value = input.value().to_owned();
                 self.editing = None;
-                let row = self.selected_row();
-                // An empty token keeps whatever was set (Ctrl-r resets it).
-                if row == Row::AccessToken && value.is_empty() {
-                    return;
-                }
-                if self.draft.shown_text(row) != Some(value.as_str()) {
-                    self.draft.set_text(row, value);
-                    self.edited();
+                match self.selected_row() {
+                    // Another id opens that config; this draft stays here.
+                    Row::ConfigId => {
+                        if !value.trim().is_empty()
+                            && !self.draft.is_for(&value)
+                            && let Err(e) = self.set_config_id(&value)
+                        {
+                            cx.outbox.status(e);
+                        }
+                    }
+                    // An empty token keeps whatever was set (Ctrl-r resets it).
+                    Row::AccessToken if !value.is_empty() => {
+                        self.draft.set_token(value);
+                        self.edited();
+                    }
+                    Row::Namespace => {
+                        let before = self.draft.namespace.clone();
+                        self.draft.set_namespace(value);
+                        if self.draft.namespace != before {
+                            self.edited();
+                        }
+                    }
+                    _ => {}
                 }
             }
             KeyCode::Esc => self.editing = None,
@@ -612,31 +612,19 @@ impl Pane for ScmPane {
         }
     }
 
-    /// The answer of this pane's PATCH.
+    /// The answer of this pane's PATCH, or of its list.
     fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
         let outbox = &mut *cx.outbox;
+        if self.list.load == Load::Loading(id) {
+            return self.on_list_reply(result, outbox);
+        }
         if self.in_flight != Some(id) {
             return;
         }
         self.in_flight = None;
         self.scroll = 0;
-        let config_id = self
-            .attempt
-            .as_ref()
-            .map(|p| p.config_id.clone())
-            .unwrap_or_default();
         match result {
-            Ok(ApiResponse::Scm(response)) => {
-                // Applied: the token is not kept; the rest stays on show.
-                self.draft.access_token.clear();
-                self.returned = Some(response);
-                self.failure = None;
-                self.step = Step::Sent;
-                outbox.status(format!(
-                    "SCM config {} updated",
-                    crate::text::one_line(&config_id)
-                ));
-            }
+            Ok(ApiResponse::Scm(response)) => self.applied(response, outbox),
             Ok(_) => self.fail(
                 "the server's answer is not an SCM config".into(),
                 Some(OUTCOME_UNKNOWN),
@@ -660,25 +648,31 @@ impl Pane for ScmPane {
     /// `:scm ID`
     fn command(&mut self, name: &str, args: &[&str], _cx: &mut Cx) -> Option<Result<(), String>> {
         (name == "scm").then(|| match args.first() {
-            Some(id) => {
-                self.set_config_id(id);
-                Ok(())
-            }
+            Some(id) => self.set_config_id(id),
             None => Err("usage: :scm CONFIG_ID".into()),
         })
     }
 
     fn unsent_work(&self) -> Option<&'static str> {
-        self.has_unsent_changes()
-            .then_some("the SCM draft has not been sent")
+        match self.unsent_drafts() {
+            0 => None,
+            1 => Some("the SCM draft has not been sent"),
+            _ => Some("SCM drafts have not been sent"),
+        }
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {
-        view::draw(f, area, self, v);
+        match self.mode {
+            Mode::List => list_view::draw(f, area, self, v),
+            Mode::Form => view::draw(f, area, self, v),
+        }
     }
 
     fn status(&self, v: &ViewCx) -> String {
-        view::status(self, v)
+        match self.mode {
+            Mode::List => list_view::status(self, v),
+            Mode::Form => view::status(self, v),
+        }
     }
 }
 

@@ -1,13 +1,15 @@
-//! The SCM config pane: the draft form on the left (or on top), and on the
-//! right (or below) the review of the exact body, the answer, or the error.
-//! The access token is never drawn: the form shows only whether one is set.
+//! The SCM config form: the draft on the left (or on top), and on the
+//! right (or below) the config as it is, the review of the changes and of
+//! the exact body, the answer, or the error. The access token is never
+//! drawn: the form shows only whether one is set.
 
+use super::config_view::{Lines, config_lines, label_cell, label_width, text};
 use super::{Row, ScmPane, Step};
-use crate::api::model::{ScmConfig, ScmConfigResponse};
+use crate::api::model::{FieldValue, ScmConfigResponse};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::common::{heading, paragraph, safe, spinner, time, wrap};
+use crate::tui::widgets::common::{heading, safe, spinner};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -19,12 +21,8 @@ const SIDE_BY_SIDE: u16 = 100;
 const FORM_WIDTH: u16 = 56;
 /// The form's rows, its note line and its borders.
 const FORM_HEIGHT: u16 = Row::ALL.len() as u16 + 3;
-/// Width of a label column (less on narrow areas, see [`label_width`]).
-const LABEL: usize = 18;
 /// What the token shows as, set or being typed.
 const MASK: &str = "••••";
-
-type Lines = Vec<Line<'static>>;
 
 pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let on_panel = matches!(pane.step, Step::Review | Step::Sending);
@@ -63,7 +61,12 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
 fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let theme = v.theme;
     let interactive = !matches!(pane.step, Step::Review | Step::Sending);
-    let mut title = vec![Span::styled(" SCM config draft ", theme.title())];
+    let name = if pane.draft.config_id.is_empty() {
+        " SCM config draft ".to_owned()
+    } else {
+        format!(" SCM config {} ", safe(&pane.draft.config_id))
+    };
+    let mut title = vec![Span::styled(name, theme.title())];
     if pane.read_only {
         title.push(Span::styled(" READ-ONLY ", theme.badge()));
         title.push(Span::raw(" "));
@@ -74,10 +77,11 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     if interactive {
         let key = |action| v.key(Context::Scm, action);
         block = block.title_bottom(format!(
-            " {} edit · {} cycle · {} review ",
+            " {} edit · {} flip · {} review · {} list ",
             key(Action::Submit),
             key(Action::Toggle),
-            key(Action::Review)
+            key(Action::Review),
+            key(Action::Back)
         ));
     }
     let inner = block.inner(area);
@@ -150,9 +154,9 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     } else if interactive {
         let n = pane.draft.changes();
         let text = match n {
-            0 => "nothing changed yet: unchanged fields are not sent".to_owned(),
-            1 => "1 field to send; unchanged fields are not sent".to_owned(),
-            n => format!("{n} fields to send; unchanged fields are not sent"),
+            0 => "nothing changed yet: only changed fields are sent".to_owned(),
+            1 => "1 field to send; the others are not sent".to_owned(),
+            n => format!("{n} fields to send; the others are not sent"),
         };
         (text, theme.dim())
     } else {
@@ -172,22 +176,50 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     }
 }
 
-/// A row's value as shown when it is not being edited.
+/// A row's value as shown when it is not being edited: the config's value
+/// when known (plain), a change as `new (now old)` (accent).
 fn value_of(pane: &ScmPane, row: Row, theme: &Theme) -> (String, Style) {
     let draft = &pane.draft;
+    let now = draft.current(row);
+    let was = |now: &Option<FieldValue>| {
+        now.as_ref()
+            .map_or(String::new(), |v| format!("  (now {})", shown(v)))
+    };
     match row {
         Row::ConfigId if draft.config_id.is_empty() => ("(required)".into(), theme.error()),
+        Row::ConfigId if draft.base.is_none() => (
+            format!("{} (values not known)", safe(&draft.config_id)),
+            theme.accent(),
+        ),
         Row::ConfigId => (safe(&draft.config_id), theme.accent()),
-        Row::Namespace if draft.namespace.is_empty() => ("unchanged".into(), theme.dim()),
-        Row::Namespace if draft.namespace.trim().is_empty() => ("(blank)".into(), theme.error()),
-        Row::Namespace => (safe(&draft.namespace), theme.accent()),
+        Row::Namespace => match (&draft.namespace, &now) {
+            (Some(n), _) if n.trim().is_empty() => ("(blank)".into(), theme.error()),
+            (Some(n), _) => (format!("{}{}", safe(n), was(&now)), theme.accent()),
+            (None, Some(v)) => (shown(v), Style::new()),
+            (None, None) => ("unchanged".into(), theme.dim()),
+        },
         Row::AccessToken if draft.has_token() => (format!("{MASK} (set)"), theme.accent()),
-        Row::AccessToken => ("unchanged".into(), theme.dim()),
-        _ => match draft.toggle(row) {
-            Some(Some(true)) => ("on".into(), theme.ok()),
-            Some(Some(false)) => ("off".into(), theme.removed()),
+        Row::AccessToken => match draft.base.as_ref().and_then(|b| b.has_access_token) {
+            Some(true) => ("present (unchanged)".into(), theme.dim()),
+            Some(false) => ("none (unchanged)".into(), theme.dim()),
+            None => ("unchanged".into(), theme.dim()),
+        },
+        _ => match (draft.toggle(row), &now) {
+            (Some(Some(v)), _) => {
+                let style = if v { theme.ok() } else { theme.removed() };
+                (format!("{}{}", FieldValue::Switch(v), was(&now)), style)
+            }
+            (_, Some(v)) => (shown(v), Style::new()),
             _ => ("unchanged".into(), theme.dim()),
         },
+    }
+}
+
+/// A value as the form and the review show it (text made safe).
+fn shown(v: &FieldValue) -> String {
+    match v {
+        FieldValue::Text(t) => safe(t),
+        other => other.to_string(),
     }
 }
 
@@ -210,13 +242,22 @@ fn draw_panel(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             failure_lines(pane, v, width),
             theme.error(),
         ),
-        _ => match &pane.returned {
-            Some(response) => (
+        _ => match (&pane.returned, &pane.draft.base) {
+            (Some(response), _) => (
                 " Returned config ",
-                returned_lines(response, theme, width),
-                theme.title(),
+                returned_lines(pane, response, theme, width),
+                if pane.mismatches.is_empty() {
+                    theme.title()
+                } else {
+                    theme.error()
+                },
             ),
-            None => (" SCM config ", intro_lines(pane, v, width), theme.title()),
+            (None, Some(config)) => {
+                let mut lines = Vec::new();
+                config_lines(&mut lines, config, theme, width);
+                (" Current config ", lines, theme.title())
+            }
+            (None, None) => (" SCM config ", intro_lines(pane, v, width), theme.title()),
         },
     };
     let block = Block::default()
@@ -259,38 +300,6 @@ fn draw_last_sent(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
         .borders(Borders::ALL)
         .title(Span::styled(" Last sent ", v.theme.title()));
     f.render_widget(Paragraph::new(lines).block(block), area);
-}
-
-/// The label column: 18 cells, at most a third of a narrow area.
-fn label_width(width: usize) -> usize {
-    LABEL.min(width / 3)
-}
-
-/// A label cut or padded to `width` cells (labels are ASCII), with a gap.
-fn label_cell(label: &str, width: usize) -> String {
-    let cut: String = label.chars().take(width.saturating_sub(1)).collect();
-    format!("{cut:<width$}")
-}
-
-fn text(lines: &mut Lines, s: &str, width: usize, style: Style) {
-    lines.extend(paragraph(s, width, 0, style));
-}
-
-/// `label  value`, the value wrapped under itself.
-fn fact(lines: &mut Lines, theme: &Theme, label: &str, value: &str, style: Style, width: usize) {
-    let label_w = label_width(width);
-    let avail = width.saturating_sub(label_w).max(1);
-    for (i, part) in wrap(value, avail).into_iter().enumerate() {
-        let label = if i == 0 {
-            label_cell(label, label_w)
-        } else {
-            " ".repeat(label_w)
-        };
-        lines.push(Line::from(vec![
-            Span::styled(label, theme.dim()),
-            Span::styled(part, style),
-        ]));
-    }
 }
 
 /// The request line and the body exactly as sent (token masked).
@@ -340,6 +349,14 @@ fn review_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
             theme.accent(),
         );
         lines.push(Line::default());
+    }
+    if let Some(request) = pane.shown_request() {
+        lines.push(heading(theme, "Changes"));
+        for change in request.changes() {
+            text(&mut lines, &format!("  {change}"), width, theme.accent());
+        }
+        lines.push(Line::default());
+        lines.push(heading(theme, "The exact request"));
     }
     request_lines(&mut lines, pane, v, width);
     lines.push(Line::default());
@@ -407,8 +424,25 @@ fn failure_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
     lines
 }
 
-fn returned_lines(response: &ScmConfigResponse, theme: &Theme, width: usize) -> Lines {
+fn returned_lines(
+    pane: &ScmPane,
+    response: &ScmConfigResponse,
+    theme: &Theme,
+    width: usize,
+) -> Lines {
     let mut lines = Vec::new();
+    if !pane.mismatches.is_empty() {
+        text(
+            &mut lines,
+            "The server answered, but not as asked:",
+            width,
+            theme.error(),
+        );
+        for m in &pane.mismatches {
+            text(&mut lines, &format!("  {m}"), width, theme.error());
+        }
+        lines.push(Line::default());
+    }
     match &response.config {
         Some(config) => config_lines(&mut lines, config, theme, width),
         None => text(
@@ -421,159 +455,17 @@ fn returned_lines(response: &ScmConfigResponse, theme: &Theme, width: usize) -> 
     lines
 }
 
-fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
-    let plain = Style::new();
-    let s = |v: &Option<String>| v.as_deref().map_or("-".to_owned(), safe);
-    let on_off = |v: Option<bool>| match v {
-        Some(true) => ("on", theme.ok()),
-        Some(false) => ("off", theme.removed()),
-        None => ("-", theme.dim()),
-    };
-    let yes_no = |v: Option<bool>| match v {
-        Some(true) => "yes",
-        Some(false) => "no",
-        None => "-",
-    };
-    let utc = |t| {
-        let t = time(t);
-        if t.is_empty() {
-            "-".to_owned()
-        } else {
-            format!("{t} UTC")
-        }
-    };
-
-    let mut id = s(&c.id);
-    if c.scm_id.is_some() {
-        id.push_str(&format!(" · SCM id {}", s(&c.scm_id)));
-    }
-    if c.source_id.is_some() {
-        id.push_str(&format!(" · source {}", s(&c.source_id)));
-    }
-    fact(lines, theme, "id", &id, theme.accent(), width);
-    let kind = c.scm_type.as_ref().map_or("-", |t| t.label());
-    fact(lines, theme, "type", kind, plain, width);
-    fact(lines, theme, "namespace", &s(&c.namespace), plain, width);
-    fact(lines, theme, "base URL", &s(&c.base_url), plain, width);
-    let entity = c.host_a_entity_type.as_ref().map_or("-", |e| e.label());
-    fact(lines, theme, "entity type", entity, plain, width);
-    let installed = format!(
-        "{} · suspended {}",
-        yes_no(c.installed),
-        yes_no(c.suspended)
-    );
-    let style = if c.suspended == Some(true) {
-        theme.error()
-    } else {
-        plain
-    };
-    fact(lines, theme, "installed", &installed, style, width);
-    let (v, st) = on_off(c.auto_scan);
-    fact(lines, theme, "autoScan", v, st, width);
-    let (v, st) = on_off(c.auto_scan_settings.as_ref().and_then(|a| a.diff_enabled));
-    fact(lines, theme, "diffEnabled", v, st, width);
-    let (v, st) = on_off(c.use_network_broker);
-    fact(lines, theme, "network broker", v, st, width);
-    let (token, style) = match c.has_access_token {
-        Some(true) => ("set", theme.ok()),
-        Some(false) => ("not set", theme.error()),
-        None => ("-", theme.dim()),
-    };
-    fact(lines, theme, "access token", token, style, width);
-    match &c.status {
-        Some(st) => {
-            let (health, style) = match st.ok {
-                Some(true) => ("ok", theme.ok()),
-                Some(false) => ("error", theme.error()),
-                None => ("-", theme.dim()),
-            };
-            let shown = format!("{health} (checked {})", utc(&st.checked));
-            fact(lines, theme, "status", &shown, style, width);
-            if let Some(error) = &st.error {
-                fact(lines, theme, "  error", error, theme.error(), width);
-            }
-        }
-        None => fact(lines, theme, "status", "-", theme.dim(), width),
-    }
-    fact(
-        lines,
-        theme,
-        "last sync",
-        &utc(&c.last_successful_sync_at),
-        plain,
-        width,
-    );
-
-    lines.push(Line::default());
-    lines.push(heading(theme, "App"));
-    match &c.app {
-        Some(app) => {
-            fact(lines, theme, "slug", &s(&app.slug), plain, width);
-            fact(lines, theme, "app id", &s(&app.app_id), plain, width);
-            fact(lines, theme, "SCM name", &s(&app.scm_name), plain, width);
-            let (v, st) = on_off(app.code_access);
-            fact(lines, theme, "code access", v, st, width);
-            fact(lines, theme, "tenant", &s(&app.tenant_id), plain, width);
-        }
-        None => text(lines, "none", width, theme.dim()),
-    }
-
-    lines.push(Line::default());
-    lines.push(heading(theme, "Token scopes"));
-    match &c.token_scopes {
-        Some(scopes) => {
-            // Two columns when they fit (the longest entry is 29 cells).
-            let entries = scopes.entries();
-            let columns = if width >= 62 { 2 } else { 1 };
-            let rows = entries.len().div_ceil(columns);
-            for r in 0..rows {
-                let mut spans = Vec::new();
-                for (name, granted) in entries.iter().skip(r).step_by(rows) {
-                    let (mark, style) = if *granted {
-                        ("[x]", theme.ok())
-                    } else {
-                        ("[ ]", theme.dim())
-                    };
-                    spans.push(Span::styled(format!("  {mark} "), style));
-                    spans.push(Span::raw(format!("{name:<25}")));
-                }
-                lines.push(Line::from(spans));
-            }
-        }
-        None => text(lines, "  not reported", width, theme.dim()),
-    }
-
-    lines.push(Line::default());
-    lines.push(heading(theme, "Subscriptions"));
-    if c.subscriptions.is_empty() {
-        text(lines, "  none", width, theme.dim());
-    }
-    for sub in &c.subscriptions {
-        lines.extend(paragraph(
-            sub.scm_url.as_deref().unwrap_or("-"),
-            width,
-            2,
-            theme.accent(),
-        ));
-        let events = if sub.events.is_empty() {
-            "no events".to_owned()
-        } else {
-            sub.events.join(", ")
-        };
-        lines.extend(paragraph(&events, width, 4, plain));
-    }
-}
-
 fn intro_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
     let theme = v.theme;
     let mut lines = Vec::new();
-    lines.push(heading(theme, "Update an SCM config"));
+    lines.push(heading(theme, "Update an SCM config by its id"));
     let key = |action| v.key(Context::Scm, action);
     let edits = format!(
-        "{} edits a text field (Enter keeps, Esc discards) or toggles; {} cycles unchanged → on → off; {} resets a field; `:scm ID` sets the config id.",
+        "{} edits a text field (Enter keeps, Esc discards) or toggles; {} cycles unchanged → on → off; {} resets a field; `:scm ID` or the config id row opens another config (this draft stays with its own); {} goes back to the list.",
         key(Action::Submit),
         key(Action::Toggle),
-        key(Action::ClearField)
+        key(Action::ClearField),
+        key(Action::Back)
     );
     let sends = format!(
         "{} (or {} on [ Review ]) shows the exact body first; only {} there sends the PATCH, once, never retried.",
@@ -583,7 +475,7 @@ fn intro_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
     );
     for (s, style) in [
         (
-            "There is no read operation for SCM configs: each field shows \"unchanged\" until you set it, and only the fields you change are sent (a partial update).",
+            "This config's current values are not known (it is not in the list, or the list could not be had): each field shows \"unchanged\" until you set it, and only the fields you change are sent (a partial update).",
             Style::new(),
         ),
         ("", Style::new()),
@@ -644,14 +536,18 @@ pub fn status(pane: &ScmPane, v: &ViewCx) -> String {
                     format!("config {}", safe(id))
                 });
                 parts.push(format!("{} changed", pane.draft.changes()));
+                if !pane.mismatches.is_empty() {
+                    parts.push("not applied as asked".into());
+                }
                 let key = |action| v.key(Context::Scm, action);
                 parts.push(format!(
-                    "{}/{} move · {} edit · {} cycle · {} review",
+                    "{}/{} move · {} edit · {} flip · {} review · {} list",
                     key(Action::NextField),
                     key(Action::PrevField),
                     key(Action::Submit),
                     key(Action::Toggle),
-                    key(Action::Review)
+                    key(Action::Review),
+                    key(Action::Back)
                 ));
             }
         }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::api::ApiError;
+use crate::api::model::FieldValue;
 use crate::api::model::*;
 use crate::tui::app::{App, Effect, Msg, Session};
 use crate::tui::keymap::Keymap;
@@ -47,6 +48,15 @@ fn set_text(pane: &mut ScmPane, row: Row, value: &str, outbox: &mut Outbox) {
     assert!(!pane.text_input_active());
 }
 
+/// A pane on the form of no config yet, as when the list could not be had
+/// and `Enter` opened the form to edit a config by its id.
+fn form() -> ScmPane {
+    let mut pane = ScmPane::new(&Session::default());
+    pane.set_config_id("").unwrap();
+    assert_eq!(pane.mode, Mode::Form);
+    pane
+}
+
 fn sends(outbox: &Outbox) -> Vec<(RequestId, String, ScmConfigPatch)> {
     outbox
         .effects
@@ -67,7 +77,7 @@ fn reviewed(read_only: bool, outbox: &mut Outbox) -> ScmPane {
         read_only,
         ..Session::default()
     });
-    pane.set_config_id("1001");
+    pane.set_config_id("1001").unwrap();
     select(&mut pane, Row::AutoScan);
     pane.act(Action::Toggle, 20, outbox);
     set_text(&mut pane, Row::AccessToken, SECRET, outbox);
@@ -172,15 +182,12 @@ fn server_error(status: u16, message: &str) -> ApiError {
 #[test]
 fn a_new_draft_changes_nothing_and_cannot_be_reviewed() {
     let mut outbox = Outbox::default();
-    let mut pane = ScmPane::new(&Session {
-        read_only: false,
-        ..Session::default()
-    });
+    let mut pane = form();
     assert_eq!(pane.contexts(), vec![Context::Scm]);
     pane.act(Action::Review, 20, &mut outbox);
     assert_eq!(pane.step, Step::Editing);
     assert_eq!(pane.problem.as_deref(), Some("the config id is required"));
-    pane.set_config_id("1001");
+    pane.set_config_id("1001").unwrap();
     assert!(pane.problem.is_none());
     pane.act(Action::Review, 20, &mut outbox);
     assert!(
@@ -195,10 +202,7 @@ fn a_new_draft_changes_nothing_and_cannot_be_reviewed() {
 #[test]
 fn toggles_and_edits_send_exactly_the_fields_changed() {
     let mut outbox = Outbox::default();
-    let mut pane = ScmPane::new(&Session {
-        read_only: false,
-        ..Session::default()
-    });
+    let mut pane = form();
     set_text(&mut pane, Row::ConfigId, "1003", &mut outbox);
     // autoScan: unchanged → on.
     select(&mut pane, Row::AutoScan);
@@ -270,23 +274,21 @@ fn toggles_and_edits_send_exactly_the_fields_changed() {
     assert!(pane.review.is_none());
     assert_eq!(pane.draft.auto_scan, Some(true));
     assert_eq!(pane.draft.diff_enabled, Some(false));
-    assert_eq!(pane.draft.namespace, " acme-new ");
+    assert_eq!(pane.draft.namespace.as_deref(), Some(" acme-new "));
     assert!(outbox.effects.is_empty(), "nothing is sent before confirm");
 }
 
 #[test]
 fn esc_discards_an_edit_and_enter_keeps_it() {
     let mut outbox = Outbox::default();
-    let mut pane = ScmPane::new(&Session {
-        read_only: false,
-        ..Session::default()
-    });
+    let mut pane = form();
+    pane.set_config_id("1001").unwrap();
     set_text(&mut pane, Row::Namespace, "acme", &mut outbox);
     pane.act(Action::Submit, 20, &mut outbox);
     type_text(&mut pane, "-other", &mut outbox);
     pane.type_key(key(KeyCode::Esc), &mut outbox);
     assert!(!pane.text_input_active());
-    assert_eq!(pane.draft.namespace, "acme");
+    assert_eq!(pane.draft.namespace.as_deref(), Some("acme"));
 
     // The token: Esc keeps the old one, Enter on nothing keeps it too.
     set_text(&mut pane, Row::AccessToken, SECRET, &mut outbox);
@@ -311,12 +313,9 @@ fn invalid_drafts_are_explained_and_not_reviewed() {
         ("", "acme", "config id is required"),
     ];
     for (id, namespace, problem) in cases {
-        let mut pane = ScmPane::new(&Session {
-            read_only: false,
-            ..Session::default()
-        });
+        let mut pane = form();
         pane.draft.config_id = id.into();
-        pane.draft.namespace = namespace.into();
+        pane.draft.namespace = (!namespace.is_empty()).then(|| namespace.to_owned());
         pane.draft.auto_scan = Some(false);
         pane.act(Action::Review, 20, &mut outbox);
         assert_eq!(pane.step, Step::Editing);
@@ -334,11 +333,8 @@ fn invalid_drafts_are_explained_and_not_reviewed() {
 #[test]
 fn the_review_masks_the_token_and_the_screen_never_shows_it() {
     let mut outbox = Outbox::default();
-    let mut pane = ScmPane::new(&Session {
-        read_only: false,
-        ..Session::default()
-    });
-    pane.set_config_id("1001");
+    let mut pane = form();
+    pane.set_config_id("1001").unwrap();
     // While the token is typed.
     select(&mut pane, Row::AccessToken);
     pane.act(Action::Submit, 20, &mut outbox);
@@ -388,4 +384,5 @@ fn take_scm(mut app: App) -> ScmPane {
     std::mem::take(app.scm_mut())
 }
 
+mod list;
 mod sending;

@@ -59,8 +59,16 @@ fn a_success_shows_the_returned_config_and_forgets_the_token() {
     assert_eq!(pane.step, Step::Sent);
     assert!(!pane.is_loading());
     assert!(!pane.draft.has_token());
-    assert_eq!(pane.draft.auto_scan, Some(true), "the rest stays on show");
+    // The form shows what came back, with nothing pending.
     assert_eq!(pane.draft.config_id, "1001");
+    assert_eq!(pane.draft.changes(), 0);
+    assert_eq!(pane.draft.base, Some(demo_config()));
+    assert_eq!(
+        pane.draft.current(Row::AutoScan),
+        Some(FieldValue::Switch(true))
+    );
+    assert!(pane.mismatches.is_empty(), "{:?}", pane.mismatches);
+    assert!(pane.unsent_work().is_none());
     assert_eq!(pane.contexts(), vec![Context::Scm]);
     // A late duplicate of the same id is no longer this pane's.
     pane.reply(id, Err(ApiError::Timeout(Duration::ZERO)), &mut outbox);
@@ -221,7 +229,11 @@ fn the_keys_drive_the_pane_through_the_app() {
     let ch = |app: &mut App, c: char| press(app, KeyCode::Char(c), KeyModifiers::NONE);
     ch(&mut app, '4');
     assert_eq!(app.pane, crate::tui::panes::scm::ID);
-    // Enter edits the config id; typed keys go to the input (even 'q').
+    assert_eq!(app.scm().mode, Mode::List);
+    // Nothing listed (no worker here): Enter opens the form by id; Enter
+    // edits the config id; typed keys go to the input (even 'q').
+    press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(app.scm().mode, Mode::Form);
     press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
     for c in "1002".chars() {
         ch(&mut app, c);
@@ -265,21 +277,12 @@ fn the_keys_drive_the_pane_through_the_app() {
 fn rendering_never_panics_at_any_size_or_step() {
     let mut states: Vec<ScmPane> = Vec::new();
     let mut outbox = Outbox::default();
-    states.push(ScmPane::new(&Session {
-        read_only: false,
-        ..Session::default()
-    }));
-    let mut editing = ScmPane::new(&Session {
-        read_only: false,
-        ..Session::default()
-    });
+    states.push(form());
+    let mut editing = form();
     editing.act(Action::Submit, 20, &mut outbox);
     type_text(&mut editing, &"x".repeat(300), &mut outbox);
     states.push(editing);
-    let mut token_editing = ScmPane::new(&Session {
-        read_only: false,
-        ..Session::default()
-    });
+    let mut token_editing = form();
     select(&mut token_editing, Row::AccessToken);
     token_editing.act(Action::Submit, 20, &mut outbox);
     type_text(&mut token_editing, SECRET, &mut outbox);
