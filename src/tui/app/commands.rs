@@ -9,8 +9,11 @@ impl App {
         let mut words = line.split_whitespace();
         let Some(name) = words.next() else { return };
         let args: Vec<&str> = words.collect();
-        if matches!(name, "q" | "quit" | "q!") {
-            return self.quit_now();
+        match name {
+            // The same guard as `q`: an unsent draft is never dropped unasked.
+            "q" | "quit" => return self.quit_or_warn(":q!"),
+            "q!" => return self.quit_now(),
+            _ => {}
         }
         let has = |p: &dyn crate::tui::pane::Pane| {
             p.commands()

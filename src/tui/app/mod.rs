@@ -397,7 +397,10 @@ impl App {
     fn on_app_action(&mut self, action: Action) -> bool {
         match action {
             Action::ForceQuit => self.quit_now(),
-            Action::Quit => self.quit_or_warn(),
+            Action::Quit => {
+                let again = self.keymap.hint(Context::Global, Action::Quit);
+                self.quit_or_warn(&format!("{again} again"));
+            }
             Action::Suspend => self.outbox.effects.push(Effect::Suspend),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::CommandLine => self.overlay = Some(Overlay::Command(Input::default())),
@@ -412,15 +415,14 @@ impl App {
         true
     }
 
-    /// `q`: quits, unless a pane holds unsent work: then the first `q`
-    /// warns and a second one quits.
-    fn quit_or_warn(&mut self) {
+    /// `q` and `:q`: quit, unless a pane holds unsent work: then the first
+    /// warns (saying what quits anyway: `again`) and a second `q` quits.
+    pub(super) fn quit_or_warn(&mut self, again: &str) {
         let unsent = self.panes.iter().find_map(|p| p.unsent_work());
         match unsent {
             Some(what) if !self.quit_armed => {
                 self.quit_armed = true;
-                let again = self.keymap.hint(Context::Global, Action::Quit);
-                self.status = Some(format!("{what}: {again} again quits and drops it"));
+                self.status = Some(format!("{what}: {again} quits and drops it"));
             }
             _ => self.quit_now(),
         }

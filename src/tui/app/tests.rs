@@ -64,3 +64,48 @@ fn q_with_an_unsent_scm_draft_asks_first() {
     press(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
 }
+
+#[test]
+fn colon_q_goes_through_the_same_guard_as_q() {
+    let command = |app: &mut App, line: &str| {
+        press(app, KeyCode::Char(':'));
+        for c in line.chars() {
+            press(app, KeyCode::Char(c));
+        }
+        press(app, KeyCode::Enter);
+    };
+    let with_draft = || {
+        let mut app = App::new(
+            Session::default(),
+            Keymap::default_keymap(),
+            Theme::default(),
+            (100, 30),
+        );
+        app.scm_mut().draft = crate::tui::panes::scm::Draft::new("1001", None);
+        app.scm_mut().draft.namespace = Some("acme".into());
+        app
+    };
+    let mut app = with_draft();
+    command(&mut app, "q");
+    assert!(!app.quit, ":q must not drop an unsent draft");
+    assert_eq!(
+        app.status.as_deref(),
+        Some("the SCM draft has not been sent: :q! quits and drops it")
+    );
+    // Asked once: q now quits, as after a first q.
+    press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+
+    let mut app = with_draft();
+    command(&mut app, "q!");
+    assert!(app.quit, ":q! quits without asking");
+
+    let mut app = App::new(
+        Session::default(),
+        Keymap::default_keymap(),
+        Theme::default(),
+        (100, 30),
+    );
+    command(&mut app, "quit");
+    assert!(app.quit, "nothing unsent: :quit quits at once");
+}
