@@ -179,10 +179,33 @@ pub fn open_url(outbox: &mut Outbox, issue: Option<&Issue>) {
             outbox
                 .effects
                 .push(super::message::Effect::OpenUrl(url.to_owned()));
-            outbox.status(format!("opening {}", crate::text::one_line(url)));
+            outbox.status(opening(url));
         }
         Some(_) => outbox.status("the finding's URL is not an http(s) URL; not opened"),
         None => outbox.status("this finding has no line-of-code URL"),
+    }
+}
+
+/// The status line while `url` opens.
+pub fn opening(url: &str) -> String {
+    format!("opening {}", crate::text::one_line(url))
+}
+
+/// The status line once `url` opened, or did not: the message of the
+/// opening is replaced (if it is still there), a failure always shows.
+pub fn opened(status: &mut Option<String>, url: &str, result: Result<(), String>) {
+    match result {
+        Ok(()) if status.as_deref() == Some(opening(url).as_str()) => {
+            *status = Some(format!("opened {}", crate::text::one_line(url)));
+        }
+        Ok(()) => {}
+        Err(why) => {
+            *status = Some(format!(
+                "cannot open {}: {}",
+                crate::text::one_line(url),
+                crate::text::one_line(&why)
+            ));
+        }
     }
 }
 

@@ -104,6 +104,11 @@ pub enum Msg {
         path: String,
         result: Result<usize, String>,
     },
+    /// How an [`Effect::OpenUrl`] went: the URL, and why it did not open.
+    Opened {
+        url: String,
+        result: Result<(), String>,
+    },
 }
 
 /// What `update` asks the outside world to do.

@@ -18,6 +18,7 @@ pub mod keymap;
 pub mod layout;
 pub mod load;
 pub mod message;
+pub mod opener;
 pub mod pane;
 pub mod panes;
 pub mod rows;
@@ -42,7 +43,9 @@ use worker::WorkerCommand;
 /// What the loop does outside the terminal's drawing: the browser, the
 /// clipboard, suspending. Tests record these instead.
 pub trait Platform<B: Backend> {
-    fn open_url(&mut self, url: &str);
+    /// Opens `url` without blocking the loop, and says how it went through
+    /// `done` ([`Msg::Opened`]).
+    fn open_url(&mut self, url: &str, done: &mpsc::UnboundedSender<Msg>);
     fn copy(&mut self, text: &str);
     fn suspend(&mut self, terminal: &mut Terminal<B>) -> std::io::Result<()>;
 }
@@ -161,7 +164,7 @@ fn perform<B: Backend>(
             Effect::Cancel(id) => {
                 let _ = worker.send(WorkerCommand::Cancel { id });
             }
-            Effect::OpenUrl(url) => platform.open_url(&url),
+            Effect::OpenUrl(url) => platform.open_url(&url, done),
             Effect::Copy(text) => platform.copy(&text),
             Effect::Suspend => platform.suspend(terminal)?,
             Effect::Quit => {}
@@ -186,8 +189,16 @@ fn perform<B: Backend>(
 pub struct RealPlatform;
 
 impl Platform<ratatui::backend::CrosstermBackend<std::io::Stdout>> for RealPlatform {
-    fn open_url(&mut self, url: &str) {
-        let _ = terminal::open_url(url);
+    fn open_url(&mut self, url: &str, done: &mpsc::UnboundedSender<Msg>) {
+        let url = url.to_owned();
+        let browser = std::env::var("BROWSER").ok();
+        let done = done.clone();
+        // A thread of its own, not the blocking pool: a browser that stays
+        // in the foreground is waited for, and must not hold up the exit.
+        std::thread::spawn(move || {
+            let result = opener::open(&url, browser.as_deref(), opener::WAIT);
+            let _ = done.send(Msg::Opened { url, result });
+        });
     }
     fn copy(&mut self, text: &str) {
         let _ = terminal::osc52_copy(text);

@@ -106,19 +106,3 @@ pub fn osc52_copy(text: &str) -> io::Result<()> {
     write!(stdout, "\x1b]52;c;{encoded}\x07")?;
     stdout.flush()
 }
-
-/// Opens a web URL with the desktop's opener, detached and silent.
-pub fn open_url(url: &str) -> io::Result<()> {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    std::process::Command::new(opener)
-        .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map(|_| ())
-}

@@ -228,10 +228,37 @@ async fn open_and_copy_use_the_line_of_code_url() {
     let mut h = Harness::new(100, 120, 35).await;
     h.start().await;
     h.key(KeyCode::Char('o'));
-    h.keys("yu"); // the copy menu's URL
     assert_eq!(h.opened.len(), 1);
-    assert!(h.opened[0].starts_with("https://"));
-    assert_eq!(h.copied, h.opened);
+    let url = h.opened[0].clone();
+    assert!(url.starts_with("https://"));
+    assert_eq!(h.app.status, Some(format!("opening {url}")));
+    // The opener's outcome replaces the "opening" message.
+    h.update(Msg::Opened {
+        url: url.clone(),
+        result: Ok(()),
+    });
+    assert_eq!(h.app.status, Some(format!("opened {url}")));
+    h.key(KeyCode::Char('o'));
+    h.update(Msg::Opened {
+        url: url.clone(),
+        result: Err("xdg-open not found (set $BROWSER to choose a browser)".into()),
+    });
+    assert_eq!(
+        h.app.status,
+        Some(format!(
+            "cannot open {url}: xdg-open not found (set $BROWSER to choose a browser)"
+        ))
+    );
+    assert!(h.screen().contains("cannot open https://"));
+    // A success after another message took its place leaves that one.
+    h.app.status = Some("something else".into());
+    h.update(Msg::Opened {
+        url: url.clone(),
+        result: Ok(()),
+    });
+    assert_eq!(h.app.status.as_deref(), Some("something else"));
+    h.keys("yu"); // the copy menu's URL
+    assert_eq!(h.copied, vec![url]);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -275,6 +275,9 @@ impl App {
             Msg::Reply(reply) => self.on_reply(reply),
             Msg::Tick => self.spinner = self.spinner.wrapping_add(1),
             Msg::Exported { path, result } => exporting::exported(self, path, result),
+            Msg::Opened { url, result } => {
+                crate::tui::findings_list::opened(&mut self.status, &url, result);
+            }
         }
         self.finish()
     }
