@@ -66,6 +66,27 @@ impl Format {
         }
     }
 
+    /// The format a file name's extension names (`mine.json`: JSON), if
+    /// it names one: `.txt`, `.json`, `.ndjson`/`.jsonl`, `.csv`,
+    /// `.sarif` (and `.sarif.json`), `.md`/`.markdown`.
+    pub fn from_path(path: &str) -> Option<Format> {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".sarif.json") {
+            return Some(Format::Sarif);
+        }
+        let (stem, ext) = lower.rsplit_once('.')?;
+        if stem.is_empty() {
+            return None; // a dot file: no extension
+        }
+        match ext {
+            "txt" => Some(Format::Table),
+            "jsonl" => Some(Format::Ndjson),
+            "json" | "ndjson" | "csv" | "sarif" | "md" | "markdown" => Format::parse(ext),
+            _ => None,
+        }
+    }
+
     /// The usual file extension.
     pub fn extension(self) -> &'static str {
         match self {
@@ -338,6 +359,27 @@ mod tests {
     use super::*;
     use crate::api::model::{AgenticIssue, Issue};
     use unicode_width::UnicodeWidthStr;
+
+    #[test]
+    fn a_file_name_extension_names_its_format() {
+        for (path, format) in [
+            ("mine.json", Some(Format::Json)),
+            ("out/MINE.CSV", Some(Format::Csv)),
+            ("a.b/notes.md", Some(Format::Markdown)),
+            ("x.markdown", Some(Format::Markdown)),
+            ("scan.sarif", Some(Format::Sarif)),
+            ("scan.sarif.json", Some(Format::Sarif)),
+            ("all.jsonl", Some(Format::Ndjson)),
+            ("all.ndjson", Some(Format::Ndjson)),
+            ("table.txt", Some(Format::Table)),
+            ("mine", None),
+            ("mine.xlsx", None),
+            (".json", None),
+            ("dir.json/mine", None),
+        ] {
+            assert_eq!(Format::from_path(path), format, "{path}");
+        }
+    }
 
     #[test]
     fn fit_pads_and_cuts_by_display_width() {

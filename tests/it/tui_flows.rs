@@ -506,6 +506,36 @@ async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn the_file_name_extension_picks_the_export_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::new(100, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(prompt)) = &h.app.overlay else {
+        panic!("the export prompt is open");
+    };
+    assert_eq!(prompt.format, findings_tui::export::Format::Csv);
+    // CSV chosen, `mine.json` typed: the prompt shows JSON, and JSON is written.
+    let path = dir.path().join("mine.json");
+    type_path(&mut h, &path);
+    let Some(Overlay::Export(prompt)) = &h.app.overlay else {
+        panic!("still open");
+    };
+    assert_eq!(prompt.format(), findings_tui::export::Format::Json);
+    h.key(KeyCode::Enter);
+    assert_eq!(h.exported[0].1, findings_tui::export::Format::Json);
+    let items: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(items.len(), 100);
+    // A name without a known extension keeps the format chosen.
+    h.key(KeyCode::Char('e'));
+    let path = dir.path().join("mine.txt.out");
+    type_path(&mut h, &path);
+    h.key(KeyCode::Enter);
+    assert_eq!(h.exported[1].1, findings_tui::export::Format::Json);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn with_nothing_marked_every_shown_row_is_exported() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::new(2000, 120, 35).await;

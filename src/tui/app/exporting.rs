@@ -37,6 +37,14 @@ pub struct ExportPrompt {
     pub error: Option<String>,
 }
 
+impl ExportPrompt {
+    /// The format that will be written: the one the file name's extension
+    /// names (`mine.json` holds JSON), else the one chosen.
+    pub fn format(&self) -> Format {
+        Format::from_path(self.path.value().trim()).unwrap_or(self.format)
+    }
+}
+
 /// The `y` menu.
 #[derive(Debug, Clone)]
 pub struct CopyMenu {
@@ -148,14 +156,16 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
                 prompt.error = Some("type a file name".into());
                 return;
             }
-            let (format, pane) = (prompt.format, prompt.pane);
+            let format = prompt.format();
+            let pane = prompt.pane;
             app.overlay = None;
             let items = rows(app, pane);
             app.status = Some(format!(
-                "exporting {} finding{} to {}…",
+                "exporting {} finding{} to {} as {}…",
                 items.len(),
                 if items.len() == 1 { "" } else { "s" },
-                crate::text::one_line(&path)
+                crate::text::one_line(&path),
+                format.name()
             ));
             app.export_format = format;
             app.outbox.effects.push(Effect::Export {
@@ -174,7 +184,7 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
 /// The next (`step` 1) or previous (`step` len-1) format; the path's
 /// extension follows when it is the old format's.
 fn cycle_format(prompt: &mut ExportPrompt, step: usize) {
-    let old = prompt.format;
+    let old = prompt.format();
     let k = FORMATS.iter().position(|f| *f == old).unwrap_or(0);
     let new = FORMATS[(k + step) % FORMATS.len()];
     prompt.format = new;

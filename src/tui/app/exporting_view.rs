@@ -31,7 +31,7 @@ pub fn export_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &ExportPrompt
 
     let mut formats = vec![Span::styled("Format  ", theme.dim())];
     for fmt in FORMATS {
-        let style = if fmt == prompt.format {
+        let style = if fmt == prompt.format() {
             theme.selected()
         } else {
             ratatui::style::Style::new()
