@@ -489,6 +489,55 @@ fn charts_count_the_loaded_findings() {
     assert_eq!(s.top_projects[0].1, 25);
 }
 
+#[test]
+fn top_rules_count_each_rule_once_and_tell_namesakes_apart() {
+    let sql =
+        |lang: &str| format!("{lang}.security.injection.tainted-sql-string.tainted-sql-string");
+    let mut findings = Vec::new();
+    for (n, rule) in [
+        sql("java.spring"),
+        sql("java.spring"),
+        sql("java.spring"),
+        sql("java.lang"),
+        sql("java.lang"),
+        sql("ruby.rails"),
+        "python.flask.open-redirect".to_owned(),
+    ]
+    .iter()
+    .enumerate()
+    {
+        findings.push(finding(n, Severity::High, IssueType::Sast, rule, "r"));
+    }
+    // A display name on one finding of a rule does not split the rule.
+    findings[1].rule_display_name = Some("SQL injection".into());
+    let mut stats = Stats::default();
+    stats.add(&findings[..4]);
+    stats.add(&findings[4..]);
+    assert_eq!(
+        stats.top_rules,
+        vec![
+            ("tainted-sql-string (java.spring)".to_owned(), 3),
+            ("tainted-sql-string (java.lang)".to_owned(), 2),
+            ("open-redirect".to_owned(), 1),
+            ("tainted-sql-string (ruby)".to_owned(), 1),
+        ]
+    );
+    // Labels with no dotted id to tell them apart show the whole id.
+    assert_eq!(
+        rule_labels(&[
+            ("ssc-1", "SQL injection"),
+            ("ssc-2", "SQL injection"),
+            ("x", "y")
+        ]),
+        vec!["SQL injection (ssc-1)", "SQL injection (ssc-2)", "y"]
+    );
+    // A narrow chart cuts the name, not what tells it apart.
+    assert_eq!(
+        super::view::fit_label("tainted-sql-string (java.spring)", 24),
+        "tainted-s… (java.spring)"
+    );
+}
+
 fn screen(w: u16, h: u16, pane: ReportPane) -> String {
     let mut app = App::new(
         Session::default(),

@@ -8,7 +8,7 @@ use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::common::{date, loaded_note, new_note, safe, short_rule, spinner};
+use crate::tui::widgets::common::{date, loaded_note, new_note, safe, spinner};
 use crate::tui::widgets::findings_table;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -390,11 +390,11 @@ fn charts(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
             style: theme.accent(),
         })
         .collect();
-    let ranked = |items: &[(String, u64)], shorten: bool| -> Vec<Bar> {
+    let ranked = |items: &[(String, u64)]| -> Vec<Bar> {
         items
             .iter()
             .map(|(name, count)| Bar {
-                label: safe(if shorten { short_rule(name) } else { name }),
+                label: safe(name),
                 count: *count,
                 style: theme.accent(),
             })
@@ -407,10 +407,10 @@ fn charts(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         charts.push(("By type", type_bars));
     }
     if panels.len() >= 2 {
-        charts.push(("Top rules", ranked(&stats.top_rules, true)));
+        charts.push(("Top rules", ranked(&stats.top_rules)));
     }
     if panels.len() >= 3 {
-        charts.push(("Top projects", ranked(&stats.top_projects, false)));
+        charts.push(("Top projects", ranked(&stats.top_projects)));
     }
     for (rect, (title, bars)) in panels.iter().zip(charts) {
         chart(f, *rect, pane, v, theme, title, &bars);
@@ -453,7 +453,7 @@ fn chart(
     let label_w = longest.min(width / 2).max(1);
     let bar_w = width.saturating_sub(label_w + count_w + 2);
     for b in bars.iter().take(rows) {
-        let label = fit(&b.label, label_w);
+        let label = fit_label(&b.label, label_w);
         let pad = label_w.saturating_sub(label.width());
         lines.push(Line::from(vec![
             Span::raw(format!("{label}{} ", " ".repeat(pad))),
@@ -481,6 +481,22 @@ fn bar(count: u64, max: u64, width: usize) -> String {
         s.push_str(&" ".repeat(width - full - 1));
     }
     s
+}
+
+/// Cuts a bar's label to `width` cells, in the name rather than in the
+/// qualifier that tells it from a namesake (`tainted-sql… (java)`).
+pub(super) fn fit_label(label: &str, width: usize) -> String {
+    if let Some((name, qualifier)) = label.rsplit_once(" (")
+        && qualifier.ends_with(')')
+        && label.width() > width
+    {
+        let tail = format!(" ({qualifier}");
+        // The name keeps a few cells, else the qualifier is what is cut.
+        if width >= tail.width() + 4 {
+            return format!("{}{tail}", fit(name, width - tail.width()));
+        }
+    }
+    fit(label, width)
 }
 
 /// Cuts already-safe text to `width` cells, marking the cut with `…`
