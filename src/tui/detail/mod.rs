@@ -379,6 +379,45 @@ mod tests {
     }
 
     #[test]
+    fn activity_keeps_type_and_title_apart() {
+        let at = |m: i64| chrono::DateTime::from_timestamp(1_790_000_000 + m * 60, 0);
+        let mut issue = finding("a", "m");
+        issue.activity_history = vec![
+            ActivityEvent {
+                date: at(0),
+                history_type: Some(HistoryType::ReviewCommentSilenced),
+                title: Some("Review comment silenced".into()),
+                note: Some("Silenced on the pull request.".into()),
+                ..Default::default()
+            },
+            ActivityEvent {
+                date: at(1),
+                history_type: Some(HistoryType::Status),
+                title: Some("Finding opened".into()),
+                actor: Some("pnair".into()),
+                ..Default::default()
+            },
+        ];
+        let text: Vec<String> = view::activity(&issue, &crate::tui::theme::Theme::no_color(), 80)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        let time = |m| at(m).unwrap().format("%Y-%m-%d %H:%M").to_string();
+        assert_eq!(
+            text,
+            vec![
+                // The title only repeats the type: not shown twice.
+                format!("{}  review comment silenced  ", time(0)),
+                "                  Silenced on the pull request.".to_owned(),
+                format!(
+                    "{}  status                   Finding opened  by pnair",
+                    time(1)
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn up_and_down_scroll_other_tabs_and_enter_does_nothing_there() {
         let mut outbox = Outbox::default();
         let (mut detail, mut cache) = on_related(&mut outbox);

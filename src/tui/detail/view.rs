@@ -10,6 +10,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Tabs};
+use unicode_width::UnicodeWidthStr;
 
 /// The lines of the open tab, as they will be drawn at `width`.
 fn content<'a>(detail: &DetailView, cache: &Cache, v: &ViewCx, width: usize) -> Vec<Line<'a>> {
@@ -466,28 +467,48 @@ fn remediation<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     lines
 }
 
-fn activity<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
+pub(super) fn activity<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     if i.activity_history.is_empty() {
         return vec![Line::from(Span::styled(
             "no activity recorded",
             theme.dim(),
         ))];
     }
+    let label = |e: &ActivityEvent| {
+        e.history_type
+            .as_ref()
+            .map_or("-".to_owned(), |t| safe(t.label()))
+    };
+    // The type column as wide as its longest label, then a gap; notes and
+    // reasons sit under it. (A time is 16 columns.)
+    let label_w = i
+        .activity_history
+        .iter()
+        .map(|e| label(e).width())
+        .max()
+        .unwrap_or(1);
+    let indent = " ".repeat(16 + 2);
     let mut lines = Vec::new();
     for e in &i.activity_history {
+        let label = label(e);
+        // A title that only repeats the type says nothing more.
+        let title = opt(&e.title);
+        let title = if title.eq_ignore_ascii_case(&label) {
+            String::new()
+        } else {
+            title
+        };
         lines.push(Line::from(vec![
-            Span::styled(time(&e.date), theme.dim()),
+            Span::styled(format!("{:<16}", time(&e.date)), theme.dim()),
             Span::raw("  "),
             Span::styled(
                 format!(
-                    "{:<22}",
-                    e.history_type
-                        .as_ref()
-                        .map_or("-".to_owned(), |t| safe(t.label()))
+                    "{label}{}  ",
+                    " ".repeat(label_w.saturating_sub(label.width()))
                 ),
                 theme.accent(),
             ),
-            Span::raw(opt(&e.title)),
+            Span::raw(title),
             Span::styled(
                 e.actor
                     .as_deref()
@@ -496,12 +517,17 @@ fn activity<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             ),
         ]));
         if let Some(note) = &e.note {
-            lines.extend(paragraph(note, width, 20, ratatui::style::Style::new()));
+            lines.extend(paragraph(
+                note,
+                width,
+                indent.len(),
+                ratatui::style::Style::new(),
+            ));
         }
         if let Some(reason) = &e.triage_reason {
             let label = TriageReason::from_wire(reason);
             lines.push(Line::from(Span::styled(
-                format!("{}reason: {}", " ".repeat(20), safe(label.label())),
+                format!("{indent}reason: {}", safe(label.label())),
                 theme.dim(),
             )));
         }

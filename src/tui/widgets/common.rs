@@ -72,7 +72,8 @@ pub fn wrap(s: &str, width: usize) -> Vec<String> {
 /// `label  value` with the label dimmed and padded.
 pub fn field<'a>(theme: &Theme, label: &str, value: impl Into<String>) -> Line<'a> {
     Line::from(vec![
-        Span::styled(format!("{label:<18}"), theme.dim()),
+        // A long label still keeps a space before its value.
+        Span::styled(format!("{label:<17} "), theme.dim()),
         Span::raw(value.into()),
     ])
 }
