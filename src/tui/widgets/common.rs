@@ -91,6 +91,32 @@ pub fn paragraph<'a>(text: &str, width: usize, indent: usize, style: Style) -> V
         .collect()
 }
 
+/// Each part's share of `whole` in whole percent, rounded. When the parts
+/// make up the whole exactly, by largest remainder, so the shares add up
+/// to 100; else each to the nearest. `None` where there is no share to give
+/// (no part, a whole of zero or less, a negative part).
+pub fn percentages(parts: &[Option<i64>], whole: Option<i64>) -> Vec<Option<i64>> {
+    let Some(whole) = whole.filter(|w| *w > 0).map(i128::from) else {
+        return vec![None; parts.len()];
+    };
+    let valid = |p: &Option<i64>| p.filter(|v| *v >= 0).map(i128::from);
+    let known: Vec<i128> = parts.iter().filter_map(valid).collect();
+    if known.len() == parts.len() && known.iter().sum::<i128>() == whole {
+        let mut shares: Vec<i128> = known.iter().map(|p| p * 100 / whole).collect();
+        let mut by_remainder: Vec<usize> = (0..known.len()).collect();
+        by_remainder.sort_by_key(|&k| std::cmp::Reverse(known[k] * 100 % whole));
+        let left = 100 - shares.iter().sum::<i128>();
+        for &k in by_remainder.iter().take(left.max(0) as usize) {
+            shares[k] += 1;
+        }
+        return shares.into_iter().map(|s| Some(s as i64)).collect();
+    }
+    parts
+        .iter()
+        .map(|p| valid(p).map(|p| ((p * 200 + whole) / (whole * 2)).min(i64::MAX as i128) as i64))
+        .collect()
+}
+
 pub use crate::api::model::short_rule;
 
 pub use crate::text::cut_left;
@@ -145,5 +171,34 @@ mod tests {
         );
         let lines = wrap("a\u{1b}[2Jb\nnext", 40);
         assert_eq!(lines, vec!["a␛[2Jb", "next"]);
+    }
+
+    #[test]
+    fn percentages_are_rounded_and_parts_of_a_whole_add_up_to_100() {
+        let p = |parts: &[i64], whole| {
+            let parts: Vec<Option<i64>> = parts.iter().copied().map(Some).collect();
+            percentages(&parts, Some(whole))
+                .into_iter()
+                .map(|s| s.unwrap())
+                .collect::<Vec<_>>()
+        };
+        // Cut, these were 33 + 33 + 33 = 99 (and 49 + 24 + 24 = 97).
+        assert_eq!(p(&[1, 1, 1], 3), vec![34, 33, 33]);
+        assert_eq!(p(&[995, 499, 506], 2000), vec![50, 25, 25]);
+        assert_eq!(p(&[1200, 845, 300], 2345), vec![51, 36, 13]);
+        assert_eq!(p(&[0, 7, 0], 7), vec![0, 100, 0]);
+        // Parts that are not the whole: each rounded to the nearest.
+        assert_eq!(p(&[2, 1], 3 + 6), vec![22, 11]);
+        assert_eq!(p(&[995, 499], 2000), vec![50, 25]);
+        // Nothing to share, or nonsense from the server: no figure, no panic.
+        assert_eq!(percentages(&[Some(1), None], Some(0)), vec![None, None]);
+        assert_eq!(
+            percentages(&[Some(-1), Some(2)], Some(1)),
+            vec![None, Some(200)]
+        );
+        assert_eq!(
+            percentages(&[Some(i64::MAX)], Some(1)),
+            vec![Some(i64::MAX)]
+        );
     }
 }

@@ -8,7 +8,7 @@ use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::common::{date, loaded_note, new_note, safe, spinner};
+use crate::tui::widgets::common::{date, loaded_note, new_note, percentages, safe, spinner};
 use crate::tui::widgets::findings_table;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -69,7 +69,8 @@ fn totals(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     }
 
     let boxes = Layout::horizontal([Constraint::Fill(1); 4]).split(area);
-    let all = values.and_then(|v| v[0]);
+    // The shares of All of the other three, rounded to add up to 100%.
+    let shares = values.map_or(vec![None; 3], |v| percentages(&v[1..], v[0]));
     for (i, label) in TOTAL_LABELS.iter().enumerate() {
         let rect = boxes[i];
         let mut title = vec![Span::styled(format!(" {label} "), theme.title())];
@@ -84,10 +85,10 @@ fn totals(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
             .title(Line::from(title));
         let inner = block.inner(rect);
         let value = values.and_then(|v| v[i]);
-        let share = match (i, value, all) {
-            (1.., Some(v), Some(a)) if a > 0 => Some(format!("{}%", v * 100 / a)),
-            _ => None,
-        };
+        let share = i
+            .checked_sub(1)
+            .and_then(|k| shares.get(k).copied().flatten())
+            .map(|p| format!("{p}%"));
         let text = values.map_or_else(
             || if loading { "…" } else { "—" }.to_owned(),
             |_| figure(value),
