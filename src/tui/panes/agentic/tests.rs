@@ -39,6 +39,7 @@ fn cancels(outbox: &Outbox) -> Vec<RequestId> {
 fn issue(n: usize) -> AgenticIssue {
     AgenticIssue {
         id: Some(format!("ag-{n}")),
+        project_ids: vec![format!("5100{}", n % 3)],
         title: Some(format!("Issue number {n}")),
         description: Some(format!("Description of issue {n}")),
         reasoning: Some(format!("Reasoning of issue {n}")),
@@ -426,6 +427,9 @@ fn renders_queries_results_and_total() {
             "{screen}"
         );
         assert!(screen.contains("Agentic issues 37 of 200"), "{screen}");
+        // A wide list names each issue's project by its id.
+        assert_eq!(screen.contains("PROJECT ID"), w >= 102, "{screen}");
+        assert_eq!(screen.contains("51000"), w >= 102, "{screen}");
         assert!(screen.contains("Issue number 0"), "{screen}");
         assert!(screen.contains("high"), "{screen}");
         assert!(screen.contains("detected"), "{screen}");
@@ -457,6 +461,7 @@ fn renders_the_detail_with_the_description_wrapped() {
     one.workflow_ids = vec!["wf-build".into()];
     one.cwes = vec!["CWE-78".into()];
     one.file_paths = vec![".ci/build.yml".into()];
+    one.project_ids = vec!["51007".into()];
     one.triage_reason = Some(AgenticTriageReason::NoTime);
     for (w, h) in [(80, 24), (120, 35), (200, 50)] {
         let mut app = loaded_app(w, h, vec![one.clone(), issue(1)], 2);
@@ -476,10 +481,14 @@ fn renders_the_detail_with_the_description_wrapped() {
             "CWEs (1)",
             "CWE-78",
             ".ci/build.yml",
+            // Ids, said to be ids: the agentic issue has no names for them.
+            "Project ids (1)",
+            "51007",
         ] {
             assert!(end.contains(fact), "{fact}: {end}");
         }
         assert!(end.contains("none: actions"), "{end}");
+        assert!(end.contains("ref ids"), "{end}");
         app.update(Msg::Key(key(KeyCode::Char('g'))));
         // Wrapped: no line of the screen holds the whole description.
         assert!(!screen.lines().any(|l| l.contains(long)));

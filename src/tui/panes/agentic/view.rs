@@ -112,6 +112,15 @@ fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
     }
 }
 
+/// The first project id, and how many more there are.
+fn project_cell(ids: &[String]) -> String {
+    match ids {
+        [] => String::new(),
+        [one] => safe(one),
+        [first, rest @ ..] => format!("{} +{}", safe(first), rest.len()),
+    }
+}
+
 fn label_of<T>(v: &Option<T>, label: impl Fn(&T) -> &str) -> String {
     v.as_ref().map_or(String::new(), |x| safe(label(x)))
 }
@@ -156,6 +165,9 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
                     AgenticTriageState::label,
                 )));
             }
+            if wide {
+                cells.push(Cell::from(project_cell(&issue.project_ids)));
+            }
             cells.push(Cell::from(safe(issue.title.as_deref().unwrap_or(""))));
             if wide {
                 cells.push(Cell::from(time(if by_created {
@@ -173,13 +185,19 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
             vec![Constraint::Length(9), Constraint::Fill(1)],
         )
     } else {
-        let mut h = vec!["SEVERITY", "DETECTION", "TRIAGE", "TITLE"];
+        let mut h = vec!["SEVERITY", "DETECTION", "TRIAGE"];
         let mut w = vec![
             Constraint::Length(9),
             Constraint::Length(16),
             Constraint::Length(if wide { 21 } else { 12 }),
-            Constraint::Fill(1),
         ];
+        if wide {
+            // The agentic issue names its repositories by project id only.
+            h.push("PROJECT ID");
+            w.push(Constraint::Length(11));
+        }
+        h.push("TITLE");
+        w.push(Constraint::Fill(1));
         if wide {
             h.push(if by_created {
                 "CREATED"
@@ -292,8 +310,9 @@ pub fn detail_lines<'a>(issue: &AgenticIssue, theme: &Theme, width: usize) -> Ve
         ("Actions", &issue.actions),
         ("Identities", &issue.identities),
         ("Trigger sources", &issue.trigger_sources),
-        ("Projects", &issue.project_ids),
-        ("Refs", &issue.ref_ids),
+        // Only ids: the agentic issue carries no project or ref names.
+        ("Project ids", &issue.project_ids),
+        ("Ref ids", &issue.ref_ids),
         ("Domains", &issue.domains),
         ("CWEs", &issue.cwes),
         ("OWASP", &issue.owasps),
