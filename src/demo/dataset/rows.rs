@@ -174,6 +174,13 @@ impl Dataset {
             .then(|| r.below(ExceptionState::ALL.len()) as u8);
         let unicode = (!c.unicode_samples.is_empty() && r.chance(0.01))
             .then(|| r.below(c.unicode_samples.len()) as u8);
+        // Drawn last, so the draws above (and the rows they make) stay as
+        // they were before these existed.
+        let historical = kind == Kind::Secrets && r.chance(0.4);
+        let fix_pr = match fix_pr {
+            Some(FixPr::Open) if r.chance(0.2) => Some(FixPr::Requested),
+            other => other,
+        };
 
         Row {
             kind,
@@ -192,6 +199,8 @@ impl Dataset {
             relevant_since,
             first_detected,
             last_activity: created,
+            triaged_at: None,
+            fixed_at: None,
             verdict,
             sensitivity,
             reachability,
@@ -202,6 +211,7 @@ impl Dataset {
             ticket_failed,
             blocking,
             fix_pr,
+            historical,
             memory_referenced,
             memory_rendered,
             exception,

@@ -67,7 +67,7 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
                 (FieldValue::Tri(Some(b)), _) => b.to_string(),
             };
             Line::from(vec![
-                Span::styled(format!("{:<26}", field.name), style),
+                Span::styled(format!("{:<30}", field.name), style),
                 Span::styled(format!("{value:<40}"), style),
                 Span::styled(format!(" {hint}"), theme.dim()),
             ])
