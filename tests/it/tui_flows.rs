@@ -169,7 +169,7 @@ async fn filter_form_applies_a_server_side_filter() {
             Some(findings_tui::api::model::IssueType::Sca)
         );
     }
-    assert!(h.screen().contains("issueTypes=ISSUE_TYPE_SCA"));
+    assert!(h.screen().contains("issueTypes=sca"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -197,7 +197,7 @@ async fn command_line_sorts_filters_and_clears() {
     h.keys(":clear");
     h.key(KeyCode::Enter);
     h.settle().await;
-    assert!(h.app.issues().filter.is_empty());
+    assert!(h.app.issues().selection.is_empty());
     h.keys(":nonsense");
     h.key(KeyCode::Enter);
     assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));

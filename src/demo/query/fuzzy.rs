@@ -87,7 +87,7 @@ mod tests {
         assert!(m("api py", "src/payments/api.py"));
         assert!(m("config_payments", "config/payments.py"));
         assert!(m("src/api", "src/payments/api.py"));
-        assert!(!m("pay", "src/payments/api.py"), "a word, not a part of one");
+        assert!(!m("paym", "src/payments/api.py"), "a word, not a part of one");
         assert!(!m("payments ledger", "src/payments/api.py"), "every word");
     }
 
