@@ -320,3 +320,18 @@ impl Recorder {
         self.bodies.lock().unwrap().clone()
     }
 }
+
+/// How many findings of a demo data set of `findings` a List issues
+/// listing gives when it does not ask for archived projects (it never
+/// includes theirs).
+pub fn listed(findings: usize) -> usize {
+    let state = findings_tui::demo::DemoState::new(&DemoOptions {
+        findings,
+        ..Default::default()
+    });
+    let ds = &state.dataset;
+    ds.rows
+        .iter()
+        .filter(|r| !ds.catalog.repositories[r.repo as usize].archived)
+        .count()
+}
