@@ -174,15 +174,8 @@ impl Dataset {
             .then(|| r.below(ExceptionState::ALL.len()) as u8);
         let unicode = (!c.unicode_samples.is_empty() && r.chance(0.01))
             .then(|| r.below(c.unicode_samples.len()) as u8);
-        // Drawn last, so the draws above (and the rows they make) stay as
-        // they were before these existed.
-        let historical = kind == Kind::Secrets && r.chance(0.4);
-        let fix_pr = match fix_pr {
-            Some(FixPr::Open) if r.chance(0.2) => Some(FixPr::Requested),
-            other => other,
-        };
 
-        Row {
+        let mut row = Row {
             kind,
             rule,
             repo: repo as u8,
@@ -211,11 +204,18 @@ impl Dataset {
             ticket_failed,
             blocking,
             fix_pr,
-            historical,
+            historical: false,
             memory_referenced,
             memory_rendered,
             exception,
             unicode,
+        };
+        // Drawn last, after the row's other draws (the literal above makes
+        // some), so every row stays as it was before these existed.
+        row.historical = kind == Kind::Secrets && r.chance(0.4);
+        if row.fix_pr == Some(FixPr::Open) && r.chance(0.2) {
+            row.fix_pr = Some(FixPr::Requested);
         }
+        row
     }
 }
