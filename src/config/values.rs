@@ -133,8 +133,7 @@ impl TryFrom<Vec<String>> for Filters {
     type Error = String;
     fn try_from(list: Vec<String>) -> Result<Filters, String> {
         let pairs = filter_pairs(&list)?;
-        filter_spec::build::<ListSelection>(LIST_FILTER, "List issues", &pairs)
-            .map_err(|e| e.0)?;
+        filter_spec::build::<ListSelection>(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
         Ok(Filters(list))
     }
 }

@@ -204,7 +204,10 @@ pub fn enum_value(names: &[(&'static str, &'static str)], input: &str) -> Option
 
 /// The values of a vocabulary as one types them (`provisionally-ignored`).
 pub fn typed_names(names: &[(&'static str, &'static str)]) -> Vec<String> {
-    names.iter().map(|(_, label)| wire::typed_name(label)).collect()
+    names
+        .iter()
+        .map(|(_, label)| wire::typed_name(label))
+        .collect()
 }
 
 /// The fields `current` sets, as the `(FIELD, VALUE)` pairs that build it

@@ -70,10 +70,15 @@ fn issue_types_are_the_top_level_selection_not_a_filter_field() {
     s.apply_to(&mut req);
     let json = serde_json::to_value(&req).unwrap();
     assert_eq!(json["issueTypes"], serde_json::json!(["ISSUE_TYPE_SCA"]));
-    assert_eq!(json["filter"], serde_json::json!({"severities": ["SEVERITY_CRITICAL"]}));
+    assert_eq!(
+        json["filter"],
+        serde_json::json!({"severities": ["SEVERITY_CRITICAL"]})
+    );
     // Types alone leave no filter object at all.
     let mut req = ListIssuesRequest::default();
-    list(&[("issueTypes", "secrets")]).unwrap().apply_to(&mut req);
+    list(&[("issueTypes", "secrets")])
+        .unwrap()
+        .apply_to(&mut req);
     assert!(req.filter.is_none());
 }
 
@@ -108,21 +113,40 @@ fn what_a_table_shows_is_a_value_the_filters_take() {
             "Provisionally-Ignored",
             "AGGREGATE_ISSUE_STATE_PROVISIONALLY_IGNORED_APP",
         ),
-        ("aggregateIssueStates", "ignored_in_code", "AGGREGATE_ISSUE_STATE_IGNORED_CODE"),
+        (
+            "aggregateIssueStates",
+            "ignored_in_code",
+            "AGGREGATE_ISSUE_STATE_IGNORED_CODE",
+        ),
         // The wire name, and the wire name without its prefix, still work.
-        ("aggregateIssueStates", "ignored-code", "AGGREGATE_ISSUE_STATE_IGNORED_CODE"),
-        ("aggregateIssueStates", "AGGREGATE_ISSUE_STATE_FIXED", "AGGREGATE_ISSUE_STATE_FIXED"),
+        (
+            "aggregateIssueStates",
+            "ignored-code",
+            "AGGREGATE_ISSUE_STATE_IGNORED_CODE",
+        ),
+        (
+            "aggregateIssueStates",
+            "AGGREGATE_ISSUE_STATE_FIXED",
+            "AGGREGATE_ISSUE_STATE_FIXED",
+        ),
         ("issueTypes", "code", "ISSUE_TYPE_SAST"),
         ("issueTypes", "sast", "ISSUE_TYPE_SAST"),
         ("issueTypes", "ai code", "ISSUE_TYPE_AI_SAST"),
-        ("triageReasons", "false positive", "FINDING_TRIAGE_REASON_FALSE_POSITIVE"),
+        (
+            "triageReasons",
+            "false positive",
+            "FINDING_TRIAGE_REASON_FALSE_POSITIVE",
+        ),
         ("clickToFixPrStates", "no-pr", "CLICK_TO_FIX_PR_STATE_NO_PR"),
         ("transitivities", "unknown", "UNKNOWN_TRANSITIVITY"),
         ("relativeSince", "one week", "RELATIVE_SINCE_ONE_WEEK"),
     ] {
         let built = list(&[(field, shown)]).unwrap_or_else(|e| panic!("{field}={shown}: {e}"));
         let json = serde_json::to_value(&built).unwrap();
-        let got = json[field].as_array().map_or(&json[field], |a| &a[0]).clone();
+        let got = json[field]
+            .as_array()
+            .map_or(&json[field], |a| &a[0])
+            .clone();
         assert_eq!(got, serde_json::json!(wire), "{field}={shown}");
     }
 }
@@ -165,7 +189,12 @@ fn list_severities_are_the_published_four_and_search_has_info() {
     };
     assert_eq!(
         names,
-        ["SEVERITY_CRITICAL", "SEVERITY_HIGH", "SEVERITY_MEDIUM", "SEVERITY_LOW"]
+        [
+            "SEVERITY_CRITICAL",
+            "SEVERITY_HIGH",
+            "SEVERITY_MEDIUM",
+            "SEVERITY_LOW"
+        ]
     );
     let e = list(&[("severities", "info")]).unwrap_err();
     assert!(e.0.contains("critical, high, medium, low"), "{}", e.0);
@@ -189,7 +218,11 @@ fn errors_list_the_values_one_types_not_wire_names() {
          fixed, removed, ignored, ignored-in-code, provisionally-ignored, unknown"
     );
     let e = list(&[("issueTypes", "java")]).unwrap_err();
-    assert!(e.0.contains("code, sca, secrets, research, ai-code"), "{}", e.0);
+    assert!(
+        e.0.contains("code, sca, secrets, research, ai-code"),
+        "{}",
+        e.0
+    );
     assert!(!e.0.contains("ISSUE_TYPE_"), "{}", e.0);
     // A friendly flag's mistake names the flag.
     let e = check_flag(LIST_FILTER, "severities", "--severity", &["urgent".into()]).unwrap_err();
@@ -197,7 +230,15 @@ fn errors_list_the_values_one_types_not_wire_names() {
         e.0,
         "--severity: \"urgent\" is not one of critical, high, medium, low"
     );
-    assert!(check_flag(LIST_FILTER, "severities", "--severity", &["Critical".into()]).is_ok());
+    assert!(
+        check_flag(
+            LIST_FILTER,
+            "severities",
+            "--severity",
+            &["Critical".into()]
+        )
+        .is_ok()
+    );
 }
 
 #[test]

@@ -473,7 +473,10 @@ fn severity_and_state_flags_take_the_values_the_table_shows() {
         .output()
         .unwrap();
     let table = String::from_utf8_lossy(&table.stdout);
-    assert!(table.contains("critical") && table.contains(" open "), "{table}");
+    assert!(
+        table.contains("critical") && table.contains(" open "),
+        "{table}"
+    );
     let out = findings()
         .args(["issues", "--all", "--format", "ndjson"])
         .args(["--severity", "critical", "--state", "open"])
@@ -481,7 +484,11 @@ fn severity_and_state_flags_take_the_values_the_table_shows() {
         .args(["--sort", "relevant-since"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let items = ndjson(&out.stdout);
     assert!(!items.is_empty());
     let mut last: Option<String> = None;
@@ -505,7 +512,12 @@ fn severity_and_state_flags_take_the_values_the_table_shows() {
         assert!(out.status.success(), "{args:?}");
         ndjson(&out.stdout).len()
     };
-    let both = count(&["--state", "provisionally ignored", "--state", "ignored-in-code"]);
+    let both = count(&[
+        "--state",
+        "provisionally ignored",
+        "--state",
+        "ignored-in-code",
+    ]);
     assert!(both > 0);
     assert_eq!(
         both,
@@ -641,7 +653,10 @@ fn usage_errors_exit_two_with_a_clear_line() {
         );
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-        assert!(!stderr.contains("SEVERITY_") && !stderr.contains("AGGREGATE_"), "{stderr}");
+        assert!(
+            !stderr.contains("SEVERITY_") && !stderr.contains("AGGREGATE_"),
+            "{stderr}"
+        );
     }
     findings().args(["issues", "--limit", "0"]).assert().code(2);
     findings()
@@ -1269,23 +1284,42 @@ fn issues_sends_types_at_the_top_level_and_always_a_limit() {
             .env("FINDINGS_TOKEN", "t")
             .output()
             .unwrap();
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     };
     run(&["--type", "sca", "--severity", "critical"]);
-    run(&["--filter", "issueTypes=secrets", "--filter", "refs=main", "--all"]);
+    run(&[
+        "--filter",
+        "issueTypes=secrets",
+        "--filter",
+        "refs=main",
+        "--all",
+    ]);
     run(&["--cve", "CVE-2021-44906"]);
     run(&[]);
     let bodies = recorder.bodies();
     assert_eq!(bodies.len(), 4);
-    assert_eq!(bodies[0]["issueTypes"], serde_json::json!(["ISSUE_TYPE_SCA"]));
+    assert_eq!(
+        bodies[0]["issueTypes"],
+        serde_json::json!(["ISSUE_TYPE_SCA"])
+    );
     assert_eq!(
         bodies[0]["filter"],
         serde_json::json!({"severities": ["SEVERITY_CRITICAL"]})
     );
-    assert_eq!(bodies[1]["issueTypes"], serde_json::json!(["ISSUE_TYPE_SECRETS"]));
+    assert_eq!(
+        bodies[1]["issueTypes"],
+        serde_json::json!(["ISSUE_TYPE_SECRETS"])
+    );
     assert_eq!(bodies[1]["filter"], serde_json::json!({"refs": ["main"]}));
     // --cve narrows supply-chain findings, so it asks for them.
-    assert_eq!(bodies[2]["issueTypes"], serde_json::json!(["ISSUE_TYPE_SCA"]));
+    assert_eq!(
+        bodies[2]["issueTypes"],
+        serde_json::json!(["ISSUE_TYPE_SCA"])
+    );
     assert!(bodies[3].get("filter").is_none() && bodies[3].get("issueTypes").is_none());
     for body in &bodies {
         assert_eq!(body["limit"], serde_json::json!(100), "{body}");

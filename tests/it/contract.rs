@@ -1160,8 +1160,10 @@ list_filter_test!(list_filter_repository_ref_ids, |t| {
             && i.ref_.as_deref() == primary_ref_name(i)
     });
     assert!(
-        t.issues.iter().any(|i| primary_ref_id(i) == Some(ids[0].as_str())
-            && i.ref_.as_deref() != primary_ref_name(i)),
+        t.issues
+            .iter()
+            .any(|i| primary_ref_id(i) == Some(ids[0].as_str())
+                && i.ref_.as_deref() != primary_ref_name(i)),
         "the case has findings of the repository on other refs"
     );
     (
@@ -1205,9 +1207,8 @@ list_filter_test!(list_filter_team_names, |t| {
 list_filter_test!(list_filter_policy_slugs, |t| {
     let slugs = t.pick2(|i| one(i.policy_slug.as_deref()));
     // Code findings only (SAST-scoped): others pass.
-    let expected = t.ids_where(|i| {
-        !is_code(i) || i.policy_slug.as_ref().is_some_and(|s| slugs.contains(s))
-    });
+    let expected =
+        t.ids_where(|i| !is_code(i) || i.policy_slug.as_ref().is_some_and(|s| slugs.contains(s)));
     (
         with_filter(ListIssuesFilter {
             policy_slugs: slugs,
@@ -1323,7 +1324,8 @@ list_filter_test!(list_filter_issue_parent_ids, |t| {
 list_filter_test!(list_filter_secret_types, |t| {
     let types = t.pick2(|i| one(secret_type(i)));
     let expected = t.ids_where(|i| {
-        !is_type(i, IssueType::Secrets) || secret_type(i).is_some_and(|s| types.iter().any(|x| x == s))
+        !is_type(i, IssueType::Secrets)
+            || secret_type(i).is_some_and(|s| types.iter().any(|x| x == s))
     });
     (
         with_filter(ListIssuesFilter {
@@ -1642,11 +1644,13 @@ async fn list_filter_permissive_values_do_not_filter() {
     let env = Env::start().await;
     let listed = env.list_truth().await.listed();
     let unspecified = |field: &str| -> ListIssuesFilter {
-        serde_json::from_value(serde_json::json!({ field: [format!("{}_UNSPECIFIED", match field {
+        serde_json::from_value(
+            serde_json::json!({ field: [format!("{}_UNSPECIFIED", match field {
             "severities" => "SEVERITY",
             "aggregateIssueStates" => "AGGREGATE_ISSUE_STATE",
             _ => "REPOSITORY_VISIBILITY",
-        })] }))
+        })] }),
+        )
         .expect("a filter")
     };
     let cases = [
@@ -1688,7 +1692,10 @@ async fn list_filter_permissive_values_do_not_filter() {
                 ..Default::default()
             },
         ),
-        ("severities [UNSPECIFIED]", with_filter(unspecified("severities"))),
+        (
+            "severities [UNSPECIFIED]",
+            with_filter(unspecified("severities")),
+        ),
         (
             "aggregateIssueStates [UNSPECIFIED]",
             with_filter(unspecified("aggregateIssueStates")),
@@ -1697,18 +1704,27 @@ async fn list_filter_permissive_values_do_not_filter() {
             "repoVisibilities [UNSPECIFIED]",
             with_filter(unspecified("repoVisibilities")),
         ),
-        ("backlogType PROD", with_filter(ListIssuesFilter {
-            backlog_type: Some(BacklogType::Prod),
-            ..Default::default()
-        })),
-        ("relativeSince ALL_TIME", with_filter(ListIssuesFilter {
-            relative_since: Some(RelativeSince::AllTime),
-            ..Default::default()
-        })),
-        ("actions (no effect on unified policies)", with_filter(ListIssuesFilter {
-            actions: vec![ActionMode::Block],
-            ..Default::default()
-        })),
+        (
+            "backlogType PROD",
+            with_filter(ListIssuesFilter {
+                backlog_type: Some(BacklogType::Prod),
+                ..Default::default()
+            }),
+        ),
+        (
+            "relativeSince ALL_TIME",
+            with_filter(ListIssuesFilter {
+                relative_since: Some(RelativeSince::AllTime),
+                ..Default::default()
+            }),
+        ),
+        (
+            "actions (no effect on unified policies)",
+            with_filter(ListIssuesFilter {
+                actions: vec![ActionMode::Block],
+                ..Default::default()
+            }),
+        ),
         ("empty filter", with_filter(ListIssuesFilter::default())),
         ("no filter", ListIssuesRequest::default()),
     ];

@@ -605,14 +605,21 @@ async fn command_line_filters_take_the_values_the_table_shows() {
         .collect();
     assert!(!items.is_empty());
     for i in &items {
-        assert_eq!(i.severity, Some(findings_tui::api::model::Severity::Critical));
+        assert_eq!(
+            i.severity,
+            Some(findings_tui::api::model::Severity::Critical)
+        );
         assert_eq!(
             i.aggregate_state,
             Some(findings_tui::api::model::AggregateState::Open)
         );
         assert_eq!(i.repository_name(), "acme/payments-api");
     }
-    assert!(items.windows(2).all(|w| w[0].relevant_since >= w[1].relevant_since));
+    assert!(
+        items
+            .windows(2)
+            .all(|w| w[0].relevant_since >= w[1].relevant_since)
+    );
     let screen = h.screen();
     assert!(
         screen.contains("severities=critical aggregateIssueStates=open"),
@@ -656,7 +663,10 @@ async fn issues_pane_sends_types_at_the_top_level_and_a_limit() {
     assert_eq!(bodies.len(), 3, "{bodies:?}");
     assert!(bodies[0].get("issueTypes").is_none());
     for body in &bodies[1..] {
-        assert_eq!(body["issueTypes"], serde_json::json!(["ISSUE_TYPE_SECRETS"]));
+        assert_eq!(
+            body["issueTypes"],
+            serde_json::json!(["ISSUE_TYPE_SECRETS"])
+        );
     }
     assert_eq!(
         bodies[2]["filter"],

@@ -57,7 +57,12 @@ pub struct ReportArgs {
 
 impl ReportArgs {
     pub fn request(&self) -> Result<ReportRequest, UsageError> {
-        filters::check_flag(REPORT_FILTERS, "findingSeverities", "--severity", &self.severities)?;
+        filters::check_flag(
+            REPORT_FILTERS,
+            "findingSeverities",
+            "--severity",
+            &self.severities,
+        )?;
         filters::check_flag(REPORT_FILTERS, "findingTypes", "--type", &self.types)?;
         let mut pairs = Vec::new();
         push_all(&mut pairs, "findingSeverities", &self.severities);

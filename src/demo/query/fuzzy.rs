@@ -33,8 +33,8 @@ fn distance(a: &[char], b: &[char], max: usize) -> usize {
     }
     let width = b.len() + 1;
     let mut d = vec![0usize; (a.len() + 1) * width];
-    for j in 0..=b.len() {
-        d[j] = j;
+    for (j, cell) in d.iter_mut().take(width).enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         d[i * width] = i;
@@ -87,7 +87,10 @@ mod tests {
         assert!(m("api py", "src/payments/api.py"));
         assert!(m("config_payments", "config/payments.py"));
         assert!(m("src/api", "src/payments/api.py"));
-        assert!(!m("paym", "src/payments/api.py"), "a word, not a part of one");
+        assert!(
+            !m("paym", "src/payments/api.py"),
+            "a word, not a part of one"
+        );
         assert!(!m("payments ledger", "src/payments/api.py"), "every word");
     }
 

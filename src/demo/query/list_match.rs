@@ -319,7 +319,10 @@ impl<'a> ListMatcher<'a> {
             sensitivity,
             verdicts: active!(f.ai_verdicts),
             status: active!(f.status),
-            tab: f.tab.clone().filter(|t| !t.as_wire().ends_with("_UNSPECIFIED")),
+            tab: f
+                .tab
+                .clone()
+                .filter(|t| !t.as_wire().ends_with("_UNSPECIFIED")),
             confidences: active!(f.confidences),
             severities: active!(f.severities),
             transitivities: active!(f.transitivities),
@@ -400,20 +403,30 @@ impl<'a> ListMatcher<'a> {
                 None => ok.contains(&Verdict::NoVerdict),
             })
             && admits(&self.status, &IssueStatus::ALL[row.status as usize])
-            && self.tab.as_ref().is_none_or(|t| tab_of(aggregate).as_ref() == Some(t))
+            && self
+                .tab
+                .as_ref()
+                .is_none_or(|t| tab_of(aggregate).as_ref() == Some(t))
             && admits(&self.severities, &Severity::ALL[row.severity as usize])
-            && self.triage_reasons.as_ref().is_none_or(|ok| match row.triage_reason {
-                Some(k) => ok.contains(&TriageReason::ALL[k as usize]),
-                None => ok.contains(&TriageReason::NoTriageReason),
-            })
+            && self
+                .triage_reasons
+                .as_ref()
+                .is_none_or(|ok| match row.triage_reason {
+                    Some(k) => ok.contains(&TriageReason::ALL[k as usize]),
+                    None => ok.contains(&TriageReason::NoTriageReason),
+                })
             && admits(&self.aggregate, aggregate)
-            && self.since.is_none_or(|s| since_time.is_some_and(|t| t >= s))
+            && self
+                .since
+                .is_none_or(|s| since_time.is_some_and(|t| t >= s))
             && self.until.is_none_or(|u| row.created < u)
             && self
                 .on_primary_branch
                 .is_none_or(|p| p == (row.ref_slot == 0))
             && !(self.exclude_ticketed && row.ticket)
-            && self.in_flight_pr.is_none_or(|h| h == self.in_flight(i, row))
+            && self
+                .in_flight_pr
+                .is_none_or(|h| h == self.in_flight(i, row))
             && (self.will_flip.is_none()
                 || (memory_matches(self.will_flip, row.memory_referenced)
                     && row
@@ -462,9 +475,10 @@ impl<'a> ListMatcher<'a> {
         };
         !self.upgrade_guidance_set
             && admits(&self.transitivities, &transitivity)
-            && self.exposures.as_ref().is_none_or(|ok| {
-                ok.contains(&reachability.map_or(Exposure::Unknown, exposure_of))
-            })
+            && self
+                .exposures
+                .as_ref()
+                .is_none_or(|ok| ok.contains(&reachability.map_or(Exposure::Unknown, exposure_of)))
             && self
                 .reachabilities
                 .as_ref()
@@ -526,8 +540,14 @@ mod tests {
 
     #[test]
     fn epss_buckets_read_either_prefix() {
-        assert_eq!(epss_of(Some("EPSS_PROBABILITY_HIGH")), EpssProbability::High);
-        assert_eq!(epss_of(Some("EPSS_CATEGORIZATION_LOW")), EpssProbability::Low);
+        assert_eq!(
+            epss_of(Some("EPSS_PROBABILITY_HIGH")),
+            EpssProbability::High
+        );
+        assert_eq!(
+            epss_of(Some("EPSS_CATEGORIZATION_LOW")),
+            EpssProbability::Low
+        );
         assert_eq!(epss_of(None), EpssProbability::None);
     }
 }

@@ -91,7 +91,10 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
     }) {
         // What the selected field takes, as one types it.
         let typed = crate::filter_spec::typed_names(&values).join(", ");
-        lines.push(Line::from(Span::styled(format!("one of: {typed}"), theme.dim())));
+        lines.push(Line::from(Span::styled(
+            format!("one of: {typed}"),
+            theme.dim(),
+        )));
     }
     f.render_widget(Paragraph::new(lines), inner);
 }

@@ -74,7 +74,10 @@ list_filter_test!(list_filter_severities, |t| {
 });
 
 list_filter_test!(list_filter_aggregate_issue_states, |t| {
-    let wanted = vec![AggregateState::Open, AggregateState::ProvisionallyIgnoredApp];
+    let wanted = vec![
+        AggregateState::Open,
+        AggregateState::ProvisionallyIgnoredApp,
+    ];
     let expected = t.ids_where(|i| wanted.contains(&aggregate(i)));
     (
         with_filter(ListIssuesFilter {
@@ -163,20 +166,23 @@ async fn list_without_include_archived_leaves_archived_projects_out() {
     assert!(got.iter().all(|i| !archived.contains(i.id())));
 }
 
-list_filter_test!(list_filter_ai_verdicts_no_verdict_matches_no_autotriage, |t| {
-    let wanted = vec![Verdict::FalsePositive, Verdict::NoVerdict];
-    let expected = t.ids_where(|i| match verdict(i) {
-        Some(v) => wanted.contains(v),
-        None => true,
-    });
-    (
-        with_filter(ListIssuesFilter {
-            ai_verdicts: wanted,
-            ..Default::default()
-        }),
-        expected,
-    )
-});
+list_filter_test!(
+    list_filter_ai_verdicts_no_verdict_matches_no_autotriage,
+    |t| {
+        let wanted = vec![Verdict::FalsePositive, Verdict::NoVerdict];
+        let expected = t.ids_where(|i| match verdict(i) {
+            Some(v) => wanted.contains(v),
+            None => true,
+        });
+        (
+            with_filter(ListIssuesFilter {
+                ai_verdicts: wanted,
+                ..Default::default()
+            }),
+            expected,
+        )
+    }
+);
 
 list_filter_test!(list_filter_confidences_narrow_code_only, |t| {
     let expected = t.ids_where(|i| !is_code(i) || i.confidence == Some(Confidence::Low));
@@ -305,8 +311,7 @@ list_filter_test!(list_filter_sca_rule_kind, |t| {
 });
 
 list_filter_test!(list_filter_source_is_the_rule_origin_of_code, |t| {
-    let expected =
-        t.ids_where(|i| !is_code(i) || i.rule_origin == Some(RuleOrigin::Community));
+    let expected = t.ids_where(|i| !is_code(i) || i.rule_origin == Some(RuleOrigin::Community));
     (
         with_filter(ListIssuesFilter {
             source: vec![RuleSource::Community],
@@ -316,20 +321,26 @@ list_filter_test!(list_filter_source_is_the_rule_origin_of_code, |t| {
     )
 });
 
-list_filter_test!(list_filter_repository_deployment_statuses_and_exposures, |t| {
-    let expected = t.ids_where(|i| {
-        t.project(i).deployment_status == "DEPLOYMENT_STATUS_DEPLOYED"
-            && t.project(i).public_exposure != "PUBLIC_EXPOSURE_PUBLIC"
-    });
-    (
-        with_filter(ListIssuesFilter {
-            repository_deployment_statuses: vec![DeploymentStatus::Deployed],
-            repository_public_exposures: vec![PublicExposure::NotPublic, PublicExposure::Unknown],
-            ..Default::default()
-        }),
-        expected,
-    )
-});
+list_filter_test!(
+    list_filter_repository_deployment_statuses_and_exposures,
+    |t| {
+        let expected = t.ids_where(|i| {
+            t.project(i).deployment_status == "DEPLOYMENT_STATUS_DEPLOYED"
+                && t.project(i).public_exposure != "PUBLIC_EXPOSURE_PUBLIC"
+        });
+        (
+            with_filter(ListIssuesFilter {
+                repository_deployment_statuses: vec![DeploymentStatus::Deployed],
+                repository_public_exposures: vec![
+                    PublicExposure::NotPublic,
+                    PublicExposure::Unknown,
+                ],
+                ..Default::default()
+            }),
+            expected,
+        )
+    }
+);
 
 list_filter_test!(list_filter_upgrade_guidance_keeps_no_supply_chain, |t| {
     // The data set has no upgrade guidance: no supply-chain finding has it.
@@ -356,8 +367,7 @@ list_filter_test!(list_filter_relative_since_from_the_data_sets_now, |t| {
 });
 
 list_filter_test!(list_filter_exclude_historical_with_the_secrets_type, |t| {
-    let expected =
-        t.ids_where(|i| is_type(i, IssueType::Secrets) && !is_historical_secret(i));
+    let expected = t.ids_where(|i| is_type(i, IssueType::Secrets) && !is_historical_secret(i));
     assert!(
         t.issues.iter().any(is_historical_secret),
         "the data has historical secrets"
@@ -412,47 +422,57 @@ fn fuzzy_path_match(path: &str, query: &str) -> bool {
     })
 }
 
-list_filter_test!(list_filter_file_paths_is_a_fuzzy_word_search_of_the_first_value, |t| {
-    // A long word of a real path, with two letters swapped (a typo), and a
-    // second word from the same path after another separator.
-    let path = t
-        .issues
-        .iter()
-        .filter_map(|i| i.file_path.clone())
-        .find(|p| p.contains('/') && p.split('/').any(|w| w.len() >= 8 && !w.contains('.')))
-        .expect("a path with a long folder name");
-    let word = path
-        .split('/')
-        .find(|w| w.len() >= 8 && !w.contains('.'))
-        .unwrap()
-        .to_owned();
-    let mut typo: Vec<char> = word.chars().collect();
-    typo.swap(1, 2);
-    let typo: String = typo.into_iter().collect();
-    let extension = path.rsplit('.').next().unwrap().to_owned();
-    let query = format!("{typo}.{extension}");
-    let matches = |q: &str| t.ids_where(|i| fuzzy_path_match(i.file_path.as_deref().unwrap_or(""), q));
-    let expected = matches(&query);
-    let source = t
-        .issues
-        .iter()
-        .find(|i| i.file_path.as_deref() == Some(path.as_str()))
-        .unwrap();
-    assert!(expected.contains(source.id()), "the typo still finds {path}");
-    assert!(!path.to_lowercase().contains(&typo.to_lowercase()), "not a substring match");
-    assert!(
-        !matches("src").is_subset(&expected),
-        "the second value would add findings"
-    );
-    (
-        with_filter(ListIssuesFilter {
-            // Only the first value is used: the second would match more.
-            file_paths: vec![query, "src".into()],
-            ..Default::default()
-        }),
-        expected,
-    )
-});
+list_filter_test!(
+    list_filter_file_paths_is_a_fuzzy_word_search_of_the_first_value,
+    |t| {
+        // A long word of a real path, with two letters swapped (a typo), and a
+        // second word from the same path after another separator.
+        let path = t
+            .issues
+            .iter()
+            .filter_map(|i| i.file_path.clone())
+            .find(|p| p.contains('/') && p.split('/').any(|w| w.len() >= 8 && !w.contains('.')))
+            .expect("a path with a long folder name");
+        let word = path
+            .split('/')
+            .find(|w| w.len() >= 8 && !w.contains('.'))
+            .unwrap()
+            .to_owned();
+        let mut typo: Vec<char> = word.chars().collect();
+        typo.swap(1, 2);
+        let typo: String = typo.into_iter().collect();
+        let extension = path.rsplit('.').next().unwrap().to_owned();
+        let query = format!("{typo}.{extension}");
+        let matches =
+            |q: &str| t.ids_where(|i| fuzzy_path_match(i.file_path.as_deref().unwrap_or(""), q));
+        let expected = matches(&query);
+        let source = t
+            .issues
+            .iter()
+            .find(|i| i.file_path.as_deref() == Some(path.as_str()))
+            .unwrap();
+        assert!(
+            expected.contains(source.id()),
+            "the typo still finds {path}"
+        );
+        assert!(
+            !path.to_lowercase().contains(&typo.to_lowercase()),
+            "not a substring match"
+        );
+        assert!(
+            !matches("src").is_subset(&expected),
+            "the second value would add findings"
+        );
+        (
+            with_filter(ListIssuesFilter {
+                // Only the first value is used: the second would match more.
+                file_paths: vec![query, "src".into()],
+                ..Default::default()
+            }),
+            expected,
+        )
+    }
+);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_filter_backlog_type_preprod_keeps_code_with_review_comments() {
@@ -523,7 +543,11 @@ async fn list_filter_has_in_flight_autofix_pr_is_a_recent_request() {
         })
     };
     // Requests long answered are not in flight.
-    assert!(t.issues.iter().any(|i| !in_flight(i) && latest_of(i, &[ClickToFixPrRequested]).is_some()));
+    assert!(
+        t.issues
+            .iter()
+            .any(|i| !in_flight(i) && latest_of(i, &[ClickToFixPrRequested]).is_some())
+    );
     for (flag, expected) in [
         (true, t.ids_where(in_flight)),
         (false, t.ids_where(|i| !in_flight(i))),
@@ -552,8 +576,12 @@ async fn list_filter_time_filter_picks_the_time_since_bounds() {
             .then(|| latest_of(i, &[Status]).and_then(|e| e.date))
             .flatten()
     };
-    let cases: [(TimeFilter, Box<dyn Fn(&Issue) -> Option<DateTime<Utc>>>); 3] = [
-        (TimeFilter::RelevantSince, Box::new(|i: &Issue| i.relevant_since)),
+    type TimeOf = Box<dyn Fn(&Issue) -> Option<DateTime<Utc>>>;
+    let cases: [(TimeFilter, TimeOf); 3] = [
+        (
+            TimeFilter::RelevantSince,
+            Box::new(|i: &Issue| i.relevant_since),
+        ),
         (TimeFilter::TriagedAt, Box::new(triaged)),
         (TimeFilter::FixedAt, Box::new(fixed)),
     ];
@@ -612,7 +640,11 @@ async fn list_type_selection_top_level_wins_then_legacy_filter_then_issue_type()
             .collect()
     };
     let cases = [
-        ("top level", json!({"issueTypes": ["ISSUE_TYPE_SCA"]}), of(IssueType::Sca)),
+        (
+            "top level",
+            json!({"issueTypes": ["ISSUE_TYPE_SCA"]}),
+            of(IssueType::Sca),
+        ),
         (
             "legacy filter.issueTypes",
             json!({"filter": {"issueTypes": ["ISSUE_TYPE_SECRETS"]}}),
@@ -651,7 +683,10 @@ async fn list_filter_unknown_new_enum_values_are_400_and_unspecified_is_taken() 
         (r#"{"filter":{"severities":["SEVERITY_URGENT"]}}"#, 400),
         (r#"{"filter":{"tab":"ISSUE_TAB_NOPE"}}"#, 400),
         (r#"{"filter":{"severities":["SEVERITY_UNSPECIFIED"]}}"#, 200),
-        (r#"{"filter":{"aggregateIssueStates":["AGGREGATE_ISSUE_STATE_UNSPECIFIED"]}}"#, 200),
+        (
+            r#"{"filter":{"aggregateIssueStates":["AGGREGATE_ISSUE_STATE_UNSPECIFIED"]}}"#,
+            200,
+        ),
     ] {
         let answer = raw(&http, reqwest::Method::POST, &url, Some(TOKEN), body).await;
         assert_eq!(answer.status, status, "{body}: {}", answer.text());
@@ -678,7 +713,10 @@ async fn the_client_sends_the_type_selection_at_the_top_level_and_always_a_limit
         .expect("an empty page");
     let bodies = recorder.bodies();
     assert_eq!(bodies.len(), 2);
-    assert_eq!(bodies[0]["issueTypes"], serde_json::json!(["ISSUE_TYPE_SCA"]));
+    assert_eq!(
+        bodies[0]["issueTypes"],
+        serde_json::json!(["ISSUE_TYPE_SCA"])
+    );
     assert_eq!(
         bodies[0]["filter"],
         serde_json::json!({"severities": ["SEVERITY_CRITICAL"]})
@@ -711,9 +749,12 @@ search_test!(search_filter_severities, |t| {
             |i| i.severity.clone(),
             |f, v| f.severities = v,
         ),
-        search_enum_case(&t, vec![Severity::Medium], |i| i.severity.clone(), |f, v| {
-            f.severities = v
-        }),
+        search_enum_case(
+            &t,
+            vec![Severity::Medium],
+            |i| i.severity.clone(),
+            |f, v| f.severities = v,
+        ),
     ]
 });
 
