@@ -89,6 +89,13 @@ pub struct Client {
     retry: RetryPolicy,
 }
 
+/// reqwest is built without a crypto provider of its own: rustls uses the
+/// process default, ring. Every HTTP client of the process needs it first
+/// (installed once; a second call finds it in place).
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// Whether an operation may be retried automatically.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Idempotence {
@@ -129,10 +136,7 @@ impl Client {
                 "base URL {base_url:?} must start with https:// (or http:// for loopback)"
             )));
         }
-        // reqwest is built without a crypto provider of its own: rustls
-        // uses the process default, ring (installed once; a second call
-        // finds it in place).
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        install_crypto_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .timeout(config.request_timeout)

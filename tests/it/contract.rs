@@ -261,6 +261,7 @@ impl Env {
         R: PagedRequest + serde::Serialize,
         R::Page: serde::de::DeserializeOwned,
     {
+        findings_tui::api::install_crypto_provider();
         let http = reqwest::Client::builder()
             .gzip(false)
             .build()
@@ -892,7 +893,7 @@ async fn assert_all_operations_fail(
     deployment: &str,
     status: u16,
 ) -> Vec<ApiError> {
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let errors = client_operation_errors(client).await;
     let raws = raw_operations(deployment);
     let mut out = Vec::new();
@@ -1067,7 +1068,7 @@ async fn paging_search_returns_total_issues_exactly_once() {
     }
     // docs/api.md §3: `total` travels as a string.
     let answer = raw(
-        &reqwest::Client::new(),
+        &crate::common::http(),
         reqwest::Method::POST,
         &env.url("/api/issues/1234/search"),
         Some(TOKEN),
@@ -3158,7 +3159,7 @@ async fn error_wrong_token_is_401_on_every_operation() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_missing_token_is_401_json() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     for (name, method, path, body) in raw_operations("1234") {
         let answer = raw(&http, method, &env.url(&path), None, &body).await;
         let (error, _) = answer.assert_error(401);
@@ -3201,7 +3202,7 @@ async fn error_unknown_scm_config_is_404() {
         .expect_err("no such config");
     assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
     let answer = raw(
-        &reqwest::Client::new(),
+        &crate::common::http(),
         reqwest::Method::PATCH,
         &env.url("/api/scm/deployments/1234/configs/4242"),
         Some(TOKEN),
@@ -3215,7 +3216,7 @@ async fn error_unknown_scm_config_is_404() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_bad_cursor_is_400_on_every_read() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let bad = "not-a-cursor";
     let errors = [
         (
@@ -3352,7 +3353,7 @@ async fn error_negative_limit_is_400() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_invalid_bodies_are_400_json() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let bodies = [
         "{not json",
         "",
@@ -3412,7 +3413,7 @@ async fn error_json_array_body_is_400() {
     // without a check `[]` would be served as an empty request and
     // `[null, 5]` as `{"limit": 5}`.
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     for body in ["[]", "[null, 5]"] {
         let answer = raw(
             &http,
@@ -3430,7 +3431,7 @@ async fn error_json_array_body_is_400() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_bodies_of_unknown_routes_are_json() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let answer = raw(
         &http,
         reqwest::Method::POST,
@@ -3454,6 +3455,7 @@ async fn error_bodies_of_unknown_routes_are_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gzip_is_honoured() {
     let env = Env::start().await;
+    findings_tui::api::install_crypto_provider();
     let http = reqwest::Client::builder()
         .gzip(false)
         .build()
@@ -3614,7 +3616,7 @@ async fn scm_access_token_is_never_returned() {
     assert_eq!(before.has_access_token, Some(false));
     let secret = "scm-secret-value-8d3f";
     let answer = raw(
-        &reqwest::Client::new(),
+        &crate::common::http(),
         reqwest::Method::PATCH,
         &env.url("/api/scm/deployments/1234/configs/1003"),
         Some(TOKEN),
@@ -3662,7 +3664,7 @@ async fn scm_access_token_is_never_returned() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scm_body_ids_must_match_the_path() {
     let env = Env::own().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let url = env.url("/api/scm/deployments/1234/configs/1001");
     let before = initial_config(&env, "1001");
     let flipped = !before.auto_scan.unwrap_or(false);

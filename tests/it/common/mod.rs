@@ -335,3 +335,9 @@ pub fn listed(findings: usize) -> usize {
         .filter(|r| !ds.catalog.repositories[r.repo as usize].archived)
         .count()
 }
+
+/// A plain HTTP client, for requests made as any client would make them.
+pub fn http() -> reqwest::Client {
+    findings_tui::api::install_crypto_provider();
+    reqwest::Client::new()
+}

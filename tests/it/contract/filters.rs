@@ -602,7 +602,7 @@ async fn list_filter_time_filter_picks_the_time_since_bounds() {
 
 /// The ids a raw List issues body selects (all pages of 1000).
 async fn raw_list_ids(env: &Env, body: serde_json::Value) -> BTreeSet<String> {
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let mut ids = BTreeSet::new();
     let mut body = body;
     body["limit"] = serde_json::json!(1000);
@@ -677,7 +677,7 @@ async fn list_type_selection_top_level_wins_then_legacy_filter_then_issue_type()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_filter_unknown_new_enum_values_are_400_and_unspecified_is_taken() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let url = env.url("/api/agent/deployments/1234/issues");
     for (body, status) in [
         (r#"{"filter":{"severities":["SEVERITY_URGENT"]}}"#, 400),
