@@ -13,6 +13,10 @@ use std::time::{Duration, Instant};
 /// The most a single answer may weigh; larger bodies are refused unread.
 pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 
+/// The page size List issues asks for when its caller gives none
+/// (docs/api.md §8).
+pub const LIST_PAGE_SIZE: i64 = 100;
+
 /// Retry policy of the read operations (docs/api.md §13).
 #[derive(Debug, Clone, Copy)]
 pub struct RetryPolicy {
@@ -85,6 +89,13 @@ pub struct Client {
     retry: RetryPolicy,
 }
 
+/// reqwest is built without a crypto provider of its own: rustls uses the
+/// process default, ring. Every HTTP client of the process needs it first
+/// (installed once; a second call finds it in place).
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// Whether an operation may be retried automatically.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Idempotence {
@@ -125,10 +136,7 @@ impl Client {
                 "base URL {base_url:?} must start with https:// (or http:// for loopback)"
             )));
         }
-        // reqwest is built without a crypto provider of its own: rustls
-        // uses the process default, ring (installed once; a second call
-        // finds it in place).
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        install_crypto_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .timeout(config.request_timeout)
@@ -177,7 +185,9 @@ impl Client {
             .await
     }
 
-    /// POST /api/agent/deployments/{deploymentId}/issues
+    /// POST /api/agent/deployments/{deploymentId}/issues (`IssuesService_ListIssues`).
+    /// The body always has `limit` (the caller's, else [`LIST_PAGE_SIZE`])
+    /// and the type selection at the top level.
     pub async fn list_issues(
         &self,
         req: &ListIssuesRequest,
@@ -194,6 +204,8 @@ impl Client {
         let path = format!("/api/agent/deployments/{}/issues", self.deployment);
         let body = ListIssuesRequest {
             deployment_id: Some(self.deployment.clone()),
+            // Every List issues request carries its page size.
+            limit: Some(req.limit.unwrap_or(LIST_PAGE_SIZE)),
             ..req.clone()
         };
         self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)

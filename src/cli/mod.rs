@@ -134,7 +134,8 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Some(Command::Issues(args)) => {
             let mut request = args.request()?;
             let settings = settings_here(&conn, matches)?;
-            request.limit = request.limit.or(settings.page_size_override());
+            // List issues always says its page size (the default is 100).
+            request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
             let session = Session::open(&settings).await?;
             listing::issues(&session.client, request, &args).await
         }

@@ -1,7 +1,7 @@
 //! The checked values of the config file: each refuses what the app could
 //! not use, with a message that names what it takes.
 
-use crate::api::model::{ListIssuesFilter, SortBy, SortDirection};
+use crate::api::model::{ListSelection, SortBy, SortDirection};
 use crate::filter_spec::{self, LIST_FILTER};
 use serde::Deserialize;
 use std::fmt;
@@ -133,8 +133,7 @@ impl TryFrom<Vec<String>> for Filters {
     type Error = String;
     fn try_from(list: Vec<String>) -> Result<Filters, String> {
         let pairs = filter_pairs(&list)?;
-        filter_spec::build::<ListIssuesFilter>(LIST_FILTER, "List issues", &pairs)
-            .map_err(|e| e.0)?;
+        filter_spec::build::<ListSelection>(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
         Ok(Filters(list))
     }
 }

@@ -134,7 +134,11 @@ impl Dataset {
             }
         });
 
-        let fix_pr_id = row.fix_pr.map(|_| (3100 + index % 9000).to_string());
+        // An in-flight request has no pull request yet.
+        let fix_pr_id = row
+            .fix_pr
+            .filter(|pr| *pr != FixPr::Requested)
+            .map(|_| (3100 + index % 9000).to_string());
         let sca_attributes =
             advisory.map(|a| self.sca_attributes(row, a, &mut r, host, &repo_meta.name, &commit));
         let secrets_attributes = secret.map(|s| SecretsAttributes {
@@ -142,7 +146,7 @@ impl Dataset {
                 .validation
                 .map(|v| ValidationState::ALL[v as usize].clone()),
             secret_type: Some(s.secret_type.clone()),
-            historical_info: r.chance(0.4).then(|| HistoricalInfo {
+            historical_info: row.historical.then(|| HistoricalInfo {
                 git_commit: Some(r.hex(40)),
                 git_commit_timestamp: Some(ts(row.created - r.range(1, 400) * 86_400)),
                 git_blob: Some(r.hex(40)),

@@ -177,7 +177,13 @@ fn bash_completion_offers_the_values_of_fixed_set_flags_not_files() {
         offers(section, "--theme", themes);
     }
     offers("findings", "--theme", themes);
-    offers(issues, "--type", "sast sca secrets research ai-sast");
+    offers(issues, "--type", "code sca secrets research ai-code");
+    offers(issues, "--severity", "critical high medium low");
+    offers(
+        issues,
+        "--state",
+        "open reviewing fixing fixed removed ignored ignored-in-code provisionally-ignored unknown",
+    );
     offers(
         issues,
         "--include",
@@ -223,17 +229,30 @@ fn issues_all_ndjson_lists_every_demo_finding_exactly_once() {
         String::from_utf8_lossy(&out.stderr)
     );
     let items = ndjson(&out.stdout);
-    let ids: HashSet<String> = items
-        .iter()
-        .map(|v| {
-            v["issue"]["id"]
-                .as_str()
-                .expect("wrapper objects with an issue id")
-                .to_owned()
-        })
-        .collect();
-    assert_eq!(items.len(), 2000);
-    assert_eq!(ids.len(), 2000);
+    let ids = |items: &[Value]| -> HashSet<String> {
+        items
+            .iter()
+            .map(|v| {
+                v["issue"]["id"]
+                    .as_str()
+                    .expect("wrapper objects with an issue id")
+                    .to_owned()
+            })
+            .collect()
+    };
+    // Archived projects' findings come only with includeArchived=true: the
+    // two listings together hold every finding once.
+    let archived = findings()
+        .args(["issues", "--all", "--format", "ndjson", "--limit", "333"])
+        .args(["--filter", "includeArchived=true"])
+        .output()
+        .unwrap();
+    let archived = ndjson(&archived.stdout);
+    assert!(!archived.is_empty() && archived.len() < 2000);
+    assert_eq!(items.len() + archived.len(), 2000);
+    let (listed, archived) = (ids(&items), ids(&archived));
+    assert_eq!(listed.len(), items.len(), "each once");
+    assert!(listed.is_disjoint(&archived));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "one line on stderr: {stderr}");
     assert!(stderr.contains("embedded demo server"), "{stderr}");
@@ -284,7 +303,7 @@ fn table_output_has_columns_and_no_control_bytes() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.lines().next().unwrap().starts_with("ID"));
-    assert_eq!(text.lines().count(), 2001);
+    assert_eq!(text.lines().count(), 1 + common::listed(2000));
     // Some demo findings carry escape sequences; none reach the output raw.
     assert!(
         !text.bytes().any(|b| b == 0x1b || b == 0x07),
@@ -431,7 +450,7 @@ fn filters_and_friendly_flags_reach_the_server() {
             "--format",
             "ndjson",
             "--type",
-            "sca",
+            "secrets",
             "--filter",
             "excludeHistorical=true",
         ])
@@ -440,10 +459,77 @@ fn filters_and_friendly_flags_reach_the_server() {
     let items = ndjson(&out.stdout);
     assert!(!items.is_empty() && items.len() < 2000);
     for item in &items {
-        assert_eq!(item["issue"]["issueType"], "ISSUE_TYPE_SCA");
-        let status = item["issue"]["status"].as_str().unwrap();
-        assert!(status != "ISSUE_STATUS_FIXED" && status != "ISSUE_STATUS_REMOVED");
+        assert_eq!(item["issue"]["issueType"], "ISSUE_TYPE_SECRETS");
+        assert!(item["issue"]["secretsAttributes"]["historicalInfo"].is_null());
     }
+}
+
+/// `--severity` and `--state` take what the table shows: the open
+/// criticals of one repository, newest first.
+#[test]
+fn severity_and_state_flags_take_the_values_the_table_shows() {
+    let table = findings()
+        .args(["issues", "--format", "table", "--max", "400"])
+        .env("COLUMNS", "200")
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        table.contains("critical") && table.contains(" open "),
+        "{table}"
+    );
+    let out = findings()
+        .args(["issues", "--all", "--format", "ndjson"])
+        .args(["--severity", "critical", "--state", "open"])
+        .args(["--filter", "repositoryNames=acme/payments-api"])
+        .args(["--sort", "relevant-since"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let items = ndjson(&out.stdout);
+    assert!(!items.is_empty());
+    let mut last: Option<String> = None;
+    for item in &items {
+        let issue = &item["issue"];
+        assert_eq!(issue["severity"], "SEVERITY_CRITICAL");
+        assert_eq!(issue["aggregateState"], "AGGREGATE_ISSUE_STATE_OPEN");
+        assert_eq!(issue["repository"]["name"], "acme/payments-api");
+        let since = issue["relevantSince"].as_str().unwrap().to_owned();
+        assert!(last.as_ref().is_none_or(|l| *l >= since), "newest first");
+        last = Some(since);
+    }
+    // Repeatable, any case, words joined by '-', '_' or a space, or the
+    // wire name: the same selection.
+    let count = |args: &[&str]| {
+        let out = findings()
+            .args(["issues", "--all", "--format", "ndjson"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        ndjson(&out.stdout).len()
+    };
+    let both = count(&[
+        "--state",
+        "provisionally ignored",
+        "--state",
+        "ignored-in-code",
+    ]);
+    assert!(both > 0);
+    assert_eq!(
+        both,
+        count(&[
+            "--state",
+            "AGGREGATE_ISSUE_STATE_PROVISIONALLY_IGNORED_APP",
+            "--filter",
+            "aggregateIssueStates=Ignored_In_Code",
+        ])
+    );
+    assert!(count(&["--severity", "High", "--severity", "low"]) > count(&["--severity", "high"]));
 }
 
 #[test]
@@ -510,9 +596,25 @@ fn usage_errors_exit_two_with_a_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["issues", "--filter", "repoName=x"],
-            "valid fields: ids, repositoryNames",
+            "valid fields: issueTypes, severities, aggregateIssueStates, repositoryNames",
         ),
-        (&["issues", "--filter", "issueTypes=java"], "ISSUE_TYPE_SCA"),
+        (
+            &["issues", "--filter", "issueTypes=java"],
+            "\"java\" is not one of code, sca, secrets, research, ai-code",
+        ),
+        (
+            &["issues", "--severity", "urgent"],
+            "--severity: \"urgent\" is not one of critical, high, medium, low",
+        ),
+        (
+            &["issues", "--state", "closed"],
+            "--state: \"closed\" is not one of open, reviewing, fixing, fixed, removed, \
+             ignored, ignored-in-code, provisionally-ignored, unknown",
+        ),
+        (
+            &["issues", "--filter", "severities=info"],
+            "is not one of critical, high, medium, low",
+        ),
         (
             &["issues", "--filter", "includeArchived=maybe"],
             "true or false",
@@ -525,12 +627,12 @@ fn usage_errors_exit_two_with_a_clear_line() {
             &["issues", "--include", "everything"],
             "remediation, activity",
         ),
-        (&["issues", "--severity", "high"], "no severity filter"),
         (&["report", "--report-type", "weekly"], "total-open"),
         (
             &["report", "--filter", "findingSeverities=urgent"],
-            "FINDING_SEVERITY_CRITICAL",
+            "critical, high, medium, low",
         ),
+        (&["report", "--finding-state", "closed"], "ignored-in-code"),
         (
             &["search", "--filter", "createdAt.startAt=soon"],
             "RFC 3339",
@@ -552,6 +654,10 @@ fn usage_errors_exit_two_with_a_clear_line() {
         );
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+        assert!(
+            !stderr.contains("SEVERITY_") && !stderr.contains("AGGREGATE_"),
+            "{stderr}"
+        );
     }
     findings().args(["issues", "--limit", "0"]).assert().code(2);
     findings()
@@ -627,7 +733,7 @@ fn global_options_work_after_the_subcommand_and_from_the_environment() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(ndjson(&out.stdout).len(), 300);
+    assert_eq!(ndjson(&out.stdout).len(), common::listed(300));
     assert!(
         out.stderr.is_empty(),
         "no demo notice when a base URL is given"
@@ -853,7 +959,7 @@ fn demo_serve_prints_how_to_reach_it_and_answers() {
         .env("FINDINGS_TOKEN", "tok-1")
         .output()
         .unwrap();
-    assert_eq!(ndjson(&out.stdout).len(), 120);
+    assert_eq!(ndjson(&out.stdout).len(), common::listed(120));
     child.kill().unwrap();
     let _ = child.wait();
 }
@@ -1171,4 +1277,61 @@ fn show_of_an_unknown_finding_fails_with_the_servers_word() {
         .stderr(predicate::str::contains(
             "valid formats: table, json, markdown",
         ));
+}
+
+/// What `findings issues` sends: the type selection at the top level
+/// (never `filter.issueTypes`), and always a limit.
+#[test]
+fn issues_sends_types_at_the_top_level_and_always_a_limit() {
+    let recorder = common::Recorder::start();
+    let run = |args: &[&str]| {
+        let out = findings()
+            .args(["issues", "--format", "ndjson"])
+            .args(args)
+            .env("FINDINGS_BASE_URL", &recorder.url)
+            .env("FINDINGS_DEPLOYMENT", "1234")
+            .env("FINDINGS_TOKEN", "t")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&["--type", "sca", "--severity", "critical"]);
+    run(&[
+        "--filter",
+        "issueTypes=secrets",
+        "--filter",
+        "refs=main",
+        "--all",
+    ]);
+    run(&["--cve", "CVE-2021-44906"]);
+    run(&[]);
+    let bodies = recorder.bodies();
+    assert_eq!(bodies.len(), 4);
+    assert_eq!(
+        bodies[0]["issueTypes"],
+        serde_json::json!(["ISSUE_TYPE_SCA"])
+    );
+    assert_eq!(
+        bodies[0]["filter"],
+        serde_json::json!({"severities": ["SEVERITY_CRITICAL"]})
+    );
+    assert_eq!(
+        bodies[1]["issueTypes"],
+        serde_json::json!(["ISSUE_TYPE_SECRETS"])
+    );
+    assert_eq!(bodies[1]["filter"], serde_json::json!({"refs": ["main"]}));
+    // --cve narrows supply-chain findings, so it asks for them.
+    assert_eq!(
+        bodies[2]["issueTypes"],
+        serde_json::json!(["ISSUE_TYPE_SCA"])
+    );
+    assert!(bodies[3].get("filter").is_none() && bodies[3].get("issueTypes").is_none());
+    for body in &bodies {
+        assert_eq!(body["limit"], serde_json::json!(100), "{body}");
+        assert!(body["filter"].get("issueTypes").is_none(), "{body}");
+    }
 }

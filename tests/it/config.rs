@@ -1010,7 +1010,9 @@ fn findings_log_alone_writes_to_the_state_folder() {
 
 mod tui_hooks {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use findings_tui::api::model::{ListIssuesFilter, ListIssuesRequest, SortBy, SortDirection};
+    use findings_tui::api::model::{
+        IssueType, ListIssuesFilter, ListIssuesRequest, ListSelection, SortBy, SortDirection,
+    };
     use findings_tui::filter_spec::{self, LIST_FILTER};
     use findings_tui::tui::app::{App, Effect, Msg, Overlay, SavedView, Session};
     use findings_tui::tui::keymap::Keymap;
@@ -1031,12 +1033,21 @@ mod tui_hooks {
         }
     }
 
-    fn filter(pairs: &[(&str, &str)]) -> Option<ListIssuesFilter> {
+    /// The type selection and filter object a request carries for `pairs`.
+    fn filter(pairs: &[(&str, &str)]) -> (Vec<IssueType>, Option<ListIssuesFilter>) {
         let pairs: Vec<(String, String)> = pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        filter_spec::build(LIST_FILTER, "List issues", &pairs).unwrap()
+        let selection: Option<ListSelection> =
+            filter_spec::build(LIST_FILTER, "List issues", &pairs).unwrap();
+        let mut req = ListIssuesRequest::default();
+        selection.unwrap_or_default().apply_to(&mut req);
+        (req.issue_types, req.filter)
+    }
+
+    fn selected(req: &ListIssuesRequest) -> (Vec<IssueType>, Option<ListIssuesFilter>) {
+        (req.issue_types.clone(), req.filter.clone())
     }
 
     fn app(session: Session) -> App {
@@ -1095,14 +1106,14 @@ mod tui_hooks {
         let first = last_list_request(&app.start()).expect("the first page is asked for");
         assert_eq!(first.sort_by, Some(SortBy::Severity));
         assert_eq!(first.sort_direction, Some(SortDirection::Asc));
-        assert_eq!(first.filter, filter(&[("issueTypes", "sca")]));
+        assert_eq!(selected(&first), filter(&[("issueTypes", "sca")]));
 
         let effects = type_command(&mut app, "view secrets");
         let req = last_list_request(&effects).expect(":view reloads");
         assert_eq!(req.sort_by, Some(SortBy::Rule));
         assert_eq!(req.sort_direction, None, "a view is the whole sort");
         assert_eq!(
-            req.filter,
+            selected(&req),
             filter(&[("issueTypes", "secrets"), ("excludeHistorical", "true")]),
             "a view replaces the filters"
         );
@@ -1165,7 +1176,7 @@ mod tui_hooks {
         let req = last_list_request(&effects).expect("choosing a view reloads");
         assert_eq!(req.sort_by, Some(SortBy::Rule));
         assert_eq!(req.sort_direction, Some(SortDirection::Asc));
-        assert_eq!(req.filter, filter(&[("issueTypes", "secrets")]));
+        assert_eq!(selected(&req), filter(&[("issueTypes", "secrets")]));
         assert!(app.issues().form.is_none(), "the form closes");
         assert_eq!(app.status.as_deref(), Some("view secrets"));
     }

@@ -39,6 +39,8 @@ struct Project {
     archived: bool,
     deployment_status: String,
     public_exposure: String,
+    /// The teams the repository is assigned to.
+    teams: Vec<String>,
 }
 
 /// A demo server and a client for it.
@@ -158,13 +160,12 @@ impl Env {
     }
 
     fn projects(&self) -> HashMap<String, Project> {
-        self.server
-            .state()
-            .dataset
-            .catalog
+        let ds = &self.server.state().dataset;
+        ds.catalog
             .repositories
             .iter()
-            .map(|r| {
+            .zip(&ds.repos)
+            .map(|(r, info)| {
                 (
                     r.name.clone(),
                     Project {
@@ -172,6 +173,11 @@ impl Env {
                         archived: r.archived,
                         deployment_status: r.deployment_status.clone(),
                         public_exposure: r.public_exposure.clone(),
+                        teams: info
+                            .teams
+                            .iter()
+                            .map(|&k| ds.catalog.people.teams[k as usize].name.clone())
+                            .collect(),
                     },
                 )
             })
@@ -194,22 +200,34 @@ impl Env {
         self.cached(cell, || self.read_list_truth(activity)).await
     }
 
+    /// Every finding: no List issues request gives them all, since
+    /// archived projects' findings come only with `includeArchived` true
+    /// and only then; the two listings together do.
     async fn read_list_truth(&self, activity: bool) -> Truth {
-        let issues = self
-            .raw_all_pages(
-                "/api/agent/deployments/1234/issues",
-                ListIssuesRequest {
-                    limit: Some(1000),
-                    include_is_archived: Some(true),
-                    include_activity_history: activity.then_some(true),
-                    ..Default::default()
-                },
-            )
-            .await
-            .into_iter()
-            .flat_map(|p| p.issues)
-            .map(|item| item.issue.expect("every list item carries an issue"))
-            .collect();
+        let mut issues = Vec::new();
+        for archived in [None, Some(true)] {
+            let pages = self
+                .raw_all_pages(
+                    "/api/agent/deployments/1234/issues",
+                    ListIssuesRequest {
+                        limit: Some(1000),
+                        include_is_archived: Some(true),
+                        include_activity_history: activity.then_some(true),
+                        filter: archived.map(|a| ListIssuesFilter {
+                            include_archived: Some(a),
+                            ..Default::default()
+                        }),
+                        ..Default::default()
+                    },
+                )
+                .await;
+            issues.extend(
+                pages
+                    .into_iter()
+                    .flat_map(|p| p.issues)
+                    .map(|item| item.issue.expect("every list item carries an issue")),
+            );
+        }
         Truth::new(issues, self.projects())
     }
 
@@ -243,6 +261,7 @@ impl Env {
         R: PagedRequest + serde::Serialize,
         R::Page: serde::de::DeserializeOwned,
     {
+        findings_tui::api::install_crypto_provider();
         let http = reqwest::Client::builder()
             .gzip(false)
             .build()
@@ -307,8 +326,17 @@ impl Env {
         SearchTruth { issues, jobs }
     }
 
-    /// Lists with `req` (all pages) and compares the id set with `expected`.
+    /// Lists with `req` (all pages) and compares the id set with `expected`,
+    /// the findings the filter selects among all, narrowed as
+    /// `includeArchived` says: archived projects' findings only when true,
+    /// none otherwise.
     async fn assert_list(&self, what: &str, req: ListIssuesRequest, expected: BTreeSet<String>) {
+        let archived = req.filter.as_ref().and_then(|f| f.include_archived) == Some(true);
+        let truth = self.list_truth().await;
+        let expected: BTreeSet<String> = expected
+            .into_iter()
+            .filter(|id| truth.project(&truth.by_id[id]).archived == archived)
+            .collect();
         assert!(
             !expected.is_empty(),
             "{what}: the chosen values match nothing; the case tests nothing"
@@ -448,6 +476,12 @@ impl Truth {
             by_id,
             projects,
         }
+    }
+
+    /// The findings a listing without `includeArchived` gives: those of
+    /// projects that are not archived.
+    fn listed(&self) -> BTreeSet<String> {
+        self.ids_where(|i| !self.project(i).archived)
     }
 
     fn project(&self, i: &Issue) -> &Project {
@@ -596,10 +630,20 @@ fn memories_rendered(i: &Issue) -> &[String] {
         .map_or(&[][..], |a| a.memory_ids_rendered.as_slice())
 }
 
-fn has_fix_pr(i: &Issue) -> bool {
-    i.click_to_fix_pr_id
-        .as_deref()
-        .is_some_and(|s| !s.is_empty())
+/// A code finding: the SAST type the published type-scoped filters name
+/// (SAST and AI SAST).
+fn is_code(i: &Issue) -> bool {
+    matches!(i.issue_type, Some(IssueType::Sast | IssueType::AiSast))
+}
+
+fn is_type(i: &Issue, t: IssueType) -> bool {
+    i.issue_type == Some(t)
+}
+
+fn is_historical_secret(i: &Issue) -> bool {
+    i.secrets_attributes
+        .as_ref()
+        .is_some_and(|s| s.historical_info.is_some())
 }
 
 fn aggregate(i: &Issue) -> AggregateState {
@@ -619,12 +663,6 @@ fn severity_rank(s: Option<&Severity>) -> u8 {
 
 fn last_activity(i: &Issue) -> Option<DateTime<Utc>> {
     i.activity_history.iter().filter_map(|e| e.date).max()
-}
-
-/// docs/api.md: the path equals the value or lies under it as a folder.
-fn under(path: &str, filter: &str) -> bool {
-    let folder = filter.trim_end_matches('/');
-    path == filter || (!folder.is_empty() && path.starts_with(&format!("{folder}/")))
 }
 
 fn with_filter(filter: ListIssuesFilter) -> ListIssuesRequest {
@@ -855,7 +893,7 @@ async fn assert_all_operations_fail(
     deployment: &str,
     status: u16,
 ) -> Vec<ApiError> {
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let errors = client_operation_errors(client).await;
     let raws = raw_operations(deployment);
     let mut out = Vec::new();
@@ -873,7 +911,8 @@ async fn assert_all_operations_fail(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn paging_list_issues_returns_every_finding_exactly_once_in_any_sort() {
     let env = Env::start().await;
-    let all: BTreeSet<String> = env.list_truth().await.by_id.keys().cloned().collect();
+    // Without includeArchived: every finding of the projects not archived.
+    let all = env.list_truth().await.listed();
     let sorts = [
         (None, None),
         (Some(SortBy::Severity), Some(SortDirection::Asc)),
@@ -893,7 +932,7 @@ async fn paging_list_issues_returns_every_finding_exactly_once_in_any_sort() {
             },
         )
         .await;
-        assert_eq!(pages.len(), FINDINGS.div_ceil(137), "{what}: page count");
+        assert_eq!(pages.len(), all.len().div_ceil(137), "{what}: page count");
         for (k, page) in pages.iter().enumerate() {
             if k + 1 < pages.len() {
                 assert_eq!(page.issues.len(), 137, "{what}: page {k} is full");
@@ -902,7 +941,7 @@ async fn paging_list_issues_returns_every_finding_exactly_once_in_any_sort() {
                     "{what}: page {k} has a cursor"
                 );
             } else {
-                assert_eq!(page.issues.len(), FINDINGS % 137, "{what}: last page");
+                assert_eq!(page.issues.len(), all.len() % 137, "{what}: last page");
                 assert!(
                     page.cursor.as_deref().unwrap_or("").is_empty(),
                     "{what}: the last page has no cursor"
@@ -1029,7 +1068,7 @@ async fn paging_search_returns_total_issues_exactly_once() {
     }
     // docs/api.md §3: `total` travels as a string.
     let answer = raw(
-        &reqwest::Client::new(),
+        &crate::common::http(),
         reqwest::Method::POST,
         &env.url("/api/issues/1234/search"),
         Some(TOKEN),
@@ -1125,8 +1164,20 @@ list_filter_test!(list_filter_refs, |t| {
 });
 
 list_filter_test!(list_filter_repository_ref_ids, |t| {
+    // The id names a repository and its ref (the primary one: the only ref
+    // with an id): findings of that repository on other refs do not match.
     let ids = t.pick2(|i| one(primary_ref_id(i)));
-    let expected = t.ids_where(|i| primary_ref_id(i).is_some_and(|r| ids.iter().any(|x| x == r)));
+    let expected = t.ids_where(|i| {
+        primary_ref_id(i).is_some_and(|r| ids.iter().any(|x| x == r))
+            && i.ref_.as_deref() == primary_ref_name(i)
+    });
+    assert!(
+        t.issues
+            .iter()
+            .any(|i| primary_ref_id(i) == Some(ids[0].as_str())
+                && i.ref_.as_deref() != primary_ref_name(i)),
+        "the case has findings of the repository on other refs"
+    );
     (
         with_filter(ListIssuesFilter {
             repository_ref_ids: ids,
@@ -1153,8 +1204,9 @@ list_filter_test!(list_filter_ai_sensitivities, |t| {
 });
 
 list_filter_test!(list_filter_team_names, |t| {
-    let teams = t.pick2(team_names);
-    let expected = t.ids_where(|i| team_names(i).iter().any(|n| teams.contains(n)));
+    // Teams assigned to the repository (not the finding's codeowners).
+    let teams = t.pick2(|i| t.project(i).teams.clone());
+    let expected = t.ids_where(|i| t.project(i).teams.iter().any(|n| teams.contains(n)));
     (
         with_filter(ListIssuesFilter {
             team_names: teams,
@@ -1166,7 +1218,9 @@ list_filter_test!(list_filter_team_names, |t| {
 
 list_filter_test!(list_filter_policy_slugs, |t| {
     let slugs = t.pick2(|i| one(i.policy_slug.as_deref()));
-    let expected = t.ids_where(|i| i.policy_slug.as_ref().is_some_and(|s| slugs.contains(s)));
+    // Code findings only (SAST-scoped): others pass.
+    let expected =
+        t.ids_where(|i| !is_code(i) || i.policy_slug.as_ref().is_some_and(|s| slugs.contains(s)));
     (
         with_filter(ListIssuesFilter {
             policy_slugs: slugs,
@@ -1178,7 +1232,8 @@ list_filter_test!(list_filter_policy_slugs, |t| {
 
 list_filter_test!(list_filter_rules, |t| {
     let rules = t.pick2(|i| one(i.rule_path.as_deref()));
-    let expected = t.ids_where(|i| i.rule_path.as_ref().is_some_and(|s| rules.contains(s)));
+    let expected =
+        t.ids_where(|i| !is_code(i) || i.rule_path.as_ref().is_some_and(|s| rules.contains(s)));
     (
         with_filter(ListIssuesFilter {
             rules,
@@ -1202,7 +1257,8 @@ list_filter_test!(list_filter_rule_ids, |t| {
 
 list_filter_test!(list_filter_rulesets, |t| {
     let sets = t.pick2(|i| one(i.ruleset.as_deref()));
-    let expected = t.ids_where(|i| i.ruleset.as_ref().is_some_and(|s| sets.contains(s)));
+    let expected =
+        t.ids_where(|i| !is_code(i) || i.ruleset.as_ref().is_some_and(|s| sets.contains(s)));
     (
         with_filter(ListIssuesFilter {
             rulesets: sets,
@@ -1221,7 +1277,8 @@ list_filter_test!(list_filter_categories, |t| {
         .take(2)
         .map(|(c, _)| c.clone())
         .collect();
-    let expected = t.ids_where(|i| i.category.as_ref().is_some_and(|s| cats.contains(s)));
+    let expected =
+        t.ids_where(|i| !is_code(i) || i.category.as_ref().is_some_and(|s| cats.contains(s)));
     (
         with_filter(ListIssuesFilter {
             categories: cats,
@@ -1233,7 +1290,10 @@ list_filter_test!(list_filter_categories, |t| {
 
 list_filter_test!(list_filter_dependencies, |t| {
     let deps = t.pick2(|i| one(package(i)));
-    let expected = t.ids_where(|i| package(i).is_some_and(|p| deps.iter().any(|d| d == p)));
+    // Supply-chain findings only: others pass.
+    let expected = t.ids_where(|i| {
+        !is_type(i, IssueType::Sca) || package(i).is_some_and(|p| deps.iter().any(|d| d == p))
+    });
     (
         with_filter(ListIssuesFilter {
             dependencies: deps,
@@ -1245,7 +1305,9 @@ list_filter_test!(list_filter_dependencies, |t| {
 
 list_filter_test!(list_filter_cves, |t| {
     let cves = t.pick2(|i| one(vuln_id(i).filter(|v| v.starts_with("CVE-"))));
-    let expected = t.ids_where(|i| vuln_id(i).is_some_and(|v| cves.iter().any(|c| c == v)));
+    let expected = t.ids_where(|i| {
+        !is_type(i, IssueType::Sca) || vuln_id(i).is_some_and(|v| cves.iter().any(|c| c == v))
+    });
     (
         with_filter(ListIssuesFilter {
             cves,
@@ -1273,7 +1335,10 @@ list_filter_test!(list_filter_issue_parent_ids, |t| {
 
 list_filter_test!(list_filter_secret_types, |t| {
     let types = t.pick2(|i| one(secret_type(i)));
-    let expected = t.ids_where(|i| secret_type(i).is_some_and(|s| types.iter().any(|x| x == s)));
+    let expected = t.ids_where(|i| {
+        !is_type(i, IssueType::Secrets)
+            || secret_type(i).is_some_and(|s| types.iter().any(|x| x == s))
+    });
     (
         with_filter(ListIssuesFilter {
             secret_types: types,
@@ -1289,7 +1354,9 @@ list_filter_test!(list_filter_advisory_ids, |t| {
     let ghsa = t.pick2(|i| one(vuln_id(i).filter(|v| !v.starts_with("CVE-"))));
     let cve = t.pick2(|i| one(vuln_id(i).filter(|v| v.starts_with("CVE-"))));
     let ids = vec![ghsa[0].clone(), cve[1].clone()];
-    let expected = t.ids_where(|i| vuln_id(i).is_some_and(|v| ids.iter().any(|x| x == v)));
+    let expected = t.ids_where(|i| {
+        !is_type(i, IssueType::Sca) || vuln_id(i).is_some_and(|v| ids.iter().any(|x| x == v))
+    });
     (
         with_filter(ListIssuesFilter {
             advisory_ids: ids,
@@ -1299,56 +1366,12 @@ list_filter_test!(list_filter_advisory_ids, |t| {
     )
 });
 
-list_filter_test!(list_filter_file_paths_as_folders, |t| {
-    // A folder (with and without a trailing slash) and one exact file.
-    let folders = t.ranked(|i| {
-        let p = i.file_path.as_deref().unwrap_or("");
-        p.rfind('/')
-            .map(|k| p[..k].to_owned())
-            .into_iter()
-            .collect()
-    });
-    let folder = folders[folders.len() / 2].0.clone();
-    let file = t
-        .issues
-        .iter()
-        .filter_map(|i| i.file_path.clone())
-        .find(|p| !under(p, &folder))
-        .expect("a file outside the folder");
-    // A prefix that is not a folder boundary must not match.
-    let partial = folder[..folder.len() - 1].to_owned();
-    let values = vec![format!("{folder}/"), file.clone(), partial.clone()];
-    let expected = t.ids_where(|i| {
-        let p = i.file_path.as_deref().unwrap_or("");
-        values.iter().any(|v| under(p, v))
-    });
-    (
-        with_filter(ListIssuesFilter {
-            file_paths: values,
-            ..Default::default()
-        }),
-        expected,
-    )
-});
-
-list_filter_test!(list_filter_file_paths_folder_without_slash, |t| {
-    let folders = t.ranked(|i| {
-        let p = i.file_path.as_deref().unwrap_or("");
-        p.rfind('/')
-            .map(|k| p[..k].to_owned())
-            .into_iter()
-            .collect()
-    });
-    let folder = folders[0].0.clone();
-    let expected = t.ids_where(|i| under(i.file_path.as_deref().unwrap_or(""), &folder));
-    (
-        with_filter(ListIssuesFilter {
-            file_paths: vec![folder],
-            ..Default::default()
-        }),
-        expected,
-    )
-});
+/// A createdAt value of the data set, so exclusivity is observable.
+fn middle_created_at(t: &Truth) -> DateTime<Utc> {
+    let mut times: Vec<DateTime<Utc>> = t.issues.iter().filter_map(|i| i.created_at).collect();
+    times.sort();
+    times[times.len() / 2]
+}
 
 /// A relevantSince value of the data set, so inclusivity is observable.
 fn middle_relevant_since(t: &Truth) -> DateTime<Utc> {
@@ -1369,9 +1392,15 @@ list_filter_test!(list_filter_since_is_inclusive, |t| {
     )
 });
 
-list_filter_test!(list_filter_until_is_exclusive, |t| {
-    let until = middle_relevant_since(&t);
-    let expected = t.ids_where(|i| i.relevant_since.is_some_and(|r| r < until));
+list_filter_test!(list_filter_until_is_exclusive_on_created_at, |t| {
+    // "Issues created before": until bounds createdAt, not relevantSince.
+    let until = middle_created_at(&t);
+    let expected = t.ids_where(|i| i.created_at.is_some_and(|c| c < until));
+    assert_ne!(
+        expected,
+        t.ids_where(|i| i.relevant_since.is_some_and(|r| r < until)),
+        "the case tells createdAt from relevantSince"
+    );
     (
         with_filter(ListIssuesFilter {
             until: Some(until),
@@ -1384,7 +1413,9 @@ list_filter_test!(list_filter_until_is_exclusive, |t| {
 list_filter_test!(list_filter_since_and_until, |t| {
     let until = middle_relevant_since(&t);
     let since = until - Duration::days(20);
-    let expected = t.ids_where(|i| i.relevant_since.is_some_and(|r| r >= since && r < until));
+    let expected = t.ids_where(|i| {
+        i.relevant_since.is_some_and(|r| r >= since) && i.created_at.is_some_and(|c| c < until)
+    });
     (
         with_filter(ListIssuesFilter {
             since: Some(since),
@@ -1399,10 +1430,10 @@ list_filter_test!(list_filter_issue_types, |t| {
     let types = vec![IssueType::Sca, IssueType::AiSast];
     let expected = t.ids_where(|i| i.issue_type.as_ref().is_some_and(|x| types.contains(x)));
     (
-        with_filter(ListIssuesFilter {
+        ListIssuesRequest {
             issue_types: types,
             ..Default::default()
-        }),
+        },
         expected,
     )
 });
@@ -1428,10 +1459,7 @@ list_filter_test!(
         (
             ListIssuesRequest {
                 issue_type: Some(IssueType::Secrets),
-                filter: Some(ListIssuesFilter {
-                    issue_types: vec![IssueType::Sast],
-                    ..Default::default()
-                }),
+                issue_types: vec![IssueType::Sast],
                 ..Default::default()
             },
             expected,
@@ -1440,12 +1468,15 @@ list_filter_test!(
 );
 
 list_filter_test!(list_filter_exclude_historical, |t| {
-    let expected = t.ids_where(|i| {
-        !matches!(
-            i.status,
-            Some(IssueStatus::Fixed) | Some(IssueStatus::Removed)
-        )
-    });
+    // Historical secrets only: fixed or removed findings of other types stay.
+    let expected = t.ids_where(|i| !is_historical_secret(i));
+    assert!(
+        expected.iter().any(|id| matches!(
+            t.by_id[id].status,
+            Some(IssueStatus::Fixed | IssueStatus::Removed)
+        )),
+        "the case keeps fixed and removed findings"
+    );
     (
         with_filter(ListIssuesFilter {
             exclude_historical: Some(true),
@@ -1514,28 +1545,6 @@ list_filter_test!(list_filter_include_archived_false, |t| {
     )
 });
 
-list_filter_test!(list_filter_has_in_flight_autofix_pr_true, |t| {
-    let expected = t.ids_where(has_fix_pr);
-    (
-        with_filter(ListIssuesFilter {
-            has_in_flight_autofix_pr: Some(true),
-            ..Default::default()
-        }),
-        expected,
-    )
-});
-
-list_filter_test!(list_filter_has_in_flight_autofix_pr_false, |t| {
-    let expected = t.ids_where(|i| !has_fix_pr(i));
-    (
-        with_filter(ListIssuesFilter {
-            has_in_flight_autofix_pr: Some(false),
-            ..Default::default()
-        }),
-        expected,
-    )
-});
-
 /// The memory id that `pred` selects most findings for.
 fn best_memory(t: &Truth, pred: impl Fn(&Issue, &str) -> bool) -> String {
     let mut ids: BTreeSet<String> = BTreeSet::new();
@@ -1578,7 +1587,8 @@ list_filter_test!(list_filter_ai_memory_will_flip_verdict, |t| {
 
 list_filter_test!(list_filter_ai_memory_referenced, |t| {
     let m = best_memory(&t, |i, m| memories_referenced(i).iter().any(|x| x == m));
-    let expected = t.ids_where(|i| memories_referenced(i).contains(&m));
+    // SAST-scoped: code findings that refer to it, and every other finding.
+    let expected = t.ids_where(|i| !is_code(i) || memories_referenced(i).contains(&m));
     (
         with_filter(ListIssuesFilter {
             ai_memory_referenced: Some(m),
@@ -1590,7 +1600,7 @@ list_filter_test!(list_filter_ai_memory_referenced, |t| {
 
 list_filter_test!(list_filter_ai_memory_rendered, |t| {
     let m = best_memory(&t, |i, m| memories_rendered(i).iter().any(|x| x == m));
-    let expected = t.ids_where(|i| memories_rendered(i).contains(&m));
+    let expected = t.ids_where(|i| !is_code(i) || memories_rendered(i).contains(&m));
     (
         with_filter(ListIssuesFilter {
             ai_memory_rendered: Some(m),
@@ -1608,7 +1618,7 @@ list_filter_test!(list_filter_memory_id_in_scope, |t| {
             .any(|x| x == m)
     };
     let m = best_memory(&t, in_scope);
-    let expected = t.ids_where(|i| in_scope(i, &m));
+    let expected = t.ids_where(|i| !is_code(i) || in_scope(i, &m));
     (
         with_filter(ListIssuesFilter {
             memory_id_in_scope: Some(m),
@@ -1626,12 +1636,14 @@ list_filter_test!(list_filters_combine_with_and, |t| {
             && i.external_ticket.is_none()
     });
     (
-        with_filter(ListIssuesFilter {
-            repository_names: repos,
+        ListIssuesRequest {
             issue_types: vec![IssueType::Sast],
-            include_ticketed: Some(false),
-            ..Default::default()
-        }),
+            ..with_filter(ListIssuesFilter {
+                repository_names: repos,
+                include_ticketed: Some(false),
+                ..Default::default()
+            })
+        },
         expected,
     )
 });
@@ -1639,57 +1651,105 @@ list_filter_test!(list_filters_combine_with_and, |t| {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_filter_permissive_values_do_not_filter() {
     // Booleans act only when present and in their filtering sense; empty
-    // arrays and *_UNSPECIFIED do not filter.
+    // arrays and *_UNSPECIFIED do not filter. Every case gives what no
+    // filter gives: the findings of projects that are not archived.
     let env = Env::start().await;
+    let listed = env.list_truth().await.listed();
+    let unspecified = |field: &str| -> ListIssuesFilter {
+        serde_json::from_value(
+            serde_json::json!({ field: [format!("{}_UNSPECIFIED", match field {
+            "severities" => "SEVERITY",
+            "aggregateIssueStates" => "AGGREGATE_ISSUE_STATE",
+            _ => "REPOSITORY_VISIBILITY",
+        })] }),
+        )
+        .expect("a filter")
+    };
     let cases = [
         (
             "excludeHistorical false",
-            ListIssuesFilter {
-                exclude_historical: Some(false),
+            ListIssuesRequest {
+                filter: Some(ListIssuesFilter {
+                    exclude_historical: Some(false),
+                    ..Default::default()
+                }),
                 ..Default::default()
             },
         ),
         (
             "includeTicketed true",
-            ListIssuesFilter {
+            with_filter(ListIssuesFilter {
                 include_ticketed: Some(true),
                 ..Default::default()
-            },
+            }),
         ),
         (
             "includeAiMemoryRendered true",
-            ListIssuesFilter {
+            with_filter(ListIssuesFilter {
                 include_ai_memory_rendered: Some(true),
                 ..Default::default()
-            },
+            }),
         ),
         (
-            "includeArchived true",
-            ListIssuesFilter {
-                include_archived: Some(true),
+            "includeArchived false",
+            with_filter(ListIssuesFilter {
+                include_archived: Some(false),
                 ..Default::default()
-            },
+            }),
         ),
         (
             "issueTypes [UNSPECIFIED]",
-            ListIssuesFilter {
+            ListIssuesRequest {
                 issue_types: vec![IssueType::Unspecified],
                 ..Default::default()
             },
         ),
-        ("empty filter", ListIssuesFilter::default()),
+        (
+            "severities [UNSPECIFIED]",
+            with_filter(unspecified("severities")),
+        ),
+        (
+            "aggregateIssueStates [UNSPECIFIED]",
+            with_filter(unspecified("aggregateIssueStates")),
+        ),
+        (
+            "repoVisibilities [UNSPECIFIED]",
+            with_filter(unspecified("repoVisibilities")),
+        ),
+        (
+            "backlogType PROD",
+            with_filter(ListIssuesFilter {
+                backlog_type: Some(BacklogType::Prod),
+                ..Default::default()
+            }),
+        ),
+        (
+            "relativeSince ALL_TIME",
+            with_filter(ListIssuesFilter {
+                relative_since: Some(RelativeSince::AllTime),
+                ..Default::default()
+            }),
+        ),
+        (
+            "actions (no effect on unified policies)",
+            with_filter(ListIssuesFilter {
+                actions: vec![ActionMode::Block],
+                ..Default::default()
+            }),
+        ),
+        ("empty filter", with_filter(ListIssuesFilter::default())),
+        ("no filter", ListIssuesRequest::default()),
     ];
-    for (what, filter) in cases {
+    for (what, req) in cases {
         let got = list_all(
             &env.client,
             ListIssuesRequest {
                 limit: Some(1000),
-                filter: Some(filter),
-                ..Default::default()
+                ..req
             },
         )
         .await;
-        assert_eq!(got.len(), FINDINGS, "{what} selects every finding");
+        assert_same_ids(what, got.iter().map(|i| i.id().to_owned()), &listed);
     }
 }
 
@@ -2252,8 +2312,9 @@ list_filter_test!(list_filter_since_with_fractional_seconds, |t| {
 });
 
 list_filter_test!(list_filter_until_with_fractional_seconds, |t| {
-    let until = half_second_after(t.issues.iter().filter_map(|i| i.relevant_since));
-    let expected = t.ids_where(|i| i.relevant_since.is_some_and(|r| r < until));
+    // `until` bounds createdAt ("issues created before").
+    let until = half_second_after(t.issues.iter().filter_map(|i| i.created_at));
+    let expected = t.ids_where(|i| i.created_at.is_some_and(|c| c < until));
     (
         with_filter(ListIssuesFilter {
             until: Some(until),
@@ -2689,7 +2750,7 @@ async fn list_sorted(env: &Env, by: Option<SortBy>, dir: Option<SortDirection>) 
         },
     )
     .await;
-    assert_eq!(issues.len(), FINDINGS);
+    assert_eq!(issues.len(), env.list_truth().await.listed().len());
     issues
 }
 
@@ -2740,9 +2801,9 @@ async fn list_sort_severity_desc_puts_critical_first() {
     let desc = list_sorted(&env, Some(SortBy::Severity), Some(SortDirection::Desc)).await;
     let asc = list_sorted(&env, Some(SortBy::Severity), Some(SortDirection::Asc)).await;
     assert_eq!(desc[0].severity, Some(Severity::Critical));
-    assert_eq!(desc[FINDINGS - 1].severity, Some(Severity::Low));
+    assert_eq!(desc.last().unwrap().severity, Some(Severity::Low));
     assert_eq!(asc[0].severity, Some(Severity::Low));
-    assert_eq!(asc[FINDINGS - 1].severity, Some(Severity::Critical));
+    assert_eq!(asc.last().unwrap().severity, Some(Severity::Critical));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2911,7 +2972,7 @@ async fn include_flags_add_their_part_only_when_true() {
             },
         )
         .await;
-        assert_eq!(got.len(), FINDINGS, "{name}: the flag does not filter");
+        assert_eq!(got.len(), none.len(), "{name}: the flag does not filter");
         let mut wanted = [false; 4];
         wanted[k] = true;
         for i in &got {
@@ -3098,7 +3159,7 @@ async fn error_wrong_token_is_401_on_every_operation() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_missing_token_is_401_json() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     for (name, method, path, body) in raw_operations("1234") {
         let answer = raw(&http, method, &env.url(&path), None, &body).await;
         let (error, _) = answer.assert_error(401);
@@ -3141,7 +3202,7 @@ async fn error_unknown_scm_config_is_404() {
         .expect_err("no such config");
     assert!(matches!(e, ApiError::NotFound(_)), "{e:?}");
     let answer = raw(
-        &reqwest::Client::new(),
+        &crate::common::http(),
         reqwest::Method::PATCH,
         &env.url("/api/scm/deployments/1234/configs/4242"),
         Some(TOKEN),
@@ -3155,7 +3216,7 @@ async fn error_unknown_scm_config_is_404() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_bad_cursor_is_400_on_every_read() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let bad = "not-a-cursor";
     let errors = [
         (
@@ -3238,10 +3299,10 @@ async fn error_unknown_enum_value_is_400() {
         .expect_err("unknown reportType");
     let filter = env
         .client
-        .list_issues(&with_filter(ListIssuesFilter {
+        .list_issues(&ListIssuesRequest {
             issue_types: vec![IssueType::Other("ISSUE_TYPE_NOPE".into())],
             ..Default::default()
-        }))
+        })
         .await
         .expect_err("unknown issue type");
     for (e, value) in [
@@ -3292,7 +3353,7 @@ async fn error_negative_limit_is_400() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_invalid_bodies_are_400_json() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let bodies = [
         "{not json",
         "",
@@ -3352,7 +3413,7 @@ async fn error_json_array_body_is_400() {
     // without a check `[]` would be served as an empty request and
     // `[null, 5]` as `{"limit": 5}`.
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     for body in ["[]", "[null, 5]"] {
         let answer = raw(
             &http,
@@ -3370,7 +3431,7 @@ async fn error_json_array_body_is_400() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_bodies_of_unknown_routes_are_json() {
     let env = Env::start().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let answer = raw(
         &http,
         reqwest::Method::POST,
@@ -3394,6 +3455,7 @@ async fn error_bodies_of_unknown_routes_are_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gzip_is_honoured() {
     let env = Env::start().await;
+    findings_tui::api::install_crypto_provider();
     let http = reqwest::Client::builder()
         .gzip(false)
         .build()
@@ -3554,7 +3616,7 @@ async fn scm_access_token_is_never_returned() {
     assert_eq!(before.has_access_token, Some(false));
     let secret = "scm-secret-value-8d3f";
     let answer = raw(
-        &reqwest::Client::new(),
+        &crate::common::http(),
         reqwest::Method::PATCH,
         &env.url("/api/scm/deployments/1234/configs/1003"),
         Some(TOKEN),
@@ -3602,7 +3664,7 @@ async fn scm_access_token_is_never_returned() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scm_body_ids_must_match_the_path() {
     let env = Env::own().await;
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let url = env.url("/api/scm/deployments/1234/configs/1001");
     let before = initial_config(&env, "1001");
     let flipped = !before.auto_scan.unwrap_or(false);
@@ -3627,10 +3689,10 @@ async fn scm_body_ids_must_match_the_path() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cursor_replayed_with_another_query_is_400() {
     let env = Env::start().await;
-    let req = with_filter(ListIssuesFilter {
+    let req = ListIssuesRequest {
         issue_types: vec![IssueType::Sast],
         ..Default::default()
-    });
+    };
     let first = env
         .client
         .list_issues(&ListIssuesRequest {
@@ -3675,10 +3737,7 @@ async fn cursor_replayed_with_another_query_is_400() {
 
     let other_filter = ListIssuesRequest {
         cursor: Some(cursor.clone()),
-        filter: Some(ListIssuesFilter {
-            issue_types: vec![IssueType::Sca],
-            ..Default::default()
-        }),
+        issue_types: vec![IssueType::Sca],
         ..Default::default()
     };
     let other_sort = ListIssuesRequest {
@@ -3849,3 +3908,5 @@ async fn limit_defaults_to_100_and_is_capped_at_1000() {
         );
     }
 }
+
+mod filters;

@@ -29,7 +29,7 @@ fn client(server: &DemoServer, token: &str, deployment: &str) -> Client {
 
 /// A GET as any HTTP client makes it: the status and the JSON body.
 async fn get(server: &DemoServer, path: &str, token: Option<&str>) -> (u16, Value) {
-    let mut request = reqwest::Client::new().get(format!("{}{path}", server.url()));
+    let mut request = crate::common::http().get(format!("{}{path}", server.url()));
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
@@ -269,7 +269,7 @@ async fn a_false_reaches_the_server_and_comes_back_false() {
     assert_eq!(listed[0], after, "the list shows the PATCH");
 
     // Raw: an explicit false is a change, an absent field is not.
-    let http = reqwest::Client::new();
+    let http = crate::common::http();
     let url = format!("{}/api/scm/deployments/1234/configs/1002", server.url());
     let send = |body: &'static str| {
         http.patch(url.clone())

@@ -203,10 +203,26 @@ fn close_objects(node: &mut Value) {
 /// each test's `Env` takes them when it ends and fails on any.
 pub static VIOLATIONS: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
+/// The published operations the client has been seen to call.
+pub static CALLED: Mutex<std::collections::BTreeSet<String>> =
+    Mutex::new(std::collections::BTreeSet::new());
+
 /// Installs a tap that checks every exchange against the published contract.
 pub fn watch(server: &findings_tui::demo::DemoServer) {
     server.observe(Some(std::sync::Arc::new(|ex: &Exchange| {
-        if let Err(e) = published().check_exchange(ex) {
+        let p = published();
+        if ex
+            .user_agent
+            .as_deref()
+            .is_some_and(|ua| ua.starts_with("findings-tui/"))
+            && let Some(op) = p.operation(&ex.method, &ex.route)
+        {
+            CALLED
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(op.id.clone());
+        }
+        if let Err(e) = p.check_exchange(ex) {
             VIOLATIONS.lock().unwrap_or_else(|e| e.into_inner()).push(e);
         }
     })));
@@ -287,4 +303,65 @@ fn routes_map_to_published_operations_whatever_the_parameter_names() {
         p.operation("DELETE", "/api/agent/deployments/{d}/issues/v2/{i}")
             .is_none()
     );
+}
+
+/// Every operation the app uses goes through the check: each is called
+/// once by the client and must have been seen and found as published.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
+    use findings_tui::api::model::*;
+    use findings_tui::api::{Client, ClientConfig, Token};
+    let server = Watched::new(crate::common::demo(50).await);
+    let unscoped = Client::for_token(ClientConfig::new(
+        server.url(),
+        "",
+        Token::new(server.token()),
+    ))
+    .expect("a client");
+    let (client, _) = unscoped.discover_deployment().await.expect("discovery");
+    let page = client
+        .list_issues(&ListIssuesRequest::default())
+        .await
+        .expect("list");
+    let id = page.issues[0]
+        .issue
+        .as_ref()
+        .expect("an issue")
+        .id()
+        .to_owned();
+    client.get_issue(&id).await.expect("get");
+    client
+        .search_issues(&SearchIssuesRequest::default())
+        .await
+        .expect("search");
+    client
+        .report_findings(&ReportRequest::default())
+        .await
+        .expect("report");
+    let configs = client
+        .list_scm_configs(&ListScmConfigsRequest::default())
+        .await
+        .expect("scm list");
+    let config = configs.configs[0].id.clone().expect("a config id");
+    let patch = ScmConfigPatch {
+        auto_scan: Some(false),
+        ..ScmConfigPatch::default()
+    };
+    client
+        .update_scm_config(&config, &patch)
+        .await
+        .expect("scm update");
+    let called = CALLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for op in [
+        "DeploymentService_GetDeploymentByToken",
+        "IssuesService_ListIssues",
+        "IssuesService_GetIssue",
+        "PublicIssuesService_SearchIssues",
+        "ReportsService_GetReportFindings",
+        "ScmService_ListScmConfig",
+        "ScmService_PatchScmConfig",
+    ] {
+        assert!(called.contains(op), "{op} was not seen: {called:?}");
+    }
+    drop(server);
 }

@@ -44,11 +44,12 @@ async fn lazy_loading_to_the_end_yields_every_finding_once() {
         .iter()
         .map(|row| row.id.to_string())
         .collect();
-    assert_eq!(h.app.issues().list.items.len(), 2000);
-    assert_eq!(ids.len(), 2000);
+    let listed = common::listed(2000);
+    assert_eq!(h.app.issues().list.items.len(), listed);
+    assert_eq!(ids.len(), listed);
     h.key(KeyCode::Char('G'));
-    assert_eq!(h.app.issues().list.selected, 1999);
-    assert!(h.screen().contains("2000 loaded, all"));
+    assert_eq!(h.app.issues().list.selected, listed - 1);
+    assert!(h.screen().contains(&format!("{listed} loaded, all")));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -169,7 +170,7 @@ async fn filter_form_applies_a_server_side_filter() {
             Some(findings_tui::api::model::IssueType::Sca)
         );
     }
-    assert!(h.screen().contains("issueTypes=ISSUE_TYPE_SCA"));
+    assert!(h.screen().contains("issueTypes=sca"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -197,7 +198,7 @@ async fn command_line_sorts_filters_and_clears() {
     h.keys(":clear");
     h.key(KeyCode::Enter);
     h.settle().await;
-    assert!(h.app.issues().filter.is_empty());
+    assert!(h.app.issues().selection.is_empty());
     h.keys(":nonsense");
     h.key(KeyCode::Enter);
     assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
@@ -646,4 +647,104 @@ async fn y_offers_id_url_path_and_a_markdown_table() {
         h.app.status.as_deref(),
         Some("copied 3 rows as a Markdown table")
     );
+}
+
+/// The open criticals of one repository, newest first, from `:filter` with
+/// the values the table shows; the status line says them back as typed.
+#[tokio::test(flavor = "multi_thread")]
+async fn command_line_filters_take_the_values_the_table_shows() {
+    let mut h = Harness::new(2000, 160, 35).await;
+    h.start().await;
+    for command in [
+        ":filter severities=critical",
+        ":filter aggregateIssueStates=Open",
+        ":filter repositoryNames=acme/payments-api",
+        ":sort relevant-since desc",
+    ] {
+        h.keys(command);
+        h.key(KeyCode::Enter);
+        h.settle().await;
+        assert!(h.app.overlay.is_none(), "{command}");
+    }
+    let items: Vec<_> = h
+        .app
+        .issues()
+        .list
+        .items
+        .iter()
+        .map(|i| i.unpack().unwrap().issue.unwrap())
+        .collect();
+    assert!(!items.is_empty());
+    for i in &items {
+        assert_eq!(
+            i.severity,
+            Some(findings_tui::api::model::Severity::Critical)
+        );
+        assert_eq!(
+            i.aggregate_state,
+            Some(findings_tui::api::model::AggregateState::Open)
+        );
+        assert_eq!(i.repository_name(), "acme/payments-api");
+    }
+    assert!(
+        items
+            .windows(2)
+            .all(|w| w[0].relevant_since >= w[1].relevant_since)
+    );
+    let screen = h.screen();
+    assert!(
+        screen.contains("severities=critical aggregateIssueStates=open"),
+        "{screen}"
+    );
+    // A value that is not one: the popup names the ones to type.
+    h.keys(":filter aggregateIssueStates=closed");
+    h.key(KeyCode::Enter);
+    assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
+    let screen = h.screen();
+    assert!(screen.contains("provisionally-ignored"), "{screen}");
+    assert!(!screen.contains("AGGREGATE_ISSUE_STATE"), "{screen}");
+}
+
+/// What the Issues pane sends: types at the top level, always a limit,
+/// from `:filter` and the form alike.
+#[tokio::test(flavor = "multi_thread")]
+async fn issues_pane_sends_types_at_the_top_level_and_a_limit() {
+    let recorder = common::Recorder::start();
+    let mut h = Harness::with_client(recorder.client(), 120, 35, false);
+    h.start().await;
+    h.keys(":filter issueTypes=secrets");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    // The form: severities, typed as the table shows them.
+    h.key(KeyCode::Char('f'));
+    let fields = findings_tui::filter_spec::LIST_FILTER;
+    let row = fields.iter().position(|f| f.name == "severities").unwrap();
+    for _ in 0..row {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.keys("High");
+    h.key(KeyCode::Enter);
+    for _ in row..fields.len() {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let bodies = recorder.bodies();
+    assert_eq!(bodies.len(), 3, "{bodies:?}");
+    assert!(bodies[0].get("issueTypes").is_none());
+    for body in &bodies[1..] {
+        assert_eq!(
+            body["issueTypes"],
+            serde_json::json!(["ISSUE_TYPE_SECRETS"])
+        );
+    }
+    assert_eq!(
+        bodies[2]["filter"],
+        serde_json::json!({"severities": ["SEVERITY_HIGH"]})
+    );
+    for body in &bodies {
+        assert_eq!(body["limit"], serde_json::json!(100), "{body}");
+        assert!(body["filter"].get("issueTypes").is_none(), "{body}");
+    }
 }

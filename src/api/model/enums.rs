@@ -368,3 +368,130 @@ wire_enum! {
         Org = "HOST_A_ENTITY_TYPE_ORG" => "organization",
     }
 }
+
+// ---- List issues filter (protos.issues.v1.IssuesFilter) ----
+// Value sets only the filter names; `*_UNSPECIFIED` is left out (it does not
+// filter).
+
+wire_enum! {
+    /// `IssuesFilter.tab`: the general status of a finding.
+    IssueTab {
+        Open = "ISSUE_TAB_OPEN" => "open",
+        Reviewing = "ISSUE_TAB_REVIEWING" => "reviewing",
+        Fixing = "ISSUE_TAB_FIXING" => "fixing",
+        Ignored = "ISSUE_TAB_IGNORED" => "ignored",
+        ProvisionallyIgnored = "ISSUE_TAB_PROVISIONALLY_IGNORED" => "provisionally ignored",
+        Closed = "ISSUE_TAB_CLOSED" => "closed",
+    }
+}
+
+wire_enum! {
+    /// `IssuesFilter.actions`: the (deprecated) policy action mode.
+    ActionMode {
+        Monitor = "MODE_MONITOR" => "monitor",
+        Comment = "MODE_COMMENT" => "comment",
+        Block = "MODE_BLOCK" => "block",
+        Disabled = "MODE_DISABLED" => "disabled",
+    }
+}
+
+wire_enum! {
+    /// Transitivity of a dependency (published names, no common prefix).
+    Transitivity {
+        Direct = "DIRECT" => "direct",
+        Transitive = "TRANSITIVE" => "transitive",
+        Unknown = "UNKNOWN_TRANSITIVITY" => "unknown",
+    }
+}
+
+wire_enum! {
+    /// `IssuesFilter.exposures`: supply-chain exposure (a.k.a. reachability).
+    Exposure {
+        Reachable = "REACHABLE" => "reachable",
+        Unreachable = "UNREACHABLE" => "unreachable",
+        Unknown = "UNKNOWN_EXPOSURE" => "unknown",
+    }
+}
+
+wire_enum! {
+    /// `IssuesFilter.source`: where a rule comes from.
+    RuleSource {
+        Pro = "SOURCE_PRO" => "pro",
+        Community = "SOURCE_COMMUNITY" => "community",
+        Custom = "SOURCE_CUSTOM" => "custom",
+    }
+}
+
+wire_enum! {
+    RepoVisibility {
+        Public = "REPOSITORY_VISIBILITY_PUBLIC" => "public",
+        Private = "REPOSITORY_VISIBILITY_PRIVATE" => "private",
+        Unknown = "REPOSITORY_VISIBILITY_UNKNOWN" => "unknown",
+    }
+}
+
+wire_enum! {
+    /// EPSS bucket of a supply-chain finding.
+    EpssProbability {
+        High = "EPSS_PROBABILITY_HIGH" => "high",
+        Medium = "EPSS_PROBABILITY_MEDIUM" => "medium",
+        Low = "EPSS_PROBABILITY_LOW" => "low",
+        None = "EPSS_PROBABILITY_NONE" => "none",
+    }
+}
+
+wire_enum! {
+    /// `IssuesFilter.timeFilter`: which time `since` bounds.
+    TimeFilter {
+        RelevantSince = "TIME_FILTER_RELEVANT_SINCE" => "relevant since",
+        TriagedAt = "TIME_FILTER_TRIAGED_AT" => "triaged at",
+        FixedAt = "TIME_FILTER_FIXED_AT" => "fixed at",
+    }
+}
+
+wire_enum! {
+    BacklogType {
+        Prod = "ISSUE_BACKLOG_TYPE_PROD" => "prod",
+        Preprod = "ISSUE_BACKLOG_TYPE_PREPROD" => "preprod",
+    }
+}
+
+wire_enum! {
+    /// `IssuesFilter.relativeSince`: relevant within this span before now.
+    RelativeSince {
+        OneMinute = "RELATIVE_SINCE_ONE_MINUTE" => "one minute",
+        OneDay = "RELATIVE_SINCE_ONE_DAY" => "one day",
+        OneWeek = "RELATIVE_SINCE_ONE_WEEK" => "one week",
+        OneMonth = "RELATIVE_SINCE_ONE_MONTH" => "one month",
+        ThreeMonths = "RELATIVE_SINCE_THREE_MONTHS" => "three months",
+        SixMonths = "RELATIVE_SINCE_SIX_MONTHS" => "six months",
+        OneYear = "RELATIVE_SINCE_ONE_YEAR" => "one year",
+        AllTime = "RELATIVE_SINCE_ALL_TIME" => "all time",
+    }
+}
+
+wire_enum! {
+    /// `IssuesFilter.upgradeGuidance` (deprecated): the kind of breaking change.
+    BreakingChangeType {
+        ParameterChange = "BREAKING_CHANGE_TYPE_PARAMETER_CHANGE" => "parameter change",
+        FunctionOrClassRemoval = "BREAKING_CHANGE_TYPE_FUNCTION_OR_CLASS_REMOVAL" => "function or class removal",
+        FunctionRename = "BREAKING_CHANGE_TYPE_FUNCTION_RENAME" => "function rename",
+        LogicChange = "BREAKING_CHANGE_TYPE_LOGIC_CHANGE" => "logic change",
+        NotBreaking = "BREAKING_CHANGE_TYPE_NOT_BREAKING" => "not breaking",
+    }
+}
+
+wire_enum! {
+    ClickToFixPrState {
+        Open = "CLICK_TO_FIX_PR_STATE_OPEN" => "open",
+        Merged = "CLICK_TO_FIX_PR_STATE_MERGED" => "merged",
+        NoPr = "CLICK_TO_FIX_PR_STATE_NO_PR" => "no pr",
+    }
+}
+
+wire_enum! {
+    UpgradeGuidanceSelection {
+        Safe = "UPGRADE_GUIDANCE_SELECTION_SAFE" => "safe",
+        Breaking = "UPGRADE_GUIDANCE_SELECTION_BREAKING" => "breaking",
+    }
+}

@@ -1,5 +1,6 @@
 //! List issues: request (sort as `sortBy`/`sortDirection`, filter as
-//! `filter`, docs/api.md §1), filter object and the response wrapper.
+//! `filter`, the type selection as top-level `issueTypes`, docs/api.md §1),
+//! filter object and the response wrapper.
 
 use super::enums::*;
 use super::issue::Issue;
@@ -20,12 +21,20 @@ pub struct ListIssuesRequest {
     pub include_activity_history: Option<bool>,
     pub include_is_archived: Option<bool>,
     pub include_first_detected_at: Option<bool>,
-    /// Deprecated by `filter.issueTypes`.
+    /// The type selection (top-level, as published); empty = every type.
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub issue_types: Vec<IssueType>,
+    /// Deprecated by `issueTypes`.
     pub issue_type: Option<IssueType>,
     pub sort_by: Option<SortBy>,
     pub sort_direction: Option<SortDirection>,
 }
 
+/// `protos.issues.v1.IssuesFilter`: every published field, in published
+/// order, but `filterIssueTypes` (frontend-only, the backend ignores it).
 #[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -35,6 +44,10 @@ pub struct ListIssuesFilter {
         skip_serializing_if = "wire::is_empty"
     )]
     pub ids: Vec<String>,
+    #[serde(with = "wire::timestamp")]
+    pub since: Option<Timestamp>,
+    #[serde(with = "wire::timestamp")]
+    pub until: Option<Timestamp>,
     #[serde(
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
@@ -64,12 +77,28 @@ pub struct ListIssuesFilter {
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
     )]
+    pub ai_verdicts: Vec<Verdict>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub ai_sensitivities: Vec<String>,
     #[serde(
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
     )]
+    pub status: Vec<IssueStatus>,
+    pub tab: Option<IssueTab>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub team_names: Vec<String>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub actions: Vec<ActionMode>,
     #[serde(
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
@@ -99,6 +128,26 @@ pub struct ListIssuesFilter {
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
     )]
+    pub confidences: Vec<Confidence>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub severities: Vec<Severity>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub transitivities: Vec<Transitivity>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub exposures: Vec<Exposure>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub dependencies: Vec<String>,
     #[serde(
         deserialize_with = "wire::null_as_default",
@@ -109,7 +158,22 @@ pub struct ListIssuesFilter {
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
     )]
+    pub source: Vec<RuleSource>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub reachabilities: Vec<Reachability>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub issue_parent_ids: Vec<String>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub validation_states: Vec<ValidationState>,
     #[serde(
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
@@ -119,37 +183,118 @@ pub struct ListIssuesFilter {
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
     )]
+    pub repo_visibilities: Vec<RepoVisibility>,
+    pub exclude_historical: Option<bool>,
+    pub on_primary_branch: Option<bool>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub epss_probabilities: Vec<EpssProbability>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub triage_reasons: Vec<TriageReason>,
+    pub time_filter: Option<TimeFilter>,
+    pub include_ticketed: Option<bool>,
+    pub backlog_type: Option<BacklogType>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub sca_rule_kind: Vec<ScaRuleKind>,
+    pub ai_memory_will_flip_verdict: Option<String>,
+    pub ai_memory_referenced: Option<String>,
+    pub include_ai_memory_rendered: Option<bool>,
+    pub ai_memory_rendered: Option<String>,
+    pub memory_id_in_scope: Option<String>,
+    pub relative_since: Option<RelativeSince>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub repository_deployment_statuses: Vec<DeploymentStatus>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub upgrade_guidance: Vec<BreakingChangeType>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub repository_public_exposures: Vec<PublicExposure>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub click_to_fix_pr_states: Vec<ClickToFixPrState>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
     pub advisory_ids: Vec<String>,
     #[serde(
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
     )]
-    pub file_paths: Vec<String>,
-    #[serde(with = "wire::timestamp")]
-    pub since: Option<Timestamp>,
-    #[serde(with = "wire::timestamp")]
-    pub until: Option<Timestamp>,
+    pub aggregate_issue_states: Vec<AggregateState>,
     #[serde(
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"
     )]
-    pub issue_types: Vec<IssueType>,
-    pub exclude_historical: Option<bool>,
-    pub on_primary_branch: Option<bool>,
-    pub include_ticketed: Option<bool>,
-    pub include_ai_memory_rendered: Option<bool>,
+    pub upgrade_guidance_filters: Vec<UpgradeGuidanceSelection>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub file_paths: Vec<String>,
     pub include_archived: Option<bool>,
     pub has_in_flight_autofix_pr: Option<bool>,
-    pub ai_memory_will_flip_verdict: Option<String>,
-    pub ai_memory_referenced: Option<String>,
-    pub ai_memory_rendered: Option<String>,
-    pub memory_id_in_scope: Option<String>,
+    /// Not a published field: older clients sent the type selection here.
+    /// The demo server still reads it (when the top-level `issueTypes` is
+    /// empty); this client never sets it.
+    #[serde(
+        rename = "issueTypes",
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub legacy_issue_types: Vec<IssueType>,
 }
 
 impl ListIssuesFilter {
     /// Whether no field is set (the filter would select everything).
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
+    }
+}
+
+/// What the List issues filters of this client select: the top-level type
+/// selection (`ListIssuesRequest.issueTypes`) beside the filter object's
+/// fields, as one flat set of `FIELD=VALUE` names.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ListSelection {
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub issue_types: Vec<IssueType>,
+    #[serde(flatten)]
+    pub filter: ListIssuesFilter,
+}
+
+impl ListSelection {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Puts the selection into a request: the types at the top level, the
+    /// filter object only when it sets something.
+    pub fn apply_to(&self, req: &mut ListIssuesRequest) {
+        req.issue_types = self.issue_types.clone();
+        req.filter = (!self.filter.is_empty()).then(|| self.filter.clone());
     }
 }
 

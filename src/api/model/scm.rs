@@ -243,19 +243,19 @@ pub enum ScmField {
 
 /// A field's value, absent read as the protobuf default (docs/api.md §5).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FieldValue {
+pub enum ScmValue {
     Text(String),
     Switch(bool),
 }
 
-impl std::fmt::Display for FieldValue {
+impl std::fmt::Display for ScmValue {
     /// `on`/`off`, or the text quoted with control characters escaped
     /// (what a server sent is shown safely).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FieldValue::Switch(true) => f.write_str("on"),
-            FieldValue::Switch(false) => f.write_str("off"),
-            FieldValue::Text(s) => write!(f, "{s:?}"),
+            ScmValue::Switch(true) => f.write_str("on"),
+            ScmValue::Switch(false) => f.write_str("off"),
+            ScmValue::Text(s) => write!(f, "{s:?}"),
         }
     }
 }
@@ -279,10 +279,10 @@ impl ScmField {
     }
 
     /// The value a config holds.
-    pub fn of_config(self, c: &ScmConfig) -> FieldValue {
-        let on = |v: Option<bool>| FieldValue::Switch(v.unwrap_or(false));
+    pub fn of_config(self, c: &ScmConfig) -> ScmValue {
+        let on = |v: Option<bool>| ScmValue::Switch(v.unwrap_or(false));
         match self {
-            ScmField::Namespace => FieldValue::Text(c.namespace.clone().unwrap_or_default()),
+            ScmField::Namespace => ScmValue::Text(c.namespace.clone().unwrap_or_default()),
             ScmField::AutoScan => on(c.auto_scan),
             ScmField::UseNetworkBroker => on(c.use_network_broker),
             ScmField::DiffEnabled => on(c.auto_scan_settings.as_ref().and_then(|s| s.diff_enabled)),
@@ -290,16 +290,16 @@ impl ScmField {
     }
 
     /// The value a patch asks for, `None` when it leaves the field alone.
-    pub fn of_patch(self, p: &ScmConfigPatch) -> Option<FieldValue> {
+    pub fn of_patch(self, p: &ScmConfigPatch) -> Option<ScmValue> {
         match self {
-            ScmField::Namespace => p.namespace.clone().map(FieldValue::Text),
-            ScmField::AutoScan => p.auto_scan.map(FieldValue::Switch),
-            ScmField::UseNetworkBroker => p.use_network_broker.map(FieldValue::Switch),
+            ScmField::Namespace => p.namespace.clone().map(ScmValue::Text),
+            ScmField::AutoScan => p.auto_scan.map(ScmValue::Switch),
+            ScmField::UseNetworkBroker => p.use_network_broker.map(ScmValue::Switch),
             ScmField::DiffEnabled => p
                 .auto_scan_settings
                 .as_ref()
                 .and_then(|s| s.diff_enabled)
-                .map(FieldValue::Switch),
+                .map(ScmValue::Switch),
         }
     }
 }

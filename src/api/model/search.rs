@@ -19,6 +19,7 @@ pub struct SearchIssuesRequest {
     pub sort_direction: Option<SortDirection>,
 }
 
+/// `protos.issues.api.IssueFilters`: every published field.
 #[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -28,6 +29,26 @@ pub struct SearchFilters {
         skip_serializing_if = "wire::is_empty"
     )]
     pub ids: Vec<String>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub detection_states: Vec<DetectionState>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub severities: Vec<Severity>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub triage_states: Vec<AgenticTriageState>,
+    #[serde(
+        deserialize_with = "wire::null_as_default",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub triage_reasons: Vec<AgenticTriageReason>,
     #[serde(
         deserialize_with = "wire::null_as_default",
         skip_serializing_if = "wire::is_empty"

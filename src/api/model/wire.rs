@@ -59,16 +59,22 @@ macro_rules! wire_enum {
                 }
             }
 
-            /// Parses a wire name or a label, case-insensitively; `None` when
-            /// it is neither (used for user input, which must be known).
+            /// Every known value as (wire name, label): the vocabulary user
+            /// input is read with ([`find_name`]).
+            ///
+            /// [`find_name`]: $crate::api::model::wire::find_name
+            pub fn names() -> Vec<(&'static str, &'static str)> {
+                Self::ALL.iter().map(|v| (v.as_wire(), v.label())).collect()
+            }
+
+            /// Parses user input: a wire name, a label, or a wire name
+            /// without its enum's prefix ([`find_name`]); `None` when it is
+            /// none of them (user input must be known).
+            ///
+            /// [`find_name`]: $crate::api::model::wire::find_name
             pub fn parse_known(input: &str) -> Option<Self> {
-                Self::ALL
-                    .iter()
-                    .find(|v| {
-                        v.as_wire().eq_ignore_ascii_case(input)
-                            || v.label().eq_ignore_ascii_case(input)
-                    })
-                    .cloned()
+                $crate::api::model::wire::find_name(&Self::names(), input)
+                    .map(|k| Self::ALL[k].clone())
             }
 
             /// Whether this value is one of the known ones.
@@ -95,6 +101,67 @@ macro_rules! wire_enum {
             }
         }
     };
+}
+
+/// User input as the enum vocabulary compares it: trimmed, upper-case, with
+/// `-` and spaces read as `_`.
+fn name_key(s: &str) -> String {
+    s.trim()
+        .chars()
+        .map(|c| match c {
+            '-' | ' ' => '_',
+            c => c.to_ascii_uppercase(),
+        })
+        .collect()
+}
+
+/// The index of the value `input` names among `(wire name, label)` pairs:
+/// its exact wire name, its label (`provisionally ignored`), or its wire name
+/// without the prefix all the names share (`critical` for
+/// `SEVERITY_CRITICAL`). Case-insensitive; `-`, `_` and a space are alike.
+/// The one reading of enum values typed by a user, everywhere.
+pub fn find_name(names: &[(&str, &str)], input: &str) -> Option<usize> {
+    let key = name_key(input);
+    if key.is_empty() {
+        return None;
+    }
+    let prefix = common_prefix(names.iter().map(|n| n.0));
+    names
+        .iter()
+        .position(|(wire, _)| name_key(wire) == key)
+        .or_else(|| names.iter().position(|(_, label)| name_key(label) == key))
+        .or_else(|| {
+            names.iter().position(|(wire, _)| {
+                wire.strip_prefix(prefix.as_str())
+                    .is_some_and(|rest| name_key(rest) == key)
+            })
+        })
+}
+
+/// A label as it is typed and listed: lower-case, words joined by `-`
+/// (`provisionally-ignored`), so it needs no quotes on a command line.
+pub fn typed_name(label: &str) -> String {
+    label.trim().to_lowercase().replace(' ', "-")
+}
+
+/// The prefix up to and including the last `_` that every name shares
+/// (`SEVERITY_`, not `SEVERITY_L`), or "".
+fn common_prefix<'a>(mut names: impl Iterator<Item = &'a str>) -> String {
+    let Some(first) = names.next() else {
+        return String::new();
+    };
+    let mut len = first.len();
+    for name in names {
+        len = first
+            .bytes()
+            .zip(name.bytes())
+            .take(len)
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    first[..len]
+        .rfind('_')
+        .map_or(String::new(), |i| first[..=i].to_owned())
 }
 
 /// Reads an enum value: a string, or a number (protobuf JSON may send the

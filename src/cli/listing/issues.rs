@@ -2,7 +2,7 @@
 
 use super::output::run_listing;
 use super::raw::{RawListPage, RawListRequest};
-use super::{FilterArgs, INCLUDES, ISSUE_TYPES, direction, page_size, parse_enum, push_all};
+use super::{FilterArgs, INCLUDES, direction, offered, page_size, parse_enum, push_all};
 use crate::api::Client;
 use crate::api::model::*;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
@@ -14,10 +14,20 @@ use clap::{Args, ValueHint};
 pub struct IssuesArgs {
     #[command(flatten)]
     filters: FilterArgs,
-    /// Issue type: sast, sca, secrets, research, ai-sast (repeatable)
-    #[arg(long = "type", value_name = "TYPE", value_parser = offer(ISSUE_TYPES),
+    /// Issue type: code, sca, secrets, research, ai-code (repeatable)
+    #[arg(long = "type", value_name = "TYPE", value_parser = offer(offered(LIST_FILTER, "issueTypes")),
           hide_possible_values = true)]
     types: Vec<String>,
+    /// Severity: critical, high, medium, low (repeatable)
+    #[arg(long = "severity", value_name = "LEVEL",
+          value_parser = offer(offered(LIST_FILTER, "severities")), hide_possible_values = true)]
+    severities: Vec<String>,
+    /// State, as the STATE column shows it: open, reviewing, fixing, fixed,
+    /// removed, ignored, ignored-in-code, provisionally-ignored, unknown (repeatable)
+    #[arg(long = "state", value_name = "STATE",
+          value_parser = offer(offered(LIST_FILTER, "aggregateIssueStates")),
+          hide_possible_values = true)]
+    states: Vec<String>,
     /// Repository name (repeatable)
     #[arg(long = "repo", value_name = "NAME", value_hint = ValueHint::Other)]
     repos: Vec<String>,
@@ -27,18 +37,17 @@ pub struct IssuesArgs {
     /// Branch (repeatable)
     #[arg(long = "ref", value_name = "REF", value_hint = ValueHint::Other)]
     refs: Vec<String>,
-    /// Codeowner team (repeatable)
+    /// Team assigned to the repository (repeatable)
     #[arg(long = "team", value_name = "NAME", value_hint = ValueHint::Other)]
     teams: Vec<String>,
-    /// File or folder path (repeatable)
+    /// File path search: fuzzy, by the words of the path (the server uses
+    /// only the first --path)
     #[arg(long = "path", value_name = "PATH", value_hint = ValueHint::AnyPath)]
     paths: Vec<String>,
-    /// CVE or advisory id (repeatable)
+    /// CVE id of a supply-chain finding (repeatable; implies --type sca
+    /// when no --type is given)
     #[arg(long = "cve", value_name = "ID", value_hint = ValueHint::Other)]
     cves: Vec<String>,
-    /// Not a filter of List issues: explains where severity filters live
-    #[arg(long, hide = true, value_hint = ValueHint::Other)]
-    severity: Vec<String>,
     /// Sort: severity, ref, repo, rule, relevant-since, state
     #[arg(long, value_name = "FIELD", value_parser = offer(SortBy::ALL.iter().map(SortBy::label)),
           hide_possible_values = true)]
@@ -59,13 +68,13 @@ pub struct IssuesArgs {
 
 impl IssuesArgs {
     pub fn request(&self) -> Result<ListIssuesRequest, UsageError> {
-        if !self.severity.is_empty() {
-            return Err(UsageError(
-                "List issues has no severity filter; use `findings report --severity LEVEL`, or sort with --sort severity".into(),
-            ));
-        }
+        filters::check_flag(LIST_FILTER, "issueTypes", "--type", &self.types)?;
+        filters::check_flag(LIST_FILTER, "severities", "--severity", &self.severities)?;
+        filters::check_flag(LIST_FILTER, "aggregateIssueStates", "--state", &self.states)?;
         let mut pairs = Vec::new();
         push_all(&mut pairs, "issueTypes", &self.types);
+        push_all(&mut pairs, "severities", &self.severities);
+        push_all(&mut pairs, "aggregateIssueStates", &self.states);
         push_all(&mut pairs, "repositoryNames", &self.repos);
         push_all(&mut pairs, "ruleIds", &self.rules);
         push_all(&mut pairs, "refs", &self.refs);
@@ -75,7 +84,12 @@ impl IssuesArgs {
         push_all(&mut pairs, "since", self.filters.since.as_slice());
         push_all(&mut pairs, "until", self.filters.until.as_slice());
         pairs.extend(self.filters.pairs()?);
-        let filter: Option<ListIssuesFilter> = filters::build(LIST_FILTER, "issues", &pairs)?;
+        // `cves` narrows supply-chain findings only (the published filter
+        // applies to that type): on its own, --cve asks for that type.
+        if !self.cves.is_empty() && !pairs.iter().any(|(k, _)| k == "issueTypes") {
+            pairs.push(("issueTypes".into(), IssueType::Sca.as_wire().into()));
+        }
+        let selection: Option<ListSelection> = filters::build(LIST_FILTER, "issues", &pairs)?;
         let sort_by = self
             .sort
             .as_deref()
@@ -90,12 +104,12 @@ impl IssuesArgs {
             })
             .transpose()?;
         let mut req = ListIssuesRequest {
-            filter,
             sort_by,
             sort_direction: direction(self.asc, self.desc),
             limit: page_size(&self.output),
             ..Default::default()
         };
+        selection.unwrap_or_default().apply_to(&mut req);
         for flag in &self.include {
             match flag.trim() {
                 "remediation" => req.include_remediation = Some(true),

@@ -21,7 +21,7 @@ pub use search::{SearchArgs, search};
 
 use super::{OutputArgs, UsageError};
 use crate::api::model::SortDirection;
-use crate::filter_spec as filters;
+use crate::filter_spec::{self as filters, Field, FieldKind};
 use clap::{Args, ValueHint};
 
 /// Filter flags every listing has.
@@ -60,23 +60,36 @@ fn direction(asc: bool, desc: bool) -> Option<SortDirection> {
     }
 }
 
-// What shell completion offers for the flags that name an enum's values
-// (each flag also takes the spec's enum names, e.g. `ISSUE_TYPE_SCA`, and
-// checks its values itself; a unit test of `cli` checks it takes these).
-const ISSUE_TYPES: [&str; 5] = ["sast", "sca", "secrets", "research", "ai-sast"];
-const FINDING_TYPES: [&str; 3] = ["code", "sca", "secrets"];
-const FINDING_SEVERITIES: [&str; 4] = ["critical", "high", "medium", "low"];
-const FINDING_STATES: [&str; 9] = [
-    "open",
-    "reviewing",
-    "fixing",
-    "fixed",
-    "removed",
-    "ignored-app",
-    "ignored-code",
-    "provisionally-ignored-app",
-    "unknown",
-];
+/// What shell completion offers for a flag that sets a filter field of
+/// `schema`: the field's enum values as one types them, the vocabulary
+/// every command, `--filter` and the TUI share (each flag also takes the
+/// wire names, and checks its values itself; a unit test of `cli` checks it
+/// takes these).
+fn offered(schema: &[Field], name: &str) -> Vec<&'static str> {
+    let names = schema.iter().find(|f| f.name == name).map(|f| f.kind);
+    match names {
+        Some(FieldKind::Enums(names) | FieldKind::Enum(names)) => typed(&names()),
+        _ => Vec::new(),
+    }
+}
+
+/// The typed forms of a vocabulary. Completion wants `'static` names: a
+/// label typed as it is shown is one; the few of several words are kept for
+/// the life of the process.
+fn typed(names: &[(&'static str, &'static str)]) -> Vec<&'static str> {
+    names
+        .iter()
+        .map(|&(_, label)| {
+            let typed = crate::api::model::wire::typed_name(label);
+            if typed == label {
+                label
+            } else {
+                Box::leak(typed.into_boxed_str())
+            }
+        })
+        .collect()
+}
+
 const INCLUDES: [&str; 4] = ["remediation", "activity", "archived", "first-detected"];
 
 fn parse_enum<T: Clone>(

@@ -1,9 +1,7 @@
 //! `findings report`: Report findings, with the totals by type.
 
 use super::output::{Progress, run_listing};
-use super::{
-    FINDING_SEVERITIES, FINDING_STATES, FINDING_TYPES, FilterArgs, page_size, parse_enum, push_all,
-};
+use super::{FilterArgs, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
 use crate::api::{Client, pages};
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
@@ -23,19 +21,22 @@ pub struct ReportArgs {
           value_parser = offer(ReportType::ALL.iter().map(ReportType::label)),
           hide_possible_values = true)]
     report_type: Option<String>,
-    /// Only findings in this state: open, fixed, removed, ignored-app, ... (or the enum name)
-    #[arg(long, value_name = "STATE", value_parser = offer(FINDING_STATES),
+    /// Only findings in this state, as the STATE column shows it: open, fixed,
+    /// removed, ignored, ignored-in-code, ... (or the enum name)
+    #[arg(long, value_name = "STATE", value_parser = offer(typed(&AggregateState::names())),
           hide_possible_values = true)]
     finding_state: Option<String>,
     /// Start of one time bucket (with --filter timeBucketSize=week, default day)
     #[arg(long, value_name = "TIME", value_hint = ValueHint::Other)]
     bucket_start: Option<String>,
     /// Severity: critical, high, medium, low (repeatable)
-    #[arg(long = "severity", value_name = "LEVEL", value_parser = offer(FINDING_SEVERITIES),
+    #[arg(long = "severity", value_name = "LEVEL",
+          value_parser = offer(offered(REPORT_FILTERS, "findingSeverities")),
           hide_possible_values = true)]
     severities: Vec<String>,
     /// Finding type: code, sca, secrets (repeatable)
-    #[arg(long = "type", value_name = "TYPE", value_parser = offer(FINDING_TYPES),
+    #[arg(long = "type", value_name = "TYPE",
+          value_parser = offer(offered(REPORT_FILTERS, "findingTypes")),
           hide_possible_values = true)]
     types: Vec<String>,
     /// Project (repository) name (repeatable)
@@ -56,6 +57,13 @@ pub struct ReportArgs {
 
 impl ReportArgs {
     pub fn request(&self) -> Result<ReportRequest, UsageError> {
+        filters::check_flag(
+            REPORT_FILTERS,
+            "findingSeverities",
+            "--severity",
+            &self.severities,
+        )?;
+        filters::check_flag(REPORT_FILTERS, "findingTypes", "--type", &self.types)?;
         let mut pairs = Vec::new();
         push_all(&mut pairs, "findingSeverities", &self.severities);
         push_all(&mut pairs, "findingTypes", &self.types);
@@ -91,14 +99,13 @@ impl ReportArgs {
             .finding_state
             .as_deref()
             .map(|s| {
-                let values: Vec<&'static str> =
-                    AggregateState::ALL.iter().map(|v| v.as_wire()).collect();
-                filters::enum_value(&values, s)
-                    .map(|w| AggregateState::from_wire(&w))
+                let names = AggregateState::names();
+                filters::enum_value(&names, s)
+                    .map(AggregateState::from_wire)
                     .ok_or_else(|| {
                         UsageError(format!(
                             "unknown finding state {s:?}; valid: {}",
-                            values.join(", ")
+                            filters::typed_names(&names).join(", ")
                         ))
                     })
             })

@@ -70,7 +70,12 @@ impl Dataset {
                 actor,
             ));
         }
-        if let Some(pr) = row.fix_pr {
+        if row.fix_pr == Some(FixPr::Requested) {
+            // In flight: asked for within the cooldown before "now".
+            let actor = Some(r.below(20) as u8);
+            let date = (now - r.range(60, 540)).max(row.created + 60).min(now - 1);
+            events.push(Event::new(date, HistoryType::ClickToFixPrRequested, actor));
+        } else if let Some(pr) = row.fix_pr {
             let actor = Some(r.below(20) as u8);
             events.push(Event::new(
                 step(&mut r, 6),

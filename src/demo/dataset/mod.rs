@@ -83,6 +83,10 @@ pub struct Row {
     pub relevant_since: i64,
     pub first_detected: i64,
     pub last_activity: i64,
+    /// When it was last triaged (its latest triage event), if ever.
+    pub triaged_at: Option<i64>,
+    /// When it was fixed (the status event that fixed it), if it is.
+    pub fixed_at: Option<i64>,
     pub verdict: Option<u8>,
     pub sensitivity: Option<u8>,
     pub reachability: Option<u8>,
@@ -93,6 +97,9 @@ pub struct Row {
     pub ticket_failed: bool,
     pub blocking: bool,
     pub fix_pr: Option<FixPr>,
+    /// A secret found in the repository's history (it carries
+    /// `historicalInfo`).
+    pub historical: bool,
     pub memory_referenced: Option<u8>,
     pub memory_rendered: Option<u8>,
     pub exception: Option<u8>,
@@ -105,6 +112,9 @@ pub enum FixPr {
     Open,
     Merged,
     Failed,
+    /// Asked for in the last minutes, neither opened nor failed yet: an
+    /// in-flight request (`hasInFlightAutofixPr`).
+    Requested,
 }
 
 /// Derived, per-repository facts.
@@ -176,7 +186,19 @@ impl Dataset {
         };
         for i in 0..findings {
             let mut row = ds.generate_row(i);
-            row.last_activity = ds.timeline(i, &row).last().map_or(row.created, |e| e.date);
+            let timeline = ds.timeline(i, &row);
+            row.last_activity = timeline.last().map_or(row.created, |e| e.date);
+            let latest = |kind: HistoryType| {
+                timeline
+                    .iter()
+                    .rev()
+                    .find(|e| *e.history_type() == kind)
+                    .map(|e| e.date)
+            };
+            row.triaged_at = latest(HistoryType::Triage);
+            row.fixed_at = (IssueStatus::ALL[row.status as usize] == IssueStatus::Fixed)
+                .then(|| latest(HistoryType::Status))
+                .flatten();
             ds.rows.push(row);
         }
         ds.agentic = (0..200).map(|i| ds.generate_agentic(i)).collect();
@@ -184,8 +206,15 @@ impl Dataset {
         ds
     }
 
-    fn now(&self) -> i64 {
+    /// "Now" of the data set, in seconds: what relative times and cooldowns
+    /// are measured from.
+    pub fn now(&self) -> i64 {
         self.anchor.timestamp()
+    }
+
+    /// How many review comments the List issues item of a finding counts.
+    pub fn review_count(index: usize) -> usize {
+        (index * 7 + 3) % 5
     }
 }
 

@@ -175,7 +175,7 @@ impl Dataset {
         let unicode = (!c.unicode_samples.is_empty() && r.chance(0.01))
             .then(|| r.below(c.unicode_samples.len()) as u8);
 
-        Row {
+        let mut row = Row {
             kind,
             rule,
             repo: repo as u8,
@@ -192,6 +192,8 @@ impl Dataset {
             relevant_since,
             first_detected,
             last_activity: created,
+            triaged_at: None,
+            fixed_at: None,
             verdict,
             sensitivity,
             reachability,
@@ -202,10 +204,18 @@ impl Dataset {
             ticket_failed,
             blocking,
             fix_pr,
+            historical: false,
             memory_referenced,
             memory_rendered,
             exception,
             unicode,
+        };
+        // Drawn last, after the row's other draws (the literal above makes
+        // some), so every row stays as it was before these existed.
+        row.historical = kind == Kind::Secrets && r.chance(0.4);
+        if row.fix_pr == Some(FixPr::Open) && r.chance(0.2) {
+            row.fix_pr = Some(FixPr::Requested);
         }
+        row
     }
 }

@@ -36,7 +36,9 @@ macro_rules! require_known_all {
     };
 }
 
+mod fuzzy;
 mod list;
+mod list_match;
 mod memo;
 mod order;
 mod pages;

@@ -1,5 +1,7 @@
 //! Search issues: its filter semantics (docs/api.md, "Semantics of
-//! filters", Search issues), its order and its pages.
+//! filters", Search issues), its order and its pages. The enum arrays
+//! (`detectionStates`, `severities`, `triageStates`, `triageReasons`) match
+//! the issue's value of that name, any of the listed ones.
 
 use super::BadRequest;
 use super::pages::{collect_page, page_limit};
@@ -27,8 +29,20 @@ fn search_matches(rec: &AgenticRecord, f: &SearchFilters) -> bool {
             t.is_some_and(|t| r.start_at.is_none_or(|s| t >= s) && r.end_at.is_none_or(|e| t < e))
         }
     };
+    // An enum array filters by the values it has but `*_UNSPECIFIED`.
+    fn one_of<T: PartialEq>(filter: &[T], wire: impl Fn(&T) -> &str, v: &Option<T>) -> bool {
+        let active: Vec<&T> = filter
+            .iter()
+            .filter(|x| !wire(x).ends_with("_UNSPECIFIED"))
+            .collect();
+        active.is_empty() || v.as_ref().is_some_and(|v| active.contains(&v))
+    }
     let id = issue.id.clone().unwrap_or_default();
     (f.ids.is_empty() || f.ids.contains(&id))
+        && one_of(&f.detection_states, |v| v.as_wire(), &issue.detection_state)
+        && one_of(&f.severities, |v| v.as_wire(), &issue.severity)
+        && one_of(&f.triage_states, |v| v.as_wire(), &issue.triage_state)
+        && one_of(&f.triage_reasons, |v| v.as_wire(), &issue.triage_reason)
         && any_of(&f.actions, &issue.actions)
         && any_of(&f.workflow_ids, &issue.workflow_ids)
         && any_of(&f.identities, &issue.identities)
@@ -60,6 +74,19 @@ pub fn search_issues(
 ) -> Result<SearchIssuesResponse, BadRequest> {
     require_known!(req.sort_field, "sortField");
     require_known!(req.sort_direction, "sortDirection");
+    if let Some(f) = &req.filters {
+        let unknown = f
+            .detection_states
+            .iter()
+            .map(|v| (v.is_known(), v.as_wire()))
+            .chain(f.severities.iter().map(|v| (v.is_known(), v.as_wire())))
+            .chain(f.triage_states.iter().map(|v| (v.is_known(), v.as_wire())))
+            .chain(f.triage_reasons.iter().map(|v| (v.is_known(), v.as_wire())))
+            .find(|(known, wire)| !known && !wire.ends_with("_UNSPECIFIED"));
+        if let Some((_, wire)) = unknown {
+            return Err(BadRequest(format!("unknown value {wire:?} in filters")));
+        }
+    }
     let limit = page_limit(req.limit)?;
     let fp = cursor::fingerprint(
         "search",

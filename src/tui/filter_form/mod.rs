@@ -43,24 +43,20 @@ pub struct FilterForm {
 }
 
 impl FilterForm {
-    /// A form showing the filter in force.
+    /// A form showing the filter in force (enum values as typed).
     pub fn new<T: Serialize>(schema: &'static [Field], current: &T) -> Self {
-        let json = serde_json::to_value(current).unwrap_or_default();
+        let set = filter_spec::pairs_of(schema, current);
         let values = schema
             .iter()
             .map(|f| {
-                let v = f.name.split('.').try_fold(&json, |v, part| v.get(part));
+                let mine: Vec<&str> = set
+                    .iter()
+                    .filter(|(k, _)| k == f.name)
+                    .map(|(_, v)| v.as_str())
+                    .collect();
                 match f.kind {
-                    FieldKind::Bool => FieldValue::Tri(v.and_then(serde_json::Value::as_bool)),
-                    _ => FieldValue::Text(match v {
-                        Some(serde_json::Value::Array(items)) => items
-                            .iter()
-                            .filter_map(|i| i.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        Some(serde_json::Value::String(s)) => s.clone(),
-                        _ => String::new(),
-                    }),
+                    FieldKind::Bool => FieldValue::Tri(mine.first().and_then(|v| v.parse().ok())),
+                    _ => FieldValue::Text(mine.join(", ")),
                 }
             })
             .collect();
@@ -182,8 +178,7 @@ impl FilterForm {
                 FieldValue::Tri(Some(b)) => pairs.push((field.name.to_owned(), b.to_string())),
                 FieldValue::Tri(None) => {}
                 FieldValue::Text(t) => {
-                    let list = matches!(field.kind, FieldKind::Strings | FieldKind::Enums(_));
-                    if list {
+                    if field.kind.is_list() {
                         for part in t.split(',').map(str::trim).filter(|p| !p.is_empty()) {
                             pairs.push((field.name.to_owned(), part.to_owned()));
                         }
@@ -210,19 +205,37 @@ impl FilterForm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::model::ListIssuesFilter;
+    use crate::api::model::*;
     use crate::filter_spec::LIST_FILTER;
 
     #[test]
     fn the_form_shows_and_round_trips_the_filter() {
-        let current = ListIssuesFilter {
-            repository_names: vec!["a/b".into(), "c/d".into()],
-            include_archived: Some(false),
-            ..Default::default()
+        let current = ListSelection {
+            issue_types: vec![IssueType::Sca],
+            filter: ListIssuesFilter {
+                repository_names: vec!["a/b".into(), "c/d".into()],
+                aggregate_issue_states: vec![
+                    AggregateState::Open,
+                    AggregateState::ProvisionallyIgnoredApp,
+                ],
+                include_archived: Some(false),
+                ..Default::default()
+            },
         };
         let form = FilterForm::new(LIST_FILTER, &current);
+        let shown = |name: &str| {
+            let k = LIST_FILTER.iter().position(|f| f.name == name).unwrap();
+            form.values[k].clone()
+        };
+        // Enum values show as one types them, not by their wire names.
+        assert_eq!(
+            shown("aggregateIssueStates"),
+            FieldValue::Text("open, provisionally-ignored".into())
+        );
+        assert_eq!(shown("issueTypes"), FieldValue::Text("sca".into()));
+        assert_eq!(shown("includeArchived"), FieldValue::Tri(Some(false)));
         let pairs = form.pairs().unwrap();
-        let rebuilt: ListIssuesFilter = FilterForm::build(LIST_FILTER, "issues", &pairs)
+        let rebuilt: ListSelection = FilterForm::build(LIST_FILTER, "issues", &pairs)
             .unwrap()
             .unwrap();
         assert_eq!(rebuilt, current);
@@ -230,7 +243,7 @@ mod tests {
 
     #[test]
     fn saved_views_are_rows_after_clear_and_enter_picks_one() {
-        let mut form = FilterForm::new(LIST_FILTER, &ListIssuesFilter::default()).with_views(vec![
+        let mut form = FilterForm::new(LIST_FILTER, &ListSelection::default()).with_views(vec![
             ("critical".into(), "sort severity".into()),
             ("mine".into(), "repositoryNames=a/b".into()),
         ]);
@@ -252,7 +265,7 @@ mod tests {
 
     #[test]
     fn booleans_cycle_through_three_states() {
-        let mut form = FilterForm::new(LIST_FILTER, &ListIssuesFilter::default());
+        let mut form = FilterForm::new(LIST_FILTER, &ListSelection::default());
         form.selected = LIST_FILTER
             .iter()
             .position(|f| f.name == "excludeHistorical")

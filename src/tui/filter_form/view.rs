@@ -67,7 +67,7 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
                 (FieldValue::Tri(Some(b)), _) => b.to_string(),
             };
             Line::from(vec![
-                Span::styled(format!("{:<26}", field.name), style),
+                Span::styled(format!("{:<30}", field.name), style),
                 Span::styled(format!("{value:<40}"), style),
                 Span::styled(format!(" {hint}"), theme.dim()),
             ])
@@ -85,6 +85,16 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
     }
     if let Some(err) = &form.error {
         lines.push(Line::from(Span::styled(safe(err), theme.error())));
+    } else if let Some(values) = form.schema.get(form.selected).and_then(|f| match f.kind {
+        FieldKind::Enums(names) | FieldKind::Enum(names) => Some(names()),
+        _ => None,
+    }) {
+        // What the selected field takes, as one types it.
+        let typed = crate::filter_spec::typed_names(&values).join(", ");
+        lines.push(Line::from(Span::styled(
+            format!("one of: {typed}"),
+            theme.dim(),
+        )));
     }
     f.render_widget(Paragraph::new(lines), inner);
 }

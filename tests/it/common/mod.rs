@@ -252,3 +252,92 @@ pub fn findings() -> assert_cmd::Command {
     cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
     cmd
 }
+
+/// A server that keeps the body of every List issues request and answers
+/// an empty page: what the client sends, as sent. It runs on a runtime of
+/// its own, so both the binary and in-process clients can reach it.
+pub struct Recorder {
+    pub url: String,
+    bodies: std::sync::Arc<std::sync::Mutex<Vec<serde_json::Value>>>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        // Without blocking: it may end inside an async test.
+        if let Some(r) = self.runtime.take() {
+            r.shutdown_background();
+        }
+    }
+}
+
+impl Recorder {
+    pub fn start() -> Recorder {
+        use axum::routing::post;
+        let bodies = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let kept = bodies.clone();
+        let router = axum::Router::new().route(
+            "/api/agent/deployments/{d}/issues",
+            post(move |body: String| {
+                let kept = kept.clone();
+                async move {
+                    let json = serde_json::from_str(&body).unwrap_or(serde_json::Value::Null);
+                    kept.lock().unwrap().push(json);
+                    (
+                        [(axum::http::header::CONTENT_TYPE, "application/json")],
+                        r#"{"issues":[]}"#,
+                    )
+                }
+            }),
+        );
+        // Bound here, served there: no blocking on the runtime, so it can
+        // be started from an async test too.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        runtime.spawn(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, router).await
+        });
+        Recorder {
+            url,
+            bodies,
+            runtime: Some(runtime),
+        }
+    }
+
+    pub fn client(&self) -> Client {
+        Client::new(ClientConfig::new(self.url.clone(), "1234", Token::new("t"))).unwrap()
+    }
+
+    /// The List issues bodies received so far.
+    pub fn bodies(&self) -> Vec<serde_json::Value> {
+        self.bodies.lock().unwrap().clone()
+    }
+}
+
+/// How many findings of a demo data set of `findings` a List issues
+/// listing gives when it does not ask for archived projects (it never
+/// includes theirs).
+pub fn listed(findings: usize) -> usize {
+    let state = findings_tui::demo::DemoState::new(&DemoOptions {
+        findings,
+        ..Default::default()
+    });
+    let ds = &state.dataset;
+    ds.rows
+        .iter()
+        .filter(|r| !ds.catalog.repositories[r.repo as usize].archived)
+        .count()
+}
+
+/// A plain HTTP client, for requests made as any client would make them.
+pub fn http() -> reqwest::Client {
+    findings_tui::api::install_crypto_provider();
+    reqwest::Client::new()
+}

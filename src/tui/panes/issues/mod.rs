@@ -54,7 +54,8 @@ pub struct IssuesPane {
     pub list: PagedList<FindingRow<IssueItem>>,
     /// What `/` searches, row by row.
     search: SearchIndex,
-    pub filter: ListIssuesFilter,
+    /// The server-side filters: the type selection and the filter object.
+    pub selection: ListSelection,
     pub sort_by: Option<SortBy>,
     pub sort_direction: Option<SortDirection>,
     /// The `/` input while it is being typed in.
@@ -95,7 +96,7 @@ impl IssuesPane {
 
     /// Whether only the findings new since the last visit are asked for.
     pub fn new_only(&self) -> bool {
-        self.new.last_visit.is_some() && self.filter.since == self.new.last_visit
+        self.new.last_visit.is_some() && self.selection.filter.since == self.new.last_visit
     }
 
     /// Rows of the table in the screen's body.
@@ -117,37 +118,32 @@ impl IssuesPane {
         format!("{field} {dir}")
     }
 
-    /// Active server-side filters as `field=value` strings.
+    /// Active server-side filters as `field=value` strings, values as typed
+    /// (lists joined by commas).
     pub fn filter_summary(&self) -> Vec<String> {
-        let json = serde_json::to_value(&self.filter).unwrap_or_default();
-        let Some(map) = json.as_object() else {
-            return vec![];
-        };
-        map.iter()
-            .map(|(k, v)| match v {
-                serde_json::Value::Array(items) => format!(
-                    "{k}={}",
-                    items
-                        .iter()
-                        .filter_map(|i| i.as_str())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-                serde_json::Value::String(s) => format!("{k}={s}"),
-                other => format!("{k}={other}"),
-            })
-            .collect()
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (field, value) in filter_spec::pairs_of(LIST_FILTER, &self.selection) {
+            match out.last_mut() {
+                Some((last, values)) if *last == field => {
+                    values.push(',');
+                    values.push_str(&value);
+                }
+                _ => out.push((field, value)),
+            }
+        }
+        out.into_iter().map(|(k, v)| format!("{k}={v}")).collect()
     }
 
     fn request(&self, cursor: Option<String>) -> ListIssuesRequest {
-        ListIssuesRequest {
+        let mut req = ListIssuesRequest {
             limit: Some(self.page_size.unwrap_or(PAGE_SIZE)),
             cursor,
-            filter: (!self.filter.is_empty()).then(|| self.filter.clone()),
             sort_by: self.sort_by.clone(),
             sort_direction: self.sort_direction.clone(),
             ..Default::default()
-        }
+        };
+        self.selection.apply_to(&mut req);
+        req
     }
 
     /// Starts again from the first page (new filter, new sort, `r`).
@@ -189,10 +185,9 @@ impl IssuesPane {
             Action::Back => self.form = None,
             Action::Submit => match form.submit() {
                 FormOutcome::Applied(pairs) => {
-                    match FilterForm::build::<ListIssuesFilter>(LIST_FILTER, "List issues", &pairs)
-                    {
-                        Ok(filter) => {
-                            self.filter = filter.unwrap_or_default();
+                    match FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs) {
+                        Ok(selection) => {
+                            self.selection = selection.unwrap_or_default();
                             self.form = None;
                             self.reload(cx);
                         }
@@ -237,10 +232,10 @@ impl IssuesPane {
             .map(|f| filter_spec::split_pair(f))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| e.0)?;
-        let filter: Option<ListIssuesFilter> =
+        let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs)
                 .map_err(|e| format!("view {}: {}", view.name, e.0))?;
-        self.filter = filter.unwrap_or_default();
+        self.selection = selection.unwrap_or_default();
         self.sort_by = view.sort_by.clone();
         self.sort_direction = view.direction.clone();
         self.local_query.clear();
@@ -357,31 +352,26 @@ impl IssuesPane {
     /// `:filter FIELD=VALUE` adds to the server-side filter.
     fn add_filter(&mut self, arg: &str, cx: &mut Cx) -> Result<(), String> {
         let pair = filter_spec::split_pair(arg).map_err(|e| e.0)?;
-        let mut pairs = FilterForm::new(LIST_FILTER, &self.filter).pairs()?;
+        let mut pairs = filter_spec::pairs_of(LIST_FILTER, &self.selection);
         // A scalar given again replaces the old value.
         let scalar = LIST_FILTER
             .iter()
             .find(|f| f.name == pair.0)
-            .is_some_and(|f| {
-                !matches!(
-                    f.kind,
-                    filter_spec::FieldKind::Strings | filter_spec::FieldKind::Enums(_)
-                )
-            });
+            .is_some_and(|f| !f.kind.is_list());
         if scalar {
             pairs.retain(|(k, _)| *k != pair.0);
         }
         pairs.push(pair);
-        let filter: Option<ListIssuesFilter> =
+        let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
-        self.filter = filter.unwrap_or_default();
+        self.selection = selection.unwrap_or_default();
         self.reload(cx);
         Ok(())
     }
 
     /// `:clear` drops every filter, local and server-side.
     fn clear_filters(&mut self, cx: &mut Cx) {
-        self.filter = ListIssuesFilter::default();
+        self.selection = ListSelection::default();
         self.local_query.clear();
         self.local_input = None;
         self.reload(cx);
@@ -439,9 +429,9 @@ impl Pane for IssuesPane {
                 self.apply_local_filter();
             }
             Action::NewOnly => {
-                let since = self.new.toggle(self.filter.since, cx.outbox);
-                if since != self.filter.since {
-                    self.filter.since = since;
+                let since = self.new.toggle(self.selection.filter.since, cx.outbox);
+                if since != self.selection.filter.since {
+                    self.selection.filter.since = since;
                     self.reload(cx);
                 }
             }
@@ -452,7 +442,7 @@ impl Pane for IssuesPane {
                     .iter()
                     .map(|v| (v.name.clone(), v.summary()))
                     .collect();
-                self.form = Some(FilterForm::new(LIST_FILTER, &self.filter).with_views(views));
+                self.form = Some(FilterForm::new(LIST_FILTER, &self.selection).with_views(views));
             }
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);

@@ -6,7 +6,7 @@
 //! The access token is a secret: kept only here (and in the request handed
 //! to the worker), never drawn, masked in `Debug`.
 
-use crate::api::model::{AutoScanSettings, FieldValue, ScmConfig, ScmConfigPatch, ScmField};
+use crate::api::model::{AutoScanSettings, ScmConfig, ScmConfigPatch, ScmField, ScmValue};
 
 /// The rows of the form, top to bottom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,7 +121,7 @@ impl Draft {
     }
 
     /// The config's value of a row, when the config is known.
-    pub fn current(&self, row: Row) -> Option<FieldValue> {
+    pub fn current(&self, row: Row) -> Option<ScmValue> {
         Some(row.field()?.of_config(self.base.as_ref()?))
     }
 
@@ -151,7 +151,7 @@ impl Draft {
     /// `false` when the row is no toggle.
     pub fn cycle(&mut self, row: Row) -> bool {
         let now = match self.current(row) {
-            Some(FieldValue::Switch(b)) => Some(b),
+            Some(ScmValue::Switch(b)) => Some(b),
             _ => None,
         };
         let Some(v) = self.toggle_mut(row) else {
@@ -172,7 +172,7 @@ impl Draft {
         match row {
             Row::ConfigId => Some(self.config_id.clone()),
             Row::Namespace => self.namespace.clone().or_else(|| match self.current(row) {
-                Some(FieldValue::Text(t)) => Some(t),
+                Some(ScmValue::Text(t)) => Some(t),
                 _ => Some(String::new()),
             }),
             _ => None,
@@ -182,7 +182,7 @@ impl Draft {
     /// A namespace typed: empty, or the config's own, is "as it is".
     pub fn set_namespace(&mut self, value: String) {
         let same =
-            matches!(self.current(Row::Namespace), Some(FieldValue::Text(t)) if t == value.trim());
+            matches!(self.current(Row::Namespace), Some(ScmValue::Text(t)) if t == value.trim());
         self.namespace = (!value.is_empty() && !same).then_some(value);
     }
 
@@ -207,20 +207,19 @@ impl Draft {
     /// as `Some(false)` (written out on the wire).
     pub fn patch(&self) -> ScmConfigPatch {
         let base = self.base.as_ref();
-        let differs = |field: ScmField, v: FieldValue| {
+        let differs = |field: ScmField, v: ScmValue| {
             base.is_none_or(|b| field.of_config(b) != v).then_some(v)
         };
-        let switch = |field: ScmField, v: Option<bool>| match differs(field, FieldValue::Switch(v?))
-        {
-            Some(FieldValue::Switch(b)) => Some(b),
+        let switch = |field: ScmField, v: Option<bool>| match differs(field, ScmValue::Switch(v?)) {
+            Some(ScmValue::Switch(b)) => Some(b),
             _ => None,
         };
         let namespace = self.namespace.as_ref().and_then(|n| {
             let shown = n.trim().to_owned();
             // A blank namespace is kept as typed, for `prepare` to refuse.
             let sent = if shown.is_empty() { n.clone() } else { shown };
-            match differs(ScmField::Namespace, FieldValue::Text(sent)) {
-                Some(FieldValue::Text(t)) => Some(t),
+            match differs(ScmField::Namespace, ScmValue::Text(sent)) {
+                Some(ScmValue::Text(t)) => Some(t),
                 _ => None,
             }
         });
@@ -334,7 +333,7 @@ impl Prepared {
         if let Some(s) = self.patch.subscribe {
             out.push(format!(
                 "subscribe: → {} (the config shows subscriptions, not this switch)",
-                FieldValue::Switch(s)
+                ScmValue::Switch(s)
             ));
         }
         if self.patch.access_token.is_some() {

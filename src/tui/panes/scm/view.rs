@@ -5,7 +5,7 @@
 
 use super::config_view::{Lines, config_lines, label_cell, label_width, text};
 use super::{Row, ScmPane, Step};
-use crate::api::model::{FieldValue, ScmConfigResponse};
+use crate::api::model::{ScmConfigResponse, ScmValue};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
@@ -181,7 +181,7 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
 fn value_of(pane: &ScmPane, row: Row, theme: &Theme) -> (String, Style) {
     let draft = &pane.draft;
     let now = draft.current(row);
-    let was = |now: &Option<FieldValue>| {
+    let was = |now: &Option<ScmValue>| {
         now.as_ref()
             .map_or(String::new(), |v| format!("  (now {})", shown(v)))
     };
@@ -207,7 +207,7 @@ fn value_of(pane: &ScmPane, row: Row, theme: &Theme) -> (String, Style) {
         _ => match (draft.toggle(row), &now) {
             (Some(Some(v)), _) => {
                 let style = if v { theme.ok() } else { theme.removed() };
-                (format!("{}{}", FieldValue::Switch(v), was(&now)), style)
+                (format!("{}{}", ScmValue::Switch(v), was(&now)), style)
             }
             (_, Some(v)) => (shown(v), Style::new()),
             _ => ("unchanged".into(), theme.dim()),
@@ -216,9 +216,9 @@ fn value_of(pane: &ScmPane, row: Row, theme: &Theme) -> (String, Style) {
 }
 
 /// A value as the form and the review show it (text made safe).
-fn shown(v: &FieldValue) -> String {
+fn shown(v: &ScmValue) -> String {
     match v {
-        FieldValue::Text(t) => safe(t),
+        ScmValue::Text(t) => safe(t),
         other => other.to_string(),
     }
 }

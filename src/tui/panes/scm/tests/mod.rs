@@ -1,6 +1,6 @@
 use super::*;
 use crate::api::ApiError;
-use crate::api::model::FieldValue;
+use crate::api::model::ScmValue;
 use crate::api::model::*;
 use crate::tui::app::{App, Effect, Msg, Session};
 use crate::tui::keymap::Keymap;

@@ -65,7 +65,7 @@ fn a_success_shows_the_returned_config_and_forgets_the_token() {
     assert_eq!(pane.draft.base, Some(demo_config()));
     assert_eq!(
         pane.draft.current(Row::AutoScan),
-        Some(FieldValue::Switch(true))
+        Some(ScmValue::Switch(true))
     );
     assert!(pane.mismatches.is_empty(), "{:?}", pane.mismatches);
     assert!(pane.unsent_work().is_none());
