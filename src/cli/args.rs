@@ -29,7 +29,10 @@ pub struct Cli {
     pub(super) command: Option<Command>,
 }
 
+/// Global: every command takes them, so each command's help shows them
+/// apart from its own flags.
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Global options")]
 pub(super) struct ConnectionArgs {
     /// Base URL of the platform, e.g. https://findings.example.com
     #[arg(long, global = true, env = config::ENV_BASE_URL, value_name = "URL",
@@ -107,6 +110,7 @@ pub(super) enum Command {
 
 /// Output options shared by the listing commands.
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Output format: table, json, ndjson, csv, sarif or markdown (default: table on a
     /// terminal, else ndjson)
@@ -117,7 +121,7 @@ pub struct OutputArgs {
     #[arg(long, conflicts_with = "max")]
     pub(super) all: bool,
     /// Stop after N items (following cursors as needed)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+    #[arg(long, value_name = "N", value_parser = at_least_one("--max"),
           value_hint = ValueHint::Other)]
     pub(super) max: Option<u64>,
     /// Page size, 1 to 1000 (default: the profile's page_size, else 100)
@@ -140,6 +144,17 @@ impl OutputArgs {
             }),
         }
     }
+}
+
+/// The value parser of a count `flag` that has no upper bound: a whole
+/// number, at least 1, said in those words (clap's range would print
+/// "not in 1..18446744073709551615").
+pub(super) fn at_least_one(flag: &'static str) -> impl TypedValueParser<Value = u64> {
+    StringValueParser::new().try_map(move |s| match s.trim().parse::<u64>() {
+        Ok(0) => Err(format!("{flag} must be at least 1")),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{flag} takes a whole number, at least 1")),
+    })
 }
 
 /// The value parser of a flag whose values are a fixed set that the flag's

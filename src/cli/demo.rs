@@ -1,6 +1,6 @@
 //! `findings demo serve`: the embedded demo server, standalone.
 
-use super::{Failure, offer_to};
+use super::{Failure, at_least_one, offer_to};
 use crate::demo::faults::{FaultKind, Faults};
 use crate::demo::{self, DemoOptions, DemoServer};
 use clap::builder::TypedValueParser;
@@ -75,7 +75,8 @@ pub struct ServeArgs {
     fault_after: u64,
     /// Spoil at most N requests, then serve normally again
     #[arg(long, value_name = "N", requires = "faults", help_heading = "Fault injection",
-          value_parser = clap::value_parser!(u64).range(1..), value_hint = ValueHint::Other)]
+          value_parser = at_least_one("--fault-times"),
+          value_hint = ValueHint::Other)]
     fault_times: Option<u64>,
     /// Spoil only requests for pages after the first (those with a cursor)
     #[arg(long, requires = "faults", help_heading = "Fault injection")]

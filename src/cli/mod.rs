@@ -22,7 +22,7 @@ pub use session::Session;
 
 use crate::api::ApiError;
 use crate::config;
-use args::{Command, offer, offer_to};
+use args::{Command, at_least_one, offer, offer_to};
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use settings::{no_color, settings, settings_here};
 use std::process::ExitCode;
@@ -69,9 +69,20 @@ pub fn main() -> ExitCode {
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
+        Err(e) if e.use_stderr() => {
+            // Clap's usage errors in the style of every other error:
+            // `findings: error: …`, uncoloured.
+            let text = e.render().to_string();
+            eprint!("findings: {text}");
+            if !text.ends_with('\n') {
+                eprintln!();
+            }
+            return ExitCode::from(2);
+        }
         Err(e) => {
+            // --help and --version.
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::SUCCESS;
         }
     };
     if let Err(failure) = logging::init(cli.connection.log_file.as_deref()) {

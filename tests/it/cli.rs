@@ -123,6 +123,51 @@ fn help_and_version_exit_zero() {
         .stdout(predicate::str::contains("--filter"));
 }
 
+/// The flags of `issues --help` under their headings: a global flag never
+/// sits among the filters.
+#[test]
+fn help_groups_filters_sort_output_and_global_flags() {
+    let out = findings().args(["issues", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let mut section = String::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for line in help.lines() {
+        if let Some(heading) = line.strip_suffix(':').filter(|l| !l.starts_with(' ')) {
+            section = heading.to_owned();
+        } else if let Some(flag) = line.trim_start().strip_prefix("--") {
+            let flag = flag.split([' ', '=']).next().unwrap().to_owned();
+            seen.push((flag, section.clone()));
+        }
+    }
+    let heading = |flag: &str| {
+        seen.iter()
+            .find(|(f, _)| f == flag)
+            .map(|(_, s)| s.as_str())
+            .unwrap_or_else(|| panic!("--{flag} is in the help: {help}"))
+    };
+    for flag in [
+        "filter", "since", "type", "severity", "state", "repo", "cve",
+    ] {
+        assert_eq!(heading(flag), "Filters", "--{flag}");
+    }
+    for flag in ["sort", "asc", "desc"] {
+        assert_eq!(heading(flag), "Sort", "--{flag}");
+    }
+    for flag in ["format", "all", "max", "limit", "include"] {
+        assert_eq!(heading(flag), "Output", "--{flag}");
+    }
+    for flag in [
+        "base-url",
+        "deployment",
+        "timeout",
+        "profile",
+        "theme",
+        "read-only",
+    ] {
+        assert_eq!(heading(flag), "Global options", "--{flag}");
+    }
+}
+
 /// What the bash completion script does after `flag` in the command
 /// `section` (`findings`, `findings__subcmd__issues`, …): the lines of its
 /// case, up to `return 0`.
@@ -643,11 +688,28 @@ fn usage_errors_exit_two_with_a_clear_line() {
             &["scm", "update", "1001", "--auto-scan", "maybe"],
             "possible values",
         ),
+        (&["issues", "--max", "0"], "--max must be at least 1"),
+        (
+            &["search", "--max", "many"],
+            "--max takes a whole number, at least 1",
+        ),
+        (&["issues", "--bogus"], "unexpected argument '--bogus'"),
+        (
+            &["demo", "serve", "--fault", "hang", "--fault-times", "0"],
+            "--fault-times must be at least 1",
+        ),
     ];
     for (args, needle) in cases {
         let out = findings().args(*args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        // One style, whether clap or the command found the error.
+        assert!(
+            stderr.lines().any(|l| l.starts_with("findings: error: "))
+                && !stderr.lines().any(|l| l.starts_with("error:")),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("18446744073709551615"), "{stderr}");
         assert!(
             stderr.contains(needle),
             "{args:?}: expected {needle:?} in {stderr}"

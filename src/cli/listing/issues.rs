@@ -11,6 +11,7 @@ use crate::filter_spec::{self as filters, LIST_FILTER};
 use clap::{Args, ValueHint};
 
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Filters")]
 pub struct IssuesArgs {
     #[command(flatten)]
     filters: FilterArgs,
@@ -49,17 +50,17 @@ pub struct IssuesArgs {
     #[arg(long = "cve", value_name = "ID", value_hint = ValueHint::Other)]
     cves: Vec<String>,
     /// Sort: severity, ref, repo, rule, relevant-since, state
-    #[arg(long, value_name = "FIELD", value_parser = offer(SortBy::ALL.iter().map(SortBy::label)),
+    #[arg(long, value_name = "FIELD", help_heading = "Sort", value_parser = offer(SortBy::ALL.iter().map(SortBy::label)),
           hide_possible_values = true)]
     sort: Option<String>,
     /// Ascending order
-    #[arg(long, conflicts_with = "desc")]
+    #[arg(long, conflicts_with = "desc", help_heading = "Sort")]
     asc: bool,
     /// Descending order
-    #[arg(long)]
+    #[arg(long, help_heading = "Sort")]
     desc: bool,
     /// Extra data per finding: remediation, activity, archived, first-detected
-    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = offer(INCLUDES),
+    #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "Output", value_parser = offer(INCLUDES),
           hide_possible_values = true)]
     include: Vec<String>,
     #[command(flatten)]

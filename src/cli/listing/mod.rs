@@ -26,6 +26,7 @@ use clap::{Args, ValueHint};
 
 /// Filter flags every listing has.
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Filters")]
 pub struct FilterArgs {
     /// Any field of the operation's filter object, by its spec name
     /// (repeat for more values), e.g. --filter repositoryNames=acme/api

@@ -12,22 +12,23 @@ use futures_util::StreamExt;
 use std::io::Write;
 
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Filters")]
 pub struct ReportArgs {
     #[command(flatten)]
     filters: FilterArgs,
     /// total-open, total-fixed, total-ignored, total-provisionally-ignored,
     /// open-backlog, backlog-activity, project, guardrails-activity (or the enum name)
-    #[arg(long, value_name = "TYPE",
+    #[arg(long, help_heading = "Report", value_name = "TYPE",
           value_parser = offer(ReportType::ALL.iter().map(ReportType::label)),
           hide_possible_values = true)]
     report_type: Option<String>,
     /// Only findings in this state, as the STATE column shows it: open, fixed,
     /// removed, ignored, ignored-in-code, ... (or the enum name)
-    #[arg(long, value_name = "STATE", value_parser = offer(typed(&AggregateState::names())),
+    #[arg(long, help_heading = "Report", value_name = "STATE", value_parser = offer(typed(&AggregateState::names())),
           hide_possible_values = true)]
     finding_state: Option<String>,
     /// Start of one time bucket (with --filter timeBucketSize=week, default day)
-    #[arg(long, value_name = "TIME", value_hint = ValueHint::Other)]
+    #[arg(long, help_heading = "Report", value_name = "TIME", value_hint = ValueHint::Other)]
     bucket_start: Option<String>,
     /// Severity: critical, high, medium, low (repeatable)
     #[arg(long = "severity", value_name = "LEVEL",

@@ -10,6 +10,7 @@ use crate::filter_spec::{self as filters, SEARCH_FILTERS};
 use clap::{Args, ValueHint};
 
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Filters")]
 pub struct SearchArgs {
     #[command(flatten)]
     filters: FilterArgs,
@@ -29,15 +30,15 @@ pub struct SearchArgs {
     #[arg(long = "workflow", value_name = "ID", value_hint = ValueHint::Other)]
     workflows: Vec<String>,
     /// Sort: severity, last-detected, created, file-path
-    #[arg(long, value_name = "FIELD",
+    #[arg(long, value_name = "FIELD", help_heading = "Sort",
           value_parser = offer(IssueSortField::ALL.iter().map(IssueSortField::label)),
           hide_possible_values = true)]
     sort: Option<String>,
     /// Ascending order
-    #[arg(long, conflicts_with = "desc")]
+    #[arg(long, conflicts_with = "desc", help_heading = "Sort")]
     asc: bool,
     /// Descending order
-    #[arg(long)]
+    #[arg(long, help_heading = "Sort")]
     desc: bool,
     #[command(flatten)]
     output: OutputArgs,
