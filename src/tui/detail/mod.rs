@@ -417,6 +417,52 @@ mod tests {
         );
     }
 
+    fn overview_text(issue: &Issue) -> Vec<String> {
+        view::tab_lines(
+            Tab::Overview,
+            issue,
+            &crate::tui::theme::Theme::no_color(),
+            100,
+        )
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+    }
+
+    #[test]
+    fn overview_labels_file_and_rule_path_apart_and_names_people_with_logins() {
+        let mut issue = finding("a", "m");
+        issue.file_path = Some("src/db.rs".into());
+        issue.line = Some(14);
+        issue.rule_id = Some("sql".into());
+        issue.rule_path = Some("rust.lang.sql".into());
+        issue.exception_request = Some(ExceptionRequest {
+            requester_name: Some("Elena Guzman".into()),
+            requester_login: Some("eguzman".into()),
+            reviewer_login: Some("pnair".into()),
+            ..Default::default()
+        });
+        let text = overview_text(&issue);
+        let line = |label: &str| {
+            text.iter()
+                .find(|l| l.starts_with(&format!("{label} ")))
+                .unwrap_or_else(|| panic!("{label}: {text:#?}"))
+                .split_at(18)
+                .1
+                .to_owned()
+        };
+        assert_eq!(line("file"), "src/db.rs:14");
+        assert_eq!(line("rule path"), "rust.lang.sql");
+        assert!(!text.iter().any(|l| l.starts_with("path ")), "{text:#?}");
+        assert_eq!(line("requester"), "Elena Guzman (eguzman)");
+        assert_eq!(line("reviewer"), "pnair");
+        assert_eq!(view::person(&None, &None), "-");
+        assert_eq!(
+            view::person(&Some("Elena Guzman".into()), &None),
+            "Elena Guzman"
+        );
+    }
+
     #[test]
     fn up_and_down_scroll_other_tabs_and_enter_does_nothing_there() {
         let mut outbox = Outbox::default();

@@ -173,7 +173,7 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     lines.push(heading(theme, "Location"));
     lines.push(field(theme, "repository", safe(i.repository_name())));
     lines.push(field(theme, "ref", opt(&i.ref_)));
-    lines.push(field(theme, "path", safe(&i.location())));
+    lines.push(field(theme, "file", safe(&i.location())));
     if let Some(url) = &i.line_of_code_url {
         lines.push(field(theme, "url", safe(url)));
     }
@@ -186,7 +186,7 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     lines.push(heading(theme, "Rule"));
     lines.push(field(theme, "rule", opt(&i.rule_id)));
     if i.rule_path != i.rule_id {
-        lines.push(field(theme, "path", opt(&i.rule_path)));
+        lines.push(field(theme, "rule path", opt(&i.rule_path)));
     }
     if let Some(url) = &i.rule_url {
         lines.push(field(theme, "link", safe(url)));
@@ -281,25 +281,31 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         lines.push(field(
             theme,
             "requester",
-            format!("{} {}", opt(&ex.requester_name), opt(&ex.requester_login)),
+            person(&ex.requester_name, &ex.requester_login),
         ));
         if let Some(note) = &ex.requester_note {
             lines.extend(paragraph(note, width, 2, ratatui::style::Style::new()));
         }
-        if ex.reviewer_login.is_some() {
-            lines.push(field(
-                theme,
-                "reviewer",
-                format!(
-                    "{} {} {}",
-                    opt(&ex.reviewer_name),
-                    opt(&ex.reviewer_login),
-                    time(&ex.reviewed_at)
-                ),
-            ));
+        if ex.reviewer_login.is_some() || ex.reviewer_name.is_some() {
+            let mut reviewer = person(&ex.reviewer_name, &ex.reviewer_login);
+            if ex.reviewed_at.is_some() {
+                reviewer.push_str(&format!(" on {}", time(&ex.reviewed_at)));
+            }
+            lines.push(field(theme, "reviewer", reviewer));
         }
     }
     lines
+}
+
+/// A person as `Name (login)`, or whichever of the two there is.
+pub(super) fn person(name: &Option<String>, login: &Option<String>) -> String {
+    let (name, login) = (opt(name), opt(login));
+    match (name.trim(), login.trim()) {
+        ("", "") => "-".to_owned(),
+        (name, "") => name.to_owned(),
+        ("", login) => login.to_owned(),
+        (name, login) => format!("{name} ({login})"),
+    }
 }
 
 fn push_owner<'a>(lines: &mut Vec<Line<'a>>, owner: &Codeowner, depth: usize) {
