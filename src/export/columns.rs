@@ -22,6 +22,9 @@ pub struct Column {
     /// A cell too long is cut from the left, keeping its end (a path's
     /// file name and line).
     pub keep_end: bool,
+    /// Tables show it (a link cut to fit a terminal column is no link:
+    /// CSV and Markdown carry it, tables leave it out).
+    pub in_table: bool,
 }
 
 impl Column {
@@ -37,6 +40,14 @@ impl Column {
     const fn keep_end(self) -> Column {
         Column {
             keep_end: true,
+            ..self
+        }
+    }
+
+    /// Only CSV and Markdown have this column.
+    const fn not_in_tables(self) -> Column {
+        Column {
+            in_table: false,
             ..self
         }
     }
@@ -58,6 +69,7 @@ const fn col(name: &'static str, width: usize, min: usize) -> Column {
         drop: 0,
         table_cell: whole,
         keep_end: false,
+        in_table: true,
     }
 }
 
@@ -97,6 +109,8 @@ const ISSUE_COLUMNS: &[Column] = &[
     col("location", 34, 18).dropped(5).keep_end(),
     col("relevant_since", 16, 16).dropped(2),
     col("message", 30, 18).dropped(4),
+    // The finding's web page, for a ticket.
+    col("url", 40, 20).not_in_tables(),
 ];
 
 fn issue_cells(i: &Issue) -> Vec<String> {
@@ -110,6 +124,7 @@ fn issue_cells(i: &Issue) -> Vec<String> {
         i.location(),
         time(&i.relevant_since),
         i.message.clone().unwrap_or_default(),
+        i.web_url().unwrap_or_default().to_owned(),
     ]
 }
 

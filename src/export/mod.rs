@@ -261,7 +261,7 @@ const GAP: usize = 2;
 /// the columns never left out do not fit at their `min`, the table is that
 /// wide (a terminal that narrow wraps it).
 pub fn table_layout(columns: &[Column], width: usize) -> Vec<Option<usize>> {
-    let mut shown = vec![true; columns.len()];
+    let mut shown: Vec<bool> = columns.iter().map(|c| c.in_table).collect();
     loop {
         let visible: Vec<usize> = (0..columns.len()).filter(|&k| shown[k]).collect();
         let gaps = GAP * visible.len().saturating_sub(1);
@@ -431,11 +431,14 @@ mod tests {
     #[test]
     fn a_table_fits_the_width_it_is_given() {
         let issues = <Issue as Record>::COLUMNS;
-        // Wide: every column at its width, the last taking the rest.
+        // Wide: every column of tables at its width, the last taking the
+        // rest; the link is for CSV and Markdown only.
         let wide = laid_out(issues, 200);
-        assert_eq!(wide.len(), issues.len());
+        let tabled: Vec<&Column> = issues.iter().filter(|c| c.in_table).collect();
+        assert_eq!(wide.len(), tabled.len());
+        assert!(tabled.len() < issues.len() && !wide.iter().any(|(n, _)| *n == "url"));
         assert_eq!(line_width(&wide), 200);
-        for ((name, w), col) in wide.iter().zip(issues).take(issues.len() - 1) {
+        for ((name, w), col) in wide.iter().zip(&tabled).take(tabled.len() - 1) {
             assert_eq!((*name, *w), (col.name, col.width));
         }
         // Every width from a narrow terminal up fills it exactly: the
@@ -534,17 +537,39 @@ mod tests {
 
     #[test]
     fn markdown_is_a_table_with_the_table_columns() {
-        let out = written(Format::Markdown, &[sample()]);
+        let mut linked = sample();
+        linked.line_of_code_url = Some("https://git.example.com/a/b#L3".into());
+        // Not a web link: left out, never offered as one.
+        let mut scripted = sample();
+        scripted.line_of_code_url = Some("javascript:alert(1)".into());
+        let out = written(Format::Markdown, &[linked, scripted]);
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(lines.len(), 4, "{out}");
         assert_eq!(
             lines[0],
-            "| id | severity | state | type | rule | repository | location | relevant_since | message |"
+            "| id | severity | state | type | rule | repository | location | relevant_since | message | url |"
         );
-        assert_eq!(lines[1].matches("---").count(), 9);
+        assert_eq!(lines[1].matches("---").count(), 10);
         assert_eq!(
             lines[2],
-            "| 7 | high |  |  | py.sqli |  | app.py:3 |  | bad \\| query␤here |"
+            "| 7 | high |  |  | py.sqli |  | app.py:3 |  | bad \\| query␤here | https://git.example.com/a/b#L3 |"
+        );
+        assert!(lines[3].ends_with("here |  |"), "{}", lines[3]);
+        // CSV carries the link too.
+        let mut linked = sample();
+        linked.line_of_code_url = Some("https://git.example.com/a/b#L3".into());
+        let csv = written(Format::Csv, &[linked]);
+        assert!(csv.starts_with("id,severity,"), "{csv}");
+        assert!(
+            csv.lines().next().unwrap().ends_with(",message,url"),
+            "{csv}"
+        );
+        assert!(
+            csv.lines()
+                .nth(1)
+                .unwrap()
+                .ends_with(",https://git.example.com/a/b#L3"),
+            "{csv}"
         );
         // With no items the header is still there.
         let empty = written::<crate::api::model::Issue>(Format::Markdown, &[]);

@@ -213,9 +213,7 @@ pub fn opened(status: &mut Option<String>, url: &str, result: Result<(), String>
 pub fn copy_link(outbox: &mut Outbox, issue: Option<&Issue>) {
     let Some(issue) = issue else { return };
     let text = issue
-        .line_of_code_url
-        .as_deref()
-        .filter(|u| is_web_url(u))
+        .web_url()
         .map(str::to_owned)
         .unwrap_or_else(|| issue.id().to_owned());
     if text.is_empty() {
@@ -225,10 +223,7 @@ pub fn copy_link(outbox: &mut Outbox, issue: Option<&Issue>) {
     outbox.effects.push(super::message::Effect::Copy(text));
 }
 
-pub fn is_web_url(url: &str) -> bool {
-    url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
-        && !url.chars().any(char::is_control)
-}
+pub use crate::api::model::is_web_url;
 
 /// How a list's items become export items.
 pub trait Exportable: Finding + Sized {

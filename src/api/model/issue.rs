@@ -157,6 +157,13 @@ impl Issue {
         }
     }
 
+    /// The finding's link (its line of code) when it is a web URL: what
+    /// `o` opens, `y` copies and exports carry. Any other text from the
+    /// server is never offered as a link.
+    pub fn web_url(&self) -> Option<&str> {
+        self.line_of_code_url.as_deref().filter(|u| is_web_url(u))
+    }
+
     /// What a list shows as the rule: for supply-chain findings the advisory
     /// and the package (their rule ids are opaque), else [`Issue::rule_name`].
     pub fn rule_label(&self) -> String {
@@ -187,6 +194,12 @@ impl Issue {
     pub fn short_rule_label(&self) -> String {
         short_rule(&self.rule_label()).to_owned()
     }
+}
+
+/// An http(s) URL with no control characters.
+pub fn is_web_url(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
+        && !url.chars().any(char::is_control)
 }
 
 /// A dotted rule id's last part (`...injection.sql-injection` →
