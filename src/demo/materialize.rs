@@ -265,10 +265,6 @@ impl Dataset {
             sca_attributes,
             secrets_attributes,
             codeowners,
-            click_to_fix_pr_url: fix_pr_id
-                .as_ref()
-                .map(|pr| format!("https://{host}/{}/pull/{pr}", repo_meta.name)),
-            click_to_fix_pr_id: fix_pr_id,
             // Only for a request asking for exception request info, which
             // the published List issues request cannot: never (docs/api.md).
             exception_request: None,
@@ -293,6 +289,12 @@ impl Dataset {
             issue.first_detected_at = Some(ts(row.first_detected));
         }
         if parts.single_issue {
+            // "Available in the GetIssue RPC and in list responses that opt
+            // into it": no published list request can opt in.
+            issue.click_to_fix_pr_url = fix_pr_id
+                .as_ref()
+                .map(|pr| format!("https://{host}/{}/pull/{pr}", repo_meta.name));
+            issue.click_to_fix_pr_id = fix_pr_id;
             self.add_single_issue_fields(&mut issue, index, &commit, host);
         }
         issue

@@ -3051,11 +3051,19 @@ fn single_issue_fields(i: &Issue) -> [(&'static str, bool); 8] {
     ]
 }
 
-/// Code findings whose rule also has findings on another ref of their
+/// Two code findings whose rule also has findings on another ref of their
 /// repository (so they have related issues).
-fn code_findings_with_relatives<'a>(env: &Env, all: &'a [Issue]) -> Vec<&'a Issue> {
+async fn code_findings_with_relatives(env: &Env) -> Vec<Issue> {
+    let all = list_all(
+        &env.client,
+        ListIssuesRequest {
+            limit: Some(1000),
+            ..Default::default()
+        },
+    )
+    .await;
     let ds = &env.server.state().dataset;
-    all.iter()
+    all.into_iter()
         .filter(|i| i.issue_type == Some(IssueType::Sast))
         .filter(|i| {
             findings_tui::demo::dataset::finding_index(i.id(), ds.rows.len())
@@ -3068,15 +3076,7 @@ fn code_findings_with_relatives<'a>(env: &Env, all: &'a [Issue]) -> Vec<&'a Issu
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn related_issues_are_real_findings_of_the_same_rule_on_other_refs() {
     let env = Env::start().await;
-    let all = list_all(
-        &env.client,
-        ListIssuesRequest {
-            limit: Some(1000),
-            ..Default::default()
-        },
-    )
-    .await;
-    let code = code_findings_with_relatives(&env, &all);
+    let code = code_findings_with_relatives(&env).await;
     let issue = env.client.get_issue(code[0].id()).await.expect("get one");
     assert!(!issue.related_issues.is_empty());
     for related in &issue.related_issues {
@@ -3096,15 +3096,7 @@ async fn related_issues_are_real_findings_of_the_same_rule_on_other_refs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn get_issue_gives_the_single_issue_fields() {
     let env = Env::start().await;
-    let all = list_all(
-        &env.client,
-        ListIssuesRequest {
-            limit: Some(1000),
-            ..Default::default()
-        },
-    )
-    .await;
-    let code = code_findings_with_relatives(&env, &all);
+    let code = code_findings_with_relatives(&env).await;
     assert_eq!(code.len(), 2);
     let issue = env
         .client

@@ -1380,7 +1380,7 @@ fn unknown_enums_in_report_search_and_scm_are_kept() {
     assert_unknown!(
         HostAEntityType,
         cfg.host_a_entity_type.as_ref(),
-        "HOST_A_ENTITY_TYPE_USER"
+        "HOST_A_ENTITY_TYPE_TEAM"
     );
     assert_unknown!(
         ScmType,

@@ -73,13 +73,13 @@ async fn prefetch_requests_the_next_page_before_the_end_is_reached() {
 async fn detail_opens_and_tabs_fetch_their_data_once() {
     let mut h = Harness::new(2000, 120, 35).await;
     h.start().await;
-    h.key(KeyCode::Enter);
+    let before = h.sent;
+    h.key(KeyCode::Enter); // Opening asks for the finding by id
     let detail = h.app.detail.as_ref().expect("detail open");
     let id = detail.issue.id.clone().unwrap();
     assert!(h.screen().contains("Overview"));
-    let before = h.sent;
-    h.key(KeyCode::Char('l')); // Code: needs the enriched copy
     assert!(h.app.is_loading());
+    h.key(KeyCode::Char('l')); // Code: the same fetch serves it
     h.settle().await;
     assert_eq!(h.sent, before + 1);
     let code = h.screen();

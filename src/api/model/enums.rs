@@ -366,6 +366,7 @@ wire_enum! {
 wire_enum! {
     HostAEntityType {
         Org = "HOST_A_ENTITY_TYPE_ORG" => "organization",
+        User = "HOST_A_ENTITY_TYPE_USER" => "user",
     }
 }
 

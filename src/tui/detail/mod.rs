@@ -195,14 +195,16 @@ impl DetailView {
         }
     }
 
-    /// Fetches the finding by id (the single-issue fetch, which alone
-    /// gives code snippets, the dataflow trace and related findings) when
-    /// the open tab needs it and it is not cached.
+    /// Fetches the finding by id (the single-issue fetch, which alone gives
+    /// code snippets, the dataflow trace and related findings) unless it is
+    /// cached.
     pub fn ensure_data(&mut self, cache: &Cache, outbox: &mut Outbox) {
         let Some(id) = self.issue.id.clone() else {
             return;
         };
-        if !self.needs_fetch() || self.requested || cache.contains_key(&id) {
+        // Asked on open whatever the tab: the Overview shows the list's copy
+        // at once and the fix PR and other single-issue fields on arrival.
+        if self.requested || cache.contains_key(&id) {
             return;
         }
         self.requested = true;
