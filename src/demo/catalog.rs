@@ -36,6 +36,10 @@ pub struct Repository {
     pub public_exposure: String,
     /// Lower-case language names, matching `CodeRule::language`.
     pub languages: Vec<String>,
+    /// Words of paths that belong to this repository (`ledger` of
+    /// `com/acme/ledger/`): a path with another repository's word is none
+    /// of this one's files.
+    pub path_hints: Vec<String>,
 }
 
 /// A code (SAST or AI SAST) rule with everything needed to build findings,
@@ -270,6 +274,7 @@ mod tests {
             assert!(SCM_TYPES.contains(&r.scm_type.as_str()), "{}", r.name);
             assert!(!r.primary_ref.is_empty(), "{}", r.name);
             assert!((1..=3).contains(&r.languages.len()), "{}", r.name);
+            assert!(!r.path_hints.is_empty(), "{}", r.name);
             assert!(r.deployment_status.starts_with("DEPLOYMENT_STATUS_"));
             assert!(r.public_exposure.starts_with("PUBLIC_EXPOSURE_"));
         }

@@ -3,7 +3,7 @@
 
 use super::{Dataset, Kind, Row, finding_id, ts};
 use crate::api::model::{AggregateState, RelatedIssue};
-use crate::demo::catalog::{CodeRule, Repository, ScaAdvisory, SecretRule};
+use crate::demo::catalog::{Catalog, CodeRule, Repository, ScaAdvisory, SecretRule};
 
 impl Dataset {
     /// The same rule's findings in the same repository on its other refs
@@ -160,4 +160,69 @@ pub struct RuleFacts<'a> {
     pub category: &'a str,
     pub ruleset: &'a str,
     pub policy_slug: &'a str,
+}
+
+/// The language of a source file, by its extension (`None`: not a source
+/// file, e.g. a config file, which any repository may hold).
+fn language_of(path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let (_, ext) = name.rsplit_once('.')?;
+    Some(match ext {
+        "py" | "ipynb" => "python",
+        "js" => "javascript",
+        "ts" | "tsx" => "typescript",
+        "java" => "java",
+        "kt" => "kotlin",
+        "go" => "go",
+        "rs" => "rust",
+        "rb" | "erb" => "ruby",
+        "cs" => "csharp",
+        "php" => "php",
+        _ => return None,
+    })
+}
+
+/// Whether `path` can be a file of repository `repo`: it names no other
+/// repository's word ([`Repository::path_hints`]), a source file is in one
+/// of the repository's languages, and the JVM layout (`src/main/`) is only
+/// where Java or Kotlin is.
+pub fn path_fits(c: &Catalog, repo: usize, path: &str) -> bool {
+    let Some(this) = c.repositories.get(repo) else {
+        return false;
+    };
+    let lower = path.to_ascii_lowercase();
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let others = c
+        .repositories
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != repo)
+        .flat_map(|(_, r)| &r.path_hints);
+    let speaks = |lang: &str| this.languages.iter().any(|l| l == lang);
+    !others
+        .into_iter()
+        .any(|hint| words.contains(&hint.as_str()))
+        && language_of(path).is_none_or(speaks)
+        && (!lower.contains("src/main/") || speaks("java") || speaks("kotlin"))
+}
+
+/// Whether a repository builds with the package ecosystem `ecosystem`.
+pub fn ecosystem_fits(repo: &Repository, ecosystem: &str) -> bool {
+    let languages: &[&str] = match ecosystem {
+        "npm" => &["javascript", "typescript"],
+        "pypi" => &["python"],
+        "maven" => &["java", "kotlin"],
+        "gomod" => &["go"],
+        "cargo" => &["rust"],
+        "gem" => &["ruby"],
+        "nuget" => &["csharp"],
+        "composer" => &["php"],
+        _ => &[],
+    };
+    repo.languages
+        .iter()
+        .any(|l| languages.contains(&l.as_str()))
 }

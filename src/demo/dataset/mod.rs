@@ -26,6 +26,7 @@ pub use scm_configs::host_of;
 use super::catalog::Catalog;
 use crate::api::model::*;
 use chrono::{DateTime, TimeZone, Utc};
+use std::collections::HashMap;
 
 /// Demo finding ids are this plus the row index.
 pub const FIRST_FINDING_ID: u64 = 100_000;
@@ -125,8 +126,15 @@ pub struct RepoInfo {
     pub id: String,
     pub primary_ref_id: String,
     pub teams: Vec<u8>,
-    /// Indices of code rules in the repository's languages.
+    /// Indices of code rules in the repository's languages with a file
+    /// that fits it, and of those files in each rule's `paths`.
     pub code_rules: Vec<u16>,
+    pub code_paths: HashMap<u16, Vec<u8>>,
+    /// The same for secret rules.
+    pub secret_rules: Vec<u16>,
+    pub secret_paths: HashMap<u16, Vec<u8>>,
+    /// Advisories of the repository's ecosystems.
+    pub advisories: Vec<u16>,
 }
 
 /// One agentic-workflow issue, with the job ids the search filter matches.
@@ -225,12 +233,34 @@ fn repo_infos(c: &Catalog) -> Vec<RepoInfo> {
         .iter()
         .enumerate()
         .map(|(k, repo)| {
-            let code_rules: Vec<u16> = c
-                .code_rules
-                .iter()
-                .enumerate()
-                .filter(|(_, rule)| repo.languages.contains(&rule.language))
-                .map(|(j, _)| j as u16)
+            // The files of each rule that can be this repository's.
+            let fitting = |paths: &[String]| -> Vec<u8> {
+                (0..paths.len().min(256))
+                    .filter(|&j| lookup::path_fits(c, k, &paths[j]))
+                    .map(|j| j as u8)
+                    .collect()
+            };
+            let mut code_paths = HashMap::new();
+            for (j, rule) in c.code_rules.iter().enumerate() {
+                let files = fitting(&rule.paths);
+                if repo.languages.contains(&rule.language) && !files.is_empty() {
+                    code_paths.insert(j as u16, files);
+                }
+            }
+            let mut code_rules: Vec<u16> = code_paths.keys().copied().collect();
+            code_rules.sort_unstable();
+            let mut secret_paths = HashMap::new();
+            for (j, rule) in c.secret_rules.iter().enumerate() {
+                let files = fitting(&rule.paths);
+                if !files.is_empty() {
+                    secret_paths.insert(j as u16, files);
+                }
+            }
+            let mut secret_rules: Vec<u16> = secret_paths.keys().copied().collect();
+            secret_rules.sort_unstable();
+            let advisories = (0..c.sca_advisories.len())
+                .filter(|&j| lookup::ecosystem_fits(repo, &c.sca_advisories[j].ecosystem))
+                .map(|j| j as u16)
                 .collect();
             let teams = c.people.teams.len().max(1);
             let mut repo_teams = vec![(k % teams) as u8];
@@ -242,6 +272,10 @@ fn repo_infos(c: &Catalog) -> Vec<RepoInfo> {
                 primary_ref_id: (FIRST_REF_ID + k as u64).to_string(),
                 teams: repo_teams,
                 code_rules,
+                code_paths,
+                secret_rules,
+                secret_paths,
+                advisories,
             }
         })
         .collect()

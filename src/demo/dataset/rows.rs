@@ -38,21 +38,28 @@ impl Dataset {
             Kind::Code | Kind::AiCode if !plain_rules.is_empty() => {
                 (Kind::Code, *r.pick(&plain_rules))
             }
-            Kind::Code | Kind::AiCode | Kind::Sca => {
-                (Kind::Sca, r.below(c.sca_advisories.len()) as u16)
-            }
-            Kind::Secrets => (Kind::Secrets, r.below(c.secret_rules.len()) as u16),
+            // Every repository has advisories and secret rules of its own
+            // (a catalog test says so); the whole list is a fallback only.
+            Kind::Code | Kind::AiCode | Kind::Sca => (
+                Kind::Sca,
+                pick_or(&mut r, &info.advisories, c.sca_advisories.len()),
+            ),
+            Kind::Secrets => (
+                Kind::Secrets,
+                pick_or(&mut r, &info.secret_rules, c.secret_rules.len()),
+            ),
         };
-        let (rule_severity, path_count) = match kind {
-            Kind::Code | Kind::AiCode => {
-                let cr = &c.code_rules[rule as usize];
-                (cr.severity.as_str(), cr.paths.len())
-            }
-            Kind::Sca => (c.sca_advisories[rule as usize].severity.as_str(), 1),
-            Kind::Secrets => {
-                let s = &c.secret_rules[rule as usize];
-                (s.severity.as_str(), s.paths.len())
-            }
+        // The files of the rule that fit the repository.
+        let (rule_severity, files) = match kind {
+            Kind::Code | Kind::AiCode => (
+                c.code_rules[rule as usize].severity.as_str(),
+                info.code_paths.get(&rule),
+            ),
+            Kind::Sca => (c.sca_advisories[rule as usize].severity.as_str(), None),
+            Kind::Secrets => (
+                c.secret_rules[rule as usize].severity.as_str(),
+                info.secret_paths.get(&rule),
+            ),
         };
         let issue_severities = &Severity::ALL[..4];
         let severity = if r.chance(0.85) {
@@ -182,7 +189,7 @@ impl Dataset {
             rule,
             repo: repo as u8,
             ref_slot,
-            path: r.below(path_count.max(1)) as u8,
+            path: files.map_or(0, |f| *r.pick(f)),
             line: r.range(3, 640) as u32,
             severity: idx(Severity::ALL, &severity),
             confidence: idx(Confidence::ALL, &confidence),
@@ -219,5 +226,14 @@ impl Dataset {
             row.fix_pr = Some(FixPr::Requested);
         }
         row
+    }
+}
+
+/// One of `items`, else (none) an index below `len`.
+fn pick_or(r: &mut Rng, items: &[u16], len: usize) -> u16 {
+    if items.is_empty() {
+        r.below(len.max(1)) as u16
+    } else {
+        *r.pick(items)
     }
 }

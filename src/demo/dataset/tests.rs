@@ -79,3 +79,86 @@ fn no_timestamp_lies_after_the_anchor() {
         &late[..late.len().min(10)]
     );
 }
+
+#[test]
+fn files_and_packages_fit_their_repository() {
+    let ds = dataset(3_000);
+    for (repo, info) in ds.catalog.repositories.iter().zip(&ds.repos) {
+        assert!(
+            !info.code_rules.is_empty() && !info.secret_rules.is_empty(),
+            "{}",
+            repo.name
+        );
+        assert!(!info.advisories.is_empty(), "{}", repo.name);
+    }
+    let mut jvm = 0;
+    for (i, row) in ds.rows.iter().enumerate() {
+        let repo = ds.repo(row);
+        let issue = ds.issue(i, Parts::default());
+        let path = issue.file_path.clone().unwrap_or_default();
+        // A JVM package names its repository: com/acme/ledger/ only in
+        // acme/ledger-core.
+        if let Some(rest) = path.split("com/acme/").nth(1) {
+            jvm += 1;
+            let package = rest.split('/').next().unwrap_or_default();
+            assert!(
+                repo.path_hints.iter().any(|h| h == package),
+                "{} holds {path}",
+                repo.name
+            );
+        }
+        // No file names another repository.
+        for other in ds
+            .catalog
+            .repositories
+            .iter()
+            .filter(|o| o.name != repo.name)
+        {
+            for hint in &other.path_hints {
+                assert!(
+                    !path.to_lowercase().split('/').any(|part| part == hint),
+                    "{} holds {path}, a file of {}",
+                    repo.name,
+                    other.name
+                );
+            }
+        }
+        // A source file is in one of the repository's languages.
+        let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+        let language = [
+            ("py", "python"),
+            ("java", "java"),
+            ("kt", "kotlin"),
+            ("go", "go"),
+            ("rb", "ruby"),
+            ("php", "php"),
+            ("cs", "csharp"),
+            ("rs", "rust"),
+            ("tsx", "typescript"),
+        ]
+        .iter()
+        .find(|(e, _)| *e == ext);
+        if let Some((_, language)) = language {
+            assert!(
+                repo.languages.iter().any(|l| l == language),
+                "{} holds {path}",
+                repo.name
+            );
+        }
+        // A package of the repository's ecosystems.
+        if let Some(eco) = issue
+            .sca_attributes
+            .as_ref()
+            .and_then(|s| s.found_dependency.as_ref())
+            .and_then(|d| d.ecosystem.as_deref())
+        {
+            assert!(
+                lookup::ecosystem_fits(repo, eco),
+                "{} ({:?}) has a {eco} dependency",
+                repo.name,
+                repo.languages
+            );
+        }
+    }
+    assert!(jvm > 50, "{jvm}");
+}
