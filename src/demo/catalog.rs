@@ -92,6 +92,52 @@ pub struct CodeRule {
     pub sink_call: String,
 }
 
+impl CodeRule {
+    /// Where the finding is in the snippet: the line (from 0) that calls
+    /// the sink, else the first.
+    pub fn sink_line(&self) -> usize {
+        self.find_sink().unwrap_or(0)
+    }
+
+    /// The line that calls the sink: by its whole name, else by its method
+    /// (`DocumentBuilder.parse` is called as `builder.parse(`).
+    fn find_sink(&self) -> Option<usize> {
+        let method = self
+            .sink_call
+            .rsplit(['.', '#', ':'])
+            .next()
+            .unwrap_or(&self.sink_call);
+        [
+            self.sink_call.clone(),
+            format!(".{method}"),
+            format!("{method}("),
+        ]
+        .iter()
+        .find_map(|needle| {
+            self.snippet
+                .lines()
+                .position(|l| l.contains(needle.as_str()))
+        })
+    }
+
+    /// The last line (from 1) of the snippet the finding may span: the
+    /// snippet's, or its autofix hunk's when that ends first.
+    pub fn last_line(&self) -> usize {
+        let snippet = self.snippet.lines().count().max(1);
+        self.hunk().map_or(snippet, |(from, count)| {
+            snippet.min((from + count).saturating_sub(1))
+        })
+    }
+
+    /// The first hunk's old lines of the autofix: from (1-based), count.
+    fn hunk(&self) -> Option<(usize, usize)> {
+        let header = self.fix_diff.lines().find(|l| l.starts_with("@@ -"))?;
+        let old = header.get(4..)?.split(' ').next()?;
+        let (from, count) = old.split_once(',').unwrap_or((old, "1"));
+        Some((from.parse().ok()?, count.parse().ok()?))
+    }
+}
+
 /// A `{package, version}` pair.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -325,6 +371,13 @@ mod tests {
                 r.rule_id
             );
             assert!(r.fix_diff.starts_with("--- a/"), "{}", r.rule_id);
+            let sink = r.find_sink().map(|l| l + 1);
+            let hunk = r.hunk();
+            assert!(
+                matches!((sink, hunk), (Some(s), Some((from, n))) if from <= s && s < from + n),
+                "{}: the sink (line {sink:?}) is in the autofix hunk {hunk:?}",
+                r.rule_id
+            );
             assert!(r.fix_diff.contains("\n+++ b/"), "{}", r.rule_id);
             assert!(r.fix_diff.contains("\n@@ "), "{}", r.rule_id);
             for field in [

@@ -3,6 +3,7 @@
 
 use super::dataset::*;
 use super::rng::Rng;
+use super::snippets::{dependency_snippet, retarget_diff};
 use crate::api::model::*;
 use chrono::{TimeZone, Utc};
 
@@ -38,7 +39,12 @@ impl Dataset {
         let host = host_of(&scm_type);
         let ref_name = self.ref_name(row).to_owned();
         let line = i64::from(row.line);
-        let end_line = line + r.range(0, 3);
+        let mut end_line = line + r.range(0, 3);
+        if let Some(cr) = self.code_rule(row) {
+            // Within the snippet, which ends where the sink's line says.
+            let last = line + cr.last_line() as i64 - 1 - cr.sink_line() as i64;
+            end_line = end_line.min(last);
+        }
         let line_url = format!(
             "https://{host}/{}/blob/{commit}/{path}#L{line}",
             repo_meta.name
@@ -319,7 +325,13 @@ impl Dataset {
             .reachability
             .map(|k| Reachability::ALL[k as usize].clone());
         let direct = a.parents.first().filter(|_| row.transitive);
-        let lock_line = r.range(10, 4000);
+        let drawn = r.range(10, 4000);
+        // A finding in the lockfile is at the line the link points at.
+        let lock_line = if row.transitive {
+            i64::from(row.line)
+        } else {
+            drawn
+        };
         let dependency = Dependency {
             package: Some(a.package.clone()),
             version: Some(a.vulnerable_version.clone()),
@@ -410,7 +422,11 @@ impl Dataset {
                 Some(Autofix {
                     id: Some(format!("afx-{id}")),
                     fix_code: Some(cr.fix_code.clone()),
-                    fix_diff: Some(retarget_diff(&cr.fix_diff, self.file_path(row))),
+                    fix_diff: Some(retarget_diff(
+                        &cr.fix_diff,
+                        self.file_path(row),
+                        i64::from(row.line) - cr.sink_line() as i64 - 1,
+                    )),
                     explanation: Some(cr.explanation.clone()),
                     url: Some(format!("https://findings.example.com/autofix/{id}")),
                 }),
@@ -632,7 +648,7 @@ impl Dataset {
             s.snippet.clone()
         } else if let Some(a) = self.advisory(row) {
             issue.rule_display_name = Some(format!("{} in {}", a.vuln_id, a.package));
-            format!("\"{}\": \"{}\"", a.package, a.vulnerable_version)
+            dependency_snippet(&path, &a.package, &a.vulnerable_version)
         } else {
             String::new()
         };
@@ -647,22 +663,6 @@ impl Dataset {
         issue.activity_history = self.activity(index, row);
         issue.related_issues = self.related(index);
     }
-}
-
-/// Points a catalog diff's `--- a/` and `+++ b/` headers at the finding's file.
-fn retarget_diff(diff: &str, path: &str) -> String {
-    diff.lines()
-        .map(|line| {
-            if line.starts_with("--- a/") {
-                format!("--- a/{path}")
-            } else if line.starts_with("+++ b/") {
-                format!("+++ b/{path}")
-            } else {
-                line.to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The published match kinds join transitivity and reachability.

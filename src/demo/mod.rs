@@ -12,6 +12,7 @@ pub mod query;
 mod rng;
 pub mod routes;
 pub mod scm;
+mod snippets;
 pub mod tap;
 
 use crate::api::model::ScmConfig;

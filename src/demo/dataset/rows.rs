@@ -219,6 +219,11 @@ impl Dataset {
             exception,
             unicode,
         };
+        // A code finding is the snippet's sink line: the snippet starts
+        // at line 1 at the earliest.
+        if let Some(cr) = self.code_rule(&row) {
+            row.line = row.line.max(cr.sink_line() as u32 + 1);
+        }
         // Drawn last, after the row's other draws (the literal above makes
         // some), so every row stays as it was before these existed.
         row.historical = kind == Kind::Secrets && r.chance(0.4);

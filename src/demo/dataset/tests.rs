@@ -162,3 +162,72 @@ fn files_and_packages_fit_their_repository() {
     }
     assert!(jvm > 50, "{jvm}");
 }
+
+/// The line of a finding in a file, as its link ends (`…#L135`).
+fn link_line(url: &str) -> i64 {
+    url.rsplit_once("#L")
+        .and_then(|(_, l)| l.parse().ok())
+        .unwrap_or(-1)
+}
+
+#[test]
+fn lines_links_snippets_and_hunks_agree() {
+    let ds = dataset(2_000);
+    let (mut lockfiles, mut hunks) = (0, 0);
+    for (i, row) in ds.rows.iter().enumerate() {
+        let issue = ds.issue(i, ALL);
+        let (line, end) = (issue.line.unwrap(), issue.end_line.unwrap());
+        assert!(1 <= line && line <= end, "{i}: {line}..{end}");
+        assert_eq!(link_line(issue.line_of_code_url.as_deref().unwrap()), line);
+        let path = issue.file_path.clone().unwrap();
+        let snippet = issue.code_snippet.clone().unwrap_or_default();
+        if let Some(d) = issue
+            .sca_attributes
+            .as_ref()
+            .and_then(|s| s.found_dependency.as_ref())
+        {
+            // A finding in the lockfile: its line is where the link points.
+            if d.file_path.as_deref() == Some(path.as_str()) {
+                lockfiles += 1;
+                assert_eq!(
+                    link_line(d.lockfile_line_url.as_deref().unwrap()),
+                    line,
+                    "{i}"
+                );
+            }
+            // The snippet is in the syntax of the file it is from.
+            let version = d.version.as_deref().unwrap();
+            assert!(snippet.contains(version), "{path}: {snippet}");
+            let first = snippet.chars().next().unwrap();
+            if path.ends_with(".xml") || path.ends_with(".csproj") {
+                assert_eq!(first, '<', "{path}: {snippet}");
+            } else if path.ends_with(".json") || path.ends_with("composer.lock") {
+                assert_eq!(first, '"', "{path}: {snippet}");
+            } else {
+                assert!(!snippet.starts_with(['"', '<']), "{path}: {snippet}");
+            }
+        }
+        if let Some(cr) = ds.code_rule(row) {
+            // The sink is on the finding's line of the snippet.
+            let start = line - cr.sink_line() as i64;
+            let lines: Vec<&str> = snippet.lines().collect();
+            let method = cr.sink_call.rsplit(['.', '#', ':']).next().unwrap();
+            let at = lines[(line - start) as usize];
+            assert!(at.contains(method), "{i}: {} not on {at:?}", cr.sink_call);
+            assert!(end < start + lines.len() as i64, "{i}: {line}..{end}");
+            // The autofix's hunk covers the finding's lines.
+            let diff = issue.remediation.as_ref().and_then(|r| r.autofix.as_ref());
+            let diff = diff.and_then(|a| a.fix_diff.as_deref()).unwrap();
+            let header = diff.lines().find(|l| l.starts_with("@@ -")).unwrap();
+            let old = header[4..].split(' ').next().unwrap();
+            let (from, count) = old.split_once(',').unwrap();
+            let (from, count): (i64, i64) = (from.parse().unwrap(), count.parse().unwrap());
+            hunks += 1;
+            assert!(
+                from <= line && end < from + count,
+                "{i}: {header} for {line}..{end}"
+            );
+        }
+    }
+    assert!(lockfiles > 50 && hunks > 300, "{lockfiles} {hunks}");
+}
