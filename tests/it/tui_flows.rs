@@ -633,7 +633,10 @@ async fn y_offers_id_url_path_and_a_markdown_table() {
     );
     // The row carries the finding's link, for the ticket.
     let url = issue.line_of_code_url.clone().unwrap();
-    assert!(table.lines().next().unwrap().ends_with("| url |"), "{table}");
+    assert!(
+        table.lines().next().unwrap().ends_with("| url |"),
+        "{table}"
+    );
     assert!(table.contains(&format!("| {url} |")), "{table}");
     h.key(KeyCode::Char(' '));
     h.key(KeyCode::Char(' '));
