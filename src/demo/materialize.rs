@@ -251,8 +251,14 @@ impl Dataset {
             issue_type: Some(row.kind.issue_type()),
             issue_parent_id: Some(format!("ip-{}-{}", row.repo, row.rule)),
             ticket_attempts: if row.ticket_failed {
+                // When the activity says the attempt was made.
+                let attempted = self
+                    .timeline(index, row)
+                    .iter()
+                    .find(|e| *e.history_type() == HistoryType::TicketAttempted)
+                    .map_or(row.created, |e| e.date);
                 vec![TicketAttempt {
-                    attempted_at: Some(ts(row.created + 7200)),
+                    attempted_at: Some(ts(attempted)),
                     response_message: Some(
                         "400 Bad Request: field 'component' is required by the SEC project".into(),
                     ),

@@ -16,6 +16,8 @@ mod agentic;
 mod lookup;
 mod rows;
 mod scm_configs;
+#[cfg(test)]
+mod tests;
 
 pub use activity::Event;
 pub use lookup::RuleFacts;

@@ -77,7 +77,9 @@ impl Dataset {
 
         // Most findings are recent; a long tail reaches back a year.
         let age_days = (r.unit().powf(1.8) * 365.0) as i64;
-        let created = self.now() - age_days * DAY - r.range(0, DAY - 1);
+        // Two minutes before "now" at the latest: its first events follow
+        // it by up to a minute and must not pass "now".
+        let created = (self.now() - age_days * DAY - r.range(0, DAY - 1)).min(self.now() - 120);
         let first_detected = created
             - if r.chance(0.3) {
                 r.range(0, 30) * DAY
