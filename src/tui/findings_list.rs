@@ -199,11 +199,12 @@ pub fn opened(status: &mut Option<String>, url: &str, result: Result<(), String>
             *status = Some(format!("opened {}", crate::text::one_line(url)));
         }
         Ok(()) => {}
+        // The reason first: a long URL is what the status line cuts.
         Err(why) => {
             *status = Some(format!(
-                "cannot open {}: {}",
-                crate::text::one_line(url),
-                crate::text::one_line(&why)
+                "cannot open the link: {} · {}",
+                crate::text::one_line(&why),
+                crate::text::one_line(url)
             ));
         }
     }
