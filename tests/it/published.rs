@@ -132,10 +132,7 @@ impl Published {
         let op = self
             .operation(&ex.method, &ex.route)
             .ok_or_else(|| format!("{} {} is no published operation", ex.method, ex.route))?;
-        let by_client = ex
-            .user_agent
-            .as_deref()
-            .is_some_and(|ua| ua.starts_with("findings-tui/"));
+        let by_client = by_client(ex);
         if ex.status != 200 {
             return Ok(());
         }
@@ -156,6 +153,13 @@ impl Published {
         }
         self.check_response(op, &json(&ex.response, &op.id)?)
     }
+}
+
+/// Whether the app's client sent it (not a test's deliberately odd request).
+fn by_client(ex: &Exchange) -> bool {
+    ex.user_agent
+        .as_deref()
+        .is_some_and(|ua| ua.starts_with("findings-tui/"))
 }
 
 fn json(bytes: &[u8], op: &str) -> Result<Value, String> {
