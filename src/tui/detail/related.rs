@@ -7,7 +7,7 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::common::{date, opt, safe};
 use ratatui::text::{Line, Span};
 
-/// The lines of the tab; `selected` marks the row `Enter` would open (none
+/// The lines of the tab (70 columns, so 80-column terminals show it all); `selected` marks the row `Enter` would open (none
 /// when printed headless).
 pub fn lines<'a>(i: &Issue, selected: Option<usize>, theme: &Theme) -> Vec<Line<'a>> {
     if i.related_issues.is_empty() {
@@ -18,7 +18,7 @@ pub fn lines<'a>(i: &Issue, selected: Option<usize>, theme: &Theme) -> Vec<Line<
     }
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            "  {:<12} {:<28} {:<8} {:<22} {}",
+            "  {:<12} {:<20} {:<8} {:<14} {}",
             "ID", "BRANCH", "PR", "STATE", "CREATED"
         ),
         theme.dim(),
@@ -26,16 +26,16 @@ pub fn lines<'a>(i: &Issue, selected: Option<usize>, theme: &Theme) -> Vec<Line<
     for (k, r) in i.related_issues.iter().enumerate() {
         let chosen = selected == Some(k);
         let text = format!(
-            "{} {:<12} {:<28} {:<8} {:<22} {}",
+            "{} {:<12} {:<20} {:<8} {:<14} {}",
             if chosen { "▶" } else { " " },
             clip(&opt(&r.id), 12),
-            clip(&opt(&r.ref_), 28),
+            clip(&opt(&r.ref_), 20),
             r.pull_request_id
                 .as_deref()
                 .map_or("-".into(), |p| clip(&format!("#{p}"), 8)),
             r.aggregate_state
                 .as_ref()
-                .map_or("-".into(), |s| clip(&safe(s.label()), 22)),
+                .map_or("-".into(), |s| clip(&safe(s.label()), 14)),
             date(&r.created_at),
         );
         lines.push(if chosen {
