@@ -318,6 +318,58 @@ impl Client {
         .await
     }
 
+    /// PATCH /api/agent/deployments/{deploymentId}/findings/v2
+    /// (`IssuesService_BulkUpdateIssues`): triages the findings the request's
+    /// filter matches. Never retried: the outcome of a failed write is
+    /// unknown.
+    pub async fn update_findings(
+        &self,
+        req: &UpdateFindingsRequest,
+    ) -> Result<UpdateFindingsResponse, ApiError> {
+        let path = format!("/api/agent/deployments/{}/findings/v2", self.deployment);
+        let body = UpdateFindingsRequest {
+            deployment_id: Some(self.deployment.clone()),
+            ..req.clone()
+        };
+        self.send(
+            reqwest::Method::PATCH,
+            &path,
+            Some(&body),
+            Idempotence::Write,
+        )
+        .await
+    }
+
+    /// POST /api/issues/{deploymentId}/issue/{issueId}
+    /// (`PublicIssuesService_TriageIssue`): triages one agentic-workflow
+    /// issue. Never retried.
+    pub async fn triage_agentic_issue(
+        &self,
+        issue_id: &str,
+        req: &TriageIssueRequest,
+    ) -> Result<TriageIssueResponse, ApiError> {
+        if issue_id.is_empty() {
+            return Err(ApiError::Config("an issue id is required".into()));
+        }
+        let path = format!(
+            "/api/issues/{}/issue/{}",
+            self.deployment,
+            path_segment(issue_id)
+        );
+        let body = TriageIssueRequest {
+            deployment_id: Some(self.deployment.clone()),
+            issue_id: Some(issue_id.to_owned()),
+            ..req.clone()
+        };
+        self.send(
+            reqwest::Method::POST,
+            &path,
+            Some(&body),
+            Idempotence::Write,
+        )
+        .await
+    }
+
     async fn send<B: Serialize, R: DeserializeOwned>(
         &self,
         method: reqwest::Method,

@@ -56,13 +56,34 @@ pub enum ApiRequest {
     },
     /// Every SCM config (the worker follows the cursors).
     ListScmConfigs(ListScmConfigsRequest),
+    /// Triage the findings a filter matches (`IssuesService_BulkUpdateIssues`).
+    TriageFindings(UpdateFindingsRequest),
+    /// Triage one agentic-workflow issue (`PublicIssuesService_TriageIssue`).
+    TriageAgentic {
+        issue_id: String,
+        request: TriageIssueRequest,
+    },
 }
 
 impl ApiRequest {
     /// Whether the request changes the team's data (refused under
     /// `--read-only`, never retried).
     pub fn is_write(&self) -> bool {
-        matches!(self, ApiRequest::UpdateScm { .. })
+        matches!(
+            self,
+            ApiRequest::UpdateScm { .. }
+                | ApiRequest::TriageFindings(_)
+                | ApiRequest::TriageAgentic { .. }
+        )
+    }
+
+    /// What a write does, as the read-only refusal names it.
+    pub fn write_name(&self) -> &'static str {
+        match self {
+            ApiRequest::UpdateScm { .. } => "the SCM config update",
+            ApiRequest::TriageFindings(_) | ApiRequest::TriageAgentic { .. } => "the triage",
+            _ => "the request",
+        }
     }
 }
 
@@ -77,6 +98,8 @@ pub enum ApiResponse {
     Search(SearchIssuesResponse),
     Scm(ScmConfigResponse),
     ScmConfigs(Vec<ScmConfig>),
+    Triaged(UpdateFindingsResponse),
+    AgenticTriaged(TriageIssueResponse),
 }
 
 pub type ApiResult = Result<ApiResponse, ApiError>;
@@ -176,7 +199,7 @@ impl Outbox {
         if self.read_only && request.is_write() {
             self.events.push(AppEvent::Error {
                 title: "Read-only".into(),
-                message: "--read-only is set: the SCM config update is not sent.".into(),
+                message: format!("--read-only is set: {} is not sent.", request.write_name()),
             });
             return None;
         }
@@ -314,8 +337,12 @@ mod tests {
             patch: Default::default(),
         };
         assert_eq!(outbox.send(write), None);
+        let triage = ApiRequest::TriageFindings(Default::default());
+        assert_eq!(outbox.send(triage), None);
         assert!(outbox.requests().is_empty());
-        assert!(matches!(outbox.events[0], AppEvent::Error { .. }));
+        assert!(
+            matches!(&outbox.events[1], AppEvent::Error { message, .. } if message.contains("the triage is not sent"))
+        );
         assert!(
             outbox
                 .send(ApiRequest::Search(Default::default()))

@@ -94,6 +94,11 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .update_scm_config(&config_id, &patch)
             .await
             .map(ApiResponse::Scm),
+        ApiRequest::TriageFindings(r) => client.update_findings(&r).await.map(ApiResponse::Triaged),
+        ApiRequest::TriageAgentic { issue_id, request } => client
+            .triage_agentic_issue(&issue_id, &request)
+            .await
+            .map(ApiResponse::AgenticTriaged),
         ApiRequest::ListScmConfigs(r) => {
             crate::api::all_scm_configs(client, r, crate::api::MAX_SCM_CONFIGS)
                 .await

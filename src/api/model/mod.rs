@@ -7,6 +7,7 @@ pub mod list;
 pub mod report;
 pub mod scm;
 pub mod search;
+pub mod triage;
 pub mod wire;
 
 pub use deployment::*;
@@ -16,4 +17,5 @@ pub use list::*;
 pub use report::*;
 pub use scm::*;
 pub use search::*;
+pub use triage::*;
 pub use wire::Timestamp;
