@@ -13,4 +13,5 @@ pub mod demo;
 pub mod export;
 pub mod filter_spec;
 pub mod text;
+pub mod triage;
 pub mod tui;

@@ -1,0 +1,359 @@
+//! What a triage decides, as people type it: the states and reasons each
+//! kind of issue may be given, read with the one enum vocabulary
+//! ([`wire::find_name`]), and the request bodies a decision becomes. The
+//! TUI's dialog and `:triage`, and `findings triage`, all read it here.
+
+use crate::api::model::wire::{self, typed_name};
+use crate::api::model::*;
+
+/// What is triaged: findings (`IssuesService_BulkUpdateIssues`) or
+/// agentic-workflow issues (`PublicIssuesService_TriageIssue`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Finding,
+    Agentic,
+}
+
+/// The states a finding may be given (the published `UpdateFindingParams`
+/// values but `UNKNOWN`), in the order the dialog offers them.
+const FINDING_STATES: [TriageState; 6] = [
+    TriageState::Ignored,
+    TriageState::Reviewing,
+    TriageState::Fixing,
+    TriageState::Reopened,
+    TriageState::ProvisionallyIgnored,
+    TriageState::Untriaged,
+];
+
+const FINDING_REASONS: [TriageReason; 4] = [
+    TriageReason::FalsePositive,
+    TriageReason::AcceptableRisk,
+    TriageReason::NoTime,
+    TriageReason::Duplicate,
+];
+
+const AGENTIC_STATES: [AgenticTriageState; 7] = [
+    AgenticTriageState::Ignored,
+    AgenticTriageState::Reviewing,
+    AgenticTriageState::Fixing,
+    AgenticTriageState::Reopened,
+    AgenticTriageState::ProvisionallyIgnored,
+    AgenticTriageState::Open,
+    AgenticTriageState::Fixed,
+];
+
+const AGENTIC_REASONS: [AgenticTriageReason; 3] = [
+    AgenticTriageReason::FalsePositive,
+    AgenticTriageReason::AcceptableRisk,
+    AgenticTriageReason::NoTime,
+];
+
+impl Kind {
+    /// The states this kind may be given, as `(wire name, label)`.
+    pub fn states(self) -> Vec<(&'static str, &'static str)> {
+        match self {
+            Kind::Finding => offered(
+                TriageState::names(),
+                FINDING_STATES.map(|s| s.as_wire().to_owned()),
+            ),
+            Kind::Agentic => offered(
+                AgenticTriageState::names(),
+                AGENTIC_STATES.map(|s| s.as_wire().to_owned()),
+            ),
+        }
+    }
+
+    /// The reasons this kind takes, as `(wire name, label)`.
+    pub fn reasons(self) -> Vec<(&'static str, &'static str)> {
+        match self {
+            Kind::Finding => offered(
+                TriageReason::names(),
+                FINDING_REASONS.map(|s| s.as_wire().to_owned()),
+            ),
+            Kind::Agentic => offered(
+                AgenticTriageReason::names(),
+                AGENTIC_REASONS.map(|s| s.as_wire().to_owned()),
+            ),
+        }
+    }
+
+    /// Whether a note goes with the decision (the agentic operation has none).
+    pub fn takes_note(self) -> bool {
+        self == Kind::Finding
+    }
+
+    /// What the kind is called in messages.
+    pub fn noun(self, n: usize) -> &'static str {
+        match (self, n) {
+            (Kind::Finding, 1) => "finding",
+            (Kind::Finding, _) => "findings",
+            (Kind::Agentic, 1) => "agentic-workflow issue",
+            (Kind::Agentic, _) => "agentic-workflow issues",
+        }
+    }
+}
+
+/// The names of `all` that `offered` lists, in `offered`'s order.
+fn offered<const N: usize>(
+    all: Vec<(&'static str, &'static str)>,
+    offered: [String; N],
+) -> Vec<(&'static str, &'static str)> {
+    offered
+        .iter()
+        .filter_map(|w| all.iter().find(|(wire, _)| wire == w).copied())
+        .collect()
+}
+
+/// Whether a state takes a reason: only the ignoring ones do.
+pub fn takes_reason(state_wire: &str) -> bool {
+    state_wire.ends_with("_IGNORED")
+}
+
+/// One triage decision, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    Finding {
+        state: TriageState,
+        reason: Option<TriageReason>,
+        /// Sent as typed (empty = none).
+        note: Option<String>,
+    },
+    Agentic {
+        state: AgenticTriageState,
+        reason: Option<AgenticTriageReason>,
+    },
+}
+
+impl Decision {
+    /// A decision from typed names: `state` and `reason` in the vocabulary
+    /// of `kind` (`ignored`, `false-positive`), each checked against what
+    /// the state takes.
+    pub fn parse(
+        kind: Kind,
+        state: &str,
+        reason: Option<&str>,
+        note: Option<String>,
+    ) -> Result<Decision, String> {
+        let states = kind.states();
+        let Some(i) = wire::find_name(&states, state) else {
+            return Err(format!(
+                "{:?} is not a triage state of {}; one of {}",
+                crate::text::one_line(state),
+                kind.noun(2),
+                typed(&states)
+            ));
+        };
+        let (state_wire, state_label) = states[i];
+        let reason = match reason.map(str::trim).filter(|r| !r.is_empty()) {
+            None => None,
+            Some(r) if !takes_reason(state_wire) => {
+                return Err(format!(
+                    "{} takes no reason (only ignored and provisionally-ignored do), not {:?}",
+                    typed_name(state_label),
+                    crate::text::one_line(r)
+                ));
+            }
+            Some(r) => {
+                let reasons = kind.reasons();
+                let Some(k) = wire::find_name(&reasons, r) else {
+                    return Err(format!(
+                        "{:?} is not a triage reason; one of {}",
+                        crate::text::one_line(r),
+                        typed(&reasons)
+                    ));
+                };
+                Some(reasons[k].0)
+            }
+        };
+        let note = note.filter(|n| !n.trim().is_empty());
+        match kind {
+            Kind::Finding => Ok(Decision::Finding {
+                state: TriageState::from_wire(state_wire),
+                reason: reason.map(TriageReason::from_wire),
+                note,
+            }),
+            Kind::Agentic if note.is_some() => Err(
+                "agentic-workflow issues take no note (the service has no field for one)".into(),
+            ),
+            Kind::Agentic => Ok(Decision::Agentic {
+                state: AgenticTriageState::from_wire(state_wire),
+                reason: reason.map(AgenticTriageReason::from_wire),
+            }),
+        }
+    }
+
+    /// A decision from the words of `:triage STATE [REASON] [NOTE...]`: the
+    /// second word is the reason when it names one, and the rest is the note.
+    pub fn parse_words(kind: Kind, words: &str) -> Result<Decision, String> {
+        let words = words.trim();
+        let (state, rest) = split_word(words);
+        if state.is_empty() {
+            return Err(format!("which state? one of {}", typed(&kind.states())));
+        }
+        let (second, after) = split_word(rest);
+        let reason_named = !second.is_empty() && wire::find_name(&kind.reasons(), second).is_some();
+        let (reason, note) = if reason_named {
+            (Some(second), after)
+        } else {
+            (None, rest)
+        };
+        let note = (!note.is_empty()).then(|| note.to_owned());
+        Decision::parse(kind, state, reason, note)
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self {
+            Decision::Finding { .. } => Kind::Finding,
+            Decision::Agentic { .. } => Kind::Agentic,
+        }
+    }
+
+    /// The state's label (`provisionally ignored`).
+    pub fn state_label(&self) -> &str {
+        match self {
+            Decision::Finding { state, .. } => state.label(),
+            Decision::Agentic { state, .. } => state.label(),
+        }
+    }
+
+    pub fn reason_label(&self) -> Option<&str> {
+        match self {
+            Decision::Finding { reason, .. } => reason.as_ref().map(|r| r.label()),
+            Decision::Agentic { reason, .. } => reason.as_ref().map(|r| r.label()),
+        }
+    }
+
+    pub fn note(&self) -> Option<&str> {
+        match self {
+            Decision::Finding { note, .. } => note.as_deref(),
+            Decision::Agentic { .. } => None,
+        }
+    }
+
+    /// "ignored (false positive)".
+    pub fn describe(&self) -> String {
+        match self.reason_label() {
+            Some(r) => format!("{} ({r})", self.state_label()),
+            None => self.state_label().to_owned(),
+        }
+    }
+
+    /// Whether the decision ignores (where `TRIAGE_PERMISSION_REQUEST` makes
+    /// it an exception request instead).
+    pub fn ignores(&self) -> bool {
+        match self {
+            Decision::Finding { state, .. } => {
+                matches!(
+                    state,
+                    TriageState::Ignored | TriageState::ProvisionallyIgnored
+                )
+            }
+            Decision::Agentic { state, .. } => matches!(
+                state,
+                AgenticTriageState::Ignored | AgenticTriageState::ProvisionallyIgnored
+            ),
+        }
+    }
+
+    /// The bulk update's `params` (a finding decision; `None` for agentic).
+    pub fn finding_params(&self) -> Option<UpdateFindingParams> {
+        match self {
+            Decision::Finding {
+                state,
+                reason,
+                note,
+            } => Some(UpdateFindingParams {
+                triage_state: Some(state.clone()),
+                triage_reason: reason.clone(),
+                note: note.clone(),
+            }),
+            Decision::Agentic { .. } => None,
+        }
+    }
+
+    /// The agentic triage's body (`None` for a finding decision).
+    pub fn agentic_request(&self) -> Option<TriageIssueRequest> {
+        match self {
+            Decision::Agentic { state, reason } => Some(TriageIssueRequest {
+                triage_state: Some(state.clone()),
+                triage_reason: reason.clone(),
+                ..Default::default()
+            }),
+            Decision::Finding { .. } => None,
+        }
+    }
+}
+
+fn split_word(s: &str) -> (&str, &str) {
+    let s = s.trim_start();
+    match s.find(char::is_whitespace) {
+        Some(i) => (&s[..i], s[i..].trim()),
+        None => (s, ""),
+    }
+}
+
+fn typed(names: &[(&'static str, &'static str)]) -> String {
+    crate::filter_spec::typed_names(names).join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_line_reads_state_reason_and_note() {
+        let d =
+            Decision::parse_words(Kind::Finding, "ignored false-positive dup of SEC-1").unwrap();
+        assert_eq!(
+            d,
+            Decision::Finding {
+                state: TriageState::Ignored,
+                reason: Some(TriageReason::FalsePositive),
+                note: Some("dup of SEC-1".into()),
+            }
+        );
+        let d = Decision::parse_words(Kind::Finding, "reviewing looking at it").unwrap();
+        assert_eq!(d.describe(), "reviewing");
+        assert_eq!(d.note(), Some("looking at it"));
+        let d = Decision::parse_words(Kind::Finding, "provisionally-ignored no-time").unwrap();
+        assert_eq!(d.describe(), "provisionally ignored (no time)");
+    }
+
+    #[test]
+    fn mistakes_name_what_is_allowed() {
+        let e = Decision::parse_words(Kind::Finding, "closed").unwrap_err();
+        assert!(
+            e.contains("ignored, reviewing, fixing, reopened, provisionally-ignored, untriaged"),
+            "{e}"
+        );
+        let e = Decision::parse_words(Kind::Finding, "fixing false-positive").unwrap_err();
+        assert!(e.starts_with("fixing takes no reason"), "{e}");
+        let e = Decision::parse(Kind::Finding, "ignored", Some("boredom"), None).unwrap_err();
+        assert!(
+            e.contains("false-positive, acceptable-risk, no-time, duplicate"),
+            "{e}"
+        );
+        // The agentic vocabulary has no duplicate and no note.
+        assert!(Decision::parse(Kind::Agentic, "ignored", Some("duplicate"), None).is_err());
+        assert!(Decision::parse_words(Kind::Agentic, "ignored fine by me").is_err());
+        assert!(Decision::parse_words(Kind::Agentic, "fixed").is_ok());
+        assert!(Decision::parse_words(Kind::Finding, "fixed").is_err());
+    }
+
+    #[test]
+    fn decisions_become_the_published_bodies() {
+        let d = Decision::parse(Kind::Agentic, "ignored", Some("acceptable risk"), None).unwrap();
+        let body = serde_json::to_value(d.agentic_request().unwrap()).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({"triageState": "TRIAGE_STATE_IGNORED", "triageReason": "TRIAGE_REASON_ACCEPTABLE_RISK"})
+        );
+        let d = Decision::parse(Kind::Finding, "reopened", None, Some("  ".into())).unwrap();
+        let params = serde_json::to_value(d.finding_params().unwrap()).unwrap();
+        assert_eq!(
+            params,
+            serde_json::json!({"triageState": "FINDING_TRIAGE_STATE_REOPENED"})
+        );
+        assert!(d.agentic_request().is_none());
+    }
+}
