@@ -75,6 +75,14 @@ pub enum ApiError {
     Config(String),
 }
 
+/// What a write that failed may have done anyway (see
+/// [`ApiError::write_outcome`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteOutcome {
+    Unknown,
+    ProbablyApplied,
+}
+
 fn retry_after_note(d: &Option<Duration>) -> String {
     d.map(|d| format!(" (retry after {}s)", d.as_secs()))
         .unwrap_or_default()
@@ -92,6 +100,20 @@ impl ApiError {
             | ApiError::Server(m)
             | ApiError::UnexpectedStatus(m)
             | ApiError::RateLimited { message: m, .. } => Some(m.status),
+            _ => None,
+        }
+    }
+
+    /// What a failed write (never retried) may still have done: a timeout
+    /// or a dropped connection leaves it unknown; a 2xx answer that could
+    /// not be read means it was probably applied. `None`: the server said
+    /// no, so nothing changed.
+    pub fn write_outcome(&self) -> Option<WriteOutcome> {
+        match self {
+            ApiError::Timeout(_) | ApiError::Connection(_) => Some(WriteOutcome::Unknown),
+            ApiError::Decode { .. } | ApiError::NotJson { .. } => {
+                Some(WriteOutcome::ProbablyApplied)
+            }
             _ => None,
         }
     }

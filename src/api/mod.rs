@@ -8,6 +8,8 @@ pub mod paginate;
 pub mod token;
 
 pub use client::{Client, ClientConfig, RetryPolicy, install_crypto_provider};
-pub use error::{ApiError, ServerMessage};
-pub use paginate::{CursorGuard, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs, pages};
+pub use error::{ApiError, ServerMessage, WriteOutcome};
+pub use paginate::{
+    CursorGuard, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs, count_issues, pages,
+};
 pub use token::Token;

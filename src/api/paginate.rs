@@ -183,6 +183,31 @@ pub async fn all_scm_configs(
     Ok(configs)
 }
 
+/// How many findings a List issues request matches, counted by following
+/// every page of 1,000 (List issues gives no total). Stops at `max`:
+/// `(max, false)` then says "at least".
+pub async fn count_issues(
+    client: &Client,
+    request: ListIssuesRequest,
+    max: usize,
+) -> Result<(usize, bool), ApiError> {
+    use futures_util::StreamExt;
+    let request = ListIssuesRequest {
+        limit: Some(1000),
+        cursor: None,
+        ..request
+    };
+    let mut count = 0;
+    let mut stream = std::pin::pin!(pages(client.clone(), request));
+    while let Some(page) = stream.next().await {
+        count += page?.issues.len();
+        if count >= max {
+            return Ok((max, false));
+        }
+    }
+    Ok((count, true))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

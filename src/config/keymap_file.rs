@@ -70,6 +70,10 @@ pub enum Action {
     ClearField,
     Review,
     Confirm,
+    /// Triage the marked findings, else the selected one.
+    Triage,
+    /// Undo the last triage.
+    UndoTriage,
 }
 
 /// Where a binding applies. Lookups go from the innermost context outwards.

@@ -16,6 +16,9 @@ use std::collections::HashMap;
 
 pub type RequestId = u64;
 
+/// The most findings a count follows pages for.
+pub const MAX_COUNTED: usize = 100_000;
+
 /// A pane's name: how the registry, the config file (`default_pane`),
 /// commands and replies refer to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,6 +36,8 @@ pub enum Owner {
     Pane(PaneId),
     /// The finding detail (over or beside any list).
     Detail,
+    /// The triage flow (its writes, counts and reloads).
+    Triage,
     App,
 }
 
@@ -56,6 +61,9 @@ pub enum ApiRequest {
     },
     /// Every SCM config (the worker follows the cursors).
     ListScmConfigs(ListScmConfigsRequest),
+    /// How many findings a List issues request matches (every page
+    /// followed, up to [`MAX_COUNTED`]).
+    CountIssues(ListIssuesRequest),
     /// Triage the findings a filter matches (`IssuesService_BulkUpdateIssues`).
     TriageFindings(UpdateFindingsRequest),
     /// Triage one agentic-workflow issue (`PublicIssuesService_TriageIssue`).
@@ -98,6 +106,8 @@ pub enum ApiResponse {
     Search(SearchIssuesResponse),
     Scm(ScmConfigResponse),
     ScmConfigs(Vec<ScmConfig>),
+    /// A count, and whether it is complete (else "at least").
+    Count(usize, bool),
     Triaged(UpdateFindingsResponse),
     AgenticTriaged(TriageIssueResponse),
 }
@@ -161,8 +171,30 @@ pub enum Effect {
 #[derive(Debug, Clone)]
 pub enum AppEvent {
     OpenDetail(Box<Issue>),
-    Error { title: String, message: String },
+    Error {
+        title: String,
+        message: String,
+    },
     Status(String),
+    /// Findings or issues changed on the server (a triage): every pane and
+    /// the detail take the fresh copies or load again.
+    Changed(Changed),
+}
+
+/// What a triage changed, as the lists take it.
+#[derive(Debug, Clone)]
+pub enum Changed {
+    /// Fresh copies of the findings it touched (rows change in place).
+    Findings(Vec<IssueItem>),
+    /// Findings changed that are not known one by one (a triage by filter,
+    /// or an outcome unknown): load the lists again.
+    FindingsReload,
+    /// Counts over findings changed (report totals).
+    Totals,
+    /// The agentic-workflow issue as it is now.
+    Agentic(Box<AgenticIssue>),
+    /// Agentic issues changed unknown how: search again.
+    AgenticReload,
 }
 
 /// Where panes put their requests, effects and app events. It records who

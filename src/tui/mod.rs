@@ -26,6 +26,7 @@ pub mod save;
 pub mod session;
 pub mod terminal;
 pub mod theme;
+pub mod triage;
 pub mod visits;
 pub mod widgets;
 pub mod worker;

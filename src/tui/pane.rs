@@ -4,8 +4,9 @@
 //! only what it has.
 
 use super::keymap::{Action, Context, Keymap};
-use super::message::{ApiResult, ExportItems, Outbox, PaneId, RequestId};
+use super::message::{ApiResult, Changed, ExportItems, Outbox, PaneId, RequestId};
 use super::theme::Theme;
+use super::triage::plan::Target;
 use crate::api::model::{Issue, Timestamp};
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
@@ -115,6 +116,30 @@ pub trait Pane: Any {
     fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
         None
     }
+
+    /// What `T` triages here: the marked rows, else the selected one
+    /// (panes with a finding list have it from [`Pane::findings`]).
+    fn triage_targets(&self) -> Option<Vec<Target>> {
+        let findings = self.findings()?;
+        let issues: Vec<Issue> = if findings.marked() > 0 {
+            match findings.export_items() {
+                ExportItems::Issues(items) => items.into_iter().filter_map(|i| i.issue).collect(),
+                ExportItems::Findings(list) => list,
+            }
+        } else {
+            findings.selected_issue().into_iter().collect()
+        };
+        let targets: Vec<Target> = issues
+            .iter()
+            .filter(|i| !i.id().is_empty())
+            .map(Target::finding)
+            .collect();
+        (!targets.is_empty()).then_some(targets)
+    }
+
+    /// Findings or issues changed on the server: show the fresh copies in
+    /// place, or load again.
+    fn changed(&mut self, _change: &Changed, _cx: &mut Cx) {}
 
     /// Work that quitting would lose, said in a line ("the SCM draft has
     /// not been sent").

@@ -20,11 +20,16 @@ use std::sync::OnceLock;
 /// What a list row can be made of: a List issues item or a report finding.
 pub trait Finding: Serialize + DeserializeOwned {
     fn finding(&self) -> Option<&Issue>;
+    /// This kind of row made from a List issues item.
+    fn from_item(item: &IssueItem) -> Option<Self>;
 }
 
 impl Finding for IssueItem {
     fn finding(&self) -> Option<&Issue> {
         self.issue.as_ref()
+    }
+    fn from_item(item: &IssueItem) -> Option<Self> {
+        Some(item.clone())
     }
 }
 
@@ -32,6 +37,34 @@ impl Finding for Issue {
     fn finding(&self) -> Option<&Issue> {
         Some(self)
     }
+    fn from_item(item: &IssueItem) -> Option<Self> {
+        item.issue.clone()
+    }
+}
+
+/// Takes fresh copies of findings in place: each row whose finding is
+/// among `fresh` is made again from it (order and selection stay).
+/// Returns how many rows changed.
+pub fn refresh_rows<T: Finding>(rows: &mut [FindingRow<T>], fresh: &[IssueItem]) -> usize {
+    let mut changed = 0;
+    for item in fresh {
+        let Some(id) = item
+            .issue
+            .as_ref()
+            .map(Issue::id)
+            .filter(|id| !id.is_empty())
+        else {
+            continue;
+        };
+        let Some(new) = T::from_item(item) else {
+            continue;
+        };
+        for row in rows.iter_mut().filter(|r| &*r.id == id) {
+            *row = FindingRow::new(&new);
+            changed += 1;
+        }
+    }
+    changed
 }
 
 /// One loaded finding: the table's cells and the packed item. Strings are as the server sent them; views make them safe.

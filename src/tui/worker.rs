@@ -6,7 +6,7 @@
 //! dropped and no reply is sent.
 
 use crate::api::{ApiError, Client};
-use crate::tui::message::{ApiRequest, ApiResponse, Reply, RequestId};
+use crate::tui::message::{ApiRequest, ApiResponse, MAX_COUNTED, Reply, RequestId};
 use crate::tui::rows::RowPage;
 use std::collections::HashMap;
 use tokio::sync::mpsc;
@@ -94,6 +94,9 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .update_scm_config(&config_id, &patch)
             .await
             .map(ApiResponse::Scm),
+        ApiRequest::CountIssues(r) => crate::api::count_issues(client, r, MAX_COUNTED)
+            .await
+            .map(|(n, complete)| ApiResponse::Count(n, complete)),
         ApiRequest::TriageFindings(r) => client.update_findings(&r).await.map(ApiResponse::Triaged),
         ApiRequest::TriageAgentic { issue_id, request } => client
             .triage_agentic_issue(&issue_id, &request)

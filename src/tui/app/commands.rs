@@ -13,6 +13,17 @@ impl App {
             // The same guard as `q`: an unsent draft is never dropped unasked.
             "q" | "quit" => return self.quit_or_warn(":q!"),
             "q!" => return self.quit_now(),
+            "triage" | "triage-all" => {
+                let words = line.trim_start().trim_start_matches(name);
+                if let Err(message) = self.triage_command(words, name == "triage-all") {
+                    self.status = Some(message.clone());
+                    self.overlay = Some(Overlay::Error {
+                        title: "Triage".into(),
+                        message,
+                    });
+                }
+                return;
+            }
             _ => {}
         }
         let has = |p: &dyn crate::tui::pane::Pane| {
@@ -53,7 +64,11 @@ impl App {
                 known.push(usage);
             }
         }
-        known.push("q");
+        known.extend([
+            "triage STATE [REASON] [NOTE]",
+            "triage-all STATE [REASON] [NOTE]",
+            "q",
+        ]);
         let known: Vec<String> = known.iter().map(|c| format!(":{c}")).collect();
         format!(
             "unknown command :{} (try {})",

@@ -7,6 +7,7 @@
 mod commands;
 mod exporting;
 mod exporting_view;
+mod triage;
 pub mod view;
 
 #[cfg(test)]
@@ -72,6 +73,9 @@ pub struct App {
     quit_armed: bool,
     /// The format of the last export (the next prompt offers it first).
     pub export_format: crate::export::Format,
+    /// The triage dialog, its draft, the one triage in flight and what
+    /// `u` undoes.
+    pub triage: crate::tui::triage::Triage,
     /// When the message being handled happened.
     now: Timestamp,
 }
@@ -100,6 +104,7 @@ impl App {
             quit_armed: false,
             export_format: crate::export::Format::Csv,
             now: chrono::Utc::now(),
+            triage: crate::tui::triage::Triage::new(&session.deployment),
             session,
         };
         // A profile's default view that does not apply is said at once.
@@ -197,7 +202,8 @@ impl App {
 
     /// Whether anything is being fetched (the spinner runs only then).
     pub fn is_loading(&self) -> bool {
-        self.panes.iter().any(|p| p.is_loading())
+        self.triage.in_flight()
+            || self.panes.iter().any(|p| p.is_loading())
             || self.detail.as_ref().is_some_and(DetailView::is_loading)
     }
 
@@ -216,6 +222,7 @@ impl App {
             Some(Overlay::Help { .. }) => return vec![Context::Help],
             Some(Overlay::Error { .. }) => return vec![Context::Popup],
             Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_)) => return vec![],
+            None if self.triage.is_open() => return vec![],
             None => {}
         }
         let mut list = self.pane_contexts();
@@ -237,7 +244,10 @@ impl App {
         matches!(
             self.overlay,
             Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_))
-        ) || (self.overlay.is_none() && self.detail.is_none() && self.current().text_input_active())
+        ) || (self.overlay.is_none() && self.triage.is_open())
+            || (self.overlay.is_none()
+                && self.detail.is_none()
+                && self.current().text_input_active())
     }
 
     /// Rows of a list filling the screen's body (for paging).
@@ -294,6 +304,7 @@ impl App {
                     self.overlay = Some(Overlay::Error { title, message });
                 }
                 AppEvent::Status(text) => self.status = Some(text),
+                AppEvent::Changed(change) => self.on_changed(change),
             }
         }
         self.relayout();
@@ -346,6 +357,7 @@ impl App {
         match &self.overlay {
             Some(Overlay::Export(_)) => return exporting::on_export_key(self, key),
             Some(Overlay::CopyMenu(_)) => return exporting::on_copy_key(self, key),
+            None if self.triage.is_open() => return self.on_triage_key(key),
             _ => {}
         }
         if let Some(Overlay::Command(input)) = &mut self.overlay {
@@ -411,6 +423,8 @@ impl App {
             Action::PaneIssues => self.switch_pane(panes::issues::ID),
             Action::PaneAgentic => self.switch_pane(panes::agentic::ID),
             Action::PaneScm => self.switch_pane(panes::scm::ID),
+            Action::Triage => self.open_triage(),
+            Action::UndoTriage => self.undo_triage(),
             Action::NextPane => self.switch_by(1),
             Action::PrevPane => self.switch_by(self.panes.len() - 1),
             _ => return false,
@@ -421,7 +435,10 @@ impl App {
     /// `q` and `:q`: quit, unless a pane holds unsent work: then the first
     /// warns (saying what quits anyway: `again`) and a second `q` quits.
     pub(super) fn quit_or_warn(&mut self, again: &str) {
-        let unsent = self.panes.iter().find_map(|p| p.unsent_work());
+        let unsent = self
+            .triage
+            .unsent_work()
+            .or_else(|| self.panes.iter().find_map(|p| p.unsent_work()));
         match unsent {
             Some(what) if !self.quit_armed => {
                 self.quit_armed = true;
@@ -472,6 +489,10 @@ impl App {
                     self.outbox.act_for(Owner::Detail);
                     detail.on_reply(id, result, &mut self.enriched, &mut self.outbox);
                 }
+            }
+            Some(Owner::Triage) => {
+                self.outbox.act_for(Owner::Triage);
+                self.triage.on_reply(id, result, &mut self.outbox);
             }
             Some(Owner::App) | None => {}
         }

@@ -48,6 +48,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         crate::tui::detail::view::draw(f, area, d, &app.enriched, &v);
     }
     status(f, screen.status, app);
+    crate::tui::triage::draw(f, screen.body, &app.triage, &app.theme);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help(f, screen.body, app, *scroll),
         Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),

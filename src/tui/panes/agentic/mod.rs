@@ -9,9 +9,12 @@ use crate::tui::choices;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
-use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Effect, Outbox, PaneId, RequestId};
+use crate::tui::message::{
+    ApiRequest, ApiResponse, ApiResult, Changed, Effect, Outbox, PaneId, RequestId,
+};
 use crate::tui::pane::{Cx, Pane, ViewCx};
 use crate::tui::session::Session;
+use crate::tui::triage::plan::Target;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -459,6 +462,36 @@ impl Pane for AgenticPane {
 
     fn command(&mut self, name: &str, args: &[&str], cx: &mut Cx) -> Option<Result<(), String>> {
         (name == "sort").then(|| self.set_sort(args, cx.outbox))
+    }
+
+    /// The issue the detail shows, else the selected one.
+    fn triage_targets(&self) -> Option<Vec<Target>> {
+        let issue = match &self.detail {
+            Some(d) => Some(&d.issue),
+            None => self.list.selected_item(),
+        }?;
+        issue
+            .id
+            .as_deref()
+            .is_some_and(|id| !id.is_empty())
+            .then(|| vec![Target::agentic(issue)])
+    }
+
+    /// A triaged issue changes in place (list and detail).
+    fn changed(&mut self, change: &Changed, cx: &mut Cx) {
+        match change {
+            Changed::Agentic(fresh) => {
+                let same = |i: &AgenticIssue| i.id.is_some() && i.id == fresh.id;
+                for item in self.list.items.iter_mut().filter(|i| same(i)) {
+                    *item = (**fresh).clone();
+                }
+                if let Some(detail) = self.detail.as_mut().filter(|d| same(&d.issue)) {
+                    detail.issue = (**fresh).clone();
+                }
+            }
+            Changed::AgenticReload if !self.list.items.is_empty() => self.reload(cx.outbox),
+            _ => {}
+        }
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {

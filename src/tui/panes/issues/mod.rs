@@ -11,7 +11,7 @@ use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
-use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, PaneId, RequestId};
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, RequestId};
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::tui::rows::{FindingRow, RowPage, SearchIndex};
 use crate::tui::session::{SavedView, Session};
@@ -528,6 +528,20 @@ impl Pane for IssuesPane {
             "view" => self.view_command(args.first().copied(), cx),
             _ => return None,
         })
+    }
+
+    fn changed(&mut self, change: &Changed, cx: &mut Cx) {
+        match change {
+            Changed::Findings(fresh) => {
+                crate::tui::rows::refresh_rows(&mut self.list.items, fresh);
+            }
+            Changed::FindingsReload
+                if !self.list.items.is_empty() || self.list.loader.is_loading() =>
+            {
+                self.reload(cx)
+            }
+            _ => {}
+        }
     }
 
     fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {

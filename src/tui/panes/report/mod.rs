@@ -17,7 +17,7 @@ use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
-use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, PaneId, RequestId};
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, RequestId};
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::tui::rows::FindingRow;
 use crate::tui::session::Session;
@@ -455,6 +455,18 @@ impl Pane for ReportPane {
         let rows = layout::table_rows(areas(area).list);
         if rows.height > 0 && y >= rows.y && y < rows.y.saturating_add(rows.height) {
             self.list.select(self.list.offset + (y - rows.y) as usize);
+        }
+    }
+
+    /// Triaged rows change in place; the totals are asked again.
+    fn changed(&mut self, change: &Changed, cx: &mut Cx) {
+        let loaded = !self.list.items.is_empty() || self.list.loader.is_loading();
+        match change {
+            Changed::Findings(fresh) => {
+                crate::tui::rows::refresh_rows(&mut self.list.items, fresh);
+            }
+            Changed::Totals | Changed::FindingsReload if loaded => self.reload(cx),
+            _ => {}
         }
     }
 

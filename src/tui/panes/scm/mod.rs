@@ -23,7 +23,7 @@ mod view;
 pub use draft::{Draft, Prepared, Row};
 pub use list::{ConfigList, Load};
 
-use crate::api::ApiError;
+use crate::api::WriteOutcome;
 use crate::api::model::{ListScmConfigsRequest, ScmConfig, ScmConfigResponse, update_mismatches};
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::message::{
@@ -631,11 +631,10 @@ impl Pane for ScmPane {
                 outbox,
             ),
             Err(e) => {
-                let note = match e {
-                    ApiError::Timeout(_) | ApiError::Connection(_) => Some(OUTCOME_UNKNOWN),
-                    ApiError::Decode { .. } | ApiError::NotJson { .. } => Some(PROBABLY_APPLIED),
-                    _ => None,
-                };
+                let note = e.write_outcome().map(|o| match o {
+                    WriteOutcome::Unknown => OUTCOME_UNKNOWN,
+                    WriteOutcome::ProbablyApplied => PROBABLY_APPLIED,
+                });
                 self.fail(e.to_string(), note, outbox);
             }
         }

@@ -1,0 +1,289 @@
+//! What a triage touches and the exact requests it becomes: the findings
+//! (or agentic-workflow issues) chosen, what each was before (so `u` can
+//! put it back), and the batches of requests, sent one at a time.
+
+use crate::api::model::*;
+use crate::triage::{Decision, Kind};
+use crate::tui::message::{ApiRequest, RequestId};
+
+/// One finding or agentic-workflow issue a triage touches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub id: String,
+    /// What the review lists for it (rule and place, or the title).
+    pub label: String,
+    /// Its state before: what undo returns it to.
+    pub before: Before,
+    pub permission: Option<TriagePermission>,
+}
+
+/// A target's triage state and reason before the triage.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Before {
+    Finding(Option<TriageState>, Option<TriageReason>),
+    Agentic(Option<AgenticTriageState>, Option<AgenticTriageReason>),
+}
+
+impl Target {
+    pub fn finding(issue: &Issue) -> Target {
+        let place = issue.location();
+        let rule = issue.short_rule_label();
+        Target {
+            id: issue.id().to_owned(),
+            label: [rule.as_str(), issue.repository_name(), place.as_str()]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("  "),
+            before: Before::Finding(issue.triage_state.clone(), issue.triage_reason.clone()),
+            permission: issue.triage_permission.clone(),
+        }
+    }
+
+    pub fn agentic(issue: &AgenticIssue) -> Target {
+        Target {
+            id: issue.id.clone().unwrap_or_default(),
+            label: issue.title.clone().unwrap_or_default(),
+            before: Before::Agentic(issue.triage_state.clone(), issue.triage_reason.clone()),
+            permission: None,
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self.before {
+            Before::Finding(..) => Kind::Finding,
+            Before::Agentic(..) => Kind::Agentic,
+        }
+    }
+
+    /// The decision that puts this target back as it was; `None` when its
+    /// state then is not one a triage can set (unknown to this build).
+    pub fn inverse(&self) -> Option<Decision> {
+        match &self.before {
+            Before::Finding(state, reason) => {
+                let state = state.clone().unwrap_or(TriageState::Untriaged);
+                let settable = Kind::Finding
+                    .states()
+                    .iter()
+                    .any(|(w, _)| *w == state.as_wire());
+                if !settable {
+                    return None;
+                }
+                let ignoring = crate::triage::takes_reason(state.as_wire());
+                Some(Decision::Finding {
+                    reason: reason.clone().filter(|_| ignoring),
+                    state,
+                    note: None,
+                })
+            }
+            Before::Agentic(state, reason) => {
+                let state = state.clone().unwrap_or(AgenticTriageState::Open);
+                if !state.is_known() {
+                    return None;
+                }
+                let ignoring = crate::triage::takes_reason(state.as_wire());
+                Some(Decision::Agentic {
+                    reason: reason.clone().filter(|_| ignoring),
+                    state,
+                })
+            }
+        }
+    }
+}
+
+/// What a triage applies to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scope {
+    /// These findings or issues, by id.
+    Ids(Vec<Target>),
+    /// Everything the Issues pane's server-side filter matches (`:triage-all`).
+    Filter {
+        filter: Box<ListIssuesFilter>,
+        issue_types: Vec<IssueType>,
+        count: Count,
+    },
+}
+
+/// The count of a filter's findings, taken before the review can send.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Count {
+    Counting(Option<RequestId>),
+    /// The count, and whether it is exact (else "at least").
+    Counted(usize, bool),
+    Failed(String),
+}
+
+impl Scope {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Scope::Ids(targets) => targets.first().map_or(Kind::Finding, Target::kind),
+            Scope::Filter { .. } => Kind::Finding,
+        }
+    }
+
+    /// How many it touches, when known.
+    pub fn size(&self) -> Option<usize> {
+        match self {
+            Scope::Ids(targets) => Some(targets.len()),
+            Scope::Filter {
+                count: Count::Counted(n, _),
+                ..
+            } => Some(*n),
+            Scope::Filter { .. } => None,
+        }
+    }
+
+    pub fn ids(&self) -> Vec<String> {
+        match self {
+            Scope::Ids(targets) => targets.iter().map(|t| t.id.clone()).collect(),
+            Scope::Filter { .. } => Vec::new(),
+        }
+    }
+
+    /// The same findings or issues (a kept draft is reopened for them).
+    pub fn same_as(&self, other: &Scope) -> bool {
+        match (self, other) {
+            (Scope::Ids(_), Scope::Ids(_)) => self.ids() == other.ids(),
+            (
+                Scope::Filter {
+                    filter: a,
+                    issue_types: ta,
+                    ..
+                },
+                Scope::Filter {
+                    filter: b,
+                    issue_types: tb,
+                    ..
+                },
+            ) => a == b && ta == tb,
+            _ => false,
+        }
+    }
+}
+
+/// One request of a triage and the ids it concerns (reloaded after it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Batch {
+    pub request: ApiRequest,
+    pub ids: Vec<String>,
+    /// Said in the review above the body ("back to ignored (no time)").
+    pub heading: String,
+}
+
+impl Batch {
+    /// The method and path it goes to, as the review shows them.
+    pub fn line(&self, deployment: &str) -> String {
+        match &self.request {
+            ApiRequest::TriageAgentic { issue_id, .. } => {
+                format!("POST /api/issues/{deployment}/issue/{issue_id}")
+            }
+            _ => format!("PATCH /api/agent/deployments/{deployment}/findings/v2"),
+        }
+    }
+
+    /// The exact JSON body, pretty.
+    pub fn body(&self) -> String {
+        let value = match &self.request {
+            ApiRequest::TriageFindings(r) => serde_json::to_string_pretty(r),
+            ApiRequest::TriageAgentic { request, .. } => serde_json::to_string_pretty(request),
+            _ => Ok(String::new()),
+        };
+        value.unwrap_or_default()
+    }
+}
+
+/// The requests that apply `decision` to `scope`: one bulk update for
+/// findings (by ids or by the filter), one request per agentic issue. The
+/// bodies carry the deployment as the client sends it, so the review shows
+/// exactly what goes.
+pub fn batches(decision: &Decision, scope: &Scope, deployment: &str) -> Vec<Batch> {
+    let heading = decision.describe();
+    match (decision, scope) {
+        (Decision::Finding { .. }, Scope::Ids(targets)) => {
+            let ids: Vec<String> = targets.iter().map(|t| t.id.clone()).collect();
+            vec![findings_batch(decision, ids, deployment, heading)]
+        }
+        (
+            Decision::Finding { .. },
+            Scope::Filter {
+                filter,
+                issue_types,
+                ..
+            },
+        ) => vec![Batch {
+            request: ApiRequest::TriageFindings(UpdateFindingsRequest {
+                deployment_id: Some(deployment.to_owned()),
+                filter: Some((**filter).clone()),
+                params: decision.finding_params(),
+                issue_types: issue_types.clone(),
+            }),
+            ids: Vec::new(),
+            heading,
+        }],
+        (Decision::Agentic { .. }, Scope::Ids(targets)) => targets
+            .iter()
+            .map(|t| agentic_batch(decision, &t.id, deployment, heading.clone()))
+            .collect(),
+        (Decision::Agentic { .. }, Scope::Filter { .. }) => Vec::new(),
+    }
+}
+
+fn findings_batch(
+    decision: &Decision,
+    ids: Vec<String>,
+    deployment: &str,
+    heading: String,
+) -> Batch {
+    let mut request =
+        UpdateFindingsRequest::for_ids(ids.clone(), decision.finding_params().unwrap_or_default());
+    request.deployment_id = Some(deployment.to_owned());
+    Batch {
+        request: ApiRequest::TriageFindings(request),
+        ids,
+        heading,
+    }
+}
+
+fn agentic_batch(decision: &Decision, id: &str, deployment: &str, heading: String) -> Batch {
+    let mut request = decision.agentic_request().unwrap_or_default();
+    request.deployment_id = Some(deployment.to_owned());
+    request.issue_id = Some(id.to_owned());
+    Batch {
+        request: ApiRequest::TriageAgentic {
+            issue_id: id.to_owned(),
+            request,
+        },
+        ids: vec![id.to_owned()],
+        heading,
+    }
+}
+
+/// The requests that put every target back as it was before: one per
+/// earlier state (findings that shared one go together), and the targets
+/// whose earlier state cannot be set again.
+pub fn undo_batches(targets: &[Target], deployment: &str) -> (Vec<Batch>, Vec<String>) {
+    let mut groups: Vec<(Decision, Vec<String>)> = Vec::new();
+    let mut left = Vec::new();
+    for target in targets {
+        let Some(decision) = target.inverse() else {
+            left.push(target.id.clone());
+            continue;
+        };
+        match groups.iter_mut().find(|(d, _)| *d == decision) {
+            Some((_, ids)) => ids.push(target.id.clone()),
+            None => groups.push((decision, vec![target.id.clone()])),
+        }
+    }
+    let mut batches = Vec::new();
+    for (decision, ids) in groups {
+        let heading = format!("back to {}", decision.describe());
+        match decision.kind() {
+            Kind::Finding => batches.push(findings_batch(&decision, ids, deployment, heading)),
+            Kind::Agentic => batches.extend(
+                ids.iter()
+                    .map(|id| agentic_batch(&decision, id, deployment, heading.clone())),
+            ),
+        }
+    }
+    (batches, left)
+}

@@ -1,0 +1,423 @@
+use super::plan::{Count, Scope, Target};
+use super::*;
+use crate::api::ApiError;
+use crate::tui::message::{AppEvent, Changed, Outbox};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::time::Duration;
+
+fn finding(id: &str, state: Option<TriageState>, permission: Option<TriagePermission>) -> Target {
+    Target::finding(&Issue {
+        id: Some(id.into()),
+        triage_state: state,
+        triage_permission: permission,
+        ..Issue::default()
+    })
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ctrl(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+}
+
+fn type_text(t: &mut Triage, text: &str, outbox: &mut Outbox) {
+    for c in text.chars() {
+        let code = if c == '\n' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        t.on_key(key(code), outbox);
+    }
+}
+
+/// The triage requests queued, with their ids.
+fn writes(outbox: &Outbox) -> Vec<(RequestId, ApiRequest)> {
+    outbox
+        .requests()
+        .into_iter()
+        .filter(|(_, r)| r.is_write())
+        .map(|(id, r)| (id, r.clone()))
+        .collect()
+}
+
+fn statuses(outbox: &Outbox) -> Vec<String> {
+    outbox
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            AppEvent::Status(s) => Some(s.clone()),
+            AppEvent::Error { message, .. } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn answer(updated: i64) -> ApiResult {
+    Ok(ApiResponse::Triaged(UpdateFindingsResponse {
+        issue_count: Some(updated),
+        updated_count: Some(updated),
+        ..Default::default()
+    }))
+}
+
+/// A dialog on findings `ids`, ignored as a false positive with `note`,
+/// on its review.
+fn reviewed(ids: &[&str], note: &str, outbox: &mut Outbox) -> Triage {
+    let mut t = Triage::new("42");
+    let targets = ids
+        .iter()
+        .map(|id| finding(id, Some(TriageState::Untriaged), None))
+        .collect();
+    t.open(Scope::Ids(targets), outbox);
+    assert_eq!(t.step, Step::Editing);
+    // State: ignored is first. Tab to the reason, → to false positive.
+    t.on_key(key(KeyCode::Tab), outbox);
+    t.on_key(key(KeyCode::Right), outbox);
+    t.on_key(key(KeyCode::Tab), outbox);
+    type_text(&mut t, note, outbox);
+    t.on_key(ctrl('s'), outbox);
+    assert_eq!(t.step, Step::Review, "{:?}", statuses(outbox));
+    t
+}
+
+#[test]
+fn the_dialog_sends_exactly_the_reviewed_body_once_and_only_on_y() {
+    let mut outbox = Outbox::default();
+    let mut t = reviewed(&["7", "9"], "dup of SEC-1\nsee ticket", &mut outbox);
+    // Enter does not send on the review; only y does.
+    t.on_key(key(KeyCode::Enter), &mut outbox);
+    assert!(writes(&outbox).is_empty());
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let sent = writes(&outbox);
+    assert_eq!(sent.len(), 1);
+    let ApiRequest::TriageFindings(body) = &sent[0].1 else {
+        panic!("{sent:?}")
+    };
+    assert_eq!(
+        serde_json::to_value(body).unwrap(),
+        serde_json::json!({
+            "deploymentId": "42",
+            "filter": {"ids": ["7", "9"]},
+            "params": {
+                "triageState": "FINDING_TRIAGE_STATE_IGNORED",
+                "triageReason": "FINDING_TRIAGE_REASON_FALSE_POSITIVE",
+                "note": "dup of SEC-1\nsee ticket"
+            }
+        })
+    );
+    // What the review showed is that body.
+    let shown = t.draft.as_ref().unwrap().batches("42")[0].body();
+    assert_eq!(shown, serde_json::to_string_pretty(body).unwrap());
+    // A second y while in flight sends nothing more.
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    assert_eq!(writes(&outbox).len(), 1);
+}
+
+#[test]
+fn after_the_answer_the_counts_are_said_the_rows_fetched_and_undo_offered() {
+    let mut outbox = Outbox::default();
+    let mut t = reviewed(&["7"], "", &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let (id, _) = writes(&outbox)[0].clone();
+    assert!(t.on_reply(id, answer(1), &mut outbox));
+    assert!(t.draft.is_none(), "the draft is spent");
+    assert_eq!(t.step, Step::Hidden);
+    let said = statuses(&outbox).join("\n");
+    assert!(
+        said.contains("1 finding → ignored (false positive): 1 updated"),
+        "{said}"
+    );
+    assert!(said.contains("u undoes"), "{said}");
+    // The finding is fetched again by id, and the answer goes to the panes.
+    let refresh = outbox
+        .requests()
+        .into_iter()
+        .find_map(|(rid, r)| match r {
+            ApiRequest::ListIssues(req) => Some((rid, req.clone())),
+            _ => None,
+        })
+        .expect("a refresh");
+    assert_eq!(refresh.1.filter.unwrap().ids, vec!["7".to_owned()]);
+    let page = ListIssuesResponse {
+        issues: vec![IssueItem {
+            issue: Some(Issue {
+                id: Some("7".into()),
+                ..Issue::default()
+            }),
+            ..Default::default()
+        }],
+        cursor: None,
+    };
+    t.on_reply(refresh.0, Ok(ApiResponse::ListIssues(page)), &mut outbox);
+    assert!(
+        outbox
+            .events
+            .iter()
+            .any(|e| matches!(e, AppEvent::Changed(Changed::Findings(v)) if v.len() == 1))
+    );
+    assert!(t.last.is_some());
+}
+
+#[test]
+fn esc_goes_back_with_everything_kept_and_t_reopens_the_draft() {
+    let mut outbox = Outbox::default();
+    let mut t = reviewed(&["7"], "my note", &mut outbox);
+    t.on_key(key(KeyCode::Esc), &mut outbox);
+    assert_eq!(t.step, Step::Editing);
+    t.on_key(key(KeyCode::Esc), &mut outbox);
+    assert_eq!(t.step, Step::Hidden);
+    assert!(t.unsent_work().is_some(), "the quit guard knows the draft");
+    t.open(Scope::Ids(vec![finding("7", None, None)]), &mut outbox);
+    let draft = t.draft.as_ref().unwrap();
+    assert_eq!(draft.note, "my note");
+    assert_eq!(
+        draft.decision().unwrap().describe(),
+        "ignored (false positive)"
+    );
+    // For other findings the draft's decision and note come along.
+    t.on_key(key(KeyCode::Esc), &mut outbox);
+    t.open(Scope::Ids(vec![finding("8", None, None)]), &mut outbox);
+    assert_eq!(t.draft.as_ref().unwrap().note, "my note");
+    assert_eq!(t.draft.as_ref().unwrap().scope.ids(), vec!["8".to_owned()]);
+}
+
+#[test]
+fn a_refused_triage_keeps_the_draft_and_changes_nothing_shown() {
+    let mut outbox = Outbox::default();
+    let mut t = reviewed(&["7"], "keep me", &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let (id, _) = writes(&outbox)[0].clone();
+    let refused = ApiError::from_status(500, br#"{"message":"boom"}"#, None);
+    t.on_reply(id, Err(refused), &mut outbox);
+    assert_eq!(t.draft.as_ref().unwrap().note, "keep me");
+    let said = statuses(&outbox).join("\n");
+    assert!(said.contains("The draft is kept"), "{said}");
+    assert!(!said.contains("Outcome unknown"), "{said}");
+    // The server said no: nothing to fetch again.
+    assert!(
+        !outbox
+            .requests()
+            .iter()
+            .any(|(_, r)| matches!(r, ApiRequest::ListIssues(_)))
+    );
+    assert!(t.last.is_none(), "nothing to undo");
+}
+
+#[test]
+fn a_timeout_says_outcome_unknown_fetches_the_findings_and_never_resends() {
+    let mut outbox = Outbox::default();
+    let mut t = reviewed(&["7"], "n", &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let (id, _) = writes(&outbox)[0].clone();
+    t.on_reply(
+        id,
+        Err(ApiError::Timeout(Duration::from_secs(30))),
+        &mut outbox,
+    );
+    let said = statuses(&outbox).join("\n");
+    assert!(said.contains("Outcome unknown"), "{said}");
+    assert!(said.contains("not retried"), "{said}");
+    assert_eq!(writes(&outbox).len(), 1, "sent once");
+    assert!(
+        outbox
+            .requests()
+            .iter()
+            .any(|(_, r)| matches!(r, ApiRequest::ListIssues(_)))
+    );
+    assert!(t.draft.is_some(), "the draft is kept");
+    assert!(!t.in_flight());
+}
+
+#[test]
+fn read_only_refuses_where_the_request_is_made() {
+    let mut outbox = Outbox::new(true);
+    let mut t = reviewed(&["7"], "", &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    assert!(outbox.requests().is_empty());
+    assert_eq!(t.step, Step::Review);
+    assert!(
+        statuses(&outbox)
+            .join("\n")
+            .contains("--read-only is set: the triage is not sent")
+    );
+}
+
+#[test]
+fn undo_puts_each_finding_back_one_request_at_a_time() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let targets = vec![
+        finding("1", Some(TriageState::Reviewing), None),
+        finding("2", None, None),
+        finding("3", Some(TriageState::Reviewing), None),
+    ];
+    t.open_with(Scope::Ids(targets), "fixing", &mut outbox)
+        .unwrap();
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let (id, _) = writes(&outbox)[0].clone();
+    t.on_reply(id, answer(3), &mut outbox);
+    outbox.events.clear();
+    t.undo(&mut outbox);
+    assert_eq!(t.step, Step::Review);
+    let batches = t.draft.as_ref().unwrap().batches("42");
+    let bodies: Vec<serde_json::Value> = batches
+        .iter()
+        .map(|b| serde_json::from_str(&b.body()).unwrap())
+        .collect();
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(bodies[0]["filter"]["ids"], serde_json::json!(["1", "3"]));
+    assert_eq!(
+        bodies[0]["params"]["triageState"],
+        "FINDING_TRIAGE_STATE_REVIEWING"
+    );
+    assert_eq!(bodies[1]["filter"]["ids"], serde_json::json!(["2"]));
+    assert_eq!(
+        bodies[1]["params"]["triageState"],
+        "FINDING_TRIAGE_STATE_UNTRIAGED"
+    );
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    assert_eq!(writes(&outbox).len(), 2, "one in flight at a time");
+    let (first, _) = writes(&outbox)[1].clone();
+    t.on_reply(first, answer(2), &mut outbox);
+    assert_eq!(writes(&outbox).len(), 3, "the next goes after the answer");
+    let (second, _) = writes(&outbox)[2].clone();
+    t.on_reply(second, answer(1), &mut outbox);
+    assert!(!t.in_flight());
+    assert!(t.last.is_none(), "an undo is not undone");
+    let said = statuses(&outbox).join("\n");
+    assert!(
+        said.contains("Undo of the last triage (3 findings): 2 updated, of 2; 1 updated, of 1"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_triage_by_filter_is_counted_before_it_can_be_sent_and_asks_twice_when_large() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let filter = ListIssuesFilter {
+        rules: vec!["tainted-sql".into()],
+        ..Default::default()
+    };
+    let scope = Scope::Filter {
+        filter: Box::new(filter.clone()),
+        issue_types: vec![IssueType::Sast],
+        count: Count::Counting(None),
+    };
+    t.open_with(scope, "ignored acceptable-risk legacy code", &mut outbox)
+        .unwrap();
+    let count_id = outbox
+        .requests()
+        .into_iter()
+        .find_map(|(id, r)| matches!(r, ApiRequest::CountIssues(_)).then_some(id))
+        .expect("counted first");
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    assert!(writes(&outbox).is_empty(), "not before the count");
+    t.on_reply(count_id, Ok(ApiResponse::Count(120, true)), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    assert_eq!(t.step, Step::ConfirmAgain);
+    assert!(writes(&outbox).is_empty());
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let sent = writes(&outbox);
+    let ApiRequest::TriageFindings(body) = &sent[0].1 else {
+        panic!()
+    };
+    assert_eq!(body.filter.as_ref(), Some(&filter));
+    assert_eq!(body.issue_types, vec![IssueType::Sast]);
+    assert_eq!(
+        body.params.as_ref().unwrap().note.as_deref(),
+        Some("legacy code")
+    );
+    t.on_reply(sent[0].0, answer(120), &mut outbox);
+    assert!(
+        outbox
+            .events
+            .iter()
+            .any(|e| matches!(e, AppEvent::Changed(Changed::FindingsReload)))
+    );
+    assert!(t.last.is_none(), "a triage by filter has no undo");
+}
+
+#[test]
+fn agentic_issues_are_triaged_one_request_each_and_change_in_place() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let issue = AgenticIssue {
+        id: Some("a1".into()),
+        triage_state: Some(AgenticTriageState::Open),
+        ..Default::default()
+    };
+    t.open_with(
+        Scope::Ids(vec![Target::agentic(&issue)]),
+        "fixed",
+        &mut outbox,
+    )
+    .unwrap();
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let sent = writes(&outbox);
+    let ApiRequest::TriageAgentic { issue_id, request } = &sent[0].1 else {
+        panic!()
+    };
+    assert_eq!(issue_id, "a1");
+    assert_eq!(
+        serde_json::to_value(request).unwrap(),
+        serde_json::json!({"deploymentId": "42", "issueId": "a1", "triageState": "TRIAGE_STATE_FIXED"})
+    );
+    let now = AgenticIssue {
+        triage_state: Some(AgenticTriageState::Fixed),
+        ..issue
+    };
+    t.on_reply(
+        sent[0].0,
+        Ok(ApiResponse::AgenticTriaged(TriageIssueResponse {
+            data: Some(now),
+        })),
+        &mut outbox,
+    );
+    assert!(outbox.events.iter().any(
+        |e| matches!(e, AppEvent::Changed(Changed::Agentic(i)) if i.triage_state == Some(AgenticTriageState::Fixed))
+    ));
+}
+
+#[test]
+fn permissions_are_said_before_sending() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    t.open(
+        Scope::Ids(vec![finding("1", None, Some(TriagePermission::None))]),
+        &mut outbox,
+    );
+    t.on_key(key(KeyCode::Enter), &mut outbox);
+    assert_eq!(t.step, Step::Editing, "cannot be reviewed");
+    assert!(statuses(&outbox).join("\n").contains("cannot be triaged"));
+    let mut t = Triage::new("42");
+    let targets = vec![
+        finding("1", None, Some(TriagePermission::Request)),
+        finding("2", None, Some(TriagePermission::Ignore)),
+    ];
+    t.open_with(Scope::Ids(targets), "ignored", &mut outbox)
+        .unwrap();
+    assert_eq!(t.draft.as_ref().unwrap().permission_counts(), (0, 1));
+}
+
+#[test]
+fn one_triage_is_in_flight_at_a_time() {
+    let mut outbox = Outbox::default();
+    let mut t = reviewed(&["7"], "", &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Esc), &mut outbox);
+    t.open(Scope::Ids(vec![finding("8", None, None)]), &mut outbox);
+    assert!(
+        t.open_with(
+            Scope::Ids(vec![finding("8", None, None)]),
+            "fixing",
+            &mut outbox
+        )
+        .is_err()
+    );
+    assert_eq!(writes(&outbox).len(), 1);
+    assert!(statuses(&outbox).join("\n").contains("one at a time"));
+}
