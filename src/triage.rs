@@ -284,6 +284,91 @@ impl Decision {
     }
 }
 
+/// One finding or agentic-workflow issue a triage touches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub id: String,
+    /// What the review lists for it (rule and place, or the title).
+    pub label: String,
+    /// Its state before: what undo returns it to.
+    pub before: Before,
+    pub permission: Option<TriagePermission>,
+}
+
+/// A target's triage state and reason before the triage.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Before {
+    Finding(Option<TriageState>, Option<TriageReason>),
+    Agentic(Option<AgenticTriageState>, Option<AgenticTriageReason>),
+}
+
+impl Target {
+    pub fn finding(issue: &Issue) -> Target {
+        let place = issue.location();
+        let rule = issue.short_rule_label();
+        Target {
+            id: issue.id().to_owned(),
+            label: [rule.as_str(), issue.repository_name(), place.as_str()]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("  "),
+            before: Before::Finding(issue.triage_state.clone(), issue.triage_reason.clone()),
+            permission: issue.triage_permission.clone(),
+        }
+    }
+
+    pub fn agentic(issue: &AgenticIssue) -> Target {
+        Target {
+            id: issue.id.clone().unwrap_or_default(),
+            label: issue.title.clone().unwrap_or_default(),
+            before: Before::Agentic(issue.triage_state.clone(), issue.triage_reason.clone()),
+            permission: None,
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self.before {
+            Before::Finding(..) => Kind::Finding,
+            Before::Agentic(..) => Kind::Agentic,
+        }
+    }
+
+    /// The decision that puts this target back as it was; `None` when its
+    /// state then is not one a triage can set (unknown to this build).
+    pub fn inverse(&self) -> Option<Decision> {
+        match &self.before {
+            Before::Finding(state, reason) => {
+                let state = state.clone().unwrap_or(TriageState::Untriaged);
+                let settable = Kind::Finding
+                    .states()
+                    .iter()
+                    .any(|(w, _)| *w == state.as_wire());
+                if !settable {
+                    return None;
+                }
+                let ignoring = takes_reason(state.as_wire());
+                Some(Decision::Finding {
+                    reason: reason.clone().filter(|_| ignoring),
+                    state,
+                    note: None,
+                })
+            }
+            Before::Agentic(state, reason) => {
+                let state = state.clone().unwrap_or(AgenticTriageState::Open);
+                if !state.is_known() {
+                    return None;
+                }
+                let ignoring = takes_reason(state.as_wire());
+                Some(Decision::Agentic {
+                    reason: reason.clone().filter(|_| ignoring),
+                    state,
+                })
+            }
+        }
+    }
+}
+
 fn split_word(s: &str) -> (&str, &str) {
     let s = s.trim_start();
     match s.find(char::is_whitespace) {

@@ -6,8 +6,8 @@
 use super::keymap::{Action, Context, Keymap};
 use super::message::{ApiResult, Changed, ExportItems, Outbox, PaneId, RequestId};
 use super::theme::Theme;
-use super::triage::plan::Target;
 use crate::api::model::{Issue, Timestamp};
+use crate::triage::Target;
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -3,9 +3,10 @@
 //! triage changed going to every pane and the detail.
 
 use super::App;
+use crate::triage::Target;
 use crate::tui::detail::Enriched;
 use crate::tui::message::{Changed, Owner};
-use crate::tui::triage::plan::{Count, Scope, Target};
+use crate::tui::triage::plan::{Count, Scope};
 use crossterm::event::KeyEvent;
 
 impl App {

@@ -1,6 +1,7 @@
-use super::plan::{Count, Scope, Target};
+use super::plan::{Count, Scope};
 use super::*;
 use crate::api::ApiError;
+use crate::triage::Target;
 use crate::tui::message::{AppEvent, Changed, Outbox};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::time::Duration;

@@ -5,6 +5,7 @@
 mod view;
 
 use crate::api::model::*;
+use crate::triage::Target;
 use crate::tui::choices;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
@@ -14,7 +15,6 @@ use crate::tui::message::{
 };
 use crate::tui::pane::{Cx, Pane, ViewCx};
 use crate::tui::session::Session;
-use crate::tui::triage::plan::Target;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -1,0 +1,195 @@
+//! The triage dialog's draft: the findings chosen, the state, reason and
+//! note, and how the dialog's keys edit them.
+
+use super::plan::{self, Batch, Scope};
+use crate::api::model::*;
+use crate::triage::{Decision, Kind, takes_reason};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// The dialog's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    State,
+    Reason,
+    Note,
+}
+
+/// What the dialog edits: kept until it has been applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    pub scope: Scope,
+    /// Index into the kind's states.
+    pub state: usize,
+    /// Index into the kind's reasons (`None`: no reason).
+    pub reason: Option<usize>,
+    /// Sent as typed (lines joined by `\n`).
+    pub note: String,
+    pub focus: Field,
+    /// An undo's requests: fixed, reviewed without the dialog.
+    pub undo: Option<Vec<Batch>>,
+}
+
+impl Draft {
+    pub fn new(scope: Scope) -> Draft {
+        Draft {
+            scope,
+            state: 0,
+            reason: None,
+            note: String::new(),
+            focus: Field::State,
+            undo: None,
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.scope.kind()
+    }
+
+    /// The state chosen, as `(wire name, label)`.
+    pub fn state_name(&self) -> (&'static str, &'static str) {
+        let states = self.kind().states();
+        states.get(self.state).copied().unwrap_or(states[0])
+    }
+
+    pub fn takes_reason(&self) -> bool {
+        takes_reason(self.state_name().0)
+    }
+
+    pub fn reason_name(&self) -> Option<(&'static str, &'static str)> {
+        let reasons = self.kind().reasons();
+        self.reason
+            .filter(|_| self.takes_reason())
+            .and_then(|i| reasons.get(i).copied())
+    }
+
+    /// The decision the dialog holds.
+    pub fn decision(&self) -> Result<Decision, String> {
+        let note = self.kind().takes_note().then(|| self.note.clone());
+        Decision::parse(
+            self.kind(),
+            self.state_name().0,
+            self.reason_name().map(|r| r.0),
+            note,
+        )
+    }
+
+    /// Takes a decision's state, reason and note into the dialog.
+    pub fn set_decision(&mut self, decision: &Decision) {
+        let kind = self.kind();
+        let find = |names: Vec<(&str, &str)>, label: &str| names.iter().position(|n| n.1 == label);
+        if let Some(i) = find(kind.states(), decision.state_label()) {
+            self.state = i;
+        }
+        self.reason = decision
+            .reason_label()
+            .and_then(|r| find(kind.reasons(), r));
+        self.note = decision.note().unwrap_or_default().to_owned();
+    }
+
+    /// The targets the service will not triage as asked: (without
+    /// permission at all, who must request an exception instead).
+    pub fn permission_counts(&self) -> (usize, usize) {
+        let Scope::Ids(targets) = &self.scope else {
+            return (0, 0);
+        };
+        let count = |p: TriagePermission| {
+            targets
+                .iter()
+                .filter(|t| t.permission.as_ref() == Some(&p))
+                .count()
+        };
+        let ignores = self.decision().is_ok_and(|d| d.ignores());
+        (
+            count(TriagePermission::None),
+            if ignores {
+                count(TriagePermission::Request)
+            } else {
+                0
+            },
+        )
+    }
+
+    /// Why it cannot go to review, if it cannot.
+    pub fn problem(&self) -> Option<String> {
+        if let Scope::Ids(targets) = &self.scope {
+            let (none, _) = self.permission_counts();
+            if none > 0 && none == targets.len() {
+                return Some(format!(
+                    "{} cannot be triaged: no triage permission",
+                    if none == 1 {
+                        "this finding"
+                    } else {
+                        "these findings"
+                    }
+                ));
+            }
+        }
+        self.decision().err()
+    }
+
+    /// The requests it becomes.
+    pub fn batches(&self, deployment: &str) -> Vec<Batch> {
+        if let Some(undo) = &self.undo {
+            return undo.clone();
+        }
+        match self.decision() {
+            Ok(d) => plan::batches(&d, &self.scope, deployment),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+/// The next row of the dialog (the reason only where the state takes one).
+pub(super) fn next_field(draft: &Draft, step: isize) -> Field {
+    let mut fields = vec![Field::State];
+    if draft.takes_reason() {
+        fields.push(Field::Reason);
+    }
+    if draft.kind().takes_note() {
+        fields.push(Field::Note);
+    }
+    let at = fields.iter().position(|f| *f == draft.focus).unwrap_or(0) as isize;
+    fields[(at + step).rem_euclid(fields.len() as isize) as usize]
+}
+
+/// ←/→ on the state or reason row.
+pub(super) fn choose(draft: &mut Draft, step: isize) {
+    let wrap = |i: isize, n: usize| i.rem_euclid(n as isize) as usize;
+    match draft.focus {
+        Field::State => {
+            let n = draft.kind().states().len();
+            draft.state = wrap(draft.state as isize + step, n);
+        }
+        Field::Reason => {
+            // "no reason", then each reason.
+            let n = draft.kind().reasons().len() + 1;
+            let at = draft.reason.map_or(0, |i| i + 1) as isize;
+            let next = wrap(at + step, n);
+            draft.reason = next.checked_sub(1);
+        }
+        Field::Note => {}
+    }
+}
+
+/// Typing in the note: text at the end, Enter a new line, Backspace,
+/// Ctrl-U clears the line, Ctrl-W a word.
+pub(super) fn edit_note(note: &mut String, key: KeyEvent) {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('u') if ctrl => {
+            let keep = note.rfind('\n').map_or(0, |i| i + 1);
+            note.truncate(keep);
+        }
+        KeyCode::Char('w') if ctrl => {
+            let trimmed = note.trim_end_matches(' ').len();
+            let keep = note[..trimmed].rfind([' ', '\n']).map_or(0, |i| i + 1);
+            note.truncate(keep);
+        }
+        KeyCode::Char(c) if !ctrl => note.push(c),
+        KeyCode::Enter => note.push('\n'),
+        KeyCode::Backspace => {
+            note.pop();
+        }
+        _ => {}
+    }
+}
