@@ -40,6 +40,7 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
         default_view,
         views: settings.saved_views(),
         page_size: Some(settings.page_size.value),
+        triage_confirm_above: Some(settings.triage_confirm_above.value as usize),
         last_visit: Default::default(),
         visits_file: None,
     };

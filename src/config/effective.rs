@@ -102,6 +102,8 @@ pub struct Effective {
     pub deployment: Option<Given<String>>,
     pub token: TokenSource,
     pub page_size: Given<i64>,
+    /// Above this many findings a triage by filter asks a second `y`.
+    pub triage_confirm_above: Given<u32>,
     /// One of [`PANE_NAMES`](super::PANE_NAMES).
     pub default_pane: Given<&'static str>,
     pub default_sort: Option<Given<SortBy>>,
@@ -138,6 +140,9 @@ pub struct ThemeChoice {
 }
 
 pub const DEFAULT_PAGE_SIZE: i64 = 100;
+
+/// Above this many findings a triage by filter asks a second `y`.
+pub const DEFAULT_TRIAGE_CONFIRM_ABOVE: u32 = 50;
 
 /// Merges the command line, the environment's token and the config file.
 pub fn effective(
@@ -283,6 +288,10 @@ pub fn effective(
             .map_or(Given::new(DEFAULT_PAGE_SIZE, Source::Default), |n| {
                 Given::new(n, from_profile())
             }),
+        triage_confirm_above: profile.and_then(|p| p.triage_confirm_above).map_or(
+            Given::new(DEFAULT_TRIAGE_CONFIRM_ABOVE, Source::Default),
+            |n| Given::new(n, from_profile()),
+        ),
         default_pane: profile
             .and_then(|p| p.default_pane)
             .map_or(Given::new("issues", Source::Default), |p| {

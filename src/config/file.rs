@@ -39,6 +39,8 @@ pub struct Profile {
     pub deployment: Option<String>,
     pub token: Option<ProfileToken>,
     pub page_size: Option<i64>,
+    /// Above this many findings a triage by filter asks a second `y`.
+    pub triage_confirm_above: Option<u32>,
     /// One of [`PANE_NAMES`](super::PANE_NAMES). Read through
     /// `RawProfile`; skipped here so serde does not ask the input to live
     /// as long as the name.
@@ -83,6 +85,7 @@ struct RawProfile {
     token_command: Option<String>,
     token_file: Option<String>,
     page_size: Option<PageSize>,
+    triage_confirm_above: Option<u32>,
     default_pane: Option<PaneName>,
     default_sort: Option<SortName>,
     default_direction: Option<DirectionName>,
@@ -138,6 +141,7 @@ impl TryFrom<RawProfile> for Profile {
             deployment: raw.deployment.map(|d| d.0),
             token: tokens.pop().map(|(_, t)| t),
             page_size: raw.page_size.map(|p| p.0),
+            triage_confirm_above: raw.triage_confirm_above,
             default_pane: raw.default_pane.map(|p| p.name()),
             default_sort: raw.default_sort.map(|s| s.0),
             default_direction: raw.default_direction.map(|d| d.0),

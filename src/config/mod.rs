@@ -41,7 +41,8 @@ use std::fmt;
 
 pub use connection::{ConnectionInput, SET_DEPLOYMENT, Target, resolve};
 pub use effective::{
-    CommandLine, DEFAULT_PAGE_SIZE, Effective, Given, Source, ThemeChoice, TokenSource, effective,
+    CommandLine, DEFAULT_PAGE_SIZE, DEFAULT_TRIAGE_CONFIRM_ABOVE, Effective, Given, Source,
+    ThemeChoice, TokenSource, effective,
 };
 pub use file::{ConfigFile, Loaded, Profile, ProfileToken, load, parse};
 pub use paths::{config_path, keymap_path, state_dir, theme_path};

@@ -39,6 +39,8 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 #
 # Page size of the headless commands when --limit and --max are not given (1-1000).
 # page_size = 200
+# Above this many findings, :triage-all asks for a second y (default 50).
+# triage_confirm_above = 50
 # The pane the TUI opens on: report, issues, agentic or scm.
 # default_pane = "issues"
 # The Issues pane's first sort and filters (as `:sort` and `:filter` take them).
@@ -139,6 +141,12 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
         "page_size",
         e.page_size.value.to_string(),
         &e.page_size.source,
+    );
+    line(
+        &mut out,
+        "triage_confirm_above",
+        e.triage_confirm_above.value.to_string(),
+        &e.triage_confirm_above.source,
     );
     line(
         &mut out,

@@ -198,6 +198,7 @@ base_url = "https://work.example.com"
 deployment = 11
 token_command = "echo from-command"
 page_size = 250
+triage_confirm_above = 10
 default_pane = "report"
 default_sort = "severity"
 read_only = true
@@ -237,6 +238,7 @@ fn defaults_without_a_file() {
     let e = effective(cli(), None, path(), None).unwrap();
     assert!(e.base_url.is_none() && e.profile.is_none());
     assert_eq!(e.page_size, Given::new(100, Source::Default));
+    assert_eq!(e.triage_confirm_above, Given::new(50, Source::Default));
     assert_eq!(e.default_pane.value, "issues");
     assert_eq!(e.page_size_override(), None);
     assert!(matches!(e.target(), Ok(Target::Demo)));
@@ -254,6 +256,7 @@ fn the_default_profile_applies_below_flags_and_env() {
     assert_eq!(e.deployment.as_ref().unwrap().value, "11");
     assert_eq!(e.page_size.value, 250);
     assert_eq!(e.page_size_override(), Some(250));
+    assert_eq!(e.triage_confirm_above.value, 10);
     assert_eq!(e.default_pane.value, "report");
     assert_eq!(e.default_sort.as_ref().unwrap().value, SortBy::Severity);
     assert!(e.read_only.value);

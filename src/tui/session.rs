@@ -22,6 +22,9 @@ pub struct Session {
     pub views: Vec<SavedView>,
     /// Items per page the lists ask for (a profile's `page_size`).
     pub page_size: Option<i64>,
+    /// Above this many findings a triage by filter asks a second `y`.
+    /// (`None`: the default.)
+    pub triage_confirm_above: Option<usize>,
     /// When the findings panes were last seen under this profile: what
     /// came after is marked new.
     pub last_visit: Visits,

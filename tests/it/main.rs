@@ -20,3 +20,4 @@ mod terminal_safety;
 mod tui_flows;
 mod tui_props;
 mod tui_snapshots;
+mod tui_triage;

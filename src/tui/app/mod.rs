@@ -104,7 +104,8 @@ impl App {
             quit_armed: false,
             export_format: crate::export::Format::Csv,
             now: chrono::Utc::now(),
-            triage: crate::tui::triage::Triage::new(&session.deployment),
+            triage: crate::tui::triage::Triage::new(&session.deployment)
+                .confirming_above(session.triage_confirm_above),
             session,
         };
         // A profile's default view that does not apply is said at once.

@@ -29,8 +29,9 @@ use crate::tui::message::{
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use plan::{Batch, Count, Scope};
 
-/// Above this many findings a triage by filter asks a second time.
-pub const CONFIRM_ABOVE: usize = 50;
+/// Above this many findings a triage by filter asks a second time (unless
+/// the profile's `triage_confirm_above` says otherwise).
+pub const CONFIRM_ABOVE: usize = crate::config::DEFAULT_TRIAGE_CONFIRM_ABOVE as usize;
 
 /// Where the triage flow is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +92,14 @@ impl Triage {
             deployment: deployment.to_owned(),
             confirm_above: CONFIRM_ABOVE,
             scroll: 0,
+        }
+    }
+
+    /// Asks a second `y` above `n` findings (`None`: the default).
+    pub fn confirming_above(self, n: Option<usize>) -> Triage {
+        Triage {
+            confirm_above: n.unwrap_or(CONFIRM_ABOVE),
+            ..self
         }
     }
 

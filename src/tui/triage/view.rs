@@ -144,7 +144,7 @@ fn dialog<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
             lines.push(Line::from(Span::styled(format!("  {line}{cursor}"), style)));
         }
     }
-    lines.extend(warnings(draft, theme));
+    lines.extend(warnings(draft, width, theme));
     if let Some(problem) = draft.problem() {
         lines.push(Line::from(Span::styled(safe(&problem), theme.error())));
     }
@@ -190,25 +190,25 @@ fn targets<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     lines
 }
 
-/// What the service will do differently from what is asked.
-fn warnings<'a>(draft: &Draft, theme: &Theme) -> Vec<Line<'a>> {
+/// What the service will do differently from what is asked (wrapped to
+/// `width`).
+fn warnings<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     let (none, request) = draft.permission_counts();
-    let mut lines = Vec::new();
+    let mut said = Vec::new();
     if request > 0 {
-        lines.push(Line::from(Span::styled(
-            format!(
-                "! {request} may only request an exception: the service makes an exception request instead of ignoring"
-            ),
-            theme.accent(),
-        )));
+        said.push(format!(
+            "! {request} may only request an exception: the service makes an exception request instead of ignoring"
+        ));
     }
     if none > 0 {
-        lines.push(Line::from(Span::styled(
-            format!("! {none} cannot be triaged (no triage permission): the service skips them"),
-            theme.accent(),
-        )));
+        said.push(format!(
+            "! {none} cannot be triaged (no triage permission): the service skips them"
+        ));
     }
-    lines
+    said.iter()
+        .flat_map(|text| wrap(text, width.max(10)))
+        .map(|line| Line::from(Span::styled(line, theme.accent())))
+        .collect()
 }
 
 fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
@@ -224,7 +224,7 @@ fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
         theme.title(),
     ))];
     lines.extend(targets(draft, width, theme));
-    lines.extend(warnings(draft, theme));
+    lines.extend(warnings(draft, width, theme));
     for batch in draft.batches(&triage.deployment) {
         lines.push(Line::default());
         if draft.undo.is_some() {

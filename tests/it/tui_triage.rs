@@ -1,0 +1,322 @@
+//! Triage through the real app, worker, client and demo server: the dialog,
+//! `:triage`, marks, `:triage-all`, undo, the agentic pane, and the safety
+//! of a write (the draft kept on failure, "outcome unknown" after a
+//! timeout with one request sent, `--read-only`). Every exchange is checked
+//! against the published schemas.
+
+use crate::common::{self, Harness};
+use crate::published;
+use crossterm::event::KeyCode;
+use findings_tui::api::model::*;
+use findings_tui::demo::faults::{FaultKind, Faults};
+use findings_tui::tui::app::Overlay;
+use findings_tui::tui::triage::Step;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// A harness on a watched demo server (every exchange schema-checked).
+async fn harness(timeout: Duration) -> Harness {
+    let h = Harness::quick(300, 120, 35, timeout).await;
+    published::watch(h.server());
+    h
+}
+
+/// Counts the triage writes that reached the server's handlers.
+fn count_writes(h: &Harness) -> Arc<AtomicUsize> {
+    let n = Arc::new(AtomicUsize::new(0));
+    let seen = n.clone();
+    h.server().observe(Some(Arc::new(
+        move |ex: &findings_tui::demo::tap::Exchange| {
+            if let Err(e) = published::published().check_exchange(ex) {
+                published::VIOLATIONS.lock().unwrap().push(e);
+            }
+            if ex.route.ends_with("/findings/v2") || ex.route.contains("/issue/") {
+                seen.fetch_add(1, Ordering::SeqCst);
+            }
+        },
+    )));
+    n
+}
+
+/// The loaded rows' findings, unpacked.
+fn loaded(h: &Harness) -> Vec<Issue> {
+    h.app
+        .issues()
+        .list
+        .items
+        .iter()
+        .filter_map(|r| r.unpack()?.issue)
+        .collect()
+}
+
+/// Selects the first open finding the user may ignore; its id.
+fn select_ignorable(h: &mut Harness) -> String {
+    let rows = loaded(h);
+    let i = rows
+        .iter()
+        .position(|i| {
+            i.aggregate_state == Some(AggregateState::Open)
+                && matches!(i.triage_permission, None | Some(TriagePermission::Ignore))
+        })
+        .expect("an open finding that may be ignored");
+    for _ in 0..i {
+        h.key(KeyCode::Char('j'));
+    }
+    rows[i].id().to_owned()
+}
+
+fn row_state(h: &Harness, id: &str) -> Option<AggregateState> {
+    h.app
+        .issues()
+        .list
+        .items
+        .iter()
+        .find(|r| &*r.id == id)
+        .and_then(|r| r.state.clone())
+}
+
+fn command(h: &mut Harness, line: &str) {
+    h.key(KeyCode::Char(':'));
+    for c in line.chars() {
+        h.key(KeyCode::Char(c));
+    }
+    h.key(KeyCode::Enter);
+}
+
+async fn fetched(h: &Harness, id: &str) -> Issue {
+    common::client_for(h.server()).get_issue(id).await.unwrap()
+}
+
+fn popup(h: &Harness) -> String {
+    match &h.app.overlay {
+        Some(Overlay::Error { title, message }) => format!("{title}: {message}"),
+        other => panic!("no popup: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ignore_one_finding_with_a_note_then_undo() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    let id = select_ignorable(&mut h);
+    h.keys("T");
+    assert!(h.screen().contains("Triage finding"), "{}", h.screen());
+    // Reason: false positive; a note of two lines.
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Right);
+    h.key(KeyCode::Tab);
+    h.keys("dup of SEC-1");
+    h.key(KeyCode::Enter);
+    h.keys("see the ticket");
+    h.ctrl('s');
+    let review = h.screen();
+    assert!(review.contains("Review: only y sends"), "{review}");
+    assert!(review.contains("FINDING_TRIAGE_STATE_IGNORED"), "{review}");
+    assert!(
+        review.contains(r#""note": "dup of SEC-1\nsee the ticket""#),
+        "{review}"
+    );
+    h.keys("y");
+    h.settle().await;
+    h.pump_for(Duration::from_millis(300)).await;
+    assert_eq!(row_state(&h, &id), Some(AggregateState::IgnoredApp));
+    let status = h.app.status.clone().unwrap_or_default();
+    assert!(status.contains("1 updated"), "{status}");
+    assert!(status.contains("u undoes"), "{status}");
+    // The service has it, with an activity event carrying the note.
+    let now = fetched(&h, &id).await;
+    assert_eq!(now.triage_state, Some(TriageState::Ignored));
+    assert!(
+        now.activity_history
+            .iter()
+            .any(|e| e.note.as_deref() == Some("dup of SEC-1\nsee the ticket")),
+        "{:?}",
+        now.activity_history
+    );
+    // The detail shows it too (fetched again).
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.screen().contains("ignored"), "{}", h.screen());
+    h.key(KeyCode::Esc);
+    // u: back to where it was, through the review.
+    h.keys("u");
+    assert_eq!(h.app.triage.step, Step::Review);
+    assert!(
+        h.screen().contains("FINDING_TRIAGE_STATE_UNTRIAGED"),
+        "{}",
+        h.screen()
+    );
+    h.keys("y");
+    h.settle().await;
+    h.pump_for(Duration::from_millis(300)).await;
+    assert_eq!(row_state(&h, &id), Some(AggregateState::Open));
+    published::assert_no_violations();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn marked_findings_go_in_one_request() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    let writes = count_writes(&h);
+    let ids: Vec<String> = loaded(&h)
+        .iter()
+        .take(2)
+        .map(|i| i.id().to_owned())
+        .collect();
+    h.keys("  ");
+    command(&mut h, "triage reviewing looking into it");
+    assert_eq!(h.app.triage.step, Step::Review);
+    assert!(h.screen().contains("2 findings"), "{}", h.screen());
+    h.keys("y");
+    h.settle().await;
+    h.pump_for(Duration::from_millis(300)).await;
+    assert_eq!(writes.load(Ordering::SeqCst), 1);
+    for id in &ids {
+        let now = fetched(&h, id).await;
+        // Reviewing, unless the finding may not be triaged at all.
+        if now.triage_permission != Some(TriagePermission::None) {
+            assert_eq!(now.triage_state, Some(TriageState::Reviewing), "{id}");
+            assert_eq!(row_state(&h, id), Some(AggregateState::Reviewing));
+        }
+    }
+    published::assert_no_violations();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn triage_all_counts_first_and_asks_twice_when_large() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    let rule = loaded(&h)[0].rule_name().to_owned();
+    command(&mut h, &format!("filter rules={rule}"));
+    h.settle().await;
+    let matching = h.app.issues().list.items.len();
+    assert!(matching > 0);
+    h.app.triage.confirm_above = 0;
+    command(&mut h, "triage-all fixing");
+    h.settle().await;
+    h.pump_for(Duration::from_millis(300)).await;
+    let review = h.screen();
+    assert!(
+        review.contains(&format!(
+            "every finding the Issues filter matches ({matching})"
+        )),
+        "{review}"
+    );
+    h.keys("y");
+    assert_eq!(h.app.triage.step, Step::ConfirmAgain);
+    h.keys("y");
+    h.settle().await;
+    h.pump_for(Duration::from_millis(500)).await;
+    h.settle().await;
+    let status = h.app.status.clone().unwrap_or_default();
+    assert!(status.contains("updated"), "{status}");
+    // The list was loaded again: every row of the rule that could be
+    // triaged is now fixing.
+    for issue in loaded(&h) {
+        if issue.triage_permission != Some(TriagePermission::None) {
+            assert_eq!(
+                issue.triage_state,
+                Some(TriageState::Fixing),
+                "{}",
+                issue.id()
+            );
+        }
+    }
+    published::assert_no_violations();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agentic_issue_is_triaged_from_its_pane() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    h.key(KeyCode::Char('3'));
+    h.settle().await;
+    let id = h.app.agentic().list.items[0].id.clone().unwrap();
+    command(&mut h, "triage ignored acceptable-risk");
+    assert!(
+        h.screen().contains("TRIAGE_STATE_IGNORED"),
+        "{}",
+        h.screen()
+    );
+    h.keys("y");
+    h.settle().await;
+    let row = h
+        .app
+        .agentic()
+        .list
+        .items
+        .iter()
+        .find(|i| i.id.as_deref() == Some(id.as_str()))
+        .unwrap();
+    assert_eq!(row.triage_state, Some(AgenticTriageState::Ignored));
+    assert_eq!(row.triage_reason, Some(AgenticTriageReason::AcceptableRisk));
+    published::assert_no_violations();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_triage_keeps_the_draft() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    let id = select_ignorable(&mut h);
+    command(&mut h, "triage ignored no-time keep this note");
+    h.server().set_faults(Faults::failing(500).times(1));
+    h.keys("y");
+    h.settle().await;
+    let said = popup(&h);
+    assert!(said.contains("Triage failed"), "{said}");
+    assert!(said.contains("The draft is kept"), "{said}");
+    h.key(KeyCode::Esc);
+    h.keys("T");
+    let draft = h.app.triage.draft.clone().expect("the draft");
+    assert_eq!(draft.note, "keep this note");
+    assert_eq!(
+        fetched(&h, &id).await.triage_state,
+        Some(TriageState::Untriaged)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_timeout_says_outcome_unknown_and_sends_once() {
+    let mut h = harness(Duration::from_secs(2)).await;
+    h.start().await;
+    let id = select_ignorable(&mut h);
+    let before = row_state(&h, &id);
+    command(&mut h, "triage ignored");
+    h.server()
+        .set_faults(Faults::kind(FaultKind::Hang).times(1));
+    let requests = h.server().requests();
+    h.keys("y");
+    h.settle().await;
+    let said = popup(&h);
+    assert!(said.contains("Outcome unknown"), "{said}");
+    assert!(said.contains("not retried"), "{said}");
+    // The findings are fetched again (a read, which may be retried).
+    h.pump_for(Duration::from_millis(800)).await;
+    assert!(h.server().requests() > requests + 1, "a reload followed");
+    // Sent once: a second attempt would have gone through and ignored it.
+    assert_ne!(
+        fetched(&h, &id).await.triage_state,
+        Some(TriageState::Ignored)
+    );
+    assert_eq!(row_state(&h, &id), before);
+    assert!(h.app.triage.draft.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn read_only_refuses_the_triage_where_it_is_sent() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.app.outbox.read_only = true;
+    h.start().await;
+    let writes = count_writes(&h);
+    let id = select_ignorable(&mut h);
+    command(&mut h, "triage ignored");
+    h.keys("y");
+    h.settle().await;
+    assert!(popup(&h).contains("--read-only is set: the triage is not sent"));
+    assert_eq!(writes.load(Ordering::SeqCst), 0);
+    assert_eq!(
+        fetched(&h, &id).await.triage_state,
+        Some(TriageState::Untriaged)
+    );
+}
