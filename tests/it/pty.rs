@@ -35,6 +35,11 @@ fn the_app_runs_in_a_real_terminal_and_restores_it() {
     // Esc alone is ambiguous to terminals; the pause lets it stand alone.
     s.press(b"\x1b");
     std::thread::sleep(Duration::from_millis(300));
+    // One triage: reviewed, sent with y, its counts said.
+    s.press(b":triage reviewing checked in a pty\r");
+    s.wait_for("Review: only y sends");
+    s.press(b"y");
+    s.wait_for("updated");
     s.press(b"q");
     let (status, alternate, raw) = s.finish();
     assert!(status.success(), "{status:?}");
