@@ -758,3 +758,51 @@ async fn issues_pane_sends_types_at_the_top_level_and_a_limit() {
         assert!(body["filter"].get("issueTypes").is_none(), "{body}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn beside_the_list_the_detail_follows_the_cursor_and_fetches_once_it_rests() {
+    use findings_tui::tui::app::Msg;
+    let mut h = Harness::new(300, 200, 50).await;
+    h.start().await;
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.side_by_side());
+    assert!(!h.app.detail_has_keys(), "the list keeps the keys");
+    let ids: Vec<String> = h.app.issues().list.items[..4]
+        .iter()
+        .map(|r| r.id.to_string())
+        .collect();
+    assert_eq!(h.app.detail.as_ref().unwrap().issue.id(), ids[0]);
+    // Three quick moves: the preview shows each at once, fetches none yet.
+    let sent = h.sent;
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Char('j'));
+    assert_eq!(h.app.issues().list.selected, 3);
+    assert_eq!(h.app.detail.as_ref().unwrap().issue.id(), ids[3]);
+    assert_eq!(h.sent, sent, "nothing fetched while the cursor moves");
+    assert!(h.screen().contains("preview: Enter to scroll it"));
+    // Resting: the next beat after 150 ms fetches the one it rests on.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    h.update(Msg::Tick);
+    assert_eq!(h.sent, sent + 1);
+    h.settle().await;
+    assert!(h.app.enriched.contains_key(&ids[3]));
+    assert!(!h.app.enriched.contains_key(&ids[1]));
+    // Passing over one and back to a fetched one: nothing sent.
+    h.key(KeyCode::Char('k'));
+    h.key(KeyCode::Char('j'));
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    h.update(Msg::Tick);
+    assert_eq!(h.sent, sent + 1, "passed over, then cached");
+    // Enter moves the keys into the detail: j scrolls it, the list stays.
+    h.key(KeyCode::Enter);
+    assert!(h.app.detail_has_keys());
+    h.key(KeyCode::Char('j'));
+    assert_eq!(h.app.issues().list.selected, 3);
+    // Esc gives the keys back; Esc again closes the preview.
+    h.key(KeyCode::Esc);
+    assert!(!h.app.detail_has_keys() && h.app.detail.is_some());
+    h.key(KeyCode::Esc);
+    assert!(h.app.detail.is_none());
+}

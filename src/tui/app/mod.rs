@@ -7,6 +7,7 @@
 mod commands;
 mod exporting;
 mod exporting_view;
+mod preview;
 mod triage;
 pub mod view;
 
@@ -55,6 +56,8 @@ pub struct App {
     /// The pane on show.
     pub pane: PaneId,
     pub detail: Option<DetailView>,
+    /// The detail beside the list has the keys (`Enter` moved into it).
+    pub detail_focus: bool,
     /// Findings fetched for the detail, by id.
     pub enriched: Cache,
     pub overlay: Option<Overlay>,
@@ -91,6 +94,7 @@ impl App {
             panes,
             pane,
             detail: None,
+            detail_focus: false,
             enriched: Cache::new(),
             overlay: None,
             status: None,
@@ -204,6 +208,8 @@ impl App {
     /// Whether anything is being fetched (the spinner runs only then).
     pub fn is_loading(&self) -> bool {
         self.triage.in_flight()
+            // A preview waiting for the cursor to rest needs the clock.
+            || self.detail.as_ref().is_some_and(|d| d.hold_until.is_some())
             || self.panes.iter().any(|p| p.is_loading())
             || self.detail.as_ref().is_some_and(DetailView::is_loading)
     }
@@ -234,7 +240,7 @@ impl App {
     /// The contexts of what has the keys under the overlays: the detail,
     /// else the pane on show.
     pub fn pane_contexts(&self) -> Vec<Context> {
-        if self.detail.is_some() {
+        if self.detail_has_keys() {
             vec![Context::Detail]
         } else {
             self.current().contexts()
@@ -247,7 +253,7 @@ impl App {
             Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_))
         ) || (self.overlay.is_none() && self.triage.is_open())
             || (self.overlay.is_none()
-                && self.detail.is_none()
+                && !self.detail_has_keys()
                 && self.current().text_input_active())
     }
 
@@ -311,7 +317,7 @@ impl App {
         self.relayout();
         if let Some(detail) = &mut self.detail {
             self.outbox.act_for(Owner::Detail);
-            detail.ensure_data(&self.enriched, &mut self.outbox);
+            detail.ensure_data(&self.enriched, &mut self.outbox, self.now);
         }
         std::mem::take(&mut self.outbox.effects)
     }
@@ -326,6 +332,8 @@ impl App {
 
     fn open_detail(&mut self, issue: Issue) {
         self.detail = Some(DetailView::new(issue));
+        // Beside the list, the list keeps the keys: the detail previews.
+        self.detail_focus = false;
     }
 
     fn on_key(&mut self, key: KeyEvent) {
@@ -398,14 +406,18 @@ impl App {
         if self.on_app_action(action) {
             return;
         }
-        if self.detail.is_some() {
+        if self.detail_has_keys() {
             return self.on_detail_action(action);
+        }
+        if self.detail.is_some() && self.on_preview_action(action) {
+            return;
         }
         match action {
             Action::Export => exporting::open_export(self),
             Action::CopyMenu => exporting::open_copy_menu(self),
             _ => self.with_pane(self.pane, |p, cx| p.on_action(action, cx)),
         }
+        self.follow_selection();
     }
 
     /// What the app itself does with a key, wherever it is pressed: quit,
@@ -454,6 +466,11 @@ impl App {
             return;
         };
         if action == Action::Back {
+            if self.detail_focus && self.geometry.list.width > 0 {
+                // Beside the list: the keys go back to it.
+                self.detail_focus = false;
+                return;
+            }
             let cancel = detail.close();
             self.outbox.cancel(cancel);
             self.detail = None;
@@ -506,13 +523,16 @@ impl App {
         let scroll = match mouse.kind {
             MouseEventKind::ScrollDown => Action::Down,
             MouseEventKind::ScrollUp => Action::Up,
-            MouseEventKind::Down(crossterm::event::MouseButton::Left) if self.detail.is_none() => {
+            MouseEventKind::Down(crossterm::event::MouseButton::Left)
+                if !self.detail_has_keys() =>
+            {
                 let body = self.geometry.screen.body;
-                return self.with_pane(self.pane, |p, _| p.click(body, mouse.column, mouse.row));
+                self.with_pane(self.pane, |p, _| p.click(body, mouse.column, mouse.row));
+                return self.follow_selection();
             }
             _ => return,
         };
-        if self.detail.is_some() {
+        if self.detail_has_keys() {
             self.on_detail_action(scroll);
         } else {
             self.with_pane(self.pane, |p, cx| p.on_action(scroll, cx));

@@ -46,6 +46,9 @@ pub fn draw(f: &mut Frame, app: &App) {
     }
     if let (Some(area), Some(d)) = (geometry.detail, &app.detail) {
         crate::tui::detail::view::draw(f, area, d, &app.enriched, &v);
+        if geometry.list.width > 0 && !app.detail_focus {
+            preview_hint(f, area, app);
+        }
     }
     status(f, screen.status, app);
     crate::tui::triage::draw(f, screen.body, &app.triage, &app.theme);
@@ -75,6 +78,21 @@ pub fn draw(f: &mut Frame, app: &App) {
         None => {}
     }
     scrub(f.buffer_mut());
+}
+
+/// On a preview beside the list: how to move into it (its bottom border).
+fn preview_hint(f: &mut Frame, area: Rect, app: &App) {
+    let text = format!(
+        " preview: {} to scroll it · {} close ",
+        app.keymap.hint(Context::List, Action::Open),
+        app.keymap.hint(Context::Issues, Action::Back),
+    );
+    let width = (text.chars().count() as u16).min(area.width.saturating_sub(2));
+    if area.height < 2 || width == 0 {
+        return;
+    }
+    let at = Rect::new(area.x + 1, area.bottom() - 1, width, 1);
+    f.render_widget(Paragraph::new(Span::styled(text, app.theme.dim())), at);
 }
 
 /// The last line of defence: every view makes server text safe before it is

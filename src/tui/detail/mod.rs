@@ -72,6 +72,8 @@ pub struct DetailView {
     /// How far the content can scroll, as last drawn (the view knows the
     /// wrapped content's length): `k` after `G` moves at once.
     pub max_scroll: Cell<Option<u16>>,
+    /// A preview's fetch waits until then (the cursor may move on).
+    pub hold_until: Option<Timestamp>,
 }
 
 impl DetailView {
@@ -100,6 +102,7 @@ impl DetailView {
             bare: false,
             related: 0,
             max_scroll: Cell::new(None),
+            hold_until: None,
         }
     }
 
@@ -198,15 +201,20 @@ impl DetailView {
     /// Fetches the finding by id (the single-issue fetch, which alone gives
     /// code snippets, the dataflow trace and related findings) unless it is
     /// cached.
-    pub fn ensure_data(&mut self, cache: &Cache, outbox: &mut Outbox) {
+    pub fn ensure_data(&mut self, cache: &Cache, outbox: &mut Outbox, now: Timestamp) {
         let Some(id) = self.issue.id.clone() else {
             return;
         };
         // Asked on open whatever the tab: the Overview shows the list's copy
         // at once and the fix PR and other single-issue fields on arrival.
         if self.requested || cache.contains_key(&id) {
+            self.hold_until = None;
             return;
         }
+        if self.hold_until.is_some_and(|t| now < t) {
+            return;
+        }
+        self.hold_until = None;
         self.requested = true;
         if let Some(rid) = outbox.send(ApiRequest::GetIssue { id }) {
             let old = self.loader.started(rid);
@@ -280,7 +288,7 @@ mod tests {
         let mut detail = DetailView::new(finding("a", "from the list"));
         let code = detail.tabs.iter().position(|t| *t == Tab::Code).unwrap();
         detail.tab = code;
-        detail.ensure_data(&Cache::new(), outbox);
+        detail.ensure_data(&Cache::new(), outbox, chrono::Utc::now());
         let (id, request) = outbox.requests()[0];
         assert_eq!(request, &ApiRequest::GetIssue { id: "a".into() });
         (detail, id)
@@ -290,7 +298,7 @@ mod tests {
     fn the_detail_asks_for_its_finding_once_by_id() {
         let mut outbox = Outbox::default();
         let (mut detail, id) = asking(&mut outbox);
-        detail.ensure_data(&Cache::new(), &mut outbox);
+        detail.ensure_data(&Cache::new(), &mut outbox, chrono::Utc::now());
         assert_eq!(outbox.requests().len(), 1, "asked once");
         let mut cache = Cache::new();
         let full = finding("a", "from the single-issue fetch");
@@ -367,7 +375,7 @@ mod tests {
         assert!(detail.bare);
         assert_eq!(detail.current_tab(), Tab::Overview);
         // Even the Overview waits for the fetch: the list never had r2.
-        detail.ensure_data(&cache, &mut outbox);
+        detail.ensure_data(&cache, &mut outbox, chrono::Utc::now());
         let asked: Vec<_> = outbox
             .requests()
             .into_iter()
