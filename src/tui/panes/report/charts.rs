@@ -34,6 +34,8 @@ enum Body {
 
 struct Chart {
     title: String,
+    /// A shorter title, for a panel too narrow for the title.
+    short: Option<String>,
     body: Body,
     /// The panel's width: fixed, or a share of what is left.
     width: Constraint,
@@ -126,6 +128,7 @@ fn by_severity(pane: &ReportPane, v: &ViewCx) -> Chart {
     };
     Chart {
         title: format!("By severity{}", of_all(pane)),
+        short: None,
         body,
         width: Constraint::Length(26),
     }
@@ -169,6 +172,7 @@ fn by_type(pane: &ReportPane, v: &ViewCx) -> Chart {
     };
     Chart {
         title: format!("By type{}", of_all(pane)),
+        short: None,
         body,
         width: Constraint::Length(24),
     }
@@ -192,6 +196,7 @@ fn trend(pane: &ReportPane, v: &ViewCx) -> Chart {
         .unwrap_or_default();
     Chart {
         title: format!("Created per {}{max}", size.label()),
+        short: None,
         body,
         width: Constraint::Fill(1),
     }
@@ -227,6 +232,7 @@ fn top(pane: &ReportPane, v: &ViewCx, name: &str, items: &[(String, u64)]) -> Ch
     };
     Chart {
         title: format!("{name} ({scope})"),
+        short: Some(format!("{name}, {}", scope.trim_start_matches("of "))),
         body,
         width: Constraint::Fill(1),
     }
@@ -238,10 +244,11 @@ fn draw_chart(f: &mut Frame, area: Rect, v: &ViewCx, chart: &Chart) {
     }
     let theme = v.theme;
     let width = area.width as usize;
-    let mut lines = vec![Line::from(Span::styled(
-        fit(&chart.title, width),
-        theme.title(),
-    ))];
+    let title = match &chart.short {
+        Some(short) if chart.title.width() > width => short,
+        _ => &chart.title,
+    };
+    let mut lines = vec![Line::from(Span::styled(fit(title, width), theme.title()))];
     let rows = area.height.saturating_sub(1) as usize;
     match &chart.body {
         Body::Note(text, style) => {
