@@ -53,6 +53,12 @@ pub enum Action {
     CyclePeriod,
     CycleBucket,
     CycleState,
+    PrevReportType,
+    PrevPeriod,
+    PrevBucket,
+    PrevState,
+    /// Filter the report by repository (project) names.
+    RepoFilter,
     ToggleCode,
     ToggleSca,
     ToggleSecrets,

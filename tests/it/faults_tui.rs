@@ -66,7 +66,7 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.key(KeyCode::Char('1'));
     assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
     assert!(h.app.report().is_loading());
-    held_by_server(&h, 2).await;
+    held_by_server(&h, 6).await;
     h.key(KeyCode::Esc);
     assert!(!h.app.report().is_loading());
     // Back on Issues, still waiting; Esc cancels.
@@ -84,7 +84,8 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
             .any(|s| status.contains(s)),
         "the spinner stopped: {status}"
     );
-    assert_eq!(h.server().requests(), 2, "one request per pane, no retry");
+    // Issues' page; the Report's page and its four severity counts.
+    assert_eq!(h.server().requests(), 6, "no retry");
     // Healed, `r` loads the page.
     h.server().set_faults(Faults::none());
     h.key(KeyCode::Char('r'));
@@ -361,4 +362,49 @@ fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
     let _guard = runtime.enter();
     drop(server);
     runtime.shutdown_background();
+}
+
+/// What a Report screen costs with 150 ms of latency on every request:
+/// the page and four severity counts, then twelve trend counts for `b`,
+/// all in flight at once (so about one latency each, not the sum).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_report_screen_costs_few_requests_in_parallel() {
+    let latency = Duration::from_millis(150);
+    let mut h = Harness::quick(2000, 120, 35, QUICK).await;
+    h.start().await;
+    h.server().set_faults(Faults {
+        latency,
+        ..Faults::none()
+    });
+    let cost = |h: &Harness, before: u64, started: Instant| {
+        (h.server().requests() - before, started.elapsed())
+    };
+    let (before, started) = (h.server().requests(), Instant::now());
+    h.key(KeyCode::Char('1'));
+    while h.app.report().counts.is_loading() {
+        h.pump_for(Duration::from_millis(5)).await;
+    }
+    let counted_in = started.elapsed();
+    h.settle().await;
+    let (opened, opened_in) = cost(&h, before, started);
+    let (before, started) = (h.server().requests(), Instant::now());
+    h.key(KeyCode::Char('b'));
+    h.settle().await;
+    let (trend, trend_in) = cost(&h, before, started);
+    let (before, started) = (h.server().requests(), Instant::now());
+    h.key(KeyCode::Char('H'));
+    h.settle().await;
+    let (narrowed, narrowed_in) = cost(&h, before, started);
+    eprintln!(
+        "report at {latency:?} latency: open {opened} requests in {opened_in:?} \
+         (counts done in {counted_in:?}); b (day) {trend} in {trend_in:?}; \
+         H (high only) {narrowed} in {narrowed_in:?}"
+    );
+    assert_eq!(opened, 5, "the page and four severity counts");
+    assert_eq!(trend, 12, "one count per bucket, the list stays");
+    // One severity let through: its count is the total. The trend again.
+    assert_eq!(narrowed, 1 + 12);
+    // In parallel: well under the sum of the latencies.
+    assert!(counted_in < latency * 4, "{counted_in:?}");
+    assert!(trend_in < latency * 12, "{trend_in:?}");
 }

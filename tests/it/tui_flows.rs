@@ -5,6 +5,9 @@ use crate::common;
 
 use common::Harness;
 use crossterm::event::KeyCode;
+use findings_tui::api::model::{
+    FindingSeverity, ReportFilters, ReportRequest, ReportType, TimePeriod,
+};
 use findings_tui::tui::app::{Msg, Overlay};
 use std::collections::HashSet;
 
@@ -376,13 +379,115 @@ async fn report_selectors_reload_with_new_totals() {
     h.settle().await;
     let all = h.screen();
     assert!(all.contains("1,098"), "{all}");
-    h.key(KeyCode::Char('s')); // secrets only
+    h.key(KeyCode::Char('w')); // secrets only
     h.settle().await;
     let secrets = h.screen();
     assert!(secrets.contains("148"), "{secrets}");
     assert!(!secrets.contains("1,098"), "{secrets}");
     h.key(KeyCode::Enter);
     assert!(h.app.detail.is_some());
+}
+
+/// The total of a report request (the Report pane's defaults: total-open,
+/// all time) narrowed by `narrow`, asked of the server directly.
+async fn report_total(h: &Harness, narrow: impl FnOnce(&mut ReportRequest)) -> i64 {
+    let mut r = ReportRequest {
+        report_type: Some(ReportType::TotalOpen),
+        limit: Some(1),
+        ..Default::default()
+    };
+    narrow(&mut r);
+    let client = common::client_for(h.server());
+    client.report_findings(&r).await.unwrap().total.unwrap()
+}
+
+/// The count a bar of the severity chart (the first, at the left) shows.
+fn severity_bar(screen: &str, label: &str) -> i64 {
+    let line = screen
+        .lines()
+        .find(|l| l.starts_with(label) && !l.contains(" H "))
+        .unwrap_or_else(|| panic!("no {label} bar in\n{screen}"));
+    let chart: String = line.chars().take(26).collect();
+    chart.split_whitespace().last().unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_charts_count_the_whole_set() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    let screen = h.screen();
+    assert!(screen.contains("By severity (all 1,098)"), "{screen}");
+    assert!(screen.contains("Top rules (of 100 loaded)"), "{screen}");
+    for (label, sev) in [
+        ("critical", FindingSeverity::Critical),
+        ("high", FindingSeverity::High),
+        ("medium", FindingSeverity::Medium),
+        ("low", FindingSeverity::Low),
+    ] {
+        let asked = report_total(&h, |r| {
+            r.filters = Some(ReportFilters {
+                finding_severities: vec![sev],
+                ..Default::default()
+            })
+        })
+        .await;
+        assert_eq!(severity_bar(&screen, label), asked, "{label}");
+    }
+
+    // `b`: the trend by day; the list stays, the buckets add up to what was
+    // created since the first bucket began.
+    h.key(KeyCode::Char('b'));
+    h.key(KeyCode::Char('b')); // week
+    assert_eq!(h.app.report().list.items.len(), 100, "the list stays");
+    h.settle().await;
+    let trend = h.app.report().counts.trend().unwrap();
+    assert_eq!(trend.len(), findings_tui::tui::panes::report::MAX_BUCKETS);
+    let since = trend[0].0;
+    let created = report_total(&h, |r| {
+        r.filters = Some(ReportFilters {
+            time_period: Some(TimePeriod {
+                since: Some(since),
+                until: None,
+            }),
+            ..Default::default()
+        })
+    })
+    .await;
+    assert_eq!(trend.iter().map(|(_, n)| n).sum::<i64>(), created);
+    assert!(created > 0, "the demo has findings in the last 12 weeks");
+    let screen = h.screen();
+    assert!(screen.contains("Created per week (max"), "{screen}");
+
+    // `/`: one repository, as `report --repo` asks for it.
+    let repo = h
+        .app
+        .report()
+        .selected_issue()
+        .unwrap()
+        .repository_name()
+        .to_owned();
+    h.key(KeyCode::Char('/'));
+    h.keys(&repo);
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let asked = report_total(&h, |r| {
+        r.filters = Some(ReportFilters {
+            projects: vec![repo.clone()],
+            ..Default::default()
+        })
+    })
+    .await;
+    let totals = h.app.report().current_totals().unwrap().clone();
+    assert_eq!(totals.all, Some(asked));
+    assert!(asked < 1098, "{repo}: {asked}");
+    let sum: i64 = h.app.report().counts.severities().unwrap().iter().sum();
+    assert!(
+        sum <= asked,
+        "the severity counts are of that repository too"
+    );
+    assert!(h.screen().contains(&format!("repo {repo}")));
 }
 
 // ------------------------------------------------------- marks and exports

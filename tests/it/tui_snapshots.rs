@@ -84,6 +84,24 @@ async fn report_pane() {
     }
 }
 
+/// The repository filter as typed, then in force with the report type
+/// stepped back twice (`V` `V`: project). (No period or trend: those move
+/// with the clock.)
+#[tokio::test(flavor = "multi_thread")]
+async fn report_repository_filter_and_selectors_back() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('1'));
+        app.settle().await;
+        app.keys("/acme/payments-api");
+        insta::assert_snapshot!(format!("report_repo_typed_{w}x{h}"), app.screen());
+        app.key(KeyCode::Enter);
+        app.keys("VV");
+        app.settle().await;
+        insta::assert_snapshot!(format!("report_repo_{w}x{h}"), app.screen());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn agentic_pane_and_detail() {
     for (w, h) in SIZES {

@@ -1,18 +1,28 @@
 //! The Report pane: ReportsService_GetReportFindings with selectors (report
 //! type, time period, bucket size, finding state) and toggles (finding
-//! types, severities). The totals of the response, charts of the loaded
-//! findings (counted here as pages arrive, so a frame does no O(n) work) and
-//! the findings list, loaded lazily by cursor like the Issues pane.
+//! types, severities) and a repository filter (`/`). The totals of the
+//! response, charts of the whole filtered set where the API can count
+//! ([`counts`]: by severity, by type, the trend over time buckets), charts
+//! of the loaded findings where it cannot ([`stats`]: top rules and
+//! projects), and the findings list, loaded lazily by cursor like the
+//! Issues pane.
 //!
-//! Every selector or toggle change starts a new query: the request in flight
-//! is cancelled, the list is emptied and the first page is requested. The
-//! totals of the previous query stay on screen (dimmed) until the new ones
-//! arrive.
+//! Every selector or toggle change starts a new query: the requests in
+//! flight are cancelled, the list is emptied and the first page and the
+//! counts are requested. The totals of the previous query stay on screen
+//! (dimmed) until the new ones arrive. The bucket size changes only the
+//! trend.
 
+mod charts;
+mod counts;
+mod keys;
+mod stats;
 mod view;
 
+pub use counts::{Counts, MAX_BUCKETS, Trend, bucket_starts};
+pub use stats::{Stats, rule_labels};
+
 use crate::api::model::*;
-use crate::tui::choices;
 use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
@@ -23,7 +33,7 @@ use crate::tui::rows::FindingRow;
 use crate::tui::session::Session;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use std::collections::HashMap;
+use tui_input::Input;
 
 pub const ID: PaneId = PaneId("report");
 
@@ -56,118 +66,7 @@ pub struct Totals {
     pub secrets: Option<i64>,
 }
 
-/// Counts over the loaded findings, kept up to date as pages arrive.
-#[derive(Debug, Clone, Default)]
-pub struct Stats {
-    /// By `Severity::rank`: critical, high, medium, low, info, other/none.
-    pub by_severity: [u64; 6],
-    /// Code (SAST and AI SAST), supply chain (SCA), secrets, other/none.
-    pub by_type: [u64; 4],
-    /// By rule id (else its label): the label, and the count.
-    rules: HashMap<String, (String, u64)>,
-    projects: HashMap<String, u64>,
-    /// The most frequent rules, most first (ties by name), one row a rule,
-    /// labelled so that no two read the same ([`rule_labels`]).
-    pub top_rules: Vec<(String, u64)>,
-    /// The most frequent projects (repositories), most first.
-    pub top_projects: Vec<(String, u64)>,
-    /// Findings counted.
-    pub count: u64,
-}
-
-impl Stats {
-    /// Counts a page of findings and refreshes the top lists.
-    pub fn add(&mut self, findings: &[Issue]) {
-        for i in findings {
-            let sev = i.severity.as_ref().map_or(5, |s| s.rank() as usize).min(5);
-            self.by_severity[sev] += 1;
-            let ty = match i.issue_type {
-                Some(IssueType::Sast | IssueType::AiSast) => 0,
-                Some(IssueType::Sca) => 1,
-                Some(IssueType::Secrets) => 2,
-                _ => 3,
-            };
-            self.by_type[ty] += 1;
-            let label = match i.rule_label() {
-                r if r.is_empty() => "(no rule)".to_owned(),
-                r => r,
-            };
-            let key = match i.rule_id.as_deref() {
-                Some(id) if !id.is_empty() => id.to_owned(),
-                _ => label.clone(),
-            };
-            self.rules.entry(key).or_insert((label, 0)).1 += 1;
-            let project = match i.repository_name() {
-                "" => "(no project)",
-                p => p,
-            };
-            *self.projects.entry(project.to_owned()).or_default() += 1;
-            self.count += 1;
-        }
-        if !findings.is_empty() {
-            self.top_rules = top_rules(&self.rules);
-            self.top_projects = top(&self.projects);
-        }
-    }
-}
-
-/// The most frequent rules, each with a label of its own: the short name,
-/// and where rules share one, the first parts of the rule id that tell them
-/// apart (`tainted-sql-string (java)`, `tainted-sql-string (ruby)`).
-fn top_rules(rules: &HashMap<String, (String, u64)>) -> Vec<(String, u64)> {
-    let mut all: Vec<(&str, &str, u64)> = rules
-        .iter()
-        .map(|(key, (label, n))| (key.as_str(), short_rule(label), *n))
-        .collect();
-    all.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| (a.1, a.0).cmp(&(b.1, b.0))));
-    all.truncate(TOP);
-    let labels = rule_labels(&all.iter().map(|(k, l, _)| (*k, *l)).collect::<Vec<_>>());
-    labels
-        .into_iter()
-        .zip(all)
-        .map(|(l, (_, _, n))| (l, n))
-        .collect()
-}
-
-/// Labels for rules given as (rule id, short name): the short name alone
-/// when no other has it, else with the shortest leading part of the dotted
-/// rule id that no other of that name shares (the whole id, if none does).
-pub fn rule_labels(rules: &[(&str, &str)]) -> Vec<String> {
-    rules
-        .iter()
-        .map(|&(key, name)| {
-            let namesakes: Vec<&str> = rules
-                .iter()
-                .filter(|(k, n)| *n == name && *k != key)
-                .map(|(k, _)| *k)
-                .collect();
-            if namesakes.is_empty() {
-                return name.to_owned();
-            }
-            let parts: Vec<&str> = key.split('.').collect();
-            let qualifier = (1..parts.len())
-                .map(|n| parts[..n].join("."))
-                .find(|prefix| {
-                    namesakes
-                        .iter()
-                        .all(|k| !k.starts_with(&format!("{prefix}.")))
-                })
-                .unwrap_or_else(|| key.to_owned());
-            format!("{name} ({qualifier})")
-        })
-        .collect()
-}
-
-fn top(counts: &HashMap<String, u64>) -> Vec<(String, u64)> {
-    let mut all: Vec<(&String, &u64)> = counts.iter().collect();
-    all.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-    all.into_iter()
-        .take(TOP)
-        .map(|(k, v)| (k.clone(), *v))
-        .collect()
-}
-
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ReportPane {
     pub list: PagedList<FindingRow<Issue>>,
     pub report_type: ReportType,
@@ -185,7 +84,14 @@ pub struct ReportPane {
     /// The totals last received, and the generation of their query (they
     /// stay visible, dimmed, while a newer query loads).
     pub totals: Option<(Totals, u64)>,
+    /// Counts of the whole filtered set (severity, trend).
+    pub counts: Counts,
+    /// Counts of the loaded findings (top rules and projects).
     pub stats: Stats,
+    /// The projects (repository names) filtered on; empty = all.
+    pub projects: Vec<String>,
+    /// The repository filter being typed (`/`).
+    pub repo_input: Option<Input>,
     /// The request in flight is for the first page (it carries the totals).
     first_page_pending: bool,
     /// Rows marked with `Space` (until the report is loaded anew).
@@ -209,7 +115,10 @@ impl Default for ReportPane {
             severities: [false; 4],
             since: None,
             totals: None,
+            counts: Counts::default(),
             stats: Stats::default(),
+            projects: Vec::new(),
+            repo_input: None,
             first_page_pending: false,
             marked: Marks::default(),
             new: NewSince::default(),
@@ -287,6 +196,20 @@ impl ReportPane {
         self.bucket.as_ref().map_or("none", TimeBucketSize::label)
     }
 
+    /// The repositories filtered on ("all" when none is).
+    pub fn repo_label(&self) -> String {
+        match self.projects.as_slice() {
+            [] => "all".to_owned(),
+            names => names.join(","),
+        }
+    }
+
+    /// Whether a chart of the whole set is still being counted.
+    pub fn is_counting(&self) -> bool {
+        self.counts.is_loading()
+            || (self.list.loader.is_loading() && self.current_totals().is_none())
+    }
+
     pub fn state_label(&self) -> &str {
         self.finding_state
             .as_ref()
@@ -310,9 +233,9 @@ impl ReportPane {
                 since: Some(since),
                 until: None,
             }),
-            time_bucket_size: self.bucket.clone(),
             finding_types: selected(&self.types, &TYPES),
             finding_severities: selected(&self.severities, &SEVERITIES),
+            projects: self.projects.clone(),
             ..Default::default()
         };
         ReportRequest {
@@ -325,9 +248,9 @@ impl ReportPane {
         }
     }
 
-    /// Starts a new query (a new selection, `r`): cancels the request in
-    /// flight, empties the list and asks for the first page. The totals of
-    /// the previous query stay until the new ones arrive.
+    /// Starts a new query (a new selection, `r`): cancels the requests in
+    /// flight, empties the list and asks for the first page and the counts.
+    /// The totals of the previous query stay until the new ones arrive.
     ///
     /// The start of the time period is fixed here, once per query, as
     /// `now - period_days` (the message's time), so a query's pages all
@@ -345,6 +268,23 @@ impl ReportPane {
         self.marked.clear();
         self.stats = Stats::default();
         self.load_next(cx.outbox);
+        let allowed = match self.severities {
+            none if none.iter().all(|on| !on) => [true; 4],
+            on => on,
+        };
+        let trend = self.trend(cx);
+        self.counts
+            .start(&self.request(None), allowed, trend, cx.outbox);
+    }
+
+    /// What the trend counts: the bucket size, up to now, from the start
+    /// of the period.
+    fn trend(&self, cx: &Cx) -> Trend {
+        Trend {
+            size: self.bucket.clone(),
+            now: cx.now,
+            since: self.since,
+        }
     }
 
     fn load_next(&mut self, outbox: &mut Outbox) {
@@ -370,6 +310,7 @@ impl ReportPane {
                 sca: page.total_sca,
                 secrets: page.total_secrets,
             };
+            self.counts.total(totals.all);
             self.totals = Some((totals, self.list.loader.generation));
         }
         self.stats.add(&page.findings);
@@ -404,7 +345,15 @@ impl Pane for ReportPane {
     }
 
     fn is_loading(&self) -> bool {
-        self.list.loader.is_loading()
+        self.list.loader.is_loading() || self.counts.is_loading()
+    }
+
+    fn text_input_active(&self) -> bool {
+        self.repo_input.is_some()
+    }
+
+    fn on_text_key(&mut self, key: crossterm::event::KeyEvent, cx: &mut Cx) {
+        self.on_repo_key(key, cx);
     }
 
     /// The first time the pane is shown, the report is requested.
@@ -417,6 +366,8 @@ impl Pane for ReportPane {
     fn on_action(&mut self, action: Action, cx: &mut Cx) {
         let rows = list_rows(cx.area);
         let stopping = action == Action::Back;
+        // Esc stops the counts in flight too.
+        let counts_stopped = stopping && self.counts.cancel(cx.outbox);
         match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
         {
             // Esc stopped the first page: its totals are not coming.
@@ -424,11 +375,15 @@ impl Pane for ReportPane {
             ListKey::Handled => {}
             ListKey::LoadNext => self.load_next(cx.outbox),
             ListKey::Reload => self.reload(cx),
+            ListKey::Unhandled if counts_stopped => cx.outbox.status("request cancelled"),
             ListKey::Unhandled => self.on_selector(action, cx),
         }
     }
 
     fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        let Some(result) = self.counts.take(id, result) else {
+            return;
+        };
         if !self.list.loader.accept(id) {
             return;
         }
@@ -489,53 +444,6 @@ impl Pane for ReportPane {
     }
 }
 
-impl ReportPane {
-    /// The Report's own keys: selectors, toggles and `n`.
-    fn on_selector(&mut self, action: Action, cx: &mut Cx) {
-        match action {
-            Action::NewOnly => {
-                let in_force = self.new.last_visit.filter(|_| self.new_only);
-                let new_only = self.new.toggle(in_force, cx.outbox).is_some();
-                if new_only != self.new_only {
-                    self.new_only = new_only;
-                    self.reload(cx);
-                }
-            }
-            Action::CycleReportType => {
-                self.report_type = choices::next(ReportType::ALL, Some(&self.report_type))
-                    .unwrap_or(ReportType::TotalOpen);
-                self.reload(cx);
-            }
-            Action::CyclePeriod => {
-                let i = PERIODS
-                    .iter()
-                    .position(|p| *p == self.period_days)
-                    .map_or(0, |i| (i + 1) % PERIODS.len());
-                self.period_days = PERIODS[i];
-                self.new_only = false;
-                self.reload(cx);
-            }
-            Action::CycleBucket => {
-                self.bucket = choices::next_or_none(TimeBucketSize::ALL, self.bucket.as_ref());
-                self.reload(cx);
-            }
-            Action::CycleState => {
-                self.finding_state =
-                    choices::next_or_none(AggregateState::ALL, self.finding_state.as_ref());
-                self.reload(cx);
-            }
-            Action::ToggleCode => self.toggle_type(0, cx),
-            Action::ToggleSca => self.toggle_type(1, cx),
-            Action::ToggleSecrets => self.toggle_type(2, cx),
-            Action::ToggleCritical => self.toggle_severity(0, cx),
-            Action::ToggleHigh => self.toggle_severity(1, cx),
-            Action::ToggleMedium => self.toggle_severity(2, cx),
-            Action::ToggleLow => self.toggle_severity(3, cx),
-            _ => {}
-        }
-    }
-}
-
 fn selected<T: Clone>(on: &[bool], values: &[T]) -> Vec<T> {
     on.iter()
         .zip(values)
@@ -560,3 +468,5 @@ fn labels(on: &[bool], names: &[String]) -> String {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_counts;

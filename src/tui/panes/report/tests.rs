@@ -9,31 +9,41 @@ use crate::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-/// The report requests sent, with their ids.
-fn sent(outbox: &Outbox) -> Vec<(RequestId, ReportRequest)> {
+/// The report requests sent, with their ids, of `limit` `limit`.
+fn sent_of(outbox: &Outbox, limit: i64) -> Vec<(RequestId, ReportRequest)> {
     outbox
         .requests()
         .into_iter()
         .filter_map(|(id, r)| match r {
-            ApiRequest::Report(r) => Some((id, r.clone())),
+            ApiRequest::Report(r) if r.limit == Some(limit) => Some((id, r.clone())),
             _ => None,
         })
         .collect()
 }
 
-fn cancelled(outbox: &Outbox) -> Vec<RequestId> {
+/// The requests for pages of findings sent, with their ids.
+pub(super) fn sent(outbox: &Outbox) -> Vec<(RequestId, ReportRequest)> {
+    sent_of(outbox, PAGE_SIZE)
+}
+
+/// The count requests (`limit` 1) sent, with their ids.
+pub(super) fn counts_sent(outbox: &Outbox) -> Vec<(RequestId, ReportRequest)> {
+    sent_of(outbox, 1)
+}
+
+pub(super) fn cancelled(outbox: &Outbox) -> Vec<RequestId> {
     outbox.cancelled()
 }
 
-fn last_request(outbox: &Outbox) -> ReportRequest {
+pub(super) fn last_request(outbox: &Outbox) -> ReportRequest {
     sent(outbox).pop().expect("a report request was sent").1
 }
 
-fn last_id(outbox: &Outbox) -> RequestId {
+pub(super) fn last_id(outbox: &Outbox) -> RequestId {
     sent(outbox).pop().expect("a report request was sent").0
 }
 
-fn finding(n: usize, sev: Severity, ty: IssueType, rule: &str, repo: &str) -> Issue {
+pub(super) fn finding(n: usize, sev: Severity, ty: IssueType, rule: &str, repo: &str) -> Issue {
     Issue {
         id: Some(format!("f{n}")),
         severity: Some(sev),
@@ -51,7 +61,7 @@ fn finding(n: usize, sev: Severity, ty: IssueType, rule: &str, repo: &str) -> Is
     }
 }
 
-fn page(range: std::ops::Range<usize>, cursor: Option<&str>) -> ReportResponse {
+pub(super) fn page(range: std::ops::Range<usize>, cursor: Option<&str>) -> ReportResponse {
     ReportResponse {
         findings: range
             .map(|n| {
@@ -74,12 +84,17 @@ fn page(range: std::ops::Range<usize>, cursor: Option<&str>) -> ReportResponse {
     }
 }
 
-fn reply(pane: &mut ReportPane, id: RequestId, resp: ReportResponse, outbox: &mut Outbox) {
+pub(super) fn reply(
+    pane: &mut ReportPane,
+    id: RequestId,
+    resp: ReportResponse,
+    outbox: &mut Outbox,
+) {
     pane.reply(id, Ok(ApiResponse::Report(resp)), outbox)
 }
 
 /// An activated pane whose first page has arrived.
-fn loaded(outbox: &mut Outbox) -> ReportPane {
+pub(super) fn loaded(outbox: &mut Outbox) -> ReportPane {
     let mut pane = ReportPane::default();
     pane.start(outbox);
     let id = last_id(outbox);
@@ -140,6 +155,11 @@ fn activation_requests_the_first_page_once_with_the_defaults() {
     pane.start(&mut outbox);
     let reqs = sent(&outbox);
     assert_eq!(reqs.len(), 1, "activate loads only the first time");
+    assert_eq!(
+        counts_sent(&outbox).len(),
+        4,
+        "and counts the four severities"
+    );
     let r = &reqs[0].1;
     assert_eq!(r.report_type, Some(ReportType::TotalOpen));
     assert_eq!(r.limit, Some(100));
@@ -220,26 +240,6 @@ fn each_selector_and_toggle_shapes_the_request() {
         pane.act(action, 20, &mut outbox);
     }
     assert_eq!(last_request(&outbox).filters, None);
-
-    // Bucket: none → day → week → month → none.
-    let mut buckets = vec![];
-    for _ in 0..4 {
-        pane.act(Action::CycleBucket, 20, &mut outbox);
-        buckets.push(
-            last_request(&outbox)
-                .filters
-                .and_then(|f| f.time_bucket_size),
-        );
-    }
-    assert_eq!(
-        buckets,
-        vec![
-            Some(TimeBucketSize::Day),
-            Some(TimeBucketSize::Week),
-            Some(TimeBucketSize::Month),
-            None
-        ]
-    );
 
     // State: none → each aggregate state → none.
     let mut states = vec![];
@@ -474,15 +474,11 @@ fn a_click_selects_the_row_under_it() {
 }
 
 #[test]
-fn charts_count_the_loaded_findings() {
+fn top_charts_count_the_loaded_findings() {
     let mut outbox = Outbox::default();
     let pane = loaded(&mut outbox);
     let s = &pane.stats;
     assert_eq!(s.count, 100);
-    assert_eq!(s.by_severity[0], 34, "critical: n % 3 == 0");
-    assert_eq!(s.by_severity[1], 33);
-    assert_eq!(s.by_severity[3], 33);
-    assert_eq!(s.by_type, [34, 33, 33, 0]);
     assert_eq!(s.top_rules.len(), TOP);
     assert_eq!(s.top_rules[0], ("rule-0".to_owned(), 15));
     assert_eq!(s.top_projects.len(), 4);
@@ -533,12 +529,12 @@ fn top_rules_count_each_rule_once_and_tell_namesakes_apart() {
     );
     // A narrow chart cuts the name, not what tells it apart.
     assert_eq!(
-        super::view::fit_label("tainted-sql-string (java.spring)", 24),
+        super::charts::fit_label("tainted-sql-string (java.spring)", 24),
         "tainted-s… (java.spring)"
     );
 }
 
-fn screen(w: u16, h: u16, pane: ReportPane) -> String {
+pub(super) fn screen(w: u16, h: u16, pane: ReportPane) -> String {
     let mut app = App::new(
         Session::default(),
         Keymap::default_keymap(),
@@ -613,8 +609,16 @@ fn esc_cancels_the_request_in_flight() {
     let mut pane = ReportPane::default();
     pane.start(&mut outbox);
     let id = last_id(&outbox);
+    let counting: Vec<RequestId> = counts_sent(&outbox).iter().map(|(id, _)| *id).collect();
+    assert_eq!(counting.len(), 4);
     pane.act(Action::Back, 20, &mut outbox);
-    assert_eq!(cancelled(&outbox), vec![id]);
+    let mut stopped = cancelled(&outbox);
+    stopped.sort();
+    assert_eq!(
+        stopped,
+        [vec![id], counting].concat(),
+        "the page and the counts"
+    );
     assert!(!pane.is_loading());
     // The stopped request's late answer is not taken.
     reply(&mut pane, id, page(0..3, None), &mut outbox);

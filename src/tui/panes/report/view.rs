@@ -1,13 +1,11 @@
-//! The Report pane: the four totals in large figures, the selector line,
-//! charts of the loaded findings (from counts the pane keeps as pages
-//! arrive), and the findings table (only visible rows are built).
+//! The Report pane: the four totals in large figures, the selector lines
+//! (or the repository filter being typed), the charts ([`super::charts`]),
+//! and the findings table (only visible rows are built).
 
 use super::{ReportPane, Totals};
-use crate::api::model::Severity;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
-use crate::tui::theme::Theme;
 use crate::tui::widgets::common::{date, loaded_note, new_note, percentages, safe, spinner};
 use crate::tui::widgets::findings_table;
 use ratatui::Frame;
@@ -22,7 +20,7 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     totals(f, areas.totals, pane, v);
     selectors(f, areas.selectors, pane, v);
     if areas.charts.height > 0 {
-        charts(f, areas.charts, pane, v);
+        super::charts::draw(f, areas.charts, pane, v);
     }
     list(f, areas.list, pane, v);
 }
@@ -138,7 +136,7 @@ fn figure(v: Option<i64>) -> String {
     v.map_or("—".to_owned(), group)
 }
 
-fn group(n: i64) -> String {
+pub(super) fn group(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -191,7 +189,7 @@ fn glyph(c: char) -> Option<[&'static str; 3]> {
 // ---- Selectors ----
 
 /// The key of a Report action, as the contexts in force find it.
-fn key_label(v: &ViewCx, action: Action, fallback: &str) -> String {
+pub(super) fn key_label(v: &ViewCx, action: Action, fallback: &str) -> String {
     v.keymap
         .keys_in(&[Context::Report, Context::List, Context::Global], action)
         .into_iter()
@@ -229,13 +227,13 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     };
     let build_first = |with_since: bool, long: bool| -> Line<'static> {
         let names = if long {
-            ["type", "period", "bucket", "state"]
+            ["type", "period", "trend", "state", "repo"]
         } else {
-            ["", "", "", ""]
+            ["", "", "", "", ""]
         };
         let mut spans = Vec::new();
         spans.extend(selector(
-            key_label(v, Action::CycleReportType, "t"),
+            key_label(v, Action::CycleReportType, "v"),
             names[0],
             pane.report_type.label().to_owned(),
         ));
@@ -257,6 +255,11 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
             key_label(v, Action::CycleState, "x"),
             names[3],
             safe(pane.state_label()),
+        ));
+        spans.extend(selector(
+            key_label(v, Action::RepoFilter, "/"),
+            names[4],
+            safe(&pane.repo_label()),
         ));
         Line::from(spans)
     };
@@ -297,7 +300,7 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     let type_items = [
         (Action::ToggleCode, "c", "code", "code"),
         (Action::ToggleSca, "a", "supply chain", "sca"),
-        (Action::ToggleSecrets, "s", "secrets", "secr"),
+        (Action::ToggleSecrets, "w", "secrets", "secr"),
     ];
     let sev_items = [
         (Action::ToggleCritical, "C", "critical", "crit"),
@@ -328,181 +331,41 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     .unwrap_or_else(|| build_second(false, false));
 
     f.render_widget(Paragraph::new(vec![first, second]), area);
-}
-
-// ---- Charts ----
-
-/// One bar of a chart: label, count, style of the bar.
-struct Bar {
-    label: String,
-    count: u64,
-    style: Style,
-}
-
-fn charts(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
-    let theme = v.theme;
-    let stats = &pane.stats;
-    let w = area.width;
-    let constraints: Vec<Constraint> = if w >= 110 {
-        vec![
-            Constraint::Length(28),
-            Constraint::Length(26),
-            Constraint::Fill(1),
-            Constraint::Fill(1),
-        ]
-    } else if w >= 64 {
-        vec![
-            Constraint::Length(26),
-            Constraint::Fill(1),
-            Constraint::Fill(1),
-        ]
-    } else if w >= 40 {
-        vec![Constraint::Length(24), Constraint::Fill(1)]
-    } else {
-        vec![Constraint::Fill(1)]
-    };
-    let panels = Layout::horizontal(constraints).spacing(2).split(area);
-
-    let severities = [
-        (Some(Severity::Critical), "critical"),
-        (Some(Severity::High), "high"),
-        (Some(Severity::Medium), "medium"),
-        (Some(Severity::Low), "low"),
-        (Some(Severity::Info), "info"),
-        (None, "other"),
-    ];
-    let sev_bars: Vec<Bar> = severities
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i < 5 || stats.by_severity[*i] > 0)
-        .map(|(i, (s, label))| Bar {
-            label: (*label).to_owned(),
-            count: stats.by_severity[i],
-            style: theme.severity(s.as_ref()),
-        })
-        .collect();
-    let type_bars: Vec<Bar> = ["code", "supply chain", "secrets", "other"]
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i < 3 || stats.by_type[*i] > 0)
-        .map(|(i, label)| Bar {
-            label: (*label).to_owned(),
-            count: stats.by_type[i],
-            style: theme.accent(),
-        })
-        .collect();
-    let ranked = |items: &[(String, u64)]| -> Vec<Bar> {
-        items
-            .iter()
-            .map(|(name, count)| Bar {
-                label: safe(name),
-                count: *count,
-                style: theme.accent(),
-            })
-            .collect()
-    };
-    let loaded = stats.count;
-    let sev_title = format!("By severity ({loaded} loaded)");
-    let mut charts: Vec<(&str, Vec<Bar>)> = vec![(sev_title.as_str(), sev_bars)];
-    if panels.len() == 4 {
-        charts.push(("By type", type_bars));
-    }
-    if panels.len() >= 2 {
-        charts.push(("Top rules", ranked(&stats.top_rules)));
-    }
-    if panels.len() >= 3 {
-        charts.push(("Top projects", ranked(&stats.top_projects)));
-    }
-    for (rect, (title, bars)) in panels.iter().zip(charts) {
-        chart(f, *rect, pane, v, theme, title, &bars);
+    if let Some(input) = &pane.repo_input {
+        repo_input(f, area, input, v);
     }
 }
 
-fn chart(
-    f: &mut Frame,
-    area: Rect,
-    pane: &ReportPane,
-    v: &ViewCx,
-    theme: &Theme,
-    title: &str,
-    bars: &[Bar],
-) {
-    if area.height == 0 || area.width == 0 {
-        return;
-    }
-    let width = area.width as usize;
-    let mut lines = vec![Line::from(Span::styled(fit(title, width), theme.title()))];
-    let rows = area.height.saturating_sub(1) as usize;
-    if pane.stats.count == 0 {
-        let note = if pane.list.loader.is_loading() {
-            format!("{} loading…", spinner(v.spinner))
-        } else {
-            "no findings loaded".to_owned()
-        };
-        lines.push(Line::from(Span::styled(fit(&note, width), theme.dim())));
-        f.render_widget(Paragraph::new(lines), area);
-        return;
-    }
-    let max = bars.iter().map(|b| b.count).max().unwrap_or(0).max(1);
-    let count_w = bars
-        .iter()
-        .map(|b| b.count.to_string().len())
-        .max()
-        .unwrap_or(1);
-    let longest = bars.iter().map(|b| b.label.width()).max().unwrap_or(0);
-    // Labels take at most half the panel; the bar gets what is left.
-    let label_w = longest.min(width / 2).max(1);
-    let bar_w = width.saturating_sub(label_w + count_w + 2);
-    for b in bars.iter().take(rows) {
-        let label = fit_label(&b.label, label_w);
-        let pad = label_w.saturating_sub(label.width());
-        lines.push(Line::from(vec![
-            Span::raw(format!("{label}{} ", " ".repeat(pad))),
-            Span::styled(bar(b.count, max, bar_w), b.style),
-            Span::styled(format!(" {:>count_w$}", b.count), theme.dim()),
-        ]));
-    }
-    f.render_widget(Paragraph::new(lines), area);
-}
-
-/// A horizontal bar of `count / max` of `width` cells, in eighths, padded.
-fn bar(count: u64, max: u64, width: usize) -> String {
-    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
-    if width == 0 {
-        return String::new();
-    }
-    let eighths = (count as u128 * width as u128 * 8 / max.max(1) as u128) as usize;
-    // A count above zero always shows a sliver.
-    let eighths = if count > 0 { eighths.max(1) } else { 0 };
-    let full = eighths / 8;
-    let mut s = "█".repeat(full.min(width));
-    if full < width {
-        let part = PARTS[eighths % 8];
-        s.push(part);
-        s.push_str(&" ".repeat(width - full - 1));
-    }
-    s
-}
-
-/// Cuts a bar's label to `width` cells, in the name rather than in the
-/// qualifier that tells it from a namesake (`tainted-sql… (java)`).
-pub(super) fn fit_label(label: &str, width: usize) -> String {
-    if let Some((name, qualifier)) = label.rsplit_once(" (")
-        && qualifier.ends_with(')')
-        && label.width() > width
-    {
-        let tail = format!(" ({qualifier}");
-        // The name keeps a few cells, else the qualifier is what is cut.
-        if width >= tail.width() + 4 {
-            return format!("{}{tail}", fit(name, width - tail.width()));
-        }
-    }
-    fit(label, width)
+/// The repository filter being typed, over the first selector line.
+fn repo_input(f: &mut Frame, area: Rect, input: &tui_input::Input, v: &ViewCx) {
+    let line = Rect { height: 1, ..area };
+    // The longest prefix that leaves room to type.
+    let prefix = [
+        "repository (comma-separated, Enter applies, Esc cancels): ",
+        "repository (comma-separated): ",
+        "repo: ",
+    ]
+    .into_iter()
+    .find(|p| p.width() + 24 <= line.width as usize)
+    .unwrap_or("/");
+    let width = (line.width as usize).saturating_sub(prefix.width() + 1);
+    let scroll = input.visual_scroll(width);
+    let shown: String = input.value().chars().skip(scroll).collect();
+    f.render_widget(ratatui::widgets::Clear, line);
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(prefix, v.theme.key()),
+            Span::raw(safe(&shown)),
+        ])),
+        line,
+    );
+    let x = line.x + (prefix.width() + input.visual_cursor().saturating_sub(scroll)) as u16;
+    f.set_cursor_position((x.min(line.right().saturating_sub(1)), line.y));
 }
 
 /// Cuts already-safe text to `width` cells, marking the cut with `…`
 /// (the export's cut, without its padding).
-fn fit(s: &str, width: usize) -> String {
+pub(super) fn fit(s: &str, width: usize) -> String {
     crate::export::fit(s, width).trim_end().to_owned()
 }
 
@@ -584,7 +447,10 @@ pub fn status(pane: &ReportPane, v: &ViewCx) -> String {
     parts.push(pane.report_type.label().to_owned());
     parts.push(pane.period_label());
     if pane.bucket.is_some() {
-        parts.push(format!("bucket {}", pane.bucket_label()));
+        parts.push(format!("trend by {}", pane.bucket_label()));
+    }
+    if !pane.projects.is_empty() {
+        parts.push(format!("repo {}", safe(&pane.repo_label())));
     }
     if pane.finding_state.is_some() {
         parts.push(format!("state {}", safe(pane.state_label())));

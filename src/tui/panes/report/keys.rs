@@ -1,0 +1,121 @@
+//! The Report's own keys: the selectors (each both ways: `p` forward, `P`
+//! back), the toggles, `n`, and the repository filter typed after `/`.
+
+use super::{PERIODS, ReportPane};
+use crate::api::model::*;
+use crate::tui::choices;
+use crate::tui::keymap::Action;
+use crate::tui::pane::Cx;
+use crossterm::event::{KeyCode, KeyEvent};
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+impl ReportPane {
+    pub(super) fn on_selector(&mut self, action: Action, cx: &mut Cx) {
+        match action {
+            Action::NewOnly => {
+                let in_force = self.new.last_visit.filter(|_| self.new_only);
+                let new_only = self.new.toggle(in_force, cx.outbox).is_some();
+                if new_only != self.new_only {
+                    self.new_only = new_only;
+                    self.reload(cx);
+                }
+            }
+            Action::CycleReportType | Action::PrevReportType => {
+                let step = if action == Action::CycleReportType {
+                    choices::next
+                } else {
+                    choices::prev
+                };
+                self.report_type =
+                    step(ReportType::ALL, Some(&self.report_type)).unwrap_or(ReportType::TotalOpen);
+                self.reload(cx);
+            }
+            Action::CyclePeriod | Action::PrevPeriod => {
+                let len = PERIODS.len();
+                let at = PERIODS.iter().position(|p| *p == self.period_days);
+                let i = match (at, action == Action::CyclePeriod) {
+                    (Some(i), true) => (i + 1) % len,
+                    (Some(i), false) => (i + len - 1) % len,
+                    (None, true) => 0,
+                    (None, false) => len - 1,
+                };
+                self.period_days = PERIODS[i];
+                self.new_only = false;
+                self.reload(cx);
+            }
+            // The bucket size changes only the trend: the list stays.
+            Action::CycleBucket | Action::PrevBucket => {
+                self.bucket = if action == Action::CycleBucket {
+                    choices::next_or_none(TimeBucketSize::ALL, self.bucket.as_ref())
+                } else {
+                    choices::prev_or_none(TimeBucketSize::ALL, self.bucket.as_ref())
+                };
+                let trend = self.trend(cx);
+                self.counts
+                    .start_trend(&self.request(None), trend, cx.outbox);
+            }
+            Action::CycleState | Action::PrevState => {
+                let state = self.finding_state.as_ref();
+                self.finding_state = if action == Action::CycleState {
+                    choices::next_or_none(AggregateState::ALL, state)
+                } else {
+                    choices::prev_or_none(AggregateState::ALL, state)
+                };
+                self.reload(cx);
+            }
+            Action::ToggleCode => self.toggle_type(0, cx),
+            Action::ToggleSca => self.toggle_type(1, cx),
+            Action::ToggleSecrets => self.toggle_type(2, cx),
+            Action::ToggleCritical => self.toggle_severity(0, cx),
+            Action::ToggleHigh => self.toggle_severity(1, cx),
+            Action::ToggleMedium => self.toggle_severity(2, cx),
+            Action::ToggleLow => self.toggle_severity(3, cx),
+            Action::RepoFilter => {
+                self.repo_input = Some(Input::new(self.projects.join(", ")));
+            }
+            // Esc with nothing to stop clears the repository filter.
+            Action::Back if !self.projects.is_empty() => self.set_projects(Vec::new(), cx),
+            _ => {}
+        }
+    }
+
+    /// A key while the repository filter is typed: `Enter` applies it
+    /// (names separated by commas; none = every repository), `Esc` leaves
+    /// it as it was.
+    pub(super) fn on_repo_key(&mut self, key: KeyEvent, cx: &mut Cx) {
+        let Some(input) = &mut self.repo_input else {
+            return;
+        };
+        match key.code {
+            KeyCode::Enter => {
+                let projects = parse_projects(input.value());
+                self.repo_input = None;
+                if projects != self.projects {
+                    self.set_projects(projects, cx);
+                }
+            }
+            KeyCode::Esc => self.repo_input = None,
+            _ => {
+                input.handle_event(&crossterm::event::Event::Key(key));
+            }
+        }
+    }
+
+    fn set_projects(&mut self, projects: Vec<String>, cx: &mut Cx) {
+        self.projects = projects;
+        self.reload(cx);
+    }
+}
+
+/// Repository names as typed: separated by commas, trimmed, without
+/// empties or repeats (names are case-sensitive, as the API has them).
+pub fn parse_projects(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if !out.iter().any(|o| o == name) {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
