@@ -10,6 +10,7 @@ mod client_faults;
 mod config;
 mod contract;
 mod contract_scm;
+mod contract_triage;
 mod decode;
 mod faults_headless;
 mod faults_tui;
