@@ -6,6 +6,7 @@ mod common;
 mod architecture;
 mod cli;
 mod cli_scm;
+mod cli_triage;
 mod client_faults;
 mod config;
 mod contract;
