@@ -53,11 +53,17 @@ pub struct TriageArgs {
 
 /// Every state either kind takes, as typed (for shell completion).
 fn states() -> Vec<&'static str> {
-    union(typed(&Kind::Finding.states()), typed(&Kind::Agentic.states()))
+    union(
+        typed(&Kind::Finding.states()),
+        typed(&Kind::Agentic.states()),
+    )
 }
 
 fn reasons() -> Vec<&'static str> {
-    union(typed(&Kind::Finding.reasons()), typed(&Kind::Agentic.reasons()))
+    union(
+        typed(&Kind::Finding.reasons()),
+        typed(&Kind::Agentic.reasons()),
+    )
 }
 
 fn union(mut a: Vec<&'static str>, b: Vec<&'static str>) -> Vec<&'static str> {
@@ -171,7 +177,10 @@ async fn findings(client: &Client, p: &Prepared, demo: bool) -> Result<(), Failu
         "PATCH /api/agent/deployments/{}/findings/v2",
         client.deployment()
     );
-    eprintln!("{}", serde_json::to_string_pretty(&shown).unwrap_or_default());
+    eprintln!(
+        "{}",
+        serde_json::to_string_pretty(&shown).unwrap_or_default()
+    );
     eprintln!(
         "{n} {} to be {}",
         Kind::Finding.noun(n),

@@ -71,9 +71,18 @@ fn with_yes_it_sends_and_prints_the_counts() {
         "1 updated, 1 skipped (no permission), of 2\n"
     );
     // What was sent is shown: the body and how many.
-    assert!(stderr.contains("PATCH /api/agent/deployments/1234/findings/v2"), "{stderr}");
-    assert!(stderr.contains("\"triageState\": \"FINDING_TRIAGE_STATE_IGNORED\""), "{stderr}");
-    assert!(stderr.contains("2 findings to be ignored (false positive)"), "{stderr}");
+    assert!(
+        stderr.contains("PATCH /api/agent/deployments/1234/findings/v2"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\"triageState\": \"FINDING_TRIAGE_STATE_IGNORED\""),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("2 findings to be ignored (false positive)"),
+        "{stderr}"
+    );
     let issue = state_of(&server, open);
     assert_eq!(issue.aggregate_state, Some(AggregateState::IgnoredApp));
     assert_eq!(issue.note.as_deref(), Some(note));
@@ -95,7 +104,10 @@ fn without_a_terminal_or_yes_nothing_is_sent() {
 #[test]
 fn read_only_refuses_before_anything_is_sent() {
     let server = Server::start(60);
-    let out = triage(&server, &["100001", "--state", "fixing", "--yes", "--read-only"]);
+    let out = triage(
+        &server,
+        &["100001", "--state", "fixing", "--yes", "--read-only"],
+    );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -111,8 +123,22 @@ fn json_prints_the_answer_and_a_note_file_is_sent_as_typed() {
     let (open, _) = ignorable_and_untouchable(&server);
     let out = findings()
         .arg("triage")
-        .args([&finding_id(open), "--state", "reviewing", "--note-file", "-", "--yes"])
-        .args(["--format", "json", "--base-url", &server.url(), "--deployment", "1234"])
+        .args([
+            &finding_id(open),
+            "--state",
+            "reviewing",
+            "--note-file",
+            "-",
+            "--yes",
+        ])
+        .args([
+            "--format",
+            "json",
+            "--base-url",
+            &server.url(),
+            "--deployment",
+            "1234",
+        ])
         .env("FINDINGS_TOKEN", "demo-token")
         .write_stdin("line one\n  line two \u{1b}[31m\n")
         .output()
@@ -142,13 +168,23 @@ fn a_bad_state_or_reason_names_the_allowed_ones() {
     );
     let out = triage(
         &server,
-        &["100001", "--state", "fixing", "--reason", "no-time", "--yes"],
+        &[
+            "100001", "--state", "fixing", "--reason", "no-time", "--yes",
+        ],
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("fixing takes no reason"));
     let out = triage(
         &server,
-        &["agw-07001", "--agentic", "--state", "fixed", "--note", "x", "--yes"],
+        &[
+            "agw-07001",
+            "--agentic",
+            "--state",
+            "fixed",
+            "--note",
+            "x",
+            "--yes",
+        ],
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("take no note"));
@@ -175,7 +211,10 @@ fn agentic_issues_are_triaged_one_request_each() {
     assert!(out.status.success(), "{out:?}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0].starts_with("agw-07001  ignored (no time)  "), "{stdout}");
+    assert!(
+        lines[0].starts_with("agw-07001  ignored (no time)  "),
+        "{stdout}"
+    );
     assert_eq!(server.demo().requests(), 2);
     let ds = &server.demo().state().dataset;
     for i in [0, 1] {
@@ -186,12 +225,27 @@ fn agentic_issues_are_triaged_one_request_each() {
     // An unknown id stops the run there; what follows is not sent.
     let out = triage(
         &server,
-        &["agw-99999", "agw-07003", "--agentic", "--state", "fixed", "--yes", "--format", "json"],
+        &[
+            "agw-99999",
+            "agw-07003",
+            "--agentic",
+            "--state",
+            "fixed",
+            "--yes",
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("the 1 after it were not sent (0 of 2 triaged)"), "{stderr}");
-    assert_eq!(serde_json::from_slice::<Value>(&out.stdout).unwrap(), serde_json::json!([]));
+    assert!(
+        stderr.contains("the 1 after it were not sent (0 of 2 triaged)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        serde_json::json!([])
+    );
     assert_eq!(server.demo().requests(), 3);
 }
 
@@ -199,7 +253,10 @@ fn agentic_issues_are_triaged_one_request_each() {
 fn a_timeout_says_the_outcome_is_unknown_and_is_not_retried() {
     let server = Server::start(60);
     server.demo().set_faults(Faults::kind(FaultKind::Hang));
-    let out = triage(&server, &["100001", "--state", "fixing", "--yes", "--timeout", "1"]);
+    let out = triage(
+        &server,
+        &["100001", "--state", "fixing", "--yes", "--timeout", "1"],
+    );
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("the outcome is unknown"), "{stderr}");

@@ -115,7 +115,10 @@ async fn a_bulk_ignore_by_ids_shows_in_every_read_with_its_activity() {
     )
     .await;
     for id in &ids {
-        assert!(ignored.iter().any(|i| i.id() == id), "{id} is listed ignored");
+        assert!(
+            ignored.iter().any(|i| i.id() == id),
+            "{id} is listed ignored"
+        );
     }
     // The report's open total lost them.
     assert_eq!(open_total(&client).await, open_before - 2);
@@ -367,7 +370,13 @@ async fn the_writes_refuse_like_the_other_operations() {
             ignore.clone(),
             404,
         ),
-        (post.clone(), "/api/issues/9999/issue/agw-07001", token, state.clone(), 404),
+        (
+            post.clone(),
+            "/api/issues/9999/issue/agw-07001",
+            token,
+            state.clone(),
+            404,
+        ),
         // No state: 400, whatever else the body has.
         (
             patch.clone(),
@@ -376,7 +385,13 @@ async fn the_writes_refuse_like_the_other_operations() {
             json!({"filter": {"ids": ["100001"]}, "params": {"note": "x"}}),
             400,
         ),
-        (patch.clone(), findings, token, json!({"filter": {"ids": ["100001"]}}), 400),
+        (
+            patch.clone(),
+            findings,
+            token,
+            json!({"filter": {"ids": ["100001"]}}),
+            400,
+        ),
         (
             patch.clone(),
             findings,
@@ -398,7 +413,13 @@ async fn the_writes_refuse_like_the_other_operations() {
             json!({"issueId": "agw-07002", "triageState": "TRIAGE_STATE_OPEN"}),
             400,
         ),
-        (post.clone(), "/api/issues/1234/issue/nope", token, state.clone(), 404),
+        (
+            post.clone(),
+            "/api/issues/1234/issue/nope",
+            token,
+            state.clone(),
+            404,
+        ),
     ];
     for (method, path, token, body, status) in cases {
         let (got, answer) = send(&server, method.clone(), path, token, body.clone()).await;

@@ -134,7 +134,11 @@ impl Dataset {
 
 impl Dataset {
     /// The generated history of finding `index`, then what triage added.
-    pub(crate) fn activity(&self, index: usize, change: Option<&FindingChange>) -> Vec<ActivityEvent> {
+    pub(crate) fn activity(
+        &self,
+        index: usize,
+        change: Option<&FindingChange>,
+    ) -> Vec<ActivityEvent> {
         let row = &self.rows[index];
         let people = &self.catalog.people.users;
         let mut events: Vec<ActivityEvent> = self

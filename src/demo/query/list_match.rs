@@ -370,14 +370,19 @@ impl<'a> ListMatcher<'a> {
             return false;
         }
         // The history as generated: triage adds no fix PR events.
-        let latest = self.ds.timeline(i, &self.ds.rows[i]).into_iter().rev().find(|e| {
-            matches!(
-                e.history_type(),
-                HistoryType::ClickToFixPrRequested
-                    | HistoryType::ClickToFixPrOpened
-                    | HistoryType::ClickToFixPrFailed
-            )
-        });
+        let latest = self
+            .ds
+            .timeline(i, &self.ds.rows[i])
+            .into_iter()
+            .rev()
+            .find(|e| {
+                matches!(
+                    e.history_type(),
+                    HistoryType::ClickToFixPrRequested
+                        | HistoryType::ClickToFixPrOpened
+                        | HistoryType::ClickToFixPrFailed
+                )
+            });
         latest.is_some_and(|e| {
             *e.history_type() == HistoryType::ClickToFixPrRequested
                 && e.date >= self.ds.now() - AUTOFIX_COOLDOWN_SECS

@@ -127,12 +127,7 @@ impl Orders {
                 .get_or_compute(key, || order_by(&sort_keys(ds, changes, by), dir));
         }
         self.list[sort_slot(by, dir)]
-            .get_or_init(|| {
-                Arc::new(order_by(
-                    &sort_keys(ds, &Changes::default(), by),
-                    dir,
-                ))
-            })
+            .get_or_init(|| Arc::new(order_by(&sort_keys(ds, &Changes::default(), by), dir)))
             .clone()
     }
 }

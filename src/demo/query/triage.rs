@@ -26,7 +26,11 @@ fn ts(secs: i64) -> DateTime<Utc> {
 /// A finding's aggregate state after triage to `state`: a scan's status
 /// (fixed, removed, ignored in code) outranks triage, which then changes
 /// only the triage state.
-fn aggregate_after(status: &IssueStatus, now: &AggregateState, state: &TriageState) -> AggregateState {
+fn aggregate_after(
+    status: &IssueStatus,
+    now: &AggregateState,
+    state: &TriageState,
+) -> AggregateState {
     if *status != IssueStatus::Unresolved {
         return now.clone();
     }
