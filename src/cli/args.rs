@@ -1,7 +1,7 @@
 //! The command line's flags and subcommands, and the value parsers that
 //! offer their values to shell completion.
 
-use super::{config_cmd, demo, listing, scm, show};
+use super::{config_cmd, demo, listing, scm, show, triage};
 use crate::config;
 use crate::export::Format;
 use crate::filter_spec::UsageError;
@@ -53,7 +53,7 @@ pub(super) struct ConnectionArgs {
     #[arg(long, global = true, value_name = "SECS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600), value_hint = ValueHint::Other)]
     pub(super) timeout: u64,
-    /// Refuse every write (the SCM config update)
+    /// Refuse every write (SCM config updates, triage)
     #[arg(long, global = true)]
     pub(super) read_only: bool,
     /// Profile of the config file to use (default: the file's default_profile)
@@ -85,6 +85,9 @@ pub(super) enum Command {
         #[command(subcommand)]
         command: scm::ScmCommand,
     },
+    /// Triage findings (or agentic-workflow issues) by id: a state, a
+    /// reason, a note
+    Triage(triage::TriageArgs),
     /// The embedded demo server
     Demo {
         #[command(subcommand)]

@@ -65,6 +65,9 @@ fn fixed_set_flags_offer_their_values_and_accept_each() {
         ("scm update 1001", "--format"),
         ("scm update 1001", "--auto-scan"),
         ("demo serve", "--fault"),
+        ("triage 1001", "--state"),
+        ("triage 1001", "--reason"),
+        ("triage 1001", "--format"),
     ] {
         assert!(
             flags.iter().any(|(p, f)| (p.as_str(), *f) == expected),
@@ -79,6 +82,10 @@ fn fixed_set_flags_offer_their_values_and_accept_each() {
             if flag == "--fail-status" {
                 // It needs the rate of the failures it is the status of.
                 argv.extend(["--fail-rate".into(), "0.5".into()]);
+            }
+            if path.get(1).is_some_and(|p| p == "triage") && flag != "--state" {
+                // The state is required; ignored takes every reason.
+                argv.extend(["--state".into(), "ignored".into()]);
             }
             let cli = Cli::try_parse_from(&argv)
                 .unwrap_or_else(|e| panic!("{argv:?} does not parse: {e}"));
@@ -116,6 +123,28 @@ fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
                 unreachable!()
             };
             scm::prepare(args).map(drop).map_err(|e| format!("{e:?}"))
+        }
+        // A value of either kind: findings, else agentic-workflow issues.
+        Some(Command::Triage(_)) => {
+            let state = if flag == "--state" { value } else { "ignored" };
+            let base = ["findings", "triage", "1001", "--yes", "--state", state];
+            let prepared = |agentic: bool| {
+                let mut argv = base.to_vec();
+                if flag != "--state" {
+                    argv.extend([flag, value]);
+                }
+                if agentic {
+                    argv.push("--agentic");
+                }
+                let cli = Cli::try_parse_from(&argv).map_err(|e| e.to_string())?;
+                let Some(Command::Triage(args)) = cli.command else {
+                    unreachable!()
+                };
+                triage::prepare(args)
+                    .map(drop)
+                    .map_err(|e| format!("{e:?}"))
+            };
+            prepared(false).or_else(|_| prepared(true))
         }
         _ => Ok(()),
     }

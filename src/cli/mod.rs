@@ -16,6 +16,8 @@ mod session;
 mod settings;
 mod shell;
 mod show;
+mod triage;
+mod write;
 
 pub use args::{Cli, OutputArgs};
 pub use session::Session;
@@ -182,15 +184,17 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             command: scm::ScmCommand::Update(args),
         }) => {
             let settings = settings_here(&conn, matches)?;
-            if settings.read_only.value {
-                return Err(Failure::Usage(format!(
-                    "read-only is set ({}): the SCM config update is a write",
-                    settings.read_only.source
-                )));
-            }
+            write::refuse_if_read_only(&settings, "the SCM config update")?;
             let prepared = scm::prepare(args)?;
             let session = Session::open(&settings).await?;
             scm::run(&session.client, prepared, session.demo.is_some()).await
+        }
+        Some(Command::Triage(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            write::refuse_if_read_only(&settings, "the triage")?;
+            let prepared = triage::prepare(args)?;
+            let session = Session::open(&settings).await?;
+            triage::run(&session.client, prepared, session.demo.is_some()).await
         }
         None => {
             use std::io::IsTerminal;

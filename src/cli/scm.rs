@@ -3,12 +3,13 @@
 //! config (docs/api.md §14), shown and confirmed before it is sent, never
 //! retried, and its answer checked against what was asked.
 
+use super::write::{self, confirm};
 use super::{Failure, UsageError, offer};
 use crate::api::Client;
 use crate::api::model::*;
 use crate::export::{Format, Writer};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
-use std::io::{BufRead, IsTerminal, Read, Write};
+use std::io::{Read, Write};
 
 #[derive(Subcommand, Debug)]
 pub enum ScmCommand {
@@ -115,16 +116,7 @@ pub struct Prepared {
 
 /// Checks the flags and builds the body; reads the token. Sends nothing.
 pub fn prepare(args: UpdateArgs) -> Result<Prepared, Failure> {
-    let json = match args.format.as_str() {
-        "json" => true,
-        "table" => false,
-        other => {
-            return Err(UsageError(format!(
-                "unknown format {other:?}; valid formats: table, json"
-            ))
-            .into());
-        }
-    };
+    let json = write::json_output(&args.format)?;
     let config_id = args.config_id.trim().to_owned();
     if config_id.is_empty() {
         return Err(Failure::Usage("CONFIG_ID must not be empty".into()));
@@ -190,22 +182,15 @@ pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure
         serde_json::to_string_pretty(&shown.masked_json()).unwrap_or_default()
     );
     if demo {
-        eprintln!("(the embedded demo server keeps this change only while this command runs)");
+        eprintln!("{}", write::DEMO_NOTE);
     }
-    if p.confirm && !confirm(p.token_from_stdin)? {
+    if p.confirm && !confirm("Send this update?", p.token_from_stdin)? {
         return Err(Failure::Runtime("not sent: cancelled".into()));
     }
     let response = client
         .update_scm_config(&p.config_id, &p.patch)
         .await
-        .map_err(|e| {
-            let note = if matches!(e, crate::api::ApiError::Timeout(_) | crate::api::ApiError::Connection(_)) {
-                " (the outcome is unknown: the update may or may not have been applied; it was not retried)"
-            } else {
-                ""
-            };
-            Failure::Runtime(format!("{e}{note}"))
-        })?;
+        .map_err(|e| write::failed(e, "the update"))?;
     let mut out = std::io::stdout().lock();
     if p.json {
         serde_json::to_writer_pretty(&mut out, &response).map_err(std::io::Error::other)?;
@@ -233,37 +218,6 @@ pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure
             said.join("; ")
         )))
     }
-}
-
-/// Asks on the terminal. Without one, refuses (the caller must pass --yes).
-fn confirm(stdin_used: bool) -> Result<bool, Failure> {
-    let refuse = || {
-        Failure::Usage(
-            "refusing to send without confirmation: no terminal to ask on; pass --yes".into(),
-        )
-    };
-    // Where the answer comes from: stdin when it is a terminal; when stdin
-    // carried the token, the controlling terminal (as ssh and sudo do).
-    let mut input: Box<dyn BufRead> = if !stdin_used {
-        if !std::io::stdin().is_terminal() {
-            return Err(refuse());
-        }
-        Box::new(std::io::stdin().lock())
-    } else {
-        let tty = std::fs::File::open("/dev/tty").map_err(|_| refuse())?;
-        if !tty.is_terminal() {
-            return Err(refuse());
-        }
-        Box::new(std::io::BufReader::new(tty))
-    };
-    eprint!("Send this update? [y/N] ");
-    let _ = std::io::stderr().flush();
-    let mut answer = String::new();
-    input.read_line(&mut answer).map_err(|_| refuse())?;
-    Ok(matches!(
-        answer.trim().to_ascii_lowercase().as_str(),
-        "y" | "yes"
-    ))
 }
 
 /// A readable view of a config (never a token: the API returns none).

@@ -47,7 +47,7 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # default_sort = "severity"
 # default_direction = "desc"
 # default_filters = ["excludeHistorical=true"]
-# Refuse every write (the SCM config update), as --read-only does.
+# Refuse every write (SCM config updates, triage), as --read-only does.
 # read_only = true
 # This profile's theme (beats the top-level one).
 # theme = "high-contrast"

@@ -25,8 +25,18 @@ fn ts(secs: i64) -> Timestamp {
 }
 
 impl Dataset {
+    /// Finding `index` as it is now.
     pub fn issue(&self, index: usize, parts: Parts) -> Issue {
-        let row = &self.rows[index];
+        self.issue_with(&self.changes(), index, parts)
+    }
+
+    /// Finding `index` as `changes` leave it.
+    pub fn issue_with(&self, changes: &Changes, index: usize, parts: Parts) -> Issue {
+        // The generated row makes its history; the row as it is now, its
+        // states.
+        let base = &self.rows[index];
+        let row = &changes.row(index, base);
+        let change = changes.findings.get(&index);
         let c = &self.catalog;
         let repo_meta = self.repo(row);
         let repo_info = &self.repos[row.repo as usize];
@@ -192,9 +202,10 @@ impl Dataset {
                 .map(|k| TriageReason::ALL[k as usize].clone()),
             relevant_since: Some(ts(row.relevant_since)),
             aggregate_state: Some(AggregateState::ALL[row.aggregate as usize].clone()),
-            note: row
-                .triage_reason
-                .map(|_| "Reviewed with the owning team during triage.".into()),
+            note: match change {
+                Some(c) => c.note.clone(),
+                None => Dataset::generated_note(row),
+            },
             external_ticket: row.ticket.then(|| ExternalTicket {
                 url: Some(format!(
                     "https://tickets.example.com/browse/SEC-{}",
@@ -259,7 +270,7 @@ impl Dataset {
             ticket_attempts: if row.ticket_failed {
                 // When the activity says the attempt was made.
                 let attempted = self
-                    .timeline(index, row)
+                    .timeline(index, base)
                     .iter()
                     .find(|e| *e.history_type() == HistoryType::TicketAttempted)
                     .map_or(row.created, |e| e.date);
@@ -280,11 +291,7 @@ impl Dataset {
             // Only for a request asking for exception request info, which
             // the published List issues request cannot: never (docs/api.md).
             exception_request: None,
-            triage_permission: Some(if row.blocking {
-                TriagePermission::Request
-            } else {
-                TriagePermission::Ignore
-            }),
+            triage_permission: Some(Dataset::triage_permission(index, row)),
             ..Issue::default()
         };
 
@@ -292,7 +299,7 @@ impl Dataset {
             issue.remediation = Some(self.remediation(row, &id, &match_based_id));
         }
         if parts.activity_history {
-            issue.activity_history = self.activity(index, row);
+            issue.activity_history = self.activity(index, change);
         }
         if parts.is_archived {
             issue.is_archived = Some(repo_meta.archived);
@@ -308,8 +315,15 @@ impl Dataset {
                 .map(|pr| format!("https://{host}/{}/pull/{pr}", repo_meta.name));
             issue.click_to_fix_pr_id = fix_pr_id;
             self.add_single_issue_fields(&mut issue, index, &commit, host);
+            issue.activity_history = self.activity(index, change);
         }
         issue
+    }
+
+    /// The note a generated finding carries: one of its triage.
+    pub fn generated_note(row: &Row) -> Option<String> {
+        row.triage_reason
+            .map(|_| "Reviewed with the owning team during triage.".into())
     }
 
     fn sca_attributes(
@@ -481,123 +495,6 @@ impl Dataset {
         }
     }
 
-    fn activity(&self, index: usize, row: &Row) -> Vec<ActivityEvent> {
-        let people = &self.catalog.people.users;
-        self.timeline(index, row)
-            .into_iter()
-            .map(|e| {
-                let ht = e.history_type().clone();
-                let actor = e
-                    .actor
-                    .map(|k| people[k as usize % people.len()].login.clone());
-                let triage = &TriageState::ALL[row.triage as usize];
-                let reason = row
-                    .triage_reason
-                    .map(|k| TriageReason::ALL[k as usize].as_wire().to_owned());
-                let (title, note, triage_reason) = match ht {
-                    HistoryType::AnalysisStarted => ("Analysis started".to_owned(), None, None),
-                    HistoryType::Status if e.date == row.created + 45 => {
-                        ("Finding opened".to_owned(), None, None)
-                    }
-                    HistoryType::Status => (
-                        format!(
-                            "Status changed to {}",
-                            IssueStatus::ALL[row.status as usize].label()
-                        ),
-                        None,
-                        None,
-                    ),
-                    HistoryType::Triage => (
-                        format!("Triaged as {}", triage.label()),
-                        Some("Discussed in the weekly security triage.".to_owned()),
-                        reason,
-                    ),
-                    HistoryType::Autotriage => (
-                        format!(
-                            "Autotriage verdict: {}",
-                            row.verdict
-                                .map_or("none", |v| Verdict::ALL[v as usize].label())
-                        ),
-                        None,
-                        None,
-                    ),
-                    HistoryType::AutotriageFeedback => (
-                        "Feedback on the autotriage verdict".into(),
-                        Some("Agree with the verdict.".into()),
-                        None,
-                    ),
-                    HistoryType::AiTag => ("AI tagged the code as sensitive".into(), None, None),
-                    HistoryType::ReviewCommentSilenced => (
-                        "Review comment silenced".into(),
-                        Some("Silenced on the pull request.".into()),
-                        None,
-                    ),
-                    HistoryType::TicketCreated => {
-                        (format!("Ticket SEC-{} created", 1200 + index), None, None)
-                    }
-                    HistoryType::TicketAttempted => (
-                        "Ticket creation failed".into(),
-                        Some("The ticketing system rejected the request.".into()),
-                        None,
-                    ),
-                    HistoryType::GuidanceRegeneration => {
-                        ("Remediation guidance regenerated".into(), None, None)
-                    }
-                    HistoryType::ScmMention => (
-                        "Mentioned in a pull request".into(),
-                        Some("Tracking the fix in the next release.".into()),
-                        None,
-                    ),
-                    HistoryType::ClickToFixPrRequested => {
-                        ("Fix pull request requested".into(), None, None)
-                    }
-                    HistoryType::ClickToFixPrOpened => {
-                        ("Fix pull request opened".into(), None, None)
-                    }
-                    HistoryType::ClickToFixPrFailed => (
-                        "Fix pull request failed".into(),
-                        Some("The branch has conflicts with the base branch.".into()),
-                        None,
-                    ),
-                    HistoryType::ClickToFixPrMerged => {
-                        ("Fix pull request merged".into(), None, None)
-                    }
-                    HistoryType::ExceptionRequestCreated => (
-                        "Exception requested".into(),
-                        Some("Compensating control in place.".into()),
-                        Some(TriageReason::AcceptableRisk.as_wire().to_owned()),
-                    ),
-                    HistoryType::ExceptionRequestApproved => {
-                        ("Exception approved".into(), None, None)
-                    }
-                    HistoryType::ExceptionRequestRejected => (
-                        "Exception rejected".into(),
-                        Some("The control does not cover the public API.".into()),
-                        None,
-                    ),
-                    _ => (ht.label().to_owned(), None, None),
-                };
-                let is_exception = matches!(
-                    ht,
-                    HistoryType::ExceptionRequestCreated
-                        | HistoryType::ExceptionRequestApproved
-                        | HistoryType::ExceptionRequestRejected
-                );
-                ActivityEvent {
-                    date: Some(ts(e.date)),
-                    title: Some(title),
-                    triage_reason,
-                    note,
-                    actor,
-                    history_type: Some(ht),
-                    exception_request_details: is_exception.then(|| ExceptionRequestDetails {
-                        action_source: Some("FINDING_EXCEPTION_REQUEST_SOURCE_PLATFORM".into()),
-                    }),
-                }
-            })
-            .collect()
-    }
-
     fn add_single_issue_fields(&self, issue: &mut Issue, index: usize, commit: &str, host: &str) {
         let row = &self.rows[index];
         let repo = &self.repo(row).name;
@@ -660,7 +557,6 @@ impl Dataset {
         issue.commit_url = Some(format!("https://{host}/{repo}/commit/{commit}"));
         issue.ref_url = issue.commit_url.clone();
         issue.first_detected_at = Some(ts(row.first_detected));
-        issue.activity_history = self.activity(index, row);
         issue.related_issues = self.related(index);
     }
 }

@@ -37,6 +37,14 @@ pub fn router(state: Arc<DemoState>) -> Router {
             get(get_issue),
         )
         .route(
+            "/api/agent/deployments/{deployment}/findings/v2",
+            patch(update_findings),
+        )
+        .route(
+            "/api/issues/{deployment}/issue/{issue}",
+            post(triage_agentic_issue),
+        )
+        .route(
             "/api/scm/deployments/{deployment}/configs/{config}",
             patch(update_scm_config),
         )
@@ -312,6 +320,58 @@ async fn get_issue(
         issue.code_snippets.clear();
     }
     Ok(json_ok(&issue))
+}
+
+/// `IssuesService_BulkUpdateIssues`: triages the findings the filter
+/// matches (kept for the life of the process).
+async fn update_findings(
+    State(state): State<Arc<DemoState>>,
+    Path(deployment): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let req: UpdateFindingsRequest = parse_body(&body)?;
+    same_deployment(&req.deployment_id, &deployment)?;
+    let state2 = state.clone();
+    let resp = run_blocking(move || query::update_findings(&state2.dataset, &req)).await?;
+    Ok(json_ok(&resp))
+}
+
+/// `PublicIssuesService_TriageIssue`: triages one agentic-workflow issue
+/// and answers it as it is now.
+async fn triage_agentic_issue(
+    State(state): State<Arc<DemoState>>,
+    Path((deployment, issue_id)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let req: TriageIssueRequest = parse_body(&body)?;
+    same_deployment(&req.deployment_id, &deployment)?;
+    if let Some(id) = req
+        .issue_id
+        .as_deref()
+        .filter(|id| !id.is_empty() && *id != issue_id)
+    {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            format!(
+                "issueId {:?} in the body differs from {:?} in the path",
+                crate::text::one_line(id),
+                crate::text::one_line(&issue_id)
+            ),
+        ));
+    }
+    match query::triage_agentic(&state.dataset, &issue_id, &req)? {
+        Some(issue) => Ok(json_ok(&TriageIssueResponse { data: Some(issue) })),
+        None => Err(ApiFailure::new(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("issue {} not found", crate::text::one_line(&issue_id)),
+        )),
+    }
 }
 
 /// Runs a query off the async threads: a scan of 200,000 rows is CPU work.

@@ -43,6 +43,10 @@ impl Server {
         self.server.as_ref().unwrap().url()
     }
 
+    pub(crate) fn demo(&self) -> &DemoServer {
+        self.server.as_ref().unwrap()
+    }
+
     /// A server that accepts `token` only.
     fn with_token(findings: usize, token: &str) -> Server {
         let runtime = tokio::runtime::Runtime::new().unwrap();

@@ -355,6 +355,36 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .update_scm_config(&config, &patch)
         .await
         .expect("scm update");
+    let answer = client
+        .update_findings(&UpdateFindingsRequest::for_ids(
+            vec![id.clone()],
+            UpdateFindingParams {
+                triage_state: Some(TriageState::Ignored),
+                triage_reason: Some(TriageReason::Duplicate),
+                note: Some("checked".into()),
+            },
+        ))
+        .await
+        .expect("bulk update");
+    assert_eq!(answer.issue_count, Some(1));
+    let agentic = client
+        .search_issues(&SearchIssuesRequest::default())
+        .await
+        .expect("search")
+        .issues[0]
+        .id
+        .clone()
+        .expect("an agentic id");
+    client
+        .triage_agentic_issue(
+            &agentic,
+            &TriageIssueRequest {
+                triage_state: Some(AgenticTriageState::Fixed),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("agentic triage");
     let called = CALLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
     for op in [
         "DeploymentService_GetDeploymentByToken",
@@ -364,6 +394,8 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         "ReportsService_GetReportFindings",
         "ScmService_ListScmConfig",
         "ScmService_PatchScmConfig",
+        "IssuesService_BulkUpdateIssues",
+        "PublicIssuesService_TriageIssue",
     ] {
         assert!(called.contains(op), "{op} was not seen: {called:?}");
     }

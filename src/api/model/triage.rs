@@ -24,6 +24,8 @@ pub struct UpdateFindingsRequest {
         skip_serializing_if = "wire::is_empty"
     )]
     pub issue_types: Vec<IssueType>,
+    /// Deprecated for `issueTypes` (read by the demo, never sent).
+    pub issue_type: Option<IssueType>,
 }
 
 impl UpdateFindingsRequest {

@@ -77,7 +77,7 @@ fn offered(schema: &[Field], name: &str) -> Vec<&'static str> {
 /// The typed forms of a vocabulary. Completion wants `'static` names: a
 /// label typed as it is shown is one; the few of several words are kept for
 /// the life of the process.
-fn typed(names: &[(&'static str, &'static str)]) -> Vec<&'static str> {
+pub(super) fn typed(names: &[(&'static str, &'static str)]) -> Vec<&'static str> {
     names
         .iter()
         .map(|&(_, label)| {

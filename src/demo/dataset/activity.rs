@@ -1,7 +1,8 @@
 //! The activity of a finding: its events, rebuilt from its own random
-//! stream whenever they are asked for.
+//! stream whenever they are asked for, then made wire events with what
+//! triage added.
 
-use super::{DAY, Dataset, FixPr, Row, idx, stream};
+use super::{DAY, Dataset, FindingChange, FixPr, Row, idx, stream, ts};
 use crate::api::model::*;
 use crate::demo::rng::Rng;
 
@@ -127,6 +128,134 @@ impl Dataset {
             events.push(Event::new(step(&mut r, 30), HistoryType::Status, None));
         }
         events.sort_by_key(|e| e.date);
+        events
+    }
+}
+
+impl Dataset {
+    /// The generated history of finding `index`, then what triage added.
+    pub(crate) fn activity(
+        &self,
+        index: usize,
+        change: Option<&FindingChange>,
+    ) -> Vec<ActivityEvent> {
+        let row = &self.rows[index];
+        let people = &self.catalog.people.users;
+        let mut events: Vec<ActivityEvent> = self
+            .timeline(index, row)
+            .into_iter()
+            .map(|e| {
+                let ht = e.history_type().clone();
+                let actor = e
+                    .actor
+                    .map(|k| people[k as usize % people.len()].login.clone());
+                let triage = &TriageState::ALL[row.triage as usize];
+                let reason = row
+                    .triage_reason
+                    .map(|k| TriageReason::ALL[k as usize].as_wire().to_owned());
+                let (title, note, triage_reason) = match ht {
+                    HistoryType::AnalysisStarted => ("Analysis started".to_owned(), None, None),
+                    HistoryType::Status if e.date == row.created + 45 => {
+                        ("Finding opened".to_owned(), None, None)
+                    }
+                    HistoryType::Status => (
+                        format!(
+                            "Status changed to {}",
+                            IssueStatus::ALL[row.status as usize].label()
+                        ),
+                        None,
+                        None,
+                    ),
+                    HistoryType::Triage => (
+                        format!("Triaged as {}", triage.label()),
+                        Some("Discussed in the weekly security triage.".to_owned()),
+                        reason,
+                    ),
+                    HistoryType::Autotriage => (
+                        format!(
+                            "Autotriage verdict: {}",
+                            row.verdict
+                                .map_or("none", |v| Verdict::ALL[v as usize].label())
+                        ),
+                        None,
+                        None,
+                    ),
+                    HistoryType::AutotriageFeedback => (
+                        "Feedback on the autotriage verdict".into(),
+                        Some("Agree with the verdict.".into()),
+                        None,
+                    ),
+                    HistoryType::AiTag => ("AI tagged the code as sensitive".into(), None, None),
+                    HistoryType::ReviewCommentSilenced => (
+                        "Review comment silenced".into(),
+                        Some("Silenced on the pull request.".into()),
+                        None,
+                    ),
+                    HistoryType::TicketCreated => {
+                        (format!("Ticket SEC-{} created", 1200 + index), None, None)
+                    }
+                    HistoryType::TicketAttempted => (
+                        "Ticket creation failed".into(),
+                        Some("The ticketing system rejected the request.".into()),
+                        None,
+                    ),
+                    HistoryType::GuidanceRegeneration => {
+                        ("Remediation guidance regenerated".into(), None, None)
+                    }
+                    HistoryType::ScmMention => (
+                        "Mentioned in a pull request".into(),
+                        Some("Tracking the fix in the next release.".into()),
+                        None,
+                    ),
+                    HistoryType::ClickToFixPrRequested => {
+                        ("Fix pull request requested".into(), None, None)
+                    }
+                    HistoryType::ClickToFixPrOpened => {
+                        ("Fix pull request opened".into(), None, None)
+                    }
+                    HistoryType::ClickToFixPrFailed => (
+                        "Fix pull request failed".into(),
+                        Some("The branch has conflicts with the base branch.".into()),
+                        None,
+                    ),
+                    HistoryType::ClickToFixPrMerged => {
+                        ("Fix pull request merged".into(), None, None)
+                    }
+                    HistoryType::ExceptionRequestCreated => (
+                        "Exception requested".into(),
+                        Some("Compensating control in place.".into()),
+                        Some(TriageReason::AcceptableRisk.as_wire().to_owned()),
+                    ),
+                    HistoryType::ExceptionRequestApproved => {
+                        ("Exception approved".into(), None, None)
+                    }
+                    HistoryType::ExceptionRequestRejected => (
+                        "Exception rejected".into(),
+                        Some("The control does not cover the public API.".into()),
+                        None,
+                    ),
+                    _ => (ht.label().to_owned(), None, None),
+                };
+                let is_exception = matches!(
+                    ht,
+                    HistoryType::ExceptionRequestCreated
+                        | HistoryType::ExceptionRequestApproved
+                        | HistoryType::ExceptionRequestRejected
+                );
+                ActivityEvent {
+                    date: Some(ts(e.date)),
+                    title: Some(title),
+                    triage_reason,
+                    note,
+                    actor,
+                    history_type: Some(ht),
+                    exception_request_details: is_exception.then(|| ExceptionRequestDetails {
+                        action_source: Some("FINDING_EXCEPTION_REQUEST_SOURCE_PLATFORM".into()),
+                    }),
+                }
+            })
+            .collect();
+        events.extend(change.into_iter().flat_map(|c| c.events.iter().cloned()));
         events
     }
 }

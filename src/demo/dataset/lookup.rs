@@ -28,7 +28,7 @@ impl Dataset {
             .into_iter()
             .take(3)
             .map(|(_, j)| {
-                let other = &self.rows[j];
+                let other = &self.row(j);
                 RelatedIssue {
                     id: Some(finding_id(j)),
                     ref_: Some(self.ref_name(other).to_owned()),

@@ -13,6 +13,7 @@
 
 mod activity;
 mod agentic;
+mod changes;
 mod lookup;
 mod rows;
 mod scm_configs;
@@ -20,6 +21,7 @@ mod scm_configs;
 mod tests;
 
 pub use activity::Event;
+pub use changes::{AgenticChange, Changes, FindingChange};
 pub use lookup::RuleFacts;
 pub use scm_configs::host_of;
 
@@ -65,8 +67,9 @@ impl Kind {
 }
 
 /// What filters and sorts need of one finding. Enum fields are indices into
-/// the `ALL` list of their model enum.
-#[derive(Debug, Clone)]
+/// the `ALL` list of their model enum. As generated: [`Dataset::row`] gives
+/// it with triage since applied.
+#[derive(Debug, Clone, Copy)]
 pub struct Row {
     pub kind: Kind,
     /// Index into the catalog list of `kind` (code rules hold both code kinds).
@@ -154,6 +157,8 @@ pub struct Dataset {
     pub rows: Vec<Row>,
     pub agentic: Vec<AgenticRecord>,
     pub scm_configs: Vec<ScmConfig>,
+    /// What triage changed since start-up.
+    overlay: changes::Overlay,
 }
 
 /// Memory ids the autotriage of demo findings refers to.
@@ -193,6 +198,7 @@ impl Dataset {
             rows: Vec::with_capacity(findings),
             agentic: Vec::new(),
             scm_configs: Vec::new(),
+            overlay: Default::default(),
         };
         for i in 0..findings {
             let mut row = ds.generate_row(i);
@@ -220,6 +226,19 @@ impl Dataset {
     /// are measured from.
     pub fn now(&self) -> i64 {
         self.anchor.timestamp()
+    }
+
+    /// Who may triage finding `index`: nobody for every 89th from the
+    /// 45th (ids 100044, 100133 ...), an exception request for a blocking
+    /// one, else an ignore.
+    pub fn triage_permission(index: usize, row: &Row) -> TriagePermission {
+        if index % 89 == 44 {
+            TriagePermission::None
+        } else if row.blocking {
+            TriagePermission::Request
+        } else {
+            TriagePermission::Ignore
+        }
     }
 
     /// How many review comments the List issues item of a finding counts.

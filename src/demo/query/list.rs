@@ -41,15 +41,12 @@ pub fn list_issues(
     let start = Cursor::decode_for(req.cursor.as_deref(), fp)?;
     let by = req.sort_by.clone().unwrap_or(SortBy::RelevantSince);
     let dir = req.sort_direction.clone().unwrap_or(SortDirection::Desc);
-    let order = orders.list_order(ds, &by, &dir);
+    // One state for the whole answer, triage applied.
+    let changes = ds.changes();
+    let order = orders.list_order(ds, &changes, &by, &dir);
     let issue_types = issue_types(req, f);
-    // The rows the filter matches, kept for the next pages (and sorts). No
-    // filter at all still leaves archived projects' findings out.
-    let key = cursor::fingerprint("list-filter", &(f, &issue_types));
-    let matches = orders
-        .list_matches
-        .get_or_compute(key, || ListMatcher::new(ds, f, &issue_types).scan());
-    let (items, next) = collect_page(order, start, limit, |i| matches.get(i));
+    let matches = matching(ds, orders, &changes, f, &issue_types);
+    let (items, next) = collect_page(&order, start, limit, |i| matches.get(i));
     let parts = Parts {
         remediation: req.include_remediation == Some(true),
         activity_history: req.include_activity_history == Some(true),
@@ -61,8 +58,8 @@ pub fn list_issues(
     let issues = items
         .into_iter()
         .map(|i| {
-            let issue = ds.issue(i, parts);
-            let row = &ds.rows[i];
+            let issue = ds.issue_with(&changes, i, parts);
+            let row = &changes.row(i, &ds.rows[i]);
             let repo = ds.repo(row);
             let reviews = Dataset::review_count(i);
             IssueItem {
@@ -95,10 +92,26 @@ pub fn list_issues(
     })
 }
 
+/// The rows `f` and the type selection match in the state `changes`,
+/// kept for the next pages (and sorts) of that state. No filter at all
+/// still leaves archived projects' findings out.
+pub(super) fn matching(
+    ds: &Dataset,
+    orders: &Orders,
+    changes: &Changes,
+    f: &ListIssuesFilter,
+    issue_types: &[IssueType],
+) -> std::sync::Arc<super::Bits> {
+    let key = cursor::fingerprint("list-filter", &(f, issue_types, changes.generation));
+    orders
+        .list_matches
+        .get_or_compute(key, || ListMatcher::new(ds, changes, f, issue_types).scan())
+}
+
 /// The type selection: the top-level `issueTypes`; when empty, the
 /// `filter.issueTypes` older clients send; when that is empty too, the
 /// deprecated `issueType`. `*_UNSPECIFIED` selects nothing.
-fn issue_types(req: &ListIssuesRequest, f: &ListIssuesFilter) -> Vec<IssueType> {
+pub(super) fn issue_types(req: &ListIssuesRequest, f: &ListIssuesFilter) -> Vec<IssueType> {
     let known = |list: &[IssueType]| -> Vec<IssueType> {
         list.iter()
             .filter(|t| **t != IssueType::Unspecified)
@@ -120,7 +133,7 @@ fn issue_types(req: &ListIssuesRequest, f: &ListIssuesFilter) -> Vec<IssueType> 
 /// Every enum value of the filter is one the published contract has (400
 /// otherwise); the published `*_UNSPECIFIED` values are taken (and do not
 /// filter).
-fn require_known_filter(f: &ListIssuesFilter) -> Result<(), BadRequest> {
+pub(super) fn require_known_filter(f: &ListIssuesFilter) -> Result<(), BadRequest> {
     macro_rules! check {
         ($($values:expr => $field:literal),* $(,)?) => {
             $(

@@ -114,6 +114,8 @@ enum SinceOf {
 /// testing a row is a few table look-ups.
 pub(super) struct ListMatcher<'a> {
     ds: &'a Dataset,
+    /// The state the rows are matched in (triage applied).
+    changes: &'a Changes,
     ids: Option<Bits>,
     kind_ok: [bool; 4],
     repo_ok: Vec<bool>,
@@ -161,7 +163,12 @@ pub(super) struct ListMatcher<'a> {
 }
 
 impl<'a> ListMatcher<'a> {
-    pub(super) fn new(ds: &'a Dataset, f: &'a ListIssuesFilter, issue_types: &[IssueType]) -> Self {
+    pub(super) fn new(
+        ds: &'a Dataset,
+        changes: &'a Changes,
+        f: &'a ListIssuesFilter,
+        issue_types: &[IssueType],
+    ) -> Self {
         let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
         let ids = (!f.ids.is_empty()).then(|| {
             let mut bits = Bits::new(ds.rows.len());
@@ -310,6 +317,7 @@ impl<'a> ListMatcher<'a> {
         };
         ListMatcher {
             ds,
+            changes,
             ids,
             kind_ok,
             repo_ok,
@@ -361,14 +369,20 @@ impl<'a> ListMatcher<'a> {
         if row.fix_pr.is_none() {
             return false;
         }
-        let latest = self.ds.timeline(i, row).into_iter().rev().find(|e| {
-            matches!(
-                e.history_type(),
-                HistoryType::ClickToFixPrRequested
-                    | HistoryType::ClickToFixPrOpened
-                    | HistoryType::ClickToFixPrFailed
-            )
-        });
+        // The history as generated: triage adds no fix PR events.
+        let latest = self
+            .ds
+            .timeline(i, &self.ds.rows[i])
+            .into_iter()
+            .rev()
+            .find(|e| {
+                matches!(
+                    e.history_type(),
+                    HistoryType::ClickToFixPrRequested
+                        | HistoryType::ClickToFixPrOpened
+                        | HistoryType::ClickToFixPrFailed
+                )
+            });
         latest.is_some_and(|e| {
             *e.history_type() == HistoryType::ClickToFixPrRequested
                 && e.date >= self.ds.now() - AUTOFIX_COOLDOWN_SECS
@@ -486,7 +500,7 @@ impl<'a> ListMatcher<'a> {
             && self.pr_states_ok(row)
             && self.epss.as_ref().is_none_or(|ok| {
                 // The score is made with the rest of the finding.
-                let issue = self.ds.issue(i, Parts::default());
+                let issue = self.ds.issue_with(self.changes, i, Parts::default());
                 let category = issue
                     .sca_attributes
                     .and_then(|s| s.epss_score)
@@ -506,7 +520,7 @@ impl<'a> ListMatcher<'a> {
     }
 
     pub(super) fn matches(&self, i: usize) -> bool {
-        let row = &self.ds.rows[i];
+        let row = &self.changes.row(i, &self.ds.rows[i]);
         self.common(i, row)
             && match row.kind {
                 Kind::Code | Kind::AiCode => self.code(i, row),

@@ -44,12 +44,14 @@ mod order;
 mod pages;
 mod report;
 mod search;
+mod triage;
 
 pub use list::list_issues;
 pub use memo::Bits;
 pub use order::Orders;
 pub use report::report_findings;
 pub use search::search_issues;
+pub use triage::{triage_agentic, update_findings};
 
 use super::dataset::Kind;
 use chrono::{DateTime, TimeZone, Utc};

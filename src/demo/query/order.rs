@@ -5,15 +5,17 @@ use super::memo::{Bits, Memo};
 use super::report::ReportScan;
 use super::{CLASS_KINDS, class};
 use crate::api::model::{SortBy, SortDirection};
-use crate::demo::dataset::{Dataset, Row};
-use std::sync::OnceLock;
+use crate::demo::dataset::{Changes, Dataset, Row};
+use std::sync::{Arc, OnceLock};
 
 /// Sorted permutations of the rows (built once: at start-up by
 /// [`Orders::prepare`], else on first use), and the rows recent filters
 /// matched, so that following the cursor of a query costs neither a sort nor
 /// a scan of the data set.
 pub struct Orders {
-    pub(super) list: [OnceLock<Vec<u32>>; 12],
+    pub(super) list: [OnceLock<Arc<Vec<u32>>>; 12],
+    /// The state order after triage changed states, per generation.
+    after_changes: Memo<Vec<u32>>,
     pub(super) list_matches: Memo<Bits>,
     pub(super) report_scans: Memo<ReportScan>,
 }
@@ -22,6 +24,7 @@ impl Default for Orders {
     fn default() -> Self {
         Orders {
             list: std::array::from_fn(|_| OnceLock::new()),
+            after_changes: Memo::default(),
             list_matches: Memo::default(),
             report_scans: Memo::default(),
         }
@@ -44,8 +47,14 @@ fn ranks<'s>(names: impl Iterator<Item = &'s str> + Clone) -> impl Fn(&str) -> u
 
 /// Each row's sort key for `by`, ascending: the order of the contract
 /// (docs/api.md §10) as a number.
-fn sort_keys(ds: &Dataset, by: &SortBy) -> Vec<u64> {
-    let per_row = |key: &dyn Fn(&Row) -> u64| ds.rows.iter().map(key).collect();
+fn sort_keys(ds: &Dataset, changes: &Changes, by: &SortBy) -> Vec<u64> {
+    let per_row = |key: &dyn Fn(&Row) -> u64| {
+        ds.rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| key(&changes.row(i, r)))
+            .collect()
+    };
     match by {
         // Level: CRITICAL highest (index 0), so DESC puts CRITICAL first.
         SortBy::Severity => per_row(&|r| u64::from(u8::MAX - r.severity)),
@@ -90,16 +99,36 @@ fn sort_keys(ds: &Dataset, by: &SortBy) -> Vec<u64> {
 impl Orders {
     /// Builds every sort order now, rather than on a first request.
     pub fn prepare(&self, ds: &Dataset) {
+        let generated = Changes::default();
         for by in SortBy::ALL {
-            let keys = sort_keys(ds, by);
+            let keys = sort_keys(ds, &generated, by);
             for dir in [SortDirection::Asc, SortDirection::Desc] {
-                self.list[sort_slot(by, &dir)].get_or_init(|| order_by(&keys, &dir));
+                self.list[sort_slot(by, &dir)].get_or_init(|| Arc::new(order_by(&keys, &dir)));
             }
         }
     }
 
-    pub(super) fn list_order(&self, ds: &Dataset, by: &SortBy, dir: &SortDirection) -> &[u32] {
-        self.list[sort_slot(by, dir)].get_or_init(|| order_by(&sort_keys(ds, by), dir))
+    /// The order of `by` in the state `changes`: only the state order
+    /// depends on what triage changed.
+    pub(super) fn list_order(
+        &self,
+        ds: &Dataset,
+        changes: &Changes,
+        by: &SortBy,
+        dir: &SortDirection,
+    ) -> Arc<Vec<u32>> {
+        if *by == SortBy::State && changes.generation > 0 {
+            let key = crate::demo::cursor::fingerprint(
+                "state-order",
+                &(changes.generation, dir.as_wire()),
+            );
+            return self
+                .after_changes
+                .get_or_compute(key, || order_by(&sort_keys(ds, changes, by), dir));
+        }
+        self.list[sort_slot(by, dir)]
+            .get_or_init(|| Arc::new(order_by(&sort_keys(ds, &Changes::default(), by), dir)))
+            .clone()
     }
 }
 

@@ -26,6 +26,8 @@ fn bucket_end(start: DateTime<Utc>, size: &TimeBucketSize) -> DateTime<Utc> {
 /// tables, a row test of look-ups.
 struct ReportMatcher<'a> {
     ds: &'a Dataset,
+    /// The state the rows are matched in (triage applied).
+    changes: &'a Changes,
     report_type: ReportType,
     created_range: (Option<i64>, Option<i64>),
     bucket: Option<(i64, i64)>,
@@ -45,7 +47,12 @@ struct ReportMatcher<'a> {
 }
 
 impl<'a> ReportMatcher<'a> {
-    fn new(ds: &'a Dataset, req: &ReportRequest, f: &'a ReportFilters) -> Self {
+    fn new(
+        ds: &'a Dataset,
+        changes: &'a Changes,
+        req: &ReportRequest,
+        f: &'a ReportFilters,
+    ) -> Self {
         let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
         let since = f.time_period.as_ref().and_then(|p| p.since).map(bound);
         let until = f.time_period.as_ref().and_then(|p| p.until).map(bound);
@@ -195,6 +202,7 @@ impl<'a> ReportMatcher<'a> {
         });
         ReportMatcher {
             ds,
+            changes,
             report_type,
             created_range: (since, until),
             bucket,
@@ -212,7 +220,7 @@ impl<'a> ReportMatcher<'a> {
     }
 
     fn matches(&self, i: usize) -> bool {
-        let row = &self.ds.rows[i];
+        let row = &self.changes.row(i, &self.ds.rows[i]);
         let in_range = |t: i64, (lo, hi): (Option<i64>, Option<i64>)| {
             lo.is_none_or(|s| t >= s) && hi.is_none_or(|u| t < u)
         };
@@ -315,16 +323,20 @@ pub fn report_findings(
         },
     );
     let start = Cursor::decode_for(req.cursor.as_deref(), fp)?;
-    let order = orders.list_order(ds, &SortBy::Severity, &SortDirection::Desc);
-    // The totals and rows of the query, kept for its next pages.
-    let scan = orders
-        .report_scans
-        .get_or_compute(fp, || ReportMatcher::new(ds, req, f).scan());
-    let (items, next) = collect_page(order, start, limit, |i| scan.matches.get(i));
+    // One state for the whole answer, triage applied.
+    let changes = ds.changes();
+    let order = orders.list_order(ds, &changes, &SortBy::Severity, &SortDirection::Desc);
+    // The totals and rows of the query in this state, kept for its next
+    // pages.
+    let scan = orders.report_scans.get_or_compute(
+        cursor::fingerprint("report-scan", &(fp, changes.generation)),
+        || ReportMatcher::new(ds, &changes, req, f).scan(),
+    );
+    let (items, next) = collect_page(&order, start, limit, |i| scan.matches.get(i));
     Ok(ReportResponse {
         findings: items
             .into_iter()
-            .map(|i| ds.issue(i, Parts::default()))
+            .map(|i| ds.issue_with(&changes, i, Parts::default()))
             .collect(),
         cursor: next.map(|pos| {
             Cursor {

@@ -11,8 +11,8 @@ use crate::demo::dataset::*;
 use chrono::{DateTime, Utc};
 use std::cmp::Ordering;
 
-fn search_matches(rec: &AgenticRecord, f: &SearchFilters) -> bool {
-    let issue = &rec.issue;
+/// Whether `issue` (record `rec` as it is now) matches `f`.
+fn search_matches(issue: &AgenticIssue, rec: &AgenticRecord, f: &SearchFilters) -> bool {
     let any_of = |filter: &[String], values: &[String]| {
         filter.is_empty() || values.iter().any(|v| filter.contains(v))
     };
@@ -104,6 +104,12 @@ pub fn search_issues(
         .clone()
         .unwrap_or(IssueSortField::LastDetectedAt);
     let desc = req.sort_direction.clone().unwrap_or(SortDirection::Desc) == SortDirection::Desc;
+    // The issues as they are now, triage applied.
+    let changes = ds.changes();
+    let issues: Vec<AgenticIssue> = (0..ds.agentic.len())
+        .map(|i| changes.agentic_issue(i, &ds.agentic[i].issue))
+        .collect();
+    let matches = |i: usize| search_matches(&issues[i], &ds.agentic[i], f);
     let mut order: Vec<u32> = (0..ds.agentic.len() as u32).collect();
     let key_cmp = |a: &AgenticIssue, b: &AgenticIssue| -> Ordering {
         match field {
@@ -117,17 +123,14 @@ pub fn search_issues(
         }
     };
     order.sort_by(|&a, &b| {
-        let (ia, ib) = (&ds.agentic[a as usize].issue, &ds.agentic[b as usize].issue);
+        let (ia, ib) = (&issues[a as usize], &issues[b as usize]);
         let k = key_cmp(ia, ib);
         (if desc { k.reverse() } else { k }).then_with(|| ia.id.cmp(&ib.id))
     });
-    let total = ds.agentic.iter().filter(|r| search_matches(r, f)).count();
-    let (items, next) = collect_page(&order, start, limit, |i| search_matches(&ds.agentic[i], f));
+    let total = (0..issues.len()).filter(|&i| matches(i)).count();
+    let (items, next) = collect_page(&order, start, limit, matches);
     Ok(SearchIssuesResponse {
-        issues: items
-            .into_iter()
-            .map(|i| ds.agentic[i].issue.clone())
-            .collect(),
+        issues: items.into_iter().map(|i| issues[i].clone()).collect(),
         total: Some(total as i64),
         cursor: next.map(|pos| {
             Cursor {
