@@ -83,21 +83,38 @@ pub const GAP: u16 = 1;
 /// The width of each column (`None`: left out) for `rows` of cells (one
 /// string per column) in `width` terminal columns.
 pub fn layout(cols: &[Col], rows: &[Vec<String>], width: u16) -> Vec<Option<u16>> {
-    let wants: Vec<u16> = cols
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let content = rows
-                .iter()
+    let content: Vec<usize> = (0..cols.len())
+        .map(|k| {
+            rows.iter()
                 .filter_map(|r| r.get(k))
                 .map(|s| s.width())
                 .max()
-                .unwrap_or(0);
-            // The short header is the least a column shows.
-            content.max(c.short.width()).min(u16::MAX as usize) as u16
+                .unwrap_or(0)
         })
         .collect();
-    allocate(cols, &wants, width)
+    let clamp = |w: usize| w.min(u16::MAX as usize) as u16;
+    // A column wants room for its header too.
+    let mut wants: Vec<u16> = cols
+        .iter()
+        .zip(&content)
+        .map(|(c, &n)| clamp(n.max(c.header.width())))
+        .collect();
+    let widths = allocate(cols, &wants, width);
+    // Given less than its header but more than its cells, a column shows
+    // its short header: the columns between go to others.
+    let mut again = false;
+    for (k, c) in cols.iter().enumerate() {
+        let fallback = clamp(content[k].max(c.short.width()));
+        if widths[k].is_some_and(|w| w < wants[k] && w > fallback) {
+            wants[k] = fallback;
+            again = true;
+        }
+    }
+    if again {
+        allocate(cols, &wants, width)
+    } else {
+        widths
+    }
 }
 
 /// [`layout`] for known wants. A time column ([`Cut::Date`]) short of its
@@ -257,6 +274,19 @@ mod tests {
         let w = allocate(&cols, &wants, 5);
         assert_eq!(w[0], Some(8));
         assert_eq!(allocate(&[], &[], 10), Vec::<Option<u16>>::new());
+    }
+
+    #[test]
+    fn a_column_given_less_than_its_header_takes_no_more_than_its_short_header() {
+        let cols = [
+            Col::new("NETWORK BROKER", 4).short("BROKER"),
+            Col::new("STATUS", 4).grow(),
+        ];
+        let rows = cells(&[&["off", "error: token expired"]]);
+        // Shared, 20 columns would give the broker 9 or 10: short of its
+        // header, it is "BROKER" wide and the status has the rest.
+        assert_eq!(layout(&cols, &rows, 20), vec![Some(6), Some(13)]);
+        assert_eq!(layout(&cols, &rows, 35), vec![Some(14), Some(20)]);
     }
 
     #[test]
