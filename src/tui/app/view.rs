@@ -10,6 +10,7 @@ use super::{App, Overlay};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::widgets::common::{safe, spinner};
+use crate::tui::widgets::reflow;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -182,50 +183,78 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
+/// The keys of where help was opened, in a box as wide as its widest line
+/// (the terminal allowing); narrower, lines wrap under their description.
 fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
     let theme = &app.theme;
     // Help lists the bindings of the context it was opened from.
     let mut contexts = app.pane_contexts();
     contexts.push(Context::Global);
-    let mut lines = Vec::new();
     // A key bound in an inner context shadows the outer binding: only
     // what the key really does here is listed.
     let mut seen = std::collections::HashSet::new();
+    let mut sections = Vec::new();
     for ctx in contexts {
-        lines.push(Line::from(Span::styled(ctx.title(), theme.title())));
         let bindings = app.keymap.bindings(ctx);
+        let mut rows = Vec::new();
         for b in bindings {
-            if b.keys.iter().all(|k| seen.contains(k)) {
-                continue;
-            }
             let keys: Vec<String> = b
                 .keys
                 .iter()
                 .filter(|k| !seen.contains(*k))
                 .map(ToString::to_string)
                 .collect();
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<18}", keys.join(", ")), theme.key()),
-                Span::raw(b.desc.clone()),
-            ]));
+            if !keys.is_empty() {
+                rows.push((keys.join(", "), b.desc.clone()));
+            }
         }
         seen.extend(bindings.iter().flat_map(|b| b.keys.iter().copied()));
+        sections.push((ctx.title(), rows));
+    }
+    use unicode_width::UnicodeWidthStr;
+    let key_width = sections
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| k.width()))
+        .max()
+        .unwrap_or(0)
+        .clamp(6, 24);
+    let mut lines = Vec::new();
+    for (title, rows) in sections {
+        lines.push(Line::from(Span::styled(title, theme.title())));
+        for (keys, desc) in rows {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {keys:<key_width$}  "), theme.key()),
+                Span::raw(desc),
+            ]));
+        }
         lines.push(Line::default());
     }
-    let popup = layout::centered(body, 72, body.height);
+    lines.pop();
+    let footer = format!(
+        " {} close · {}/{} scroll ",
+        app.keymap.hint(Context::Help, Action::Back),
+        app.keymap.hint(Context::Help, Action::Down),
+        app.keymap.hint(Context::Help, Action::Up),
+    );
+    let natural = reflow::widest(&lines).max(footer.width() + 2) + 2;
+    let width = natural.min(body.width as usize);
+    let lines = reflow::reflow(lines, width.saturating_sub(2));
+    let height = (lines.len() + 2).min(body.height as usize);
+    let popup = layout::centered(body, width as u16, height as u16);
     f.render_widget(Clear, popup);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Keys ")
-        .title_bottom(format!(
-            " {} close · {}/{} scroll ",
-            app.keymap.hint(Context::Help, Action::Back),
-            app.keymap.hint(Context::Help, Action::Down),
-            app.keymap.hint(Context::Help, Action::Up),
-        ));
     let max = lines
         .len()
-        .saturating_sub(popup.height.saturating_sub(2) as usize) as u16;
+        .saturating_sub(popup.height.saturating_sub(2) as usize)
+        .min(u16::MAX as usize) as u16;
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Keys ")
+        .title_bottom(footer);
+    if max > 0 {
+        block = block.title_bottom(
+            Line::from(format!(" {}/{} ", scroll.min(max) + 1, max + 1)).right_aligned(),
+        );
+    }
     f.render_widget(
         Paragraph::new(lines)
             .block(block)

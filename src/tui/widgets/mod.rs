@@ -5,4 +5,5 @@
 pub mod columns;
 pub mod common;
 pub mod findings_table;
+pub mod reflow;
 pub mod scroll;

@@ -383,7 +383,8 @@ fn detail(f: &mut Frame, area: Rect, v: &ViewCx, issue: &AgenticIssue, scroll: u
     if inner.width == 0 || inner.height == 0 {
         return;
     }
-    let lines = detail_lines(issue, theme, inner.width as usize);
+    let width = inner.width as usize;
+    let lines = crate::tui::widgets::reflow::reflow(detail_lines(issue, theme, width), width);
     let max_scroll = lines.len().saturating_sub(inner.height as usize);
     let scroll = (scroll as usize).min(max_scroll) as u16;
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
