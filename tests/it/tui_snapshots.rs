@@ -140,3 +140,12 @@ async fn marks_export_prompt_and_copy_menu() {
         insta::assert_snapshot!(format!("copy_menu_{w}x{h}"), app.screen());
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn command_line_completions() {
+    let mut app = harness(80, 24).await;
+    app.keys(":filter severities=");
+    app.key(KeyCode::Tab);
+    app.key(KeyCode::Tab);
+    insta::assert_snapshot!("command_completion_80x24", app.screen());
+}

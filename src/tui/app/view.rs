@@ -54,27 +54,50 @@ pub fn draw(f: &mut Frame, app: &App) {
         Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),
         Some(Overlay::Export(prompt)) => exporting_view::export_prompt(f, screen.body, app, prompt),
         Some(Overlay::CopyMenu(menu)) => exporting_view::copy_menu(f, screen.body, app, menu),
-        Some(Overlay::Command(input)) => {
-            let width = screen.status.width.saturating_sub(1) as usize;
-            let scroll = input.visual_scroll(width);
-            let shown: String = input.value().chars().skip(scroll).collect();
-            f.render_widget(Clear, screen.status);
-            f.render_widget(
-                Paragraph::new(Line::from(vec![
-                    Span::styled(":", app.theme.key()),
-                    Span::raw(safe(&shown)),
-                ])),
-                screen.status,
-            );
-            let x = screen.status.x + 1 + input.visual_cursor().saturating_sub(scroll) as u16;
-            f.set_cursor_position((
-                x.min(screen.status.right().saturating_sub(1)),
-                screen.status.y,
-            ));
-        }
+        Some(Overlay::Command(line)) => command_line(f, screen.status, app, line),
         None => {}
     }
     scrub(f.buffer_mut());
+}
+
+/// The `:` line in the status line's place; while Tab offers several
+/// completions, they show on the line above (the chosen one marked).
+fn command_line(f: &mut Frame, status: Rect, app: &App, line: &super::CommandLine) {
+    let input = &line.input;
+    let width = status.width.saturating_sub(1) as usize;
+    let scroll = input.visual_scroll(width);
+    let shown: String = input.value().chars().skip(scroll).collect();
+    f.render_widget(Clear, status);
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(":", app.theme.key()),
+            Span::raw(safe(&shown)),
+        ])),
+        status,
+    );
+    let x = status.x + 1 + input.visual_cursor().saturating_sub(scroll) as u16;
+    f.set_cursor_position((x.min(status.right().saturating_sub(1)), status.y));
+    if let Some(c) = line.completion.as_ref().filter(|c| c.candidates.len() > 1)
+        && status.y > 0
+    {
+        let mut spans = Vec::new();
+        for (k, word) in c.listed().enumerate() {
+            let style = if c.chosen == Some(k) {
+                app.theme.selected()
+            } else {
+                app.theme.dim()
+            };
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(safe(word), style));
+        }
+        let above = Rect {
+            y: status.y - 1,
+            height: 1,
+            ..status
+        };
+        f.render_widget(Clear, above);
+        f.render_widget(Paragraph::new(Line::from(spans)), above);
+    }
 }
 
 /// The last line of defence: every view makes server text safe before it is
