@@ -68,6 +68,33 @@ pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Keeps the start of `s` within `width` terminal columns (wide characters
+/// count as two), marking the cut with `…`.
+pub fn cut_right(s: &str, width: usize) -> String {
+    let total: usize = s
+        .chars()
+        .map(|c| UnicodeWidthChar::width(c).unwrap_or(0))
+        .sum();
+    if total <= width {
+        return s.to_owned();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut used = 1;
+    for c in s.chars() {
+        let w = UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
 /// Keeps the end of a path (file name and line), marking the cut with `…`.
 pub fn cut_left(s: &str, width: usize) -> String {
     let total: usize = s

@@ -14,8 +14,10 @@
 //! completions and the form list the labels as typed
 //! ([`wire::typed_name`]).
 
+mod complete;
 mod schemas;
 
+pub use complete::complete;
 pub use schemas::{LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
 
 use crate::api::model::wire;

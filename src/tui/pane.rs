@@ -112,6 +112,12 @@ pub trait Pane: Any {
         &[]
     }
 
+    /// Completions of `word`, being typed after `:name args`: whole words
+    /// it could become (the command line's Tab). None by default.
+    fn complete(&self, _name: &str, _args: &[&str], _word: &str) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The finding list behind export, copy and marks, if the pane has one.
     fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
         None

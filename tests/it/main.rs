@@ -19,6 +19,7 @@ mod pty;
 mod published;
 mod readme;
 mod terminal_safety;
+mod tui_command_line;
 mod tui_flows;
 mod tui_props;
 mod tui_snapshots;

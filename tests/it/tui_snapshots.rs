@@ -62,9 +62,13 @@ async fn detail_of_a_secrets_finding() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn help_overlay() {
-    let mut app = harness(120, 35).await;
-    app.key(KeyCode::Char('?'));
-    insta::assert_snapshot!("help_issues_120x35", app.screen());
+    // As wide as its lines at 120; at 80, lines wrap under their
+    // description, and the rest scrolls.
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('?'));
+        insta::assert_snapshot!(format!("help_issues_{w}x{h}"), app.screen());
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -153,4 +157,13 @@ async fn marks_export_prompt_and_copy_menu() {
         app.key(KeyCode::Char('y'));
         insta::assert_snapshot!(format!("copy_menu_{w}x{h}"), app.screen());
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn command_line_completions() {
+    let mut app = harness(80, 24).await;
+    app.keys(":filter severities=");
+    app.key(KeyCode::Tab);
+    app.key(KeyCode::Tab);
+    insta::assert_snapshot!("command_completion_80x24", app.screen());
 }

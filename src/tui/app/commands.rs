@@ -26,17 +26,7 @@ impl App {
             }
             _ => {}
         }
-        let has = |p: &dyn crate::tui::pane::Pane| {
-            p.commands()
-                .iter()
-                .any(|usage| usage.split_whitespace().next() == Some(name))
-        };
-        let target = if has(self.current()) {
-            Some(self.pane)
-        } else {
-            self.panes().find(|p| has(*p)).map(|p| p.id())
-        };
-        let result = match target {
+        let result = match self.command_target(name) {
             Some(pane) => {
                 if pane != self.pane {
                     self.switch_pane(pane);
@@ -52,6 +42,21 @@ impl App {
                 title: "Command".into(),
                 message,
             });
+        }
+    }
+
+    /// The pane that runs `:name`: the pane on show if it has it, else the
+    /// first that does.
+    pub(super) fn command_target(&self, name: &str) -> Option<super::PaneId> {
+        let has = |p: &dyn crate::tui::pane::Pane| {
+            p.commands()
+                .iter()
+                .any(|usage| usage.split_whitespace().next() == Some(name))
+        };
+        if has(self.current()) {
+            Some(self.pane)
+        } else {
+            self.panes().find(|p| has(*p)).map(|p| p.id())
         }
     }
 

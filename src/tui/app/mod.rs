@@ -4,6 +4,7 @@
 //! the clipboard) comes back as [`Effect`]s for the event loop to carry
 //! out, and every reply goes back to the pane or detail that asked.
 
+mod command_line;
 mod commands;
 mod exporting;
 mod exporting_view;
@@ -16,6 +17,7 @@ mod tests;
 
 pub use super::message::{AppEvent, Effect, Msg, Outbox, PaneId};
 pub use super::session::{SavedView, Session};
+pub use command_line::CommandLine;
 pub use exporting::{CopyMenu, ExportPrompt};
 
 use super::detail::{Cache, DetailView};
@@ -29,8 +31,6 @@ use super::visits::Visits;
 use crate::api::model::{Issue, Timestamp};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use std::any::Any;
-use tui_input::Input;
-use tui_input::backend::crossterm::EventHandler;
 
 /// A modal layer over the panes.
 #[derive(Debug, Clone)]
@@ -42,7 +42,7 @@ pub enum Overlay {
         title: String,
         message: String,
     },
-    Command(Input),
+    Command(CommandLine),
     /// The `e` prompt: format and file of an export.
     Export(ExportPrompt),
     /// The `y` menu: what to copy.
@@ -74,6 +74,8 @@ pub struct App {
     pub quit: bool,
     /// `q` was pressed with unsent work: the next key, if `q`, quits.
     quit_armed: bool,
+    /// The `:` commands run this session, oldest first (Up recalls them).
+    pub command_history: Vec<String>,
     /// The format of the last export (the next prompt offers it first).
     pub export_format: crate::export::Format,
     /// The triage dialog, its draft, the one triage in flight and what
@@ -106,6 +108,7 @@ impl App {
             outbox: Outbox::new(session.read_only),
             quit: false,
             quit_armed: false,
+            command_history: Vec::new(),
             export_format: crate::export::Format::Csv,
             now: chrono::Utc::now(),
             triage: crate::tui::triage::Triage::new(&session.deployment)
@@ -369,19 +372,8 @@ impl App {
             None if self.triage.is_open() => return self.on_triage_key(key),
             _ => {}
         }
-        if let Some(Overlay::Command(input)) = &mut self.overlay {
-            match key.code {
-                KeyCode::Esc => self.overlay = None,
-                KeyCode::Enter => {
-                    let line = input.value().to_owned();
-                    self.overlay = None;
-                    self.run_command(&line);
-                }
-                _ => {
-                    input.handle_event(&crossterm::event::Event::Key(key));
-                }
-            }
-            return;
+        if let Some(Overlay::Command(_)) = &self.overlay {
+            return command_line::on_key(self, key);
         }
         self.with_pane(self.pane, |p, cx| p.on_text_key(key, cx));
     }
@@ -431,7 +423,7 @@ impl App {
             }
             Action::Suspend => self.outbox.effects.push(Effect::Suspend),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
-            Action::CommandLine => self.overlay = Some(Overlay::Command(Input::default())),
+            Action::CommandLine => self.overlay = Some(Overlay::Command(CommandLine::default())),
             Action::PaneReport => self.switch_pane(panes::report::ID),
             Action::PaneIssues => self.switch_pane(panes::issues::ID),
             Action::PaneAgentic => self.switch_pane(panes::agentic::ID),

@@ -10,6 +10,7 @@ use super::{App, Overlay};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::widgets::common::{safe, spinner};
+use crate::tui::widgets::reflow;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -57,24 +58,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),
         Some(Overlay::Export(prompt)) => exporting_view::export_prompt(f, screen.body, app, prompt),
         Some(Overlay::CopyMenu(menu)) => exporting_view::copy_menu(f, screen.body, app, menu),
-        Some(Overlay::Command(input)) => {
-            let width = screen.status.width.saturating_sub(1) as usize;
-            let scroll = input.visual_scroll(width);
-            let shown: String = input.value().chars().skip(scroll).collect();
-            f.render_widget(Clear, screen.status);
-            f.render_widget(
-                Paragraph::new(Line::from(vec![
-                    Span::styled(":", app.theme.key()),
-                    Span::raw(safe(&shown)),
-                ])),
-                screen.status,
-            );
-            let x = screen.status.x + 1 + input.visual_cursor().saturating_sub(scroll) as u16;
-            f.set_cursor_position((
-                x.min(screen.status.right().saturating_sub(1)),
-                screen.status.y,
-            ));
-        }
+        Some(Overlay::Command(line)) => command_line(f, screen.status, app, line),
         None => {}
     }
     scrub(f.buffer_mut());
@@ -93,6 +77,46 @@ fn preview_hint(f: &mut Frame, area: Rect, app: &App) {
     }
     let at = Rect::new(area.x + 1, area.bottom() - 1, width, 1);
     f.render_widget(Paragraph::new(Span::styled(text, app.theme.dim())), at);
+}
+
+/// The `:` line in the status line's place; while Tab offers several
+/// completions, they show on the line above (the chosen one marked).
+fn command_line(f: &mut Frame, status: Rect, app: &App, line: &super::CommandLine) {
+    let input = &line.input;
+    let width = status.width.saturating_sub(1) as usize;
+    let scroll = input.visual_scroll(width);
+    let shown: String = input.value().chars().skip(scroll).collect();
+    f.render_widget(Clear, status);
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(":", app.theme.key()),
+            Span::raw(safe(&shown)),
+        ])),
+        status,
+    );
+    let x = status.x + 1 + input.visual_cursor().saturating_sub(scroll) as u16;
+    f.set_cursor_position((x.min(status.right().saturating_sub(1)), status.y));
+    if let Some(c) = line.completion.as_ref().filter(|c| c.candidates.len() > 1)
+        && status.y > 0
+    {
+        let mut spans = Vec::new();
+        for (k, word) in c.listed().enumerate() {
+            let style = if c.chosen == Some(k) {
+                app.theme.selected()
+            } else {
+                app.theme.dim()
+            };
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(safe(word), style));
+        }
+        let above = Rect {
+            y: status.y - 1,
+            height: 1,
+            ..status
+        };
+        f.render_widget(Clear, above);
+        f.render_widget(Paragraph::new(Line::from(spans)), above);
+    }
 }
 
 /// The last line of defence: every view makes server text safe before it is
@@ -201,50 +225,78 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
+/// The keys of where help was opened, in a box as wide as its widest line
+/// (the terminal allowing); narrower, lines wrap under their description.
 fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
     let theme = &app.theme;
     // Help lists the bindings of the context it was opened from.
     let mut contexts = app.pane_contexts();
     contexts.push(Context::Global);
-    let mut lines = Vec::new();
     // A key bound in an inner context shadows the outer binding: only
     // what the key really does here is listed.
     let mut seen = std::collections::HashSet::new();
+    let mut sections = Vec::new();
     for ctx in contexts {
-        lines.push(Line::from(Span::styled(ctx.title(), theme.title())));
         let bindings = app.keymap.bindings(ctx);
+        let mut rows = Vec::new();
         for b in bindings {
-            if b.keys.iter().all(|k| seen.contains(k)) {
-                continue;
-            }
             let keys: Vec<String> = b
                 .keys
                 .iter()
                 .filter(|k| !seen.contains(*k))
                 .map(ToString::to_string)
                 .collect();
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<18}", keys.join(", ")), theme.key()),
-                Span::raw(b.desc.clone()),
-            ]));
+            if !keys.is_empty() {
+                rows.push((keys.join(", "), b.desc.clone()));
+            }
         }
         seen.extend(bindings.iter().flat_map(|b| b.keys.iter().copied()));
+        sections.push((ctx.title(), rows));
+    }
+    use unicode_width::UnicodeWidthStr;
+    let key_width = sections
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| k.width()))
+        .max()
+        .unwrap_or(0)
+        .clamp(6, 24);
+    let mut lines = Vec::new();
+    for (title, rows) in sections {
+        lines.push(Line::from(Span::styled(title, theme.title())));
+        for (keys, desc) in rows {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {keys:<key_width$}  "), theme.key()),
+                Span::raw(desc),
+            ]));
+        }
         lines.push(Line::default());
     }
-    let popup = layout::centered(body, 72, body.height);
+    lines.pop();
+    let footer = format!(
+        " {} close · {}/{} scroll ",
+        app.keymap.hint(Context::Help, Action::Back),
+        app.keymap.hint(Context::Help, Action::Down),
+        app.keymap.hint(Context::Help, Action::Up),
+    );
+    let natural = reflow::widest(&lines).max(footer.width() + 2) + 2;
+    let width = natural.min(body.width as usize);
+    let lines = reflow::reflow(lines, width.saturating_sub(2));
+    let height = (lines.len() + 2).min(body.height as usize);
+    let popup = layout::centered(body, width as u16, height as u16);
     f.render_widget(Clear, popup);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Keys ")
-        .title_bottom(format!(
-            " {} close · {}/{} scroll ",
-            app.keymap.hint(Context::Help, Action::Back),
-            app.keymap.hint(Context::Help, Action::Down),
-            app.keymap.hint(Context::Help, Action::Up),
-        ));
     let max = lines
         .len()
-        .saturating_sub(popup.height.saturating_sub(2) as usize) as u16;
+        .saturating_sub(popup.height.saturating_sub(2) as usize)
+        .min(u16::MAX as usize) as u16;
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Keys ")
+        .title_bottom(footer);
+    if max > 0 {
+        block = block.title_bottom(
+            Line::from(format!(" {}/{} ", scroll.min(max) + 1, max + 1)).right_aligned(),
+        );
+    }
     f.render_widget(
         Paragraph::new(lines)
             .block(block)

@@ -6,6 +6,7 @@ use crate::api::model::*;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::common::{date, field, heading, opt, paragraph, safe, spinner, time};
+use crate::tui::widgets::reflow::reflow;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -87,7 +88,11 @@ pub fn draw(f: &mut Frame, area: Rect, detail: &DetailView, cache: &Cache, v: &V
         .divider("│");
     f.render_widget(tabs, Rect { height: 1, ..inner });
     let body = crate::tui::layout::detail_text(area);
-    let lines = content(detail, cache, v, body.width as usize);
+    // Long values (URLs, CWE names) wrap rather than end at the edge.
+    let lines = reflow(
+        content(detail, cache, v, body.width as usize),
+        body.width as usize,
+    );
     let max_scroll = lines
         .len()
         .saturating_sub(body.height as usize)

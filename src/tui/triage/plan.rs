@@ -131,6 +131,7 @@ pub fn batches(decision: &Decision, scope: &Scope, deployment: &str) -> Vec<Batc
                 filter: Some((**filter).clone()),
                 params: decision.finding_params(),
                 issue_types: issue_types.clone(),
+                ..Default::default()
             }),
             ids: Vec::new(),
             heading,

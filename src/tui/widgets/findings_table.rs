@@ -1,16 +1,19 @@
 //! The findings table the Issues and Report panes share: only the visible
-//! rows are built, columns give way as the terminal narrows, paths are cut
-//! from the left so the file name and line stay visible. While rows are
+//! rows are built, columns are sized from them and the width
+//! ([`columns`]), paths and repositories are cut from the left so the file
+//! name and line, and the repository's name, stay visible. While rows are
 //! marked, a narrow first column shows which.
 
-use super::common::{cut_left, date, safe, short_rule, time};
+use super::columns::{self, Col, Cut};
+use super::common::{safe, short_rule, time};
+use super::scroll;
 use crate::api::model::Timestamp;
 use crate::tui::findings_list::Marks;
 use crate::tui::load::PagedList;
 use crate::tui::rows::FindingRow;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Rect};
 use ratatui::style::Style;
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Cell, Row, Table};
@@ -34,6 +37,8 @@ pub struct Rows<'a, T> {
     /// The last visit: rows dated after it are new (a `•` column); `None`
     /// on a first visit (the column is then left out).
     pub new_since: Option<Timestamp>,
+    /// The server holds more rows than `len`.
+    pub more: bool,
 }
 
 /// Whether a row is marked.
@@ -71,13 +76,53 @@ pub fn draw_list<T>(
             row: &row,
             marked: (!marks.is_empty()).then_some(&marked as _),
             new_since,
+            more: !list.complete,
         },
         date_column,
         block,
     );
 }
 
-pub fn draw<T>(
+/// The columns after the marks, in order. The path yields first: its
+/// file name and line show in the least room.
+fn columns(date_column: DateColumn) -> [Col; 6] {
+    let date = match date_column {
+        DateColumn::RelevantSince => Col::new("RELEVANT SINCE", 10).short("SINCE"),
+        DateColumn::Created => Col::new("CREATED", 10),
+    };
+    [
+        Col::new("SEVERITY", 8),
+        Col::new("STATE", 9).drop(2).weight(2),
+        Col::new("RULE", 16).weight(3).grow(),
+        // `owner/name`: the name is what tells repositories apart.
+        Col::new("REPOSITORY", 14)
+            .short("REPO")
+            .cut(Cut::Left)
+            .drop(3)
+            .weight(2),
+        Col::new("PATH:LINE", 12)
+            .short("PATH")
+            .cut(Cut::Left)
+            .drop(1)
+            .grow(),
+        date.cut(Cut::Date).drop(4).weight(2),
+    ]
+}
+
+/// The text of a row's cells, in [`columns`] order.
+fn texts<T>(issue: &FindingRow<T>, when: &Option<Timestamp>) -> Vec<String> {
+    let label = |l: Option<&str>| l.map_or(String::new(), safe);
+    vec![
+        label(issue.severity.as_ref().map(|s| s.label())),
+        label(issue.state.as_ref().map(|s| s.label())),
+        safe(short_rule(&issue.rule)),
+        safe(&issue.repository),
+        safe(&issue.location),
+        time(when),
+    ]
+}
+
+fn draw<T>(
     f: &mut Frame,
     area: Rect,
     theme: &Theme,
@@ -86,96 +131,74 @@ pub fn draw<T>(
     block: Block<'_>,
 ) {
     let inner = crate::tui::layout::table_rows(area);
-    // Narrow: dates without times; very narrow: no state and no path.
-    let narrow = area.width < 100;
-    let tiny = area.width < 70;
-    let mut header = Vec::new();
-    let mut widths = Vec::new();
-    if rows.marked.is_some() {
-        header.push("");
-        widths.push(Constraint::Length(1));
-    }
-    if rows.new_since.is_some() {
-        header.push("");
-        widths.push(Constraint::Length(1));
-    }
-    header.push("SEVERITY");
-    widths.push(Constraint::Length(9));
-    if !tiny {
-        header.push("STATE");
-        widths.push(Constraint::Length(if narrow { 9 } else { 12 }));
-    }
-    header.extend(["RULE", "REPOSITORY"]);
-    widths.extend([Constraint::Fill(3), Constraint::Fill(2)]);
-    let path_column = (!tiny).then(|| {
-        header.push("PATH:LINE");
-        widths.push(Constraint::Fill(3));
-        widths.len() - 1
-    });
-    header.push(match (date_column, narrow) {
-        (DateColumn::RelevantSince, false) => "RELEVANT SINCE",
-        (DateColumn::RelevantSince, true) => "SINCE",
-        (DateColumn::Created, _) => "CREATED",
-    });
-    widths.push(Constraint::Length(if narrow { 10 } else { 16 }));
-    // The same split the table makes, to cut paths to their column.
-    let path_width = path_column.map_or(0, |k| {
-        Layout::horizontal(widths.clone())
-            .spacing(1)
-            .split(Rect { height: 1, ..inner })[k]
-            .width as usize
-    });
-    let visible = (rows.offset..(rows.offset + inner.height as usize).min(rows.len))
+    let when = |issue: &FindingRow<T>| match date_column {
+        DateColumn::RelevantSince => issue.relevant_since,
+        DateColumn::Created => issue.created_at,
+    };
+    let shown: Vec<(usize, &FindingRow<T>)> = (rows.offset
+        ..(rows.offset + inner.height as usize).min(rows.len))
         .filter_map(|r| (rows.row)(r).map(|issue| (r, issue)))
-        .map(|(r, issue)| {
-            let mut cells = Vec::with_capacity(8);
-            if let Some(marked) = rows.marked {
-                cells.push(Cell::from(Span::styled(
-                    if marked(issue) { MARK } else { " " },
-                    theme.key(),
-                )));
-            }
-            let when = match date_column {
-                DateColumn::RelevantSince => &issue.relevant_since,
-                DateColumn::Created => &issue.created_at,
-            };
-            if let Some(last) = rows.new_since {
-                let new = when.is_some_and(|t| t > last);
-                cells.push(Cell::from(Span::styled(
-                    if new { NEW } else { " " },
-                    theme.accent(),
-                )));
-            }
+        .collect();
+    let texts: Vec<Vec<String>> = shown
+        .iter()
+        .map(|(_, issue)| texts(issue, &when(issue)))
+        .collect();
+    // The mark and new columns are one cell each, and a gap.
+    let flags = usize::from(rows.marked.is_some()) + usize::from(rows.new_since.is_some());
+    let cols = columns(date_column);
+    let widths = columns::layout(&cols, &texts, inner.width.saturating_sub(2 * flags as u16));
+    let mut header = vec![String::new(); flags];
+    let mut constraints = vec![Constraint::Length(1); flags];
+    for (col, w) in cols.iter().zip(&widths) {
+        if let Some(w) = *w {
+            header.push(col.title(w));
+            constraints.push(Constraint::Length(w));
+        }
+    }
+    let table_rows = shown.iter().zip(texts).map(|((r, issue), texts)| {
+        let mut cells = Vec::with_capacity(8);
+        if let Some(marked) = rows.marked {
             cells.push(Cell::from(Span::styled(
-                issue
-                    .severity
-                    .as_ref()
-                    .map_or(String::new(), |s| safe(s.label())),
-                theme.severity(issue.severity.as_ref()),
+                if marked(issue) { MARK } else { " " },
+                theme.key(),
             )));
-            if !tiny {
-                cells.push(Cell::from(
-                    issue
-                        .state
-                        .as_ref()
-                        .map_or(String::new(), |s| safe(s.label())),
-                ));
-            }
-            cells.push(Cell::from(safe(short_rule(&issue.rule))));
-            cells.push(Cell::from(safe(&issue.repository)));
-            if path_column.is_some() {
-                cells.push(Cell::from(cut_left(&safe(&issue.location), path_width)));
-            }
-            cells.push(Cell::from(if narrow { date(when) } else { time(when) }));
-            let style = if r == rows.selected {
-                theme.selected()
+        }
+        if let Some(last) = rows.new_since {
+            let new = when(issue).is_some_and(|t| t > last);
+            cells.push(Cell::from(Span::styled(
+                if new { NEW } else { " " },
+                theme.accent(),
+            )));
+        }
+        for (k, text) in texts.into_iter().enumerate() {
+            let Some(w) = widths[k] else { continue };
+            let text = columns::cut(&text, w, cols[k].cut);
+            cells.push(if k == 0 {
+                Cell::from(Span::styled(text, theme.severity(issue.severity.as_ref())))
             } else {
-                Style::new()
-            };
-            Row::new(cells).style(style)
-        });
-    let table = Table::new(visible, widths)
+                Cell::from(text)
+            });
+        }
+        let style = if *r == rows.selected {
+            theme.selected()
+        } else {
+            Style::new()
+        };
+        Row::new(cells).style(style)
+    });
+    let of = if rows.more {
+        format!("{}+", rows.len)
+    } else {
+        rows.len.to_string()
+    };
+    let block = match scroll::position(rows.selected, rows.len, Some(of)) {
+        Some(p) => block.title_bottom(p),
+        None => block,
+    };
+    let table = Table::new(table_rows, constraints)
+        .column_spacing(columns::GAP)
         .header(Row::new(header).style(theme.header_row()))
         .block(block);
     f.render_widget(table, area);
+    scroll::scrollbar(f, theme, area, inner, rows.len, rows.offset);
 }

@@ -1,5 +1,9 @@
 //! Drawing pieces the panes share: safe text, the spinner, wrapped
-//! paragraphs, and the findings table.
+//! paragraphs, column widths, the list position and scrollbar, and the
+//! findings table.
 
+pub mod columns;
 pub mod common;
 pub mod findings_table;
+pub mod reflow;
+pub mod scroll;

@@ -494,6 +494,15 @@ impl Pane for AgenticPane {
         }
     }
 
+    fn complete(&self, name: &str, args: &[&str], word: &str) -> Vec<String> {
+        use crate::tui::panes::issues::words;
+        match (name, args.len()) {
+            ("sort", 0) => words(IssueSortField::ALL.iter().map(IssueSortField::label), word),
+            ("sort", 1) => words(["asc", "desc"], word),
+            _ => Vec::new(),
+        }
+    }
+
     fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {
         view::draw(f, area, self, v);
     }

@@ -427,9 +427,10 @@ fn renders_queries_results_and_total() {
             "{screen}"
         );
         assert!(screen.contains("Agentic issues 37 of 200"), "{screen}");
-        // A wide list names each issue's project by its id.
-        assert_eq!(screen.contains("PROJECT ID"), w >= 102, "{screen}");
-        assert_eq!(screen.contains("51000"), w >= 102, "{screen}");
+        // With room (these titles are short, even at 80 columns) the
+        // list names each issue's project by its id.
+        assert!(screen.contains("PROJECT ID"), "{screen}");
+        assert!(screen.contains("51000"), "{screen}");
         assert!(screen.contains("Issue number 0"), "{screen}");
         assert!(screen.contains("high"), "{screen}");
         assert!(screen.contains("detected"), "{screen}");

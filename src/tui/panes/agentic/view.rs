@@ -8,7 +8,9 @@ use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::columns::{self, Col, Cut};
 use crate::tui::widgets::common::{field, heading, paragraph, safe, spinner, time, wrap};
+use crate::tui::widgets::scroll;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::Style;
@@ -125,6 +127,24 @@ fn label_of<T>(v: &Option<T>, label: impl Fn(&T) -> &str) -> String {
     v.as_ref().map_or(String::new(), |x| safe(label(x)))
 }
 
+/// The list's columns; narrow, the project ids go first.
+fn columns(by_created: bool) -> [Col; 6] {
+    let date = if by_created {
+        Col::new("CREATED", 10)
+    } else {
+        Col::new("LAST DETECTED", 10).short("DETECTED")
+    };
+    [
+        Col::new("SEVERITY", 8),
+        Col::new("DETECTION", 9).drop(2).weight(2),
+        Col::new("TRIAGE", 9).drop(3).weight(2),
+        // The agentic issue names its repositories by project id only.
+        Col::new("PROJECT ID", 8).short("PROJECT").drop(1),
+        Col::new("TITLE", 30).weight(3).grow(),
+        date.cut(Cut::Date).drop(4).weight(2),
+    ]
+}
+
 fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
     let theme = v.theme;
     let list = &pane.list;
@@ -138,76 +158,59 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
     } else if list.selected >= offset + height {
         offset = list.selected + 1 - height;
     }
-    let inner_width = area.width.saturating_sub(2);
-    let wide = inner_width >= 100;
-    let narrow = inner_width < 50;
     // The date column follows the sort: created when sorted by it.
     let by_created = pane.sort_field == Some(IssueSortField::CreatedAt);
-    let rows: Vec<Row> = (offset..(offset + rows_area.height as usize).min(list.len()))
+    let shown: Vec<(usize, &AgenticIssue)> = (offset
+        ..(offset + rows_area.height as usize).min(list.len()))
         .filter_map(|r| list.row(r).map(|issue| (r, issue)))
-        .map(|(r, issue)| {
-            let style = if r == list.selected {
+        .collect();
+    let texts: Vec<Vec<String>> = shown
+        .iter()
+        .map(|(_, issue)| {
+            vec![
+                label_of(&issue.severity, Severity::label),
+                label_of(&issue.detection_state, DetectionState::label),
+                label_of(&issue.triage_state, AgenticTriageState::label),
+                project_cell(&issue.project_ids),
+                safe(issue.title.as_deref().unwrap_or("")),
+                time(if by_created {
+                    &issue.created_at
+                } else {
+                    &issue.last_detected_at
+                }),
+            ]
+        })
+        .collect();
+    let cols = columns(by_created);
+    let widths = columns::layout(&cols, &texts, rows_area.width);
+    let mut header = Vec::new();
+    let mut constraints = Vec::new();
+    for (col, w) in cols.iter().zip(&widths) {
+        if let Some(w) = *w {
+            header.push(col.title(w));
+            constraints.push(Constraint::Length(w));
+        }
+    }
+    let rows: Vec<Row> = shown
+        .iter()
+        .zip(texts)
+        .map(|((r, issue), texts)| {
+            let style = if *r == list.selected {
                 theme.selected()
             } else {
                 Style::new()
             };
-            let mut cells = vec![Cell::from(Span::styled(
-                label_of(&issue.severity, Severity::label),
-                theme.severity(issue.severity.as_ref()),
-            ))];
-            if !narrow {
-                cells.push(Cell::from(label_of(
-                    &issue.detection_state,
-                    DetectionState::label,
-                )));
-                cells.push(Cell::from(label_of(
-                    &issue.triage_state,
-                    AgenticTriageState::label,
-                )));
-            }
-            if wide {
-                cells.push(Cell::from(project_cell(&issue.project_ids)));
-            }
-            cells.push(Cell::from(safe(issue.title.as_deref().unwrap_or(""))));
-            if wide {
-                cells.push(Cell::from(time(if by_created {
-                    &issue.created_at
+            let cells = texts.into_iter().enumerate().filter_map(|(k, text)| {
+                let text = columns::cut(&text, widths[k]?, cols[k].cut);
+                Some(if k == 0 {
+                    Cell::from(Span::styled(text, theme.severity(issue.severity.as_ref())))
                 } else {
-                    &issue.last_detected_at
-                })));
-            }
-            Row::new(cells).style(style)
+                    Cell::from(text)
+                })
+            });
+            Row::new(cells.collect::<Vec<_>>()).style(style)
         })
         .collect();
-    let (header, widths): (Vec<&str>, Vec<Constraint>) = if narrow {
-        (
-            vec!["SEVERITY", "TITLE"],
-            vec![Constraint::Length(9), Constraint::Fill(1)],
-        )
-    } else {
-        let mut h = vec!["SEVERITY", "DETECTION", "TRIAGE"];
-        let mut w = vec![
-            Constraint::Length(9),
-            Constraint::Length(16),
-            Constraint::Length(if wide { 21 } else { 12 }),
-        ];
-        if wide {
-            // The agentic issue names its repositories by project id only.
-            h.push("PROJECT ID");
-            w.push(Constraint::Length(11));
-        }
-        h.push("TITLE");
-        w.push(Constraint::Fill(1));
-        if wide {
-            h.push(if by_created {
-                "CREATED"
-            } else {
-                "LAST DETECTED"
-            });
-            w.push(Constraint::Length(16));
-        }
-        (h, w)
-    };
     let loaded = list.len();
     let title = match pane.total {
         Some(total) => format!(" Agentic issues {loaded} of {total} "),
@@ -216,14 +219,24 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
             if list.complete { "" } else { "+" }
         ),
     };
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .title(title)
         .title(Line::from(format!(" sort {} ", pane.sort_label())).right_aligned());
-    let table = Table::new(rows, widths)
+    let of = match pane.total {
+        Some(total) => total.to_string(),
+        None if list.complete => loaded.to_string(),
+        None => format!("{loaded}+"),
+    };
+    if let Some(p) = scroll::position(list.selected, loaded, Some(of)) {
+        block = block.title_bottom(p);
+    }
+    let table = Table::new(rows, constraints)
+        .column_spacing(columns::GAP)
         .header(Row::new(header).style(theme.header_row()))
         .block(block);
     f.render_widget(table, area);
+    scroll::scrollbar(f, theme, area, rows_area, loaded, offset);
 
     if list.is_empty() {
         let text = if list.loader.is_loading() {
@@ -370,7 +383,8 @@ fn detail(f: &mut Frame, area: Rect, v: &ViewCx, issue: &AgenticIssue, scroll: u
     if inner.width == 0 || inner.height == 0 {
         return;
     }
-    let lines = detail_lines(issue, theme, inner.width as usize);
+    let width = inner.width as usize;
+    let lines = crate::tui::widgets::reflow::reflow(detail_lines(issue, theme, width), width);
     let max_scroll = lines.len().saturating_sub(inner.height as usize);
     let scroll = (scroll as usize).min(max_scroll) as u16;
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);

@@ -349,19 +349,40 @@ impl IssuesPane {
         Ok(())
     }
 
-    /// `:filter FIELD=VALUE` adds to the server-side filter.
-    fn add_filter(&mut self, arg: &str, cx: &mut Cx) -> Result<(), String> {
-        let pair = filter_spec::split_pair(arg).map_err(|e| e.0)?;
-        let mut pairs = filter_spec::pairs_of(LIST_FILTER, &self.selection);
-        // A scalar given again replaces the old value.
-        let scalar = LIST_FILTER
-            .iter()
-            .find(|f| f.name == pair.0)
-            .is_some_and(|f| !f.kind.is_list());
-        if scalar {
-            pairs.retain(|(k, _)| *k != pair.0);
+    /// `:filter FIELD=VALUES` sets a server-side filter field (a list
+    /// takes its values comma-separated), `FIELD+=VALUES` adds to a list's
+    /// values, `FIELD=` clears the field.
+    fn set_filter(&mut self, arg: &str, cx: &mut Cx) -> Result<(), String> {
+        let (field, values) = filter_spec::split_pair(arg).map_err(|e| e.0)?;
+        let (field, add) = match field.strip_suffix('+') {
+            Some(f) => (f.trim().to_owned(), true),
+            None => (field, false),
+        };
+        let Some(kind) = LIST_FILTER.iter().find(|f| f.name == field).map(|f| f.kind) else {
+            // Unknown: the error names the fields there are.
+            let pair = [(field, values)];
+            return filter_spec::build::<ListSelection>(LIST_FILTER, "List issues", &pair)
+                .map(|_| ())
+                .map_err(|e| e.0);
+        };
+        if add && !kind.is_list() {
+            return Err(format!("{field} takes one value: :filter {field}=VALUE"));
         }
-        pairs.push(pair);
+        let mut pairs = filter_spec::pairs_of(LIST_FILTER, &self.selection);
+        if !add {
+            pairs.retain(|(k, _)| *k != field);
+        }
+        let values: Vec<&str> = if kind.is_list() {
+            values.split(',').map(str::trim).collect()
+        } else {
+            vec![values.trim()]
+        };
+        pairs.extend(
+            values
+                .into_iter()
+                .filter(|v| !v.is_empty())
+                .map(|v| (field.clone(), v.to_owned())),
+        );
         let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
         self.selection = selection.unwrap_or_default();
@@ -376,6 +397,15 @@ impl IssuesPane {
         self.local_input = None;
         self.reload(cx);
     }
+}
+
+/// The `names` that start with `word`.
+pub(crate) fn words<'a>(names: impl IntoIterator<Item = &'a str>, word: &str) -> Vec<String> {
+    names
+        .into_iter()
+        .filter(|n| n.starts_with(word))
+        .map(str::to_owned)
+        .collect()
 }
 
 impl Pane for IssuesPane {
@@ -511,7 +541,7 @@ impl Pane for IssuesPane {
     fn commands(&self) -> &'static [&'static str] {
         &[
             "sort FIELD [asc|desc]",
-            "filter FIELD=VALUE",
+            "filter FIELD=VALUES|FIELD+=VALUES",
             "clear",
             "view NAME",
         ]
@@ -520,7 +550,7 @@ impl Pane for IssuesPane {
     fn command(&mut self, name: &str, args: &[&str], cx: &mut Cx) -> Option<Result<(), String>> {
         Some(match name {
             "sort" => self.set_sort(args, cx),
-            "filter" => self.add_filter(&args.join(" "), cx),
+            "filter" => self.set_filter(&args.join(" "), cx),
             "clear" => {
                 self.clear_filters(cx);
                 Ok(())
@@ -541,6 +571,15 @@ impl Pane for IssuesPane {
                 self.reload(cx)
             }
             _ => {}
+        }
+    }
+
+    fn complete(&self, name: &str, args: &[&str], word: &str) -> Vec<String> {
+        match (name, args.len()) {
+            ("sort", 0) => words(SortBy::ALL.iter().map(SortBy::label), word),
+            ("sort", 1) => words(["asc", "desc"], word),
+            ("filter", 0) => filter_spec::complete(LIST_FILTER, word),
+            _ => Vec::new(),
         }
     }
 

@@ -4,11 +4,12 @@
 
 use super::ScmPane;
 use super::list::Load;
-use crate::api::model::ScmConfig;
-use crate::export::{Record, fit, table_layout};
+use crate::export::{Record, fit};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::pane::ViewCx;
+use crate::tui::widgets::columns::{self, Col, Cut};
 use crate::tui::widgets::common::{safe, spinner};
+use crate::tui::widgets::scroll;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -29,7 +30,7 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
         title.push(Span::styled(" READ-ONLY ", theme.badge()));
     }
     let key = |action| v.key(Context::ScmList, action);
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .title(Line::from(title))
         .title_bottom(format!(
@@ -37,6 +38,9 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             key(Action::Open),
             key(Action::Refresh)
         ));
+    if let Some(p) = scroll::position(list.selected, list.configs.len(), None) {
+        block = block.title_bottom(p);
+    }
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.width == 0 || inner.height == 0 {
@@ -45,19 +49,34 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let width = inner.width as usize;
     let mut lines: Vec<Line> = Vec::new();
     if !list.configs.is_empty() {
-        let widths = table_layout(ScmConfig::COLUMNS, width.saturating_sub(MARK).max(1));
-        let names: Vec<String> = ScmConfig::COLUMNS
-            .iter()
-            .map(|c| c.name.replace('_', " ").to_uppercase())
-            .collect();
-        lines.push(row_line("", &names, &widths, theme.header_row(), |_, _| {
-            Style::new()
-        }));
         // Rows under the header and above the notes.
         let notes = usize::from(!matches!(list.load, Load::Loaded));
         let room = (inner.height as usize).saturating_sub(1 + notes).max(1);
         let offset = list.selected.saturating_sub(room - 1);
-        for (i, config) in list.configs.iter().enumerate().skip(offset).take(room) {
+        let shown: Vec<Vec<String>> = list
+            .configs
+            .iter()
+            .skip(offset)
+            .take(room)
+            .map(|c| c.cells().iter().map(|s| safe(s)).collect())
+            .collect();
+        let cols = &COLUMNS;
+        let widths = columns::layout(cols, &shown, width.saturating_sub(MARK) as u16);
+        let names: Vec<String> = cols
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| w.map(|w| c.title(w)).unwrap_or_default())
+            .collect();
+        lines.push(row_line("", &names, &widths, theme.header_row(), |_, _| {
+            Style::new()
+        }));
+        let rows = Rect {
+            y: inner.y + 1,
+            height: room.min(inner.height.saturating_sub(1) as usize) as u16,
+            ..inner
+        };
+        scroll::scrollbar(f, theme, area, rows, list.configs.len(), offset);
+        for ((i, config), cells) in list.configs.iter().enumerate().skip(offset).zip(shown) {
             let id = config.id.as_deref().unwrap_or("");
             let mark = if !id.is_empty() && pane.has_draft(id) {
                 "✎"
@@ -69,12 +88,11 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             } else {
                 Style::new()
             };
-            let cells = config.cells();
             lines.push(row_line(mark, &cells, &widths, base, |k, cell| {
-                match (ScmConfig::COLUMNS[k].name, cell) {
+                match (COLUMNS[k].header, cell) {
                     (_, "on") => theme.ok(),
-                    ("status", c) if c.starts_with("error") || c == "suspended" => theme.error(),
-                    ("token", "no") => theme.dim(),
+                    ("STATUS", c) if c.starts_with("error") || c == "suspended" => theme.error(),
+                    ("TOKEN", "no") => theme.dim(),
                     _ => Style::new(),
                 }
             }));
@@ -108,26 +126,44 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 
-/// A table line: the mark, then each shown cell fitted to its width
-/// (made terminal-safe), styled by `style_of(column, cell)` over `base`.
+/// The columns of [`ScmConfig::cells`](crate::api::model::ScmConfig), sized from the configs shown; the
+/// type and last sync give way first.
+const COLUMNS: [Col; 9] = [
+    Col::new("ID", 4),
+    Col::new("TYPE", 6).drop(2),
+    Col::new("NAMESPACE", 10).weight(2),
+    Col::new("AUTO SCAN", 4).short("AUTO"),
+    Col::new("NETWORK BROKER", 6).short("BROKER").drop(4),
+    Col::new("DIFF SCAN", 4).short("DIFF").drop(5),
+    Col::new("TOKEN", 5).drop(3),
+    Col::new("LAST SYNC", 10)
+        .short("SYNC")
+        .cut(Cut::Date)
+        .drop(1),
+    Col::new("STATUS", 10).weight(2).grow(),
+];
+
+/// A table line: the mark, then each shown cell (terminal-safe already)
+/// cut and padded to its width, styled by `style_of(column, cell)` over
+/// `base`.
 fn row_line(
     mark: &str,
     cells: &[String],
-    widths: &[Option<usize>],
+    widths: &[Option<u16>],
     base: Style,
     style_of: impl Fn(usize, &str) -> Style,
 ) -> Line<'static> {
     let mut spans = vec![Span::styled(fit(mark, MARK), base)];
-    let shown: Vec<(usize, usize)> = widths
+    let shown: Vec<(usize, u16)> = widths
         .iter()
         .enumerate()
         .filter_map(|(k, w)| w.map(|w| (k, w)))
         .collect();
     for (n, (k, w)) in shown.iter().enumerate() {
         let cell = cells.get(*k).map_or("", String::as_str);
-        let mut text = fit(&safe(cell), *w);
+        let mut text = fit(&columns::cut(cell, *w, COLUMNS[*k].cut), *w as usize);
         if n + 1 < shown.len() {
-            text.push_str("  ");
+            text.push(' ');
         }
         spans.push(Span::styled(text, base.patch(style_of(*k, cell))));
     }

@@ -46,7 +46,7 @@ fn the_pane_opens_on_the_configs_with_their_values() {
         "TYPE",
         "NAMESPACE",
         "AUTO SCAN",
-        "NETWORK BROKER",
+        "BROKER",
         "DIFF SCAN",
         "TOKEN",
         "LAST SYNC",
@@ -63,7 +63,8 @@ fn the_pane_opens_on_the_configs_with_their_values() {
         "{row}"
     );
     assert!(
-        row.contains("2025-03-01 08:00") && row.contains("error: to…"),
+        // The columns fit their content: the whole error, made safe.
+        row.contains("2025-03-01 08:00") && row.contains("error: token expired␛[2J"),
         "{row}"
     );
     // Wide enough, the whole error, made safe.
