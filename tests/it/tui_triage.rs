@@ -187,9 +187,15 @@ async fn marked_findings_go_in_one_request() {
 async fn triage_all_counts_first_and_asks_twice_when_large() {
     let mut h = harness(Duration::from_secs(10)).await;
     h.start().await;
-    let rule = loaded(&h)[0].rule_name().to_owned();
-    command(&mut h, &format!("filter rules={rule}"));
+    let first = loaded(&h)[0].clone();
+    command(&mut h, &format!("filter rules={}", first.rule_name()));
     h.settle().await;
+    command(
+        &mut h,
+        &format!("filter repositoryNames={}", first.repository_name()),
+    );
+    h.settle().await;
+    assert!(h.app.issues().list.complete, "one page holds them all");
     let matching = h.app.issues().list.items.len();
     assert!(matching > 0);
     h.app.triage.confirm_above = 0;
