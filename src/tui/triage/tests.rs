@@ -422,3 +422,29 @@ fn one_triage_is_in_flight_at_a_time() {
     assert_eq!(writes(&outbox).len(), 1);
     assert!(statuses(&outbox).join("\n").contains("one at a time"));
 }
+
+#[test]
+fn the_review_shows_a_long_note_whole_at_80_columns() {
+    use ratatui::{Terminal, backend::TestBackend};
+    let mut outbox = Outbox::default();
+    let note =
+        "Cert pinning is done by the gateway in front of this service; see SEC-142 for the review";
+    let t = reviewed(&["7"], note, &mut outbox);
+    let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let theme = crate::tui::theme::Theme::no_color();
+    term.draw(|f| draw(f, f.area(), &t, &theme)).unwrap();
+    let buf = term.backend().buffer();
+    let text: String = (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    assert!(text.contains("Review: only y sends"), "{text}");
+    assert!(
+        text.contains("for the review"),
+        "the note's end is shown:\n{text}"
+    );
+}

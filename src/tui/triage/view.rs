@@ -27,7 +27,11 @@ pub fn draw(f: &mut Frame, body: Rect, triage: &Triage, theme: &Theme) {
         Step::Review => (
             " Review: only y sends ",
             review(draft, triage, inner, theme),
-            " y send · Esc back (kept) · j/k scroll ",
+            if draft.undo.is_some() {
+                " y send · Esc cancel the undo · j/k scroll "
+            } else {
+                " y send · Esc back (kept) · j/k scroll "
+            },
         ),
         Step::ConfirmAgain => (
             " Confirm again ",
@@ -237,8 +241,14 @@ fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
             safe(&batch.line(&triage.deployment)),
             theme.key(),
         )));
+        // Long lines (a note) wrap: the whole body is seen, never cut.
         for line in batch.body().lines() {
-            lines.push(Line::from(safe(line)));
+            let indent = line.len() - line.trim_start().len();
+            let wrapped = wrap(&safe(line), width.saturating_sub(indent + 2).max(10));
+            for (k, part) in wrapped.into_iter().enumerate() {
+                let pad = if k == 0 { 0 } else { indent + 2 };
+                lines.push(Line::from(format!("{:pad$}{part}", "")));
+            }
         }
     }
     lines
