@@ -109,3 +109,35 @@ fn colon_q_goes_through_the_same_guard_as_q() {
     command(&mut app, "quit");
     assert!(app.quit, "nothing unsent: :quit quits at once");
 }
+
+#[test]
+fn q_with_a_kept_triage_draft_asks_first() {
+    use crate::triage::Target;
+    use crate::tui::triage::plan::Scope;
+    let mut app = App::new(
+        Session::default(),
+        Keymap::default_keymap(),
+        Theme::default(),
+        (100, 30),
+    );
+    let target = Target::finding(&crate::api::model::Issue {
+        id: Some("7".into()),
+        ..Default::default()
+    });
+    app.triage.open(Scope::Ids(vec![target]), &mut app.outbox);
+    assert!(app.triage.is_open());
+    // The dialog has the keys: q is text for it, not quit.
+    press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit);
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.triage.is_open());
+    press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit, "the first q only warns");
+    assert!(
+        app.status.as_deref().unwrap().contains("triage draft"),
+        "{:?}",
+        app.status
+    );
+    press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}

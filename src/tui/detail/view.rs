@@ -156,8 +156,9 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         }
         t
     }));
-    if let Some(note) = &i.note {
-        lines.push(field(theme, "note", safe(note)));
+    // A note keeps its lines (each made safe).
+    for (k, part) in i.note.iter().flat_map(|n| n.split('\n')).enumerate() {
+        lines.push(field(theme, if k == 0 { "note" } else { "" }, safe(part)));
     }
     lines.push(field(
         theme,
