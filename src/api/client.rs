@@ -309,13 +309,7 @@ impl Client {
             config_id: Some(config_id.to_owned()),
             ..patch.clone()
         };
-        self.send(
-            reqwest::Method::PATCH,
-            &path,
-            Some(&body),
-            Idempotence::Write,
-        )
-        .await
+        self.write(reqwest::Method::PATCH, &path, &body).await
     }
 
     /// PATCH /api/agent/deployments/{deploymentId}/findings/v2
@@ -331,13 +325,7 @@ impl Client {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };
-        self.send(
-            reqwest::Method::PATCH,
-            &path,
-            Some(&body),
-            Idempotence::Write,
-        )
-        .await
+        self.write(reqwest::Method::PATCH, &path, &body).await
     }
 
     /// POST /api/issues/{deploymentId}/issue/{issueId}
@@ -361,13 +349,19 @@ impl Client {
             issue_id: Some(issue_id.to_owned()),
             ..req.clone()
         };
-        self.send(
-            reqwest::Method::POST,
-            &path,
-            Some(&body),
-            Idempotence::Write,
-        )
-        .await
+        self.write(reqwest::Method::POST, &path, &body).await
+    }
+
+    /// A write: sent once, never retried (its outcome after a failure is
+    /// unknown, see [`ApiError::write_outcome`]).
+    async fn write<B: Serialize, R: DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: &B,
+    ) -> Result<R, ApiError> {
+        self.send(method, path, Some(body), Idempotence::Write)
+            .await
     }
 
     async fn send<B: Serialize, R: DeserializeOwned>(

@@ -227,11 +227,21 @@ fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiFailure> {
 }
 
 fn same_deployment(body: &Option<String>, path: &str) -> Result<(), ApiFailure> {
+    same_as_path("deploymentId", body, path)
+}
+
+/// A body's copy of a path parameter (`field`), when it gives one, must
+/// name the same thing as the path.
+fn same_as_path(field: &str, body: &Option<String>, path: &str) -> Result<(), ApiFailure> {
     match body.as_deref() {
-        Some(d) if !d.is_empty() && d != path => Err(ApiFailure::new(
+        Some(v) if !v.is_empty() && v != path => Err(ApiFailure::new(
             StatusCode::BAD_REQUEST,
             "INVALID_ARGUMENT",
-            format!("deploymentId {d:?} in the body differs from {path:?} in the path"),
+            format!(
+                "{field} {:?} in the body differs from {:?} in the path",
+                crate::text::one_line(v),
+                crate::text::one_line(path)
+            ),
         )),
         _ => Ok(()),
     }
@@ -349,21 +359,7 @@ async fn triage_agentic_issue(
     admit(&state, &headers, &deployment)?;
     let req: TriageIssueRequest = parse_body(&body)?;
     same_deployment(&req.deployment_id, &deployment)?;
-    if let Some(id) = req
-        .issue_id
-        .as_deref()
-        .filter(|id| !id.is_empty() && *id != issue_id)
-    {
-        return Err(ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            format!(
-                "issueId {:?} in the body differs from {:?} in the path",
-                crate::text::one_line(id),
-                crate::text::one_line(&issue_id)
-            ),
-        ));
-    }
+    same_as_path("issueId", &req.issue_id, &issue_id)?;
     match query::triage_agentic(&state.dataset, &issue_id, &req)? {
         Some(issue) => Ok(json_ok(&TriageIssueResponse { data: Some(issue) })),
         None => Err(ApiFailure::new(
@@ -393,17 +389,7 @@ async fn update_scm_config(
     admit(&state, &headers, &deployment)?;
     let patch: ScmConfigPatch = parse_body(&body)?;
     same_deployment(&patch.deployment_id, &deployment)?;
-    if let Some(c) = patch
-        .config_id
-        .as_deref()
-        .filter(|c| !c.is_empty() && *c != config_id)
-    {
-        return Err(ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            format!("configId {c:?} in the body differs from {config_id:?} in the path"),
-        ));
-    }
+    same_as_path("configId", &patch.config_id, &config_id)?;
     if patch
         .namespace
         .as_deref()
