@@ -212,6 +212,23 @@ impl Client {
             .await
     }
 
+    /// POST /api/agent/deployments/{deploymentId}/issues/search
+    /// (`IssuesService_ListIssueGroups`): findings grouped by rule, with
+    /// their counts, one page.
+    pub async fn list_issue_groups(
+        &self,
+        req: &ListIssueGroupsRequest,
+    ) -> Result<ListIssueGroupsResponse, ApiError> {
+        let path = format!("/api/agent/deployments/{}/issues/search", self.deployment);
+        let body = ListIssueGroupsRequest {
+            deployment_id: Some(self.deployment.clone()),
+            limit: Some(req.limit.unwrap_or(LIST_PAGE_SIZE)),
+            ..req.clone()
+        };
+        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
+            .await
+    }
+
     /// GET /api/agent/deployments/{deploymentId}/issues/v2/{issueId}
     /// (`IssuesService_GetIssue`): one finding with what only the
     /// single-issue fetch gives (code snippets, dataflow trace, related

@@ -64,6 +64,8 @@ pub enum ApiRequest {
     /// How many findings a List issues request matches (every page
     /// followed, up to [`MAX_COUNTED`]).
     CountIssues(ListIssuesRequest),
+    /// One page of findings grouped by rule (`IssuesService_ListIssueGroups`).
+    ListGroups(ListIssueGroupsRequest),
     /// Triage the findings a filter matches (`IssuesService_BulkUpdateIssues`).
     TriageFindings(UpdateFindingsRequest),
     /// Triage one agentic-workflow issue (`PublicIssuesService_TriageIssue`).
@@ -108,6 +110,7 @@ pub enum ApiResponse {
     ScmConfigs(Vec<ScmConfig>),
     /// A count, and whether it is complete (else "at least").
     Count(usize, bool),
+    Groups(ListIssueGroupsResponse),
     Triaged(UpdateFindingsResponse),
     AgenticTriaged(TriageIssueResponse),
 }
