@@ -212,9 +212,8 @@ impl Client {
             .await
     }
 
-    /// POST /api/agent/deployments/{deploymentId}/issues/search
-    /// (`IssuesService_ListIssueGroups`): findings grouped by rule, with
-    /// their counts, one page.
+    /// POST .../issues/search (`IssuesService_ListIssueGroups`): one page of
+    /// findings grouped by rule, with their counts.
     pub async fn list_issue_groups(
         &self,
         req: &ListIssueGroupsRequest,
@@ -222,7 +221,6 @@ impl Client {
         let path = format!("/api/agent/deployments/{}/issues/search", self.deployment);
         let body = ListIssueGroupsRequest {
             deployment_id: Some(self.deployment.clone()),
-            limit: Some(req.limit.unwrap_or(LIST_PAGE_SIZE)),
             ..req.clone()
         };
         self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)

@@ -179,6 +179,9 @@ pub enum AppEvent {
         message: String,
     },
     Status(String),
+    /// Show the Issues list narrowed to this selection (a finding's
+    /// relatives), named as the second; `Esc` there restores the list.
+    Narrow(ListSelection, String),
     /// Findings or issues changed on the server (a triage): every pane and
     /// the detail take the fresh copies or load again.
     Changed(Changed),

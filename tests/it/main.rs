@@ -22,6 +22,7 @@ mod readme;
 mod terminal_safety;
 mod tui_command_line;
 mod tui_flows;
+mod tui_groups;
 mod tui_props;
 mod tui_snapshots;
 mod tui_triage;
