@@ -181,7 +181,7 @@ pub enum AppEvent {
     Status(String),
     /// Show the Issues list narrowed to this selection (a finding's
     /// relatives), named as the second; `Esc` there restores the list.
-    Narrow(ListSelection, String),
+    Narrow(Box<ListSelection>, String),
     /// Findings or issues changed on the server (a triage): every pane and
     /// the detail take the fresh copies or load again.
     Changed(Changed),

@@ -94,12 +94,21 @@ async fn groups_count_what_the_list_gives_enter_narrows_and_esc_restores() {
     assert!(issues.groups.shown);
     assert_eq!(issues.groups.list.selected, 1);
     assert_eq!(issues.selection, filtered);
-    // R again: the findings, under the filter as it was.
+    // A filter typed while the groups show counts them again.
+    h.keys(":filter severities=critical");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let critical = h.app.issues().selection.clone();
+    let regrouped = &h.app.issues().groups.list.items;
+    let sum: i64 = regrouped.iter().filter_map(|g| g.issues_count).sum();
+    assert_eq!(sum as usize, listed(&client, &critical).await.len());
+    assert!(sum < total);
+    // R again: the findings, under the filter now in force.
     h.keys("R");
     assert!(!h.app.issues().groups.shown);
     assert_eq!(
         shown(&h).len(),
-        listed(&client, &filtered).await.len().min(100)
+        listed(&client, &critical).await.len().min(100)
     );
 }
 

@@ -315,7 +315,7 @@ impl App {
                 }
                 AppEvent::Status(text) => self.status = Some(text),
                 AppEvent::Changed(change) => self.on_changed(change),
-                AppEvent::Narrow(selection, what) => self.narrow_issues(selection, what),
+                AppEvent::Narrow(selection, what) => self.narrow_issues(*selection, what),
             }
         }
         self.relayout();

@@ -249,9 +249,9 @@ impl DetailView {
             Action::RelatedRule | Action::RelatedRepo | Action::RelatedCve => {
                 if let Some(issue) = self.best_issue(cache) {
                     match relatives::relatives(issue, action) {
-                        Ok((selection, what)) => {
-                            outbox.events.push(AppEvent::Narrow(selection, what))
-                        }
+                        Ok((selection, what)) => outbox
+                            .events
+                            .push(AppEvent::Narrow(Box::new(selection), what)),
                         Err(e) => outbox.status(e),
                     }
                 }

@@ -32,7 +32,7 @@ pub struct Groups {
 pub enum GroupKey {
     Handled,
     /// Narrow the list to this selection (the group's), showing `what`.
-    Narrow(ListSelection, String),
+    Narrow(Box<ListSelection>, String),
     /// Back to the findings.
     Leave,
 }
@@ -101,7 +101,9 @@ impl Groups {
                     Some((g.narrow(of)?, format!("rule {}", g.label())))
                 });
                 match narrowed {
-                    Some((selection, what)) => return GroupKey::Narrow(selection, what),
+                    Some((selection, what)) => {
+                        return GroupKey::Narrow(Box::new(selection), what);
+                    }
                     None => outbox.status("no group selected"),
                 }
             }

@@ -164,6 +164,10 @@ impl IssuesPane {
         self.search.clear();
         self.apply_local_filter();
         self.load_next(cx.outbox);
+        // A new filter (`:filter`, `:view`) while the groups show: theirs too.
+        if self.groups.shown {
+            self.groups.show(&self.selection, cx.outbox);
+        }
     }
 
     fn load_next(&mut self, outbox: &mut Outbox) {
@@ -459,7 +463,7 @@ impl Pane for IssuesPane {
         if self.groups.shown {
             match self.groups.on_action(action, rows, cx.outbox) {
                 groups::GroupKey::Handled => {}
-                groups::GroupKey::Narrow(selection, what) => self.narrow(selection, what, cx),
+                groups::GroupKey::Narrow(selection, what) => self.narrow(*selection, what, cx),
                 groups::GroupKey::Leave => self.groups.shown = false,
             }
             return;
