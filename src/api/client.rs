@@ -212,6 +212,21 @@ impl Client {
             .await
     }
 
+    /// POST .../issues/search (`IssuesService_ListIssueGroups`): one page of
+    /// findings grouped by rule, with their counts.
+    pub async fn list_issue_groups(
+        &self,
+        req: &ListIssueGroupsRequest,
+    ) -> Result<ListIssueGroupsResponse, ApiError> {
+        let path = format!("/api/agent/deployments/{}/issues/search", self.deployment);
+        let body = ListIssueGroupsRequest {
+            deployment_id: Some(self.deployment.clone()),
+            ..req.clone()
+        };
+        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
+            .await
+    }
+
     /// GET /api/agent/deployments/{deploymentId}/issues/v2/{issueId}
     /// (`IssuesService_GetIssue`): one finding with what only the
     /// single-issue fetch gives (code snippets, dataflow trace, related

@@ -80,6 +80,14 @@ pub enum Action {
     Triage,
     /// Undo the last triage.
     UndoTriage,
+    /// The findings grouped by rule, with counts (again: the list).
+    Groups,
+    /// From a finding: the list narrowed to the same rule.
+    RelatedRule,
+    /// From a finding: the list narrowed to the same repository.
+    RelatedRepo,
+    /// From a finding: the list narrowed to the same CVE.
+    RelatedCve,
 }
 
 /// Where a binding applies. Lookups go from the innermost context outwards.
@@ -90,6 +98,7 @@ pub enum Context {
     Global,
     List,
     Issues,
+    Groups,
     Report,
     Agentic,
     Detail,
@@ -102,10 +111,11 @@ pub enum Context {
 }
 
 impl Context {
-    pub const ALL: [Context; 12] = [
+    pub const ALL: [Context; 13] = [
         Context::Global,
         Context::List,
         Context::Issues,
+        Context::Groups,
         Context::Report,
         Context::Agentic,
         Context::Detail,
@@ -123,6 +133,7 @@ impl Context {
             Context::Global => "global",
             Context::List => "list",
             Context::Issues => "issues",
+            Context::Groups => "groups",
             Context::Report => "report",
             Context::Agentic => "agentic",
             Context::Detail => "detail",
@@ -141,6 +152,7 @@ impl Context {
             Context::Global => "Everywhere",
             Context::List => "Lists",
             Context::Issues => "Issues",
+            Context::Groups => "Issue groups",
             Context::Report => "Report",
             Context::Agentic => "Agentic",
             Context::Detail => "Detail",

@@ -33,6 +33,10 @@ pub fn router(state: Arc<DemoState>) -> Router {
             post(list_issues),
         )
         .route(
+            "/api/agent/deployments/{deployment}/issues/search",
+            post(list_issue_groups),
+        )
+        .route(
             "/api/agent/deployments/{deployment}/issues/v2/{issue}",
             get(get_issue),
         )
@@ -286,6 +290,23 @@ async fn list_issues(
     let state2 = state.clone();
     let resp =
         run_blocking(move || query::list_issues(&state2.dataset, &state2.orders, &req)).await?;
+    Ok(json_ok(&resp))
+}
+
+/// `IssuesService_ListIssueGroups`: findings grouped by rule.
+async fn list_issue_groups(
+    State(state): State<Arc<DemoState>>,
+    Path(deployment): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let req: ListIssueGroupsRequest = parse_body(&body)?;
+    same_deployment(&req.deployment_id, &deployment)?;
+    let state2 = state.clone();
+    let resp =
+        run_blocking(move || query::list_issue_groups(&state2.dataset, &state2.orders, &req))
+            .await?;
     Ok(json_ok(&resp))
 }
 

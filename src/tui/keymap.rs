@@ -18,7 +18,12 @@ fn looked_up_before(context: Context) -> &'static [Context] {
     match context {
         // Every other context (`ALL` starts with Global).
         Context::Global => &Context::ALL[1..],
-        Context::List => &[Context::Issues, Context::Report, Context::Agentic],
+        Context::List => &[
+            Context::Issues,
+            Context::Groups,
+            Context::Report,
+            Context::Agentic,
+        ],
         _ => &[],
     }
 }

@@ -64,6 +64,8 @@ pub enum ApiRequest {
     /// How many findings a List issues request matches (every page
     /// followed, up to [`MAX_COUNTED`]).
     CountIssues(ListIssuesRequest),
+    /// One page of findings grouped by rule (`IssuesService_ListIssueGroups`).
+    ListGroups(ListIssueGroupsRequest),
     /// Triage the findings a filter matches (`IssuesService_BulkUpdateIssues`).
     TriageFindings(UpdateFindingsRequest),
     /// Triage one agentic-workflow issue (`PublicIssuesService_TriageIssue`).
@@ -108,6 +110,7 @@ pub enum ApiResponse {
     ScmConfigs(Vec<ScmConfig>),
     /// A count, and whether it is complete (else "at least").
     Count(usize, bool),
+    Groups(ListIssueGroupsResponse),
     Triaged(UpdateFindingsResponse),
     AgenticTriaged(TriageIssueResponse),
 }
@@ -176,6 +179,9 @@ pub enum AppEvent {
         message: String,
     },
     Status(String),
+    /// Show the Issues list narrowed to this selection (a finding's
+    /// relatives), named as the second; `Esc` there restores the list.
+    Narrow(Box<ListSelection>, String),
     /// Findings or issues changed on the server (a triage): every pane and
     /// the detail take the fresh copies or load again.
     Changed(Changed),

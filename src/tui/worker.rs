@@ -97,6 +97,7 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
         ApiRequest::CountIssues(r) => crate::api::count_issues(client, r, MAX_COUNTED)
             .await
             .map(|(n, complete)| ApiResponse::Count(n, complete)),
+        ApiRequest::ListGroups(r) => client.list_issue_groups(&r).await.map(ApiResponse::Groups),
         ApiRequest::TriageFindings(r) => client.update_findings(&r).await.map(ApiResponse::Triaged),
         ApiRequest::TriageAgentic { issue_id, request } => client
             .triage_agentic_issue(&issue_id, &request)

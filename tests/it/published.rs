@@ -334,6 +334,15 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .id()
         .to_owned();
     client.get_issue(&id).await.expect("get");
+    let groups = client
+        .list_issue_groups(&ListIssueGroupsRequest {
+            sort_by: Some(GroupSortBy::Severity),
+            limit: Some(5),
+            ..ListIssueGroupsRequest::by_rule(&ListSelection::default())
+        })
+        .await
+        .expect("groups");
+    assert!(!groups.groups.is_empty() && groups.cursor.is_some());
     client
         .search_issues(&SearchIssuesRequest::default())
         .await
@@ -390,6 +399,7 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         "DeploymentService_GetDeploymentByToken",
         "IssuesService_ListIssues",
         "IssuesService_GetIssue",
+        "IssuesService_ListIssueGroups",
         "PublicIssuesService_SearchIssues",
         "ReportsService_GetReportFindings",
         "ScmService_ListScmConfig",

@@ -18,6 +18,7 @@ fn the_readme_lists_every_key_binding() {
         Context::Global,
         Context::List,
         Context::Issues,
+        Context::Groups,
         Context::Report,
         Context::Agentic,
         Context::Detail,

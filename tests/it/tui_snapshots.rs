@@ -22,6 +22,17 @@ async fn issues_pane() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn issues_grouped_by_rule() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.keys("R");
+        app.settle().await;
+        app.keys("j");
+        insta::assert_snapshot!(format!("groups_{w}x{h}"), app.screen());
+    }
+}
+
 /// Opens the detail of the first finding of `kind` and snapshots each tab.
 async fn detail_tabs(kind: &str, filter: &str) {
     for (w, h) in SIZES {

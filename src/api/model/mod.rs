@@ -2,6 +2,7 @@
 
 pub mod deployment;
 pub mod enums;
+pub mod groups;
 pub mod issue;
 pub mod list;
 pub mod report;
@@ -12,6 +13,7 @@ pub mod wire;
 
 pub use deployment::*;
 pub use enums::*;
+pub use groups::*;
 pub use issue::*;
 pub use list::*;
 pub use report::*;

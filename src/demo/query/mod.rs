@@ -37,6 +37,7 @@ macro_rules! require_known_all {
 }
 
 mod fuzzy;
+mod groups;
 mod list;
 mod list_match;
 mod memo;
@@ -46,6 +47,7 @@ mod report;
 mod search;
 mod triage;
 
+pub use groups::list_issue_groups;
 pub use list::list_issues;
 pub use memo::Bits;
 pub use order::Orders;

@@ -315,6 +315,7 @@ impl App {
                 }
                 AppEvent::Status(text) => self.status = Some(text),
                 AppEvent::Changed(change) => self.on_changed(change),
+                AppEvent::Narrow(selection, what) => self.narrow_issues(*selection, what),
             }
         }
         self.relayout();
@@ -331,6 +332,21 @@ impl App {
         if !self.geometry.is_for(self.size, detail_open) {
             self.geometry = Geometry::new(self.size, detail_open);
         }
+    }
+
+    /// Closes the detail and shows the Issues list narrowed to `selection`.
+    fn narrow_issues(&mut self, selection: crate::api::model::ListSelection, what: String) {
+        if let Some(mut detail) = self.detail.take() {
+            self.outbox.cancel(detail.close());
+        }
+        if self.pane != panes::issues::ID {
+            self.switch_pane(panes::issues::ID);
+        }
+        self.with_pane(panes::issues::ID, |p, cx| {
+            if let Some(issues) = (p as &mut dyn Any).downcast_mut::<panes::issues::IssuesPane>() {
+                issues.narrow(selection, what, cx);
+            }
+        });
     }
 
     fn open_detail(&mut self, issue: Issue) {

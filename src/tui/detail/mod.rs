@@ -3,13 +3,14 @@
 //! for when such a tab opens, then cached by id).
 
 pub mod related;
+pub mod relatives;
 pub mod view;
 
 use crate::api::model::*;
 use crate::tui::findings_list::{copy_link, open_url};
 use crate::tui::keymap::Action;
 use crate::tui::load::Loader;
-use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, RequestId};
 use std::cell::Cell;
 use std::collections::HashMap;
 
@@ -245,6 +246,16 @@ impl DetailView {
             }
         }
         match action {
+            Action::RelatedRule | Action::RelatedRepo | Action::RelatedCve => {
+                if let Some(issue) = self.best_issue(cache) {
+                    match relatives::relatives(issue, action) {
+                        Ok((selection, what)) => outbox
+                            .events
+                            .push(AppEvent::Narrow(Box::new(selection), what)),
+                        Err(e) => outbox.status(e),
+                    }
+                }
+            }
             Action::Refresh => self.refetch(cache),
             Action::OpenInBrowser => open_url(outbox, self.best_issue(cache)),
             Action::Copy => copy_link(outbox, self.best_issue(cache)),

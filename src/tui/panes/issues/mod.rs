@@ -1,7 +1,12 @@
 //! The Issues pane: List issues, loaded lazily by cursor, with a local `/`
 //! filter over what is loaded, a server-side filter form, and sorting.
 
+mod groups;
+mod groups_view;
+mod narrow;
 mod view;
+
+pub use groups::Groups;
 
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
@@ -74,6 +79,10 @@ pub struct IssuesPane {
     /// Why a profile's default view did not apply (the app says it at the
     /// start).
     pub start_note: Option<String>,
+    /// The findings grouped by rule (`w`).
+    pub groups: Groups,
+    /// The lists before each narrowing, the last one last (`Esc` goes back).
+    narrowed: Vec<narrow::Before>,
 }
 
 impl IssuesPane {
@@ -155,6 +164,10 @@ impl IssuesPane {
         self.search.clear();
         self.apply_local_filter();
         self.load_next(cx.outbox);
+        // A new filter (`:filter`, `:view`) while the groups show: theirs too.
+        if self.groups.shown {
+            self.groups.show(&self.selection, cx.outbox);
+        }
     }
 
     fn load_next(&mut self, outbox: &mut Outbox) {
@@ -420,6 +433,8 @@ impl Pane for IssuesPane {
     fn contexts(&self) -> Vec<Context> {
         if self.form.is_some() {
             vec![Context::Form]
+        } else if self.groups.shown {
+            vec![Context::Groups, Context::List]
         } else {
             vec![Context::Issues, Context::List]
         }
@@ -430,7 +445,7 @@ impl Pane for IssuesPane {
     }
 
     fn is_loading(&self) -> bool {
-        self.list.loader.is_loading()
+        self.list.loader.is_loading() || self.groups.list.loader.is_loading()
     }
 
     /// The first time the pane is shown, its first page is requested.
@@ -445,6 +460,14 @@ impl Pane for IssuesPane {
             return self.on_form_action(action, cx);
         }
         let rows = self.rows(cx.area);
+        if self.groups.shown {
+            match self.groups.on_action(action, rows, cx.outbox) {
+                groups::GroupKey::Handled => {}
+                groups::GroupKey::Narrow(selection, what) => self.narrow(*selection, what, cx),
+                groups::GroupKey::Leave => self.groups.shown = false,
+            }
+            return;
+        }
         match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
         {
             ListKey::Handled => return,
@@ -458,6 +481,10 @@ impl Pane for IssuesPane {
                 self.local_query.clear();
                 self.apply_local_filter();
             }
+            Action::Back => {
+                self.restore(cx);
+            }
+            Action::Groups => self.groups.show(&self.selection, cx.outbox),
             Action::NewOnly => {
                 let since = self.new.toggle(self.selection.filter.since, cx.outbox);
                 if since != self.selection.filter.since {
@@ -511,6 +538,9 @@ impl Pane for IssuesPane {
     }
 
     fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        let Some(result) = self.groups.on_reply(id, result, cx.outbox) else {
+            return;
+        };
         if !self.list.loader.accept(id) {
             return;
         }
@@ -526,7 +556,11 @@ impl Pane for IssuesPane {
     /// Prefetch: within one screen of the end of what is loaded, the next
     /// page is requested, so scrolling at a steady pace never waits.
     fn after_update(&mut self, cx: &mut Cx) {
-        if self.list.follow(self.rows(cx.area)) {
+        let rows = self.rows(cx.area);
+        if self.groups.shown && self.groups.list.follow(rows) {
+            self.groups.load_next(cx.outbox);
+        }
+        if self.list.follow(rows) {
             self.load_next(cx.outbox);
         }
     }
@@ -534,7 +568,13 @@ impl Pane for IssuesPane {
     fn click(&mut self, area: Rect, _x: u16, y: u16) {
         let rows = layout::table_rows(areas(area, self.local_input.is_some()).0);
         if y >= rows.y && y < rows.y + rows.height {
-            self.list.select(self.list.offset + (y - rows.y) as usize);
+            let row = (y - rows.y) as usize;
+            if self.groups.shown {
+                let list = &mut self.groups.list;
+                list.select(list.offset + row);
+            } else {
+                self.list.select(self.list.offset + row);
+            }
         }
     }
 
@@ -584,6 +624,10 @@ impl Pane for IssuesPane {
     }
 
     fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
+        // The groups view shows no finding to export, copy or triage.
+        if self.groups.shown {
+            return None;
+        }
         Some(Findings::boxed(&self.list, &self.marked))
     }
 
@@ -594,10 +638,16 @@ impl Pane for IssuesPane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {
+        if self.groups.shown {
+            return groups_view::draw(self, f, area, v);
+        }
         view::draw(self, f, area, v);
     }
 
     fn status(&self, v: &ViewCx) -> String {
+        if self.groups.shown {
+            return groups_view::status(self, v);
+        }
         view::status(self, v)
     }
 }

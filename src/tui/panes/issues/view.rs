@@ -2,6 +2,7 @@
 //! local filter input, the filter form.
 
 use super::{IssuesPane, areas};
+use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
 use crate::tui::widgets::common::{loaded_note, new_note, safe, spinner, stopped};
@@ -94,6 +95,10 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         parts.push(format!("{} marked", pane.marked.len()));
     }
     parts.push(format!("sort {}", pane.sort_label()));
+    if let Some(what) = pane.narrowed_to() {
+        let back = v.key(Context::Issues, Action::Back);
+        parts.push(format!("narrowed to {} ({back}: back)", safe(what)));
+    }
     let filters = pane.filter_summary();
     parts.push(if filters.is_empty() {
         "no filters".to_owned()
