@@ -212,6 +212,23 @@ impl Client {
             .await
     }
 
+    /// POST /api/agent/deployments/{deploymentId}/issue_filters
+    /// (`IssuesService_GetIssueFilters`): the values the filters can take
+    /// (repositories, refs, rules, rulesets, categories, teams, secret
+    /// types, tags).
+    pub async fn issue_filters(
+        &self,
+        req: &IssueFiltersRequest,
+    ) -> Result<IssueFiltersResponse, ApiError> {
+        let path = format!("/api/agent/deployments/{}/issue_filters", self.deployment);
+        let body = IssueFiltersRequest {
+            deployment_id: Some(self.deployment.clone()),
+            ..req.clone()
+        };
+        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
+            .await
+    }
+
     /// GET /api/agent/deployments/{deploymentId}/issues/v2/{issueId}
     /// (`IssuesService_GetIssue`): one finding with what only the
     /// single-issue fetch gives (code snippets, dataflow trace, related

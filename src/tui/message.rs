@@ -71,6 +71,8 @@ pub enum ApiRequest {
         issue_id: String,
         request: TriageIssueRequest,
     },
+    /// The values the filters can take (`IssuesService_GetIssueFilters`).
+    IssueFilters(IssueFiltersRequest),
 }
 
 impl ApiRequest {
@@ -110,6 +112,7 @@ pub enum ApiResponse {
     Count(usize, bool),
     Triaged(UpdateFindingsResponse),
     AgenticTriaged(TriageIssueResponse),
+    IssueFilters(IssueFiltersResponse),
 }
 
 pub type ApiResult = Result<ApiResponse, ApiError>;

@@ -3,6 +3,7 @@
 pub mod deployment;
 pub mod enums;
 pub mod issue;
+pub mod issue_filters;
 pub mod list;
 pub mod report;
 pub mod scm;
@@ -13,6 +14,7 @@ pub mod wire;
 pub use deployment::*;
 pub use enums::*;
 pub use issue::*;
+pub use issue_filters::*;
 pub use list::*;
 pub use report::*;
 pub use scm::*;

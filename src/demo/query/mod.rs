@@ -36,6 +36,7 @@ macro_rules! require_known_all {
     };
 }
 
+mod filter_values;
 mod fuzzy;
 mod list;
 mod list_match;
@@ -46,6 +47,7 @@ mod report;
 mod search;
 mod triage;
 
+pub use filter_values::issue_filters;
 pub use list::list_issues;
 pub use memo::Bits;
 pub use order::Orders;
