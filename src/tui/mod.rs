@@ -13,6 +13,7 @@ pub mod app;
 pub mod choices;
 pub mod detail;
 pub mod filter_form;
+pub mod filter_values;
 pub mod findings_list;
 pub mod keymap;
 pub mod layout;

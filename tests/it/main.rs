@@ -10,6 +10,7 @@ mod cli_triage;
 mod client_faults;
 mod config;
 mod contract;
+mod contract_issue_filters;
 mod contract_scm;
 mod contract_triage;
 mod decode;

@@ -7,6 +7,7 @@ use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
 use crate::tui::choices;
 use crate::tui::filter_form::{FilterForm, FormOutcome};
+use crate::tui::filter_values::FilterValues;
 use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
@@ -74,6 +75,8 @@ pub struct IssuesPane {
     /// Why a profile's default view did not apply (the app says it at the
     /// start).
     pub start_note: Option<String>,
+    /// The values the filters can take, asked for once.
+    pub known: FilterValues,
 }
 
 impl IssuesPane {
@@ -185,7 +188,10 @@ impl IssuesPane {
             Action::Back => self.form = None,
             Action::Submit => match form.submit() {
                 FormOutcome::Applied(pairs) => {
-                    match FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs) {
+                    let built = self.known.check(&pairs).and_then(|()| {
+                        FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs)
+                    });
+                    match built {
                         Ok(selection) => {
                             self.selection = selection.unwrap_or_default();
                             self.form = None;
@@ -383,6 +389,9 @@ impl IssuesPane {
                 .filter(|v| !v.is_empty())
                 .map(|v| (field.clone(), v.to_owned())),
         );
+        // Only the values given now: a view's may stand as they are.
+        let given: Vec<_> = pairs.iter().filter(|(k, _)| *k == field).cloned().collect();
+        self.known.check(&given)?;
         let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
         self.selection = selection.unwrap_or_default();
@@ -438,6 +447,7 @@ impl Pane for IssuesPane {
         if self.list.first_show() {
             self.reload(cx);
         }
+        self.known.request(cx.outbox);
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) {
@@ -472,7 +482,8 @@ impl Pane for IssuesPane {
                     .iter()
                     .map(|v| (v.name.clone(), v.summary()))
                     .collect();
-                self.form = Some(FilterForm::new(LIST_FILTER, &self.selection).with_views(views));
+                let form = FilterForm::new(LIST_FILTER, &self.selection).with_views(views);
+                self.form = Some(form.with_offered(self.known.offered(LIST_FILTER)));
             }
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
@@ -511,6 +522,12 @@ impl Pane for IssuesPane {
     }
 
     fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        let Some(result) = self.known.accept(id, result) else {
+            if let Some(form) = &mut self.form {
+                form.offered = self.known.offered(LIST_FILTER);
+            }
+            return;
+        };
         if !self.list.loader.accept(id) {
             return;
         }
@@ -578,7 +595,9 @@ impl Pane for IssuesPane {
         match (name, args.len()) {
             ("sort", 0) => words(SortBy::ALL.iter().map(SortBy::label), word),
             ("sort", 1) => words(["asc", "desc"], word),
-            ("filter", 0) => filter_spec::complete(LIST_FILTER, word),
+            ("filter", 0) => {
+                filter_spec::complete_with(LIST_FILTER, word, |f| self.known.values_of(f))
+            }
             _ => Vec::new(),
         }
     }
