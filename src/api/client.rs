@@ -213,9 +213,7 @@ impl Client {
     }
 
     /// POST /api/agent/deployments/{deploymentId}/issue_filters
-    /// (`IssuesService_GetIssueFilters`): the values the filters can take
-    /// (repositories, refs, rules, rulesets, categories, teams, secret
-    /// types, tags).
+    /// (`IssuesService_GetIssueFilters`): the values the filters can take.
     pub async fn issue_filters(
         &self,
         req: &IssueFiltersRequest,

@@ -43,6 +43,8 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
         triage_confirm_above: Some(settings.triage_confirm_above.value as usize),
         last_visit: Default::default(),
         visits_file: None,
+        config_file: Some(settings.config_path.clone()),
+        profile: settings.profile.as_ref().map(|g| g.value.clone()),
     };
     let info = with_visits(info, settings.profile.as_ref().map(|g| g.value.as_str()));
     crate::tui::main(

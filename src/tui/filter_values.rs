@@ -7,6 +7,17 @@ use crate::api::model::{IssueFiltersRequest, IssueFiltersResponse};
 use crate::filter_spec::{self, Field, FieldKind};
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
 
+/// The fields whose values the answer gives for every issue type (the
+/// rule, ruleset, category and secret type lists are of some types only).
+const CHECKED: [&str; 6] = [
+    "repositoryNames",
+    "repositoryIds",
+    "repositoryTags",
+    "refs",
+    "teamNames",
+    "ruleIds",
+];
+
 #[derive(Debug, Default)]
 pub enum FilterValues {
     #[default]
@@ -54,10 +65,14 @@ impl FilterValues {
         }
     }
 
-    /// Every value of `pairs` for a field whose values are known must be
-    /// one of them: else which matches nothing, and the closest known.
+    /// Every value of `pairs` for a field whose values are all known
+    /// (those of every issue type) must be one of them: else which matches
+    /// nothing, and the closest known.
     pub fn check(&self, pairs: &[(String, String)]) -> Result<(), String> {
         for (field, value) in pairs {
+            if !CHECKED.contains(&field.as_str()) {
+                continue;
+            }
             let known = self.values_of(field);
             if known.is_empty() || known.iter().any(|k| k == value.trim()) {
                 continue;

@@ -182,6 +182,13 @@ fn perform<B: Backend>(
                     let _ = done.send(save::export(&path, format, &items));
                 });
             }
+            Effect::SaveView {
+                path,
+                profile,
+                view,
+            } => {
+                let _ = done.send(save::save_view(&path, profile.as_deref(), view));
+            }
         }
     }
     Ok(())

@@ -30,4 +30,8 @@ pub struct Session {
     pub last_visit: Visits,
     /// Where this visit is recorded when the app ends (none in tests).
     pub visits_file: Option<VisitsFile>,
+    /// The config file `:save` writes views into, and the profile whose
+    /// views they are (none: the views of every profile).
+    pub config_file: Option<std::path::PathBuf>,
+    pub profile: Option<String>,
 }

@@ -169,6 +169,8 @@ impl IssuesPane {
     }
 
     fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
+        // Once the list is up (not racing its first page).
+        self.known.request(outbox);
         let start = self.list.items.len();
         self.search.extend(&page.search);
         self.new.count_page(&page.rows, |r| r.relevant_since);
@@ -447,7 +449,6 @@ impl Pane for IssuesPane {
         if self.list.first_show() {
             self.reload(cx);
         }
-        self.known.request(cx.outbox);
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) {
