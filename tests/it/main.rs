@@ -26,3 +26,4 @@ mod tui_flows;
 mod tui_props;
 mod tui_snapshots;
 mod tui_triage;
+mod tui_views;
