@@ -34,4 +34,8 @@ pub struct Session {
     /// views they are (none: the views of every profile).
     pub config_file: Option<std::path::PathBuf>,
     pub profile: Option<String>,
+    /// The Report's selectors of the last run under this profile, and
+    /// where they are remembered when the app ends.
+    pub report_selectors: Option<super::remembered::ReportSelectors>,
+    pub report_file: Option<super::remembered::ProfileStore>,
 }

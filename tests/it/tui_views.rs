@@ -81,3 +81,56 @@ async fn save_refuses_a_file_it_cannot_parse() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "[views\nbroken");
     assert!(!Path::new(&path.with_extension("toml.tmp")).exists());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_selectors_come_back_on_a_new_app() {
+    use findings_tui::tui::app::App;
+    use findings_tui::tui::keymap::Keymap;
+    use findings_tui::tui::remembered::{ProfileStore, ReportSelectors};
+    use findings_tui::tui::theme::Theme;
+    let dir = tempfile::tempdir().unwrap();
+    let store = ProfileStore::report(dir.path(), "work");
+    // A damaged file is reported and then replaced.
+    std::fs::write(&store.path, "{ damaged").unwrap();
+    assert!(store.load::<ReportSelectors>().is_err());
+    let mut h = Harness::new(300, 120, 40).await;
+    h.app.session.report_file = Some(store.clone());
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
+    for key in ['p', 'b', 'x', 'C', 'H', 'c'] {
+        h.key(KeyCode::Char(key));
+        h.settle().await;
+    }
+    h.key(KeyCode::Char('/'));
+    h.keys("acme/payments-api");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let chosen = h.app.report().selectors();
+    assert!(
+        chosen.period_days.is_some()
+            && chosen.bucket.is_some()
+            && chosen.state.is_some()
+            && chosen.types.len() == 1
+            && chosen.severities.len() == 2
+            && chosen.projects == ["acme/payments-api"],
+        "{chosen:?}"
+    );
+    findings_tui::tui::remember(&h.app).unwrap();
+    // The next start under the profile: the same selectors, and the first
+    // query asks for them.
+    let mut session = h.app.session.clone();
+    session.report_selectors = store.load().unwrap();
+    let app = App::new(
+        session,
+        Keymap::default_keymap(),
+        Theme::no_color(),
+        (120, 40),
+    );
+    assert_eq!(app.report().selectors(), chosen);
+    let request = app.report().request(None);
+    let filters = request.filters.unwrap_or_default();
+    assert_eq!(filters.projects, vec!["acme/payments-api"]);
+    assert_eq!(filters.finding_severities.len(), 2);
+}
