@@ -160,4 +160,12 @@ mod tests {
         assert!(generic.rules.is_empty() && generic.categories.is_empty());
         assert!(!generic.team_names.is_empty());
     }
+
+    #[test]
+    fn an_unknown_issue_type_is_a_bad_request() {
+        let req: IssueFiltersRequest =
+            serde_json::from_str(r#"{"issueTypes": ["ISSUE_TYPE_NOPE"]}"#).unwrap();
+        let e = issue_filters(&ds(), &req).unwrap_err();
+        assert!(e.0.contains("ISSUE_TYPE_NOPE"), "{}", e.0);
+    }
 }
