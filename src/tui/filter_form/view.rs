@@ -109,7 +109,12 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
             format!("one of: {typed}"),
             theme.dim(),
         )));
-    } else if !candidates.is_empty() {
+    } else if !candidates.is_empty()
+        && form
+            .schema
+            .get(form.selected)
+            .is_some_and(|f| matches!(f.kind, FieldKind::Strings | FieldKind::Text))
+    {
         lines.push(Line::from(Span::styled(
             format!(
                 "{} known values (e.g. {}); Tab completes while editing",
