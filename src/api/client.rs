@@ -5,6 +5,7 @@
 
 use super::error::ApiError;
 use super::model::*;
+use super::retry::RetryPolicy;
 use super::token::Token;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -16,42 +17,6 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 /// The page size List issues asks for when its caller gives none
 /// (docs/api.md §8).
 pub const LIST_PAGE_SIZE: i64 = 100;
-
-/// Retry policy of the read operations (docs/api.md §13).
-#[derive(Debug, Clone, Copy)]
-pub struct RetryPolicy {
-    /// Attempts in all, the first included.
-    pub max_attempts: u32,
-    pub base_delay: Duration,
-    pub max_delay: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            max_attempts: 4,
-            base_delay: Duration::from_millis(300),
-            max_delay: Duration::from_secs(10),
-        }
-    }
-}
-
-impl RetryPolicy {
-    /// Exponential backoff with jitter; a server's Retry-After wins (capped).
-    fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
-        if let Some(d) = retry_after {
-            return d.min(Duration::from_secs(60));
-        }
-        let exp = self.base_delay.saturating_mul(1 << attempt.min(10));
-        let capped = exp.min(self.max_delay);
-        // Jitter in [50%, 100%] without a random-number crate.
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        capped.mul_f64(0.5 + f64::from(nanos % 1000) / 2000.0)
-    }
-}
 
 /// Everything needed to reach a deployment.
 #[derive(Debug, Clone)]
@@ -220,6 +185,21 @@ impl Client {
     ) -> Result<ListIssueGroupsResponse, ApiError> {
         let path = format!("/api/agent/deployments/{}/issues/search", self.deployment);
         let body = ListIssueGroupsRequest {
+            deployment_id: Some(self.deployment.clone()),
+            ..req.clone()
+        };
+        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
+            .await
+    }
+
+    /// POST /api/agent/deployments/{deploymentId}/issue_filters
+    /// (`IssuesService_GetIssueFilters`): the values the filters can take.
+    pub async fn issue_filters(
+        &self,
+        req: &IssueFiltersRequest,
+    ) -> Result<IssueFiltersResponse, ApiError> {
+        let path = format!("/api/agent/deployments/{}/issue_filters", self.deployment);
+        let body = IssueFiltersRequest {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };

@@ -5,11 +5,13 @@ pub mod client;
 pub mod error;
 pub mod model;
 pub mod paginate;
+pub mod retry;
 pub mod token;
 
-pub use client::{Client, ClientConfig, RetryPolicy, install_crypto_provider};
+pub use client::{Client, ClientConfig, install_crypto_provider};
 pub use error::{ApiError, ServerMessage, WriteOutcome};
 pub use paginate::{
     CursorGuard, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs, count_issues, pages,
 };
+pub use retry::RetryPolicy;
 pub use token::Token;

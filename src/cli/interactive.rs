@@ -43,6 +43,10 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
         triage_confirm_above: Some(settings.triage_confirm_above.value as usize),
         last_visit: Default::default(),
         visits_file: None,
+        config_file: Some(settings.config_path.clone()),
+        profile: settings.profile.as_ref().map(|g| g.value.clone()),
+        report_selectors: None,
+        report_file: None,
     };
     let info = with_visits(info, settings.profile.as_ref().map(|g| g.value.as_str()));
     crate::tui::main(
@@ -86,6 +90,12 @@ fn with_visits(
         Err(e) => tracing::warn!("{e}"),
     }
     info.visits_file = Some(file);
+    let report = crate::tui::remembered::ProfileStore::report(&dir, &key);
+    match report.load() {
+        Ok(selectors) => info.report_selectors = selectors,
+        Err(e) => tracing::warn!("{e}"),
+    }
+    info.report_file = Some(report);
     info
 }
 

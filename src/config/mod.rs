@@ -23,6 +23,7 @@
 //! - `toml_error`: how a mistake in any of our TOML files is reported.
 
 mod connection;
+mod edit;
 mod effective;
 mod file;
 pub mod keymap_file;
@@ -40,6 +41,7 @@ mod tests;
 use std::fmt;
 
 pub use connection::{ConnectionInput, SET_DEPLOYMENT, Target, resolve};
+pub use edit::{SavedAt, save_view, with_view};
 pub use effective::{
     CommandLine, DEFAULT_PAGE_SIZE, DEFAULT_TRIAGE_CONFIRM_ABOVE, Effective, Given, Source,
     ThemeChoice, TokenSource, effective,

@@ -5,7 +5,7 @@
 //! A [`Faults`] plan says what goes wrong and to which requests; it lives in
 //! the server's state ([`FaultState`]) and can be replaced at any time
 //! (`DemoServer::set_faults`, or the flags of `findings demo serve`). The
-//! [`inject`] middleware wraps the four API routes only. Every choice is
+//! [`inject`] middleware wraps the API routes only. Every choice is
 //! deterministic (counters, no randomness), so tests are reproducible.
 //!
 //! With no plan (the default) a request costs one uncontended lock and a

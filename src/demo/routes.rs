@@ -41,6 +41,10 @@ pub fn router(state: Arc<DemoState>) -> Router {
             get(get_issue),
         )
         .route(
+            "/api/agent/deployments/{deployment}/issue_filters",
+            post(issue_filters),
+        )
+        .route(
             "/api/agent/deployments/{deployment}/findings/v2",
             patch(update_findings),
         )
@@ -308,6 +312,19 @@ async fn list_issue_groups(
         run_blocking(move || query::list_issue_groups(&state2.dataset, &state2.orders, &req))
             .await?;
     Ok(json_ok(&resp))
+}
+
+/// `IssuesService_GetIssueFilters`: the values the filters can take.
+async fn issue_filters(
+    State(state): State<Arc<DemoState>>,
+    Path(deployment): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let req: IssueFiltersRequest = parse_body(&body)?;
+    same_deployment(&req.deployment_id, &deployment)?;
+    Ok(json_ok(&query::issue_filters(&state.dataset, &req)?))
 }
 
 /// The query of the single-issue fetch.

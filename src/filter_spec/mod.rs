@@ -16,9 +16,11 @@
 
 mod complete;
 mod schemas;
+mod suggest;
 
-pub use complete::complete;
+pub use complete::{complete, complete_with, values_for};
 pub use schemas::{LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
+pub use suggest::{closest, matching};
 
 use crate::api::model::wire;
 use chrono::{DateTime, Duration, NaiveDate, Utc};

@@ -10,6 +10,7 @@
 use super::rows::RowPage;
 use crate::api::ApiError;
 use crate::api::model::*;
+use crate::config::{SavedAt, SavedView};
 use crate::export::{Format, Record, Writer};
 use crossterm::event::{KeyEvent, MouseEvent};
 use std::collections::HashMap;
@@ -73,6 +74,8 @@ pub enum ApiRequest {
         issue_id: String,
         request: TriageIssueRequest,
     },
+    /// The values the filters can take (`IssuesService_GetIssueFilters`).
+    IssueFilters(IssueFiltersRequest),
 }
 
 impl ApiRequest {
@@ -113,6 +116,7 @@ pub enum ApiResponse {
     Groups(ListIssueGroupsResponse),
     Triaged(UpdateFindingsResponse),
     AgenticTriaged(TriageIssueResponse),
+    IssueFilters(IssueFiltersResponse),
 }
 
 pub type ApiResult = Result<ApiResponse, ApiError>;
@@ -145,6 +149,12 @@ pub enum Msg {
         url: String,
         result: Result<(), String>,
     },
+    /// How an [`Effect::SaveView`] went: the view, and where it was saved
+    /// or why it was not.
+    SavedView {
+        view: SavedView,
+        result: Result<SavedAt, String>,
+    },
 }
 
 /// What `update` asks the outside world to do.
@@ -167,6 +177,13 @@ pub enum Effect {
         path: std::path::PathBuf,
         format: Format,
         items: ExportItems,
+    },
+    /// Save a view of the Issues pane into the config file (under the
+    /// profile when there is one) and answer with [`Msg::SavedView`].
+    SaveView {
+        path: std::path::PathBuf,
+        profile: Option<String>,
+        view: SavedView,
     },
 }
 

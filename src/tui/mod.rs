@@ -13,6 +13,7 @@ pub mod app;
 pub mod choices;
 pub mod detail;
 pub mod filter_form;
+pub mod filter_values;
 pub mod findings_list;
 pub mod keymap;
 pub mod layout;
@@ -21,6 +22,7 @@ pub mod message;
 pub mod opener;
 pub mod pane;
 pub mod panes;
+pub mod remembered;
 pub mod rows;
 pub mod save;
 pub mod session;
@@ -181,6 +183,13 @@ fn perform<B: Backend>(
                     let _ = done.send(save::export(&path, format, &items));
                 });
             }
+            Effect::SaveView {
+                path,
+                profile,
+                view,
+            } => {
+                let _ = done.send(save::save_view(&path, profile.as_deref(), view));
+            }
         }
     }
     Ok(())
@@ -245,6 +254,9 @@ pub async fn main(
     .await;
     terminal::restore();
     record_visit(&app);
+    if let Err(e) = remember(&app) {
+        eprintln!("findings: {e}");
+    }
     result.map_err(|e| format!("terminal error: {e}"))
 }
 
@@ -260,6 +272,20 @@ fn record_visit(app: &App) {
     {
         eprintln!("findings: {e}");
     }
+}
+
+/// Remembers the Report's selectors for the next run under the profile
+/// (when they changed).
+pub fn remember(app: &App) -> Result<(), String> {
+    let Some(file) = &app.session.report_file else {
+        return Ok(());
+    };
+    let now = app.report().selectors();
+    let before = app.session.report_selectors.clone().unwrap_or_default();
+    if now == before {
+        return Ok(());
+    }
+    file.save(&now)
 }
 
 /// Resolves on SIGTERM (never elsewhere).

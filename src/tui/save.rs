@@ -8,6 +8,13 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, ErrorKind};
 use std::path::{Path, PathBuf};
 
+/// Saves a view into the config file and says how it went, as the
+/// message for the app.
+pub fn save_view(path: &Path, profile: Option<&str>, view: crate::config::SavedView) -> Msg {
+    let result = crate::config::save_view(path, profile, &view);
+    Msg::SavedView { view, result }
+}
+
 /// Width of the table format in a file (its last column takes the rest).
 const TABLE_WIDTH: usize = 200;
 

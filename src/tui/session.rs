@@ -30,4 +30,12 @@ pub struct Session {
     pub last_visit: Visits,
     /// Where this visit is recorded when the app ends (none in tests).
     pub visits_file: Option<VisitsFile>,
+    /// The config file `:save` writes views into, and the profile whose
+    /// views they are (none: the views of every profile).
+    pub config_file: Option<std::path::PathBuf>,
+    pub profile: Option<String>,
+    /// The Report's selectors of the last run under this profile, and
+    /// where they are remembered when the app ends.
+    pub report_selectors: Option<super::remembered::ReportSelectors>,
+    pub report_file: Option<super::remembered::ProfileStore>,
 }

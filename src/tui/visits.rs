@@ -85,7 +85,7 @@ impl VisitsFile {
 
 /// Writes `bytes` to a new file only its owner can read (what was seen
 /// when is nobody else's business), as the crash logs are.
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);

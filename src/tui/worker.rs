@@ -103,6 +103,10 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .triage_agentic_issue(&issue_id, &request)
             .await
             .map(ApiResponse::AgenticTriaged),
+        ApiRequest::IssueFilters(r) => client
+            .issue_filters(&r)
+            .await
+            .map(ApiResponse::IssueFilters),
         ApiRequest::ListScmConfigs(r) => {
             crate::api::all_scm_configs(client, r, crate::api::MAX_SCM_CONFIGS)
                 .await

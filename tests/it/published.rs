@@ -394,12 +394,17 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         )
         .await
         .expect("agentic triage");
+    client
+        .issue_filters(&IssueFiltersRequest::default())
+        .await
+        .expect("issue filters");
     let called = CALLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
     for op in [
         "DeploymentService_GetDeploymentByToken",
         "IssuesService_ListIssues",
         "IssuesService_GetIssue",
         "IssuesService_ListIssueGroups",
+        "IssuesService_GetIssueFilters",
         "PublicIssuesService_SearchIssues",
         "ReportsService_GetReportFindings",
         "ScmService_ListScmConfig",

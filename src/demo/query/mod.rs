@@ -36,6 +36,7 @@ macro_rules! require_known_all {
     };
 }
 
+mod filter_values;
 mod fuzzy;
 mod groups;
 mod list;
@@ -47,6 +48,7 @@ mod report;
 mod search;
 mod triage;
 
+pub use filter_values::issue_filters;
 pub use groups::list_issue_groups;
 pub use list::list_issues;
 pub use memo::Bits;

@@ -13,6 +13,7 @@ impl App {
             // The same guard as `q`: an unsent draft is never dropped unasked.
             "q" | "quit" => return self.quit_or_warn(":q!"),
             "q!" => return self.quit_now(),
+            "save" => return self.save_command(&args),
             "triage" | "triage-all" => {
                 let words = line.trim_start().trim_start_matches(name);
                 if let Err(message) = self.triage_command(words, name == "triage-all") {
@@ -72,6 +73,7 @@ impl App {
         known.extend([
             "triage STATE [REASON] [NOTE]",
             "triage-all STATE [REASON] [NOTE]",
+            "save NAME",
             "q",
         ]);
         let known: Vec<String> = known.iter().map(|c| format!(":{c}")).collect();

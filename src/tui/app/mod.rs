@@ -9,6 +9,7 @@ mod commands;
 mod exporting;
 mod exporting_view;
 mod preview;
+mod saving;
 mod triage;
 pub mod view;
 
@@ -298,6 +299,7 @@ impl App {
             Msg::Opened { url, result } => {
                 crate::tui::findings_list::opened(&mut self.status, &url, result);
             }
+            Msg::SavedView { view, result } => self.view_saved(view, result),
         }
         self.finish()
     }

@@ -1,6 +1,8 @@
 //! A form over a filter schema: one row per field of the operation's filter
 //! object (every field reachable), text for strings, lists (comma separated),
-//! times and enums, tri-state (any / true / false) for booleans.
+//! times and enums, tri-state (any / true / false) for booleans. While a
+//! field is edited, Tab completes its last value from the values it takes
+//! (an enum's, or those the server knows for a free field).
 
 pub mod view;
 
@@ -40,6 +42,11 @@ pub struct FilterForm {
     pub error: Option<String>,
     /// Saved views offered below the fields: name and what it sets.
     pub views: Vec<(String, String)>,
+    /// The values the server knows for free fields, by field name.
+    pub offered: Vec<(&'static str, Vec<String>)>,
+    /// Tab pressed again: the value typed before the first Tab, and which
+    /// candidate is shown.
+    completing: Option<(String, usize)>,
 }
 
 impl FilterForm {
@@ -67,7 +74,65 @@ impl FilterForm {
             editing: None,
             error: None,
             views: Vec::new(),
+            offered: Vec::new(),
+            completing: None,
         }
+    }
+
+    /// Offers the known values of free fields (when they arrive).
+    pub fn with_offered(mut self, offered: Vec<(&'static str, Vec<String>)>) -> Self {
+        self.offered = offered;
+        self
+    }
+
+    /// What the selected field's last value (after the last comma of a
+    /// list) could become, as it is typed now.
+    pub fn candidates(&self) -> Vec<String> {
+        let Some(field) = self.schema.get(self.selected) else {
+            return Vec::new();
+        };
+        let typed = match (&self.editing, &self.completing) {
+            (Some(_), Some((typed, _))) => typed.clone(),
+            (Some(input), None) => input.value().to_owned(),
+            (None, _) => String::new(),
+        };
+        let partial = match typed.rsplit_once(',') {
+            Some((_, last)) if field.kind.is_list() => last,
+            _ => typed.as_str(),
+        };
+        let known = |name: &str| {
+            self.offered
+                .iter()
+                .find(|(f, _)| *f == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        filter_spec::values_for(field, partial, &known)
+    }
+
+    /// Tab while editing: the next candidate in place of the last value.
+    fn complete(&mut self) {
+        let candidates = self.candidates();
+        let Some(input) = &mut self.editing else {
+            return;
+        };
+        if candidates.is_empty() {
+            return;
+        }
+        let (typed, k) = match &self.completing {
+            Some((typed, k)) => (typed.clone(), (k + 1) % candidates.len()),
+            None => (input.value().to_owned(), 0),
+        };
+        let list = self
+            .schema
+            .get(self.selected)
+            .is_some_and(|f| f.kind.is_list());
+        let done = match typed.rsplit_once(',') {
+            Some((done, _)) if list => format!("{done}, "),
+            _ => String::new(),
+        };
+        *input = Input::new(format!("{done}{}", candidates[k]));
+        self.completing = Some((typed, k));
     }
 
     /// Offers saved views (name, summary) as rows after Clear all.
@@ -143,7 +208,10 @@ impl FilterForm {
             return FormOutcome::Applied(Vec::new());
         }
         match &self.values[self.selected] {
-            FieldValue::Text(t) => self.editing = Some(Input::new(t.clone())),
+            FieldValue::Text(t) => {
+                self.editing = Some(Input::new(t.clone()));
+                self.completing = None;
+            }
             FieldValue::Tri(_) => self.toggle(),
         }
         FormOutcome::Open
@@ -154,6 +222,10 @@ impl FilterForm {
         let Some(input) = &mut self.editing else {
             return;
         };
+        if key.code == KeyCode::Tab {
+            return self.complete();
+        }
+        self.completing = None;
         match key.code {
             KeyCode::Enter => {
                 let value = input.value().to_owned();

@@ -83,8 +83,22 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
         };
         lines.push(line);
     }
+    let candidates = form.candidates();
     if let Some(err) = &form.error {
         lines.push(Line::from(Span::styled(safe(err), theme.error())));
+    } else if form.is_editing() && !candidates.is_empty() {
+        // What Tab would give, as far as a line shows.
+        let shown: Vec<String> = candidates.iter().take(12).map(|c| safe(c)).collect();
+        let more = candidates.len().saturating_sub(shown.len());
+        let more = if more > 0 {
+            format!(" +{more}")
+        } else {
+            String::new()
+        };
+        lines.push(Line::from(Span::styled(
+            format!("Tab: {}{more}", shown.join(", ")),
+            theme.dim(),
+        )));
     } else if let Some(values) = form.schema.get(form.selected).and_then(|f| match f.kind {
         FieldKind::Enums(names) | FieldKind::Enum(names) => Some(names()),
         _ => None,
@@ -93,6 +107,20 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
         let typed = crate::filter_spec::typed_names(&values).join(", ");
         lines.push(Line::from(Span::styled(
             format!("one of: {typed}"),
+            theme.dim(),
+        )));
+    } else if !candidates.is_empty()
+        && form
+            .schema
+            .get(form.selected)
+            .is_some_and(|f| matches!(f.kind, FieldKind::Strings | FieldKind::Text))
+    {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "{} known values (e.g. {}); Tab completes while editing",
+                candidates.len(),
+                safe(&candidates[0])
+            ),
             theme.dim(),
         )));
     }

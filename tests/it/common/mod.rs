@@ -171,6 +171,14 @@ impl Harness {
                     let done = findings_tui::tui::save::export(&path, format, &items);
                     self.update(done);
                 }
+                Effect::SaveView {
+                    path,
+                    profile,
+                    view,
+                } => {
+                    let done = findings_tui::tui::save::save_view(&path, profile.as_deref(), view);
+                    self.update(done);
+                }
             }
         }
     }

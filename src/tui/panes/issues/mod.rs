@@ -12,6 +12,7 @@ use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
 use crate::tui::choices;
 use crate::tui::filter_form::{FilterForm, FormOutcome};
+use crate::tui::filter_values::FilterValues;
 use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
@@ -79,10 +80,12 @@ pub struct IssuesPane {
     /// Why a profile's default view did not apply (the app says it at the
     /// start).
     pub start_note: Option<String>,
-    /// The findings grouped by rule (`w`).
+    /// The findings grouped by rule (`R`).
     pub groups: Groups,
     /// The lists before each narrowing, the last one last (`Esc` goes back).
     narrowed: Vec<narrow::Before>,
+    /// The values the filters can take, asked for once.
+    pub known: FilterValues,
 }
 
 impl IssuesPane {
@@ -179,6 +182,8 @@ impl IssuesPane {
     }
 
     fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
+        // Once the list is up (not racing its first page).
+        self.known.request(outbox);
         let start = self.list.items.len();
         self.search.extend(&page.search);
         self.new.count_page(&page.rows, |r| r.relevant_since);
@@ -198,7 +203,10 @@ impl IssuesPane {
             Action::Back => self.form = None,
             Action::Submit => match form.submit() {
                 FormOutcome::Applied(pairs) => {
-                    match FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs) {
+                    let built = self.known.check(&pairs).and_then(|()| {
+                        FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs)
+                    });
+                    match built {
                         Ok(selection) => {
                             self.selection = selection.unwrap_or_default();
                             self.form = None;
@@ -396,6 +404,9 @@ impl IssuesPane {
                 .filter(|v| !v.is_empty())
                 .map(|v| (field.clone(), v.to_owned())),
         );
+        // Only the values given now: a view's may stand as they are.
+        let given: Vec<_> = pairs.iter().filter(|(k, _)| *k == field).cloned().collect();
+        self.known.check(&given)?;
         let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
         self.selection = selection.unwrap_or_default();
@@ -499,7 +510,8 @@ impl Pane for IssuesPane {
                     .iter()
                     .map(|v| (v.name.clone(), v.summary()))
                     .collect();
-                self.form = Some(FilterForm::new(LIST_FILTER, &self.selection).with_views(views));
+                let form = FilterForm::new(LIST_FILTER, &self.selection).with_views(views);
+                self.form = Some(form.with_offered(self.known.offered(LIST_FILTER)));
             }
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
@@ -538,7 +550,14 @@ impl Pane for IssuesPane {
     }
 
     fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        // Replies of the groups and of the filter values are theirs.
         let Some(result) = self.groups.on_reply(id, result, cx.outbox) else {
+            return;
+        };
+        let Some(result) = self.known.accept(id, result) else {
+            if let Some(form) = &mut self.form {
+                form.offered = self.known.offered(LIST_FILTER);
+            }
             return;
         };
         if !self.list.loader.accept(id) {
@@ -618,7 +637,9 @@ impl Pane for IssuesPane {
         match (name, args.len()) {
             ("sort", 0) => words(SortBy::ALL.iter().map(SortBy::label), word),
             ("sort", 1) => words(["asc", "desc"], word),
-            ("filter", 0) => filter_spec::complete(LIST_FILTER, word),
+            ("filter", 0) => {
+                filter_spec::complete_with(LIST_FILTER, word, |f| self.known.values_of(f))
+            }
             _ => Vec::new(),
         }
     }

@@ -16,6 +16,7 @@
 mod charts;
 mod counts;
 mod keys;
+mod selectors;
 mod stats;
 mod view;
 
@@ -167,10 +168,14 @@ fn list_rows(body: Rect) -> usize {
 
 impl ReportPane {
     pub fn new(session: &Session) -> Self {
-        ReportPane {
+        let mut pane = ReportPane {
             new: NewSince::new(session.last_visit.report),
             ..ReportPane::default()
+        };
+        if let Some(remembered) = &session.report_selectors {
+            pane.restore(remembered);
         }
+        pane
     }
 
     /// The totals, if they are those of the current query.

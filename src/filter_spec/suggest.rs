@@ -1,0 +1,109 @@
+//! The known name closest to one that matches nothing
+//! (`payments-api` → `acme/payments-api`), and the known names a word
+//! being typed could become.
+
+/// The known name `word` most likely meant: one that contains it (or that
+/// it contains), the nearest in length first; else the one fewest edits
+/// away, when that is at most a third of the word. Case is ignored.
+pub fn closest<'a>(known: &'a [String], word: &str) -> Option<&'a str> {
+    let word = word.trim().to_lowercase();
+    if word.is_empty() {
+        return None;
+    }
+    let containing = known
+        .iter()
+        .filter(|k| {
+            let k = k.to_lowercase();
+            k.contains(&word) || (k.len() >= 3 && word.contains(&k))
+        })
+        .min_by_key(|k| k.len().abs_diff(word.len()));
+    if let Some(k) = containing {
+        return Some(k);
+    }
+    let limit = (word.chars().count() / 3).max(1);
+    known
+        .iter()
+        .map(|k| (edits(&k.to_lowercase(), &word), k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.as_str())
+}
+
+/// The known names `partial` could become: those starting with it, then
+/// those containing it (case ignored), each once.
+pub fn matching(known: &[String], partial: &str) -> Vec<String> {
+    let p = partial.to_lowercase();
+    let starts = known.iter().filter(|k| k.to_lowercase().starts_with(&p));
+    let inside = known
+        .iter()
+        .filter(|k| !k.to_lowercase().starts_with(&p) && k.to_lowercase().contains(&p));
+    starts.chain(inside).cloned().collect()
+}
+
+/// Levenshtein distance, by characters.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diag + usize::from(ca != *cb)).min(up + 1).min(row[j] + 1);
+            diag = up;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn known() -> Vec<String> {
+        [
+            "acme/payments-api",
+            "acme/web-storefront",
+            "acme/payments-worker",
+            "main",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    #[test]
+    fn the_closest_name_contains_the_word_or_is_a_few_edits_away() {
+        let k = known();
+        assert_eq!(closest(&k, "payments-api"), Some("acme/payments-api"));
+        assert_eq!(closest(&k, "PAYMENTS-API"), Some("acme/payments-api"));
+        assert_eq!(closest(&k, "storefront"), Some("acme/web-storefront"));
+        // A typo: two edits in a long name.
+        assert_eq!(
+            closest(&k, "acme/web-storfrnt"),
+            Some("acme/web-storefront")
+        );
+        assert_eq!(closest(&k, "maim"), Some("main"));
+        // Nothing near: no suggestion rather than a wild guess.
+        assert_eq!(closest(&k, "billing"), None);
+        assert_eq!(closest(&k, ""), None);
+    }
+
+    #[test]
+    fn matching_names_start_with_the_word_first() {
+        let k = known();
+        assert_eq!(
+            matching(&k, "acme/pay"),
+            vec!["acme/payments-api", "acme/payments-worker"]
+        );
+        assert_eq!(matching(&k, "store"), vec!["acme/web-storefront"]);
+        assert_eq!(matching(&k, "").len(), 4);
+        assert!(matching(&k, "zzz").is_empty());
+    }
+
+    #[test]
+    fn edits_count_insertions_deletions_and_substitutions() {
+        assert_eq!(edits("kitten", "sitting"), 3);
+        assert_eq!(edits("", "abc"), 3);
+        assert_eq!(edits("same", "same"), 0);
+    }
+}

@@ -1,0 +1,157 @@
+//! The values the List issues filters can take, asked of the server once
+//! per session (`IssuesService_GetIssueFilters`) and kept: what the filter
+//! form and `:filter` complete from, and what a name that matches nothing
+//! is checked against (with the closest known name suggested).
+
+use crate::api::model::{IssueFiltersRequest, IssueFiltersResponse};
+use crate::filter_spec::{self, Field, FieldKind};
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
+
+/// The fields whose values the answer gives for every issue type (the
+/// rule, ruleset, category and secret type lists are of some types only).
+const CHECKED: [&str; 6] = [
+    "repositoryNames",
+    "repositoryIds",
+    "repositoryTags",
+    "refs",
+    "teamNames",
+    "ruleIds",
+];
+
+#[derive(Debug, Default)]
+pub enum FilterValues {
+    #[default]
+    NotAsked,
+    Asked(RequestId),
+    Known(Box<IssueFiltersResponse>),
+    /// The server could not say: completion offers nothing, nothing is
+    /// checked.
+    Failed,
+}
+
+impl FilterValues {
+    /// Asks for the values unless they were asked for already.
+    pub fn request(&mut self, outbox: &mut Outbox) {
+        if let FilterValues::NotAsked = self
+            && let Some(id) = outbox.send(ApiRequest::IssueFilters(IssueFiltersRequest::default()))
+        {
+            *self = FilterValues::Asked(id);
+        }
+    }
+
+    /// Takes the reply to its request; hands any other back.
+    pub fn accept(&mut self, id: RequestId, result: ApiResult) -> Option<ApiResult> {
+        match self {
+            FilterValues::Asked(mine) if *mine == id => {
+                *self = match result {
+                    Ok(ApiResponse::IssueFilters(answer)) => FilterValues::Known(Box::new(answer)),
+                    _ => FilterValues::Failed,
+                };
+                None
+            }
+            _ => Some(result),
+        }
+    }
+
+    pub fn is_known(&self) -> bool {
+        matches!(self, FilterValues::Known(_))
+    }
+
+    /// The values filter field `field` can take (none when unknown).
+    pub fn values_of(&self, field: &str) -> Vec<String> {
+        match self {
+            FilterValues::Known(answer) => answer.values_of(field),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every value of `pairs` for a field whose values are all known
+    /// (those of every issue type) must be one of them: else which matches
+    /// nothing, and the closest known.
+    pub fn check(&self, pairs: &[(String, String)]) -> Result<(), String> {
+        for (field, value) in pairs {
+            if !CHECKED.contains(&field.as_str()) {
+                continue;
+            }
+            let known = self.values_of(field);
+            if known.is_empty() || known.iter().any(|k| k == value.trim()) {
+                continue;
+            }
+            let value = crate::text::one_line(value.trim());
+            let hint = match filter_spec::closest(&known, &value) {
+                Some(near) => format!("; did you mean {}?", crate::text::one_line(near)),
+                None => format!("; {} known, Tab completes", known.len()),
+            };
+            return Err(format!("{field}: {value:?} matches nothing{hint}"));
+        }
+        Ok(())
+    }
+
+    /// What the form offers for each field of `schema` with known values.
+    pub fn offered(&self, schema: &[Field]) -> Vec<(&'static str, Vec<String>)> {
+        schema
+            .iter()
+            .filter(|f| matches!(f.kind, FieldKind::Strings | FieldKind::Text))
+            .map(|f| (f.name, self.values_of(f.name)))
+            .filter(|(_, v)| !v.is_empty())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::model::Annotated;
+
+    fn known() -> FilterValues {
+        FilterValues::Known(Box::new(IssueFiltersResponse {
+            repos: vec![Annotated {
+                id: Some("1".into()),
+                name: Some("acme/payments-api".into()),
+            }],
+            ..Default::default()
+        }))
+    }
+
+    #[test]
+    fn asked_once_and_the_answer_is_kept() {
+        let mut outbox = Outbox::default();
+        let mut values = FilterValues::default();
+        values.request(&mut outbox);
+        values.request(&mut outbox);
+        let sent = outbox.requests();
+        assert_eq!(sent.len(), 1, "asked once");
+        let id = sent[0].0;
+        assert!(
+            values
+                .accept(id + 1, Ok(ApiResponse::Count(1, true)))
+                .is_some()
+        );
+        let answer = ApiResponse::IssueFilters(IssueFiltersResponse {
+            team_names: vec!["core".into()],
+            ..Default::default()
+        });
+        assert!(values.accept(id, Ok(answer)).is_none());
+        assert_eq!(values.values_of("teamNames"), vec!["core"]);
+        values.request(&mut outbox);
+        assert_eq!(outbox.requests().len(), 1, "not asked again");
+    }
+
+    #[test]
+    fn a_name_that_matches_nothing_is_refused_with_the_closest() {
+        let values = known();
+        let pair = |v: &str| vec![("repositoryNames".to_owned(), v.to_owned())];
+        assert_eq!(values.check(&pair("acme/payments-api")), Ok(()));
+        let e = values.check(&pair("payments-api")).unwrap_err();
+        assert_eq!(
+            e,
+            "repositoryNames: \"payments-api\" matches nothing; did you mean acme/payments-api?"
+        );
+        let e = values.check(&pair("zzz")).unwrap_err();
+        assert!(e.contains("matches nothing; 1 known"), "{e}");
+        // Fields without known values are not checked.
+        let refs = vec![("refs".to_owned(), "anything".to_owned())];
+        assert_eq!(values.check(&refs), Ok(()));
+        assert_eq!(FilterValues::Failed.check(&pair("zzz")), Ok(()));
+    }
+}

@@ -1,0 +1,146 @@
+//! What the app remembers between runs per profile besides the visits: the
+//! Report's selectors, in `report.json` in the platform's state folder
+//! (beside `visits.json`), read at start and written when the app ends. A
+//! damaged file is reported, not fatal, and replaced on the next write.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// The file's name in the state folder.
+pub const FILE_NAME: &str = "report.json";
+
+/// The Report's selectors, by wire name (a value this build does not know
+/// is dropped when they are restored).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReportSelectors {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report_type: Option<String>,
+    /// Days back from now; none: all time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_days: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bucket: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub severities: Vec<String>,
+    /// The repository filter.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub projects: Vec<String>,
+}
+
+/// One profile's entry in a JSON file of entries by profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProfileStore {
+    pub path: PathBuf,
+    pub profile: String,
+}
+
+impl ProfileStore {
+    /// The Report's file in `state_dir` for `profile`.
+    pub fn report(state_dir: &Path, profile: &str) -> ProfileStore {
+        ProfileStore {
+            path: state_dir.join(FILE_NAME),
+            profile: profile.to_owned(),
+        }
+    }
+
+    /// The profile's entry; `None` when there is none yet. A file or an
+    /// entry that cannot be read is an error the caller shows.
+    pub fn load<T: DeserializeOwned>(&self) -> Result<Option<T>, String> {
+        let Some(entry) = self.read()?.remove(&self.profile) else {
+            return Ok(None);
+        };
+        serde_json::from_value(entry)
+            .map(Some)
+            .map_err(|e| format!("{}: a damaged entry: {e}", self.path.display()))
+    }
+
+    fn read(&self) -> Result<Map<String, Value>, String> {
+        let damaged = |e: String| format!("{} is damaged: {e}", self.path.display());
+        match std::fs::read_to_string(&self.path) {
+            Ok(text) => {
+                match serde_json::from_str::<Value>(&text).map_err(|e| damaged(e.to_string()))? {
+                    Value::Object(mut top) => match top.remove("profiles") {
+                        Some(Value::Object(profiles)) => Ok(profiles),
+                        None => Ok(Map::new()),
+                        Some(_) => Err(damaged("profiles is not an object".into())),
+                    },
+                    _ => Err(damaged("not an object".into())),
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
+            Err(e) => Err(format!("cannot read {}: {e}", self.path.display())),
+        }
+    }
+
+    /// Sets the profile's entry, keeping the other profiles' (a damaged
+    /// file is started anew). Written beside and renamed.
+    pub fn save<T: Serialize>(&self, entry: &T) -> Result<(), String> {
+        let mut profiles = self.read().unwrap_or_default();
+        let entry = serde_json::to_value(entry).map_err(|e| e.to_string())?;
+        profiles.insert(self.profile.clone(), entry);
+        let json = serde_json::to_vec_pretty(&serde_json::json!({ "profiles": profiles }))
+            .map_err(|e| e.to_string())?;
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let tmp = self.path.with_extension("json.tmp");
+        super::visits::write_private(&tmp, &json)
+            .and_then(|()| std::fs::rename(&tmp, &self.path))
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn some() -> ReportSelectors {
+        ReportSelectors {
+            period_days: Some(30),
+            severities: vec!["FINDING_SEVERITY_HIGH".into()],
+            projects: vec!["acme/a".into()],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn kept_per_profile() {
+        let dir = tempfile::tempdir().unwrap();
+        let work = ProfileStore::report(dir.path(), "work");
+        let home = ProfileStore::report(dir.path(), "home");
+        assert_eq!(work.load::<ReportSelectors>(), Ok(None));
+        work.save(&some()).unwrap();
+        home.save(&ReportSelectors::default()).unwrap();
+        assert_eq!(work.load(), Ok(Some(some())));
+        assert_eq!(home.load(), Ok(Some(ReportSelectors::default())));
+    }
+
+    #[test]
+    fn a_damaged_file_or_entry_is_reported_then_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let work = ProfileStore::report(dir.path(), "work");
+        std::fs::write(&work.path, "{not json").unwrap();
+        let e = work.load::<ReportSelectors>().unwrap_err();
+        assert!(e.contains("report.json is damaged"), "{e}");
+        work.save(&some()).unwrap();
+        assert_eq!(work.load(), Ok(Some(some())));
+        std::fs::write(
+            &work.path,
+            r#"{"profiles": {"work": {"periodDays": "x", "period_days": -1}}}"#,
+        )
+        .unwrap();
+        assert!(
+            work.load::<ReportSelectors>()
+                .unwrap_err()
+                .contains("damaged entry")
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! The values the filters can take (`IssuesService_GetIssueFilters`), in
+//! the app: asked for once, the form and `:filter` complete from them, and
+//! a name that matches nothing is refused with the closest known name.
+
+use crate::common::Harness;
+use crossterm::event::KeyCode;
+use findings_tui::tui::app::Overlay;
+use std::time::Duration;
+
+/// The app started, with the filter values arrived.
+async fn harness() -> Harness {
+    let mut h = Harness::new(300, 120, 40).await;
+    h.start().await;
+    for _ in 0..200 {
+        if h.app.issues().known.is_known() {
+            return h;
+        }
+        h.pump_for(Duration::from_millis(20)).await;
+    }
+    panic!("the filter values did not arrive");
+}
+
+fn line(h: &Harness) -> String {
+    match &h.app.overlay {
+        Some(Overlay::Command(line)) => line.input.value().to_owned(),
+        other => panic!("no command line: {other:?}"),
+    }
+}
+
+/// Opens the form on field `name` (moving down from the first).
+fn form_on(h: &mut Harness, name: &str) {
+    h.key(KeyCode::Char('f'));
+    let k = findings_tui::filter_spec::LIST_FILTER
+        .iter()
+        .position(|f| f.name == name)
+        .unwrap();
+    for _ in 0..k {
+        h.key(KeyCode::Down);
+    }
+}
+
+fn editing(h: &Harness) -> String {
+    let form = h.app.issues().form.as_ref().expect("the form is open");
+    form.editing
+        .as_ref()
+        .expect("a field is edited")
+        .value()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_form_offers_the_known_values_and_enum_values() {
+    let mut h = harness().await;
+    form_on(&mut h, "repositoryNames");
+    assert!(
+        h.screen().contains("known values (e.g. acme/"),
+        "{}",
+        h.screen()
+    );
+    h.key(KeyCode::Enter);
+    h.keys("pay");
+    assert!(
+        h.screen().contains("Tab: acme/payments-api"),
+        "{}",
+        h.screen()
+    );
+    h.key(KeyCode::Tab);
+    assert_eq!(editing(&h), "acme/payments-api");
+    // A list takes another after a comma; Tab again cycles.
+    h.keys(",acme/l");
+    h.key(KeyCode::Tab);
+    assert_eq!(editing(&h), "acme/payments-api, acme/ledger-core");
+    h.key(KeyCode::Tab);
+    assert_eq!(editing(&h), "acme/payments-api, acme/legacy-billing");
+    h.key(KeyCode::Enter);
+    // An enum field offers its values the same way.
+    h.key(KeyCode::Up);
+    h.key(KeyCode::Up);
+    h.key(KeyCode::Enter);
+    h.keys("cr");
+    h.key(KeyCode::Tab);
+    assert_eq!(editing(&h), "critical");
+    h.key(KeyCode::Enter);
+    // Apply: the Apply row follows the fields.
+    let apply = findings_tui::filter_spec::LIST_FILTER.len() - 1;
+    for _ in 0..apply {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.issues().form.is_none());
+    let f = &h.app.issues().selection.filter;
+    assert_eq!(
+        f.repository_names,
+        vec!["acme/payments-api", "acme/legacy-billing"]
+    );
+    assert_eq!(f.severities.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_form_refuses_a_name_that_matches_nothing_and_suggests() {
+    let mut h = harness().await;
+    form_on(&mut h, "repositoryNames");
+    h.key(KeyCode::Enter);
+    h.keys("payments-api");
+    h.key(KeyCode::Enter);
+    let apply = findings_tui::filter_spec::LIST_FILTER.len() - 3;
+    for _ in 0..apply {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    let form = h.app.issues().form.as_ref().expect("the form stays open");
+    let error = form.error.clone().unwrap_or_default();
+    assert!(
+        error.contains("\"payments-api\" matches nothing; did you mean acme/payments-api?"),
+        "{error}"
+    );
+    assert!(h.screen().contains("did you mean acme/payments-api?"));
+    assert!(h.app.issues().selection.filter.repository_names.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn filter_completes_from_the_known_values_and_suggests() {
+    let mut h = harness().await;
+    let sent = h.sent;
+    h.keys(":filter repositoryNames=pay");
+    h.key(KeyCode::Tab);
+    assert_eq!(line(&h), "filter repositoryNames=acme/payments-api ");
+    h.key(KeyCode::Esc);
+    h.keys(":filter teamNames=");
+    h.key(KeyCode::Tab);
+    assert!(line(&h).starts_with("filter teamNames="), "{}", line(&h));
+    h.key(KeyCode::Esc);
+    assert_eq!(h.sent, sent, "the values are asked for once, then kept");
+    h.keys(":filter repositoryNames=payments-api");
+    h.key(KeyCode::Enter);
+    assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
+    assert!(
+        h.screen().contains("did you mean acme/payments-api?"),
+        "{}",
+        h.screen()
+    );
+    assert!(h.app.issues().selection.filter.repository_names.is_empty());
+}

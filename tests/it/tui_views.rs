@@ -1,0 +1,136 @@
+//! Views from inside the app: `:save NAME` writes the Issues pane's
+//! filters and sort into the config file, which `:view NAME` then applies;
+//! the Report's selectors come back on the next start.
+
+use crate::common::Harness;
+use crossterm::event::KeyCode;
+use findings_tui::api::model::{Severity, SortBy, SortDirection};
+use findings_tui::tui::app::Overlay;
+use std::path::Path;
+
+async fn run(h: &mut Harness, command: &str) {
+    h.keys(&format!(":{command}"));
+    h.key(KeyCode::Enter);
+    h.settle().await;
+}
+
+const CONFIG: &str = "# my findings setup\n\
+    default_profile = \"work\" # the usual\n\
+    \n\
+    [profiles.work]\n\
+    # keep this comment\n\
+    page_size = 100\n";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn save_writes_a_view_that_view_then_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, CONFIG).unwrap();
+    let mut h = Harness::new(300, 120, 40).await;
+    h.app.session.config_file = Some(path.clone());
+    h.app.session.profile = Some("work".into());
+    h.start().await;
+    run(&mut h, "filter severities=critical,high").await;
+    run(&mut h, "sort repo asc").await;
+    run(&mut h, "save urgent").await;
+    let status = h.app.status.clone().unwrap_or_default();
+    assert!(
+        status.contains("saved view urgent as [profiles.work.views.urgent] in")
+            && status.contains(&path.display().to_string()),
+        "{status}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with(CONFIG),
+        "comments and layout kept:\n{text}"
+    );
+    let file = findings_tui::config::parse(&path, &text).unwrap();
+    let saved = &file.profiles["work"].views["urgent"];
+    assert_eq!(
+        saved.filters,
+        vec!["severities=critical", "severities=high"]
+    );
+    assert_eq!(saved.sort_by, Some(SortBy::Repo));
+    // Cleared, then the view brings both back.
+    run(&mut h, "clear").await;
+    run(&mut h, "sort severity desc").await;
+    assert!(h.app.issues().selection.filter.severities.is_empty());
+    run(&mut h, "view urgent").await;
+    let issues = h.app.issues();
+    assert_eq!(
+        issues.selection.filter.severities,
+        vec![Severity::Critical, Severity::High]
+    );
+    assert_eq!(issues.sort_by, Some(SortBy::Repo));
+    assert_eq!(issues.sort_direction, Some(SortDirection::Asc));
+    assert!(h.app.overlay.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn save_refuses_a_file_it_cannot_parse() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, "[views\nbroken").unwrap();
+    let mut h = Harness::new(300, 120, 40).await;
+    h.app.session.config_file = Some(path.clone());
+    h.start().await;
+    run(&mut h, "filter severities=critical").await;
+    run(&mut h, "save crit").await;
+    assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
+    assert!(h.screen().contains("cannot be parsed"), "{}", h.screen());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "[views\nbroken");
+    assert!(!Path::new(&path.with_extension("toml.tmp")).exists());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_selectors_come_back_on_a_new_app() {
+    use findings_tui::tui::app::App;
+    use findings_tui::tui::keymap::Keymap;
+    use findings_tui::tui::remembered::{ProfileStore, ReportSelectors};
+    use findings_tui::tui::theme::Theme;
+    let dir = tempfile::tempdir().unwrap();
+    let store = ProfileStore::report(dir.path(), "work");
+    // A damaged file is reported and then replaced.
+    std::fs::write(&store.path, "{ damaged").unwrap();
+    assert!(store.load::<ReportSelectors>().is_err());
+    let mut h = Harness::new(300, 120, 40).await;
+    h.app.session.report_file = Some(store.clone());
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
+    for key in ['p', 'b', 'x', 'C', 'H', 'c'] {
+        h.key(KeyCode::Char(key));
+        h.settle().await;
+    }
+    h.key(KeyCode::Char('/'));
+    h.keys("acme/payments-api");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let chosen = h.app.report().selectors();
+    assert!(
+        chosen.period_days.is_some()
+            && chosen.bucket.is_some()
+            && chosen.state.is_some()
+            && chosen.types.len() == 1
+            && chosen.severities.len() == 2
+            && chosen.projects == ["acme/payments-api"],
+        "{chosen:?}"
+    );
+    findings_tui::tui::remember(&h.app).unwrap();
+    // The next start under the profile: the same selectors, and the first
+    // query asks for them.
+    let mut session = h.app.session.clone();
+    session.report_selectors = store.load().unwrap();
+    let app = App::new(
+        session,
+        Keymap::default_keymap(),
+        Theme::no_color(),
+        (120, 40),
+    );
+    assert_eq!(app.report().selectors(), chosen);
+    let request = app.report().request(None);
+    let filters = request.filters.unwrap_or_default();
+    assert_eq!(filters.projects, vec!["acme/payments-api"]);
+    assert_eq!(filters.finding_severities.len(), 2);
+}
