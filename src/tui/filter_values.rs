@@ -53,6 +53,23 @@ impl FilterValues {
         }
     }
 
+    /// Project (repository) or ref `id` by its name, else the id itself.
+    pub fn project_name(&self, id: &str) -> String {
+        match self {
+            FilterValues::Known(a) => a
+                .repository_name(id)
+                .map_or_else(|| id.to_owned(), str::to_owned),
+            _ => id.to_owned(),
+        }
+    }
+
+    pub fn ref_name(&self, id: &str) -> String {
+        match self {
+            FilterValues::Known(a) => a.ref_name(id).unwrap_or_else(|| id.to_owned()),
+            _ => id.to_owned(),
+        }
+    }
+
     pub fn is_known(&self) -> bool {
         matches!(self, FilterValues::Known(_))
     }
@@ -153,5 +170,32 @@ mod tests {
         let refs = vec![("refs".to_owned(), "anything".to_owned())];
         assert_eq!(values.check(&refs), Ok(()));
         assert_eq!(FilterValues::Failed.check(&pair("zzz")), Ok(()));
+    }
+
+    #[test]
+    fn ids_read_as_names_once_known_and_as_ids_before() {
+        use crate::api::model::{RepoRef, RepoRefGroup};
+        let answer = IssueFiltersResponse {
+            repos: vec![Annotated {
+                id: Some("51007".into()),
+                name: Some("acme/claims-processing".into()),
+            }],
+            repo_ref_groups: vec![RepoRefGroup {
+                repo_name: Some("acme/claims-processing".into()),
+                repo_refs: vec![RepoRef {
+                    id: Some("61007".into()),
+                    ref_name: Some("master".into()),
+                    is_primary: Some(true),
+                }],
+                has_primary_ref: Some(true),
+            }],
+            ..Default::default()
+        };
+        assert_eq!(FilterValues::NotAsked.project_name("51007"), "51007");
+        let known = FilterValues::Known(Box::new(answer));
+        assert_eq!(known.project_name("51007"), "acme/claims-processing");
+        assert_eq!(known.project_name("99"), "99");
+        assert_eq!(known.ref_name("61007"), "acme/claims-processing:master");
+        assert_eq!(known.ref_name("1"), "1");
     }
 }

@@ -124,6 +124,26 @@ pub struct Annotated {
 }
 
 impl IssueFiltersResponse {
+    /// The name of repository (project) `id`, as the answer lists it.
+    pub fn repository_name(&self, id: &str) -> Option<&str> {
+        self.repos
+            .iter()
+            .find(|r| r.id.as_deref() == Some(id))
+            .and_then(|r| r.name.as_deref())
+    }
+
+    /// Ref `id` as `repository:ref`, as the answer lists it.
+    pub fn ref_name(&self, id: &str) -> Option<String> {
+        self.repo_ref_groups.iter().find_map(|g| {
+            let r = g.repo_refs.iter().find(|r| r.id.as_deref() == Some(id))?;
+            Some(format!(
+                "{}:{}",
+                g.repo_name.as_deref().unwrap_or(""),
+                r.ref_name.as_deref().unwrap_or("")
+            ))
+        })
+    }
+
     /// The values a `List issues` filter field (by spec name) can take, as
     /// the answer gives them: the current fields before the deprecated
     /// ones, each value once, in the order given. Empty for a field the

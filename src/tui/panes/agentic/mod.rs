@@ -95,6 +95,9 @@ pub struct AgenticPane {
     pub sort_field: Option<IssueSortField>,
     pub sort_direction: Option<SortDirection>,
     pub detail: Option<AgenticDetail>,
+    /// Repository and ref names by id (the issue carries ids only), from
+    /// the filter values, asked once.
+    pub names: crate::tui::filter_values::FilterValues,
 }
 
 /// Where the parts of the pane go in the body; shared by the view (to
@@ -307,6 +310,7 @@ impl Pane for AgenticPane {
     fn activate(&mut self, cx: &mut Cx) {
         if self.list.first_show() {
             self.reload(cx.outbox);
+            self.names.request(cx.outbox);
         }
     }
 
@@ -402,6 +406,9 @@ impl Pane for AgenticPane {
     /// Takes the reply if it is this pane's; gives it back otherwise.
     fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
         let outbox = &mut *cx.outbox;
+        let Some(result) = self.names.accept(id, result) else {
+            return;
+        };
         if !self.list.loader.accept(id) {
             return;
         }

@@ -428,8 +428,9 @@ fn renders_queries_results_and_total() {
         );
         assert!(screen.contains("Agentic issues 37 of 200"), "{screen}");
         // With room (these titles are short, even at 80 columns) the
-        // list names each issue's project by its id.
-        assert!(screen.contains("PROJECT ID"), "{screen}");
+        // list names each issue's repository; by its id while the names
+        // are not known.
+        assert!(screen.contains("REPOSITORY"), "{screen}");
         assert!(screen.contains("51000"), "{screen}");
         assert!(screen.contains("Issue number 0"), "{screen}");
         assert!(screen.contains("high"), "{screen}");
@@ -482,14 +483,14 @@ fn renders_the_detail_with_the_description_wrapped() {
             "CWEs (1)",
             "CWE-78",
             ".ci/build.yml",
-            // Ids, said to be ids: the agentic issue has no names for them.
-            "Project ids (1)",
+            // By id while the filter values (the names) are not in.
+            "Repositories (1)",
             "51007",
         ] {
             assert!(end.contains(fact), "{fact}: {end}");
         }
         assert!(end.contains("none: actions"), "{end}");
-        assert!(end.contains("ref ids"), "{end}");
+        assert!(end.contains("refs"), "{end}");
         app.update(Msg::Key(key(KeyCode::Char('g'))));
         // Wrapped: no line of the screen holds the whole description.
         assert!(!screen.lines().any(|l| l.contains(long)));

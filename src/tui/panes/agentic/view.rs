@@ -4,6 +4,7 @@
 
 use super::{AgenticPane, QueryField, areas};
 use crate::api::model::*;
+use crate::tui::filter_values::FilterValues;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
@@ -28,7 +29,7 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
         && area.width > 0
         && area.height > 0
     {
-        detail(f, area, v, &d.issue, d.scroll);
+        detail(f, area, v, &d.issue, &pane.names, d.scroll);
     }
 }
 
@@ -115,11 +116,13 @@ fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
 }
 
 /// The first project id, and how many more there are.
-fn project_cell(ids: &[String]) -> String {
+/// The repositories by name where the names are known, else by id.
+fn project_cell(ids: &[String], names: &FilterValues) -> String {
     match ids {
         [] => String::new(),
-        [one] => safe(one),
-        [first, rest @ ..] => format!("{} +{}", safe(first), rest.len()),
+        [one] => safe(&names.project_name(one)),
+        // Cut on the left, the name's distinctive end and the "+N" stay.
+        [first, rest @ ..] => format!("{} +{}", safe(&names.project_name(first)), rest.len()),
     }
 }
 
@@ -138,8 +141,12 @@ fn columns(by_created: bool) -> [Col; 6] {
         Col::new("SEVERITY", 8),
         Col::new("DETECTION", 9).drop(2).weight(2),
         Col::new("TRIAGE", 9).drop(3).weight(2),
-        // The agentic issue names its repositories by project id only.
-        Col::new("PROJECT ID", 8).short("PROJECT").drop(1),
+        // By name once the filter values are in, by project id before.
+        Col::new("REPOSITORY", 10)
+            .short("REPO")
+            .cut(Cut::Left)
+            .drop(1)
+            .weight(2),
         Col::new("TITLE", 30).weight(3).grow(),
         date.cut(Cut::Date).drop(4).weight(2),
     ]
@@ -171,7 +178,7 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
                 label_of(&issue.severity, Severity::label),
                 label_of(&issue.detection_state, DetectionState::label),
                 label_of(&issue.triage_state, AgenticTriageState::label),
-                project_cell(&issue.project_ids),
+                project_cell(&issue.project_ids, &pane.names),
                 safe(issue.title.as_deref().unwrap_or("")),
                 time(if by_created {
                     &issue.created_at
@@ -259,7 +266,12 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
 }
 
 /// The lines of the detail of `issue`, wrapped to `width` columns.
-pub fn detail_lines<'a>(issue: &AgenticIssue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
+pub fn detail_lines<'a>(
+    issue: &AgenticIssue,
+    names: &FilterValues,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'a>> {
     let width = width.max(1);
     let mut lines = paragraph(
         issue.title.as_deref().unwrap_or("(untitled)"),
@@ -318,14 +330,24 @@ pub fn detail_lines<'a>(issue: &AgenticIssue, theme: &Theme, width: usize) -> Ve
             None => lines.push(Line::from(Span::styled("  none", theme.dim()))),
         }
     }
+    // By name where the filter values know the id: "acme/api (51007)".
+    let named = |ids: &[String], name: &dyn Fn(&str) -> String| -> Vec<String> {
+        ids.iter()
+            .map(|id| match name(id) {
+                n if n == *id => n,
+                n => format!("{n} ({id})"),
+            })
+            .collect()
+    };
+    let projects = named(&issue.project_ids, &|id| names.project_name(id));
+    let refs = named(&issue.ref_ids, &|id| names.ref_name(id));
     let lists: [(&str, &Vec<String>); 12] = [
         ("Workflows", &issue.workflow_ids),
         ("Actions", &issue.actions),
         ("Identities", &issue.identities),
         ("Trigger sources", &issue.trigger_sources),
-        // Only ids: the agentic issue carries no project or ref names.
-        ("Project ids", &issue.project_ids),
-        ("Ref ids", &issue.ref_ids),
+        ("Repositories", &projects),
+        ("Refs", &refs),
         ("Domains", &issue.domains),
         ("CWEs", &issue.cwes),
         ("OWASP", &issue.owasps),
@@ -363,7 +385,14 @@ pub fn detail_lines<'a>(issue: &AgenticIssue, theme: &Theme, width: usize) -> Ve
     lines
 }
 
-fn detail(f: &mut Frame, area: Rect, v: &ViewCx, issue: &AgenticIssue, scroll: u16) {
+fn detail(
+    f: &mut Frame,
+    area: Rect,
+    v: &ViewCx,
+    issue: &AgenticIssue,
+    names: &FilterValues,
+    scroll: u16,
+) {
     let theme = v.theme;
     f.render_widget(Clear, area);
     let title = format!(
@@ -384,7 +413,8 @@ fn detail(f: &mut Frame, area: Rect, v: &ViewCx, issue: &AgenticIssue, scroll: u
         return;
     }
     let width = inner.width as usize;
-    let lines = crate::tui::widgets::reflow::reflow(detail_lines(issue, theme, width), width);
+    let lines =
+        crate::tui::widgets::reflow::reflow(detail_lines(issue, names, theme, width), width);
     let max_scroll = lines.len().saturating_sub(inner.height as usize);
     let scroll = (scroll as usize).min(max_scroll) as u16;
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
