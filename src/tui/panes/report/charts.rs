@@ -21,6 +21,8 @@ struct Bar {
     label: String,
     count: u64,
     style: Style,
+    /// A repository: cut on the left, its distinctive end kept.
+    keep_end: bool,
 }
 
 /// What a chart shows under its title.
@@ -60,6 +62,9 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     }
     charts.push(top(pane, v, "Top rules", &pane.stats.top_rules));
     charts.push(top(pane, v, "Top projects", &pane.stats.top_projects));
+    if let Some(Body::Bars(bars)) = charts.last_mut().map(|c| &mut c.body) {
+        bars.iter_mut().for_each(|b| b.keep_end = true);
+    }
     charts.push(by_type(pane, v));
     charts.truncate(panels);
     if charts.len() == 1 {
@@ -111,6 +116,7 @@ fn by_severity(pane: &ReportPane, v: &ViewCx) -> Chart {
                     label: s.label().to_owned(),
                     count: n.max(0) as u64,
                     style: theme.severity(Some(&to_severity(s))),
+                    keep_end: false,
                 })
                 .collect();
             // Info and unrated findings: what the four leave of the total.
@@ -120,6 +126,7 @@ fn by_severity(pane: &ReportPane, v: &ViewCx) -> Chart {
                     label: "other".to_owned(),
                     count: rest as u64,
                     style: theme.severity(None),
+                    keep_end: false,
                 });
             }
             Body::Bars(bars)
@@ -156,6 +163,7 @@ fn by_type(pane: &ReportPane, v: &ViewCx) -> Chart {
                     label: (*label).to_owned(),
                     count: n as u64,
                     style: theme.accent(),
+                    keep_end: false,
                 })
                 .collect();
             let rest = t.all.map_or(0, |a| a - parts.iter().sum::<i64>());
@@ -164,6 +172,7 @@ fn by_type(pane: &ReportPane, v: &ViewCx) -> Chart {
                     label: "other".to_owned(),
                     count: rest as u64,
                     style: theme.accent(),
+                    keep_end: false,
                 });
             }
             Body::Bars(bars)
@@ -226,6 +235,7 @@ fn top(pane: &ReportPane, v: &ViewCx, name: &str, items: &[(String, u64)]) -> Ch
                     label: safe(name),
                     count: *count,
                     style: theme.accent(),
+                    keep_end: false,
                 })
                 .collect(),
         )
@@ -274,7 +284,11 @@ fn bar_lines(bars: &[Bar], width: usize, rows: usize, v: &ViewCx) -> Vec<Line<'s
     bars.iter()
         .take(rows)
         .map(|b| {
-            let label = fit_label(&b.label, label_w);
+            let label = if b.keep_end {
+                crate::text::cut_left(&b.label, label_w)
+            } else {
+                fit_label(&b.label, label_w)
+            };
             let pad = label_w.saturating_sub(label.width());
             Line::from(vec![
                 Span::raw(format!("{label}{} ", " ".repeat(pad))),
