@@ -102,6 +102,9 @@ pub struct ReportPane {
     /// Only the findings created since the last visit are asked for (in
     /// place of the time period).
     pub new_only: bool,
+    /// The row to select again when a reload after a triage brings its
+    /// first page (the place in the list is kept).
+    keep_place: Option<usize>,
 }
 
 impl Default for ReportPane {
@@ -124,6 +127,7 @@ impl Default for ReportPane {
             marked: Marks::default(),
             new: NewSince::default(),
             new_only: false,
+            keep_place: None,
         }
     }
 }
@@ -323,6 +327,9 @@ impl ReportPane {
         self.new.count_page(&rows, |r| r.created_at);
         self.list
             .add_page(rows, page.cursor, "Loading the report", outbox);
+        if let Some(place) = self.keep_place.take() {
+            self.list.select(place);
+        }
     }
 
     fn toggle_type(&mut self, i: usize, cx: &mut Cx) {
@@ -425,7 +432,14 @@ impl Pane for ReportPane {
             Changed::Findings(fresh) => {
                 crate::tui::rows::refresh_rows(&mut self.list.items, fresh);
             }
-            Changed::Totals | Changed::FindingsReload if loaded => self.reload(cx),
+            // Asked again, in the same place, with the same marks.
+            Changed::Totals | Changed::FindingsReload if loaded => {
+                let marked = std::mem::take(&mut self.marked);
+                let place = self.list.selected;
+                self.reload(cx);
+                self.marked = marked;
+                self.keep_place = Some(place);
+            }
             _ => {}
         }
     }

@@ -653,3 +653,35 @@ fn tiny_and_huge_screens_do_not_panic() {
         let _ = screen(w, h, ReportPane::default());
     }
 }
+
+#[test]
+fn after_a_triage_the_totals_are_asked_again_in_the_same_place() {
+    use crate::tui::message::Changed;
+    use crate::tui::pane::testing::cx;
+    let mut outbox = Outbox::default();
+    let mut pane = ReportPane::default();
+    pane.start(&mut outbox);
+    let first = sent(&outbox)[0].0;
+    pane.reply(
+        first,
+        Ok(ApiResponse::Report(page(0..50, None))),
+        &mut outbox,
+    );
+    for _ in 0..7 {
+        pane.act(Action::Down, 20, &mut outbox);
+    }
+    pane.act(Action::Mark, 20, &mut outbox);
+    let marked = pane.marked.len();
+    assert_eq!(marked, 1);
+    let selected = pane.list.selected;
+    pane.changed(&Changed::Totals, &mut cx(&mut outbox, 20));
+    let again = sent(&outbox).last().unwrap().0;
+    assert_ne!(again, first, "the report is asked again");
+    pane.reply(
+        again,
+        Ok(ApiResponse::Report(page(0..50, None))),
+        &mut outbox,
+    );
+    assert_eq!(pane.list.selected, selected, "the place is kept");
+    assert_eq!(pane.marked.len(), marked, "and the marks");
+}
