@@ -3,7 +3,7 @@
 //! (docs/api.md, "Issue groups").
 
 use super::BadRequest;
-use super::list::{issue_types, matching, require_known_filter};
+use super::list::{matching, selection};
 use super::order::Orders;
 use super::pages::page_limit;
 use crate::api::model::*;
@@ -27,11 +27,7 @@ pub fn list_issue_groups(
     require_known!(req.group_by, "groupBy");
     require_known!(req.sort_by, "sortBy");
     require_known!(req.sort_direction, "sortDirection");
-    require_known!(req.issue_type, "issueType");
-    require_known_all!(req.issue_types, "issueTypes");
-    let empty = ListIssuesFilter::default();
-    let f = req.filter.as_ref().unwrap_or(&empty);
-    require_known_filter(f)?;
+    let (f, types) = selection(&req.issue_type, &req.issue_types, req.filter.as_ref())?;
     let limit = page_limit(req.limit)?;
     let shape = ListIssueGroupsRequest {
         cursor: None,
@@ -41,13 +37,7 @@ pub fn list_issue_groups(
     let fp = cursor::fingerprint("groups", &shape);
     let start = Cursor::decode_for(req.cursor.as_deref(), fp)?;
     let changes = ds.changes();
-    // The type selection as List issues reads it.
-    let as_list = ListIssuesRequest {
-        issue_types: req.issue_types.clone(),
-        issue_type: req.issue_type.clone(),
-        ..Default::default()
-    };
-    let matches = matching(ds, orders, &changes, f, &issue_types(&as_list, f));
+    let matches = matching(ds, orders, &changes, f, &types);
     let mut by_rule: HashMap<&str, Tally> = HashMap::new();
     for (i, row) in ds.rows.iter().enumerate() {
         if !matches.get(i) {

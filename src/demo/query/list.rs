@@ -31,11 +31,7 @@ pub fn list_issues(
 ) -> Result<ListIssuesResponse, BadRequest> {
     require_known!(req.sort_by, "sortBy");
     require_known!(req.sort_direction, "sortDirection");
-    require_known!(req.issue_type, "issueType");
-    require_known_all!(req.issue_types, "issueTypes");
-    let empty = ListIssuesFilter::default();
-    let f = req.filter.as_ref().unwrap_or(&empty);
-    require_known_filter(f)?;
+    let (f, issue_types) = selection(&req.issue_type, &req.issue_types, req.filter.as_ref())?;
     let limit = page_limit(req.limit)?;
     let fp = list_fingerprint(req);
     let start = Cursor::decode_for(req.cursor.as_deref(), fp)?;
@@ -44,7 +40,6 @@ pub fn list_issues(
     // One state for the whole answer, triage applied.
     let changes = ds.changes();
     let order = orders.list_order(ds, &changes, &by, &dir);
-    let issue_types = issue_types(req, f);
     let matches = matching(ds, orders, &changes, f, &issue_types);
     let (items, next) = collect_page(&order, start, limit, |i| matches.get(i));
     let parts = Parts {
@@ -108,21 +103,42 @@ pub(super) fn matching(
         .get_or_compute(key, || ListMatcher::new(ds, changes, f, issue_types).scan())
 }
 
+/// Which findings a request selects, read the same way by List issues,
+/// the groups and the bulk update: its filter (none: every finding) and its
+/// type selection, every enum value checked (400 otherwise).
+pub(super) fn selection<'a>(
+    issue_type: &Option<IssueType>,
+    issue_types: &[IssueType],
+    filter: Option<&'a ListIssuesFilter>,
+) -> Result<(&'a ListIssuesFilter, Vec<IssueType>), BadRequest> {
+    static NONE: std::sync::LazyLock<ListIssuesFilter> =
+        std::sync::LazyLock::new(ListIssuesFilter::default);
+    require_known!(*issue_type, "issueType");
+    require_known_all!(*issue_types, "issueTypes");
+    let f = filter.unwrap_or(&NONE);
+    require_known_filter(f)?;
+    Ok((f, selected_types(issue_type, issue_types, f)))
+}
+
 /// The type selection: the top-level `issueTypes`; when empty, the
 /// `filter.issueTypes` older clients send; when that is empty too, the
 /// deprecated `issueType`. `*_UNSPECIFIED` selects nothing.
-pub(super) fn issue_types(req: &ListIssuesRequest, f: &ListIssuesFilter) -> Vec<IssueType> {
+fn selected_types(
+    issue_type: &Option<IssueType>,
+    issue_types: &[IssueType],
+    f: &ListIssuesFilter,
+) -> Vec<IssueType> {
     let known = |list: &[IssueType]| -> Vec<IssueType> {
         list.iter()
             .filter(|t| **t != IssueType::Unspecified)
             .cloned()
             .collect()
     };
-    [known(&req.issue_types), known(&f.legacy_issue_types)]
+    [known(issue_types), known(&f.legacy_issue_types)]
         .into_iter()
         .find(|l| !l.is_empty())
         .or_else(|| {
-            req.issue_type
+            issue_type
                 .iter()
                 .find(|t| **t != IssueType::Unspecified)
                 .map(|t| vec![t.clone()])

@@ -4,7 +4,7 @@
 //! set's overlay, which every read path applies.
 
 use super::BadRequest;
-use super::list::{issue_types, require_known_filter};
+use super::list::selection;
 use super::list_match::ListMatcher;
 use crate::api::model::*;
 use crate::demo::dataset::*;
@@ -76,17 +76,7 @@ pub fn update_findings(
         }
         Some(r) => Some(r.clone()),
     };
-    require_known!(req.issue_type, "issueType");
-    require_known_all!(req.issue_types, "issueTypes");
-    let no_filter = ListIssuesFilter::default();
-    let f = req.filter.as_ref().unwrap_or(&no_filter);
-    require_known_filter(f)?;
-    let selection = ListIssuesRequest {
-        issue_types: req.issue_types.clone(),
-        issue_type: req.issue_type.clone(),
-        ..Default::default()
-    };
-    let types = issue_types(&selection, f);
+    let (f, types) = selection(&req.issue_type, &req.issue_types, req.filter.as_ref())?;
     let ignores = matches!(
         state,
         TriageState::Ignored | TriageState::ProvisionallyIgnored
