@@ -83,20 +83,9 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 /// The groups view's part of the status line.
 pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.groups.list;
-    let mut parts = vec![
+    let parts = vec![
         format!("groups by rule: {}", loaded_note(list)),
         format!("order {}", pane.groups.sort_label()),
     ];
-    let filters = pane.filter_summary();
-    parts.push(if filters.is_empty() {
-        "no filters".to_owned()
-    } else {
-        format!("filters: {}", safe(&filters.join(" ")))
-    });
-    if let Some(e) = &list.loader.error {
-        parts.push(format!("error: {}", safe(e)));
-    } else if list.paused {
-        parts.push(stopped(v));
-    }
-    parts.join(" · ")
+    super::view::status_tail(pane, list, v, parts)
 }

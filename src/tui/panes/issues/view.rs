@@ -4,6 +4,7 @@
 use super::{IssuesPane, areas};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
+use crate::tui::load::PagedList;
 use crate::tui::pane::ViewCx;
 use crate::tui::widgets::common::{loaded_note, new_note, safe, spinner, stopped};
 use crate::tui::widgets::findings_table;
@@ -99,6 +100,17 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         let back = v.key(Context::Issues, Action::Back);
         parts.push(format!("narrowed to {} ({back}: back)", safe(what)));
     }
+    status_tail(pane, list, v, parts)
+}
+
+/// The end of the status line both Issues views share: the server-side
+/// filters, then a failed or stopped load.
+pub(super) fn status_tail<T>(
+    pane: &IssuesPane,
+    list: &PagedList<T>,
+    v: &ViewCx,
+    mut parts: Vec<String>,
+) -> String {
     let filters = pane.filter_summary();
     parts.push(if filters.is_empty() {
         "no filters".to_owned()
