@@ -34,11 +34,14 @@ pub struct ReportSelectors {
     pub projects: Vec<String>,
 }
 
-/// One profile's entry in a JSON file of entries by profile.
+/// One profile's entry in a JSON file of entries by profile
+/// (`{"profiles": {NAME: entry}}`): the Report's selectors and the visits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProfileStore {
     pub path: PathBuf,
     pub profile: String,
+    /// What the file keeps, as a damaged file is reported ("visits").
+    pub what: &'static str,
 }
 
 impl ProfileStore {
@@ -47,6 +50,7 @@ impl ProfileStore {
         ProfileStore {
             path: state_dir.join(FILE_NAME),
             profile: profile.to_owned(),
+            what: "report",
         }
     }
 
@@ -62,7 +66,13 @@ impl ProfileStore {
     }
 
     fn read(&self) -> Result<Map<String, Value>, String> {
-        let damaged = |e: String| format!("{} is damaged: {e}", self.path.display());
+        let damaged = |e: String| {
+            format!(
+                "{} is damaged (not a {} file): {e}",
+                self.path.display(),
+                self.what
+            )
+        };
         match std::fs::read_to_string(&self.path) {
             Ok(text) => {
                 match serde_json::from_str::<Value>(&text).map_err(|e| damaged(e.to_string()))? {
@@ -92,10 +102,21 @@ impl ProfileStore {
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         let tmp = self.path.with_extension("json.tmp");
-        super::visits::write_private(&tmp, &json)
+        write_private(&tmp, &json)
             .and_then(|()| std::fs::rename(&tmp, &self.path))
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
+}
+
+/// Writes `bytes` to a new file only its owner can read (what was seen
+/// when is nobody else's business), as the crash logs are.
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
 }
 
 #[cfg(test)]

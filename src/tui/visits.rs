@@ -3,9 +3,9 @@
 //! are read at start (findings relevant or created after them are new) and
 //! written when the app ends, for the panes that were shown.
 
+use super::remembered::ProfileStore;
 use crate::api::model::Timestamp;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The file's name in the state folder.
@@ -27,12 +27,6 @@ pub struct VisitsFile {
     pub profile: String,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct FileContents {
-    #[serde(default)]
-    profiles: BTreeMap<String, Visits>,
-}
-
 impl VisitsFile {
     /// The file in `state_dir` for `profile`.
     pub fn new(state_dir: &Path, profile: &str) -> VisitsFile {
@@ -42,24 +36,19 @@ impl VisitsFile {
         }
     }
 
+    /// The same file as the per-profile store every such file is.
+    fn store(&self) -> ProfileStore {
+        ProfileStore {
+            path: self.path.clone(),
+            profile: self.profile.clone(),
+            what: "visits",
+        }
+    }
+
     /// The profile's last visits; none when the file does not exist yet.
     /// A file that cannot be read is an error the caller shows, not fatal.
     pub fn load(&self) -> Result<Visits, String> {
-        Ok(self
-            .read()?
-            .profiles
-            .get(&self.profile)
-            .copied()
-            .unwrap_or_default())
-    }
-
-    fn read(&self) -> Result<FileContents, String> {
-        match std::fs::read_to_string(&self.path) {
-            Ok(text) => serde_json::from_str(&text)
-                .map_err(|e| format!("{} is not a visits file: {e}", self.path.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(FileContents::default()),
-            Err(e) => Err(format!("cannot read {}: {e}", self.path.display())),
-        }
+        Ok(self.store().load()?.unwrap_or_default())
     }
 
     /// Records `seen` for the profile (a pane left `None` keeps its time),
@@ -67,31 +56,12 @@ impl VisitsFile {
     /// so a crash never leaves half a file. A file that cannot be read is
     /// started anew.
     pub fn save(&self, seen: Visits) -> Result<(), String> {
-        let mut contents = self.read().unwrap_or_default();
-        let entry = contents.profiles.entry(self.profile.clone()).or_default();
-        entry.issues = seen.issues.or(entry.issues);
-        entry.report = seen.report.or(entry.report);
-        let json = serde_json::to_vec_pretty(&contents).map_err(|e| e.to_string())?;
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
-        let tmp = self.path.with_extension("json.tmp");
-        write_private(&tmp, &json)
-            .and_then(|()| std::fs::rename(&tmp, &self.path))
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+        let before: Visits = self.store().load().ok().flatten().unwrap_or_default();
+        self.store().save(&Visits {
+            issues: seen.issues.or(before.issues),
+            report: seen.report.or(before.report),
+        })
     }
-}
-
-/// Writes `bytes` to a new file only its owner can read (what was seen
-/// when is nobody else's business), as the crash logs are.
-pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)?.write_all(bytes)
 }
 
 #[cfg(test)]
