@@ -281,7 +281,12 @@ pub fn remember(app: &App) -> Result<(), String> {
         return Ok(());
     };
     let now = app.report().selectors();
-    let before = app.session.report_selectors.clone().unwrap_or_default();
+    // Nothing remembered yet: the pane's own defaults are what it had.
+    let before = app
+        .session
+        .report_selectors
+        .clone()
+        .unwrap_or_else(|| panes::report::ReportPane::default().selectors());
     if now == before {
         return Ok(());
     }
