@@ -20,7 +20,9 @@ use futures_util::StreamExt;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-const FINDINGS: usize = 2_000;
+/// The shared server's findings: enough for every filter case to match some
+/// and not all, few enough that the full listings stay cheap to read.
+const FINDINGS: usize = 1_000;
 const AGENTIC: usize = 200;
 const TOKEN: &str = "demo-token";
 
@@ -66,15 +68,19 @@ impl std::ops::Deref for Server {
 }
 
 async fn start_server() -> DemoServer {
+    start_server_of(FINDINGS).await
+}
+
+async fn start_server_of(findings: usize) -> DemoServer {
     let server = DemoServer::start_local(DemoOptions {
-        findings: FINDINGS,
+        findings,
         seed: 1,
         token: TOKEN.into(),
         anchor: Some(anchor()),
     })
     .await
     .expect("the demo server starts");
-    assert_eq!(server.state().dataset.rows.len(), FINDINGS);
+    assert_eq!(server.state().dataset.rows.len(), findings);
     crate::published::watch(&server);
     server
 }
@@ -135,6 +141,11 @@ impl Env {
     /// A server of the test's own (for tests that change its data).
     async fn own() -> Env {
         Env::with(Server::Own(start_server().await))
+    }
+
+    /// A server of the test's own with `findings` findings.
+    async fn own_of(findings: usize) -> Env {
+        Env::with(Server::Own(start_server_of(findings).await))
     }
 
     fn with(server: Server) -> Env {
@@ -3857,7 +3868,10 @@ async fn cursor_empty_string_asks_for_the_first_page() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limit_defaults_to_100_and_is_capped_at_1000() {
-    let env = Env::start().await;
+    // More findings than the cap, or the cap would not show.
+    let findings = 1_500;
+    assert!(crate::common::listed(findings) > 1000);
+    let env = Env::own_of(findings).await;
     for (limit, want) in [
         (None, 100),
         (Some(0), 100),
