@@ -3,8 +3,9 @@
 //!
 //! Layers, and which way the imports run: `api::model` imports nothing of
 //! ours; `api` (the client) imports the model; `demo` imports the model;
-//! `export` imports the model; `cli` and `config` are the wiring. `text` is a
-//! leaf helper any layer may use.
+//! `export` imports the model; `cli` and `config` are the wiring. `text` and
+//! `json` (the one JSON encoder and decoder every type goes through) are
+//! leaf helpers any layer may use.
 
 pub mod api;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod config;
 pub mod demo;
 pub mod export;
 pub mod filter_spec;
+pub mod json;
 pub mod text;
 pub mod triage;
 pub mod tui;

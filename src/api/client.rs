@@ -570,34 +570,25 @@ pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R
             },
         });
     }
-    let mut de = serde_json::Deserializer::from_slice(bytes);
     // Both the path (it holds the server's key names) and the message (it
     // quotes the server's values) are untrusted: made safe and cut short.
     let safe =
         |s: &str, max: usize| crate::text::truncate(&crate::text::one_line(s), max).into_owned();
-    // An answer that ends inside the JSON was cut short: say so.
-    let describe = |e: &serde_json::Error| {
-        let message = safe(&e.to_string(), 300);
-        if e.is_eof() {
-            format!("the JSON is truncated ({message})")
-        } else {
-            message
-        }
-    };
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
+    let value = crate::json::decode(bytes).map_err(|e| {
+        let message = safe(&e.message, 300);
         ApiError::Decode {
-            path: if path == "." {
+            path: if e.path == "." {
                 "(top level)".into()
             } else {
-                safe(&path, 200)
+                safe(&e.path, 200)
             },
-            message: describe(e.inner()),
+            // An answer that ends inside the JSON was cut short: say so.
+            message: if e.truncated {
+                format!("the JSON is truncated ({message})")
+            } else {
+                message
+            },
         }
-    })?;
-    de.end().map_err(|e| ApiError::Decode {
-        path: "(top level)".into(),
-        message: describe(&e),
     })?;
     Ok(value)
 }

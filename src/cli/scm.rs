@@ -179,7 +179,7 @@ pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure
     );
     eprintln!(
         "{}",
-        serde_json::to_string_pretty(&shown.masked_json()).unwrap_or_default()
+        crate::json::pretty(&shown.masked_json()).unwrap_or_default()
     );
     if demo {
         eprintln!("{}", write::DEMO_NOTE);
@@ -193,8 +193,7 @@ pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure
         .map_err(|e| write::failed(e, "the update"))?;
     let mut out = std::io::stdout().lock();
     if p.json {
-        serde_json::to_writer_pretty(&mut out, &response).map_err(std::io::Error::other)?;
-        writeln!(out)?;
+        crate::json::write_pretty(&mut out, &response)?;
     } else {
         match &response.config {
             Some(config) => write!(out, "{}", describe(config))?,

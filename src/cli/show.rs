@@ -57,8 +57,7 @@ pub async fn run(client: &Client, args: &ShowArgs, format: &str) -> Result<(), F
     let mut out = std::io::stdout().lock();
     match format {
         "json" => {
-            serde_json::to_writer_pretty(&mut out, &issue).map_err(std::io::Error::other)?;
-            writeln!(out)?;
+            crate::json::write_pretty(&mut out, &issue)?;
         }
         "markdown" => {
             let mut writer = Writer::new::<Issue>(out, Format::Markdown, 0);

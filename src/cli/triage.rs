@@ -177,10 +177,7 @@ async fn findings(client: &Client, p: &Prepared, demo: bool) -> Result<(), Failu
         "PATCH /api/agent/deployments/{}/findings/v2",
         client.deployment()
     );
-    eprintln!(
-        "{}",
-        serde_json::to_string_pretty(&shown).unwrap_or_default()
-    );
+    eprintln!("{}", crate::json::pretty(&shown).unwrap_or_default());
     eprintln!(
         "{n} {} to be {}",
         Kind::Finding.noun(n),
@@ -193,8 +190,7 @@ async fn findings(client: &Client, p: &Prepared, demo: bool) -> Result<(), Failu
         .map_err(|e| write::failed(e, "the triage"))?;
     let mut out = std::io::stdout().lock();
     if p.json {
-        serde_json::to_writer_pretty(&mut out, &answer).map_err(std::io::Error::other)?;
-        writeln!(out)?;
+        crate::json::write_pretty(&mut out, &answer)?;
     } else {
         writeln!(out, "{}", answer.summary())?;
     }
@@ -248,8 +244,7 @@ async fn agentic(client: &Client, p: &Prepared, demo: bool) -> Result<(), Failur
     }
     let mut out = std::io::stdout().lock();
     if p.json {
-        serde_json::to_writer_pretty(&mut out, &answers).map_err(std::io::Error::other)?;
-        writeln!(out)?;
+        crate::json::write_pretty(&mut out, &answers)?;
     } else {
         for issue in answers.iter().filter_map(|a| a.data.as_ref()) {
             writeln!(out, "{}", describe(issue))?;

@@ -114,7 +114,7 @@ fn json_headers() -> [(header::HeaderName, &'static str); 1] {
 }
 
 fn json_ok<T: Serialize>(value: &T) -> Response {
-    match serde_json::to_vec(value) {
+    match crate::json::encode(value) {
         Ok(body) => (StatusCode::OK, json_headers(), body).into_response(),
         Err(e) => ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string())
             .into_response(),
@@ -216,22 +216,13 @@ fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiFailure> {
             "the request body must be a JSON object",
         ));
     }
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            format!("invalid request body at {}: {}", e.path(), e.inner()),
-        )
-    })?;
-    de.end().map_err(|e| {
-        ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            format!("invalid request body: {e}"),
-        )
-    })?;
-    Ok(value)
+    crate::json::decode(body).map_err(|e| {
+        let message = match e.path.as_str() {
+            "." => format!("invalid request body: {}", e.message),
+            path => format!("invalid request body at {path}: {}", e.message),
+        };
+        ApiFailure::new(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", message)
+    })
 }
 
 fn same_deployment(body: &Option<String>, path: &str) -> Result<(), ApiFailure> {

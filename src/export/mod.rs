@@ -306,7 +306,7 @@ pub fn table_layout(columns: &[Column], width: usize) -> Vec<Option<usize>> {
 }
 
 fn write_json<W: Write, T: Serialize>(out: &mut W, item: &T) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, item).map_err(io::Error::other)
+    out.write_all(&crate::json::encode(item).map_err(io::Error::other)?)
 }
 
 /// Pads or cuts `s` to exactly `width` terminal columns (wide characters

@@ -114,9 +114,9 @@ pub fn build<T: serde::de::DeserializeOwned>(
         let value = parse_value(field, raw)?;
         insert(&mut root, field, value)?;
     }
-    serde_json::from_value(Value::Object(root))
+    crate::json::from_value(&Value::Object(root))
         .map(Some)
-        .map_err(|e| UsageError(format!("invalid filter for {operation}: {e}")))
+        .map_err(|e| UsageError(format!("invalid filter for {operation}: {}", e.message)))
 }
 
 /// Checks the values of a friendly flag that sets `name` (`--severity` sets
@@ -219,7 +219,7 @@ pub fn typed_names(names: &[(&'static str, &'static str)]) -> Vec<String> {
 /// typed label. What the form shows, `:filter` adds to and the status line
 /// sums up.
 pub fn pairs_of<T: serde::Serialize>(schema: &[Field], current: &T) -> Vec<(String, String)> {
-    let json = serde_json::to_value(current).unwrap_or_default();
+    let json = crate::json::to_value(current).unwrap_or_default();
     let mut pairs = Vec::new();
     for field in schema {
         let Some(v) = field.name.split('.').try_fold(&json, |v, part| v.get(part)) else {

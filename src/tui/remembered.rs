@@ -60,7 +60,7 @@ impl ProfileStore {
         let Some(entry) = self.read()?.remove(&self.profile) else {
             return Ok(None);
         };
-        serde_json::from_value(entry)
+        crate::json::from_value(&entry)
             .map(Some)
             .map_err(|e| format!("{}: a damaged entry: {e}", self.path.display()))
     }
@@ -93,7 +93,7 @@ impl ProfileStore {
     /// file is started anew). Written beside and renamed.
     pub fn save<T: Serialize>(&self, entry: &T) -> Result<(), String> {
         let mut profiles = self.read().unwrap_or_default();
-        let entry = serde_json::to_value(entry).map_err(|e| e.to_string())?;
+        let entry = crate::json::to_value(entry).map_err(|e| e.to_string())?;
         profiles.insert(self.profile.clone(), entry);
         let json = serde_json::to_vec_pretty(&serde_json::json!({ "profiles": profiles }))
             .map_err(|e| e.to_string())?;

@@ -85,7 +85,7 @@ pub struct FindingRow<T> {
 
 impl<T: Finding> FindingRow<T> {
     pub fn new(item: &T) -> Self {
-        let packed = serde_json::to_vec(item)
+        let packed = crate::json::encode(item)
             .map(|json| lz4_flex::block::compress_prepend_size_with_dict(&json, dictionary()))
             .unwrap_or_default()
             .into_boxed_slice();
@@ -110,7 +110,7 @@ impl<T: Finding> FindingRow<T> {
     pub fn unpack(&self) -> Option<T> {
         let json = lz4_flex::block::decompress_size_prepended_with_dict(&self.packed, dictionary())
             .ok()?;
-        serde_json::from_slice(&json).ok()
+        crate::json::decode(&json).ok()
     }
 
     /// Bytes held on the heap for this row (for the memory bench).
@@ -255,11 +255,11 @@ fn dictionary() -> &'static [u8] {
     static DICTIONARY: OnceLock<Vec<u8>> = OnceLock::new();
     DICTIONARY.get_or_init(|| {
         let samples: Vec<IssueItem> =
-            serde_json::from_str(include_str!("../../assets/pack-samples.json"))
+            crate::json::decode(include_bytes!("../../assets/pack-samples.json"))
                 .unwrap_or_default();
         let mut dict = Vec::new();
         for sample in &samples {
-            if let Ok(json) = serde_json::to_vec(sample) {
+            if let Ok(json) = crate::json::encode(sample) {
                 dict.extend(json);
             }
         }

@@ -86,7 +86,7 @@ impl ScmConfigPatch {
         if shown.access_token.is_some() {
             shown.access_token = Some("***".into());
         }
-        serde_json::to_value(&shown).unwrap_or(serde_json::Value::Null)
+        crate::json::to_value(&shown).unwrap_or(serde_json::Value::Null)
     }
 
     /// Whether the patch changes anything besides the ids.

@@ -312,18 +312,36 @@ pub mod float {
 pub mod timestamp {
     use super::*;
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
-        let raw: Option<String> = Option::deserialize(d)?;
-        match raw.as_deref().map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(t) => DateTime::parse_from_rfc3339(t)
-                .map(|dt| Some(dt.with_timezone(&Utc)))
-                .map_err(|e| {
-                    de::Error::custom(format!(
-                        "{:?} is not an RFC 3339 timestamp ({e})",
-                        truncate(t, 40)
-                    ))
-                }),
+        // Parsed inside the visitor, so serde_json places an error at the
+        // value itself and the decode error names its field.
+        struct T;
+        impl Visitor<'_> for T {
+            type Value = Option<Timestamp>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an RFC 3339 timestamp")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                let t = v.trim();
+                if t.is_empty() {
+                    return Ok(None);
+                }
+                DateTime::parse_from_rfc3339(t)
+                    .map(|dt| Some(dt.with_timezone(&Utc)))
+                    .map_err(|e| {
+                        E::custom(format!(
+                            "{:?} is not an RFC 3339 timestamp ({e})",
+                            truncate(t, 40)
+                        ))
+                    })
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
         }
+        d.deserialize_any(T)
     }
     pub fn serialize<S: Serializer>(v: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
         match v {

@@ -74,7 +74,7 @@ impl Record for RawItem {
     /// Raw items are written as JSON only; the cells, should a table ask,
     /// are those of the decoded item.
     fn cells(&self) -> Vec<String> {
-        serde_json::from_str::<IssueItem>(self.0.get())
+        crate::json::decode::<IssueItem>(self.0.get().as_bytes())
             .map(|item| item.cells())
             .unwrap_or_else(|_| vec![String::new(); Self::COLUMNS.len()])
     }
@@ -158,7 +158,10 @@ mod raw_export_tests {
         let body = br#"{"issues": [{"issue": {}}, "\u001b[31mnot an item"], "cursor": "c"}"#;
         match decode::<RawListPage>(body, "application/json") {
             Err(ApiError::Decode { path, message }) => {
-                assert_eq!(path, "issues[1]");
+                // The item is checked once read whole, after serde_json
+                // has left it: the path is the list's, the value is quoted.
+                assert_eq!(path, "issues");
+                assert!(message.contains("not an item"), "{message}");
                 assert!(message.contains("expected a List issues item"), "{message}");
                 assert!(!message.contains('\u{1b}'), "{message}");
             }

@@ -9,7 +9,6 @@ use crate::export::Format;
 use crate::filter_spec::{self as filters, REPORT_FILTERS};
 use clap::{Args, ValueHint};
 use futures_util::StreamExt;
-use std::io::Write;
 
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Filters")]
@@ -197,7 +196,6 @@ async fn report_json(
     progress.done();
     let out = combined.unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut stdout, &out).map_err(std::io::Error::other)?;
-    writeln!(stdout)?;
+    crate::json::write_pretty(&mut stdout, &out)?;
     Ok(())
 }

@@ -83,8 +83,7 @@ impl SarifLog {
 
     /// Writes the whole document (pretty-printed, with a final newline).
     pub fn write<W: Write>(&self, mut out: W) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut out, &self.document()).map_err(io::Error::other)?;
-        out.write_all(b"\n")
+        crate::json::write_pretty(&mut out, &self.document())
     }
 
     fn document(&self) -> Document<'_> {

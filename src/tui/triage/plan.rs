@@ -99,8 +99,8 @@ impl Batch {
     /// The exact JSON body, pretty.
     pub fn body(&self) -> String {
         let value = match &self.request {
-            ApiRequest::TriageFindings(r) => serde_json::to_string_pretty(r),
-            ApiRequest::TriageAgentic { request, .. } => serde_json::to_string_pretty(request),
+            ApiRequest::TriageFindings(r) => crate::json::pretty(r),
+            ApiRequest::TriageAgentic { request, .. } => crate::json::pretty(request),
             _ => Ok(String::new()),
         };
         value.unwrap_or_default()

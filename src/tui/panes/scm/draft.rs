@@ -352,7 +352,7 @@ impl Prepared {
             config_id: Some(self.config_id.clone()),
             ..self.without_secret().patch
         };
-        serde_json::to_string_pretty(&shown).unwrap_or_default()
+        crate::json::pretty(&shown).unwrap_or_default()
     }
 
     /// A copy that no longer holds the token (it still shows as `***`).

@@ -1,0 +1,384 @@
+//! One JSON encoder and one decoder for every type the app reads or writes.
+//!
+//! serde generates a type's code once for each serializer or deserializer it
+//! meets: a type read by `from_slice` in one place, `from_str` in another and
+//! `from_value` in a third is compiled three times over. The wire model is
+//! large, and those copies were half of the code the crate generated (its
+//! build time, `cargo llvm-lines`). Every read of JSON goes through
+//! [`decode`] and every write through [`encode`], so each type is compiled
+//! once each way; [`pretty`] indents the compact text instead of asking
+//! serde for a third copy.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Why a JSON text could not be read as the type asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Where in the document: `issues[1].issue.line`, or `.` for the top.
+    pub path: String,
+    /// serde_json's message, with its line and column.
+    pub message: String,
+    /// The text ended inside the JSON.
+    pub truncated: bool,
+}
+
+impl DecodeError {
+    fn new(path: String, e: &serde_json::Error) -> DecodeError {
+        DecodeError {
+            path,
+            message: e.to_string(),
+            truncated: e.is_eof(),
+        }
+    }
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at {}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Reads `bytes` as one JSON document of type `T`, naming the path of the
+/// first value that does not fit. Nothing but whitespace may follow it.
+///
+/// The path is found from where serde_json stopped, by [`path_at`], rather
+/// than by serde_path_to_error: its wrappers compiled every wire type a
+/// second time, larger (a third of the crate's generated code).
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        let offset = offset_of(bytes, e.line(), e.column());
+        DecodeError::new(path_at(bytes, offset), &e)
+    })
+}
+
+/// The byte offset of serde_json's (one-based line, byte column).
+fn offset_of(bytes: &[u8], line: usize, column: usize) -> usize {
+    let start = if line <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map_or(bytes.len(), |(i, _)| i + 1)
+    };
+    (start + column).min(bytes.len())
+}
+
+/// One open container while scanning.
+enum Open {
+    /// An object, with the key last read (its value is being read once
+    /// `in_value`).
+    Object { key: Option<String>, in_value: bool },
+    /// An array, with the index of the element being read, once one has
+    /// begun (an error at its `[` is the array's owner's).
+    Array { index: usize, begun: bool },
+}
+
+/// The path of the value being read at `offset` in the JSON text `bytes`,
+/// written as serde_path_to_error writes it: `issues[1].issue.line`, or `.`
+/// at the top. Malformed text gives the path as far as it could be followed.
+pub fn path_at(bytes: &[u8], offset: usize) -> String {
+    let mut open: Vec<Open> = Vec::new();
+    // A value starts inside the innermost array: its element has begun.
+    let begin = |open: &mut Vec<Open>| {
+        if let Some(Open::Array { begun, .. }) = open.last_mut() {
+            *begun = true;
+        }
+    };
+    let mut i = 0;
+    let end = offset.min(bytes.len());
+    while i < end {
+        match bytes[i] {
+            b'"' => {
+                begin(&mut open);
+                // A string: find its end, and keep it when it is a key.
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != b'"' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Open::Object { key, in_value }) = open.last_mut()
+                    && !*in_value
+                {
+                    let text = &bytes[start..j.min(bytes.len())];
+                    *key = Some(String::from_utf8_lossy(text).into_owned());
+                }
+                i = j;
+            }
+            b'{' => {
+                begin(&mut open);
+                open.push(Open::Object {
+                    key: None,
+                    in_value: false,
+                });
+            }
+            b'[' => {
+                begin(&mut open);
+                open.push(Open::Array {
+                    index: 0,
+                    begun: false,
+                });
+            }
+            b'}' | b']' => {
+                open.pop();
+                if open.is_empty() {
+                    // The document ended; what follows is trailing text.
+                    break;
+                }
+            }
+            b':' => {
+                if let Some(Open::Object { in_value, .. }) = open.last_mut() {
+                    *in_value = true;
+                }
+            }
+            b',' => match open.last_mut() {
+                Some(Open::Object { in_value, .. }) => *in_value = false,
+                Some(Open::Array { index, .. }) => *index += 1,
+                None => {}
+            },
+            b if b.is_ascii_whitespace() => {}
+            _ => begin(&mut open),
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for part in &open {
+        match part {
+            Open::Object { key: Some(key), .. } => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Open::Object { key: None, .. } => {}
+            Open::Array { index, begun } => {
+                if *begun {
+                    path.push_str(&format!("[{index}]"));
+                }
+            }
+        }
+    }
+    if path.is_empty() {
+        path.push('.');
+    }
+    path
+}
+
+/// `value` as compact JSON. Fails only for a map whose keys are not strings,
+/// which no type of ours has.
+pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
+    serde_json::to_vec(value)
+}
+
+/// `value` as JSON indented by two spaces, as `serde_json::to_string_pretty`
+/// writes it (fields in their declared order).
+pub fn pretty<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
+    Ok(indent(&encode(value)?))
+}
+
+/// `value` as a JSON tree, through [`encode`] (not a serde copy of its own).
+pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<serde_json::Value, serde_json::Error> {
+    let bytes = encode(value)?;
+    // What encode wrote reads back.
+    decode(&bytes).map_err(|e| serde::de::Error::custom(e.message))
+}
+
+/// A JSON tree read as `T`, through [`decode`] (not a serde copy of its own).
+pub fn from_value<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, DecodeError> {
+    match encode(value) {
+        Ok(bytes) => decode(&bytes),
+        Err(e) => Err(DecodeError::new(".".into(), &e)),
+    }
+}
+
+/// Writes `value` pretty and a newline (the CLI's `--format json`).
+pub fn write_pretty<T: Serialize + ?Sized>(
+    out: &mut dyn std::io::Write,
+    value: &T,
+) -> std::io::Result<()> {
+    let text = pretty(value).map_err(std::io::Error::other)?;
+    writeln!(out, "{text}")
+}
+
+/// Indents compact JSON text (as [`encode`] writes it) the way serde_json's
+/// pretty printer does: two spaces a level, `"key": value`, and `[]` and
+/// `{}` for empty containers.
+pub fn indent(compact: &[u8]) -> String {
+    let text = String::from_utf8_lossy(compact);
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut depth = 0usize;
+    let (mut in_string, mut escaped) = (false, false);
+    let mut chars = text.chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                let close = if c == '{' { '}' } else { ']' };
+                if chars.peek() == Some(&close) {
+                    out.push(close);
+                    chars.next();
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            c if c.is_ascii_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn indent_writes_what_serde_json_pretty_writes() {
+        let docs = [
+            json!({}),
+            json!([]),
+            json!(null),
+            json!("a \"quoted\", {braced} [bracketed]: string\\"),
+            json!({"a": [], "b": {}, "c": [1, 2.5, -3e-7], "d": {"e": [{"f": true}, null]}}),
+            json!([[[]], [{}], {"x": "y:z,"}]),
+            json!({"unicode": "ünï — 日本", "escapes": "\n\t\u{1}"}),
+        ];
+        for doc in docs {
+            let want = serde_json::to_string_pretty(&doc).unwrap();
+            assert_eq!(pretty(&doc).unwrap(), want, "{doc}");
+        }
+    }
+
+    #[test]
+    fn pretty_keeps_the_declared_field_order() {
+        #[derive(Serialize)]
+        struct Body {
+            zeta: u8,
+            alpha: Vec<u8>,
+        }
+        let got = pretty(&Body {
+            zeta: 1,
+            alpha: vec![2],
+        })
+        .unwrap();
+        assert_eq!(got, "{\n  \"zeta\": 1,\n  \"alpha\": [\n    2\n  ]\n}");
+    }
+
+    /// Every leaf of the sample findings given a value of the wrong type,
+    /// and every object's fields taken away one at a time: where the typed
+    /// read fails, the path named is serde_path_to_error's.
+    #[test]
+    fn the_path_named_is_serde_path_to_errors() {
+        use crate::api::model::list::ListIssuesResponse;
+        let samples: serde_json::Value =
+            serde_json::from_str(include_str!("../assets/pack-samples.json")).unwrap();
+        let page = json!({ "issues": samples, "nextPageToken": "n" });
+        let mut variants = Vec::new();
+        fn walk(v: &serde_json::Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    out.push(at.clone());
+                    for (k, v) in m {
+                        at.push(k.clone());
+                        walk(v, at, out);
+                        at.pop();
+                    }
+                }
+                serde_json::Value::Array(a) => {
+                    for (i, v) in a.iter().enumerate() {
+                        at.push(i.to_string());
+                        walk(v, at, out);
+                        at.pop();
+                    }
+                }
+                _ => out.push(at.clone()),
+            }
+        }
+        walk(&page, &mut Vec::new(), &mut variants);
+        let mut compared = 0;
+        for at in variants {
+            let mut broken = page.clone();
+            let target = at.iter().fold(&mut broken, |v, k| match v {
+                serde_json::Value::Array(a) => &mut a[k.parse::<usize>().unwrap()],
+                v => &mut v[k.as_str()],
+            });
+            *target = match target {
+                serde_json::Value::Object(_) => json!({}),
+                serde_json::Value::String(_) => json!(12345),
+                _ => json!("wrong"),
+            };
+            for text in [
+                serde_json::to_string(&broken).unwrap(),
+                serde_json::to_string_pretty(&broken).unwrap(),
+            ] {
+                let ours = decode::<ListIssuesResponse>(text.as_bytes());
+                let mut de = serde_json::Deserializer::from_str(&text);
+                let theirs: Result<ListIssuesResponse, _> =
+                    serde_path_to_error::deserialize(&mut de);
+                match (ours, theirs) {
+                    (Err(ours), Err(theirs)) => {
+                        assert_eq!(ours.path, theirs.path().to_string(), "{at:?}");
+                        compared += 1;
+                    }
+                    (Ok(_), Ok(_)) => {}
+                    (ours, theirs) => panic!("{at:?}: {:?} vs {:?}", ours.err(), theirs.err()),
+                }
+            }
+        }
+        assert!(compared > 100, "only {compared} failures compared");
+    }
+
+    #[test]
+    fn decode_names_the_path_and_refuses_trailing_text() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Item {
+            line: u32,
+        }
+        let err = decode::<Vec<Item>>(br#"[{"line":1},{"line":"two"}]"#).unwrap_err();
+        assert_eq!(err.path, "[1].line");
+        assert!(!err.truncated);
+        let err = decode::<Vec<Item>>(br#"[{"line":1}"#).unwrap_err();
+        assert!(err.truncated, "{err}");
+        let err = decode::<Vec<Item>>(br#"[] []"#).unwrap_err();
+        assert_eq!(err.path, ".");
+        assert!(decode::<Vec<Item>>(b" [ ] \n").unwrap().is_empty());
+    }
+}
