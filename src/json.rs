@@ -82,7 +82,7 @@ enum Open {
 /// The path of the value being read at `offset` in the JSON text `bytes`,
 /// written as serde_path_to_error writes it: `issues[1].issue.line`, or `.`
 /// at the top. Malformed text gives the path as far as it could be followed.
-pub fn path_at(bytes: &[u8], offset: usize) -> String {
+fn path_at(bytes: &[u8], offset: usize) -> String {
     let mut open: Vec<Open> = Vec::new();
     // A value starts inside the innermost array: its element has begun.
     let begin = |open: &mut Vec<Open>| {
@@ -208,40 +208,32 @@ pub fn write_pretty<T: Serialize + ?Sized>(
 /// Indents compact JSON text (as [`encode`] writes it) the way serde_json's
 /// pretty printer does: two spaces a level, `"key": value`, and `[]` and
 /// `{}` for empty containers.
-pub fn indent(compact: &[u8]) -> String {
+fn indent(compact: &[u8]) -> String {
     let text = String::from_utf8_lossy(compact);
     let mut out = String::with_capacity(text.len() * 2);
     let mut depth = 0usize;
-    let (mut in_string, mut escaped) = (false, false);
-    let mut chars = text.chars().peekable();
     let newline = |out: &mut String, depth: usize| {
         out.push('\n');
         for _ in 0..depth {
             out.push_str("  ");
         }
     };
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
+    let mut parts = parts(&text).peekable();
+    while let Some(part) = parts.next() {
+        let c = match part {
+            Part::String(s) => {
+                out.push_str(s);
+                continue;
             }
-            continue;
-        }
+            Part::Char(c) => c,
+        };
         match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
             '{' | '[' => {
                 out.push(c);
                 let close = if c == '{' { '}' } else { ']' };
-                if chars.peek() == Some(&close) {
+                if parts.peek() == Some(&Part::Char(close)) {
                     out.push(close);
-                    chars.next();
+                    parts.next();
                 } else {
                     depth += 1;
                     newline(&mut out, depth);
@@ -264,6 +256,53 @@ pub fn indent(compact: &[u8]) -> String {
     out
 }
 
+/// Valid JSON text without the whitespace between its tokens.
+pub fn compact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for part in parts(text) {
+        match part {
+            Part::String(s) => out.push_str(s),
+            Part::Char(c) if c.is_ascii_whitespace() => {}
+            Part::Char(c) => out.push(c),
+        }
+    }
+    out
+}
+
+/// A piece of JSON text: a string literal (its quotes included, escapes
+/// kept), or one character outside strings.
+#[derive(Debug, PartialEq, Eq)]
+enum Part<'a> {
+    String(&'a str),
+    Char(char),
+}
+
+/// The text's string literals and the characters between them, in order;
+/// an unterminated string runs to the end.
+fn parts(text: &str) -> impl Iterator<Item = Part<'_>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let c = rest.chars().next()?;
+        if c != '"' {
+            rest = &rest[c.len_utf8()..];
+            return Some(Part::Char(c));
+        }
+        let bytes = rest.as_bytes();
+        let mut end = 1;
+        while end < bytes.len() && bytes[end] != b'"' {
+            end += if bytes[end] == b'\\' { 2 } else { 1 };
+        }
+        // A stray backslash before a multi-byte character must not split it.
+        let mut end = (end + 1).min(bytes.len());
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        let (string, after) = rest.split_at(end);
+        rest = after;
+        Some(Part::String(string))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +323,18 @@ mod tests {
             let want = serde_json::to_string_pretty(&doc).unwrap();
             assert_eq!(pretty(&doc).unwrap(), want, "{doc}");
         }
+    }
+
+    #[test]
+    fn compact_drops_whitespace_outside_strings_only_and_never_splits_a_character() {
+        assert_eq!(
+            compact("{ \"a b\" : [ 1 ,\n 2 ], \"c\\\" d\": \"\\u00e9 \" }"),
+            "{\"a b\":[1,2],\"c\\\" d\":\"\\u00e9 \"}"
+        );
+        // Not JSON (a backslash before a multi-byte character, an open
+        // string): kept as it is, without a panic.
+        assert_eq!(compact("\"\\é x"), "\"\\é x");
+        assert_eq!(compact("[\"é\\"), "[\"é\\");
     }
 
     #[test]

@@ -56,7 +56,7 @@ impl<'de> Deserialize<'de> for RawItem {
         if !raw.get().contains(['\n', '\r']) {
             return Ok(RawItem(raw));
         }
-        RawValue::from_string(compact_json(raw.get()))
+        RawValue::from_string(crate::json::compact(raw.get()))
             .map(RawItem)
             .map_err(D::Error::custom)
     }
@@ -80,27 +80,6 @@ impl Record for RawItem {
     }
 }
 
-/// Valid JSON without the whitespace between its tokens.
-fn compact_json(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    let (mut in_string, mut escaped) = (false, false);
-    for c in json.chars() {
-        if in_string {
-            out.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-        } else if !matches!(c, ' ' | '\t' | '\n' | '\r') {
-            in_string = c == '"';
-            out.push(c);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod raw_export_tests {
     use super::*;
@@ -122,7 +101,7 @@ mod raw_export_tests {
     #[test]
     fn compact_json_drops_whitespace_between_tokens_only() {
         let json = "{ \"a\" : \"x \\\"y\\\" \\\\n z\" ,\n\t\"b\" : [1, 2 ] }";
-        let compact = compact_json(json);
+        let compact = crate::json::compact(json);
         assert_eq!(compact, r#"{"a":"x \"y\" \\n z","b":[1,2]}"#);
         let before: serde_json::Value = serde_json::from_str(json).unwrap();
         let after: serde_json::Value = serde_json::from_str(&compact).unwrap();
