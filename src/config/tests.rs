@@ -41,6 +41,18 @@ fn plain_http_only_to_loopback_or_when_allowed() {
     assert!(resolve(input(Some("https://findings.example.com/"))).is_ok());
 }
 
+/// url's IDNA goes through `idna_adapter` pinned to its unicode-rs backend
+/// (Cargo.toml): a pin to the ASCII-only 1.0 would refuse this host.
+#[test]
+fn an_internationalised_host_is_accepted_and_sent_as_punycode() {
+    assert!(resolve(input(Some("https://Bücher.example/findings"))).is_ok());
+    let url = reqwest::Url::parse("https://Bücher.example/findings").unwrap();
+    assert_eq!(url.host_str(), Some("xn--bcher-kva.example"));
+    // UTS 46 mapping: full-width letters fold to ASCII.
+    let url = reqwest::Url::parse("https://findings.\u{ff45}\u{ff58}ample").unwrap();
+    assert_eq!(url.host_str(), Some("findings.example"));
+}
+
 #[test]
 fn missing_token_is_named_and_a_missing_deployment_is_asked_for() {
     let mut i = input(Some("https://x"));
