@@ -326,3 +326,46 @@ async fn read_only_refuses_the_triage_where_it_is_sent() {
         Some(TriageState::Untriaged)
     );
 }
+
+/// The groups view counts the filter's findings by rule: once a triage moves
+/// a finding out of the filter, going back to the groups asks for them again
+/// and its rule counts one fewer.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_groups_are_counted_again_after_a_triage() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    h.keys(":filter aggregateIssueStates=open");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let count_of = |h: &Harness, rule: &Option<String>| {
+        let groups = &h.app.issues().groups.list.items;
+        groups
+            .iter()
+            .find(|g| &g.rule_id == rule)
+            .map_or(0, |g| g.issues_count.unwrap_or_default())
+    };
+    h.keys("R");
+    h.settle().await;
+    h.key(KeyCode::Esc);
+    assert!(!h.app.issues().groups.shown);
+    let id = select_ignorable(&mut h);
+    let rule = loaded(&h)
+        .into_iter()
+        .find(|i| i.id() == id)
+        .and_then(|i| i.rule_id);
+    let before = count_of(&h, &rule);
+    assert!(before > 0, "{rule:?}");
+    // Ignored, with a reason: it leaves the open findings.
+    h.keys("T");
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Right);
+    h.ctrl('s');
+    h.keys("y");
+    h.settle().await;
+    h.pump_for(Duration::from_millis(300)).await;
+    assert_eq!(row_state(&h, &id), Some(AggregateState::IgnoredApp));
+    h.keys("R");
+    h.settle().await;
+    assert!(h.app.issues().groups.shown);
+    assert_eq!(count_of(&h, &rule), before - 1, "{}", h.screen());
+}

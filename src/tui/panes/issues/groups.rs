@@ -47,6 +47,12 @@ impl Groups {
         }
     }
 
+    /// The counts may no longer hold (a triage moved findings between
+    /// states): the next `show` asks again, even for the same selection.
+    pub fn forget_counts(&mut self) {
+        self.of = None;
+    }
+
     pub fn reload(&mut self, selection: &ListSelection, outbox: &mut Outbox) {
         outbox.cancel(self.list.reset());
         self.of = Some(selection.clone());
@@ -204,6 +210,10 @@ mod tests {
         assert_eq!(outbox.requests().len(), before);
         groups.show(&ListSelection::default(), &mut outbox);
         assert_eq!(outbox.requests().len(), before + 1);
+        // Counts forgotten (a triage): the same selection is asked again.
+        groups.forget_counts();
+        groups.show(&ListSelection::default(), &mut outbox);
+        assert_eq!(outbox.requests().len(), before + 2);
     }
 
     #[test]

@@ -620,6 +620,12 @@ impl Pane for IssuesPane {
     }
 
     fn changed(&mut self, change: &Changed, cx: &mut Cx) {
+        if matches!(
+            change,
+            Changed::Findings(_) | Changed::FindingsReload | Changed::Totals
+        ) {
+            self.groups.forget_counts();
+        }
         match change {
             Changed::Findings(fresh) => {
                 crate::tui::rows::refresh_rows(&mut self.list.items, fresh);
