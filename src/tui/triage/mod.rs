@@ -27,7 +27,7 @@ use crate::tui::message::{
     ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Outbox, RequestId,
 };
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use plan::{Batch, Count, Scope};
+use plan::{Batch, Count, Reviewed, Scope};
 
 /// Above this many findings a triage by filter asks a second time (unless
 /// the profile's `triage_confirm_above` says otherwise).
@@ -78,6 +78,8 @@ pub struct Triage {
     pub confirm_above: usize,
     /// Scroll of the review.
     pub scroll: u16,
+    /// What the open review shows and `y` sends.
+    pub reviewed: Vec<Reviewed>,
 }
 
 impl Triage {
@@ -92,6 +94,7 @@ impl Triage {
             deployment: deployment.to_owned(),
             confirm_above: CONFIRM_ABOVE,
             scroll: 0,
+            reviewed: Vec::new(),
         }
     }
 
@@ -187,8 +190,7 @@ impl Triage {
             self.kept_behind_undo = Some(kept);
         }
         self.draft = Some(draft);
-        self.step = Step::Review;
-        self.scroll = 0;
+        self.open_review();
     }
 
     /// The scope's count, asked once for a triage by filter.
@@ -226,6 +228,13 @@ impl Triage {
             self.step = Step::Editing;
             return outbox.status(format!("not ready to review: {problem}"));
         }
+        self.open_review();
+    }
+
+    /// Shows the review of the draft, its requests built once.
+    fn open_review(&mut self) {
+        let Some(draft) = &self.draft else { return };
+        self.reviewed = Reviewed::of(draft.batches(&self.deployment));
         self.step = Step::Review;
         self.scroll = 0;
     }
@@ -346,7 +355,7 @@ impl Triage {
             return;
         }
         let Some(draft) = &self.draft else { return };
-        let mut queue = draft.batches(&self.deployment);
+        let mut queue: Vec<Batch> = self.reviewed.iter().map(|r| r.batch.clone()).collect();
         if queue.is_empty() {
             return outbox.status("nothing to send");
         }

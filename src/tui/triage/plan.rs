@@ -107,6 +107,26 @@ impl Batch {
     }
 }
 
+/// A request as the review shows it, its body written once when the review
+/// opens (not on every redraw); `y` sends exactly these.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reviewed {
+    pub batch: Batch,
+    pub body: String,
+}
+
+impl Reviewed {
+    pub fn of(batches: Vec<Batch>) -> Vec<Reviewed> {
+        batches
+            .into_iter()
+            .map(|batch| Reviewed {
+                body: batch.body(),
+                batch,
+            })
+            .collect()
+    }
+}
+
 /// The requests that apply `decision` to `scope`: one bulk update for
 /// findings (by ids or by the filter), one request per agentic issue. The
 /// bodies carry the deployment as the client sends it, so the review shows

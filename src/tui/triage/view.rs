@@ -2,7 +2,7 @@
 //! second confirmation. Server text (titles, paths) and the note are made
 //! terminal-safe here; the note is sent as typed.
 
-use super::plan::{Count, Scope};
+use super::plan::{Count, Reviewed, Scope};
 use super::{Draft, Field, Step, Triage};
 use crate::tui::layout;
 use crate::tui::theme::Theme;
@@ -229,7 +229,7 @@ fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
     ))];
     lines.extend(targets(draft, width, theme));
     lines.extend(warnings(draft, width, theme));
-    for batch in draft.batches(&triage.deployment) {
+    for Reviewed { batch, body } in &triage.reviewed {
         lines.push(Line::default());
         if draft.undo.is_some() {
             lines.push(Line::from(Span::styled(
@@ -242,7 +242,7 @@ fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
             theme.key(),
         )));
         // Long lines (a note) wrap: the whole body is seen, never cut.
-        for line in batch.body().lines() {
+        for line in body.lines() {
             let indent = line.len() - line.trim_start().len();
             let wrapped = wrap(&safe(line), width.saturating_sub(indent + 2).max(10));
             for (k, part) in wrapped.into_iter().enumerate() {
