@@ -14,6 +14,7 @@ pub mod demo;
 pub mod export;
 pub mod filter_spec;
 pub mod json;
+pub mod redact;
 pub mod text;
 pub mod triage;
 pub mod tui;

@@ -20,7 +20,16 @@ pub fn multi_line(s: &str) -> Cow<'_, str> {
     sanitize(s, true)
 }
 
+/// Secrets are masked first ([`crate::redact`]): every string shown passes
+/// here.
 fn sanitize(s: &str, keep_newlines: bool) -> Cow<'_, str> {
+    match crate::redact::scrub(s) {
+        Cow::Borrowed(s) => escape(s, keep_newlines),
+        Cow::Owned(s) => Cow::Owned(escape(&s, keep_newlines).into_owned()),
+    }
+}
+
+fn escape(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     if !s.chars().any(|c| needs_escape(c, keep_newlines)) {
         return Cow::Borrowed(s);
     }

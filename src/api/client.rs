@@ -7,12 +7,13 @@ use super::error::ApiError;
 use super::model::*;
 use super::retry::RetryPolicy;
 use super::token::Token;
+use super::transport::{
+    Bounds, connect_failure, decode_bounded, innermost, log_status, read_body, redirect_target,
+};
+pub use super::transport::{MAX_BODY_BYTES, MAX_PAGE_ITEMS, decode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::time::{Duration, Instant};
-
-/// The most a single answer may weigh; larger bodies are refused unread.
-pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 
 /// The page size List issues asks for when its caller gives none
 /// (docs/api.md §8).
@@ -28,6 +29,10 @@ pub struct ClientConfig {
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     pub retry: RetryPolicy,
+    /// Whether a plain-http base URL may go through the environment's
+    /// proxy (`--allow-http`): the token would reach the proxy in clear
+    /// text. https always may (the proxy sees only a tunnel).
+    pub proxy_plain_http: bool,
 }
 
 impl ClientConfig {
@@ -39,6 +44,7 @@ impl ClientConfig {
             connect_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
+            proxy_plain_http: false,
         }
     }
 }
@@ -50,6 +56,7 @@ pub struct Client {
     base_url: String,
     deployment: String,
     token: Token,
+    connect_timeout: Duration,
     request_timeout: Duration,
     retry: RetryPolicy,
 }
@@ -62,9 +69,10 @@ pub fn install_crypto_provider() {
 }
 
 /// Whether an operation may be retried automatically.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 enum Idempotence {
-    Read,
+    /// Retried, and its answer held to its bounds.
+    Read(Bounds),
     Write,
 }
 
@@ -101,14 +109,28 @@ impl Client {
                 "base URL {base_url:?} must start with https:// (or http:// for loopback)"
             )));
         }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err(ApiError::Config(format!(
+                "base URL {} holds a user name or password: the token is sent as a bearer token; remove them from the URL",
+                crate::redact::mask_url_credentials(&base_url)
+            )));
+        }
         install_crypto_provider();
-        let http = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .timeout(config.request_timeout)
             .user_agent(concat!("findings-tui/", env!("CARGO_PKG_VERSION")))
+            // Redirects are followed by `send`, by this client's rules
+            // (reads within their origin, writes never), not reqwest's.
+            .redirect(reqwest::redirect::Policy::none())
             // Compression buys nothing over loopback and costs both ends: a
             // 1,000-finding page (3 MB) takes the server ~50 ms to gzip.
-            .gzip(!is_loopback(&parsed))
+            .gzip(!is_loopback(&parsed));
+        if parsed.scheme() == "http" && !config.proxy_plain_http {
+            // A proxy of plain http would read the bearer token.
+            builder = builder.no_proxy();
+        }
+        let http = builder
             .build()
             .map_err(|e| ApiError::Config(format!("cannot build the HTTP client: {e}")))?;
         Ok(Client {
@@ -116,6 +138,7 @@ impl Client {
             base_url,
             deployment: config.deployment,
             token: config.token,
+            connect_timeout: config.connect_timeout,
             request_timeout: config.request_timeout,
             retry: config.retry,
         })
@@ -132,8 +155,14 @@ impl Client {
     /// POST /api/reporting/{deploymentId}/findings
     pub async fn report_findings(&self, req: &ReportRequest) -> Result<ReportResponse, ApiError> {
         let path = format!("/api/reporting/{}/findings", self.deployment);
-        self.send(reqwest::Method::POST, &path, Some(req), Idempotence::Read)
-            .await
+        let bounds = Bounds::page(req.limit);
+        self.send(
+            reqwest::Method::POST,
+            &path,
+            Some(req),
+            Idempotence::Read(bounds),
+        )
+        .await
     }
 
     /// POST /api/issues/{deploymentId}/search
@@ -146,8 +175,14 @@ impl Client {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };
-        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
-            .await
+        let bounds = Bounds::page(body.limit);
+        self.send(
+            reqwest::Method::POST,
+            &path,
+            Some(&body),
+            Idempotence::Read(bounds),
+        )
+        .await
     }
 
     /// POST /api/agent/deployments/{deploymentId}/issues (`IssuesService_ListIssues`).
@@ -173,8 +208,14 @@ impl Client {
             limit: Some(req.limit.unwrap_or(LIST_PAGE_SIZE)),
             ..req.clone()
         };
-        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
-            .await
+        let bounds = Bounds::page(body.limit);
+        self.send(
+            reqwest::Method::POST,
+            &path,
+            Some(&body),
+            Idempotence::Read(bounds),
+        )
+        .await
     }
 
     /// POST .../issues/search (`IssuesService_ListIssueGroups`): one page of
@@ -188,8 +229,14 @@ impl Client {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };
-        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
-            .await
+        let bounds = Bounds::page(body.limit);
+        self.send(
+            reqwest::Method::POST,
+            &path,
+            Some(&body),
+            Idempotence::Read(bounds),
+        )
+        .await
     }
 
     /// POST /api/agent/deployments/{deploymentId}/issue_filters
@@ -203,8 +250,13 @@ impl Client {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };
-        self.send(reqwest::Method::POST, &path, Some(&body), Idempotence::Read)
-            .await
+        self.send(
+            reqwest::Method::POST,
+            &path,
+            Some(&body),
+            Idempotence::Read(Bounds::ONE),
+        )
+        .await
     }
 
     /// GET /api/agent/deployments/{deploymentId}/issues/v2/{issueId}
@@ -222,8 +274,13 @@ impl Client {
             self.deployment,
             path_segment(issue_id)
         );
-        self.send(reqwest::Method::GET, &path, None::<&()>, Idempotence::Read)
-            .await
+        self.send(
+            reqwest::Method::GET,
+            &path,
+            None::<&()>,
+            Idempotence::Read(Bounds::ONE),
+        )
+        .await
     }
 
     /// GET /api/agent/deployment (`DeploymentService_GetDeploymentByToken`):
@@ -233,7 +290,7 @@ impl Client {
             reqwest::Method::GET,
             "/api/agent/deployment",
             None::<&()>,
-            Idempotence::Read,
+            Idempotence::Read(Bounds::ONE),
         )
         .await
     }
@@ -274,8 +331,14 @@ impl Client {
             path.push('?');
             path.push_str(&query);
         }
-        self.send(reqwest::Method::GET, &path, None::<&()>, Idempotence::Read)
-            .await
+        let bounds = Bounds::page(req.limit);
+        self.send(
+            reqwest::Method::GET,
+            &path,
+            None::<&()>,
+            Idempotence::Read(bounds),
+        )
+        .await
     }
 
     /// PATCH /api/scm/deployments/{deploymentId}/configs/{configId}.
@@ -304,6 +367,11 @@ impl Client {
             config_id: Some(config_id.to_owned()),
             ..patch.clone()
         };
+        // The access token is a secret from here on: an echo of the body
+        // in an error answer is masked wherever it is shown.
+        if let Some(token) = &body.access_token {
+            crate::redact::register(token);
+        }
         self.write(reqwest::Method::PATCH, &path, &body).await
     }
 
@@ -367,10 +435,16 @@ impl Client {
         idempotence: Idempotence,
     ) -> Result<R, ApiError> {
         let url = format!("{}{}", self.base_url, path);
+        let url = reqwest::Url::parse(&url)
+            .map_err(|e| ApiError::Config(format!("cannot make a URL of {path:?}: {e}")))?;
+        // Retries, and the waits between them, fit in one --timeout.
+        let deadline = Instant::now() + self.request_timeout;
         let mut attempt = 0;
         loop {
             let started = Instant::now();
-            let result = self.send_once(method.clone(), &url, body).await;
+            let result = self
+                .send_once(method.clone(), &url, body, idempotence)
+                .await;
             let retry_after = match &result {
                 Err(ApiError::RateLimited { retry_after, .. }) => *retry_after,
                 _ => None,
@@ -388,11 +462,16 @@ impl Client {
             );
             match result {
                 Err(e)
-                    if idempotence == Idempotence::Read
+                    if matches!(idempotence, Idempotence::Read(_))
                         && e.is_retryable()
                         && attempt + 1 < self.retry.max_attempts =>
                 {
-                    tokio::time::sleep(self.retry.delay(attempt, retry_after)).await;
+                    let delay = self.retry.delay(attempt, retry_after);
+                    if Instant::now() + delay >= deadline {
+                        // A wait past --timeout is no retry: say what failed.
+                        return Err(e);
+                    }
+                    tokio::time::sleep(delay).await;
                     attempt += 1;
                 }
                 other => return other,
@@ -400,21 +479,52 @@ impl Client {
         }
     }
 
+    /// One attempt: the request, and the redirects a read may follow.
     async fn send_once<B: Serialize, R: DeserializeOwned>(
         &self,
         method: reqwest::Method,
-        url: &str,
+        url: &reqwest::Url,
         body: Option<&B>,
+        idempotence: Idempotence,
     ) -> Result<(u16, R), ApiError> {
-        let mut request = self
-            .http
-            .request(method, url)
-            .bearer_auth(self.token.expose())
-            .header(reqwest::header::ACCEPT, "application/json");
-        if let Some(body) = body {
-            request = request.json(body);
+        let mut url = url.clone();
+        let mut redirects = 0;
+        loop {
+            let mut request = self
+                .http
+                .request(method.clone(), url.clone())
+                .bearer_auth(self.token.expose())
+                .header(reqwest::header::ACCEPT, "application/json");
+            if let Some(body) = body {
+                request = request.json(body);
+            }
+            let response = request.send().await.map_err(|e| self.transport_error(e))?;
+            if response.status().is_redirection() {
+                let location = response
+                    .headers()
+                    .get(reqwest::header::LOCATION)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("");
+                let write = matches!(idempotence, Idempotence::Write);
+                let status = response.status().as_u16();
+                url = redirect_target(&url, status, location, write, redirects)?;
+                redirects += 1;
+                continue;
+            }
+            let bounds = match idempotence {
+                Idempotence::Read(bounds) => bounds,
+                Idempotence::Write => Bounds::ONE,
+            };
+            return self.read_answer(response, bounds).await;
         }
-        let response = request.send().await.map_err(|e| self.transport_error(e))?;
+    }
+
+    /// Reads and decodes a final answer, held to `bounds`.
+    async fn read_answer<R: DeserializeOwned>(
+        &self,
+        response: reqwest::Response,
+        bounds: Bounds,
+    ) -> Result<(u16, R), ApiError> {
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -428,47 +538,60 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_owned();
+        let too_large = || ApiError::TooLarge {
+            limit_mb: bounds.body_bytes.div_ceil(1024 * 1024),
+        };
         if response
             .content_length()
-            .is_some_and(|n| n > MAX_BODY_BYTES as u64)
+            .is_some_and(|n| n > bounds.body_bytes as u64)
         {
-            return Err(ApiError::TooLarge {
-                limit_mb: MAX_BODY_BYTES / (1024 * 1024),
-            });
+            return Err(too_large());
         }
         let expected = response.content_length();
-        let bytes = read_body(response).await.map_err(|(got, e)| {
-            if e.is_timeout() {
-                return self.transport_error(e);
-            }
-            // The answer had begun: say so, rather than reqwest's "error
-            // decoding response body" (nothing was being decoded).
-            let of = expected.map(|n| format!(" of {n}")).unwrap_or_default();
-            ApiError::Connection(format!(
-                "the connection closed while reading the answer, after {got}{of} bytes ({})",
-                crate::text::one_line(&innermost(&e))
-            ))
-        })?;
+        let bytes = read_body(response, bounds.body_bytes)
+            .await
+            .map_err(|(got, e)| {
+                if e.is_timeout() {
+                    return self.transport_error(e);
+                }
+                // The answer had begun: say so, rather than reqwest's "error
+                // decoding response body" (nothing was being decoded).
+                let of = expected.map(|n| format!(" of {n}")).unwrap_or_default();
+                ApiError::Connection(format!(
+                    "the connection closed while reading the answer, after {got}{of} bytes ({})",
+                    crate::text::one_line(&innermost(&e))
+                ))
+            })?;
+        if bytes.len() > bounds.body_bytes {
+            return Err(too_large());
+        }
         if !(200..300).contains(&status) {
             return Err(ApiError::from_status(status, &bytes, retry_after));
         }
-        decode(&bytes, &content_type).map(|value| (status, value))
+        decode_bounded(&bytes, &content_type, bounds).map(|value| (status, value))
     }
 
     fn transport_error(&self, e: reqwest::Error) -> ApiError {
         if e.is_timeout() {
-            ApiError::Timeout(self.request_timeout)
-        } else {
-            // reqwest's message names the URL, never the headers.
-            let mut msg = e.to_string();
-            let mut source = std::error::Error::source(&e);
-            while let Some(s) = source {
-                msg.push_str(": ");
-                msg.push_str(&s.to_string());
-                source = s.source();
-            }
-            ApiError::Connection(crate::text::one_line(&msg).into_owned())
+            // reqwest marks a connect timeout as both.
+            return if e.is_connect() {
+                ApiError::ConnectTimeout(self.connect_timeout)
+            } else {
+                ApiError::Timeout(self.request_timeout)
+            };
         }
+        if let Some(failure) = connect_failure(&e) {
+            return ApiError::Connect(failure);
+        }
+        // reqwest's message names the URL, never the headers.
+        let mut msg = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            source = s.source();
+        }
+        ApiError::Connection(crate::text::one_line(&msg).into_owned())
     }
 }
 
@@ -503,139 +626,9 @@ fn is_loopback(url: &reqwest::Url) -> bool {
     }
 }
 
-/// The body, or how many bytes had arrived when reading it failed.
-async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, (usize, reqwest::Error)> {
-    let mut bytes = Vec::new();
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => bytes.extend_from_slice(&chunk),
-            Ok(None) => break,
-            Err(e) => return Err((bytes.len(), e)),
-        }
-        if bytes.len() > MAX_BODY_BYTES {
-            break;
-        }
-    }
-    Ok(bytes)
-}
-
-/// The message of the deepest cause of `e` (what actually went wrong).
-fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut last: &dyn std::error::Error = e;
-    while let Some(source) = last.source() {
-        last = source;
-    }
-    last.to_string()
-}
-
-/// Decodes a success body, naming the JSON path of the first failure.
-/// The status a log line gives a failed attempt: the HTTP status when the
-/// server answered, else what went wrong.
-fn log_status(e: &ApiError) -> String {
-    if let Some(status) = e.status() {
-        return status.to_string();
-    }
-    match e {
-        ApiError::Timeout(_) => "timeout".into(),
-        ApiError::Connection(_) => "connection-failed".into(),
-        ApiError::Decode { .. } | ApiError::NotJson { .. } | ApiError::TooLarge { .. } => {
-            "unreadable-answer".into()
-        }
-        _ => "error".into(),
-    }
-}
-
-pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R, ApiError> {
-    if bytes.len() > MAX_BODY_BYTES {
-        return Err(ApiError::TooLarge {
-            limit_mb: MAX_BODY_BYTES / (1024 * 1024),
-        });
-    }
-    let looks_like_json = matches!(
-        bytes.iter().find(|b| !b.is_ascii_whitespace()),
-        Some(b'{') | Some(b'[')
-    );
-    if !looks_like_json {
-        return Err(ApiError::NotJson {
-            content_type: if content_type.is_empty() {
-                "no content type".into()
-            } else {
-                crate::text::one_line(content_type).into_owned()
-            },
-            snippet: {
-                let head = String::from_utf8_lossy(&bytes[..bytes.len().min(800)]);
-                super::error::html_summary(&head).unwrap_or_else(|| {
-                    crate::text::truncate(&crate::text::one_line(&head), 120).into_owned()
-                })
-            },
-        });
-    }
-    // Both the path (it holds the server's key names) and the message (it
-    // quotes the server's values) are untrusted: made safe and cut short.
-    let safe =
-        |s: &str, max: usize| crate::text::truncate(&crate::text::one_line(s), max).into_owned();
-    let value = crate::json::decode(bytes).map_err(|e| {
-        let message = safe(&e.message, 300);
-        ApiError::Decode {
-            path: if e.path == "." {
-                "(top level)".into()
-            } else {
-                safe(&e.path, 200)
-            },
-            // An answer that ends inside the JSON was cut short: say so.
-            message: if e.truncated {
-                format!("the JSON is truncated ({message})")
-            } else {
-                message
-            },
-        }
-    })?;
-    Ok(value)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn decode_names_the_failing_path() {
-        let body = br#"{"issues":[{"issue":{"id":"1"}},{"issue":{"line":"twelve"}}]}"#;
-        let err = decode::<ListIssuesResponse>(body, "application/json").unwrap_err();
-        match err {
-            ApiError::Decode { path, .. } => assert_eq!(path, "issues[1].issue.line"),
-            other => panic!("unexpected {other:?}"),
-        }
-    }
-
-    #[test]
-    fn html_is_not_json() {
-        let err =
-            decode::<ListIssuesResponse>(b"<html>502 Bad Gateway</html>", "text/html").unwrap_err();
-        assert!(err.to_string().contains("not JSON (text/html)"), "{err}");
-    }
-
-    #[test]
-    fn truncated_json_is_a_decode_error() {
-        let err =
-            decode::<ListIssuesResponse>(br#"{"issues":[{"issue":{"id":"1""#, "application/json")
-                .unwrap_err();
-        assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
-        assert!(err.to_string().contains("the JSON is truncated"), "{err}");
-        // A complete but wrong answer is not called truncated.
-        let err = decode::<ListIssuesResponse>(br#"{"issues":7}"#, "application/json").unwrap_err();
-        assert!(!err.to_string().contains("truncated"), "{err}");
-    }
-
-    #[test]
-    fn an_html_page_is_named_by_its_title_not_shown_as_markup() {
-        let page =
-            b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body></body></html>";
-        let err = decode::<ListIssuesResponse>(page, "text/html").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "the server's answer is not JSON (text/html): HTML page: Sign in"
-        );
-    }
 
     #[test]
     fn config_is_validated() {
@@ -649,6 +642,19 @@ mod tests {
         let unscoped = unscoped.unwrap();
         assert!(unscoped.with_deployment("abc").is_err());
         assert_eq!(unscoped.with_deployment("77").unwrap().deployment(), "77");
+    }
+
+    #[test]
+    fn a_base_url_with_credentials_is_refused_without_printing_them() {
+        let err = Client::new(ClientConfig::new(
+            "https://me:hunter2@api.example.com",
+            "1",
+            Token::new("t"),
+        ))
+        .unwrap_err();
+        let shown = err.to_string();
+        assert!(shown.contains("user name or password"), "{shown}");
+        assert!(!shown.contains("hunter2"), "{shown}");
     }
 
     #[test]

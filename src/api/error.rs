@@ -52,10 +52,27 @@ pub enum ApiError {
     Server(ServerMessage),
     #[error("unexpected answer: {0}")]
     UnexpectedStatus(ServerMessage),
-    #[error("request timed out after {0:?}")]
+    /// The answer did not come within `--timeout`: a write's outcome is
+    /// unknown.
+    #[error("request timed out after {0:?} (--timeout)")]
     Timeout(Duration),
+    /// No connection within `--connect-timeout`: nothing was sent.
+    #[error("could not connect within {0:?} (--connect-timeout)")]
+    ConnectTimeout(Duration),
+    /// The connection failed after the request may have been sent.
     #[error("connection failed: {0}")]
     Connection(String),
+    /// No connection could be made: nothing was sent.
+    #[error("{}", .0)]
+    Connect(ConnectFailure),
+    /// The server answered with a redirect that is not followed: every
+    /// redirect of a write, and a read's to another origin or to http.
+    #[error("the server redirected ({status}) to {location}: {why}; not followed")]
+    Redirected {
+        status: u16,
+        location: String,
+        why: &'static str,
+    },
     #[error("the server's answer could not be read at `{path}`: {message}")]
     Decode { path: String, message: String },
     #[error("the server's answer is not JSON ({content_type}): {snippet}")]
@@ -71,8 +88,46 @@ pub enum ApiError {
         "the server returned a cursor it had already returned ({cursor}): stopping to avoid a loop"
     )]
     CursorLoop { cursor: String },
+    #[error(
+        "the listing passed {pages} pages without ending: stopped (no deployment has that many; --max-pages raises the limit)"
+    )]
+    TooManyPages { pages: usize },
     #[error("invalid configuration: {0}")]
     Config(String),
+}
+
+/// Why no connection could be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectKind {
+    /// The host name does not resolve.
+    Dns,
+    /// Nothing listens at the host and port.
+    Refused,
+    /// The TLS handshake failed (a certificate refused, a protocol error).
+    Tls,
+    /// An https:// URL whose server answered in plain HTTP.
+    PlainHttp,
+    Other,
+}
+
+/// A connection that could not be made, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectFailure {
+    pub kind: ConnectKind,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConnectFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = match self.kind {
+            ConnectKind::Dns => "the host name could not be resolved",
+            ConnectKind::Refused => "the connection was refused",
+            ConnectKind::Tls => "the TLS handshake failed",
+            ConnectKind::PlainHttp => "the server answered in plain HTTP, not TLS",
+            ConnectKind::Other => "could not connect",
+        };
+        write!(f, "{what}: {}", self.message)
+    }
 }
 
 /// What a write that failed may have done anyway (see
@@ -110,7 +165,12 @@ impl ApiError {
     /// no, so nothing changed.
     pub fn write_outcome(&self) -> Option<WriteOutcome> {
         match self {
-            ApiError::Timeout(_) | ApiError::Connection(_) => Some(WriteOutcome::Unknown),
+            ApiError::Timeout(_) | ApiError::Connection(_) | ApiError::Redirected { .. } => {
+                Some(WriteOutcome::Unknown)
+            }
+            // A gateway that timed out or lost its upstream may have
+            // passed the write on before it failed.
+            ApiError::Server(m) if matches!(m.status, 502 | 504) => Some(WriteOutcome::Unknown),
             ApiError::Decode { .. } | ApiError::NotJson { .. } => {
                 Some(WriteOutcome::ProbablyApplied)
             }
@@ -122,9 +182,46 @@ impl ApiError {
     pub fn is_retryable(&self) -> bool {
         match self {
             ApiError::Connection(_) | ApiError::RateLimited { .. } => true,
+            // A refused certificate or a plain-http port stays so.
+            ApiError::Connect(c) => matches!(
+                c.kind,
+                ConnectKind::Dns | ConnectKind::Refused | ConnectKind::Other
+            ),
             ApiError::Server(m) => matches!(m.status, 502..=504),
             _ => false,
         }
+    }
+
+    /// What to do about it, when the error says something the user can
+    /// fix: a hint that fits the error (not a generic one).
+    pub fn hint(&self) -> Option<&'static str> {
+        Some(match self {
+            ApiError::Unauthorized(_) => {
+                "the token was refused: check FINDINGS_TOKEN or the profile's token_command/token_file (`findings config show` says which is used)"
+            }
+            ApiError::Forbidden(_) => "the token lacks the permission this operation needs",
+            ApiError::Timeout(_) => "the server is slow to answer: raise --timeout",
+            ApiError::ConnectTimeout(_) => {
+                "check the base URL's host and port and the network, or raise --connect-timeout"
+            }
+            ApiError::Connect(c) => match c.kind {
+                ConnectKind::Dns => {
+                    "check the host name of the base URL (--base-url, FINDINGS_BASE_URL)"
+                }
+                ConnectKind::Refused => "check the port of the base URL: nothing listens there",
+                ConnectKind::Tls => {
+                    "the server's certificate is not trusted for this host name; check the base URL"
+                }
+                ConnectKind::PlainHttp => {
+                    "the base URL says https:// but the server speaks plain HTTP there; check the port"
+                }
+                ConnectKind::Other => return None,
+            },
+            ApiError::NotJson { .. } => {
+                "is the base URL the platform's API address? Its answer was not the API's"
+            }
+            _ => return None,
+        })
     }
 
     /// Builds the typed error for a non-2xx status from its raw body.
@@ -148,6 +245,8 @@ impl ApiError {
 
 const MAX_MESSAGE_CHARS: usize = 200;
 
+/// Server text made terminal-safe, its secrets masked (the terminal-safe
+/// functions scrub), and cut short.
 fn clean(s: &str) -> String {
     text::truncate(&text::one_line(s.trim()), MAX_MESSAGE_CHARS).into_owned()
 }

@@ -7,11 +7,13 @@ pub mod model;
 pub mod paginate;
 pub mod retry;
 pub mod token;
+pub mod transport;
 
 pub use client::{Client, ClientConfig, install_crypto_provider};
-pub use error::{ApiError, ServerMessage, WriteOutcome};
+pub use error::{ApiError, ConnectFailure, ConnectKind, ServerMessage, WriteOutcome};
 pub use paginate::{
-    CursorGuard, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs, count_issues, pages,
+    CursorGuard, DEFAULT_MAX_PAGES, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs,
+    count_issues, pages, pages_up_to,
 };
 pub use retry::RetryPolicy;
 pub use token::Token;

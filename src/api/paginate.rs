@@ -101,13 +101,33 @@ impl Page for ReportResponse {
     }
 }
 
+/// The most pages one listing follows unless told otherwise: far more than
+/// any deployment has (10 million findings at 100 a page), so reaching it
+/// means a server that never stops paging.
+pub const DEFAULT_MAX_PAGES: usize = 100_000;
+
 /// Tracks the cursors of one listing and decides what comes next.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CursorGuard {
     seen: HashSet<String>,
+    max_pages: usize,
+}
+
+impl Default for CursorGuard {
+    fn default() -> Self {
+        CursorGuard::up_to(DEFAULT_MAX_PAGES)
+    }
 }
 
 impl CursorGuard {
+    /// A guard that ends the listing with an error after `max_pages`.
+    pub fn up_to(max_pages: usize) -> Self {
+        CursorGuard {
+            seen: HashSet::new(),
+            max_pages: max_pages.max(1),
+        }
+    }
+
     /// The cursor to follow after `page`, `Ok(None)` at the end, or an error
     /// when the server repeats a cursor.
     pub fn next<P: Page>(&mut self, page: &P) -> Result<Option<String>, ApiError> {
@@ -117,23 +137,37 @@ impl CursorGuard {
             Some(c) if !self.seen.insert(c.to_owned()) => Err(ApiError::CursorLoop {
                 cursor: crate::text::truncate(&crate::text::one_line(c), 40).into_owned(),
             }),
+            // `seen` holds one cursor per page followed.
+            Some(_) if self.seen.len() >= self.max_pages => Err(ApiError::TooManyPages {
+                pages: self.max_pages,
+            }),
             Some(c) => Ok(Some(c.to_owned())),
         }
     }
 }
 
-/// Every page of a listing, starting at the request's cursor. A page is
-/// yielded before a loop is detected on its cursor; the loop error follows.
+/// Every page of a listing, starting at the request's cursor, up to
+/// [`DEFAULT_MAX_PAGES`]. A page is yielded before a loop is detected on
+/// its cursor; the loop error follows.
 pub fn pages<R: PagedRequest>(
     client: Client,
     request: R,
+) -> impl Stream<Item = Result<R::Page, ApiError>> + Send {
+    pages_up_to(client, request, DEFAULT_MAX_PAGES)
+}
+
+/// [`pages`], ending with [`ApiError::TooManyPages`] after `max_pages`.
+pub fn pages_up_to<R: PagedRequest>(
+    client: Client,
+    request: R,
+    max_pages: usize,
 ) -> impl Stream<Item = Result<R::Page, ApiError>> + Send {
     enum Next<R> {
         Fetch(R),
         Fail(ApiError),
         Done,
     }
-    let start = (client, CursorGuard::default(), Next::Fetch(request));
+    let start = (client, CursorGuard::up_to(max_pages), Next::Fetch(request));
     futures_util::stream::unfold(start, |(client, mut guard, next)| async move {
         let request = match next {
             Next::Done => return None,

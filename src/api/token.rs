@@ -8,8 +8,12 @@ use std::fmt;
 pub struct Token(String);
 
 impl Token {
+    /// The secret is registered with [`crate::redact`] as it enters the
+    /// process: every sink masks it from then on.
     pub fn new(secret: impl Into<String>) -> Self {
-        Token(secret.into())
+        let secret = secret.into();
+        crate::redact::register(&secret);
+        Token(secret)
     }
 
     /// The secret, for the Authorization header only.

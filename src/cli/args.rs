@@ -131,6 +131,11 @@ pub struct OutputArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=1000),
           value_hint = ValueHint::Other)]
     pub(super) limit: Option<i64>,
+    /// With --all: stop with an error after N pages, a guard against a
+    /// server that never stops paging
+    #[arg(long, value_name = "N", default_value_t = crate::api::DEFAULT_MAX_PAGES as u64,
+          value_parser = at_least_one("--max-pages"), value_hint = ValueHint::Other)]
+    pub(super) max_pages: u64,
 }
 
 impl OutputArgs {

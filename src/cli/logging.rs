@@ -37,7 +37,8 @@ pub fn init(log_file: Option<&Path>) -> Result<Option<PathBuf>, Failure> {
         .with_target(env!("CARGO_CRATE_NAME"), level)
         .with_default(level.min(LevelFilter::WARN));
     let layer = tracing_subscriber::fmt::layer()
-        .with_writer(std::sync::Mutex::new(file))
+        // Masked on the way out: an error's text may quote a secret.
+        .with_writer(std::sync::Mutex::new(crate::redact::ScrubWriter::new(file)))
         .with_ansi(false)
         .with_target(false);
     tracing_subscriber::registry()

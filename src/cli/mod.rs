@@ -53,8 +53,12 @@ impl From<config::ConfigError> for Failure {
 }
 
 impl From<ApiError> for Failure {
+    /// The error, and what to do about it when that is known.
     fn from(e: ApiError) -> Self {
-        Failure::Runtime(e.to_string())
+        match e.hint() {
+            Some(hint) => Failure::Runtime(format!("{e}; {hint}")),
+            None => Failure::Runtime(e.to_string()),
+        }
     }
 }
 
@@ -110,12 +114,12 @@ pub fn main() -> ExitCode {
 fn report(failure: Failure) -> ExitCode {
     match failure {
         Failure::Usage(msg) => {
-            eprintln!("findings: error: {msg}");
+            eprintln!("findings: error: {}", crate::redact::scrub(&msg));
             ExitCode::from(2)
         }
         Failure::Runtime(msg) if is_broken_pipe(&msg) => ExitCode::SUCCESS,
         Failure::Runtime(msg) => {
-            eprintln!("findings: error: {msg}");
+            eprintln!("findings: error: {}", crate::redact::scrub(&msg));
             ExitCode::from(1)
         }
     }

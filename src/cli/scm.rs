@@ -150,6 +150,8 @@ pub fn prepare(args: UpdateArgs) -> Result<Prepared, Failure> {
                 "--access-token-stdin: standard input was empty".into(),
             ));
         }
+        // A secret from here on: masked in everything this process prints.
+        crate::redact::register(token);
         patch.access_token = Some(token.to_owned());
     }
     if !patch.has_changes() {

@@ -72,8 +72,18 @@ impl Session {
 async fn discover(cfg: crate::api::ClientConfig) -> Result<(Client, Deployment), Failure> {
     let client = Client::for_token(cfg)?;
     client.discover_deployment().await.map_err(|e| {
+        // Configuring the deployment helps only when the question itself
+        // is what failed; a bad token, host or certificate has its own fix.
+        let fix = match (&e, e.hint()) {
+            (crate::api::ApiError::NotFound(_), _) => format!(
+                "check that the base URL is the platform's address (no extra path); if it is, {SET_DEPLOYMENT}"
+            ),
+            (crate::api::ApiError::Decode { .. }, _) => SET_DEPLOYMENT.to_owned(),
+            (_, Some(hint)) => hint.to_owned(),
+            (_, None) => SET_DEPLOYMENT.to_owned(),
+        };
         Failure::Runtime(format!(
-            "no deployment configured, and asking the server for the token's deployment (GET /api/agent/deployment) failed: {e}; {SET_DEPLOYMENT}"
+            "no deployment configured, and asking the server for the token's deployment (GET /api/agent/deployment) failed: {e}; {fix}"
         ))
     })
 }

@@ -63,7 +63,7 @@ pub fn confirm(question: &str, stdin_used: bool) -> Result<bool, Failure> {
 /// Whether a failed write's outcome is unknown: the request may have
 /// reached the server (a timeout, a dropped connection).
 pub fn outcome_unknown(e: &ApiError) -> bool {
-    matches!(e, ApiError::Timeout(_) | ApiError::Connection(_))
+    e.write_outcome() == Some(crate::api::WriteOutcome::Unknown)
 }
 
 /// A failed write (`what`: "the update"), said so when its outcome is

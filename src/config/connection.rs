@@ -69,6 +69,8 @@ pub(super) fn resolve_with(
     let mut config = ClientConfig::new(base_url, deployment.clone().unwrap_or_default(), token);
     config.connect_timeout = input.connect_timeout;
     config.request_timeout = input.request_timeout;
+    // --allow-http accepts clear text on the way: to a proxy too.
+    config.proxy_plain_http = input.allow_http;
     Ok(match deployment {
         Some(_) => Target::Remote(config),
         None => Target::Discover(config),
@@ -81,8 +83,14 @@ pub(super) fn normalize_url(url: &str) -> String {
 
 /// HTTPS only, except to this machine or with `--allow-http`.
 fn check_base_url(url: &str, allow_http: bool) -> Result<(), ConfigError> {
+    let shown = crate::redact::mask_url_credentials(url);
     let parsed = reqwest::Url::parse(url)
-        .map_err(|e| ConfigError(format!("base URL {url:?} is not a URL: {e}")))?;
+        .map_err(|e| ConfigError(format!("base URL {shown:?} is not a URL: {e}")))?;
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(ConfigError(format!(
+            "base URL {shown} holds a user name or password: the token is sent as a bearer token (FINDINGS_TOKEN, token_command or token_file); remove them from the URL"
+        )));
+    }
     match parsed.scheme() {
         "https" => Ok(()),
         "http" if allow_http || is_loopback(&parsed) => Ok(()),

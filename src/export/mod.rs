@@ -12,6 +12,7 @@ pub mod sarif;
 
 pub use columns::{Column, Record};
 
+use crate::redact::ScrubWriter;
 use serde::Serialize;
 use std::io::{self, Write};
 use unicode_width::UnicodeWidthChar;
@@ -100,9 +101,12 @@ impl Format {
     }
 }
 
-/// Streams records of one kind in one format.
+/// Streams records of one kind in one format, the secrets of the process
+/// masked ([`crate::redact`]).
 pub struct Writer<W: Write> {
-    out: W,
+    /// Buffered before the scrubber, so it sees large chunks rather than
+    /// serde's many small writes.
+    out: io::BufWriter<ScrubWriter<W>>,
     format: Format,
     columns: &'static [Column],
     /// A table's width for each column, `None` for one left out
@@ -121,7 +125,7 @@ impl<W: Write> Writer<W> {
             _ => Vec::new(),
         };
         Writer {
-            out,
+            out: io::BufWriter::with_capacity(64 * 1024, ScrubWriter::new(out)),
             format,
             columns: T::COLUMNS,
             table_widths,
@@ -220,7 +224,10 @@ impl<W: Write> Writer<W> {
             _ => {}
         }
         self.out.flush()?;
-        Ok(self.out)
+        self.out
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?
+            .finish()
     }
 
     fn table_line<'a>(&self, cells: impl Iterator<Item = &'a str>) -> String {

@@ -55,6 +55,8 @@ pub fn install_panic_hook(crash_dir: Option<std::path::PathBuf>) {
             env!("CARGO_PKG_VERSION"),
             std::backtrace::Backtrace::force_capture()
         );
+        // A panic message may quote what a server sent: masked too.
+        let report = crate::redact::scrub(&report);
         let shown = crate::text::truncate(&crate::text::one_line(&payload), 200).into_owned();
         match write_crash_log(crash_dir.as_deref(), &report) {
             Ok(path) => eprintln!(

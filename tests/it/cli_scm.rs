@@ -174,17 +174,14 @@ fn with_a_token_and_no_deployment_the_deployment_is_asked_for() {
     let logged = std::fs::read_to_string(&log).unwrap();
     assert!(!logged.contains("/api/agent/deployment "), "{logged}");
 
-    // A failing lookup names what to configure.
+    // A failing lookup names what to fix: for a refused token, the
+    // token, not the deployment.
     let out = run(&["issues", "--max", "1"], "wrong-token", None);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    for words in [
-        "GET /api/agent/deployment",
-        "401",
-        "--deployment",
-        "FINDINGS_DEPLOYMENT",
-    ] {
+    for words in ["GET /api/agent/deployment", "401", "FINDINGS_TOKEN"] {
         assert!(stderr.contains(words), "{words}: {stderr}");
     }
+    assert!(!stderr.contains("--deployment"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }

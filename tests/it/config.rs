@@ -601,7 +601,7 @@ fn flags_beat_environment_beat_profile_beat_defaults() {
         .args(["--profile", "broken", "issues", "--max", "1"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("connection failed"));
+        .stderr(predicate::str::contains("the connection was refused"));
     // Without the file, the defaults: the embedded demo server.
     findings(&s.dir.path().join("none.toml"))
         .args(["issues", "--max", "1", "--format", "ndjson"])

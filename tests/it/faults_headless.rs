@@ -304,7 +304,7 @@ fn a_page_over_the_client_limit_is_refused_once() {
     let server = Server::start(50, Faults::kind(FaultKind::parse("huge:70").unwrap()));
     server
         .run(LIST)
-        .fails_naming(&["larger than 64 MB", "refused"]);
+        .fails_naming(&["larger than", "MB", "refused"]);
     assert_eq!(server.requests(), 1, "the same answer would come again");
 }
 
@@ -333,27 +333,36 @@ fn a_server_that_never_answers_times_out() {
 
 #[test]
 fn rows_already_fetched_stay_on_stdout_when_a_later_page_fails() {
-    let args = [
-        "issues",
-        "--all",
-        "--limit",
-        "10",
-        "--format",
-        "ndjson",
-        "--timeout",
-        "1",
+    // Retries fit within --timeout: the retried faults get room for all
+    // four attempts; a hang needs only one timeout.
+    let args = |timeout: &'static str| {
+        [
+            "issues",
+            "--all",
+            "--limit",
+            "10",
+            "--format",
+            "ndjson",
+            "--timeout",
+            timeout,
+        ]
+    };
+    let clean = clean_ids(50, &args("1"));
+    let cases: [(Faults, &[&str], u64, &str); 5] = [
+        (Faults::failing(503), &["HTTP 503"], 1 + 4, "20"),
+        (Faults::failing(500), &["HTTP 500"], 1 + 1, "20"),
+        (
+            Faults::kind(FaultKind::Truncate),
+            &["truncated"],
+            1 + 1,
+            "20",
+        ),
+        (Faults::kind(FaultKind::Reset), &["connection"], 1 + 4, "20"),
+        (Faults::kind(FaultKind::Hang), &["timed out"], 1 + 1, "1"),
     ];
-    let clean = clean_ids(50, &args);
-    let cases: [(Faults, &[&str], u64); 5] = [
-        (Faults::failing(503), &["HTTP 503"], 1 + 4),
-        (Faults::failing(500), &["HTTP 500"], 1 + 1),
-        (Faults::kind(FaultKind::Truncate), &["truncated"], 1 + 1),
-        (Faults::kind(FaultKind::Reset), &["connection"], 1 + 4),
-        (Faults::kind(FaultKind::Hang), &["timed out"], 1 + 1),
-    ];
-    for (plan, words, requests) in cases {
+    for (plan, words, requests, timeout) in cases {
         let server = Server::start(50, plan.clone().with_cursor_only());
-        let out = server.run(&args);
+        let out = server.run(&args(timeout));
         out.fails_naming(words);
         assert_eq!(out.ids(), clean[..10].to_vec(), "{plan:?}");
         assert_eq!(server.requests(), requests, "{plan:?}");

@@ -62,7 +62,7 @@ impl ListIssueGroupsRequest {
 #[serde(rename_all = "camelCase", default)]
 pub struct ListIssueGroupsResponse {
     #[serde(
-        deserialize_with = "wire::null_as_default",
+        deserialize_with = "wire::page_items",
         skip_serializing_if = "wire::is_empty"
     )]
     pub groups: Vec<RuleGroup>,

@@ -303,7 +303,7 @@ impl ListSelection {
 #[serde(rename_all = "camelCase", default)]
 pub struct ListIssuesResponse {
     #[serde(
-        deserialize_with = "wire::null_as_default",
+        deserialize_with = "wire::page_items",
         skip_serializing_if = "wire::is_empty"
     )]
     pub issues: Vec<IssueItem>,

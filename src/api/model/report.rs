@@ -114,7 +114,7 @@ pub struct TimePeriod {
 #[serde(rename_all = "camelCase", default)]
 pub struct ReportResponse {
     #[serde(
-        deserialize_with = "wire::null_as_default",
+        deserialize_with = "wire::page_items",
         skip_serializing_if = "wire::is_empty"
     )]
     pub findings: Vec<Issue>,

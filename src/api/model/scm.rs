@@ -53,7 +53,7 @@ impl ListScmConfigsRequest {
 #[serde(rename_all = "camelCase", default)]
 pub struct ListScmConfigsResponse {
     #[serde(
-        deserialize_with = "wire::null_as_default",
+        deserialize_with = "wire::page_items",
         skip_serializing_if = "wire::is_empty"
     )]
     pub configs: Vec<ScmConfig>,

@@ -109,7 +109,7 @@ pub struct TimeRange {
 #[serde(rename_all = "camelCase", default)]
 pub struct SearchIssuesResponse {
     #[serde(
-        deserialize_with = "wire::null_as_default",
+        deserialize_with = "wire::page_items",
         skip_serializing_if = "wire::is_empty"
     )]
     pub issues: Vec<AgenticIssue>,

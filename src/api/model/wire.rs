@@ -395,3 +395,66 @@ pub fn opt_enum_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, 
     }
     d.deserialize_any(Text)
 }
+
+thread_local! {
+    /// The most items a page being decoded on this thread may hold: what
+    /// the request asked for (see [`with_page_limit`]).
+    static PAGE_LIMIT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `decode` with page arrays ([`page_items`]) limited to `limit`
+/// items. Decoding is synchronous, so the limit holds for exactly the
+/// decode of one answer.
+pub fn with_page_limit<R>(limit: Option<usize>, decode: impl FnOnce() -> R) -> R {
+    let before = PAGE_LIMIT.with(|l| l.replace(limit));
+    let out = decode();
+    PAGE_LIMIT.with(|l| l.set(before));
+    out
+}
+
+/// The message of a page that holds more items than were asked for.
+pub const TOO_MANY_ITEMS: &str = "the page holds more items than the";
+
+/// A page's items (`null` read as none), at most as many as the request
+/// asked for ([`with_page_limit`]): one more is an error, found before it
+/// is built, so a hostile answer of a million `{}` costs nothing.
+pub fn page_items<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Items<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for Items<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an array of items")
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let limit = PAGE_LIMIT.with(std::cell::Cell::get);
+            let mut items = Vec::with_capacity(limit.unwrap_or(0).min(1024));
+            loop {
+                if limit.is_some_and(|n| items.len() >= n) {
+                    // One more, read without being built, is one too many.
+                    return match seq.next_element::<de::IgnoredAny>()? {
+                        None => Ok(items),
+                        Some(_) => Err(de::Error::custom(format!(
+                            "{TOO_MANY_ITEMS} {} asked for",
+                            items.len()
+                        ))),
+                    };
+                }
+                match seq.next_element()? {
+                    Some(item) => items.push(item),
+                    None => return Ok(items),
+                }
+            }
+        }
+    }
+    d.deserialize_any(Items(std::marker::PhantomData))
+}

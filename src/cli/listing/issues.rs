@@ -145,7 +145,7 @@ pub async fn issues(
             RawListRequest(req),
             &args.output,
             format,
-            |page: RawListPage| page.issues.unwrap_or_default(),
+            |page: RawListPage| page.issues,
             |_| Ok(()),
         )
         .await

@@ -1,7 +1,7 @@
 //! What every listing does with its pages: follow the cursors as asked,
 //! write the items as they come, show progress, fit a table to the width.
 
-use crate::api::{Client, PagedRequest, pages};
+use crate::api::{Client, PagedRequest, pages_up_to};
 use crate::cli::{Failure, OutputArgs};
 use crate::export::{Format, Record, Writer};
 use futures_util::StreamExt;
@@ -25,7 +25,7 @@ where
     let stdout = std::io::stdout().lock();
     let width = terminal_width();
     let mut writer = Writer::new::<T>(std::io::BufWriter::new(stdout), format, width);
-    let mut stream = Box::pin(pages(client.clone(), req));
+    let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
     let mut progress = Progress::new();
     let mut outcome = Ok(());
     'pages: while let Some(page) = stream.next().await {

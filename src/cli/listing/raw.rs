@@ -25,7 +25,8 @@ impl PagedRequest for RawListRequest {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub(super) struct RawListPage {
-    pub(super) issues: Option<Vec<RawItem>>,
+    #[serde(deserialize_with = "crate::api::model::wire::page_items")]
+    pub(super) issues: Vec<RawItem>,
     cursor: Option<String>,
 }
 
@@ -34,7 +35,7 @@ impl Page for RawListPage {
         self.cursor.as_deref()
     }
     fn item_count(&self) -> usize {
-        self.issues.as_ref().map_or(0, Vec::len)
+        self.issues.len()
     }
 }
 
@@ -115,7 +116,7 @@ mod raw_export_tests {
         assert_eq!(page.item_count(), 2);
         let sent: serde_json::Value = serde_json::from_str(PRETTY_PAGE).unwrap();
         let mut writer = Writer::new::<RawItem>(Vec::new(), Format::Ndjson, 80);
-        for item in page.issues.unwrap() {
+        for item in page.issues {
             writer.item(&item).unwrap();
         }
         let out = String::from_utf8(writer.finish().unwrap()).unwrap();

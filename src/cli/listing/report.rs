@@ -3,7 +3,7 @@
 use super::output::{Progress, run_listing};
 use super::{FilterArgs, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
-use crate::api::{Client, pages};
+use crate::api::{Client, pages_up_to};
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
 use crate::filter_spec::{self as filters, REPORT_FILTERS};
@@ -169,7 +169,7 @@ async fn report_json(
     req: ReportRequest,
     output: &OutputArgs,
 ) -> Result<(), Failure> {
-    let mut stream = Box::pin(pages(client.clone(), req));
+    let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
     let mut combined: Option<ReportResponse> = None;
     let mut progress = Progress::new();
     let max = output.max.map(|m| m as usize);

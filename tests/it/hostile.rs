@@ -1,0 +1,526 @@
+//! The client and the headless commands against hostile local servers
+//! (issue: "Hardened against a hostile network, server and machine"):
+//! redirects of every kind to another origin, a proxy in the environment,
+//! secrets echoed back, a page of a million items, a cursor chain that
+//! never ends, a Retry-After longer than --timeout, a gateway failing a
+//! write. Each server counts what reached it, so "nothing was sent there"
+//! is checked where it happened.
+
+use crate::common::findings;
+use axum::Router;
+use axum::body::Bytes;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::any;
+use findings_tui::api::model::*;
+use findings_tui::api::{ApiError, Client, ClientConfig, RetryPolicy, Token};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const TOKEN: &str = "bearer-secret-0123456789";
+const SCM_TOKEN: &str = "scm-access-secret-987654";
+
+/// What a server was sent: one entry per request, its method, path,
+/// Authorization header and body.
+#[derive(Clone, Default)]
+struct Seen(Arc<Mutex<Vec<String>>>);
+
+impl Seen {
+    fn all(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+    fn count(&self) -> usize {
+        self.0.lock().unwrap().len()
+    }
+}
+
+/// A server that records every request and answers with `answer`.
+fn recording<F, R>(seen: Seen, answer: F) -> Router
+where
+    F: Fn(&str, &str, &str) -> R + Clone + Send + Sync + 'static,
+    R: IntoResponse,
+{
+    Router::new().fallback(any(
+        move |method: axum::http::Method, uri: axum::http::Uri, headers: HeaderMap, body: Bytes| {
+            let seen = seen.clone();
+            let answer = answer.clone();
+            async move {
+                let auth = headers
+                    .get(header::AUTHORIZATION)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("")
+                    .to_owned();
+                let body = String::from_utf8_lossy(&body).into_owned();
+                seen.0
+                    .lock()
+                    .unwrap()
+                    .push(format!("{method} {uri} [{auth}] {body}"));
+                answer(method.as_str(), uri.path(), &body)
+            }
+        },
+    ))
+}
+
+/// Serves `router` on a free loopback port, in the background of the
+/// calling test's runtime.
+async fn serve(router: Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    addr
+}
+
+/// A runtime that serves in the background while a child process runs.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn client(addr: SocketAddr) -> Client {
+    let mut cfg = ClientConfig::new(format!("http://{addr}"), "1234", Token::new(TOKEN));
+    cfg.retry = RetryPolicy {
+        max_attempts: 4,
+        base_delay: Duration::from_millis(10),
+        max_delay: Duration::from_millis(50),
+    };
+    cfg.request_timeout = Duration::from_secs(5);
+    Client::new(cfg).unwrap()
+}
+
+/// The binary pointed at `addr` with the test token.
+fn cli(addr: SocketAddr, args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = findings();
+    cmd.args(args)
+        .env("FINDINGS_BASE_URL", format!("http://{addr}"))
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", TOKEN)
+        .timeout(Duration::from_secs(60));
+    for var in [
+        "http_proxy",
+        "HTTP_PROXY",
+        "https_proxy",
+        "HTTPS_PROXY",
+        "all_proxy",
+        "ALL_PROXY",
+        "no_proxy",
+        "NO_PROXY",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(cmd: &mut assert_cmd::Command, stdin: &str) -> Run {
+    let out = cmd.write_stdin(stdin.to_owned()).output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn redirect(status: u16, to: String) -> axum::response::Response {
+    (
+        StatusCode::from_u16(status).unwrap(),
+        [(header::LOCATION, to)],
+        "",
+    )
+        .into_response()
+}
+
+fn json(body: String) -> axum::response::Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+#[test]
+fn a_write_redirected_to_another_origin_sends_nothing_there() {
+    let rt = runtime();
+    for status in [301, 302, 303, 307, 308] {
+        let elsewhere = Seen::default();
+        let other = rt.block_on(serve(recording(elsewhere.clone(), |_, _, _| {
+            json(r#"{"config":{"id":"c1"},"updated":1}"#.into())
+        })));
+        let api_seen = Seen::default();
+        let api = rt.block_on(serve(recording(api_seen.clone(), move |_, path, _| {
+            redirect(status, format!("http://{other}{path}"))
+        })));
+        // The SCM access token, piped in, would travel in the body.
+        let out = run(
+            &mut cli(
+                api,
+                &["scm", "update", "c1", "--access-token-stdin", "--yes"],
+            ),
+            SCM_TOKEN,
+        );
+        assert_eq!(out.code, 1, "{status}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("redirected"),
+            "{status}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr.contains("outcome is unknown"),
+            "{status}: {}",
+            out.stderr
+        );
+        assert_eq!(elsewhere.count(), 0, "{status}: {:?}", elsewhere.all());
+        assert_eq!(api_seen.count(), 1, "{status}: sent once, never retried");
+        assert!(!out.stderr.contains(SCM_TOKEN) && !out.stdout.contains(SCM_TOKEN));
+
+        // A triage, redirected, is not counted as applied.
+        let out = run(
+            &mut cli(api, &["triage", "100001", "--state", "ignored", "--yes"]),
+            "",
+        );
+        assert_eq!(out.code, 1, "{status}: {}", out.stderr);
+        assert!(!out.stdout.contains("updated"), "{status}: {}", out.stdout);
+        assert!(
+            out.stderr.contains("outcome is unknown"),
+            "{status}: {}",
+            out.stderr
+        );
+        assert_eq!(elsewhere.count(), 0, "{status}: {:?}", elsewhere.all());
+    }
+}
+
+#[test]
+fn a_read_follows_a_redirect_within_its_origin_only() {
+    let rt = runtime();
+    rt.block_on(async {
+        let elsewhere = Seen::default();
+        let other = serve(recording(elsewhere.clone(), |_, _, _| {
+            json(r#"{"issues":[{"issue":{"id":"stolen"}}]}"#.into())
+        }))
+        .await;
+        let seen = Seen::default();
+        let api = serve(recording(seen.clone(), move |_, path, _| {
+            if path.ends_with("/moved") {
+                json(r#"{"issues":[{"issue":{"id":"here"}}]}"#.into())
+            } else if path.starts_with("/api/agent/deployments/") {
+                redirect(307, format!("{path}/moved"))
+            } else {
+                redirect(302, format!("http://{other}{path}"))
+            }
+        }))
+        .await;
+        let page = client(api)
+            .list_issues(&ListIssuesRequest::default())
+            .await
+            .unwrap();
+        assert_eq!(
+            page.issues[0].issue.as_ref().unwrap().id.as_deref(),
+            Some("here")
+        );
+        // The body went along to the same origin.
+        assert!(seen.all()[1].contains("\"limit\":100"), "{:?}", seen.all());
+
+        let err = client(api)
+            .search_issues(&SearchIssuesRequest::default())
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ApiError::Redirected { .. }), "{err:?}");
+        assert!(err.to_string().contains("another origin"), "{err}");
+        assert_eq!(elsewhere.count(), 0, "{:?}", elsewhere.all());
+    });
+}
+
+/// A listener that counts connections and reads what comes, answering
+/// nothing: a proxy that would see the request.
+async fn fake_proxy() -> (SocketAddr, Seen) {
+    raw_listener(b"").await
+}
+
+/// A listener that records what each connection sends first and answers
+/// `reply` (raw bytes), then closes.
+async fn raw_listener(reply: &'static [u8]) -> (SocketAddr, Seen) {
+    use tokio::io::AsyncReadExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let seen = Seen::default();
+    let record = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let record = record.clone();
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 8192];
+                let n = socket.read(&mut buf).await.unwrap_or(0);
+                if !reply.is_empty() {
+                    use tokio::io::AsyncWriteExt;
+                    let _ = socket.write_all(reply).await;
+                }
+                record
+                    .0
+                    .lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&buf[..n]).into_owned());
+            });
+        }
+    });
+    (addr, seen)
+}
+
+#[test]
+fn plain_http_never_goes_through_a_proxy_unless_allowed() {
+    let rt = runtime();
+    let (proxy, proxied) = rt.block_on(fake_proxy());
+    let seen = Seen::default();
+    let api = rt.block_on(serve(recording(seen.clone(), |_, _, _| {
+        json(r#"{"issues":[{"issue":{"id":"1"}}]}"#.into())
+    })));
+    let with_proxy = |cmd: &mut assert_cmd::Command| {
+        for var in ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"] {
+            cmd.env(var, format!("http://{proxy}"));
+        }
+    };
+    let mut cmd = cli(api, &["issues", "--max", "1", "--format", "ndjson"]);
+    with_proxy(&mut cmd);
+    let out = run(&mut cmd, "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(seen.count(), 1);
+    assert_eq!(proxied.count(), 0, "{:?}", proxied.all());
+
+    // --allow-http accepts clear text on the way, the proxy included.
+    let mut cmd = cli(
+        api,
+        &[
+            "issues",
+            "--max",
+            "1",
+            "--format",
+            "ndjson",
+            "--allow-http",
+            "--timeout",
+            "2",
+        ],
+    );
+    with_proxy(&mut cmd);
+    let _ = run(&mut cmd, "");
+    assert!(proxied.count() >= 1, "the opt-in uses the proxy");
+}
+
+#[test]
+fn echoed_secrets_are_masked_on_stderr() {
+    let rt = runtime();
+    // A 401 that quotes the Authorization header back.
+    let api = rt.block_on(serve(recording(Seen::default(), |_, _, _| {
+        (
+            StatusCode::UNAUTHORIZED,
+            format!(r#"{{"error":"bad credentials: Authorization: Bearer {TOKEN}"}}"#),
+        )
+            .into_response()
+    })));
+    let out = run(&mut cli(api, &["issues", "--max", "1"]), "");
+    assert_eq!(out.code, 1);
+    assert!(!out.stderr.contains(TOKEN), "{}", out.stderr);
+    assert!(out.stderr.contains("Bearer ***"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("check FINDINGS_TOKEN"),
+        "{}",
+        out.stderr
+    );
+
+    // A 500 whose details quote the request body, SCM token and all.
+    let api = rt.block_on(serve(recording(Seen::default(), |_, _, body| {
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(header::CONTENT_TYPE, "application/json")],
+            serde_json::json!({"error": "failed", "details": body}).to_string(),
+        )
+            .into_response()
+    })));
+    let out = run(
+        &mut cli(
+            api,
+            &["scm", "update", "c1", "--access-token-stdin", "--yes"],
+        ),
+        SCM_TOKEN,
+    );
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("failed"), "{}", out.stderr);
+    assert!(!out.stderr.contains(SCM_TOKEN), "{}", out.stderr);
+    assert!(!out.stdout.contains(SCM_TOKEN), "{}", out.stdout);
+}
+
+#[test]
+fn a_base_url_with_a_password_is_refused_and_never_printed() {
+    let out = run(
+        findings()
+            .args([
+                "issues",
+                "--base-url",
+                "https://me:hunter22@findings.example.com",
+            ])
+            .env("FINDINGS_TOKEN", TOKEN),
+        "",
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("user name or password"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("hunter22"), "{}", out.stderr);
+}
+
+#[test]
+fn a_page_larger_than_asked_is_refused_before_its_items_are_built() {
+    let rt = runtime();
+    // A million empty items: 3 MB on the wire, gigabytes if decoded.
+    let page = Arc::new(format!(
+        "{{\"issues\":[{}],\"cursor\":\"\"}}",
+        vec!["{}"; 1_000_000].join(",")
+    ));
+    let api = rt.block_on(serve(recording(Seen::default(), move |_, _, _| {
+        json(page.as_str().to_owned())
+    })));
+    let out = run(
+        &mut cli(api, &["issues", "--max", "1", "--format", "table"]),
+        "",
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("more items than the 1 asked for"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn an_endless_cursor_chain_is_cut_off_with_an_error() {
+    let rt = runtime();
+    let served = Seen::default();
+    let api = rt.block_on(serve(recording(served.clone(), |_, _, body| {
+        // Always one more page, under a cursor never seen before.
+        let n = body.len();
+        let cursor = format!("c{n}-{}", rand_suffix(body));
+        json(format!(
+            r#"{{"issues":[{{"issue":{{"id":"{cursor}","ruleId":"r","severity":"SEVERITY_HIGH"}}}}],"cursor":"{cursor}"}}"#
+        ))
+    })));
+    for format in ["sarif", "json", "ndjson"] {
+        let before = served.count();
+        let out = run(
+            &mut cli(
+                api,
+                &["issues", "--all", "--max-pages", "30", "--format", format],
+            ),
+            "",
+        );
+        assert_eq!(out.code, 1, "{format}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("passed 30 pages without ending"),
+            "{format}: {}",
+            out.stderr
+        );
+        assert_eq!(served.count() - before, 30, "{format}");
+    }
+}
+
+/// A cursor that differs for every request body (the body holds the
+/// previous cursor).
+fn rand_suffix(body: &str) -> String {
+    use std::hash::{BuildHasher, RandomState};
+    format!("{:x}", RandomState::new().hash_one(body))
+}
+
+#[test]
+fn a_retry_after_past_the_timeout_is_not_waited_for() {
+    let rt = runtime();
+    rt.block_on(async {
+        let seen = Seen::default();
+        let api = serve(recording(seen.clone(), |_, _, _| {
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, "60")],
+                r#"{"error":"slow down"}"#,
+            )
+                .into_response()
+        }))
+        .await;
+        let err = client(api)
+            .list_issues(&ListIssuesRequest::default())
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ApiError::RateLimited { .. }), "{err:?}");
+        assert!(err.to_string().contains("retry after 60s"), "{err}");
+        assert_eq!(seen.count(), 1, "no wait of 60 s within a 5 s timeout");
+    });
+}
+
+#[test]
+fn a_gateway_failure_on_a_write_leaves_the_outcome_unknown() {
+    let rt = runtime();
+    for status in [502, 504] {
+        let seen = Seen::default();
+        let api = rt.block_on(serve(recording(seen.clone(), move |_, _, _| {
+            (
+                StatusCode::from_u16(status).unwrap(),
+                "<html><title>Gateway</title></html>",
+            )
+                .into_response()
+        })));
+        let out = run(
+            &mut cli(api, &["triage", "100001", "--state", "ignored", "--yes"]),
+            "",
+        );
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert!(
+            out.stderr.contains("outcome is unknown"),
+            "{status}: {}",
+            out.stderr
+        );
+        assert_eq!(seen.count(), 1, "{status}: a write is never retried");
+    }
+}
+
+#[test]
+fn https_to_a_plain_http_port_says_so_and_is_not_retried() {
+    let rt = runtime();
+    let (plain, connections) = rt.block_on(raw_listener(
+        b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+    ));
+    let out = run(
+        findings()
+            .args(["issues", "--max", "1", "--timeout", "5"])
+            .env("FINDINGS_BASE_URL", format!("https://{plain}"))
+            .env("FINDINGS_DEPLOYMENT", "1234")
+            .env("FINDINGS_TOKEN", TOKEN),
+        "",
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("plain HTTP"), "{}", out.stderr);
+    assert!(!out.stderr.contains("--deployment"), "{}", out.stderr);
+    assert_eq!(
+        connections.count(),
+        1,
+        "not retried: {:?}",
+        connections.all()
+    );
+}
+
+#[test]
+fn a_closed_port_is_named_with_its_fix() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    // The listener is dropped: nothing listens there any more.
+    let out = run(&mut cli(port, &["issues", "--max", "1"]), "");
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("connection was refused"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("nothing listens"), "{}", out.stderr);
+}
