@@ -131,6 +131,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_registered_secret_never_reaches_the_screen() {
+        // What the TUI draws (error popups included) and tables print all
+        // pass here.
+        crate::redact::register("screen-secret-5555");
+        let echoed = "HTTP 401: Bearer screen-secret-5555\u{1b}[2J";
+        assert_eq!(one_line(echoed), "HTTP 401: Bearer ***␛[2J");
+        assert_eq!(multi_line("a\nscreen-secret-5555"), "a\n***");
+    }
+
+    #[test]
     fn plain_text_is_borrowed_unchanged() {
         assert!(matches!(one_line("hello wörld 用户"), Cow::Borrowed(_)));
     }

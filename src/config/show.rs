@@ -91,7 +91,13 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
         }
     }
     match &e.base_url {
-        Some(g) => line(&mut out, "base_url", q(&g.value), &g.source),
+        // A password in the URL (refused when used) is never printed.
+        Some(g) => line(
+            &mut out,
+            "base_url",
+            q(&crate::redact::mask_url_credentials(&g.value)),
+            &g.source,
+        ),
         None => {
             let _ = writeln!(out, "# base_url: none (the embedded demo server is used)");
         }
