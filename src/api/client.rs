@@ -239,6 +239,27 @@ impl Client {
         .await
     }
 
+    /// POST /api/agent/deployments/{deploymentId}/issue_counts
+    /// (`IssuesService_GetIssueCounts`): how many findings the filter
+    /// matches in each state, and how many are in archived projects.
+    pub async fn issue_counts(
+        &self,
+        req: &GetIssueCountsRequest,
+    ) -> Result<GetIssueCountsResponse, ApiError> {
+        let path = format!("/api/agent/deployments/{}/issue_counts", self.deployment);
+        let body = GetIssueCountsRequest {
+            deployment_id: Some(self.deployment.clone()),
+            ..req.clone()
+        };
+        self.send(
+            reqwest::Method::POST,
+            &path,
+            Some(&body),
+            Idempotence::Read(Bounds::ONE),
+        )
+        .await
+    }
+
     /// POST /api/agent/deployments/{deploymentId}/issue_filters
     /// (`IssuesService_GetIssueFilters`): the values the filters can take.
     pub async fn issue_filters(

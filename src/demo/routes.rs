@@ -45,6 +45,10 @@ pub fn router(state: Arc<DemoState>) -> Router {
             post(issue_filters),
         )
         .route(
+            "/api/agent/deployments/{deployment}/issue_counts",
+            post(issue_counts),
+        )
+        .route(
             "/api/agent/deployments/{deployment}/findings/v2",
             patch(update_findings),
         )
@@ -302,6 +306,22 @@ async fn list_issue_groups(
     let resp =
         run_blocking(move || query::list_issue_groups(&state2.dataset, &state2.orders, &req))
             .await?;
+    Ok(json_ok(&resp))
+}
+
+/// `IssuesService_GetIssueCounts`: the filter's findings counted by state.
+async fn issue_counts(
+    State(state): State<Arc<DemoState>>,
+    Path(deployment): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiFailure> {
+    admit(&state, &headers, &deployment)?;
+    let req: GetIssueCountsRequest = parse_body(&body)?;
+    same_deployment(&req.deployment_id, &deployment)?;
+    let state2 = state.clone();
+    let resp =
+        run_blocking(move || query::issue_counts(&state2.dataset, &state2.orders, &req)).await?;
     Ok(json_ok(&resp))
 }
 

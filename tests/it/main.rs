@@ -10,6 +10,7 @@ mod cli_triage;
 mod client_faults;
 mod config;
 mod contract;
+mod contract_counts;
 mod contract_groups;
 mod contract_issue_filters;
 mod contract_scm;

@@ -398,6 +398,10 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .issue_filters(&IssueFiltersRequest::default())
         .await
         .expect("issue filters");
+    client
+        .issue_counts(&GetIssueCountsRequest::default())
+        .await
+        .expect("issue counts");
     let called = CALLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
     for op in [
         "DeploymentService_GetDeploymentByToken",
@@ -405,6 +409,7 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         "IssuesService_GetIssue",
         "IssuesService_ListIssueGroups",
         "IssuesService_GetIssueFilters",
+        "IssuesService_GetIssueCounts",
         "PublicIssuesService_SearchIssues",
         "ReportsService_GetReportFindings",
         "ScmService_ListScmConfig",

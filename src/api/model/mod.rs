@@ -1,5 +1,6 @@
 //! The wire model of the operations the client uses. Imports nothing of ours.
 
+pub mod counts;
 pub mod deployment;
 pub mod enums;
 pub mod groups;
@@ -12,6 +13,7 @@ pub mod search;
 pub mod triage;
 pub mod wire;
 
+pub use counts::*;
 pub use deployment::*;
 pub use enums::*;
 pub use groups::*;

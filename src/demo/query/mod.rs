@@ -36,6 +36,7 @@ macro_rules! require_known_all {
     };
 }
 
+mod counts;
 mod filter_values;
 mod fuzzy;
 mod groups;
@@ -48,6 +49,7 @@ mod report;
 mod search;
 mod triage;
 
+pub use counts::issue_counts;
 pub use filter_values::issue_filters;
 pub use groups::list_issue_groups;
 pub use list::list_issues;
