@@ -2,31 +2,45 @@
 //! (`payments-api` → `acme/payments-api`), and the known names a word
 //! being typed could become.
 
-/// The known name `word` most likely meant: one that contains it (or that
-/// it contains), the nearest in length first; else the one fewest edits
-/// away, when that is at most a third of the word. Case is ignored.
+/// The known name `word` most likely meant ([`nearest`]'s first).
 pub fn closest<'a>(known: &'a [String], word: &str) -> Option<&'a str> {
+    nearest(known, word, 1).into_iter().next()
+}
+
+/// The known names `word` most likely meant, at most `n`, likeliest first:
+/// those that contain it (or that it contains), the nearest in length
+/// first; then those fewest edits away, when that is at most a third of
+/// the word. Case is ignored; none when nothing is near.
+pub fn nearest<'a>(known: &'a [String], word: &str, n: usize) -> Vec<&'a str> {
     let word = word.trim().to_lowercase();
     if word.is_empty() {
-        return None;
+        return Vec::new();
     }
-    let containing = known
+    let mut containing: Vec<&String> = known
         .iter()
         .filter(|k| {
             let k = k.to_lowercase();
             k.contains(&word) || (k.len() >= 3 && word.contains(&k))
         })
-        .min_by_key(|k| k.len().abs_diff(word.len()));
-    if let Some(k) = containing {
-        return Some(k);
-    }
+        .collect();
+    containing.sort_by_key(|k| k.len().abs_diff(word.len()));
     let limit = (word.chars().count() / 3).max(1);
-    known
+    let mut near: Vec<(usize, &String)> = known
         .iter()
         .map(|k| (edits(&k.to_lowercase(), &word), k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k.as_str())
+        .filter(|(d, k)| *d <= limit && !containing.contains(k))
+        .collect();
+    near.sort_by_key(|(d, _)| *d);
+    let mut out: Vec<&str> = Vec::new();
+    for k in containing.into_iter().chain(near.into_iter().map(|(_, k)| k)) {
+        if out.len() == n {
+            break;
+        }
+        if !out.contains(&k.as_str()) {
+            out.push(k);
+        }
+    }
+    out
 }
 
 /// The known names `partial` could become: those starting with it, then
@@ -86,6 +100,22 @@ mod tests {
         // Nothing near: no suggestion rather than a wild guess.
         assert_eq!(closest(&k, "billing"), None);
         assert_eq!(closest(&k, ""), None);
+    }
+
+    #[test]
+    fn the_nearest_names_come_likeliest_first_and_once() {
+        let k = known();
+        assert_eq!(
+            nearest(&k, "payments", 3),
+            vec!["acme/payments-api", "acme/payments-worker"]
+        );
+        assert_eq!(nearest(&k, "payments", 1), vec!["acme/payments-api"]);
+        // Containing first, then a few edits away.
+        let k = ["main", "mainline", "maim"].map(String::from).to_vec();
+        assert_eq!(nearest(&k, "main", 3), vec!["main", "mainline", "maim"]);
+        let twice = ["a/x", "a/x"].map(String::from).to_vec();
+        assert_eq!(nearest(&twice, "x", 3), vec!["a/x"]);
+        assert!(nearest(&k, "billing", 3).is_empty());
     }
 
     #[test]

@@ -3,7 +3,10 @@
 
 use super::{PERIODS, ReportPane};
 use crate::api::model::*;
+use crate::filter_spec::{self, REPORT_NAMES};
 use crate::tui::choices;
+use crate::tui::filter_values::FilterValues;
+use crate::tui::message::AppEvent;
 use crate::tui::keymap::Action;
 use crate::tui::pane::Cx;
 use crossterm::event::{KeyCode, KeyEvent};
@@ -72,7 +75,9 @@ impl ReportPane {
             Action::ToggleMedium => self.toggle_severity(2, cx),
             Action::ToggleLow => self.toggle_severity(3, cx),
             Action::RepoFilter => {
-                self.repo_input = Some(Input::new(self.projects.join(", ")));
+                self.known.request(cx.outbox);
+                let typed: Vec<String> = self.projects.iter().map(|p| p.replace(',', "\\,")).collect();
+                self.repo_input = Some(Input::new(typed.join(", ")));
             }
             // Esc with nothing to stop clears the repository filter.
             Action::Back if !self.projects.is_empty() => self.set_projects(Vec::new(), cx),
@@ -81,8 +86,8 @@ impl ReportPane {
     }
 
     /// A key while the repository filter is typed: `Enter` applies it
-    /// (names separated by commas; none = every repository), `Esc` leaves
-    /// it as it was.
+    /// (names separated by commas; none = every repository) when the
+    /// deployment has every name, `Esc` leaves it as it was.
     pub(super) fn on_repo_key(&mut self, key: KeyEvent, cx: &mut Cx) {
         let Some(input) = &mut self.repo_input else {
             return;
@@ -90,6 +95,14 @@ impl ReportPane {
         match key.code {
             KeyCode::Enter => {
                 let projects = parse_projects(input.value());
+                if let Err(message) = self.check_projects(&projects) {
+                    // Refused: the input stays as typed, to be corrected.
+                    cx.outbox.events.push(AppEvent::Error {
+                        title: "Repository filter".into(),
+                        message,
+                    });
+                    return;
+                }
                 self.repo_input = None;
                 if projects != self.projects {
                     self.set_projects(projects, cx);
@@ -102,19 +115,38 @@ impl ReportPane {
         }
     }
 
+    /// Every name must be one of the deployment's repositories (a name it
+    /// does not have would count 0 everywhere, and be remembered); while
+    /// the names are on their way nothing is applied. When they could not
+    /// be fetched, names are taken unchecked.
+    fn check_projects(&self, projects: &[String]) -> Result<(), String> {
+        if projects.is_empty() {
+            return Ok(());
+        }
+        if let FilterValues::Asked(_) = self.known {
+            return Err("the deployment's repository names are still loading: Enter again in a moment".into());
+        }
+        let pairs: Vec<(String, String)> = projects
+            .iter()
+            .map(|p| ("projects".to_owned(), p.clone()))
+            .collect();
+        self.known.check_in(REPORT_NAMES, &pairs)
+    }
+
     fn set_projects(&mut self, projects: Vec<String>, cx: &mut Cx) {
         self.projects = projects;
         self.reload(cx);
     }
 }
 
-/// Repository names as typed: separated by commas, trimmed, without
-/// empties or repeats (names are case-sensitive, as the API has them).
+/// Repository names as typed: a list as every list is typed
+/// ([`filter_spec::split_list`]), without repeats (names are
+/// case-sensitive, as the API has them).
 pub fn parse_projects(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        if !out.iter().any(|o| o == name) {
-            out.push(name.to_owned());
+    for name in filter_spec::split_list(text) {
+        if !out.contains(&name) {
+            out.push(name);
         }
     }
     out
