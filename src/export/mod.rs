@@ -223,6 +223,15 @@ impl<W: Write> Writer<W> {
         Ok(self.out)
     }
 
+    /// Ends an output cut short by an error: what was written is pushed
+    /// out and left as it is, never completed. A JSON array stays open, so
+    /// a parser fails rather than take it for the whole; a SARIF document,
+    /// written whole at the end, is not written at all.
+    pub fn abandon(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
     fn table_line<'a>(&self, cells: impl Iterator<Item = &'a str>) -> String {
         let shown: Vec<(&str, &Column, usize)> = cells
             .zip(self.columns)

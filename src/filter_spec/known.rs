@@ -142,13 +142,17 @@ pub fn rule_ids(answer: &IssueFiltersResponse, name: &str) -> Result<Vec<String>
     if !ids.is_empty() {
         return Ok(ids);
     }
-    // Suggested by short name (what one reads in a table) and by id.
+    // Suggested as it was typed: by full id when it looks like one (has a
+    // dot), else by short name, what one reads in a table.
     let mut known: Vec<String> = Vec::new();
     for id in rules.iter().filter_map(|r| r.id.as_deref()) {
-        for candidate in [short_rule(id), id] {
-            if !known.iter().any(|k| k == candidate) {
-                known.push(candidate.to_owned());
-            }
+        let candidate = if name.contains('.') {
+            id
+        } else {
+            short_rule(id)
+        };
+        if !known.iter().any(|k| k == candidate) {
+            known.push(candidate.to_owned());
         }
     }
     Err(Unknown {
@@ -227,11 +231,17 @@ mod tests {
     fn a_rule_goes_by_its_id_short_name_display_name_or_advisory() {
         let a = answer();
         let md5 = vec!["java.lang.crypto.use-of-md5.use-of-md5".to_owned()];
-        assert_eq!(rule_ids(&a, "java.lang.crypto.use-of-md5.use-of-md5"), Ok(md5.clone()));
+        assert_eq!(
+            rule_ids(&a, "java.lang.crypto.use-of-md5.use-of-md5"),
+            Ok(md5.clone())
+        );
         assert_eq!(rule_ids(&a, "use-of-md5"), Ok(md5.clone()));
         assert_eq!(rule_ids(&a, "Use-Of-MD5"), Ok(md5.clone()));
         assert_eq!(rule_ids(&a, "md5 used"), Ok(md5));
-        assert_eq!(rule_ids(&a, "CVE-2021-23337"), Ok(vec!["ssc-1234".to_owned()]));
+        assert_eq!(
+            rule_ids(&a, "CVE-2021-23337"),
+            Ok(vec!["ssc-1234".to_owned()])
+        );
         // One short name, two rules: both.
         assert_eq!(
             rule_ids(&a, "sql-injection"),
@@ -243,5 +253,10 @@ mod tests {
         let e = rule_ids(&a, "use-of-md4").unwrap_err();
         assert_eq!(e.noun, "rule");
         assert_eq!(e.did_you_mean().unwrap(), "did you mean use-of-md5?");
+        let e = rule_ids(&a, "java.lang.crypto.use-of-md4.use-of-md5").unwrap_err();
+        assert_eq!(
+            e.did_you_mean().unwrap(),
+            "did you mean java.lang.crypto.use-of-md5.use-of-md5?"
+        );
     }
 }

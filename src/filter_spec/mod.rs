@@ -20,7 +20,9 @@ mod schemas;
 mod suggest;
 
 pub use complete::{complete, complete_with, values_for};
-pub use known::{LIST_NAMES, NamedField, REPORT_NAMES, SEARCH_NAMES, Unknown, check_known, rule_ids};
+pub use known::{
+    LIST_NAMES, NamedField, REPORT_NAMES, SEARCH_NAMES, Unknown, check_known, rule_ids,
+};
 pub use schemas::{LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
 pub use suggest::{closest, matching, nearest};
 

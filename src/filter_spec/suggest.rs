@@ -32,7 +32,10 @@ pub fn nearest<'a>(known: &'a [String], word: &str, n: usize) -> Vec<&'a str> {
         .collect();
     near.sort_by_key(|(d, _)| *d);
     let mut out: Vec<&str> = Vec::new();
-    for k in containing.into_iter().chain(near.into_iter().map(|(_, k)| k)) {
+    for k in containing
+        .into_iter()
+        .chain(near.into_iter().map(|(_, k)| k))
+    {
         if out.len() == n {
             break;
         }
@@ -54,20 +57,27 @@ pub fn matching(known: &[String], partial: &str) -> Vec<String> {
     starts.chain(inside).cloned().collect()
 }
 
-/// Levenshtein distance, by characters.
+/// Edits between two names, by characters: insertions, deletions,
+/// substitutions and swaps of two neighbours (`mian` is one from `main`),
+/// each one (optimal string alignment).
 fn edits(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let up = row[j + 1];
-            row[j + 1] = (diag + usize::from(ca != *cb)).min(up + 1).min(row[j] + 1);
-            diag = up;
+    // Rows i-2, i-1 and i of the table.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (last[j - 1] + cost).min(last[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
         }
+        before = std::mem::replace(&mut last, row);
     }
-    row[b.len()]
+    last[b.len()]
 }
 
 #[cfg(test)]
@@ -135,5 +145,7 @@ mod tests {
         assert_eq!(edits("kitten", "sitting"), 3);
         assert_eq!(edits("", "abc"), 3);
         assert_eq!(edits("same", "same"), 0);
+        assert_eq!(edits("mian", "main"), 1, "a swap is one edit");
+        assert_eq!(edits("abc", ""), 3);
     }
 }

@@ -6,8 +6,8 @@ use crate::api::model::*;
 use crate::filter_spec::{self, REPORT_NAMES};
 use crate::tui::choices;
 use crate::tui::filter_values::FilterValues;
-use crate::tui::message::AppEvent;
 use crate::tui::keymap::Action;
+use crate::tui::message::AppEvent;
 use crate::tui::pane::Cx;
 use crossterm::event::{KeyCode, KeyEvent};
 use tui_input::Input;
@@ -76,7 +76,11 @@ impl ReportPane {
             Action::ToggleLow => self.toggle_severity(3, cx),
             Action::RepoFilter => {
                 self.known.request(cx.outbox);
-                let typed: Vec<String> = self.projects.iter().map(|p| p.replace(',', "\\,")).collect();
+                let typed: Vec<String> = self
+                    .projects
+                    .iter()
+                    .map(|p| p.replace(',', "\\,"))
+                    .collect();
                 self.repo_input = Some(Input::new(typed.join(", ")));
             }
             // Esc with nothing to stop clears the repository filter.
@@ -124,7 +128,10 @@ impl ReportPane {
             return Ok(());
         }
         if let FilterValues::Asked(_) = self.known {
-            return Err("the deployment's repository names are still loading: Enter again in a moment".into());
+            return Err(
+                "the deployment's repository names are still loading: Enter again in a moment"
+                    .into(),
+            );
         }
         let pairs: Vec<(String, String)> = projects
             .iter()
