@@ -38,7 +38,7 @@ fn ids(stdout: &str) -> Vec<String> {
 }
 
 #[test]
-fn a_name_the_deployment_lacks_exits_two_naming_the_closest() {
+fn a_name_the_deployment_lacks_exits_two_naming_the_closest_one_it_has_lists() {
     let server = Server::start(100);
     let cases: [(&[&str], &str); 14] = [
         (
@@ -108,11 +108,7 @@ fn a_name_the_deployment_lacks_exits_two_naming_the_closest() {
         // The names were asked for; the listing never was.
         assert_eq!(server.demo().requests() - before, 1, "{args:?}");
     }
-}
-
-#[test]
-fn a_known_name_lists_and_a_listing_without_names_asks_nothing_more() {
-    let server = Server::start(100);
+    // A name it has lists; a listing without names asks nothing more.
     let (code, stdout, stderr) = run(
         &server,
         &[
