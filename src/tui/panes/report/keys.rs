@@ -76,12 +76,16 @@ impl ReportPane {
             Action::ToggleLow => self.toggle_severity(3, cx),
             Action::RepoFilter => {
                 self.known.request(cx.outbox);
-                let typed: Vec<String> = self
-                    .projects
-                    .iter()
-                    .map(|p| p.replace(',', "\\,"))
-                    .collect();
-                self.repo_input = Some(Input::new(typed.join(", ")));
+                // What waits for the names, else what is in force.
+                let text = self.pending_repos.take().unwrap_or_else(|| {
+                    let typed: Vec<String> = self
+                        .projects
+                        .iter()
+                        .map(|p| p.replace(',', "\\,"))
+                        .collect();
+                    typed.join(", ")
+                });
+                self.repo_input = Some(Input::new(text));
             }
             // Esc with nothing to stop clears the repository filter.
             Action::Back if !self.projects.is_empty() => self.set_projects(Vec::new(), cx),
@@ -97,20 +101,16 @@ impl ReportPane {
             return;
         };
         match key.code {
-            KeyCode::Enter => {
-                let projects = parse_projects(input.value());
-                if let Err(message) = self.check_projects(&projects) {
-                    // Refused: the input stays as typed, to be corrected.
-                    cx.outbox.events.push(AppEvent::Error {
-                        title: "Repository filter".into(),
-                        message,
-                    });
-                    return;
-                }
+            // Before the deployment's names arrive the input closes and
+            // what was typed waits for them.
+            KeyCode::Enter if matches!(self.known, FilterValues::Asked(_)) => {
+                self.pending_repos = Some(input.value().to_owned());
                 self.repo_input = None;
-                if projects != self.projects {
-                    self.set_projects(projects, cx);
-                }
+            }
+            KeyCode::Enter => {
+                let typed = input.value().to_owned();
+                self.repo_input = None;
+                self.apply_typed(typed, cx);
             }
             KeyCode::Esc => self.repo_input = None,
             _ => {
@@ -119,25 +119,28 @@ impl ReportPane {
         }
     }
 
-    /// Every name must be one of the deployment's repositories (a name it
-    /// does not have would count 0 everywhere, and be remembered); while
-    /// the names are on their way nothing is applied. When they could not
-    /// be fetched, names are taken unchecked.
-    fn check_projects(&self, projects: &[String]) -> Result<(), String> {
-        if projects.is_empty() {
-            return Ok(());
-        }
-        if let FilterValues::Asked(_) = self.known {
-            return Err(
-                "the deployment's repository names are still loading: Enter again in a moment"
-                    .into(),
-            );
-        }
+    /// Applies the names `typed`, when the deployment has every one (a
+    /// name it does not have would count 0 everywhere, and be remembered):
+    /// else they are refused with the closest it has, and the input opens
+    /// again as typed. When the names could not be fetched they are taken
+    /// unchecked.
+    pub(super) fn apply_typed(&mut self, typed: String, cx: &mut Cx) {
+        let projects = parse_projects(&typed);
         let pairs: Vec<(String, String)> = projects
             .iter()
             .map(|p| ("projects".to_owned(), p.clone()))
             .collect();
-        self.known.check_in(REPORT_NAMES, &pairs)
+        if let Err(message) = self.known.check_in(REPORT_NAMES, &pairs) {
+            self.repo_input = Some(Input::new(typed));
+            cx.outbox.events.push(AppEvent::Error {
+                title: "Repository filter".into(),
+                message,
+            });
+            return;
+        }
+        if projects != self.projects {
+            self.set_projects(projects, cx);
+        }
     }
 
     fn set_projects(&mut self, projects: Vec<String>, cx: &mut Cx) {

@@ -97,6 +97,9 @@ pub struct ReportPane {
     /// The deployment's repository names, asked for when `/` first opens:
     /// a name it does not have is refused rather than counted as 0.
     pub known: FilterValues,
+    /// The repository filter as typed when Enter came before the names:
+    /// applied (or refused) when they arrive.
+    pending_repos: Option<String>,
     /// The request in flight is for the first page (it carries the totals).
     first_page_pending: bool,
     /// Rows marked with `Space` (until the report is loaded anew).
@@ -128,6 +131,7 @@ impl Default for ReportPane {
             projects: Vec::new(),
             repo_input: None,
             known: FilterValues::default(),
+            pending_repos: None,
             first_page_pending: false,
             marked: Marks::default(),
             new: NewSince::default(),
@@ -362,7 +366,7 @@ impl Pane for ReportPane {
     }
 
     fn is_loading(&self) -> bool {
-        self.list.loader.is_loading() || self.counts.is_loading()
+        self.list.loader.is_loading() || self.counts.is_loading() || self.pending_repos.is_some()
     }
 
     fn text_input_active(&self) -> bool {
@@ -399,6 +403,9 @@ impl Pane for ReportPane {
 
     fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
         let Some(result) = self.known.accept(id, result) else {
+            if let Some(typed) = self.pending_repos.take() {
+                self.apply_typed(typed, cx);
+            }
             return;
         };
         let Some(result) = self.counts.take(id, result) else {

@@ -54,6 +54,14 @@ fn repositories(names: &[&str]) -> ApiResult {
     }))
 }
 
+/// The answer to the filter values request `/` sent: these repositories.
+pub(super) fn names_arrive(pane: &mut ReportPane, names: &[&str], outbox: &mut Outbox) {
+    let asked = *values_asked(outbox)
+        .last()
+        .expect("the names were asked for");
+    pane.reply(asked, repositories(names), outbox);
+}
+
 #[test]
 fn a_repository_the_deployment_does_not_have_is_refused_with_the_closest() {
     let mut outbox = Outbox::default();
@@ -63,22 +71,22 @@ fn a_repository_the_deployment_does_not_have_is_refused_with_the_closest() {
     assert_eq!(asked.len(), 1, "`/` asks for the repository names");
     let report_requests = sent(&outbox).len();
     type_text(&mut pane, "payments-api", &mut outbox);
-    // Before the names arrive nothing is applied.
+    // Before the names arrive, what was typed waits for them.
     key(&mut pane, KeyCode::Enter, &mut outbox);
-    let e = errors(&mut outbox);
-    assert!(e[0].contains("still loading"), "{e:?}");
-    assert!(pane.repo_input.is_some() && pane.projects.is_empty());
+    assert!(errors(&mut outbox).is_empty());
+    assert!(pane.repo_input.is_none() && pane.projects.is_empty());
+    assert_eq!(pane.pending_repos.as_deref(), Some("payments-api"));
     pane.reply(
         asked[0],
         repositories(&["acme/payments-api", "acme/web"]),
         &mut outbox,
     );
-    key(&mut pane, KeyCode::Enter, &mut outbox);
+    assert_eq!(pane.pending_repos, None);
     assert_eq!(
         errors(&mut outbox),
         vec!["projects: \"payments-api\" matches nothing; did you mean acme/payments-api?"]
     );
-    // The input stays as typed, to be corrected; nothing was asked.
+    // The input opens again as typed, to be corrected; nothing was asked.
     assert_eq!(pane.repo_input.as_ref().unwrap().value(), "payments-api");
     assert!(pane.projects.is_empty());
     assert!(pane.selectors().projects.is_empty(), "never remembered");
