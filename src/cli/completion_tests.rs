@@ -94,6 +94,11 @@ fn fixed_set_flags_offer_their_values_and_accept_each() {
     }
 }
 
+/// No names to check against (what a flag takes is the question here).
+fn unchecked() -> super::listing::Names<'static> {
+    super::listing::Names::unchecked(&[])
+}
+
 /// Whether the command takes `value` for `flag` past clap: the checks
 /// the flag's own code makes.
 fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
@@ -105,12 +110,12 @@ fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
         return Err(format!("unknown format {value}"));
     }
     match cli.command {
-        Some(Command::Issues(args)) => args.request().map(drop).map_err(usage),
-        Some(Command::Report(args)) => args.request().map(drop).map_err(usage),
+        Some(Command::Issues(args)) => args.request(&unchecked()).map(drop).map_err(usage),
+        Some(Command::Report(args)) => args.request(&unchecked()).map(drop).map_err(usage),
         // `search` names SARIF among the formats and refuses it, saying
         // why.
         Some(Command::Search(_)) if value == "sarif" => Ok(()),
-        Some(Command::Search(args)) => args.request().map(drop).map_err(usage),
+        Some(Command::Search(args)) => args.request(&unchecked()).map(drop).map_err(usage),
         Some(Command::Scm { .. }) => {
             // With something to change, so that only the flag is judged.
             let mut argv = vec!["findings", "scm", "update", "1001", "--namespace", "ns"];
@@ -159,14 +164,14 @@ fn offering_values_leaves_parsing_to_the_flag() {
         unreachable!()
     };
     assert_eq!(
-        args.request().unwrap().sort_by,
+        args.request(&unchecked()).unwrap().sort_by,
         Some(crate::api::model::SortBy::Severity)
     );
     let cli = Cli::try_parse_from(["findings", "issues", "--sort", "colour"]).unwrap();
     let Some(Command::Issues(args)) = cli.command else {
         unreachable!()
     };
-    let e = args.request().unwrap_err();
+    let e = args.request(&unchecked()).unwrap_err();
     assert!(
         e.0.starts_with("unknown sort field \"colour\"; valid: severity, ref"),
         "{}",

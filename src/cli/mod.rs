@@ -23,7 +23,7 @@ pub use args::{Cli, OutputArgs};
 pub use session::Session;
 
 use crate::api::ApiError;
-use crate::config;
+use crate::{config, filter_spec};
 use args::{Command, at_least_one, offer, offer_to};
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use settings::{no_color, settings, settings_here};
@@ -149,25 +149,35 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             }
         }
         Some(Command::Issues(args)) => {
-            let mut request = args.request()?;
+            // Usage errors before connecting; names checked once connected.
+            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+            args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let mut request =
+                listing::checked(&session.client, &probe, |n| args.request(n)).await?;
             // List issues always says its page size (the default is 100).
             request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
-            let session = Session::open(&settings).await?;
             listing::issues(&session.client, request, &args).await
         }
         Some(Command::Report(args)) => {
-            let mut request = args.request()?;
+            let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
+            args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
-            request.limit = request.limit.or(settings.page_size_override());
             let session = Session::open(&settings).await?;
+            let mut request =
+                listing::checked(&session.client, &probe, |n| args.request(n)).await?;
+            request.limit = request.limit.or(settings.page_size_override());
             listing::report(&session.client, request, &args).await
         }
         Some(Command::Search(args)) => {
-            let mut request = args.request()?;
+            let probe = listing::Names::unchecked(filter_spec::SEARCH_NAMES);
+            args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
-            request.limit = request.limit.or(settings.page_size_override());
             let session = Session::open(&settings).await?;
+            let mut request =
+                listing::checked(&session.client, &probe, |n| args.request(n)).await?;
+            request.limit = request.limit.or(settings.page_size_override());
             listing::search(&session.client, request, &args).await
         }
         Some(Command::Show(args)) => {

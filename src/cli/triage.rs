@@ -19,7 +19,8 @@ const MAX_NOTE_BYTES: u64 = 64 * 1024;
 
 #[derive(Args, Debug)]
 pub struct TriageArgs {
-    /// Ids of the findings (or, with --agentic, of the agentic-workflow issues)
+    /// Ids of the findings (or, with --agentic, of the agentic-workflow
+    /// issues), as a,b or one after another
     #[arg(required = true, value_name = "ID", value_hint = ValueHint::Other)]
     ids: Vec<String>,
     /// The new state: ignored, reviewing, fixing, reopened, provisionally-ignored,
@@ -42,9 +43,13 @@ pub struct TriageArgs {
     /// The ids are agentic-workflow issues (one request each, in turn)
     #[arg(long, help_heading = "Decision")]
     agentic: bool,
-    /// Send without asking for confirmation
+    /// Send without asking for confirmation (and without showing the
+    /// request: only the counts)
     #[arg(long, short = 'y', help_heading = "Sending")]
     yes: bool,
+    /// Show the exact request on stderr even with --yes
+    #[arg(long, short = 'v', help_heading = "Sending")]
+    verbose: bool,
     /// Output: table (the counts, readable) or json (the raw answer)
     #[arg(long, value_name = "FORMAT", default_value = "table", help_heading = "Output",
           value_parser = offer(["table", "json"]), hide_possible_values = true)]
@@ -79,6 +84,8 @@ pub struct Prepared {
     ids: Vec<String>,
     decision: Decision,
     confirm: bool,
+    /// Whether the request is shown (always when asking first).
+    show: bool,
     /// Whether stdin carried the note (confirmation must use the tty).
     note_from_stdin: bool,
     json: bool,
@@ -88,13 +95,15 @@ pub struct Prepared {
 pub fn prepare(args: TriageArgs) -> Result<Prepared, Failure> {
     let json = write::json_output(&args.format)?;
     let mut ids: Vec<String> = Vec::new();
-    for id in &args.ids {
-        let id = id.trim();
-        if id.is_empty() {
+    for given in &args.ids {
+        let listed = crate::filter_spec::split_list(given);
+        if listed.is_empty() {
             return Err(Failure::Usage("an ID must not be empty".into()));
         }
-        if !ids.iter().any(|i| i == id) {
-            ids.push(id.to_owned());
+        for id in listed {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
         }
     }
     let note_from_stdin = args.note_file.as_deref() == Some(std::path::Path::new("-"));
@@ -113,6 +122,7 @@ pub fn prepare(args: TriageArgs) -> Result<Prepared, Failure> {
         ids,
         decision,
         confirm: !args.yes,
+        show: !args.yes || args.verbose,
         note_from_stdin,
         json,
     })
@@ -173,16 +183,18 @@ async fn findings(client: &Client, p: &Prepared, demo: bool) -> Result<(), Failu
         ..request.clone()
     };
     let n = p.ids.len();
-    eprintln!(
-        "PATCH /api/agent/deployments/{}/findings/v2",
-        client.deployment()
-    );
-    eprintln!("{}", crate::json::pretty(&shown).unwrap_or_default());
-    eprintln!(
-        "{n} {} to be {}",
-        Kind::Finding.noun(n),
-        p.decision.describe()
-    );
+    if p.show {
+        eprintln!(
+            "PATCH /api/agent/deployments/{}/findings/v2",
+            client.deployment()
+        );
+        eprintln!("{}", crate::json::pretty(&shown).unwrap_or_default());
+        eprintln!(
+            "{n} {} to be {}",
+            Kind::Finding.noun(n),
+            p.decision.describe()
+        );
+    }
     show_and_confirm(p, demo, &format!("Triage {n} {}?", Kind::Finding.noun(n)))?;
     let answer = client
         .update_findings(&request)
@@ -194,30 +206,71 @@ async fn findings(client: &Client, p: &Prepared, demo: bool) -> Result<(), Failu
     } else {
         writeln!(out, "{}", answer.summary())?;
     }
-    Ok(())
+    match not_updated(&answer, n) {
+        Some(shortfall) => Err(Failure::Runtime(shortfall)),
+        None => Ok(()),
+    }
+}
+
+/// Why not every finding named was updated, when one was not: "2 of 3
+/// findings not updated: 1 matched no finding, 1 skipped (no permission)".
+/// A script reads it as exit 1.
+fn not_updated(answer: &UpdateFindingsResponse, asked: usize) -> Option<String> {
+    let count = |v: Option<i64>| usize::try_from(v.unwrap_or(0)).unwrap_or(0);
+    let updated = count(answer.updated_count);
+    if updated >= asked {
+        return None;
+    }
+    let mut why = Vec::new();
+    if let Some(matched) = answer.issue_count {
+        let unmatched = asked.saturating_sub(count(Some(matched)));
+        if unmatched > 0 {
+            why.push(format!("{unmatched} matched no finding (unknown id?)"));
+        }
+    }
+    let exceptions = count(answer.num_exceptions_requested);
+    if exceptions > 0 {
+        why.push(format!("{exceptions} got an exception request instead"));
+    }
+    let skipped = count(answer.num_skipped);
+    if skipped > 0 {
+        why.push(format!("{skipped} skipped (no permission)"));
+    }
+    let why = if why.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", why.join(", "))
+    };
+    Some(format!(
+        "{} of {asked} {} not updated{why}",
+        asked - updated,
+        Kind::Finding.noun(asked)
+    ))
 }
 
 async fn agentic(client: &Client, p: &Prepared, demo: bool) -> Result<(), Failure> {
     let request = p.decision.agentic_request().unwrap_or_default();
     let n = p.ids.len();
-    for id in &p.ids {
-        let body = TriageIssueRequest {
-            deployment_id: Some(client.deployment().to_owned()),
-            issue_id: Some(id.clone()),
-            ..request.clone()
-        };
+    if p.show {
+        for id in &p.ids {
+            let body = TriageIssueRequest {
+                deployment_id: Some(client.deployment().to_owned()),
+                issue_id: Some(id.clone()),
+                ..request.clone()
+            };
+            eprintln!(
+                "POST /api/issues/{}/issue/{} {}",
+                client.deployment(),
+                one_line(id),
+                serde_json::to_string(&body).unwrap_or_default()
+            );
+        }
         eprintln!(
-            "POST /api/issues/{}/issue/{} {}",
-            client.deployment(),
-            one_line(id),
-            serde_json::to_string(&body).unwrap_or_default()
+            "{n} {} to be {}, one request each",
+            Kind::Agentic.noun(n),
+            p.decision.describe()
         );
     }
-    eprintln!(
-        "{n} {} to be {}, one request each",
-        Kind::Agentic.noun(n),
-        p.decision.describe()
-    );
     show_and_confirm(p, demo, &format!("Triage {n} {}?", Kind::Agentic.noun(n)))?;
     let mut answers = Vec::new();
     let mut failure = None;

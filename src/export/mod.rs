@@ -223,11 +223,24 @@ impl<W: Write> Writer<W> {
             }
             _ => {}
         }
+        self.into_inner()
+    }
+
+    /// The underlying writer, everything buffered or held back written.
+    fn into_inner(mut self) -> io::Result<W> {
         self.out.flush()?;
         self.out
             .into_inner()
             .map_err(io::IntoInnerError::into_error)?
             .finish()
+    }
+
+    /// Ends an output cut short by an error: what was written is pushed
+    /// out and left as it is, never completed. A JSON array stays open, so
+    /// a parser fails rather than take it for the whole; a SARIF document,
+    /// written whole at the end, is not written at all.
+    pub fn abandon(self) -> io::Result<W> {
+        self.into_inner()
     }
 
     fn table_line<'a>(&self, cells: impl Iterator<Item = &'a str>) -> String {

@@ -15,12 +15,16 @@
 //! ([`wire::typed_name`]).
 
 mod complete;
+mod known;
 mod schemas;
 mod suggest;
 
 pub use complete::{complete, complete_with, values_for};
+pub use known::{
+    LIST_NAMES, NamedField, REPORT_NAMES, SEARCH_NAMES, Unknown, check_known, rule_ids,
+};
 pub use schemas::{LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
-pub use suggest::{closest, matching};
+pub use suggest::{closest, matching, nearest};
 
 use crate::api::model::wire;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
@@ -81,6 +85,37 @@ pub fn split_pair(raw: &str) -> Result<(String, String), UsageError> {
             "--filter {raw:?}: expected FIELD=VALUE, e.g. --filter repositoryNames=acme/payments-api"
         ))),
     }
+}
+
+/// The values of a list typed as one text (`a,b`): split at each comma,
+/// each trimmed, empties dropped. `\,` is a comma inside a value (a
+/// backslash before anything else stays as it is). Every list the command
+/// line and the TUI take is read this way, given once or repeated.
+pub fn split_list(text: &str) -> Vec<String> {
+    let mut values = Vec::new();
+    let mut current = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&',') => {
+                current.push(',');
+                chars.next();
+            }
+            ',' => values.push(std::mem::take(&mut current)),
+            c => current.push(c),
+        }
+    }
+    values.push(current);
+    values
+        .into_iter()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .collect()
+}
+
+/// The kind of field `name` of `schema`, if it has one.
+pub fn kind_of(schema: &[Field], name: &str) -> Option<FieldKind> {
+    schema.iter().find(|f| f.name == name).map(|f| f.kind)
 }
 
 fn field<'a>(schema: &'a [Field], name: &str, operation: &str) -> Result<&'a Field, UsageError> {

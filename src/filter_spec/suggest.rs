@@ -2,31 +2,48 @@
 //! (`payments-api` → `acme/payments-api`), and the known names a word
 //! being typed could become.
 
-/// The known name `word` most likely meant: one that contains it (or that
-/// it contains), the nearest in length first; else the one fewest edits
-/// away, when that is at most a third of the word. Case is ignored.
+/// The known name `word` most likely meant ([`nearest`]'s first).
 pub fn closest<'a>(known: &'a [String], word: &str) -> Option<&'a str> {
+    nearest(known, word, 1).into_iter().next()
+}
+
+/// The known names `word` most likely meant, at most `n`, likeliest first:
+/// those that contain it (or that it contains), the nearest in length
+/// first; then those fewest edits away, when that is at most a third of
+/// the word. Case is ignored; none when nothing is near.
+pub fn nearest<'a>(known: &'a [String], word: &str, n: usize) -> Vec<&'a str> {
     let word = word.trim().to_lowercase();
     if word.is_empty() {
-        return None;
+        return Vec::new();
     }
-    let containing = known
+    let mut containing: Vec<&String> = known
         .iter()
         .filter(|k| {
             let k = k.to_lowercase();
             k.contains(&word) || (k.len() >= 3 && word.contains(&k))
         })
-        .min_by_key(|k| k.len().abs_diff(word.len()));
-    if let Some(k) = containing {
-        return Some(k);
-    }
+        .collect();
+    containing.sort_by_key(|k| k.len().abs_diff(word.len()));
     let limit = (word.chars().count() / 3).max(1);
-    known
+    let mut near: Vec<(usize, &String)> = known
         .iter()
         .map(|k| (edits(&k.to_lowercase(), &word), k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k.as_str())
+        .filter(|(d, k)| *d <= limit && !containing.contains(k))
+        .collect();
+    near.sort_by_key(|(d, _)| *d);
+    let mut out: Vec<&str> = Vec::new();
+    for k in containing
+        .into_iter()
+        .chain(near.into_iter().map(|(_, k)| k))
+    {
+        if out.len() == n {
+            break;
+        }
+        if !out.contains(&k.as_str()) {
+            out.push(k);
+        }
+    }
+    out
 }
 
 /// The known names `partial` could become: those starting with it, then
@@ -40,20 +57,27 @@ pub fn matching(known: &[String], partial: &str) -> Vec<String> {
     starts.chain(inside).cloned().collect()
 }
 
-/// Levenshtein distance, by characters.
+/// Edits between two names, by characters: insertions, deletions,
+/// substitutions and swaps of two neighbours (`mian` is one from `main`),
+/// each one (optimal string alignment).
 fn edits(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let up = row[j + 1];
-            row[j + 1] = (diag + usize::from(ca != *cb)).min(up + 1).min(row[j] + 1);
-            diag = up;
+    // Rows i-2, i-1 and i of the table.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (last[j - 1] + cost).min(last[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
         }
+        before = std::mem::replace(&mut last, row);
     }
-    row[b.len()]
+    last[b.len()]
 }
 
 #[cfg(test)]
@@ -89,6 +113,22 @@ mod tests {
     }
 
     #[test]
+    fn the_nearest_names_come_likeliest_first_and_once() {
+        let k = known();
+        assert_eq!(
+            nearest(&k, "payments", 3),
+            vec!["acme/payments-api", "acme/payments-worker"]
+        );
+        assert_eq!(nearest(&k, "payments", 1), vec!["acme/payments-api"]);
+        // Containing first, then a few edits away.
+        let k = ["main", "mainline", "maim"].map(String::from).to_vec();
+        assert_eq!(nearest(&k, "main", 3), vec!["main", "mainline", "maim"]);
+        let twice = ["a/x", "a/x"].map(String::from).to_vec();
+        assert_eq!(nearest(&twice, "x", 3), vec!["a/x"]);
+        assert!(nearest(&k, "billing", 3).is_empty());
+    }
+
+    #[test]
     fn matching_names_start_with_the_word_first() {
         let k = known();
         assert_eq!(
@@ -105,5 +145,7 @@ mod tests {
         assert_eq!(edits("kitten", "sitting"), 3);
         assert_eq!(edits("", "abc"), 3);
         assert_eq!(edits("same", "same"), 0);
+        assert_eq!(edits("mian", "main"), 1, "a swap is one edit");
+        assert_eq!(edits("abc", ""), 3);
     }
 }

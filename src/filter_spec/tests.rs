@@ -318,3 +318,14 @@ fn times_in_three_forms() {
     assert!(parse_time("7x").is_err());
     assert!(parse_time("7é").is_err());
 }
+
+#[test]
+fn a_list_is_split_at_commas_and_a_backslash_keeps_one() {
+    assert_eq!(split_list("a,b"), vec!["a", "b"]);
+    assert_eq!(split_list(" a , ,b,"), vec!["a", "b"]);
+    assert_eq!(split_list("one"), vec!["one"]);
+    assert!(split_list(" , ").is_empty());
+    assert_eq!(split_list(r"x\,y,z"), vec!["x,y", "z"]);
+    // A backslash before anything else is part of the value.
+    assert_eq!(split_list(r"C:\src\a.rs"), vec![r"C:\src\a.rs"]);
+}

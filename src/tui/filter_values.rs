@@ -4,21 +4,10 @@
 //! is checked against (with the closest known name suggested).
 
 use crate::api::model::{IssueFiltersRequest, IssueFiltersResponse};
-use crate::filter_spec::{self, Field, FieldKind};
+use crate::filter_spec::{self, Field, FieldKind, NamedField};
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
 
-/// The fields whose values the answer gives for every issue type (the
-/// rule, ruleset, category and secret type lists are of some types only).
-const CHECKED: [&str; 6] = [
-    "repositoryNames",
-    "repositoryIds",
-    "repositoryTags",
-    "refs",
-    "teamNames",
-    "ruleIds",
-];
-
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub enum FilterValues {
     #[default]
     NotAsked,
@@ -82,26 +71,32 @@ impl FilterValues {
         }
     }
 
-    /// Every value of `pairs` for a field whose values are all known
-    /// (those of every issue type) must be one of them: else which matches
+    /// Every value of `pairs` for a field of `names` must be one the
+    /// deployment lists ([`filter_spec::check_known`]): else which matches
     /// nothing, and the closest known.
-    pub fn check(&self, pairs: &[(String, String)]) -> Result<(), String> {
+    pub fn check_in(&self, names: &[NamedField], pairs: &[(String, String)]) -> Result<(), String> {
+        let FilterValues::Known(answer) = self else {
+            return Ok(());
+        };
         for (field, value) in pairs {
-            if !CHECKED.contains(&field.as_str()) {
+            let Some(named) = names.iter().find(|n| n.field == field) else {
                 continue;
-            }
-            let known = self.values_of(field);
-            if known.is_empty() || known.iter().any(|k| k == value.trim()) {
-                continue;
-            }
-            let value = crate::text::one_line(value.trim());
-            let hint = match filter_spec::closest(&known, &value) {
-                Some(near) => format!("; did you mean {}?", crate::text::one_line(near)),
-                None => format!("; {} known, Tab completes", known.len()),
             };
-            return Err(format!("{field}: {value:?} matches nothing{hint}"));
+            if let Err(e) = filter_spec::check_known(answer, named, std::slice::from_ref(value)) {
+                let hint = match e.did_you_mean() {
+                    Some(hint) => format!("; {hint}"),
+                    None => format!("; {} known, Tab completes", e.known),
+                };
+                let value = crate::text::one_line(&e.value).into_owned();
+                return Err(format!("{field}: {value:?} matches nothing{hint}"));
+            }
         }
         Ok(())
+    }
+
+    /// [`FilterValues::check_in`] the List issues fields.
+    pub fn check(&self, pairs: &[(String, String)]) -> Result<(), String> {
+        self.check_in(filter_spec::LIST_NAMES, pairs)
     }
 
     /// What the form offers for each field of `schema` with known values.

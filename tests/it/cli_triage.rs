@@ -46,10 +46,36 @@ fn nothing_sent(server: &Server) {
 }
 
 #[test]
-fn with_yes_it_sends_and_prints_the_counts() {
+fn with_yes_it_sends_and_prints_only_the_counts() {
+    let server = Server::start(60);
+    let (open, _) = ignorable_and_untouchable(&server);
+    let other = (0..60)
+        .find(|&i| i != open && state_of(&server, i).aggregate_state == Some(AggregateState::Open))
+        .unwrap();
+    let note = "dup of SEC-1;  kept  as typed ";
+    let ids = format!("{},{}", finding_id(open), finding_id(other));
+    let out = triage(
+        &server,
+        &[&ids, "--state", "reviewing", "--note", note, "--yes"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2 updated, of 2\n");
+    // The request is not repeated on stderr: --yes is for scripts.
+    assert!(!stderr.contains("PATCH"), "{stderr}");
+    assert!(!stderr.contains("triageState"), "{stderr}");
+    for i in [open, other] {
+        let issue = state_of(&server, i);
+        assert_eq!(issue.triage_state, Some(TriageState::Reviewing));
+        assert_eq!(issue.note.as_deref(), Some(note));
+    }
+    assert_eq!(server.demo().requests(), 1, "a,b is one request for both");
+}
+
+#[test]
+fn verbose_shows_the_request_even_with_yes() {
     let server = Server::start(60);
     let (open, none) = ignorable_and_untouchable(&server);
-    let note = "dup of SEC-1;  kept  as typed ";
     let out = triage(
         &server,
         &[
@@ -59,18 +85,11 @@ fn with_yes_it_sends_and_prints_the_counts() {
             "ignored",
             "--reason",
             "false-positive",
-            "--note",
-            note,
             "--yes",
+            "--verbose",
         ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "1 updated, 1 skipped (no permission), of 2\n"
-    );
-    // What was sent is shown: the body and how many.
     assert!(
         stderr.contains("PATCH /api/agent/deployments/1234/findings/v2"),
         "{stderr}"
@@ -83,10 +102,60 @@ fn with_yes_it_sends_and_prints_the_counts() {
         stderr.contains("2 findings to be ignored (false positive)"),
         "{stderr}"
     );
+    // One of the two could not be triaged: exit 1, the counts, and why.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "1 updated, 1 skipped (no permission), of 2\n"
+    );
+    assert!(
+        stderr.contains("findings: error: 1 of 2 findings not updated: 1 skipped (no permission)"),
+        "{stderr}"
+    );
     let issue = state_of(&server, open);
     assert_eq!(issue.aggregate_state, Some(AggregateState::IgnoredApp));
-    assert_eq!(issue.note.as_deref(), Some(note));
-    assert_eq!(server.demo().requests(), 1);
+}
+
+#[test]
+fn a_finding_not_updated_exits_one_with_the_counts() {
+    let server = Server::start(60);
+    let (open, _) = ignorable_and_untouchable(&server);
+    // An id that matches nothing.
+    let out = triage(&server, &["999999999", "--state", "ignored", "--yes"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0 updated, of 0\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "findings: error: 1 of 1 finding not updated: 1 matched no finding (unknown id?)"
+        ),
+        "{stderr}"
+    );
+    // One known, one unknown; as JSON the answer is printed whole all the same.
+    let out = triage(
+        &server,
+        &[
+            &finding_id(open),
+            "999999999",
+            "--state",
+            "fixing",
+            "--yes",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["updatedCount"], 1, "{answer}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("1 of 2 findings not updated: 1 matched no finding"),
+        "{out:?}"
+    );
+    assert_eq!(
+        state_of(&server, open).triage_state,
+        Some(TriageState::Fixing)
+    );
 }
 
 #[test]

@@ -379,6 +379,104 @@ fn fault_after_spares_the_first_requests() {
     assert_eq!(server.requests(), 3);
 }
 
+#[test]
+fn a_listing_cut_short_says_partial_and_is_never_completed() {
+    // Two pages of 10 arrive, the third fails (a 500 is not retried).
+    let server = Server::start(50, Faults::none());
+    let run = |args: &[&str]| {
+        server.demo().set_faults(Faults::failing(500).after(2));
+        let out = server.run(args);
+        out.fails_naming(&["HTTP 500"]);
+        // The partial line comes before the error's.
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        let error = lines
+            .iter()
+            .position(|l| l.starts_with("findings: error: "))
+            .unwrap();
+        assert!(
+            lines[..error]
+                .iter()
+                .any(|l| l.starts_with("findings: partial: ")),
+            "{}",
+            out.stderr
+        );
+        out
+    };
+    let issues = |format: &'static str| ["issues", "--all", "--limit", "10", "--format", format];
+
+    let out = run(&issues("json"));
+    assert!(
+        out.stderr.contains(
+            "findings: partial: 20 items written before the error; the JSON array is left unclosed"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.starts_with("[\n"), "{}", out.stdout);
+    assert!(
+        !out.stdout.trim_end().ends_with(']'),
+        "the array is not closed"
+    );
+    assert!(
+        serde_json::from_str::<Value>(&out.stdout).is_err(),
+        "a parser must fail"
+    );
+    // What came is there: 20 items, each on its line.
+    assert_eq!(out.stdout.lines().count(), 21);
+
+    for (format, lines) in [("ndjson", 20), ("csv", 21), ("markdown", 22)] {
+        let out = run(&issues(format));
+        assert!(
+            out.stderr
+                .contains("findings: partial: 20 items written before the error\n"),
+            "{format}: {}",
+            out.stderr
+        );
+        assert_eq!(
+            out.stdout.lines().count(),
+            lines,
+            "{format}: {}",
+            out.stdout
+        );
+    }
+
+    let out = run(&issues("sarif"));
+    assert!(
+        out.stderr.contains(
+            "findings: partial: 20 items fetched before the error; no SARIF document was written"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "no SARIF document claims to be whole"
+    );
+
+    let out = run(&["report", "--all", "--limit", "10", "--format", "json"]);
+    assert!(
+        out.stderr
+            .contains("findings: partial: 20 findings fetched before the error; no JSON written"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+    let out = run(&["search", "--all", "--limit", "2", "--format", "ndjson"]);
+    assert!(
+        out.stderr
+            .contains("findings: partial: 4 items written before the error"),
+        "{}",
+        out.stderr
+    );
+
+    // Nothing written: nothing partial to speak of.
+    server.demo().set_faults(Faults::failing(500));
+    let out = server.run(&issues("json"));
+    out.fails_naming(&["HTTP 500"]);
+    assert!(!out.stderr.contains("partial"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+}
+
 // ------------------------------------------------------- other operations
 
 #[test]

@@ -5,6 +5,8 @@ mod common;
 
 mod architecture;
 mod cli;
+mod cli_lists;
+mod cli_names;
 mod cli_scm;
 mod cli_triage;
 mod client_faults;

@@ -142,3 +142,47 @@ async fn filter_completes_from_the_known_values_and_suggests() {
     );
     assert!(h.app.issues().selection.filter.repository_names.is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_report_refuses_a_repository_it_does_not_have_and_keeps_what_was_typed() {
+    let mut h = Harness::new(300, 120, 40).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    h.key(KeyCode::Char('/'));
+    for _ in 0..200 {
+        if h.app.report().known.is_known() {
+            break;
+        }
+        h.pump_for(Duration::from_millis(20)).await;
+    }
+    assert!(h.app.report().known.is_known(), "the names arrived");
+    h.keys("payments-api");
+    h.key(KeyCode::Enter);
+    assert!(matches!(h.app.overlay, Some(Overlay::Error { .. })));
+    assert!(
+        h.screen().contains("did you mean acme/payments-api?"),
+        "{}",
+        h.screen()
+    );
+    assert!(h.app.report().projects.is_empty());
+    // Esc dismisses the message; the input is as typed, to be corrected.
+    h.key(KeyCode::Esc);
+    let typed = h
+        .app
+        .report()
+        .repo_input
+        .as_ref()
+        .map(|i| i.value().to_owned());
+    assert_eq!(typed.as_deref(), Some("payments-api"));
+    h.key(KeyCode::Home);
+    h.keys("acme/");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.overlay.is_none());
+    assert_eq!(h.app.report().projects, vec!["acme/payments-api"]);
+    assert_eq!(
+        h.app.report().selectors().projects,
+        vec!["acme/payments-api"]
+    );
+}

@@ -6,7 +6,9 @@
 //! `raw` keeps List issues items as the server sent them. Here: the flags
 //! and helpers the commands share.
 
+mod first_detected;
 mod issues;
+mod names;
 mod output;
 mod overview;
 mod raw;
@@ -14,6 +16,7 @@ mod report;
 mod search;
 
 pub use issues::{IssuesArgs, issues};
+pub use names::{Names, checked};
 pub(crate) use output::terminal_width;
 pub use overview::overview;
 pub use report::{ReportArgs, report};
@@ -24,29 +27,48 @@ use crate::api::model::SortDirection;
 use crate::filter_spec::{self as filters, Field, FieldKind};
 use clap::{Args, ValueHint};
 
-/// Filter flags every listing has.
+/// How every listing's help ends: how lists are given.
+const LISTS_HELP: &str = "Lists: a flag that takes several values (marked LIST) takes them as \
+    a,b or repeated (--repo a --repo b), alike; \\, is a comma inside a value \
+    (--path 'a\\,b.txt'). The same holds for a list field of --filter.";
+
+/// The filter flag every listing has.
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Filters")]
 pub struct FilterArgs {
-    /// Any field of the operation's filter object, by its spec name
-    /// (repeat for more values), e.g. --filter repositoryNames=acme/api
+    /// Any field of the operation's filter object, by its spec name, e.g.
+    /// --filter repositoryNames=acme/api (a list field: LIST)
     #[arg(long = "filter", value_name = "FIELD=VALUE", value_hint = ValueHint::Other)]
     filter: Vec<String>,
-    /// Only since this time (RFC 3339, YYYY-MM-DD, or 7d/12h/2w ago)
-    #[arg(long, value_name = "TIME", value_hint = ValueHint::Other)]
-    since: Option<String>,
-    /// Only before this time
-    #[arg(long, value_name = "TIME", value_hint = ValueHint::Other)]
-    until: Option<String>,
 }
 
 impl FilterArgs {
-    fn pairs(&self) -> Result<Vec<(String, String)>, UsageError> {
-        self.filter
-            .iter()
-            .map(|raw| filters::split_pair(raw))
-            .collect()
+    /// The `FIELD=VALUE` pairs, a list field's value split as every list
+    /// is ([`filters::split_list`]).
+    fn pairs(&self, schema: &[Field]) -> Result<Vec<(String, String)>, UsageError> {
+        let mut pairs = Vec::new();
+        for raw in &self.filter {
+            let (field, value) = filters::split_pair(raw)?;
+            match filters::kind_of(schema, &field) {
+                Some(kind) if kind.is_list() => {
+                    let values = filters::split_list(&value);
+                    if values.is_empty() {
+                        // Left to the field's own check ("needs a value").
+                        pairs.push((field, value));
+                    } else {
+                        pairs.extend(values.into_iter().map(|v| (field.clone(), v)));
+                    }
+                }
+                _ => pairs.push((field, value)),
+            }
+        }
+        Ok(pairs)
     }
+}
+
+/// The values of a list flag, as given (`a,b`, repeated, or both).
+fn list(given: &[String]) -> Vec<String> {
+    given.iter().flat_map(|v| filters::split_list(v)).collect()
 }
 
 fn push_all(pairs: &mut Vec<(String, String)>, field: &str, values: &[String]) {

@@ -55,11 +55,35 @@ where
     }
     progress.done();
     let count = writer.count();
+    if outcome.is_err() {
+        writer.abandon()?;
+        say_partial(count, format);
+        return outcome.map(|_| count);
+    }
     writer.finish()?;
     if count == 0 && format == Format::Table {
         eprintln!("findings: no items match");
     }
-    outcome.map(|_| count)
+    Ok(count)
+}
+
+/// The line on stderr that says an output stopped by an error is not the
+/// whole (before the error's own line).
+fn say_partial(count: usize, format: Format) {
+    if count == 0 {
+        return; // nothing was written
+    }
+    let how = match format {
+        Format::Json => "; the JSON array is left unclosed",
+        Format::Sarif => "; no SARIF document was written",
+        _ => "",
+    };
+    let verb = if format == Format::Sarif {
+        "fetched"
+    } else {
+        "written"
+    };
+    eprintln!("findings: partial: {count} items {verb} before the error{how}");
 }
 
 /// The width a table on stdout fills ([`table_width`]).

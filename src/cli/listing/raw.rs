@@ -70,6 +70,26 @@ impl Serialize for RawItem {
     }
 }
 
+impl super::first_detected::FirstDetectedAt for RawItem {
+    /// Read from the item's text: only the one field is decoded.
+    fn first_detected_at(&self) -> Option<Timestamp> {
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct Item {
+            issue: Option<Times>,
+        }
+        #[derive(Deserialize, Default)]
+        #[serde(default, rename_all = "camelCase")]
+        struct Times {
+            first_detected_at: Option<Timestamp>,
+        }
+        crate::json::decode::<Item>(self.0.get().as_bytes())
+            .ok()
+            .and_then(|i| i.issue)
+            .and_then(|t| t.first_detected_at)
+    }
+}
+
 impl Record for RawItem {
     const COLUMNS: &'static [crate::export::Column] = IssueItem::COLUMNS;
     /// Raw items are written as JSON only; the cells, should a table ask,

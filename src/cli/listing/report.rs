@@ -1,7 +1,8 @@
 //! `findings report`: Report findings, with the totals by type.
 
+use super::names::Names;
 use super::output::{Progress, run_listing};
-use super::{FilterArgs, offered, page_size, parse_enum, push_all, typed};
+use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
 use crate::api::{Client, pages_up_to};
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
@@ -11,7 +12,7 @@ use clap::{Args, ValueHint};
 use futures_util::StreamExt;
 
 #[derive(Args, Debug, Clone)]
-#[command(next_help_heading = "Filters")]
+#[command(next_help_heading = "Filters", after_help = LISTS_HELP)]
 pub struct ReportArgs {
     #[command(flatten)]
     filters: FilterArgs,
@@ -29,59 +30,72 @@ pub struct ReportArgs {
     /// Start of one time bucket (with --filter timeBucketSize=week, default day)
     #[arg(long, help_heading = "Report", value_name = "TIME", value_hint = ValueHint::Other)]
     bucket_start: Option<String>,
-    /// Severity: critical, high, medium, low (repeatable)
+    /// Severity: critical, high, medium, low (LIST)
     #[arg(long = "severity", value_name = "LEVEL",
           value_parser = offer(offered(REPORT_FILTERS, "findingSeverities")),
           hide_possible_values = true)]
     severities: Vec<String>,
-    /// Finding type: code, sca, secrets (repeatable)
+    /// Finding type: code, sca, secrets (LIST)
     #[arg(long = "type", value_name = "TYPE",
           value_parser = offer(offered(REPORT_FILTERS, "findingTypes")),
           hide_possible_values = true)]
     types: Vec<String>,
-    /// Project (repository) name (repeatable)
+    /// Project (repository) name, as the deployment has it (LIST; one it
+    /// does not have is refused with the closest it has)
     #[arg(long = "repo", value_name = "NAME", value_hint = ValueHint::Other)]
     repos: Vec<String>,
-    /// Rule id (repeatable)
-    #[arg(long = "rule", value_name = "ID", value_hint = ValueHint::Other)]
+    /// Rule: its full id, or the name the RULE column shows (use-of-md5),
+    /// which stands for every rule of that name (LIST)
+    #[arg(long = "rule", value_name = "RULE", value_hint = ValueHint::Other)]
     rules: Vec<String>,
-    /// Team (repeatable)
+    /// Team (LIST)
     #[arg(long = "team", value_name = "NAME", value_hint = ValueHint::Other)]
     teams: Vec<String>,
-    /// Project tag (repeatable)
+    /// Project tag (LIST)
     #[arg(long = "tag", value_name = "TAG", value_hint = ValueHint::Other)]
     tags: Vec<String>,
+    /// Only findings created at or after TIME: the report's
+    /// timePeriod.since, which reads the creation time (`issues --since`
+    /// reads relevant-since instead). TIME: RFC 3339, YYYY-MM-DD, or
+    /// 7d/12h/2w ago
+    #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
+    since: Option<String>,
+    /// Only findings created before TIME: timePeriod.until (as `issues
+    /// --until`)
+    #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
+    until: Option<String>,
     #[command(flatten)]
     output: OutputArgs,
 }
 
 impl ReportArgs {
-    pub fn request(&self) -> Result<ReportRequest, UsageError> {
+    /// The request the flags ask for, every name checked by `names`.
+    pub fn request(&self, names: &Names) -> Result<ReportRequest, UsageError> {
+        let (severities, types) = (list(&self.severities), list(&self.types));
         filters::check_flag(
             REPORT_FILTERS,
             "findingSeverities",
             "--severity",
-            &self.severities,
+            &severities,
         )?;
-        filters::check_flag(REPORT_FILTERS, "findingTypes", "--type", &self.types)?;
+        filters::check_flag(REPORT_FILTERS, "findingTypes", "--type", &types)?;
+        let (repos, teams, tags) = (list(&self.repos), list(&self.teams), list(&self.tags));
+        names.check("projects", "--repo", &repos)?;
+        names.check("teams", "--team", &teams)?;
+        names.check("tags", "--tag", &tags)?;
+        let rules = names.rule_ids("--rule", &list(&self.rules))?;
         let mut pairs = Vec::new();
-        push_all(&mut pairs, "findingSeverities", &self.severities);
-        push_all(&mut pairs, "findingTypes", &self.types);
-        push_all(&mut pairs, "projects", &self.repos);
-        push_all(&mut pairs, "ruleIds", &self.rules);
-        push_all(&mut pairs, "teams", &self.teams);
-        push_all(&mut pairs, "tags", &self.tags);
-        push_all(
-            &mut pairs,
-            "timePeriod.since",
-            self.filters.since.as_slice(),
-        );
-        push_all(
-            &mut pairs,
-            "timePeriod.until",
-            self.filters.until.as_slice(),
-        );
-        pairs.extend(self.filters.pairs()?);
+        push_all(&mut pairs, "findingSeverities", &severities);
+        push_all(&mut pairs, "findingTypes", &types);
+        push_all(&mut pairs, "projects", &repos);
+        push_all(&mut pairs, "ruleIds", &rules);
+        push_all(&mut pairs, "teams", &teams);
+        push_all(&mut pairs, "tags", &tags);
+        push_all(&mut pairs, "timePeriod.since", self.since.as_slice());
+        push_all(&mut pairs, "timePeriod.until", self.until.as_slice());
+        let given = self.filters.pairs(REPORT_FILTERS)?;
+        names.check_pairs(&given)?;
+        pairs.extend(given);
         let report_type = self
             .report_type
             .as_deref()
@@ -174,7 +188,21 @@ async fn report_json(
     let mut progress = Progress::new();
     let max = output.max.map(|m| m as usize);
     while let Some(page) = stream.next().await {
-        let page = page?;
+        let page = match page {
+            Ok(page) => page,
+            Err(e) => {
+                progress.done();
+                let n = combined.as_ref().map_or(0, |c| c.findings.len());
+                if n > 0 {
+                    // The document is the totals and every page: without
+                    // them all it is not written.
+                    eprintln!(
+                        "findings: partial: {n} findings fetched before the error; no JSON written"
+                    );
+                }
+                return Err(e.into());
+            }
+        };
         let cursor = page.cursor.clone();
         let all = combined.get_or_insert_with(|| ReportResponse {
             findings: Vec::new(),

@@ -1,7 +1,8 @@
 //! `findings search`: Search issues (agentic-workflow issues).
 
+use super::names::Names;
 use super::output::run_listing;
-use super::{FilterArgs, direction, page_size, parse_enum, push_all};
+use super::{FilterArgs, LISTS_HELP, direction, list, page_size, parse_enum, push_all};
 use crate::api::Client;
 use crate::api::model::*;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
@@ -10,7 +11,7 @@ use crate::filter_spec::{self as filters, SEARCH_FILTERS};
 use clap::{Args, ValueHint};
 
 #[derive(Args, Debug, Clone)]
-#[command(next_help_heading = "Filters")]
+#[command(next_help_heading = "Filters", after_help = LISTS_HELP)]
 pub struct SearchArgs {
     #[command(flatten)]
     filters: FilterArgs,
@@ -26,9 +27,18 @@ pub struct SearchArgs {
     /// Text in a file path
     #[arg(long, value_name = "TEXT", value_hint = ValueHint::AnyPath)]
     file_path: Option<String>,
-    /// Workflow id (repeatable)
+    /// Workflow id (LIST)
     #[arg(long = "workflow", value_name = "ID", value_hint = ValueHint::Other)]
     workflows: Vec<String>,
+    /// Only issues created at or after TIME: filters.createdAt.startAt
+    /// (`issues --since` reads relevant-since instead). TIME: RFC 3339,
+    /// YYYY-MM-DD, or 7d/12h/2w ago
+    #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
+    since: Option<String>,
+    /// Only issues created before TIME: filters.createdAt.endAt (as
+    /// `issues --until` and `report --until`)
+    #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
+    until: Option<String>,
     /// Sort: severity, last-detected, created, file-path
     #[arg(long, value_name = "FIELD", help_heading = "Sort",
           value_parser = offer(IssueSortField::ALL.iter().map(IssueSortField::label)),
@@ -45,7 +55,8 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    pub fn request(&self) -> Result<SearchIssuesRequest, UsageError> {
+    /// The request the flags ask for, every name checked by `names`.
+    pub fn request(&self, names: &Names) -> Result<SearchIssuesRequest, UsageError> {
         if self.output.format()? == Format::Sarif {
             return Err(UsageError(
                 "--format sarif is for findings (issues, report), not agentic-workflow issues; valid here: table, json, ndjson, csv, markdown".into(),
@@ -56,14 +67,12 @@ impl SearchArgs {
         push_all(&mut pairs, "descriptionQuery", self.description.as_slice());
         push_all(&mut pairs, "reasoningQuery", self.reasoning.as_slice());
         push_all(&mut pairs, "filePathQuery", self.file_path.as_slice());
-        push_all(&mut pairs, "workflowIds", &self.workflows);
-        push_all(
-            &mut pairs,
-            "createdAt.startAt",
-            self.filters.since.as_slice(),
-        );
-        push_all(&mut pairs, "createdAt.endAt", self.filters.until.as_slice());
-        pairs.extend(self.filters.pairs()?);
+        push_all(&mut pairs, "workflowIds", &list(&self.workflows));
+        push_all(&mut pairs, "createdAt.startAt", self.since.as_slice());
+        push_all(&mut pairs, "createdAt.endAt", self.until.as_slice());
+        let given = self.filters.pairs(SEARCH_FILTERS)?;
+        names.check_pairs(&given)?;
+        pairs.extend(given);
         let sort_field = self
             .sort
             .as_deref()

@@ -3,8 +3,11 @@
 
 use super::{PERIODS, ReportPane};
 use crate::api::model::*;
+use crate::filter_spec::{self, REPORT_NAMES};
 use crate::tui::choices;
+use crate::tui::filter_values::FilterValues;
 use crate::tui::keymap::Action;
+use crate::tui::message::AppEvent;
 use crate::tui::pane::Cx;
 use crossterm::event::{KeyCode, KeyEvent};
 use tui_input::Input;
@@ -72,7 +75,17 @@ impl ReportPane {
             Action::ToggleMedium => self.toggle_severity(2, cx),
             Action::ToggleLow => self.toggle_severity(3, cx),
             Action::RepoFilter => {
-                self.repo_input = Some(Input::new(self.projects.join(", ")));
+                self.known.request(cx.outbox);
+                // What waits for the names, else what is in force.
+                let text = self.pending_repos.take().unwrap_or_else(|| {
+                    let typed: Vec<String> = self
+                        .projects
+                        .iter()
+                        .map(|p| p.replace(',', "\\,"))
+                        .collect();
+                    typed.join(", ")
+                });
+                self.repo_input = Some(Input::new(text));
             }
             // Esc with nothing to stop clears the repository filter.
             Action::Back if !self.projects.is_empty() => self.set_projects(Vec::new(), cx),
@@ -81,24 +94,52 @@ impl ReportPane {
     }
 
     /// A key while the repository filter is typed: `Enter` applies it
-    /// (names separated by commas; none = every repository), `Esc` leaves
-    /// it as it was.
+    /// (names separated by commas; none = every repository) when the
+    /// deployment has every name, `Esc` leaves it as it was.
     pub(super) fn on_repo_key(&mut self, key: KeyEvent, cx: &mut Cx) {
         let Some(input) = &mut self.repo_input else {
             return;
         };
         match key.code {
-            KeyCode::Enter => {
-                let projects = parse_projects(input.value());
+            // Before the deployment's names arrive the input closes and
+            // what was typed waits for them.
+            KeyCode::Enter if matches!(self.known, FilterValues::Asked(_)) => {
+                self.pending_repos = Some(input.value().to_owned());
                 self.repo_input = None;
-                if projects != self.projects {
-                    self.set_projects(projects, cx);
-                }
+            }
+            KeyCode::Enter => {
+                let typed = input.value().to_owned();
+                self.repo_input = None;
+                self.apply_typed(typed, cx);
             }
             KeyCode::Esc => self.repo_input = None,
             _ => {
                 input.handle_event(&crossterm::event::Event::Key(key));
             }
+        }
+    }
+
+    /// Applies the names `typed`, when the deployment has every one (a
+    /// name it does not have would count 0 everywhere, and be remembered):
+    /// else they are refused with the closest it has, and the input opens
+    /// again as typed. When the names could not be fetched they are taken
+    /// unchecked.
+    pub(super) fn apply_typed(&mut self, typed: String, cx: &mut Cx) {
+        let projects = parse_projects(&typed);
+        let pairs: Vec<(String, String)> = projects
+            .iter()
+            .map(|p| ("projects".to_owned(), p.clone()))
+            .collect();
+        if let Err(message) = self.known.check_in(REPORT_NAMES, &pairs) {
+            self.repo_input = Some(Input::new(typed));
+            cx.outbox.events.push(AppEvent::Error {
+                title: "Repository filter".into(),
+                message,
+            });
+            return;
+        }
+        if projects != self.projects {
+            self.set_projects(projects, cx);
         }
     }
 
@@ -108,13 +149,14 @@ impl ReportPane {
     }
 }
 
-/// Repository names as typed: separated by commas, trimmed, without
-/// empties or repeats (names are case-sensitive, as the API has them).
+/// Repository names as typed: a list as every list is typed
+/// ([`filter_spec::split_list`]), without repeats (names are
+/// case-sensitive, as the API has them).
 pub fn parse_projects(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        if !out.iter().any(|o| o == name) {
-            out.push(name.to_owned());
+    for name in filter_spec::split_list(text) {
+        if !out.contains(&name) {
+            out.push(name);
         }
     }
     out

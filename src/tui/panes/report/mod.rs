@@ -24,6 +24,7 @@ pub use counts::{Counts, MAX_BUCKETS, Trend, bucket_starts};
 pub use stats::{Stats, rule_labels};
 
 use crate::api::model::*;
+use crate::tui::filter_values::FilterValues;
 use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
@@ -93,6 +94,12 @@ pub struct ReportPane {
     pub projects: Vec<String>,
     /// The repository filter being typed (`/`).
     pub repo_input: Option<Input>,
+    /// The deployment's repository names, asked for when `/` first opens:
+    /// a name it does not have is refused rather than counted as 0.
+    pub known: FilterValues,
+    /// The repository filter as typed when Enter came before the names:
+    /// applied (or refused) when they arrive.
+    pending_repos: Option<String>,
     /// The request in flight is for the first page (it carries the totals).
     first_page_pending: bool,
     /// Rows marked with `Space` (until the report is loaded anew).
@@ -123,6 +130,8 @@ impl Default for ReportPane {
             stats: Stats::default(),
             projects: Vec::new(),
             repo_input: None,
+            known: FilterValues::default(),
+            pending_repos: None,
             first_page_pending: false,
             marked: Marks::default(),
             new: NewSince::default(),
@@ -357,7 +366,7 @@ impl Pane for ReportPane {
     }
 
     fn is_loading(&self) -> bool {
-        self.list.loader.is_loading() || self.counts.is_loading()
+        self.list.loader.is_loading() || self.counts.is_loading() || self.pending_repos.is_some()
     }
 
     fn text_input_active(&self) -> bool {
@@ -393,6 +402,12 @@ impl Pane for ReportPane {
     }
 
     fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        let Some(result) = self.known.accept(id, result) else {
+            if let Some(typed) = self.pending_repos.take() {
+                self.apply_typed(typed, cx);
+            }
+            return;
+        };
         let Some(result) = self.counts.take(id, result) else {
             return;
         };
@@ -489,3 +504,5 @@ fn labels(on: &[bool], names: &[String]) -> String {
 mod tests;
 #[cfg(test)]
 mod tests_counts;
+#[cfg(test)]
+mod tests_repo_filter;

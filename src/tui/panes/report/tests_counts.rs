@@ -271,6 +271,8 @@ fn slash_filters_by_repository() {
     pane.act(Action::RepoFilter, 20, &mut outbox);
     assert!(pane.text_input_active());
     type_text(&mut pane, "acme/api, acme/web,acme/api", &mut outbox);
+    // The deployment's names (asked for by `/`) arrive.
+    super::tests_repo_filter::names_arrive(&mut pane, &["acme/api", "acme/web"], &mut outbox);
     let typing = screen(120, 35, pane.clone());
     assert!(typing.contains("repository (comma-separated"), "{typing}");
     let pages = sent(&outbox).len();

@@ -1,0 +1,326 @@
+//! List-valued flags read one way everywhere (`a,b` and repetition alike,
+//! `\,` for a comma inside a value), the time flags say in `--help` which
+//! time they read, and first detection is filtered on the client.
+
+use crate::cli::Server;
+use crate::common::{self, findings};
+use serde_json::Value;
+
+/// Runs the binary against `server`: exit code, stdout, stderr.
+fn run(server: &Server, args: &[&str]) -> (i32, String, String) {
+    let out = findings()
+        .args(args)
+        .env("FINDINGS_BASE_URL", server.url())
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The ids of an ndjson listing (List issues wrappers or bare findings).
+fn ids(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("each line is JSON");
+            let issue = if v["issue"].is_object() {
+                &v["issue"]
+            } else {
+                &v
+            };
+            issue["id"].as_str().expect("an id").to_owned()
+        })
+        .collect()
+}
+
+/// The ids listed by `args`, which must succeed.
+fn listed(server: &Server, args: &[&str]) -> Vec<String> {
+    let (code, stdout, stderr) = run(server, args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    ids(&stdout)
+}
+
+#[test]
+fn commas_and_repetition_are_one_list_in_every_command() {
+    let server = Server::start(300);
+    let issues = ["issues", "--all", "--format", "ndjson"];
+    let cases: [(&[&str], &[&str]); 4] = [
+        (
+            &["--repo", "acme/payments-api,acme/web-storefront"],
+            &[
+                "--repo",
+                "acme/payments-api",
+                "--repo",
+                "acme/web-storefront",
+            ],
+        ),
+        (
+            &["--severity", "critical,high"],
+            &["--severity", "critical", "--severity", "high"],
+        ),
+        (
+            &["--state", "open,fixed", "--type", "code,sca"],
+            &[
+                "--state", "open", "--state", "fixed", "--type", "code", "--type", "sca",
+            ],
+        ),
+        (
+            &[
+                "--filter",
+                "repositoryNames=acme/payments-api,acme/web-storefront",
+            ],
+            &[
+                "--filter",
+                "repositoryNames=acme/payments-api",
+                "--filter",
+                "repositoryNames=acme/web-storefront",
+            ],
+        ),
+    ];
+    for (commas, repeated) in cases {
+        let a = listed(&server, &[&issues[..], commas].concat());
+        let b = listed(&server, &[&issues[..], repeated].concat());
+        assert!(!a.is_empty(), "{commas:?} matches some");
+        assert_eq!(a, b, "{commas:?} and {repeated:?}");
+        let all = listed(&server, &issues);
+        assert!(a.len() < all.len(), "{commas:?} narrows");
+    }
+    // Mixed: one given with a comma, one repeated.
+    let mixed = listed(
+        &server,
+        &[
+            &issues[..],
+            &[
+                "--repo",
+                "acme/payments-api,acme/web-storefront",
+                "--repo",
+                "acme/ledger-core",
+            ],
+        ]
+        .concat(),
+    );
+    let three = listed(
+        &server,
+        &[
+            &issues[..],
+            &[
+                "--repo",
+                "acme/payments-api",
+                "--repo",
+                "acme/web-storefront",
+                "--repo",
+                "acme/ledger-core",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(mixed, three);
+
+    // report: the total of two repositories is the sum of each.
+    let total = |args: &[&str]| -> u64 {
+        let (code, stdout, stderr) = run(
+            &server,
+            &[&["report", "--format", "json", "--max", "1"][..], args].concat(),
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let v: Value = serde_json::from_str(&stdout).unwrap();
+        v["total"].as_u64().unwrap()
+    };
+    let both = total(&["--repo", "acme/payments-api,acme/web-storefront"]);
+    assert!(both > 0);
+    assert_eq!(
+        both,
+        total(&["--repo", "acme/payments-api"]) + total(&["--repo", "acme/web-storefront"])
+    );
+    assert_eq!(
+        total(&["--severity", "critical,high"]),
+        total(&["--severity", "critical", "--severity", "high"])
+    );
+
+    // search: workflow ids.
+    let search = ["search", "--all", "--format", "ndjson"];
+    let every = listed(&server, &search);
+    let workflows: Vec<String> = {
+        let (_, stdout, _) = run(&server, &search);
+        let mut w: Vec<String> = stdout
+            .lines()
+            .filter_map(|l| {
+                let v: Value = serde_json::from_str(l).ok()?;
+                v["workflowIds"][0].as_str().map(str::to_owned)
+            })
+            .collect();
+        w.sort();
+        w.dedup();
+        w
+    };
+    assert!(workflows.len() >= 3, "{workflows:?}");
+    let two = format!("{},{}", workflows[0], workflows[1]);
+    let a = listed(&server, &[&search[..], &["--workflow", &two]].concat());
+    let b = listed(
+        &server,
+        &[
+            &search[..],
+            &["--workflow", &workflows[0], "--workflow", &workflows[1]],
+        ]
+        .concat(),
+    );
+    assert!(!a.is_empty() && a.len() < every.len());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_backslash_keeps_a_comma_inside_a_value() {
+    let recorder = common::Recorder::start();
+    let out = findings()
+        .args(["issues", "--format", "ndjson", "--path", r"src/a\,b.rs,lib"])
+        .args(["--filter", r"filePaths=docs/x\,y"])
+        .env("FINDINGS_BASE_URL", &recorder.url)
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "t")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let body = &recorder.bodies()[0];
+    assert_eq!(
+        body["filter"]["filePaths"],
+        serde_json::json!(["src/a,b.rs", "lib", "docs/x,y"])
+    );
+}
+
+#[test]
+fn the_time_flags_say_which_time_they_read() {
+    let help = |command: &str| {
+        let out = findings().args([command, "--help"]).output().unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let issues = help("issues");
+    for says in [
+        "Only findings relevant since TIME: the filter's `since`, which reads relevant-since",
+        "timeFilter=triaged-at or fixed-at",
+        "Only findings created before TIME: the filter's `until`",
+        "--first-detected-since <TIME> Only findings first detected (on any ref) at or after TIME",
+        "firstDetectedAt, which this asks the server to include, is compared here",
+        "a,b or repeated",
+    ] {
+        assert!(
+            issues.contains(says),
+            "issues --help lacks {says:?}: {issues}"
+        );
+    }
+    let report = help("report");
+    assert!(
+        report.contains("Only findings created at or after TIME: the report's timePeriod.since"),
+        "{report}"
+    );
+    assert!(
+        report.contains("`issues --since` reads relevant-since instead"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Only findings created before TIME: timePeriod.until"),
+        "{report}"
+    );
+    let search = help("search");
+    assert!(
+        search.contains("Only issues created at or after TIME: filters.createdAt.startAt"),
+        "{search}"
+    );
+    assert!(
+        search.contains("Only issues created before TIME: filters.createdAt.endAt"),
+        "{search}"
+    );
+}
+
+#[test]
+fn first_detection_is_filtered_here_on_what_the_server_includes() {
+    let server = Server::start(200);
+    let times = |stdout: &str| -> Vec<String> {
+        stdout
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                v["issue"]["firstDetectedAt"]
+                    .as_str()
+                    .expect("included")
+                    .to_owned()
+            })
+            .collect()
+    };
+    let (code, stdout, _) = run(
+        &server,
+        &[
+            "issues",
+            "--all",
+            "--format",
+            "ndjson",
+            "--include",
+            "first-detected",
+        ],
+    );
+    assert_eq!(code, 0);
+    let mut all = times(&stdout);
+    all.sort();
+    let (since, until) = (all[all.len() / 4].clone(), all[all.len() * 3 / 4].clone());
+    let expected = all.iter().filter(|t| **t >= since && **t < until).count();
+    // Without --include: the flag asks for the time itself.
+    for format in ["ndjson", "csv"] {
+        let (code, stdout, stderr) = run(
+            &server,
+            &[
+                "issues",
+                "--all",
+                "--format",
+                format,
+                "--first-detected-since",
+                &since,
+                "--first-detected-until",
+                &until,
+            ],
+        );
+        assert_eq!(code, 0, "{stderr}");
+        if format == "ndjson" {
+            let got = times(&stdout);
+            assert!(got.iter().all(|t| *t >= since && *t < until), "{got:?}");
+            assert_eq!(got.len(), expected);
+        } else {
+            assert_eq!(
+                stdout.lines().count(),
+                expected + 1,
+                "a header and the rows"
+            );
+        }
+    }
+    // --max counts what is kept.
+    let (_, stdout, _) = run(
+        &server,
+        &[
+            "issues",
+            "--max",
+            "3",
+            "--limit",
+            "5",
+            "--format",
+            "ndjson",
+            "--first-detected-since",
+            &until,
+        ],
+    );
+    let got = times(&stdout);
+    assert_eq!(got.len(), 3);
+    assert!(got.iter().all(|t| *t >= until));
+    let (code, _, stderr) = run(&server, &["issues", "--first-detected-until", "soon"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--first-detected-until: \"soon\" is not a time"),
+        "{stderr}"
+    );
+}
