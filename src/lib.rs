@@ -16,6 +16,7 @@ pub mod config;
 pub mod demo;
 pub mod export;
 pub mod filter_spec;
+pub mod handoff;
 pub mod json;
 pub mod text;
 pub mod triage;

@@ -96,9 +96,9 @@ pub fn suspend(terminal: &mut RealTerminal) -> io::Result<()> {
 
 /// Copies through the terminal (OSC 52), which works over SSH too. The text
 /// is base64-encoded, so nothing in it can act as a control sequence.
-pub fn osc52_copy(text: &str) -> io::Result<()> {
+pub fn osc52_copy(text: &crate::handoff::ClipboardText) -> io::Result<()> {
     use base64::Engine;
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_str());
     let mut stdout = io::stdout();
     write!(stdout, "\x1b]52;c;{encoded}\x07")?;
     stdout.flush()

@@ -17,6 +17,7 @@ mod contract_triage;
 mod decode;
 mod faults_headless;
 mod faults_tui;
+mod handoff;
 mod pty;
 mod published;
 mod readme;
