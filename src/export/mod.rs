@@ -202,6 +202,11 @@ impl<W: Write> Writer<W> {
         }
     }
 
+    /// The output, to write around the items (a heading before them).
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Pushes what is buffered to the reader (between pages).
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()

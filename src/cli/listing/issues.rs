@@ -64,7 +64,7 @@ pub struct IssuesArgs {
           hide_possible_values = true)]
     include: Vec<String>,
     #[command(flatten)]
-    output: OutputArgs,
+    pub(in crate::cli) output: OutputArgs,
 }
 
 impl IssuesArgs {
@@ -146,7 +146,7 @@ pub async fn issues(
             &args.output,
             format,
             |page: RawListPage| page.issues.unwrap_or_default(),
-            |_| Ok(()),
+            |_, _| Ok(()),
         )
         .await
         .map(|_| ());
@@ -157,7 +157,7 @@ pub async fn issues(
         &args.output,
         format,
         |page: ListIssuesResponse| page.issues,
-        |_| Ok(()),
+        |_, _| Ok(()),
     )
     .await
     .map(|_| ())

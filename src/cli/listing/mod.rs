@@ -14,7 +14,7 @@ mod report;
 mod search;
 
 pub use issues::{IssuesArgs, issues};
-pub(crate) use output::terminal_width;
+pub(crate) use output::output_width;
 pub use overview::overview;
 pub use report::{ReportArgs, report};
 pub use search::{SearchArgs, search};
