@@ -175,7 +175,17 @@ pub fn open_append(path: &Path, access: Access) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).append(true);
     restrict(&mut options, access);
-    options.open(path)
+    options.open(path).map_err(|e| {
+        // With O_NOFOLLOW, ELOOP means the name is a link: say so.
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return io::Error::new(
+                ErrorKind::InvalidInput,
+                "it is a symbolic link (never followed)",
+            );
+        }
+        e
+    })
 }
 
 fn open_new(path: &Path, access: Access) -> io::Result<File> {
