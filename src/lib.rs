@@ -5,14 +5,18 @@
 //! ours; `api` (the client) imports the model; `demo` imports the model;
 //! `export` imports the model; `cli` and `config` are the wiring. `text` and
 //! `json` (the one JSON encoder and decoder every type goes through) are
-//! leaf helpers any layer may use.
+//! leaf helpers any layer may use; so are `atomic_file` (the one way a
+//! file is written) and `handoff` (the one way text leaves for the
+//! clipboard or a browser).
 
 pub mod api;
+pub mod atomic_file;
 pub mod cli;
 pub mod config;
 pub mod demo;
 pub mod export;
 pub mod filter_spec;
+pub mod handoff;
 pub mod json;
 pub mod redact;
 pub mod text;

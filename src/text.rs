@@ -59,10 +59,15 @@ fn needs_escape(c: char, keep_newlines: bool) -> bool {
     match c {
         '\n' => !keep_newlines,
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
-        // Bidi embeddings, overrides and isolates can reorder what is shown.
+        // Bidi embeddings, overrides, isolates and marks can reorder what is
+        // shown.
         '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' => true,
-        // Zero-width characters hide text; the BOM and the line separators too.
-        '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{2028}' | '\u{2029}' => true,
+        '\u{061c}' => true,
+        // Zero-width and invisible characters hide text (joiners, invisible
+        // operators, the BOM, tags that spell hidden ASCII); the line
+        // separators and interlinear annotations too.
+        '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2065}' | '\u{feff}' | '\u{180e}' => true,
+        '\u{2028}' | '\u{2029}' | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}' => true,
         _ => false,
     }
 }
@@ -155,6 +160,10 @@ mod tests {
     #[test]
     fn bidi_and_zero_width_are_shown() {
         assert_eq!(one_line("x\u{202e}y\u{200b}z"), "x<U+202E>y<U+200B>z");
+        assert_eq!(
+            one_line("a\u{061c}b\u{2062}c\u{e0041}d"),
+            "a<U+061C>b<U+2062>c<U+E0041>d"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The command line's flags and subcommands, and the value parsers that
 //! offer their values to shell completion.
 
+use super::destination::OutputFile;
 use super::{config_cmd, demo, listing, scm, show, triage};
 use crate::config;
 use crate::export::Format;
@@ -136,14 +137,19 @@ pub struct OutputArgs {
     #[arg(long, value_name = "N", default_value_t = crate::api::DEFAULT_MAX_PAGES as u64,
           value_parser = at_least_one("--max-pages"), value_hint = ValueHint::Other)]
     pub(super) max_pages: u64,
+    #[command(flatten)]
+    pub(super) file: OutputFile,
 }
 
 impl OutputArgs {
     pub(super) fn format(&self) -> Result<Format, UsageError> {
-        use std::io::IsTerminal;
         match &self.format {
-            None if std::io::stdout().is_terminal() => Ok(Format::Table),
-            None => Ok(Format::Ndjson),
+            None if self.file.is_terminal() => Ok(Format::Table),
+            None => Ok(self
+                .file
+                .path()
+                .and_then(|p| Format::from_path(&p.to_string_lossy()))
+                .unwrap_or(Format::Ndjson)),
             Some(f) => Format::parse(f).ok_or_else(|| {
                 UsageError(format!(
                     "unknown format {f:?}; valid formats: {}",

@@ -7,6 +7,7 @@
 //! level asked; other crates' only from `warn` up.
 
 use super::Failure;
+use crate::atomic_file::{self, Access};
 use crate::config::{self, ENV_LOG};
 use std::path::{Path, PathBuf};
 use tracing_subscriber::filter::{LevelFilter, Targets};
@@ -72,25 +73,15 @@ pub fn default_path() -> Result<PathBuf, Failure> {
 }
 
 /// Opens the file for appending, creating it (and its folder) private to
-/// the user.
+/// the user; a link at its name is refused, never followed.
 fn open(path: &Path) -> Result<std::fs::File, Failure> {
     let fail = |e: std::io::Error| {
         Failure::Runtime(format!("cannot open the log file {}: {e}", path.display()))
     };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-        && !dir.exists()
-    {
-        let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(dir).map_err(fail)?;
+    if let Some(dir) = path.parent() {
+        atomic_file::create_folder(dir, Access::Private).map_err(fail)?;
     }
-    let mut options = std::fs::OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map_err(fail)
+    atomic_file::open_append(path, Access::Private).map_err(fail)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 mod args;
 mod config_cmd;
 mod demo;
+mod destination;
 mod interactive;
 mod listing;
 mod logging;
@@ -26,6 +27,7 @@ use crate::api::ApiError;
 use crate::{config, filter_spec};
 use args::{Command, at_least_one, offer, offer_to};
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
+use destination::until_interrupted;
 use settings::{no_color, settings, settings_here};
 use std::process::ExitCode;
 
@@ -38,6 +40,8 @@ pub enum Failure {
     Usage(String),
     /// The API or the network failed (exit 1).
     Runtime(String),
+    /// Ctrl-C while writing `-o FILE` (exit 130, as a shell reports SIGINT).
+    Interrupted(String),
 }
 
 impl From<UsageError> for Failure {
@@ -122,6 +126,10 @@ fn report(failure: Failure) -> ExitCode {
             eprintln!("findings: error: {}", crate::redact::scrub(&msg));
             ExitCode::from(1)
         }
+        Failure::Interrupted(msg) => {
+            eprintln!("findings: {msg}");
+            ExitCode::from(130)
+        }
     }
 }
 
@@ -158,7 +166,8 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 listing::checked(&session.client, &probe, |n| args.request(n)).await?;
             // List issues always says its page size (the default is 100).
             request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
-            listing::issues(&session.client, request, &args).await
+            let file = args.output.file.path();
+            until_interrupted(file, listing::issues(&session.client, request, &args)).await
         }
         Some(Command::Report(args)) => {
             let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
@@ -168,7 +177,8 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let mut request =
                 listing::checked(&session.client, &probe, |n| args.request(n)).await?;
             request.limit = request.limit.or(settings.page_size_override());
-            listing::report(&session.client, request, &args).await
+            let file = args.output.file.path();
+            until_interrupted(file, listing::report(&session.client, request, &args)).await
         }
         Some(Command::Search(args)) => {
             let probe = listing::Names::unchecked(filter_spec::SEARCH_NAMES);
@@ -178,13 +188,15 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let mut request =
                 listing::checked(&session.client, &probe, |n| args.request(n)).await?;
             request.limit = request.limit.or(settings.page_size_override());
-            listing::search(&session.client, request, &args).await
+            let file = args.output.file.path();
+            until_interrupted(file, listing::search(&session.client, request, &args)).await
         }
         Some(Command::Show(args)) => {
             let format = args.format()?;
             let settings = settings_here(&conn, matches)?;
             let session = Session::open(&settings).await?;
-            show::run(&session.client, &args, format).await
+            let file = args.file.path();
+            until_interrupted(file, show::run(&session.client, &args, format)).await
         }
         Some(Command::Scm {
             command: scm::ScmCommand::List(args),
@@ -192,7 +204,8 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let format = args.format()?;
             let settings = settings_here(&conn, matches)?;
             let session = Session::open(&settings).await?;
-            scm::list(&session.client, format).await
+            let file = args.file.path();
+            until_interrupted(file, scm::list(&session.client, format, &args.file)).await
         }
         Some(Command::Scm {
             command: scm::ScmCommand::Update(args),

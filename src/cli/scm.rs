@@ -3,6 +3,7 @@
 //! config (docs/api.md §14), shown and confirmed before it is sent, never
 //! retried, and its answer checked against what was asked.
 
+use super::destination::OutputFile;
 use super::write::{self, confirm};
 use super::{Failure, UsageError, offer};
 use crate::api::Client;
@@ -25,6 +26,8 @@ pub struct ListArgs {
     #[arg(long, value_name = "FORMAT", default_value = "table",
           value_parser = offer(["table", "json"]), hide_possible_values = true)]
     format: String,
+    #[command(flatten)]
+    pub(super) file: OutputFile,
 }
 
 impl ListArgs {
@@ -42,19 +45,19 @@ impl ListArgs {
 }
 
 /// Every config of the deployment (all pages), as a table or a JSON array.
-pub async fn list(client: &Client, format: Format) -> Result<(), Failure> {
+pub async fn list(client: &Client, format: Format, file: &OutputFile) -> Result<(), Failure> {
     let configs = crate::api::all_scm_configs(
         client,
         ListScmConfigsRequest::default(),
         crate::api::MAX_SCM_CONFIGS,
     )
     .await?;
-    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut writer = Writer::new::<ScmConfig>(stdout, format, super::listing::terminal_width());
+    let out = file.open()?;
+    let mut writer = Writer::new::<ScmConfig>(out, format, super::listing::output_width(file));
     for config in &configs {
         writer.item(config)?;
     }
-    writer.finish()?;
+    writer.finish()?.finish()?;
     if configs.is_empty() && format == Format::Table {
         eprintln!("findings: the deployment lists no SCM configs");
     }
@@ -103,6 +106,8 @@ pub struct UpdateArgs {
     #[arg(long, value_name = "FORMAT", default_value = "table",
           value_parser = offer(["table", "json"]), hide_possible_values = true)]
     format: String,
+    #[command(flatten)]
+    pub(super) file: OutputFile,
 }
 
 pub struct Prepared {

@@ -2,6 +2,7 @@
 //! generated from the same clap definition that parses the command line.
 
 use super::{Cli, Failure};
+use crate::atomic_file::{self, Access, Replace};
 use clap::CommandFactory;
 use std::io::Write;
 use std::path::Path;
@@ -25,16 +26,35 @@ pub fn man(dir: Option<&Path>) -> Result<(), Failure> {
             std::io::stdout().lock().write_all(&out)?;
         }
         Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Failure::Runtime(format!("cannot create {}: {e}", dir.display())))?;
-            clap_mangen::generate_to(cmd, dir).map_err(|e| {
+            let fail = |e: std::io::Error| {
                 Failure::Runtime(format!(
                     "cannot write the man pages to {}: {e}",
                     dir.display()
                 ))
-            })?;
+            };
+            atomic_file::create_folder(dir, Access::Default).map_err(fail)?;
+            let mut cmd = cmd.disable_help_subcommand(true);
+            cmd.build();
+            write_pages(cmd, dir).map_err(fail)?;
             eprintln!("findings: man pages written to {}", dir.display());
         }
     }
     Ok(())
+}
+
+/// A page for `cmd` and each of its subcommands (as clap_mangen's
+/// `generate_to` does), each written whole and never through a link.
+fn write_pages(cmd: clap::Command, dir: &Path) -> std::io::Result<()> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        write_pages(sub.clone(), dir)?;
+    }
+    let page = clap_mangen::Man::new(cmd);
+    let mut roff = Vec::new();
+    page.render(&mut roff)?;
+    atomic_file::write(
+        &dir.join(page.get_filename()),
+        &roff,
+        Access::Default,
+        Replace::Existing,
+    )
 }

@@ -4,6 +4,7 @@
 
 use super::Failure;
 use super::args::offer;
+use super::destination::OutputFile;
 use crate::api::Client;
 use crate::api::model::Issue;
 use crate::export::{Format, Writer};
@@ -11,7 +12,7 @@ use crate::tui::detail::DetailView;
 use crate::tui::detail::view::tab_lines;
 use crate::tui::theme::Theme;
 use clap::Args;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -21,6 +22,8 @@ pub struct ShowArgs {
     /// (default: table on a terminal, else json)
     #[arg(long, value_name = "FORMAT", value_parser = offer(FORMATS), hide_possible_values = true)]
     format: Option<String>,
+    #[command(flatten)]
+    pub(super) file: OutputFile,
 }
 
 const FORMATS: [&str; 3] = ["table", "json", "markdown"];
@@ -32,8 +35,18 @@ impl ShowArgs {
     /// The output format, checked before anything is started or sent.
     pub(super) fn format(&self) -> Result<&'static str, Failure> {
         match self.format.as_deref() {
-            None if std::io::stdout().is_terminal() => Ok("table"),
-            None => Ok("json"),
+            None if self.file.is_terminal() => Ok("table"),
+            None => Ok(
+                match self
+                    .file
+                    .path()
+                    .and_then(|p| Format::from_path(&p.to_string_lossy()))
+                {
+                    Some(Format::Markdown) => "markdown",
+                    Some(Format::Table) => "table",
+                    _ => "json",
+                },
+            ),
             Some(f) => FORMATS.iter().find(|v| **v == f).copied().ok_or_else(|| {
                 Failure::Usage(format!(
                     "unknown format {f:?} for show; valid formats: {}",
@@ -54,7 +67,7 @@ pub async fn run(client: &Client, args: &ShowArgs, format: &str) -> Result<(), F
             crate::text::one_line(&args.id)
         )));
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = args.file.open()?;
     match format {
         "json" => {
             crate::json::write_pretty(&mut out, &issue)?;
@@ -62,11 +75,11 @@ pub async fn run(client: &Client, args: &ShowArgs, format: &str) -> Result<(), F
         "markdown" => {
             let mut writer = Writer::new::<Issue>(out, Format::Markdown, 0);
             writer.item(&issue)?;
-            drop(writer.finish()?);
+            out = writer.finish()?;
         }
         _ => write!(out, "{}", plain_detail(issue))?,
     }
-    Ok(())
+    out.finish()
 }
 
 /// The TUI's detail, every tab, as plain text (made terminal-safe as the

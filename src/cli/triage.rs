@@ -284,7 +284,7 @@ async fn agentic(client: &Client, p: &Prepared, demo: bool) -> Result<(), Failur
                 } else {
                     String::new()
                 };
-                let (Failure::Runtime(said) | Failure::Usage(said)) =
+                let (Failure::Runtime(said) | Failure::Usage(said) | Failure::Interrupted(said)) =
                     write::failed(e, "this triage");
                 failure = Some(format!(
                     "{}: {said}{rest} ({} of {n} triaged)",

@@ -3,6 +3,7 @@
 //! cannot be parsed, or that would not load after the edit, is left alone.
 
 use super::views::SavedView;
+use crate::atomic_file::{self, Access, Replace};
 use std::path::Path;
 use toml_edit::{Array, DocumentMut, Item, Table, value};
 
@@ -87,18 +88,15 @@ fn sub_table<'a>(parent: &'a mut Table, name: &str) -> Result<&'a mut Table, Str
         .ok_or_else(|| format!("{name} is not a table"))
 }
 
-/// Written beside and renamed over, keeping the file's permissions (it may
-/// hold a token).
+/// Written whole (`atomic_file`), private to the user from the start (it
+/// may hold a token). A config file kept as a link (a dotfiles folder) is
+/// written where it points, so it stays a link.
 fn write(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
+    let target = atomic_file::through_links(path)?;
+    if let Some(dir) = target.parent() {
+        atomic_file::create_folder(dir, Access::Private)?;
     }
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, text)?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        std::fs::set_permissions(&tmp, meta.permissions())?;
-    }
-    std::fs::rename(&tmp, path)
+    atomic_file::write(&target, text.as_bytes(), Access::Private, Replace::Existing)
 }
 
 #[cfg(test)]
@@ -192,5 +190,76 @@ mod tests {
             text.starts_with("[profiles.\"my team\".views.crit]"),
             "{text}"
         );
+    }
+
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        path.symlink_metadata().unwrap().permissions().mode() & 0o777
+    }
+
+    /// The file may hold a token: created, or replaced, the owner's only.
+    #[cfg(unix)]
+    #[test]
+    fn the_file_written_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        save_view(&path, None, &view("crit")).unwrap();
+        assert_eq!(mode(&path), 0o600);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        save_view(&path, None, &view("other")).unwrap();
+        assert_eq!(mode(&path), 0o600);
+    }
+
+    /// A link planted at the old fixed temporary name is never written
+    /// through (it would have received the whole config, token included),
+    /// and config.toml does not become that link.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_old_temporary_name_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "[profiles.work]\ntoken = \"s3cret\"\n").unwrap();
+        let spy = dir.path().join("spy");
+        std::fs::write(&spy, "").unwrap();
+        std::os::unix::fs::symlink(&spy, dir.path().join("config.toml.tmp")).unwrap();
+        save_view(&path, None, &view("crit")).unwrap();
+        assert_eq!(std::fs::read_to_string(&spy).unwrap(), "");
+        assert!(path.symlink_metadata().unwrap().file_type().is_file());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("s3cret") && text.contains("[views.crit]"),
+            "{text}"
+        );
+    }
+
+    /// A config.toml kept as a link (dotfiles) is edited in its target,
+    /// and stays a link.
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_config_is_edited_where_it_points() {
+        let dir = tempfile::tempdir().unwrap();
+        let dotfiles = dir.path().join("dotfiles");
+        std::fs::create_dir(&dotfiles).unwrap();
+        let real = dotfiles.join("findings.toml");
+        std::fs::write(&real, FILE).unwrap();
+        let path = dir.path().join("config.toml");
+        std::os::unix::fs::symlink("dotfiles/findings.toml", &path).unwrap();
+        let at = save_view(&path, None, &view("crit")).unwrap();
+        assert_eq!(at.path, path.display().to_string());
+        assert!(path.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(
+            std::fs::read_link(&path).unwrap(),
+            Path::new("dotfiles/findings.toml")
+        );
+        let text = std::fs::read_to_string(&real).unwrap();
+        assert!(
+            text.starts_with(FILE) && text.contains("[views.crit]"),
+            "{text}"
+        );
+        assert_eq!(mode(&real), 0o600);
+        let names: Vec<_> = std::fs::read_dir(&dotfiles).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file left: {names:?}");
     }
 }

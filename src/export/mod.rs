@@ -7,6 +7,7 @@
 //! each finding and writes the document when the writer finishes.
 
 mod columns;
+mod csv;
 pub mod markdown;
 pub mod sarif;
 
@@ -156,7 +157,7 @@ impl<W: Write> Writer<W> {
             }
             Format::Csv => {
                 let cells = item.cells();
-                let line: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
+                let line: Vec<String> = cells.iter().map(|c| csv::field(c)).collect();
                 writeln!(self.out, "{}", line.join(","))?;
             }
             Format::Table => {
@@ -203,6 +204,11 @@ impl<W: Write> Writer<W> {
             }
             Format::Ndjson | Format::Sarif => Ok(()),
         }
+    }
+
+    /// The output, to write around the items (a heading before them).
+    pub fn get_mut(&mut self) -> &mut dyn Write {
+        &mut self.out
     }
 
     /// Pushes what is buffered to the reader (between pages).
@@ -354,24 +360,6 @@ pub fn fit(s: &str, width: usize) -> String {
     }
     out.extend(std::iter::repeat_n(' ', width.saturating_sub(used)));
     out
-}
-
-/// One CSV field (RFC 4180 quoting); control characters are made visible
-/// so a spreadsheet or terminal never interprets them.
-fn csv_field(s: &str) -> String {
-    let safe = crate::text::one_line(s);
-    // Cells starting with these are formulas to spreadsheet programs.
-    let needs_guard = safe.starts_with(['=', '+', '-', '@']);
-    let safe = if needs_guard {
-        format!("'{safe}")
-    } else {
-        safe.into_owned()
-    };
-    if safe.contains([',', '"']) || safe.starts_with(' ') || safe.ends_with(' ') {
-        format!("\"{}\"", safe.replace('"', "\"\""))
-    } else {
-        safe
-    }
 }
 
 #[cfg(test)]
@@ -633,14 +621,5 @@ mod tests {
         assert_eq!(Format::parse("md"), Some(Format::Markdown));
         assert_eq!(Format::Sarif.extension(), "sarif");
         assert_eq!(Format::Markdown.extension(), "md");
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_and_neutralised() {
-        assert_eq!(csv_field("plain"), "plain");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_field("x\u{1b}[31my\nz"), "x␛[31my␤z");
-        assert_eq!(csv_field("=cmd()"), "'=cmd()");
     }
 }

@@ -9,6 +9,7 @@ use super::message::{AppEvent, ExportItems, Outbox};
 use super::pane::FindingsSource;
 use super::rows::{Finding, FindingRow};
 use crate::api::model::{Issue, IssueItem, Timestamp};
+use crate::handoff::{ClipboardText, SafeUrl};
 use std::collections::HashSet;
 
 /// The finding ids marked on a pane (`Space`).
@@ -172,16 +173,16 @@ pub fn on_list_key<T: Finding>(
 }
 
 /// Opens the finding's line of code, if it is a web URL (it comes from the
-/// server: anything else is refused).
+/// server: it is checked and cleaned, and anything else is refused).
 pub fn open_url(outbox: &mut Outbox, issue: Option<&Issue>) {
     match issue.and_then(|i| i.line_of_code_url.as_deref()) {
-        Some(url) if is_web_url(url) => {
-            outbox
-                .effects
-                .push(super::message::Effect::OpenUrl(url.to_owned()));
-            outbox.status(opening(url));
-        }
-        Some(_) => outbox.status("the finding's URL is not an http(s) URL; not opened"),
+        Some(url) => match SafeUrl::parse(url) {
+            Ok(url) => {
+                outbox.status(opening(url.as_str()));
+                outbox.effects.push(super::message::Effect::OpenUrl(url));
+            }
+            Err(why) => outbox.status(format!("the finding's link is not opened: {why}")),
+        },
         None => outbox.status("this finding has no line-of-code URL"),
     }
 }
@@ -210,21 +211,21 @@ pub fn opened(status: &mut Option<String>, url: &str, result: Result<(), String>
     }
 }
 
-/// Copies the finding's URL, or its id when it has none.
+/// Copies the finding's URL (checked and cleaned), or its id (cleaned)
+/// when it has no usable URL.
 pub fn copy_link(outbox: &mut Outbox, issue: Option<&Issue>) {
     let Some(issue) = issue else { return };
-    let text = issue
-        .web_url()
-        .map(str::to_owned)
-        .unwrap_or_else(|| issue.id().to_owned());
-    if text.is_empty() {
-        return;
-    }
-    outbox.status(format!("copied {}", crate::text::one_line(&text)));
+    let url = issue.line_of_code_url.as_deref().map(SafeUrl::parse);
+    let text = match url {
+        Some(Ok(url)) => ClipboardText::url(&url),
+        _ => match ClipboardText::line(issue.id()) {
+            Some(id) => id,
+            None => return,
+        },
+    };
+    outbox.status(format!("copied {text}"));
     outbox.effects.push(super::message::Effect::Copy(text));
 }
-
-pub use crate::api::model::is_web_url;
 
 /// How a list's items become export items.
 pub trait Exportable: Finding + Sized {

@@ -12,6 +12,7 @@ use crate::api::ApiError;
 use crate::api::model::*;
 use crate::config::{SavedAt, SavedView};
 use crate::export::{Format, Record, Writer};
+use crate::handoff::{ClipboardText, SafeUrl};
 use crossterm::event::{KeyEvent, MouseEvent};
 use std::collections::HashMap;
 
@@ -166,9 +167,12 @@ pub enum Effect {
         request: ApiRequest,
     },
     Cancel(RequestId),
-    OpenUrl(String),
-    /// Copy text to the clipboard (OSC 52).
-    Copy(String),
+    /// Open a link in the browser: a [`SafeUrl`], so only a checked and
+    /// cleaned http(s) link can be launched.
+    OpenUrl(SafeUrl),
+    /// Copy text to the clipboard (OSC 52): a [`ClipboardText`], so only
+    /// cleaned text can be pasted elsewhere.
+    Copy(ClipboardText),
     Suspend,
     Quit,
     /// Write `items` to a new file at `path` (never over an existing one)

@@ -33,6 +33,7 @@ pub mod visits;
 pub mod widgets;
 pub mod worker;
 
+use crate::handoff::{ClipboardText, SafeUrl};
 use app::App;
 use crossterm::event::{Event, MouseEventKind};
 use futures_util::{Stream, StreamExt};
@@ -48,8 +49,8 @@ use worker::WorkerCommand;
 pub trait Platform<B: Backend> {
     /// Opens `url` without blocking the loop, and says how it went through
     /// `done` ([`Msg::Opened`]).
-    fn open_url(&mut self, url: &str, done: &mpsc::UnboundedSender<Msg>);
-    fn copy(&mut self, text: &str);
+    fn open_url(&mut self, url: &SafeUrl, done: &mpsc::UnboundedSender<Msg>);
+    fn copy(&mut self, text: &ClipboardText);
     fn suspend(&mut self, terminal: &mut Terminal<B>) -> std::io::Result<()>;
 }
 
@@ -199,18 +200,19 @@ fn perform<B: Backend>(
 pub struct RealPlatform;
 
 impl Platform<ratatui::backend::CrosstermBackend<std::io::Stdout>> for RealPlatform {
-    fn open_url(&mut self, url: &str, done: &mpsc::UnboundedSender<Msg>) {
-        let url = url.to_owned();
+    fn open_url(&mut self, url: &SafeUrl, done: &mpsc::UnboundedSender<Msg>) {
+        let url = url.clone();
         let browser = std::env::var("BROWSER").ok();
         let done = done.clone();
         // A thread of its own, not the blocking pool: a browser that stays
         // in the foreground is waited for, and must not hold up the exit.
         std::thread::spawn(move || {
             let result = opener::open(&url, browser.as_deref(), opener::WAIT);
+            let url = url.to_string();
             let _ = done.send(Msg::Opened { url, result });
         });
     }
-    fn copy(&mut self, text: &str) {
+    fn copy(&mut self, text: &ClipboardText) {
         let _ = terminal::osc52_copy(text);
     }
     fn suspend(&mut self, t: &mut terminal::RealTerminal) -> std::io::Result<()> {

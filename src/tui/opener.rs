@@ -4,6 +4,7 @@
 //! URL as its last argument. Without `$BROWSER`, the desktop's opener. The
 //! outcome is returned, so the status line can say it.
 
+use crate::handoff::SafeUrl;
 use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -19,8 +20,10 @@ pub const DESKTOP_OPENER: &str = if cfg!(target_os = "macos") {
 /// stays in the foreground has opened the page, not failed.
 pub const WAIT: Duration = Duration::from_secs(3);
 
-/// The commands to try, each as its program and arguments.
-pub fn commands(browser: Option<&str>, url: &str) -> Result<Vec<Vec<String>>, String> {
+/// The commands to try, each as its program and arguments. The link is a
+/// [`SafeUrl`]: one word of plain ASCII, whatever the server sent.
+pub fn commands(browser: Option<&str>, url: &SafeUrl) -> Result<Vec<Vec<String>>, String> {
+    let url = url.as_str();
     let browser = browser.map(str::trim).filter(|b| !b.is_empty());
     let Some(browser) = browser else {
         return Ok(vec![vec![DESKTOP_OPENER.to_owned(), url.to_owned()]]);
@@ -68,7 +71,7 @@ fn substitute(word: &str, url: &str) -> String {
 
 /// Opens `url` with the first command that works; else says why the last
 /// one did not. Blocks up to `wait` per command: run it off the UI thread.
-pub fn open(url: &str, browser: Option<&str>, wait: Duration) -> Result<(), String> {
+pub fn open(url: &SafeUrl, browser: Option<&str>, wait: Duration) -> Result<(), String> {
     let mut failure = format!("{DESKTOP_OPENER} not found");
     for argv in commands(browser, url)? {
         match run(&argv, wait) {
@@ -158,19 +161,23 @@ mod tests {
 
     const URL: &str = "https://example.test/a?b=1&c=%20";
 
+    fn url() -> SafeUrl {
+        SafeUrl::parse(URL).unwrap()
+    }
+
     #[test]
     fn browser_commands_follow_the_xdg_conventions() {
         assert_eq!(
-            commands(None, URL).unwrap(),
+            commands(None, &url()).unwrap(),
             vec![vec![DESKTOP_OPENER.to_owned(), URL.to_owned()]]
         );
-        assert_eq!(commands(Some("  "), URL).unwrap()[0][0], DESKTOP_OPENER);
+        assert_eq!(commands(Some("  "), &url()).unwrap()[0][0], DESKTOP_OPENER);
         // No %s: the URL goes last; %s: in its place, inside a word too; a
         // list: each in turn; quotes group words.
         assert_eq!(
             commands(
                 Some("firefox --new-tab:'my browser' --url=%s --x:echo 100%%"),
-                URL
+                &url()
             )
             .unwrap(),
             vec![
@@ -184,7 +191,7 @@ mod tests {
             ]
         );
         assert!(
-            commands(Some("'unclosed"), URL)
+            commands(Some("'unclosed"), &url())
                 .unwrap_err()
                 .contains("$BROWSER")
         );
@@ -198,28 +205,49 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let got = dir.join("url");
         let records = format!("sh -c 'printf %%s \"$0\" > \"$1\"' %s '{}'", got.display());
-        assert_eq!(open(URL, Some(&records), wait), Ok(()));
+        assert_eq!(open(&url(), Some(&records), wait), Ok(()));
         assert_eq!(std::fs::read_to_string(&got).unwrap(), URL);
         std::fs::remove_dir_all(&dir).unwrap();
         // A non-zero exit, with what the command said.
         assert_eq!(
-            open(URL, Some("sh -c 'echo no display >&2; exit 4'"), wait),
+            open(&url(), Some("sh -c 'echo no display >&2; exit 4'"), wait),
             Err("sh exited with status 4: no display".into())
         );
         // A command that cannot be run, alone or before one that works.
         let missing = "findings-no-such-browser";
-        let err = open(URL, Some(missing), wait).unwrap_err();
+        let err = open(&url(), Some(missing), wait).unwrap_err();
         assert!(err.starts_with(&format!("{missing} not found")), "{err}");
-        assert_eq!(open(URL, Some(&format!("{missing}:true")), wait), Ok(()));
+        assert_eq!(open(&url(), Some(&format!("{missing}:true")), wait), Ok(()));
     }
 
     #[test]
     fn a_browser_that_keeps_running_has_opened() {
         let started = Instant::now();
         assert_eq!(
-            open(URL, Some("sh -c 'sleep 2'"), Duration::from_millis(200)),
+            open(&url(), Some("sh -c 'sleep 2'"), Duration::from_millis(200)),
             Ok(())
         );
         assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    /// A `$BROWSER` that hands the link to a shell script still gets one
+    /// harmless word: what the server sent is parsed and encoded first.
+    #[cfg(unix)]
+    #[test]
+    fn a_hostile_link_reaches_a_shell_browser_as_one_inert_word() {
+        let dir = tempfile::tempdir().unwrap();
+        let got = dir.path().join("url");
+        let pwned = dir.path().join("pwned");
+        let hostile = format!(
+            "https://example.test/a b';touch {}; echo '$(touch {})\u{202e}",
+            pwned.display(),
+            pwned.display()
+        );
+        let url = SafeUrl::parse(&hostile).unwrap();
+        let browser = format!("sh -c 'printf %%s %s > {}'", got.display());
+        assert_eq!(open(&url, Some(&browser), Duration::from_secs(5)), Ok(()));
+        assert_eq!(std::fs::read_to_string(&got).unwrap(), url.as_str());
+        assert!(!pwned.exists(), "the link ran a command");
+        assert!(url.as_str().chars().all(|c| c.is_ascii_graphic()), "{url}");
     }
 }

@@ -3,6 +3,7 @@
 //! (beside `visits.json`), read at start and written when the app ends. A
 //! damaged file is reported, not fatal, and replaced on the next write.
 
+use crate::atomic_file::{self, Access, Replace};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -90,33 +91,21 @@ impl ProfileStore {
     }
 
     /// Sets the profile's entry, keeping the other profiles' (a damaged
-    /// file is started anew). Written beside and renamed.
+    /// file is started anew). Written whole (`atomic_file`).
     pub fn save<T: Serialize>(&self, entry: &T) -> Result<(), String> {
         let mut profiles = self.read().unwrap_or_default();
         let entry = crate::json::to_value(entry).map_err(|e| e.to_string())?;
         profiles.insert(self.profile.clone(), entry);
         let json = serde_json::to_vec_pretty(&serde_json::json!({ "profiles": profiles }))
             .map_err(|e| e.to_string())?;
+        let fail = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)
+            atomic_file::create_folder(dir, Access::Private)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
-        let tmp = self.path.with_extension("json.tmp");
-        write_private(&tmp, &json)
-            .and_then(|()| std::fs::rename(&tmp, &self.path))
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+        // What was seen when is nobody else's business: the owner's only.
+        atomic_file::write(&self.path, &json, Access::Private, Replace::Existing).map_err(fail)
     }
-}
-
-/// Writes `bytes` to a new file only its owner can read (what was seen
-/// when is nobody else's business), as the crash logs are.
-pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)?.write_all(bytes)
 }
 
 #[cfg(test)]
@@ -163,5 +152,33 @@ mod tests {
                 .unwrap_err()
                 .contains("damaged entry")
         );
+    }
+
+    /// A link planted at the old fixed temporary name, or at the file
+    /// itself, is never written through: its target keeps its bytes.
+    #[cfg(unix)]
+    #[test]
+    fn links_planted_beside_or_at_the_file_are_never_written_through() {
+        use std::os::unix::fs::{PermissionsExt, symlink};
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let work = ProfileStore::report(dir.path(), "work");
+        symlink(&victim, dir.path().join("report.json.tmp")).unwrap();
+        work.save(&some()).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        let meta = work.path.symlink_metadata().unwrap();
+        assert!(
+            meta.file_type().is_file(),
+            "report.json is a file of its own"
+        );
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        assert_eq!(work.load(), Ok(Some(some())));
+        // A link at report.json itself is replaced, not followed.
+        std::fs::remove_file(&work.path).unwrap();
+        symlink(&victim, &work.path).unwrap();
+        work.save(&some()).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(work.path.symlink_metadata().unwrap().file_type().is_file());
     }
 }

@@ -1,10 +1,11 @@
 //! Writing an export file: the IO of [`Effect::Export`](super::message::Effect),
 //! done by the event loop (on a blocking thread) and by the test harness,
-//! never by `update`. An existing file is never overwritten.
+//! never by `update`. An existing file (or link) is never overwritten, and
+//! a file is written whole or not at all.
 
 use super::message::{ExportItems, Msg};
+use crate::atomic_file::{Access, AtomicFile, Replace};
 use crate::export::Format;
-use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, ErrorKind};
 use std::path::{Path, PathBuf};
 
@@ -39,15 +40,13 @@ fn resolve(path: &Path) -> PathBuf {
     std::path::absolute(&path).unwrap_or(path)
 }
 
-/// Creates `path` (refusing an existing file) and writes the items to it.
-/// On a failure part-way the partial file is removed.
+/// Writes the items to a new file at `path` (refusing an existing file or
+/// link), whole or not at all (`atomic_file`): a failure part-way leaves
+/// nothing behind.
 pub fn write(path: &Path, format: Format, items: &ExportItems) -> Result<usize, String> {
     let shown = crate::text::one_line(&path.display().to_string()).into_owned();
-    let file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| match e.kind() {
+    let file =
+        AtomicFile::create(path, Access::Default, Replace::Never).map_err(|e| match e.kind() {
             ErrorKind::AlreadyExists => {
                 format!("{shown} already exists; not overwritten (choose another name)")
             }
@@ -55,13 +54,14 @@ pub fn write(path: &Path, format: Format, items: &ExportItems) -> Result<usize, 
         })?;
     let written = (|| -> std::io::Result<usize> {
         let (out, n) = items.write_to(BufWriter::new(file), format, TABLE_WIDTH)?;
-        let file: File = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
+        out.into_inner().map_err(|e| e.into_error())?.commit()?;
         Ok(n)
     })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(path);
-        format!("cannot write {shown}: {e}")
+    written.map_err(|e| match e.kind() {
+        ErrorKind::AlreadyExists => {
+            format!("{shown} appeared while writing; not overwritten (choose another name)")
+        }
+        _ => format!("cannot write {shown}: {e}"),
     })
 }
 
@@ -110,5 +110,41 @@ mod tests {
                 PathBuf::from(home).join("x.csv")
             );
         }
+    }
+
+    /// A link planted at the export's name is refused, and its target
+    /// (which may be a file of the user's) keeps its bytes.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_name_is_refused_and_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let path = dir.path().join("out.csv");
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        assert!(err.contains("already exists"), "{err}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        let dangling = dir.path().join("new.csv");
+        std::os::unix::fs::symlink(dir.path().join("made"), &dangling).unwrap();
+        assert!(write(&dangling, Format::Csv, &items()).is_err());
+        assert!(!dir.path().join("made").exists());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 3, "no temporary file left: {names:?}");
+    }
+
+    /// An export is the user's file like any other: 0666 less the umask
+    /// (what a file made here by any program gets).
+    #[cfg(unix)]
+    #[test]
+    fn an_export_has_the_default_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "").unwrap();
+        let path = dir.path().join("out.csv");
+        write(&path, Format::Csv, &items()).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), mode(&plain));
     }
 }

@@ -1,6 +1,7 @@
 //! The real terminal: raw mode and the alternate screen on the way in, and
 //! always restored on the way out (quit, error, panic, SIGTERM, Ctrl-Z).
 
+use crate::atomic_file::{self, Access, Replace};
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
 use crossterm::terminal::{
@@ -71,18 +72,14 @@ pub fn install_panic_hook(crash_dir: Option<std::path::PathBuf>) {
 
 fn write_crash_log(dir: Option<&std::path::Path>, report: &str) -> io::Result<std::path::PathBuf> {
     let dir = dir.map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
-    std::fs::create_dir_all(&dir)?;
+    atomic_file::create_folder(&dir, Access::Private)?;
     let name = format!(
         "crash-{}-{}.log",
         chrono::Utc::now().format("%Y%m%d-%H%M%S"),
         std::process::id()
     );
     let path = dir.join(name);
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(&path)?.write_all(report.as_bytes())?;
+    atomic_file::write(&path, report.as_bytes(), Access::Private, Replace::Never)?;
     Ok(path)
 }
 
@@ -101,9 +98,9 @@ pub fn suspend(terminal: &mut RealTerminal) -> io::Result<()> {
 
 /// Copies through the terminal (OSC 52), which works over SSH too. The text
 /// is base64-encoded, so nothing in it can act as a control sequence.
-pub fn osc52_copy(text: &str) -> io::Result<()> {
+pub fn osc52_copy(text: &crate::handoff::ClipboardText) -> io::Result<()> {
     use base64::Engine;
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_str());
     let mut stdout = io::stdout();
     write!(stdout, "\x1b]52;c;{encoded}\x07")?;
     stdout.flush()

@@ -140,4 +140,37 @@ mod tests {
         file.save(seen).unwrap();
         assert_eq!(file.load(), Ok(seen));
     }
+
+    /// Quitting writes visits.json: a link planted at its old fixed
+    /// temporary name, or at the file, never has its target written.
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_never_written_through_on_quit() {
+        use std::os::unix::fs::{PermissionsExt, symlink};
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("authorized_keys");
+        std::fs::write(&victim, "ssh-ed25519 AAAA me").unwrap();
+        let file = VisitsFile::new(dir.path(), "work");
+        let seen = Visits {
+            issues: Some(at("2026-11-21T00:00:00Z")),
+            report: None,
+        };
+        symlink(&victim, dir.path().join("visits.json.tmp")).unwrap();
+        file.save(seen).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            "ssh-ed25519 AAAA me"
+        );
+        let meta = file.path.symlink_metadata().unwrap();
+        assert!(meta.file_type().is_file(), "visits.json is not the link");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        std::fs::remove_file(&file.path).unwrap();
+        symlink(&victim, &file.path).unwrap();
+        file.save(seen).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            "ssh-ed25519 AAAA me"
+        );
+        assert_eq!(file.load(), Ok(seen));
+    }
 }

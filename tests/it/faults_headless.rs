@@ -631,3 +631,129 @@ fn bad_fault_flags_are_usage_errors() {
         assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
     }
 }
+
+// ------------------------------------------------------------ `-o FILE`
+
+/// What is in `dir` besides `keep` (temporary files left behind).
+fn others_in(dir: &std::path::Path, keep: &str) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != keep)
+        .collect()
+}
+
+#[test]
+fn output_file_is_written_whole_on_success() {
+    let server = Server::start(50, Faults::none());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("findings.ndjson");
+    std::fs::write(&file, "an older export\n").unwrap();
+    let path = file.to_str().unwrap();
+    let out = server.run(&["issues", "--all", "--limit", "20", "-o", path]);
+    out.succeeds();
+    assert_eq!(out.stdout, "", "the items go to the file, not stdout");
+    // The format comes from the name (ndjson here) and every page is there.
+    let written = Outcome {
+        stdout: std::fs::read_to_string(&file).unwrap(),
+        ..out
+    };
+    assert_eq!(written.ids().len(), common::listed(50));
+    assert!(others_in(dir.path(), "findings.ndjson").is_empty());
+    // Every listing command takes it.
+    for args in [
+        &["report", "--max", "3", "--output", path][..],
+        &["search", "--max", "3", "-o", path],
+        &["scm", "list", "--format", "json", "-o", path],
+    ] {
+        std::fs::remove_file(&file).unwrap();
+        server.run(args).succeeds();
+        assert!(std::fs::metadata(&file).unwrap().len() > 0, "{args:?}");
+    }
+}
+
+#[test]
+fn a_failed_run_leaves_the_output_file_as_it_was_and_nothing_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.csv");
+    let path = file.to_str().unwrap();
+    // The server fails mid-way: two pages arrive, the third fails.
+    let server = Server::start(50, Faults::failing(500).after(2));
+    std::fs::write(&file, "before\n").unwrap();
+    server
+        .run(&["issues", "--all", "--limit", "10", "-o", path])
+        .fails_naming(&["HTTP 500"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "before\n");
+    assert_eq!(others_in(dir.path(), "out.csv"), Vec::<String>::new());
+    // Every other listing command, failing at once.
+    let server = Server::start(50, Faults::failing(500));
+    for args in [
+        &["report", "--all", "--format", "json", "-o", path][..],
+        &["report", "--all", "--format", "csv", "-o", path],
+        &["search", "--all", "-o", path],
+        &["show", "100001", "-o", path],
+        &["scm", "list", "-o", path],
+    ] {
+        server.run(args).fails_naming(&["HTTP 500"]);
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            "before\n",
+            "{args:?}"
+        );
+        assert_eq!(
+            others_in(dir.path(), "out.csv"),
+            Vec::<String>::new(),
+            "{args:?}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_the_output_file_as_it_was_and_nothing_beside_it() {
+    // The first page arrives; the second never does.
+    let server = Server::start(50, Faults::kind(FaultKind::Hang).after(1));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.ndjson");
+    std::fs::write(&file, "before\n").unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args(["issues", "--all", "--limit", "10", "-o"])
+        .arg(&file)
+        .env_remove("FINDINGS_PROFILE")
+        .env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml")
+        .env("FINDINGS_BASE_URL", server.demo().url())
+        .env("FINDINGS_DEPLOYMENT", server.demo().deployment())
+        .env("FINDINGS_TOKEN", server.demo().token())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Waits until the second page is asked for: the first is being written.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.requests() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the second page was never asked for"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(
+        others_in(dir.path(), "out.ndjson").len(),
+        1,
+        "a temporary file"
+    );
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted") && stderr.contains("not written"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "before\n");
+    assert_eq!(others_in(dir.path(), "out.ndjson"), Vec::<String>::new());
+}

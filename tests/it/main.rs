@@ -20,6 +20,7 @@ mod contract_triage;
 mod decode;
 mod faults_headless;
 mod faults_tui;
+mod handoff;
 mod hostile;
 mod pty;
 mod published;

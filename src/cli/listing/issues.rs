@@ -93,7 +93,7 @@ pub struct IssuesArgs {
           hide_possible_values = true)]
     include: Vec<String>,
     #[command(flatten)]
-    output: OutputArgs,
+    pub(in crate::cli) output: OutputArgs,
 }
 
 impl IssuesArgs {
@@ -208,7 +208,7 @@ pub async fn issues(
             &args.output,
             format,
             |page: RawListPage| window.keep(page.issues),
-            |_| Ok(()),
+            |_, _| Ok(()),
         )
         .await
     } else {
@@ -218,7 +218,7 @@ pub async fn issues(
             &args.output,
             format,
             |page: ListIssuesResponse| window.keep(page.issues),
-            |_| Ok(()),
+            |_, _| Ok(()),
         )
         .await
     };

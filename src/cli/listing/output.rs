@@ -2,29 +2,31 @@
 //! write the items as they come, show progress, fit a table to the width.
 
 use crate::api::{Client, PagedRequest, pages_up_to};
+use crate::cli::destination::OutputFile;
 use crate::cli::{Failure, OutputArgs};
 use crate::export::{Format, Record, Writer};
 use futures_util::StreamExt;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
-/// Follows pages as `--all`/`--max` ask and streams each item to stdout.
-/// `on_page` sees each page before its items are written.
+/// Follows pages as `--all`/`--max` ask and streams each item to stdout,
+/// or to `-o FILE` (put in place only if every page arrived). `on_page`
+/// sees each page, and may write to the output, before its items are
+/// written.
 pub(super) async fn run_listing<R, T>(
     client: &Client,
     req: R,
     output: &OutputArgs,
     format: Format,
     items_of: impl Fn(R::Page) -> Vec<T>,
-    mut on_page: impl FnMut(&R::Page) -> Result<(), Failure>,
+    mut on_page: impl FnMut(&R::Page, &mut dyn Write) -> Result<(), Failure>,
 ) -> Result<usize, Failure>
 where
     R: PagedRequest,
     T: Record,
 {
     let max = output.max.map(|m| m as usize);
-    let stdout = std::io::stdout().lock();
-    let width = terminal_width();
-    let mut writer = Writer::new::<T>(std::io::BufWriter::new(stdout), format, width);
+    let width = output_width(&output.file);
+    let mut writer = Writer::new::<T>(output.file.open()?, format, width);
     let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
     let mut progress = Progress::new();
     let mut outcome = Ok(());
@@ -37,7 +39,7 @@ where
                 break;
             }
         };
-        on_page(&page)?;
+        on_page(&page, writer.get_mut())?;
         for item in items_of(page) {
             if max.is_some_and(|m| writer.count() >= m) {
                 break 'pages;
@@ -55,12 +57,14 @@ where
     }
     progress.done();
     let count = writer.count();
-    if outcome.is_err() {
-        writer.abandon()?;
-        say_partial(count, format);
-        return outcome.map(|_| count);
+    if let Err(e) = outcome {
+        // Stdout keeps what was written, never completed; a file is not
+        // put in place.
+        writer.abandon()?.abandon();
+        say_partial(count, format, &output.file);
+        return Err(e);
     }
-    writer.finish()?;
+    writer.finish()?.finish()?;
     if count == 0 && format == Format::Table {
         eprintln!("findings: no items match");
     }
@@ -69,9 +73,16 @@ where
 
 /// The line on stderr that says an output stopped by an error is not the
 /// whole (before the error's own line).
-fn say_partial(count: usize, format: Format) {
+fn say_partial(count: usize, format: Format, file: &OutputFile) {
     if count == 0 {
         return; // nothing was written
+    }
+    if let Some(path) = file.path() {
+        eprintln!(
+            "findings: partial: {count} items fetched before the error; {} was not written",
+            path.display()
+        );
+        return;
     }
     let how = match format {
         Format::Json => "; the JSON array is left unclosed",
@@ -84,6 +95,14 @@ fn say_partial(count: usize, format: Format) {
         "written"
     };
     eprintln!("findings: partial: {count} items {verb} before the error{how}");
+}
+
+/// The width a table fills: the terminal's on a terminal, else as piped.
+pub(crate) fn output_width(file: &OutputFile) -> usize {
+    match file.path() {
+        None => terminal_width(),
+        Some(_) => table_width(None, std::env::var("COLUMNS").ok().as_deref()),
+    }
 }
 
 /// The width a table on stdout fills ([`table_width`]).

@@ -65,7 +65,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
     until: Option<String>,
     #[command(flatten)]
-    output: OutputArgs,
+    pub(in crate::cli) output: OutputArgs,
 }
 
 impl ReportArgs {
@@ -152,11 +152,11 @@ pub async fn report(client: &Client, req: ReportRequest, args: &ReportArgs) -> R
         &args.output,
         format,
         |page: ReportResponse| page.findings,
-        |page: &ReportResponse| {
+        |page: &ReportResponse, out: &mut dyn std::io::Write| {
             // The totals head a table; other formats carry items only.
             if format == Format::Table && !totals_shown {
                 totals_shown = true;
-                println!("{}\n", totals_line(page));
+                writeln!(out, "{}\n", totals_line(page))?;
             }
             Ok(())
         },
@@ -183,6 +183,7 @@ async fn report_json(
     req: ReportRequest,
     output: &OutputArgs,
 ) -> Result<(), Failure> {
+    let mut out = output.file.open()?;
     let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
     let mut combined: Option<ReportResponse> = None;
     let mut progress = Progress::new();
@@ -222,8 +223,6 @@ async fn report_json(
         }
     }
     progress.done();
-    let out = combined.unwrap_or_default();
-    let mut stdout = std::io::stdout().lock();
-    crate::json::write_pretty(&mut stdout, &out)?;
-    Ok(())
+    crate::json::write_pretty(&mut out, &combined.unwrap_or_default())?;
+    out.finish()
 }

@@ -51,7 +51,7 @@ pub struct SearchArgs {
     #[arg(long, help_heading = "Sort")]
     desc: bool,
     #[command(flatten)]
-    output: OutputArgs,
+    pub(in crate::cli) output: OutputArgs,
 }
 
 impl SearchArgs {
@@ -108,7 +108,7 @@ pub async fn search(
         &args.output,
         format,
         |page: SearchIssuesResponse| page.issues,
-        |_| Ok(()),
+        |_, _| Ok(()),
     )
     .await
     .map(|_| ())

@@ -24,12 +24,11 @@ pub(super) fn result(issue: &Issue, rule_id: String, rule_index: usize) -> Sarif
         .or_else(|| non_empty(Some(issue.rule_label().as_str())))
         .unwrap_or_else(|| format!("finding {}", issue.id()).trim_end().to_owned());
     let locations = non_empty(issue.file_path.as_deref())
-        .map(|path| {
+        .and_then(|path| uri_reference(&path))
+        .map(|uri| {
             vec![ResultLocation {
                 physical_location: PhysicalLocation {
-                    artifact_location: ArtifactLocation {
-                        uri: uri_reference(&path),
-                    },
+                    artifact_location: ArtifactLocation { uri },
                     region: region(issue),
                 },
             }]
@@ -111,14 +110,52 @@ fn properties(issue: &Issue) -> ResultProperties {
     }
 }
 
-/// A file path as a URI reference (RFC 3986): characters a path segment may
-/// hold stay, everything else (spaces, `%`, `#`, `?`, non-ASCII, controls)
-/// is percent-encoded from its UTF-8 bytes. Backslashes become `/`.
-pub fn uri_reference(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for c in path.chars() {
-        let c = if c == '\\' { '/' } else { c };
-        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/".contains(c) {
+/// A file path as a relative URI reference (RFC 3986) that cannot leave
+/// the repository: what code scanning and editors resolve against their
+/// checkout. Backslashes count as `/`; a drive letter (`C:`), a UNC or
+/// root prefix and `.` segments are dropped; `a/../b` is `b`. A path
+/// whose `..` would climb above its root cannot be made safe, so it is
+/// dropped to its file name (its folders are not trusted). What is left
+/// is percent-encoded: characters a path segment may hold stay, others
+/// (spaces, `%`, `#`, `?`, `:`, non-ASCII, controls) are encoded from
+/// their UTF-8 bytes. `None` when no file name is left.
+pub fn uri_reference(path: &str) -> Option<String> {
+    let path = path.replace('\\', "/");
+    let path = strip_drive(&path);
+    let mut segments: Vec<&str> = Vec::new();
+    let mut climbs_out = false;
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => climbs_out |= segments.pop().is_none(),
+            s => segments.push(s),
+        }
+    }
+    if climbs_out {
+        segments.drain(..segments.len().saturating_sub(1));
+    }
+    if segments.is_empty() {
+        return None;
+    }
+    let encoded: Vec<String> = segments.iter().map(|s| encode_segment(s)).collect();
+    Some(encoded.join("/"))
+}
+
+/// `C:` or `c:` at the start (a Windows drive) goes.
+fn strip_drive(path: &str) -> &str {
+    let bytes = path.as_bytes();
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        &path[2..]
+    } else {
+        path
+    }
+}
+
+fn encode_segment(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for c in segment.chars() {
+        // `:` too: in a first segment it would read as a scheme.
+        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=@".contains(c) {
             out.push(c);
         } else {
             let mut buf = [0u8; 4];
@@ -126,11 +163,6 @@ pub fn uri_reference(path: &str) -> String {
                 out.push_str(&format!("%{b:02X}"));
             }
         }
-    }
-    // A first segment with a colon would read as a scheme ("C:/x").
-    let first = out.split('/').next().unwrap_or("");
-    if first.contains(':') {
-        out.insert_str(0, "./");
     }
     out
 }

@@ -331,12 +331,13 @@ fn regions_keep_only_valid_positions() {
 
 #[test]
 fn paths_become_uri_references() {
-    assert_eq!(uri_reference("src/app.py"), "src/app.py");
-    assert_eq!(uri_reference("my dir/a#1?.js"), "my%20dir/a%231%3F.js");
-    assert_eq!(uri_reference("数据/ü.py"), "%E6%95%B0%E6%8D%AE/%C3%BC.py");
-    assert_eq!(uri_reference("a\u{1b}[31m"), "a%1B%5B31m");
-    assert_eq!(uri_reference("100%.txt"), "100%25.txt");
-    assert_eq!(uri_reference("C:\\src\\x.cs"), "./C:/src/x.cs");
+    let uri = |p: &str| uri_reference(p).unwrap();
+    assert_eq!(uri("src/app.py"), "src/app.py");
+    assert_eq!(uri("my dir/a#1?.js"), "my%20dir/a%231%3F.js");
+    assert_eq!(uri("数据/ü.py"), "%E6%95%B0%E6%8D%AE/%C3%BC.py");
+    assert_eq!(uri("a\u{1b}[31m"), "a%1B%5B31m");
+    assert_eq!(uri("100%.txt"), "100%25.txt");
+    assert_eq!(uri("C:\\src\\x.cs"), "src/x.cs");
     let doc = document(&[Issue {
         file_path: Some("dir name/file.rs".into()),
         line: Some(1),
@@ -345,5 +346,61 @@ fn paths_become_uri_references() {
     assert_eq!(
         doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
         "dir%20name/file.rs"
+    );
+}
+
+#[test]
+fn artifact_paths_never_leave_the_repository() {
+    let uri = |p: &str| uri_reference(p);
+    // Normalised: relative, no dot segments, no root, drive or UNC prefix.
+    assert_eq!(uri("./src/./app.py").as_deref(), Some("src/app.py"));
+    assert_eq!(uri("src/lib/../app.py").as_deref(), Some("src/app.py"));
+    assert_eq!(uri("/etc/passwd").as_deref(), Some("etc/passwd"));
+    assert_eq!(
+        uri("//server/share/x.cs").as_deref(),
+        Some("server/share/x.cs")
+    );
+    assert_eq!(uri("c:/Windows/x.ini").as_deref(), Some("Windows/x.ini"));
+    assert_eq!(uri("src//a.py").as_deref(), Some("src/a.py"));
+    // Climbing above the root: dropped to the file name.
+    assert_eq!(uri("../../etc/passwd").as_deref(), Some("passwd"));
+    assert_eq!(uri("src/../../.ssh/id_rsa").as_deref(), Some("id_rsa"));
+    assert_eq!(uri("..\\..\\boot.ini").as_deref(), Some("boot.ini"));
+    // A colon never starts a scheme; encoded dots stay encoded text.
+    assert_eq!(
+        uri("javascript:alert(1)").as_deref(),
+        Some("javascript%3Aalert(1)")
+    );
+    assert_eq!(uri("%2e%2e/x").as_deref(), Some("%252e%252e/x"));
+    // Nothing left: no location.
+    for empty in ["..", "/", ".", "../..", "C:"] {
+        assert_eq!(uri(empty), None, "{empty:?}");
+    }
+    for hostile in [
+        "../../etc/passwd",
+        "/abs/x",
+        "C:\\x\\..\\..\\y",
+        "a/../../b",
+    ] {
+        let got = uri(hostile).unwrap();
+        assert!(
+            !got.starts_with('/')
+                && !got.contains('\\')
+                && !got.contains(':')
+                && got
+                    .split('/')
+                    .all(|s| s != ".." && s != "." && !s.is_empty()),
+            "{hostile:?} → {got:?}"
+        );
+    }
+    // In the document: the location of a path that climbs out is its name.
+    let doc = document(&[Issue {
+        file_path: Some("../../../home/u/.bashrc".into()),
+        line: Some(1),
+        ..Default::default()
+    }]);
+    assert_eq!(
+        doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        ".bashrc"
     );
 }

@@ -7,7 +7,7 @@
 use super::{App, Effect, Overlay, PaneId};
 use crate::api::model::Issue;
 use crate::export::Format;
-use crate::tui::findings_list::is_web_url;
+use crate::handoff::{ClipboardText, SafeUrl};
 use crate::tui::message::ExportItems;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;
@@ -274,23 +274,23 @@ pub fn on_copy_key(app: &mut App, key: KeyEvent) {
 }
 
 /// The text of a copy choice, and what to call it in the status line.
-fn copy_text(app: &App, pane: PaneId, choice: usize) -> Result<(String, String), String> {
+/// What is copied may be pasted into a shell: it is made only by the
+/// cleaning constructors of [`ClipboardText`].
+fn copy_text(app: &App, pane: PaneId, choice: usize) -> Result<(ClipboardText, String), String> {
     let issue = selected_issue(app, pane).ok_or("no finding selected")?;
-    // What is copied may be pasted into a shell: one line, no controls.
-    let clean = |s: &str| crate::text::one_line(s).into_owned();
     match choice {
-        0 => match issue.id() {
-            "" => Err("this finding has no id".into()),
-            id => Ok((clean(id), format!("id {}", clean(id)))),
+        0 => match ClipboardText::line(issue.id()) {
+            None => Err("this finding has no id".into()),
+            Some(id) => Ok((id.clone(), format!("id {id}"))),
         },
-        1 => match issue.line_of_code_url.as_deref() {
-            Some(url) if is_web_url(url) => Ok((url.to_owned(), clean(url))),
-            Some(_) => Err("the finding's URL is not an http(s) URL; not copied".into()),
+        1 => match issue.line_of_code_url.as_deref().map(SafeUrl::parse) {
+            Some(Ok(url)) => Ok((ClipboardText::url(&url), url.to_string())),
+            Some(Err(why)) => Err(format!("the finding's link is not copied: {why}")),
             None => Err("this finding has no URL".into()),
         },
-        2 => match issue.location() {
-            loc if loc.is_empty() => Err("this finding has no file path".into()),
-            loc => Ok((clean(&loc), clean(&loc))),
+        2 => match ClipboardText::line(&issue.location()) {
+            None => Err("this finding has no file path".into()),
+            Some(loc) => Ok((loc.clone(), loc.to_string())),
         },
         _ => {
             let items = match findings_of(app, pane) {
@@ -301,7 +301,7 @@ fn copy_text(app: &App, pane: PaneId, choice: usize) -> Result<(String, String),
             let (out, n) = items
                 .write_to(Vec::new(), Format::Markdown, 0)
                 .map_err(|e| e.to_string())?;
-            let text = String::from_utf8_lossy(&out).into_owned();
+            let text = ClipboardText::markdown_table(&String::from_utf8_lossy(&out))?;
             Ok((
                 text,
                 format!(

@@ -159,8 +159,8 @@ impl Harness {
                         .unwrap();
                 }
                 Effect::Cancel(id) => self.worker.send(WorkerCommand::Cancel { id }).unwrap(),
-                Effect::OpenUrl(u) => self.opened.push(u),
-                Effect::Copy(t) => self.copied.push(t),
+                Effect::OpenUrl(u) => self.opened.push(u.to_string()),
+                Effect::Copy(t) => self.copied.push(t.to_string()),
                 Effect::Suspend | Effect::Quit => {}
                 Effect::Export {
                     path,

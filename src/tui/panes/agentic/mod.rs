@@ -5,6 +5,7 @@
 mod view;
 
 use crate::api::model::*;
+use crate::handoff::ClipboardText;
 use crate::triage::Target;
 use crate::tui::choices;
 use crate::tui::keymap::{Action, Context};
@@ -523,13 +524,13 @@ impl Pane for AgenticPane {
 fn copy_id(outbox: &mut Outbox, issue: Option<&AgenticIssue>) {
     let Some(id) = issue
         .and_then(|i| i.id.as_deref())
-        .filter(|id| !id.is_empty())
+        .and_then(ClipboardText::line)
     else {
         outbox.status("this issue has no id");
         return;
     };
-    outbox.status(format!("copied {}", crate::text::one_line(id)));
-    outbox.effects.push(Effect::Copy(id.to_owned()));
+    outbox.status(format!("copied {id}"));
+    outbox.effects.push(Effect::Copy(id));
 }
 
 #[cfg(test)]

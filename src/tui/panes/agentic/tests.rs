@@ -320,7 +320,11 @@ fn the_detail_opens_scrolls_and_closes() {
     assert_eq!(pane.list.selected, 1, "j/k scroll the detail, not the list");
     pane.act(Action::NextTab, 20, &mut outbox);
     pane.act(Action::Copy, 20, &mut outbox);
-    assert!(outbox.effects.contains(&Effect::Copy("ag-1".into())));
+    assert!(
+        outbox
+            .effects
+            .contains(&Effect::Copy(ClipboardText::line("ag-1").unwrap()))
+    );
     pane.act(Action::Back, 20, &mut outbox);
     assert!(pane.detail.is_none());
     assert_eq!(pane.contexts(), vec![Context::Agentic, Context::List]);

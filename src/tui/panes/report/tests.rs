@@ -1,5 +1,6 @@
 use super::*;
 use crate::api::ApiError;
+use crate::handoff::{ClipboardText, SafeUrl};
 use crate::tui::app::{App, Effect, Session};
 use crate::tui::keymap::Keymap;
 use crate::tui::message::AppEvent;
@@ -445,17 +446,13 @@ fn selection_stays_in_bounds_and_enter_opens_the_detail() {
     });
     assert_eq!(opened.as_deref(), Some("f1"));
     pane.act(Action::OpenInBrowser, 20, &mut outbox);
-    assert!(
-        outbox
-            .effects
-            .contains(&Effect::OpenUrl("https://example.test/f1".into()))
-    );
+    assert!(outbox.effects.contains(&Effect::OpenUrl(
+        SafeUrl::parse("https://example.test/f1").unwrap()
+    )));
     pane.act(Action::Copy, 20, &mut outbox);
-    assert!(
-        outbox
-            .effects
-            .contains(&Effect::Copy("https://example.test/f1".into()))
-    );
+    assert!(outbox.effects.contains(&Effect::Copy(
+        ClipboardText::line("https://example.test/f1").unwrap()
+    )));
 }
 
 #[test]
