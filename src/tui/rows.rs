@@ -10,7 +10,7 @@
 //! so a search reads memory in order.
 
 use crate::api::model::{
-    AggregateState, Issue, IssueItem, ListIssuesResponse, Severity, Timestamp,
+    AggregateState, ExceptionState, Issue, IssueItem, ListIssuesResponse, Severity, Timestamp,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -73,6 +73,9 @@ pub struct FindingRow<T> {
     pub id: Box<str>,
     pub severity: Option<Severity>,
     pub state: Option<AggregateState>,
+    /// Where its exception request stands, when the server said
+    /// ([`Issue::exception_state`]).
+    pub exception: Option<ExceptionState>,
     pub rule: Box<str>,
     pub repository: Box<str>,
     /// `path:line`
@@ -95,6 +98,7 @@ impl<T: Finding> FindingRow<T> {
             id: text(Issue::id).into(),
             severity: issue.and_then(|i| i.severity.clone()),
             state: issue.and_then(|i| i.aggregate_state.clone()),
+            exception: issue.and_then(Issue::exception_state),
             rule: issue.map(Issue::rule_label).unwrap_or_default().into(),
             repository: text(Issue::repository_name).into(),
             location: issue.map(Issue::location).unwrap_or_default().into(),
