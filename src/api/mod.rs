@@ -11,7 +11,7 @@ pub mod token;
 pub use client::{Client, ClientConfig, install_crypto_provider};
 pub use error::{ApiError, ServerMessage, WriteOutcome};
 pub use paginate::{
-    CursorGuard, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs, count_issues, pages,
+    CursorGuard, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs, collect_issues, pages,
 };
 pub use retry::RetryPolicy;
 pub use token::Token;
