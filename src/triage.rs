@@ -416,14 +416,18 @@ impl Target {
         }
     }
 
-    /// Its state (and reason) before, as said: `ignored (false positive)`.
-    pub fn before_label(&self) -> String {
-        match self.inverse() {
-            Some(d) => d.describe(),
-            None => match &self.before {
-                Before::Finding(state, _) => state.as_ref().map_or("-", |s| s.label()).to_owned(),
-                Before::Agentic(state, _) => state.as_ref().map_or("-", |s| s.label()).to_owned(),
-            },
+    /// Its state before, as said, with its reason if `reason`: `ignored
+    /// (false positive)`.
+    pub fn before_label(&self, reason: bool) -> String {
+        match (self.inverse(), &self.before) {
+            (Some(d), _) if reason => d.describe(),
+            (Some(d), _) => d.state_label().to_owned(),
+            (None, Before::Finding(state, _)) => {
+                state.as_ref().map_or("-", |s| s.label()).to_owned()
+            }
+            (None, Before::Agentic(state, _)) => {
+                state.as_ref().map_or("-", |s| s.label()).to_owned()
+            }
         }
     }
 }

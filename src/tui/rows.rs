@@ -360,6 +360,40 @@ mod tests {
     }
 
     #[test]
+    fn a_row_says_where_its_exception_request_stands() {
+        use crate::api::model::{ActivityEvent, ExceptionRequest, HistoryType};
+        let event = |kind: HistoryType, day: u32| ActivityEvent {
+            history_type: Some(kind),
+            date: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 10, day, 0, 0, 0).single(),
+            ..Default::default()
+        };
+        let mut issue = Issue {
+            id: Some("7".into()),
+            activity_history: vec![
+                event(HistoryType::ExceptionRequestCreated, 2),
+                event(HistoryType::Triage, 3),
+            ],
+            ..Issue::default()
+        };
+        assert_eq!(
+            FindingRow::new(&issue).exception,
+            Some(ExceptionState::Requested)
+        );
+        // The latest by date, whatever the order sent.
+        issue
+            .activity_history
+            .insert(0, event(HistoryType::ExceptionRequestRejected, 4));
+        assert_eq!(issue.exception_state(), Some(ExceptionState::Rejected));
+        // What the server says of the request itself comes first.
+        issue.exception_request = Some(ExceptionRequest {
+            exception_state: Some(ExceptionState::Approved),
+            ..Default::default()
+        });
+        assert_eq!(issue.exception_state(), Some(ExceptionState::Approved));
+        assert_eq!(FindingRow::new(&Issue::default()).exception, None);
+    }
+
+    #[test]
     fn report_findings_pack_too() {
         let issue = samples().remove(1).issue.unwrap();
         let row = FindingRow::new(&issue);

@@ -138,7 +138,7 @@ async fn an_exception_request_is_named_before_and_shown_in_the_list_and_overview
         .unwrap();
     assert_eq!(row.exception, Some(ExceptionState::Requested));
     let list = h.screen();
-    assert!(list.contains("open · exc. requested"), "{list}");
+    assert!(list.contains("exc. requested · open"), "{list}");
     h.key(KeyCode::Enter);
     h.settle().await;
     let overview = h.screen();

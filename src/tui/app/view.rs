@@ -327,11 +327,11 @@ fn quit_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &super::QuitPrompt)
     lines.push(Line::default());
     lines.push(Line::from(vec![
         Span::styled("y", theme.key()),
-        Span::raw(" quit and lose it · "),
+        Span::raw(" quit anyway · "),
         Span::styled("n", theme.key()),
         Span::raw("/"),
         Span::styled("Esc", theme.key()),
-        Span::raw(" stay (q is not a yes)"),
+        Span::raw(" stay (a second q is not a yes)"),
     ]));
     lines.push(Line::from(Span::styled(
         "Ctrl-C again quits at once.",

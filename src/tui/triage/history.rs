@@ -22,17 +22,15 @@ pub struct Applied {
 }
 
 impl Applied {
-    /// The states before, most common first: "untriaged ×3, reviewing".
+    /// The states before, most common first: "untriaged ×3, reviewing";
+    /// with their reasons when that stays short.
     pub fn from(&self) -> String {
-        let mut counts: Vec<(String, usize)> = Vec::new();
-        for t in &self.targets {
-            let label = t.before_label();
-            match counts.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((label, 1)),
-            }
-        }
-        counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+        let with_reasons = tally(self.targets.iter().map(|t| t.before_label(true)));
+        let counts = if with_reasons.len() <= 3 {
+            with_reasons
+        } else {
+            tally(self.targets.iter().map(|t| t.before_label(false)))
+        };
         counts
             .into_iter()
             .map(|(label, n)| match n {
@@ -59,6 +57,19 @@ impl Applied {
     pub fn when(&self) -> String {
         self.at.format("%H:%M:%S").to_string()
     }
+}
+
+/// Each label and how often it comes, most common first.
+fn tally(labels: impl Iterator<Item = String>) -> Vec<(String, usize)> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for label in labels {
+        match counts.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((label, 1)),
+        }
+    }
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+    counts
 }
 
 /// An undo under review or in flight: the entry it undoes and its requests.

@@ -292,7 +292,7 @@ impl Triage {
                 outbox.status("undo not sent");
             }
             Some(d) if d.is_kept_work() => outbox.status(format!(
-                "triage not sent: the draft for {} is kept (T on them opens it)",
+                "triage not sent: the draft for {} is kept (T there opens it)",
                 crate::text::one_line(&d.scope.named())
             )),
             Some(_) => self.draft = None,

@@ -492,3 +492,38 @@ fn the_review_shows_a_long_note_whole_at_80_columns() {
         "the note's end is shown:\n{text}"
     );
 }
+
+#[test]
+fn an_undo_never_makes_an_exception_request_and_says_who_stays() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let targets = vec![
+        // Ignored before, may only request an ignore: cannot be put back.
+        finding(
+            "1",
+            Some(TriageState::Ignored),
+            Some(TriagePermission::Request),
+        ),
+        finding("2", None, Some(TriagePermission::Request)),
+        // No permission: skipped by the triage, so not in its undo.
+        finding("3", None, Some(TriagePermission::None)),
+    ];
+    t.open_with(Scope::Ids(targets), "fixing", &mut outbox)
+        .unwrap();
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let (id, _) = writes(&outbox)[0].clone();
+    t.on_reply(id, answer(2), now(), &mut outbox);
+    assert!(t.draft.is_none(), "the draft is spent");
+    assert_eq!(t.history.entries()[0].targets.len(), 2, "1 and 2 changed");
+    t.undo(&mut outbox);
+    let undo = t.draft.as_ref().unwrap().undo.clone().unwrap();
+    assert_eq!(undo.left, vec!["1".to_owned()]);
+    let ApiRequest::TriageFindings(body) = &undo.batches[0].request else {
+        panic!()
+    };
+    assert_eq!(body.filter.as_ref().unwrap().ids, vec!["2".to_owned()]);
+    assert_eq!(
+        body.params.as_ref().unwrap().triage_state,
+        Some(TriageState::Untriaged)
+    );
+}

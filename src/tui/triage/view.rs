@@ -177,7 +177,7 @@ fn kept_elsewhere<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<
         return Vec::new();
     }
     let text = format!(
-        "Also kept, unsent: the draft for {} (T on them opens it)",
+        "Also kept, unsent: the draft for {} (T there opens it)",
         named.join("; the draft for ")
     );
     let mut lines = vec![Line::default()];
@@ -319,18 +319,24 @@ fn history<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
         theme.dim(),
     ))];
     for (k, entry) in entries.iter().rev().enumerate() {
-        let text = format!("{}  {}", entry.when(), entry.what());
+        let when = entry.when();
         let style = if k == 0 {
             theme.key()
         } else {
             Style::default()
         };
-        for (i, part) in wrap(&text, width.saturating_sub(2).max(10))
+        // The time, then what it did, wrapped beside the time.
+        let indent = when.len() + 2;
+        for (i, part) in wrap(&entry.what(), width.saturating_sub(indent).max(10))
             .into_iter()
             .enumerate()
         {
-            let pad = if i == 0 { "" } else { "          " };
-            lines.push(Line::from(Span::styled(format!("{pad}{part}"), style)));
+            let lead = if i == 0 {
+                format!("{when}  ")
+            } else {
+                " ".repeat(indent)
+            };
+            lines.push(Line::from(Span::styled(format!("{lead}{part}"), style)));
         }
     }
     lines

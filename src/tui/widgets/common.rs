@@ -34,24 +34,21 @@ pub fn time(t: &Option<Timestamp>) -> String {
 /// exception requested`), so a request made instead of an ignore is seen
 /// where the state is.
 pub fn state_label(state: Option<&AggregateState>, exception: Option<&ExceptionState>) -> String {
-    with_exception(state, exception, "exception")
-}
-
-/// [`state_label`] as a list's narrow column shows it: `open · exc.
-/// requested`.
-pub fn state_cell(state: Option<&AggregateState>, exception: Option<&ExceptionState>) -> String {
-    with_exception(state, exception, "exc.")
-}
-
-fn with_exception(
-    state: Option<&AggregateState>,
-    exception: Option<&ExceptionState>,
-    word: &str,
-) -> String {
     let state = state.map_or(String::new(), |s| safe(s.label()));
     match exception {
-        Some(e) if state.is_empty() => format!("{word} {}", safe(e.label())),
-        Some(e) => format!("{state} · {word} {}", safe(e.label())),
+        Some(e) if state.is_empty() => format!("exception {}", safe(e.label())),
+        Some(e) => format!("{state} · exception {}", safe(e.label())),
+        None => state,
+    }
+}
+
+/// [`state_label`] as a list's narrow column shows it: the exception
+/// first, which a cut keeps (`exc. requested · open`).
+pub fn state_cell(state: Option<&AggregateState>, exception: Option<&ExceptionState>) -> String {
+    let state = state.map_or(String::new(), |s| safe(s.label()));
+    match exception {
+        Some(e) if state.is_empty() => format!("exc. {}", safe(e.label())),
+        Some(e) => format!("exc. {} · {state}", safe(e.label())),
         None => state,
     }
 }

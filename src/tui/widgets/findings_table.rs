@@ -92,7 +92,7 @@ fn columns(date_column: DateColumn) -> [Col; 6] {
     };
     [
         Col::new("SEVERITY", 8),
-        // Weighty: `open · exc. requested` is whole before a rule grows.
+        // Weighty: `exc. requested · open` is whole before a rule grows.
         Col::new("STATE", 9).drop(2).weight(4),
         Col::new("RULE", 16).weight(3).grow(),
         // `owner/name`: the name is what tells repositories apart.
