@@ -369,6 +369,69 @@ impl Target {
     }
 }
 
+/// What the service does instead of the triage asked, by the target's
+/// triage permission (`Issue.triagePermission`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instead {
+    /// `TRIAGE_PERMISSION_REQUEST` and an ignoring state: an exception
+    /// request is made; the states stay.
+    ExceptionRequest,
+    /// `TRIAGE_PERMISSION_NONE`: left as it is.
+    Skipped,
+}
+
+impl Target {
+    /// What the service does instead of `decision` for this target, if
+    /// not the triage asked.
+    pub fn instead(&self, decision: &Decision) -> Option<Instead> {
+        match self.permission {
+            Some(TriagePermission::None) => Some(Instead::Skipped),
+            Some(TriagePermission::Request) if decision.ignores() => {
+                Some(Instead::ExceptionRequest)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `decision` leaves its state and reason as they are (its
+    /// undo would change nothing).
+    pub fn already(&self, decision: &Decision) -> bool {
+        match (self.inverse(), decision) {
+            (
+                Some(Decision::Finding { state, reason, .. }),
+                Decision::Finding {
+                    state: s,
+                    reason: r,
+                    ..
+                },
+            ) => state == *s && reason == *r,
+            (
+                Some(Decision::Agentic { state, reason }),
+                Decision::Agentic {
+                    state: s,
+                    reason: r,
+                },
+            ) => state == *s && reason == *r,
+            _ => false,
+        }
+    }
+
+    /// Its state before, as said, with its reason if `reason`: `ignored
+    /// (false positive)`.
+    pub fn before_label(&self, reason: bool) -> String {
+        match (self.inverse(), &self.before) {
+            (Some(d), _) if reason => d.describe(),
+            (Some(d), _) => d.state_label().to_owned(),
+            (None, Before::Finding(state, _)) => {
+                state.as_ref().map_or("-", |s| s.label()).to_owned()
+            }
+            (None, Before::Agentic(state, _)) => {
+                state.as_ref().map_or("-", |s| s.label()).to_owned()
+            }
+        }
+    }
+}
+
 fn split_word(s: &str) -> (&str, &str) {
     let s = s.trim_start();
     match s.find(char::is_whitespace) {

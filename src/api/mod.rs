@@ -13,7 +13,7 @@ pub use client::{Client, ClientConfig, install_crypto_provider};
 pub use error::{ApiError, ConnectFailure, ConnectKind, ServerMessage, WriteOutcome};
 pub use paginate::{
     CursorGuard, DEFAULT_MAX_PAGES, MAX_SCM_CONFIGS, Page, PagedRequest, all_scm_configs,
-    count_issues, pages, pages_up_to,
+    collect_issues, pages, pages_up_to,
 };
 pub use retry::RetryPolicy;
 pub use token::Token;

@@ -217,29 +217,34 @@ pub async fn all_scm_configs(
     Ok(configs)
 }
 
-/// How many findings a List issues request matches, counted by following
-/// every page of 1,000 (List issues gives no total). Stops at `max`:
-/// `(max, false)` then says "at least".
-pub async fn count_issues(
+/// What `keep` makes of each finding a List issues request matches, by
+/// following every page of 1,000 (List issues gives no total). Stops at
+/// `max` findings: `(first max, false)`, else `(all, true)`.
+pub async fn collect_issues<T>(
     client: &Client,
     request: ListIssuesRequest,
     max: usize,
-) -> Result<(usize, bool), ApiError> {
+    mut keep: impl FnMut(Issue) -> Option<T>,
+) -> Result<(Vec<T>, bool), ApiError> {
     use futures_util::StreamExt;
     let request = ListIssuesRequest {
         limit: Some(1000),
         cursor: None,
         ..request
     };
-    let mut count = 0;
+    let mut kept = Vec::new();
+    let mut seen = 0;
     let mut stream = std::pin::pin!(pages(client.clone(), request));
     while let Some(page) = stream.next().await {
-        count += page?.issues.len();
-        if count >= max {
-            return Ok((max, false));
+        for item in page?.issues {
+            if seen == max {
+                return Ok((kept, false));
+            }
+            seen += 1;
+            kept.extend(item.issue.and_then(&mut keep));
         }
     }
-    Ok((count, true))
+    Ok((kept, true))
 }
 
 #[cfg(test)]

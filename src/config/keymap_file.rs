@@ -41,6 +41,8 @@ pub enum Action {
     CopyMenu,
     /// Mark or unmark the selected row.
     Mark,
+    /// Unmark every row.
+    ClearMarks,
     /// Export the marked (or all shown) rows to a file.
     Export,
     /// Show only the findings new since the last visit (again: all).

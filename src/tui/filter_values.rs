@@ -136,7 +136,7 @@ mod tests {
         let id = sent[0].0;
         assert!(
             values
-                .accept(id + 1, Ok(ApiResponse::Count(1, true)))
+                .accept(id + 1, Ok(ApiResponse::Targets(Vec::new(), true)))
                 .is_some()
         );
         let answer = ApiResponse::IssueFilters(IssueFiltersResponse {

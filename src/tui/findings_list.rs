@@ -35,6 +35,13 @@ impl Marks {
         self.ids.clear();
     }
 
+    /// Unmarks these findings (their marks were spent on a triage).
+    pub fn unmark(&mut self, ids: &[String]) {
+        for id in ids {
+            self.ids.remove(id);
+        }
+    }
+
     /// Marks or unmarks the finding `id`; `Err` when it has no id to mark
     /// it by.
     pub fn toggle(&mut self, id: &str) -> Result<bool, String> {
@@ -128,8 +135,8 @@ pub enum ListKey {
 }
 
 /// The keys every findings list answers alike: moving, `Enter`, `r`,
-/// `Esc` (stops a load), `o`, `y` and `Space`. `rows` is how many rows the
-/// list shows.
+/// `Esc` (stops a load), `o`, `y`, `Space` and `U` (clear the marks).
+/// `rows` is how many rows the list shows.
 pub fn on_list_key<T: Finding>(
     list: &mut PagedList<FindingRow<T>>,
     marks: &mut Marks,
@@ -166,6 +173,15 @@ pub fn on_list_key<T: Finding>(
                     Err(e) => outbox.status(e),
                 }
             }
+        }
+        Action::ClearMarks => {
+            let n = marks.len();
+            marks.clear();
+            outbox.status(match n {
+                0 => "no row is marked".to_owned(),
+                1 => "1 mark cleared".to_owned(),
+                n => format!("{n} marks cleared"),
+            });
         }
         _ => return ListKey::Unhandled,
     }

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 pub type RequestId = u64;
 
-/// The most findings a count follows pages for.
+/// The most findings a triage by filter lists (following pages).
 pub const MAX_COUNTED: usize = 100_000;
 
 /// A pane's name: how the registry, the config file (`default_pane`),
@@ -63,9 +63,10 @@ pub enum ApiRequest {
     },
     /// Every SCM config (the worker follows the cursors).
     ListScmConfigs(ListScmConfigsRequest),
-    /// How many findings a List issues request matches (every page
-    /// followed, up to [`MAX_COUNTED`]).
-    CountIssues(ListIssuesRequest),
+    /// The findings a List issues request matches, each as a triage
+    /// target (id, state, permission), every page followed, up to
+    /// [`MAX_COUNTED`].
+    MatchingTargets(ListIssuesRequest),
     /// One page of findings grouped by rule (`IssuesService_ListIssueGroups`).
     ListGroups(ListIssueGroupsRequest),
     /// Triage the findings a filter matches (`IssuesService_BulkUpdateIssues`).
@@ -112,8 +113,9 @@ pub enum ApiResponse {
     Search(SearchIssuesResponse),
     Scm(ScmConfigResponse),
     ScmConfigs(Vec<ScmConfig>),
-    /// A count, and whether it is complete (else "at least").
-    Count(usize, bool),
+    /// The findings a request matches, as triage targets, and whether
+    /// that is all of them (else the first [`MAX_COUNTED`]).
+    Targets(Vec<crate::triage::Target>, bool),
     Groups(ListIssueGroupsResponse),
     Triaged(UpdateFindingsResponse),
     AgenticTriaged(TriageIssueResponse),
@@ -222,6 +224,9 @@ pub enum Changed {
     Agentic(Box<AgenticIssue>),
     /// Agentic issues changed unknown how: search again.
     AgenticReload,
+    /// A triage of these findings was applied: the marks it used are
+    /// spent (cleared), so the next `T` is not for them again.
+    MarksSpent(Vec<String>),
 }
 
 /// Where panes put their requests, effects and app events. It records who

@@ -147,10 +147,10 @@ pub trait Pane: Any {
     /// place, or load again.
     fn changed(&mut self, _change: &Changed, _cx: &mut Cx) {}
 
-    /// Work that quitting would lose, said in a line ("the SCM draft has
-    /// not been sent").
-    fn unsent_work(&self) -> Option<&'static str> {
-        None
+    /// Work that quitting would lose, one line each, naming it ("an
+    /// unsent SCM draft of config 1001").
+    fn unsent_work(&self) -> Vec<String> {
+        Vec::new()
     }
 
     /// When the list on show was asked for: the visit to record.

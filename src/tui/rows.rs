@@ -10,7 +10,7 @@
 //! so a search reads memory in order.
 
 use crate::api::model::{
-    AggregateState, Issue, IssueItem, ListIssuesResponse, Severity, Timestamp,
+    AggregateState, ExceptionState, Issue, IssueItem, ListIssuesResponse, Severity, Timestamp,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -73,6 +73,9 @@ pub struct FindingRow<T> {
     pub id: Box<str>,
     pub severity: Option<Severity>,
     pub state: Option<AggregateState>,
+    /// Where its exception request stands, when the server said
+    /// ([`Issue::exception_state`]).
+    pub exception: Option<ExceptionState>,
     pub rule: Box<str>,
     pub repository: Box<str>,
     /// `path:line`
@@ -95,6 +98,7 @@ impl<T: Finding> FindingRow<T> {
             id: text(Issue::id).into(),
             severity: issue.and_then(|i| i.severity.clone()),
             state: issue.and_then(|i| i.aggregate_state.clone()),
+            exception: issue.and_then(Issue::exception_state),
             rule: issue.map(Issue::rule_label).unwrap_or_default().into(),
             repository: text(Issue::repository_name).into(),
             location: issue.map(Issue::location).unwrap_or_default().into(),
@@ -353,6 +357,40 @@ mod tests {
         assert_eq!(&*row.id, "");
         assert!(row.severity.is_none());
         assert_eq!(row.unpack(), Some(IssueItem::default()));
+    }
+
+    #[test]
+    fn a_row_says_where_its_exception_request_stands() {
+        use crate::api::model::{ActivityEvent, ExceptionRequest, HistoryType};
+        let event = |kind: HistoryType, day: u32| ActivityEvent {
+            history_type: Some(kind),
+            date: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 10, day, 0, 0, 0).single(),
+            ..Default::default()
+        };
+        let mut issue = Issue {
+            id: Some("7".into()),
+            activity_history: vec![
+                event(HistoryType::ExceptionRequestCreated, 2),
+                event(HistoryType::Triage, 3),
+            ],
+            ..Issue::default()
+        };
+        assert_eq!(
+            FindingRow::new(&issue).exception,
+            Some(ExceptionState::Requested)
+        );
+        // The latest by date, whatever the order sent.
+        issue
+            .activity_history
+            .insert(0, event(HistoryType::ExceptionRequestRejected, 4));
+        assert_eq!(issue.exception_state(), Some(ExceptionState::Rejected));
+        // What the server says of the request itself comes first.
+        issue.exception_request = Some(ExceptionRequest {
+            exception_state: Some(ExceptionState::Approved),
+            ..Default::default()
+        });
+        assert_eq!(issue.exception_state(), Some(ExceptionState::Approved));
+        assert_eq!(FindingRow::new(&Issue::default()).exception, None);
     }
 
     #[test]

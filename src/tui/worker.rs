@@ -94,9 +94,13 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .update_scm_config(&config_id, &patch)
             .await
             .map(ApiResponse::Scm),
-        ApiRequest::CountIssues(r) => crate::api::count_issues(client, r, MAX_COUNTED)
+        ApiRequest::MatchingTargets(r) => {
+            crate::api::collect_issues(client, r, MAX_COUNTED, |issue| {
+                (!issue.id().is_empty()).then(|| crate::triage::Target::finding(&issue))
+            })
             .await
-            .map(|(n, complete)| ApiResponse::Count(n, complete)),
+            .map(|(targets, complete)| ApiResponse::Targets(targets, complete))
+        }
         ApiRequest::ListGroups(r) => client.list_issue_groups(&r).await.map(ApiResponse::Groups),
         ApiRequest::TriageFindings(r) => client.update_findings(&r).await.map(ApiResponse::Triaged),
         ApiRequest::TriageAgentic { issue_id, request } => client

@@ -33,4 +33,6 @@ mod tui_groups;
 mod tui_props;
 mod tui_snapshots;
 mod tui_triage;
+mod tui_triage_bound;
+mod tui_triage_history;
 mod tui_views;

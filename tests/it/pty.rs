@@ -40,7 +40,10 @@ fn the_app_runs_in_a_real_terminal_and_restores_it() {
     s.wait_for("Review: only y sends");
     s.press(b"y");
     s.wait_for("updated");
+    // The demo forgets the session's triage at exit: q asks, y quits.
     s.press(b"q");
+    s.wait_for("Quit with unsent work?");
+    s.press(b"y");
     let (status, alternate, raw) = s.finish();
     assert!(status.success(), "{status:?}");
     assert!(!alternate, "the terminal left the alternate screen");

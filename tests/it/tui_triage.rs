@@ -16,14 +16,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// A harness on a watched demo server (every exchange schema-checked).
-async fn harness(timeout: Duration) -> Harness {
+pub(crate) async fn harness(timeout: Duration) -> Harness {
     let h = Harness::quick(300, 120, 35, timeout).await;
     published::watch(h.server());
     h
 }
 
 /// Counts the triage writes that reached the server's handlers.
-fn count_writes(h: &Harness) -> Arc<AtomicUsize> {
+pub(crate) fn count_writes(h: &Harness) -> Arc<AtomicUsize> {
     let n = Arc::new(AtomicUsize::new(0));
     let seen = n.clone();
     h.server().observe(Some(Arc::new(
@@ -40,7 +40,7 @@ fn count_writes(h: &Harness) -> Arc<AtomicUsize> {
 }
 
 /// The loaded rows' findings, unpacked.
-fn loaded(h: &Harness) -> Vec<Issue> {
+pub(crate) fn loaded(h: &Harness) -> Vec<Issue> {
     h.app
         .issues()
         .list
@@ -51,7 +51,7 @@ fn loaded(h: &Harness) -> Vec<Issue> {
 }
 
 /// Selects the first open finding the user may ignore; its id.
-fn select_ignorable(h: &mut Harness) -> String {
+pub(crate) fn select_ignorable(h: &mut Harness) -> String {
     let rows = loaded(h);
     let i = rows
         .iter()
@@ -66,7 +66,7 @@ fn select_ignorable(h: &mut Harness) -> String {
     rows[i].id().to_owned()
 }
 
-fn row_state(h: &Harness, id: &str) -> Option<AggregateState> {
+pub(crate) fn row_state(h: &Harness, id: &str) -> Option<AggregateState> {
     h.app
         .issues()
         .list
@@ -76,7 +76,7 @@ fn row_state(h: &Harness, id: &str) -> Option<AggregateState> {
         .and_then(|r| r.state.clone())
 }
 
-fn command(h: &mut Harness, line: &str) {
+pub(crate) fn command(h: &mut Harness, line: &str) {
     h.key(KeyCode::Char(':'));
     for c in line.chars() {
         h.key(KeyCode::Char(c));
@@ -84,11 +84,11 @@ fn command(h: &mut Harness, line: &str) {
     h.key(KeyCode::Enter);
 }
 
-async fn fetched(h: &Harness, id: &str) -> Issue {
+pub(crate) async fn fetched(h: &Harness, id: &str) -> Issue {
     common::client_for(h.server()).get_issue(id).await.unwrap()
 }
 
-fn popup(h: &Harness) -> String {
+pub(crate) fn popup(h: &Harness) -> String {
     match &h.app.overlay {
         Some(Overlay::Error { title, message }) => format!("{title}: {message}"),
         other => panic!("no popup: {other:?}"),

@@ -194,6 +194,37 @@ impl Issue {
     pub fn short_rule_label(&self) -> String {
         short_rule(&self.rule_label()).to_owned()
     }
+
+    /// Where the finding's exception request stands, from what the server
+    /// sent: `exceptionRequest.exceptionState` when it came (only when
+    /// asked for), else the latest exception event of `activityHistory`
+    /// (created: requested, approved, rejected). `None`: none is known.
+    pub fn exception_state(&self) -> Option<ExceptionState> {
+        if let Some(state) = self
+            .exception_request
+            .as_ref()
+            .and_then(|e| e.exception_state.clone())
+        {
+            return Some(state);
+        }
+        let mut latest: Option<(Option<Timestamp>, ExceptionState)> = None;
+        for event in &self.activity_history {
+            let state = match event.history_type {
+                Some(HistoryType::ExceptionRequestCreated) => ExceptionState::Requested,
+                Some(HistoryType::ExceptionRequestApproved) => ExceptionState::Approved,
+                Some(HistoryType::ExceptionRequestRejected) => ExceptionState::Rejected,
+                _ => continue,
+            };
+            // In the order sent, unless a date says an event came earlier.
+            if latest
+                .as_ref()
+                .is_none_or(|(date, _)| event.date.is_none() || *date <= event.date)
+            {
+                latest = Some((event.date, state));
+            }
+        }
+        latest.map(|(_, state)| state)
+    }
 }
 
 /// An http(s) URL with no control characters.

@@ -151,7 +151,7 @@ impl App {
                     .panes()
                     .flat_map(|p| p.commands())
                     .filter_map(|usage| usage.split_whitespace().next())
-                    .chain(["save", "q"])
+                    .chain(["save", "undo-list", "q"])
                     .filter(|n| n.starts_with(word))
                     .map(str::to_owned)
                     .collect();

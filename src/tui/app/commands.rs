@@ -10,10 +10,11 @@ impl App {
         let Some(name) = words.next() else { return };
         let args: Vec<&str> = words.collect();
         match name {
-            // The same guard as `q`: an unsent draft is never dropped unasked.
-            "q" | "quit" => return self.quit_or_warn(":q!"),
+            // The same guard as `q`: unsent work is never dropped unasked.
+            "q" | "quit" => return self.ask_to_quit(),
             "q!" => return self.quit_now(),
             "save" => return self.save_command(&args),
+            "undo-list" => return self.triage_history(),
             "triage" | "triage-all" => {
                 let words = line.trim_start().trim_start_matches(name);
                 if let Err(message) = self.triage_command(words, name == "triage-all") {
@@ -73,6 +74,7 @@ impl App {
         known.extend([
             "triage STATE [REASON] [NOTE]",
             "triage-all STATE [REASON] [NOTE]",
+            "undo-list",
             "save NAME",
             "q",
         ]);

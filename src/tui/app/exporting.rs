@@ -168,6 +168,7 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
                 format.name()
             ));
             app.export_format = format;
+            app.exports_running += 1;
             app.outbox.effects.push(Effect::Export {
                 path: PathBuf::from(path),
                 format,
@@ -196,6 +197,7 @@ fn cycle_format(prompt: &mut ExportPrompt, step: usize) {
 
 /// What the performer of [`Effect::Export`] reports.
 pub fn exported(app: &mut App, path: String, result: Result<usize, String>) {
+    app.exports_running = app.exports_running.saturating_sub(1);
     let shown = crate::text::one_line(&path).into_owned();
     match result {
         Ok(n) => {

@@ -9,6 +9,7 @@ mod commands;
 mod exporting;
 mod exporting_view;
 mod preview;
+mod quitting;
 mod saving;
 mod triage;
 pub mod view;
@@ -20,6 +21,7 @@ pub use super::message::{AppEvent, Effect, Msg, Outbox, PaneId};
 pub use super::session::{SavedView, Session};
 pub use command_line::CommandLine;
 pub use exporting::{CopyMenu, ExportPrompt};
+pub use quitting::QuitPrompt;
 
 use super::detail::{Cache, DetailView};
 use super::keymap::{Action, Context, Key, Keymap};
@@ -48,6 +50,8 @@ pub enum Overlay {
     Export(ExportPrompt),
     /// The `y` menu: what to copy.
     CopyMenu(CopyMenu),
+    /// Quitting would lose unsent work: y/n.
+    Quit(QuitPrompt),
 }
 
 pub struct App {
@@ -73,8 +77,8 @@ pub struct App {
     pub spinner: usize,
     pub outbox: Outbox,
     pub quit: bool,
-    /// `q` was pressed with unsent work: the next key, if `q`, quits.
-    quit_armed: bool,
+    /// Exports handed out and not yet written (quitting asks first).
+    pub exports_running: usize,
     /// The `:` commands run this session, oldest first (Up recalls them).
     pub command_history: Vec<String>,
     /// The format of the last export (the next prompt offers it first).
@@ -108,7 +112,7 @@ impl App {
             spinner: 0,
             outbox: Outbox::new(session.read_only),
             quit: false,
-            quit_armed: false,
+            exports_running: 0,
             command_history: Vec::new(),
             export_format: crate::export::Format::Csv,
             now: chrono::Utc::now(),
@@ -211,7 +215,7 @@ impl App {
 
     /// Whether anything is being fetched (the spinner runs only then).
     pub fn is_loading(&self) -> bool {
-        self.triage.in_flight()
+        self.triage.is_loading()
             // A preview waiting for the cursor to rest needs the clock.
             || self.detail.as_ref().is_some_and(|d| d.hold_until.is_some())
             || self.panes.iter().any(|p| p.is_loading())
@@ -232,7 +236,9 @@ impl App {
         match &self.overlay {
             Some(Overlay::Help { .. }) => return vec![Context::Help],
             Some(Overlay::Error { .. }) => return vec![Context::Popup],
-            Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_)) => return vec![],
+            Some(
+                Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_) | Overlay::Quit(_),
+            ) => return vec![],
             None if self.triage.is_open() => return vec![],
             None => {}
         }
@@ -254,7 +260,9 @@ impl App {
     fn text_input_active(&self) -> bool {
         matches!(
             self.overlay,
-            Some(Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_))
+            Some(
+                Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_) | Overlay::Quit(_)
+            )
         ) || (self.overlay.is_none() && self.triage.is_open())
             || (self.overlay.is_none()
                 && !self.detail_has_keys()
@@ -284,11 +292,7 @@ impl App {
                 if self.overlay.is_none() {
                     self.status = None;
                 }
-                let was_armed = self.quit_armed;
                 self.on_key(key);
-                if was_armed {
-                    self.quit_armed = false;
-                }
             }
             Msg::Key(_) => {}
             Msg::Mouse(mouse) => self.on_mouse(mouse),
@@ -361,8 +365,7 @@ impl App {
         let is_ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         if is_ctrl_c {
-            self.quit_now();
-            return;
+            return self.on_ctrl_c();
         }
         if self.text_input_active() {
             self.on_text_key(key);
@@ -387,6 +390,7 @@ impl App {
         match &self.overlay {
             Some(Overlay::Export(_)) => return exporting::on_export_key(self, key),
             Some(Overlay::CopyMenu(_)) => return exporting::on_copy_key(self, key),
+            Some(Overlay::Quit(_)) => return self.on_quit_key(key),
             None if self.triage.is_open() => return self.on_triage_key(key),
             _ => {}
         }
@@ -434,11 +438,8 @@ impl App {
     /// help, the command line, switching panes. `false`: not the app's.
     fn on_app_action(&mut self, action: Action) -> bool {
         match action {
-            Action::ForceQuit => self.quit_now(),
-            Action::Quit => {
-                let again = self.keymap.hint(Context::Global, Action::Quit);
-                self.quit_or_warn(&format!("{again} again"));
-            }
+            Action::ForceQuit => self.on_ctrl_c(),
+            Action::Quit => self.ask_to_quit(),
             Action::Suspend => self.outbox.effects.push(Effect::Suspend),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::CommandLine => self.overlay = Some(Overlay::Command(CommandLine::default())),
@@ -453,22 +454,6 @@ impl App {
             _ => return false,
         }
         true
-    }
-
-    /// `q` and `:q`: quit, unless a pane holds unsent work: then the first
-    /// warns (saying what quits anyway: `again`) and a second `q` quits.
-    pub(super) fn quit_or_warn(&mut self, again: &str) {
-        let unsent = self
-            .triage
-            .unsent_work()
-            .or_else(|| self.panes.iter().find_map(|p| p.unsent_work()));
-        match unsent {
-            Some(what) if !self.quit_armed => {
-                self.quit_armed = true;
-                self.status = Some(format!("{what}: {again} quits and drops it"));
-            }
-            _ => self.quit_now(),
-        }
     }
 
     fn on_detail_action(&mut self, action: Action) {
@@ -520,7 +505,7 @@ impl App {
             }
             Some(Owner::Triage) => {
                 self.outbox.act_for(Owner::Triage);
-                self.triage.on_reply(id, result, &mut self.outbox);
+                self.triage.on_reply(id, result, self.now, &mut self.outbox);
             }
             Some(Owner::App) | None => {}
         }

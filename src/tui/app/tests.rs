@@ -34,39 +34,78 @@ fn a_status_message_lasts_until_the_next_key() {
     );
 }
 
-#[test]
-fn q_with_an_unsent_scm_draft_asks_first() {
-    let mut app = App::new(
+fn app() -> App {
+    App::new(
         Session::default(),
         Keymap::default_keymap(),
         Theme::default(),
         (100, 30),
-    );
+    )
+}
+
+fn with_scm_draft() -> App {
+    let mut app = app();
+    app.scm_mut().draft = crate::tui::panes::scm::Draft::new("1001", None);
+    app.scm_mut().draft.namespace = Some("acme".into());
+    app
+}
+
+fn quit_prompt(app: &App) -> Vec<String> {
+    match &app.overlay {
+        Some(Overlay::Quit(prompt)) => prompt.lost.clone(),
+        other => panic!("no quit prompt: {other:?}"),
+    }
+}
+
+#[test]
+fn q_with_an_unsent_scm_draft_asks_and_only_y_quits() {
     // No draft: q quits at once.
+    let mut app = app();
     press(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
 
-    let mut app = App::new(
-        Session::default(),
-        Keymap::default_keymap(),
-        Theme::default(),
-        (100, 30),
+    let mut app = with_scm_draft();
+    press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit, "the first q only asks");
+    assert_eq!(
+        quit_prompt(&app),
+        vec!["an unsent SCM draft of config 1001".to_owned()]
     );
-    app.scm_mut().draft = crate::tui::panes::scm::Draft::new("1001", None);
-    app.scm_mut().draft.namespace = Some("acme".into());
+    // A double tap is not a yes.
     press(&mut app, KeyCode::Char('q'));
-    assert!(!app.quit, "the first q only warns");
-    assert!(app.status.as_deref().unwrap().contains("not been sent"));
-    // Another key disarms it; q warns again, then q quits.
-    press(&mut app, KeyCode::Char('j'));
+    assert!(!app.quit, "q q does not quit");
+    assert!(!quit_prompt(&app).is_empty(), "still asking");
+    // n stays, with the draft.
+    press(&mut app, KeyCode::Char('n'));
+    assert!(app.overlay.is_none() && !app.quit);
+    assert_eq!(app.scm().draft.namespace.as_deref(), Some("acme"));
+    // y quits.
     press(&mut app, KeyCode::Char('q'));
-    assert!(!app.quit);
-    press(&mut app, KeyCode::Char('q'));
+    press(&mut app, KeyCode::Char('y'));
     assert!(app.quit);
 }
 
 #[test]
-fn colon_q_goes_through_the_same_guard_as_q() {
+fn ctrl_c_asks_once_with_unsent_work_and_a_second_forces() {
+    let ctrl_c = |app: &mut App| {
+        app.update(Msg::Key(KeyEvent::new(
+            KeyCode::Char('c'),
+            KeyModifiers::CONTROL,
+        )))
+    };
+    let mut app = app();
+    ctrl_c(&mut app);
+    assert!(app.quit, "nothing unsent: Ctrl-C quits at once");
+    let mut app = with_scm_draft();
+    ctrl_c(&mut app);
+    assert!(!app.quit);
+    assert_eq!(quit_prompt(&app).len(), 1);
+    ctrl_c(&mut app);
+    assert!(app.quit, "Ctrl-C again forces");
+}
+
+#[test]
+fn colon_q_goes_through_the_same_prompt_as_q() {
     let command = |app: &mut App, line: &str| {
         press(app, KeyCode::Char(':'));
         for c in line.chars() {
@@ -74,70 +113,47 @@ fn colon_q_goes_through_the_same_guard_as_q() {
         }
         press(app, KeyCode::Enter);
     };
-    let with_draft = || {
-        let mut app = App::new(
-            Session::default(),
-            Keymap::default_keymap(),
-            Theme::default(),
-            (100, 30),
-        );
-        app.scm_mut().draft = crate::tui::panes::scm::Draft::new("1001", None);
-        app.scm_mut().draft.namespace = Some("acme".into());
-        app
-    };
-    let mut app = with_draft();
+    let mut app = with_scm_draft();
     command(&mut app, "q");
     assert!(!app.quit, ":q must not drop an unsent draft");
-    assert_eq!(
-        app.status.as_deref(),
-        Some("the SCM draft has not been sent: :q! quits and drops it")
-    );
-    // Asked once: q now quits, as after a first q.
-    press(&mut app, KeyCode::Char('q'));
-    assert!(app.quit);
+    assert_eq!(quit_prompt(&app).len(), 1);
+    press(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none() && !app.quit);
 
-    let mut app = with_draft();
+    let mut app = with_scm_draft();
     command(&mut app, "q!");
     assert!(app.quit, ":q! quits without asking");
 
-    let mut app = App::new(
-        Session::default(),
-        Keymap::default_keymap(),
-        Theme::default(),
-        (100, 30),
-    );
+    let mut app = self::app();
     command(&mut app, "quit");
     assert!(app.quit, "nothing unsent: :quit quits at once");
 }
 
 #[test]
-fn q_with_a_kept_triage_draft_asks_first() {
+fn q_with_a_kept_triage_draft_asks_naming_its_findings() {
     use crate::triage::Target;
     use crate::tui::triage::plan::Scope;
-    let mut app = App::new(
-        Session::default(),
-        Keymap::default_keymap(),
-        Theme::default(),
-        (100, 30),
-    );
+    let mut app = app();
     let target = Target::finding(&crate::api::model::Issue {
         id: Some("7".into()),
         ..Default::default()
     });
     app.triage.open(Scope::Ids(vec![target]), &mut app.outbox);
     assert!(app.triage.is_open());
-    // The dialog has the keys: q is text for it, not quit.
+    // The dialog has the keys: q is no quit; → picks another state.
     press(&mut app, KeyCode::Char('q'));
     assert!(!app.quit);
+    press(&mut app, KeyCode::Right);
     press(&mut app, KeyCode::Esc);
     assert!(!app.triage.is_open());
     press(&mut app, KeyCode::Char('q'));
-    assert!(!app.quit, "the first q only warns");
-    assert!(
-        app.status.as_deref().unwrap().contains("triage draft"),
-        "{:?}",
-        app.status
+    assert!(!app.quit, "the first q only asks");
+    assert_eq!(
+        quit_prompt(&app),
+        vec!["a kept triage draft for finding 7 (reviewing)".to_owned()]
     );
     press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit, "q q does not quit");
+    press(&mut app, KeyCode::Char('y'));
     assert!(app.quit);
 }

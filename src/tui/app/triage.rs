@@ -6,7 +6,7 @@ use super::App;
 use crate::triage::Target;
 use crate::tui::detail::Enriched;
 use crate::tui::message::{Changed, Owner};
-use crate::tui::triage::plan::{Count, Scope};
+use crate::tui::triage::plan::{Matched, Scope};
 use crossterm::event::KeyEvent;
 
 impl App {
@@ -38,6 +38,11 @@ impl App {
         self.triage.undo(&mut self.outbox);
     }
 
+    /// `:undo-list`.
+    pub(super) fn triage_history(&mut self) {
+        self.triage.show_history();
+    }
+
     /// `:triage STATE [REASON] [NOTE...]` (`all`: `:triage-all`, over the
     /// Issues pane's server-side filter).
     pub(super) fn triage_command(&mut self, words: &str, all: bool) -> Result<(), String> {
@@ -46,7 +51,7 @@ impl App {
             Scope::Filter {
                 filter: Box::new(selection.filter.clone()),
                 issue_types: selection.issue_types.clone(),
-                count: Count::Counting(None),
+                matched: Matched::Listing(None),
             }
         } else {
             Scope::Ids(

@@ -59,6 +59,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         Some(Overlay::Export(prompt)) => exporting_view::export_prompt(f, screen.body, app, prompt),
         Some(Overlay::CopyMenu(menu)) => exporting_view::copy_menu(f, screen.body, app, menu),
         Some(Overlay::Command(line)) => command_line(f, screen.status, app, line),
+        Some(Overlay::Quit(prompt)) => quit_prompt(f, screen.body, app, prompt),
         None => {}
     }
     scrub(f.buffer_mut());
@@ -303,6 +304,47 @@ fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
             .scroll((scroll.min(max), 0)),
         popup,
     );
+}
+
+/// Quitting would lose unsent work: what, and y/n.
+fn quit_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &super::QuitPrompt) {
+    let theme = &app.theme;
+    let width = body.width.saturating_sub(4).clamp(20, 80);
+    let inner = width.saturating_sub(2) as usize;
+    let mut lines = vec![Line::from(Span::styled(
+        "Quitting now loses:",
+        theme.title(),
+    ))];
+    for lost in &prompt.lost {
+        for (k, part) in crate::tui::widgets::common::wrap(lost, inner.saturating_sub(4))
+            .into_iter()
+            .enumerate()
+        {
+            let bullet = if k == 0 { "  • " } else { "    " };
+            lines.push(Line::from(format!("{bullet}{part}")));
+        }
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(vec![
+        Span::styled("y", theme.key()),
+        Span::raw(" quit anyway · "),
+        Span::styled("n", theme.key()),
+        Span::raw("/"),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" stay (a second q is not a yes)"),
+    ]));
+    lines.push(Line::from(Span::styled(
+        "Ctrl-C again quits at once.",
+        theme.dim(),
+    )));
+    let height = (lines.len() as u16 + 2).min(body.height);
+    let popup = layout::centered(body, width, height);
+    f.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(" Quit with unsent work? ", app.theme.error()))
+        .title_bottom(" y quit · n/Esc stay ");
+    f.render_widget(Paragraph::new(lines).block(block), popup);
 }
 
 fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str) {

@@ -5,7 +5,9 @@ use super::{Cache, DetailView, Enriched, Tab};
 use crate::api::model::*;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::common::{date, field, heading, opt, paragraph, safe, spinner, time};
+use crate::tui::widgets::common::{
+    date, field, heading, opt, paragraph, safe, spinner, state_label, time,
+};
 use crate::tui::widgets::reflow::reflow;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -139,12 +141,11 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             theme.severity(i.severity.as_ref()),
         ),
     ]));
+    let state = state_label(i.aggregate_state.as_ref(), i.exception_state().as_ref());
     lines.push(field(
         theme,
         "state",
-        i.aggregate_state
-            .as_ref()
-            .map_or("-".into(), |s| safe(s.label())),
+        if state.is_empty() { "-".into() } else { state },
     ));
     lines.push(field(theme, "triage", {
         let mut t = i

@@ -1,9 +1,9 @@
 //! The triage dialog's draft: the findings chosen, the state, reason and
 //! note, and how the dialog's keys edit them.
 
+use super::history::Undo;
 use super::plan::{self, Batch, Scope};
-use crate::api::model::*;
-use crate::triage::{Decision, Kind, takes_reason};
+use crate::triage::{Decision, Instead, Kind, Target, takes_reason};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// The dialog's rows.
@@ -26,7 +26,18 @@ pub struct Draft {
     pub note: String,
     pub focus: Field,
     /// An undo's requests: fixed, reviewed without the dialog.
-    pub undo: Option<Vec<Batch>>,
+    pub undo: Option<Undo>,
+    /// A decision was chosen or typed (a draft never touched is not kept).
+    pub edited: bool,
+}
+
+/// The targets the service will not triage as asked, by id.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SetApart<'a> {
+    /// An exception request is made instead of the ignore.
+    pub exception: Vec<&'a str>,
+    /// No triage permission: left as they are.
+    pub skipped: Vec<&'a str>,
 }
 
 impl Draft {
@@ -38,7 +49,13 @@ impl Draft {
             note: String::new(),
             focus: Field::State,
             undo: None,
+            edited: false,
         }
+    }
+
+    /// Unsent work: a decision made for findings, not an undo.
+    pub fn is_kept_work(&self) -> bool {
+        self.undo.is_none() && self.edited
     }
 
     pub fn kind(&self) -> Kind {
@@ -84,39 +101,56 @@ impl Draft {
             .reason_label()
             .and_then(|r| find(kind.reasons(), r));
         self.note = decision.note().unwrap_or_default().to_owned();
+        self.edited = true;
     }
 
-    /// The targets the service will not triage as asked: (without
-    /// permission at all, who must request an exception instead).
-    pub fn permission_counts(&self) -> (usize, usize) {
-        let Scope::Ids(targets) = &self.scope else {
-            return (0, 0);
+    /// What `target` is to be given: the decision, or for an undo its
+    /// earlier state.
+    fn decision_for(&self, target: &Target) -> Option<Decision> {
+        match &self.undo {
+            Some(_) => target.inverse(),
+            None => self.decision().ok(),
+        }
+    }
+
+    /// The targets the service will not triage as asked (known once the
+    /// scope's findings are).
+    pub fn set_apart(&self) -> SetApart<'_> {
+        let mut apart = SetApart::default();
+        for t in self.scope.targets().unwrap_or_default() {
+            match self.decision_for(t).and_then(|d| t.instead(&d)) {
+                Some(Instead::ExceptionRequest) => apart.exception.push(&t.id),
+                Some(Instead::Skipped) => apart.skipped.push(&t.id),
+                None => {}
+            }
+        }
+        apart
+    }
+
+    /// The targets the triage changes, as they are before it (what its
+    /// undo returns): not the skipped ones, nor those given an exception
+    /// request instead, nor those already so.
+    pub fn changed_targets(&self) -> Vec<Target> {
+        let Ok(decision) = self.decision() else {
+            return Vec::new();
         };
-        let count = |p: TriagePermission| {
-            targets
-                .iter()
-                .filter(|t| t.permission.as_ref() == Some(&p))
-                .count()
-        };
-        let ignores = self.decision().is_ok_and(|d| d.ignores());
-        (
-            count(TriagePermission::None),
-            if ignores {
-                count(TriagePermission::Request)
-            } else {
-                0
-            },
-        )
+        self.scope
+            .targets()
+            .unwrap_or_default()
+            .iter()
+            .filter(|t| t.instead(&decision).is_none() && !t.already(&decision))
+            .cloned()
+            .collect()
     }
 
     /// Why it cannot go to review, if it cannot.
     pub fn problem(&self) -> Option<String> {
         if let Scope::Ids(targets) = &self.scope {
-            let (none, _) = self.permission_counts();
-            if none > 0 && none == targets.len() {
+            let skipped = self.set_apart().skipped.len();
+            if skipped > 0 && skipped == targets.len() {
                 return Some(format!(
                     "{} cannot be triaged: no triage permission",
-                    if none == 1 {
+                    if skipped == 1 {
                         "this finding"
                     } else {
                         "these findings"
@@ -130,7 +164,7 @@ impl Draft {
     /// The requests it becomes.
     pub fn batches(&self, deployment: &str) -> Vec<Batch> {
         if let Some(undo) = &self.undo {
-            return undo.clone();
+            return undo.batches.clone();
         }
         match self.decision() {
             Ok(d) => plan::batches(&d, &self.scope, deployment),

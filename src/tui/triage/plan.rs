@@ -15,16 +15,19 @@ pub enum Scope {
     Filter {
         filter: Box<ListIssuesFilter>,
         issue_types: Vec<IssueType>,
-        count: Count,
+        matched: Matched,
     },
 }
 
-/// The count of a filter's findings, taken before the review can send.
+/// The findings a filter matches, listed before the review can send: the
+/// review names them, and undo returns exactly them (never the filter,
+/// which may match others by then) to their states before.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Count {
-    Counting(Option<RequestId>),
-    /// The count, and whether it is exact (else "at least").
-    Counted(usize, bool),
+pub enum Matched {
+    Listing(Option<RequestId>),
+    /// Each finding as it is, and whether that is all of them (else the
+    /// first [`MAX_COUNTED`](crate::tui::message::MAX_COUNTED)).
+    Listed(Vec<Target>, bool),
     Failed(String),
 }
 
@@ -36,23 +39,33 @@ impl Scope {
         }
     }
 
-    /// How many it touches, when known.
-    pub fn size(&self) -> Option<usize> {
+    /// The findings or issues it touches, when known.
+    pub fn targets(&self) -> Option<&[Target]> {
         match self {
-            Scope::Ids(targets) => Some(targets.len()),
+            Scope::Ids(targets) => Some(targets),
             Scope::Filter {
-                count: Count::Counted(n, _),
+                matched: Matched::Listed(targets, _),
                 ..
-            } => Some(*n),
+            } => Some(targets),
             Scope::Filter { .. } => None,
         }
     }
 
+    /// How many it touches, when known.
+    pub fn size(&self) -> Option<usize> {
+        self.targets().map(<[Target]>::len)
+    }
+
     pub fn ids(&self) -> Vec<String> {
-        match self {
-            Scope::Ids(targets) => targets.iter().map(|t| t.id.clone()).collect(),
-            Scope::Filter { .. } => Vec::new(),
-        }
+        self.targets()
+            .unwrap_or_default()
+            .iter()
+            .map(|t| t.id.clone())
+            .collect()
+    }
+
+    pub fn is_filter(&self) -> bool {
+        matches!(self, Scope::Filter { .. })
     }
 
     /// The same findings or issues (a kept draft is reopened for them).
@@ -74,6 +87,38 @@ impl Scope {
             _ => false,
         }
     }
+
+    /// "finding 100196", "3 findings (100196, 100201, 100233)", "every
+    /// finding the Issues filter matches": which ones, in a line.
+    pub fn named(&self) -> String {
+        match self {
+            Scope::Ids(targets) => {
+                let kind = self.kind();
+                match targets.as_slice() {
+                    [one] => format!("{} {}", kind.noun(1), one.id),
+                    many => format!(
+                        "{} {} ({})",
+                        many.len(),
+                        kind.noun(many.len()),
+                        id_list(many.iter().map(|t| t.id.as_str()), 3)
+                    ),
+                }
+            }
+            Scope::Filter { .. } => "every finding the Issues filter matches".into(),
+        }
+    }
+}
+
+/// Ids in a line: the first `shown`, then how many more.
+pub fn id_list<'a>(ids: impl ExactSizeIterator<Item = &'a str>, shown: usize) -> String {
+    let n = ids.len();
+    let mut out: Vec<&str> = ids.take(shown).collect();
+    let more;
+    if n > shown {
+        more = format!("… and {} more", n - shown);
+        out.push(&more);
+    }
+    out.join(", ")
 }
 
 /// One request of a triage and the ids it concerns (reloaded after it).
@@ -153,7 +198,8 @@ pub fn batches(decision: &Decision, scope: &Scope, deployment: &str) -> Vec<Batc
                 issue_types: issue_types.clone(),
                 ..Default::default()
             }),
-            ids: Vec::new(),
+            // What the listing found: fetched again after.
+            ids: scope.ids(),
             heading,
         }],
         (Decision::Agentic { .. }, Scope::Ids(targets)) => targets

@@ -1,8 +1,8 @@
-use super::plan::{Count, Scope};
+use super::plan::{Matched, Scope};
 use super::*;
 use crate::api::ApiError;
 use crate::triage::Target;
-use crate::tui::message::{AppEvent, Changed, Outbox};
+use crate::tui::message::{ApiResponse, ApiResult, AppEvent, Changed, Outbox};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::time::Duration;
 
@@ -54,6 +54,13 @@ fn statuses(outbox: &Outbox) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+/// The time replies are handled at.
+fn now() -> Timestamp {
+    chrono::DateTime::parse_from_rfc3339("2026-11-01T14:02:11Z")
+        .unwrap()
+        .to_utc()
 }
 
 fn answer(updated: i64) -> ApiResult {
@@ -123,7 +130,7 @@ fn after_the_answer_the_counts_are_said_the_rows_fetched_and_undo_offered() {
     let mut t = reviewed(&["7"], "", &mut outbox);
     t.on_key(key(KeyCode::Char('y')), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
-    assert!(t.on_reply(id, answer(1), &mut outbox));
+    assert!(t.on_reply(id, answer(1), now(), &mut outbox));
     assert!(t.draft.is_none(), "the draft is spent");
     assert_eq!(t.step, Step::Hidden);
     let said = statuses(&outbox).join("\n");
@@ -152,14 +159,19 @@ fn after_the_answer_the_counts_are_said_the_rows_fetched_and_undo_offered() {
         }],
         cursor: None,
     };
-    t.on_reply(refresh.0, Ok(ApiResponse::ListIssues(page)), &mut outbox);
+    t.on_reply(
+        refresh.0,
+        Ok(ApiResponse::ListIssues(page)),
+        now(),
+        &mut outbox,
+    );
     assert!(
         outbox
             .events
             .iter()
             .any(|e| matches!(e, AppEvent::Changed(Changed::Findings(v)) if v.len() == 1))
     );
-    assert!(t.last.is_some());
+    assert_eq!(t.history.len(), 1, "u can undo it");
 }
 
 #[test]
@@ -170,7 +182,10 @@ fn esc_goes_back_with_everything_kept_and_t_reopens_the_draft() {
     assert_eq!(t.step, Step::Editing);
     t.on_key(key(KeyCode::Esc), &mut outbox);
     assert_eq!(t.step, Step::Hidden);
-    assert!(t.unsent_work().is_some(), "the quit guard knows the draft");
+    assert!(
+        !t.unsent_work().is_empty(),
+        "the quit guard knows the draft"
+    );
     t.open(Scope::Ids(vec![finding("7", None, None)]), &mut outbox);
     let draft = t.draft.as_ref().unwrap();
     assert_eq!(draft.note, "my note");
@@ -178,11 +193,21 @@ fn esc_goes_back_with_everything_kept_and_t_reopens_the_draft() {
         draft.decision().unwrap().describe(),
         "ignored (false positive)"
     );
-    // For other findings the draft's decision and note come along.
+    // Other findings get a draft of their own: the kept one stays with 7.
     t.on_key(key(KeyCode::Esc), &mut outbox);
     t.open(Scope::Ids(vec![finding("8", None, None)]), &mut outbox);
+    let draft = t.draft.as_ref().unwrap();
+    assert_eq!(draft.note, "", "7's note does not follow the cursor");
+    assert_eq!(draft.scope.ids(), vec!["8".to_owned()]);
+    assert_eq!(t.kept.len(), 1);
+    assert_eq!(t.kept[0].scope.ids(), vec!["7".to_owned()]);
+    assert_eq!(t.kept[0].note, "my note");
+    // 8's untouched draft is not kept; 7's comes back on T there.
+    t.on_key(key(KeyCode::Esc), &mut outbox);
+    t.open(Scope::Ids(vec![finding("7", None, None)]), &mut outbox);
     assert_eq!(t.draft.as_ref().unwrap().note, "my note");
-    assert_eq!(t.draft.as_ref().unwrap().scope.ids(), vec!["8".to_owned()]);
+    assert!(t.kept.is_empty());
+    assert_eq!(t.unsent_work().len(), 1);
 }
 
 #[test]
@@ -192,7 +217,7 @@ fn a_refused_triage_keeps_the_draft_and_changes_nothing_shown() {
     t.on_key(key(KeyCode::Char('y')), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
     let refused = ApiError::from_status(500, br#"{"message":"boom"}"#, None);
-    t.on_reply(id, Err(refused), &mut outbox);
+    t.on_reply(id, Err(refused), now(), &mut outbox);
     assert_eq!(t.draft.as_ref().unwrap().note, "keep me");
     let said = statuses(&outbox).join("\n");
     assert!(said.contains("The draft is kept"), "{said}");
@@ -204,7 +229,7 @@ fn a_refused_triage_keeps_the_draft_and_changes_nothing_shown() {
             .iter()
             .any(|(_, r)| matches!(r, ApiRequest::ListIssues(_)))
     );
-    assert!(t.last.is_none(), "nothing to undo");
+    assert!(t.history.is_empty(), "nothing to undo");
 }
 
 #[test]
@@ -216,6 +241,7 @@ fn a_timeout_says_outcome_unknown_fetches_the_findings_and_never_resends() {
     t.on_reply(
         id,
         Err(ApiError::Timeout(Duration::from_secs(30))),
+        now(),
         &mut outbox,
     );
     let said = statuses(&outbox).join("\n");
@@ -259,7 +285,7 @@ fn undo_puts_each_finding_back_one_request_at_a_time() {
         .unwrap();
     t.on_key(key(KeyCode::Char('y')), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
-    t.on_reply(id, answer(3), &mut outbox);
+    t.on_reply(id, answer(3), now(), &mut outbox);
     outbox.events.clear();
     t.undo(&mut outbox);
     assert_eq!(t.step, Step::Review);
@@ -282,15 +308,15 @@ fn undo_puts_each_finding_back_one_request_at_a_time() {
     t.on_key(key(KeyCode::Char('y')), &mut outbox);
     assert_eq!(writes(&outbox).len(), 2, "one in flight at a time");
     let (first, _) = writes(&outbox)[1].clone();
-    t.on_reply(first, answer(2), &mut outbox);
+    t.on_reply(first, answer(2), now(), &mut outbox);
     assert_eq!(writes(&outbox).len(), 3, "the next goes after the answer");
     let (second, _) = writes(&outbox)[2].clone();
-    t.on_reply(second, answer(1), &mut outbox);
+    t.on_reply(second, answer(1), now(), &mut outbox);
     assert!(!t.in_flight());
-    assert!(t.last.is_none(), "an undo is not undone");
+    assert!(t.history.is_empty(), "an undo is not undone");
     let said = statuses(&outbox).join("\n");
     assert!(
-        said.contains("Undo of the last triage (3 findings): 2 updated, of 2; 1 updated, of 1"),
+        said.contains("Undo of the triage of 14:02:11 (3 findings: reviewing ×2, untriaged → fixing): 2 updated, of 2; 1 updated, of 1"),
         "{said}"
     );
 }
@@ -306,18 +332,26 @@ fn a_triage_by_filter_is_counted_before_it_can_be_sent_and_asks_twice_when_large
     let scope = Scope::Filter {
         filter: Box::new(filter.clone()),
         issue_types: vec![IssueType::Sast],
-        count: Count::Counting(None),
+        matched: Matched::Listing(None),
     };
     t.open_with(scope, "ignored acceptable-risk legacy code", &mut outbox)
         .unwrap();
     let count_id = outbox
         .requests()
         .into_iter()
-        .find_map(|(id, r)| matches!(r, ApiRequest::CountIssues(_)).then_some(id))
-        .expect("counted first");
+        .find_map(|(id, r)| matches!(r, ApiRequest::MatchingTargets(_)).then_some(id))
+        .expect("listed first");
     t.on_key(key(KeyCode::Char('y')), &mut outbox);
-    assert!(writes(&outbox).is_empty(), "not before the count");
-    t.on_reply(count_id, Ok(ApiResponse::Count(120, true)), &mut outbox);
+    assert!(writes(&outbox).is_empty(), "not before the listing");
+    let listed: Vec<Target> = (0..120)
+        .map(|k| finding(&k.to_string(), Some(TriageState::Reviewing), None))
+        .collect();
+    t.on_reply(
+        count_id,
+        Ok(ApiResponse::Targets(listed, true)),
+        now(),
+        &mut outbox,
+    );
     t.on_key(key(KeyCode::Char('y')), &mut outbox);
     assert_eq!(t.step, Step::ConfirmAgain);
     assert!(writes(&outbox).is_empty());
@@ -332,14 +366,21 @@ fn a_triage_by_filter_is_counted_before_it_can_be_sent_and_asks_twice_when_large
         body.params.as_ref().unwrap().note.as_deref(),
         Some("legacy code")
     );
-    t.on_reply(sent[0].0, answer(120), &mut outbox);
-    assert!(
-        outbox
-            .events
-            .iter()
-            .any(|e| matches!(e, AppEvent::Changed(Changed::FindingsReload)))
+    t.on_reply(sent[0].0, answer(120), now(), &mut outbox);
+    // Its undo is bound to the 120 listed, by id, back to reviewing.
+    assert_eq!(t.history.len(), 1);
+    t.undo(&mut outbox);
+    let undo = &t.draft.as_ref().unwrap().undo.as_ref().unwrap().batches;
+    let ApiRequest::TriageFindings(body) = &undo[0].request else {
+        panic!()
+    };
+    let filter = body.filter.as_ref().unwrap();
+    assert_eq!(filter.ids.len(), 120);
+    assert!(filter.rules.is_empty(), "not the filter");
+    assert_eq!(
+        body.params.as_ref().unwrap().triage_state,
+        Some(TriageState::Reviewing)
     );
-    assert!(t.last.is_none(), "a triage by filter has no undo");
 }
 
 #[test]
@@ -367,15 +408,16 @@ fn agentic_issues_are_triaged_one_request_each_and_change_in_place() {
         serde_json::to_value(request).unwrap(),
         serde_json::json!({"deploymentId": "42", "issueId": "a1", "triageState": "TRIAGE_STATE_FIXED"})
     );
-    let now = AgenticIssue {
+    let fixed = AgenticIssue {
         triage_state: Some(AgenticTriageState::Fixed),
         ..issue
     };
     t.on_reply(
         sent[0].0,
         Ok(ApiResponse::AgenticTriaged(TriageIssueResponse {
-            data: Some(now),
+            data: Some(fixed),
         })),
+        now(),
         &mut outbox,
     );
     assert!(outbox.events.iter().any(
@@ -401,7 +443,9 @@ fn permissions_are_said_before_sending() {
     ];
     t.open_with(Scope::Ids(targets), "ignored", &mut outbox)
         .unwrap();
-    assert_eq!(t.draft.as_ref().unwrap().permission_counts(), (0, 1));
+    let draft = t.draft.as_ref().unwrap();
+    assert_eq!(draft.set_apart().exception, vec!["1"]);
+    assert!(draft.set_apart().skipped.is_empty());
 }
 
 #[test]
@@ -446,5 +490,40 @@ fn the_review_shows_a_long_note_whole_at_80_columns() {
     assert!(
         text.contains("for the review"),
         "the note's end is shown:\n{text}"
+    );
+}
+
+#[test]
+fn an_undo_never_makes_an_exception_request_and_says_who_stays() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let targets = vec![
+        // Ignored before, may only request an ignore: cannot be put back.
+        finding(
+            "1",
+            Some(TriageState::Ignored),
+            Some(TriagePermission::Request),
+        ),
+        finding("2", None, Some(TriagePermission::Request)),
+        // No permission: skipped by the triage, so not in its undo.
+        finding("3", None, Some(TriagePermission::None)),
+    ];
+    t.open_with(Scope::Ids(targets), "fixing", &mut outbox)
+        .unwrap();
+    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    let (id, _) = writes(&outbox)[0].clone();
+    t.on_reply(id, answer(2), now(), &mut outbox);
+    assert!(t.draft.is_none(), "the draft is spent");
+    assert_eq!(t.history.entries()[0].targets.len(), 2, "1 and 2 changed");
+    t.undo(&mut outbox);
+    let undo = t.draft.as_ref().unwrap().undo.clone().unwrap();
+    assert_eq!(undo.left, vec!["1".to_owned()]);
+    let ApiRequest::TriageFindings(body) = &undo.batches[0].request else {
+        panic!()
+    };
+    assert_eq!(body.filter.as_ref().unwrap().ids, vec!["2".to_owned()]);
+    assert_eq!(
+        body.params.as_ref().unwrap().triage_state,
+        Some(TriageState::Untriaged)
     );
 }

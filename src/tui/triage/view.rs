@@ -1,8 +1,8 @@
-//! Draws the triage dialog, its review (the exact requests) and the
-//! second confirmation. Server text (titles, paths) and the note are made
-//! terminal-safe here; the note is sent as typed.
+//! Draws the triage dialog, its review (the exact requests), the second
+//! confirmation and the session's history. Server text (titles, paths)
+//! and the note are made terminal-safe here; the note is sent as typed.
 
-use super::plan::{Count, Reviewed, Scope};
+use super::plan::{Matched, Reviewed, Scope, id_list};
 use super::{Draft, Field, Step, Triage};
 use crate::tui::layout;
 use crate::tui::theme::Theme;
@@ -17,14 +17,23 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 const LISTED: usize = 8;
 
 pub fn draw(f: &mut Frame, body: Rect, triage: &Triage, theme: &Theme) {
-    let Some(draft) = &triage.draft else { return };
     let width = body.width.saturating_sub(4).clamp(20, 90);
     let popup = layout::centered(body, width, body.height);
     let inner = popup.width.saturating_sub(2) as usize;
-    let (title, lines, hint) = match triage.step {
-        Step::Hidden => return,
-        Step::Editing => (" Triage ", dialog(draft, inner, theme), dialog_hint(draft)),
-        Step::Review => (
+    let (title, lines, hint) = match (triage.step, &triage.draft) {
+        (Step::Hidden, _) => return,
+        (Step::History, _) => (
+            " Triages of this session ",
+            history(triage, inner, theme),
+            " u undo the newest (reviewed first) · Esc close · j/k scroll ",
+        ),
+        (_, None) => return,
+        (Step::Editing, Some(draft)) => (
+            " Triage ",
+            dialog(draft, triage, inner, theme),
+            dialog_hint(draft),
+        ),
+        (Step::Review, Some(draft)) => (
             " Review: only y sends ",
             review(draft, triage, inner, theme),
             if draft.undo.is_some() {
@@ -33,12 +42,12 @@ pub fn draw(f: &mut Frame, body: Rect, triage: &Triage, theme: &Theme) {
                 " y send · Esc back (kept) · j/k scroll "
             },
         ),
-        Step::ConfirmAgain => (
+        (Step::ConfirmAgain, Some(draft)) => (
             " Confirm again ",
             confirm_again(draft, theme),
             " y send · Esc back ",
         ),
-        Step::Sending => (
+        (Step::Sending, Some(_)) => (
             " Sending ",
             vec![Line::from(
                 "Sending the triage… (one request at a time, never retried)",
@@ -49,7 +58,7 @@ pub fn draw(f: &mut Frame, body: Rect, triage: &Triage, theme: &Theme) {
     // As tall as it needs, up to the body.
     let height = (lines.len() as u16 + 2).min(body.height);
     let popup = layout::centered(body, width, height);
-    let scroll = if triage.step == Step::Review {
+    let scroll = if matches!(triage.step, Step::Review | Step::History) {
         let max = (lines.len() as u16).saturating_sub(height.saturating_sub(2));
         triage.scroll.min(max)
     } else {
@@ -75,7 +84,7 @@ fn dialog_hint(draft: &Draft) -> &'static str {
     }
 }
 
-/// "3 findings", "everything the Issues filter matches (412)".
+/// "3 findings", "every finding the Issues filter matches (412)".
 fn scope_line(draft: &Draft) -> String {
     let kind = draft.kind();
     match &draft.scope {
@@ -83,12 +92,12 @@ fn scope_line(draft: &Draft) -> String {
             format!("{} {}", kind.noun(1), safe(&targets[0].id))
         }
         Scope::Ids(targets) => format!("{} {}", targets.len(), kind.noun(targets.len())),
-        Scope::Filter { count, .. } => {
-            let n = match count {
-                Count::Counting(_) => "counting…".to_owned(),
-                Count::Counted(n, true) => n.to_string(),
-                Count::Counted(n, false) => format!("at least {n}"),
-                Count::Failed(why) => format!("could not be counted: {}", safe(why)),
+        Scope::Filter { matched, .. } => {
+            let n = match matched {
+                Matched::Listing(_) => "listing them…".to_owned(),
+                Matched::Listed(targets, true) => targets.len().to_string(),
+                Matched::Listed(targets, false) => format!("more than {}", targets.len()),
+                Matched::Failed(why) => format!("could not be listed: {}", safe(why)),
             };
             format!("every finding the Issues filter matches ({n})")
         }
@@ -107,7 +116,7 @@ fn choice_line<'a>(label: &str, value: String, focused: bool, theme: &Theme) -> 
     ])
 }
 
-fn dialog<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     let mut lines = vec![Line::from(format!("Triage {}", scope_line(draft)))];
     lines.extend(targets(draft, width, theme));
     lines.push(Line::default());
@@ -152,6 +161,31 @@ fn dialog<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     if let Some(problem) = draft.problem() {
         lines.push(Line::from(Span::styled(safe(&problem), theme.error())));
     }
+    lines.extend(kept_elsewhere(triage, width, theme));
+    lines
+}
+
+/// The drafts kept for other findings, named: each stays with its own.
+fn kept_elsewhere<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let named: Vec<String> = triage
+        .kept
+        .iter()
+        .filter(|d| d.is_kept_work())
+        .map(|d| d.scope.named())
+        .collect();
+    if named.is_empty() {
+        return Vec::new();
+    }
+    let text = format!(
+        "Also kept, unsent: the draft for {} (T there opens it)",
+        named.join("; the draft for ")
+    );
+    let mut lines = vec![Line::default()];
+    lines.extend(
+        wrap(&text, width.max(10))
+            .into_iter()
+            .map(|l| Line::from(Span::styled(l, theme.dim()))),
+    );
     lines
 }
 
@@ -171,7 +205,7 @@ fn note_lines(note: &str, width: usize) -> Vec<String> {
 
 /// The first few targets, one line each.
 fn targets<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
-    let Scope::Ids(targets) = &draft.scope else {
+    let Some(targets) = draft.scope.targets() else {
         return Vec::new();
     };
     let mut lines: Vec<Line> = targets
@@ -194,19 +228,29 @@ fn targets<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     lines
 }
 
-/// What the service will do differently from what is asked (wrapped to
-/// `width`).
+/// What the service will do differently from what is asked, by id
+/// (wrapped to `width`).
 fn warnings<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
-    let (none, request) = draft.permission_counts();
+    let apart = draft.set_apart();
     let mut said = Vec::new();
-    if request > 0 {
+    let ids = |ids: &[&str]| safe(&id_list(ids.iter().copied(), 12));
+    if !apart.exception.is_empty() {
         said.push(format!(
-            "! {request} may only request an exception: the service makes an exception request instead of ignoring"
+            "! exception request instead of the ignore (may only request one; states stay): {}",
+            ids(&apart.exception)
         ));
     }
-    if none > 0 {
+    if !apart.skipped.is_empty() {
         said.push(format!(
-            "! {none} cannot be triaged (no triage permission): the service skips them"
+            "! skipped, left as they are (no triage permission): {}",
+            ids(&apart.skipped)
+        ));
+    }
+    if let Some(undo) = draft.undo.as_ref().filter(|u| !u.left.is_empty()) {
+        let left: Vec<&str> = undo.left.iter().map(String::as_str).collect();
+        said.push(format!(
+            "! not put back, left as they are: {} (their earlier state cannot be set again: an ignore they may only request, or a state unknown here)",
+            ids(&left)
         ));
     }
     said.iter()
@@ -217,16 +261,16 @@ fn warnings<'a>(draft: &Draft, width: usize, theme: &Theme) -> Vec<Line<'a>> {
 
 fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     let what = match &draft.undo {
-        Some(_) => "Undo the last triage of".to_owned(),
+        Some(undo) => format!("Undo {}, back as they were:", undo.what),
         None => format!(
             "Triage → {}:",
             draft.decision().map(|d| d.describe()).unwrap_or_default()
         ),
     };
-    let mut lines = vec![Line::from(Span::styled(
-        format!("{what} {}", scope_line(draft)),
-        theme.title(),
-    ))];
+    let mut lines: Vec<Line> = wrap(&format!("{what} {}", scope_line(draft)), width.max(10))
+        .into_iter()
+        .map(|l| Line::from(Span::styled(l, theme.title())))
+        .collect();
     lines.extend(targets(draft, width, theme));
     lines.extend(warnings(draft, width, theme));
     for Reviewed { batch, body } in &triage.reviewed {
@@ -262,4 +306,38 @@ fn confirm_again<'a>(draft: &Draft, theme: &Theme) -> Vec<Line<'a>> {
         )),
         Line::from("Press y once more to send, Esc to go back."),
     ]
+}
+
+/// The session's triages, newest first: when, how many, from → to.
+fn history<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let entries = triage.history.entries();
+    if entries.is_empty() {
+        return vec![Line::from("No triage of this session is left to undo.")];
+    }
+    let mut lines = vec![Line::from(Span::styled(
+        "Newest first (times UTC); u undoes them in turn, each through its review:",
+        theme.dim(),
+    ))];
+    for (k, entry) in entries.iter().rev().enumerate() {
+        let when = entry.when();
+        let style = if k == 0 {
+            theme.key()
+        } else {
+            Style::default()
+        };
+        // The time, then what it did, wrapped beside the time.
+        let indent = when.len() + 2;
+        for (i, part) in wrap(&entry.what(), width.saturating_sub(indent).max(10))
+            .into_iter()
+            .enumerate()
+        {
+            let lead = if i == 0 {
+                format!("{when}  ")
+            } else {
+                " ".repeat(indent)
+            };
+            lines.push(Line::from(Span::styled(format!("{lead}{part}"), style)));
+        }
+    }
+    lines
 }

@@ -1,7 +1,7 @@
 //! Small drawing helpers every view uses. All server text goes through
 //! [`safe`] (or [`wrap`], which calls it) before it becomes a `Span`.
 
-use crate::api::model::Timestamp;
+use crate::api::model::{AggregateState, ExceptionState, Timestamp};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
@@ -27,6 +27,30 @@ pub fn opt(s: &Option<String>) -> String {
 pub fn time(t: &Option<Timestamp>) -> String {
     t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_default()
+}
+
+/// A finding's state as the Overview shows it: its aggregate state, and
+/// where its exception request stands when one is known (`open ·
+/// exception requested`), so a request made instead of an ignore is seen
+/// where the state is.
+pub fn state_label(state: Option<&AggregateState>, exception: Option<&ExceptionState>) -> String {
+    let state = state.map_or(String::new(), |s| safe(s.label()));
+    match exception {
+        Some(e) if state.is_empty() => format!("exception {}", safe(e.label())),
+        Some(e) => format!("{state} · exception {}", safe(e.label())),
+        None => state,
+    }
+}
+
+/// [`state_label`] as a list's narrow column shows it: the exception
+/// first, which a cut keeps (`exc. requested · open`).
+pub fn state_cell(state: Option<&AggregateState>, exception: Option<&ExceptionState>) -> String {
+    let state = state.map_or(String::new(), |s| safe(s.label()));
+    match exception {
+        Some(e) if state.is_empty() => format!("exc. {}", safe(e.label())),
+        Some(e) => format!("exc. {} · {state}", safe(e.label())),
+        None => state,
+    }
 }
 
 pub fn date(t: &Option<Timestamp>) -> String {

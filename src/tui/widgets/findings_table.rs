@@ -5,7 +5,7 @@
 //! marked, a narrow first column shows which.
 
 use super::columns::{self, Col, Cut};
-use super::common::{safe, short_rule, time};
+use super::common::{safe, short_rule, state_cell, time};
 use super::scroll;
 use crate::api::model::Timestamp;
 use crate::tui::findings_list::Marks;
@@ -92,7 +92,8 @@ fn columns(date_column: DateColumn) -> [Col; 6] {
     };
     [
         Col::new("SEVERITY", 8),
-        Col::new("STATE", 9).drop(2).weight(2),
+        // Weighty: `exc. requested · open` is whole before a rule grows.
+        Col::new("STATE", 9).drop(2).weight(4),
         Col::new("RULE", 16).weight(3).grow(),
         // `owner/name`: the name is what tells repositories apart.
         Col::new("REPOSITORY", 14)
@@ -114,7 +115,7 @@ fn texts<T>(issue: &FindingRow<T>, when: &Option<Timestamp>) -> Vec<String> {
     let label = |l: Option<&str>| l.map_or(String::new(), safe);
     vec![
         label(issue.severity.as_ref().map(|s| s.label())),
-        label(issue.state.as_ref().map(|s| s.label())),
+        state_cell(issue.state.as_ref(), issue.exception.as_ref()),
         safe(short_rule(&issue.rule)),
         safe(&issue.repository),
         safe(&issue.location),

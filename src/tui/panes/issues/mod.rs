@@ -635,6 +635,7 @@ impl Pane for IssuesPane {
             {
                 self.reload(cx)
             }
+            Changed::MarksSpent(ids) => self.marked.unmark(ids),
             _ => {}
         }
     }

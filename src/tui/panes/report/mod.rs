@@ -455,6 +455,7 @@ impl Pane for ReportPane {
                 self.marked = marked;
                 self.keep_place = Some(place);
             }
+            Changed::MarksSpent(ids) => self.marked.unmark(ids),
             _ => {}
         }
     }

@@ -652,12 +652,22 @@ impl Pane for ScmPane {
         })
     }
 
-    fn unsent_work(&self) -> Option<&'static str> {
-        match self.unsent_drafts() {
-            0 => None,
-            1 => Some("the SCM draft has not been sent"),
-            _ => Some("SCM drafts have not been sent"),
-        }
+    fn unsent_work(&self) -> Vec<String> {
+        let current = (self.draft.changes() > 0).then_some(&self.draft.config_id);
+        current
+            .into_iter()
+            .chain(self.kept.keys())
+            .map(|id| {
+                if id.is_empty() {
+                    "an unsent SCM draft (no config id yet)".to_owned()
+                } else {
+                    format!(
+                        "an unsent SCM draft of config {}",
+                        crate::text::one_line(id)
+                    )
+                }
+            })
+            .collect()
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {

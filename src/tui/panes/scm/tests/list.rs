@@ -167,7 +167,7 @@ fn a_draft_never_follows_to_another_config() {
     assert!(pane.review.is_none(), "nothing to send for 1002");
     assert_eq!(
         pane.unsent_work(),
-        Some("the SCM draft has not been sent"),
+        vec!["an unsent SCM draft of config 1001".to_owned()],
         "1001's draft still guards q"
     );
 
@@ -187,7 +187,13 @@ fn a_draft_never_follows_to_another_config() {
     pane.run("scm", &["1002"], &mut outbox).unwrap();
     assert_eq!(pane.draft.namespace.as_deref(), Some("other"));
     assert!(pane.kept.contains_key("1001"));
-    assert_eq!(pane.unsent_work(), Some("SCM drafts have not been sent"));
+    assert_eq!(
+        pane.unsent_work(),
+        vec![
+            "an unsent SCM draft of config 1002".to_owned(),
+            "an unsent SCM draft of config 1001".to_owned()
+        ]
+    );
     assert!(!format!("{pane:?}").contains(SECRET));
     assert!(sends(&outbox).is_empty());
 }
@@ -227,7 +233,7 @@ fn after_a_send_the_form_and_the_row_show_what_came_back() {
         Some(&returned),
         "the row is updated"
     );
-    assert!(pane.unsent_work().is_none());
+    assert!(pane.unsent_work().is_empty());
     pane.act(Action::Back, 20, &mut outbox);
     let app = app_with(pane, 120, 35);
     let screen = render(&app, 120, 35);

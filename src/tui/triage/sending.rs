@@ -1,0 +1,390 @@
+//! Sending a reviewed triage (or undo): `y`, the requests one at a time,
+//! their answers, and what follows: the history entry `u` undoes, the
+//! marks it used cleared, the findings fetched again (with their activity,
+//! so an exception request made instead of an ignore shows).
+
+use super::plan::{Batch, Matched, Scope};
+use super::{Draft, Step, Triage, capitalised};
+use crate::api::WriteOutcome;
+use crate::api::model::*;
+use crate::triage::{Kind, Target};
+use crate::tui::message::{
+    ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Outbox, RequestId,
+};
+
+/// The most findings fetched again by id after a triage (one page); above,
+/// the lists load again.
+const REFETCHED: usize = 1000;
+
+/// The triage in flight: its batches one at a time.
+#[derive(Debug, Clone)]
+pub(super) struct Sending {
+    id: RequestId,
+    batch: Batch,
+    queue: Vec<Batch>,
+    /// Answers so far, as said ("3 updated").
+    answers: Vec<String>,
+    /// How many the service said it matched, summed.
+    matched: i64,
+    /// Every id the sent batches concern (fetched again after).
+    touched: Vec<String>,
+    by_filter: bool,
+    /// How many a triage by filter listed before it was sent.
+    listed: usize,
+    kind: Kind,
+    /// What the triage was, said after it.
+    what: String,
+    /// A triage: what the history keeps once it is applied.
+    record: Option<Record>,
+    /// An undo: the history entry it undoes.
+    undoing: Option<u32>,
+}
+
+/// What a triage leaves behind once applied.
+#[derive(Debug, Clone)]
+struct Record {
+    /// The targets it changes, as they were (what its undo returns to).
+    changed: Vec<Target>,
+    /// "ignored (false positive)".
+    to: String,
+    /// The ids it was for: their marks are spent.
+    ids: Vec<String>,
+}
+
+impl Triage {
+    /// `y` on the review: sends, or for many findings asks once more.
+    pub(super) fn confirm(&mut self, outbox: &mut Outbox) {
+        let Some(draft) = &self.draft else { return };
+        if let Scope::Filter { matched, .. } = &draft.scope {
+            match matched {
+                Matched::Listing(_) => {
+                    return outbox.status(
+                        "still listing the findings the filter matches: y sends once they are all listed",
+                    );
+                }
+                Matched::Failed(why) => {
+                    return outbox.status(format!(
+                        "the findings could not be listed ({}): not sent",
+                        crate::text::one_line(why)
+                    ));
+                }
+                Matched::Listed(targets, _) if targets.is_empty() => {
+                    return outbox.status("the filter matches no findings: nothing to send");
+                }
+                Matched::Listed(targets, false) => {
+                    return outbox.status(format!(
+                        "the filter matches more than {} findings: too many to list for undo; narrow it first",
+                        targets.len()
+                    ));
+                }
+                Matched::Listed(targets, true) if targets.len() > self.confirm_above => {
+                    self.step = Step::ConfirmAgain;
+                    return;
+                }
+                Matched::Listed(..) => {}
+            }
+        }
+        self.send(outbox);
+    }
+
+    /// Sends the first request of the reviewed triage, once.
+    pub(super) fn send(&mut self, outbox: &mut Outbox) {
+        if self.in_flight() {
+            return;
+        }
+        let Some(draft) = &self.draft else { return };
+        let mut queue: Vec<Batch> = self.reviewed.iter().map(|r| r.batch.clone()).collect();
+        if queue.is_empty() {
+            return outbox.status("nothing to send");
+        }
+        let batch = queue.remove(0);
+        let Some(id) = outbox.send(batch.request.clone()) else {
+            // Refused (read-only): the app says why; the review stays.
+            self.step = Step::Review;
+            return;
+        };
+        let n = draft.scope.size().unwrap_or(0);
+        let to = draft.decision().map(|d| d.describe()).unwrap_or_default();
+        let what = match &draft.undo {
+            Some(undo) => format!("undo of {}", undo.what),
+            None => format!("{n} {} → {to}", draft.kind().noun(n)),
+        };
+        let record = draft.undo.is_none().then(|| Record {
+            changed: draft.changed_targets(),
+            to,
+            ids: draft.scope.ids(),
+        });
+        self.sending = Some(Sending {
+            id,
+            batch,
+            queue,
+            answers: Vec::new(),
+            matched: 0,
+            touched: Vec::new(),
+            by_filter: draft.scope.is_filter(),
+            listed: n,
+            kind: draft.kind(),
+            what,
+            record,
+            undoing: draft.undo.as_ref().map(|u| u.entry),
+        });
+        self.step = Step::Sending;
+    }
+
+    /// The answer to a request the triage sent, at `now`. `true` if it was
+    /// one.
+    pub fn on_reply(
+        &mut self,
+        id: RequestId,
+        result: ApiResult,
+        now: Timestamp,
+        outbox: &mut Outbox,
+    ) -> bool {
+        if self.refresh == Some(id) {
+            self.refresh = None;
+            match result {
+                Ok(ApiResponse::ListIssues(page)) => {
+                    outbox
+                        .events
+                        .push(AppEvent::Changed(Changed::Findings(page.issues)));
+                }
+                Ok(_) => {}
+                Err(e) => outbox.status(format!(
+                    "the triaged findings could not be fetched again ({e}): r reloads"
+                )),
+            }
+            return true;
+        }
+        if self.on_listed(id, &result) {
+            return true;
+        }
+        let Some(mut sending) = self.sending.take().filter(|s| s.id == id) else {
+            return false;
+        };
+        sending.touched.extend(sending.batch.ids.iter().cloned());
+        match result {
+            Ok(ApiResponse::Triaged(answer)) => {
+                sending.matched += answer.issue_count.unwrap_or(0);
+                sending.answers.push(answer.summary());
+            }
+            Ok(ApiResponse::AgenticTriaged(answer)) => {
+                match answer
+                    .data
+                    .filter(|d| d.id.as_deref() == sending.batch.ids.first().map(String::as_str))
+                {
+                    Some(issue) => {
+                        sending.answers.push(format!(
+                            "{} updated",
+                            crate::text::one_line(issue.id.as_deref().unwrap_or(""))
+                        ));
+                        outbox
+                            .events
+                            .push(AppEvent::Changed(Changed::Agentic(Box::new(issue))));
+                    }
+                    None => {
+                        sending.answers.push("answered without the issue".into());
+                        outbox
+                            .events
+                            .push(AppEvent::Changed(Changed::AgenticReload));
+                    }
+                }
+            }
+            Ok(_) => {
+                return self.failed(
+                    sending,
+                    "the server's answer is not a triage's".into(),
+                    Some(WriteOutcome::Unknown),
+                    outbox,
+                );
+            }
+            Err(e) => {
+                let outcome = e.write_outcome();
+                return self.failed(sending, e.to_string(), outcome, outbox);
+            }
+        }
+        if !sending.queue.is_empty() {
+            let batch = sending.queue.remove(0);
+            match outbox.send(batch.request.clone()) {
+                Some(id) => {
+                    sending.id = id;
+                    sending.batch = batch;
+                    self.sending = Some(sending);
+                    return true;
+                }
+                None => {
+                    return self.failed(
+                        sending,
+                        "the next request was refused".into(),
+                        None,
+                        outbox,
+                    );
+                }
+            }
+        }
+        self.applied(sending, now, outbox);
+        true
+    }
+
+    /// The listing of a triage by filter, if `id` is its.
+    fn on_listed(&mut self, id: RequestId, result: &ApiResult) -> bool {
+        let Some(Draft {
+            scope: Scope::Filter { matched, .. },
+            ..
+        }) = &mut self.draft
+        else {
+            return false;
+        };
+        if *matched != Matched::Listing(Some(id)) {
+            return false;
+        }
+        *matched = match result {
+            Ok(ApiResponse::Targets(targets, complete)) => {
+                Matched::Listed(targets.clone(), *complete)
+            }
+            Ok(_) => Matched::Failed("unexpected answer".into()),
+            Err(e) => Matched::Failed(e.to_string()),
+        };
+        // The review names them now (its bodies are the same).
+        if self.step == Step::Review {
+            self.open_review();
+        }
+        true
+    }
+
+    /// Every request answered: the draft is spent, the history keeps the
+    /// triage (or forgets the one undone), its marks are cleared, and the
+    /// rows are fetched again.
+    fn applied(&mut self, sending: Sending, now: Timestamp, outbox: &mut Outbox) {
+        if let Some(entry) = sending.undoing {
+            self.history.remove(entry);
+        }
+        let mut said = String::new();
+        if let Some(record) = &sending.record {
+            self.history.record(
+                now,
+                sending.kind,
+                record.changed.clone(),
+                record.to.clone(),
+                sending.by_filter,
+            );
+            outbox
+                .events
+                .push(AppEvent::Changed(Changed::MarksSpent(record.ids.clone())));
+            if sending.by_filter && sending.matched != sending.listed as i64 {
+                said = format!(
+                    " · the service matched {}, {} were listed before: u undoes those",
+                    sending.matched, sending.listed
+                );
+            }
+        }
+        self.draft = None;
+        if self.step == Step::Sending {
+            self.step = Step::Hidden;
+        }
+        self.reload(&sending, outbox);
+        let undo_hint = match self.history.len() {
+            0 => String::new(),
+            1 => " · u undoes".into(),
+            n => format!(" · u undoes ({n} to undo: :undo-list)"),
+        };
+        outbox.status(format!(
+            "{}: {}{said}{undo_hint}",
+            capitalised(&sending.what),
+            sending.answers.join("; ")
+        ));
+    }
+
+    /// A request failed: nothing more is sent; the draft stays; when the
+    /// outcome is unknown, the findings are fetched again.
+    fn failed(
+        &mut self,
+        sending: Sending,
+        message: String,
+        outcome: Option<WriteOutcome>,
+        outbox: &mut Outbox,
+    ) -> bool {
+        self.step = Step::Hidden;
+        let mut text = format!("{}: {message}", capitalised(&sending.what));
+        if !sending.answers.is_empty() {
+            text.push_str(&format!(
+                "\n\nAnswered before it: {}.",
+                sending.answers.join("; ")
+            ));
+        }
+        match outcome {
+            Some(WriteOutcome::Unknown) => text.push_str(
+                "\n\nOutcome unknown: the triage may or may not have been applied; it was not retried. The findings are fetched again to show their real state.",
+            ),
+            Some(WriteOutcome::ProbablyApplied) => text.push_str(
+                "\n\nThe server accepted it (2xx) but its answer could not be read: probably applied; it was not retried.",
+            ),
+            None => {}
+        }
+        if sending.undoing.is_some() {
+            // The entry stays: `u` offers the same undo again.
+            self.draft = None;
+            text.push_str("\n\nThe triage stays in the history: u offers its undo again.");
+        } else {
+            text.push_str("\n\nThe draft is kept: T opens it again.");
+        }
+        if outcome.is_some() || !sending.answers.is_empty() {
+            let mut sending = sending;
+            if outcome.is_none() {
+                // The failed batch changed nothing: only the ones before it.
+                let n = sending.batch.ids.len();
+                sending
+                    .touched
+                    .truncate(sending.touched.len().saturating_sub(n));
+            }
+            self.reload(&sending, outbox);
+        }
+        outbox.events.push(AppEvent::Error {
+            title: "Triage failed".into(),
+            message: text,
+        });
+        true
+    }
+
+    /// Fetches again what a triage touched, so the rows show the truth:
+    /// the findings by id, with their activity (an exception request shows
+    /// there); the whole lists when they are too many or not all known.
+    fn reload(&mut self, sending: &Sending, outbox: &mut Outbox) {
+        match sending.kind {
+            Kind::Agentic => {
+                if sending.answers.len() < sending.touched.len() {
+                    outbox
+                        .events
+                        .push(AppEvent::Changed(Changed::AgenticReload));
+                }
+            }
+            Kind::Finding => {
+                let mut ids = sending.touched.clone();
+                ids.sort();
+                ids.dedup();
+                let unknown = sending.by_filter && sending.matched != sending.listed as i64;
+                if unknown || ids.len() > REFETCHED {
+                    outbox
+                        .events
+                        .push(AppEvent::Changed(Changed::FindingsReload));
+                    return;
+                }
+                if ids.is_empty() {
+                    return;
+                }
+                let request = ListIssuesRequest {
+                    limit: Some(ids.len() as i64),
+                    include_activity_history: Some(true),
+                    filter: Some(ListIssuesFilter {
+                        ids,
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                };
+                outbox.cancel(self.refresh.take());
+                self.refresh = outbox.send(ApiRequest::ListIssues(request));
+                // Report totals and anything else counted change too.
+                outbox.events.push(AppEvent::Changed(Changed::Totals));
+            }
+        }
+    }
+}
