@@ -56,6 +56,9 @@ pub struct Harness {
     /// at once, as the event loop does, and its outcome fed back.
     pub exported: Vec<(std::path::PathBuf, findings_tui::export::Format, usize)>,
     pub sent: usize,
+    /// Replies received, and requests cancelled (which get none).
+    pub replied: usize,
+    pub cancelled: usize,
     _server: Option<DemoServer>,
 }
 
@@ -92,6 +95,8 @@ impl Harness {
             copied: vec![],
             exported: vec![],
             sent: 0,
+            replied: 0,
+            cancelled: 0,
             _server: None,
         }
     }
@@ -158,7 +163,10 @@ impl Harness {
                         .send(WorkerCommand::Send { id, request })
                         .unwrap();
                 }
-                Effect::Cancel(id) => self.worker.send(WorkerCommand::Cancel { id }).unwrap(),
+                Effect::Cancel(id) => {
+                    self.cancelled += 1;
+                    self.worker.send(WorkerCommand::Cancel { id }).unwrap();
+                }
                 Effect::OpenUrl(u) => self.opened.push(u.to_string()),
                 Effect::Copy(t) => self.copied.push(t.to_string()),
                 Effect::Suspend | Effect::Quit => {}
@@ -184,6 +192,9 @@ impl Harness {
     }
 
     pub fn update(&mut self, msg: Msg) {
+        if matches!(msg, Msg::Reply(_)) {
+            self.replied += 1;
+        }
         let effects = self.app.update(msg);
         self.perform(effects);
     }
@@ -218,6 +229,21 @@ impl Harness {
             let reply = tokio::time::timeout_at(deadline, self.replies.recv())
                 .await
                 .expect("the app settles within 20 s")
+                .expect("the worker is alive");
+            self.update(Msg::Reply(reply));
+        }
+    }
+
+    /// [`Harness::settle`], and then until every request sent has had its
+    /// reply (the background ones too, such as the filter values), so a
+    /// server's request count is final.
+    pub async fn quiesce(&mut self) {
+        self.settle().await;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while self.replied + self.cancelled < self.sent {
+            let reply = tokio::time::timeout_at(deadline, self.replies.recv())
+                .await
+                .expect("every request is answered within 20 s")
                 .expect("the worker is alive");
             self.update(Msg::Reply(reply));
         }
