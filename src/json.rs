@@ -196,6 +196,17 @@ pub fn from_value<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, D
     }
 }
 
+/// `value` pretty-printed, its lines after the first indented by `indent`
+/// spaces: to sit at that depth of a document written piece by piece.
+pub fn pretty_at<T: Serialize + ?Sized>(
+    value: &T,
+    indent: usize,
+) -> Result<String, serde_json::Error> {
+    let text = pretty(value)?;
+    let pad = " ".repeat(indent);
+    Ok(text.replace('\n', &format!("\n{pad}")))
+}
+
 /// Writes `value` pretty and a newline (the CLI's `--format json`).
 pub fn write_pretty<T: Serialize + ?Sized>(
     out: &mut dyn std::io::Write,

@@ -177,7 +177,7 @@ impl<W: Write> Writer<W> {
                 // Items that carry no finding (a list wrapper without one)
                 // have nothing to report.
                 if let (Some(log), Some(issue)) = (&mut self.sarif, item.issue()) {
-                    log.add(issue);
+                    log.add(&mut self.out, issue)?;
                 }
             }
         }
@@ -225,7 +225,7 @@ impl<W: Write> Writer<W> {
             Format::Csv | Format::Markdown if self.count == 0 => self.begin()?,
             Format::Sarif => {
                 let log = self.sarif.take().unwrap_or_default();
-                log.write(&mut self.out)?;
+                log.finish(&mut self.out)?;
             }
             _ => {}
         }

@@ -440,27 +440,32 @@ fn a_listing_cut_short_says_partial_and_is_never_completed() {
         );
     }
 
+    // SARIF and the report's JSON stream too: left unclosed, never
+    // completed.
     let out = run(&issues("sarif"));
     assert!(
         out.stderr.contains(
-            "findings: partial: 20 items fetched before the error; no SARIF document was written"
+            "findings: partial: 20 items written before the error; the SARIF document is left unclosed"
         ),
         "{}",
         out.stderr
     );
+    assert!(out.stdout.starts_with("{\n"), "{}", out.stdout);
     assert!(
-        out.stdout.is_empty(),
+        serde_json::from_str::<Value>(&out.stdout).is_err(),
         "no SARIF document claims to be whole"
     );
 
     let out = run(&["report", "--all", "--limit", "10", "--format", "json"]);
     assert!(
-        out.stderr
-            .contains("findings: partial: 20 findings fetched before the error; no JSON written"),
+        out.stderr.contains(
+            "findings: partial: 20 findings written before the error; the JSON is left unclosed"
+        ),
         "{}",
         out.stderr
     );
-    assert!(out.stdout.is_empty());
+    assert!(out.stdout.starts_with("{\n"), "{}", out.stdout);
+    assert!(serde_json::from_str::<Value>(&out.stdout).is_err());
     let out = run(&["search", "--all", "--limit", "2", "--format", "ndjson"]);
     assert!(
         out.stderr

@@ -86,15 +86,10 @@ fn say_partial(count: usize, format: Format, file: &OutputFile) {
     }
     let how = match format {
         Format::Json => "; the JSON array is left unclosed",
-        Format::Sarif => "; no SARIF document was written",
+        Format::Sarif => "; the SARIF document is left unclosed",
         _ => "",
     };
-    let verb = if format == Format::Sarif {
-        "fetched"
-    } else {
-        "written"
-    };
-    eprintln!("findings: partial: {count} items {verb} before the error{how}");
+    eprintln!("findings: partial: {count} items written before the error{how}");
 }
 
 /// The width a table fills: the terminal's on a terminal, else as piped.

@@ -178,51 +178,129 @@ pub fn totals_line(page: &ReportResponse) -> String {
 
 /// `--format json` of `report` is the response shape: the totals of the
 /// first page, the findings of every page fetched, and the cursor to go on.
+/// Streamed: the findings are written as their pages arrive (the totals
+/// first, the cursor last), so memory stays flat however many pages
+/// `--all` follows. A listing cut short leaves the document unclosed.
 async fn report_json(
     client: &Client,
     req: ReportRequest,
     output: &OutputArgs,
 ) -> Result<(), Failure> {
-    let mut out = output.file.open()?;
+    let mut dest = output.file.open()?;
+    let mut doc = ReportDocument::new(&mut dest);
     let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
-    let mut combined: Option<ReportResponse> = None;
     let mut progress = Progress::new();
     let max = output.max.map(|m| m as usize);
+    let mut cursor = None;
     while let Some(page) = stream.next().await {
-        let page = match page {
+        let mut page = match page {
             Ok(page) => page,
             Err(e) => {
                 progress.done();
-                let n = combined.as_ref().map_or(0, |c| c.findings.len());
+                let n = doc.findings;
+                doc.abandon()?;
                 if n > 0 {
-                    // The document is the totals and every page: without
-                    // them all it is not written.
-                    eprintln!(
-                        "findings: partial: {n} findings fetched before the error; no JSON written"
-                    );
+                    match output.file.path() {
+                        Some(path) => eprintln!(
+                            "findings: partial: {n} findings fetched before the error; {} was not written",
+                            path.display()
+                        ),
+                        None => eprintln!(
+                            "findings: partial: {n} findings written before the error; the JSON is left unclosed"
+                        ),
+                    }
                 }
+                dest.abandon();
                 return Err(e.into());
             }
         };
-        let cursor = page.cursor.clone();
-        let all = combined.get_or_insert_with(|| ReportResponse {
-            findings: Vec::new(),
-            ..page.clone()
-        });
-        all.findings.extend(page.findings);
-        all.cursor = cursor;
-        progress.page(all.findings.len());
-        if let Some(m) = max
-            && all.findings.len() >= m
-        {
-            all.findings.truncate(m);
-            break;
+        cursor = page.cursor.take();
+        let findings = std::mem::take(&mut page.findings);
+        doc.head(&page)?;
+        for finding in &findings {
+            if max.is_some_and(|m| doc.findings >= m) {
+                break;
+            }
+            doc.finding(finding)?;
         }
-        if !output.all && max.is_none() {
+        progress.page(doc.findings);
+        if max.is_some_and(|m| doc.findings >= m) || (!output.all && max.is_none()) {
             break;
         }
     }
     progress.done();
-    crate::json::write_pretty(&mut out, &combined.unwrap_or_default())?;
-    out.finish()
+    doc.finish(cursor.as_deref())?;
+    dest.finish()
+}
+
+/// A report's JSON document written piece by piece, pretty-printed as
+/// serde_json would, the secrets of the process masked.
+struct ReportDocument<W: std::io::Write> {
+    out: std::io::BufWriter<crate::redact::ScrubWriter<W>>,
+    head_written: bool,
+    findings: usize,
+}
+
+impl<W: std::io::Write> ReportDocument<W> {
+    fn new(out: W) -> Self {
+        ReportDocument {
+            out: std::io::BufWriter::new(crate::redact::ScrubWriter::new(out)),
+            head_written: false,
+            findings: 0,
+        }
+    }
+
+    /// The totals (every field of the first page but its findings and
+    /// cursor), once, and the start of the findings.
+    fn head(&mut self, page: &ReportResponse) -> std::io::Result<()> {
+        use std::io::Write;
+        if self.head_written {
+            return Ok(());
+        }
+        self.head_written = true;
+        let totals = crate::json::pretty(page).map_err(std::io::Error::other)?;
+        match totals.strip_suffix("\n}") {
+            // `{\n  "total": ...` and its last field: the findings follow.
+            Some(open) => write!(self.out, "{open},\n  \"findings\": [")?,
+            None => write!(self.out, "{{\n  \"findings\": [")?,
+        }
+        Ok(())
+    }
+
+    fn finding(&mut self, finding: &Issue) -> std::io::Result<()> {
+        use std::io::Write;
+        let text = crate::json::pretty_at(finding, 4).map_err(std::io::Error::other)?;
+        let sep = if self.findings == 0 { "" } else { "," };
+        write!(self.out, "{sep}\n    {text}")?;
+        self.findings += 1;
+        Ok(())
+    }
+
+    /// Closes the findings, adds the cursor to go on, closes the document.
+    fn finish(mut self, cursor: Option<&str>) -> std::io::Result<()> {
+        use std::io::Write;
+        if !self.head_written {
+            self.head(&ReportResponse::default())?;
+        }
+        if self.findings == 0 {
+            write!(self.out, "]")?;
+        } else {
+            write!(self.out, "\n  ]")?;
+        }
+        if let Some(cursor) = cursor.filter(|c| !c.is_empty()) {
+            let cursor = crate::json::pretty(cursor).map_err(std::io::Error::other)?;
+            write!(self.out, ",\n  \"cursor\": {cursor}")?;
+        }
+        writeln!(self.out, "\n}}")?;
+        self.abandon()
+    }
+
+    /// Pushes out what was written, as it is.
+    fn abandon(self) -> std::io::Result<()> {
+        self.out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?
+            .finish()
+            .map(drop)
+    }
 }

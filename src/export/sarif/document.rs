@@ -1,20 +1,8 @@
-//! The SARIF 2.1.0 objects this export writes, as serde writes them.
+//! The SARIF 2.1.0 objects this export writes, as serde writes them. The
+//! document and its run are written around the streamed results
+//! (`super::head`, `SarifLog::finish`), not as objects.
 
 use serde::Serialize;
-
-#[derive(Serialize)]
-pub(super) struct Document<'a> {
-    #[serde(rename = "$schema")]
-    pub(super) schema: &'static str,
-    pub(super) version: &'static str,
-    pub(super) runs: [Run<'a>; 1],
-}
-
-#[derive(Serialize)]
-pub(super) struct Run<'a> {
-    pub(super) tool: Tool<'a>,
-    pub(super) results: &'a [SarifResult],
-}
 
 #[derive(Serialize)]
 pub(super) struct Tool<'a> {

@@ -1,11 +1,12 @@
 //! SARIF 2.1.0: one run, the rules seen (deduplicated, in order of first
 //! appearance), one result per finding.
 //!
-//! A SARIF log cannot stream the way NDJSON does: the rules are gathered
-//! across all results and `ruleIndex` points into them. So results are
-//! collected as items arrive, keeping only what the SARIF needs (a few
-//! strings per finding, never the whole issue), and the document is
-//! written at the end. Empty values are left out rather than written as
+//! The results stream: each is written as its finding arrives, so memory
+//! stays flat however many findings a listing follows. The rules are few;
+//! they are gathered as results arrive (a result's `ruleIndex` is its
+//! rule's order of first appearance, known at once) and written at the
+//! end, after the results (`tool` follows `results` in the run: JSON object
+//! members have no order). Empty values are left out rather than written as
 //! `null`; region numbers are kept only when they are valid (1-based, an
 //! end not before its start).
 //!
@@ -22,7 +23,7 @@ pub use document::Region;
 pub use results::{level, region, uri_reference};
 
 use crate::api::model::Issue;
-use document::{Document, Driver, Rule, Run, SarifResult, Score, Tool};
+use document::{Driver, Rule, Score, Tool};
 use results::result;
 use rules::{new_rule, rule_key, security_severity};
 use std::collections::HashMap;
@@ -33,13 +34,31 @@ pub const VERSION: &str = "2.1.0";
 /// The tool's name in `tool.driver.name`.
 pub const TOOL_NAME: &str = "findings";
 
-/// Rules and results gathered so far.
+/// The rules gathered so far, and how many results were written.
 #[derive(Debug, Default)]
 pub struct SarifLog {
     rules: Vec<Rule>,
     /// Rule id → index into `rules`.
     rule_index: HashMap<String, usize>,
-    results: Vec<SarifResult>,
+    results: usize,
+}
+
+/// The document up to its results (pretty-printed as serde_json does).
+fn head() -> String {
+    let mut text = String::from("{\n");
+    text.push_str(&format!("  \"$schema\": {},\n", json_string(SCHEMA_URI)));
+    text.push_str(&format!("  \"version\": {},\n", json_string(VERSION)));
+    text.push_str("  \"runs\": [\n    {\n      \"results\": [");
+    text
+}
+
+fn json_string(s: &str) -> String {
+    String::from_utf8(crate::json::encode(s).unwrap_or_default()).unwrap_or_default()
+}
+
+/// `value` pretty-printed at depth `indent` of the document.
+fn nested<T: serde::Serialize>(value: &T, indent: usize) -> io::Result<String> {
+    crate::json::pretty_at(value, indent).map_err(io::Error::other)
 }
 
 impl SarifLog {
@@ -48,19 +67,28 @@ impl SarifLog {
     }
 
     pub fn result_count(&self) -> usize {
-        self.results.len()
+        self.results
     }
 
     pub fn rule_count(&self) -> usize {
         self.rules.len()
     }
 
-    /// Adds one finding: its rule (once) and its result.
-    pub fn add(&mut self, issue: &Issue) {
+    /// Writes one finding's result (the document's head before the first),
+    /// its rule kept for the end.
+    pub fn add<W: Write>(&mut self, out: &mut W, issue: &Issue) -> io::Result<()> {
         let rule_id = rule_key(issue);
         let rule_index = self.rule(rule_id, issue);
-        self.results
-            .push(result(issue, rule_id.to_owned(), rule_index));
+        let result = result(issue, rule_id.to_owned(), rule_index);
+        let text = nested(&result, 8)?;
+        if self.results == 0 {
+            out.write_all(head().as_bytes())?;
+        } else {
+            out.write_all(b",")?;
+        }
+        write!(out, "\n        {text}")?;
+        self.results += 1;
+        Ok(())
     }
 
     /// The index of the rule `id`, added from `issue` if it is new. A rule
@@ -81,32 +109,33 @@ impl SarifLog {
         k
     }
 
-    /// Writes the whole document (pretty-printed, with a final newline).
-    pub fn write<W: Write>(&self, mut out: W) -> io::Result<()> {
-        crate::json::write_pretty(&mut out, &self.document())
+    /// Ends the document: the results closed, then the tool with every
+    /// rule seen (a final newline).
+    pub fn finish<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        if self.results == 0 {
+            out.write_all(head().as_bytes())?;
+            out.write_all(b"],\n")?;
+        } else {
+            out.write_all(b"\n      ],\n")?;
+        }
+        let tool = nested(&self.tool(), 6)?;
+        write!(out, "      \"tool\": {tool}\n    }}\n  ]\n}}\n")
     }
 
-    fn document(&self) -> Document<'_> {
+    fn tool(&self) -> Tool<'_> {
         let repository = env!("CARGO_PKG_REPOSITORY");
         let homepage = env!("CARGO_PKG_HOMEPAGE");
         let information_uri = [homepage, repository]
             .into_iter()
             .find(|u| is_absolute_uri(u))
             .map(str::to_owned);
-        Document {
-            schema: SCHEMA_URI,
-            version: VERSION,
-            runs: [Run {
-                tool: Tool {
-                    driver: Driver {
-                        name: TOOL_NAME,
-                        version: env!("CARGO_PKG_VERSION"),
-                        information_uri,
-                        rules: &self.rules,
-                    },
-                },
-                results: &self.results,
-            }],
+        Tool {
+            driver: Driver {
+                name: TOOL_NAME,
+                version: env!("CARGO_PKG_VERSION"),
+                information_uri,
+                rules: &self.rules,
+            },
         }
     }
 }

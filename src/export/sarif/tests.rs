@@ -17,11 +17,11 @@ fn finding(id: &str, rule: &str, severity: Severity) -> Issue {
 
 fn document(issues: &[Issue]) -> Value {
     let mut log = SarifLog::new();
-    for i in issues {
-        log.add(i);
-    }
     let mut out = Vec::new();
-    log.write(&mut out).unwrap();
+    for i in issues {
+        log.add(&mut out, i).unwrap();
+    }
+    log.finish(&mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.ends_with("}\n"));
     serde_json::from_str(&text).unwrap()
