@@ -383,6 +383,21 @@ mod tests {
     }
 
     #[test]
+    fn a_gateway_failure_leaves_a_writes_outcome_unknown() {
+        for (status, outcome) in [
+            (502, Some(WriteOutcome::Unknown)),
+            (504, Some(WriteOutcome::Unknown)),
+            // The server itself said no: nothing changed.
+            (500, None),
+            (503, None),
+            (400, None),
+        ] {
+            let e = ApiError::from_status(status, b"", None);
+            assert_eq!(e.write_outcome(), outcome, "{status}");
+        }
+    }
+
+    #[test]
     fn retryable_statuses_follow_decision_13() {
         for (status, retry) in [
             (429, true),
