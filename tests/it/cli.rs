@@ -18,6 +18,22 @@ fn ndjson(stdout: &[u8]) -> Vec<Value> {
         .collect()
 }
 
+/// The ids of an ndjson listing (List issues wrappers or bare findings).
+pub(crate) fn ndjson_ids(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("each line is JSON");
+            let issue = if v["issue"].is_object() {
+                &v["issue"]
+            } else {
+                &v
+            };
+            issue["id"].as_str().expect("an id").to_owned()
+        })
+        .collect()
+}
+
 /// A demo server in this process, for commands pointed at it by URL.
 pub(crate) struct Server {
     runtime: tokio::runtime::Runtime,
@@ -45,6 +61,22 @@ impl Server {
 
     pub(crate) fn demo(&self) -> &DemoServer {
         self.server.as_ref().unwrap()
+    }
+
+    /// Runs the binary against this server: exit code, stdout, stderr.
+    pub(crate) fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let out = findings()
+            .args(args)
+            .env("FINDINGS_BASE_URL", self.url())
+            .env("FINDINGS_DEPLOYMENT", "1234")
+            .env("FINDINGS_TOKEN", "demo-token")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     }
 
     /// A server that accepts `token` only.

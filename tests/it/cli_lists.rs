@@ -2,47 +2,15 @@
 //! `\,` for a comma inside a value), the time flags say in `--help` which
 //! time they read, and first detection is filtered on the client.
 
-use crate::cli::Server;
+use crate::cli::{Server, ndjson_ids};
 use crate::common::{self, findings};
 use serde_json::Value;
 
-/// Runs the binary against `server`: exit code, stdout, stderr.
-fn run(server: &Server, args: &[&str]) -> (i32, String, String) {
-    let out = findings()
-        .args(args)
-        .env("FINDINGS_BASE_URL", server.url())
-        .env("FINDINGS_DEPLOYMENT", "1234")
-        .env("FINDINGS_TOKEN", "demo-token")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// The ids of an ndjson listing (List issues wrappers or bare findings).
-fn ids(stdout: &str) -> Vec<String> {
-    stdout
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).expect("each line is JSON");
-            let issue = if v["issue"].is_object() {
-                &v["issue"]
-            } else {
-                &v
-            };
-            issue["id"].as_str().expect("an id").to_owned()
-        })
-        .collect()
-}
-
 /// The ids listed by `args`, which must succeed.
 fn listed(server: &Server, args: &[&str]) -> Vec<String> {
-    let (code, stdout, stderr) = run(server, args);
+    let (code, stdout, stderr) = server.run(args);
     assert_eq!(code, 0, "{args:?}: {stderr}");
-    ids(&stdout)
+    ndjson_ids(&stdout)
 }
 
 #[test]
@@ -123,10 +91,8 @@ fn commas_and_repetition_are_one_list_in_every_command() {
 
     // report: the total of two repositories is the sum of each.
     let total = |args: &[&str]| -> u64 {
-        let (code, stdout, stderr) = run(
-            &server,
-            &[&["report", "--format", "json", "--max", "1"][..], args].concat(),
-        );
+        let (code, stdout, stderr) =
+            server.run(&[&["report", "--format", "json", "--max", "1"][..], args].concat());
         assert_eq!(code, 0, "{stderr}");
         let v: Value = serde_json::from_str(&stdout).unwrap();
         v["total"].as_u64().unwrap()
@@ -146,7 +112,7 @@ fn commas_and_repetition_are_one_list_in_every_command() {
     let search = ["search", "--all", "--format", "ndjson"];
     let every = listed(&server, &search);
     let workflows: Vec<String> = {
-        let (_, stdout, _) = run(&server, &search);
+        let (_, stdout, _) = server.run(&search);
         let mut w: Vec<String> = stdout
             .lines()
             .filter_map(|l| {
@@ -255,17 +221,14 @@ fn first_detection_is_filtered_here_on_what_the_server_includes() {
             })
             .collect()
     };
-    let (code, stdout, _) = run(
-        &server,
-        &[
-            "issues",
-            "--all",
-            "--format",
-            "ndjson",
-            "--include",
-            "first-detected",
-        ],
-    );
+    let (code, stdout, _) = server.run(&[
+        "issues",
+        "--all",
+        "--format",
+        "ndjson",
+        "--include",
+        "first-detected",
+    ]);
     assert_eq!(code, 0);
     let mut all = times(&stdout);
     all.sort();
@@ -273,19 +236,16 @@ fn first_detection_is_filtered_here_on_what_the_server_includes() {
     let expected = all.iter().filter(|t| **t >= since && **t < until).count();
     // Without --include: the flag asks for the time itself.
     for format in ["ndjson", "csv"] {
-        let (code, stdout, stderr) = run(
-            &server,
-            &[
-                "issues",
-                "--all",
-                "--format",
-                format,
-                "--first-detected-since",
-                &since,
-                "--first-detected-until",
-                &until,
-            ],
-        );
+        let (code, stdout, stderr) = server.run(&[
+            "issues",
+            "--all",
+            "--format",
+            format,
+            "--first-detected-since",
+            &since,
+            "--first-detected-until",
+            &until,
+        ]);
         assert_eq!(code, 0, "{stderr}");
         if format == "ndjson" {
             let got = times(&stdout);
@@ -300,24 +260,21 @@ fn first_detection_is_filtered_here_on_what_the_server_includes() {
         }
     }
     // --max counts what is kept.
-    let (_, stdout, _) = run(
-        &server,
-        &[
-            "issues",
-            "--max",
-            "3",
-            "--limit",
-            "5",
-            "--format",
-            "ndjson",
-            "--first-detected-since",
-            &until,
-        ],
-    );
+    let (_, stdout, _) = server.run(&[
+        "issues",
+        "--max",
+        "3",
+        "--limit",
+        "5",
+        "--format",
+        "ndjson",
+        "--first-detected-since",
+        &until,
+    ]);
     let got = times(&stdout);
     assert_eq!(got.len(), 3);
     assert!(got.iter().all(|t| *t >= until));
-    let (code, _, stderr) = run(&server, &["issues", "--first-detected-until", "soon"]);
+    let (code, _, stderr) = server.run(&["issues", "--first-detected-until", "soon"]);
     assert_eq!(code, 2);
     assert!(
         stderr.contains("--first-detected-until: \"soon\" is not a time"),

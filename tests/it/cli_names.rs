@@ -2,40 +2,10 @@
 //! not have is refused (exit 2) with the closest names it has, before the
 //! listing is asked for; `--rule` takes the name a table shows.
 
-use crate::cli::Server;
+use crate::cli::{Server, ndjson_ids};
 use crate::common::{self, findings};
 use findings_tui::demo::faults::Faults;
 use serde_json::Value;
-
-fn run(server: &Server, args: &[&str]) -> (i32, String, String) {
-    let out = findings()
-        .args(args)
-        .env("FINDINGS_BASE_URL", server.url())
-        .env("FINDINGS_DEPLOYMENT", "1234")
-        .env("FINDINGS_TOKEN", "demo-token")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn ids(stdout: &str) -> Vec<String> {
-    stdout
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).expect("each line is JSON");
-            let issue = if v["issue"].is_object() {
-                &v["issue"]
-            } else {
-                &v
-            };
-            issue["id"].as_str().expect("an id").to_owned()
-        })
-        .collect()
-}
 
 #[test]
 fn a_name_the_deployment_lacks_exits_two_naming_the_closest_one_it_has_lists() {
@@ -97,7 +67,7 @@ fn a_name_the_deployment_lacks_exits_two_naming_the_closest_one_it_has_lists() {
     ];
     for (args, says) in cases {
         let before = server.demo().requests();
-        let (code, stdout, stderr) = run(&server, &[args, &["--format", "json"]].concat());
+        let (code, stdout, stderr) = server.run(&[args, &["--format", "json"]].concat());
         assert_eq!(code, 2, "{args:?}: {stderr}");
         let error = stderr
             .lines()
@@ -109,24 +79,18 @@ fn a_name_the_deployment_lacks_exits_two_naming_the_closest_one_it_has_lists() {
         assert_eq!(server.demo().requests() - before, 1, "{args:?}");
     }
     // A name it has lists; a listing without names asks nothing more.
-    let (code, stdout, stderr) = run(
-        &server,
-        &[
-            "issues",
-            "--repo",
-            "acme/payments-api",
-            "--all",
-            "--format",
-            "ndjson",
-        ],
-    );
+    let (code, stdout, stderr) = server.run(&[
+        "issues",
+        "--repo",
+        "acme/payments-api",
+        "--all",
+        "--format",
+        "ndjson",
+    ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(!ids(&stdout).is_empty());
+    assert!(!ndjson_ids(&stdout).is_empty());
     let before = server.demo().requests();
-    let (code, _, _) = run(
-        &server,
-        &["issues", "--severity", "critical", "--format", "ndjson"],
-    );
+    let (code, _, _) = server.run(&["issues", "--severity", "critical", "--format", "ndjson"]);
     assert_eq!(code, 0);
     assert_eq!(server.demo().requests() - before, 1, "only the listing");
 }
@@ -136,37 +100,32 @@ fn a_rule_by_the_name_the_table_shows_finds_what_its_full_id_finds() {
     let server = Server::start(2000);
     let listing = ["issues", "--all", "--format", "ndjson"];
     let by = |rule: &str| {
-        let (code, stdout, stderr) = run(&server, &[&listing[..], &["--rule", rule]].concat());
+        let (code, stdout, stderr) = server.run(&[&listing[..], &["--rule", rule]].concat());
         assert_eq!(code, 0, "{rule}: {stderr}");
-        (ids(&stdout), stderr)
+        (ndjson_ids(&stdout), stderr)
     };
     let (short, _) = by("use-of-md5");
     let (full, _) = by("java.lang.security.audit.crypto.use-of-md5.use-of-md5");
     assert!(!short.is_empty());
     assert_eq!(short, full);
     // The table shows that name for these rows.
-    let (_, table, _) = run(
-        &server,
-        &[
-            "issues",
-            "--rule",
-            "use-of-md5",
-            "--max",
-            "5",
-            "--format",
-            "table",
-        ],
-    );
+    let (_, table, _) = server.run(&[
+        "issues",
+        "--rule",
+        "use-of-md5",
+        "--max",
+        "5",
+        "--format",
+        "table",
+    ]);
     assert!(
         table.lines().skip(1).all(|l| l.contains("use-of-md5")),
         "{table}"
     );
     // report too.
     let total = |rule: &str| {
-        let (_, stdout, _) = run(
-            &server,
-            &["report", "--rule", rule, "--max", "1", "--format", "json"],
-        );
+        let (_, stdout, _) =
+            server.run(&["report", "--rule", rule, "--max", "1", "--format", "json"]);
         serde_json::from_str::<Value>(&stdout).unwrap()["total"]
             .as_u64()
             .unwrap()
@@ -238,22 +197,19 @@ fn names_go_unchecked_after_one_warning_when_the_deployment_cannot_list_them() {
     // A server whose filter values fail once: the listing still comes.
     let server = Server::start(100);
     server.demo().set_faults(Faults::failing(500).times(1));
-    let (code, stdout, stderr) = run(
-        &server,
-        &[
-            "report",
-            "--repo",
-            "acme/payments-api",
-            "--max",
-            "3",
-            "--format",
-            "ndjson",
-        ],
-    );
+    let (code, stdout, stderr) = server.run(&[
+        "report",
+        "--repo",
+        "acme/payments-api",
+        "--max",
+        "3",
+        "--format",
+        "ndjson",
+    ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains("warning: the deployment's names could not be fetched"),
         "{stderr}"
     );
-    assert!(!ids(&stdout).is_empty());
+    assert!(!ndjson_ids(&stdout).is_empty());
 }
