@@ -283,6 +283,30 @@ async fn a_failed_triage_keeps_the_draft() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_gateway_failure_on_the_write_says_outcome_unknown_and_fetches_again() {
+    for status in [502, 504] {
+        let mut h = harness(Duration::from_secs(10)).await;
+        h.start().await;
+        h.quiesce().await;
+        select_ignorable(&mut h);
+        command(&mut h, "triage ignored");
+        h.server().set_faults(Faults::failing(status).times(1));
+        let requests = h.server().requests();
+        h.keys("y");
+        // The failure, and the reads it sets off, all answered.
+        h.quiesce().await;
+        let said = popup(&h);
+        assert!(said.contains("Outcome unknown"), "{status}: {said}");
+        assert!(said.contains("not retried"), "{status}: {said}");
+        assert!(
+            h.server().requests() > requests + 1,
+            "{status}: the touched findings are fetched again"
+        );
+        assert!(h.app.triage.draft.is_some(), "{status}: the draft is kept");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_timeout_says_outcome_unknown_and_sends_once() {
     let mut h = harness(Duration::from_secs(2)).await;
     h.start().await;
