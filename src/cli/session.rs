@@ -44,8 +44,11 @@ impl Session {
                     .await
                     .map_err(|e| Failure::Runtime(format!("cannot start the demo server: {e}")))?;
                 if !quiet {
+                    // Each run has its own demo data: say so, or a count
+                    // after a triage in the TUI looks like a disagreement.
                     eprintln!(
-                        "findings: no base URL configured; using the embedded demo server at {} (deployment {})",
+                        "findings: no base URL configured; using the embedded demo server at {} (deployment {}): \
+                         fresh demo data, without the triages of other runs (`findings demo serve` runs one to share)",
                         server.url(),
                         server.deployment()
                     );

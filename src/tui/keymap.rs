@@ -147,7 +147,15 @@ impl Keymap {
     /// The key a hint shows for `action` in `context` (else everywhere):
     /// the bindings in force, so a rebinding shows in every hint.
     pub fn hint(&self, context: Context, action: Action) -> String {
-        self.keys_in(&[context, Context::Global], action)
+        self.hint_among(&[context], action)
+    }
+
+    /// The key a hint shows for `action` in the first of `contexts` that
+    /// binds it, else globally.
+    pub fn hint_among(&self, contexts: &[Context], action: Action) -> String {
+        let mut all = contexts.to_vec();
+        all.push(Context::Global);
+        self.keys_in(&all, action)
             .into_iter()
             .next()
             .unwrap_or_else(|| UNBOUND.to_owned())

@@ -78,6 +78,9 @@ pub enum ApiRequest {
     },
     /// The values the filters can take (`IssuesService_GetIssueFilters`).
     IssueFilters(IssueFiltersRequest),
+    /// How many findings a filter matches by state, and in archived
+    /// projects (`IssuesService_GetIssueCounts`).
+    IssueCounts(GetIssueCountsRequest),
 }
 
 impl ApiRequest {
@@ -120,6 +123,7 @@ pub enum ApiResponse {
     Triaged(UpdateFindingsResponse),
     AgenticTriaged(TriageIssueResponse),
     IssueFilters(IssueFiltersResponse),
+    IssueCounts(GetIssueCountsResponse),
 }
 
 pub type ApiResult = Result<ApiResponse, ApiError>;

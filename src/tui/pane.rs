@@ -44,6 +44,13 @@ impl ViewCx<'_> {
         self.keymap.hint(context, action)
     }
 
+    /// The key bound to `action` in the first of `contexts` that binds it,
+    /// else globally: for a pane whose keys live in several contexts (its
+    /// own and the list's).
+    pub fn key_among(&self, contexts: &[Context], action: Action) -> String {
+        self.keymap.hint_among(contexts, action)
+    }
+
     /// Every key bound to `action` there, as `y/Enter`.
     pub fn keys(&self, context: Context, action: Action) -> String {
         self.keymap.hints(context, action)
@@ -96,6 +103,12 @@ pub trait Pane: Any {
 
     /// After every message: prefetch and keep the selection on screen.
     fn after_update(&mut self, _cx: &mut Cx) {}
+
+    /// How many rows of its list the pane shows in `area` (what a page
+    /// is): a table filling the area unless the pane puts more there.
+    fn list_rows(&self, area: Rect) -> usize {
+        super::layout::table_rows(area).height.max(1) as usize
+    }
 
     /// A left click at (`x`, `y`) on the screen; `area` is the screen's body.
     fn click(&mut self, _area: Rect, _x: u16, _y: u16) {}

@@ -111,6 +111,7 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .issue_filters(&r)
             .await
             .map(ApiResponse::IssueFilters),
+        ApiRequest::IssueCounts(r) => client.issue_counts(&r).await.map(ApiResponse::IssueCounts),
         ApiRequest::ListScmConfigs(r) => {
             crate::api::all_scm_configs(client, r, crate::api::MAX_SCM_CONFIGS)
                 .await

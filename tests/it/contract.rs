@@ -3916,3 +3916,4 @@ async fn limit_defaults_to_100_and_is_capped_at_1000() {
 }
 
 mod filters;
+mod report_trend;

@@ -66,7 +66,7 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.key(KeyCode::Char('1'));
     assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
     assert!(h.app.report().is_loading());
-    held_by_server(&h, 6).await;
+    held_by_server(&h, 8).await;
     h.key(KeyCode::Esc);
     assert!(!h.app.report().is_loading());
     // Back on Issues, still waiting; Esc cancels.
@@ -84,8 +84,9 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
             .any(|s| status.contains(s)),
         "the spinner stopped: {status}"
     );
-    // Issues' page; the Report's page and its four severity counts.
-    assert_eq!(h.server().requests(), 6, "no retry");
+    // Issues' page and counts; the Report's page, its four severity
+    // counts and the Issues list's count.
+    assert_eq!(h.server().requests(), 8, "no retry");
     // Healed, `r` loads the page.
     h.server().set_faults(Faults::none());
     h.key(KeyCode::Char('r'));
@@ -105,7 +106,11 @@ async fn a_request_that_never_answers_times_out_with_a_popup() {
     assert_eq!(title, "Loading findings failed");
     assert!(message.contains("timed out after 1s"), "{message}");
     assert!(h.screen().contains("timed out"));
-    assert_eq!(h.server().requests(), 1, "a timeout is not retried");
+    assert_eq!(
+        h.server().requests(),
+        2,
+        "a timeout is not retried: the page and its counts, once each"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -408,10 +413,14 @@ async fn the_report_screen_costs_few_requests_in_parallel() {
          (counts done in {counted_in:?}); b (day) {trend} in {trend_in:?}; \
          H (high only) {narrowed} in {narrowed_in:?}"
     );
-    assert_eq!(opened, 5, "the page and four severity counts");
+    assert_eq!(
+        opened, 6,
+        "the page, four severity counts and the Issues list's count"
+    );
     assert_eq!(trend, 12, "one count per bucket, the list stays");
-    // One severity let through: its count is the total. The trend again.
-    assert_eq!(narrowed, 1 + 12);
+    // One severity let through: its count is the total. The trend again,
+    // and the Issues list's count.
+    assert_eq!(narrowed, 1 + 12 + 1);
     // In parallel: well under the sum of the latencies.
     assert!(counted_in < latency * 4, "{counted_in:?}");
     assert!(trend_in < latency * 12, "{trend_in:?}");

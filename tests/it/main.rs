@@ -27,6 +27,7 @@ mod published;
 mod readme;
 mod terminal_safety;
 mod tui_command_line;
+mod tui_counts;
 mod tui_filter_values;
 mod tui_flows;
 mod tui_groups;

@@ -73,7 +73,7 @@ impl GetIssueCountsResponse {
             self.provisionally_ignored,
         ]
         .iter()
-        .map(|n| n.unwrap_or(0).max(0))
-        .sum()
+        // Whatever the server sends: no overflow.
+        .fold(0i64, |sum, n| sum.saturating_add(n.unwrap_or(0).max(0)))
     }
 }

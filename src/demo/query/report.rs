@@ -233,11 +233,16 @@ impl<'a> ReportMatcher<'a> {
             }
             _ => in_range(row.created, self.created_range),
         };
+        // A bucket bounds the time the report type reads.
+        let bucket_time = match self.report_type {
+            ReportType::BacklogActivity => row.last_activity,
+            _ => row.created,
+        };
         self.state_ok[row.aggregate as usize]
             && by_type_and_period
             && self
                 .bucket
-                .is_none_or(|(lo, hi)| row.created >= lo && row.created < hi)
+                .is_none_or(|(lo, hi)| bucket_time >= lo && bucket_time < hi)
             && self.kind_ok[row.kind as usize]
             && self.severity_ok[row.severity as usize]
             && self.repo_ok[row.repo as usize]

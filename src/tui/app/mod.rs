@@ -25,7 +25,7 @@ pub use quitting::QuitPrompt;
 
 use super::detail::{Cache, DetailView};
 use super::keymap::{Action, Context, Key, Keymap};
-use super::layout::{self, Geometry};
+use super::layout::Geometry;
 use super::message::{Owner, Reply};
 use super::pane::{Cx, Pane, ViewCx};
 use super::panes;
@@ -269,9 +269,9 @@ impl App {
                 && self.current().text_input_active())
     }
 
-    /// Rows of a list filling the screen's body (for paging).
+    /// Rows the list of the pane on show has on screen (for paging).
     pub fn list_height(&self) -> usize {
-        layout::table_rows(self.geometry.screen.body).height.max(1) as usize
+        self.current().list_rows(self.geometry.list)
     }
 
     /// Handles one message and returns the effects to carry out, reading

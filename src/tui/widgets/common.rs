@@ -152,18 +152,57 @@ pub fn loaded_note<T>(list: &crate::tui::load::PagedList<T>) -> String {
         "loading the first page".to_owned()
     } else if list.complete {
         format!("{n} loaded, all")
+    } else if list.paused {
+        // What follows says it stopped.
+        format!("{n} loaded")
     } else {
         format!("{n} loaded, more available")
     }
 }
 
-/// What a list says when `Esc` stopped its load.
-pub fn stopped(v: &ViewCx) -> String {
+/// The start of a list's status line: how much is loaded, then a load
+/// that failed or that `Esc` stopped, first where no cut reaches it.
+pub fn load_parts<T>(
+    list: &crate::tui::load::PagedList<T>,
+    loaded: String,
+    v: &ViewCx,
+    context: Context,
+) -> Vec<String> {
+    let mut parts = vec![loaded];
+    if let Some(e) = &list.loader.error {
+        parts.push(format!("error: {}", safe(e)));
+    } else if list.paused {
+        parts.push(stopped(v, context));
+    }
+    parts
+}
+
+/// What a list says when `Esc` stopped its load, with the keys of the
+/// pane's `context` (its own, then the list's, then the global ones). It
+/// starts with "stopped": a cut status line must not leave "loading…".
+pub fn stopped(v: &ViewCx, context: Context) -> String {
+    let key = |action| v.key_among(&[context, Context::List], action);
     format!(
-        "loading stopped ({}): move on to go on, {} reloads",
-        v.key(Context::List, Action::Back),
-        v.key(Context::List, Action::Refresh)
+        "stopped by {}: moving on loads more, {} reloads",
+        key(Action::Back),
+        key(Action::Refresh)
     )
+}
+
+/// A count grouped by thousands: `1,098`.
+pub fn thousands(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        out.insert(0, '-');
+    }
+    out
 }
 
 /// The status line's note of what is new since the last visit (none on a

@@ -255,7 +255,7 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
                 v.key(Context::List, Action::Refresh)
             )
         } else if list.paused {
-            crate::tui::widgets::common::stopped(v)
+            crate::tui::widgets::common::stopped(v, Context::Agentic)
         } else if !pane.query_summary().is_empty() {
             "no agentic issue matches the queries".to_owned()
         } else {
@@ -445,10 +445,11 @@ pub fn status(pane: &AgenticPane, v: &ViewCx) -> String {
         return detail_keys(v);
     }
     let list = &pane.list;
-    let mut parts = vec![match pane.total {
+    let loaded = match pane.total {
         Some(total) => format!("{} of {total} loaded", list.len()),
         None => crate::tui::widgets::common::loaded_note(list),
-    }];
+    };
+    let mut parts = crate::tui::widgets::common::load_parts(list, loaded, v, Context::Agentic);
     parts.push(format!("sort {}", pane.sort_label()));
     let queries = pane.query_summary();
     parts.push(if queries.is_empty() {
@@ -459,11 +460,6 @@ pub fn status(pane: &AgenticPane, v: &ViewCx) -> String {
     if (0..QueryField::ALL.len()).any(|i| pane.is_modified(i)) {
         let edit = v.key(Context::Agentic, Action::EditQuery);
         parts.push(format!("* edited, {edit} then Enter searches"));
-    }
-    if let Some(e) = &list.loader.error {
-        parts.push(format!("error: {}", safe(e)));
-    } else if list.paused {
-        parts.push(crate::tui::widgets::common::stopped(v));
     }
     parts.join(" · ")
 }

@@ -1,10 +1,10 @@
 //! The groups view: one row per rule with its count of findings.
 
-use super::{IssuesPane, areas};
+use super::IssuesPane;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
-use crate::tui::widgets::common::{loaded_note, safe, spinner, stopped};
+use crate::tui::widgets::common::{load_parts, loaded_note, safe, spinner, stopped};
 use crate::tui::widgets::scroll;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -19,7 +19,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
     let theme = v.theme;
     let groups = &pane.groups;
     let list = &groups.list;
-    let (table, _) = areas(area, false);
+    let table = pane.areas(area).table;
     let rows = layout::table_rows(table);
     let of = match groups.total {
         Some(n) => format!("{} of {n}", list.len()),
@@ -28,7 +28,11 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
     let key = |action| v.key(Context::Groups, action);
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(format!(" Issues by rule {of} "))
+        .title(super::view::titled(
+            pane,
+            &format!("Issues by rule {of}"),
+            table.width,
+        ))
         .title_bottom(format!(
             " {} the rule's findings · {} order · {} back ",
             key(Action::Open),
@@ -69,7 +73,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         } else if let Some(e) = &list.loader.error {
             format!("failed: {}", safe(e))
         } else if list.paused {
-            stopped(v)
+            stopped(v, Context::Groups)
         } else {
             "no findings to group".to_owned()
         };
@@ -83,9 +87,8 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 /// The groups view's part of the status line.
 pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.groups.list;
-    let parts = vec![
-        format!("groups by rule: {}", loaded_note(list)),
-        format!("order {}", pane.groups.sort_label()),
-    ];
-    super::view::status_tail(pane, list, v, parts)
+    let loaded = format!("groups by rule: {}", loaded_note(list));
+    let mut parts = load_parts(list, loaded, v, Context::Groups);
+    parts.push(format!("order {}", pane.groups.sort_label()));
+    parts.join(" · ")
 }

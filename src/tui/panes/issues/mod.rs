@@ -4,9 +4,11 @@
 mod groups;
 mod groups_view;
 mod narrow;
+mod summary;
 mod view;
 
 pub use groups::Groups;
+pub use summary::IssuesAreas;
 
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
@@ -14,6 +16,7 @@ use crate::tui::choices;
 use crate::tui::filter_form::{FilterForm, FormOutcome};
 use crate::tui::filter_values::FilterValues;
 use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::tui::issue_counts::IssueCounts;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
@@ -23,7 +26,7 @@ use crate::tui::rows::{FindingRow, RowPage, SearchIndex};
 use crate::tui::session::{SavedView, Session};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
@@ -42,18 +45,6 @@ const SORT_CYCLE: [SortBy; 6] = [
     SortBy::Rule,
     SortBy::Ref,
 ];
-
-/// The table, and a one-line filter input under it while the local filter
-/// is being typed (the view draws it, clicks and paging read it).
-pub fn areas(body: Rect, filter_line: bool) -> (Rect, Option<Rect>) {
-    if filter_line && body.height > 2 {
-        let [table, input] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(body);
-        (table, Some(input))
-    } else {
-        (body, None)
-    }
-}
 
 #[derive(Debug, Default)]
 pub struct IssuesPane {
@@ -86,6 +77,9 @@ pub struct IssuesPane {
     narrowed: Vec<narrow::Before>,
     /// The values the filters can take, asked for once.
     pub known: FilterValues,
+    /// How many findings the filter matches, by state and in archived
+    /// projects (asked once per filter, and after a triage).
+    pub counts: IssueCounts,
 }
 
 impl IssuesPane {
@@ -113,8 +107,7 @@ impl IssuesPane {
 
     /// Rows of the table in the screen's body.
     fn rows(&self, body: Rect) -> usize {
-        let (table, _) = areas(body, self.local_input.is_some());
-        layout::table_rows(table).height.max(1) as usize
+        layout::table_rows(self.areas(body).table).height.max(1) as usize
     }
 
     /// The sort in force, as shown (`None` fields are the server default).
@@ -130,22 +123,6 @@ impl IssuesPane {
         format!("{field} {dir}")
     }
 
-    /// Active server-side filters as `field=value` strings, values as typed
-    /// (lists joined by commas).
-    pub fn filter_summary(&self) -> Vec<String> {
-        let mut out: Vec<(String, String)> = Vec::new();
-        for (field, value) in filter_spec::pairs_of(LIST_FILTER, &self.selection) {
-            match out.last_mut() {
-                Some((last, values)) if *last == field => {
-                    values.push(',');
-                    values.push_str(&value);
-                }
-                _ => out.push((field, value)),
-            }
-        }
-        out.into_iter().map(|(k, v)| format!("{k}={v}")).collect()
-    }
-
     fn request(&self, cursor: Option<String>) -> ListIssuesRequest {
         let mut req = ListIssuesRequest {
             limit: Some(self.page_size.unwrap_or(PAGE_SIZE)),
@@ -158,8 +135,15 @@ impl IssuesPane {
         req
     }
 
-    /// Starts again from the first page (new filter, new sort, `r`).
+    /// Starts again from the first page (new filter, new sort); the
+    /// counts are asked for when the filter is new.
     pub fn reload(&mut self, cx: &mut Cx) {
+        self.reload_with(cx, false);
+    }
+
+    /// [`IssuesPane::reload`]; `recount`: the counts are asked again
+    /// whatever the filter (the findings may have changed).
+    fn reload_with(&mut self, cx: &mut Cx, recount: bool) {
         self.new.restart(cx.now);
         let cancel = self.list.reset();
         cx.outbox.cancel(cancel);
@@ -167,6 +151,7 @@ impl IssuesPane {
         self.search.clear();
         self.apply_local_filter();
         self.load_next(cx.outbox);
+        self.counts.ask(&self.selection, recount, cx.outbox);
         // A new filter (`:filter`, `:view`) while the groups show: theirs too.
         if self.groups.shown {
             self.groups.show(&self.selection, cx.outbox);
@@ -456,7 +441,9 @@ impl Pane for IssuesPane {
     }
 
     fn is_loading(&self) -> bool {
-        self.list.loader.is_loading() || self.groups.list.loader.is_loading()
+        self.list.loader.is_loading()
+            || self.groups.list.loader.is_loading()
+            || self.counts.is_loading()
     }
 
     /// The first time the pane is shown, its first page is requested.
@@ -479,11 +466,15 @@ impl Pane for IssuesPane {
             }
             return;
         }
+        // Esc stops the counts in flight too.
+        let counts_stopped = action == Action::Back && self.counts.cancel(cx.outbox);
         match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
         {
             ListKey::Handled => return,
             ListKey::LoadNext => return self.load_next(cx.outbox),
-            ListKey::Reload => return self.reload(cx),
+            // `r`: the findings may have changed, so may their counts.
+            ListKey::Reload => return self.reload_and_recount(cx),
+            ListKey::Unhandled if counts_stopped => return cx.outbox.status("request cancelled"),
             ListKey::Unhandled => {}
         }
         match action {
@@ -560,6 +551,9 @@ impl Pane for IssuesPane {
             }
             return;
         };
+        let Some(result) = self.counts.accept(id, result) else {
+            return;
+        };
         if !self.list.loader.accept(id) {
             return;
         }
@@ -584,8 +578,12 @@ impl Pane for IssuesPane {
         }
     }
 
+    fn list_rows(&self, area: Rect) -> usize {
+        self.rows(area)
+    }
+
     fn click(&mut self, area: Rect, _x: u16, y: u16) {
-        let rows = layout::table_rows(areas(area, self.local_input.is_some()).0);
+        let rows = layout::table_rows(self.areas(area).table);
         if y >= rows.y && y < rows.y + rows.height {
             let row = (y - rows.y) as usize;
             if self.groups.shown {
@@ -633,7 +631,11 @@ impl Pane for IssuesPane {
             Changed::FindingsReload
                 if !self.list.items.is_empty() || self.list.loader.is_loading() =>
             {
-                self.reload(cx)
+                self.reload_and_recount(cx)
+            }
+            // A triage moved findings between states: counted again.
+            Changed::Totals if self.counts.was_asked() => {
+                self.counts.ask(&self.selection, true, cx.outbox);
             }
             Changed::MarksSpent(ids) => self.marked.unmark(ids),
             _ => {}

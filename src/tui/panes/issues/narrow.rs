@@ -69,7 +69,11 @@ mod tests {
 
     fn last_filter(outbox: &Outbox) -> ListSelection {
         let sent = outbox.requests();
-        let Some((_, ApiRequest::ListRows(req))) = sent.last() else {
+        let Some((_, ApiRequest::ListRows(req))) = sent
+            .iter()
+            .rev()
+            .find(|(_, r)| matches!(r, ApiRequest::ListRows(_)))
+        else {
             panic!("a list request: {sent:?}")
         };
         ListSelection {

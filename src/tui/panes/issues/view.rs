@@ -1,27 +1,66 @@
-//! The Issues pane: the findings table (only visible rows are built), the
+//! The Issues pane: the counts of the filter, the findings table (only
+//! visible rows are built) titled with its count and its filters, the
 //! local filter input, the filter form.
 
-use super::{IssuesPane, areas};
+use super::IssuesPane;
+use crate::tui::filters_shown;
+use crate::tui::issue_counts::{CountState, archived_note, by_state_lines};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
-use crate::tui::load::PagedList;
 use crate::tui::pane::ViewCx;
-use crate::tui::widgets::common::{loaded_note, new_note, safe, spinner, stopped};
+use crate::tui::widgets::common::{
+    load_parts, loaded_note, new_note, safe, spinner, stopped, thousands,
+};
 use crate::tui::widgets::findings_table;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
+use unicode_width::UnicodeWidthStr;
+
+/// How many findings the list has: `100/233` (loaded of those the filter
+/// matches) once the counts are known, `233` once all are loaded, `100+`
+/// before; with a local filter, how many of them show.
+fn count_label(pane: &IssuesPane) -> String {
+    let list = &pane.list;
+    let loaded = list.items.len() as i64;
+    let total = pane.counts.known_for(&pane.selection).map(|c| c.listed());
+    let count = match total {
+        _ if list.complete => thousands(loaded),
+        Some(total) => format!("{}/{}", thousands(loaded), thousands(total)),
+        None => format!("{}+", thousands(loaded)),
+    };
+    if pane.local_query.is_empty() {
+        count
+    } else {
+        format!("{} shown of {count}", thousands(list.len() as i64))
+    }
+}
+
+/// A title for a box `width` cells wide: `name`, then the server-side
+/// filters, as many as fit (`filtered: a=b +2 more`), never none.
+pub(super) fn titled(pane: &IssuesPane, name: &str, width: u16) -> String {
+    let filters = filters_shown::summary(&pane.selection);
+    if filters.is_empty() {
+        return format!(" {name} ");
+    }
+    let head = format!(" {name} · filtered: ");
+    // The box's corners and a space after the filters.
+    let room = (width as usize).saturating_sub(head.width() + 3);
+    format!("{head}{} ", filters_shown::fit(&filters, room))
+}
 
 pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
     let theme = v.theme;
-    let (table_area, input_area) = areas(area, pane.local_input.is_some());
+    let areas = pane.areas(area);
+    let (table_area, input_area) = (areas.table, areas.input);
     let list = &pane.list;
     let rows_area = layout::table_rows(table_area);
-    let title = format!(
-        " Issues {}{} ",
-        list.len(),
-        if list.complete { "" } else { "+" }
+    counts(pane, f, areas.counts, v);
+    let title = titled(
+        pane,
+        &format!("Issues {}", count_label(pane)),
+        table_area.width,
     );
     findings_table::draw_list(
         f,
@@ -40,7 +79,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         } else if let Some(e) = &list.loader.error {
             format!("failed: {}", safe(e))
         } else if list.paused {
-            stopped(v)
+            stopped(v, Context::Issues)
         } else if !pane.local_query.is_empty() {
             "no loaded finding matches the local filter".to_owned()
         } else {
@@ -79,7 +118,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 /// The Issues pane's part of the status line.
 pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.list;
-    let mut parts = vec![loaded_note(list)];
+    let mut parts = load_parts(list, loaded_note(list), v, Context::Issues);
     parts.extend(new_note(
         pane.new.last_visit,
         pane.new.count,
@@ -100,27 +139,54 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         let back = v.key(Context::Issues, Action::Back);
         parts.push(format!("narrowed to {} ({back}: back)", safe(what)));
     }
-    status_tail(pane, list, v, parts)
+    // The filters are in the title, which always has room for them.
+    parts.join(" · ")
 }
 
-/// The end of the status line both Issues views share: the server-side
-/// filters, then a failed or stopped load.
-pub(super) fn status_tail<T>(
-    pane: &IssuesPane,
-    list: &PagedList<T>,
-    v: &ViewCx,
-    mut parts: Vec<String>,
-) -> String {
-    let filters = pane.filter_summary();
-    parts.push(if filters.is_empty() {
-        "no filters".to_owned()
-    } else {
-        format!("filters: {}", safe(&filters.join(" ")))
-    });
-    if let Some(e) = &list.loader.error {
-        parts.push(format!("error: {}", safe(e)));
-    } else if list.paused {
-        parts.push(stopped(v));
+/// The counts of the filter over the table: by state, then the findings
+/// of archived projects the list leaves out and the filter that shows
+/// them. A failure says so in a line; the list stays.
+fn counts(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
+    if area.height == 0 || area.width == 0 {
+        return;
     }
-    parts.join(" · ")
+    let theme = v.theme;
+    let width = area.width as usize;
+    let cut = |s: &str| crate::export::fit(s, width).trim_end().to_owned();
+    let retry = v.key_among(&[Context::Issues, Context::List], Action::Refresh);
+    let lines = match &pane.counts.state {
+        CountState::NotAsked => Vec::new(),
+        CountState::Loading(_) => vec![Line::from(Span::styled(
+            cut(&format!(
+                "{} counting the findings of this filter…",
+                spinner(v.spinner)
+            )),
+            theme.dim(),
+        ))],
+        CountState::Known(c) => {
+            let include_archived = pane.selection.filter.include_archived == Some(true);
+            let mut lines: Vec<Line> = by_state_lines(c, width)
+                .iter()
+                .take(2)
+                .map(|l| Line::from(Span::raw(cut(l))))
+                .collect();
+            lines.extend(
+                archived_note(c, include_archived)
+                    .map(|note| Line::from(Span::styled(cut(&note), theme.accent()))),
+            );
+            lines
+        }
+        CountState::Failed(e) => vec![Line::from(Span::styled(
+            cut(&format!(
+                "counts unavailable ({retry} asks again): {}",
+                safe(e)
+            )),
+            theme.error(),
+        ))],
+        CountState::Stopped => vec![Line::from(Span::styled(
+            cut(&format!("counting stopped ({retry} asks again)")),
+            theme.dim(),
+        ))],
+    };
+    f.render_widget(Paragraph::new(lines), area);
 }

@@ -203,8 +203,13 @@ fn trend(pane: &ReportPane, v: &ViewCx) -> Chart {
     let max = max
         .map(|m| format!(" (max {})", group(m)))
         .unwrap_or_default();
+    // The time the report type reads is the time its buckets read.
+    let time = match pane.report_type {
+        crate::api::model::ReportType::BacklogActivity => "Active",
+        _ => "Created",
+    };
     Chart {
-        title: format!("Created per {}{max}", size.label()),
+        title: format!("{time} per {}{max}", size.label()),
         short: None,
         body,
         width: Constraint::Fill(1),

@@ -15,17 +15,20 @@
 
 mod charts;
 mod counts;
+mod coverage;
 mod keys;
 mod selectors;
 mod stats;
 mod view;
 
 pub use counts::{Counts, MAX_BUCKETS, Trend, bucket_starts};
+pub use coverage::Comparison;
 pub use stats::{Stats, rule_labels};
 
 use crate::api::model::*;
 use crate::tui::filter_values::FilterValues;
 use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::tui::issue_counts::IssueCounts;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::load::PagedList;
@@ -90,6 +93,9 @@ pub struct ReportPane {
     pub counts: Counts,
     /// Counts of the loaded findings (top rules and projects).
     pub stats: Stats,
+    /// The Issues list's counts for the report's question, where it can
+    /// ask it (see [`coverage`]).
+    pub issues: IssueCounts,
     /// The projects (repository names) filtered on; empty = all.
     pub projects: Vec<String>,
     /// The repository filter being typed (`/`).
@@ -128,6 +134,7 @@ impl Default for ReportPane {
             totals: None,
             counts: Counts::default(),
             stats: Stats::default(),
+            issues: IssueCounts::default(),
             projects: Vec::new(),
             repo_input: None,
             known: FilterValues::default(),
@@ -142,8 +149,8 @@ impl Default for ReportPane {
 }
 
 /// Where the parts of the pane go in the screen's body: totals,
-/// selectors, charts, and the findings list (the view draws them, clicks
-/// and paging read them).
+/// selectors (with what the report covers), charts, and the findings list
+/// (the view draws them, clicks and paging read them).
 pub struct ReportAreas {
     pub totals: Rect,
     pub selectors: Rect,
@@ -159,9 +166,11 @@ pub fn areas(body: Rect) -> ReportAreas {
     } else {
         0
     };
+    // The selectors, what the report covers and how it compares with the
+    // Issues list; the totals in large figures when there is room.
     let [totals, selectors, charts, list] = Layout::vertical([
-        Constraint::Length(if body.height >= 16 { 5 } else { 1 }),
-        Constraint::Length(2),
+        Constraint::Length(if body.height >= 26 { 5 } else { 1 }),
+        Constraint::Length(if body.height >= 12 { 4 } else { 2 }),
         Constraint::Length(charts_height),
         Constraint::Min(0),
     ])
@@ -293,15 +302,29 @@ impl ReportPane {
         let trend = self.trend(cx);
         self.counts
             .start(&self.request(None), allowed, trend, cx.outbox);
+        // Every query: the findings may have changed (a triage).
+        match self.issues_question() {
+            Ok(question) => self.issues.ask(&question, true, cx.outbox),
+            Err(_) => self.issues.clear(cx.outbox),
+        }
     }
 
     /// What the trend counts: the bucket size, up to now, from the start
-    /// of the period.
+    /// of the period. The open backlog is of findings created before the
+    /// period: its buckets end where the period starts, so the trend shows
+    /// the findings the report counts (not zeros after them).
     fn trend(&self, cx: &Cx) -> Trend {
-        Trend {
-            size: self.bucket.clone(),
-            now: cx.now,
-            since: self.since,
+        match (&self.report_type, self.since) {
+            (ReportType::OpenBacklog, Some(since)) => Trend {
+                size: self.bucket.clone(),
+                now: since,
+                since: None,
+            },
+            _ => Trend {
+                size: self.bucket.clone(),
+                now: cx.now,
+                since: self.since,
+            },
         }
     }
 
@@ -366,7 +389,10 @@ impl Pane for ReportPane {
     }
 
     fn is_loading(&self) -> bool {
-        self.list.loader.is_loading() || self.counts.is_loading() || self.pending_repos.is_some()
+        self.list.loader.is_loading()
+            || self.counts.is_loading()
+            || self.issues.is_loading()
+            || self.pending_repos.is_some()
     }
 
     fn text_input_active(&self) -> bool {
@@ -388,7 +414,8 @@ impl Pane for ReportPane {
         let rows = list_rows(cx.area);
         let stopping = action == Action::Back;
         // Esc stops the counts in flight too.
-        let counts_stopped = stopping && self.counts.cancel(cx.outbox);
+        let counts_stopped =
+            stopping && (self.counts.cancel(cx.outbox) | self.issues.cancel(cx.outbox));
         match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
         {
             // Esc stopped the first page: its totals are not coming.
@@ -411,6 +438,9 @@ impl Pane for ReportPane {
         let Some(result) = self.counts.take(id, result) else {
             return;
         };
+        let Some(result) = self.issues.accept(id, result) else {
+            return;
+        };
         if !self.list.loader.accept(id) {
             return;
         }
@@ -430,6 +460,10 @@ impl Pane for ReportPane {
         if self.list.follow(list_rows(cx.area)) {
             self.load_next(cx.outbox);
         }
+    }
+
+    fn list_rows(&self, area: Rect) -> usize {
+        list_rows(area)
     }
 
     /// A click on a row of the findings table selects it.

@@ -66,7 +66,7 @@ fn the_severity_chart_counts_the_whole_set_not_the_first_page() {
     for ((id, _), n) in asked.iter().zip([100, 495, 400, 90]) {
         count(&mut pane, *id, n, &mut outbox);
     }
-    assert!(!pane.is_loading());
+    assert!(!pane.counts.is_loading());
     assert_eq!(pane.counts.severities(), Some([100, 495, 400, 90]));
 
     let s = screen(120, 35, pane);

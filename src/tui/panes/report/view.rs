@@ -6,7 +6,9 @@ use super::{ReportPane, Totals};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
-use crate::tui::widgets::common::{date, loaded_note, new_note, percentages, safe, spinner};
+use crate::tui::widgets::common::{
+    date, load_parts, loaded_note, new_note, percentages, safe, spinner,
+};
 use crate::tui::widgets::findings_table;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -136,20 +138,7 @@ fn figure(v: Option<i64>) -> String {
     v.map_or("—".to_owned(), group)
 }
 
-pub(super) fn group(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 {
-        out.insert(0, '-');
-    }
-    out
-}
+pub(super) use crate::tui::widgets::common::thousands as group;
 
 /// Three rows of a large figure, at most `width` cells wide; `None` when
 /// even the narrowest form does not fit.
@@ -330,10 +319,76 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     .find(|l| l.width() <= width)
     .unwrap_or_else(|| build_second(false, false));
 
-    f.render_widget(Paragraph::new(vec![first, second]), area);
+    let mut lines = vec![first, second];
+    if area.height >= 4 {
+        lines.extend(coverage_lines(pane, v, width));
+    }
+    f.render_widget(Paragraph::new(lines), area);
     if let Some(input) = &pane.repo_input {
         repo_input(f, area, input, v);
     }
+}
+
+/// What the report type counts, in words, and how its total compares with
+/// the Issues list for the same question (or why it cannot).
+fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize) -> [Line<'static>; 2] {
+    use super::Comparison;
+    let theme = v.theme;
+    let total = pane
+        .current_totals()
+        .and_then(|t| t.all)
+        .map_or("…".into(), group);
+    let question = || {
+        pane.issues_question()
+            .map(|q| crate::tui::filters_shown::summary(&q).join(" "))
+            .unwrap_or_default()
+    };
+    let (text, style) = match pane.comparison() {
+        Comparison::NotComparable(why) => (
+            format!("not comparable with the Issues list: {why}"),
+            theme.dim(),
+        ),
+        Comparison::Pending => (
+            format!("{} comparing with the Issues list…", spinner(v.spinner)),
+            theme.dim(),
+        ),
+        Comparison::Same { listed } => (
+            format!(
+                "{total}: the same as the Issues list's {} (filtered {})",
+                group(listed),
+                question()
+            ),
+            theme.dim(),
+        ),
+        Comparison::Archived { listed, archived } => (
+            format!(
+                "{total} = {} in the Issues list + {} in archived projects, which it leaves \
+                 out (its filter: {}; theirs: :filter includeArchived=true)",
+                group(listed),
+                group(archived),
+                question()
+            ),
+            theme.accent(),
+        ),
+        Comparison::Differs { listed, archived } => (
+            format!(
+                "{total}, but the Issues list counts {} (+{} in archived projects) for the \
+                 same filter {}: the server counts the two differently",
+                group(listed),
+                group(archived),
+                question()
+            ),
+            theme.accent(),
+        ),
+        Comparison::Unavailable(why) => (
+            format!("the Issues list's count is unavailable: {}", safe(&why)),
+            theme.error(),
+        ),
+    };
+    [
+        Line::from(Span::raw(fit(&pane.covers(), width))),
+        Line::from(Span::styled(fit(&text, width), style)),
+    ]
 }
 
 /// The repository filter being typed, over the first selector line.
@@ -419,7 +474,10 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         } else if let Some(e) = &list.loader.error {
             (format!("failed: {}", safe(e)), theme.error())
         } else if list.paused {
-            (crate::tui::widgets::common::stopped(v), theme.dim())
+            (
+                crate::tui::widgets::common::stopped(v, Context::Report),
+                theme.dim(),
+            )
         } else {
             ("no findings match".to_owned(), theme.dim())
         };
@@ -438,7 +496,7 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
 /// The Report pane's part of the status line.
 pub fn status(pane: &ReportPane, v: &ViewCx) -> String {
     let list = &pane.list;
-    let mut parts = vec![loaded_note(list)];
+    let mut parts = load_parts(list, loaded_note(list), v, Context::Report);
     parts.extend(new_note(pane.new.last_visit, pane.new.count, pane.new_only));
     if !pane.marked.is_empty() {
         parts.push(format!("{} marked", pane.marked.len()));
@@ -460,11 +518,6 @@ pub fn status(pane: &ReportPane, v: &ViewCx) -> String {
     }
     if pane.severities.iter().any(|b| *b) {
         parts.push(format!("severity {}", pane.severities_label()));
-    }
-    if let Some(e) = &list.loader.error {
-        parts.push(format!("error: {}", safe(e)));
-    } else if list.paused {
-        parts.push(crate::tui::widgets::common::stopped(v));
     }
     parts.join(" · ")
 }
