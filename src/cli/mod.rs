@@ -221,7 +221,8 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             write::refuse_if_read_only(&settings, "the triage")?;
             let prepared = triage::prepare(args)?;
             let session = Session::open(&settings).await?;
-            triage::run(&session.client, prepared, session.demo.is_some()).await
+            let above = &settings.triage_confirm_above;
+            triage::run(&session.client, prepared, above, session.demo.is_some()).await
         }
         None => {
             use std::io::IsTerminal;

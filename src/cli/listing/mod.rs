@@ -6,6 +6,7 @@
 //! `raw` keeps List issues items as the server sent them. Here: the flags
 //! and helpers the commands share.
 
+mod finding_filters;
 mod first_detected;
 mod issues;
 mod names;
@@ -15,6 +16,7 @@ mod raw;
 mod report;
 mod search;
 
+pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};
 pub use names::{Names, checked};
 pub(crate) use output::output_width;
@@ -94,6 +96,12 @@ fn offered(schema: &[Field], name: &str) -> Vec<&'static str> {
         Some(FieldKind::Enums(names) | FieldKind::Enum(names)) => typed(&names()),
         _ => Vec::new(),
     }
+}
+
+/// The states a finding is in, as the STATE column shows them: what
+/// `issues --state` and `triage --current-state` take.
+pub fn finding_states() -> Vec<&'static str> {
+    offered(filters::LIST_FILTER, "aggregateIssueStates")
 }
 
 /// The typed forms of a vocabulary. Completion wants `'static` names: a
