@@ -86,8 +86,8 @@ pub(super) enum Command {
         #[command(subcommand)]
         command: scm::ScmCommand,
     },
-    /// Triage findings (or agentic-workflow issues) by id: a state, a
-    /// reason, a note
+    /// Triage findings (or agentic-workflow issues) by id, from standard
+    /// input, or every finding a filter matches: a state, a reason, a note
     Triage(triage::TriageArgs),
     /// The embedded demo server
     Demo {

@@ -36,7 +36,7 @@ fn offered() -> Vec<(Vec<String>, String, Vec<String>)> {
             walk(sub, path, out);
         }
     }
-    let mut cmd = Cli::command();
+    let mut cmd = super::help::command();
     cmd.build();
     let mut out = Vec::new();
     walk(&cmd, vec!["findings".into()], &mut out);

@@ -409,12 +409,18 @@ fn a_triage_by_filter_shows_the_count_and_sends_exactly_the_findings_listed() {
         if Dataset::triage_permission(i, &ds.rows[i]) == TriagePermission::None {
             skipped += 1;
         } else {
-            assert_eq!(state_of(&server, i).triage_state, Some(TriageState::Reviewing));
+            assert_eq!(
+                state_of(&server, i).triage_state,
+                Some(TriageState::Reviewing)
+            );
         }
     }
     // Findings nobody may triage are said, and make it exit 1.
     assert_eq!(out.status.code(), Some(i32::from(skipped > 0)), "{stderr}");
-    assert_eq!(listed_ids(&server, &["--severity", "critical", "--state", "open"]).len(), skipped);
+    assert_eq!(
+        listed_ids(&server, &["--severity", "critical", "--state", "open"]).len(),
+        skipped
+    );
 }
 
 #[test]
@@ -422,7 +428,10 @@ fn above_the_threshold_yes_needs_count_to_say_the_number() {
     let server = Server::start(400);
     let n = listed_ids(&server, &["--state", "open"]).len();
     assert!(n > 50, "{n} findings: a filter over the default threshold");
-    let out = triage(&server, &["--current-state", "open", "--state", "fixing", "--yes"]);
+    let out = triage(
+        &server,
+        &["--current-state", "open", "--state", "fixing", "--yes"],
+    );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -436,7 +445,15 @@ fn above_the_threshold_yes_needs_count_to_say_the_number() {
     let wrong = (n / 10).to_string();
     let out = triage(
         &server,
-        &["--current-state", "open", "--state", "fixing", "--yes", "--count", &wrong],
+        &[
+            "--current-state",
+            "open",
+            "--state",
+            "fixing",
+            "--yes",
+            "--count",
+            &wrong,
+        ],
     );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(
@@ -449,7 +466,15 @@ fn above_the_threshold_yes_needs_count_to_say_the_number() {
     // The right count sends.
     let out = triage(
         &server,
-        &["--current-state", "open", "--state", "fixing", "--yes", "--count", &n.to_string()],
+        &[
+            "--current-state",
+            "open",
+            "--state",
+            "fixing",
+            "--yes",
+            "--count",
+            &n.to_string(),
+        ],
     );
     assert!(
         String::from_utf8_lossy(&out.stdout).ends_with(&format!(", of {n}\n")),
@@ -465,7 +490,12 @@ fn ids_from_standard_input_are_triaged_and_their_count_guarded() {
     let other = (0..60)
         .find(|&i| i != open && state_of(&server, i).aggregate_state == Some(AggregateState::Open))
         .unwrap();
-    let stdin = format!("{}\n{}  {}\n", finding_id(open), finding_id(other), finding_id(open));
+    let stdin = format!(
+        "{}\n{}  {}\n",
+        finding_id(open),
+        finding_id(other),
+        finding_id(open)
+    );
     let run = |extra: &[&str]| {
         findings()
             .args(["triage", "-", "--state", "reviewing", "--yes"])
@@ -488,7 +518,10 @@ fn ids_from_standard_input_are_triaged_and_their_count_guarded() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "2 updated, of 2\n");
     for i in [open, other] {
-        assert_eq!(state_of(&server, i).triage_state, Some(TriageState::Reviewing));
+        assert_eq!(
+            state_of(&server, i).triage_state,
+            Some(TriageState::Reviewing)
+        );
     }
     // Nothing on standard input: nothing to triage, a usage error.
     let out = findings()
@@ -506,7 +539,14 @@ fn ids_from_standard_input_are_triaged_and_their_count_guarded() {
 fn read_only_refuses_a_triage_by_filter_or_from_stdin_before_anything_is_asked() {
     let server = Server::start(60);
     for args in [
-        &["--severity", "low", "--state", "fixing", "--yes", "--read-only"][..],
+        &[
+            "--severity",
+            "low",
+            "--state",
+            "fixing",
+            "--yes",
+            "--read-only",
+        ][..],
         &["-", "--state", "fixing", "--yes", "--read-only"][..],
     ] {
         let out = findings()
@@ -537,7 +577,14 @@ fn which_findings_must_be_said_one_way() {
             "give ids or filter flags, not both",
         ),
         (
-            &["--severity", "low", "--agentic", "--state", "fixed", "--yes"][..],
+            &[
+                "--severity",
+                "low",
+                "--agentic",
+                "--state",
+                "fixed",
+                "--yes",
+            ][..],
             "agentic-workflow issues are triaged by id",
         ),
         (
@@ -560,7 +607,10 @@ fn which_findings_must_be_said_one_way() {
     }
     nothing_sent(&server);
     // A name the deployment does not have: refused as `issues` refuses it.
-    let out = triage(&server, &["--repo", "payments", "--state", "fixing", "--yes"]);
+    let out = triage(
+        &server,
+        &["--repo", "payments", "--state", "fixing", "--yes"],
+    );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("did you mean acme/payments-api?"),
@@ -607,10 +657,16 @@ fn ids_from_standard_input_are_confirmed_on_the_terminal() {
     pty.press(format!("{}\n", finding_id(open)).as_bytes());
     pty.press(b"\x04");
     let screen = pty.wait_for("Triage 1 finding? [y/N]");
-    assert!(screen.contains("\"triageState\": \"FINDING_TRIAGE_STATE_FIXING\""), "{screen}");
+    assert!(
+        screen.contains("\"triageState\": \"FINDING_TRIAGE_STATE_FIXING\""),
+        "{screen}"
+    );
     pty.press(b"y\n");
     let (status, _, raw) = pty.finish();
     assert!(status.success(), "{raw}");
     assert!(raw.contains("1 updated, of 1"), "{raw}");
-    assert_eq!(state_of(&server, open).triage_state, Some(TriageState::Fixing));
+    assert_eq!(
+        state_of(&server, open).triage_state,
+        Some(TriageState::Fixing)
+    );
 }

@@ -4,9 +4,8 @@
 //! `--count`, and a large one needs `--count` to go with `--yes`: a filter
 //! or a pipe that suddenly gives ten times more does not go through.
 
-use crate::api::Client;
-use crate::cli::Failure;
 use crate::cli::listing::{self, FindingFilters, Names};
+use crate::cli::{Failure, Session};
 use crate::config::Given;
 use crate::triage::Kind;
 use std::io::Read;
@@ -103,7 +102,10 @@ impl Origin {
 
 /// The ids of `chosen`: the filter's findings listed (their names checked
 /// first, as `findings issues` checks them).
-pub(super) async fn resolve(client: &Client, chosen: Chosen) -> Result<(Vec<String>, Origin), Failure> {
+pub(super) async fn resolve(
+    session: &Session,
+    chosen: Chosen,
+) -> Result<(Vec<String>, Origin), Failure> {
     match chosen {
         Chosen::Given(ids) => Ok((ids, Origin::Arguments)),
         Chosen::Stdin(ids) => Ok((ids, Origin::Stdin)),
@@ -112,11 +114,14 @@ pub(super) async fn resolve(client: &Client, chosen: Chosen) -> Result<(Vec<Stri
             states,
             probe,
         } => {
-            let request = listing::checked(client, &probe, |names| {
+            let request = listing::checked(session, &probe, |names| {
                 filters.request(names, "--current-state", &states)
             })
             .await?;
-            match filters.matching_ids(client, request, MAX_BY_FILTER).await? {
+            match filters
+                .matching_ids(&session.client, request, MAX_BY_FILTER)
+                .await?
+            {
                 Ok(ids) => Ok((ids, Origin::Filter)),
                 Err(max) => Err(Failure::Usage(format!(
                     "the filter matches more than {max} findings, too many for one triage: narrow it; nothing was sent"
@@ -174,17 +179,21 @@ mod tests {
     #[test]
     fn the_count_guard_says_the_count_and_asks_for_count_above_the_threshold() {
         let above = Given::new(50, Source::Default);
-        let refused = |n, from, count, yes| match check_count(n, from, Kind::Finding, count, yes, &above) {
-            Err(Failure::Usage(e)) => e,
-            other => panic!("{n} {from:?} {count:?} {yes}: {other:?}"),
-        };
+        let refused =
+            |n, from, count, yes| match check_count(n, from, Kind::Finding, count, yes, &above) {
+                Err(Failure::Usage(e)) => e,
+                other => panic!("{n} {from:?} {count:?} {yes}: {other:?}"),
+            };
         // Up to the threshold, --yes alone sends.
         assert!(check_count(50, Origin::Filter, Kind::Finding, None, true, &above).is_ok());
         assert_eq!(
             refused(51, Origin::Filter, None, true),
             "the filter matches 51 findings, more than triage_confirm_above (50, default): with --yes, pass --count 51 to triage that many; nothing was sent"
         );
-        assert!(refused(900, Origin::Stdin, None, true).starts_with("standard input names 900 findings, more than"));
+        assert!(
+            refused(900, Origin::Stdin, None, true)
+                .starts_with("standard input names 900 findings, more than")
+        );
         // --count that matches lets it through; one that does not never.
         assert!(check_count(510, Origin::Filter, Kind::Finding, Some(510), true, &above).is_ok());
         assert_eq!(

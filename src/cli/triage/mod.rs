@@ -151,7 +151,8 @@ pub fn prepare(args: TriageArgs) -> Result<Prepared, Failure> {
         }
         (true, true) if kind == Kind::Agentic => {
             return Err(Failure::Usage(
-                "the filter flags choose findings; agentic-workflow issues are triaged by id".into(),
+                "the filter flags choose findings; agentic-workflow issues are triaged by id"
+                    .into(),
             ));
         }
         (true, true) => {

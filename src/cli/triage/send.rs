@@ -7,8 +7,8 @@ use super::Prepared;
 use super::choose::{self, Origin};
 use crate::api::Client;
 use crate::api::model::*;
-use crate::cli::Failure;
 use crate::cli::write::{self, confirm};
+use crate::cli::{Failure, Session};
 use crate::config::Given;
 use crate::text::one_line;
 use crate::triage::Kind;
@@ -16,12 +16,8 @@ use std::io::Write;
 
 /// Chooses, shows, asks and sends. `above`: the profile's
 /// `triage_confirm_above` (a larger triage needs `--count` with `--yes`).
-pub async fn run(
-    client: &Client,
-    p: Prepared,
-    above: &Given<u32>,
-    demo: bool,
-) -> Result<(), Failure> {
+pub async fn run(session: &Session, p: Prepared, above: &Given<u32>) -> Result<(), Failure> {
+    let (client, demo) = (&session.client, session.demo.is_some());
     let kind = p.decision.kind();
     let Prepared {
         chosen,
@@ -32,14 +28,11 @@ pub async fn run(
         count,
         json,
     } = p;
-    let (ids, origin) = choose::resolve(client, chosen).await?;
+    let (ids, origin) = choose::resolve(session, chosen).await?;
     let n = ids.len();
     if origin == Origin::Filter {
         // The count first, whatever follows.
-        eprintln!(
-            "findings: the filter matches {n} {}",
-            Kind::Finding.noun(n)
-        );
+        eprintln!("findings: the filter matches {n} {}", Kind::Finding.noun(n));
     }
     choose::check_count(n, origin, kind, count, !confirm, above)?;
     if n == 0 {
