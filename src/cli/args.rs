@@ -89,6 +89,12 @@ pub(super) enum Command {
     /// Triage findings (or agentic-workflow issues) by id, from standard
     /// input, or every finding a filter matches: a state, a reason, a note
     Triage(triage::TriageArgs),
+    /// The token of a deployment: store it where the desktop keeps
+    /// secrets, say where the one in force comes from, forget it
+    Auth {
+        #[command(subcommand)]
+        command: super::auth::AuthCommand,
+    },
     /// The embedded demo server
     Demo {
         #[command(subcommand)]

@@ -6,6 +6,7 @@
 //! starts the TUI; one file per headless command (group) runs it.
 
 mod args;
+mod auth;
 mod complete;
 mod config_cmd;
 mod demo;
@@ -147,6 +148,10 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
     let conn = cli.connection;
     match cli.command {
         Some(Command::Demo { command }) => demo::run(command).await,
+        Some(Command::Auth { command }) => {
+            let settings = settings_here(&conn, matches)?;
+            auth::run(command, &settings).await
+        }
         Some(Command::Completions { shell }) => shell::completions(shell),
         Some(Command::Man { dir }) => shell::man(dir.as_deref()),
         Some(Command::Config { command }) => {

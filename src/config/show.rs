@@ -140,6 +140,12 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
                 "# token: none (profile {profile}'s token is only sent to {profile_url})"
             );
         }
+        TokenSource::None if e.token_key().is_some() => {
+            let _ = writeln!(
+                out,
+                "# token: the one findings auth login stored, if any (findings auth status says)"
+            );
+        }
         TokenSource::None => {
             let _ = writeln!(out, "# token: none");
         }

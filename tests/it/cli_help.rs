@@ -30,6 +30,9 @@ fn each_command_has_examples_and_only_the_global_flags_that_apply() {
         &["config", "path"],
         &["completions"],
         &["man"],
+        &["auth", "login"],
+        &["auth", "status"],
+        &["auth", "logout"],
     ] {
         let text = help(path);
         let at = text
@@ -87,6 +90,7 @@ fn every_man_page_has_every_section_and_names_only_pages_written() {
         "findings-issues.1",
         "findings-triage.1",
         "findings-demo-serve.1",
+        "findings-auth-login.1",
     ] {
         assert!(names.contains(&expected), "{expected} not in {names:?}");
     }
