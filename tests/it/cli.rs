@@ -168,15 +168,12 @@ fn help_groups_filters_sort_output_and_global_flags() {
     for flag in ["format", "all", "max", "limit", "include"] {
         assert_eq!(heading(flag), "Output", "--{flag}");
     }
-    for flag in [
-        "base-url",
-        "deployment",
-        "timeout",
-        "profile",
-        "theme",
-        "read-only",
-    ] {
+    for flag in ["base-url", "deployment", "timeout", "profile", "log-file"] {
         assert_eq!(heading(flag), "Global options", "--{flag}");
+    }
+    // The TUI's and the writes' global flags do not apply to a listing.
+    for flag in ["theme", "read-only"] {
+        assert!(!seen.iter().any(|(f, _)| f == flag), "--{flag}: {help}");
     }
 }
 
