@@ -45,6 +45,7 @@ impl std::fmt::Display for StoredAt {
 
 impl TokenKey {
     /// The secret store's account name: the profile and the server.
+    #[cfg_attr(not(feature = "secret-store"), allow(dead_code))]
     fn account(&self) -> String {
         format!(
             "{} {}",
