@@ -86,9 +86,15 @@ pub(super) enum Command {
         #[command(subcommand)]
         command: scm::ScmCommand,
     },
-    /// Triage findings (or agentic-workflow issues) by id: a state, a
-    /// reason, a note
+    /// Triage findings (or agentic-workflow issues) by id, from standard
+    /// input, or every finding a filter matches: a state, a reason, a note
     Triage(triage::TriageArgs),
+    /// The token of a deployment: store it where the desktop keeps
+    /// secrets, say where the one in force comes from, forget it
+    Auth {
+        #[command(subcommand)]
+        command: super::auth::AuthCommand,
+    },
     /// The embedded demo server
     Demo {
         #[command(subcommand)]
@@ -121,14 +127,17 @@ pub struct OutputArgs {
     #[arg(long, value_name = "FORMAT", value_parser = offer(Format::NAMES.iter().copied()),
           hide_possible_values = true)]
     format: Option<String>,
-    /// Follow cursors to the last page
+    /// Every item: follow cursors to the last page, asking pages of 1000
+    /// (the most the server gives) unless --limit says otherwise
     #[arg(long, conflicts_with = "max")]
     pub(super) all: bool,
-    /// Stop after N items (following cursors as needed)
+    /// The total: stop after N items, following cursors as needed (pages
+    /// of up to 1000 unless --limit says otherwise)
     #[arg(long, value_name = "N", value_parser = at_least_one("--max"),
           value_hint = ValueHint::Other)]
     pub(super) max: Option<u64>,
-    /// Page size, 1 to 1000 (default: the profile's page_size, else 100)
+    /// The page size (not the total: that is --max), 1 to 1000. Default:
+    /// 1000 with --all or --max, else the profile's page_size, else 100
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=1000),
           value_hint = ValueHint::Other)]
     pub(super) limit: Option<i64>,

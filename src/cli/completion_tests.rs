@@ -36,7 +36,7 @@ fn offered() -> Vec<(Vec<String>, String, Vec<String>)> {
             walk(sub, path, out);
         }
     }
-    let mut cmd = Cli::command();
+    let mut cmd = super::help::command();
     cmd.build();
     let mut out = Vec::new();
     walk(&cmd, vec!["findings".into()], &mut out);
@@ -65,9 +65,11 @@ fn fixed_set_flags_offer_their_values_and_accept_each() {
         ("scm update 1001", "--format"),
         ("scm update 1001", "--auto-scan"),
         ("demo serve", "--fault"),
-        ("triage 1001", "--state"),
-        ("triage 1001", "--reason"),
-        ("triage 1001", "--format"),
+        ("triage", "--state"),
+        ("triage", "--reason"),
+        ("triage", "--format"),
+        ("triage", "--current-state"),
+        ("triage", "--severity"),
     ] {
         assert!(
             flags.iter().any(|(p, f)| (p.as_str(), *f) == expected),
@@ -132,9 +134,15 @@ fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
         // A value of either kind: findings, else agentic-workflow issues.
         Some(Command::Triage(_)) => {
             let state = if flag == "--state" { value } else { "ignored" };
-            let base = ["findings", "triage", "1001", "--yes", "--state", state];
+            // A decision's flags with an id; a filter's flags choose the
+            // findings themselves.
+            let decision = ["--state", "--reason", "--format"].contains(&flag);
+            let mut base = vec!["findings", "triage", "--yes", "--state", state];
+            if decision {
+                base.insert(2, "1001");
+            }
             let prepared = |agentic: bool| {
-                let mut argv = base.to_vec();
+                let mut argv = base.clone();
                 if flag != "--state" {
                     argv.extend([flag, value]);
                 }

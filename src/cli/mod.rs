@@ -6,12 +6,16 @@
 //! starts the TUI; one file per headless command (group) runs it.
 
 mod args;
+mod auth;
+mod complete;
 mod config_cmd;
 mod demo;
 mod destination;
+mod help;
 mod interactive;
 mod listing;
 mod logging;
+mod names_cache;
 mod scm;
 mod session;
 mod settings;
@@ -26,7 +30,7 @@ pub use session::Session;
 use crate::api::ApiError;
 use crate::{config, filter_spec};
 use args::{Command, at_least_one, offer, offer_to};
-use clap::{ArgMatches, CommandFactory, FromArgMatches};
+use clap::{ArgMatches, FromArgMatches};
 use destination::until_interrupted;
 use settings::{no_color, settings, settings_here};
 use std::process::ExitCode;
@@ -74,7 +78,9 @@ impl From<std::io::Error> for Failure {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let parsed = Cli::command()
+    // A Tab in a shell: answer it and exit, before anything else.
+    complete::answer_if_asked();
+    let parsed = help::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
     let (cli, matches) = match parsed {
@@ -142,6 +148,10 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
     let conn = cli.connection;
     match cli.command {
         Some(Command::Demo { command }) => demo::run(command).await,
+        Some(Command::Auth { command }) => {
+            let settings = settings_here(&conn, matches)?;
+            auth::run(command, &settings).await
+        }
         Some(Command::Completions { shell }) => shell::completions(shell),
         Some(Command::Man { dir }) => shell::man(dir.as_deref()),
         Some(Command::Config { command }) => {
@@ -162,8 +172,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
             let session = Session::open(&settings).await?;
-            let mut request =
-                listing::checked(&session.client, &probe, |n| args.request(n)).await?;
+            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
             // List issues always says its page size (the default is 100).
             request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
             let file = args.output.file.path();
@@ -174,8 +183,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
             let session = Session::open(&settings).await?;
-            let mut request =
-                listing::checked(&session.client, &probe, |n| args.request(n)).await?;
+            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
             request.limit = request.limit.or(settings.page_size_override());
             let file = args.output.file.path();
             until_interrupted(file, listing::report(&session.client, request, &args)).await
@@ -185,8 +193,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
             let session = Session::open(&settings).await?;
-            let mut request =
-                listing::checked(&session.client, &probe, |n| args.request(n)).await?;
+            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
             request.limit = request.limit.or(settings.page_size_override());
             let file = args.output.file.path();
             until_interrupted(file, listing::search(&session.client, request, &args)).await
@@ -221,7 +228,8 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             write::refuse_if_read_only(&settings, "the triage")?;
             let prepared = triage::prepare(args)?;
             let session = Session::open(&settings).await?;
-            triage::run(&session.client, prepared, session.demo.is_some()).await
+            let above = &settings.triage_confirm_above;
+            triage::run(&session, prepared, above).await
         }
         None => {
             use std::io::IsTerminal;

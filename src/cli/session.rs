@@ -15,6 +15,8 @@ pub struct Session {
     pub demo: Option<DemoServer>,
     /// The deployment as the server named it, when it was asked for.
     pub discovered: Option<Deployment>,
+    /// The profile in force (what the names kept for completion are of).
+    pub profile: Option<String>,
 }
 
 impl Session {
@@ -24,11 +26,18 @@ impl Session {
 
     /// `quiet`: no demo notice on stderr (the TUI shows a DEMO badge).
     pub(super) async fn open_quiet(settings: &Effective, quiet: bool) -> Result<Session, Failure> {
+        let mut session = Self::connect(settings, quiet).await?;
+        session.profile = settings.profile.as_ref().map(|p| p.value.clone());
+        Ok(session)
+    }
+
+    async fn connect(settings: &Effective, quiet: bool) -> Result<Session, Failure> {
         match settings.target()? {
             Target::Remote(cfg) => Ok(Session {
                 client: Client::new(cfg)?,
                 demo: None,
                 discovered: None,
+                profile: None,
             }),
             Target::Discover(cfg) => {
                 let (client, deployment) = discover(cfg).await?;
@@ -37,6 +46,7 @@ impl Session {
                     client,
                     demo: None,
                     discovered: Some(deployment),
+                    profile: None,
                 })
             }
             Target::Demo => {
@@ -64,6 +74,7 @@ impl Session {
                     client: Client::new(cfg)?,
                     demo: Some(server),
                     discovered: None,
+                    profile: None,
                 })
             }
         }

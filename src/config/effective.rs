@@ -4,6 +4,7 @@
 use super::connection::{ConnectionInput, Target, normalize_url, resolve_with};
 use super::file::{ConfigFile, Loaded, ProfileToken, profile_names};
 use super::paths::{expand_path, theme_path};
+use super::stored_token::{self, TokenKey};
 use super::theme_file::{BuiltinTheme, ThemeFile};
 use super::token::{TOKEN_COMMAND_TIMEOUT, read_token_file, run_token_command};
 use super::views::SavedView;
@@ -332,16 +333,48 @@ impl Effective {
     }
 
     fn fetch_token(&self) -> Result<Token, ConfigError> {
+        self.token_origin().map(|(token, _)| token)
+    }
+
+    /// The token in force and where it came from ("FINDINGS_TOKEN",
+    /// "token_file PATH of profile work", "the secret store (stored by
+    /// findings auth login)"): its file read, its command run, the stored
+    /// one looked up. The token itself is never said.
+    pub fn token_origin(&self) -> Result<(Token, String), ConfigError> {
         match &self.token {
-            TokenSource::Env(t) => Ok(t.clone()),
+            TokenSource::Env(t) => Ok((t.clone(), ENV_TOKEN.to_owned())),
             TokenSource::Profile { profile, token } => match token {
-                ProfileToken::Literal(t) => Ok(t.clone()),
+                ProfileToken::Literal(t) => Ok((
+                    t.clone(),
+                    format!(
+                        "token of profile {profile} in {}",
+                        self.config_path.display()
+                    ),
+                )),
                 ProfileToken::File(path) => {
-                    read_token_file(&expand_path(path, &self.config_dir), profile)
+                    let path = expand_path(path, &self.config_dir);
+                    let token = read_token_file(&path, profile)?;
+                    Ok((
+                        token,
+                        format!("token_file {} of profile {profile}", path.display()),
+                    ))
                 }
                 ProfileToken::Command(cmd) => run_token_command(cmd, TOKEN_COMMAND_TIMEOUT)
+                    .map(|t| (t, format!("token_command of profile {profile}")))
                     .map_err(|e| ConfigError(format!("token_command of profile {profile:?} {e}"))),
             },
+            TokenSource::None => {
+                let stored = match self.token_key() {
+                    Some(key) => stored_token::load(&key, &self.config_dir)?,
+                    None => None,
+                };
+                match stored {
+                    Some((token, at)) => {
+                        Ok((token, format!("{at}, stored by findings auth login")))
+                    }
+                    None => Err(self.no_token()),
+                }
+            }
             TokenSource::Withheld {
                 profile,
                 profile_url,
@@ -352,18 +385,39 @@ impl Effective {
                     .as_ref()
                     .map_or(Source::Default, |g| g.source.clone()),
             ))),
-            TokenSource::None => Err(ConfigError(match &self.profile {
-                Some(p) => format!(
-                    "no token: set {ENV_TOKEN}, or token_command or token_file in profile {:?} of {}",
-                    p.value,
-                    self.config_path.display()
-                ),
-                None => format!(
-                    "no token: set {ENV_TOKEN}, or a profile with token_command or token_file in {}",
-                    self.config_path.display()
-                ),
-            })),
         }
+    }
+
+    fn no_token(&self) -> ConfigError {
+        ConfigError(match &self.profile {
+            Some(p) => format!(
+                "no token: set {ENV_TOKEN}, run findings auth login, or set token_command or token_file in profile {:?} of {}",
+                p.value,
+                self.config_path.display()
+            ),
+            None => format!(
+                "no token: set {ENV_TOKEN}, run findings auth login, or use a profile with token_command or token_file in {}",
+                self.config_path.display()
+            ),
+        })
+    }
+
+    /// What `findings auth login` stores a token for: the profile in force
+    /// and the base URL. `None` without a base URL (the demo).
+    pub fn token_key(&self) -> Option<TokenKey> {
+        let base_url = self
+            .base_url
+            .as_ref()
+            .filter(|u| !u.value.trim().is_empty())?;
+        Some(TokenKey {
+            profile: self.profile.as_ref().map(|p| p.value.clone()),
+            base_url: normalize_url(&base_url.value),
+        })
+    }
+
+    /// The folder of the config file (the stored token's file is there).
+    pub fn config_dir(&self) -> &Path {
+        &self.config_dir
     }
 
     /// The TUI's theme: the theme file read and checked (a missing

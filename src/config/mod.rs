@@ -29,6 +29,7 @@ mod file;
 pub mod keymap_file;
 mod paths;
 mod show;
+mod stored_token;
 pub mod theme_file;
 mod token;
 mod toml_error;
@@ -49,7 +50,13 @@ pub use effective::{
 pub use file::{ConfigFile, Loaded, Profile, ProfileToken, load, parse};
 pub use paths::{config_path, keymap_path, state_dir, theme_path};
 pub use show::{EXAMPLE, show};
+pub use stored_token::{StoredAt, TokenKey};
 pub use token::{TOKEN_COMMAND_TIMEOUT, run_token_command};
+
+/// Storing, reading and removing the token of `findings auth login`.
+pub mod stored {
+    pub use super::stored_token::{load, remove, save};
+}
 pub use values::{PANE_NAMES, ThemeName, filter_pairs};
 pub use views::SavedView;
 

@@ -37,9 +37,11 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # Or the token itself (this file must then be chmod 600):
 # token = "..."
 #
-# Page size of the headless commands when --limit and --max are not given (1-1000).
+# Page size of the TUI's lists, and of a headless command's single page (no
+# --limit, --all or --max; --all and --max ask pages of 1000) (1-1000).
 # page_size = 200
-# Above this many findings, :triage-all asks for a second y (default 50).
+# Above this many findings, :triage-all asks for a second y, and a headless
+# triage by filter or of ids from stdin takes --yes only with --count N (default 50).
 # triage_confirm_above = 50
 # The pane the TUI opens on: report, issues, agentic or scm.
 # default_pane = "issues"
@@ -136,6 +138,12 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
             let _ = writeln!(
                 out,
                 "# token: none (profile {profile}'s token is only sent to {profile_url})"
+            );
+        }
+        TokenSource::None if e.token_key().is_some() => {
+            let _ = writeln!(
+                out,
+                "# token: the one findings auth login stored, if any (findings auth status says)"
             );
         }
         TokenSource::None => {

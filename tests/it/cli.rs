@@ -200,110 +200,101 @@ fn help_groups_filters_sort_output_and_global_flags() {
     for flag in ["format", "all", "max", "limit", "include"] {
         assert_eq!(heading(flag), "Output", "--{flag}");
     }
-    for flag in [
-        "base-url",
-        "deployment",
-        "timeout",
-        "profile",
-        "theme",
-        "read-only",
-    ] {
+    for flag in ["base-url", "deployment", "timeout", "profile", "log-file"] {
         assert_eq!(heading(flag), "Global options", "--{flag}");
+    }
+    // The TUI's and the writes' global flags do not apply to a listing.
+    for flag in ["theme", "read-only"] {
+        assert!(!seen.iter().any(|(f, _)| f == flag), "--{flag}: {help}");
     }
 }
 
-/// What the bash completion script does after `flag` in the command
-/// `section` (`findings`, `findings__subcmd__issues`, …): the lines of its
-/// case, up to `return 0`.
-fn bash_completion_of<'a>(script: &'a str, section: &str, flag: &str) -> &'a str {
-    let header = format!("\n        {section})\n");
-    let start = script
-        .find(&header)
-        .unwrap_or_else(|| panic!("no {section} in the script"));
-    let body = &script[start + header.len()..];
-    // The section ends where the next command's starts.
-    let body = &body[..body.find(";;\n        findings").unwrap_or(body.len())];
-    let arm = format!("\n                {flag})\n");
-    let at = body
-        .find(&arm)
-        .unwrap_or_else(|| panic!("{section}: no case for {flag}"));
-    let case = &body[at + arm.len()..];
-    case[..case.find("return 0").unwrap()].trim()
+/// No variables over [`findings`]'s.
+pub(crate) const NO_ENV: [(&str, &str); 0] = [];
+
+/// What the binary offers at a Tab after `words` (the last is the word
+/// being typed), as the completion script asks it: one candidate a line.
+pub(crate) fn completed<V: AsRef<std::ffi::OsStr>>(
+    words: &[&str],
+    env: &[(&str, V)],
+) -> Vec<String> {
+    let mut cmd = findings();
+    cmd.env("FINDINGS_COMPLETE", "bash")
+        .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+        .env("_CLAP_IFS", "\n")
+        .arg("--")
+        .args(words);
+    for (k, v) in env {
+        cmd.env(k, v.as_ref());
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{words:?}: {out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 #[test]
-fn bash_completion_offers_the_values_of_fixed_set_flags_not_files() {
-    let out = findings()
-        .args(["completions", "bash"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let script = String::from_utf8(out.stdout).unwrap();
-    let offers = |section: &str, flag: &str, values: &str| {
-        let case = bash_completion_of(&script, section, flag);
-        assert_eq!(
-            case,
-            format!("COMPREPLY=($(compgen -W \"{values}\" -- \"${{cur}}\"))"),
-            "{section} {flag}"
-        );
-        assert!(!case.contains("compgen -f"));
+fn completion_offers_the_values_of_fixed_set_flags_not_files() {
+    let offers = |words: &[&str], values: &str| {
+        let mut argv = vec!["findings"];
+        argv.extend(words);
+        argv.push("");
+        assert_eq!(completed(&argv, &NO_ENV).join(" "), values, "{words:?}");
     };
-    let issues = "findings__subcmd__issues";
-    let report = "findings__subcmd__report";
-    let search = "findings__subcmd__search";
     let formats = "table json ndjson csv sarif markdown";
     let themes = "default dark light high-contrast";
     offers(
-        issues,
-        "--sort",
+        &["issues", "--sort"],
         "severity ref repo rule relevant-since state",
     );
-    offers(search, "--sort", "severity last-detected created file-path");
-    for section in [issues, report, search] {
-        offers(section, "--format", formats);
-        // A global flag, offered after every subcommand.
-        offers(section, "--theme", themes);
-    }
-    offers("findings", "--theme", themes);
-    offers(issues, "--type", "code sca secrets research ai-code");
-    offers(issues, "--severity", "critical high medium low");
     offers(
-        issues,
-        "--state",
+        &["search", "--sort"],
+        "severity last-detected created file-path",
+    );
+    for command in ["issues", "report", "search"] {
+        offers(&[command, "--format"], formats);
+    }
+    // The TUI's flag, where the TUI starts.
+    offers(&["--theme"], themes);
+    offers(&["issues", "--type"], "code sca secrets research ai-code");
+    offers(&["issues", "--severity"], "critical high medium low");
+    offers(
+        &["issues", "--state"],
         "open reviewing fixing fixed removed ignored ignored-in-code provisionally-ignored unknown",
     );
     offers(
-        issues,
-        "--include",
+        &["issues", "--include"],
         "remediation activity archived first-detected",
     );
-    offers(report, "--severity", "critical high medium low");
-    offers(report, "--type", "code sca secrets");
+    offers(&["report", "--severity"], "critical high medium low");
+    offers(&["report", "--type"], "code sca secrets");
     offers(
-        report,
-        "--report-type",
+        &["report", "--report-type"],
         "total-open total-fixed total-ignored total-provisionally-ignored open-backlog \
          backlog-activity project guardrails-activity",
     );
-    offers(
-        "findings__subcmd__scm__subcmd__update",
-        "--format",
-        "table json",
+    offers(&["scm", "update", "1001", "--format"], "table json");
+    // Free text completes nothing rather than file names (no names kept
+    // here); paths complete file names.
+    let nowhere = tempfile::tempdir().unwrap();
+    let state = [("XDG_STATE_HOME", nowhere.path().as_os_str())];
+    assert!(completed(&["findings", "issues", "--repo", ""], &state).is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("findings.log"), "").unwrap();
+    let typed = format!("{}/find", dir.path().display());
+    assert_eq!(
+        completed(&["findings", "issues", "--log-file", &typed], &NO_ENV),
+        [format!("{}/findings.log", dir.path().display())]
     );
-    // Free text completes nothing rather than file names; paths complete
-    // file names.
-    let repo = bash_completion_of(&script, issues, "--repo");
-    assert!(
-        repo.starts_with("COMPREPLY=(\"${cur}\")") && !repo.contains("compgen"),
-        "{repo}"
-    );
-    let log_file = bash_completion_of(&script, issues, "--log-file");
-    assert!(
-        log_file.contains("COMPREPLY=($(compgen -f \"${cur}\"))")
-            && log_file.contains("compopt -o filenames"),
-        "{log_file}"
-    );
+    // A global flag that does not apply to a command is not offered there.
+    let flags = completed(&["findings", "demo", "serve", "--"], &NO_ENV);
+    assert!(flags.contains(&"--findings".to_owned()), "{flags:?}");
+    for hidden in ["--theme", "--base-url", "--profile"] {
+        assert!(!flags.contains(&hidden.to_owned()), "{hidden} in {flags:?}");
+    }
 }
 
 #[test]
@@ -1432,8 +1423,10 @@ fn issues_sends_types_at_the_top_level_and_always_a_limit() {
         serde_json::json!(["ISSUE_TYPE_SCA"])
     );
     assert!(bodies[3].get("filter").is_none() && bodies[3].get("issueTypes").is_none());
-    for body in &bodies {
-        assert_eq!(body["limit"], serde_json::json!(100), "{body}");
+    for (k, body) in bodies.iter().enumerate() {
+        // --all asks the largest page; a single page the default.
+        let limit = if k == 1 { 1000 } else { 100 };
+        assert_eq!(body["limit"], serde_json::json!(limit), "{body}");
         assert!(body["filter"].get("issueTypes").is_none(), "{body}");
     }
 }

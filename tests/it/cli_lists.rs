@@ -281,3 +281,43 @@ fn first_detection_is_filtered_here_on_what_the_server_includes() {
         "{stderr}"
     );
 }
+
+/// `--all` asks the largest page the server gives (1000) unless `--limit`
+/// says otherwise; `--max` asks no more than it needs, up to 1000; a single
+/// page keeps the default of 100. `--help` says which flag is the page size
+/// and which the total.
+#[test]
+fn following_asks_the_largest_page_unless_limit_says_otherwise() {
+    let recorder = common::Recorder::start();
+    let limit_of = |args: &[&str]| {
+        let out = findings()
+            .args(["issues", "--format", "ndjson"])
+            .args(args)
+            .env("FINDINGS_BASE_URL", &recorder.url)
+            .env("FINDINGS_DEPLOYMENT", "1234")
+            .env("FINDINGS_TOKEN", "t")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        recorder.bodies().last().unwrap()["limit"].clone()
+    };
+    assert_eq!(limit_of(&["--all"]), 1000);
+    assert_eq!(limit_of(&["--all", "--limit", "250"]), 250);
+    assert_eq!(limit_of(&["--max", "5"]), 5);
+    assert_eq!(limit_of(&["--max", "2500"]), 1000);
+    assert_eq!(limit_of(&["--max", "2500", "--limit", "10"]), 10);
+    assert_eq!(limit_of(&[]), 100);
+    let out = findings().args(["issues", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for says in [
+        "--limit <N> The page size (not the total: that is --max)",
+        "--max <N> The total: stop after N items",
+        "asking pages of 1000 (the most the server gives) unless --limit says otherwise",
+    ] {
+        assert!(help.contains(says), "{says:?} not in {help}");
+    }
+}

@@ -332,3 +332,341 @@ fn a_timeout_says_the_outcome_is_unknown_and_is_not_retried() {
     assert!(stderr.contains("it was not retried"), "{stderr}");
     assert_eq!(server.demo().requests(), 1);
 }
+
+// ---- chosen by a filter or from standard input ----
+
+/// The ids of the findings `findings issues FLAGS --all` lists.
+fn listed_ids(server: &Server, flags: &[&str]) -> Vec<String> {
+    let out = findings()
+        .args(["issues", "--all", "--format", "ndjson"])
+        .args(flags)
+        .args(["--base-url", &server.url(), "--deployment", "1234"])
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let item: Value = serde_json::from_str(l).unwrap();
+            item["issue"]["id"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+/// The ids in the body `--verbose` showed on stderr.
+fn ids_sent(stderr: &str) -> Vec<String> {
+    let start = stderr.find("\n{").expect("a body") + 1;
+    let end = start + stderr[start..].find("\n}\n").expect("its end") + 2;
+    let body: Value = serde_json::from_str(&stderr[start..end]).unwrap();
+    body["filter"]["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn generation(server: &Server) -> u64 {
+    server.demo().state().dataset.changes().generation
+}
+
+#[test]
+fn a_triage_by_filter_shows_the_count_and_sends_exactly_the_findings_listed() {
+    let server = Server::start(400);
+    let expected = listed_ids(&server, &["--severity", "critical", "--state", "open"]);
+    assert!(
+        (1..=50).contains(&expected.len()),
+        "{} findings: a filter under the threshold",
+        expected.len()
+    );
+    let out = triage(
+        &server,
+        &[
+            "--severity",
+            "critical",
+            "--current-state",
+            "open",
+            "--state",
+            "reviewing",
+            "--yes",
+            "--verbose",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let n = expected.len();
+    assert!(
+        stderr.contains(&format!("findings: the filter matches {n} findings\n")),
+        "{stderr}"
+    );
+    assert_eq!(ids_sent(&stderr), expected, "the ids listed, as listed");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.ends_with(&format!(", of {n}\n")), "{stdout}");
+    let ds = &server.demo().state().dataset;
+    let mut skipped = 0;
+    for id in &expected {
+        let i = findings_tui::demo::dataset::finding_index(id, 400).unwrap();
+        if Dataset::triage_permission(i, &ds.rows[i]) == TriagePermission::None {
+            skipped += 1;
+        } else {
+            assert_eq!(
+                state_of(&server, i).triage_state,
+                Some(TriageState::Reviewing)
+            );
+        }
+    }
+    // Findings nobody may triage are said, and make it exit 1.
+    assert_eq!(out.status.code(), Some(i32::from(skipped > 0)), "{stderr}");
+    assert_eq!(
+        listed_ids(&server, &["--severity", "critical", "--state", "open"]).len(),
+        skipped
+    );
+}
+
+#[test]
+fn above_the_threshold_yes_needs_count_to_say_the_number() {
+    let server = Server::start(400);
+    let n = listed_ids(&server, &["--state", "open"]).len();
+    assert!(n > 50, "{n} findings: a filter over the default threshold");
+    let out = triage(
+        &server,
+        &["--current-state", "open", "--state", "fixing", "--yes"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "the filter matches {n} findings, more than triage_confirm_above (50, default): with --yes, pass --count {n} to triage that many; nothing was sent"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(generation(&server), 0);
+    // A count that is not the filter's: refused, saying the count.
+    let wrong = (n / 10).to_string();
+    let out = triage(
+        &server,
+        &[
+            "--current-state",
+            "open",
+            "--state",
+            "fixing",
+            "--yes",
+            "--count",
+            &wrong,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&format!(
+            "the filter matches {n} findings, not the {wrong} --count says; nothing was sent"
+        )),
+        "{out:?}"
+    );
+    assert_eq!(generation(&server), 0);
+    // The right count sends.
+    let out = triage(
+        &server,
+        &[
+            "--current-state",
+            "open",
+            "--state",
+            "fixing",
+            "--yes",
+            "--count",
+            &n.to_string(),
+        ],
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).ends_with(&format!(", of {n}\n")),
+        "{out:?}"
+    );
+    assert_eq!(generation(&server), 1);
+}
+
+#[test]
+fn ids_from_standard_input_are_triaged_and_their_count_guarded() {
+    let server = Server::start(60);
+    let (open, _) = ignorable_and_untouchable(&server);
+    let other = (0..60)
+        .find(|&i| i != open && state_of(&server, i).aggregate_state == Some(AggregateState::Open))
+        .unwrap();
+    let stdin = format!(
+        "{}\n{}  {}\n",
+        finding_id(open),
+        finding_id(other),
+        finding_id(open)
+    );
+    let run = |extra: &[&str]| {
+        findings()
+            .args(["triage", "-", "--state", "reviewing", "--yes"])
+            .args(extra)
+            .args(["--base-url", &server.url(), "--deployment", "1234"])
+            .env("FINDINGS_TOKEN", "demo-token")
+            .write_stdin(stdin.clone())
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--count", "3"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("standard input names 2 findings, not the 3 --count says; nothing was sent"),
+        "{out:?}"
+    );
+    nothing_sent(&server);
+    let out = run(&[]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2 updated, of 2\n");
+    for i in [open, other] {
+        assert_eq!(
+            state_of(&server, i).triage_state,
+            Some(TriageState::Reviewing)
+        );
+    }
+    // Nothing on standard input: nothing to triage, a usage error.
+    let out = findings()
+        .args(["triage", "-", "--state", "reviewing", "--yes"])
+        .args(["--base-url", &server.url(), "--deployment", "1234"])
+        .env("FINDINGS_TOKEN", "demo-token")
+        .write_stdin("\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no ids on standard input"));
+}
+
+#[test]
+fn read_only_refuses_a_triage_by_filter_or_from_stdin_before_anything_is_asked() {
+    let server = Server::start(60);
+    for args in [
+        &[
+            "--severity",
+            "low",
+            "--state",
+            "fixing",
+            "--yes",
+            "--read-only",
+        ][..],
+        &["-", "--state", "fixing", "--yes", "--read-only"][..],
+    ] {
+        let out = findings()
+            .arg("triage")
+            .args(args)
+            .args(["--base-url", &server.url(), "--deployment", "1234"])
+            .env("FINDINGS_TOKEN", "demo-token")
+            .write_stdin("100001\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("read-only is set (--read-only): the triage is a write"),
+            "{out:?}"
+        );
+    }
+    nothing_sent(&server);
+}
+
+#[test]
+fn which_findings_must_be_said_one_way() {
+    let server = Server::start(60);
+    for (args, says) in [
+        (&["--state", "fixing", "--yes"][..], "which findings?"),
+        (
+            &["100001", "--severity", "low", "--state", "fixing", "--yes"][..],
+            "give ids or filter flags, not both",
+        ),
+        (
+            &[
+                "--severity",
+                "low",
+                "--agentic",
+                "--state",
+                "fixed",
+                "--yes",
+            ][..],
+            "agentic-workflow issues are triaged by id",
+        ),
+        (
+            &["-", "100001", "--state", "fixing", "--yes"][..],
+            "give no other id",
+        ),
+        (
+            &["-", "--note-file", "-", "--state", "fixing", "--yes"][..],
+            "not both",
+        ),
+        (
+            &["--current-state", "closed", "--state", "fixing", "--yes"][..],
+            "--current-state: ",
+        ),
+    ] {
+        let out = triage(&server, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    nothing_sent(&server);
+    // A name the deployment does not have: refused as `issues` refuses it.
+    let out = triage(
+        &server,
+        &["--repo", "payments", "--state", "fixing", "--yes"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("did you mean acme/payments-api?"),
+        "{out:?}"
+    );
+    assert_eq!(generation(&server), 0);
+}
+
+/// Ids typed on standard input (ended with Ctrl-D), then the question
+/// asked on the terminal itself: only `y` sends.
+#[cfg(unix)]
+#[test]
+fn ids_from_standard_input_are_confirmed_on_the_terminal() {
+    use crate::common::pty::Pty;
+    let server = Server::start(60);
+    let (open, _) = ignorable_and_untouchable(&server);
+    let state = tempfile::tempdir().unwrap();
+    let url = server.url();
+    let start = || {
+        Pty::start(
+            30,
+            100,
+            &["triage", "-", "--state", "fixing"],
+            &[
+                ("FINDINGS_BASE_URL", url.as_str()),
+                ("FINDINGS_DEPLOYMENT", "1234"),
+                ("FINDINGS_TOKEN", "demo-token"),
+                ("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml"),
+                ("XDG_STATE_HOME", state.path().to_str().unwrap()),
+            ],
+        )
+    };
+    // Anything but y: nothing is sent.
+    let mut pty = start();
+    pty.press(format!("{}\n", finding_id(open)).as_bytes());
+    pty.press(b"\x04");
+    pty.wait_for("Triage 1 finding? [y/N]");
+    pty.press(b"\n");
+    let (status, _, raw) = pty.finish();
+    assert_eq!(status.exit_code(), 1, "{raw}");
+    assert!(raw.contains("not sent: cancelled"), "{raw}");
+    nothing_sent(&server);
+    let mut pty = start();
+    pty.press(format!("{}\n", finding_id(open)).as_bytes());
+    pty.press(b"\x04");
+    let screen = pty.wait_for("Triage 1 finding? [y/N]");
+    assert!(
+        screen.contains("\"triageState\": \"FINDING_TRIAGE_STATE_FIXING\""),
+        "{screen}"
+    );
+    pty.press(b"y\n");
+    let (status, _, raw) = pty.finish();
+    assert!(status.success(), "{raw}");
+    assert!(raw.contains("1 updated, of 1"), "{raw}");
+    assert_eq!(
+        state_of(&server, open).triage_state,
+        Some(TriageState::Fixing)
+    );
+}

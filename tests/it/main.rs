@@ -5,6 +5,8 @@ mod common;
 
 mod architecture;
 mod cli;
+mod cli_auth;
+mod cli_help;
 mod cli_lists;
 mod cli_names;
 mod cli_scm;

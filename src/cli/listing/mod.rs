@@ -6,6 +6,7 @@
 //! `raw` keeps List issues items as the server sent them. Here: the flags
 //! and helpers the commands share.
 
+mod finding_filters;
 mod first_detected;
 mod issues;
 mod names;
@@ -15,6 +16,7 @@ mod raw;
 mod report;
 mod search;
 
+pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};
 pub use names::{Names, checked};
 pub(crate) use output::output_width;
@@ -96,6 +98,12 @@ fn offered(schema: &[Field], name: &str) -> Vec<&'static str> {
     }
 }
 
+/// The states a finding is in, as the STATE column shows them: what
+/// `issues --state` and `triage --current-state` take.
+pub fn finding_states() -> Vec<&'static str> {
+    offered(filters::LIST_FILTER, "aggregateIssueStates")
+}
+
 /// The typed forms of a vocabulary. Completion wants `'static` names: a
 /// label typed as it is shown is one; the few of several words are kept for
 /// the life of the process.
@@ -131,9 +139,46 @@ fn parse_enum<T: Clone>(
     })
 }
 
-/// The page size to ask for: `--limit`, else no more than `--max` needs.
+/// The page size to ask for: `--limit`; else, following cursors, the
+/// largest page the server allows (`--all`) or no more than `--max`
+/// needs, so a long listing takes few round trips (docs/api.md §8); else
+/// none (the profile's `page_size`, or the server's default).
 fn page_size(output: &OutputArgs) -> Option<i64> {
+    let largest = crate::api::transport::MAX_PAGE_ITEMS as u64;
+    let following = if output.all {
+        Some(largest)
+    } else {
+        output.max.map(|m| m.min(largest))
+    };
     output
         .limit
-        .or_else(|| output.max.map(|m| m.min(100) as i64))
+        .or_else(|| following.and_then(|n| i64::try_from(n).ok()))
+}
+
+#[cfg(test)]
+mod page_size_tests {
+    use super::*;
+    use crate::cli::Cli;
+    use clap::Parser;
+
+    fn asked(flags: &[&str]) -> Option<i64> {
+        let argv = [&["findings", "search"], flags].concat();
+        let Some(super::super::args::Command::Search(args)) =
+            Cli::try_parse_from(argv).unwrap().command
+        else {
+            unreachable!()
+        };
+        page_size(&args.output)
+    }
+
+    #[test]
+    fn following_asks_the_largest_page_unless_limit_says_otherwise() {
+        assert_eq!(asked(&["--all"]), Some(1000));
+        assert_eq!(asked(&["--all", "--limit", "50"]), Some(50));
+        assert_eq!(asked(&["--max", "7"]), Some(7));
+        assert_eq!(asked(&["--max", "99999"]), Some(1000));
+        // One page: the profile's page_size or the server's default.
+        assert_eq!(asked(&[]), None);
+        assert_eq!(asked(&["--limit", "20"]), Some(20));
+    }
 }

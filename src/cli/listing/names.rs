@@ -9,9 +9,9 @@
 //! errors before connecting, and whether any name needs checking), then,
 //! connected, with the deployment's filter values ([`fetch`]).
 
-use crate::api::Client;
 use crate::api::model::{IssueFiltersRequest, IssueFiltersResponse};
 use crate::cli::UsageError;
+use crate::cli::{Session, names_cache};
 use crate::filter_spec::{self as filters, NamedField, Unknown};
 use crate::text::one_line;
 use std::cell::Cell;
@@ -121,24 +121,32 @@ fn refused(flag: &str, unknown: &Unknown) -> UsageError {
 
 /// The request `build` makes with the names checked that `probe` (the
 /// same build, unchecked, before connecting) found given.
+/// The names fetched are kept for shell completion ([`names_cache`]).
 pub async fn checked<R>(
-    client: &Client,
+    session: &Session,
     probe: &Names<'_>,
     build: impl Fn(&Names) -> Result<R, UsageError>,
 ) -> Result<R, UsageError> {
-    let known = fetch(client, probe.asked()).await;
+    let known = fetch(session, probe.asked()).await;
     build(&Names::of(known.as_ref(), probe.fields))
 }
 
 /// The deployment's filter values (`IssuesService_GetIssueFilters`), when
 /// a name needs checking. When they cannot be had the listing goes on
 /// unchecked, after one warning.
-async fn fetch(client: &Client, needed: bool) -> Option<IssueFiltersResponse> {
+async fn fetch(session: &Session, needed: bool) -> Option<IssueFiltersResponse> {
     if !needed {
         return None;
     }
-    match client.issue_filters(&IssueFiltersRequest::default()).await {
-        Ok(answer) => Some(answer),
+    match session
+        .client
+        .issue_filters(&IssueFiltersRequest::default())
+        .await
+    {
+        Ok(answer) => {
+            names_cache::store(session.profile.as_deref(), &answer);
+            Some(answer)
+        }
         Err(e) => {
             eprintln!(
                 "findings: warning: the deployment's names could not be fetched to check the filter ({e}); sent unchecked"

@@ -284,6 +284,12 @@ pub fn findings() -> assert_cmd::Command {
         cmd.env_remove(var);
     }
     cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
+    // The names a listing keeps for completion go to a test's folder, not
+    // the user's state folder.
+    cmd.env(
+        "XDG_STATE_HOME",
+        std::env::temp_dir().join("findings-tests-state"),
+    );
     cmd
 }
 

@@ -1,0 +1,316 @@
+//! What each command's help and man page say beyond its flags: examples,
+//! and which global flags apply to it. The command line is the derived
+//! [`Cli`] decorated here ([`command`]), so parsing, `--help`, the man
+//! pages and completion all see the same thing.
+//!
+//! A global flag that does not apply to a command (`--theme` under `demo
+//! serve`) is hidden there: clap copies every global flag into every
+//! subcommand, unless the subcommand already has one of that id, so each
+//! subcommand gets its own copy, hidden where it does not apply. It is
+//! still accepted (as before); `findings --help` lists every one.
+
+use super::Cli;
+use clap::{Arg, Command, CommandFactory};
+
+/// The flags that say where and how to connect.
+const CONNECT: &[&str] = &[
+    "base_url",
+    "deployment",
+    "allow_http",
+    "connect_timeout",
+    "timeout",
+    "profile",
+    "log_file",
+];
+
+/// The global flags that apply to the command at `path` (its names after
+/// `findings`), by id; `None`: all of them.
+fn globals_of(path: &[&str]) -> Option<Vec<&'static str>> {
+    let writes = || [CONNECT, &["read_only"]].concat();
+    match path {
+        [] | ["config"] | ["config", "show"] => None,
+        ["issues" | "report" | "search" | "show"] | ["scm", "list"] => Some(CONNECT.to_vec()),
+        ["scm"] | ["scm", "update"] | ["triage"] => Some(writes()),
+        ["auth", ..] => Some(CONNECT.to_vec()),
+        _ => Some(Vec::new()),
+    }
+}
+
+/// The examples of the command at `path`: `(what it does, the command)`.
+pub fn examples(path: &[&str]) -> &'static [(&'static str, &'static str)] {
+    match path {
+        [] => &[
+            (
+                "The TUI (on the embedded demo server when nothing is configured)",
+                "findings",
+            ),
+            (
+                "The open criticals, as a table or, piped, one JSON object per line",
+                "findings issues --severity critical --state open",
+            ),
+            (
+                "Keep a deployment's token in the desktop's secret store",
+                "findings --profile work auth login",
+            ),
+        ],
+        ["issues"] => &[
+            (
+                "The open criticals of one repository, newest first",
+                "findings issues --repo acme/payments-api --severity critical --state open",
+            ),
+            (
+                "Every finding, one JSON object per line (pages of 1000)",
+                "findings issues --all > findings.ndjson",
+            ),
+            (
+                "Every MD5 finding, by the rule name the table shows, as CSV",
+                "findings issues --rule use-of-md5 --all -o md5.csv",
+            ),
+        ],
+        ["report"] => &[
+            (
+                "Critical code findings of the dashboard report, with the totals",
+                "findings report --severity critical --type code --all --format json",
+            ),
+            (
+                "Findings created in the last week, as CSV",
+                "findings report --report-type total-open --since 7d --all -o week.csv",
+            ),
+        ],
+        ["search"] => &[(
+            "Agentic-workflow issues about tokens, oldest first",
+            "findings search --title token --sort created --asc --all",
+        )],
+        ["show"] => &[
+            (
+                "One finding as the TUI's detail shows it",
+                "findings show 100042",
+            ),
+            (
+                "As Markdown, for a ticket",
+                "findings show 100042 --format markdown -o finding.md",
+            ),
+        ],
+        ["scm"] | ["scm", "list"] => &[
+            (
+                "The SCM configs with their current values",
+                "findings scm list",
+            ),
+            ("As JSON, for a script", "findings scm list --format json"),
+        ],
+        ["scm", "update"] => &[
+            (
+                "Turn on diff-aware scans (shows the body, asks first)",
+                "findings scm update 1001 --diff-scan on",
+            ),
+            (
+                "Rotate the access token from a password manager, without a prompt",
+                "pass show scm/pat | findings scm update 1001 --access-token-stdin --yes",
+            ),
+        ],
+        ["triage"] => &[
+            (
+                "Ignore two findings as false positives (shows the body, asks first)",
+                "findings triage 100042,100057 --state ignored --reason false-positive",
+            ),
+            (
+                "Every open low finding of a repository: counted, shown, asked",
+                "findings triage --repo acme/legacy-app --severity low --current-state open --state fixing",
+            ),
+            (
+                "From CI: above triage_confirm_above (50), --yes needs the exact count",
+                "findings triage --repo acme/legacy-app --severity low --state fixing --yes --count 120",
+            ),
+            (
+                "Ids from another command; the question comes from the terminal",
+                "findings issues --rule use-of-md5 --all | jq -r .issue.id | findings triage - --state fixing",
+            ),
+            (
+                "Mark an agentic-workflow issue fixed, from a script",
+                "findings triage agw-07001 --agentic --state fixed --yes",
+            ),
+        ],
+        ["demo"] | ["demo", "serve"] => &[
+            (
+                "A demo API of 20,000 findings on port 8787",
+                "findings demo serve --findings 20000",
+            ),
+            (
+                "The first page loads, the next never answers",
+                "findings demo serve --fault hang --fault-after 1",
+            ),
+        ],
+        ["config"] | ["config", "show"] => &[
+            (
+                "The settings in force and where each comes from",
+                "findings config show",
+            ),
+            (
+                "Those of another profile",
+                "findings --profile work config show",
+            ),
+        ],
+        ["config", "path"] => &[(
+            "Edit the config file",
+            "$EDITOR \"$(findings config path)\"",
+        )],
+        ["config", "init"] => &[("Start a config file", "findings config init")],
+        ["completions"] => &[
+            (
+                "Bash, for this shell (add it to ~/.bashrc)",
+                "source <(findings completions bash)",
+            ),
+            (
+                "Fish",
+                "findings completions fish > ~/.config/fish/completions/findings.fish",
+            ),
+        ],
+        ["man"] => &[
+            ("Read the page", "findings man | man -l -"),
+            (
+                "Install a page per command",
+                "findings man --dir ~/.local/share/man/man1",
+            ),
+        ],
+        ["auth"] | ["auth", "login"] => &[
+            (
+                "Store a profile's token, typed without echo",
+                "findings --profile work auth login",
+            ),
+            (
+                "From a password manager",
+                "pass show findings/work | findings --profile work auth login",
+            ),
+        ],
+        ["auth", "status"] => &[(
+            "Where the token comes from, checked against the deployment",
+            "findings --profile work auth status",
+        )],
+        ["auth", "logout"] => &[(
+            "Forget a profile's stored token",
+            "findings --profile work auth logout",
+        )],
+        _ => &[],
+    }
+}
+
+/// The examples as `--help` ends with them.
+fn examples_text(path: &[&str]) -> String {
+    let mut text = String::from("Examples:");
+    for (what, example) in examples(path) {
+        text.push_str(&format!("\n  # {what}\n  {example}"));
+    }
+    text
+}
+
+/// Said under a command whose help leaves global flags out.
+const GLOBALS_NOTE: &str = "Global options that do not apply to this command are not listed; `findings --help` lists them all.";
+
+/// The command line: the derived one with examples under each command's
+/// help, and each global flag hidden where it does not apply.
+pub fn command() -> Command {
+    let root = super::complete::with_completers(Cli::command());
+    let globals: Vec<Arg> = root
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .cloned()
+        .collect();
+    decorate(root, &[], &globals)
+}
+
+fn decorate(mut cmd: Command, path: &[&str], globals: &[Arg]) -> Command {
+    let applies = globals_of(path);
+    if !path.is_empty() {
+        // This command's own copy of each global flag, hidden where it
+        // does not apply (clap then propagates no other).
+        for global in globals {
+            let shown = applies
+                .as_ref()
+                .is_none_or(|ids| ids.contains(&global.get_id().as_str()));
+            cmd = cmd.arg(global.clone().hide(!shown));
+        }
+    }
+    let mut after = cmd
+        .get_after_help()
+        .map(|h| format!("{h}\n\n"))
+        .unwrap_or_default();
+    after.push_str(&examples_text(path));
+    if applies.is_some_and(|ids| ids.len() < globals.len()) {
+        after.push_str(&format!("\n\n{GLOBALS_NOTE}"));
+    }
+    cmd = cmd.after_help(after);
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_owned())
+        .collect();
+    for name in names {
+        let sub_path = [path, &[name.as_str()]].concat();
+        cmd = cmd.mut_subcommand(&name, |sub| decorate(sub, &sub_path, globals));
+    }
+    cmd
+}
+
+/// Every command's path (the names after `findings`), the root first.
+pub fn paths(cmd: &Command) -> Vec<Vec<String>> {
+    fn walk(cmd: &Command, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(path.clone());
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            if sub.get_name() == "help" {
+                continue;
+            }
+            let mut p = path.clone();
+            p.push(sub.get_name().to_owned());
+            walk(sub, p, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(cmd, Vec::new(), &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_has_examples() {
+        let cmd = command();
+        for path in paths(&cmd) {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            assert!(!examples(&path).is_empty(), "no examples for {path:?}");
+            for (_, example) in examples(&path) {
+                assert!(example.contains("findings"), "{example}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_command_lists_only_the_global_flags_that_apply_to_it() {
+        let mut cmd = command();
+        let help = |cmd: &mut Command, path: &[&str]| {
+            let mut sub = cmd.clone();
+            sub.build();
+            let mut at = &mut sub;
+            for name in path {
+                at = at.find_subcommand_mut(name).unwrap();
+            }
+            at.render_long_help().to_string()
+        };
+        let serve = help(&mut cmd, &["demo", "serve"]);
+        for flag in ["--theme", "--base-url", "--read-only", "--profile"] {
+            assert!(!serve.contains(flag), "{flag} under demo serve:\n{serve}");
+        }
+        assert!(serve.contains("Examples:") && serve.contains(GLOBALS_NOTE));
+        let issues = help(&mut cmd, &["issues"]);
+        assert!(issues.contains("--base-url") && issues.contains("--profile"));
+        assert!(!issues.contains("--theme") && !issues.contains("--read-only"));
+        let triage = help(&mut cmd, &["triage"]);
+        assert!(triage.contains("--read-only") && !triage.contains("--theme"));
+        let root = help(&mut cmd, &[]);
+        assert!(root.contains("--theme") && root.contains("--read-only"));
+        // Hidden, a global flag is still taken where it does not apply.
+        let parsed =
+            command().try_get_matches_from(["findings", "demo", "serve", "--theme", "dark"]);
+        assert!(parsed.is_ok(), "{parsed:?}");
+    }
+}
