@@ -9,6 +9,7 @@ use super::{
 };
 use crate::api::Client;
 use crate::api::model::*;
+use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
 use crate::filter_spec::{self as filters, LIST_FILTER};
@@ -192,14 +193,16 @@ impl IssuesArgs {
     }
 }
 
+/// Lists the findings; returns how many were printed (for `--exit-code`).
 pub async fn issues(
     client: &Client,
     req: ListIssuesRequest,
     args: &IssuesArgs,
-) -> Result<(), Failure> {
+    script: &Script,
+) -> Result<usize, Failure> {
     let format = args.output.format()?;
     let window = args.first_detected()?;
-    let done = if matches!(format, Format::Json | Format::Ndjson) {
+    let done = if script.selects() || matches!(format, Format::Json | Format::Ndjson) {
         // The items exactly as the server sent them, without decoding them
         // into the model and encoding them again.
         run_listing(
@@ -207,6 +210,7 @@ pub async fn issues(
             RawListRequest(req),
             &args.output,
             format,
+            script,
             |page: RawListPage| window.keep(page.issues),
             |_, _| Ok(()),
         )
@@ -217,11 +221,12 @@ pub async fn issues(
             req,
             &args.output,
             format,
+            script,
             |page: ListIssuesResponse| window.keep(page.issues),
             |_, _| Ok(()),
         )
         .await
     };
     window.warn();
-    done.map(|_| ())
+    done
 }
