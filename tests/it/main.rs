@@ -8,6 +8,7 @@ mod cli;
 mod cli_lists;
 mod cli_names;
 mod cli_scm;
+mod cli_scripting;
 mod cli_triage;
 mod client_faults;
 mod config;
