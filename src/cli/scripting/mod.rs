@@ -18,6 +18,7 @@ use super::destination::OutputFile;
 use super::{Failure, UsageError};
 use crate::export::Format;
 use clap::{Args, ValueHint};
+use std::io::Write;
 
 /// The scripting flags of the commands that print items.
 #[derive(Args, Debug, Clone, Default)]
@@ -96,10 +97,15 @@ pub fn prepare(args: &ScriptArgs, shape: Shape) -> Result<Option<Script>, Failur
                 .collect();
             if asked.is_empty() {
                 // gh's words, on stdout as a help text is.
-                println!("Specify one or more comma-separated fields for `--json`:");
+                let mut out = std::io::stdout().lock();
+                writeln!(
+                    out,
+                    "Specify one or more comma-separated fields for `--json`:"
+                )?;
                 for name in &names {
-                    println!("  {name}");
+                    writeln!(out, "  {name}")?;
                 }
+                out.flush()?;
                 return Ok(None);
             }
             let mut fields: Vec<String> = Vec::new();

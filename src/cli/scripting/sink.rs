@@ -198,3 +198,72 @@ impl<W: Write> Selected<'_, W> {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::model::Issue;
+    use crate::cli::scripting::{ScriptArgs, prepare, shape};
+
+    fn script(json: Option<&str>, jq: Option<&str>) -> Script {
+        let args = ScriptArgs {
+            json: json.map(str::to_owned),
+            jq: jq.map(str::to_owned),
+            exit_code: None,
+        };
+        prepare(&args, shape::FINDING).unwrap().unwrap()
+    }
+
+    fn written(script: &Script, format: Format, terminal: bool, items: &[Issue]) -> String {
+        let mut sink = Sink::new::<Issue>(Vec::new(), format, 80, script, terminal);
+        for item in items {
+            sink.item(item).unwrap();
+        }
+        String::from_utf8(sink.finish().unwrap()).unwrap()
+    }
+
+    fn finding(id: &str, message: &str) -> Issue {
+        Issue {
+            id: Some(id.into()),
+            message: Some(message.into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_raw_string_is_made_safe_on_a_terminal_only() {
+        let jq = script(None, Some(".message"));
+        let hostile = [finding("7", "a\u{1b}[2Jb\nc")];
+        let shown = written(&jq, Format::Ndjson, true, &hostile);
+        assert_eq!(shown, "a␛[2Jb\nc\n");
+        // Piped, the text is the reader's, as `jq -r` gives it.
+        let piped = written(&jq, Format::Ndjson, false, &hostile);
+        assert_eq!(piped, "a\u{1b}[2Jb\nc\n");
+        // As JSON, a control character is escaped either way.
+        let json = written(
+            &script(Some("message"), None),
+            Format::Ndjson,
+            true,
+            &hostile,
+        );
+        assert_eq!(json, "{\"message\":\"a\\u001b[2Jb\\nc\"}\n");
+    }
+
+    #[test]
+    fn selected_objects_make_one_array_with_format_json_and_count_what_matched() {
+        let items = [finding("1", "x"), finding("2", "y")];
+        let ids = script(Some("id"), None);
+        assert_eq!(
+            written(&ids, Format::Json, false, &items),
+            "[\n{\"id\":\"1\"},\n{\"id\":\"2\"}\n]\n"
+        );
+        assert_eq!(written(&ids, Format::Json, false, &[]), "[]\n");
+        let only_two = script(None, Some("select(.id == \"2\") | .id, .message"));
+        let mut sink = Sink::new::<Issue>(Vec::new(), Format::Ndjson, 80, &only_two, false);
+        for item in &items {
+            sink.item(item).unwrap();
+        }
+        assert_eq!((sink.count(), sink.matched()), (2, 1));
+        assert_eq!(String::from_utf8(sink.finish().unwrap()).unwrap(), "2\ny\n");
+    }
+}
