@@ -422,6 +422,9 @@ fn on_a_terminal_scm_list_and_issues_print_tables_that_keep_the_state() {
 struct DemoServe {
     child: Child,
     env: Vec<(String, String)>,
+    /// Kept open: the server prints after the line read, and a closed
+    /// stdout would end it.
+    _banner: std::io::Lines<BufReader<std::process::ChildStdout>>,
 }
 
 impl DemoServe {
@@ -432,10 +435,10 @@ impl DemoServe {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut banner = BufReader::new(child.stdout.take().unwrap()).lines();
         // The banner's line to paste: `export FINDINGS_BASE_URL=… …`.
-        let export = stdout
-            .lines()
+        let export = banner
+            .by_ref()
             .map(Result::unwrap)
             .find(|l| l.trim_start().starts_with("export "))
             .expect("the banner says how to reach it");
@@ -445,7 +448,11 @@ impl DemoServe {
             .filter_map(|kv| kv.split_once('='))
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .collect();
-        DemoServe { child, env }
+        DemoServe {
+            child,
+            env,
+            _banner: banner,
+        }
     }
 
     /// Runs `script` with `sh` in `dir`, `findings` on the PATH, the
