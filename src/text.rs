@@ -6,7 +6,7 @@
 //! can be interpreted while the text stays readable.
 
 use std::borrow::Cow;
-use unicode_width::UnicodeWidthChar;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Replaces control characters (C0, DEL, C1), bidi overrides and zero-width
 /// format characters with visible symbols. Newlines become `␤` and tabs a
@@ -107,6 +107,36 @@ pub fn cut_right(s: &str, width: usize) -> String {
     }
     out.push('…');
     out
+}
+
+/// How a cell too long for its column is cut: the TUI's lists and the
+/// headless tables cut alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// Keep the start, `…` at the end (names, titles).
+    Right,
+    /// Keep the end, `…` at the start (paths, `owner/repository`).
+    Left,
+    /// A `YYYY-MM-DD HH:MM` time: the date alone when the time does not fit.
+    Date,
+}
+
+/// `text` cut to `width` terminal columns as `how` says.
+pub fn cut(text: &str, width: usize, how: Cut) -> String {
+    if text.width() <= width {
+        return text.to_owned();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    match how {
+        Cut::Right => cut_right(text, width),
+        Cut::Left => cut_left(text, width),
+        Cut::Date => match text.split_once(' ') {
+            Some((date, _)) if date.width() <= width => date.to_owned(),
+            _ => cut_right(text, width),
+        },
+    }
 }
 
 /// Keeps the end of a path (file name and line), marking the cut with `…`.

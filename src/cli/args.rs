@@ -2,6 +2,7 @@
 //! offer their values to shell completion.
 
 use super::destination::OutputFile;
+use super::scripting::{self, ScriptArgs};
 use super::{config_cmd, demo, listing, scm, show, triage};
 use crate::config;
 use crate::export::Format;
@@ -21,7 +22,7 @@ use std::path::PathBuf;
         The API token is read from the FINDINGS_TOKEN environment variable, or from the \
         token_command, token_file or token of a profile in the config file, never from \
         the command line. `findings config path` prints where the config file is.",
-    after_help = "Exit codes: 0 success, 1 runtime or API error, 2 usage error."
+    after_help = super::EXIT_CODES
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -148,24 +149,18 @@ pub struct OutputArgs {
     pub(super) max_pages: u64,
     #[command(flatten)]
     pub(super) file: OutputFile,
+    #[command(flatten)]
+    pub(super) script: ScriptArgs,
 }
 
 impl OutputArgs {
     pub(super) fn format(&self) -> Result<Format, UsageError> {
-        match &self.format {
-            None if self.file.is_terminal() => Ok(Format::Table),
-            None => Ok(self
-                .file
-                .path()
-                .and_then(|p| Format::from_path(&p.to_string_lossy()))
-                .unwrap_or(Format::Ndjson)),
-            Some(f) => Format::parse(f).ok_or_else(|| {
-                UsageError(format!(
-                    "unknown format {f:?}; valid formats: {}",
-                    Format::NAMES.join(", ")
-                ))
-            }),
-        }
+        scripting::format(
+            self.format.as_deref(),
+            &self.file,
+            &self.script,
+            &Format::ALL,
+        )
     }
 }
 

@@ -5,6 +5,23 @@
 //! the environment and the config file; `session` connects; `interactive`
 //! starts the TUI; one file per headless command (group) runs it.
 
+/// The exit codes, one table for every `--help` that lists items, the man
+/// pages and the README (a macro, so help texts can `concat!` it).
+macro_rules! exit_codes_help {
+    () => {
+        "Exit codes:\n  \
+          0    success (with --exit-code: nothing matched)\n  \
+          1    runtime or API error, a --jq error on an item, a write not applied as asked\n  \
+          2    usage error: a flag, a value, a name the deployment lacks, a --json field, \
+               a --jq expression\n  \
+          N    --exit-code N: at least one item was printed (after all of them)\n  \
+          130  interrupted (Ctrl-C) while writing -o FILE"
+    };
+}
+
+/// [`exit_codes_help`] as a value.
+pub const EXIT_CODES: &str = exit_codes_help!();
+
 mod args;
 mod auth;
 mod complete;
@@ -17,6 +34,7 @@ mod listing;
 mod logging;
 mod names_cache;
 mod scm;
+mod scripting;
 mod session;
 mod settings;
 mod shell;
@@ -32,6 +50,7 @@ use crate::{config, filter_spec};
 use args::{Command, at_least_one, offer, offer_to};
 use clap::{ArgMatches, FromArgMatches};
 use destination::until_interrupted;
+use scripting::shape;
 use settings::{no_color, settings, settings_here};
 use std::process::ExitCode;
 
@@ -46,6 +65,27 @@ pub enum Failure {
     Runtime(String),
     /// Ctrl-C while writing `-o FILE` (exit 130, as a shell reports SIGINT).
     Interrupted(String),
+    /// Not a failure: `--exit-code N` and `matched` items printed (exit N,
+    /// as trivy's `--exit-code`).
+    Matched {
+        code: u8,
+        matched: usize,
+        item: &'static str,
+    },
+}
+
+impl Failure {
+    /// What the failure says, without its kind.
+    pub fn into_message(self) -> String {
+        match self {
+            Failure::Usage(said) | Failure::Runtime(said) | Failure::Interrupted(said) => said,
+            Failure::Matched {
+                code,
+                matched,
+                item,
+            } => format!("{matched} {item}(s) matched (--exit-code {code})"),
+        }
+    }
 }
 
 impl From<UsageError> for Failure {
@@ -136,6 +176,15 @@ fn report(failure: Failure) -> ExitCode {
             eprintln!("findings: {msg}");
             ExitCode::from(130)
         }
+        Failure::Matched {
+            code,
+            matched,
+            item,
+        } => {
+            let s = if matched == 1 { "" } else { "s" };
+            eprintln!("findings: {matched} {item}{s} matched (--exit-code {code})");
+            ExitCode::from(code)
+        }
     }
 }
 
@@ -168,6 +217,10 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         }
         Some(Command::Issues(args)) => {
             // Usage errors before connecting; names checked once connected.
+            let Some(script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
+                return Ok(()); // the fields were listed
+            };
+            args.output.format()?;
             let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
@@ -176,9 +229,18 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             // List issues always says its page size (the default is 100).
             request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
             let file = args.output.file.path();
-            until_interrupted(file, listing::issues(&session.client, request, &args)).await
+            let matched = until_interrupted(
+                file,
+                listing::issues(&session.client, request, &args, &script),
+            )
+            .await?;
+            script.gate(matched)
         }
         Some(Command::Report(args)) => {
+            let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
+                return Ok(()); // the fields were listed
+            };
+            args.output.format()?;
             let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
@@ -186,9 +248,19 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
             request.limit = request.limit.or(settings.page_size_override());
             let file = args.output.file.path();
-            until_interrupted(file, listing::report(&session.client, request, &args)).await
+            let matched = until_interrupted(
+                file,
+                listing::report(&session.client, request, &args, &script),
+            )
+            .await?;
+            script.gate(matched)
         }
         Some(Command::Search(args)) => {
+            let Some(script) = scripting::prepare(&args.output.script, shape::AGENTIC_ISSUE)?
+            else {
+                return Ok(()); // the fields were listed
+            };
+            args.output.format()?;
             let probe = listing::Names::unchecked(filter_spec::SEARCH_NAMES);
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
@@ -196,23 +268,38 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
             request.limit = request.limit.or(settings.page_size_override());
             let file = args.output.file.path();
-            until_interrupted(file, listing::search(&session.client, request, &args)).await
+            let matched = until_interrupted(
+                file,
+                listing::search(&session.client, request, &args, &script),
+            )
+            .await?;
+            script.gate(matched)
         }
         Some(Command::Show(args)) => {
+            let Some(script) = scripting::prepare(&args.script, shape::FINDING)? else {
+                return Ok(()); // the fields were listed
+            };
             let format = args.format()?;
             let settings = settings_here(&conn, matches)?;
             let session = Session::open(&settings).await?;
             let file = args.file.path();
-            until_interrupted(file, show::run(&session.client, &args, format)).await
+            let matched =
+                until_interrupted(file, show::run(&session.client, &args, format, &script)).await?;
+            script.gate(matched)
         }
         Some(Command::Scm {
             command: scm::ScmCommand::List(args),
         }) => {
+            let Some(script) = scripting::prepare(&args.script, shape::SCM_CONFIG)? else {
+                return Ok(()); // the fields were listed
+            };
             let format = args.format()?;
             let settings = settings_here(&conn, matches)?;
             let session = Session::open(&settings).await?;
             let file = args.file.path();
-            until_interrupted(file, scm::list(&session.client, format, &args.file)).await
+            let matched =
+                until_interrupted(file, scm::list(&session.client, format, &args, &script)).await?;
+            script.gate(matched)
         }
         Some(Command::Scm {
             command: scm::ScmCommand::Update(args),

@@ -4,6 +4,7 @@
 //! retried, and its answer checked against what was asked.
 
 use super::destination::OutputFile;
+use super::scripting::{self, Script, ScriptArgs, Sink};
 use super::write::{self, confirm};
 use super::{Failure, UsageError, offer};
 use crate::api::Client;
@@ -22,46 +23,60 @@ pub enum ScmCommand {
 
 #[derive(Args, Debug)]
 pub struct ListArgs {
-    /// Output: table (readable) or json (an array of the configs as sent)
-    #[arg(long, value_name = "FORMAT", default_value = "table",
-          value_parser = offer(["table", "json"]), hide_possible_values = true)]
-    format: String,
+    /// Output format: table, json, ndjson, csv or markdown (default: table
+    /// on a terminal, else ndjson)
+    #[arg(long, value_name = "FORMAT",
+          value_parser = offer(FORMATS.iter().map(|f| f.name())), hide_possible_values = true)]
+    format: Option<String>,
     #[command(flatten)]
     pub(super) file: OutputFile,
+    #[command(flatten)]
+    pub(super) script: ScriptArgs,
 }
+
+/// The formats of SCM configs: every listing format but SARIF (a config is
+/// no finding).
+const FORMATS: [Format; 5] = [
+    Format::Table,
+    Format::Json,
+    Format::Ndjson,
+    Format::Csv,
+    Format::Markdown,
+];
 
 impl ListArgs {
     /// The format asked for (checked before anything is sent).
-    pub fn format(&self) -> Result<Format, Failure> {
-        match self.format.as_str() {
-            "table" => Ok(Format::Table),
-            "json" => Ok(Format::Json),
-            other => Err(UsageError(format!(
-                "unknown format {other:?}; valid formats: table, json"
-            ))
-            .into()),
-        }
+    pub fn format(&self) -> Result<Format, UsageError> {
+        scripting::format(self.format.as_deref(), &self.file, &self.script, &FORMATS)
     }
 }
 
-/// Every config of the deployment (all pages), as a table or a JSON array.
-pub async fn list(client: &Client, format: Format, file: &OutputFile) -> Result<(), Failure> {
+/// Every config of the deployment (all pages), in `format`; returns how
+/// many were printed (for `--exit-code`).
+pub async fn list(
+    client: &Client,
+    format: Format,
+    args: &ListArgs,
+    script: &Script,
+) -> Result<usize, Failure> {
     let configs = crate::api::all_scm_configs(
         client,
         ListScmConfigsRequest::default(),
         crate::api::MAX_SCM_CONFIGS,
     )
     .await?;
-    let out = file.open()?;
-    let mut writer = Writer::new::<ScmConfig>(out, format, super::listing::output_width(file));
+    let file = &args.file;
+    let width = super::listing::output_width(file);
+    let mut sink = Sink::new::<ScmConfig>(file.open()?, format, width, script, file.is_terminal());
     for config in &configs {
-        writer.item(config)?;
+        sink.item(config)?;
     }
-    writer.finish()?.finish()?;
+    let matched = sink.matched();
+    sink.finish()?.finish()?;
     if configs.is_empty() && format == Format::Table {
         eprintln!("findings: the deployment lists no SCM configs");
     }
-    Ok(())
+    Ok(matched)
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -102,10 +117,12 @@ pub struct UpdateArgs {
     /// Send without asking for confirmation
     #[arg(long, short = 'y')]
     yes: bool,
-    /// Output: table (readable) or json (the raw answer)
-    #[arg(long, value_name = "FORMAT", default_value = "table",
-          value_parser = offer(["table", "json"]), hide_possible_values = true)]
-    format: String,
+    /// Output format of the updated config: table (on a terminal: every
+    /// value, readable), json (indented), ndjson (one line), csv or
+    /// markdown (default: table on a terminal, else ndjson)
+    #[arg(long, value_name = "FORMAT",
+          value_parser = offer(FORMATS.iter().map(|f| f.name())), hide_possible_values = true)]
+    format: Option<String>,
     #[command(flatten)]
     pub(super) file: OutputFile,
 }
@@ -116,12 +133,18 @@ pub struct Prepared {
     confirm: bool,
     /// Whether stdin was used for the token (confirmation must use the tty).
     token_from_stdin: bool,
-    json: bool,
+    format: Format,
+    file: OutputFile,
 }
 
 /// Checks the flags and builds the body; reads the token. Sends nothing.
 pub fn prepare(args: UpdateArgs) -> Result<Prepared, Failure> {
-    let json = write::json_output(&args.format)?;
+    let format = scripting::format(
+        args.format.as_deref(),
+        &args.file,
+        &ScriptArgs::default(),
+        &FORMATS,
+    )?;
     let config_id = args.config_id.trim().to_owned();
     if config_id.is_empty() {
         return Err(Failure::Usage("CONFIG_ID must not be empty".into()));
@@ -169,7 +192,8 @@ pub fn prepare(args: UpdateArgs) -> Result<Prepared, Failure> {
         patch,
         confirm: !args.yes,
         token_from_stdin: args.access_token_stdin,
-        json,
+        format,
+        file: args.file,
     })
 }
 
@@ -198,14 +222,23 @@ pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure
         .update_scm_config(&p.config_id, &p.patch)
         .await
         .map_err(|e| write::failed(e, "the update"))?;
-    let mut out = std::io::stdout().lock();
-    if p.json {
-        crate::json::write_pretty(&mut out, &response)?;
-    } else {
-        match &response.config {
-            Some(config) => write!(out, "{}", describe(config))?,
-            None => writeln!(out, "updated; the server returned no config")?,
+    // The config as `scm list` gives it (never the answer's wrapper).
+    match &response.config {
+        Some(config) => {
+            let mut out = p.file.open()?;
+            match p.format {
+                Format::Table => write!(out, "{}", describe(config))?,
+                Format::Json => crate::json::write_pretty(&mut out, config)?,
+                format => {
+                    let width = super::listing::output_width(&p.file);
+                    let mut writer = Writer::new::<ScmConfig>(out, format, width);
+                    writer.item(config)?;
+                    out = writer.finish()?;
+                }
+            }
+            out.finish()?;
         }
+        None => eprintln!("findings: updated; the server returned no config"),
     }
     // What was asked against what came back (docs/api.md §14).
     let unapplied = match &response.config {

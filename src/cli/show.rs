@@ -1,13 +1,15 @@
 //! `findings show ID`: one finding, as the single-issue fetch
-//! (`IssuesService_GetIssue`) gives it: as JSON, as the TUI's detail in
-//! plain text, or as a Markdown row.
+//! (`IssuesService_GetIssue`) gives it: as the TUI's detail in plain text,
+//! or in any listing format, as a one-item listing would print it.
 
-use super::Failure;
 use super::args::offer;
 use super::destination::OutputFile;
+use super::listing::output_width;
+use super::scripting::{self, Script, ScriptArgs, Sink};
+use super::{Failure, UsageError};
 use crate::api::Client;
 use crate::api::model::Issue;
-use crate::export::{Format, Writer};
+use crate::export::Format;
 use crate::tui::detail::DetailView;
 use crate::tui::detail::view::tab_lines;
 use crate::tui::theme::Theme;
@@ -18,46 +20,38 @@ use std::io::Write;
 pub struct ShowArgs {
     /// The finding's id
     pub(super) id: String,
-    /// Output format: table (the detail in plain text), json or markdown
-    /// (default: table on a terminal, else json)
-    #[arg(long, value_name = "FORMAT", value_parser = offer(FORMATS), hide_possible_values = true)]
+    /// Output format: table (on a terminal: the detail, as the TUI shows
+    /// it), json (indented), ndjson (one line), csv, markdown or sarif
+    /// (default: table on a terminal, else ndjson)
+    #[arg(long, value_name = "FORMAT", value_parser = offer(Format::NAMES.iter().copied()),
+          hide_possible_values = true)]
     format: Option<String>,
     #[command(flatten)]
     pub(super) file: OutputFile,
+    #[command(flatten)]
+    pub(super) script: ScriptArgs,
 }
-
-const FORMATS: [&str; 3] = ["table", "json", "markdown"];
-
-/// How wide the plain-text detail is.
-const WIDTH: usize = 100;
 
 impl ShowArgs {
     /// The output format, checked before anything is started or sent.
-    pub(super) fn format(&self) -> Result<&'static str, Failure> {
-        match self.format.as_deref() {
-            None if self.file.is_terminal() => Ok("table"),
-            None => Ok(
-                match self
-                    .file
-                    .path()
-                    .and_then(|p| Format::from_path(&p.to_string_lossy()))
-                {
-                    Some(Format::Markdown) => "markdown",
-                    Some(Format::Table) => "table",
-                    _ => "json",
-                },
-            ),
-            Some(f) => FORMATS.iter().find(|v| **v == f).copied().ok_or_else(|| {
-                Failure::Usage(format!(
-                    "unknown format {f:?} for show; valid formats: {}",
-                    FORMATS.join(", ")
-                ))
-            }),
-        }
+    pub(super) fn format(&self) -> Result<Format, UsageError> {
+        scripting::format(
+            self.format.as_deref(),
+            &self.file,
+            &self.script,
+            &Format::ALL,
+        )
     }
 }
 
-pub async fn run(client: &Client, args: &ShowArgs, format: &str) -> Result<(), Failure> {
+/// Shows the finding; returns how many items were printed (1, or with
+/// `--jq` 0 when the expression gave nothing), for `--exit-code`.
+pub async fn run(
+    client: &Client,
+    args: &ShowArgs,
+    format: Format,
+    script: &Script,
+) -> Result<usize, Failure> {
     let issue = client.get_issue(&args.id).await?;
     // Another finding's data is never shown as this one's.
     if issue.id() != args.id {
@@ -68,19 +62,38 @@ pub async fn run(client: &Client, args: &ShowArgs, format: &str) -> Result<(), F
         )));
     }
     let mut out = args.file.open()?;
-    match format {
-        "json" => {
+    let matched = match format {
+        Format::Table if !script.selects() => {
+            write!(out, "{}", plain_detail(issue))?;
+            1
+        }
+        Format::Json if !script.selects() => {
             crate::json::write_pretty(&mut out, &issue)?;
+            1
         }
-        "markdown" => {
-            let mut writer = Writer::new::<Issue>(out, Format::Markdown, 0);
-            writer.item(&issue)?;
-            out = writer.finish()?;
+        _ => {
+            // One object is one line with --json or --jq, in either JSON
+            // format; the other formats write it as a one-item listing.
+            let format = if script.selects() {
+                Format::Ndjson
+            } else {
+                format
+            };
+            let width = output_width(&args.file);
+            let terminal = args.file.is_terminal();
+            let mut sink = Sink::new::<Issue>(out, format, width, script, terminal);
+            sink.item(&issue)?;
+            let matched = sink.matched();
+            out = sink.finish()?;
+            matched
         }
-        _ => write!(out, "{}", plain_detail(issue))?,
-    }
-    out.finish()
+    };
+    out.finish()?;
+    Ok(matched)
 }
+
+/// How wide the plain-text detail is.
+const WIDTH: usize = 100;
 
 /// The TUI's detail, every tab, as plain text (made terminal-safe as the
 /// TUI draws it).

@@ -1,6 +1,7 @@
 //! The columns of each exported item kind (tables and CSV).
 
 use crate::api::model::*;
+pub use crate::text::Cut;
 use serde::Serialize;
 
 /// One column: its header, and how a table lays it out and shows it.
@@ -19,9 +20,9 @@ pub struct Column {
     /// How a table shows a cell (CSV and Markdown keep it whole), e.g. a
     /// rule's last part.
     pub table_cell: fn(&str) -> &str,
-    /// A cell too long is cut from the left, keeping its end (a path's
-    /// file name and line).
-    pub keep_end: bool,
+    /// How a cell too long is cut: a path or `owner/name` keeps its end,
+    /// a time its date, as in the TUI.
+    pub cut: Cut,
     /// Tables show it (a link cut to fit a terminal column is no link:
     /// CSV and Markdown carry it, tables leave it out).
     pub in_table: bool,
@@ -36,12 +37,9 @@ impl Column {
         }
     }
 
-    /// A table cuts this column's long cells from the left.
-    const fn keep_end(self) -> Column {
-        Column {
-            keep_end: true,
-            ..self
-        }
+    /// A table cuts this column's long cells as `cut` says.
+    const fn cut(self, cut: Cut) -> Column {
+        Column { cut, ..self }
     }
 
     /// Only CSV and Markdown have this column.
@@ -68,7 +66,7 @@ const fn col(name: &'static str, width: usize, min: usize) -> Column {
         min,
         drop: 0,
         table_cell: whole,
-        keep_end: false,
+        cut: Cut::Right,
         in_table: true,
     }
 }
@@ -97,18 +95,21 @@ fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
     v.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
-/// A narrow table keeps the id, severity and rule longest (the rule by its
-/// short name, as the TUI shows it), and leaves out the type first.
+/// A narrow table leaves columns out in the TUI's order (its findings
+/// list: the path, then the state, the repository, the date), after the
+/// two the TUI's list does not have (the type, the message); the id,
+/// severity and rule (by its short name, as the TUI shows it) stay. The
+/// minimums are the TUI's, so at 80 columns the state is still there.
 const ISSUE_COLUMNS: &[Column] = &[
     col("id", 8, 6),
     col("severity", 8, 8),
-    col("state", 12, 9).dropped(3),
+    col("state", 12, 9).dropped(4),
     col("type", 8, 7).dropped(1),
-    col("rule", 34, 22).shown(short_rule),
-    col("repository", 24, 14).dropped(6),
-    col("location", 34, 18).dropped(5).keep_end(),
-    col("relevant_since", 16, 16).dropped(2),
-    col("message", 30, 18).dropped(4),
+    col("rule", 34, 16).shown(short_rule),
+    col("repository", 24, 14).dropped(5).cut(Cut::Left),
+    col("location", 34, 12).dropped(3).cut(Cut::Left),
+    col("relevant_since", 16, 10).dropped(6).cut(Cut::Date),
+    col("message", 30, 18).dropped(2),
     // The finding's web page, for a ticket.
     col("url", 40, 20).not_in_tables(),
 ];
@@ -151,14 +152,16 @@ impl Record for IssueItem {
     }
 }
 
+/// Narrow, the paths go first, then the detection state, the triage state
+/// and the date, in the order of the TUI's list.
 impl Record for AgenticIssue {
     const COLUMNS: &'static [Column] = &[
         col("id", 10, 8),
         col("severity", 8, 8),
-        col("detection", 16, 10).dropped(2),
-        col("triage", 12, 9).dropped(1),
-        col("last_detected", 16, 16).dropped(3),
-        col("file_paths", 30, 16).dropped(4),
+        col("detection", 16, 9).dropped(2),
+        col("triage", 12, 9).dropped(3),
+        col("last_detected", 16, 10).dropped(4).cut(Cut::Date),
+        col("file_paths", 30, 16).dropped(1).cut(Cut::Left),
         col("title", 30, 18),
     ];
     fn cells(&self) -> Vec<String> {
@@ -176,17 +179,18 @@ impl Record for AgenticIssue {
 
 /// The SCM configs of `findings scm list` and of the TUI's SCM pane: the
 /// values a PATCH changes, then the token, the last sync and the health.
-/// A narrow table leaves out the type first.
+/// A narrow table leaves out the last sync first, then the type, the
+/// token, the broker and the diff scans, as the TUI's list does.
 impl Record for ScmConfig {
     const COLUMNS: &'static [Column] = &[
         col("id", 6, 4),
-        col("type", 17, 8).dropped(1),
+        col("type", 17, 8).dropped(2),
         col("namespace", 16, 12),
         col("auto_scan", 9, 9),
         col("network_broker", 14, 14).dropped(4),
         col("diff_scan", 9, 9).dropped(5),
         col("token", 5, 5).dropped(3),
-        col("last_sync", 16, 16).dropped(2),
+        col("last_sync", 16, 10).dropped(1).cut(Cut::Date),
         col("status", 10, 10),
     ];
     fn cells(&self) -> Vec<String> {

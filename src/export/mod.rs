@@ -11,7 +11,7 @@ mod csv;
 pub mod markdown;
 pub mod sarif;
 
-pub use columns::{Column, Record};
+pub use columns::{Column, Cut, Record};
 
 use crate::redact::ScrubWriter;
 use serde::Serialize;
@@ -258,10 +258,10 @@ impl<W: Write> Writer<W> {
         let mut line = String::new();
         for (k, (cell, col, width)) in shown.iter().enumerate() {
             let safe = crate::text::one_line((col.table_cell)(cell));
-            let fitted = if col.keep_end {
-                fit(&crate::text::cut_left(&safe, *width), *width)
-            } else {
-                fit(&safe, *width)
+            let fitted = match col.cut {
+                // `fit` cuts on the right, marking the cut.
+                Cut::Right => fit(&safe, *width),
+                how => fit(&crate::text::cut(&safe, *width, how), *width),
             };
             if k + 1 == shown.len() {
                 line.push_str(fitted.trim_end());
@@ -463,10 +463,27 @@ mod tests {
                 assert!(*w >= col.min, "at {width}: {name} {w}");
             }
         }
-        // 120 columns: the type and the date give way, the rest are kept.
-        let names: Vec<&str> = laid_out(issues, 120).iter().map(|(n, _)| *n).collect();
+        // The TUI's order: the type and message (which its list lacks) go
+        // first, then the location; the state stays at 80 and 100 columns
+        // (where it went before the message did).
+        let names =
+            |width| -> Vec<&str> { laid_out(issues, width).iter().map(|(n, _)| *n).collect() };
         assert_eq!(
-            names,
+            names(120),
+            [
+                "id",
+                "severity",
+                "state",
+                "type",
+                "rule",
+                "repository",
+                "location",
+                "relevant_since",
+                "message"
+            ]
+        );
+        assert_eq!(
+            names(100),
             [
                 "id",
                 "severity",
@@ -474,14 +491,23 @@ mod tests {
                 "rule",
                 "repository",
                 "location",
-                "message"
+                "relevant_since"
             ]
         );
-        let names: Vec<&str> = laid_out(issues, 80).iter().map(|(n, _)| *n).collect();
-        assert_eq!(names, ["id", "severity", "rule", "repository", "location"]);
+        assert_eq!(
+            names(80),
+            [
+                "id",
+                "severity",
+                "state",
+                "rule",
+                "repository",
+                "relevant_since"
+            ]
+        );
         // Narrower than the columns never left out: those at their minimum.
         let tiny = laid_out(issues, 20);
-        assert_eq!(tiny, [("id", 6), ("severity", 8), ("rule", 22)], "{tiny:?}");
+        assert_eq!(tiny, [("id", 6), ("severity", 8), ("rule", 16)], "{tiny:?}");
         // Agentic issues lay out the same way.
         let agentic = <AgenticIssue as Record>::COLUMNS;
         for width in 60..=200 {
@@ -541,6 +567,39 @@ mod tests {
         // CSV keeps the rule whole.
         let csv = written(Format::Csv, std::slice::from_ref(&long));
         assert!(csv.contains(",typescript.express.security.audit.open-redirect.open-redirect,"));
+    }
+
+    #[test]
+    fn at_80_and_100_columns_the_state_shows_and_names_keep_their_end() {
+        let mut finding = sample();
+        finding.aggregate_state = Some(crate::api::model::AggregateState::Open);
+        finding.repository = Some(crate::api::model::Repository {
+            name: Some("acme-platform-group/payments-api".into()),
+            ..Default::default()
+        });
+        finding.message = Some("a message that a narrow table leaves out".into());
+        for width in [80, 100] {
+            let out = {
+                let mut w = Writer::new::<Issue>(Vec::new(), Format::Table, width);
+                w.item(&finding).unwrap();
+                String::from_utf8(w.finish().unwrap()).unwrap()
+            };
+            let lines: Vec<&str> = out.lines().collect();
+            let header = lines[0];
+            assert!(header.contains("STATE"), "{width}: {out}");
+            assert!(!header.contains("MESSAGE"), "{width}: {out}");
+            let cell = |name: &str| {
+                let at = header.find(name).unwrap();
+                lines[1][at..].split("  ").next().unwrap().to_owned()
+            };
+            assert_eq!(cell("STATE"), "open", "{width}: {out}");
+            // Cut on the left, as the TUI cuts it: the name stays.
+            let repo = cell("REPOSITORY");
+            assert!(
+                repo.starts_with('…') && repo.ends_with("/payments-api"),
+                "{width}: {repo:?}"
+            );
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde_json::Value;
 #[test]
 fn scm_list_shows_every_config_as_a_table_or_as_json() {
     let out = findings()
-        .args(["scm", "list"])
+        .args(["scm", "list", "--format", "table"])
         .env("COLUMNS", "160")
         .output()
         .unwrap();
@@ -47,12 +47,16 @@ fn scm_list_shows_every_config_as_a_table_or_as_json() {
     assert_eq!(ids, ["1001", "1002", "1003", "1004", "1005"]);
     assert_eq!(configs[2]["type"], "SCM_TYPE_HOST_B");
 
+    // A config is no finding: no SARIF.
     let out = findings()
-        .args(["scm", "list", "--format", "csv"])
+        .args(["scm", "list", "--format", "sarif"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("valid formats: table, json"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("valid formats: table, json, ndjson, csv, markdown")
+    );
 }
 
 #[test]
@@ -74,7 +78,7 @@ fn scm_update_sends_a_false_and_shows_it_applied() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("\"autoScan\": false"), "{stderr}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["config"]["autoScan"], false);
+    assert_eq!(v["autoScan"], false);
 }
 
 /// A server that answers every PATCH with autoScan still on.
@@ -114,6 +118,8 @@ fn scm_update_says_plainly_when_the_server_did_not_apply_a_field() {
             &url,
             "--deployment",
             "1234",
+            "--format",
+            "table",
         ])
         .env("FINDINGS_TOKEN", "t")
         .output()

@@ -39,3 +39,23 @@ fn the_readme_lists_every_key_binding() {
         }
     }
 }
+
+#[test]
+fn the_readme_has_the_exit_codes_of_the_help() {
+    let help = findings_tui::cli::EXIT_CODES;
+    let codes: Vec<&str> = help
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(codes, ["0", "1", "2", "N", "130"], "{help}");
+    let table = &README[README
+        .find("<!-- exit-codes -->")
+        .expect("the table's marker")..];
+    for code in codes {
+        assert!(
+            table.contains(&format!("\n| {code} | ")),
+            "README lacks exit code {code}"
+        );
+    }
+}

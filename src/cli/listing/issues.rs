@@ -7,6 +7,7 @@ use super::raw::{RawListPage, RawListRequest};
 use super::{INCLUDES, LISTS_HELP, direction, list, page_size, parse_enum};
 use crate::api::Client;
 use crate::api::model::*;
+use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
 use clap::Args;
@@ -78,14 +79,16 @@ impl IssuesArgs {
     }
 }
 
+/// Lists the findings; returns how many were printed (for `--exit-code`).
 pub async fn issues(
     client: &Client,
     req: ListIssuesRequest,
     args: &IssuesArgs,
-) -> Result<(), Failure> {
+    script: &Script,
+) -> Result<usize, Failure> {
     let format = args.output.format()?;
     let window = args.filters.first_detected()?;
-    let done = if matches!(format, Format::Json | Format::Ndjson) {
+    let done = if script.selects() || matches!(format, Format::Json | Format::Ndjson) {
         // The items exactly as the server sent them, without decoding them
         // into the model and encoding them again.
         run_listing(
@@ -93,6 +96,7 @@ pub async fn issues(
             RawListRequest(req),
             &args.output,
             format,
+            script,
             |page: RawListPage| window.keep(page.issues),
             |_, _| Ok(()),
         )
@@ -103,11 +107,12 @@ pub async fn issues(
             req,
             &args.output,
             format,
+            script,
             |page: ListIssuesResponse| window.keep(page.issues),
             |_, _| Ok(()),
         )
         .await
     };
     window.warn();
-    done.map(|_| ())
+    done
 }

@@ -30,9 +30,12 @@ use crate::filter_spec::{self as filters, Field, FieldKind};
 use clap::{Args, ValueHint};
 
 /// How every listing's help ends: how lists are given.
-const LISTS_HELP: &str = "Lists: a flag that takes several values (marked LIST) takes them as \
+const LISTS_HELP: &str = concat!(
+    "Lists: a flag that takes several values (marked LIST) takes them as \
     a,b or repeated (--repo a --repo b), alike; \\, is a comma inside a value \
-    (--path 'a\\,b.txt'). The same holds for a list field of --filter.";
+    (--path 'a\\,b.txt'). The same holds for a list field of --filter.\n\n",
+    exit_codes_help!()
+);
 
 /// The filter flag every listing has.
 #[derive(Args, Debug, Clone)]

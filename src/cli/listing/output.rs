@@ -3,20 +3,23 @@
 
 use crate::api::{Client, PagedRequest, pages_up_to};
 use crate::cli::destination::OutputFile;
+use crate::cli::scripting::{Script, Sink};
 use crate::cli::{Failure, OutputArgs};
-use crate::export::{Format, Record, Writer};
+use crate::export::{Format, Record};
 use futures_util::StreamExt;
 use std::io::{IsTerminal, Write};
 
 /// Follows pages as `--all`/`--max` ask and streams each item to stdout,
-/// or to `-o FILE` (put in place only if every page arrived). `on_page`
-/// sees each page, and may write to the output, before its items are
-/// written.
+/// or to `-o FILE` (put in place only if every page arrived), through
+/// `--json`/`--jq` when `script` selects. `on_page` sees each page, and may
+/// write to the output, before its items are written. Returns how many
+/// items matched (were printed), for `--exit-code`.
 pub(super) async fn run_listing<R, T>(
     client: &Client,
     req: R,
     output: &OutputArgs,
     format: Format,
+    script: &Script,
     items_of: impl Fn(R::Page) -> Vec<T>,
     mut on_page: impl FnMut(&R::Page, &mut dyn Write) -> Result<(), Failure>,
 ) -> Result<usize, Failure>
@@ -26,10 +29,12 @@ where
 {
     let max = output.max.map(|m| m as usize);
     let width = output_width(&output.file);
-    let mut writer = Writer::new::<T>(output.file.open()?, format, width);
+    let terminal = output.file.is_terminal();
+    let mut sink = Sink::new::<T>(output.file.open()?, format, width, script, terminal);
     let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
     let mut progress = Progress::new();
     let mut outcome = Ok(());
+    let mut failed_item = 0;
     'pages: while let Some(page) = stream.next().await {
         let page = match page {
             Ok(p) => p,
@@ -39,36 +44,42 @@ where
                 break;
             }
         };
-        on_page(&page, writer.get_mut())?;
+        on_page(&page, sink.get_mut())?;
         for item in items_of(page) {
-            if max.is_some_and(|m| writer.count() >= m) {
+            if max.is_some_and(|m| sink.count() >= m) {
                 break 'pages;
             }
-            writer.item(&item)?;
+            if let Err(e) = sink.item(&item) {
+                // An expression that failed on an item: as a page that
+                // failed, the items before it written.
+                outcome = Err(e);
+                failed_item = 1;
+                break 'pages;
+            }
         }
-        progress.page(writer.count());
-        if format == Format::Ndjson {
+        progress.page(sink.count());
+        if sink.streams(format) {
             // Stream: each page reaches the reader as it arrives.
-            writer.flush()?;
+            sink.flush()?;
         }
-        if max.is_some_and(|m| writer.count() >= m) || (!output.all && max.is_none()) {
+        if max.is_some_and(|m| sink.count() >= m) || (!output.all && max.is_none()) {
             break;
         }
     }
     progress.done();
-    let count = writer.count();
+    let (count, matched) = (sink.count(), sink.matched());
     if let Err(e) = outcome {
         // Stdout keeps what was written, never completed; a file is not
         // put in place.
-        writer.abandon()?.abandon();
-        say_partial(count, format, &output.file);
+        sink.abandon()?.abandon();
+        say_partial(count - failed_item, format, &output.file);
         return Err(e);
     }
-    writer.finish()?.finish()?;
+    sink.finish()?.finish()?;
     if count == 0 && format == Format::Table {
         eprintln!("findings: no items match");
     }
-    Ok(count)
+    Ok(matched)
 }
 
 /// The line on stderr that says an output stopped by an error is not the

@@ -5,6 +5,7 @@ use super::output::{Progress, run_listing};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
 use crate::api::{Client, pages_up_to};
+use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
 use crate::filter_spec::{self as filters, REPORT_FILTERS};
@@ -140,9 +141,16 @@ impl ReportArgs {
     }
 }
 
-pub async fn report(client: &Client, req: ReportRequest, args: &ReportArgs) -> Result<(), Failure> {
+/// Lists the report's findings; returns how many were printed (for
+/// `--exit-code`).
+pub async fn report(
+    client: &Client,
+    req: ReportRequest,
+    args: &ReportArgs,
+    script: &Script,
+) -> Result<usize, Failure> {
     let format = args.output.format()?;
-    if format == Format::Json {
+    if format == Format::Json && !script.selects() {
         return report_json(client, req, &args.output).await;
     }
     let mut totals_shown = false;
@@ -151,6 +159,7 @@ pub async fn report(client: &Client, req: ReportRequest, args: &ReportArgs) -> R
         req,
         &args.output,
         format,
+        script,
         |page: ReportResponse| page.findings,
         |page: &ReportResponse, out: &mut dyn std::io::Write| {
             // The totals head a table; other formats carry items only.
@@ -162,7 +171,6 @@ pub async fn report(client: &Client, req: ReportRequest, args: &ReportArgs) -> R
         },
     )
     .await
-    .map(|_| ())
 }
 
 pub fn totals_line(page: &ReportResponse) -> String {
@@ -185,7 +193,7 @@ async fn report_json(
     client: &Client,
     req: ReportRequest,
     output: &OutputArgs,
-) -> Result<(), Failure> {
+) -> Result<usize, Failure> {
     let mut dest = output.file.open()?;
     let mut doc = ReportDocument::new(&mut dest);
     let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
@@ -229,8 +237,10 @@ async fn report_json(
         }
     }
     progress.done();
+    let written = doc.findings;
     doc.finish(cursor.as_deref())?;
-    dest.finish()
+    dest.finish()?;
+    Ok(written)
 }
 
 /// A report's JSON document written piece by piece, pretty-printed as

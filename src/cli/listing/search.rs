@@ -5,6 +5,7 @@ use super::output::run_listing;
 use super::{FilterArgs, LISTS_HELP, direction, list, page_size, parse_enum, push_all};
 use crate::api::Client;
 use crate::api::model::*;
+use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
 use crate::filter_spec::{self as filters, SEARCH_FILTERS};
@@ -96,20 +97,22 @@ impl SearchArgs {
     }
 }
 
+/// Lists the issues; returns how many were printed (for `--exit-code`).
 pub async fn search(
     client: &Client,
     req: SearchIssuesRequest,
     args: &SearchArgs,
-) -> Result<(), Failure> {
+    script: &Script,
+) -> Result<usize, Failure> {
     let format = args.output.format()?;
     run_listing(
         client,
         req,
         &args.output,
         format,
+        script,
         |page: SearchIssuesResponse| page.issues,
         |_, _| Ok(()),
     )
     .await
-    .map(|_| ())
 }

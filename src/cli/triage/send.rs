@@ -150,9 +150,7 @@ impl Sending {
                     } else {
                         String::new()
                     };
-                    let (Failure::Runtime(said)
-                    | Failure::Usage(said)
-                    | Failure::Interrupted(said)) = write::failed(e, "this triage");
+                    let said = write::failed(e, "this triage").into_message();
                     failure = Some(format!(
                         "{}: {said}{rest} ({} of {n} triaged)",
                         one_line(id),

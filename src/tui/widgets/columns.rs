@@ -7,16 +7,7 @@
 
 use unicode_width::UnicodeWidthStr;
 
-/// How a cell too long for its column is cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cut {
-    /// Keep the start, `…` at the end (names, titles).
-    Right,
-    /// Keep the end, `…` at the start (paths, `owner/repository`).
-    Left,
-    /// A `YYYY-MM-DD HH:MM` time: the date alone when the time does not fit.
-    Date,
-}
+pub use crate::text::Cut;
 
 /// One column of a list.
 #[derive(Debug, Clone, Copy)]
@@ -206,23 +197,41 @@ fn share(cols: &[Col], wants: &[u16], width: u16) -> Vec<Option<u16>> {
         .collect()
 }
 
-/// `text` cut to `width` columns as `how` says.
+/// `text` cut to `width` columns as `how` says ([`crate::text::cut`]).
 pub fn cut(text: &str, width: u16, how: Cut) -> String {
-    let width = width as usize;
-    if text.width() <= width {
-        return text.to_owned();
+    crate::text::cut(text, width as usize, how)
+}
+
+/// Checks that a headless table leaves its columns out in the order this
+/// list does: each pair names a column here and the table's column.
+#[cfg(test)]
+pub(crate) fn assert_same_drop_order(
+    cols: &[Col],
+    table: &[crate::export::Column],
+    pairs: &[(&str, &str)],
+) {
+    // Never left out (0) sorts last.
+    let rank = |drop: u8| if drop == 0 { u8::MAX } else { drop };
+    let mut here: Vec<(u8, &str)> = Vec::new();
+    let mut there: Vec<(u8, &str)> = Vec::new();
+    for &(header, name) in pairs {
+        let col = cols.iter().find(|c| c.header == header).expect(header);
+        let column = table.iter().find(|c| c.name == name).expect(name);
+        here.push((rank(col.drop), name));
+        there.push((rank(column.drop), name));
     }
-    if width == 0 {
-        return String::new();
-    }
-    match how {
-        Cut::Right => crate::text::cut_right(text, width),
-        Cut::Left => crate::text::cut_left(text, width),
-        Cut::Date => match text.split_once(' ') {
-            Some((date, _)) if date.width() <= width => date.to_owned(),
-            _ => crate::text::cut_right(text, width),
-        },
-    }
+    here.sort();
+    there.sort();
+    let order = |v: &[(u8, &str)]| -> Vec<(bool, String)> {
+        v.iter()
+            .map(|(r, n)| (*r == u8::MAX, n.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        order(&here),
+        order(&there),
+        "the TUI's order, then the table's"
+    );
 }
 
 #[cfg(test)]

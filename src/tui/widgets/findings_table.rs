@@ -203,3 +203,29 @@ fn draw<T>(
     f.render_widget(table, area);
     scroll::scrollbar(f, theme, area, inner, rows.len, rows.offset);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::model::Issue;
+    use crate::export::Record;
+
+    #[test]
+    fn the_headless_table_leaves_columns_out_in_this_order() {
+        for date in [DateColumn::RelevantSince, DateColumn::Created] {
+            let date_header = columns(date)[5].header;
+            crate::tui::widgets::columns::assert_same_drop_order(
+                &columns(date),
+                <Issue as Record>::COLUMNS,
+                &[
+                    ("SEVERITY", "severity"),
+                    ("STATE", "state"),
+                    ("RULE", "rule"),
+                    ("REPOSITORY", "repository"),
+                    ("PATH:LINE", "location"),
+                    (date_header, "relevant_since"),
+                ],
+            );
+        }
+    }
+}

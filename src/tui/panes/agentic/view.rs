@@ -463,3 +463,26 @@ pub fn status(pane: &AgenticPane, v: &ViewCx) -> String {
     }
     parts.join(" · ")
 }
+
+#[cfg(test)]
+mod drop_order_tests {
+    use super::*;
+    use crate::export::Record;
+
+    #[test]
+    fn the_headless_table_leaves_columns_out_in_this_order() {
+        // The table has the paths where this list has the repository.
+        columns::assert_same_drop_order(
+            &columns(false),
+            <AgenticIssue as Record>::COLUMNS,
+            &[
+                ("SEVERITY", "severity"),
+                ("DETECTION", "detection"),
+                ("TRIAGE", "triage"),
+                ("REPOSITORY", "file_paths"),
+                ("TITLE", "title"),
+                ("LAST DETECTED", "last_detected"),
+            ],
+        );
+    }
+}

@@ -195,3 +195,29 @@ pub fn status(pane: &ScmPane, v: &ViewCx) -> String {
     ));
     parts.join(" · ")
 }
+
+#[cfg(test)]
+mod drop_order_tests {
+    use super::*;
+    use crate::api::model::ScmConfig;
+    use crate::export::Record;
+
+    #[test]
+    fn the_headless_table_leaves_columns_out_in_this_order() {
+        columns::assert_same_drop_order(
+            &COLUMNS,
+            <ScmConfig as Record>::COLUMNS,
+            &[
+                ("ID", "id"),
+                ("TYPE", "type"),
+                ("NAMESPACE", "namespace"),
+                ("AUTO SCAN", "auto_scan"),
+                ("NETWORK BROKER", "network_broker"),
+                ("DIFF SCAN", "diff_scan"),
+                ("TOKEN", "token"),
+                ("LAST SYNC", "last_sync"),
+                ("STATUS", "status"),
+            ],
+        );
+    }
+}
