@@ -113,6 +113,16 @@ pub fn split_list(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// `values` as one text [`split_list`] reads back: joined by `, `, a comma
+/// inside a value written `\,`.
+pub fn join_list<S: AsRef<str>>(values: &[S]) -> String {
+    values
+        .iter()
+        .map(|v| v.as_ref().replace(',', "\\,"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The kind of field `name` of `schema`, if it has one.
 pub fn kind_of(schema: &[Field], name: &str) -> Option<FieldKind> {
     schema.iter().find(|f| f.name == name).map(|f| f.kind)

@@ -329,3 +329,12 @@ fn a_list_is_split_at_commas_and_a_backslash_keeps_one() {
     // A backslash before anything else is part of the value.
     assert_eq!(split_list(r"C:\src\a.rs"), vec![r"C:\src\a.rs"]);
 }
+
+#[test]
+fn a_joined_list_reads_back_as_it_was() {
+    for values in [vec!["a", "b"], vec!["x,y", "z"], vec!["one"], vec![]] {
+        let text = join_list(&values);
+        assert_eq!(split_list(&text), values, "{text}");
+    }
+    assert_eq!(join_list(&["x,y", "z"]), r"x\,y, z");
+}

@@ -28,6 +28,17 @@ fn line(h: &Harness) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn filter_reads_a_list_as_the_command_line_does() {
+    let mut h = harness().await;
+    // `a,b` and `\,` for a comma inside a value, as every flag reads them.
+    run(&mut h, r"filter dependencies=left\,pad, lodash").await;
+    assert_eq!(
+        h.app.issues().selection.filter.dependencies,
+        vec!["left,pad".to_owned(), "lodash".to_owned()]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn filter_replaces_a_fields_values_and_plus_equals_adds() {
     let mut h = harness().await;
     let severities = |h: &Harness| h.app.issues().selection.filter.severities.clone();

@@ -63,7 +63,7 @@ impl FilterForm {
                     .collect();
                 match f.kind {
                     FieldKind::Bool => FieldValue::Tri(mine.first().and_then(|v| v.parse().ok())),
-                    _ => FieldValue::Text(mine.join(", ")),
+                    _ => FieldValue::Text(filter_spec::join_list(&mine)),
                 }
             })
             .collect();
@@ -251,8 +251,8 @@ impl FilterForm {
                 FieldValue::Tri(None) => {}
                 FieldValue::Text(t) => {
                     if field.kind.is_list() {
-                        for part in t.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-                            pairs.push((field.name.to_owned(), part.to_owned()));
+                        for part in filter_spec::split_list(t) {
+                            pairs.push((field.name.to_owned(), part));
                         }
                     } else if !t.trim().is_empty() {
                         pairs.push((field.name.to_owned(), t.trim().to_owned()));

@@ -378,16 +378,17 @@ impl IssuesPane {
         if !add {
             pairs.retain(|(k, _)| *k != field);
         }
-        let values: Vec<&str> = if kind.is_list() {
-            values.split(',').map(str::trim).collect()
+        // One reading of a list everywhere: `a,b`, `\,` for a comma.
+        let values: Vec<String> = if kind.is_list() {
+            filter_spec::split_list(&values)
         } else {
-            vec![values.trim()]
+            vec![values.trim().to_owned()]
         };
         pairs.extend(
             values
                 .into_iter()
                 .filter(|v| !v.is_empty())
-                .map(|v| (field.clone(), v.to_owned())),
+                .map(|v| (field.clone(), v)),
         );
         // Only the values given now: a view's may stand as they are.
         let given: Vec<_> = pairs.iter().filter(|(k, _)| *k == field).cloned().collect();
