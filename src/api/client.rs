@@ -156,13 +156,8 @@ impl Client {
     pub async fn report_findings(&self, req: &ReportRequest) -> Result<ReportResponse, ApiError> {
         let path = format!("/api/reporting/{}/findings", self.deployment);
         let bounds = Bounds::page(req.limit);
-        self.send(
-            reqwest::Method::POST,
-            &path,
-            Some(req),
-            Idempotence::Read(bounds),
-        )
-        .await
+        self.read(reqwest::Method::POST, &path, Some(req), bounds)
+            .await
     }
 
     /// POST /api/issues/{deploymentId}/search
@@ -176,13 +171,8 @@ impl Client {
             ..req.clone()
         };
         let bounds = Bounds::page(body.limit);
-        self.send(
-            reqwest::Method::POST,
-            &path,
-            Some(&body),
-            Idempotence::Read(bounds),
-        )
-        .await
+        self.read(reqwest::Method::POST, &path, Some(&body), bounds)
+            .await
     }
 
     /// POST /api/agent/deployments/{deploymentId}/issues (`IssuesService_ListIssues`).
@@ -209,13 +199,8 @@ impl Client {
             ..req.clone()
         };
         let bounds = Bounds::page(body.limit);
-        self.send(
-            reqwest::Method::POST,
-            &path,
-            Some(&body),
-            Idempotence::Read(bounds),
-        )
-        .await
+        self.read(reqwest::Method::POST, &path, Some(&body), bounds)
+            .await
     }
 
     /// POST .../issues/search (`IssuesService_ListIssueGroups`): one page of
@@ -230,13 +215,8 @@ impl Client {
             ..req.clone()
         };
         let bounds = Bounds::page(body.limit);
-        self.send(
-            reqwest::Method::POST,
-            &path,
-            Some(&body),
-            Idempotence::Read(bounds),
-        )
-        .await
+        self.read(reqwest::Method::POST, &path, Some(&body), bounds)
+            .await
     }
 
     /// POST /api/agent/deployments/{deploymentId}/issue_counts
@@ -251,13 +231,8 @@ impl Client {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };
-        self.send(
-            reqwest::Method::POST,
-            &path,
-            Some(&body),
-            Idempotence::Read(Bounds::ONE),
-        )
-        .await
+        self.read(reqwest::Method::POST, &path, Some(&body), Bounds::ONE)
+            .await
     }
 
     /// POST /api/agent/deployments/{deploymentId}/issue_filters
@@ -271,13 +246,8 @@ impl Client {
             deployment_id: Some(self.deployment.clone()),
             ..req.clone()
         };
-        self.send(
-            reqwest::Method::POST,
-            &path,
-            Some(&body),
-            Idempotence::Read(Bounds::ONE),
-        )
-        .await
+        self.read(reqwest::Method::POST, &path, Some(&body), Bounds::ONE)
+            .await
     }
 
     /// GET /api/agent/deployments/{deploymentId}/issues/v2/{issueId}
@@ -295,23 +265,18 @@ impl Client {
             self.deployment,
             path_segment(issue_id)
         );
-        self.send(
-            reqwest::Method::GET,
-            &path,
-            None::<&()>,
-            Idempotence::Read(Bounds::ONE),
-        )
-        .await
+        self.read(reqwest::Method::GET, &path, None::<&()>, Bounds::ONE)
+            .await
     }
 
     /// GET /api/agent/deployment (`DeploymentService_GetDeploymentByToken`):
     /// the deployment the token belongs to. Needs no deployment.
     pub async fn deployment_by_token(&self) -> Result<GetDeploymentByTokenResponse, ApiError> {
-        self.send(
+        self.read(
             reqwest::Method::GET,
             "/api/agent/deployment",
             None::<&()>,
-            Idempotence::Read(Bounds::ONE),
+            Bounds::ONE,
         )
         .await
     }
@@ -353,13 +318,8 @@ impl Client {
             path.push_str(&query);
         }
         let bounds = Bounds::page(req.limit);
-        self.send(
-            reqwest::Method::GET,
-            &path,
-            None::<&()>,
-            Idempotence::Read(bounds),
-        )
-        .await
+        self.read(reqwest::Method::GET, &path, None::<&()>, bounds)
+            .await
     }
 
     /// PATCH /api/scm/deployments/{deploymentId}/configs/{configId}.
@@ -434,6 +394,18 @@ impl Client {
             ..req.clone()
         };
         self.write(reqwest::Method::POST, &path, &body).await
+    }
+
+    /// A read: retried, its answer held to `bounds`.
+    async fn read<B: Serialize, R: DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&B>,
+        bounds: Bounds,
+    ) -> Result<R, ApiError> {
+        self.send(method, path, body, Idempotence::Read(bounds))
+            .await
     }
 
     /// A write: sent once, never retried (its outcome after a failure is
