@@ -18,6 +18,7 @@ pub mod export;
 pub mod filter_spec;
 pub mod handoff;
 pub mod json;
+pub mod net;
 pub mod redact;
 pub mod text;
 pub mod triage;

@@ -125,7 +125,7 @@ impl Client {
             .redirect(reqwest::redirect::Policy::none())
             // Compression buys nothing over loopback and costs both ends: a
             // 1,000-finding page (3 MB) takes the server ~50 ms to gzip.
-            .gzip(!is_loopback(&parsed));
+            .gzip(!crate::net::is_loopback(&parsed));
         if parsed.scheme() == "http" && !config.proxy_plain_http {
             // A proxy of plain http would read the bearer token.
             builder = builder.no_proxy();
@@ -635,16 +635,6 @@ fn path_segment(s: &str) -> String {
         .remove(b'_')
         .remove(b'~');
     percent_encoding::utf8_percent_encode(s, KEEP).to_string()
-}
-
-/// `localhost` or a loopback address.
-fn is_loopback(url: &reqwest::Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod charts;
 mod counts;
 mod coverage;
 mod keys;
+mod labels;
 mod selectors;
 mod stats;
 mod view;
