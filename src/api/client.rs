@@ -15,10 +15,6 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::time::{Duration, Instant};
 
-/// The page size List issues asks for when its caller gives none
-/// (docs/api.md §8).
-pub const LIST_PAGE_SIZE: i64 = 100;
-
 /// Everything needed to reach a deployment.
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
@@ -186,7 +182,7 @@ impl Client {
     }
 
     /// POST /api/agent/deployments/{deploymentId}/issues (`IssuesService_ListIssues`).
-    /// The body always has `limit` (the caller's, else [`LIST_PAGE_SIZE`])
+    /// The body always has `limit` (the caller's, else [`DEFAULT_PAGE_SIZE`])
     /// and the type selection at the top level.
     pub async fn list_issues(
         &self,
@@ -205,7 +201,7 @@ impl Client {
         let body = ListIssuesRequest {
             deployment_id: Some(self.deployment.clone()),
             // Every List issues request carries its page size.
-            limit: Some(req.limit.unwrap_or(LIST_PAGE_SIZE)),
+            limit: Some(req.limit.unwrap_or(DEFAULT_PAGE_SIZE)),
             ..req.clone()
         };
         let bounds = Bounds::page(body.limit);

@@ -140,7 +140,7 @@ pub struct ThemeChoice {
     pub no_color: bool,
 }
 
-pub const DEFAULT_PAGE_SIZE: i64 = 100;
+pub use crate::api::model::DEFAULT_PAGE_SIZE;
 
 /// Above this many findings a triage by filter asks a second `y`.
 pub const DEFAULT_TRIAGE_CONFIRM_ABOVE: u32 = 50;

@@ -429,3 +429,42 @@ fn no_source_file_is_longer_than_700_lines() {
         .collect();
     assert!(long.is_empty(), "too long: {long:?}");
 }
+
+/// How many times `needle` starts a line of code (comments and tests left
+/// out) anywhere under `src/`.
+fn definitions_of(needle: &str) -> Vec<String> {
+    rust_files(&root().join("src"))
+        .into_iter()
+        .filter(|f| !is_test_file(f))
+        .flat_map(|f| {
+            let code = code_of(&f);
+            let rel = f.strip_prefix(root()).unwrap().display().to_string();
+            code.lines()
+                .filter(|l| {
+                    l.trim_start()
+                        .trim_start_matches("pub ")
+                        .starts_with(needle)
+                })
+                .map(|_| rel.clone())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn each_shared_rule_is_defined_once() {
+    let loopback = definitions_of("fn is_loopback(");
+    assert_eq!(loopback, ["src/net.rs"], "one is_loopback");
+    let page_sizes: Vec<String> = rust_files(&root().join("src"))
+        .into_iter()
+        .filter(|f| !is_test_file(f))
+        .filter(|f| {
+            code_of(f).lines().any(|l| {
+                let l = l.trim_start().trim_start_matches("pub ");
+                l.starts_with("const ") && l.contains(": i64 = 100;")
+            })
+        })
+        .map(|f| f.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    assert_eq!(page_sizes, ["src/api/model/list.rs"], "one page size");
+}

@@ -43,8 +43,6 @@ use tui_input::Input;
 
 pub const ID: PaneId = PaneId("report");
 
-pub const PAGE_SIZE: i64 = 100;
-
 /// The time periods `p` cycles through, in days back from now; `None` is
 /// all time.
 pub const PERIODS: [Option<u32>; 4] = [Some(7), Some(30), Some(90), None];
@@ -270,7 +268,7 @@ impl ReportPane {
             report_type: Some(self.report_type.clone()),
             filters: (filters != ReportFilters::default()).then_some(filters),
             finding_state: self.finding_state.clone(),
-            limit: Some(PAGE_SIZE),
+            limit: Some(DEFAULT_PAGE_SIZE),
             cursor,
             ..Default::default()
         }
