@@ -250,18 +250,46 @@ fn same_as_path(field: &str, body: &Option<String>, path: &str) -> Result<(), Ap
     }
 }
 
+/// The one skeleton of a handler that answers a JSON body with a query's
+/// JSON answer: admit the caller, read the body, check the body's
+/// deployment (`deployment_of`, when the request has one) against the
+/// path's, run the query off the async threads.
+async fn answer<Req, Resp>(
+    state: Arc<DemoState>,
+    deployment: String,
+    headers: HeaderMap,
+    body: Bytes,
+    deployment_of: fn(&Req) -> Option<&Option<String>>,
+    run: fn(&DemoState, &Req) -> Result<Resp, BadRequest>,
+) -> Result<Response, ApiFailure>
+where
+    Req: DeserializeOwned + Send + 'static,
+    Resp: Serialize + Send + 'static,
+{
+    admit(&state, &headers, &deployment)?;
+    let req: Req = parse_body(&body)?;
+    if let Some(body_deployment) = deployment_of(&req) {
+        same_deployment(body_deployment, &deployment)?;
+    }
+    let resp = run_blocking(move || run(&state, &req)).await?;
+    Ok(json_ok(&resp))
+}
+
 async fn report_findings(
     State(state): State<Arc<DemoState>>,
     Path(deployment): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: ReportRequest = parse_body(&body)?;
-    let state2 = state.clone();
-    let resp =
-        run_blocking(move || query::report_findings(&state2.dataset, &state2.orders, &req)).await?;
-    Ok(json_ok(&resp))
+    answer(
+        state,
+        deployment,
+        headers,
+        body,
+        |_: &ReportRequest| None,
+        |s, r| query::report_findings(&s.dataset, &s.orders, r),
+    )
+    .await
 }
 
 async fn search_issues(
@@ -270,11 +298,15 @@ async fn search_issues(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: SearchIssuesRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let resp = query::search_issues(&state.dataset, &req)?;
-    Ok(json_ok(&resp))
+    answer(
+        state,
+        deployment,
+        headers,
+        body,
+        |r: &SearchIssuesRequest| Some(&r.deployment_id),
+        |s, r| query::search_issues(&s.dataset, r),
+    )
+    .await
 }
 
 async fn list_issues(
@@ -283,13 +315,15 @@ async fn list_issues(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: ListIssuesRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let state2 = state.clone();
-    let resp =
-        run_blocking(move || query::list_issues(&state2.dataset, &state2.orders, &req)).await?;
-    Ok(json_ok(&resp))
+    answer(
+        state,
+        deployment,
+        headers,
+        body,
+        |r: &ListIssuesRequest| Some(&r.deployment_id),
+        |s, r| query::list_issues(&s.dataset, &s.orders, r),
+    )
+    .await
 }
 
 /// `IssuesService_ListIssueGroups`: findings grouped by rule.
@@ -299,14 +333,15 @@ async fn list_issue_groups(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: ListIssueGroupsRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let state2 = state.clone();
-    let resp =
-        run_blocking(move || query::list_issue_groups(&state2.dataset, &state2.orders, &req))
-            .await?;
-    Ok(json_ok(&resp))
+    answer(
+        state,
+        deployment,
+        headers,
+        body,
+        |r: &ListIssueGroupsRequest| Some(&r.deployment_id),
+        |s, r| query::list_issue_groups(&s.dataset, &s.orders, r),
+    )
+    .await
 }
 
 /// `IssuesService_GetIssueCounts`: the filter's findings counted by state.
@@ -316,13 +351,15 @@ async fn issue_counts(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: GetIssueCountsRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let state2 = state.clone();
-    let resp =
-        run_blocking(move || query::issue_counts(&state2.dataset, &state2.orders, &req)).await?;
-    Ok(json_ok(&resp))
+    answer(
+        state,
+        deployment,
+        headers,
+        body,
+        |r: &GetIssueCountsRequest| Some(&r.deployment_id),
+        |s, r| query::issue_counts(&s.dataset, &s.orders, r),
+    )
+    .await
 }
 
 /// `IssuesService_GetIssueFilters`: the values the filters can take.
@@ -332,10 +369,15 @@ async fn issue_filters(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: IssueFiltersRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    Ok(json_ok(&query::issue_filters(&state.dataset, &req)?))
+    answer(
+        state,
+        deployment,
+        headers,
+        body,
+        |r: &IssueFiltersRequest| Some(&r.deployment_id),
+        |s, r| query::issue_filters(&s.dataset, r),
+    )
+    .await
 }
 
 /// The query of the single-issue fetch.
@@ -389,12 +431,15 @@ async fn update_findings(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: UpdateFindingsRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let state2 = state.clone();
-    let resp = run_blocking(move || query::update_findings(&state2.dataset, &req)).await?;
-    Ok(json_ok(&resp))
+    answer(
+        state,
+        deployment,
+        headers,
+        body,
+        |r: &UpdateFindingsRequest| Some(&r.deployment_id),
+        |s, r| query::update_findings(&s.dataset, r),
+    )
+    .await
 }
 
 /// `PublicIssuesService_TriageIssue`: triages one agentic-workflow issue
