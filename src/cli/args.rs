@@ -139,7 +139,7 @@ pub struct OutputArgs {
     pub(super) max: Option<u64>,
     /// The page size (not the total: that is --max), 1 to 1000. Default:
     /// 1000 with --all or --max, else the profile's page_size, else 100
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=1000),
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=crate::api::model::MAX_PAGE_SIZE),
           value_hint = ValueHint::Other)]
     pub(super) limit: Option<i64>,
     /// With --all: stop with an error after N pages, a guard against a

@@ -3,7 +3,7 @@
 //! are left as they are, and an explicit `false` is a change like any other.
 
 use super::cursor::{self, Cursor};
-use super::query::{BadRequest, MAX_LIMIT};
+use super::query::BadRequest;
 use crate::api::model::*;
 use chrono::{DateTime, Utc};
 use std::cmp::Ordering;
@@ -32,7 +32,7 @@ pub fn list_page(
                 return Err(BadRequest(format!("limit must not be negative (got {n})")));
             }
             Ok(0) => DEFAULT_PAGE_SIZE,
-            Ok(n) => n.min(MAX_LIMIT),
+            Ok(n) => n.min(MAX_PAGE_SIZE),
             Err(_) => return Err(BadRequest("limit must be an integer".into())),
         },
     } as usize;

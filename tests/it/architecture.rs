@@ -431,41 +431,28 @@ fn no_source_file_is_longer_than_700_lines() {
     assert!(long.is_empty(), "too long: {long:?}");
 }
 
-/// How many times `needle` starts a line of code (comments and tests left
-/// out) anywhere under `src/`.
-fn definitions_of(needle: &str) -> Vec<String> {
+/// The files under `src/` (tests left out) with a line of code that,
+/// past a `pub `, starts with `start` and holds `holds`.
+fn files_defining(start: &str, holds: &str) -> Vec<String> {
     rust_files(&root().join("src"))
-        .into_iter()
-        .filter(|f| !is_test_file(f))
-        .flat_map(|f| {
-            let code = code_of(&f);
-            let rel = f.strip_prefix(root()).unwrap().display().to_string();
-            code.lines()
-                .filter(|l| {
-                    l.trim_start()
-                        .trim_start_matches("pub ")
-                        .starts_with(needle)
-                })
-                .map(|_| rel.clone())
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
-#[test]
-fn each_shared_rule_is_defined_once() {
-    let loopback = definitions_of("fn is_loopback(");
-    assert_eq!(loopback, ["src/net.rs"], "one is_loopback");
-    let page_sizes: Vec<String> = rust_files(&root().join("src"))
         .into_iter()
         .filter(|f| !is_test_file(f))
         .filter(|f| {
             code_of(f).lines().any(|l| {
                 let l = l.trim_start().trim_start_matches("pub ");
-                l.starts_with("const ") && l.contains(": i64 = 100;")
+                l.starts_with(start) && l.contains(holds)
             })
         })
         .map(|f| f.strip_prefix(root()).unwrap().display().to_string())
-        .collect();
-    assert_eq!(page_sizes, ["src/api/model/list.rs"], "one page size");
+        .collect()
+}
+
+#[test]
+fn each_shared_rule_is_defined_once() {
+    let loopback = files_defining("fn is_loopback(", "");
+    assert_eq!(loopback, ["src/net.rs"], "one is_loopback");
+    let page_size = files_defining("const ", ": i64 = 100;");
+    assert_eq!(page_size, ["src/api/model/list.rs"], "one page size");
+    let largest_page = files_defining("const ", ": i64 = 1000;");
+    assert_eq!(largest_page, ["src/api/model/list.rs"], "one largest page");
 }

@@ -62,8 +62,6 @@ pub use triage::{triage_agentic, update_findings};
 use super::dataset::Kind;
 use chrono::{DateTime, TimeZone, Utc};
 
-pub const MAX_LIMIT: i64 = 1000;
-
 pub use super::bad_request::BadRequest;
 
 fn known<T: Clone>(
