@@ -6,8 +6,9 @@
 //! `export` imports the model; `cli` and `config` are the wiring. `text` and
 //! `json` (the one JSON encoder and decoder every type goes through) are
 //! leaf helpers any layer may use; so are `atomic_file` (the one way a
-//! file is written) and `handoff` (the one way text leaves for the
-//! clipboard or a browser).
+//! file is written), `handoff` (the one way text leaves for the
+//! clipboard or a browser), `net` (what a URL points at) and `redact`.
+//! `tests/it/architecture.rs` checks these rules.
 
 pub mod api;
 pub mod atomic_file;
@@ -18,6 +19,7 @@ pub mod export;
 pub mod filter_spec;
 pub mod handoff;
 pub mod json;
+pub mod net;
 pub mod redact;
 pub mod text;
 pub mod triage;

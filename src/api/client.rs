@@ -15,10 +15,6 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::time::{Duration, Instant};
 
-/// The page size List issues asks for when its caller gives none
-/// (docs/api.md §8).
-pub const LIST_PAGE_SIZE: i64 = 100;
-
 /// Everything needed to reach a deployment.
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
@@ -125,7 +121,7 @@ impl Client {
             .redirect(reqwest::redirect::Policy::none())
             // Compression buys nothing over loopback and costs both ends: a
             // 1,000-finding page (3 MB) takes the server ~50 ms to gzip.
-            .gzip(!is_loopback(&parsed));
+            .gzip(!crate::net::is_loopback(&parsed));
         if parsed.scheme() == "http" && !config.proxy_plain_http {
             // A proxy of plain http would read the bearer token.
             builder = builder.no_proxy();
@@ -176,7 +172,7 @@ impl Client {
     }
 
     /// POST /api/agent/deployments/{deploymentId}/issues (`IssuesService_ListIssues`).
-    /// The body always has `limit` (the caller's, else [`LIST_PAGE_SIZE`])
+    /// The body always has `limit` (the caller's, else [`DEFAULT_PAGE_SIZE`])
     /// and the type selection at the top level.
     pub async fn list_issues(
         &self,
@@ -195,7 +191,7 @@ impl Client {
         let body = ListIssuesRequest {
             deployment_id: Some(self.deployment.clone()),
             // Every List issues request carries its page size.
-            limit: Some(req.limit.unwrap_or(LIST_PAGE_SIZE)),
+            limit: Some(req.limit.unwrap_or(DEFAULT_PAGE_SIZE)),
             ..req.clone()
         };
         let bounds = Bounds::page(body.limit);
@@ -607,16 +603,6 @@ fn path_segment(s: &str) -> String {
         .remove(b'_')
         .remove(b'~');
     percent_encoding::utf8_percent_encode(s, KEEP).to_string()
-}
-
-/// `localhost` or a loopback address.
-fn is_loopback(url: &reqwest::Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
 }
 
 #[cfg(test)]

@@ -228,7 +228,7 @@ pub async fn collect_issues<T>(
 ) -> Result<(Vec<T>, bool), ApiError> {
     use futures_util::StreamExt;
     let request = ListIssuesRequest {
-        limit: Some(1000),
+        limit: Some(MAX_PAGE_SIZE),
         cursor: None,
         ..request
     };

@@ -20,7 +20,7 @@ const MIN_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 /// The items a page may hold when its request names no limit: the most a
 /// server pages by (docs/api.md §8).
-pub const MAX_PAGE_ITEMS: usize = 1000;
+pub const MAX_PAGE_ITEMS: usize = super::model::MAX_PAGE_SIZE as usize;
 
 /// What an answer may hold: its weight, and for a page, its items.
 #[derive(Debug, Clone, Copy)]

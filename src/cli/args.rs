@@ -1,13 +1,13 @@
-//! The command line's flags and subcommands, and the value parsers that
-//! offer their values to shell completion.
+//! The command line's flags and subcommands.
 
 use super::destination::OutputFile;
+use super::offer::offer;
 use super::scripting::{self, ScriptArgs};
 use super::{config_cmd, demo, listing, scm, show, triage};
 use crate::config;
 use crate::export::Format;
 use crate::filter_spec::UsageError;
-use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use clap::builder::{StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueHint};
 use std::path::PathBuf;
 
@@ -139,7 +139,7 @@ pub struct OutputArgs {
     pub(super) max: Option<u64>,
     /// The page size (not the total: that is --max), 1 to 1000. Default:
     /// 1000 with --all or --max, else the profile's page_size, else 100
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=1000),
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=crate::api::model::MAX_PAGE_SIZE),
           value_hint = ValueHint::Other)]
     pub(super) limit: Option<i64>,
     /// With --all: stop with an error after N pages, a guard against a
@@ -173,53 +173,4 @@ pub(super) fn at_least_one(flag: &'static str) -> impl TypedValueParser<Value = 
         Ok(n) => Ok(n),
         Err(_) => Err(format!("{flag} takes a whole number, at least 1")),
     })
-}
-
-/// The value parser of a flag whose values are a fixed set that the flag's
-/// own code checks: it takes any text, as a plain `String` flag does (so
-/// the names, spellings and errors stay the flag's), and offers `values` to
-/// shell completion, which would otherwise offer file names.
-pub(super) fn offer(values: impl IntoIterator<Item = &'static str>) -> Offering<StringValueParser> {
-    offer_to(StringValueParser::new(), values)
-}
-
-/// `inner`, parsing as it does, with `values` offered to shell completion.
-pub(super) fn offer_to<P>(inner: P, values: impl IntoIterator<Item = &'static str>) -> Offering<P> {
-    Offering {
-        inner,
-        values: values.into_iter().collect(),
-    }
-}
-
-/// See [`offer`].
-#[derive(Clone)]
-pub(super) struct Offering<P> {
-    inner: P,
-    values: Vec<&'static str>,
-}
-
-impl<P: TypedValueParser> TypedValueParser for Offering<P> {
-    type Value = P::Value;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<Self::Value, clap::Error> {
-        self.inner.parse_ref(cmd, arg, value)
-    }
-
-    fn parse(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: std::ffi::OsString,
-    ) -> Result<Self::Value, clap::Error> {
-        self.inner.parse(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(self.values.iter().map(|&v| PossibleValue::new(v))))
-    }
 }

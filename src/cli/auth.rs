@@ -118,7 +118,7 @@ async fn check(settings: &Effective, token: Token) -> Result<String, Failure> {
     let (Target::Discover(cfg) | Target::Remote(cfg)) = target else {
         return Err(Failure::Usage("no base URL".into()));
     };
-    let client = Client::for_token(cfg)?;
+    let client = Client::for_token(super::session::client_config(cfg))?;
     let (_, deployment) = client.discover_deployment().await.map_err(|e| {
         Failure::Runtime(format!(
             "the token was not accepted by {} (GET /api/agent/deployment): {e}",

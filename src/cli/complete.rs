@@ -18,14 +18,6 @@ use std::ffi::{OsStr, OsString};
 /// The variable that asks the binary for completions.
 pub const ENV_COMPLETE: &str = "FINDINGS_COMPLETE";
 
-/// Answers a completion request and exits, when the environment asks for
-/// one; else returns at once.
-pub fn answer_if_asked() {
-    clap_complete::CompleteEnv::with_factory(super::help::command)
-        .var(ENV_COMPLETE)
-        .complete();
-}
-
 /// The script that registers completion for `shell` (`bash`, `zsh`,
 /// `fish`, `powershell`, `elvish`).
 pub fn registration(shell: &str) -> Result<Vec<u8>, String> {

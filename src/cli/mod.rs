@@ -33,6 +33,7 @@ mod interactive;
 mod listing;
 mod logging;
 mod names_cache;
+mod offer;
 mod scm;
 mod scripting;
 mod session;
@@ -47,9 +48,10 @@ pub use session::Session;
 
 use crate::api::ApiError;
 use crate::{config, filter_spec};
-use args::{Command, at_least_one, offer, offer_to};
+use args::{Command, at_least_one};
 use clap::{ArgMatches, FromArgMatches};
 use destination::until_interrupted;
+use offer::{offer, offer_to};
 use scripting::shape;
 use settings::{no_color, settings, settings_here};
 use std::process::ExitCode;
@@ -119,7 +121,7 @@ impl From<std::io::Error> for Failure {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     // A Tab in a shell: answer it and exit, before anything else.
-    complete::answer_if_asked();
+    answer_completion_if_asked();
     let parsed = help::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
@@ -161,6 +163,15 @@ pub fn main() -> ExitCode {
 }
 
 /// One line on stderr and the exit code of a failure.
+/// Answers a completion request and exits, when the environment asks for
+/// one; else returns at once. Here, in the wiring, because it joins the
+/// full command (`help`) with the completers (`complete`).
+fn answer_completion_if_asked() {
+    clap_complete::CompleteEnv::with_factory(help::command)
+        .var(complete::ENV_COMPLETE)
+        .complete();
+}
+
 fn report(failure: Failure) -> ExitCode {
     match failure {
         Failure::Usage(msg) => {

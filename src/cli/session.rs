@@ -5,7 +5,7 @@
 use super::Failure;
 use crate::api::model::Deployment;
 use crate::api::{Client, Token};
-use crate::config::{Effective, SET_DEPLOYMENT, Target};
+use crate::config::{Effective, Remote, SET_DEPLOYMENT, Target};
 use crate::demo::{DemoOptions, DemoServer};
 
 /// A connected client, and the demo server behind it when there is one
@@ -34,13 +34,13 @@ impl Session {
     async fn connect(settings: &Effective, quiet: bool) -> Result<Session, Failure> {
         match settings.target()? {
             Target::Remote(cfg) => Ok(Session {
-                client: Client::new(cfg)?,
+                client: Client::new(client_config(cfg))?,
                 demo: None,
                 discovered: None,
                 profile: None,
             }),
             Target::Discover(cfg) => {
-                let (client, deployment) = discover(cfg).await?;
+                let (client, deployment) = discover(client_config(cfg)).await?;
                 tracing::info!(deployment = %client.deployment(), "deployment of the token");
                 Ok(Session {
                     client,
@@ -79,6 +79,17 @@ impl Session {
             }
         }
     }
+}
+
+/// The client's configuration for a deployment the settings name.
+pub(super) fn client_config(remote: Remote) -> crate::api::ClientConfig {
+    let mut config =
+        crate::api::ClientConfig::new(remote.base_url, remote.deployment, remote.token);
+    config.connect_timeout = remote.connect_timeout;
+    config.request_timeout = remote.request_timeout;
+    // --allow-http accepts clear text on the way: to a proxy too.
+    config.proxy_plain_http = remote.allow_http;
+    config
 }
 
 /// The deployment of the token (docs/api.md §16); a failure says what to

@@ -2,9 +2,9 @@
 //! (`IssuesService_GetIssue`) gives it: as the TUI's detail in plain text,
 //! or in any listing format, as a one-item listing would print it.
 
-use super::args::offer;
 use super::destination::OutputFile;
 use super::listing::output_width;
+use super::offer::offer;
 use super::scripting::{self, Script, ScriptArgs, Sink};
 use super::{Failure, UsageError};
 use crate::api::Client;

@@ -2,7 +2,7 @@
 //! server, or a real deployment over HTTPS.
 
 use super::{ConfigError, ENV_TOKEN};
-use crate::api::{ClientConfig, Token};
+use crate::api::token::Token;
 use std::time::Duration;
 
 /// Connection settings as given (flags already merged with their env twins
@@ -17,14 +17,30 @@ pub struct ConnectionInput {
     pub request_timeout: Duration,
 }
 
+/// A real deployment, as the settings say to reach it. The wiring turns it
+/// into the client's own configuration (configuration never imports the
+/// client).
+#[derive(Debug, Clone)]
+pub struct Remote {
+    /// Base URL without trailing slash, e.g. `https://findings.example.com`.
+    pub base_url: String,
+    /// Empty when the deployment is to be asked of the server.
+    pub deployment: String,
+    pub token: Token,
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+    /// `--allow-http`: clear text accepted on the way, to a proxy too.
+    pub allow_http: bool,
+}
+
 /// Where the commands will talk to.
 #[derive(Debug, Clone)]
 pub enum Target {
-    Remote(ClientConfig),
+    Remote(Remote),
     /// A real server and a token, but no deployment from any source: the
     /// deployment is asked of the server (`GET /api/agent/deployment`,
     /// docs/api.md §16). The config's deployment is empty.
-    Discover(ClientConfig),
+    Discover(Remote),
     /// No base URL from any source: the embedded demo server.
     Demo,
 }
@@ -66,11 +82,14 @@ pub(super) fn resolve_with(
         )));
     }
     let token = token()?;
-    let mut config = ClientConfig::new(base_url, deployment.clone().unwrap_or_default(), token);
-    config.connect_timeout = input.connect_timeout;
-    config.request_timeout = input.request_timeout;
-    // --allow-http accepts clear text on the way: to a proxy too.
-    config.proxy_plain_http = input.allow_http;
+    let config = Remote {
+        base_url,
+        deployment: deployment.clone().unwrap_or_default(),
+        token,
+        connect_timeout: input.connect_timeout,
+        request_timeout: input.request_timeout,
+        allow_http: input.allow_http,
+    };
     Ok(match deployment {
         Some(_) => Target::Remote(config),
         None => Target::Discover(config),
@@ -93,7 +112,7 @@ fn check_base_url(url: &str, allow_http: bool) -> Result<(), ConfigError> {
     }
     match parsed.scheme() {
         "https" => Ok(()),
-        "http" if allow_http || is_loopback(&parsed) => Ok(()),
+        "http" if allow_http || crate::net::is_loopback(&parsed) => Ok(()),
         "http" => Err(ConfigError(format!(
             "refusing plain http:// to {}: the token would cross the network unencrypted; use https:// (or --allow-http if you must)",
             parsed.host_str().unwrap_or("?")
@@ -101,14 +120,5 @@ fn check_base_url(url: &str, allow_http: bool) -> Result<(), ConfigError> {
         other => Err(ConfigError(format!(
             "base URL scheme {other:?} is not supported; use https://"
         ))),
-    }
-}
-
-fn is_loopback(url: &reqwest::Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
     }
 }

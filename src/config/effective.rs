@@ -9,8 +9,8 @@ use super::theme_file::{BuiltinTheme, ThemeFile};
 use super::token::{TOKEN_COMMAND_TIMEOUT, read_token_file, run_token_command};
 use super::views::SavedView;
 use super::{ConfigError, ENV_TOKEN};
-use crate::api::Token;
 use crate::api::model::{SortBy, SortDirection};
+use crate::api::token::Token;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -140,7 +140,7 @@ pub struct ThemeChoice {
     pub no_color: bool,
 }
 
-pub const DEFAULT_PAGE_SIZE: i64 = 100;
+pub use crate::api::model::DEFAULT_PAGE_SIZE;
 
 /// Above this many findings a triage by filter asks a second `y`.
 pub const DEFAULT_TRIAGE_CONFIRM_ABOVE: u32 = 50;

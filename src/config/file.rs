@@ -7,8 +7,8 @@ use super::values::{
     DeploymentId, DirectionName, Filters, PageSize, PaneName, SortName, ThemeName,
 };
 use super::views::{SavedView, named_views};
-use crate::api::Token;
 use crate::api::model::{SortBy, SortDirection};
+use crate::api::token::Token;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;

@@ -41,7 +41,7 @@ mod tests;
 
 use std::fmt;
 
-pub use connection::{ConnectionInput, SET_DEPLOYMENT, Target, resolve};
+pub use connection::{ConnectionInput, Remote, SET_DEPLOYMENT, Target, resolve};
 pub use edit::{SavedAt, save_view, with_view};
 pub use effective::{
     CommandLine, DEFAULT_PAGE_SIZE, DEFAULT_TRIAGE_CONFIRM_ABOVE, Effective, Given, Source,

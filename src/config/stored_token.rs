@@ -11,7 +11,7 @@
 
 use super::ConfigError;
 use super::token::read_token_file;
-use crate::api::Token;
+use crate::api::token::Token;
 use crate::atomic_file::{self, Access, Replace};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -6,8 +6,8 @@ use super::paths::expand_path;
 use super::theme_file::{BuiltinTheme, Colour, Role, StyleSpec};
 use super::token::shell_quote;
 use super::*;
-use crate::api::Token;
 use crate::api::model::SortBy;
+use crate::api::token::Token;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! printed by a command. Neither is ever shown.
 
 use super::ConfigError;
-use crate::api::Token;
+use crate::api::token::Token;
 use std::path::Path;
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The checked values of the config file: each refuses what the app could
 //! not use, with a message that names what it takes.
 
-use crate::api::model::{ListSelection, SortBy, SortDirection};
+use crate::api::model::{ListSelection, MAX_PAGE_SIZE, SortBy, SortDirection};
 use crate::filter_spec::{self, LIST_FILTER};
 use serde::Deserialize;
 use std::fmt;
@@ -49,10 +49,10 @@ pub(super) struct PageSize(pub(super) i64);
 impl TryFrom<i64> for PageSize {
     type Error = String;
     fn try_from(n: i64) -> Result<PageSize, String> {
-        if (1..=1000).contains(&n) {
+        if (1..=MAX_PAGE_SIZE).contains(&n) {
             Ok(PageSize(n))
         } else {
-            Err(format!("page_size must be 1 to 1000, not {n}"))
+            Err(format!("page_size must be 1 to {MAX_PAGE_SIZE}, not {n}"))
         }
     }
 }

@@ -2,7 +2,7 @@
 //! the sorted order and a fingerprint of the query, so a cursor replayed with
 //! another filter or sort is refused.
 
-use super::query::BadRequest;
+use super::bad_request::BadRequest;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::Serialize;

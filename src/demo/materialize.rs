@@ -1,6 +1,7 @@
 //! Building the wire `Issue` of a demo row, with exactly the parts a request
 //! asked for.
 
+use super::catalog::{CodeRule, ScaAdvisory, SecretRule};
 use super::dataset::*;
 use super::rng::Rng;
 use super::snippets::{dependency_snippet, retarget_diff};
@@ -37,7 +38,6 @@ impl Dataset {
         let base = &self.rows[index];
         let row = &changes.row(index, base);
         let change = changes.findings.get(&index);
-        let c = &self.catalog;
         let repo_meta = self.repo(row);
         let repo_info = &self.repos[row.repo as usize];
         let facts = self.rule_facts(row);
@@ -72,83 +72,13 @@ impl Dataset {
         let advisory = self.advisory(row);
         let secret = self.secret_rule(row);
 
-        let mut message = code_rule
-            .map(|r| r.message.clone())
-            .or_else(|| advisory.map(|a| a.message.clone()))
-            .or_else(|| secret.map(|s| s.message.clone()))
-            .unwrap_or_default();
-        if let Some(u) = row.unicode {
-            let sample = &c.unicode_samples[u as usize];
-            message = format!("{message} {}", sample.text);
-        }
+        let message = self.message(row, code_rule, advisory, secret);
 
-        let (cwe, owasp, references, origin) = if let Some(cr) = code_rule {
-            (
-                cr.cwe.clone(),
-                cr.owasp.clone(),
-                cr.references.clone(),
-                RuleOrigin::from_wire(&cr.rule_origin),
-            )
-        } else if let Some(a) = advisory {
-            (
-                a.cwes.clone(),
-                vec!["A06:2021 - Vulnerable and Outdated Components".into()],
-                a.references.clone(),
-                RuleOrigin::ProRules,
-            )
-        } else {
-            (
-                vec!["CWE-798: Use of Hard-coded Credentials".into()],
-                vec!["A07:2021 - Identification and Authentication Failures".into()],
-                vec![
-                    "https://owasp.org/Top10/A07_2021-Identification_and_Authentication_Failures/"
-                        .into(),
-                ],
-                RuleOrigin::ProRules,
-            )
-        };
+        let (cwe, owasp, references, origin) = rule_taxonomy(code_rule, advisory);
 
-        let team = &c.people.teams[row.team as usize];
-        let codeowners = vec![Codeowner {
-            id: Some(format!("team-{}", row.team as u32 + 1)),
-            name: Some(team.name.clone()),
-            is_team: Some(true),
-            members: team
-                .members
-                .iter()
-                .map(|login| Codeowner {
-                    id: Some(format!("user-{login}")),
-                    name: Some(login.clone()),
-                    is_team: Some(false),
-                    members: vec![],
-                })
-                .collect(),
-        }];
+        let codeowners = self.codeowners(row);
 
-        let verdict = row.verdict.map(|v| Verdict::ALL[v as usize].clone());
-        let autotriage = verdict.map(|verdict| {
-            let reason = match verdict {
-                Verdict::TruePositive => String::new(),
-                Verdict::FalsePositive => format!(
-                    "The value reaching the sink in {path} is validated against an allow-list before use, so the reported flow is not exploitable."
-                ),
-                _ => "Not enough context to decide: the input source could not be resolved statically.".to_owned(),
-            };
-            Autotriage {
-                id: Some(format!("at-{id}")),
-                issue_id: Some(id.clone()),
-                verdict: Some(verdict),
-                reason: (!reason.is_empty()).then_some(reason),
-                feedback: r.chance(0.2).then(|| AutotriageFeedback {
-                    autotriage_id: Some(format!("at-{id}")),
-                    rating: Some(if r.chance(0.7) { "RATING_GOOD" } else { "RATING_BAD" }.into()),
-                    note: Some("Checked by hand; verdict stands.".into()),
-                }),
-                match_based_id: Some(match_based_id.clone()),
-                memory_ids_referenced: row.memory_referenced.map(memory_id).into_iter().collect(),
-                memory_ids_rendered: row.memory_rendered.map(memory_id).into_iter().collect(),
-            }
-        });
+        let autotriage = autotriage(row, &id, &path, &match_based_id, &mut r);
 
         // An in-flight request has no pull request yet.
         let fix_pr_id = row
@@ -157,17 +87,7 @@ impl Dataset {
             .map(|_| (3100 + index % 9000).to_string());
         let sca_attributes =
             advisory.map(|a| self.sca_attributes(row, a, &mut r, host, &repo_meta.name, &commit));
-        let secrets_attributes = secret.map(|s| SecretsAttributes {
-            validation_state: row
-                .validation
-                .map(|v| ValidationState::ALL[v as usize].clone()),
-            secret_type: Some(s.secret_type.clone()),
-            historical_info: row.historical.then(|| HistoricalInfo {
-                git_commit: Some(r.hex(40)),
-                git_commit_timestamp: Some(ts(row.created - r.range(1, 400) * 86_400)),
-                git_blob: Some(r.hex(40)),
-            }),
-        });
+        let secrets_attributes = secret.map(|s| secrets_attributes(row, s, &mut r));
 
         let mut issue = Issue {
             id: Some(id.clone()),
@@ -206,33 +126,11 @@ impl Dataset {
                 Some(c) => c.note.clone(),
                 None => Dataset::generated_note(row),
             },
-            external_ticket: row.ticket.then(|| ExternalTicket {
-                url: Some(format!(
-                    "https://tickets.example.com/browse/SEC-{}",
-                    1200 + index
-                )),
-                external_slug: Some(format!("SEC-{}", 1200 + index)),
-                id: Some(format!("tkt-{id}")),
-                linked_issue_ids: vec![id.clone()],
-            }),
+            external_ticket: row.ticket.then(|| external_ticket(index, &id)),
             vuln_group_key: advisory.map(|a| format!("{}:{}", a.package, a.vuln_id)),
             is_blocking: Some(row.blocking),
             autotriage,
-            ai_tags: row.sensitivity.map(|k| AiTags {
-                id: Some(format!("ait-{id}")),
-                path: Some(path.clone()),
-                tags: Some(
-                    [
-                        "authentication",
-                        "payments",
-                        "pii",
-                        "admin",
-                        "internal-tooling",
-                    ][index % 5]
-                        .into(),
-                ),
-                sensitivity: Some(Sensitivity::ALL[k as usize].clone()),
-            }),
+            ai_tags: row.sensitivity.map(|k| ai_tags(index, &id, &path, k)),
             line_of_code_url: Some(line_url),
             file_path: Some(path.clone()),
             line: Some(line),
@@ -257,32 +155,10 @@ impl Dataset {
             subcategories: code_rule
                 .map(|r| r.subcategories.clone())
                 .unwrap_or_else(|| vec!["vuln".into()]),
-            rule_superseded_by: if index.is_multiple_of(97) {
-                vec![RuleSupersededBy {
-                    product: Some(RuleType::Sast),
-                    rule_path: Some(format!("{}-v2", facts.rule_path)),
-                }]
-            } else {
-                vec![]
-            },
+            rule_superseded_by: superseded_by(index, facts.rule_path),
             issue_type: Some(row.kind.issue_type()),
             issue_parent_id: Some(format!("ip-{}-{}", row.repo, row.rule)),
-            ticket_attempts: if row.ticket_failed {
-                // When the activity says the attempt was made.
-                let attempted = self
-                    .timeline(index, base)
-                    .iter()
-                    .find(|e| *e.history_type() == HistoryType::TicketAttempted)
-                    .map_or(row.created, |e| e.date);
-                vec![TicketAttempt {
-                    attempted_at: Some(ts(attempted)),
-                    response_message: Some(
-                        "400 Bad Request: field 'component' is required by the SEC project".into(),
-                    ),
-                }]
-            } else {
-                vec![]
-            },
+            ticket_attempts: self.ticket_attempts(index, base, row),
             sast_attributes: matches!(row.kind, Kind::Code | Kind::AiCode)
                 .then(SastAttributes::default),
             sca_attributes,
@@ -318,6 +194,67 @@ impl Dataset {
             issue.activity_history = self.activity(index, change);
         }
         issue
+    }
+
+    /// The finding's message: its rule's, with a sample of hostile text
+    /// for the few rows that carry one.
+    fn message(
+        &self,
+        row: &Row,
+        code_rule: Option<&CodeRule>,
+        advisory: Option<&ScaAdvisory>,
+        secret: Option<&SecretRule>,
+    ) -> String {
+        let mut message = code_rule
+            .map(|r| r.message.clone())
+            .or_else(|| advisory.map(|a| a.message.clone()))
+            .or_else(|| secret.map(|s| s.message.clone()))
+            .unwrap_or_default();
+        if let Some(u) = row.unicode {
+            let sample = &self.catalog.unicode_samples[u as usize];
+            message = format!("{message} {}", sample.text);
+        }
+        message
+    }
+
+    /// The team that owns the finding's code, with its members.
+    fn codeowners(&self, row: &Row) -> Vec<Codeowner> {
+        let team = &self.catalog.people.teams[row.team as usize];
+        vec![Codeowner {
+            id: Some(format!("team-{}", row.team as u32 + 1)),
+            name: Some(team.name.clone()),
+            is_team: Some(true),
+            members: team
+                .members
+                .iter()
+                .map(|login| Codeowner {
+                    id: Some(format!("user-{login}")),
+                    name: Some(login.clone()),
+                    is_team: Some(false),
+                    members: vec![],
+                })
+                .collect(),
+        }]
+    }
+
+    /// The ticket attempt that failed, dated by the finding's activity.
+    fn ticket_attempts(&self, index: usize, base: &Row, row: &Row) -> Vec<TicketAttempt> {
+        if row.ticket_failed {
+            // When the activity says the attempt was made.
+            let attempted = self
+                .timeline(index, base)
+                .iter()
+                .find(|e| *e.history_type() == HistoryType::TicketAttempted)
+                .map_or(row.created, |e| e.date);
+            vec![TicketAttempt {
+                attempted_at: Some(ts(attempted)),
+                response_message: Some(
+                    "400 Bad Request: field 'component' is required by the SEC project".into(),
+                ),
+            }]
+        } else {
+            vec![]
+        }
     }
 
     /// The note a generated finding carries: one of its triage.
@@ -558,6 +495,131 @@ impl Dataset {
         issue.ref_url = issue.commit_url.clone();
         issue.first_detected_at = Some(ts(row.first_detected));
         issue.related_issues = self.related(index);
+    }
+}
+
+/// The rule's CWE and OWASP names, references and origin.
+fn rule_taxonomy(
+    code_rule: Option<&CodeRule>,
+    advisory: Option<&ScaAdvisory>,
+) -> (Vec<String>, Vec<String>, Vec<String>, RuleOrigin) {
+    if let Some(cr) = code_rule {
+        (
+            cr.cwe.clone(),
+            cr.owasp.clone(),
+            cr.references.clone(),
+            RuleOrigin::from_wire(&cr.rule_origin),
+        )
+    } else if let Some(a) = advisory {
+        (
+            a.cwes.clone(),
+            vec!["A06:2021 - Vulnerable and Outdated Components".into()],
+            a.references.clone(),
+            RuleOrigin::ProRules,
+        )
+    } else {
+        (
+            vec!["CWE-798: Use of Hard-coded Credentials".into()],
+            vec!["A07:2021 - Identification and Authentication Failures".into()],
+            vec![
+                "https://owasp.org/Top10/A07_2021-Identification_and_Authentication_Failures/"
+                    .into(),
+            ],
+            RuleOrigin::ProRules,
+        )
+    }
+}
+
+/// The AI's verdict on a code finding, with feedback on some.
+fn autotriage(
+    row: &Row,
+    id: &str,
+    path: &str,
+    match_based_id: &str,
+    r: &mut Rng,
+) -> Option<Autotriage> {
+    let verdict = row.verdict.map(|v| Verdict::ALL[v as usize].clone());
+    verdict.map(|verdict| {
+        let reason = match verdict {
+            Verdict::TruePositive => String::new(),
+            Verdict::FalsePositive => format!(
+                "The value reaching the sink in {path} is validated against an allow-list before use, so the reported flow is not exploitable."
+            ),
+            _ => "Not enough context to decide: the input source could not be resolved statically.".to_owned(),
+        };
+        Autotriage {
+            id: Some(format!("at-{id}")),
+            issue_id: Some(id.to_owned()),
+            verdict: Some(verdict),
+            reason: (!reason.is_empty()).then_some(reason),
+            feedback: r.chance(0.2).then(|| AutotriageFeedback {
+                autotriage_id: Some(format!("at-{id}")),
+                rating: Some(if r.chance(0.7) { "RATING_GOOD" } else { "RATING_BAD" }.into()),
+                note: Some("Checked by hand; verdict stands.".into()),
+            }),
+            match_based_id: Some(match_based_id.to_owned()),
+            memory_ids_referenced: row.memory_referenced.map(memory_id).into_iter().collect(),
+            memory_ids_rendered: row.memory_rendered.map(memory_id).into_iter().collect(),
+        }
+    })
+}
+
+/// What a secret finding says of the secret.
+fn secrets_attributes(row: &Row, s: &SecretRule, r: &mut Rng) -> SecretsAttributes {
+    SecretsAttributes {
+        validation_state: row
+            .validation
+            .map(|v| ValidationState::ALL[v as usize].clone()),
+        secret_type: Some(s.secret_type.clone()),
+        historical_info: row.historical.then(|| HistoricalInfo {
+            git_commit: Some(r.hex(40)),
+            git_commit_timestamp: Some(ts(row.created - r.range(1, 400) * 86_400)),
+            git_blob: Some(r.hex(40)),
+        }),
+    }
+}
+
+/// The ticket a finding was filed as.
+fn external_ticket(index: usize, id: &str) -> ExternalTicket {
+    ExternalTicket {
+        url: Some(format!(
+            "https://tickets.example.com/browse/SEC-{}",
+            1200 + index
+        )),
+        external_slug: Some(format!("SEC-{}", 1200 + index)),
+        id: Some(format!("tkt-{id}")),
+        linked_issue_ids: vec![id.to_owned()],
+    }
+}
+
+/// What the AI says of the code's sensitivity.
+fn ai_tags(index: usize, id: &str, path: &str, k: u8) -> AiTags {
+    AiTags {
+        id: Some(format!("ait-{id}")),
+        path: Some(path.to_owned()),
+        tags: Some(
+            [
+                "authentication",
+                "payments",
+                "pii",
+                "admin",
+                "internal-tooling",
+            ][index % 5]
+                .into(),
+        ),
+        sensitivity: Some(Sensitivity::ALL[k as usize].clone()),
+    }
+}
+
+/// The rule that replaces this one, for a few findings.
+fn superseded_by(index: usize, rule_path: &str) -> Vec<RuleSupersededBy> {
+    if index.is_multiple_of(97) {
+        vec![RuleSupersededBy {
+            product: Some(RuleType::Sast),
+            rule_path: Some(format!("{rule_path}-v2")),
+        }]
+    } else {
+        vec![]
     }
 }
 

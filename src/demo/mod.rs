@@ -2,6 +2,7 @@
 //! operations on a deterministic data set. Imports the model, never the
 //! client or the TUI.
 
+pub mod bad_request;
 mod catalog;
 pub mod cursor;
 pub mod dataset;

@@ -14,6 +14,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::decompression::RequestDecompressionLayer;
@@ -25,16 +27,32 @@ pub fn router(state: Arc<DemoState>) -> Router {
     Router::new()
         .route(
             "/api/reporting/{deployment}/findings",
-            post(report_findings),
+            post(json_query(
+                |_: &ReportRequest| None,
+                |s, r| query::report_findings(&s.dataset, &s.orders, r),
+            )),
         )
-        .route("/api/issues/{deployment}/search", post(search_issues))
+        .route(
+            "/api/issues/{deployment}/search",
+            post(json_query(
+                |r: &SearchIssuesRequest| Some(&r.deployment_id),
+                |s, r| query::search_issues(&s.dataset, r),
+            )),
+        )
         .route(
             "/api/agent/deployments/{deployment}/issues",
-            post(list_issues),
+            post(json_query(
+                |r: &ListIssuesRequest| Some(&r.deployment_id),
+                |s, r| query::list_issues(&s.dataset, &s.orders, r),
+            )),
         )
         .route(
             "/api/agent/deployments/{deployment}/issues/search",
-            post(list_issue_groups),
+            // `IssuesService_ListIssueGroups`: findings grouped by rule.
+            post(json_query(
+                |r: &ListIssueGroupsRequest| Some(&r.deployment_id),
+                |s, r| query::list_issue_groups(&s.dataset, &s.orders, r),
+            )),
         )
         .route(
             "/api/agent/deployments/{deployment}/issues/v2/{issue}",
@@ -42,15 +60,28 @@ pub fn router(state: Arc<DemoState>) -> Router {
         )
         .route(
             "/api/agent/deployments/{deployment}/issue_filters",
-            post(issue_filters),
+            // `IssuesService_GetIssueFilters`: the values the filters can take.
+            post(json_query(
+                |r: &IssueFiltersRequest| Some(&r.deployment_id),
+                |s, r| query::issue_filters(&s.dataset, r),
+            )),
         )
         .route(
             "/api/agent/deployments/{deployment}/issue_counts",
-            post(issue_counts),
+            // `IssuesService_GetIssueCounts`: the filter's findings counted by state.
+            post(json_query(
+                |r: &GetIssueCountsRequest| Some(&r.deployment_id),
+                |s, r| query::issue_counts(&s.dataset, &s.orders, r),
+            )),
         )
         .route(
             "/api/agent/deployments/{deployment}/findings/v2",
-            patch(update_findings),
+            // `IssuesService_BulkUpdateIssues`: triages the findings the filter
+            // matches (kept for the life of the process).
+            patch(json_query(
+                |r: &UpdateFindingsRequest| Some(&r.deployment_id),
+                |s, r| query::update_findings(&s.dataset, r),
+            )),
         )
         .route(
             "/api/issues/{deployment}/issue/{issue}",
@@ -250,92 +281,37 @@ fn same_as_path(field: &str, body: &Option<String>, path: &str) -> Result<(), Ap
     }
 }
 
-async fn report_findings(
-    State(state): State<Arc<DemoState>>,
-    Path(deployment): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: ReportRequest = parse_body(&body)?;
-    let state2 = state.clone();
-    let resp =
-        run_blocking(move || query::report_findings(&state2.dataset, &state2.orders, &req)).await?;
-    Ok(json_ok(&resp))
-}
+/// What a JSON query handler's answer is, boxed so that one function can
+/// make every such handler.
+type Answer = Pin<Box<dyn Future<Output = Result<Response, ApiFailure>> + Send>>;
 
-async fn search_issues(
-    State(state): State<Arc<DemoState>>,
-    Path(deployment): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: SearchIssuesRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let resp = query::search_issues(&state.dataset, &req)?;
-    Ok(json_ok(&resp))
-}
-
-async fn list_issues(
-    State(state): State<Arc<DemoState>>,
-    Path(deployment): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: ListIssuesRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let state2 = state.clone();
-    let resp =
-        run_blocking(move || query::list_issues(&state2.dataset, &state2.orders, &req)).await?;
-    Ok(json_ok(&resp))
-}
-
-/// `IssuesService_ListIssueGroups`: findings grouped by rule.
-async fn list_issue_groups(
-    State(state): State<Arc<DemoState>>,
-    Path(deployment): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: ListIssueGroupsRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let state2 = state.clone();
-    let resp =
-        run_blocking(move || query::list_issue_groups(&state2.dataset, &state2.orders, &req))
-            .await?;
-    Ok(json_ok(&resp))
-}
-
-/// `IssuesService_GetIssueCounts`: the filter's findings counted by state.
-async fn issue_counts(
-    State(state): State<Arc<DemoState>>,
-    Path(deployment): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: GetIssueCountsRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let state2 = state.clone();
-    let resp =
-        run_blocking(move || query::issue_counts(&state2.dataset, &state2.orders, &req)).await?;
-    Ok(json_ok(&resp))
-}
-
-/// `IssuesService_GetIssueFilters`: the values the filters can take.
-async fn issue_filters(
-    State(state): State<Arc<DemoState>>,
-    Path(deployment): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: IssueFiltersRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    Ok(json_ok(&query::issue_filters(&state.dataset, &req)?))
+/// The one skeleton of the handlers that answer a JSON body with a query's
+/// JSON answer: admit the caller, read the body, check the body's
+/// deployment (`deployment_of`, when the request has one) against the
+/// path's, run the query off the async threads.
+fn json_query<Req, Resp>(
+    deployment_of: fn(&Req) -> Option<&Option<String>>,
+    run: fn(&DemoState, &Req) -> Result<Resp, BadRequest>,
+) -> impl Fn(State<Arc<DemoState>>, Path<String>, HeaderMap, Bytes) -> Answer
++ Clone
++ Send
++ Sync
++ 'static
+where
+    Req: DeserializeOwned + Send + 'static,
+    Resp: Serialize + Send + 'static,
+{
+    move |State(state), Path(deployment), headers, body| {
+        Box::pin(async move {
+            admit(&state, &headers, &deployment)?;
+            let req: Req = parse_body(&body)?;
+            if let Some(body_deployment) = deployment_of(&req) {
+                same_deployment(body_deployment, &deployment)?;
+            }
+            let resp = run_blocking(move || run(&state, &req)).await?;
+            Ok(json_ok(&resp))
+        })
+    }
 }
 
 /// The query of the single-issue fetch.
@@ -379,22 +355,6 @@ async fn get_issue(
         issue.code_snippets.clear();
     }
     Ok(json_ok(&issue))
-}
-
-/// `IssuesService_BulkUpdateIssues`: triages the findings the filter
-/// matches (kept for the life of the process).
-async fn update_findings(
-    State(state): State<Arc<DemoState>>,
-    Path(deployment): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let req: UpdateFindingsRequest = parse_body(&body)?;
-    same_deployment(&req.deployment_id, &deployment)?;
-    let state2 = state.clone();
-    let resp = run_blocking(move || query::update_findings(&state2.dataset, &req)).await?;
-    Ok(json_ok(&resp))
 }
 
 /// `PublicIssuesService_TriageIssue`: triages one agentic-workflow issue

@@ -3,7 +3,7 @@
 //! are left as they are, and an explicit `false` is a change like any other.
 
 use super::cursor::{self, Cursor};
-use super::query::{BadRequest, DEFAULT_LIMIT, MAX_LIMIT};
+use super::query::BadRequest;
 use crate::api::model::*;
 use chrono::{DateTime, Utc};
 use std::cmp::Ordering;
@@ -26,13 +26,13 @@ pub fn list_page(
     query: &ListQuery,
 ) -> Result<ListScmConfigsResponse, BadRequest> {
     let limit = match query.limit.as_deref().map(str::trim) {
-        None | Some("") => DEFAULT_LIMIT,
+        None | Some("") => DEFAULT_PAGE_SIZE,
         Some(raw) => match raw.parse::<i64>() {
             Ok(n) if n < 0 => {
                 return Err(BadRequest(format!("limit must not be negative (got {n})")));
             }
-            Ok(0) => DEFAULT_LIMIT,
-            Ok(n) => n.min(MAX_LIMIT),
+            Ok(0) => DEFAULT_PAGE_SIZE,
+            Ok(n) => n.min(MAX_PAGE_SIZE),
             Err(_) => return Err(BadRequest("limit must be an integer".into())),
         },
     } as usize;

@@ -8,6 +8,15 @@ use super::wire::{self, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
+/// The page size of every list when its request gives none: what the
+/// server answers with (docs/api.md §8), and so what the client, the
+/// settings and each pane ask for by default. The one definition.
+pub const DEFAULT_PAGE_SIZE: i64 = 100;
+
+/// The most items a server puts in one page (docs/api.md §8): what `--all`
+/// asks for, and the most a setting may ask. The one definition.
+pub const MAX_PAGE_SIZE: i64 = 1000;
+
 #[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

@@ -1,8 +1,9 @@
 //! The finding rows: one random stream per finding decides its kind,
 //! rule, place, levels, dates and states.
 
-use super::{DAY, Dataset, FixPr, Kind, Row, idx, stream};
+use super::{DAY, Dataset, FixPr, Kind, RepoInfo, Row, idx, stream};
 use crate::api::model::*;
+use crate::demo::catalog::ScaAdvisory;
 use crate::demo::rng::Rng;
 
 impl Dataset {
@@ -15,40 +16,7 @@ impl Dataset {
             .collect();
         let repo = r.weighted(&repo_weights);
         let info = &self.repos[repo];
-        let kind = match r.weighted(&[50, 6, 30, 14]) {
-            0 => Kind::Code,
-            1 => Kind::AiCode,
-            2 => Kind::Sca,
-            _ => Kind::Secrets,
-        };
-        let ai_rules: Vec<u16> = info
-            .code_rules
-            .iter()
-            .copied()
-            .filter(|&k| c.code_rules[k as usize].issue_type == "ISSUE_TYPE_AI_SAST")
-            .collect();
-        let plain_rules: Vec<u16> = info
-            .code_rules
-            .iter()
-            .copied()
-            .filter(|&k| c.code_rules[k as usize].issue_type != "ISSUE_TYPE_AI_SAST")
-            .collect();
-        let (kind, rule) = match kind {
-            Kind::AiCode if !ai_rules.is_empty() => (Kind::AiCode, *r.pick(&ai_rules)),
-            Kind::Code | Kind::AiCode if !plain_rules.is_empty() => {
-                (Kind::Code, *r.pick(&plain_rules))
-            }
-            // Every repository has advisories and secret rules of its own
-            // (a catalog test says so); the whole list is a fallback only.
-            Kind::Code | Kind::AiCode | Kind::Sca => (
-                Kind::Sca,
-                pick_or(&mut r, &info.advisories, c.sca_advisories.len()),
-            ),
-            Kind::Secrets => (
-                Kind::Secrets,
-                pick_or(&mut r, &info.secret_rules, c.secret_rules.len()),
-            ),
-        };
+        let (kind, rule) = self.kind_and_rule(&mut r, info);
         // The files of the rule that fit the repository.
         let (rule_severity, files) = match kind {
             Kind::Code | Kind::AiCode => (
@@ -82,82 +50,16 @@ impl Dataset {
             1 + r.below(repo_meta.other_refs.len()) as u8
         };
 
-        // Most findings are recent; a long tail reaches back a year.
-        let age_days = (r.unit().powf(1.8) * 365.0) as i64;
-        // Two minutes before "now" at the latest: its first events follow
-        // it by up to a minute and must not pass "now".
-        let created = (self.now() - age_days * DAY - r.range(0, DAY - 1)).min(self.now() - 120);
-        let first_detected = created
-            - if r.chance(0.3) {
-                r.range(0, 30) * DAY
-            } else {
-                0
-            };
-        // Later dates stay before "now" without piling up on it.
-        let room = (self.now() - 60 - created).max(0);
-        let relevant_since = created + r.range(0, room.min(3 * DAY));
+        let (created, first_detected, relevant_since) = self.dates(&mut r);
 
-        let status = match r.weighted(&[70, 20, 5, 5]) {
-            0 => IssueStatus::Unresolved,
-            1 => IssueStatus::Fixed,
-            2 => IssueStatus::Removed,
-            _ => IssueStatus::Muted,
-        };
-        let (triage, aggregate) = match status {
-            IssueStatus::Fixed => (TriageState::Untriaged, AggregateState::Fixed),
-            IssueStatus::Removed => (TriageState::Untriaged, AggregateState::Removed),
-            IssueStatus::Muted => (TriageState::Untriaged, AggregateState::IgnoredCode),
-            _ => match r.weighted(&[58, 12, 8, 8, 5, 7, 2]) {
-                0 => (TriageState::Untriaged, AggregateState::Open),
-                1 => (TriageState::Ignored, AggregateState::IgnoredApp),
-                2 => (TriageState::Reviewing, AggregateState::Reviewing),
-                3 => (TriageState::Fixing, AggregateState::Fixing),
-                4 => (
-                    TriageState::ProvisionallyIgnored,
-                    AggregateState::ProvisionallyIgnoredApp,
-                ),
-                5 => (TriageState::Reopened, AggregateState::Open),
-                _ => (TriageState::Unknown, AggregateState::Unknown),
-            },
-        };
-        let triage_reason = matches!(
-            triage,
-            TriageState::Ignored | TriageState::ProvisionallyIgnored
-        )
-        .then(|| {
-            idx(
-                TriageReason::ALL,
-                r.pick(&[
-                    TriageReason::FalsePositive,
-                    TriageReason::AcceptableRisk,
-                    TriageReason::NoTime,
-                    TriageReason::Duplicate,
-                ]),
-            )
-        });
+        let (status, triage, aggregate, triage_reason) = states(&mut r);
 
         let is_code = matches!(kind, Kind::Code | Kind::AiCode);
         let verdict =
             (is_code && r.chance(0.7)).then(|| idx(Verdict::ALL, r.pick(&Verdict::ALL[..3])));
         let sensitivity = r.chance(0.5).then(|| r.below(Sensitivity::ALL.len()) as u8);
-        let reachability = (kind == Kind::Sca).then(|| {
-            let adv = &c.sca_advisories[rule as usize];
-            let v = match adv.sca_rule_kind.as_str() {
-                "SCA_RULE_KIND_MALICIOUS_DEPENDENCY" => Reachability::AlwaysReachable,
-                "SCA_RULE_KIND_UPGRADE_ONLY" | "SCA_RULE_KIND_LEGACY" => Reachability::Unknown,
-                _ => r
-                    .pick(&[
-                        Reachability::Reachable,
-                        Reachability::Reachable,
-                        Reachability::ConditionallyReachable,
-                        Reachability::Unreachable,
-                        Reachability::Unreachable,
-                        Reachability::AlwaysReachable,
-                    ])
-                    .clone(),
-            };
-            idx(Reachability::ALL, &v)
-        });
+        let reachability =
+            (kind == Kind::Sca).then(|| reachability(&mut r, &c.sca_advisories[rule as usize]));
         let validation = (kind == Kind::Secrets).then(|| r.below(ValidationState::ALL.len()) as u8);
         let transitive = kind == Kind::Sca
             && !c.sca_advisories[rule as usize].parents.is_empty()
@@ -232,6 +134,127 @@ impl Dataset {
         }
         row
     }
+
+    /// The row's kind and rule: one the repository holds, else one of the
+    /// whole catalog.
+    fn kind_and_rule(&self, r: &mut Rng, info: &RepoInfo) -> (Kind, u16) {
+        let c = &self.catalog;
+        let kind = match r.weighted(&[50, 6, 30, 14]) {
+            0 => Kind::Code,
+            1 => Kind::AiCode,
+            2 => Kind::Sca,
+            _ => Kind::Secrets,
+        };
+        let ai_rules: Vec<u16> = info
+            .code_rules
+            .iter()
+            .copied()
+            .filter(|&k| c.code_rules[k as usize].issue_type == "ISSUE_TYPE_AI_SAST")
+            .collect();
+        let plain_rules: Vec<u16> = info
+            .code_rules
+            .iter()
+            .copied()
+            .filter(|&k| c.code_rules[k as usize].issue_type != "ISSUE_TYPE_AI_SAST")
+            .collect();
+        match kind {
+            Kind::AiCode if !ai_rules.is_empty() => (Kind::AiCode, *r.pick(&ai_rules)),
+            Kind::Code | Kind::AiCode if !plain_rules.is_empty() => {
+                (Kind::Code, *r.pick(&plain_rules))
+            }
+            // Every repository has advisories and secret rules of its own
+            // (a catalog test says so); the whole list is a fallback only.
+            Kind::Code | Kind::AiCode | Kind::Sca => (
+                Kind::Sca,
+                pick_or(r, &info.advisories, c.sca_advisories.len()),
+            ),
+            Kind::Secrets => (
+                Kind::Secrets,
+                pick_or(r, &info.secret_rules, c.secret_rules.len()),
+            ),
+        }
+    }
+
+    /// When the finding was created, first detected, and relevant since.
+    fn dates(&self, r: &mut Rng) -> (i64, i64, i64) {
+        // Most findings are recent; a long tail reaches back a year.
+        let age_days = (r.unit().powf(1.8) * 365.0) as i64;
+        // Two minutes before "now" at the latest: its first events follow
+        // it by up to a minute and must not pass "now".
+        let created = (self.now() - age_days * DAY - r.range(0, DAY - 1)).min(self.now() - 120);
+        let first_detected = created
+            - if r.chance(0.3) {
+                r.range(0, 30) * DAY
+            } else {
+                0
+            };
+        // Later dates stay before "now" without piling up on it.
+        let room = (self.now() - 60 - created).max(0);
+        let relevant_since = created + r.range(0, room.min(3 * DAY));
+        (created, first_detected, relevant_since)
+    }
+}
+
+/// The row's status, triage state, aggregate state and triage reason.
+fn states(r: &mut Rng) -> (IssueStatus, TriageState, AggregateState, Option<u8>) {
+    let status = match r.weighted(&[70, 20, 5, 5]) {
+        0 => IssueStatus::Unresolved,
+        1 => IssueStatus::Fixed,
+        2 => IssueStatus::Removed,
+        _ => IssueStatus::Muted,
+    };
+    let (triage, aggregate) = match status {
+        IssueStatus::Fixed => (TriageState::Untriaged, AggregateState::Fixed),
+        IssueStatus::Removed => (TriageState::Untriaged, AggregateState::Removed),
+        IssueStatus::Muted => (TriageState::Untriaged, AggregateState::IgnoredCode),
+        _ => match r.weighted(&[58, 12, 8, 8, 5, 7, 2]) {
+            0 => (TriageState::Untriaged, AggregateState::Open),
+            1 => (TriageState::Ignored, AggregateState::IgnoredApp),
+            2 => (TriageState::Reviewing, AggregateState::Reviewing),
+            3 => (TriageState::Fixing, AggregateState::Fixing),
+            4 => (
+                TriageState::ProvisionallyIgnored,
+                AggregateState::ProvisionallyIgnoredApp,
+            ),
+            5 => (TriageState::Reopened, AggregateState::Open),
+            _ => (TriageState::Unknown, AggregateState::Unknown),
+        },
+    };
+    let triage_reason = matches!(
+        triage,
+        TriageState::Ignored | TriageState::ProvisionallyIgnored
+    )
+    .then(|| {
+        idx(
+            TriageReason::ALL,
+            r.pick(&[
+                TriageReason::FalsePositive,
+                TriageReason::AcceptableRisk,
+                TriageReason::NoTime,
+                TriageReason::Duplicate,
+            ]),
+        )
+    });
+    (status, triage, aggregate, triage_reason)
+}
+
+/// How reachable an advisory's vulnerable code is, by the advisory's kind.
+fn reachability(r: &mut Rng, adv: &ScaAdvisory) -> u8 {
+    let v = match adv.sca_rule_kind.as_str() {
+        "SCA_RULE_KIND_MALICIOUS_DEPENDENCY" => Reachability::AlwaysReachable,
+        "SCA_RULE_KIND_UPGRADE_ONLY" | "SCA_RULE_KIND_LEGACY" => Reachability::Unknown,
+        _ => r
+            .pick(&[
+                Reachability::Reachable,
+                Reachability::Reachable,
+                Reachability::ConditionallyReachable,
+                Reachability::Unreachable,
+                Reachability::Unreachable,
+                Reachability::AlwaysReachable,
+            ])
+            .clone(),
+    };
+    idx(Reachability::ALL, &v)
 }
 
 /// One of `items`, else (none) an index below `len`.

@@ -24,6 +24,15 @@ impl Bits {
     }
 }
 
+/// What a report query matches: its rows and its totals.
+pub(super) struct ReportScan {
+    pub(super) matches: Bits,
+    pub(super) total: i64,
+    pub(super) code: i64,
+    pub(super) sca: i64,
+    pub(super) secrets: i64,
+}
+
 /// How many recent queries keep their matched rows.
 const MEMO_ENTRIES: usize = 32;
 

@@ -62,12 +62,7 @@ pub use triage::{triage_agentic, update_findings};
 use super::dataset::Kind;
 use chrono::{DateTime, TimeZone, Utc};
 
-pub const DEFAULT_LIMIT: i64 = 100;
-pub const MAX_LIMIT: i64 = 1000;
-
-/// A request the server refuses with 400.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BadRequest(pub String);
+pub use super::bad_request::BadRequest;
 
 fn known<T: Clone>(
     value: &Option<T>,

@@ -1,8 +1,7 @@
 //! Total orders (docs/api.md §10): each sort order of List issues is a
 //! permutation of the row indices, built once.
 
-use super::memo::{Bits, Memo};
-use super::report::ReportScan;
+use super::memo::{Bits, Memo, ReportScan};
 use super::{CLASS_KINDS, class};
 use crate::api::model::{SortBy, SortDirection};
 use crate::demo::dataset::{Changes, Dataset, Row};

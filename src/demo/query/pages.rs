@@ -1,13 +1,14 @@
 //! Cursor pages (docs/api.md §7–9): the page size asked for, and one page
 //! cut out of a sort order.
 
-use super::{BadRequest, DEFAULT_LIMIT, MAX_LIMIT};
+use super::BadRequest;
+use crate::api::model::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
 
 pub(super) fn page_limit(limit: Option<i64>) -> Result<usize, BadRequest> {
     match limit {
-        None | Some(0) => Ok(DEFAULT_LIMIT as usize),
+        None | Some(0) => Ok(DEFAULT_PAGE_SIZE as usize),
         Some(n) if n < 0 => Err(BadRequest(format!("limit must not be negative (got {n})"))),
-        Some(n) => Ok(n.min(MAX_LIMIT) as usize),
+        Some(n) => Ok(n.min(MAX_PAGE_SIZE) as usize),
     }
 }
 

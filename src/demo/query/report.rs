@@ -1,7 +1,7 @@
 //! Report findings: its filter semantics (docs/api.md, "Semantics of
 //! filters", Report findings), its totals and its pages.
 
-use super::memo::Bits;
+use super::memo::{Bits, ReportScan};
 use super::order::Orders;
 use super::pages::{collect_page, page_limit};
 use super::{BadRequest, CLASS_KINDS, bound, class};
@@ -282,15 +282,6 @@ impl<'a> ReportMatcher<'a> {
         }
         scan
     }
-}
-
-/// What a report query matches: its rows and its totals.
-pub(super) struct ReportScan {
-    matches: Bits,
-    total: i64,
-    code: i64,
-    sca: i64,
-    secrets: i64,
 }
 
 fn is_open(s: &AggregateState) -> bool {

@@ -24,8 +24,6 @@ use tui_input::backend::crossterm::EventHandler;
 
 pub const ID: PaneId = PaneId("agentic");
 
-pub const PAGE_SIZE: i64 = 100;
-
 /// The four text queries, in the order they are shown and tabbed through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryField {
@@ -203,7 +201,7 @@ impl AgenticPane {
     pub fn request(&self, cursor: Option<String>) -> SearchIssuesRequest {
         SearchIssuesRequest {
             filters: self.filters(),
-            limit: Some(PAGE_SIZE),
+            limit: Some(DEFAULT_PAGE_SIZE),
             cursor,
             sort_field: self.sort_field.clone(),
             sort_direction: self.sort_direction.clone(),

@@ -72,7 +72,7 @@ fn activate_runs_one_empty_search() {
     assert_eq!(sent.len(), 1, "only the first activation searches");
     let req = &sent[0].1;
     assert_eq!(req.filters, None, "no empty query is sent");
-    assert_eq!(req.limit, Some(PAGE_SIZE));
+    assert_eq!(req.limit, Some(DEFAULT_PAGE_SIZE));
     assert_eq!(req.cursor, None);
     assert_eq!(req.sort_field, None);
     assert!(pane.is_loading());

@@ -32,9 +32,6 @@ use tui_input::backend::crossterm::EventHandler;
 
 pub const ID: PaneId = PaneId("issues");
 
-/// Items per page unless a profile says otherwise.
-pub const PAGE_SIZE: i64 = 100;
-
 /// The order `s` walks the sort fields: from the default to what triage
 /// wants most.
 const SORT_CYCLE: [SortBy; 6] = [
@@ -60,7 +57,7 @@ pub struct IssuesPane {
     /// The local filter in force ("" = none).
     pub local_query: String,
     pub form: Option<FilterForm>,
-    /// Items per page (a profile's `page_size`; `PAGE_SIZE` by default).
+    /// Items per page (a profile's `page_size`; `DEFAULT_PAGE_SIZE` by default).
     pub page_size: Option<i64>,
     /// Rows marked with `Space` (until the list is loaded anew).
     pub marked: Marks,
@@ -125,7 +122,7 @@ impl IssuesPane {
 
     fn request(&self, cursor: Option<String>) -> ListIssuesRequest {
         let mut req = ListIssuesRequest {
-            limit: Some(self.page_size.unwrap_or(PAGE_SIZE)),
+            limit: Some(self.page_size.unwrap_or(DEFAULT_PAGE_SIZE)),
             cursor,
             sort_by: self.sort_by.clone(),
             sort_direction: self.sort_direction.clone(),

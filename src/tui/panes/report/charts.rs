@@ -3,7 +3,7 @@
 //! rules and top projects count the loaded findings, and their titles say
 //! how many that is.
 
-use super::view::{fit, group, key_label};
+use super::labels::{fit, group, key_label};
 use super::{ReportPane, SEVERITIES};
 use crate::api::model::{Severity, TimeBucketSize, Timestamp};
 use crate::tui::keymap::Action;

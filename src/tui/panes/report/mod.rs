@@ -17,6 +17,7 @@ mod charts;
 mod counts;
 mod coverage;
 mod keys;
+mod labels;
 mod selectors;
 mod stats;
 mod view;
@@ -41,8 +42,6 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use tui_input::Input;
 
 pub const ID: PaneId = PaneId("report");
-
-pub const PAGE_SIZE: i64 = 100;
 
 /// The time periods `p` cycles through, in days back from now; `None` is
 /// all time.
@@ -269,7 +268,7 @@ impl ReportPane {
             report_type: Some(self.report_type.clone()),
             filters: (filters != ReportFilters::default()).then_some(filters),
             finding_state: self.finding_state.clone(),
-            limit: Some(PAGE_SIZE),
+            limit: Some(DEFAULT_PAGE_SIZE),
             cursor,
             ..Default::default()
         }

@@ -24,7 +24,7 @@ fn sent_of(outbox: &Outbox, limit: i64) -> Vec<(RequestId, ReportRequest)> {
 
 /// The requests for pages of findings sent, with their ids.
 pub(super) fn sent(outbox: &Outbox) -> Vec<(RequestId, ReportRequest)> {
-    sent_of(outbox, PAGE_SIZE)
+    sent_of(outbox, DEFAULT_PAGE_SIZE)
 }
 
 /// The count requests (`limit` 1) sent, with their ids.

@@ -2,6 +2,7 @@
 //! (or the repository filter being typed), the charts ([`super::charts`]),
 //! and the findings table (only visible rows are built).
 
+use super::labels::{fit, group, key_label};
 use super::{ReportPane, Totals};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
@@ -138,8 +139,6 @@ fn figure(v: Option<i64>) -> String {
     v.map_or("—".to_owned(), group)
 }
 
-pub(super) use crate::tui::widgets::common::thousands as group;
-
 /// Three rows of a large figure, at most `width` cells wide; `None` when
 /// even the narrowest form does not fit.
 fn big_figure(n: i64, width: usize) -> Option<[String; 3]> {
@@ -176,15 +175,6 @@ fn glyph(c: char) -> Option<[&'static str; 3]> {
 }
 
 // ---- Selectors ----
-
-/// The key of a Report action, as the contexts in force find it.
-pub(super) fn key_label(v: &ViewCx, action: Action, fallback: &str) -> String {
-    v.keymap
-        .keys_in(&[Context::Report, Context::List, Context::Global], action)
-        .into_iter()
-        .next()
-        .unwrap_or_else(|| fallback.to_owned())
-}
 
 fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     if area.height == 0 || area.width == 0 {
@@ -416,12 +406,6 @@ fn repo_input(f: &mut Frame, area: Rect, input: &tui_input::Input, v: &ViewCx) {
     );
     let x = line.x + (prefix.width() + input.visual_cursor().saturating_sub(scroll)) as u16;
     f.set_cursor_position((x.min(line.right().saturating_sub(1)), line.y));
-}
-
-/// Cuts already-safe text to `width` cells, marking the cut with `…`
-/// (the export's cut, without its padding).
-pub(super) fn fit(s: &str, width: usize) -> String {
-    crate::export::fit(s, width).trim_end().to_owned()
 }
 
 // ---- The findings list ----
