@@ -19,6 +19,7 @@ pub mod filter_spec;
 pub mod handoff;
 pub mod json;
 pub mod redact;
+pub mod snapshot;
 pub mod text;
 pub mod triage;
 pub mod tui;
