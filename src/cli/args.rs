@@ -3,7 +3,7 @@
 
 use super::destination::OutputFile;
 use super::scripting::{self, ScriptArgs};
-use super::{config_cmd, demo, listing, scm, show, triage};
+use super::{config_cmd, demo, listing, scm, show, snapshot, triage};
 use crate::config;
 use crate::export::Format;
 use crate::filter_spec::UsageError;
@@ -86,6 +86,11 @@ pub(super) enum Command {
     Scm {
         #[command(subcommand)]
         command: scm::ScmCommand,
+    },
+    /// Snapshots: every finding a filter matches, kept in one file
+    Snapshot {
+        #[command(subcommand)]
+        command: snapshot::SnapshotCommand,
     },
     /// Triage findings (or agentic-workflow issues) by id, from standard
     /// input, or every finding a filter matches: a state, a reason, a note

@@ -39,6 +39,7 @@ mod session;
 mod settings;
 mod shell;
 mod show;
+mod snapshot;
 mod triage;
 mod write;
 
@@ -309,6 +310,28 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let prepared = scm::prepare(args)?;
             let session = Session::open(&settings).await?;
             scm::run(&session.client, prepared, session.demo.is_some()).await
+        }
+        Some(Command::Snapshot {
+            command: snapshot::SnapshotCommand::Show(args),
+        }) => snapshot::show(&args),
+        Some(Command::Snapshot {
+            command: snapshot::SnapshotCommand::Save(args),
+        }) => {
+            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+            args.request(&probe)?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+            let count = until_interrupted(
+                Some(args.path()),
+                snapshot::save(&session.client, request, &args),
+            )
+            .await?;
+            eprintln!(
+                "findings: saved {count} findings to {}",
+                crate::text::one_line(&args.path().display().to_string())
+            );
+            Ok(())
         }
         Some(Command::Triage(args)) => {
             let settings = settings_here(&conn, matches)?;

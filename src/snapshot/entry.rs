@@ -52,7 +52,10 @@ impl Entry {
         Some(Entry {
             id,
             severity: issue.severity.as_ref().and_then(|s| label(s.label())),
-            state: issue.aggregate_state.as_ref().and_then(|s| label(s.label())),
+            state: issue
+                .aggregate_state
+                .as_ref()
+                .and_then(|s| label(s.label())),
             triage_state: issue.triage_state.as_ref().and_then(|s| label(s.label())),
             triage_reason: issue.triage_reason.as_ref().and_then(|s| label(s.label())),
             rule: issue

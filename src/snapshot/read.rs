@@ -46,7 +46,9 @@ impl<R: Read> Reader<R> {
             return Err(SnapshotError::Foreign);
         }
         if magic[6..] != MAGIC[6..] {
-            return Err(SnapshotError::Newer(u32::from(magic[6]) << 8 | u32::from(magic[7])));
+            return Err(SnapshotError::Newer(
+                u32::from(magic[6]) << 8 | u32::from(magic[7]),
+            ));
         }
         let mut reader = Reader {
             input,
@@ -84,8 +86,8 @@ impl<R: Read> Reader<R> {
             return Err(damaged("it ends before its last line (cut short?)"));
         };
         if line.starts_with(b"{\"end\":") {
-            let trailer: Trailer = serde_json::from_slice(line)
-                .map_err(|e| damaged(format!("line {number}: {e}")))?;
+            let trailer: Trailer =
+                serde_json::from_slice(line).map_err(|e| damaged(format!("line {number}: {e}")))?;
             if trailer.end != self.count {
                 return Err(damaged(format!(
                     "it says {} findings, {} were read",
@@ -98,8 +100,8 @@ impl<R: Read> Reader<R> {
             }
             return Ok(None);
         }
-        let entry: Entry = serde_json::from_slice(line)
-            .map_err(|e| damaged(format!("line {number}: {e}")))?;
+        let entry: Entry =
+            serde_json::from_slice(line).map_err(|e| damaged(format!("line {number}: {e}")))?;
         if entry.id.is_empty() {
             return Err(damaged(format!("line {number}: a finding without an id")));
         }

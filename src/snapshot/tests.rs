@@ -2,7 +2,12 @@ use super::*;
 
 fn header() -> Header {
     let saved_at = "2026-11-25T10:00:00Z".parse().unwrap();
-    Header::new(saved_at, "https://user:pw@findings.example.com", "7", &Default::default())
+    Header::new(
+        saved_at,
+        "https://user:pw@findings.example.com",
+        "7",
+        &Default::default(),
+    )
 }
 
 fn entry(n: usize) -> Entry {
@@ -55,7 +60,10 @@ fn the_header_keeps_no_credentials_of_the_base_url() {
 #[test]
 fn a_foreign_file_is_said_to_be_one() {
     for foreign in [&b""[..], b"{\"id\":1}\n", b"\x04\x22\x4d\x18 an lz4 frame"] {
-        assert!(matches!(read_all(foreign), Err(SnapshotError::Foreign)), "{foreign:?}");
+        assert!(
+            matches!(read_all(foreign), Err(SnapshotError::Foreign)),
+            "{foreign:?}"
+        );
     }
 }
 
@@ -65,7 +73,10 @@ fn a_file_cut_short_or_spoilt_is_damaged_never_a_panic() {
     // Cut at every kind of place: inside the magic is foreign, else damaged.
     for cut in [9, 12, bytes.len() / 2, bytes.len() - 1] {
         let err = read_all(&bytes[..cut]).unwrap_err();
-        assert!(matches!(err, SnapshotError::Damaged(_)), "cut at {cut}: {err}");
+        assert!(
+            matches!(err, SnapshotError::Damaged(_)),
+            "cut at {cut}: {err}"
+        );
     }
     // A byte spoilt anywhere after the magic: an error, or (in a string)
     // entries that still parse; never a panic.
