@@ -6,10 +6,12 @@
 //! [`Entry`] per finding, then a [`Trailer`] with the count (a file cut
 //! short has none, and is refused as damaged).
 
+mod diff;
 mod entry;
 mod read;
 mod write;
 
+pub use diff::{Baseline, CHANGE_FIELDS, Category, Change};
 pub use entry::Entry;
 pub use read::{Reader, SnapshotError};
 pub use write::Writer;

@@ -76,6 +76,11 @@ fn list(given: &[String]) -> Vec<String> {
     given.iter().flat_map(|v| filters::split_list(v)).collect()
 }
 
+/// [`list`], for the commands outside listings that take a list flag.
+pub(crate) fn split_lists(given: &[String]) -> Vec<String> {
+    list(given)
+}
+
 fn push_all(pairs: &mut Vec<(String, String)>, field: &str, values: &[String]) {
     pairs.extend(values.iter().map(|v| (field.to_owned(), v.clone())));
 }
