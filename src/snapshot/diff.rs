@@ -244,7 +244,9 @@ impl Baseline {
         }
         let reopened_now =
             new.triage_state.as_deref() == Some("reopened") && text(old.triage_state) != "reopened";
-        if (CLOSED_STATES.contains(&old_state) && OPEN_STATES.contains(&new_state)) || reopened_now
+        // Open again now: closed before, or triaged as reopened since (one
+        // reopened and fixed again in between is not).
+        if OPEN_STATES.contains(&new_state) && (CLOSED_STATES.contains(&old_state) || reopened_now)
         {
             each(Change::of(Category::Reopened, new, some(old_state)));
         }

@@ -86,7 +86,8 @@ impl Dataset {
         let age_days = (r.unit().powf(1.8) * 365.0) as i64;
         // Two minutes before "now" at the latest: its first events follow
         // it by up to a minute and must not pass "now".
-        let created = (self.generated_now() - age_days * DAY - r.range(0, DAY - 1)).min(self.generated_now() - 120);
+        let created = (self.generated_now() - age_days * DAY - r.range(0, DAY - 1))
+            .min(self.generated_now() - 120);
         let first_detected = created
             - if r.chance(0.3) {
                 r.range(0, 30) * DAY
