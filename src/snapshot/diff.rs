@@ -314,3 +314,118 @@ fn is_triaged(triage_state: &str) -> bool {
 fn some(text: &str) -> Option<String> {
     (!text.is_empty()).then(|| text.to_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, severity: &str, state: &str) -> Entry {
+        Entry {
+            id: id.into(),
+            severity: Some(severity.into()),
+            state: Some(state.into()),
+            ..Entry::default()
+        }
+    }
+
+    fn triaged(mut e: Entry, state: &str, reason: &str, by: &str, at: &str) -> Entry {
+        e.triage_state = Some(state.into());
+        e.triage_reason = Some(reason.into());
+        e.triaged_by = Some(by.into());
+        e.triaged_at = Some(at.parse().unwrap());
+        e
+    }
+
+    /// The changes from `old` to `new`, as (category, id, was).
+    fn diff(old: &[Entry], new: &[Entry]) -> Vec<(&'static str, String, Option<String>)> {
+        let mut baseline = Baseline::default();
+        old.iter().for_each(|e| baseline.add(e));
+        let mut changes = Vec::new();
+        for e in new {
+            baseline.compare(e, |c| changes.push(c));
+        }
+        changes.extend(old.iter().filter_map(|e| baseline.gone(e)));
+        changes
+            .into_iter()
+            .map(|c| (c.category, c.id, c.was))
+            .collect()
+    }
+
+    #[test]
+    fn each_kind_of_change_is_found_with_what_it_was() {
+        let t1 = "2026-11-01T10:00:00Z";
+        let t2 = "2026-11-08T10:00:00Z";
+        let old = [
+            entry("same", "high", "open"),
+            entry("fixed", "high", "open"),
+            entry("gone", "low", "open"),
+            entry("reopened", "high", "fixed"),
+            entry("triaged", "high", "open"),
+            triaged(
+                entry("retriaged", "high", "ignored"),
+                "ignored",
+                "no time",
+                "ana",
+                t1,
+            ),
+            entry("severity", "medium", "open"),
+        ];
+        let new = [
+            entry("same", "high", "open"),
+            entry("fixed", "high", "fixed"),
+            entry("reopened", "high", "open"),
+            triaged(
+                entry("triaged", "high", "ignored"),
+                "ignored",
+                "false positive",
+                "bo",
+                t2,
+            ),
+            triaged(
+                entry("retriaged", "high", "ignored"),
+                "ignored",
+                "acceptable risk",
+                "bo",
+                t2,
+            ),
+            entry("severity", "critical", "open"),
+            entry("brand-new", "critical", "open"),
+        ];
+        let s = |t: &str| Some(t.to_owned());
+        assert_eq!(
+            diff(&old, &new),
+            [
+                ("fixed", "fixed".into(), s("open")),
+                ("reopened", "reopened".into(), s("fixed")),
+                ("triaged", "triaged".into(), s("untriaged")),
+                (
+                    "retriaged",
+                    "retriaged".into(),
+                    s("ignored (no time) by ana")
+                ),
+                ("severity", "severity".into(), s("medium")),
+                ("new", "brand-new".into(), None),
+                ("gone", "gone".into(), s("open")),
+            ]
+        );
+        // Nothing against itself.
+        assert_eq!(diff(&new, &new), []);
+    }
+
+    #[test]
+    fn a_finding_reopened_and_fixed_again_in_between_is_not_reopened() {
+        let mut now = entry("a", "high", "fixed");
+        now.triage_state = Some("reopened".into());
+        // Its triage changed (to reopened), its state did not open.
+        let changes = diff(&[entry("a", "high", "removed")], &[now]);
+        assert_eq!(changes, [("triaged", "a".into(), Some("untriaged".into()))]);
+    }
+
+    #[test]
+    fn categories_parse_by_their_names() {
+        for c in Category::ALL {
+            assert_eq!(Category::parse(c.name()), Some(c));
+        }
+        assert_eq!(Category::parse("moved"), None);
+    }
+}
