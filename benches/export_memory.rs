@@ -71,7 +71,8 @@ fn main() {
                 peak / MB
             );
         }
-        let snapshot = std::env::temp_dir().join(format!("findings-bench-{}.snap", std::process::id()));
+        let snapshot =
+            std::env::temp_dir().join(format!("findings-bench-{}.snap", std::process::id()));
         let path = snapshot.to_str().expect("a UTF-8 temporary path");
         for (label, args) in [
             ("snapshot save", vec!["snapshot", "save", "-o", path]),
@@ -95,7 +96,10 @@ fn main() {
 // The child is reaped by `wait4` in `peak_of` (std's wait gives no rusage).
 #[allow(clippy::zombie_processes)]
 fn export(server: &DemoServer, command: &str, format: &str) -> (u64, f64, f64) {
-    run(server, &[command, "--all", "--limit", "1000", "--format", format])
+    run(
+        server,
+        &[command, "--all", "--limit", "1000", "--format", format],
+    )
 }
 
 /// Runs the binary with `args` against `server`, as [`export`] says.

@@ -93,7 +93,7 @@ impl DiffArgs {
 /// Where a diff's changes go: streamed to the format's writer, or kept
 /// for the Markdown summary (the changes only; the findings are not).
 enum Output<'s> {
-    Stream(Sink<'s, super::destination::Out>),
+    Stream(Box<Sink<'s, super::destination::Out>>),
     Summary(Vec<Change>),
 }
 
@@ -112,13 +112,13 @@ pub async fn run(
     } else {
         let width = output_width(&args.file);
         let terminal = args.file.is_terminal();
-        Output::Stream(Sink::new::<Change>(
+        Output::Stream(Box::new(Sink::new::<Change>(
             args.file.open()?,
             format,
             width,
             script,
             terminal,
-        ))
+        )))
     };
     let mut emit = |change: Change| -> Result<(), Failure> {
         let category = Category::parse(change.category).unwrap_or(Category::New);
@@ -143,6 +143,15 @@ pub async fn run(
             saved_at
         }
         (None, Some(client)) => {
+            if client.deployment() != old_header.deployment {
+                // Likely the wrong profile: every finding would be new.
+                eprintln!(
+                    "findings: warning: {} is of deployment {}, this is deployment {}",
+                    crate::text::one_line(&args.old.display().to_string()),
+                    crate::text::one_line(&old_header.deployment),
+                    crate::text::one_line(client.deployment()),
+                );
+            }
             let saved_at = chrono::Utc::now();
             let mut req = old_header.request.clone();
             req.include_activity_history = Some(true);
@@ -178,7 +187,7 @@ pub async fn run(
     match output {
         Output::Stream(sink) => {
             let matched = sink.matched();
-            sink.finish()?.finish()?;
+            (*sink).finish()?.finish()?;
             Ok(matched)
         }
         Output::Summary(changes) => {

@@ -42,7 +42,7 @@ impl<R: Read> Reader<R> {
             }
             other => other?,
         }
-        if &magic[..6] != &MAGIC[..6] {
+        if magic[..6] != MAGIC[..6] {
             return Err(SnapshotError::Foreign);
         }
         if magic[6..] != MAGIC[6..] {

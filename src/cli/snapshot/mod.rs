@@ -17,7 +17,7 @@ use std::path::Path;
 #[derive(Subcommand, Debug)]
 pub enum SnapshotCommand {
     /// Save every finding the filters match (all pages) to one file
-    Save(SaveArgs),
+    Save(Box<SaveArgs>),
     /// Print a snapshot's header and its counts by severity and state
     Show(ShowArgs),
 }
