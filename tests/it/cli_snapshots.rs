@@ -115,7 +115,14 @@ fn a_diff_against_the_demo_two_weeks_later_shows_every_kind_of_change() {
     assert_eq!(code, 0, "{stderr}");
     let changes = lines(&stdout);
     let counts = by_category(&changes);
-    for category in ["new", "fixed", "reopened", "triaged"] {
+    for category in [
+        "new",
+        "fixed",
+        "reopened",
+        "triaged",
+        "retriaged",
+        "severity",
+    ] {
         assert!(
             counts.get(category).copied().unwrap_or(0) > 0,
             "{category}: {counts:?}"
@@ -178,6 +185,27 @@ fn a_diff_against_the_demo_two_weeks_later_shows_every_kind_of_change() {
     // Every format: csv has a header and a line per change.
     let (_, csv, _) = after.run(&["diff", old, new, "--format", "csv"]);
     assert_eq!(csv.lines().count(), changes.len() + 1);
+    // With --state open, what was fixed or ignored since no longer matches:
+    // gone, saying what it was.
+    let open_only = dir.path().join("open.snap");
+    save(&before, &open_only, &["--state", "open"]);
+    let open_only = open_only.to_str().unwrap();
+    let (code, live, stderr) = after.run(&[
+        "diff",
+        open_only,
+        "--category",
+        "gone",
+        "--format",
+        "ndjson",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let gone = lines(&live);
+    assert!(!gone.is_empty());
+    assert!(
+        gone.iter()
+            .all(|c| c["was"] == "open" && c.get("state").is_none()),
+        "{live}"
+    );
     // A category that is no kind of change is a usage error.
     let (code, _, stderr) = after.run(&["diff", old, new, "--category", "moved"]);
     assert_eq!(code, 2, "{stderr}");

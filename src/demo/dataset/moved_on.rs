@@ -2,7 +2,7 @@
 //! days of a deployment's life, each day's changes drawn from the seed and
 //! the day alone (the same seed and days, the same data). Each day some
 //! findings are new, some fixed, some reopened, some triaged by someone
-//! (with an activity event saying who), so two runs a fortnight apart
+//! (with an activity event saying who), a few rescored, so two runs a fortnight apart
 //! differ as two weeks of a real deployment do.
 
 use super::{DAY, Dataset, FindingChange, stream, ts};
@@ -68,6 +68,7 @@ impl Dataset {
                 let triage = TriageState::ALL[row.triage as usize].clone();
                 let change = next.findings.entry(i).or_insert_with(|| FindingChange {
                     triage: row.triage,
+                    severity: row.severity,
                     triage_reason: row.triage_reason,
                     aggregate: row.aggregate,
                     triaged_at: row.triaged_at,
@@ -85,6 +86,20 @@ impl Dataset {
                     aggregate,
                     AggregateState::Open | AggregateState::Reviewing | AggregateState::Fixing
                 );
+                if is_open && r.chance(0.1) {
+                    // Rescored: a new advisory, a rule's severity revised.
+                    let levels = [
+                        Severity::Critical,
+                        Severity::High,
+                        Severity::Medium,
+                        Severity::Low,
+                    ];
+                    let now = index_of(Severity::ALL, r.pick(&levels));
+                    if now != change.severity {
+                        change.severity = now;
+                        continue;
+                    }
+                }
                 if !is_open {
                     // Closed (fixed, removed, ignored): it comes back.
                     change.aggregate = index_of(AggregateState::ALL, &AggregateState::Open);
