@@ -8,6 +8,10 @@
 //! server started here; its peak is the child's `ru_maxrss` from `wait4`
 //! (Linux, macOS). Run: `cargo bench --bench export_memory` (FINDINGS=n for
 //! one other count).
+//!
+//! Also `findings snapshot save` (every page into one snapshot file) and
+//! `findings diff` of that snapshot against the live deployment (the old
+//! side held as a compact map): target, flat as the exports are.
 
 use findings_tui::demo::{DemoOptions, DemoServer};
 use std::process::{Command, Stdio};
@@ -67,6 +71,23 @@ fn main() {
                 peak / MB
             );
         }
+        let snapshot =
+            std::env::temp_dir().join(format!("findings-bench-{}.snap", std::process::id()));
+        let path = snapshot.to_str().expect("a UTF-8 temporary path");
+        for (label, args) in [
+            ("snapshot save", vec!["snapshot", "save", "-o", path]),
+            ("diff (live)", vec!["diff", path, "--format", "ndjson"]),
+        ] {
+            let (bytes, peak, secs) = run(&server, &args);
+            let file = std::fs::metadata(&snapshot).map_or(0, |m| m.len());
+            println!(
+                "  {label:<18} {:>10.1} {:>12.1} {secs:>8.1}  (snapshot file {:.1} MB)",
+                bytes as f64 / MB,
+                peak / MB,
+                file as f64 / MB
+            );
+        }
+        let _ = std::fs::remove_file(&snapshot);
     }
 }
 
@@ -75,9 +96,18 @@ fn main() {
 // The child is reaped by `wait4` in `peak_of` (std's wait gives no rusage).
 #[allow(clippy::zombie_processes)]
 fn export(server: &DemoServer, command: &str, format: &str) -> (u64, f64, f64) {
+    run(
+        server,
+        &[command, "--all", "--limit", "1000", "--format", format],
+    )
+}
+
+/// Runs the binary with `args` against `server`, as [`export`] says.
+#[allow(clippy::zombie_processes)]
+fn run(server: &DemoServer, args: &[&str]) -> (u64, f64, f64) {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_findings"))
-        .args([command, "--all", "--limit", "1000", "--format", format])
+        .args(args)
         .env("FINDINGS_BASE_URL", server.url())
         .env("FINDINGS_DEPLOYMENT", server.deployment())
         .env("FINDINGS_TOKEN", server.token())

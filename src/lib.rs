@@ -3,7 +3,8 @@
 //!
 //! Layers, and which way the imports run: `api::model` imports nothing of
 //! ours; `api` (the client) imports the model; `demo` imports the model;
-//! `export` imports the model; `cli` and `config` are the wiring. `text` and
+//! `export` imports the model; `snapshot` (the snapshot file and the diff
+//! of two) imports the model and `export`; `cli` and `config` are the wiring. `text` and
 //! `json` (the one JSON encoder and decoder every type goes through) are
 //! leaf helpers any layer may use; so are `atomic_file` (the one way a
 //! file is written), `handoff` (the one way text leaves for the
@@ -21,6 +22,7 @@ pub mod handoff;
 pub mod json;
 pub mod net;
 pub mod redact;
+pub mod snapshot;
 pub mod text;
 pub mod triage;
 pub mod tui;

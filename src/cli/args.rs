@@ -3,7 +3,7 @@
 use super::destination::OutputFile;
 use super::offer::offer;
 use super::scripting::{self, ScriptArgs};
-use super::{config_cmd, demo, listing, scm, show, triage};
+use super::{config_cmd, demo, diff, listing, scm, show, snapshot, triage};
 use crate::config;
 use crate::export::Format;
 use crate::filter_spec::UsageError;
@@ -87,6 +87,15 @@ pub(super) enum Command {
         #[command(subcommand)]
         command: scm::ScmCommand,
     },
+    /// Snapshots: every finding a filter matches, kept in one file
+    Snapshot {
+        #[command(subcommand)]
+        command: snapshot::SnapshotCommand,
+    },
+    /// What changed since a snapshot: new, fixed, gone, reopened, triaged,
+    /// re-triaged findings and changed severities, against a second
+    /// snapshot or the live deployment
+    Diff(diff::DiffArgs),
     /// Triage findings (or agentic-workflow issues) by id, from standard
     /// input, or every finding a filter matches: a state, a reason, a note
     Triage(triage::TriageArgs),

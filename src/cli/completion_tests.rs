@@ -70,6 +70,9 @@ fn fixed_set_flags_offer_their_values_and_accept_each() {
         ("triage", "--format"),
         ("triage", "--current-state"),
         ("triage", "--severity"),
+        ("snapshot save", "--severity"),
+        ("diff 1001", "--category"),
+        ("diff 1001", "--format"),
     ] {
         assert!(
             flags.iter().any(|(p, f)| (p.as_str(), *f) == expected),
@@ -84,6 +87,10 @@ fn fixed_set_flags_offer_their_values_and_accept_each() {
             if flag == "--fail-status" {
                 // It needs the rate of the failures it is the status of.
                 argv.extend(["--fail-rate".into(), "0.5".into()]);
+            }
+            if path.get(2).is_some_and(|p| p == "save") {
+                // The file is required.
+                argv.extend(["-o".into(), "x.snap".into()]);
             }
             if path.get(1).is_some_and(|p| p == "triage") && flag != "--state" {
                 // The state is required; ignored takes every reason.
@@ -132,6 +139,14 @@ fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
             scm::prepare(args).map(drop).map_err(|e| format!("{e:?}"))
         }
         // A value of either kind: findings, else agentic-workflow issues.
+        Some(Command::Snapshot {
+            command: snapshot::SnapshotCommand::Save(args),
+        }) => args.request(&unchecked()).map(drop).map_err(usage),
+        Some(Command::Diff(args)) => args
+            .format()
+            .and_then(|_| args.categories())
+            .map(drop)
+            .map_err(usage),
         Some(Command::Triage(_)) => {
             let state = if flag == "--state" { value } else { "ignored" };
             // A decision's flags with an id; a filter's flags choose the

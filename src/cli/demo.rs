@@ -37,6 +37,12 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = demo::DEFAULT_SEED, value_name = "S",
           value_hint = ValueHint::Other)]
     seed: u64,
+    /// The data as it is N days later: findings new, fixed, reopened and
+    /// triaged by someone since (the same seed and N, the same data), for
+    /// a `findings diff` against a snapshot saved without it
+    #[arg(long, default_value_t = 0, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=3650), value_hint = ValueHint::Other)]
+    days_later: u32,
     /// Token the server accepts (a demo value, not a secret)
     #[arg(long, default_value = demo::DEMO_TOKEN, value_name = "T", value_hint = ValueHint::Other)]
     token: String,
@@ -129,6 +135,7 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
         seed: args.seed,
         token: args.token.clone(),
         anchor: None,
+        days_later: args.days_later,
     };
     let faults = args.faults();
     let started = std::time::Instant::now();

@@ -130,6 +130,40 @@ pub fn examples(path: &[&str]) -> &'static [(&'static str, &'static str)] {
                 "findings triage agw-07001 --agentic --state fixed --yes",
             ),
         ],
+        ["snapshot"] | ["snapshot", "save"] => &[
+            (
+                "Every finding of a repository, kept for a later diff",
+                "findings snapshot save --repo acme/api -o release-1.4.snap",
+            ),
+            (
+                "The open criticals only",
+                "findings snapshot save --severity critical --state open -o criticals.snap",
+            ),
+        ],
+        ["snapshot", "show"] => &[
+            (
+                "What a snapshot holds: its filter, time, counts",
+                "findings snapshot show release-1.4.snap",
+            ),
+            (
+                "As JSON",
+                "findings snapshot show release-1.4.snap --format json",
+            ),
+        ],
+        ["diff"] => &[
+            (
+                "What changed since the snapshot, live, with its filter",
+                "findings diff release-1.4.snap",
+            ),
+            (
+                "A CI gate: exit 3 when anything is new",
+                "findings diff release-1.4.snap --category new --exit-code 3",
+            ),
+            (
+                "Two snapshots, as a pull-request comment",
+                "findings diff old.snap new.snap --format markdown -o comment.md",
+            ),
+        ],
         ["demo"] | ["demo", "serve"] => &[
             (
                 "A demo API of 20,000 findings on port 8787",
@@ -138,6 +172,10 @@ pub fn examples(path: &[&str]) -> &'static [(&'static str, &'static str)] {
             (
                 "The first page loads, the next never answers",
                 "findings demo serve --fault hang --fault-after 1",
+            ),
+            (
+                "The same data two weeks on, for `findings diff`",
+                "findings demo serve --days-later 14",
             ),
         ],
         ["config"] | ["config", "show"] => &[

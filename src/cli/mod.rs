@@ -28,6 +28,7 @@ mod complete;
 mod config_cmd;
 mod demo;
 mod destination;
+mod diff;
 mod help;
 mod interactive;
 mod listing;
@@ -40,6 +41,7 @@ mod session;
 mod settings;
 mod shell;
 mod show;
+mod snapshot;
 mod triage;
 mod write;
 
@@ -320,6 +322,44 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let prepared = scm::prepare(args)?;
             let session = Session::open(&settings).await?;
             scm::run(&session.client, prepared, session.demo.is_some()).await
+        }
+        Some(Command::Diff(args)) => {
+            let Some(script) = scripting::prepare(&args.script, shape::CHANGE)? else {
+                return Ok(()); // the fields were listed
+            };
+            args.format()?;
+            args.categories()?;
+            let session = if args.is_live() {
+                let settings = settings_here(&conn, matches)?;
+                Some(Session::open(&settings).await?)
+            } else {
+                None
+            };
+            let client = session.as_ref().map(|s| &s.client);
+            let matched = until_interrupted(args.file(), diff::run(&args, client, &script)).await?;
+            script.gate(matched)
+        }
+        Some(Command::Snapshot {
+            command: snapshot::SnapshotCommand::Show(args),
+        }) => snapshot::show(&args),
+        Some(Command::Snapshot {
+            command: snapshot::SnapshotCommand::Save(args),
+        }) => {
+            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+            args.request(&probe)?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+            let count = until_interrupted(
+                Some(args.path()),
+                snapshot::save(&session.client, request, &args),
+            )
+            .await?;
+            eprintln!(
+                "findings: saved {count} findings to {}",
+                crate::text::one_line(&args.path().display().to_string())
+            );
+            Ok(())
         }
         Some(Command::Triage(args)) => {
             let settings = settings_here(&conn, matches)?;

@@ -39,6 +39,10 @@ pub struct DemoOptions {
     /// "Now" of the data set; the start of today (UTC) by default, so the
     /// data is the same all day and dates look current.
     pub anchor: Option<DateTime<Utc>>,
+    /// Days the data has moved on since the anchor: findings new, fixed,
+    /// reopened and triaged since, the same for the same seed and days
+    /// (0: as generated).
+    pub days_later: u32,
 }
 
 impl Default for DemoOptions {
@@ -48,6 +52,7 @@ impl Default for DemoOptions {
             seed: DEFAULT_SEED,
             token: DEMO_TOKEN.into(),
             anchor: None,
+            days_later: 0,
         }
     }
 }
@@ -73,11 +78,13 @@ impl DemoState {
                 .map(|t| t.and_utc())
                 .unwrap_or_else(Utc::now)
         });
-        let dataset = Dataset::generate(
+        let days = chrono::Duration::days(i64::from(opts.days_later));
+        let dataset = Dataset::generate_moved_on(
             opts.findings.min(MAX_FINDINGS),
             opts.seed,
-            anchor,
+            anchor + days,
             DEMO_DEPLOYMENT,
+            opts.days_later,
         );
         let scm_configs = Mutex::new(dataset.scm_configs.clone());
         // Every sort order now, so no request waits for one.

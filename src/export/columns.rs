@@ -59,7 +59,7 @@ impl Column {
     }
 }
 
-const fn col(name: &'static str, width: usize, min: usize) -> Column {
+pub(crate) const fn col(name: &'static str, width: usize, min: usize) -> Column {
     Column {
         name,
         width,

@@ -11,6 +11,7 @@ mod csv;
 pub mod markdown;
 pub mod sarif;
 
+pub(crate) use columns::col;
 pub use columns::{Column, Cut, Record};
 
 use crate::redact::ScrubWriter;

@@ -42,13 +42,15 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(findings: usize) -> Server {
+        Server::with_options(DemoOptions {
+            findings,
+            ..Default::default()
+        })
+    }
+
+    pub(crate) fn with_options(options: DemoOptions) -> Server {
         let runtime = tokio::runtime::Runtime::new().unwrap();
-        let server = runtime
-            .block_on(DemoServer::start_local(DemoOptions {
-                findings,
-                ..Default::default()
-            }))
-            .unwrap();
+        let server = runtime.block_on(DemoServer::start_local(options)).unwrap();
         Server {
             runtime,
             server: Some(server),

@@ -77,6 +77,7 @@ async fn start_server_of(findings: usize) -> DemoServer {
         seed: 1,
         token: TOKEN.into(),
         anchor: Some(anchor()),
+        days_later: 0,
     })
     .await
     .expect("the demo server starts");

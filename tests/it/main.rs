@@ -11,6 +11,7 @@ mod cli_lists;
 mod cli_names;
 mod cli_scm;
 mod cli_scripting;
+mod cli_snapshots;
 mod cli_triage;
 mod client_faults;
 mod config;

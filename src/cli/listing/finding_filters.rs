@@ -158,6 +158,12 @@ impl FindingFilters {
     }
 
     /// The first-detection window of the flags.
+    /// Whether a first-detected flag is given: compared here, not by the
+    /// server, so not part of the request a snapshot keeps.
+    pub fn compares_first_detected(&self) -> bool {
+        self.first_detected_since.is_some() || self.first_detected_until.is_some()
+    }
+
     pub(super) fn first_detected(&self) -> Result<FirstDetected, UsageError> {
         FirstDetected::parse(
             self.first_detected_since.as_deref(),

@@ -19,7 +19,7 @@ mod search;
 pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};
 pub use names::{Names, checked};
-pub(crate) use output::output_width;
+pub(crate) use output::{Progress, output_width};
 pub use overview::overview;
 pub use report::{ReportArgs, report};
 pub use search::{SearchArgs, search};
@@ -74,6 +74,11 @@ impl FilterArgs {
 /// The values of a list flag, as given (`a,b`, repeated, or both).
 fn list(given: &[String]) -> Vec<String> {
     given.iter().flat_map(|v| filters::split_list(v)).collect()
+}
+
+/// [`list`], for the commands outside listings that take a list flag.
+pub(crate) fn split_lists(given: &[String]) -> Vec<String> {
+    list(given)
 }
 
 fn push_all(pairs: &mut Vec<(String, String)>, field: &str, values: &[String]) {

@@ -138,14 +138,14 @@ fn table_width(terminal: Option<u16>, columns_env: Option<&str>) -> usize {
 }
 
 /// "items so far" on stderr, only when stderr is a terminal.
-pub(super) struct Progress {
+pub(crate) struct Progress {
     enabled: bool,
     pages: usize,
     shown: bool,
 }
 
 impl Progress {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Progress {
             enabled: std::io::stderr().is_terminal(),
             pages: 0,
@@ -153,7 +153,7 @@ impl Progress {
         }
     }
 
-    pub(super) fn page(&mut self, items: usize) {
+    pub(crate) fn page(&mut self, items: usize) {
         self.pages += 1;
         if self.enabled && self.pages > 1 {
             eprint!("\r\x1b[2K{items} items, {} pages…", self.pages);
@@ -161,7 +161,7 @@ impl Progress {
         }
     }
 
-    pub(super) fn done(&mut self) {
+    pub(crate) fn done(&mut self) {
         if self.shown {
             eprint!("\r\x1b[2K");
             self.shown = false;

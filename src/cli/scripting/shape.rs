@@ -40,6 +40,13 @@ pub const AGENTIC_ISSUE: Shape = Shape {
     wrapper: &[],
 };
 
+/// A change between two snapshots: `diff`.
+pub const CHANGE: Shape = Shape {
+    item: "change",
+    fields: crate::snapshot::CHANGE_FIELDS,
+    wrapper: &[],
+};
+
 /// An SCM config (`protos.scm.v1.ScmConfig`): `scm list`.
 pub const SCM_CONFIG: Shape = Shape {
     item: "config",

@@ -10,7 +10,7 @@ impl Dataset {
     /// The activity of a finding, oldest first, without its strings.
     pub fn timeline(&self, index: usize, row: &Row) -> Vec<Event> {
         let mut r = Rng::for_item(self.seed, stream::ACTIVITY, index as u64);
-        let now = self.now();
+        let now = self.generated_now();
         let mut t = row.created;
         let mut events = Vec::new();
         // Each step takes at most half the time left before "now", so events

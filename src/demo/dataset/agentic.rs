@@ -8,7 +8,7 @@ impl Dataset {
     pub(super) fn generate_agentic(&self, i: usize) -> AgenticRecord {
         let m = &self.catalog.agentic;
         let mut r = Rng::for_item(self.seed, stream::AGENTIC, i as u64);
-        let now = self.now();
+        let now = self.generated_now();
         let created = now - (r.unit().powf(1.5) * 120.0 * DAY as f64) as i64;
         let last_detected = created + r.range(0, (now - 60 - created).clamp(0, 20 * DAY));
         let severity = Severity::ALL[r.weighted(&[6, 18, 30, 26, 20])].clone();

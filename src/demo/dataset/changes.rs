@@ -13,6 +13,8 @@ use std::sync::{Arc, RwLock};
 pub struct FindingChange {
     /// Indices into the `ALL` lists, as in [`Row`].
     pub triage: u8,
+    /// Changed by time passing only ([`Dataset::generate_moved_on`]).
+    pub severity: u8,
     pub triage_reason: Option<u8>,
     pub aggregate: u8,
     pub triaged_at: Option<i64>,
@@ -46,6 +48,7 @@ impl Changes {
         let mut row = *base;
         if let Some(c) = self.findings.get(&i) {
             row.triage = c.triage;
+            row.severity = c.severity;
             row.triage_reason = c.triage_reason;
             row.aggregate = c.aggregate;
             row.triaged_at = c.triaged_at;

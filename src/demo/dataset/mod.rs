@@ -15,6 +15,7 @@ mod activity;
 mod agentic;
 mod changes;
 mod lookup;
+mod moved_on;
 mod rows;
 mod scm_configs;
 #[cfg(test)]
@@ -45,6 +46,7 @@ pub(super) mod stream {
     pub const MATCH_ID: u64 = 9;
     pub const SYNTACTIC_ID: u64 = 10;
     pub const RULE_HASH: u64 = 11;
+    pub const MOVED_ON: u64 = 12;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -159,6 +161,8 @@ pub struct Dataset {
     pub scm_configs: Vec<ScmConfig>,
     /// What triage changed since start-up.
     overlay: changes::Overlay,
+    /// Days the data has moved on since it was generated ([`moved_on`]).
+    pub days_later: u32,
 }
 
 /// Memory ids the autotriage of demo findings refers to.
@@ -187,6 +191,19 @@ fn ts(secs: i64) -> DateTime<Utc> {
 
 impl Dataset {
     pub fn generate(findings: usize, seed: u64, anchor: DateTime<Utc>, deployment: &str) -> Self {
+        Self::generate_moved_on(findings, seed, anchor, deployment, 0)
+    }
+
+    /// The data set generated at `anchor` less `days_later` days, then
+    /// moved on to `anchor` as a deployment does over those days (findings
+    /// new, fixed, reopened, triaged: [`moved_on`]).
+    pub fn generate_moved_on(
+        findings: usize,
+        seed: u64,
+        anchor: DateTime<Utc>,
+        deployment: &str,
+        days_later: u32,
+    ) -> Self {
         let catalog = super::catalog::load();
         let repos = repo_infos(&catalog);
         let mut ds = Dataset {
@@ -199,6 +216,7 @@ impl Dataset {
             agentic: Vec::new(),
             scm_configs: Vec::new(),
             overlay: Default::default(),
+            days_later,
         };
         for i in 0..findings {
             let mut row = ds.generate_row(i);
@@ -217,6 +235,7 @@ impl Dataset {
                 .flatten();
             ds.rows.push(row);
         }
+        ds.move_on(findings);
         ds.agentic = (0..200).map(|i| ds.generate_agentic(i)).collect();
         ds.scm_configs = scm_configs::scm_configs(&ds);
         ds
@@ -226,6 +245,12 @@ impl Dataset {
     /// are measured from.
     pub fn now(&self) -> i64 {
         self.anchor.timestamp()
+    }
+
+    /// "Now" when the data was generated: [`Self::now`] less the days it
+    /// has moved on since.
+    pub fn generated_now(&self) -> i64 {
+        self.now() - i64::from(self.days_later) * DAY
     }
 
     /// Who may triage finding `index`: nobody for every 89th from the

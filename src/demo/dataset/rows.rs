@@ -181,7 +181,8 @@ impl Dataset {
         let age_days = (r.unit().powf(1.8) * 365.0) as i64;
         // Two minutes before "now" at the latest: its first events follow
         // it by up to a minute and must not pass "now".
-        let created = (self.now() - age_days * DAY - r.range(0, DAY - 1)).min(self.now() - 120);
+        let created = (self.generated_now() - age_days * DAY - r.range(0, DAY - 1))
+            .min(self.generated_now() - 120);
         let first_detected = created
             - if r.chance(0.3) {
                 r.range(0, 30) * DAY
@@ -189,7 +190,7 @@ impl Dataset {
                 0
             };
         // Later dates stay before "now" without piling up on it.
-        let room = (self.now() - 60 - created).max(0);
+        let room = (self.generated_now() - 60 - created).max(0);
         let relevant_since = created + r.range(0, room.min(3 * DAY));
         (created, first_detected, relevant_since)
     }

@@ -231,3 +231,49 @@ fn lines_links_snippets_and_hunks_agree() {
     }
     assert!(lockfiles > 50 && hunks > 300, "{lockfiles} {hunks}");
 }
+
+#[test]
+fn days_later_moves_the_data_on_the_same_way_for_the_same_seed() {
+    use crate::api::model::AggregateState;
+    let anchor = Utc.with_ymd_and_hms(2026, 11, 15, 0, 0, 0).unwrap();
+    let base = Dataset::generate(2000, crate::demo::DEFAULT_SEED, anchor, "1234");
+    let later = || Dataset::generate_moved_on(2000, crate::demo::DEFAULT_SEED, anchor, "1234", 14);
+    let (a, b) = (later(), later());
+    // New findings, found within the fortnight before the anchor.
+    assert_eq!(a.rows.len(), 2000 + 14 * 10);
+    assert!(
+        a.rows[2000..]
+            .iter()
+            .all(|r| r.created > anchor.timestamp() - 14 * DAY && r.created < anchor.timestamp())
+    );
+    // The generated findings are those of the same anchor less 14 days:
+    // only what the days changed differs.
+    let early = Dataset::generate(
+        2000,
+        crate::demo::DEFAULT_SEED,
+        anchor - chrono::Duration::days(14),
+        "1234",
+    );
+    assert_eq!(early.rows[7].created, a.rows[7].created);
+    let state = |ds: &Dataset, i: usize| AggregateState::ALL[ds.row(i).aggregate as usize].clone();
+    let (mut fixed, mut reopened, mut ignored) = (0, 0, 0);
+    for i in 0..2000 {
+        assert_eq!(state(&a, i), state(&b, i), "deterministic");
+        let (was, now) = (state(&early, i), state(&a, i));
+        if was == now {
+            continue;
+        }
+        match now {
+            AggregateState::Fixed => fixed += 1,
+            AggregateState::Open => reopened += 1,
+            AggregateState::IgnoredApp => ignored += 1,
+            _ => {}
+        }
+    }
+    assert!(
+        fixed > 0 && reopened > 0 && ignored > 0,
+        "{fixed} {reopened} {ignored}"
+    );
+    // Without days, as generated.
+    assert_eq!(base.rows.len(), 2000);
+}

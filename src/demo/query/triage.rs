@@ -102,6 +102,7 @@ pub fn update_findings(
             let exception = ignores && permission == TriagePermission::Request;
             let change = next.findings.entry(i).or_insert_with(|| FindingChange {
                 triage: row.triage,
+                severity: row.severity,
                 triage_reason: row.triage_reason,
                 aggregate: row.aggregate,
                 triaged_at: row.triaged_at,

@@ -1,0 +1,94 @@
+//! `findings snapshot save`: follow every page of List issues (1000 at a
+//! time, with the activity history, for who triaged) and write each
+//! finding's entry as it comes, through the atomic writer.
+
+use crate::api::model::ListIssuesRequest;
+use crate::api::{Client, pages_up_to, transport::MAX_PAGE_ITEMS};
+use crate::atomic_file::{Access, AtomicFile, Replace};
+use crate::cli::listing::{FindingFilters, Names, Progress};
+use crate::cli::{Failure, UsageError, at_least_one, offer};
+use crate::snapshot::{Entry, Header, Writer};
+use clap::{Args, ValueHint};
+use futures_util::StreamExt;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Filters")]
+pub struct SaveArgs {
+    #[command(flatten)]
+    pub(in crate::cli) filters: FindingFilters,
+    /// State, as the STATE column shows it (LIST)
+    #[arg(long = "state", value_name = "STATE",
+          value_parser = offer(crate::cli::listing::finding_states()),
+          hide_possible_values = true)]
+    states: Vec<String>,
+    /// The snapshot file: replaced only once every page has arrived
+    #[arg(short = 'o', long = "output", value_name = "FILE", required = true,
+          value_hint = ValueHint::FilePath, help_heading = "Output")]
+    path: PathBuf,
+    /// Stop with an error after N pages, a guard against a server that
+    /// never stops paging
+    #[arg(long, value_name = "N", default_value_t = crate::api::DEFAULT_MAX_PAGES as u64,
+          value_parser = at_least_one("--max-pages"), value_hint = ValueHint::Other,
+          help_heading = "Output")]
+    max_pages: u64,
+}
+
+impl SaveArgs {
+    /// The request the filters make, every name checked by `names`.
+    pub fn request(&self, names: &Names) -> Result<ListIssuesRequest, UsageError> {
+        if self.filters.compares_first_detected() {
+            return Err(UsageError(
+                "--first-detected-since/--first-detected-until are compared by this tool, \
+                 not by the server: a snapshot keeps the server's filter only"
+                    .into(),
+            ));
+        }
+        let mut req = self.filters.request(names, "--state", &self.states)?;
+        req.include_activity_history = Some(true);
+        req.limit = Some(MAX_PAGE_ITEMS as i64);
+        Ok(req)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Saves the snapshot; returns how many findings it holds.
+pub async fn save(
+    client: &Client,
+    req: ListIssuesRequest,
+    args: &SaveArgs,
+) -> Result<u64, Failure> {
+    let shown = crate::text::one_line(&args.path.display().to_string()).into_owned();
+    let fail = |e: std::io::Error| Failure::Runtime(format!("cannot write {shown}: {e}"));
+    let header = Header::new(
+        chrono::Utc::now(),
+        client.base_url(),
+        client.deployment(),
+        &req,
+    );
+    let file = AtomicFile::create(&args.path, Access::Default, Replace::Existing)
+        .map_err(|e| Failure::Runtime(format!("cannot create {shown}: {e}")))?;
+    let mut writer = Writer::new(BufWriter::new(file), &header).map_err(fail)?;
+    let mut pages = Box::pin(pages_up_to(client.clone(), req, args.max_pages as usize));
+    let mut progress = Progress::new();
+    while let Some(page) = pages.next().await {
+        // On an error the temporary file is dropped: FILE stays as it was.
+        let page = page.inspect_err(|_| progress.done())?;
+        for item in &page.issues {
+            if let Some(entry) = Entry::of(item) {
+                writer.entry(&entry).map_err(fail)?;
+            }
+        }
+        progress.page(writer.count() as usize);
+    }
+    progress.done();
+    let count = writer.count();
+    let out = writer.finish().map_err(fail)?;
+    let file = out.into_inner().map_err(|e| fail(e.into_error()))?;
+    file.commit().map_err(fail)?;
+    Ok(count)
+}

@@ -1,0 +1,431 @@
+//! What changed between two snapshots (or a snapshot and the live
+//! deployment): the old side is held as a compact map (an id and a few
+//! small numbers per finding), the new side compared as it streams, and
+//! the old side read again for the findings the new one no longer has.
+
+use super::Entry;
+use crate::api::model::Timestamp;
+use crate::export::{Column, Record, col};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// A kind of change. A finding may show in more than one (fixed, and its
+/// severity changed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    /// In the new side only.
+    New,
+    /// Its state became fixed or removed.
+    Fixed,
+    /// In the old side only: no longer matches the filter (fixed or
+    /// removed, when the filter leaves those out).
+    Gone,
+    /// Fixed, removed or ignored before; open, reviewing or fixing now (or
+    /// its triage state became reopened).
+    Reopened,
+    /// Untriaged before, triaged now.
+    Triaged,
+    /// Triaged before, triaged again (another state, reason or time).
+    Retriaged,
+    /// Its severity changed.
+    Severity,
+}
+
+impl Category {
+    pub const ALL: [Category; 7] = [
+        Category::New,
+        Category::Fixed,
+        Category::Gone,
+        Category::Reopened,
+        Category::Triaged,
+        Category::Retriaged,
+        Category::Severity,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::New => "new",
+            Category::Fixed => "fixed",
+            Category::Gone => "gone",
+            Category::Reopened => "reopened",
+            Category::Triaged => "triaged",
+            Category::Retriaged => "retriaged",
+            Category::Severity => "severity",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == name.trim())
+    }
+}
+
+/// One change of one finding: the finding as it is now (as it was, for
+/// `gone`), and what it was.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    pub category: &'static str,
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// What it was: the old state, severity or triage, as the category says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub was: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub triage: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub triaged_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub triaged_at: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub ref_: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+/// The fields of a change, for `--json`.
+pub const CHANGE_FIELDS: &[&str] = &[
+    "category",
+    "id",
+    "path",
+    "ref",
+    "repo",
+    "rule",
+    "severity",
+    "state",
+    "triage",
+    "triagedAt",
+    "triagedBy",
+    "was",
+];
+
+impl Change {
+    fn of(category: Category, entry: &Entry, was: Option<String>) -> Change {
+        Change {
+            category: category.name(),
+            id: entry.id.clone(),
+            severity: entry.severity.clone(),
+            state: entry.state.clone(),
+            was,
+            triage: triage_of(
+                entry.triage_state.as_deref(),
+                entry.triage_reason.as_deref(),
+            ),
+            triaged_by: entry.triaged_by.clone(),
+            triaged_at: entry.triaged_at,
+            rule: entry.rule.clone(),
+            repo: entry.repo.clone(),
+            ref_: entry.ref_.clone(),
+            path: entry.path.clone(),
+        }
+    }
+}
+
+/// "ignored (false positive)", "reopened"; `None` when untriaged.
+fn triage_of(state: Option<&str>, reason: Option<&str>) -> Option<String> {
+    let state = state.filter(|s| !s.is_empty() && *s != "untriaged")?;
+    Some(match reason.filter(|r| !r.is_empty()) {
+        Some(reason) => format!("{state} ({reason})"),
+        None => state.to_owned(),
+    })
+}
+
+const COLUMNS: &[Column] = &[
+    col("category", 9, 5),
+    col("id", 8, 6),
+    col("severity", 8, 4),
+    col("state", 10, 6),
+    col("was", 16, 6),
+    col("triage", 18, 6),
+    col("by", 14, 4),
+    col("at", 16, 10),
+    col("rule", 24, 8),
+    col("repo", 18, 8),
+    col("path", 30, 8),
+];
+
+impl Record for Change {
+    const COLUMNS: &'static [Column] = COLUMNS;
+    fn cells(&self) -> Vec<String> {
+        let s = |v: &Option<String>| v.clone().unwrap_or_default();
+        vec![
+            self.category.to_owned(),
+            self.id.clone(),
+            s(&self.severity),
+            s(&self.state),
+            s(&self.was),
+            s(&self.triage),
+            s(&self.triaged_by),
+            self.triaged_at
+                .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+                .unwrap_or_default(),
+            s(&self.rule),
+            s(&self.repo),
+            s(&self.path),
+        ]
+    }
+}
+
+/// The old side of a diff: per id, the few fields compared, labels kept
+/// once each.
+#[derive(Default)]
+pub struct Baseline {
+    findings: HashMap<Box<str>, Compact>,
+    labels: Vec<Box<str>>,
+    label_ids: HashMap<Box<str>, u32>,
+}
+
+/// The compared fields of one old finding (label numbers; 0 is none).
+#[derive(Debug, Clone, Copy)]
+struct Compact {
+    severity: u32,
+    state: u32,
+    triage_state: u32,
+    triage_reason: u32,
+    triaged_by: u32,
+    triaged_at: Option<i64>,
+    seen: bool,
+}
+
+const FIXED_STATES: [&str; 2] = ["fixed", "removed"];
+const CLOSED_STATES: [&str; 5] = [
+    "fixed",
+    "removed",
+    "ignored",
+    "ignored in code",
+    "provisionally ignored",
+];
+const OPEN_STATES: [&str; 3] = ["open", "reviewing", "fixing"];
+
+impl Baseline {
+    /// Adds an old finding (a later entry of the same id replaces it).
+    pub fn add(&mut self, entry: &Entry) {
+        let compact = Compact {
+            severity: self.label(entry.severity.as_deref()),
+            state: self.label(entry.state.as_deref()),
+            triage_state: self.label(entry.triage_state.as_deref()),
+            triage_reason: self.label(entry.triage_reason.as_deref()),
+            triaged_by: self.label(entry.triaged_by.as_deref()),
+            triaged_at: entry.triaged_at.map(|t| t.timestamp_millis()),
+            seen: false,
+        };
+        self.findings.insert(entry.id.as_str().into(), compact);
+    }
+
+    pub fn len(&self) -> usize {
+        self.findings.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.findings.is_empty()
+    }
+
+    /// Compares a finding of the new side; `each` gets its changes.
+    pub fn compare(&mut self, new: &Entry, mut each: impl FnMut(Change)) {
+        let Some(old) = self.findings.get_mut(new.id.as_str()) else {
+            each(Change::of(Category::New, new, None));
+            return;
+        };
+        if old.seen {
+            return; // the same id twice on the new side: compared once
+        }
+        old.seen = true;
+        let old = *old;
+        let text = |n: u32| self.text(n);
+        let (old_state, new_state) = (text(old.state), new.state.as_deref().unwrap_or(""));
+        if !FIXED_STATES.contains(&old_state) && FIXED_STATES.contains(&new_state) {
+            each(Change::of(Category::Fixed, new, some(old_state)));
+        }
+        let reopened_now =
+            new.triage_state.as_deref() == Some("reopened") && text(old.triage_state) != "reopened";
+        // Open again now: closed before, or triaged as reopened since (one
+        // reopened and fixed again in between is not).
+        if OPEN_STATES.contains(&new_state) && (CLOSED_STATES.contains(&old_state) || reopened_now)
+        {
+            each(Change::of(Category::Reopened, new, some(old_state)));
+        }
+        let was_triaged = old.triaged_at.is_some() || is_triaged(text(old.triage_state));
+        let is_now =
+            new.triaged_at.is_some() || is_triaged(new.triage_state.as_deref().unwrap_or(""));
+        let old_triage = triage_of(Some(text(old.triage_state)), Some(text(old.triage_reason)));
+        let retriaged = old.triaged_at != new.triaged_at.map(|t| t.timestamp_millis())
+            || text(old.triage_state) != new.triage_state.as_deref().unwrap_or("")
+            || text(old.triage_reason) != new.triage_reason.as_deref().unwrap_or("");
+        if !was_triaged && is_now {
+            each(Change::of(Category::Triaged, new, Some("untriaged".into())));
+        } else if was_triaged && is_now && retriaged {
+            let by = text(old.triaged_by);
+            let was = match (old_triage, by) {
+                (Some(t), "") => t,
+                (Some(t), by) => format!("{t} by {by}"),
+                (None, "") => "triaged".into(),
+                (None, by) => format!("triaged by {by}"),
+            };
+            each(Change::of(Category::Retriaged, new, Some(was)));
+        }
+        let old_severity = text(old.severity);
+        if !old_severity.is_empty() && new.severity.as_deref().is_some_and(|s| s != old_severity) {
+            each(Change::of(Category::Severity, new, some(old_severity)));
+        }
+    }
+
+    /// The change of an old finding the new side did not have; `None` for
+    /// one it had.
+    pub fn gone(&self, old: &Entry) -> Option<Change> {
+        let compact = self.findings.get(old.id.as_str())?;
+        (!compact.seen).then(|| {
+            let mut change = Change::of(Category::Gone, old, old.state.clone());
+            change.state = None;
+            change
+        })
+    }
+
+    fn label(&mut self, text: Option<&str>) -> u32 {
+        let Some(text) = text.filter(|t| !t.is_empty()) else {
+            return 0;
+        };
+        if let Some(&n) = self.label_ids.get(text) {
+            return n;
+        }
+        self.labels.push(text.into());
+        let n = self.labels.len() as u32;
+        self.label_ids.insert(text.into(), n);
+        n
+    }
+
+    fn text(&self, n: u32) -> &str {
+        match n {
+            0 => "",
+            n => &self.labels[n as usize - 1],
+        }
+    }
+}
+
+fn is_triaged(triage_state: &str) -> bool {
+    !triage_state.is_empty() && triage_state != "untriaged"
+}
+
+fn some(text: &str) -> Option<String> {
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, severity: &str, state: &str) -> Entry {
+        Entry {
+            id: id.into(),
+            severity: Some(severity.into()),
+            state: Some(state.into()),
+            ..Entry::default()
+        }
+    }
+
+    fn triaged(mut e: Entry, state: &str, reason: &str, by: &str, at: &str) -> Entry {
+        e.triage_state = Some(state.into());
+        e.triage_reason = Some(reason.into());
+        e.triaged_by = Some(by.into());
+        e.triaged_at = Some(at.parse().unwrap());
+        e
+    }
+
+    /// The changes from `old` to `new`, as (category, id, was).
+    fn diff(old: &[Entry], new: &[Entry]) -> Vec<(&'static str, String, Option<String>)> {
+        let mut baseline = Baseline::default();
+        old.iter().for_each(|e| baseline.add(e));
+        let mut changes = Vec::new();
+        for e in new {
+            baseline.compare(e, |c| changes.push(c));
+        }
+        changes.extend(old.iter().filter_map(|e| baseline.gone(e)));
+        changes
+            .into_iter()
+            .map(|c| (c.category, c.id, c.was))
+            .collect()
+    }
+
+    #[test]
+    fn each_kind_of_change_is_found_with_what_it_was() {
+        let t1 = "2026-11-01T10:00:00Z";
+        let t2 = "2026-11-08T10:00:00Z";
+        let old = [
+            entry("same", "high", "open"),
+            entry("fixed", "high", "open"),
+            entry("gone", "low", "open"),
+            entry("reopened", "high", "fixed"),
+            entry("triaged", "high", "open"),
+            triaged(
+                entry("retriaged", "high", "ignored"),
+                "ignored",
+                "no time",
+                "ana",
+                t1,
+            ),
+            entry("severity", "medium", "open"),
+        ];
+        let new = [
+            entry("same", "high", "open"),
+            entry("fixed", "high", "fixed"),
+            entry("reopened", "high", "open"),
+            triaged(
+                entry("triaged", "high", "ignored"),
+                "ignored",
+                "false positive",
+                "bo",
+                t2,
+            ),
+            triaged(
+                entry("retriaged", "high", "ignored"),
+                "ignored",
+                "acceptable risk",
+                "bo",
+                t2,
+            ),
+            entry("severity", "critical", "open"),
+            entry("brand-new", "critical", "open"),
+        ];
+        let s = |t: &str| Some(t.to_owned());
+        assert_eq!(
+            diff(&old, &new),
+            [
+                ("fixed", "fixed".into(), s("open")),
+                ("reopened", "reopened".into(), s("fixed")),
+                ("triaged", "triaged".into(), s("untriaged")),
+                (
+                    "retriaged",
+                    "retriaged".into(),
+                    s("ignored (no time) by ana")
+                ),
+                ("severity", "severity".into(), s("medium")),
+                ("new", "brand-new".into(), None),
+                ("gone", "gone".into(), s("open")),
+            ]
+        );
+        // Nothing against itself.
+        assert_eq!(diff(&new, &new), []);
+    }
+
+    #[test]
+    fn a_finding_reopened_and_fixed_again_in_between_is_not_reopened() {
+        let mut now = entry("a", "high", "fixed");
+        now.triage_state = Some("reopened".into());
+        // Its triage changed (to reopened), its state did not open.
+        let changes = diff(&[entry("a", "high", "removed")], &[now]);
+        assert_eq!(changes, [("triaged", "a".into(), Some("untriaged".into()))]);
+    }
+
+    #[test]
+    fn categories_parse_by_their_names() {
+        for c in Category::ALL {
+            assert_eq!(Category::parse(c.name()), Some(c));
+        }
+        assert_eq!(Category::parse("moved"), None);
+    }
+}

@@ -1,0 +1,78 @@
+//! Snapshots: every finding a filter matched at one time, in one file of
+//! our own format (docs/snapshots.md), written and read a line at a time so
+//! 100,000 findings take no more memory than one.
+//!
+//! The file is one lz4 frame holding NDJSON: first a [`Header`], then one
+//! [`Entry`] per finding, then a [`Trailer`] with the count (a file cut
+//! short has none, and is refused as damaged).
+
+mod diff;
+mod entry;
+mod read;
+mod write;
+
+pub use diff::{Baseline, CHANGE_FIELDS, Category, Change};
+pub use entry::Entry;
+pub use read::{Reader, SnapshotError};
+pub use write::Writer;
+
+use crate::api::model::{ListIssuesRequest, Timestamp};
+use serde::{Deserialize, Serialize};
+
+/// The `format` of every snapshot's header.
+pub const FORMAT: &str = "findings-snapshot";
+/// The version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The first line of a snapshot: what it is and what it holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`] when written by this build.
+    pub version: u32,
+    /// When the first page was asked for.
+    pub saved_at: Timestamp,
+    /// `findings` and its version.
+    pub tool: String,
+    /// The deployment's base URL, without credentials.
+    pub base_url: String,
+    pub deployment: String,
+    /// The List issues request the findings matched (filter, types,
+    /// includes; no cursor, no page size): what a diff against the live
+    /// deployment asks again.
+    pub request: ListIssuesRequest,
+}
+
+impl Header {
+    pub fn new(
+        saved_at: Timestamp,
+        base_url: &str,
+        deployment: &str,
+        request: &ListIssuesRequest,
+    ) -> Self {
+        let mut request = request.clone();
+        request.cursor = None;
+        request.limit = None;
+        request.deployment_id = None;
+        Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            saved_at,
+            tool: concat!("findings ", env!("CARGO_PKG_VERSION")).into(),
+            base_url: crate::redact::mask_url_credentials(base_url).into_owned(),
+            deployment: deployment.into(),
+            request,
+        }
+    }
+}
+
+/// The last line: how many findings came before it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Trailer {
+    pub end: u64,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,247 @@
+//! Snapshots and diffs: save → show → diff against itself (nothing), a
+//! diff against the demo moved on two weeks (each category, from a second
+//! snapshot and live, the same), `--exit-code` both ways, `--category`, the
+//! Markdown summary, and damaged or foreign files refused by name.
+
+use crate::cli::Server;
+use crate::common::anchor;
+use findings_tui::demo::DemoOptions;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn demo(days_later: u32) -> Server {
+    Server::with_options(DemoOptions {
+        findings: 2000,
+        anchor: Some(anchor()),
+        days_later,
+        ..Default::default()
+    })
+}
+
+fn save(server: &Server, file: &std::path::Path, extra: &[&str]) {
+    let file = file.to_str().unwrap();
+    let (code, _, stderr) = server.run(&[&["snapshot", "save", "-o", file], extra].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("findings: saved "), "{stderr}");
+}
+
+fn lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn by_category(changes: &[Value]) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for c in changes {
+        *counts
+            .entry(c["category"].as_str().unwrap().to_owned())
+            .or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+fn a_snapshot_shows_its_header_and_counts_and_differs_from_itself_in_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("now.snap");
+    let server = demo(0);
+    save(&server, &file, &["--severity", "critical,high"]);
+    let path = file.to_str().unwrap();
+    let (code, stdout, stderr) = server.run(&["snapshot", "show", path, "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let shown: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(shown["header"]["format"], "findings-snapshot");
+    assert_eq!(shown["header"]["version"], 1);
+    assert_eq!(shown["header"]["deployment"], "1234");
+    assert!(
+        shown["header"]["tool"]
+            .as_str()
+            .unwrap()
+            .starts_with("findings ")
+    );
+    let filter = &shown["header"]["request"]["filter"]["severities"];
+    assert_eq!(
+        filter.as_array().unwrap().len(),
+        2,
+        "the filter is kept: {shown}"
+    );
+    // As many as the listing has, every one critical or high.
+    let (_, listed, _) = server.run(&[
+        "issues",
+        "--severity",
+        "critical,high",
+        "--all",
+        "--format",
+        "ndjson",
+    ]);
+    let total = shown["findings"].as_u64().unwrap();
+    assert_eq!(total as usize, lines(&listed).len());
+    let severities = shown["bySeverity"].as_object().unwrap();
+    let keys: Vec<&str> = severities.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["critical", "high"]);
+    let summed: u64 = shown["byState"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(summed, total);
+    // The table says the same.
+    let (code, table, _) = server.run(&["snapshot", "show", path]);
+    assert_eq!(code, 0);
+    assert!(table.contains(&format!("findings    {total}")), "{table}");
+    // Against itself, and against the unchanged deployment: nothing, and
+    // --exit-code does not fire.
+    for against in [Some(path), None] {
+        let mut args = vec!["diff", path];
+        args.extend(against);
+        args.extend(["--format", "ndjson", "--exit-code", "3"]);
+        let (code, stdout, stderr) = server.run(&args);
+        assert_eq!((code, stdout.as_str()), (0, ""), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_diff_against_the_demo_two_weeks_later_shows_every_kind_of_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.snap"), dir.path().join("new.snap"));
+    let (before, after) = (demo(0), demo(14));
+    save(&before, &old, &[]);
+    save(&after, &new, &[]);
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let (code, stdout, stderr) = after.run(&["diff", old, new, "--format", "ndjson"]);
+    assert_eq!(code, 0, "{stderr}");
+    let changes = lines(&stdout);
+    let counts = by_category(&changes);
+    for category in [
+        "new",
+        "fixed",
+        "reopened",
+        "triaged",
+        "retriaged",
+        "severity",
+    ] {
+        assert!(
+            counts.get(category).copied().unwrap_or(0) > 0,
+            "{category}: {counts:?}"
+        );
+    }
+    // New findings are open and were not in the old snapshot; triaged ones
+    // say by whom (the activity event) and what they were.
+    for change in &changes {
+        match change["category"].as_str().unwrap() {
+            "new" => assert_eq!(change["state"], "open", "{change}"),
+            "fixed" => assert_eq!(change["state"], "fixed", "{change}"),
+            "triaged" => {
+                assert!(
+                    change["triagedBy"].as_str().is_some_and(|b| !b.is_empty()),
+                    "{change}"
+                );
+                assert_eq!(change["was"], "untriaged");
+            }
+            "reopened" => assert_eq!(change["state"], "open", "{change}"),
+            _ => {}
+        }
+    }
+    // Live: the deployment asked with the old snapshot's filter says the same.
+    let (code, live, stderr) = after.run(&["diff", old, "--format", "ndjson"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(by_category(&lines(&live)), counts);
+    // The CI gate: new findings make it exit N, after printing them all.
+    let (code, gated, stderr) = after.run(&[
+        "diff",
+        old,
+        new,
+        "--category",
+        "new",
+        "--format",
+        "ndjson",
+        "--exit-code",
+        "5",
+    ]);
+    assert_eq!(code, 5, "{stderr}");
+    assert_eq!(lines(&gated).len(), counts["new"]);
+    assert!(
+        stderr.contains(&format!(
+            "{} changes matched (--exit-code 5)",
+            counts["new"]
+        )),
+        "{stderr}"
+    );
+    // The Markdown summary: the counts, then a table per kind.
+    let (code, md, _) = after.run(&["diff", old, new, "--format", "markdown"]);
+    assert_eq!(code, 0);
+    assert!(md.contains(&format!("| new | {} |", counts["new"])), "{md}");
+    assert!(
+        md.contains(&format!("#### triaged ({})", counts["triaged"])),
+        "{md}"
+    );
+    assert!(
+        md.contains("| category | id | severity | state | was |"),
+        "{md}"
+    );
+    // Every format: csv has a header and a line per change.
+    let (_, csv, _) = after.run(&["diff", old, new, "--format", "csv"]);
+    assert_eq!(csv.lines().count(), changes.len() + 1);
+    // With --state open, what was fixed or ignored since no longer matches:
+    // gone, saying what it was.
+    let open_only = dir.path().join("open.snap");
+    save(&before, &open_only, &["--state", "open"]);
+    let open_only = open_only.to_str().unwrap();
+    let (code, live, stderr) = after.run(&[
+        "diff",
+        open_only,
+        "--category",
+        "gone",
+        "--format",
+        "ndjson",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let gone = lines(&live);
+    assert!(!gone.is_empty());
+    assert!(
+        gone.iter()
+            .all(|c| c["was"] == "open" && c.get("state").is_none()),
+        "{live}"
+    );
+    // A category that is no kind of change is a usage error.
+    let (code, _, stderr) = after.run(&["diff", old, new, "--category", "moved"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("unknown --category \"moved\""), "{stderr}");
+}
+
+#[test]
+fn a_damaged_or_foreign_file_is_refused_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.snap");
+    let server = demo(0);
+    save(&server, &good, &[]);
+    let bytes = std::fs::read(&good).unwrap();
+    let cut = dir.path().join("cut.snap");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let foreign = dir.path().join("foreign.snap");
+    std::fs::write(&foreign, b"{\"issues\": []}\n").unwrap();
+    for (file, said) in [
+        (&cut, "damaged snapshot"),
+        (&foreign, "not a findings snapshot"),
+    ] {
+        let path = file.to_str().unwrap();
+        for args in [
+            vec!["snapshot", "show", path],
+            vec!["diff", path, good.to_str().unwrap()],
+        ] {
+            let (code, stdout, stderr) = server.run(&args);
+            assert_eq!(code, 1, "{args:?}: {stderr}");
+            assert!(
+                stderr.contains(said) && stderr.contains(path),
+                "{args:?}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            if args[0] == "snapshot" {
+                assert_eq!(stdout, "");
+            }
+        }
+    }
+}
