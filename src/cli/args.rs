@@ -96,6 +96,9 @@ pub(super) enum Command {
     /// re-triaged findings and changed severities, against a second
     /// snapshot or the live deployment
     Diff(diff::DiffArgs),
+    /// Ignored findings whose expiry (triage --ignore-until) has passed, listed
+    /// like `issues`; reopens nothing
+    Expired(listing::ExpiredArgs),
     /// Triage findings (or agentic-workflow issues) by id, from standard
     /// input, or every finding a filter matches: a state, a reason, a note
     Triage(triage::TriageArgs),

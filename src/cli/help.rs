@@ -29,7 +29,9 @@ fn globals_of(path: &[&str]) -> Option<Vec<&'static str>> {
     let writes = || [CONNECT, &["read_only"]].concat();
     match path {
         [] | ["config"] | ["config", "show"] => None,
-        ["issues" | "report" | "search" | "show"] | ["scm", "list"] => Some(CONNECT.to_vec()),
+        ["issues" | "expired" | "report" | "search" | "show"] | ["scm", "list"] => {
+            Some(CONNECT.to_vec())
+        }
         ["scm"] | ["scm", "update"] | ["triage"] => Some(writes()),
         ["auth", ..] => Some(CONNECT.to_vec()),
         _ => Some(Vec::new()),
@@ -114,6 +116,10 @@ pub fn examples(path: &[&str]) -> &'static [(&'static str, &'static str)] {
                 "findings triage 100042,100057 --state ignored --reason false-positive",
             ),
             (
+                "Accept a risk for 90 days; `findings expired` lists it after",
+                "findings triage 100042 --state ignored --reason acceptable-risk --ignore-until 90d",
+            ),
+            (
                 "Every open low finding of a repository: counted, shown, asked",
                 "findings triage --repo acme/legacy-app --severity low --current-state open --state fixing",
             ),
@@ -148,6 +154,16 @@ pub fn examples(path: &[&str]) -> &'static [(&'static str, &'static str)] {
             (
                 "As JSON",
                 "findings snapshot show release-1.4.snap --format json",
+            ),
+        ],
+        ["expired"] => &[
+            (
+                "The ignores whose --ignore-until has passed",
+                "findings expired",
+            ),
+            (
+                "A CI gate on expired ignores of one repository",
+                "findings expired --repo acme/api --exit-code 3",
             ),
         ],
         ["diff"] => &[

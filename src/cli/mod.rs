@@ -29,6 +29,7 @@ mod config_cmd;
 mod demo;
 mod destination;
 mod diff;
+mod expiry;
 mod help;
 mod interactive;
 mod listing;
@@ -245,6 +246,28 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let matched = until_interrupted(
                 file,
                 listing::issues(&session.client, request, &args, &script),
+            )
+            .await?;
+            script.gate(matched)
+        }
+        Some(Command::Expired(args)) => {
+            // As `issues`, with the clock `expiry::now` reads.
+            let Some(script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)?
+            else {
+                return Ok(()); // the fields were listed
+            };
+            args.list.output.format()?;
+            let now = expiry::now().map_err(Failure::Usage)?;
+            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+            args.request(&probe)?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+            request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
+            let file = args.list.output.file.path();
+            let matched = until_interrupted(
+                file,
+                listing::expired(&session.client, request, &args, &script, now),
             )
             .await?;
             script.gate(matched)

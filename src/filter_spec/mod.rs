@@ -301,13 +301,30 @@ fn shown(names: &[(&'static str, &'static str)], wire_name: &str) -> String {
 /// An RFC 3339 time, a date (`2026-01-31`, midnight UTC), or a span back
 /// from now (`30m`, `12h`, `7d`, `2w`).
 pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
+    match parse_point(s)? {
+        Point::At(t) => Ok(t),
+        Point::Span(span) => Ok(Utc::now() - span),
+    }
+}
+
+/// A time as typed: a fixed one, or a span whose direction from now the
+/// caller decides (back for `--since`, ahead for `triage --until`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Point {
+    At(DateTime<Utc>),
+    Span(Duration),
+}
+
+/// An RFC 3339 time, a date (`2026-01-31`, midnight UTC), or a span
+/// (`30m`, `12h`, `7d`, `2w`).
+pub fn parse_point(s: &str) -> Result<Point, String> {
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Ok(t.with_timezone(&Utc));
+        return Ok(Point::At(t.with_timezone(&Utc)));
     }
     if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d")
         && let Some(t) = d.and_hms_opt(0, 0, 0)
     {
-        return Ok(t.and_utc());
+        return Ok(Point::At(t.and_utc()));
     }
     let cut = s.char_indices().last().map_or(0, |(i, _)| i);
     let (num, unit) = s.split_at(cut);
@@ -322,11 +339,11 @@ pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
             _ => None,
         };
         if let Some(span) = span {
-            return Ok(Utc::now() - span);
+            return Ok(Point::Span(span));
         }
     }
     Err(format!(
-        "{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31) or a span ago (7d, 12h, 2w)"
+        "{s:?} is not a time: use RFC 3339 (2026-01-31T12:00:00Z), a date (2026-01-31) or a span (7d, 12h, 2w)"
     ))
 }
 

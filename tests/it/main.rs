@@ -6,6 +6,7 @@ mod common;
 mod architecture;
 mod cli;
 mod cli_auth;
+mod cli_expiry;
 mod cli_help;
 mod cli_lists;
 mod cli_names;

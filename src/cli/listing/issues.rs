@@ -22,7 +22,7 @@ pub struct IssuesArgs {
     #[arg(long = "state", value_name = "STATE", help_heading = "Filters",
           value_parser = offer(super::finding_states()),
           hide_possible_values = true)]
-    states: Vec<String>,
+    pub(super) states: Vec<String>,
     /// Sort: severity, ref, repo, rule, relevant-since, state
     #[arg(long, value_name = "FIELD", help_heading = "Sort", value_parser = offer(SortBy::ALL.iter().map(SortBy::label)),
           hide_possible_values = true)]

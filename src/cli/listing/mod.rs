@@ -6,6 +6,7 @@
 //! `raw` keeps List issues items as the server sent them. Here: the flags
 //! and helpers the commands share.
 
+mod expired;
 mod finding_filters;
 mod first_detected;
 mod issues;
@@ -16,6 +17,7 @@ mod raw;
 mod report;
 mod search;
 
+pub use expired::{ExpiredArgs, expired};
 pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};
 pub use names::{Names, checked};

@@ -15,7 +15,8 @@ pub use send::run;
 
 use super::listing::{FindingFilters, Names, typed};
 use super::write;
-use super::{Failure, offer};
+use super::{Failure, expiry, offer};
+use crate::api::model::TriageState;
 use crate::filter_spec::LIST_NAMES;
 use crate::triage::{Decision, Kind};
 use choose::Chosen;
@@ -58,6 +59,12 @@ pub struct TriageArgs {
     /// Read the note from a file (- for standard input); its last newline is dropped
     #[arg(long, value_name = "FILE", help_heading = "Decision", value_hint = ValueHint::FilePath)]
     note_file: Option<PathBuf>,
+    /// Ignore until: a date (2026-12-25), an RFC 3339 time or a span ahead
+    /// (30d, 2w); written as the note's last line, `expires: DATE`, which
+    /// `findings expired` reads back (ignored and provisionally-ignored
+    /// only; --until is the filter on creation time)
+    #[arg(long, value_name = "DATE", help_heading = "Decision", value_hint = ValueHint::Other)]
+    ignore_until: Option<String>,
     /// The ids are agentic-workflow issues (one request each, in turn)
     #[arg(long, help_heading = "Decision")]
     agentic: bool,
@@ -180,8 +187,11 @@ pub fn prepare(args: TriageArgs) -> Result<Prepared, Failure> {
         Some(path) => Some(read_note(path, note_from_stdin)?),
         None => args.note,
     };
-    let decision =
+    let mut decision =
         Decision::parse(kind, &args.state, args.reason.as_deref(), note).map_err(Failure::Usage)?;
+    if let Some(until) = &args.ignore_until {
+        add_expiry(&mut decision, until)?;
+    }
     Ok(Prepared {
         chosen,
         decision,
@@ -191,6 +201,24 @@ pub fn prepare(args: TriageArgs) -> Result<Prepared, Failure> {
         count: args.count,
         json,
     })
+}
+
+/// Writes `--ignore-until` into the decision's note; only an ignore takes one.
+fn add_expiry(decision: &mut Decision, until: &str) -> Result<(), Failure> {
+    let Decision::Finding {
+        state: TriageState::Ignored | TriageState::ProvisionallyIgnored,
+        note,
+        ..
+    } = decision
+    else {
+        return Err(Failure::Usage(
+            "--ignore-until goes with --state ignored or provisionally-ignored (of findings): only an ignore expires".into(),
+        ));
+    };
+    let now = expiry::now().map_err(Failure::Usage)?;
+    let at = expiry::parse_until(until, now).map_err(Failure::Usage)?;
+    *note = Some(expiry::with_expiry(note.as_deref(), at));
+    Ok(())
 }
 
 /// The note in `path` (stdin for `-`), without its last line break.

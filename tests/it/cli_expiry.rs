@@ -1,0 +1,143 @@
+//! Ignores that expire: `findings triage --ignore-until` writes the expiry into
+//! the note, `findings expired` lists the ignores it has passed, on a clock
+//! the test sets (`FINDINGS_NOW`), against the demo server.
+
+use crate::cli::Server;
+use crate::common::findings;
+use chrono::{Duration, SecondsFormat, Utc};
+use findings_tui::api::model::*;
+use findings_tui::demo::dataset::{Dataset, finding_id};
+
+/// `findings ARGS` against `server`, the clock at `now` when given.
+fn run(server: &Server, args: &[&str], now: Option<&str>) -> std::process::Output {
+    let mut cmd = findings();
+    cmd.args(args)
+        .args(["--base-url", &server.url(), "--deployment", "1234"])
+        .env("FINDINGS_TOKEN", "demo-token");
+    if let Some(now) = now {
+        cmd.env("FINDINGS_NOW", now);
+    }
+    cmd.output().unwrap()
+}
+
+/// An open finding anyone may ignore.
+fn ignorable(server: &Server) -> usize {
+    let ds = &server.demo().state().dataset;
+    (0..ds.rows.len())
+        .find(|&i| {
+            Dataset::triage_permission(i, &ds.rows[i]) == TriagePermission::Ignore
+                && ds.issue(i, Default::default()).aggregate_state == Some(AggregateState::Open)
+        })
+        .unwrap()
+}
+
+fn rfc3339(t: chrono::DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn an_ignore_until_tomorrow_is_listed_as_expired_two_days_later() {
+    let server = Server::start(60);
+    let i = ignorable(&server);
+    let id = finding_id(i);
+    let now = Utc::now();
+    let out = run(
+        &server,
+        &[
+            "triage",
+            &id,
+            "--state",
+            "ignored",
+            "--reason",
+            "acceptable-risk",
+            "--note",
+            "until the rewrite",
+            "--ignore-until",
+            "1d",
+            "--yes",
+            "--verbose",
+        ],
+        Some(&rfc3339(now)),
+    );
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // The request shown carries the expiry in the note, as sent.
+    let expires = (now + Duration::days(1)).with_timezone(&Utc);
+    let line = format!("expires: {}", rfc3339(expires));
+    assert!(stderr.contains(&line), "{stderr}");
+
+    // The demo keeps the note: on the finding and in its triage event.
+    let issue = server.demo().state().dataset.issue(i, Default::default());
+    let note = format!("until the rewrite\n{line}");
+    assert_eq!(issue.note.as_deref(), Some(note.as_str()));
+    assert_eq!(issue.triage_state, Some(TriageState::Ignored));
+
+    // Not expired yet.
+    let listed = run(
+        &server,
+        &["expired", "--format", "ndjson"],
+        Some(&rfc3339(now)),
+    );
+    assert!(listed.status.success(), "{}", text(&listed.stderr));
+    assert_eq!(text(&listed.stdout), "");
+
+    // Two days later it is, and only it; nothing was reopened.
+    let later = rfc3339(now + Duration::days(2));
+    let listed = run(&server, &["expired", "--format", "ndjson"], Some(&later));
+    let stderr = text(&listed.stderr);
+    assert!(listed.status.success(), "{stderr}");
+    let stdout = text(&listed.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    let item: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(item["issue"]["id"], id.as_str());
+    assert!(stderr.contains("--state reopened"), "{stderr}");
+    let issue = server.demo().state().dataset.issue(i, Default::default());
+    assert_eq!(issue.triage_state, Some(TriageState::Ignored));
+
+    // --exit-code gates on it.
+    let gated = run(&server, &["expired", "--exit-code", "3"], Some(&later));
+    assert_eq!(gated.status.code(), Some(3), "{}", text(&gated.stderr));
+}
+
+#[test]
+fn until_in_the_past_or_on_another_state_is_refused_and_nothing_sent() {
+    let server = Server::start(60);
+    let id = finding_id(ignorable(&server));
+    for args in [
+        ["--state", "ignored", "--ignore-until", "2020-01-01"],
+        ["--state", "reviewing", "--ignore-until", "30d"],
+        ["--state", "ignored", "--ignore-until", "someday"],
+    ] {
+        let out = run(
+            &server,
+            &[&["triage", id.as_str(), "--yes"], &args[..]].concat(),
+            None,
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains("--ignore-until"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    assert_eq!(server.demo().requests(), 0);
+}
+
+#[test]
+fn expired_takes_only_the_ignored_states() {
+    let server = Server::start(60);
+    let out = run(&server, &["expired", "--state", "open"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("only an ignore expires"));
+    assert_eq!(server.demo().requests(), 0);
+}
