@@ -255,6 +255,8 @@ fn requests(n: u64) -> String {
 #[derive(Debug, Default)]
 pub struct FaultState {
     inner: Mutex<Counters>,
+    /// Signalled at each request counted: a caller can wait for a count.
+    counted: std::sync::Condvar,
 }
 
 #[derive(Debug, Default)]
@@ -288,6 +290,17 @@ impl FaultState {
         self.lock().seen
     }
 
+    /// Waits until at least `n` requests have come since the plan was set,
+    /// at most `within`; whether they came.
+    pub fn wait_for_requests(&self, n: u64, within: std::time::Duration) -> bool {
+        let guard = self.lock();
+        let (c, _) = self
+            .counted
+            .wait_timeout_while(guard, within, |c| c.seen < n)
+            .unwrap_or_else(|e| e.into_inner());
+        c.seen >= n
+    }
+
     /// Requests the plan affected since it was set.
     pub fn affected(&self) -> u64 {
         self.lock().affected
@@ -302,6 +315,7 @@ impl FaultState {
     fn begin(&self) -> (Arc<Faults>, u64) {
         let mut c = self.lock();
         c.seen += 1;
+        self.counted.notify_all();
         (c.plan.clone(), c.seen - 1)
     }
 

@@ -179,6 +179,12 @@ impl DemoServer {
     pub fn requests(&self) -> u64 {
         self.state.faults.requests()
     }
+
+    /// Waits until at least `n` API requests have come since the fault plan
+    /// was last set, at most `within`; whether they came.
+    pub fn wait_for_requests(&self, n: u64, within: std::time::Duration) -> bool {
+        self.state.faults.wait_for_requests(n, within)
+    }
 }
 
 impl Drop for DemoServer {

@@ -734,14 +734,10 @@ fn ctrl_c_leaves_the_output_file_as_it_was_and_nothing_beside_it() {
         .spawn()
         .unwrap();
     // Waits until the second page is asked for: the first is being written.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while server.requests() < 2 {
-        assert!(
-            Instant::now() < deadline,
-            "the second page was never asked for"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    assert!(
+        server.demo().wait_for_requests(2, Duration::from_secs(60)),
+        "the second page was never asked for"
+    );
     assert_eq!(
         others_in(dir.path(), "out.ndjson").len(),
         1,

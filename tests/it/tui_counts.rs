@@ -130,7 +130,6 @@ async fn the_issues_pane_counts_its_filter_by_state_and_names_the_archived() {
     command(&mut h, "triage reviewing looking into it");
     h.keys("y");
     h.quiesce().await;
-    h.pump_for(Duration::from_millis(300)).await;
     assert_eq!(asked.load(Ordering::SeqCst), before + 1, "counted again");
     let after = counted(&h, &critical()).await;
     assert_eq!(after.open.unwrap(), c.open.unwrap() - 1);

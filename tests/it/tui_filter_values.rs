@@ -5,19 +5,16 @@
 use crate::common::Harness;
 use crossterm::event::KeyCode;
 use findings_tui::tui::app::Overlay;
-use std::time::Duration;
 
 /// The app started, with the filter values arrived.
 async fn harness() -> Harness {
     let mut h = Harness::new(300, 120, 40).await;
     h.start().await;
-    for _ in 0..200 {
-        if h.app.issues().known.is_known() {
-            return h;
-        }
-        h.pump_for(Duration::from_millis(20)).await;
-    }
-    panic!("the filter values did not arrive");
+    h.until("the filter values arrive", |app| {
+        app.issues().known.is_known()
+    })
+    .await;
+    h
 }
 
 fn line(h: &Harness) -> String {
@@ -150,12 +147,8 @@ async fn the_report_refuses_a_repository_it_does_not_have_and_keeps_what_was_typ
     h.key(KeyCode::Char('1'));
     h.settle().await;
     h.key(KeyCode::Char('/'));
-    for _ in 0..200 {
-        if h.app.report().known.is_known() {
-            break;
-        }
-        h.pump_for(Duration::from_millis(20)).await;
-    }
+    h.until("the names arrive", |app| app.report().known.is_known())
+        .await;
     assert!(h.app.report().known.is_known(), "the names arrived");
     h.keys("payments-api");
     h.key(KeyCode::Enter);

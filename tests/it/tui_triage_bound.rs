@@ -44,8 +44,7 @@ async fn the_marks_a_triage_used_are_cleared_once_it_is_applied() {
     assert_eq!(h.app.issues().marked.len(), 2);
     command(&mut h, "triage reviewing");
     h.keys("y");
-    h.settle().await;
-    h.pump_for(Duration::from_millis(300)).await;
+    h.quiesce().await;
     assert!(h.app.issues().marked.is_empty(), "the marks are spent");
     // The next T is for the row under the cursor, not the old marks.
     let id = h.app.issues().selected_issue().unwrap().id().to_owned();
@@ -122,8 +121,7 @@ async fn an_exception_request_is_named_before_and_shown_in_the_list_and_overview
     h.ctrl('s');
     assert!(h.screen().contains(&id));
     h.keys("y");
-    h.settle().await;
-    h.pump_for(Duration::from_millis(300)).await;
+    h.quiesce().await;
     let status = h.app.status.clone().unwrap_or_default();
     assert!(status.contains("1 exception requested"), "{status}");
     // Its state stays open; where it is shown, the request is said.

@@ -49,9 +49,8 @@ async fn send(h: &mut crate::common::Harness) {
     if h.app.triage.step == Step::ConfirmAgain {
         h.keys("y");
     }
-    h.settle().await;
-    h.pump_for(Duration::from_millis(300)).await;
-    h.settle().await;
+    // The triage, and the reloads and counts it sets off, all answered.
+    h.quiesce().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

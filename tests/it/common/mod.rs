@@ -234,6 +234,19 @@ impl Harness {
         }
     }
 
+    /// Applies replies until `done` holds of the app, within 20 s; panics
+    /// saying `what` did not happen otherwise.
+    pub async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while !done(&self.app) {
+            let reply = tokio::time::timeout_at(deadline, self.replies.recv())
+                .await
+                .unwrap_or_else(|_| panic!("{what} within 20 s"))
+                .expect("the worker is alive");
+            self.update(Msg::Reply(reply));
+        }
+    }
+
     /// [`Harness::settle`], and then until every request sent has had its
     /// reply (the background ones too, such as the filter values), so a
     /// server's request count is final.
