@@ -106,9 +106,23 @@ impl IssueCounts {
 /// `width` cells broken between states (a state too long for the width is
 /// cut when drawn): `233 match: open 181 · reviewing 27 · fixing 25`.
 pub fn by_state_lines(c: &GetIssueCountsResponse, width: usize) -> Vec<String> {
+    by_state_lines_with(c, 0, width)
+}
+
+/// [`by_state_lines`], and `unnamed` more: findings the list has that no
+/// published count covers (the unknown state), said so the list's length
+/// and the counts agree.
+pub fn by_state_lines_with(c: &GetIssueCountsResponse, unnamed: i64, width: usize) -> Vec<String> {
     use unicode_width::UnicodeWidthStr;
     let mut lines: Vec<String> = Vec::new();
-    for part in by_state_parts(c) {
+    let mut parts = by_state_parts(c);
+    if unnamed > 0 {
+        parts.push(format!(
+            "+{} listed in a state no count names",
+            thousands(unnamed)
+        ));
+    }
+    for part in parts {
         match lines.last_mut() {
             Some(line) if line.width() + 3 + part.width() <= width => {
                 line.push_str(" · ");
@@ -182,6 +196,19 @@ mod tests {
             archived: Some(33),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn findings_in_no_counted_state_are_said() {
+        let lines = by_state_lines_with(&counts(), 31, 200).join(" | ");
+        assert!(
+            lines.ends_with(" · +31 listed in a state no count names"),
+            "{lines}"
+        );
+        assert_eq!(
+            by_state_lines_with(&counts(), 0, 200),
+            by_state_lines(&counts(), 200)
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! them; paging and clicks read them.
 
 use super::IssuesPane;
-use crate::tui::issue_counts::{CountState, archived_note, by_state_lines};
+use crate::tui::issue_counts::{CountState, archived_note, by_state_lines_with};
 use crate::tui::pane::Cx;
 use ratatui::layout::{Constraint, Layout, Rect};
 
@@ -29,12 +29,20 @@ impl IssuesPane {
         }
         match &self.counts.state {
             CountState::Known(c) => {
-                let states = by_state_lines(c, body.width as usize).len().clamp(1, 2);
+                let states = by_state_lines_with(c, self.unnamed_states(c), body.width as usize)
+                    .len()
+                    .clamp(1, 2);
                 let archived = self.selection.filter.include_archived == Some(true);
                 (states + usize::from(archived_note(c, archived).is_some())) as u16
             }
             _ => 1,
         }
+    }
+
+    /// How many loaded findings no published count covers (the unknown
+    /// state): the list's length past the counts' total.
+    pub(super) fn unnamed_states(&self, c: &crate::api::model::GetIssueCountsResponse) -> i64 {
+        (self.list.items.len() as i64 - c.listed()).max(0)
     }
 
     pub fn areas(&self, body: Rect) -> IssuesAreas {

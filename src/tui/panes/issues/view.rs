@@ -4,7 +4,7 @@
 
 use super::IssuesPane;
 use crate::tui::filters_shown;
-use crate::tui::issue_counts::{CountState, archived_note, by_state_lines};
+use crate::tui::issue_counts::{CountState, archived_note, by_state_lines_with};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
@@ -27,7 +27,11 @@ fn count_label(pane: &IssuesPane) -> String {
     let total = pane.counts.known_for(&pane.selection).map(|c| c.listed());
     let count = match total {
         _ if list.complete => thousands(loaded),
-        Some(total) => format!("{}/{}", thousands(loaded), thousands(total)),
+        // More loaded than counted: the rest are in no counted state.
+        Some(total) if loaded <= total => {
+            format!("{}/{}", thousands(loaded), thousands(total))
+        }
+        Some(_) => format!("{}+", thousands(loaded)),
         None => format!("{}+", thousands(loaded)),
     };
     if pane.local_query.is_empty() {
@@ -165,7 +169,7 @@ fn counts(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         ))],
         CountState::Known(c) => {
             let include_archived = pane.selection.filter.include_archived == Some(true);
-            let mut lines: Vec<Line> = by_state_lines(c, width)
+            let mut lines: Vec<Line> = by_state_lines_with(c, pane.unnamed_states(c), width)
                 .iter()
                 .take(2)
                 .map(|l| Line::from(Span::raw(cut(l))))
