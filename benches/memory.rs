@@ -14,7 +14,7 @@ use findings_tui::api::model::*;
 use findings_tui::demo::{DemoOptions, DemoState, query};
 use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::{ApiResponse, Reply};
+use findings_tui::tui::message::{ApiRequest, ApiResponse, Reply};
 use findings_tui::tui::rows::FindingRow;
 use findings_tui::tui::theme::Theme;
 use ratatui::Terminal;
@@ -101,7 +101,12 @@ fn main() {
     let mut pages = 0;
     let next_request = |effects: &[Effect]| {
         effects.iter().find_map(|e| match e {
-            Effect::Send { id, .. } => Some(*id),
+            // The list's pages only: the counts and filter values asked in
+            // the background are not what this loads.
+            Effect::Send {
+                id,
+                request: ApiRequest::ListIssues(_) | ApiRequest::ListRows(_),
+            } => Some(*id),
             _ => None,
         })
     };

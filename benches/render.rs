@@ -7,7 +7,7 @@ use findings_tui::api::model::*;
 use findings_tui::demo::{DemoOptions, DemoState, query};
 use findings_tui::tui::app::{App, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::{ApiResponse, Reply};
+use findings_tui::tui::message::{ApiRequest, ApiResponse, Reply};
 use findings_tui::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -35,7 +35,12 @@ fn app_with(n: usize) -> App {
     let mut cursor = None;
     let next_request = |effects: &[findings_tui::tui::app::Effect]| {
         effects.iter().find_map(|e| match e {
-            findings_tui::tui::app::Effect::Send { id, .. } => Some(*id),
+            // The list's pages only: the counts and filter values asked in
+            // the background are not what this loads.
+            findings_tui::tui::app::Effect::Send {
+                id,
+                request: ApiRequest::ListIssues(_) | ApiRequest::ListRows(_),
+            } => Some(*id),
             _ => None,
         })
     };
