@@ -97,6 +97,8 @@ fn main() {
 
     let mut effects = app.start();
     let mut cursor = None;
+    // What the server lists: archived projects' findings are left out.
+    let mut served = 0;
     let mut json_bytes = 0usize;
     let mut pages = 0;
     let next_request = |effects: &[Effect]| {
@@ -118,6 +120,7 @@ fn main() {
         };
         let body = {
             let page = query::list_issues(&st.dataset, &st.orders, &req).expect("a page");
+            served += page.issues.len();
             serde_json::to_vec(&page).expect("a body")
         };
         json_bytes += body.len();
@@ -142,7 +145,7 @@ fn main() {
         .draw(|f| findings_tui::tui::app::view::draw(f, &app))
         .expect("a frame");
     let loaded = app.issues().list.items.len();
-    assert_eq!(loaded, n, "all {n} findings loaded");
+    assert_eq!(loaded, served, "every finding listed of {n} loaded");
     let after = rss();
     let heap_after = heap();
     let peak = status_bytes("VmHWM:").unwrap_or(0);

@@ -33,6 +33,8 @@ fn app_with(n: usize) -> App {
     );
     let mut effects = app.start();
     let mut cursor = None;
+    // What the server lists: archived projects' findings are left out.
+    let mut served = 0;
     let next_request = |effects: &[findings_tui::tui::app::Effect]| {
         effects.iter().find_map(|e| match e {
             // The list's pages only: the counts and filter values asked in
@@ -51,6 +53,7 @@ fn app_with(n: usize) -> App {
             ..Default::default()
         };
         let page = query::list_issues(&st.dataset, &st.orders, &req).expect("page");
+        served += page.issues.len();
         cursor = page.cursor.clone();
         effects = app.update(Msg::Reply(Reply {
             id,
@@ -69,7 +72,11 @@ fn app_with(n: usize) -> App {
         KeyCode::Char('g'),
         KeyModifiers::NONE,
     )));
-    assert_eq!(app.issues().list.items.len(), n, "all {n} findings loaded");
+    assert_eq!(
+        app.issues().list.items.len(),
+        served,
+        "every finding listed of {n} loaded"
+    );
     app
 }
 
