@@ -73,7 +73,7 @@ fn pack_1000_item_page_into_rows(bencher: divan::Bencher) {
     bencher.bench(|| {
         divan::black_box(&page.issues)
             .iter()
-            .map(findings_tui::tui::rows::FindingRow::new)
+            .map(findings_tui::tui::message::rows::FindingRow::new)
             .collect::<Vec<_>>()
     });
 }
@@ -81,6 +81,6 @@ fn pack_1000_item_page_into_rows(bencher: divan::Bencher) {
 #[divan::bench]
 fn unpack_one_row(bencher: divan::Bencher) {
     let page: ListIssuesResponse = decode(&page_json(false), "application/json").expect("page");
-    let row = findings_tui::tui::rows::FindingRow::new(&page.issues[0]);
+    let row = findings_tui::tui::message::rows::FindingRow::new(&page.issues[0]);
     bencher.bench(|| divan::black_box(&row).unpack().expect("unpacks"));
 }

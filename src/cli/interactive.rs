@@ -26,7 +26,7 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
             .map(|g| g.value.clone())
             .unwrap_or_default(),
     });
-    let info = crate::tui::session::Session {
+    let info = crate::tui::state::session::Session {
         deployment: session.client.deployment().to_owned(),
         deployment_name: session
             .discovered
@@ -64,10 +64,10 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
 /// visits from the state folder (the demo and a run without a profile have
 /// their own). A damaged file is logged and replaced when the app ends.
 fn with_visits(
-    mut info: crate::tui::session::Session,
+    mut info: crate::tui::state::session::Session,
     profile: Option<&str>,
-) -> crate::tui::session::Session {
-    use crate::tui::visits::VisitsFile;
+) -> crate::tui::state::session::Session {
+    use crate::tui::state::visits::VisitsFile;
     let Some(dir) = crate::config::state_dir() else {
         return info;
     };
@@ -90,7 +90,7 @@ fn with_visits(
         Err(e) => tracing::warn!("{e}"),
     }
     info.visits_file = Some(file);
-    let report = crate::tui::remembered::ProfileStore::report(&dir, &key);
+    let report = crate::tui::state::remembered::ProfileStore::report(&dir, &key);
     match report.load() {
         Ok(selectors) => info.report_selectors = selectors,
         Err(e) => tracing::warn!("{e}"),

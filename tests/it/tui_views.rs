@@ -86,7 +86,7 @@ async fn save_refuses_a_file_it_cannot_parse() {
 async fn report_selectors_come_back_on_a_new_app() {
     use findings_tui::tui::app::App;
     use findings_tui::tui::keymap::Keymap;
-    use findings_tui::tui::remembered::{ProfileStore, ReportSelectors};
+    use findings_tui::tui::state::remembered::{ProfileStore, ReportSelectors};
     use findings_tui::tui::theme::Theme;
     let dir = tempfile::tempdir().unwrap();
     let store = ProfileStore::report(dir.path(), "work");

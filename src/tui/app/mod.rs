@@ -18,7 +18,7 @@ pub mod view;
 mod tests;
 
 pub use super::message::{AppEvent, Effect, Msg, Outbox, PaneId};
-pub use super::session::{SavedView, Session};
+pub use crate::tui::state::session::{SavedView, Session};
 pub use command_line::CommandLine;
 pub use exporting::{CopyMenu, ExportPrompt};
 pub use quitting::QuitPrompt;
@@ -30,8 +30,8 @@ use super::message::{Owner, Reply};
 use super::pane::{Cx, Pane, ViewCx};
 use super::panes;
 use super::theme::Theme;
-use super::visits::Visits;
 use crate::api::model::{Issue, Timestamp};
+use crate::tui::state::visits::Visits;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use std::any::Any;
 
@@ -301,7 +301,7 @@ impl App {
             Msg::Tick => self.spinner = self.spinner.wrapping_add(1),
             Msg::Exported { path, result } => exporting::exported(self, path, result),
             Msg::Opened { url, result } => {
-                crate::tui::findings_list::opened(&mut self.status, &url, result);
+                crate::tui::list::findings_list::opened(&mut self.status, &url, result);
             }
             Msg::SavedView { view, result } => self.view_saved(view, result),
         }

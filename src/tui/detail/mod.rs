@@ -7,9 +7,9 @@ pub mod relatives;
 pub mod view;
 
 use crate::api::model::*;
-use crate::tui::findings_list::{copy_link, open_url};
 use crate::tui::keymap::Action;
-use crate::tui::load::Loader;
+use crate::tui::list::findings_list::{copy_link, open_url};
+use crate::tui::list::load::Loader;
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, RequestId};
 use std::cell::Cell;
 use std::collections::HashMap;

@@ -8,7 +8,7 @@ pub mod report;
 pub mod scm;
 
 use super::pane::Pane;
-use super::session::Session;
+use crate::tui::state::session::Session;
 
 /// Every pane, in tab order (`Tab` walks it; `1`–`4` pick by name through
 /// the keymap). A new pane is a new folder and one line here.

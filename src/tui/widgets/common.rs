@@ -146,7 +146,7 @@ pub use crate::api::model::short_rule;
 pub use crate::text::cut_left;
 
 /// How much of a list is loaded, for the status line.
-pub fn loaded_note<T>(list: &crate::tui::load::PagedList<T>) -> String {
+pub fn loaded_note<T>(list: &crate::tui::list::load::PagedList<T>) -> String {
     let n = list.items.len();
     if n == 0 && list.loader.is_loading() {
         "loading the first page".to_owned()
@@ -163,7 +163,7 @@ pub fn loaded_note<T>(list: &crate::tui::load::PagedList<T>) -> String {
 /// The start of a list's status line: how much is loaded, then a load
 /// that failed or that `Esc` stopped, first where no cut reaches it.
 pub fn load_parts<T>(
-    list: &crate::tui::load::PagedList<T>,
+    list: &crate::tui::list::load::PagedList<T>,
     loaded: String,
     v: &ViewCx,
     context: Context,
@@ -189,21 +189,7 @@ pub fn stopped(v: &ViewCx, context: Context) -> String {
     )
 }
 
-/// A count grouped by thousands: `1,098`.
-pub fn thousands(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 {
-        out.insert(0, '-');
-    }
-    out
-}
+pub use crate::text::thousands;
 
 /// The status line's note of what is new since the last visit (none on a
 /// first visit).

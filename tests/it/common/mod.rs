@@ -9,8 +9,8 @@ use findings_tui::demo::{DemoOptions, DemoServer};
 use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
 use findings_tui::tui::message::Reply;
+use findings_tui::tui::runtime::worker::{self, WorkerCommand};
 use findings_tui::tui::theme::Theme;
-use findings_tui::tui::worker::{self, WorkerCommand};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::time::Duration;
@@ -176,7 +176,7 @@ impl Harness {
                     items,
                 } => {
                     self.exported.push((path.clone(), format, items.len()));
-                    let done = findings_tui::tui::save::export(&path, format, &items);
+                    let done = findings_tui::tui::runtime::save::export(&path, format, &items);
                     self.update(done);
                 }
                 Effect::SaveView {
@@ -184,7 +184,11 @@ impl Harness {
                     profile,
                     view,
                 } => {
-                    let done = findings_tui::tui::save::save_view(&path, profile.as_deref(), view);
+                    let done = findings_tui::tui::runtime::save::save_view(
+                        &path,
+                        profile.as_deref(),
+                        view,
+                    );
                     self.update(done);
                 }
             }

@@ -7,15 +7,15 @@ mod view;
 use crate::api::model::*;
 use crate::handoff::ClipboardText;
 use crate::triage::Target;
-use crate::tui::choices;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
-use crate::tui::load::PagedList;
+use crate::tui::list::choices;
+use crate::tui::list::load::PagedList;
 use crate::tui::message::{
     ApiRequest, ApiResponse, ApiResult, Changed, Effect, Outbox, PaneId, RequestId,
 };
 use crate::tui::pane::{Cx, Pane, ViewCx};
-use crate::tui::session::Session;
+use crate::tui::state::session::Session;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -96,7 +96,7 @@ pub struct AgenticPane {
     pub detail: Option<AgenticDetail>,
     /// Repository and ref names by id (the issue carries ids only), from
     /// the filter values, asked once.
-    pub names: crate::tui::filter_values::FilterValues,
+    pub names: crate::tui::list::filter_values::FilterValues,
 }
 
 /// Where the parts of the pane go in the body; shared by the view (to

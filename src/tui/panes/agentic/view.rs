@@ -4,9 +4,9 @@
 
 use super::{AgenticPane, QueryField, areas};
 use crate::api::model::*;
-use crate::tui::filter_values::FilterValues;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
+use crate::tui::list::filter_values::FilterValues;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::columns::{self, Col, Cut};

@@ -3,9 +3,9 @@
 //! `Enter` narrows the list to a group (see `narrow`).
 
 use crate::api::model::*;
-use crate::tui::choices;
 use crate::tui::keymap::Action;
-use crate::tui::load::PagedList;
+use crate::tui::list::choices;
+use crate::tui::list::load::PagedList;
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
 
 /// Groups per page.

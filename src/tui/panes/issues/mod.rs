@@ -12,18 +12,18 @@ pub use summary::IssuesAreas;
 
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
-use crate::tui::choices;
 use crate::tui::filter_form::{FilterForm, FormOutcome};
-use crate::tui::filter_values::FilterValues;
-use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
-use crate::tui::issue_counts::IssueCounts;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
-use crate::tui::load::PagedList;
+use crate::tui::list::choices;
+use crate::tui::list::filter_values::FilterValues;
+use crate::tui::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::tui::list::issue_counts::IssueCounts;
+use crate::tui::list::load::PagedList;
+use crate::tui::message::rows::{FindingRow, RowPage, SearchIndex};
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, RequestId};
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
-use crate::tui::rows::{FindingRow, RowPage, SearchIndex};
-use crate::tui::session::{SavedView, Session};
+use crate::tui::state::session::{SavedView, Session};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -624,7 +624,7 @@ impl Pane for IssuesPane {
         }
         match change {
             Changed::Findings(fresh) => {
-                crate::tui::rows::refresh_rows(&mut self.list.items, fresh);
+                crate::tui::message::rows::refresh_rows(&mut self.list.items, fresh);
             }
             Changed::FindingsReload
                 if !self.list.items.is_empty() || self.list.loader.is_loading() =>

@@ -4,7 +4,7 @@
 //! them; paging and clicks read them.
 
 use super::IssuesPane;
-use crate::tui::issue_counts::{CountState, archived_note, by_state_lines_with};
+use crate::tui::list::issue_counts::{CountState, archived_note, by_state_lines_with};
 use crate::tui::pane::Cx;
 use ratatui::layout::{Constraint, Layout, Rect};
 

@@ -3,10 +3,10 @@
 //! local filter input, the filter form.
 
 use super::IssuesPane;
-use crate::tui::filters_shown;
-use crate::tui::issue_counts::{CountState, archived_note, by_state_lines_with};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
+use crate::tui::list::filters_shown;
+use crate::tui::list::issue_counts::{CountState, archived_note, by_state_lines_with};
 use crate::tui::pane::ViewCx;
 use crate::tui::widgets::common::{
     load_parts, loaded_note, new_note, safe, spinner, stopped, thousands,

@@ -137,7 +137,7 @@ pub enum Comparison {
 impl ReportPane {
     /// The report's total against the Issues list's count.
     pub fn comparison(&self) -> Comparison {
-        use crate::tui::issue_counts::CountState;
+        use crate::tui::list::issue_counts::CountState;
         let question = match self.issues_question() {
             Ok(q) => q,
             Err(why) => return Comparison::NotComparable(why),

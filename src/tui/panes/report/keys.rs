@@ -4,9 +4,9 @@
 use super::{PERIODS, ReportPane};
 use crate::api::model::*;
 use crate::filter_spec::{self, REPORT_NAMES};
-use crate::tui::choices;
-use crate::tui::filter_values::FilterValues;
 use crate::tui::keymap::Action;
+use crate::tui::list::choices;
+use crate::tui::list::filter_values::FilterValues;
 use crate::tui::message::AppEvent;
 use crate::tui::pane::Cx;
 use crossterm::event::{KeyCode, KeyEvent};

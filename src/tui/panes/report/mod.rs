@@ -27,16 +27,16 @@ pub use coverage::Comparison;
 pub use stats::{Stats, rule_labels};
 
 use crate::api::model::*;
-use crate::tui::filter_values::FilterValues;
-use crate::tui::findings_list::{self, Findings, ListKey, Marks, NewSince};
-use crate::tui::issue_counts::IssueCounts;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
-use crate::tui::load::PagedList;
+use crate::tui::list::filter_values::FilterValues;
+use crate::tui::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::tui::list::issue_counts::IssueCounts;
+use crate::tui::list::load::PagedList;
+use crate::tui::message::rows::FindingRow;
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, RequestId};
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
-use crate::tui::rows::FindingRow;
-use crate::tui::session::Session;
+use crate::tui::state::session::Session;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use tui_input::Input;
@@ -478,7 +478,7 @@ impl Pane for ReportPane {
         let loaded = !self.list.items.is_empty() || self.list.loader.is_loading();
         match change {
             Changed::Findings(fresh) => {
-                crate::tui::rows::refresh_rows(&mut self.list.items, fresh);
+                crate::tui::message::rows::refresh_rows(&mut self.list.items, fresh);
             }
             // Asked again, in the same place, with the same marks.
             Changed::Totals | Changed::FindingsReload if loaded => {
@@ -536,7 +536,3 @@ fn labels(on: &[bool], names: &[String]) -> String {
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_counts;
-#[cfg(test)]
-mod tests_repo_filter;

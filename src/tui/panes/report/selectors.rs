@@ -5,7 +5,7 @@
 
 use super::{PERIODS, ReportPane, SEVERITIES, TYPES};
 use crate::api::model::*;
-use crate::tui::remembered::ReportSelectors;
+use crate::tui::state::remembered::ReportSelectors;
 
 impl ReportPane {
     /// The selectors in force.

@@ -330,7 +330,7 @@ fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize) -> [Line<'static>
         .map_or("…".into(), group);
     let question = || {
         pane.issues_question()
-            .map(|q| crate::tui::filters_shown::summary(&q).join(" "))
+            .map(|q| crate::tui::list::filters_shown::summary(&q).join(" "))
             .unwrap_or_default()
     };
     let (text, style) = match pane.comparison() {

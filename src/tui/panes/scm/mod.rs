@@ -30,7 +30,7 @@ use crate::tui::message::{
     ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneId, RequestId,
 };
 use crate::tui::pane::{Cx, Pane, ViewCx};
-use crate::tui::session::Session;
+use crate::tui::state::session::Session;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;

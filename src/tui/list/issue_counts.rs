@@ -5,8 +5,8 @@
 //! owns the reply; this also says the counts in words.
 
 use crate::api::model::{GetIssueCountsRequest, GetIssueCountsResponse, ListSelection};
+use crate::text::thousands;
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
-use crate::tui::widgets::common::thousands;
 
 /// Where the counts of a filter stand.
 #[derive(Debug, Clone, Default, PartialEq)]

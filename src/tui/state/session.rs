@@ -1,9 +1,9 @@
 //! Facts about the connection, for the header, and what the config file
 //! asks of the start.
 
-use super::message::PaneId;
-use super::visits::{Visits, VisitsFile};
 pub use crate::config::SavedView;
+use crate::tui::message::PaneId;
+use crate::tui::state::visits::{Visits, VisitsFile};
 
 #[derive(Debug, Clone, Default)]
 pub struct Session {
@@ -36,6 +36,6 @@ pub struct Session {
     pub profile: Option<String>,
     /// The Report's selectors of the last run under this profile, and
     /// where they are remembered when the app ends.
-    pub report_selectors: Option<super::remembered::ReportSelectors>,
-    pub report_file: Option<super::remembered::ProfileStore>,
+    pub report_selectors: Option<crate::tui::state::remembered::ReportSelectors>,
+    pub report_file: Option<crate::tui::state::remembered::ProfileStore>,
 }

@@ -2,8 +2,8 @@
 //! refused with the closest it has, as in the Issues pane, and never
 //! applied (so never remembered).
 
-use super::tests::{loaded, sent};
-use super::*;
+use super::super::*;
+use super::{loaded, sent};
 use crate::api::ApiError;
 use crate::api::model::{Annotated, IssueFiltersResponse};
 use crate::tui::message::AppEvent;

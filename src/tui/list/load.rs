@@ -2,10 +2,10 @@
 //! generation that moves on with every new query (so a late reply of a
 //! superseded query is dropped), and a cursor-paged list.
 
-use super::keymap::Action;
-use super::message::{AppEvent, Outbox, RequestId};
 use crate::api::ApiError;
 use crate::api::CursorGuard;
+use crate::tui::keymap::Action;
+use crate::tui::message::{AppEvent, Outbox, RequestId};
 
 /// What a pane's request is doing.
 #[derive(Debug, Clone, Default)]

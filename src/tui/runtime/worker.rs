@@ -6,8 +6,8 @@
 //! dropped and no reply is sent.
 
 use crate::api::{ApiError, Client};
+use crate::tui::message::rows::RowPage;
 use crate::tui::message::{ApiRequest, ApiResponse, MAX_COUNTED, Reply, RequestId};
-use crate::tui::rows::RowPage;
 use std::collections::HashMap;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;

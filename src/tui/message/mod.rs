@@ -3,17 +3,19 @@
 //! requests to the API worker and their answers, and the [`Outbox`] that
 //! collects them and remembers who sent each request.
 //!
-//! A leaf: it imports the API model and the packed rows the worker
-//! answers with, and nothing else of the TUI, so every other module may
-//! import it without a circle.
+//! A leaf: it imports the API model and nothing of the rest of the TUI
+//! (the packed rows the worker answers with are part of it, `rows.rs`), so
+//! every other module may import it without a circle.
 
-use super::rows::RowPage;
+pub mod rows;
+
 use crate::api::ApiError;
 use crate::api::model::*;
 use crate::config::{SavedAt, SavedView};
 use crate::export::{Format, Record, Writer};
 use crate::handoff::{ClipboardText, SafeUrl};
 use crossterm::event::{KeyEvent, MouseEvent};
+use rows::RowPage;
 use std::collections::HashMap;
 
 pub type RequestId = u64;

@@ -3,8 +3,8 @@
 //! are read at start (findings relevant or created after them are new) and
 //! written when the app ends, for the panes that were shown.
 
-use super::remembered::ProfileStore;
 use crate::api::model::Timestamp;
+use crate::tui::state::remembered::ProfileStore;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -3,13 +3,13 @@
 //! and copy read of a list. Each pane keeps its own `PagedList` of packed
 //! rows and hands it here.
 
-use super::keymap::Action;
-use super::load::PagedList;
-use super::message::{AppEvent, ExportItems, Outbox};
-use super::pane::FindingsSource;
-use super::rows::{Finding, FindingRow};
 use crate::api::model::{Issue, IssueItem, Timestamp};
 use crate::handoff::{ClipboardText, SafeUrl};
+use crate::tui::keymap::Action;
+use crate::tui::list::load::PagedList;
+use crate::tui::message::rows::{Finding, FindingRow};
+use crate::tui::message::{AppEvent, ExportItems, Outbox};
+use crate::tui::pane::FindingsSource;
 use std::collections::HashSet;
 
 /// The finding ids marked on a pane (`Space`).
@@ -195,7 +195,9 @@ pub fn open_url(outbox: &mut Outbox, issue: Option<&Issue>) {
         Some(url) => match SafeUrl::parse(url) {
             Ok(url) => {
                 outbox.status(opening(url.as_str()));
-                outbox.effects.push(super::message::Effect::OpenUrl(url));
+                outbox
+                    .effects
+                    .push(crate::tui::message::Effect::OpenUrl(url));
             }
             Err(why) => outbox.status(format!("the finding's link is not opened: {why}")),
         },
@@ -240,7 +242,7 @@ pub fn copy_link(outbox: &mut Outbox, issue: Option<&Issue>) {
         },
     };
     outbox.status(format!("copied {text}"));
-    outbox.effects.push(super::message::Effect::Copy(text));
+    outbox.effects.push(crate::tui::message::Effect::Copy(text));
 }
 
 /// How a list's items become export items.

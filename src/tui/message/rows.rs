@@ -259,7 +259,7 @@ fn dictionary() -> &'static [u8] {
     static DICTIONARY: OnceLock<Vec<u8>> = OnceLock::new();
     DICTIONARY.get_or_init(|| {
         let samples: Vec<IssueItem> =
-            crate::json::decode(include_bytes!("../../assets/pack-samples.json"))
+            crate::json::decode(include_bytes!("../../../assets/pack-samples.json"))
                 .unwrap_or_default();
         let mut dict = Vec::new();
         for sample in &samples {
@@ -278,7 +278,7 @@ mod tests {
     use super::*;
 
     fn samples() -> Vec<IssueItem> {
-        serde_json::from_str(include_str!("../../assets/pack-samples.json")).unwrap()
+        serde_json::from_str(include_str!("../../../assets/pack-samples.json")).unwrap()
     }
 
     #[test]

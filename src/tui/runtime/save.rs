@@ -1,11 +1,11 @@
-//! Writing an export file: the IO of [`Effect::Export`](super::message::Effect),
+//! Writing an export file: the IO of [`Effect::Export`](crate::tui::message::Effect),
 //! done by the event loop (on a blocking thread) and by the test harness,
 //! never by `update`. An existing file (or link) is never overwritten, and
 //! a file is written whole or not at all.
 
-use super::message::{ExportItems, Msg};
 use crate::atomic_file::{Access, AtomicFile, Replace};
 use crate::export::Format;
+use crate::tui::message::{ExportItems, Msg};
 use std::io::{BufWriter, ErrorKind};
 use std::path::{Path, PathBuf};
 

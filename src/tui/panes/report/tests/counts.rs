@@ -1,10 +1,8 @@
 //! The charts of the whole set (counts by severity, the trend by bucket),
 //! the selectors both ways, and the repository filter.
 
-use super::tests::{
-    cancelled, counts_sent, last_id, last_request, loaded, page, reply, screen, sent,
-};
-use super::*;
+use super::super::*;
+use super::{cancelled, counts_sent, last_id, last_request, loaded, page, reply, screen, sent};
 use crate::api::ApiError;
 use crate::tui::keymap::{Context, Key, Keymap};
 use crate::tui::pane::Pane;
@@ -272,7 +270,7 @@ fn slash_filters_by_repository() {
     assert!(pane.text_input_active());
     type_text(&mut pane, "acme/api, acme/web,acme/api", &mut outbox);
     // The deployment's names (asked for by `/`) arrive.
-    super::tests_repo_filter::names_arrive(&mut pane, &["acme/api", "acme/web"], &mut outbox);
+    super::repo_filter::names_arrive(&mut pane, &["acme/api", "acme/web"], &mut outbox);
     let typing = screen(120, 35, pane.clone());
     assert!(typing.contains("repository (comma-separated"), "{typing}");
     let pages = sent(&outbox).len();

@@ -10,6 +10,9 @@ use crate::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+mod counts;
+mod repo_filter;
+
 /// The report requests sent, with their ids, of `limit` `limit`.
 fn sent_of(outbox: &Outbox, limit: i64) -> Vec<(RequestId, ReportRequest)> {
     outbox
@@ -108,7 +111,7 @@ fn n_asks_for_the_findings_created_since_the_last_visit_and_marks_them() {
     let last: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
     let mut outbox = Outbox::default();
     let mut pane = ReportPane {
-        new: crate::tui::findings_list::NewSince::new(Some(last)),
+        new: crate::tui::list::findings_list::NewSince::new(Some(last)),
         ..ReportPane::default()
     };
     pane.start(&mut outbox);

@@ -1,0 +1,12 @@
+//! The machinery the finding lists share: cursor-paged loading
+//! (`load.rs`), marks and
+//! "new since the last visit" (`findings_list.rs`), the choices a filter
+//! offers (`choices.rs`, `filter_values.rs`), the counts by state
+//! (`issue_counts.rs`) and the active filters in words (`filters_shown.rs`).
+
+pub mod choices;
+pub mod filter_values;
+pub mod filters_shown;
+pub mod findings_list;
+pub mod issue_counts;
+pub mod load;
