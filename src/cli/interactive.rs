@@ -11,6 +11,7 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
     // The user's files are checked before anything starts (a demo
     // server, a token command) and before the terminal is taken.
     let keymap = user_keymap()?;
+    check_default_pane(&settings)?;
     let theme = crate::tui::theme::Theme::chosen(&settings.theme_choice(no_color())?);
     let session = Session::open_quiet(&settings, true).await?;
     let default_view = (settings.default_sort.is_some()
@@ -45,8 +46,8 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
         visits_file: None,
         config_file: Some(settings.config_path.clone()),
         profile: settings.profile.as_ref().map(|g| g.value.clone()),
-        report_selectors: None,
-        report_file: None,
+        remembered: Default::default(),
+        remember_in: None,
     };
     let info = with_visits(info, settings.profile.as_ref().map(|g| g.value.as_str()));
     crate::tui::main(
@@ -90,13 +91,35 @@ fn with_visits(
         Err(e) => tracing::warn!("{e}"),
     }
     info.visits_file = Some(file);
-    let report = crate::tui::state::remembered::ProfileStore::report(&dir, &key);
-    match report.load() {
-        Ok(selectors) => info.report_selectors = selectors,
-        Err(e) => tracing::warn!("{e}"),
+    // What each pane remembered from the last run (the Report's selectors).
+    for (pane, _) in crate::tui::panes::names() {
+        let id = crate::tui::message::PaneId(pane.as_str());
+        let store = crate::tui::state::remembered::ProfileStore::pane(&dir, &key, id);
+        match store.load() {
+            Ok(Some(value)) => {
+                info.remembered.insert(id.0.to_owned(), value);
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!("{e}"),
+        }
     }
-    info.report_file = Some(report);
+    info.remember_in = Some((dir, key));
     info
+}
+
+/// A profile's `default_pane` names a pane there is.
+fn check_default_pane(settings: &Effective) -> Result<(), Failure> {
+    let given = &settings.default_pane;
+    crate::tui::panes::find(given.value)
+        .map(|_| ())
+        .map_err(|e| {
+            Failure::Usage(format!(
+                "config file {}: default_pane = {:?} ({}): {e}",
+                settings.config_path.display(),
+                given.value,
+                given.source,
+            ))
+        })
 }
 
 /// The default keymap with the user's `keymap.toml` (beside the config file)
@@ -106,8 +129,14 @@ fn user_keymap() -> Result<crate::tui::keymap::Keymap, Failure> {
     let Ok(path) = crate::config::keymap_path() else {
         return Ok(defaults);
     };
-    match crate::config::keymap_file::KeymapFile::read(&path).map_err(Failure::Usage)? {
-        Some(file) => Ok(defaults.with_overrides(file)),
-        None => Ok(defaults),
-    }
+    let Some(file) = crate::config::keymap_file::KeymapFile::read(&path).map_err(Failure::Usage)?
+    else {
+        return Ok(defaults);
+    };
+    // The contexts and panes it names are the panes' to say.
+    let keymap = defaults.with_overrides(file);
+    keymap
+        .check(&crate::tui::panes::names())
+        .map_err(|e| Failure::Usage(format!("keymap file {}: {e}", path.display())))?;
+    Ok(keymap)
 }

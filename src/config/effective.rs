@@ -105,7 +105,7 @@ pub struct Effective {
     pub page_size: Given<i64>,
     /// Above this many findings a triage by filter asks a second `y`.
     pub triage_confirm_above: Given<u32>,
-    /// One of [`PANE_NAMES`](super::PANE_NAMES).
+    /// A pane's name (the wiring checks it names a pane of the TUI).
     pub default_pane: Given<&'static str>,
     pub default_sort: Option<Given<SortBy>>,
     pub default_direction: Option<Given<SortDirection>>,

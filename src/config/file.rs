@@ -41,7 +41,7 @@ pub struct Profile {
     pub page_size: Option<i64>,
     /// Above this many findings a triage by filter asks a second `y`.
     pub triage_confirm_above: Option<u32>,
-    /// One of [`PANE_NAMES`](super::PANE_NAMES). Read through
+    /// A pane's name (the wiring checks it names a pane). Read through
     /// `RawProfile`; skipped here so serde does not ask the input to live
     /// as long as the name.
     #[serde(skip)]

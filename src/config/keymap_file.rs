@@ -16,10 +16,10 @@ pub enum Action {
     ForceQuit,
     Quit,
     Suspend,
-    PaneReport,
-    PaneIssues,
-    PaneAgentic,
-    PaneScm,
+    /// Show the pane of this name (`show_pane = "issues"` in the file,
+    /// in place of `action`).
+    #[serde(skip)]
+    ShowPane(Name),
     NextPane,
     PrevPane,
     Help,
@@ -92,79 +92,94 @@ pub enum Action {
     RelatedCve,
 }
 
+/// A name a keymap file gives: a context's (`[[issues]]`) or a pane's
+/// (`show_pane = "issues"`). Copied freely: the names a file brings are
+/// interned (few, and kept for the run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Name(&'static str);
+
+impl Name {
+    pub const fn new(name: &'static str) -> Name {
+        Name(name)
+    }
+
+    /// The name read from a file, interned: one allocation per distinct
+    /// name for the whole run.
+    pub fn intern(name: &str) -> Name {
+        use std::collections::BTreeSet;
+        use std::sync::{Mutex, OnceLock};
+        static NAMES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+        let mut names = NAMES
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(known) = names.get(name) {
+            return Name(known);
+        }
+        let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+        names.insert(leaked);
+        Name(leaked)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Display for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
 /// Where a binding applies. Lookups go from the innermost context outwards.
+/// The app's own contexts are named here; a pane declares its own (the TUI
+/// checks a file's contexts against the app's and the panes').
 // Read from its name as a string, so that errors name the table it heads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(try_from = "String")]
-pub enum Context {
-    Global,
-    List,
-    Issues,
-    Groups,
-    Report,
-    Agentic,
-    Detail,
-    Form,
-    ScmList,
-    Scm,
-    Review,
-    Popup,
-    Help,
-}
+pub struct Context(pub Name);
 
 impl Context {
-    pub const ALL: [Context; 13] = [
-        Context::Global,
-        Context::List,
-        Context::Issues,
-        Context::Groups,
-        Context::Report,
-        Context::Agentic,
-        Context::Detail,
-        Context::Form,
-        Context::ScmList,
-        Context::Scm,
-        Context::Review,
-        Context::Popup,
-        Context::Help,
+    /// Everywhere: looked up last.
+    pub const GLOBAL: Context = Context::named("global");
+    /// Any list of rows: looked up after the pane's own context.
+    pub const LIST: Context = Context::named("list");
+    pub const DETAIL: Context = Context::named("detail");
+    pub const FORM: Context = Context::named("form");
+    pub const REVIEW: Context = Context::named("review");
+    pub const POPUP: Context = Context::named("popup");
+    pub const HELP: Context = Context::named("help");
+
+    /// The app's own contexts, with their headings in the help overlay.
+    pub const APP: [(Context, &'static str); 7] = [
+        (Context::GLOBAL, "Everywhere"),
+        (Context::LIST, "Lists"),
+        (Context::DETAIL, "Detail"),
+        (Context::FORM, "Forms"),
+        (Context::REVIEW, "Review"),
+        (Context::POPUP, "Popup"),
+        (Context::HELP, "Help"),
     ];
+
+    pub const fn named(name: &'static str) -> Context {
+        Context(Name::new(name))
+    }
 
     /// The context's name in a keymap file (`[[list]]`).
     pub fn name(self) -> &'static str {
-        match self {
-            Context::Global => "global",
-            Context::List => "list",
-            Context::Issues => "issues",
-            Context::Groups => "groups",
-            Context::Report => "report",
-            Context::Agentic => "agentic",
-            Context::Detail => "detail",
-            Context::Form => "form",
-            Context::ScmList => "scm_list",
-            Context::Scm => "scm",
-            Context::Review => "review",
-            Context::Popup => "popup",
-            Context::Help => "help",
-        }
+        self.0.as_str()
     }
 
-    /// Its heading in the help overlay.
-    pub fn title(self) -> &'static str {
-        match self {
-            Context::Global => "Everywhere",
-            Context::List => "Lists",
-            Context::Issues => "Issues",
-            Context::Groups => "Issue groups",
-            Context::Report => "Report",
-            Context::Agentic => "Agentic",
-            Context::Detail => "Detail",
-            Context::Form => "Forms",
-            Context::ScmList => "SCM configs",
-            Context::Scm => "SCM config",
-            Context::Review => "Review",
-            Context::Popup => "Popup",
-            Context::Help => "Help",
-        }
+    /// One of the app's own contexts (not a pane's).
+    pub fn is_app(self) -> bool {
+        Context::APP.iter().any(|(c, _)| *c == self)
     }
 }
 
@@ -252,13 +267,18 @@ impl Key {
 impl TryFrom<String> for Context {
     type Error = String;
     fn try_from(name: String) -> Result<Context, String> {
-        Context::ALL
-            .into_iter()
-            .find(|c| c.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Context::ALL.iter().map(|c| c.name()).collect();
-                format!("unknown context {name:?}; contexts: {}", names.join(", "))
-            })
+        // Which contexts there are is the TUI's to check (panes declare
+        // theirs): here, only that it is a name.
+        let word = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit());
+        if !word {
+            return Err(format!(
+                "{name:?} is not a context name (lower-case letters and _)"
+            ));
+        }
+        Ok(Context(Name::intern(&name)))
     }
 }
 
@@ -302,13 +322,47 @@ impl fmt::Display for Key {
 /// One binding: its keys, its action, and what the help overlay says of
 /// it.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "BindingFields")]
 pub struct Binding {
     pub keys: Vec<Key>,
     pub action: Action,
     /// Optional in a user keymap: the default's description is kept.
-    #[serde(default)]
     pub desc: String,
+}
+
+/// A binding as written: `action = "NAME"`, or `show_pane = "PANE"` for
+/// the action that shows a pane.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BindingFields {
+    keys: Vec<Key>,
+    #[serde(default)]
+    action: Option<Action>,
+    #[serde(default)]
+    show_pane: Option<String>,
+    #[serde(default)]
+    desc: String,
+}
+
+impl TryFrom<BindingFields> for Binding {
+    type Error = String;
+    fn try_from(b: BindingFields) -> Result<Binding, String> {
+        let action = match (b.action, b.show_pane) {
+            (Some(action), None) => action,
+            (None, Some(pane)) => Action::ShowPane(Name::intern(&pane)),
+            (Some(_), Some(_)) => {
+                return Err("a binding has an action or a show_pane, not both".into());
+            }
+            (None, None) => {
+                return Err("a binding needs an action (or show_pane = \"PANE\")".into());
+            }
+        };
+        Ok(Binding {
+            keys: b.keys,
+            action,
+            desc: b.desc,
+        })
+    }
 }
 
 /// A keymap file, checked: every key and action known, no key bound twice
@@ -396,9 +450,15 @@ mod tests {
         assert!(err.contains("line 6, key list[1].keys[1]"), "{err}");
         assert!(err.contains("unknown key name \"hyper-x\""), "{err}");
 
-        let err = parse_err("[[lst]]\nkeys = [\"x\"]\naction = \"quit\"\n");
-        assert!(err.contains("line 1, key lst"), "{err}");
-        assert!(err.contains("contexts: global, list"), "{err}");
+        // Which contexts there are is checked by the TUI (panes declare
+        // theirs); a table that cannot be a context's name is refused here.
+        let err = parse_err("[[\"Lst!\"]]\nkeys = [\"x\"]\naction = \"quit\"\n");
+        assert!(err.contains("line 1"), "{err}");
+        assert!(err.contains("not a context name"), "{err}");
+
+        let err =
+            parse_err("[[global]]\nkeys = [\"x\"]\naction = \"quit\"\nshow_pane = \"issues\"\n");
+        assert!(err.contains("an action or a show_pane, not both"), "{err}");
 
         let err = parse_err("[[list]]\nkeys = [\"x\"]\naction = \"quit\"\ncolour = 1\n");
         assert!(err.contains("line 4, key list[0].colour"), "{err}");
@@ -418,7 +478,7 @@ mod tests {
     fn a_keymap_file_reads_its_bindings_by_context() {
         let text = "[[list]]\nkeys = [\"ctrl-n\", \"down\"]\naction = \"down\"\n\n[[global]]\nkeys = [\"x\"]\naction = \"quit\"\ndesc = \"Leave\"\n";
         let file = KeymapFile::parse(Path::new("keymap.toml"), text).unwrap();
-        let list = &file.contexts[&Context::List];
+        let list = &file.contexts[&Context::LIST];
         assert_eq!(list.len(), 1);
         assert_eq!(list[0].action, Action::Down);
         assert_eq!(
@@ -426,10 +486,16 @@ mod tests {
             vec![Key::parse("ctrl-n").unwrap(), Key::parse("down").unwrap()]
         );
         assert_eq!(list[0].desc, "", "no description: the default's is kept");
-        assert_eq!(file.contexts[&Context::Global][0].desc, "Leave");
-        for context in Context::ALL {
+        assert_eq!(file.contexts[&Context::GLOBAL][0].desc, "Leave");
+        for (context, _) in Context::APP {
             assert_eq!(Context::try_from(context.name().to_owned()), Ok(context));
         }
+        let panes = "[[global]]\nkeys = [\"1\"]\nshow_pane = \"report\"\n";
+        let file = KeymapFile::parse(Path::new("keymap.toml"), panes).unwrap();
+        assert_eq!(
+            file.contexts[&Context::GLOBAL][0].action,
+            Action::ShowPane(Name::new("report"))
+        );
     }
 
     #[test]

@@ -149,9 +149,11 @@ fn errors_name_the_file_the_line_and_the_key() {
     let err = parse_err("[profiles.work]\ndeployment = \"abc\"\n");
     assert!(err.contains("line 2") && err.contains("numeric"), "{err}");
 
-    let err = parse_err("[profiles.work]\ndefault_pane = \"dashboard\"\n");
+    // Which panes there are is checked where the TUI starts (the panes
+    // declare their names); what cannot be a name is refused here.
+    let err = parse_err("[profiles.work]\ndefault_pane = \"dash board\"\n");
     assert!(
-        err.contains("profiles.work.default_pane") && err.contains("scm"),
+        err.contains("profiles.work.default_pane") && err.contains("not a pane name"),
         "{err}"
     );
 

@@ -57,30 +57,29 @@ impl TryFrom<i64> for PageSize {
     }
 }
 
-/// The panes the TUI can open on, as `default_pane` names them (the TUI
-/// maps each to its pane).
-pub const PANE_NAMES: [&str; 4] = ["report", "issues", "agentic", "scm"];
-
-/// One of [`PANE_NAMES`], in any case (its index there: a `&'static str`
-/// field would make serde ask the input to live for ever).
+/// A pane's name as `default_pane` gives it, in any case. Which panes
+/// there are is the TUI's to say (each pane declares its name); the wiring
+/// checks it before the TUI starts. (Interned: a `&'static str` field
+/// would make serde ask the input to live for ever.)
 #[derive(Deserialize)]
 #[serde(try_from = "String")]
-pub(super) struct PaneName(usize);
+pub(super) struct PaneName(super::keymap_file::Name);
 
 impl PaneName {
     pub(super) fn name(&self) -> &'static str {
-        PANE_NAMES[self.0]
+        self.0.as_str()
     }
 }
 
 impl TryFrom<String> for PaneName {
     type Error = String;
     fn try_from(s: String) -> Result<PaneName, String> {
-        PANE_NAMES
-            .iter()
-            .position(|p| p.eq_ignore_ascii_case(s.trim()))
-            .map(PaneName)
-            .ok_or_else(|| format!("unknown pane {s:?}; valid: {}", PANE_NAMES.join(", ")))
+        let name = s.trim().to_ascii_lowercase();
+        let word = !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+        if !word {
+            return Err(format!("{s:?} is not a pane name (report, issues, ...)"));
+        }
+        Ok(PaneName(super::keymap_file::Name::intern(&name)))
     }
 }
 

@@ -5,26 +5,20 @@
 //! overlay is drawn from here, so it always shows what the keys really do.
 
 use crate::config::keymap_file::KeymapFile;
-pub use crate::config::keymap_file::{Action, Binding, Context, Key, KeyCodeName};
+pub use crate::config::keymap_file::{Action, Binding, Context, Key, KeyCodeName, Name};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
 
-/// The contexts whose bindings are looked up before `context`'s where both
-/// apply (a pane's own context before `list`; everything before `global`).
-fn looked_up_before(context: Context) -> &'static [Context] {
-    match context {
-        // Every other context (`ALL` starts with Global).
-        Context::Global => &Context::ALL[1..],
-        Context::List => &[
-            Context::Issues,
-            Context::Groups,
-            Context::Report,
-            Context::Agentic,
-        ],
-        _ => &[],
+/// Whether `inner`'s bindings are looked up before `outer`'s where both
+/// apply: a pane's own context before `list`, everything before `global`.
+fn looked_up_before(inner: Context, outer: Context) -> bool {
+    match outer {
+        Context::GLOBAL => inner != Context::GLOBAL,
+        Context::LIST => !inner.is_app(),
+        _ => false,
     }
 }
 
@@ -90,15 +84,16 @@ impl Keymap {
         // A key the user binds is taken from the defaults of the contexts
         // looked up before theirs too, or those would still win it.
         for (context, bindings) in &user.contexts {
-            for inner in looked_up_before(*context) {
-                if let Some(defaults) = self.contexts.get_mut(inner) {
-                    for default in defaults.iter_mut() {
-                        default
-                            .keys
-                            .retain(|k| !bindings.iter().any(|b| b.keys.contains(k)));
-                    }
-                    defaults.retain(|b| !b.keys.is_empty());
+            for (inner, defaults) in self.contexts.iter_mut() {
+                if !looked_up_before(*inner, *context) {
+                    continue;
                 }
+                for default in defaults.iter_mut() {
+                    default
+                        .keys
+                        .retain(|k| !bindings.iter().any(|b| b.keys.contains(k)));
+                }
+                defaults.retain(|b| !b.keys.is_empty());
             }
         }
         for (context, bindings) in user.contexts {
@@ -129,6 +124,35 @@ impl Keymap {
         self
     }
 
+    /// Checks the contexts and panes the bindings name against those there
+    /// are (the app's contexts, and the contexts and names of `panes`): a
+    /// typo in a keymap file is said at the start, naming what there is.
+    pub fn check(&self, panes: &[(Name, Vec<Context>)]) -> Result<(), String> {
+        let mut contexts: Vec<Context> = Context::APP.iter().map(|(c, _)| *c).collect();
+        contexts.extend(panes.iter().flat_map(|(_, cs)| cs.iter().copied()));
+        let names = |list: Vec<&str>| list.join(", ");
+        for (context, bindings) in &self.contexts {
+            if !contexts.contains(context) {
+                return Err(format!(
+                    "unknown context [[{context}]]; contexts: {}",
+                    names(contexts.iter().map(|c| c.name()).collect())
+                ));
+            }
+            for b in bindings {
+                if let Action::ShowPane(pane) = b.action
+                    && !panes.iter().any(|(name, _)| *name == pane)
+                {
+                    return Err(format!(
+                        "[[{context}]] show_pane = {:?}: no such pane; panes: {}",
+                        pane.as_str(),
+                        names(panes.iter().map(|(n, _)| n.as_str()).collect())
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The action of `key` in the innermost of `contexts` that binds it.
     pub fn action(&self, contexts: &[Context], key: &Key) -> Option<Action> {
         contexts.iter().find_map(|c| {
@@ -138,6 +162,11 @@ impl Keymap {
                 .find(|b| b.keys.contains(key))
                 .map(|b| b.action)
         })
+    }
+
+    /// Every context with bindings.
+    pub fn contexts(&self) -> impl Iterator<Item = Context> + '_ {
+        self.contexts.keys().copied()
     }
 
     pub fn bindings(&self, context: Context) -> &[Binding] {
@@ -154,7 +183,7 @@ impl Keymap {
     /// binds it, else globally.
     pub fn hint_among(&self, contexts: &[Context], action: Action) -> String {
         let mut all = contexts.to_vec();
-        all.push(Context::Global);
+        all.push(Context::GLOBAL);
         self.keys_in(&all, action)
             .into_iter()
             .next()
@@ -164,7 +193,7 @@ impl Keymap {
     /// Every key of `action` in `context` (else everywhere), as a hint
     /// shows a pair: `y/Enter`.
     pub fn hints(&self, context: Context, action: Action) -> String {
-        match self.keys_in(&[context, Context::Global], action) {
+        match self.keys_in(&[context, Context::GLOBAL], action) {
             keys if keys.is_empty() => UNBOUND.to_owned(),
             keys => keys.join("/"),
         }
@@ -187,6 +216,10 @@ impl Keymap {
 mod tests {
     use super::*;
 
+    const ISSUES: Context = Context::named("issues");
+    const REPORT: Context = Context::named("report");
+    const AGENTIC: Context = Context::named("agentic");
+
     fn user_file(text: &str) -> Result<KeymapFile, String> {
         KeymapFile::parse(Path::new("/cfg/findings/keymap.toml"), text)
     }
@@ -200,28 +233,33 @@ mod tests {
         let km = Keymap::default_keymap();
         let j = key(KeyCode::Char('j'), KeyModifiers::NONE);
         assert_eq!(
-            km.action(&[Context::Issues, Context::List, Context::Global], &j),
+            km.action(&[ISSUES, Context::LIST, Context::GLOBAL], &j),
             Some(Action::Down)
         );
         let g = key(KeyCode::Char('G'), KeyModifiers::SHIFT);
-        assert_eq!(km.action(&[Context::List], &g), Some(Action::Bottom));
+        assert_eq!(km.action(&[Context::LIST], &g), Some(Action::Bottom));
         let ctrl_d = key(KeyCode::Char('d'), KeyModifiers::CONTROL);
         assert_eq!(
-            km.action(&[Context::List], &ctrl_d),
+            km.action(&[Context::LIST], &ctrl_d),
             Some(Action::HalfPageDown)
         );
         let back_tab = key(KeyCode::BackTab, KeyModifiers::SHIFT);
         assert_eq!(
-            km.action(&[Context::Global], &back_tab),
+            km.action(&[Context::GLOBAL], &back_tab),
             Some(Action::PrevPane)
+        );
+        let two = key(KeyCode::Char('2'), KeyModifiers::NONE);
+        assert_eq!(
+            km.action(&[Context::GLOBAL], &two),
+            Some(Action::ShowPane(Name::new("issues")))
         );
         // The inner context wins: `q` closes a detail instead of quitting.
         let q = key(KeyCode::Char('q'), KeyModifiers::NONE);
         assert_eq!(
-            km.action(&[Context::Detail, Context::Global], &q),
+            km.action(&[Context::DETAIL, Context::GLOBAL], &q),
             Some(Action::Back)
         );
-        assert_eq!(km.action(&[Context::Global], &q), Some(Action::Quit));
+        assert_eq!(km.action(&[Context::GLOBAL], &q), Some(Action::Quit));
     }
 
     #[test]
@@ -246,34 +284,34 @@ mod tests {
         let j = Key::parse("j").unwrap();
         let q = Key::parse("q").unwrap();
         let x = Key::parse("x").unwrap();
-        assert_eq!(km.action(&[Context::List], &n), Some(Action::Down));
+        assert_eq!(km.action(&[Context::LIST], &n), Some(Action::Down));
         // Where a pane's own context is looked up first, its default `n`
         // gives way too.
-        for pane in [Context::Issues, Context::Report, Context::Agentic] {
+        for pane in [ISSUES, REPORT, AGENTIC] {
             assert_eq!(
-                km.action(&[pane, Context::List], &n),
+                km.action(&[pane, Context::LIST], &n),
                 Some(Action::Down),
                 "{pane:?}"
             );
         }
         // Other contexts keep theirs (`n` in the SCM review is "back").
-        assert_eq!(km.action(&[Context::Review], &n), Some(Action::Back));
+        assert_eq!(km.action(&[Context::REVIEW], &n), Some(Action::Back));
         // `x` taken in global is taken from the report pane (toggle state).
-        let report_x = Keymap::default_keymap().action(&[Context::Report], &x);
+        let report_x = Keymap::default_keymap().action(&[REPORT], &x);
         assert!(report_x.is_some());
         assert_eq!(
-            km.action(&[Context::Report, Context::List, Context::Global], &x),
+            km.action(&[REPORT, Context::LIST, Context::GLOBAL], &x),
             Some(Action::Quit)
         );
         assert_eq!(
-            km.action(&[Context::List], &j),
+            km.action(&[Context::LIST], &j),
             None,
             "the action's old keys are replaced"
         );
-        assert_eq!(km.action(&[Context::Global], &x), Some(Action::Quit));
-        assert_eq!(km.action(&[Context::Global], &q), None);
+        assert_eq!(km.action(&[Context::GLOBAL], &x), Some(Action::Quit));
+        assert_eq!(km.action(&[Context::GLOBAL], &q), None);
         let desc = &km
-            .bindings(Context::List)
+            .bindings(Context::LIST)
             .iter()
             .find(|b| b.action == Action::Down)
             .unwrap()
@@ -283,6 +321,39 @@ mod tests {
             user_file("[[list]]\nkeys=[\"j\"]\naction=\"fly\"")
                 .unwrap_err()
                 .contains("fly")
+        );
+    }
+
+    #[test]
+    fn contexts_and_panes_a_keymap_names_are_checked_against_those_there_are() {
+        let panes = vec![
+            (Name::new("report"), vec![REPORT]),
+            (Name::new("issues"), vec![ISSUES, Context::named("groups")]),
+            (Name::new("agentic"), vec![AGENTIC]),
+            (
+                Name::new("scm"),
+                vec![Context::named("scm_list"), Context::named("scm")],
+            ),
+        ];
+        let ok = "[[issues]]\nkeys = [\"x\"]\naction = \"refresh\"\n[[global]]\nkeys = [\"9\"]\nshow_pane = \"report\"\n";
+        let km = Keymap::default_keymap().with_overrides(user_file(ok).unwrap());
+        assert_eq!(km.check(&panes), Ok(()));
+        let typo = "[[isues]]\nkeys = [\"x\"]\naction = \"refresh\"\n";
+        let km = Keymap::default_keymap().with_overrides(user_file(typo).unwrap());
+        let err = km.check(&panes).unwrap_err();
+        assert!(err.contains("unknown context [[isues]]"), "{err}");
+        assert!(
+            err.contains("global, list") && err.contains("report, issues"),
+            "{err}"
+        );
+        let pane = "[[global]]\nkeys = [\"9\"]\nshow_pane = \"repot\"\n";
+        let km = Keymap::default_keymap().with_overrides(user_file(pane).unwrap());
+        let err = km.check(&panes).unwrap_err();
+        assert!(
+            err.contains(
+                "show_pane = \"repot\": no such pane; panes: report, issues, agentic, scm"
+            ),
+            "{err}"
         );
     }
 

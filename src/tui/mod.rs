@@ -25,6 +25,7 @@ pub mod layout;
 pub mod list;
 pub mod message;
 pub mod pane;
+mod pane_lookup;
 pub mod panes;
 pub mod runtime;
 pub mod state;

@@ -4,9 +4,9 @@
 //! only what it has.
 
 use super::keymap::{Action, Context, Keymap};
-use super::message::{ApiResult, Changed, ExportItems, Outbox, PaneId, RequestId};
+use super::message::{ApiResult, Changed, ExportItems, Outbox, PaneId, PaneMsg, RequestId};
 use super::theme::Theme;
-use crate::api::model::{Issue, Timestamp};
+use crate::api::model::{Issue, ListSelection, Timestamp};
 use crate::triage::Target;
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
@@ -80,6 +80,34 @@ pub trait Pane: Any {
     /// The key contexts in force, innermost first (`Global` is added by the
     /// app).
     fn contexts(&self) -> Vec<Context>;
+
+    /// Every key context of the pane's own, with its heading in the help
+    /// overlay: a keymap file's `[[NAME]]` tables bind keys there.
+    fn key_contexts(&self) -> &'static [(Context, &'static str)] {
+        &[]
+    }
+
+    /// A message addressed to this pane (by [`Pane::id`]).
+    fn on_message(&mut self, _msg: PaneMsg, _cx: &mut Cx) {}
+
+    /// Why a profile's start settings did not apply, said once at the
+    /// start.
+    fn start_note(&mut self) -> Option<String> {
+        None
+    }
+
+    /// What the pane keeps for the next run under the profile, when it
+    /// changed this run: saved when the app ends under the pane's id, and
+    /// handed back at the next start through the session.
+    fn remember(&self) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// The server-side filter the pane's list is under: what a triage by
+    /// filter (`:triage-all`) triages.
+    fn filter_scope(&self) -> Option<&ListSelection> {
+        None
+    }
 
     /// A text input has the keys (typed letters are text, not actions).
     fn text_input_active(&self) -> bool {

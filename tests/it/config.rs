@@ -1186,14 +1186,16 @@ mod tui_hooks {
     }
 
     #[test]
-    fn every_pane_the_config_names_is_a_pane_of_the_app() {
+    fn every_pane_of_the_registry_can_be_the_one_the_app_opens_on() {
         use findings_tui::tui::message::PaneId;
-        for name in findings_tui::config::PANE_NAMES {
+        let names = findings_tui::tui::panes::names();
+        assert!(names.len() >= 4, "{names:?}");
+        for (name, _) in names {
             let app = app(Session {
-                default_pane: Some(PaneId(name)),
+                default_pane: Some(PaneId(name.as_str())),
                 ..Default::default()
             });
-            assert_eq!(app.pane, PaneId(name));
+            assert_eq!(app.pane, PaneId(name.as_str()));
         }
     }
 
@@ -1312,5 +1314,43 @@ fn the_readme_theme_example_is_a_valid_theme_file() {
     assert_ne!(
         theme.selected(),
         Theme::builtin("light").unwrap().selected()
+    );
+}
+
+/// The panes a profile or a keymap file names are checked against the
+/// panes there are before the TUI starts (the panes declare their names
+/// and key contexts), and the error names what there is. (`findings` on a
+/// terminal runs these checks first; off a terminal it prints a summary.)
+#[test]
+fn a_pane_or_context_that_does_not_exist_is_said_with_those_there_are() {
+    use findings_tui::config::keymap_file::KeymapFile;
+    use findings_tui::tui::keymap::Keymap;
+    use findings_tui::tui::panes;
+    assert_eq!(panes::find("scm").map(|p| p.0), Ok("scm"));
+    assert_eq!(
+        panes::find("dashboard"),
+        Err("no such pane; panes: report, issues, agentic, scm".to_owned())
+    );
+    let user = |text: &str| {
+        let file = KeymapFile::parse(Path::new("keymap.toml"), text).unwrap();
+        Keymap::default_keymap()
+            .with_overrides(file)
+            .check(&panes::names())
+    };
+    // Every context of the default keymap is the app's or a pane's.
+    assert_eq!(Keymap::default_keymap().check(&panes::names()), Ok(()));
+    assert_eq!(
+        user("[[scm_list]]\nkeys = [\"x\"]\naction = \"refresh\"\n"),
+        Ok(())
+    );
+    let err = user("[[isues]]\nkeys = [\"x\"]\naction = \"refresh\"\n").unwrap_err();
+    assert!(
+        err.contains("unknown context [[isues]]") && err.contains("scm_list"),
+        "{err}"
+    );
+    let err = user("[[global]]\nkeys = [\"9\"]\nshow_pane = \"repot\"\n").unwrap_err();
+    assert!(
+        err.contains("show_pane = \"repot\": no such pane; panes: report, issues, agentic, scm"),
+        "{err}"
     );
 }

@@ -27,8 +27,8 @@ async fn save_writes_a_view_that_view_then_applies() {
     let path = dir.path().join("config.toml");
     std::fs::write(&path, CONFIG).unwrap();
     let mut h = Harness::new(300, 120, 40).await;
-    h.app.session.config_file = Some(path.clone());
-    h.app.session.profile = Some("work".into());
+    h.app.issues_mut().config_file = Some(path.clone());
+    h.app.issues_mut().profile = Some("work".into());
     h.start().await;
     run(&mut h, "filter severities=critical,high").await;
     run(&mut h, "sort repo asc").await;
@@ -72,7 +72,7 @@ async fn save_refuses_a_file_it_cannot_parse() {
     let path = dir.path().join("config.toml");
     std::fs::write(&path, "[views\nbroken").unwrap();
     let mut h = Harness::new(300, 120, 40).await;
-    h.app.session.config_file = Some(path.clone());
+    h.app.issues_mut().config_file = Some(path.clone());
     h.start().await;
     run(&mut h, "filter severities=critical").await;
     run(&mut h, "save crit").await;
@@ -89,12 +89,17 @@ async fn report_selectors_come_back_on_a_new_app() {
     use findings_tui::tui::state::remembered::{ProfileStore, ReportSelectors};
     use findings_tui::tui::theme::Theme;
     let dir = tempfile::tempdir().unwrap();
-    let store = ProfileStore::report(dir.path(), "work");
+    let report = findings_tui::tui::panes::report::ID;
+    let store = ProfileStore::pane(dir.path(), "work", report);
+    assert!(
+        store.path.ends_with("report.json"),
+        "the Report's file keeps its name"
+    );
     // A damaged file is reported and then replaced.
     std::fs::write(&store.path, "{ damaged").unwrap();
     assert!(store.load::<ReportSelectors>().is_err());
     let mut h = Harness::new(300, 120, 40).await;
-    h.app.session.report_file = Some(store.clone());
+    h.app.session.remember_in = Some((dir.path().to_owned(), "work".to_owned()));
     h.start().await;
     h.key(KeyCode::Char('1'));
     h.settle().await;
@@ -121,7 +126,8 @@ async fn report_selectors_come_back_on_a_new_app() {
     // The next start under the profile: the same selectors, and the first
     // query asks for them.
     let mut session = h.app.session.clone();
-    session.report_selectors = store.load().unwrap();
+    let kept: serde_json::Value = store.load().unwrap().expect("the selectors were kept");
+    session.remembered.insert(report.0.to_owned(), kept);
     let app = App::new(
         session,
         Keymap::default_keymap(),
@@ -133,4 +139,11 @@ async fn report_selectors_come_back_on_a_new_app() {
     let filters = request.filters.unwrap_or_default();
     assert_eq!(filters.projects, vec!["acme/payments-api"]);
     assert_eq!(filters.finding_severities.len(), 2);
+    // Unchanged on that run, nothing is written again.
+    std::fs::remove_file(&store.path).unwrap();
+    findings_tui::tui::remember(&app).unwrap();
+    assert!(
+        !store.path.exists(),
+        "selectors that did not change are not written"
+    );
 }

@@ -147,15 +147,18 @@ impl App {
         let stem = value[..value.len() - word.len()].to_owned();
         let candidates: Vec<String> = match words.split_first() {
             None => {
-                let mut names: Vec<String> = self
+                // Each name once, in tab order (several panes sort).
+                let mut names: Vec<String> = Vec::new();
+                let all = self
                     .panes()
                     .flat_map(|p| p.commands())
                     .filter_map(|usage| usage.split_whitespace().next())
-                    .chain(["save", "undo-list", "q"])
-                    .filter(|n| n.starts_with(word))
-                    .map(str::to_owned)
-                    .collect();
-                names.dedup();
+                    .chain(["triage", "triage-all", "undo-list", "q"]);
+                for name in all.filter(|n| n.starts_with(word)) {
+                    if !names.iter().any(|n| n == name) {
+                        names.push(name.to_owned());
+                    }
+                }
                 names
             }
             Some((name, args)) => match self.command_target(name) {

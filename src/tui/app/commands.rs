@@ -13,7 +13,6 @@ impl App {
             // The same guard as `q`: unsent work is never dropped unasked.
             "q" | "quit" => return self.ask_to_quit(),
             "q!" => return self.quit_now(),
-            "save" => return self.save_command(&args),
             "undo-list" => return self.triage_history(),
             "triage" | "triage-all" => {
                 let words = line.trim_start().trim_start_matches(name);
@@ -75,7 +74,6 @@ impl App {
             "triage STATE [REASON] [NOTE]",
             "triage-all STATE [REASON] [NOTE]",
             "undo-list",
-            "save NAME",
             "q",
         ]);
         let known: Vec<String> = known.iter().map(|c| format!(":{c}")).collect();

@@ -10,7 +10,6 @@ mod exporting;
 mod exporting_view;
 mod preview;
 mod quitting;
-mod saving;
 mod triage;
 pub mod view;
 
@@ -26,7 +25,7 @@ pub use quitting::QuitPrompt;
 use super::detail::{Cache, DetailView};
 use super::keymap::{Action, Context, Key, Keymap};
 use super::layout::Geometry;
-use super::message::{Owner, Reply};
+use super::message::{Owner, PaneMsg, Reply};
 use super::pane::{Cx, Pane, ViewCx};
 use super::panes;
 use super::theme::Theme;
@@ -96,7 +95,7 @@ impl App {
         let pane = session
             .default_pane
             .filter(|id| panes.iter().any(|p| p.id() == *id))
-            .unwrap_or(panes::issues::ID);
+            .unwrap_or(panes::START);
         let mut app = App {
             panes,
             pane,
@@ -120,8 +119,13 @@ impl App {
                 .confirming_above(session.triage_confirm_above),
             session,
         };
-        // A profile's default view that does not apply is said at once.
-        app.status = app.issues_mut().start_note.take();
+        // A profile's start settings that do not apply are said at once.
+        let notes: Vec<String> = app
+            .panes
+            .iter_mut()
+            .filter_map(|p| p.start_note())
+            .collect();
+        app.status = (!notes.is_empty()).then(|| notes.join("; "));
         app
     }
 
@@ -138,34 +142,6 @@ impl App {
             .iter_mut()
             .find_map(|p| (p.as_mut() as &mut dyn Any).downcast_mut::<P>())
             .expect("every pane type is registered")
-    }
-
-    pub fn issues(&self) -> &panes::issues::IssuesPane {
-        self.pane_of()
-    }
-
-    pub fn issues_mut(&mut self) -> &mut panes::issues::IssuesPane {
-        self.pane_of_mut()
-    }
-
-    pub fn report(&self) -> &panes::report::ReportPane {
-        self.pane_of()
-    }
-
-    pub fn agentic(&self) -> &panes::agentic::AgenticPane {
-        self.pane_of()
-    }
-
-    pub fn agentic_mut(&mut self) -> &mut panes::agentic::AgenticPane {
-        self.pane_of_mut()
-    }
-
-    pub fn scm(&self) -> &panes::scm::ScmPane {
-        self.pane_of()
-    }
-
-    pub fn scm_mut(&mut self) -> &mut panes::scm::ScmPane {
-        self.pane_of_mut()
     }
 
     /// Every pane, in tab order.
@@ -222,20 +198,29 @@ impl App {
             || self.detail.as_ref().is_some_and(DetailView::is_loading)
     }
 
-    /// When each findings pane's list was asked for: the visit to record.
+    /// When each pane's list was asked for: the visits to record.
     pub fn visits(&self) -> Visits {
-        let seen = |id| self.panes.iter().find(|p| p.id() == id)?.seen_at();
-        Visits {
-            issues: seen(panes::issues::ID),
-            report: seen(panes::report::ID),
-        }
+        self.panes
+            .iter()
+            .filter_map(|p| Some((p.id(), p.seen_at()?)))
+            .collect()
+    }
+
+    /// The help overlay's heading of a key context: the app's own, or the
+    /// pane's that declares it.
+    pub fn context_title(&self, context: Context) -> &'static str {
+        Context::APP
+            .iter()
+            .chain(self.panes.iter().flat_map(|p| p.key_contexts()))
+            .find(|(c, _)| *c == context)
+            .map_or(context.name(), |(_, title)| title)
     }
 
     /// The key contexts in force, innermost first (also what help shows).
     pub fn contexts(&self) -> Vec<Context> {
         match &self.overlay {
-            Some(Overlay::Help { .. }) => return vec![Context::Help],
-            Some(Overlay::Error { .. }) => return vec![Context::Popup],
+            Some(Overlay::Help { .. }) => return vec![Context::HELP],
+            Some(Overlay::Error { .. }) => return vec![Context::POPUP],
             Some(
                 Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_) | Overlay::Quit(_),
             ) => return vec![],
@@ -243,7 +228,7 @@ impl App {
             None => {}
         }
         let mut list = self.pane_contexts();
-        list.push(Context::Global);
+        list.push(Context::GLOBAL);
         list
     }
 
@@ -251,7 +236,7 @@ impl App {
     /// else the pane on show.
     pub fn pane_contexts(&self) -> Vec<Context> {
         if self.detail_has_keys() {
-            vec![Context::Detail]
+            vec![Context::DETAIL]
         } else {
             self.current().contexts()
         }
@@ -303,7 +288,9 @@ impl App {
             Msg::Opened { url, result } => {
                 crate::tui::list::findings_list::opened(&mut self.status, &url, result);
             }
-            Msg::SavedView { view, result } => self.view_saved(view, result),
+            Msg::SavedView { pane, view, result } => {
+                self.hand_to_pane(pane, PaneMsg::ViewSaved { view, result });
+            }
         }
         self.finish()
     }
@@ -321,7 +308,7 @@ impl App {
                 }
                 AppEvent::Status(text) => self.status = Some(text),
                 AppEvent::Changed(change) => self.on_changed(change),
-                AppEvent::Narrow(selection, what) => self.narrow_issues(*selection, what),
+                AppEvent::ToPane(pane, msg) => self.hand_to_pane(pane, msg),
             }
         }
         self.relayout();
@@ -340,19 +327,18 @@ impl App {
         }
     }
 
-    /// Closes the detail and shows the Issues list narrowed to `selection`.
-    fn narrow_issues(&mut self, selection: crate::api::model::ListSelection, what: String) {
-        if let Some(mut detail) = self.detail.take() {
-            self.outbox.cancel(detail.close());
-        }
-        if self.pane != panes::issues::ID {
-            self.switch_pane(panes::issues::ID);
-        }
-        self.with_pane(panes::issues::ID, |p, cx| {
-            if let Some(issues) = (p as &mut dyn Any).downcast_mut::<panes::issues::IssuesPane>() {
-                issues.narrow(selection, what, cx);
+    /// Hands `msg` to pane `pane`; a message to be seen (a narrowed list)
+    /// closes the detail and shows the pane first.
+    fn hand_to_pane(&mut self, pane: PaneId, msg: PaneMsg) {
+        if msg.shows_pane() {
+            if let Some(mut detail) = self.detail.take() {
+                self.outbox.cancel(detail.close());
             }
-        });
+            if self.pane != pane {
+                self.switch_pane(pane);
+            }
+        }
+        self.with_pane(pane, |p, cx| p.on_message(msg, cx));
     }
 
     fn open_detail(&mut self, issue: Issue) {
@@ -443,10 +429,11 @@ impl App {
             Action::Suspend => self.outbox.effects.push(Effect::Suspend),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::CommandLine => self.overlay = Some(Overlay::Command(CommandLine::default())),
-            Action::PaneReport => self.switch_pane(panes::report::ID),
-            Action::PaneIssues => self.switch_pane(panes::issues::ID),
-            Action::PaneAgentic => self.switch_pane(panes::agentic::ID),
-            Action::PaneScm => self.switch_pane(panes::scm::ID),
+            Action::ShowPane(name) => match self.panes.iter().find(|p| p.id().0 == name.as_str()) {
+                Some(p) => self.switch_pane(p.id()),
+                // The keymap is checked at the start; a test's may not be.
+                None => self.status = Some(format!("no pane {name}")),
+            },
             Action::Triage => self.open_triage(),
             Action::UndoTriage => self.undo_triage(),
             Action::NextPane => self.switch_by(1),

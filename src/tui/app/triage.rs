@@ -47,7 +47,12 @@ impl App {
     /// Issues pane's server-side filter).
     pub(super) fn triage_command(&mut self, words: &str, all: bool) -> Result<(), String> {
         let scope = if all {
-            let selection = &self.issues().selection;
+            // The filter of the pane on show, else of the first that has one.
+            let selection = self
+                .current()
+                .filter_scope()
+                .or_else(|| self.panes().find_map(|p| p.filter_scope()))
+                .ok_or("nothing to triage by filter here")?;
             Scope::Filter {
                 filter: Box::new(selection.filter.clone()),
                 issue_types: selection.issue_types.clone(),

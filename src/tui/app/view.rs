@@ -69,8 +69,9 @@ pub fn draw(f: &mut Frame, app: &App) {
 fn preview_hint(f: &mut Frame, area: Rect, app: &App) {
     let text = format!(
         " preview: {} to scroll it · {} close ",
-        app.keymap.hint(Context::List, Action::Open),
-        app.keymap.hint(Context::Issues, Action::Back),
+        app.keymap.hint(Context::LIST, Action::Open),
+        app.keymap
+            .hint_among(&app.current().contexts(), Action::Back),
     );
     let width = (text.chars().count() as u16).min(area.width.saturating_sub(2));
     if area.height < 2 || width == 0 {
@@ -171,7 +172,7 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let v = app.view_cx();
     let pane_status = if app.detail.is_some() {
-        let key = |action| v.key(Context::Detail, action);
+        let key = |action| v.key(Context::DETAIL, action);
         format!(
             "{}/{} tabs · {}/{} scroll · {} open · {} copy · {} close",
             key(Action::PrevTab),
@@ -232,7 +233,7 @@ fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
     let theme = &app.theme;
     // Help lists the bindings of the context it was opened from.
     let mut contexts = app.pane_contexts();
-    contexts.push(Context::Global);
+    contexts.push(Context::GLOBAL);
     // A key bound in an inner context shadows the outer binding: only
     // what the key really does here is listed.
     let mut seen = std::collections::HashSet::new();
@@ -252,7 +253,7 @@ fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
             }
         }
         seen.extend(bindings.iter().flat_map(|b| b.keys.iter().copied()));
-        sections.push((ctx.title(), rows));
+        sections.push((app.context_title(ctx), rows));
     }
     use unicode_width::UnicodeWidthStr;
     let key_width = sections
@@ -275,9 +276,9 @@ fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
     lines.pop();
     let footer = format!(
         " {} close · {}/{} scroll ",
-        app.keymap.hint(Context::Help, Action::Back),
-        app.keymap.hint(Context::Help, Action::Down),
-        app.keymap.hint(Context::Help, Action::Up),
+        app.keymap.hint(Context::HELP, Action::Back),
+        app.keymap.hint(Context::HELP, Action::Down),
+        app.keymap.hint(Context::HELP, Action::Up),
     );
     let natural = reflow::widest(&lines).max(footer.width() + 2) + 2;
     let width = natural.min(body.width as usize);
@@ -358,7 +359,7 @@ fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str) {
         ))
         .title_bottom(format!(
             " {} dismiss ",
-            app.keymap.hint(Context::Popup, Action::Back)
+            app.keymap.hint(Context::POPUP, Action::Back)
         ));
     f.render_widget(
         Paragraph::new(crate::text::multi_line(message).into_owned())

@@ -10,7 +10,9 @@ use crate::api::model::*;
 use crate::tui::keymap::Action;
 use crate::tui::list::findings_list::{copy_link, open_url};
 use crate::tui::list::load::Loader;
-use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, RequestId};
+use crate::tui::message::{
+    ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneMsg, RequestId,
+};
 use std::cell::Cell;
 use std::collections::HashMap;
 
@@ -249,9 +251,10 @@ impl DetailView {
             Action::RelatedRule | Action::RelatedRepo | Action::RelatedCve => {
                 if let Some(issue) = self.best_issue(cache) {
                     match relatives::relatives(issue, action) {
-                        Ok((selection, what)) => outbox
-                            .events
-                            .push(AppEvent::Narrow(Box::new(selection), what)),
+                        Ok((selection, what)) => outbox.events.push(AppEvent::ToPane(
+                            crate::tui::panes::FINDINGS,
+                            PaneMsg::Narrow(Box::new(selection), what),
+                        )),
                         Err(e) => outbox.status(e),
                     }
                 }

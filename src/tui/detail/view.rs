@@ -36,7 +36,7 @@ fn content<'a>(detail: &DetailView, cache: &Cache, v: &ViewCx, width: usize) -> 
                 format!(
                     "{} tries again",
                     v.key(
-                        crate::tui::keymap::Context::Detail,
+                        crate::tui::keymap::Context::DETAIL,
                         crate::tui::keymap::Action::Refresh
                     )
                 ),
@@ -51,7 +51,7 @@ fn content<'a>(detail: &DetailView, cache: &Cache, v: &ViewCx, width: usize) -> 
                     format!(
                         "{} opens the selected finding here",
                         v.key(
-                            crate::tui::keymap::Context::Detail,
+                            crate::tui::keymap::Context::DETAIL,
                             crate::tui::keymap::Action::Open
                         )
                     ),

@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 /// The form's keys, as bound.
 fn footer(form: &FilterForm, v: &ViewCx) -> String {
-    let key = |action| v.key(Context::Form, action);
+    let key = |action| v.key(Context::FORM, action);
     let views = if form.views.is_empty() {
         ""
     } else {

@@ -158,9 +158,10 @@ pub enum Msg {
         url: String,
         result: Result<(), String>,
     },
-    /// How an [`Effect::SaveView`] went: the view, and where it was saved
-    /// or why it was not.
+    /// How an [`Effect::SaveView`] went: the pane that asked, the view,
+    /// and where it was saved or why it was not.
     SavedView {
+        pane: PaneId,
         view: SavedView,
         result: Result<SavedAt, String>,
     },
@@ -190,9 +191,10 @@ pub enum Effect {
         format: Format,
         items: ExportItems,
     },
-    /// Save a view of the Issues pane into the config file (under the
-    /// profile when there is one) and answer with [`Msg::SavedView`].
+    /// Save a view of pane `pane` into the config file (under the profile
+    /// when there is one) and answer with [`Msg::SavedView`].
     SaveView {
+        pane: PaneId,
         path: std::path::PathBuf,
         profile: Option<String>,
         view: SavedView,
@@ -208,12 +210,33 @@ pub enum AppEvent {
         message: String,
     },
     Status(String),
-    /// Show the Issues list narrowed to this selection (a finding's
-    /// relatives), named as the second; `Esc` there restores the list.
-    Narrow(Box<ListSelection>, String),
+    /// A message for one pane, by its id (the app shows the pane first
+    /// when the message asks to be seen).
+    ToPane(PaneId, PaneMsg),
     /// Findings or issues changed on the server (a triage): every pane and
     /// the detail take the fresh copies or load again.
     Changed(Changed),
+}
+
+/// What the app hands one pane, addressed by its id.
+#[derive(Debug, Clone)]
+pub enum PaneMsg {
+    /// Show the list narrowed to this selection (a finding's relatives),
+    /// named as the second; `Esc` there restores the list.
+    Narrow(Box<ListSelection>, String),
+    /// How saving a view the pane asked for went: where it was saved or
+    /// why it was not.
+    ViewSaved {
+        view: SavedView,
+        result: Result<SavedAt, String>,
+    },
+}
+
+impl PaneMsg {
+    /// Whether the pane is shown for it (a narrowed list is to be seen).
+    pub fn shows_pane(&self) -> bool {
+        matches!(self, PaneMsg::Narrow(..))
+    }
 }
 
 /// What a triage changed, as the lists take it.

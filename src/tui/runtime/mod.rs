@@ -10,7 +10,7 @@ pub mod worker;
 use crate::handoff::{ClipboardText, SafeUrl};
 use crate::tui::app::{self, App};
 use crate::tui::message::{Effect, Msg, Reply};
-use crate::tui::{keymap, panes, state::session, state::visits, theme};
+use crate::tui::{keymap, state::session, theme};
 use crossterm::event::{Event, MouseEventKind};
 use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
@@ -160,11 +160,12 @@ fn perform<B: Backend>(
                 });
             }
             Effect::SaveView {
+                pane,
                 path,
                 profile,
                 view,
             } => {
-                let _ = done.send(save::save_view(&path, profile.as_deref(), view));
+                let _ = done.send(save::save_view(pane, &path, profile.as_deref(), view));
             }
         }
     }
@@ -237,37 +238,29 @@ pub async fn main(
     result.map_err(|e| format!("terminal error: {e}"))
 }
 
-/// Records the visit of the findings panes shown (when their lists were
-/// asked for), so the next start marks what came after as new.
+/// Records the visit of the panes shown (when their lists were asked
+/// for), so the next start marks what came after as new.
 fn record_visit(app: &App) {
     let Some(file) = &app.session.visits_file else {
         return;
     };
     let seen = app.visits();
-    if seen != visits::Visits::default()
+    if !seen.is_empty()
         && let Err(e) = file.save(seen)
     {
         eprintln!("findings: {e}");
     }
 }
 
-/// Remembers the Report's selectors for the next run under the profile
-/// (when they changed).
+/// Keeps what each pane remembers for the next run under the profile
+/// (what changed this run).
 pub fn remember(app: &App) -> Result<(), String> {
-    let Some(file) = &app.session.report_file else {
-        return Ok(());
-    };
-    let now = app.report().selectors();
-    // Nothing remembered yet: the pane's own defaults are what it had.
-    let before = app
-        .session
-        .report_selectors
-        .clone()
-        .unwrap_or_else(|| panes::report::ReportPane::default().selectors());
-    if now == before {
-        return Ok(());
+    for pane in app.panes() {
+        if let (Some(value), Some(store)) = (pane.remember(), app.session.store_of(pane.id())) {
+            store.save(&value)?;
+        }
     }
-    file.save(&now)
+    Ok(())
 }
 
 /// Resolves on SIGTERM (never elsewhere).

@@ -5,15 +5,20 @@
 
 use crate::atomic_file::{Access, AtomicFile, Replace};
 use crate::export::Format;
-use crate::tui::message::{ExportItems, Msg};
+use crate::tui::message::{ExportItems, Msg, PaneId};
 use std::io::{BufWriter, ErrorKind};
 use std::path::{Path, PathBuf};
 
 /// Saves a view into the config file and says how it went, as the
 /// message for the app.
-pub fn save_view(path: &Path, profile: Option<&str>, view: crate::config::SavedView) -> Msg {
+pub fn save_view(
+    pane: PaneId,
+    path: &Path,
+    profile: Option<&str>,
+    view: crate::config::SavedView,
+) -> Msg {
     let result = crate::config::save_view(path, profile, &view);
-    Msg::SavedView { view, result }
+    Msg::SavedView { pane, view, result }
 }
 
 /// Width of the table format in a file (its last column takes the rest).

@@ -1,16 +1,16 @@
-//! What the app remembers between runs per profile besides the visits: the
-//! Report's selectors, in `report.json` in the platform's state folder
-//! (beside `visits.json`), read at start and written when the app ends. A
-//! damaged file is reported, not fatal, and replaced on the next write.
+//! What the app remembers between runs per profile besides the visits:
+//! what each pane keeps ([`Pane::remember`](crate::tui::pane::Pane::remember)),
+//! in `PANE.json` in the platform's state folder (beside `visits.json`;
+//! the Report's selectors in `report.json`), read at start and written when
+//! the app ends. A damaged file is reported, not fatal, and replaced on the
+//! next write.
 
 use crate::atomic_file::{self, Access, Replace};
+use crate::tui::message::PaneId;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
-
-/// The file's name in the state folder.
-pub const FILE_NAME: &str = "report.json";
 
 /// The Report's selectors, by wire name (a value this build does not know
 /// is dropped when they are restored).
@@ -46,12 +46,13 @@ pub struct ProfileStore {
 }
 
 impl ProfileStore {
-    /// The Report's file in `state_dir` for `profile`.
-    pub fn report(state_dir: &Path, profile: &str) -> ProfileStore {
+    /// Pane `pane`'s file in `state_dir` for `profile` (`report.json` for
+    /// the Report).
+    pub fn pane(state_dir: &Path, profile: &str, pane: PaneId) -> ProfileStore {
         ProfileStore {
-            path: state_dir.join(FILE_NAME),
+            path: state_dir.join(format!("{}.json", pane.0)),
             profile: profile.to_owned(),
-            what: "report",
+            what: pane.0,
         }
     }
 
@@ -112,6 +113,8 @@ impl ProfileStore {
 mod tests {
     use super::*;
 
+    const REPORT: PaneId = PaneId("report");
+
     fn some() -> ReportSelectors {
         ReportSelectors {
             period_days: Some(30),
@@ -124,8 +127,8 @@ mod tests {
     #[test]
     fn kept_per_profile() {
         let dir = tempfile::tempdir().unwrap();
-        let work = ProfileStore::report(dir.path(), "work");
-        let home = ProfileStore::report(dir.path(), "home");
+        let work = ProfileStore::pane(dir.path(), "work", REPORT);
+        let home = ProfileStore::pane(dir.path(), "home", REPORT);
         assert_eq!(work.load::<ReportSelectors>(), Ok(None));
         work.save(&some()).unwrap();
         home.save(&ReportSelectors::default()).unwrap();
@@ -136,7 +139,7 @@ mod tests {
     #[test]
     fn a_damaged_file_or_entry_is_reported_then_replaced() {
         let dir = tempfile::tempdir().unwrap();
-        let work = ProfileStore::report(dir.path(), "work");
+        let work = ProfileStore::pane(dir.path(), "work", REPORT);
         std::fs::write(&work.path, "{not json").unwrap();
         let e = work.load::<ReportSelectors>().unwrap_err();
         assert!(e.contains("report.json is damaged"), "{e}");
@@ -163,7 +166,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let victim = dir.path().join("victim");
         std::fs::write(&victim, "precious").unwrap();
-        let work = ProfileStore::report(dir.path(), "work");
+        let work = ProfileStore::pane(dir.path(), "work", REPORT);
         symlink(&victim, dir.path().join("report.json.tmp")).unwrap();
         work.save(&some()).unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");

@@ -3,7 +3,10 @@
 
 pub use crate::config::SavedView;
 use crate::tui::message::PaneId;
+use crate::tui::state::remembered::ProfileStore;
 use crate::tui::state::visits::{Visits, VisitsFile};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Default)]
 pub struct Session {
@@ -34,8 +37,24 @@ pub struct Session {
     /// views they are (none: the views of every profile).
     pub config_file: Option<std::path::PathBuf>,
     pub profile: Option<String>,
-    /// The Report's selectors of the last run under this profile, and
-    /// where they are remembered when the app ends.
-    pub report_selectors: Option<crate::tui::state::remembered::ReportSelectors>,
-    pub report_file: Option<crate::tui::state::remembered::ProfileStore>,
+    /// What each pane kept from the last run under this profile, by pane
+    /// id ([`Pane::remember`](crate::tui::pane::Pane::remember)).
+    pub remembered: BTreeMap<String, serde_json::Value>,
+    /// Where the panes' state is remembered when the app ends: the state
+    /// folder and the profile's key in its files (none in tests).
+    pub remember_in: Option<(PathBuf, String)>,
+}
+
+impl Session {
+    /// What pane `pane` kept from the last run, if it reads as a `T` (a
+    /// value this build cannot read is forgotten, not fatal).
+    pub fn remembered_by<T: serde::de::DeserializeOwned>(&self, pane: PaneId) -> Option<T> {
+        crate::json::from_value(self.remembered.get(pane.0)?).ok()
+    }
+
+    /// Where pane `pane`'s state is remembered.
+    pub fn store_of(&self, pane: PaneId) -> Option<ProfileStore> {
+        let (dir, profile) = self.remember_in.as_ref()?;
+        Some(ProfileStore::pane(dir, profile, pane))
+    }
 }

@@ -1,23 +1,40 @@
-//! "New since last visit": when each findings pane was last seen, per
-//! profile, kept in `visits.json` in the platform's state folder. The times
-//! are read at start (findings relevant or created after them are new) and
-//! written when the app ends, for the panes that were shown.
+//! "New since last visit": when each pane's list was last seen, per
+//! profile and by pane id, kept in `visits.json` in the platform's state
+//! folder. The times are read at start (findings relevant or created after
+//! them are new) and written when the app ends, for the panes that were
+//! shown.
 
 use crate::api::model::Timestamp;
+use crate::tui::message::PaneId;
 use crate::tui::state::remembered::ProfileStore;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The file's name in the state folder.
 pub const FILE_NAME: &str = "visits.json";
 
-/// When the findings panes were last seen under one profile.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct Visits {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub issues: Option<Timestamp>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub report: Option<Timestamp>,
+/// When the panes were last seen under one profile, by pane id
+/// (`{"issues": TIME, "report": TIME}`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Visits(BTreeMap<String, Timestamp>);
+
+impl Visits {
+    /// When pane `pane` was last seen.
+    pub fn of(&self, pane: PaneId) -> Option<Timestamp> {
+        self.0.get(pane.0).copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl FromIterator<(PaneId, Timestamp)> for Visits {
+    fn from_iter<I: IntoIterator<Item = (PaneId, Timestamp)>>(seen: I) -> Visits {
+        Visits(seen.into_iter().map(|(p, t)| (p.0.to_owned(), t)).collect())
+    }
 }
 
 /// Where a session's visits are kept: the file and the profile's key in it.
@@ -51,16 +68,14 @@ impl VisitsFile {
         Ok(self.store().load()?.unwrap_or_default())
     }
 
-    /// Records `seen` for the profile (a pane left `None` keeps its time),
+    /// Records `seen` for the profile (a pane not in it keeps its time),
     /// keeping the other profiles'. Written to a temporary file and renamed,
     /// so a crash never leaves half a file. A file that cannot be read is
     /// started anew.
     pub fn save(&self, seen: Visits) -> Result<(), String> {
-        let before: Visits = self.store().load().ok().flatten().unwrap_or_default();
-        self.store().save(&Visits {
-            issues: seen.issues.or(before.issues),
-            report: seen.report.or(before.report),
-        })
+        let mut visits: Visits = self.store().load().ok().flatten().unwrap_or_default();
+        visits.0.extend(seen.0);
+        self.store().save(&visits)
     }
 }
 
@@ -84,35 +99,32 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let work = VisitsFile::new(&dir.path().join("nested"), "work");
         let home = VisitsFile::new(&dir.path().join("nested"), "home");
-        work.save(Visits {
-            issues: Some(at("2026-11-20T10:00:00Z")),
-            report: None,
-        })
+        work.save(Visits::from_iter([(
+            PaneId("issues"),
+            at("2026-11-20T10:00:00Z"),
+        )]))
         .unwrap();
-        home.save(Visits {
-            issues: None,
-            report: Some(at("2026-11-19T08:00:00Z")),
-        })
+        home.save(Visits::from_iter([(
+            PaneId("report"),
+            at("2026-11-19T08:00:00Z"),
+        )]))
         .unwrap();
         // A later visit that shows only the report keeps the Issues time.
-        work.save(Visits {
-            issues: None,
-            report: Some(at("2026-11-21T09:30:00Z")),
-        })
+        work.save(Visits::from_iter([(
+            PaneId("report"),
+            at("2026-11-21T09:30:00Z"),
+        )]))
         .unwrap();
         assert_eq!(
             work.load().unwrap(),
-            Visits {
-                issues: Some(at("2026-11-20T10:00:00Z")),
-                report: Some(at("2026-11-21T09:30:00Z")),
-            }
+            Visits::from_iter([
+                (PaneId("issues"), at("2026-11-20T10:00:00Z")),
+                (PaneId("report"), at("2026-11-21T09:30:00Z"))
+            ])
         );
         assert_eq!(
             home.load().unwrap(),
-            Visits {
-                issues: None,
-                report: Some(at("2026-11-19T08:00:00Z")),
-            }
+            Visits::from_iter([(PaneId("report"), at("2026-11-19T08:00:00Z"))])
         );
         assert!(!dir.path().join("nested/visits.json.tmp").exists());
         #[cfg(unix)]
@@ -133,11 +145,8 @@ mod tests {
             e.contains("visits.json") && e.contains("not a visits file"),
             "{e}"
         );
-        let seen = Visits {
-            issues: Some(at("2026-11-21T00:00:00Z")),
-            report: None,
-        };
-        file.save(seen).unwrap();
+        let seen = Visits::from_iter([(PaneId("issues"), at("2026-11-21T00:00:00Z"))]);
+        file.save(seen.clone()).unwrap();
         assert_eq!(file.load(), Ok(seen));
     }
 
@@ -151,12 +160,9 @@ mod tests {
         let victim = dir.path().join("authorized_keys");
         std::fs::write(&victim, "ssh-ed25519 AAAA me").unwrap();
         let file = VisitsFile::new(dir.path(), "work");
-        let seen = Visits {
-            issues: Some(at("2026-11-21T00:00:00Z")),
-            report: None,
-        };
+        let seen = Visits::from_iter([(PaneId("issues"), at("2026-11-21T00:00:00Z"))]);
         symlink(&victim, dir.path().join("visits.json.tmp")).unwrap();
-        file.save(seen).unwrap();
+        file.save(seen.clone()).unwrap();
         assert_eq!(
             std::fs::read_to_string(&victim).unwrap(),
             "ssh-ed25519 AAAA me"
@@ -166,7 +172,7 @@ mod tests {
         assert_eq!(meta.permissions().mode() & 0o777, 0o600);
         std::fs::remove_file(&file.path).unwrap();
         symlink(&victim, &file.path).unwrap();
-        file.save(seen).unwrap();
+        file.save(seen.clone()).unwrap();
         assert_eq!(
             std::fs::read_to_string(&victim).unwrap(),
             "ssh-ed25519 AAAA me"

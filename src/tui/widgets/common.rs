@@ -181,7 +181,7 @@ pub fn load_parts<T>(
 /// pane's `context` (its own, then the list's, then the global ones). It
 /// starts with "stopped": a cut status line must not leave "loading…".
 pub fn stopped(v: &ViewCx, context: Context) -> String {
-    let key = |action| v.key_among(&[context, Context::List], action);
+    let key = |action| v.key_among(&[context, Context::LIST], action);
     format!(
         "stopped by {}: moving on loads more, {} reloads",
         key(Action::Back),

@@ -180,11 +180,13 @@ impl Harness {
                     self.update(done);
                 }
                 Effect::SaveView {
+                    pane,
                     path,
                     profile,
                     view,
                 } => {
                     let done = findings_tui::tui::runtime::save::save_view(
+                        pane,
                         &path,
                         profile.as_deref(),
                         view,

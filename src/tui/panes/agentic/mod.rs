@@ -24,6 +24,9 @@ use tui_input::backend::crossterm::EventHandler;
 
 pub const ID: PaneId = PaneId("agentic");
 
+/// The pane's own keys (before `list`'s).
+pub const KEYS: Context = Context::named("agentic");
+
 /// The four text queries, in the order they are shown and tabbed through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryField {
@@ -291,10 +294,14 @@ impl Pane for AgenticPane {
 
     fn contexts(&self) -> Vec<Context> {
         if self.detail.is_some() {
-            vec![Context::Detail]
+            vec![Context::DETAIL]
         } else {
-            vec![Context::Agentic, Context::List]
+            vec![KEYS, Context::LIST]
         }
+    }
+
+    fn key_contexts(&self) -> &'static [(Context, &'static str)] {
+        &[(KEYS, "Agentic")]
     }
 
     fn text_input_active(&self) -> bool {

@@ -312,7 +312,7 @@ fn the_detail_opens_scrolls_and_closes() {
     pane.act(Action::Open, 20, &mut outbox);
     let detail = pane.detail.as_ref().expect("open");
     assert_eq!(detail.issue.id.as_deref(), Some("ag-1"));
-    assert_eq!(pane.contexts(), vec![Context::Detail]);
+    assert_eq!(pane.contexts(), vec![Context::DETAIL]);
     pane.act(Action::Down, 20, &mut outbox);
     pane.act(Action::Down, 20, &mut outbox);
     pane.act(Action::Up, 20, &mut outbox);
@@ -327,7 +327,7 @@ fn the_detail_opens_scrolls_and_closes() {
     );
     pane.act(Action::Back, 20, &mut outbox);
     assert!(pane.detail.is_none());
-    assert_eq!(pane.contexts(), vec![Context::Agentic, Context::List]);
+    assert_eq!(pane.contexts(), vec![super::KEYS, Context::LIST]);
 }
 
 #[test]
@@ -355,7 +355,7 @@ fn app(w: u16, h: u16) -> App {
         Theme::default(),
         (w, h),
     );
-    app.pane = crate::tui::panes::agentic::ID;
+    app.pane = super::ID;
     app
 }
 
@@ -392,7 +392,7 @@ fn loaded_app(w: u16, h: u16, issues: Vec<AgenticIssue>, total: i64) -> App {
     let mut app = app(w, h);
     app.pane = crate::tui::panes::issues::ID;
     app.update(Msg::Key(key(KeyCode::Char('3'))));
-    assert_eq!(app.pane, crate::tui::panes::agentic::ID);
+    assert_eq!(app.pane, super::ID);
     let effects = app.update(Msg::Key(key(KeyCode::Char('3'))));
     assert!(effects.is_empty(), "shown again: no second first search");
     let id = app.agentic().list.loader.pending().expect("searching");
@@ -418,11 +418,7 @@ fn renders_queries_results_and_total() {
         }
         let effects = app.update(Msg::Key(key(KeyCode::Tab)));
         assert!(effects.is_empty());
-        assert_eq!(
-            app.pane,
-            crate::tui::panes::agentic::ID,
-            "Tab moves between inputs"
-        );
+        assert_eq!(app.pane, super::ID, "Tab moves between inputs");
         let screen = render(&app);
         assert!(screen.contains("Title"), "{screen}");
         assert!(screen.contains("token"), "{screen}");

@@ -101,7 +101,7 @@ fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
                 format!(
                     "any · {} to edit the queries",
                     v.keymap
-                        .keys_in(&[Context::Agentic], Action::EditQuery)
+                        .keys_in(&[super::KEYS], Action::EditQuery)
                         .join(" or ")
                 )
             } else {
@@ -252,10 +252,10 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
             format!(
                 "failed: {} · {} tries again",
                 safe(e),
-                v.key(Context::List, Action::Refresh)
+                v.key(Context::LIST, Action::Refresh)
             )
         } else if list.paused {
-            crate::tui::widgets::common::stopped(v, Context::Agentic)
+            crate::tui::widgets::common::stopped(v, super::KEYS)
         } else if !pane.query_summary().is_empty() {
             "no agentic issue matches the queries".to_owned()
         } else {
@@ -422,7 +422,7 @@ fn detail(
 
 /// The keys of the open detail, as its footer and the status line say them.
 fn detail_keys(v: &ViewCx) -> String {
-    let key = |action| v.key(Context::Detail, action);
+    let key = |action| v.key(Context::DETAIL, action);
     format!(
         "{}/{} scroll · {} copy id · {} close",
         key(Action::Down),
@@ -449,7 +449,7 @@ pub fn status(pane: &AgenticPane, v: &ViewCx) -> String {
         Some(total) => format!("{} of {total} loaded", list.len()),
         None => crate::tui::widgets::common::loaded_note(list),
     };
-    let mut parts = crate::tui::widgets::common::load_parts(list, loaded, v, Context::Agentic);
+    let mut parts = crate::tui::widgets::common::load_parts(list, loaded, v, super::KEYS);
     parts.push(format!("sort {}", pane.sort_label()));
     let queries = pane.query_summary();
     parts.push(if queries.is_empty() {
@@ -458,7 +458,7 @@ pub fn status(pane: &AgenticPane, v: &ViewCx) -> String {
         format!("queries: {}", safe(&queries.join(" ")))
     });
     if (0..QueryField::ALL.len()).any(|i| pane.is_modified(i)) {
-        let edit = v.key(Context::Agentic, Action::EditQuery);
+        let edit = v.key(super::KEYS, Action::EditQuery);
         parts.push(format!("* edited, {edit} then Enter searches"));
     }
     parts.join(" · ")

@@ -1,7 +1,7 @@
 //! The groups view: one row per rule with its count of findings.
 
 use super::IssuesPane;
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::Action;
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
 use crate::tui::widgets::common::{load_parts, loaded_note, safe, spinner, stopped};
@@ -25,7 +25,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         Some(n) => format!("{} of {n}", list.len()),
         None => list.len().to_string(),
     };
-    let key = |action| v.key(Context::Groups, action);
+    let key = |action| v.key(super::GROUP_KEYS, action);
     let block = Block::default()
         .borders(Borders::ALL)
         .title(super::view::titled(
@@ -73,7 +73,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         } else if let Some(e) = &list.loader.error {
             format!("failed: {}", safe(e))
         } else if list.paused {
-            stopped(v, Context::Groups)
+            stopped(v, super::GROUP_KEYS)
         } else {
             "no findings to group".to_owned()
         };
@@ -88,7 +88,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.groups.list;
     let loaded = format!("groups by rule: {}", loaded_note(list));
-    let mut parts = load_parts(list, loaded, v, Context::Groups);
+    let mut parts = load_parts(list, loaded, v, super::GROUP_KEYS);
     parts.push(format!("order {}", pane.groups.sort_label()));
     parts.join(" · ")
 }

@@ -1,12 +1,15 @@
 //! The Issues pane: List issues, loaded lazily by cursor, with a local `/`
 //! filter over what is loaded, a server-side filter form, and sorting.
 
+mod commands;
 mod groups;
 mod groups_view;
 mod narrow;
+mod saving;
 mod summary;
 mod view;
 
+pub(crate) use commands::words;
 pub use groups::Groups;
 pub use summary::IssuesAreas;
 
@@ -21,7 +24,9 @@ use crate::tui::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::list::issue_counts::IssueCounts;
 use crate::tui::list::load::PagedList;
 use crate::tui::message::rows::{FindingRow, RowPage, SearchIndex};
-use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, RequestId};
+use crate::tui::message::{
+    ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, PaneMsg, RequestId,
+};
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::tui::state::session::{SavedView, Session};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -31,6 +36,10 @@ use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 pub const ID: PaneId = PaneId("issues");
+
+/// The list's own keys, and the groups view's (before `list`'s).
+pub const KEYS: Context = Context::named("issues");
+pub const GROUP_KEYS: Context = Context::named("groups");
 
 /// The order `s` walks the sort fields: from the default to what triage
 /// wants most.
@@ -77,6 +86,10 @@ pub struct IssuesPane {
     /// How many findings the filter matches, by state and in archived
     /// projects (asked once per filter, and after a triage).
     pub counts: IssueCounts,
+    /// The config file `:save` writes views into, and the profile whose
+    /// views they are.
+    pub config_file: Option<std::path::PathBuf>,
+    pub profile: Option<String>,
 }
 
 impl IssuesPane {
@@ -85,8 +98,10 @@ impl IssuesPane {
     pub fn new(session: &Session) -> Self {
         let mut pane = IssuesPane {
             page_size: session.page_size,
-            new: NewSince::new(session.last_visit.issues),
+            new: NewSince::new(session.last_visit.of(ID)),
             views: session.views.clone(),
+            config_file: session.config_file.clone(),
+            profile: session.profile.clone(),
             ..IssuesPane::default()
         };
         if let Some(view) = &session.default_view
@@ -246,37 +261,6 @@ impl IssuesPane {
         Ok(())
     }
 
-    /// `:view NAME`: a saved view's sort and filters; `:view` alone lists
-    /// them.
-    fn view_command(&mut self, name: Option<&str>, cx: &mut Cx) -> Result<(), String> {
-        let names = || {
-            let list: Vec<&str> = self.views.iter().map(|v| v.name.as_str()).collect();
-            if list.is_empty() {
-                "none (add [views.NAME] to the config file)".to_owned()
-            } else {
-                list.join(", ")
-            }
-        };
-        let Some(name) = name else {
-            // Not a mistake: the way to see them.
-            cx.outbox
-                .status(format!("saved views: {} (:view NAME applies one)", names()));
-            return Ok(());
-        };
-        let Some(view) = self.views.iter().find(|v| v.name == name).cloned() else {
-            return Err(format!(
-                "no saved view {:?}; saved views: {}",
-                crate::text::one_line(name),
-                names()
-            ));
-        };
-        self.apply_view(&view)?;
-        self.reload(cx);
-        cx.outbox
-            .status(format!("view {}", crate::text::one_line(&view.name)));
-        Ok(())
-    }
-
     /// Refilters what is loaded. When the new query only narrows the old
     /// one, only the rows still shown are searched.
     fn set_local_query(&mut self, query: String) {
@@ -327,92 +311,6 @@ impl IssuesPane {
             visible.extend(hits.into_iter().map(|row| row as u32));
         }
     }
-
-    /// `:sort FIELD [asc|desc]`
-    fn set_sort(&mut self, args: &[&str], cx: &mut Cx) -> Result<(), String> {
-        let Some(field) = args.first() else {
-            return Err("usage: :sort FIELD [asc|desc]".into());
-        };
-        let by = SortBy::parse_known(field).ok_or_else(|| {
-            let names: Vec<&str> = SortBy::ALL.iter().map(SortBy::label).collect();
-            format!("unknown sort field {field:?}; valid: {}", names.join(", "))
-        })?;
-        let dir = match args.get(1).copied() {
-            None => None,
-            Some(d) => Some(
-                SortDirection::parse_known(d)
-                    .ok_or_else(|| format!("direction {d:?} must be asc or desc"))?,
-            ),
-        };
-        self.sort_by = Some(by);
-        if dir.is_some() {
-            self.sort_direction = dir;
-        }
-        self.reload(cx);
-        Ok(())
-    }
-
-    /// `:filter FIELD=VALUES` sets a server-side filter field (a list
-    /// takes its values comma-separated), `FIELD+=VALUES` adds to a list's
-    /// values, `FIELD=` clears the field.
-    fn set_filter(&mut self, arg: &str, cx: &mut Cx) -> Result<(), String> {
-        let (field, values) = filter_spec::split_pair(arg).map_err(|e| e.0)?;
-        let (field, add) = match field.strip_suffix('+') {
-            Some(f) => (f.trim().to_owned(), true),
-            None => (field, false),
-        };
-        let Some(kind) = LIST_FILTER.iter().find(|f| f.name == field).map(|f| f.kind) else {
-            // Unknown: the error names the fields there are.
-            let pair = [(field, values)];
-            return filter_spec::build::<ListSelection>(LIST_FILTER, "List issues", &pair)
-                .map(|_| ())
-                .map_err(|e| e.0);
-        };
-        if add && !kind.is_list() {
-            return Err(format!("{field} takes one value: :filter {field}=VALUE"));
-        }
-        let mut pairs = filter_spec::pairs_of(LIST_FILTER, &self.selection);
-        if !add {
-            pairs.retain(|(k, _)| *k != field);
-        }
-        // One reading of a list everywhere: `a,b`, `\,` for a comma.
-        let values: Vec<String> = if kind.is_list() {
-            filter_spec::split_list(&values)
-        } else {
-            vec![values.trim().to_owned()]
-        };
-        pairs.extend(
-            values
-                .into_iter()
-                .filter(|v| !v.is_empty())
-                .map(|v| (field.clone(), v)),
-        );
-        // Only the values given now: a view's may stand as they are.
-        let given: Vec<_> = pairs.iter().filter(|(k, _)| *k == field).cloned().collect();
-        self.known.check(&given)?;
-        let selection: Option<ListSelection> =
-            filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
-        self.selection = selection.unwrap_or_default();
-        self.reload(cx);
-        Ok(())
-    }
-
-    /// `:clear` drops every filter, local and server-side.
-    fn clear_filters(&mut self, cx: &mut Cx) {
-        self.selection = ListSelection::default();
-        self.local_query.clear();
-        self.local_input = None;
-        self.reload(cx);
-    }
-}
-
-/// The `names` that start with `word`.
-pub(crate) fn words<'a>(names: impl IntoIterator<Item = &'a str>, word: &str) -> Vec<String> {
-    names
-        .into_iter()
-        .filter(|n| n.starts_with(word))
-        .map(str::to_owned)
-        .collect()
 }
 
 impl Pane for IssuesPane {
@@ -426,12 +324,31 @@ impl Pane for IssuesPane {
 
     fn contexts(&self) -> Vec<Context> {
         if self.form.is_some() {
-            vec![Context::Form]
+            vec![Context::FORM]
         } else if self.groups.shown {
-            vec![Context::Groups, Context::List]
+            vec![GROUP_KEYS, Context::LIST]
         } else {
-            vec![Context::Issues, Context::List]
+            vec![KEYS, Context::LIST]
         }
+    }
+
+    fn key_contexts(&self) -> &'static [(Context, &'static str)] {
+        &[(KEYS, "Issues"), (GROUP_KEYS, "Issue groups")]
+    }
+
+    fn on_message(&mut self, msg: PaneMsg, cx: &mut Cx) {
+        match msg {
+            PaneMsg::Narrow(selection, what) => self.narrow(*selection, what, cx),
+            PaneMsg::ViewSaved { view, result } => self.view_saved(view, result, cx.outbox),
+        }
+    }
+
+    fn start_note(&mut self) -> Option<String> {
+        self.start_note.take()
+    }
+
+    fn filter_scope(&self) -> Option<&ListSelection> {
+        Some(&self.selection)
     }
 
     fn text_input_active(&self) -> bool {
@@ -599,6 +516,7 @@ impl Pane for IssuesPane {
             "filter FIELD=VALUES|FIELD+=VALUES",
             "clear",
             "view NAME",
+            "save NAME",
         ]
     }
 
@@ -611,6 +529,7 @@ impl Pane for IssuesPane {
                 Ok(())
             }
             "view" => self.view_command(args.first().copied(), cx),
+            "save" => self.save_view(args, cx.outbox),
             _ => return None,
         })
     }

@@ -83,7 +83,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         } else if let Some(e) = &list.loader.error {
             format!("failed: {}", safe(e))
         } else if list.paused {
-            stopped(v, Context::Issues)
+            stopped(v, super::KEYS)
         } else if !pane.local_query.is_empty() {
             "no loaded finding matches the local filter".to_owned()
         } else {
@@ -122,7 +122,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 /// The Issues pane's part of the status line.
 pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.list;
-    let mut parts = load_parts(list, loaded_note(list), v, Context::Issues);
+    let mut parts = load_parts(list, loaded_note(list), v, super::KEYS);
     parts.extend(new_note(
         pane.new.last_visit,
         pane.new.count,
@@ -140,7 +140,7 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     }
     parts.push(format!("sort {}", pane.sort_label()));
     if let Some(what) = pane.narrowed_to() {
-        let back = v.key(Context::Issues, Action::Back);
+        let back = v.key(super::KEYS, Action::Back);
         parts.push(format!("narrowed to {} ({back}: back)", safe(what)));
     }
     // The filters are in the title, which always has room for them.
@@ -157,7 +157,7 @@ fn counts(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
     let theme = v.theme;
     let width = area.width as usize;
     let cut = |s: &str| crate::export::fit(s, width).trim_end().to_owned();
-    let retry = v.key_among(&[Context::Issues, Context::List], Action::Refresh);
+    let retry = v.key_among(&[super::KEYS, Context::LIST], Action::Refresh);
     let lines = match &pane.counts.state {
         CountState::NotAsked => Vec::new(),
         CountState::Loading(_) => vec![Line::from(Span::styled(

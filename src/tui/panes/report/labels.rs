@@ -10,7 +10,7 @@ pub(super) use crate::tui::widgets::common::thousands as group;
 /// The key of a Report action, as the contexts in force find it.
 pub(super) fn key_label(v: &ViewCx, action: Action, fallback: &str) -> String {
     v.keymap
-        .keys_in(&[Context::Report, Context::List, Context::Global], action)
+        .keys_in(&[super::KEYS, Context::LIST, Context::GLOBAL], action)
         .into_iter()
         .next()
         .unwrap_or_else(|| fallback.to_owned())

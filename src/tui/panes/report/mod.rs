@@ -36,12 +36,16 @@ use crate::tui::list::load::PagedList;
 use crate::tui::message::rows::FindingRow;
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, RequestId};
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
+use crate::tui::state::remembered::ReportSelectors;
 use crate::tui::state::session::Session;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use tui_input::Input;
 
 pub const ID: PaneId = PaneId("report");
+
+/// The pane's own keys (before `list`'s).
+pub const KEYS: Context = Context::named("report");
 
 /// The time periods `p` cycles through, in days back from now; `None` is
 /// all time.
@@ -72,6 +76,9 @@ pub struct Totals {
 
 #[derive(Debug, Clone)]
 pub struct ReportPane {
+    /// The selectors the run started with (remembered, else the
+    /// defaults): they are remembered again only when they changed.
+    started_with: ReportSelectors,
     pub list: PagedList<FindingRow<Issue>>,
     pub report_type: ReportType,
     /// Days back from now; `None` = all time.
@@ -122,6 +129,7 @@ pub struct ReportPane {
 impl Default for ReportPane {
     fn default() -> Self {
         ReportPane {
+            started_with: ReportSelectors::default(),
             list: PagedList::default(),
             report_type: ReportType::TotalOpen,
             period_days: None,
@@ -190,12 +198,13 @@ fn list_rows(body: Rect) -> usize {
 impl ReportPane {
     pub fn new(session: &Session) -> Self {
         let mut pane = ReportPane {
-            new: NewSince::new(session.last_visit.report),
+            new: NewSince::new(session.last_visit.of(ID)),
             ..ReportPane::default()
         };
-        if let Some(remembered) = &session.report_selectors {
-            pane.restore(remembered);
+        if let Some(remembered) = session.remembered_by::<ReportSelectors>(ID) {
+            pane.restore(&remembered);
         }
+        pane.started_with = pane.selectors();
         pane
     }
 
@@ -384,7 +393,19 @@ impl Pane for ReportPane {
     }
 
     fn contexts(&self) -> Vec<Context> {
-        vec![Context::Report, Context::List]
+        vec![KEYS, Context::LIST]
+    }
+
+    fn key_contexts(&self) -> &'static [(Context, &'static str)] {
+        &[(KEYS, "Report")]
+    }
+
+    /// The selectors, when they changed this run.
+    fn remember(&self) -> Option<serde_json::Value> {
+        let now = self.selectors();
+        (now != self.started_with)
+            .then(|| crate::json::to_value(&now).ok())
+            .flatten()
     }
 
     fn is_loading(&self) -> bool {

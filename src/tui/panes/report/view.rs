@@ -4,7 +4,7 @@
 
 use super::labels::{fit, group, key_label};
 use super::{ReportPane, Totals};
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::Action;
 use crate::tui::layout;
 use crate::tui::pane::ViewCx;
 use crate::tui::widgets::common::{
@@ -459,7 +459,7 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
             (format!("failed: {}", safe(e)), theme.error())
         } else if list.paused {
             (
-                crate::tui::widgets::common::stopped(v, Context::Report),
+                crate::tui::widgets::common::stopped(v, super::KEYS),
                 theme.dim(),
             )
         } else {
@@ -480,7 +480,7 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
 /// The Report pane's part of the status line.
 pub fn status(pane: &ReportPane, v: &ViewCx) -> String {
     let list = &pane.list;
-    let mut parts = load_parts(list, loaded_note(list), v, Context::Report);
+    let mut parts = load_parts(list, loaded_note(list), v, super::KEYS);
     parts.extend(new_note(pane.new.last_visit, pane.new.count, pane.new_only));
     if !pane.marked.is_empty() {
         parts.push(format!("{} marked", pane.marked.len()));

@@ -5,7 +5,7 @@
 use super::ScmPane;
 use super::list::Load;
 use crate::export::{Record, fit};
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::Action;
 use crate::tui::pane::ViewCx;
 use crate::tui::widgets::columns::{self, Col, Cut};
 use crate::tui::widgets::common::{safe, spinner};
@@ -29,7 +29,7 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     if pane.read_only {
         title.push(Span::styled(" READ-ONLY ", theme.badge()));
     }
-    let key = |action| v.key(Context::ScmList, action);
+    let key = |action| v.key(super::LIST_KEYS, action);
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(Line::from(title))
@@ -98,8 +98,8 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             }));
         }
     }
-    let retry = v.key(Context::ScmList, Action::Refresh);
-    let by_id = v.key(Context::ScmList, Action::Open);
+    let retry = v.key(super::LIST_KEYS, Action::Refresh);
+    let by_id = v.key(super::LIST_KEYS, Action::Open);
     let note = match &list.load {
         Load::NotAsked | Load::Loading(_) => Some((
             format!("{} listing the SCM configs…", spinner(v.spinner)),
@@ -185,7 +185,7 @@ pub fn status(pane: &ScmPane, v: &ViewCx) -> String {
     if pane.read_only {
         parts.push("READ-ONLY: sending disabled".into());
     }
-    let key = |action| v.key(Context::ScmList, action);
+    let key = |action| v.key(super::LIST_KEYS, action);
     parts.push(format!(
         "{}/{} move · {} edit · {} list again",
         key(Action::Down),

@@ -40,6 +40,10 @@ use tui_input::backend::crossterm::EventHandler;
 
 pub const ID: PaneId = PaneId("scm");
 
+/// The keys of the config list, and of a config being edited.
+pub const LIST_KEYS: Context = Context::named("scm_list");
+pub const KEYS: Context = Context::named("scm");
+
 /// Said when the PATCH may or may not have reached the server.
 pub const OUTCOME_UNKNOWN: &str =
     "outcome unknown: the update may or may not have been applied; it was not retried";
@@ -353,10 +357,7 @@ impl ScmPane {
     }
 
     fn open_review(&mut self, outbox: &mut Outbox, keymap: &Keymap) {
-        match self
-            .draft
-            .prepare(&keymap.hint(Context::Scm, Action::ClearField))
-        {
+        match self.draft.prepare(&keymap.hint(KEYS, Action::ClearField)) {
             Ok(prepared) => {
                 self.review = Some(prepared);
                 self.problem = None;
@@ -518,10 +519,14 @@ impl Pane for ScmPane {
 
     fn contexts(&self) -> Vec<Context> {
         match (self.mode, self.step) {
-            (Mode::List, _) => vec![Context::ScmList],
-            (_, Step::Review | Step::Sending) => vec![Context::Review],
-            _ => vec![Context::Scm],
+            (Mode::List, _) => vec![LIST_KEYS],
+            (_, Step::Review | Step::Sending) => vec![Context::REVIEW],
+            _ => vec![KEYS],
         }
+    }
+
+    fn key_contexts(&self) -> &'static [(Context, &'static str)] {
+        &[(LIST_KEYS, "SCM configs"), (KEYS, "SCM config")]
     }
 
     fn text_input_active(&self) -> bool {

@@ -75,7 +75,7 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
         .borders(Borders::ALL)
         .title(Line::from(title));
     if interactive {
-        let key = |action| v.key(Context::Scm, action);
+        let key = |action| v.key(super::KEYS, action);
         block = block.title_bottom(format!(
             " {} edit · {} flip · {} review · {} list ",
             key(Action::Submit),
@@ -272,8 +272,8 @@ fn draw_panel(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let block = if max > 0 {
         let below = max - scroll;
         let (up, down) = (
-            v.key(Context::Scm, Action::PageUp),
-            v.key(Context::Scm, Action::PageDown),
+            v.key(super::KEYS, Action::PageUp),
+            v.key(super::KEYS, Action::PageDown),
         );
         let note = match (scroll > 0, below > 0) {
             (true, true) => format!(" {up}/{down} · {below} more lines "),
@@ -331,7 +331,7 @@ fn review_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
             &mut lines,
             &format!(
                 "--read-only is set: this update cannot be sent. {} goes back to the form.",
-                v.keys(Context::Review, Action::Back)
+                v.keys(Context::REVIEW, Action::Back)
             ),
             width,
             theme.dim(),
@@ -378,13 +378,13 @@ fn review_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
         theme.dim(),
     );
     if pane.step == Step::Review {
-        let back = v.keys(Context::Review, Action::Back);
+        let back = v.keys(Context::REVIEW, Action::Back);
         let keys = if pane.read_only {
             format!("{back} back to the form (the draft is kept)")
         } else {
             format!(
                 "{} send · {back} back to the form (the draft is kept)",
-                v.keys(Context::Review, Action::Confirm)
+                v.keys(Context::REVIEW, Action::Confirm)
             )
         };
         lines.push(Line::default());
@@ -405,7 +405,7 @@ fn failure_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
         text(&mut lines, note, width, theme.accent());
     }
     lines.push(Line::default());
-    let review = v.key(Context::Scm, Action::Review);
+    let review = v.key(super::KEYS, Action::Review);
     let kept = if pane.draft.has_token() {
         format!(
             "The whole draft is kept, the access token included (still hidden). Change it if needed and press {review} to review and send again."
@@ -459,7 +459,7 @@ fn intro_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
     let theme = v.theme;
     let mut lines = Vec::new();
     lines.push(heading(theme, "Update an SCM config by its id"));
-    let key = |action| v.key(Context::Scm, action);
+    let key = |action| v.key(super::KEYS, action);
     let edits = format!(
         "{} edits a text field (Enter keeps, Esc discards) or toggles; {} cycles unchanged → on → off; {} resets a field; `:scm ID` or the config id row opens another config (this draft stays with its own); {} goes back to the list.",
         key(Action::Submit),
@@ -471,7 +471,7 @@ fn intro_lines(pane: &ScmPane, v: &ViewCx, width: usize) -> Lines {
         "{} (or {} on [ Review ]) shows the exact body first; only {} there sends the PATCH, once, never retried.",
         key(Action::Review),
         key(Action::Submit),
-        v.keys(Context::Review, Action::Confirm)
+        v.keys(Context::REVIEW, Action::Confirm)
     );
     for (s, style) in [
         (
@@ -507,12 +507,12 @@ pub fn status(pane: &ScmPane, v: &ViewCx) -> String {
     if pane.read_only {
         parts.push("READ-ONLY: sending disabled".into());
     }
-    let back = v.keys(Context::Review, Action::Back);
+    let back = v.keys(Context::REVIEW, Action::Back);
     match pane.step {
         Step::Review if pane.read_only => parts.push(format!("{back} back")),
         Step::Review => parts.push(format!(
             "{} send · {back} back",
-            v.keys(Context::Review, Action::Confirm)
+            v.keys(Context::REVIEW, Action::Confirm)
         )),
         Step::Sending => parts.push("waiting for the answer (never retried)".into()),
         Step::Editing | Step::Sent | Step::Failed => {
@@ -539,7 +539,7 @@ pub fn status(pane: &ScmPane, v: &ViewCx) -> String {
                 if !pane.mismatches.is_empty() {
                     parts.push("not applied as asked".into());
                 }
-                let key = |action| v.key(Context::Scm, action);
+                let key = |action| v.key(super::KEYS, action);
                 parts.push(format!(
                     "{}/{} move · {} edit · {} flip · {} review · {} list",
                     key(Action::NextField),

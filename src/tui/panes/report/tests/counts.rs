@@ -303,7 +303,11 @@ fn slash_filters_by_repository() {
 #[test]
 fn no_letter_means_two_things_on_two_panes() {
     let km = Keymap::default_keymap();
-    let panes = [Context::Issues, Context::Report, Context::Agentic];
+    let panes = [
+        crate::tui::panes::issues::KEYS,
+        crate::tui::panes::report::KEYS,
+        crate::tui::panes::agentic::KEYS,
+    ];
     let mut seen: Vec<(Key, Action, Context)> = Vec::new();
     for pane in panes {
         for b in km.bindings(pane) {
@@ -331,8 +335,8 @@ fn no_letter_means_two_things_on_two_panes() {
         (Action::CycleBucket, Action::PrevBucket),
         (Action::CycleState, Action::PrevState),
     ] {
-        let forward = km.keys_in(&[Context::Report], next);
-        let back = km.keys_in(&[Context::Report], prev);
+        let forward = km.keys_in(&[crate::tui::panes::report::KEYS], next);
+        let back = km.keys_in(&[crate::tui::panes::report::KEYS], prev);
         assert_eq!(
             back,
             forward.iter().map(|k| k.to_uppercase()).collect::<Vec<_>>()

@@ -39,7 +39,7 @@ fn the_pane_opens_on_the_configs_with_their_values() {
     let mut outbox = Outbox::default();
     let pane = with_list(&mut outbox);
     assert_eq!(pane.mode, Mode::List);
-    assert_eq!(pane.contexts(), vec![Context::ScmList]);
+    assert_eq!(pane.contexts(), vec![crate::tui::panes::scm::LIST_KEYS]);
     let app = app_with(pane, 120, 35);
     let screen = render(&app, 120, 35);
     for header in [
@@ -87,7 +87,7 @@ fn enter_edits_the_selected_config_from_its_current_values() {
     pane.act(Action::Down, 20, &mut outbox);
     pane.act(Action::Open, 20, &mut outbox);
     assert_eq!(pane.mode, Mode::Form);
-    assert_eq!(pane.contexts(), vec![Context::Scm]);
+    assert_eq!(pane.contexts(), vec![crate::tui::panes::scm::KEYS]);
     assert_eq!(pane.draft.config_id, "1002");
     assert_eq!(pane.draft.changes(), 0);
     let app = app_with(pane, 120, 35);

@@ -183,7 +183,7 @@ fn server_error(status: u16, message: &str) -> ApiError {
 fn a_new_draft_changes_nothing_and_cannot_be_reviewed() {
     let mut outbox = Outbox::default();
     let mut pane = form();
-    assert_eq!(pane.contexts(), vec![Context::Scm]);
+    assert_eq!(pane.contexts(), vec![crate::tui::panes::scm::KEYS]);
     pane.act(Action::Review, 20, &mut outbox);
     assert_eq!(pane.step, Step::Editing);
     assert_eq!(pane.problem.as_deref(), Some("the config id is required"));
@@ -226,7 +226,7 @@ fn toggles_and_edits_send_exactly_the_fields_changed() {
     select(&mut pane, Row::Review);
     pane.act(Action::Submit, 20, &mut outbox);
     assert_eq!(pane.step, Step::Review);
-    assert_eq!(pane.contexts(), vec![Context::Review]);
+    assert_eq!(pane.contexts(), vec![Context::REVIEW]);
     let review = pane.review.clone().unwrap();
     assert_eq!(review.config_id, "1003");
     assert_eq!(

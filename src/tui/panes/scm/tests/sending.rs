@@ -69,7 +69,7 @@ fn a_success_shows_the_returned_config_and_forgets_the_token() {
     );
     assert!(pane.mismatches.is_empty(), "{:?}", pane.mismatches);
     assert!(pane.unsent_work().is_empty());
-    assert_eq!(pane.contexts(), vec![Context::Scm]);
+    assert_eq!(pane.contexts(), vec![crate::tui::panes::scm::KEYS]);
     // A late duplicate of the same id is no longer this pane's.
     pane.reply(id, Err(ApiError::Timeout(Duration::ZERO)), &mut outbox);
     assert_eq!(pane.step, Step::Sent);
