@@ -454,3 +454,37 @@ fn each_shared_rule_is_defined_once() {
     let largest_page = files_defining("const ", ": i64 = 1000;");
     assert_eq!(largest_page, ["src/api/model/list.rs"], "one largest page");
 }
+
+/// A new pane is its folder and one registry line: the app, the runtime,
+/// the detail and the triage flow name no pane of the registry (they reach
+/// panes through `Pane` and by id; typed lookups for tests live in
+/// `tui::pane_lookup`).
+#[test]
+fn the_app_names_no_pane() {
+    let mut named = Vec::new();
+    for folder in ["app", "runtime", "detail", "triage", "list", "state"] {
+        for file in rust_files(&root().join("src/tui").join(folder)) {
+            if file.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let names_one = line.split("panes::").skip(1).any(|rest| {
+                    let word: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    // The registry's own items (registry, START, FINDINGS)
+                    // are not a pane.
+                    word.chars().next().is_some_and(|c| c.is_lowercase())
+                        && word != "registry"
+                        && rest[word.len()..].starts_with("::")
+                });
+                if names_one || line.contains("IssuesPane") || line.contains("ReportPane") {
+                    named.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(named.is_empty(), "{named:#?}");
+}
