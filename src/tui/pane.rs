@@ -4,7 +4,7 @@
 //! only what it has.
 
 use super::keymap::{Action, Context, Keymap};
-use super::message::{ApiResult, Changed, ExportItems, Outbox, PaneId, PaneMsg, RequestId};
+use super::message::{ApiResult, Changed, ExportItems, Outbox, PaneId, PaneMsg, RequestId, Slot};
 use super::theme::Theme;
 use crate::api::model::{Issue, ListSelection, Timestamp};
 use crate::triage::Target;
@@ -126,8 +126,9 @@ pub trait Pane: Any {
     /// A key while [`Pane::text_input_active`].
     fn on_text_key(&mut self, _key: KeyEvent, _cx: &mut Cx) {}
 
-    /// The answer to a request this pane sent.
-    fn on_reply(&mut self, _id: RequestId, _result: ApiResult, _cx: &mut Cx) {}
+    /// The answer to a request this pane sent, in the slot it filed the
+    /// request under (see [`ReplySlot`](super::message::ReplySlot)).
+    fn on_reply(&mut self, _slot: Slot, _id: RequestId, _result: ApiResult, _cx: &mut Cx) {}
 
     /// After every message: prefetch and keep the selection on screen.
     fn after_update(&mut self, _cx: &mut Cx) {}
@@ -210,9 +211,11 @@ pub trait Pane: Any {
 #[cfg(test)]
 pub mod testing {
     use super::*;
-    use crate::tui::message::ApiResult;
+    use crate::tui::message::{ApiResult, Owner};
 
     pub fn cx(outbox: &mut Outbox, height: usize) -> Cx<'_> {
+        // As the app does: the requests are a pane's, in its slots.
+        outbox.act_for(Owner::Pane(PaneId("test"), Slot::default()));
         static KEYMAP: std::sync::OnceLock<Keymap> = std::sync::OnceLock::new();
         Cx {
             outbox,
@@ -233,7 +236,8 @@ pub mod testing {
             self.after_update(&mut cx(outbox, height));
         }
         fn reply(&mut self, id: RequestId, result: ApiResult, outbox: &mut Outbox) {
-            self.on_reply(id, result, &mut cx(outbox, 20));
+            let slot = outbox.slot_of(id);
+            self.on_reply(slot, id, result, &mut cx(outbox, 20));
         }
         fn type_key(&mut self, key: KeyEvent, outbox: &mut Outbox) {
             self.on_text_key(key, &mut cx(outbox, 20));

@@ -162,7 +162,7 @@ impl App {
     /// its own.
     fn with_pane<R>(&mut self, id: PaneId, f: impl FnOnce(&mut dyn Pane, &mut Cx) -> R) -> R {
         let index = self.index_of(id);
-        self.outbox.act_for(Owner::Pane(id));
+        self.outbox.act_for(Owner::Pane(id, Default::default()));
         let mut cx = Cx {
             outbox: &mut self.outbox,
             now: self.now,
@@ -483,7 +483,9 @@ impl App {
     fn on_reply(&mut self, reply: Reply) {
         let Reply { id, result } = reply;
         match self.outbox.owner_of(id) {
-            Some(Owner::Pane(pane)) => self.with_pane(pane, |p, cx| p.on_reply(id, result, cx)),
+            Some(Owner::Pane(pane, slot)) => {
+                self.with_pane(pane, |p, cx| p.on_reply(slot, id, result, cx));
+            }
             Some(Owner::Detail) => {
                 if let Some(detail) = &mut self.detail {
                     self.outbox.act_for(Owner::Detail);

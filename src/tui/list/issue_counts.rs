@@ -61,17 +61,17 @@ impl IssueCounts {
         *self = IssueCounts::default();
     }
 
-    /// Takes the reply to its request; hands any other back.
-    pub fn accept(&mut self, id: RequestId, result: ApiResult) -> Option<ApiResult> {
+    /// Takes the reply to its request (one it no longer waits for is
+    /// dropped).
+    pub fn accept(&mut self, id: RequestId, result: ApiResult) {
         if self.state != CountState::Loading(id) {
-            return Some(result);
+            return;
         }
         self.state = match result {
             Ok(ApiResponse::IssueCounts(counts)) => CountState::Known(counts),
-            Ok(_) => CountState::Failed("unexpected answer to a counts request".into()),
+            Ok(other) => CountState::Failed(other.unexpected().to_string()),
             Err(e) => CountState::Failed(e.to_string()),
         };
-        None
     }
 
     /// `Esc`: stops the request in flight; whether there was one.
@@ -272,14 +272,10 @@ mod tests {
             req.filter.as_ref().unwrap().severities,
             [Severity::Critical]
         );
-        assert!(
-            c.accept(id + 100, Ok(ApiResponse::IssueCounts(counts())))
-                .is_some()
-        );
-        assert!(
-            c.accept(id, Ok(ApiResponse::IssueCounts(counts())))
-                .is_none()
-        );
+        // A superseded request's answer changes nothing.
+        c.accept(id + 100, Ok(ApiResponse::IssueCounts(counts())));
+        assert!(c.is_loading());
+        c.accept(id, Ok(ApiResponse::IssueCounts(counts())));
         assert_eq!(c.known_for(&critical), Some(&counts()));
         assert_eq!(c.known_for(&ListSelection::default()), None);
         c.ask(&critical, false, &mut outbox);

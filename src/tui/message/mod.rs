@@ -34,10 +34,38 @@ impl std::fmt::Display for PaneId {
     }
 }
 
+/// Which of its requests a reply answers: one of the slots its pane
+/// declares (an enum of its own, see [`ReplySlot`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Slot(u8);
+
+/// A pane's reply slots: an enum of the kinds of request the pane sends
+/// (its list, its groups, the filter values, ...). The pane files each
+/// request under one ([`Outbox::in_slot`]) and handles its replies with one
+/// match over them.
+pub trait ReplySlot: Copy + PartialEq + std::fmt::Debug + 'static {
+    /// Every slot; the first is where a request the pane does not file goes.
+    const ALL: &'static [Self];
+
+    fn slot(self) -> Slot {
+        Slot(Self::ALL.iter().position(|s| *s == self).unwrap_or(0) as u8)
+    }
+
+    /// The pane's slot a reply comes back in. (A slot is only ever made
+    /// from the pane's own enum, so every one it gets back is one of them.)
+    fn of(slot: Slot) -> Self {
+        Self::ALL
+            .get(slot.0 as usize)
+            .copied()
+            .unwrap_or(Self::ALL[0])
+    }
+}
+
 /// Who sent a request: its reply goes straight back there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Owner {
-    Pane(PaneId),
+    /// A pane, and the slot of its that the request fills.
+    Pane(PaneId, Slot),
     /// The finding detail (over or beside any list).
     Detail,
     /// The triage flow (its writes, counts and reloads).
@@ -126,6 +154,37 @@ pub enum ApiResponse {
     AgenticTriaged(TriageIssueResponse),
     IssueFilters(IssueFiltersResponse),
     IssueCounts(GetIssueCountsResponse),
+}
+
+impl ApiResponse {
+    /// The answer's kind, as an error names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApiResponse::ListIssues(_) => "list issues",
+            ApiResponse::Issue(_) => "issue",
+            ApiResponse::Rows(_) => "list rows",
+            ApiResponse::Report(_) => "report",
+            ApiResponse::Search(_) => "search",
+            ApiResponse::Scm(_) => "SCM config",
+            ApiResponse::ScmConfigs(_) => "SCM configs",
+            ApiResponse::Targets(..) => "triage targets",
+            ApiResponse::Groups(_) => "groups",
+            ApiResponse::Triaged(_) => "triage",
+            ApiResponse::AgenticTriaged(_) => "agentic triage",
+            ApiResponse::IssueFilters(_) => "issue filters",
+            ApiResponse::IssueCounts(_) => "issue counts",
+        }
+    }
+
+    /// An answer of a kind the slot it came back in does not take (a bug
+    /// of this app): said as the error of what waited for it, never
+    /// dropped unseen.
+    pub fn unexpected(&self) -> ApiError {
+        ApiError::Decode {
+            path: "(reply)".into(),
+            message: format!("an answer of another kind ({}) came back", self.kind()),
+        }
+    }
 }
 
 pub type ApiResult = Result<ApiResponse, ApiError>;
@@ -286,6 +345,27 @@ impl Outbox {
         self.acting = Some(owner);
     }
 
+    /// Runs `send` with the requests it makes filed under `slot` of the
+    /// pane acting (their replies come back to the pane in that slot).
+    pub fn in_slot<R>(&mut self, slot: impl ReplySlot, send: impl FnOnce(&mut Outbox) -> R) -> R {
+        let before = self.acting;
+        if let Some(Owner::Pane(pane, _)) = self.acting {
+            self.acting = Some(Owner::Pane(pane, slot.slot()));
+        }
+        let result = send(self);
+        self.acting = before;
+        result
+    }
+
+    /// The slot request `id` was filed under (for tests and tools; the
+    /// request is not forgotten).
+    pub fn slot_of(&self, id: RequestId) -> Slot {
+        match self.owners.get(&id) {
+            Some(Owner::Pane(_, slot)) => *slot,
+            _ => Slot::default(),
+        }
+    }
+
     /// Queues a request and returns its id. Writes are refused in read-only
     /// mode (`None`).
     pub fn send(&mut self, request: ApiRequest) -> Option<RequestId> {
@@ -402,16 +482,40 @@ impl ExportItems {
 mod tests {
     use super::*;
 
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum TwoSlots {
+        List,
+        Counts,
+    }
+
+    impl ReplySlot for TwoSlots {
+        const ALL: &'static [TwoSlots] = &[TwoSlots::List, TwoSlots::Counts];
+    }
+
     #[test]
-    fn a_reply_goes_to_the_owner_of_its_request_once() {
+    fn a_reply_goes_to_the_owner_of_its_request_once_in_its_slot() {
         let mut outbox = Outbox::default();
-        outbox.act_for(Owner::Pane(PaneId("issues")));
+        let issues = Owner::Pane(PaneId("issues"), Slot::default());
+        outbox.act_for(issues);
         let a = outbox.send(ApiRequest::Search(Default::default())).unwrap();
+        let c = outbox.in_slot(TwoSlots::Counts, |o| {
+            o.send(ApiRequest::Search(Default::default())).unwrap()
+        });
+        // The slot lasts for what was sent in it.
+        let d = outbox.send(ApiRequest::Search(Default::default())).unwrap();
         outbox.act_for(Owner::Detail);
         let b = outbox.send(ApiRequest::Search(Default::default())).unwrap();
         assert_eq!(outbox.owner_of(b), Some(Owner::Detail));
-        assert_eq!(outbox.owner_of(a), Some(Owner::Pane(PaneId("issues"))));
+        assert_eq!(outbox.owner_of(a), Some(issues));
         assert_eq!(outbox.owner_of(a), None, "a reply is delivered once");
+        let Some(Owner::Pane(_, slot)) = outbox.owner_of(c) else {
+            panic!("the pane's")
+        };
+        assert_eq!(TwoSlots::of(slot), TwoSlots::Counts);
+        let Some(Owner::Pane(_, slot)) = outbox.owner_of(d) else {
+            panic!("the pane's")
+        };
+        assert_eq!(TwoSlots::of(slot), TwoSlots::List);
     }
 
     #[test]

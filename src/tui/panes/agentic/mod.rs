@@ -12,7 +12,7 @@ use crate::tui::layout;
 use crate::tui::list::choices;
 use crate::tui::list::load::PagedList;
 use crate::tui::message::{
-    ApiRequest, ApiResponse, ApiResult, Changed, Effect, Outbox, PaneId, RequestId,
+    self, ApiRequest, ApiResponse, ApiResult, Changed, Effect, Outbox, PaneId, ReplySlot, RequestId,
 };
 use crate::tui::pane::{Cx, Pane, ViewCx};
 use crate::tui::state::session::Session;
@@ -26,6 +26,19 @@ pub const ID: PaneId = PaneId("agentic");
 
 /// The pane's own keys (before `list`'s).
 pub const KEYS: Context = Context::named("agentic");
+
+/// What the pane's requests are for: each reply comes back in its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The pages of the search.
+    Search,
+    /// The repository names the rows show.
+    RepoNames,
+}
+
+impl ReplySlot for Slot {
+    const ALL: &'static [Slot] = &[Slot::Search, Slot::RepoNames];
+}
 
 /// The four text queries, in the order they are shown and tabbed through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,7 +244,7 @@ impl AgenticPane {
 
     fn load_next(&mut self, outbox: &mut Outbox) {
         let req = self.request(self.list.next_cursor.clone());
-        if let Some(id) = outbox.send(ApiRequest::Search(req)) {
+        if let Some(id) = outbox.in_slot(Slot::Search, |o| o.send(ApiRequest::Search(req))) {
             let superseded = self.list.loader.started(id);
             outbox.cancel(superseded);
         }
@@ -316,7 +329,8 @@ impl Pane for AgenticPane {
     fn activate(&mut self, cx: &mut Cx) {
         if self.list.first_show() {
             self.reload(cx.outbox);
-            self.names.request(cx.outbox);
+            cx.outbox
+                .in_slot(Slot::RepoNames, |o| self.names.request(o));
         }
     }
 
@@ -409,28 +423,34 @@ impl Pane for AgenticPane {
         }
     }
 
-    /// Takes the reply if it is this pane's; gives it back otherwise.
-    fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+    fn on_reply(&mut self, slot: message::Slot, id: RequestId, result: ApiResult, cx: &mut Cx) {
         let outbox = &mut *cx.outbox;
-        let Some(result) = self.names.accept(id, result) else {
-            return;
-        };
-        if !self.list.loader.accept(id) {
-            return;
-        }
-        match result {
-            Ok(ApiResponse::Search(page)) => {
-                if page.total.is_some() {
-                    self.total = page.total;
+        match Slot::of(slot) {
+            Slot::RepoNames => self.names.accept(id, result),
+            Slot::Search => {
+                if !self.list.loader.accept(id) {
+                    return;
                 }
-                self.list
-                    .add_page(page.issues, page.cursor, "Loading agentic issues", outbox);
-                self.list.select(self.list.selected);
+                match result {
+                    Ok(ApiResponse::Search(page)) => {
+                        if page.total.is_some() {
+                            self.total = page.total;
+                        }
+                        self.list.add_page(
+                            page.issues,
+                            page.cursor,
+                            "Loading agentic issues",
+                            outbox,
+                        );
+                        self.list.select(self.list.selected);
+                    }
+                    Ok(other) => {
+                        let error = other.unexpected();
+                        self.list.failed("Searching agentic issues", &error, outbox);
+                    }
+                    Err(e) => self.list.failed("Searching agentic issues", &e, outbox),
+                }
             }
-            Ok(_) => {
-                self.list.loader.error = Some("unexpected answer".into());
-            }
-            Err(e) => self.list.failed("Searching agentic issues", &e, outbox),
         }
     }
 

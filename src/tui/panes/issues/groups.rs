@@ -69,20 +69,16 @@ impl Groups {
             sort_direction: self.direction.clone(),
             ..ListIssueGroupsRequest::by_rule(of)
         };
-        if let Some(id) = outbox.send(ApiRequest::ListGroups(req)) {
+        let sent = outbox.in_slot(super::Slot::Groups, |o| o.send(ApiRequest::ListGroups(req)));
+        if let Some(id) = sent {
             outbox.cancel(self.list.loader.started(id));
         }
     }
 
-    /// A reply: given back when it is not the groups' own.
-    pub fn on_reply(
-        &mut self,
-        id: RequestId,
-        result: ApiResult,
-        outbox: &mut Outbox,
-    ) -> Option<ApiResult> {
+    /// A reply to a groups request (one superseded is dropped).
+    pub fn on_reply(&mut self, id: RequestId, result: ApiResult, outbox: &mut Outbox) {
         if !self.list.loader.accept(id) {
-            return Some(result);
+            return;
         }
         match result {
             Ok(ApiResponse::Groups(page)) => {
@@ -90,10 +86,11 @@ impl Groups {
                 self.list
                     .add_page(page.groups, page.cursor, "Loading groups", outbox);
             }
-            Ok(_) => {}
+            Ok(other) => self
+                .list
+                .failed("Loading groups", &other.unexpected(), outbox),
             Err(e) => self.list.failed("Loading groups", &e, outbox),
         }
-        None
     }
 
     pub fn on_action(&mut self, action: Action, rows: usize, outbox: &mut Outbox) -> GroupKey {
@@ -173,11 +170,7 @@ mod tests {
             groups: items,
             ..Default::default()
         };
-        assert!(
-            groups
-                .on_reply(id, Ok(ApiResponse::Groups(page)), outbox)
-                .is_none()
-        );
+        groups.on_reply(id, Ok(ApiResponse::Groups(page)), outbox);
     }
 
     #[test]

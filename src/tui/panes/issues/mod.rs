@@ -25,7 +25,8 @@ use crate::tui::list::issue_counts::IssueCounts;
 use crate::tui::list::load::PagedList;
 use crate::tui::message::rows::{FindingRow, RowPage, SearchIndex};
 use crate::tui::message::{
-    ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, PaneMsg, RequestId,
+    self, ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, PaneMsg, ReplySlot,
+    RequestId,
 };
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::tui::state::session::{SavedView, Session};
@@ -36,6 +37,23 @@ use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 pub const ID: PaneId = PaneId("issues");
+
+/// What the pane's requests are for: each reply comes back in its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The pages of the list.
+    List,
+    /// The pages of the findings grouped by rule.
+    Groups,
+    /// The values the filters can take.
+    FilterValues,
+    /// The counts by state of the filter.
+    Counts,
+}
+
+impl ReplySlot for Slot {
+    const ALL: &'static [Slot] = &[Slot::List, Slot::Groups, Slot::FilterValues, Slot::Counts];
+}
 
 /// The list's own keys, and the groups view's (before `list`'s).
 pub const KEYS: Context = Context::named("issues");
@@ -163,7 +181,9 @@ impl IssuesPane {
         self.search.clear();
         self.apply_local_filter();
         self.load_next(cx.outbox);
-        self.counts.ask(&self.selection, recount, cx.outbox);
+        cx.outbox.in_slot(Slot::Counts, |o| {
+            self.counts.ask(&self.selection, recount, o)
+        });
         // A new filter (`:filter`, `:view`) while the groups show: theirs too.
         if self.groups.shown {
             self.groups.show(&self.selection, cx.outbox);
@@ -172,7 +192,7 @@ impl IssuesPane {
 
     fn load_next(&mut self, outbox: &mut Outbox) {
         let req = self.request(self.list.next_cursor.clone());
-        if let Some(id) = outbox.send(ApiRequest::ListRows(req)) {
+        if let Some(id) = outbox.in_slot(Slot::List, |o| o.send(ApiRequest::ListRows(req))) {
             let superseded = self.list.loader.started(id);
             outbox.cancel(superseded);
         }
@@ -180,7 +200,7 @@ impl IssuesPane {
 
     fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
         // Once the list is up (not racing its first page).
-        self.known.request(outbox);
+        outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
         let start = self.list.items.len();
         self.search.extend(&page.search);
         self.new.count_page(&page.rows, |r| r.relevant_since);
@@ -455,29 +475,33 @@ impl Pane for IssuesPane {
         }
     }
 
-    fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
-        // Replies of the groups and of the filter values are theirs.
-        let Some(result) = self.groups.on_reply(id, result, cx.outbox) else {
-            return;
-        };
-        let Some(result) = self.known.accept(id, result) else {
-            if let Some(form) = &mut self.form {
-                form.offered = self.known.offered(LIST_FILTER);
+    fn on_reply(&mut self, slot: message::Slot, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        match Slot::of(slot) {
+            Slot::List => {
+                if !self.list.loader.accept(id) {
+                    return;
+                }
+                match result {
+                    // The worker packs the rows; a page as decoded is packed here.
+                    Ok(ApiResponse::Rows(page)) => self.take_page(page, cx.outbox),
+                    Ok(ApiResponse::ListIssues(page)) => {
+                        self.take_page(RowPage::from(page), cx.outbox);
+                    }
+                    Ok(other) => {
+                        self.list
+                            .failed("Loading findings", &other.unexpected(), cx.outbox)
+                    }
+                    Err(e) => self.list.failed("Loading findings", &e, cx.outbox),
+                }
             }
-            return;
-        };
-        let Some(result) = self.counts.accept(id, result) else {
-            return;
-        };
-        if !self.list.loader.accept(id) {
-            return;
-        }
-        match result {
-            // The worker packs the rows; a page as decoded is packed here.
-            Ok(ApiResponse::Rows(page)) => self.take_page(page, cx.outbox),
-            Ok(ApiResponse::ListIssues(page)) => self.take_page(RowPage::from(page), cx.outbox),
-            Ok(_) => {}
-            Err(e) => self.list.failed("Loading findings", &e, cx.outbox),
+            Slot::Groups => self.groups.on_reply(id, result, cx.outbox),
+            Slot::FilterValues => {
+                self.known.accept(id, result);
+                if let Some(form) = &mut self.form {
+                    form.offered = self.known.offered(LIST_FILTER);
+                }
+            }
+            Slot::Counts => self.counts.accept(id, result),
         }
     }
 
@@ -552,7 +576,8 @@ impl Pane for IssuesPane {
             }
             // A triage moved findings between states: counted again.
             Changed::Totals if self.counts.was_asked() => {
-                self.counts.ask(&self.selection, true, cx.outbox);
+                cx.outbox
+                    .in_slot(Slot::Counts, |o| self.counts.ask(&self.selection, true, o));
             }
             Changed::MarksSpent(ids) => self.marked.unmark(ids),
             _ => {}
@@ -598,3 +623,6 @@ impl Pane for IssuesPane {
         view::status(self, v)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -22,7 +22,7 @@ pub const MAX_BUCKETS: usize = 12;
 
 /// What a count request counts.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Slot {
+enum Count {
     Severity(usize),
     Bucket(usize),
 }
@@ -30,7 +30,7 @@ enum Slot {
 #[derive(Debug, Clone, Default)]
 pub struct Counts {
     /// The requests in flight and what each counts.
-    pending: Vec<(RequestId, Slot)>,
+    pending: Vec<(RequestId, Count)>,
     /// By severity, in the order of [`SEVERITIES`]; `None` until known.
     pub severity: [Option<i64>; 4],
     /// The one severity the query lets through: its count is the total.
@@ -66,9 +66,10 @@ impl Counts {
         !self.pending.is_empty()
     }
 
-    fn send(&mut self, slot: Slot, request: ReportRequest, outbox: &mut Outbox) {
-        if let Some(id) = outbox.send(ApiRequest::Report(request)) {
-            self.pending.push((id, slot));
+    fn send(&mut self, count: Count, request: ReportRequest, outbox: &mut Outbox) {
+        let sent = outbox.in_slot(super::Slot::Counts, |o| o.send(ApiRequest::Report(request)));
+        if let Some(id) = sent {
+            self.pending.push((id, count));
         }
     }
 
@@ -93,7 +94,7 @@ impl Counts {
                 self.severity[i] = Some(0);
             } else if only.is_none() {
                 let r = count_request(base, |r| filters(r).finding_severities = vec![sev.clone()]);
-                self.send(Slot::Severity(i), r, outbox);
+                self.send(Count::Severity(i), r, outbox);
             }
         }
         self.start_trend(base, trend, outbox);
@@ -105,7 +106,7 @@ impl Counts {
         let (buckets, others): (Vec<_>, Vec<_>) = self
             .pending
             .iter()
-            .partition(|(_, s)| matches!(s, Slot::Bucket(_)));
+            .partition(|(_, s)| matches!(s, Count::Bucket(_)));
         for (id, _) in buckets {
             outbox.cancel(Some(id));
         }
@@ -124,7 +125,7 @@ impl Counts {
                     filters(r).time_bucket_size = Some(size.clone());
                     r.bucket_start = Some(*start);
                 });
-                self.send(Slot::Bucket(i), r, outbox);
+                self.send(Count::Bucket(i), r, outbox);
             }
         }
     }
@@ -136,22 +137,22 @@ impl Counts {
         }
     }
 
-    /// Takes the answer to a count request; the answer back when `id` is
-    /// not one.
-    pub fn take(&mut self, id: RequestId, result: ApiResult) -> Option<ApiResult> {
+    /// Takes the answer to a count request (one no longer waited for is
+    /// dropped).
+    pub fn take(&mut self, id: RequestId, result: ApiResult) {
         let Some(at) = self.pending.iter().position(|(p, _)| *p == id) else {
-            return Some(result);
+            return;
         };
         let (_, slot) = self.pending.remove(at);
         let count = match result {
             Ok(ApiResponse::Report(r)) => r.total.ok_or("the answer has no total".to_owned()),
-            Ok(_) => Err("unexpected answer to a report request".to_owned()),
+            Ok(other) => Err(other.unexpected().to_string()),
             Err(e) => Err(e.to_string()),
         };
         match count {
             Ok(n) => match slot {
-                Slot::Severity(i) => self.severity[i] = Some(n.max(0)),
-                Slot::Bucket(i) => {
+                Count::Severity(i) => self.severity[i] = Some(n.max(0)),
+                Count::Bucket(i) => {
                     if let Some(b) = self.buckets.get_mut(i) {
                         b.1 = Some(n.max(0));
                     }
@@ -161,7 +162,6 @@ impl Counts {
                 self.error.get_or_insert(e);
             }
         }
-        None
     }
 
     /// Cancels the counts in flight; whether there were any.

@@ -75,7 +75,8 @@ impl ReportPane {
             Action::ToggleMedium => self.toggle_severity(2, cx),
             Action::ToggleLow => self.toggle_severity(3, cx),
             Action::RepoFilter => {
-                self.known.request(cx.outbox);
+                cx.outbox
+                    .in_slot(super::Slot::FilterValues, |o| self.known.request(o));
                 // What waits for the names, else what is in force.
                 let text = self.pending_repos.take().unwrap_or_else(|| {
                     let typed: Vec<String> = self

@@ -34,7 +34,9 @@ use crate::tui::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::list::issue_counts::IssueCounts;
 use crate::tui::list::load::PagedList;
 use crate::tui::message::rows::FindingRow;
-use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, RequestId};
+use crate::tui::message::{
+    self, ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, ReplySlot, RequestId,
+};
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::tui::state::remembered::ReportSelectors;
 use crate::tui::state::session::Session;
@@ -46,6 +48,29 @@ pub const ID: PaneId = PaneId("report");
 
 /// The pane's own keys (before `list`'s).
 pub const KEYS: Context = Context::named("report");
+
+/// What the pane's requests are for: each reply comes back in its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The pages of the report's findings (the first one brings the
+    /// totals).
+    List,
+    /// The counts by severity and by time bucket of the charts.
+    Counts,
+    /// The counts by state that the totals are compared with.
+    IssueCounts,
+    /// The values the filters can take (the repository names).
+    FilterValues,
+}
+
+impl ReplySlot for Slot {
+    const ALL: &'static [Slot] = &[
+        Slot::List,
+        Slot::Counts,
+        Slot::IssueCounts,
+        Slot::FilterValues,
+    ];
+}
 
 /// The time periods `p` cycles through, in days back from now; `None` is
 /// all time.
@@ -312,7 +337,9 @@ impl ReportPane {
             .start(&self.request(None), allowed, trend, cx.outbox);
         // Every query: the findings may have changed (a triage).
         match self.issues_question() {
-            Ok(question) => self.issues.ask(&question, true, cx.outbox),
+            Ok(question) => cx
+                .outbox
+                .in_slot(Slot::IssueCounts, |o| self.issues.ask(&question, true, o)),
             Err(_) => self.issues.clear(cx.outbox),
         }
     }
@@ -339,7 +366,8 @@ impl ReportPane {
     fn load_next(&mut self, outbox: &mut Outbox) {
         let cursor = self.list.next_cursor.clone();
         let first = cursor.is_none();
-        if let Some(id) = outbox.send(ApiRequest::Report(self.request(cursor))) {
+        let request = ApiRequest::Report(self.request(cursor));
+        if let Some(id) = outbox.in_slot(Slot::List, |o| o.send(request)) {
             let superseded = self.list.loader.started(id);
             outbox.cancel(superseded);
             self.first_page_pending = first;
@@ -448,29 +476,31 @@ impl Pane for ReportPane {
         }
     }
 
-    fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
-        let Some(result) = self.known.accept(id, result) else {
-            if let Some(typed) = self.pending_repos.take() {
-                self.apply_typed(typed, cx);
+    fn on_reply(&mut self, slot: message::Slot, id: RequestId, result: ApiResult, cx: &mut Cx) {
+        match Slot::of(slot) {
+            Slot::List => {
+                if !self.list.loader.accept(id) {
+                    return;
+                }
+                let first = std::mem::take(&mut self.first_page_pending);
+                match result {
+                    Ok(ApiResponse::Report(page)) => self.take_page(page, first, cx.outbox),
+                    Ok(other) => {
+                        self.list
+                            .failed("Loading the report", &other.unexpected(), cx.outbox)
+                    }
+                    Err(e) => self.list.failed("Loading the report", &e, cx.outbox),
+                }
             }
-            return;
-        };
-        let Some(result) = self.counts.take(id, result) else {
-            return;
-        };
-        let Some(result) = self.issues.accept(id, result) else {
-            return;
-        };
-        if !self.list.loader.accept(id) {
-            return;
-        }
-        let first = std::mem::take(&mut self.first_page_pending);
-        match result {
-            Ok(ApiResponse::Report(page)) => self.take_page(page, first, cx.outbox),
-            Ok(_) => {
-                self.list.loader.error = Some("unexpected answer to a report request".into());
+            Slot::Counts => self.counts.take(id, result),
+            Slot::IssueCounts => self.issues.accept(id, result),
+            Slot::FilterValues => {
+                self.known.accept(id, result);
+                // What was typed while the names were on their way.
+                if let Some(typed) = self.pending_repos.take() {
+                    self.apply_typed(typed, cx);
+                }
             }
-            Err(e) => self.list.failed("Loading the report", &e, cx.outbox),
         }
     }
 

@@ -27,7 +27,7 @@ use crate::api::WriteOutcome;
 use crate::api::model::{ListScmConfigsRequest, ScmConfig, ScmConfigResponse, update_mismatches};
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::message::{
-    ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneId, RequestId,
+    self, ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneId, ReplySlot, RequestId,
 };
 use crate::tui::pane::{Cx, Pane, ViewCx};
 use crate::tui::state::session::Session;
@@ -39,6 +39,19 @@ use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 pub const ID: PaneId = PaneId("scm");
+
+/// What the pane's requests are for: each reply comes back in its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The list of configs.
+    Configs,
+    /// The one update in flight (a write).
+    Update,
+}
+
+impl ReplySlot for Slot {
+    const ALL: &'static [Slot] = &[Slot::Configs, Slot::Update];
+}
 
 /// The keys of the config list, and of a config being edited.
 pub const LIST_KEYS: Context = Context::named("scm_list");
@@ -182,8 +195,8 @@ impl ScmPane {
         if let Load::Loading(id) = self.list.load {
             outbox.cancel(Some(id));
         }
-        if let Some(id) = outbox.send(ApiRequest::ListScmConfigs(ListScmConfigsRequest::default()))
-        {
+        let request = ApiRequest::ListScmConfigs(ListScmConfigsRequest::default());
+        if let Some(id) = outbox.in_slot(Slot::Configs, |o| o.send(request)) {
             self.list.load = Load::Loading(id);
         }
     }
@@ -388,7 +401,7 @@ impl ScmPane {
             config_id: prepared.config_id.clone(),
             patch: prepared.patch.clone(),
         };
-        match outbox.send(request) {
+        match outbox.in_slot(Slot::Update, |o| o.send(request)) {
             Some(id) => {
                 self.in_flight = Some(id);
                 self.attempt = Some(prepared.without_secret());
@@ -494,9 +507,7 @@ impl ScmPane {
     fn on_list_reply(&mut self, result: ApiResult, outbox: &mut Outbox) {
         match result {
             Ok(ApiResponse::ScmConfigs(configs)) => self.listed(configs),
-            Ok(_) => {
-                self.list.load = Load::Failed("the answer is not a list of SCM configs".into())
-            }
+            Ok(other) => self.list.load = Load::Failed(other.unexpected().to_string()),
             Err(e) => {
                 let shown = crate::text::one_line(&e.to_string()).into_owned();
                 outbox.status(format!(
@@ -618,20 +629,23 @@ impl Pane for ScmPane {
     }
 
     /// The answer of this pane's PATCH, or of its list.
-    fn on_reply(&mut self, id: RequestId, result: ApiResult, cx: &mut Cx) {
+    fn on_reply(&mut self, slot: message::Slot, id: RequestId, result: ApiResult, cx: &mut Cx) {
         let outbox = &mut *cx.outbox;
-        if self.list.load == Load::Loading(id) {
-            return self.on_list_reply(result, outbox);
-        }
-        if self.in_flight != Some(id) {
-            return;
+        match Slot::of(slot) {
+            Slot::Configs if self.list.load == Load::Loading(id) => {
+                return self.on_list_reply(result, outbox);
+            }
+            // A list asked again meanwhile: the newer one counts.
+            Slot::Configs => return,
+            Slot::Update if self.in_flight != Some(id) => return,
+            Slot::Update => {}
         }
         self.in_flight = None;
         self.scroll = 0;
         match result {
             Ok(ApiResponse::Scm(response)) => self.applied(response, outbox),
-            Ok(_) => self.fail(
-                "the server's answer is not an SCM config".into(),
+            Ok(other) => self.fail(
+                other.unexpected().to_string(),
                 Some(OUTCOME_UNKNOWN),
                 outbox,
             ),
