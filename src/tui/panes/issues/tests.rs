@@ -37,7 +37,6 @@ fn first_page(n: usize) -> ApiResponse {
     let page = ListIssuesResponse {
         issues,
         cursor: Some("next".into()),
-        ..Default::default()
     };
     ApiResponse::Rows(RowPage::from(page))
 }
