@@ -1,8 +1,10 @@
 //! The configs of the deployment as listed (`ScmService_ListScmConfig`,
 //! docs/api.md §15), with the row selected.
 
-use crate::api::model::ScmConfig;
-use crate::tui::message::RequestId;
+use super::{Draft, Slot};
+use crate::api::model::{ListScmConfigsRequest, ScmConfig};
+use crate::tui::keymap::Action;
+use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
 
 /// Where the list is.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -67,5 +69,80 @@ impl ConfigList {
     /// Whether the list is being asked for.
     pub fn is_loading(&self) -> bool {
         matches!(self.load, Load::Loading(_))
+    }
+}
+
+/// The pane's side of the list: asking for it, taking it, its keys.
+impl super::ScmPane {
+    /// Asks for the configs (again).
+    pub(super) fn load_list(&mut self, outbox: &mut Outbox) {
+        if let Load::Loading(id) = self.list.load {
+            outbox.cancel(Some(id));
+        }
+        let request = ApiRequest::ListScmConfigs(ListScmConfigsRequest::default());
+        if let Some(id) = outbox.in_slot(Slot::Configs, |o| o.send(request)) {
+            self.list.load = Load::Loading(id);
+        }
+    }
+    /// The configs arrived: drafts with nothing changed start from them.
+    pub(super) fn listed(&mut self, configs: Vec<ScmConfig>) {
+        self.list.replace(configs);
+        let list = &self.list;
+        let refresh = |d: &mut Draft| {
+            if d.changes() == 0
+                && let Some(c) = list.find(&d.config_id)
+            {
+                d.base = Some(c.clone());
+            }
+        };
+        if self.in_flight.is_none() {
+            refresh(&mut self.draft);
+        }
+        self.kept.values_mut().for_each(refresh);
+    }
+    pub(super) fn list_action(&mut self, action: Action, outbox: &mut Outbox) {
+        match action {
+            Action::Down => self.list.step(1),
+            Action::Up => self.list.step(-1),
+            Action::Top => self.list.selected = 0,
+            Action::Bottom => self.list.select_last(),
+            Action::Refresh => self.load_list(outbox),
+            Action::Open => {
+                let id = self
+                    .list
+                    .selected_config()
+                    .map(|c| c.id.clone().unwrap_or_default());
+                match id {
+                    Some(id) if !id.is_empty() => {
+                        if let Err(e) = self.set_config_id(&id) {
+                            outbox.status(e);
+                        }
+                    }
+                    Some(_) => outbox.status("this config has no id: it cannot be updated"),
+                    // Nothing listed: edit a config by its id.
+                    None => {
+                        let id = self.draft.config_id.clone();
+                        if let Err(e) = self.set_config_id(&id) {
+                            outbox.status(e);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    /// The answer to the list request.
+    pub(super) fn on_list_reply(&mut self, result: ApiResult, outbox: &mut Outbox) {
+        match result {
+            Ok(ApiResponse::ScmConfigs(configs)) => self.listed(configs),
+            Ok(other) => self.list.load = Load::Failed(other.unexpected().to_string()),
+            Err(e) => {
+                let shown = crate::text::one_line(&e.to_string()).into_owned();
+                outbox.status(format!(
+                    "the SCM configs could not be listed: {shown}; :scm ID edits a config by its id"
+                ));
+                self.list.load = Load::Failed(shown);
+            }
+        }
     }
 }

@@ -24,7 +24,7 @@ pub use draft::{Draft, Prepared, Row};
 pub use list::{ConfigList, Load};
 
 use crate::api::WriteOutcome;
-use crate::api::model::{ListScmConfigsRequest, ScmConfig, ScmConfigResponse, update_mismatches};
+use crate::api::model::{ScmConfig, ScmConfigResponse, update_mismatches};
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::message::{
     self, ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneId, ReplySlot, RequestId,
@@ -190,34 +190,6 @@ impl ScmPane {
         self.kept.contains_key(id) || (self.draft.is_for(id) && self.draft.changes() > 0)
     }
 
-    /// Asks for the configs (again).
-    fn load_list(&mut self, outbox: &mut Outbox) {
-        if let Load::Loading(id) = self.list.load {
-            outbox.cancel(Some(id));
-        }
-        let request = ApiRequest::ListScmConfigs(ListScmConfigsRequest::default());
-        if let Some(id) = outbox.in_slot(Slot::Configs, |o| o.send(request)) {
-            self.list.load = Load::Loading(id);
-        }
-    }
-
-    /// The configs arrived: drafts with nothing changed start from them.
-    fn listed(&mut self, configs: Vec<ScmConfig>) {
-        self.list.replace(configs);
-        let list = &self.list;
-        let refresh = |d: &mut Draft| {
-            if d.changes() == 0
-                && let Some(c) = list.find(&d.config_id)
-            {
-                d.base = Some(c.clone());
-            }
-        };
-        if self.in_flight.is_none() {
-            refresh(&mut self.draft);
-        }
-        self.kept.values_mut().for_each(refresh);
-    }
-
     /// Opens the form on config `id`: its kept draft, else a new one from
     /// its listed values. The draft in the form stays with its own config.
     pub fn set_config_id(&mut self, id: &str) -> Result<(), String> {
@@ -273,38 +245,6 @@ impl ScmPane {
             _ => return false,
         }
         true
-    }
-
-    fn list_action(&mut self, action: Action, outbox: &mut Outbox) {
-        match action {
-            Action::Down => self.list.step(1),
-            Action::Up => self.list.step(-1),
-            Action::Top => self.list.selected = 0,
-            Action::Bottom => self.list.select_last(),
-            Action::Refresh => self.load_list(outbox),
-            Action::Open => {
-                let id = self
-                    .list
-                    .selected_config()
-                    .map(|c| c.id.clone().unwrap_or_default());
-                match id {
-                    Some(id) if !id.is_empty() => {
-                        if let Err(e) = self.set_config_id(&id) {
-                            outbox.status(e);
-                        }
-                    }
-                    Some(_) => outbox.status("this config has no id: it cannot be updated"),
-                    // Nothing listed: edit a config by its id.
-                    None => {
-                        let id = self.draft.config_id.clone();
-                        if let Err(e) = self.set_config_id(&id) {
-                            outbox.status(e);
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
     }
 
     fn form_action(&mut self, action: Action, outbox: &mut Outbox, keymap: &Keymap) {
@@ -501,21 +441,6 @@ impl ScmPane {
     /// still under way): what quitting would lose.
     pub fn unsent_drafts(&self) -> usize {
         self.kept.len() + usize::from(self.draft.changes() > 0)
-    }
-
-    /// The answer to the list request.
-    fn on_list_reply(&mut self, result: ApiResult, outbox: &mut Outbox) {
-        match result {
-            Ok(ApiResponse::ScmConfigs(configs)) => self.listed(configs),
-            Ok(other) => self.list.load = Load::Failed(other.unexpected().to_string()),
-            Err(e) => {
-                let shown = crate::text::one_line(&e.to_string()).into_owned();
-                outbox.status(format!(
-                    "the SCM configs could not be listed: {shown}; :scm ID edits a config by its id"
-                ));
-                self.list.load = Load::Failed(shown);
-            }
-        }
     }
 }
 
