@@ -24,12 +24,12 @@ pub const EXIT_CODES: &str = exit_codes_help!();
 
 mod args;
 mod auth;
+mod clock;
 mod complete;
 mod config_cmd;
 mod demo;
 mod destination;
 mod diff;
-mod expiry;
 mod help;
 mod interactive;
 mod listing;
@@ -251,13 +251,13 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             script.gate(matched)
         }
         Some(Command::Expired(args)) => {
-            // As `issues`, with the clock `expiry::now` reads.
+            // As `issues`, with the clock `clock::now` reads.
             let Some(script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)?
             else {
                 return Ok(()); // the fields were listed
             };
             args.list.output.format()?;
-            let now = expiry::now().map_err(Failure::Usage)?;
+            let now = clock::now().map_err(Failure::Usage)?;
             let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;

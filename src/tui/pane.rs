@@ -34,6 +34,8 @@ pub struct ViewCx<'a> {
     pub spinner: usize,
     /// The deployment requests go to (shown in request lines).
     pub deployment: &'a str,
+    /// When the last message was handled: what "expired" is judged by.
+    pub now: Timestamp,
 }
 
 impl ViewCx<'_> {

@@ -8,9 +8,9 @@ use super::names::Names;
 use super::output::run_listing;
 use crate::api::Client;
 use crate::api::model::*;
-use crate::cli::expiry;
 use crate::cli::scripting::Script;
 use crate::cli::{Failure, UsageError};
+use crate::triage::expiry;
 use chrono::{DateTime, Utc};
 use clap::Args;
 
@@ -79,7 +79,11 @@ pub async fn expired(
             window
                 .keep(page.issues)
                 .into_iter()
-                .filter(|item| item.issue.as_ref().is_some_and(|i| has_expired(i, now)))
+                .filter(|item| {
+                    item.issue
+                        .as_ref()
+                        .is_some_and(|i| expiry::has_expired(i, now))
+                })
                 .collect()
         },
         |_, _| Ok(()),
@@ -93,16 +97,4 @@ pub async fn expired(
         );
     }
     Ok(matched)
-}
-
-/// Whether `issue` is still ignored and its expiry is not after `now`.
-fn has_expired(issue: &Issue, now: DateTime<Utc>) -> bool {
-    let ignored = matches!(
-        issue.triage_state,
-        Some(TriageState::Ignored | TriageState::ProvisionallyIgnored)
-    ) || matches!(
-        issue.aggregate_state,
-        Some(AggregateState::IgnoredApp | AggregateState::ProvisionallyIgnoredApp)
-    );
-    ignored && expiry::expiry_of(issue).is_some_and(|at| at <= now)
 }

@@ -15,7 +15,7 @@ pub use send::run;
 
 use super::listing::{FindingFilters, Names, typed};
 use super::write;
-use super::{Failure, expiry, offer};
+use super::{Failure, offer};
 use crate::api::model::TriageState;
 use crate::filter_spec::LIST_NAMES;
 use crate::triage::{Decision, Kind};
@@ -215,9 +215,9 @@ fn add_expiry(decision: &mut Decision, until: &str) -> Result<(), Failure> {
             "--ignore-until goes with --state ignored or provisionally-ignored (of findings): only an ignore expires".into(),
         ));
     };
-    let now = expiry::now().map_err(Failure::Usage)?;
-    let at = expiry::parse_until(until, now).map_err(Failure::Usage)?;
-    *note = Some(expiry::with_expiry(note.as_deref(), at));
+    let now = crate::cli::clock::now().map_err(Failure::Usage)?;
+    let at = crate::triage::expiry::parse_until(until, now).map_err(Failure::Usage)?;
+    *note = Some(crate::triage::expiry::with_expiry(note.as_deref(), at));
     Ok(())
 }
 

@@ -179,6 +179,7 @@ impl App {
             keymap: &self.keymap,
             spinner: self.spinner,
             deployment: &self.session.deployment,
+            now: self.now,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::{Cache, DetailView, Enriched, Tab};
 use crate::api::model::*;
+use crate::triage::expiry;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::common::{
@@ -154,6 +155,12 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             .map_or("-".into(), |s| safe(s.label()));
         if let Some(r) = &i.triage_reason {
             t.push_str(&format!(" ({})", safe(r.label())));
+        }
+        // An ignore with an expiry in its note (the list marks it expired
+        // once the date passes; `findings expired` lists those).
+        let ignored = expiry::is_ignored(i.triage_state.as_ref(), i.aggregate_state.as_ref());
+        if let Some(at) = expiry::expiry_of(i).filter(|_| ignored) {
+            t.push_str(&format!(" · expires {}", expiry::shown(at)));
         }
         t
     }));

@@ -12,6 +12,7 @@
 use crate::api::model::{
     AggregateState, ExceptionState, Issue, IssueItem, ListIssuesResponse, Severity, Timestamp,
 };
+use crate::triage::expiry;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::marker::PhantomData;
@@ -82,6 +83,9 @@ pub struct FindingRow<T> {
     pub location: Box<str>,
     pub relevant_since: Option<Timestamp>,
     pub created_at: Option<Timestamp>,
+    /// When an ignore ends, if the finding is ignored with an expiry in its
+    /// triage note ([`crate::triage::expiry`]).
+    pub expires: Option<Timestamp>,
     packed: Box<[u8]>,
     item: PhantomData<fn() -> T>,
 }
@@ -104,6 +108,9 @@ impl<T: Finding> FindingRow<T> {
             location: issue.map(Issue::location).unwrap_or_default().into(),
             relevant_since: issue.and_then(|i| i.relevant_since),
             created_at: issue.and_then(|i| i.created_at),
+            expires: issue
+                .filter(|i| expiry::is_ignored(i.triage_state.as_ref(), i.aggregate_state.as_ref()))
+                .and_then(expiry::expiry_of),
             packed,
             item: PhantomData,
         }

@@ -39,6 +39,8 @@ pub struct Rows<'a, T> {
     pub new_since: Option<Timestamp>,
     /// The server holds more rows than `len`.
     pub more: bool,
+    /// Now: an ignore whose expiry has passed shows as expired.
+    pub now: Timestamp,
 }
 
 /// Whether a row is marked.
@@ -57,6 +59,7 @@ pub fn draw_list<T>(
     f: &mut Frame,
     area: Rect,
     theme: &Theme,
+    now: Timestamp,
     list: &PagedList<FindingRow<T>>,
     marks: &Marks,
     new_since: Option<Timestamp>,
@@ -77,6 +80,7 @@ pub fn draw_list<T>(
             marked: (!marks.is_empty()).then_some(&marked as _),
             new_since,
             more: !list.complete,
+            now,
         },
         date_column,
         block,
@@ -111,11 +115,16 @@ fn columns(date_column: DateColumn) -> [Col; 6] {
 }
 
 /// The text of a row's cells, in [`columns`] order.
-fn texts<T>(issue: &FindingRow<T>, when: &Option<Timestamp>) -> Vec<String> {
+fn texts<T>(issue: &FindingRow<T>, when: &Option<Timestamp>, now: Timestamp) -> Vec<String> {
     let label = |l: Option<&str>| l.map_or(String::new(), safe);
+    let state = state_cell(issue.state.as_ref(), issue.exception.as_ref());
     vec![
         label(issue.severity.as_ref().map(|s| s.label())),
-        state_cell(issue.state.as_ref(), issue.exception.as_ref()),
+        // An ignore past its expiry says so first (a cut keeps it).
+        match issue.expires {
+            Some(at) if at <= now => format!("expired · {state}"),
+            _ => state,
+        },
         safe(short_rule(&issue.rule)),
         safe(&issue.repository),
         safe(&issue.location),
@@ -142,7 +151,7 @@ fn draw<T>(
         .collect();
     let texts: Vec<Vec<String>> = shown
         .iter()
-        .map(|(_, issue)| texts(issue, &when(issue)))
+        .map(|(_, issue)| texts(issue, &when(issue), rows.now))
         .collect();
     // The mark and new columns are one cell each, and a gap.
     let flags = usize::from(rows.marked.is_some()) + usize::from(rows.new_since.is_some());
@@ -227,5 +236,47 @@ mod tests {
                 ],
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod expiry_tests {
+    use super::*;
+    use crate::api::model::{AggregateState, Issue, TriageState};
+
+    fn at(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    fn ignored_with(note: &str, state: AggregateState) -> FindingRow<Issue> {
+        FindingRow::new(&Issue {
+            id: Some("f1".into()),
+            aggregate_state: Some(state),
+            triage_state: Some(TriageState::Ignored),
+            note: Some(note.into()),
+            ..Default::default()
+        })
+    }
+
+    #[test]
+    fn an_ignore_past_its_expiry_shows_as_expired_and_not_before() {
+        let row = ignored_with(
+            "accepted for now\nexpires: 2026-11-20",
+            AggregateState::IgnoredApp,
+        );
+        assert_eq!(row.expires, Some(at("2026-11-20T00:00:00Z")));
+        let state = |now| texts(&row, &None, at(now))[1].clone();
+        assert_eq!(state("2026-11-19T23:59:59Z"), "ignored");
+        assert_eq!(state("2026-11-20T00:00:00Z"), "expired · ignored");
+        // A finding no longer ignored is not expired, whatever its note.
+        let mut reopened = Issue {
+            note: Some("expires: 2026-11-20".into()),
+            aggregate_state: Some(AggregateState::Open),
+            ..Default::default()
+        };
+        assert_eq!(FindingRow::new(&reopened).expires, None);
+        reopened.note = Some("no expiry here".into());
+        reopened.aggregate_state = Some(AggregateState::IgnoredApp);
+        assert_eq!(FindingRow::new(&reopened).expires, None);
     }
 }

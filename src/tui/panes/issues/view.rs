@@ -70,6 +70,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         f,
         table_area,
         theme,
+        v.now,
         list,
         &pane.marked,
         pane.new.last_visit,

@@ -442,6 +442,7 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         f,
         area,
         theme,
+        v.now,
         list,
         &pane.marked,
         pane.new.last_visit,

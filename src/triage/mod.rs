@@ -3,6 +3,8 @@
 //! ([`wire::find_name`]), and the request bodies a decision becomes. The
 //! TUI's dialog and `:triage`, and `findings triage`, all read it here.
 
+pub mod expiry;
+
 use crate::api::model::wire::{self, typed_name};
 use crate::api::model::*;
 

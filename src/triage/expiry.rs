@@ -1,30 +1,16 @@
-//! Ignores that expire. The platform's triage has no expiry field, so
-//! `findings triage --ignore-until` writes the expiry as the last line of the
-//! triage note, `expires: 2026-12-25` (or an RFC 3339 time when it is not
-//! midnight UTC), and `findings expired` reads it back from the finding's
+//! Ignores that expire. The platform's triage has no expiry field, so an
+//! ignore with an expiry (`findings triage --ignore-until`, the TUI's
+//! "until") writes it as the last line of the triage note, `expires:
+//! 2026-12-25` (or an RFC 3339 time when it is not midnight UTC), and
+//! `findings expired` and the TUI's lists read it back from the finding's
 //! `note` (the latest triage's), else from its latest triage event.
 
-use crate::api::model::{ActivityEvent, HistoryType, Issue};
+use crate::api::model::{ActivityEvent, AggregateState, HistoryType, Issue, TriageState};
 use crate::filter_spec::{Point, parse_point};
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 
 /// The note line's prefix.
 const PREFIX: &str = "expires: ";
-
-/// The variable that sets the clock of `triage --ignore-until` and `findings
-/// expired` (an RFC 3339 time), so tests can be "two days later" without
-/// waiting. Nothing else reads it.
-const NOW_VAR: &str = "FINDINGS_NOW";
-
-/// Now, or the time `FINDINGS_NOW` names.
-pub fn now() -> Result<DateTime<Utc>, String> {
-    match std::env::var(NOW_VAR) {
-        Err(_) => Ok(Utc::now()),
-        Ok(v) => DateTime::parse_from_rfc3339(&v)
-            .map(|t| t.with_timezone(&Utc))
-            .map_err(|_| format!("{NOW_VAR}={v:?} is not an RFC 3339 time")),
-    }
-}
 
 /// The expiry `--ignore-until` names: a time, a date, or a span ahead of `now`;
 /// one not after `now` is refused.
@@ -43,7 +29,7 @@ pub fn parse_until(typed: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, Str
 }
 
 /// An expiry as the note writes it: the date alone at midnight UTC.
-fn shown(at: DateTime<Utc>) -> String {
+pub fn shown(at: DateTime<Utc>) -> String {
     if at.time() == chrono::NaiveTime::MIN {
         at.format("%Y-%m-%d").to_string()
     } else {
@@ -108,6 +94,23 @@ fn latest_triage(events: &[ActivityEvent]) -> Option<&ActivityEvent> {
         }
     }
     latest
+}
+
+/// Whether `issue` is still ignored and its expiry is not after `now`.
+pub fn has_expired(issue: &Issue, now: DateTime<Utc>) -> bool {
+    is_ignored(issue.triage_state.as_ref(), issue.aggregate_state.as_ref())
+        && expiry_of(issue).is_some_and(|at| at <= now)
+}
+
+/// Whether a finding in these states is ignored (for good or provisionally).
+pub fn is_ignored(triage: Option<&TriageState>, aggregate: Option<&AggregateState>) -> bool {
+    matches!(
+        triage,
+        Some(TriageState::Ignored | TriageState::ProvisionallyIgnored)
+    ) || matches!(
+        aggregate,
+        Some(AggregateState::IgnoredApp | AggregateState::ProvisionallyIgnoredApp)
+    )
 }
 
 #[cfg(test)]
