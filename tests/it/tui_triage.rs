@@ -102,10 +102,17 @@ async fn ignore_one_finding_with_a_note_then_undo() {
     let id = select_ignorable(&mut h);
     h.keys("T");
     assert!(h.screen().contains("Triage finding"), "{}", h.screen());
-    // Reason: false positive; a note of two lines.
+    // Reason: false positive; no end to the ignore; a note of two lines.
     h.key(KeyCode::Tab);
     h.key(KeyCode::Right);
     h.key(KeyCode::Tab);
+    let dialog = h.screen();
+    assert!(
+        dialog.contains("Until   ▏"),
+        "the ignore's end is asked: {dialog}"
+    );
+    h.key(KeyCode::Tab);
+    assert!(h.screen().contains("Until   never"), "{}", h.screen());
     h.keys("dup of SEC-1");
     h.key(KeyCode::Enter);
     h.keys("see the ticket");

@@ -74,7 +74,8 @@ async fn a_kept_draft_stays_with_its_finding_and_is_named_elsewhere() {
     h.start().await;
     let first = select(&mut h, open_and_ignorable);
     h.keys("T");
-    // State ignored, Tab to the reason, Tab to the note.
+    // State ignored, Tab to the reason, to "until", to the note.
+    h.key(KeyCode::Tab);
     h.key(KeyCode::Tab);
     h.key(KeyCode::Tab);
     h.keys("only for the first");

@@ -71,7 +71,7 @@ impl App {
     /// A key while the triage dialog or review is open.
     pub(super) fn on_triage_key(&mut self, key: KeyEvent) {
         self.outbox.act_for(Owner::Triage);
-        self.triage.on_key(key, &mut self.outbox);
+        self.triage.on_key(key, self.now, &mut self.outbox);
     }
 
     /// What a triage changed: every pane takes it, and the finding detail

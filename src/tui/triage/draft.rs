@@ -3,7 +3,8 @@
 
 use super::history::Undo;
 use super::plan::{self, Batch, Scope};
-use crate::triage::{Decision, Instead, Kind, Target, takes_reason};
+use crate::api::model::Timestamp;
+use crate::triage::{Decision, Instead, Kind, Target, expiry, takes_reason};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// The dialog's rows.
@@ -11,6 +12,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub enum Field {
     State,
     Reason,
+    /// When an ignore ends (`30d`, `2026-12-25`): written into the note.
+    Until,
     Note,
 }
 
@@ -24,6 +27,10 @@ pub struct Draft {
     pub reason: Option<usize>,
     /// Sent as typed (lines joined by `\n`).
     pub note: String,
+    /// When an ignore ends, as typed (empty: never), and what it reads as
+    /// at the time it was typed: the time, or why it is not one.
+    pub until: String,
+    pub expires: Result<Option<Timestamp>, String>,
     pub focus: Field,
     /// An undo's requests: fixed, reviewed without the dialog.
     pub undo: Option<Undo>,
@@ -47,6 +54,8 @@ impl Draft {
             state: 0,
             reason: None,
             note: String::new(),
+            until: String::new(),
+            expires: Ok(None),
             focus: Field::State,
             undo: None,
             edited: false,
@@ -79,9 +88,34 @@ impl Draft {
             .and_then(|i| reasons.get(i).copied())
     }
 
-    /// The decision the dialog holds.
+    /// Whether the dialog asks when the ignore ends: an ignore of findings
+    /// (the expiry goes into the note).
+    pub fn takes_until(&self) -> bool {
+        self.takes_reason() && self.kind().takes_note()
+    }
+
+    /// Sets the expiry as typed, read at `now` (`30d` is 30 days from then).
+    pub fn set_until(&mut self, typed: String, now: Timestamp) {
+        self.expires = match typed.trim() {
+            "" => Ok(None),
+            t => expiry::parse_until(t, now)
+                .map(Some)
+                .map_err(|e| e.replace("--ignore-until", "until")),
+        };
+        self.until = typed;
+    }
+
+    /// The decision the dialog holds (an ignore's expiry, if any, as the
+    /// note's last line).
     pub fn decision(&self) -> Result<Decision, String> {
-        let note = self.kind().takes_note().then(|| self.note.clone());
+        let mut note = self.kind().takes_note().then(|| self.note.clone());
+        if self.takes_until() {
+            match &self.expires {
+                Ok(Some(at)) => note = Some(expiry::with_expiry(note.as_deref(), *at)),
+                Ok(None) => {}
+                Err(e) => return Err(e.clone()),
+            }
+        }
         Decision::parse(
             self.kind(),
             self.state_name().0,
@@ -179,6 +213,9 @@ pub(super) fn next_field(draft: &Draft, step: isize) -> Field {
     if draft.takes_reason() {
         fields.push(Field::Reason);
     }
+    if draft.takes_until() {
+        fields.push(Field::Until);
+    }
     if draft.kind().takes_note() {
         fields.push(Field::Note);
     }
@@ -201,7 +238,7 @@ pub(super) fn choose(draft: &mut Draft, step: isize) {
             let next = wrap(at + step, n);
             draft.reason = next.checked_sub(1);
         }
-        Field::Note => {}
+        Field::Until | Field::Note => {}
     }
 }
 

@@ -301,10 +301,10 @@ impl Triage {
     }
 
     /// A key while the dialog, the review or the history is open.
-    pub fn on_key(&mut self, key: KeyEvent, outbox: &mut Outbox) {
+    pub fn on_key(&mut self, key: KeyEvent, now: Timestamp, outbox: &mut Outbox) {
         match self.step {
             Step::Hidden => {}
-            Step::Editing => self.edit_key(key, outbox),
+            Step::Editing => self.edit_key(key, now, outbox),
             Step::Review => match key.code {
                 KeyCode::Char('y') => self.confirm(outbox),
                 KeyCode::Esc | KeyCode::Char('n') => {
@@ -347,14 +347,20 @@ impl Triage {
         };
     }
 
-    fn edit_key(&mut self, key: KeyEvent, outbox: &mut Outbox) {
+    fn edit_key(&mut self, key: KeyEvent, now: Timestamp, outbox: &mut Outbox) {
         let Some(draft) = &mut self.draft else {
             self.step = Step::Hidden;
             return;
         };
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let in_note = draft.focus == Field::Note;
-        let before = (draft.state, draft.reason, draft.note.clone());
+        let in_until = draft.focus == Field::Until;
+        let before = (
+            draft.state,
+            draft.reason,
+            draft.note.clone(),
+            draft.until.clone(),
+        );
         match key.code {
             KeyCode::Esc => return self.close(outbox),
             KeyCode::Char('s') if ctrl => return self.review(outbox),
@@ -368,13 +374,21 @@ impl Triage {
                 draft.focus = next_field(draft, -1)
             }
             _ if in_note => edit_note(&mut draft.note, key),
+            // One line: Enter reviews (above), the rest edits it.
+            _ if in_until => {
+                let mut typed = draft.until.clone();
+                edit_note(&mut typed, key);
+                draft.set_until(typed.replace('\n', ""), now);
+            }
             KeyCode::Char('j') => draft.focus = next_field(draft, 1),
             KeyCode::Char('k') => draft.focus = next_field(draft, -1),
             KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => choose(draft, 1),
             KeyCode::Left | KeyCode::Char('h') => choose(draft, -1),
             _ => {}
         }
-        if (draft.state, draft.reason, &draft.note) != (before.0, before.1, &before.2) {
+        if (draft.state, draft.reason, &draft.note, &draft.until)
+            != (before.0, before.1, &before.2, &before.3)
+        {
             draft.edited = true;
         }
     }

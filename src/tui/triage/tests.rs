@@ -30,7 +30,7 @@ fn type_text(t: &mut Triage, text: &str, outbox: &mut Outbox) {
         } else {
             KeyCode::Char(c)
         };
-        t.on_key(key(code), outbox);
+        t.on_key(key(code), now(), outbox);
     }
 }
 
@@ -81,12 +81,14 @@ fn reviewed(ids: &[&str], note: &str, outbox: &mut Outbox) -> Triage {
         .collect();
     t.open(Scope::Ids(targets), outbox);
     assert_eq!(t.step, Step::Editing);
-    // State: ignored is first. Tab to the reason, → to false positive.
-    t.on_key(key(KeyCode::Tab), outbox);
-    t.on_key(key(KeyCode::Right), outbox);
-    t.on_key(key(KeyCode::Tab), outbox);
+    // State: ignored is first. Tab to the reason, → to false positive,
+    // Tab past "until" (never) to the note.
+    t.on_key(key(KeyCode::Tab), now(), outbox);
+    t.on_key(key(KeyCode::Right), now(), outbox);
+    t.on_key(key(KeyCode::Tab), now(), outbox);
+    t.on_key(key(KeyCode::Tab), now(), outbox);
     type_text(&mut t, note, outbox);
-    t.on_key(ctrl('s'), outbox);
+    t.on_key(ctrl('s'), now(), outbox);
     assert_eq!(t.step, Step::Review, "{:?}", statuses(outbox));
     t
 }
@@ -96,9 +98,9 @@ fn the_dialog_sends_exactly_the_reviewed_body_once_and_only_on_y() {
     let mut outbox = Outbox::default();
     let mut t = reviewed(&["7", "9"], "dup of SEC-1\nsee ticket", &mut outbox);
     // Enter does not send on the review; only y does.
-    t.on_key(key(KeyCode::Enter), &mut outbox);
+    t.on_key(key(KeyCode::Enter), now(), &mut outbox);
     assert!(writes(&outbox).is_empty());
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let sent = writes(&outbox);
     assert_eq!(sent.len(), 1);
     let ApiRequest::TriageFindings(body) = &sent[0].1 else {
@@ -120,15 +122,51 @@ fn the_dialog_sends_exactly_the_reviewed_body_once_and_only_on_y() {
     let shown = t.draft.as_ref().unwrap().batches("42")[0].body();
     assert_eq!(shown, serde_json::to_string_pretty(body).unwrap());
     // A second y while in flight sends nothing more.
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     assert_eq!(writes(&outbox).len(), 1);
+}
+
+#[test]
+fn an_ignore_until_a_date_writes_its_expiry_into_the_reviewed_note() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let target = finding("7", Some(TriageState::Untriaged), None);
+    t.open(Scope::Ids(vec![target]), &mut outbox);
+    // Reason, then "until": a span read at the time it is typed.
+    t.on_key(key(KeyCode::Tab), now(), &mut outbox);
+    t.on_key(key(KeyCode::Tab), now(), &mut outbox);
+    assert_eq!(t.draft.as_ref().unwrap().focus, Field::Until);
+    for c in "30x".chars() {
+        t.on_key(key(KeyCode::Char(c)), now(), &mut outbox);
+    }
+    // Not a date or a span: no review.
+    t.on_key(key(KeyCode::Enter), now(), &mut outbox);
+    assert_eq!(t.step, Step::Editing);
+    let problem = t.draft.as_ref().unwrap().problem().unwrap_or_default();
+    assert!(problem.starts_with("until"), "{problem}");
+    t.on_key(key(KeyCode::Backspace), now(), &mut outbox);
+    t.on_key(key(KeyCode::Char('d')), now(), &mut outbox);
+    t.on_key(key(KeyCode::Tab), now(), &mut outbox);
+    type_text(&mut t, "accepted until the rewrite", &mut outbox);
+    t.on_key(ctrl('s'), now(), &mut outbox);
+    assert_eq!(t.step, Step::Review);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
+    let sent = writes(&outbox);
+    let ApiRequest::TriageFindings(body) = &sent[0].1 else {
+        panic!("{sent:?}")
+    };
+    // 30 days after 2026-11-01T14:02:11Z, in the note's last line.
+    assert_eq!(
+        body.params.as_ref().and_then(|p| p.note.as_deref()),
+        Some("accepted until the rewrite\nexpires: 2026-12-01T14:02:11Z")
+    );
 }
 
 #[test]
 fn after_the_answer_the_counts_are_said_the_rows_fetched_and_undo_offered() {
     let mut outbox = Outbox::default();
     let mut t = reviewed(&["7"], "", &mut outbox);
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
     assert!(t.on_reply(id, answer(1), now(), &mut outbox));
     assert!(t.draft.is_none(), "the draft is spent");
@@ -178,9 +216,9 @@ fn after_the_answer_the_counts_are_said_the_rows_fetched_and_undo_offered() {
 fn esc_goes_back_with_everything_kept_and_t_reopens_the_draft() {
     let mut outbox = Outbox::default();
     let mut t = reviewed(&["7"], "my note", &mut outbox);
-    t.on_key(key(KeyCode::Esc), &mut outbox);
+    t.on_key(key(KeyCode::Esc), now(), &mut outbox);
     assert_eq!(t.step, Step::Editing);
-    t.on_key(key(KeyCode::Esc), &mut outbox);
+    t.on_key(key(KeyCode::Esc), now(), &mut outbox);
     assert_eq!(t.step, Step::Hidden);
     assert!(
         !t.unsent_work().is_empty(),
@@ -194,7 +232,7 @@ fn esc_goes_back_with_everything_kept_and_t_reopens_the_draft() {
         "ignored (false positive)"
     );
     // Other findings get a draft of their own: the kept one stays with 7.
-    t.on_key(key(KeyCode::Esc), &mut outbox);
+    t.on_key(key(KeyCode::Esc), now(), &mut outbox);
     t.open(Scope::Ids(vec![finding("8", None, None)]), &mut outbox);
     let draft = t.draft.as_ref().unwrap();
     assert_eq!(draft.note, "", "7's note does not follow the cursor");
@@ -203,7 +241,7 @@ fn esc_goes_back_with_everything_kept_and_t_reopens_the_draft() {
     assert_eq!(t.kept[0].scope.ids(), vec!["7".to_owned()]);
     assert_eq!(t.kept[0].note, "my note");
     // 8's untouched draft is not kept; 7's comes back on T there.
-    t.on_key(key(KeyCode::Esc), &mut outbox);
+    t.on_key(key(KeyCode::Esc), now(), &mut outbox);
     t.open(Scope::Ids(vec![finding("7", None, None)]), &mut outbox);
     assert_eq!(t.draft.as_ref().unwrap().note, "my note");
     assert!(t.kept.is_empty());
@@ -214,7 +252,7 @@ fn esc_goes_back_with_everything_kept_and_t_reopens_the_draft() {
 fn a_refused_triage_keeps_the_draft_and_changes_nothing_shown() {
     let mut outbox = Outbox::default();
     let mut t = reviewed(&["7"], "keep me", &mut outbox);
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
     let refused = ApiError::from_status(500, br#"{"message":"boom"}"#, None);
     t.on_reply(id, Err(refused), now(), &mut outbox);
@@ -236,7 +274,7 @@ fn a_refused_triage_keeps_the_draft_and_changes_nothing_shown() {
 fn a_timeout_says_outcome_unknown_fetches_the_findings_and_never_resends() {
     let mut outbox = Outbox::default();
     let mut t = reviewed(&["7"], "n", &mut outbox);
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
     t.on_reply(
         id,
@@ -262,7 +300,7 @@ fn a_timeout_says_outcome_unknown_fetches_the_findings_and_never_resends() {
 fn read_only_refuses_where_the_request_is_made() {
     let mut outbox = Outbox::new(true);
     let mut t = reviewed(&["7"], "", &mut outbox);
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     assert!(outbox.requests().is_empty());
     assert_eq!(t.step, Step::Review);
     assert!(
@@ -283,7 +321,7 @@ fn undo_puts_each_finding_back_one_request_at_a_time() {
     ];
     t.open_with(Scope::Ids(targets), "fixing", &mut outbox)
         .unwrap();
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
     t.on_reply(id, answer(3), now(), &mut outbox);
     outbox.events.clear();
@@ -305,7 +343,7 @@ fn undo_puts_each_finding_back_one_request_at_a_time() {
         bodies[1]["params"]["triageState"],
         "FINDING_TRIAGE_STATE_UNTRIAGED"
     );
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     assert_eq!(writes(&outbox).len(), 2, "one in flight at a time");
     let (first, _) = writes(&outbox)[1].clone();
     t.on_reply(first, answer(2), now(), &mut outbox);
@@ -341,7 +379,7 @@ fn a_triage_by_filter_is_counted_before_it_can_be_sent_and_asks_twice_when_large
         .into_iter()
         .find_map(|(id, r)| matches!(r, ApiRequest::MatchingTargets(_)).then_some(id))
         .expect("listed first");
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     assert!(writes(&outbox).is_empty(), "not before the listing");
     let listed: Vec<Target> = (0..120)
         .map(|k| finding(&k.to_string(), Some(TriageState::Reviewing), None))
@@ -352,10 +390,10 @@ fn a_triage_by_filter_is_counted_before_it_can_be_sent_and_asks_twice_when_large
         now(),
         &mut outbox,
     );
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     assert_eq!(t.step, Step::ConfirmAgain);
     assert!(writes(&outbox).is_empty());
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let sent = writes(&outbox);
     let ApiRequest::TriageFindings(body) = &sent[0].1 else {
         panic!()
@@ -398,7 +436,7 @@ fn agentic_issues_are_triaged_one_request_each_and_change_in_place() {
         &mut outbox,
     )
     .unwrap();
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let sent = writes(&outbox);
     let ApiRequest::TriageAgentic { issue_id, request } = &sent[0].1 else {
         panic!()
@@ -433,7 +471,7 @@ fn permissions_are_said_before_sending() {
         Scope::Ids(vec![finding("1", None, Some(TriagePermission::None))]),
         &mut outbox,
     );
-    t.on_key(key(KeyCode::Enter), &mut outbox);
+    t.on_key(key(KeyCode::Enter), now(), &mut outbox);
     assert_eq!(t.step, Step::Editing, "cannot be reviewed");
     assert!(statuses(&outbox).join("\n").contains("cannot be triaged"));
     let mut t = Triage::new("42");
@@ -452,8 +490,8 @@ fn permissions_are_said_before_sending() {
 fn one_triage_is_in_flight_at_a_time() {
     let mut outbox = Outbox::default();
     let mut t = reviewed(&["7"], "", &mut outbox);
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
-    t.on_key(key(KeyCode::Esc), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
+    t.on_key(key(KeyCode::Esc), now(), &mut outbox);
     t.open(Scope::Ids(vec![finding("8", None, None)]), &mut outbox);
     assert!(
         t.open_with(
@@ -510,7 +548,7 @@ fn an_undo_never_makes_an_exception_request_and_says_who_stays() {
     ];
     t.open_with(Scope::Ids(targets), "fixing", &mut outbox)
         .unwrap();
-    t.on_key(key(KeyCode::Char('y')), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
     t.on_reply(id, answer(2), now(), &mut outbox);
     assert!(t.draft.is_none(), "the draft is spent");

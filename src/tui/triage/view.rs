@@ -77,6 +77,9 @@ pub fn draw(f: &mut Frame, body: Rect, triage: &Triage, theme: &Theme) {
 
 fn dialog_hint(draft: &Draft) -> &'static str {
     match draft.focus {
+        Field::Until => {
+            " type 30d or 2026-12-25 (empty: never) · Tab next · Enter review · Esc close (kept) "
+        }
         Field::Note => {
             " type the note · Enter new line · Tab next · Ctrl-S review · Esc close (kept) "
         }
@@ -135,6 +138,9 @@ fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
             theme,
         ));
     }
+    if draft.takes_until() {
+        lines.push(until_line(draft, theme));
+    }
     if draft.kind().takes_note() {
         let style = if draft.focus == Field::Note {
             theme.selected()
@@ -163,6 +169,36 @@ fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
     }
     lines.extend(kept_elsewhere(triage, width, theme));
     lines
+}
+
+/// The ignore's end as typed, and what it reads as.
+fn until_line<'a>(draft: &Draft, theme: &Theme) -> Line<'a> {
+    let focused = draft.focus == Field::Until;
+    let style = if focused {
+        theme.selected()
+    } else {
+        Style::default()
+    };
+    let typed = match (draft.until.is_empty(), focused) {
+        (true, false) => "never".to_owned(),
+        _ => format!("{}{}", safe(&draft.until), if focused { "▏" } else { "" }),
+    };
+    let read = match &draft.expires {
+        Ok(Some(at)) => Span::styled(
+            format!(
+                "  expires {} (written into the note)",
+                crate::triage::expiry::shown(*at)
+            ),
+            theme.dim(),
+        ),
+        Ok(None) => Span::raw(""),
+        Err(_) => Span::styled("  not a date or a span", theme.error()),
+    };
+    Line::from(vec![
+        Span::styled(format!("{:<8}", "Until"), theme.dim()),
+        Span::styled(typed, style),
+        read,
+    ])
 }
 
 /// The drafts kept for other findings, named: each stays with its own.
