@@ -33,6 +33,41 @@ pub fn router(state: Arc<DemoState>) -> Router {
             )),
         )
         .route(
+            "/api/reporting/{deployment}/reports/activity",
+            post(json_query(
+                |_: &GetReportRequest| None,
+                |s, r| query::activity_report(&s.dataset, r),
+            )),
+        )
+        .route(
+            "/api/reporting/{deployment}/reports/by-project/by-severity",
+            post(json_query(
+                |_: &GetReportRequest| None,
+                |s, r| query::by_project_report(&s.dataset, r),
+            )),
+        )
+        .route(
+            "/api/reporting/{deployment}/reports/backlog/by-rule",
+            post(json_query(
+                |_: &GetReportRequest| None,
+                |s, r| query::backlog_by_rule_report(&s.dataset, r),
+            )),
+        )
+        .route(
+            "/api/reporting/{deployment}/reports/backlog/by-severity",
+            post(json_query(
+                |_: &GetReportRequest| None,
+                |s, r| query::backlog_by_severity_report(&s.dataset, r),
+            )),
+        )
+        .route(
+            "/api/reporting/{deployment}/reports/median-open-age/by-severity",
+            post(json_query(
+                |_: &GetReportRequest| None,
+                |s, r| query::median_open_age_report(&s.dataset, r),
+            )),
+        )
+        .route(
             "/api/issues/{deployment}/search",
             post(json_query(
                 |r: &SearchIssuesRequest| Some(&r.deployment_id),

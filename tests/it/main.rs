@@ -20,6 +20,7 @@ mod contract;
 mod contract_counts;
 mod contract_groups;
 mod contract_issue_filters;
+mod contract_reports;
 mod contract_scm;
 mod contract_triage;
 mod decode;

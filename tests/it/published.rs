@@ -402,6 +402,21 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .issue_counts(&GetIssueCountsRequest::default())
         .await
         .expect("issue counts");
+    let report = GetReportRequest::default();
+    client.activity_report(&report).await.expect("activity");
+    client.by_project_report(&report).await.expect("by project");
+    client
+        .backlog_by_rule_report(&report)
+        .await
+        .expect("by rule");
+    client
+        .backlog_by_severity_report(&report)
+        .await
+        .expect("by severity");
+    client
+        .median_open_age_report(&report)
+        .await
+        .expect("median open age");
     let called = CALLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
     for op in [
         "DeploymentService_GetDeploymentByToken",
@@ -416,6 +431,11 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         "ScmService_PatchScmConfig",
         "IssuesService_BulkUpdateIssues",
         "PublicIssuesService_TriageIssue",
+        "ReportsService_GetFindingsActivityReport",
+        "ReportsService_GetFindingsByProjectAndSeverityReport",
+        "ReportsService_GetBacklogByRuleReport",
+        "ReportsService_GetBacklogBySeverityReport",
+        "ReportsService_GetMedianOpenAgeBySeverityReport",
     ] {
         assert!(called.contains(op), "{op} was not seen: {called:?}");
     }

@@ -37,6 +37,7 @@ macro_rules! require_known_all {
 }
 
 mod counts;
+mod dashboard;
 mod filter_values;
 mod fuzzy;
 mod groups;
@@ -50,6 +51,10 @@ mod search;
 mod triage;
 
 pub use counts::issue_counts;
+pub use dashboard::{
+    activity_report, backlog_by_rule_report, backlog_by_severity_report, by_project_report,
+    median_open_age_report,
+};
 pub use filter_values::issue_filters;
 pub use groups::list_issue_groups;
 pub use list::list_issues;

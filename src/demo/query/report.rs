@@ -284,7 +284,22 @@ impl<'a> ReportMatcher<'a> {
     }
 }
 
-fn is_open(s: &AggregateState) -> bool {
+/// The rows `f` matches, every state, whatever its time period (the
+/// dashboard's reports read the period their own way), triage applied.
+pub(super) fn rows_matching(ds: &Dataset, changes: &Changes, f: &ReportFilters) -> Vec<usize> {
+    let untimed = ReportFilters {
+        time_period: None,
+        ..f.clone()
+    };
+    let req = ReportRequest {
+        report_type: Some(ReportType::Project),
+        ..Default::default()
+    };
+    let matcher = ReportMatcher::new(ds, changes, &req, &untimed);
+    (0..ds.rows.len()).filter(|&i| matcher.matches(i)).collect()
+}
+
+pub(super) fn is_open(s: &AggregateState) -> bool {
     matches!(
         s,
         AggregateState::Open | AggregateState::Reviewing | AggregateState::Fixing

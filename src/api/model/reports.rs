@@ -1,0 +1,168 @@
+//! The reporting service's dashboard reports (`ReportsService_Get*Report`,
+//! all `POST /api/reporting/{deploymentId}/reports/...`): one request of
+//! the Report pane's filters, and an answer per report. Counts are numbers
+//! in the published schema (strings are read too); the maps are keyed as
+//! docs/api.md ("Dashboard reports") says.
+
+use super::report::{ReportFilters, TimePeriod};
+use super::wire;
+use serde::{Deserialize, Serialize};
+use serde_with::skip_serializing_none;
+use std::collections::BTreeMap;
+
+/// `GetReportRequest`: the filters every dashboard report takes.
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GetReportRequest {
+    pub filters: Option<ReportFilters>,
+}
+
+/// Counts by severity (the by-project, backlog and median-age reports'
+/// rows).
+#[skip_serializing_none]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BySeverity {
+    #[serde(with = "wire::int64_number")]
+    pub low: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub medium: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub high: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub critical: Option<i64>,
+}
+
+impl BySeverity {
+    /// Critical, high, medium, low (absent: 0), most severe first.
+    pub fn most_severe_first(&self) -> [i64; 4] {
+        [self.critical, self.high, self.medium, self.low].map(|n| n.unwrap_or(0))
+    }
+
+    pub fn total(&self) -> i64 {
+        self.most_severe_first().iter().sum()
+    }
+}
+
+/// `ReportsService_GetFindingsActivityReport`: per time bucket, what was
+/// opened, fixed, ignored, removed and provisionally ignored, and the net;
+/// the totals; this period against the one before.
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ActivityReport {
+    #[serde(
+        deserialize_with = "wire::page_items",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub buckets: Vec<ActivityBucket>,
+    #[serde(with = "wire::int64_number")]
+    pub total_new: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_fixed: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_ignored: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_net_new: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_provisionally_ignored: Option<i64>,
+    pub this_period: Option<ActivityTotals>,
+    pub previous_period: Option<ActivityTotals>,
+}
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ActivityBucket {
+    pub time_period: Option<TimePeriod>,
+    #[serde(with = "wire::int64_number")]
+    pub opened: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub ignored: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub fixed: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub removed: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub provisionally_ignored: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub net: Option<i64>,
+}
+
+/// One period's totals (`GetFindingsActivityReportResponse_SummaryTotals`).
+#[skip_serializing_none]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ActivityTotals {
+    #[serde(with = "wire::int64_number")]
+    pub total_new: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_fixed: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_ignored: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_net_new: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_provisionally_ignored: Option<i64>,
+}
+
+/// `ReportsService_GetFindingsByProjectAndSeverityReport`: open findings
+/// by repository (keyed by its name) and severity.
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ByProjectReport {
+    #[serde(deserialize_with = "wire::null_as_default")]
+    pub by_project: BTreeMap<String, BySeverity>,
+}
+
+/// `ReportsService_GetBacklogByRuleReport`: per bucket, the findings open
+/// at its end by rule (keyed by rule id).
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BacklogByRuleReport {
+    #[serde(
+        deserialize_with = "wire::page_items",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub buckets: Vec<RuleBucket>,
+}
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RuleBucket {
+    pub time_period: Option<TimePeriod>,
+    #[serde(deserialize_with = "wire::null_as_default")]
+    pub open: BTreeMap<String, Count>,
+}
+
+/// A count in a map (a number, or a string of digits).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Count(#[serde(with = "wire::int64_number")] pub Option<i64>);
+
+/// `ReportsService_GetBacklogBySeverityReport` (the findings open at each
+/// bucket's end) and `ReportsService_GetMedianOpenAgeBySeverityReport`
+/// (the median age in days of those findings): per bucket, by severity.
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BySeverityReport {
+    #[serde(
+        deserialize_with = "wire::page_items",
+        skip_serializing_if = "wire::is_empty"
+    )]
+    pub buckets: Vec<SeverityBucket>,
+}
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SeverityBucket {
+    pub time_period: Option<TimePeriod>,
+    #[serde(flatten)]
+    pub counts: BySeverity,
+}
