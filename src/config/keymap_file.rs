@@ -61,6 +61,10 @@ pub enum Action {
     PrevState,
     /// Filter the report by repository (project) names.
     RepoFilter,
+    /// The Report's next view of the charts: counts, activity,
+    /// repositories, rules, open age (and back).
+    NextReportView,
+    PrevReportView,
     ToggleCode,
     ToggleSca,
     ToggleSecrets,

@@ -111,6 +111,28 @@ pub enum ApiRequest {
     /// How many findings a filter matches by state, and in archived
     /// projects (`IssuesService_GetIssueCounts`).
     IssueCounts(GetIssueCountsRequest),
+    /// One of the dashboard's reports (`ReportsService_Get*Report`).
+    Dashboard(DashboardReport, GetReportRequest),
+}
+
+/// The dashboard's reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DashboardReport {
+    Activity,
+    ByProject,
+    BacklogByRule,
+    BacklogBySeverity,
+    MedianOpenAge,
+}
+
+/// A dashboard report's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DashboardAnswer {
+    Activity(Box<ActivityReport>),
+    ByProject(ByProjectReport),
+    BacklogByRule(BacklogByRuleReport),
+    /// Backlog by severity, or median open age by severity.
+    BySeverity(BySeverityReport),
 }
 
 impl ApiRequest {
@@ -154,6 +176,7 @@ pub enum ApiResponse {
     AgenticTriaged(TriageIssueResponse),
     IssueFilters(IssueFiltersResponse),
     IssueCounts(GetIssueCountsResponse),
+    Dashboard(DashboardAnswer),
 }
 
 impl ApiResponse {
@@ -173,6 +196,7 @@ impl ApiResponse {
             ApiResponse::AgenticTriaged(_) => "agentic triage",
             ApiResponse::IssueFilters(_) => "issue filters",
             ApiResponse::IssueCounts(_) => "issue counts",
+            ApiResponse::Dashboard(_) => "dashboard report",
         }
     }
 

@@ -88,6 +88,23 @@ impl ReportPane {
                 });
                 self.repo_input = Some(Input::new(text));
             }
+            Action::NextReportView | Action::PrevReportView => {
+                use super::dashboard::Block;
+                let at = Block::ALL.iter().position(|b| *b == self.dashboard.block);
+                let step = if action == Action::NextReportView {
+                    1
+                } else {
+                    Block::ALL.len() - 1
+                };
+                let next = (at.unwrap_or(0) + step) % Block::ALL.len();
+                self.dashboard.block = Block::ALL[next];
+                self.show_dashboard(cx.outbox);
+                cx.outbox.status(format!(
+                    "view {}: {}",
+                    self.dashboard.block.label(),
+                    self.dashboard.block.meaning()
+                ));
+            }
             // Esc with nothing to stop clears the repository filter.
             Action::Back if !self.projects.is_empty() => self.set_projects(Vec::new(), cx),
             _ => {}

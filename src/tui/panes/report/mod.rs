@@ -16,6 +16,8 @@
 mod charts;
 mod counts;
 mod coverage;
+pub mod dashboard;
+mod dashboard_view;
 mod keys;
 mod labels;
 mod selectors;
@@ -61,6 +63,8 @@ pub enum Slot {
     IssueCounts,
     /// The values the filters can take (the repository names).
     FilterValues,
+    /// The dashboard's reports the charts area shows.
+    Dashboard,
 }
 
 impl ReplySlot for Slot {
@@ -69,6 +73,7 @@ impl ReplySlot for Slot {
         Slot::Counts,
         Slot::IssueCounts,
         Slot::FilterValues,
+        Slot::Dashboard,
     ];
 }
 
@@ -104,6 +109,11 @@ pub struct ReportPane {
     /// The selectors the run started with (remembered, else the
     /// defaults): they are remembered again only when they changed.
     started_with: ReportSelectors,
+    /// The dashboard's reports, one shown at a time in the charts area.
+    pub dashboard: dashboard::Dashboard,
+    /// When the period of the dashboard's reports starts (its selector's,
+    /// else a year back: the reports read a bounded span).
+    dashboard_since: Option<Timestamp>,
     pub list: PagedList<FindingRow<Issue>>,
     pub report_type: ReportType,
     /// Days back from now; `None` = all time.
@@ -155,6 +165,8 @@ impl Default for ReportPane {
     fn default() -> Self {
         ReportPane {
             started_with: ReportSelectors::default(),
+            dashboard: dashboard::Dashboard::default(),
+            dashboard_since: None,
             list: PagedList::default(),
             report_type: ReportType::TotalOpen,
             period_days: None,
@@ -287,6 +299,31 @@ impl ReportPane {
 
     /// The request for a page of the current query. `since` is the one
     /// fixed when the query started (see [`ReportPane::reload`]).
+    /// The filters of the dashboard's reports: the selectors', over the
+    /// period (a year back for "all time") in the bucket chosen, else weeks
+    /// up to 90 days and months beyond.
+    pub fn dashboard_filters(&self) -> ReportFilters {
+        let mut f = self.request(None).filters.unwrap_or_default();
+        f.time_period = Some(TimePeriod {
+            since: self.dashboard_since.or(self.since),
+            until: None,
+        });
+        f.time_bucket_size = Some(self.bucket.clone().unwrap_or(
+            if self.period_days.is_some_and(|d| d <= 90) {
+                TimeBucketSize::Week
+            } else {
+                TimeBucketSize::Month
+            },
+        ));
+        f
+    }
+
+    /// Asks the shown view's report if it is not known for the selection.
+    fn show_dashboard(&mut self, outbox: &mut Outbox) {
+        let filters = self.dashboard_filters();
+        outbox.in_slot(Slot::Dashboard, |o| self.dashboard.show(&filters, o));
+    }
+
     pub fn request(&self, cursor: Option<String>) -> ReportRequest {
         let filters = ReportFilters {
             time_period: self.since.map(|since| TimePeriod {
@@ -342,6 +379,11 @@ impl ReportPane {
                 .in_slot(Slot::IssueCounts, |o| self.issues.ask(&question, true, o)),
             Err(_) => self.issues.clear(cx.outbox),
         }
+        // The dashboard's reports read a bounded span: a year for "all time".
+        self.dashboard_since = self
+            .since
+            .or_else(|| Some(cx.now - chrono::Duration::days(365)));
+        self.show_dashboard(cx.outbox);
     }
 
     /// What the trend counts: the bucket size, up to now, from the start
@@ -440,6 +482,7 @@ impl Pane for ReportPane {
         self.list.loader.is_loading()
             || self.counts.is_loading()
             || self.issues.is_loading()
+            || self.dashboard.is_loading()
             || self.pending_repos.is_some()
     }
 
@@ -462,8 +505,10 @@ impl Pane for ReportPane {
         let rows = list_rows(cx.area);
         let stopping = action == Action::Back;
         // Esc stops the counts in flight too.
-        let counts_stopped =
-            stopping && (self.counts.cancel(cx.outbox) | self.issues.cancel(cx.outbox));
+        let counts_stopped = stopping
+            && (self.counts.cancel(cx.outbox)
+                | self.issues.cancel(cx.outbox)
+                | self.dashboard.cancel(cx.outbox));
         match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
         {
             // Esc stopped the first page: its totals are not coming.
@@ -494,6 +539,7 @@ impl Pane for ReportPane {
             }
             Slot::Counts => self.counts.take(id, result),
             Slot::IssueCounts => self.issues.accept(id, result),
+            Slot::Dashboard => self.dashboard.accept(id, result),
             Slot::FilterValues => {
                 self.known.accept(id, result);
                 // What was typed while the names were on their way.

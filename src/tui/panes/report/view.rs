@@ -23,7 +23,10 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     totals(f, areas.totals, pane, v);
     selectors(f, areas.selectors, pane, v);
     if areas.charts.height > 0 {
-        super::charts::draw(f, areas.charts, pane, v);
+        match pane.dashboard.block {
+            super::dashboard::Block::Counts => super::charts::draw(f, areas.charts, pane, v),
+            _ => super::dashboard_view::draw(f, areas.charts, pane, v),
+        }
     }
     list(f, areas.list, pane, v);
 }

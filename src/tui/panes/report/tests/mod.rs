@@ -11,6 +11,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 mod counts;
+mod dashboard;
 mod repo_filter;
 
 /// The report requests sent, with their ids, of `limit` `limit`.

@@ -1,0 +1,175 @@
+//! The dashboard's reports in the Report pane (`ReportsService_Get*Report`):
+//! the charts area shows one block at a time (`d`/`D`): the counts of the
+//! whole set, the activity, the worst repositories, the worst rules, the
+//! open age. A block's report is asked when it is shown, with the pane's
+//! selectors (period, bucket, types, severities, repositories), kept for
+//! that selection, and asked again on the next; a report the server does
+//! not offer (404, 501) says so in its place.
+
+use crate::api::ApiError;
+use crate::api::model::*;
+use crate::tui::message::{
+    ApiRequest, ApiResponse, ApiResult, DashboardAnswer, DashboardReport, Outbox, RequestId,
+};
+
+/// What the charts area shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Block {
+    /// The counts by severity and the trend (the pane's own charts).
+    #[default]
+    Counts,
+    Activity,
+    Repositories,
+    Rules,
+    OpenAge,
+}
+
+impl Block {
+    pub const ALL: [Block; 5] = [
+        Block::Counts,
+        Block::Activity,
+        Block::Repositories,
+        Block::Rules,
+        Block::OpenAge,
+    ];
+
+    /// The report the block shows (`None`: the pane's own counts).
+    pub fn report(self) -> Option<DashboardReport> {
+        match self {
+            Block::Counts => None,
+            Block::Activity => Some(DashboardReport::Activity),
+            Block::Repositories => Some(DashboardReport::ByProject),
+            Block::Rules => Some(DashboardReport::BacklogByRule),
+            Block::OpenAge => Some(DashboardReport::MedianOpenAge),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Block::Counts => "counts",
+            Block::Activity => "activity",
+            Block::Repositories => "repositories",
+            Block::Rules => "rules",
+            Block::OpenAge => "open age",
+        }
+    }
+
+    /// What the block counts, in words (where it is chosen).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Block::Counts => "the report type's findings by severity, and by bucket",
+            Block::Activity => "opened, fixed and ignored per bucket, and the net change",
+            Block::Repositories => "open findings by repository at the period's end, worst first",
+            Block::Rules => "open findings by rule at the period's end, most first",
+            Block::OpenAge => "median age in days of the open findings, by severity",
+        }
+    }
+}
+
+/// Where one report stands.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Answer {
+    #[default]
+    NotAsked,
+    Loading(RequestId),
+    Known(DashboardAnswer),
+    /// The server does not offer it (404, 501): said in its place.
+    NotOffered(String),
+    Failed(String),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Dashboard {
+    pub block: Block,
+    /// By [`DashboardReport`], of `asked_with`.
+    answers: Vec<(DashboardReport, Answer)>,
+    /// The filters the answers are of.
+    asked_with: Option<ReportFilters>,
+}
+
+impl Dashboard {
+    pub fn answer(&self, report: DashboardReport) -> &Answer {
+        self.answers
+            .iter()
+            .find(|(r, _)| *r == report)
+            .map_or(&Answer::NotAsked, |(_, a)| a)
+    }
+
+    fn set(&mut self, report: DashboardReport, answer: Answer) {
+        match self.answers.iter_mut().find(|(r, _)| *r == report) {
+            Some((_, a)) => *a = answer,
+            None => self.answers.push((report, answer)),
+        }
+    }
+
+    pub fn is_loading(&self) -> bool {
+        self.answers
+            .iter()
+            .any(|(_, a)| matches!(a, Answer::Loading(_)))
+    }
+
+    /// Forgets the answers of another selection (cancelling what is in
+    /// flight for it), then asks the shown block's report if it is not
+    /// known for `filters`. The caller files the request in its slot.
+    pub fn show(&mut self, filters: &ReportFilters, outbox: &mut Outbox) {
+        if self.asked_with.as_ref() != Some(filters) {
+            self.cancel(outbox);
+            self.answers.clear();
+            self.asked_with = Some(filters.clone());
+        }
+        let Some(report) = self.block.report() else {
+            return;
+        };
+        if matches!(self.answer(report), Answer::NotAsked | Answer::Failed(_)) {
+            let request = GetReportRequest {
+                filters: Some(filters.clone()),
+            };
+            if let Some(id) = outbox.send(ApiRequest::Dashboard(report, request)) {
+                self.set(report, Answer::Loading(id));
+            }
+        }
+    }
+
+    /// A reply to one of its requests (one no longer waited for is
+    /// dropped).
+    pub fn accept(&mut self, id: RequestId, result: ApiResult) {
+        let Some(report) = self
+            .answers
+            .iter()
+            .find(|(_, a)| *a == Answer::Loading(id))
+            .map(|(r, _)| *r)
+        else {
+            return;
+        };
+        let answer = match result {
+            Ok(ApiResponse::Dashboard(answer)) => Answer::Known(answer),
+            Ok(other) => Answer::Failed(other.unexpected().to_string()),
+            Err(e) if not_offered(&e) => Answer::NotOffered(e.to_string()),
+            Err(e) => Answer::Failed(e.to_string()),
+        };
+        self.set(report, answer);
+    }
+
+    /// Stops what is in flight; whether anything was.
+    pub fn cancel(&mut self, outbox: &mut Outbox) -> bool {
+        let mut any = false;
+        for (_, answer) in &mut self.answers {
+            if let Answer::Loading(id) = answer {
+                outbox.cancel(Some(*id));
+                *answer = Answer::NotAsked;
+                any = true;
+            }
+        }
+        any
+    }
+}
+
+/// A 404, or a 501 (not implemented): the deployment does not offer the
+/// report.
+fn not_offered(e: &ApiError) -> bool {
+    match e {
+        ApiError::NotFound(_) => true,
+        ApiError::Server(m) | ApiError::UnexpectedStatus(m) => m.status == 501,
+        _ => false,
+    }
+}

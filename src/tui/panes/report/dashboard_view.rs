@@ -1,0 +1,272 @@
+//! The charts area when it shows one of the dashboard's reports: a title
+//! saying what it covers, then its rows with their values (the most
+//! recent buckets, the worst repositories and rules), each cut to the
+//! width.
+
+use super::ReportPane;
+use super::dashboard::{Answer, Block};
+use crate::api::model::*;
+use crate::text::thousands;
+use crate::tui::keymap::Action;
+use crate::tui::message::DashboardAnswer;
+use crate::tui::pane::ViewCx;
+use crate::tui::widgets::common::{safe, spinner};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+const SEVERITY_NAMES: [&str; 4] = ["critical", "high", "medium", "low"];
+
+pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    let block = pane.dashboard.block;
+    let Some(report) = block.report() else {
+        return;
+    };
+    let width = area.width as usize;
+    let filters = pane.dashboard_filters();
+    let mut lines = vec![title(block, &filters, v)];
+    let rows = area.height.saturating_sub(1) as usize;
+    let body: Vec<Line> = match pane.dashboard.answer(report) {
+        Answer::NotAsked => vec![Line::styled("  not asked yet", v.theme.dim())],
+        Answer::Loading(_) => vec![Line::styled(
+            format!("  {} asking the report…", spinner(v.spinner)),
+            v.theme.dim(),
+        )],
+        Answer::NotOffered(why) => vec![Line::styled(
+            format!(
+                "  this deployment does not offer the {} report ({}); the other views work",
+                block.label(),
+                safe(why)
+            ),
+            v.theme.dim(),
+        )],
+        Answer::Failed(why) => vec![Line::styled(
+            format!("  failed: {} (r asks again)", safe(why)),
+            v.theme.error(),
+        )],
+        Answer::Known(answer) => known(answer, rows, pane, v),
+    };
+    lines.extend(body.into_iter().take(rows));
+    let lines: Vec<Line> = lines.into_iter().map(|l| cut(l, width)).collect();
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+/// "Activity · since 2026-10-26, by week · d next view".
+fn title<'a>(block: Block, f: &ReportFilters, v: &ViewCx) -> Line<'a> {
+    let since = f
+        .time_period
+        .as_ref()
+        .and_then(|p| p.since)
+        .map_or("all time".to_owned(), |t| {
+            format!("since {}", t.format("%Y-%m-%d"))
+        });
+    let bucket = f
+        .time_bucket_size
+        .as_ref()
+        .map_or(String::new(), |b| format!(", by {}", b.label()));
+    let scope = match block {
+        Block::Repositories | Block::Rules => "open now".to_owned(),
+        _ => format!("{since}{bucket}"),
+    };
+    Line::from(vec![
+        Span::styled(format!(" {} ", capitalised(block.label())), v.theme.title()),
+        Span::styled(
+            format!(
+                "· {scope} · {} · {} next view",
+                block.meaning(),
+                v.key(super::KEYS, Action::NextReportView)
+            ),
+            v.theme.dim(),
+        ),
+    ])
+}
+
+fn known<'a>(
+    answer: &DashboardAnswer,
+    rows: usize,
+    pane: &ReportPane,
+    v: &ViewCx,
+) -> Vec<Line<'a>> {
+    let n = |x: Option<i64>| x.unwrap_or(0);
+    match (pane.dashboard.block, answer) {
+        (Block::Activity, DashboardAnswer::Activity(a)) => {
+            let mut lines = Vec::new();
+            if let (Some(this), Some(before)) = (a.this_period, a.previous_period) {
+                let delta = |now: Option<i64>, then: Option<i64>| {
+                    let d = n(now) - n(then);
+                    format!(
+                        "{} ({}{})",
+                        thousands(n(now)),
+                        if d >= 0 { "+" } else { "" },
+                        thousands(d)
+                    )
+                };
+                lines.push(Line::raw(format!(
+                    "  this period against the one before: opened {} · fixed {} · ignored {} · net {}",
+                    delta(this.total_new, before.total_new),
+                    delta(this.total_fixed, before.total_fixed),
+                    delta(this.total_ignored, before.total_ignored),
+                    delta(this.total_net_new, before.total_net_new),
+                )));
+            }
+            let shown = rows.saturating_sub(lines.len());
+            let start = a.buckets.len().saturating_sub(shown);
+            for b in &a.buckets[start..] {
+                let when = b
+                    .time_period
+                    .as_ref()
+                    .and_then(|p| p.since)
+                    .map_or("?".to_owned(), |t| t.format("%Y-%m-%d").to_string());
+                let net = n(b.net);
+                let style = if net > 0 {
+                    v.theme.error()
+                } else {
+                    v.theme.ok()
+                };
+                lines.push(Line::from(vec![
+                    Span::raw(format!(
+                        "  {when}  opened {:>5}  fixed {:>5}  ignored {:>5}  removed {:>4}  ",
+                        thousands(n(b.opened)),
+                        thousands(n(b.fixed)),
+                        thousands(n(b.ignored) + n(b.provisionally_ignored)),
+                        thousands(n(b.removed)),
+                    )),
+                    Span::styled(
+                        format!("net {}{}", if net > 0 { "+" } else { "" }, thousands(net)),
+                        style,
+                    ),
+                ]));
+            }
+            lines
+        }
+        (Block::Repositories, DashboardAnswer::ByProject(p)) => {
+            let mut repos: Vec<(&String, &BySeverity)> = p.by_project.iter().collect();
+            // Worst first: by critical, then high, medium, low.
+            repos.sort_by_key(|(_, counts)| std::cmp::Reverse(counts.most_severe_first()));
+            if repos.is_empty() {
+                return vec![Line::styled("  no open findings", v.theme.dim())];
+            }
+            repos
+                .into_iter()
+                .take(rows)
+                .map(|(name, counts)| severity_line(&safe(name), counts, v))
+                .collect()
+        }
+        (Block::Rules, DashboardAnswer::BacklogByRule(r)) => {
+            let Some(last) = r.buckets.last() else {
+                return vec![Line::styled("  no buckets", v.theme.dim())];
+            };
+            let mut rules: Vec<(&String, i64)> = last
+                .open
+                .iter()
+                .map(|(k, c)| (k, c.0.unwrap_or(0)))
+                .collect();
+            rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            if rules.is_empty() {
+                return vec![Line::styled("  no open findings", v.theme.dim())];
+            }
+            rules
+                .into_iter()
+                .take(rows)
+                .map(|(rule, count)| {
+                    Line::raw(format!("  {:>6}  {}", thousands(count), safe(rule)))
+                })
+                .collect()
+        }
+        (Block::OpenAge, DashboardAnswer::BySeverity(r)) => {
+            let (Some(first), Some(last)) = (r.buckets.first(), r.buckets.last()) else {
+                return vec![Line::styled("  no buckets", v.theme.dim())];
+            };
+            let [f, l] = [first.counts, last.counts].map(|c| [c.critical, c.high, c.medium, c.low]);
+            SEVERITY_NAMES
+                .iter()
+                .zip(f.iter().zip(l))
+                .map(|(name, (then, now))| {
+                    let text = match (then, now) {
+                        (_, None) => "nothing open".to_owned(),
+                        (Some(t), Some(n)) => format!("{n} days (was {t} at the period's start)"),
+                        (None, Some(n)) => format!("{n} days"),
+                    };
+                    Line::from(vec![
+                        Span::styled(
+                            format!("  {name:<9}"),
+                            v.theme.severity(Some(&severity(name))),
+                        ),
+                        Span::raw(text),
+                    ])
+                })
+                .collect()
+        }
+        _ => vec![Line::styled(
+            "  an answer of another report",
+            v.theme.error(),
+        )],
+    }
+}
+
+fn severity(name: &str) -> Severity {
+    match name {
+        "critical" => Severity::Critical,
+        "high" => Severity::High,
+        "medium" => Severity::Medium,
+        _ => Severity::Low,
+    }
+}
+
+fn severity_line<'a>(name: &str, counts: &BySeverity, v: &ViewCx) -> Line<'a> {
+    let mut spans = vec![Span::raw(format!("  {:>6}  ", thousands(counts.total())))];
+    for (label, count) in ["crit", "high", "med", "low"]
+        .iter()
+        .zip(counts.most_severe_first())
+    {
+        let style = if count > 0 {
+            v.theme.severity(Some(&severity(match *label {
+                "crit" => "critical",
+                "med" => "medium",
+                other => other,
+            })))
+        } else {
+            v.theme.dim()
+        };
+        spans.push(Span::styled(format!("{label} {count:<4} "), style));
+    }
+    spans.push(Span::raw(name.to_owned()));
+    Line::from(spans)
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// A line cut to `width` columns.
+fn cut(line: Line<'_>, width: usize) -> Line<'_> {
+    let mut used = 0;
+    let mut spans = Vec::new();
+    for span in line.spans {
+        let w = span.content.width();
+        if used + w <= width {
+            used += w;
+            spans.push(span);
+            continue;
+        }
+        let mut kept = String::new();
+        for c in span.content.chars() {
+            let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + cw + 1 > width {
+                break;
+            }
+            used += cw;
+            kept.push(c);
+        }
+        kept.push('…');
+        spans.push(Span::styled(kept, span.style));
+        break;
+    }
+    Line::from(spans).style(Style::default())
+}

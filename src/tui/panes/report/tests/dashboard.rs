@@ -1,0 +1,105 @@
+//! The dashboard's views of the charts (`d`): each asks its report with
+//! the pane's selectors, in the pane's Dashboard slot, once per selection;
+//! a selector change asks again (the old request cancelled); a report the
+//! server does not offer says so in its place.
+
+use super::super::dashboard::{Answer, Block};
+use super::super::*;
+use super::{loaded, screen};
+use crate::api::ApiError;
+use crate::api::error::ServerMessage;
+use crate::tui::message::{DashboardAnswer, DashboardReport};
+use crate::tui::pane::testing::Drive;
+
+/// The dashboard requests sent, with their ids.
+fn asked(outbox: &Outbox) -> Vec<(RequestId, DashboardReport, GetReportRequest)> {
+    outbox
+        .requests()
+        .into_iter()
+        .filter_map(|(id, r)| match r {
+            ApiRequest::Dashboard(report, req) => Some((id, *report, req.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again() {
+    let mut outbox = Outbox::default();
+    let mut pane = loaded(&mut outbox);
+    assert!(asked(&outbox).is_empty(), "the counts view asks no report");
+    pane.act(Action::NextReportView, 20, &mut outbox);
+    assert_eq!(pane.dashboard.block, Block::Activity);
+    let sent = asked(&outbox);
+    let [(id, DashboardReport::Activity, req)] = sent.as_slice() else {
+        panic!("{sent:?}")
+    };
+    assert_eq!(Slot::of(outbox.slot_of(*id)), Slot::Dashboard);
+    let filters = req.filters.clone().unwrap();
+    // "All time" reads a year, by month.
+    assert!(filters.time_period.and_then(|p| p.since).is_some());
+    assert_eq!(filters.time_bucket_size, Some(TimeBucketSize::Month));
+
+    let report = ActivityReport {
+        this_period: Some(ActivityTotals {
+            total_new: Some(30),
+            ..Default::default()
+        }),
+        previous_period: Some(ActivityTotals {
+            total_new: Some(12),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let answer = DashboardAnswer::Activity(Box::new(report));
+    pane.reply(*id, Ok(ApiResponse::Dashboard(answer.clone())), &mut outbox);
+    assert_eq!(
+        pane.dashboard.answer(DashboardReport::Activity),
+        &Answer::Known(answer)
+    );
+    let shown = screen(120, 40, pane.clone());
+    assert!(shown.contains("opened 30 (+18)"), "{shown}");
+
+    // Back and forth: known for this selection, not asked again.
+    pane.act(Action::PrevReportView, 20, &mut outbox);
+    pane.act(Action::NextReportView, 20, &mut outbox);
+    assert_eq!(asked(&outbox).len(), 1);
+
+    // A selector: asked again for the new selection.
+    pane.act(Action::ToggleCritical, 20, &mut outbox);
+    let again = asked(&outbox);
+    assert_eq!(again.len(), 2, "{again:?}");
+    let severities = &again[1].2.filters.as_ref().unwrap().finding_severities;
+    assert_eq!(severities, &vec![FindingSeverity::Critical]);
+}
+
+#[test]
+fn a_report_the_server_does_not_offer_says_so_and_a_selector_change_cancels_the_one_in_flight() {
+    let mut outbox = Outbox::default();
+    let mut pane = loaded(&mut outbox);
+    pane.act(Action::NextReportView, 20, &mut outbox);
+    pane.act(Action::NextReportView, 20, &mut outbox);
+    assert_eq!(pane.dashboard.block, Block::Repositories);
+    let (id, report, _) = asked(&outbox).pop().unwrap();
+    assert_eq!(report, DashboardReport::ByProject);
+    // Changed before the answer: the request is cancelled, another sent.
+    pane.act(Action::ToggleHigh, 20, &mut outbox);
+    assert!(outbox.cancelled().contains(&id));
+    let (id, _, _) = asked(&outbox).pop().unwrap();
+    let missing = ServerMessage {
+        status: 404,
+        message: "no such route".into(),
+        code: None,
+        details: None,
+    };
+    pane.reply(id, Err(ApiError::NotFound(missing)), &mut outbox);
+    assert!(matches!(
+        pane.dashboard.answer(DashboardReport::ByProject),
+        Answer::NotOffered(_)
+    ));
+    let shown = screen(120, 40, pane.clone());
+    assert!(
+        shown.contains("this deployment does not offer the repositories report"),
+        "{shown}"
+    );
+}
