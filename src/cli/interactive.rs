@@ -42,6 +42,7 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
         views: settings.saved_views(),
         page_size: Some(settings.page_size.value),
         triage_confirm_above: Some(settings.triage_confirm_above.value as usize),
+        sla_days: settings.sla_days.value,
         last_visit: Default::default(),
         visits_file: None,
         config_file: Some(settings.config_path.clone()),

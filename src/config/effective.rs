@@ -105,6 +105,8 @@ pub struct Effective {
     pub page_size: Given<i64>,
     /// Above this many findings a triage by filter asks a second `y`.
     pub triage_confirm_above: Given<u32>,
+    /// Open-age targets by severity (days).
+    pub sla_days: Given<super::values::SlaDays>,
     /// A pane's name (the wiring checks it names a pane of the TUI).
     pub default_pane: Given<&'static str>,
     pub default_sort: Option<Given<SortBy>>,
@@ -292,6 +294,10 @@ pub fn effective(
         triage_confirm_above: profile.and_then(|p| p.triage_confirm_above).map_or(
             Given::new(DEFAULT_TRIAGE_CONFIRM_ABOVE, Source::Default),
             |n| Given::new(n, from_profile()),
+        ),
+        sla_days: profile.and_then(|p| p.sla_days).map_or(
+            Given::new(super::values::SlaDays::default(), Source::Default),
+            |s| Given::new(s, from_profile()),
         ),
         default_pane: profile
             .and_then(|p| p.default_pane)

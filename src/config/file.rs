@@ -41,6 +41,8 @@ pub struct Profile {
     pub page_size: Option<i64>,
     /// Above this many findings a triage by filter asks a second `y`.
     pub triage_confirm_above: Option<u32>,
+    /// Open-age targets by severity (days).
+    pub sla_days: Option<super::values::SlaDays>,
     /// A pane's name (the wiring checks it names a pane). Read through
     /// `RawProfile`; skipped here so serde does not ask the input to live
     /// as long as the name.
@@ -86,6 +88,7 @@ struct RawProfile {
     token_file: Option<String>,
     page_size: Option<PageSize>,
     triage_confirm_above: Option<u32>,
+    sla_days: Option<super::values::SlaDays>,
     default_pane: Option<PaneName>,
     default_sort: Option<SortName>,
     default_direction: Option<DirectionName>,
@@ -142,6 +145,7 @@ impl TryFrom<RawProfile> for Profile {
             token: tokens.pop().map(|(_, t)| t),
             page_size: raw.page_size.map(|p| p.0),
             triage_confirm_above: raw.triage_confirm_above,
+            sla_days: raw.sla_days.map(|s| s.checked()).transpose()?,
             default_pane: raw.default_pane.map(|p| p.name()),
             default_sort: raw.default_sort.map(|s| s.0),
             default_direction: raw.default_direction.map(|d| d.0),

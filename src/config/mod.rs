@@ -57,7 +57,7 @@ pub use token::{TOKEN_COMMAND_TIMEOUT, run_token_command};
 pub mod stored {
     pub use super::stored_token::{load, remove, save};
 }
-pub use values::{ThemeName, filter_pairs};
+pub use values::{SlaDays, ThemeName, filter_pairs};
 pub use views::SavedView;
 
 pub const ENV_BASE_URL: &str = "FINDINGS_BASE_URL";

@@ -43,6 +43,9 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # Above this many findings, :triage-all asks for a second y, and a headless
 # triage by filter or of ids from stdin takes --yes only with --count N (default 50).
 # triage_confirm_above = 50
+# Open-age targets: days a finding of each severity may stay open (the
+# Report's open age marks medians over them) (defaults shown).
+# sla_days = { critical = 7, high = 30, medium = 90, low = 180 }
 # The pane the TUI opens on: report, issues, agentic or scm.
 # default_pane = "issues"
 # The Issues pane's first sort and filters (as `:sort` and `:filter` take them).
@@ -161,6 +164,12 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
         "triage_confirm_above",
         e.triage_confirm_above.value.to_string(),
         &e.triage_confirm_above.source,
+    );
+    line(
+        &mut out,
+        "sla_days",
+        e.sla_days.value.shown(),
+        &e.sla_days.source,
     );
     line(
         &mut out,

@@ -157,6 +157,14 @@ fn errors_name_the_file_the_line_and_the_key() {
         "{err}"
     );
 
+    let err = parse_err("[profiles.work]\nsla_days = { critical = 0 }\n");
+    assert!(
+        err.contains("sla_days.critical must be at least 1 day"),
+        "{err}"
+    );
+    let err = parse_err("[profiles.work]\nsla_days = { urgent = 3 }\n");
+    assert!(err.contains("urgent") && err.contains("critical"), "{err}");
+
     let err = parse_err("[profiles.work]\ndefault_sort = \"size\"\n");
     assert!(err.contains("relevant-since"), "{err}");
 
@@ -213,6 +221,7 @@ deployment = 11
 token_command = "echo from-command"
 page_size = 250
 triage_confirm_above = 10
+sla_days = { critical = 3, low = 365 }
 default_pane = "report"
 default_sort = "severity"
 read_only = true
@@ -271,6 +280,8 @@ fn the_default_profile_applies_below_flags_and_env() {
     assert_eq!(e.page_size.value, 250);
     assert_eq!(e.page_size_override(), Some(250));
     assert_eq!(e.triage_confirm_above.value, 10);
+    // A target not given keeps ours.
+    assert_eq!(e.sla_days.value.most_severe_first(), [3, 30, 90, 365]);
     assert_eq!(e.default_pane.value, "report");
     assert_eq!(e.default_sort.as_ref().unwrap().value, SortBy::Severity);
     assert!(e.read_only.value);

@@ -150,3 +150,52 @@ pub fn filter_pairs(list: &[String]) -> Result<Vec<(String, String)>, String> {
         })
         .collect()
 }
+
+/// Open-age targets: how many days a finding of each severity may stay
+/// open (a profile's `sla_days`). Ours by default: critical 7, high 30,
+/// medium 90, low 180 days.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SlaDays {
+    pub critical: u32,
+    pub high: u32,
+    pub medium: u32,
+    pub low: u32,
+}
+
+impl Default for SlaDays {
+    fn default() -> Self {
+        SlaDays {
+            critical: 7,
+            high: 30,
+            medium: 90,
+            low: 180,
+        }
+    }
+}
+
+impl SlaDays {
+    /// Critical, high, medium, low: most severe first.
+    pub fn most_severe_first(&self) -> [u32; 4] {
+        [self.critical, self.high, self.medium, self.low]
+    }
+
+    /// Every target at least a day.
+    pub(super) fn checked(self) -> Result<SlaDays, String> {
+        match self.most_severe_first().iter().position(|d| *d == 0) {
+            Some(i) => Err(format!(
+                "sla_days.{} must be at least 1 day",
+                ["critical", "high", "medium", "low"][i]
+            )),
+            None => Ok(self),
+        }
+    }
+
+    /// As the config file writes it.
+    pub fn shown(&self) -> String {
+        format!(
+            "{{ critical = {}, high = {}, medium = {}, low = {} }}",
+            self.critical, self.high, self.medium, self.low
+        )
+    }
+}

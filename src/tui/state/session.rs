@@ -28,6 +28,8 @@ pub struct Session {
     /// Above this many findings a triage by filter asks a second `y`.
     /// (`None`: the default.)
     pub triage_confirm_above: Option<usize>,
+    /// Open-age targets by severity (a profile's `sla_days`).
+    pub sla_days: crate::config::SlaDays,
     /// When the findings panes were last seen under this profile: what
     /// came after is marked new.
     pub last_visit: Visits,

@@ -181,21 +181,36 @@ fn known<'a>(
                 return vec![Line::styled("  no buckets", v.theme.dim())];
             };
             let [f, l] = [first.counts, last.counts].map(|c| [c.critical, c.high, c.medium, c.low]);
+            let targets = pane.sla_days.most_severe_first();
             SEVERITY_NAMES
                 .iter()
                 .zip(f.iter().zip(l))
-                .map(|(name, (then, now))| {
-                    let text = match (then, now) {
-                        (_, None) => "nothing open".to_owned(),
-                        (Some(t), Some(n)) => format!("{n} days (was {t} at the period's start)"),
-                        (None, Some(n)) => format!("{n} days"),
+                .zip(targets)
+                .map(|((name, (then, now)), target)| {
+                    let was = then.map_or(String::new(), |t| {
+                        format!(", was {t} at the period's start")
+                    });
+                    let target_days = i64::from(target);
+                    let (text, style) = match now {
+                        None => ("nothing open".to_owned(), v.theme.dim()),
+                        Some(n) if n > target_days => (
+                            format!(
+                                "{n} days: over the {target}-day target by {}{was}",
+                                n - target_days
+                            ),
+                            v.theme.error(),
+                        ),
+                        Some(n) => (
+                            format!("{n} days: within the {target}-day target{was}"),
+                            v.theme.ok(),
+                        ),
                     };
                     Line::from(vec![
                         Span::styled(
                             format!("  {name:<9}"),
                             v.theme.severity(Some(&severity(name))),
                         ),
-                        Span::raw(text),
+                        Span::styled(text, style),
                     ])
                 })
                 .collect()

@@ -111,6 +111,9 @@ pub struct ReportPane {
     started_with: ReportSelectors,
     /// The dashboard's reports, one shown at a time in the charts area.
     pub dashboard: dashboard::Dashboard,
+    /// Open-age targets by severity (days): the open age view marks
+    /// medians over them.
+    pub sla_days: crate::config::SlaDays,
     /// When the period of the dashboard's reports starts (its selector's,
     /// else a year back: the reports read a bounded span).
     dashboard_since: Option<Timestamp>,
@@ -167,6 +170,7 @@ impl Default for ReportPane {
             started_with: ReportSelectors::default(),
             dashboard: dashboard::Dashboard::default(),
             dashboard_since: None,
+            sla_days: crate::config::SlaDays::default(),
             list: PagedList::default(),
             report_type: ReportType::TotalOpen,
             period_days: None,
@@ -236,6 +240,7 @@ impl ReportPane {
     pub fn new(session: &Session) -> Self {
         let mut pane = ReportPane {
             new: NewSince::new(session.last_visit.of(ID)),
+            sla_days: session.sla_days,
             ..ReportPane::default()
         };
         if let Some(remembered) = session.remembered_by::<ReportSelectors>(ID) {

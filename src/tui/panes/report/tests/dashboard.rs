@@ -103,3 +103,40 @@ fn a_report_the_server_does_not_offer_says_so_and_a_selector_change_cancels_the_
         "{shown}"
     );
 }
+
+#[test]
+fn the_open_age_view_marks_the_medians_over_the_profiles_targets() {
+    let mut outbox = Outbox::default();
+    let mut pane = loaded(&mut outbox);
+    pane.sla_days = crate::config::SlaDays {
+        critical: 7,
+        high: 30,
+        ..Default::default()
+    };
+    pane.dashboard.block = Block::OpenAge;
+    pane.act(Action::Refresh, 20, &mut outbox);
+    let (id, report, _) = asked(&outbox).pop().unwrap();
+    assert_eq!(report, DashboardReport::MedianOpenAge);
+    let bucket = |critical, high| SeverityBucket {
+        counts: BySeverity {
+            critical: Some(critical),
+            high: Some(high),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let answer = DashboardAnswer::BySeverity(BySeverityReport {
+        buckets: vec![bucket(3, 10), bucket(12, 25)],
+    });
+    pane.reply(id, Ok(ApiResponse::Dashboard(answer)), &mut outbox);
+    let shown = screen(140, 40, pane.clone());
+    assert!(
+        shown.contains("critical 12 days: over the 7-day target by 5, was 3"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("high     25 days: within the 30-day target"),
+        "{shown}"
+    );
+    assert!(shown.contains("medium   nothing open"), "{shown}");
+}
