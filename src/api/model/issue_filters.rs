@@ -132,6 +132,14 @@ impl IssueFiltersResponse {
             .and_then(|r| r.name.as_deref())
     }
 
+    /// Rule `id`'s name, as the answer lists it.
+    pub fn rule_name(&self, id: &str) -> Option<&str> {
+        self.rules
+            .iter()
+            .find(|r| r.id.as_deref() == Some(id))
+            .and_then(|r| r.name.as_deref())
+    }
+
     /// Ref `id` as `repository:ref`, as the answer lists it.
     pub fn ref_name(&self, id: &str) -> Option<String> {
         self.repo_ref_groups.iter().find_map(|g| {

@@ -51,6 +51,14 @@ impl FilterValues {
         }
     }
 
+    /// Rule `id`'s name, when the values are known and name it.
+    pub fn rule_name(&self, id: &str) -> Option<String> {
+        match self {
+            FilterValues::Known(a) => a.rule_name(id).map(str::to_owned),
+            _ => None,
+        }
+    }
+
     pub fn ref_name(&self, id: &str) -> String {
         match self {
             FilterValues::Known(a) => a.ref_name(id).unwrap_or_else(|| id.to_owned()),

@@ -66,6 +66,15 @@ impl Block {
     }
 }
 
+/// One row of a list view: a repository's name or a rule's id, and its
+/// open findings (by severity for a repository).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    pub total: i64,
+    pub by_severity: Option<BySeverity>,
+}
+
 /// Where one report stands.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum Answer {
@@ -81,6 +90,9 @@ pub enum Answer {
 #[derive(Debug, Clone, Default)]
 pub struct Dashboard {
     pub block: Block,
+    /// The entry selected in a list view (repositories, rules): `Enter`
+    /// narrows the Issues pane to it.
+    pub selected: usize,
     /// By [`DashboardReport`], of `asked_with`.
     answers: Vec<(DashboardReport, Answer)>,
     /// The filters the answers are of.
@@ -117,17 +129,70 @@ impl Dashboard {
             self.answers.clear();
             self.asked_with = Some(filters.clone());
         }
-        let Some(report) = self.block.report() else {
+        if self.block.report().is_none() {
             return;
-        };
-        if matches!(self.answer(report), Answer::NotAsked | Answer::Failed(_)) {
-            let request = GetReportRequest {
-                filters: Some(filters.clone()),
-            };
-            if let Some(id) = outbox.send(ApiRequest::Dashboard(report, request)) {
-                self.set(report, Answer::Loading(id));
+        }
+        // Every view's report at once, in parallel through the worker: the
+        // next `d` finds its view ready.
+        for report in Block::ALL.iter().filter_map(|b| b.report()) {
+            if matches!(self.answer(report), Answer::NotAsked | Answer::Failed(_)) {
+                let request = GetReportRequest {
+                    filters: Some(filters.clone()),
+                };
+                if let Some(id) = outbox.send(ApiRequest::Dashboard(report, request)) {
+                    self.set(report, Answer::Loading(id));
+                }
             }
         }
+    }
+
+    /// The entries of a list view, worst first: repositories by their
+    /// counts from critical down, rules by their count.
+    pub fn entries(&self) -> Vec<Entry> {
+        match (self.block, self.answer(self.block_report())) {
+            (Block::Repositories, Answer::Known(DashboardAnswer::ByProject(p))) => {
+                let mut repos: Vec<Entry> = p
+                    .by_project
+                    .iter()
+                    .map(|(name, counts)| Entry {
+                        key: name.clone(),
+                        total: counts.total(),
+                        by_severity: Some(*counts),
+                    })
+                    .collect();
+                repos.sort_by_key(|e| {
+                    let worst = e.by_severity.map(|c| c.most_severe_first());
+                    (std::cmp::Reverse(worst), e.key.clone())
+                });
+                repos
+            }
+            (Block::Rules, Answer::Known(DashboardAnswer::BacklogByRule(r))) => {
+                let Some(last) = r.buckets.last() else {
+                    return Vec::new();
+                };
+                let mut rules: Vec<Entry> = last
+                    .open
+                    .iter()
+                    .map(|(id, n)| Entry {
+                        key: id.clone(),
+                        total: n.0.unwrap_or(0),
+                        by_severity: None,
+                    })
+                    .collect();
+                rules.sort_by_key(|e| (std::cmp::Reverse(e.total), e.key.clone()));
+                rules
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn block_report(&self) -> DashboardReport {
+        self.block.report().unwrap_or(DashboardReport::Activity)
+    }
+
+    /// Whether the view shown is a list the keys move in.
+    pub fn is_list(&self) -> bool {
+        matches!(self.block, Block::Repositories | Block::Rules)
     }
 
     /// A reply to one of its requests (one no longer waited for is

@@ -75,8 +75,13 @@ fn title<'a>(block: Block, f: &ReportFilters, v: &ViewCx) -> Line<'a> {
         Span::styled(format!(" {} ", capitalised(block.label())), v.theme.title()),
         Span::styled(
             format!(
-                "· {scope} · {} · {} next view",
+                "· {scope} · {}{} · {} next view",
                 block.meaning(),
+                if matches!(block, Block::Repositories | Block::Rules) {
+                    " · j/k choose, Enter: its open findings in Issues"
+                } else {
+                    ""
+                },
                 v.key(super::KEYS, Action::NextReportView)
             ),
             v.theme.dim(),
@@ -142,37 +147,32 @@ fn known<'a>(
             }
             lines
         }
-        (Block::Repositories, DashboardAnswer::ByProject(p)) => {
-            let mut repos: Vec<(&String, &BySeverity)> = p.by_project.iter().collect();
-            // Worst first: by critical, then high, medium, low.
-            repos.sort_by_key(|(_, counts)| std::cmp::Reverse(counts.most_severe_first()));
-            if repos.is_empty() {
+        (Block::Repositories | Block::Rules, _) => {
+            let entries = pane.dashboard.entries();
+            if entries.is_empty() {
                 return vec![Line::styled("  no open findings", v.theme.dim())];
             }
-            repos
-                .into_iter()
-                .take(rows)
-                .map(|(name, counts)| severity_line(&safe(name), counts, v))
-                .collect()
-        }
-        (Block::Rules, DashboardAnswer::BacklogByRule(r)) => {
-            let Some(last) = r.buckets.last() else {
-                return vec![Line::styled("  no buckets", v.theme.dim())];
-            };
-            let mut rules: Vec<(&String, i64)> = last
-                .open
+            // The selected entry stays in view.
+            let selected = pane.dashboard.selected.min(entries.len() - 1);
+            let start = (selected + 1).saturating_sub(rows);
+            entries
                 .iter()
-                .map(|(k, c)| (k, c.0.unwrap_or(0)))
-                .collect();
-            rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-            if rules.is_empty() {
-                return vec![Line::styled("  no open findings", v.theme.dim())];
-            }
-            rules
-                .into_iter()
+                .enumerate()
+                .skip(start)
                 .take(rows)
-                .map(|(rule, count)| {
-                    Line::raw(format!("  {:>6}  {}", thousands(count), safe(rule)))
+                .map(|(i, e)| {
+                    let mut line = match &e.by_severity {
+                        Some(counts) => severity_line(&safe(&e.key), counts, v),
+                        None => Line::raw(format!(
+                            "  {:>6}  {}",
+                            thousands(e.total),
+                            safe(&rule_name(pane, &e.key))
+                        )),
+                    };
+                    if i == selected {
+                        line = line.style(v.theme.selected());
+                    }
+                    line
                 })
                 .collect()
         }
@@ -220,6 +220,11 @@ fn known<'a>(
             v.theme.error(),
         )],
     }
+}
+
+/// A rule's name as the filter values give it, else its id.
+fn rule_name(pane: &ReportPane, id: &str) -> String {
+    pane.known.rule_name(id).unwrap_or_else(|| id.to_owned())
 }
 
 fn severity(name: &str) -> Severity {

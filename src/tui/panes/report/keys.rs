@@ -7,7 +7,7 @@ use crate::filter_spec::{self, REPORT_NAMES};
 use crate::tui::keymap::Action;
 use crate::tui::list::choices;
 use crate::tui::list::filter_values::FilterValues;
-use crate::tui::message::AppEvent;
+use crate::tui::message::{AppEvent, PaneMsg};
 use crate::tui::pane::Cx;
 use crossterm::event::{KeyCode, KeyEvent};
 use tui_input::Input;
@@ -98,6 +98,7 @@ impl ReportPane {
                 };
                 let next = (at.unwrap_or(0) + step) % Block::ALL.len();
                 self.dashboard.block = Block::ALL[next];
+                self.dashboard.selected = 0;
                 self.show_dashboard(cx.outbox);
                 cx.outbox.status(format!(
                     "view {}: {}",
@@ -109,6 +110,61 @@ impl ReportPane {
             Action::Back if !self.projects.is_empty() => self.set_projects(Vec::new(), cx),
             _ => {}
         }
+    }
+
+    /// `j`/`k` and `Enter` in the repositories and rules views: the
+    /// selected entry moves, and `Enter` lists its open findings in the
+    /// Issues pane (with the severities toggled here). `false`: not a key
+    /// of the view.
+    pub(super) fn on_view_key(&mut self, action: Action, cx: &mut Cx) -> bool {
+        use super::dashboard::Block;
+        let entries = self.dashboard.entries();
+        let last = entries.len().saturating_sub(1);
+        let selected = &mut self.dashboard.selected;
+        match action {
+            Action::Down => *selected = (*selected + 1).min(last),
+            Action::Up => *selected = selected.saturating_sub(1),
+            Action::Top => *selected = 0,
+            Action::Bottom => *selected = last,
+            Action::Open => {
+                let Some(entry) = entries.get((*selected).min(last)) else {
+                    return true;
+                };
+                let mut selection = ListSelection::default();
+                let f = &mut selection.filter;
+                f.aggregate_issue_states = vec![
+                    AggregateState::Open,
+                    AggregateState::Reviewing,
+                    AggregateState::Fixing,
+                ];
+                f.severities = super::SEVERITIES
+                    .iter()
+                    .zip(self.severities)
+                    .filter(|(_, on)| *on)
+                    .map(|(s, _)| Severity::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
+                    .collect();
+                let what = match self.dashboard.block {
+                    Block::Rules => {
+                        f.rule_ids = vec![entry.key.clone()];
+                        let name = self.known.rule_name(&entry.key);
+                        format!(
+                            "open findings of rule {}",
+                            name.as_deref().unwrap_or(&entry.key)
+                        )
+                    }
+                    _ => {
+                        f.repository_names = vec![entry.key.clone()];
+                        format!("open findings of {}", entry.key)
+                    }
+                };
+                cx.outbox.events.push(AppEvent::ToPane(
+                    crate::tui::panes::FINDINGS,
+                    PaneMsg::Narrow(Box::new(selection), what),
+                ));
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// A key while the repository filter is typed: `Enter` applies it

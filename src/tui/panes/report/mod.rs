@@ -327,6 +327,10 @@ impl ReportPane {
     fn show_dashboard(&mut self, outbox: &mut Outbox) {
         let filters = self.dashboard_filters();
         outbox.in_slot(Slot::Dashboard, |o| self.dashboard.show(&filters, o));
+        // The rules view names its rules.
+        if self.dashboard.block == dashboard::Block::Rules {
+            outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
+        }
     }
 
     pub fn request(&self, cursor: Option<String>) -> ReportRequest {
@@ -507,6 +511,10 @@ impl Pane for ReportPane {
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) {
+        // A list view of the charts has the row keys and Enter.
+        if self.dashboard.is_list() && self.on_view_key(action, cx) {
+            return;
+        }
         let rows = list_rows(cx.area);
         let stopping = action == Action::Back;
         // Esc stops the counts in flight too.

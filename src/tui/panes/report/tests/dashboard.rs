@@ -30,11 +30,22 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
     assert!(asked(&outbox).is_empty(), "the counts view asks no report");
     pane.act(Action::NextReportView, 20, &mut outbox);
     assert_eq!(pane.dashboard.block, Block::Activity);
+    // Every view's report at once, each in the Dashboard slot.
     let sent = asked(&outbox);
-    let [(id, DashboardReport::Activity, req)] = sent.as_slice() else {
-        panic!("{sent:?}")
-    };
-    assert_eq!(Slot::of(outbox.slot_of(*id)), Slot::Dashboard);
+    let kinds: Vec<DashboardReport> = sent.iter().map(|(_, r, _)| *r).collect();
+    assert_eq!(
+        kinds,
+        [
+            DashboardReport::Activity,
+            DashboardReport::ByProject,
+            DashboardReport::BacklogByRule,
+            DashboardReport::MedianOpenAge
+        ]
+    );
+    for (id, _, _) in &sent {
+        assert_eq!(Slot::of(outbox.slot_of(*id)), Slot::Dashboard);
+    }
+    let (id, _, req) = &sent[0];
     let filters = req.filters.clone().unwrap();
     // "All time" reads a year, by month.
     assert!(filters.time_period.and_then(|p| p.since).is_some());
@@ -60,16 +71,21 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
     let shown = screen(120, 40, pane.clone());
     assert!(shown.contains("opened 30 (+18)"), "{shown}");
 
-    // Back and forth: known for this selection, not asked again.
+    // Back and forth: known or on its way for this selection, not asked
+    // again.
     pane.act(Action::PrevReportView, 20, &mut outbox);
     pane.act(Action::NextReportView, 20, &mut outbox);
-    assert_eq!(asked(&outbox).len(), 1);
+    assert_eq!(asked(&outbox).len(), 4);
 
-    // A selector: asked again for the new selection.
+    // A selector: the three in flight cancelled, all asked again for the
+    // new selection.
     pane.act(Action::ToggleCritical, 20, &mut outbox);
     let again = asked(&outbox);
-    assert_eq!(again.len(), 2, "{again:?}");
-    let severities = &again[1].2.filters.as_ref().unwrap().finding_severities;
+    assert_eq!(again.len(), 8, "{again:?}");
+    for (id, _, _) in &sent[1..] {
+        assert!(outbox.cancelled().contains(id));
+    }
+    let severities = &again[4].2.filters.as_ref().unwrap().finding_severities;
     assert_eq!(severities, &vec![FindingSeverity::Critical]);
 }
 
@@ -80,12 +96,18 @@ fn a_report_the_server_does_not_offer_says_so_and_a_selector_change_cancels_the_
     pane.act(Action::NextReportView, 20, &mut outbox);
     pane.act(Action::NextReportView, 20, &mut outbox);
     assert_eq!(pane.dashboard.block, Block::Repositories);
-    let (id, report, _) = asked(&outbox).pop().unwrap();
-    assert_eq!(report, DashboardReport::ByProject);
+    let by_project = |outbox: &Outbox| {
+        asked(outbox)
+            .into_iter()
+            .filter(|(_, r, _)| *r == DashboardReport::ByProject)
+            .map(|(id, _, _)| id)
+            .collect::<Vec<_>>()
+    };
+    let id = by_project(&outbox)[0];
     // Changed before the answer: the request is cancelled, another sent.
     pane.act(Action::ToggleHigh, 20, &mut outbox);
     assert!(outbox.cancelled().contains(&id));
-    let (id, _, _) = asked(&outbox).pop().unwrap();
+    let id = *by_project(&outbox).last().unwrap();
     let missing = ServerMessage {
         status: 404,
         message: "no such route".into(),
@@ -116,7 +138,11 @@ fn the_open_age_view_marks_the_medians_over_the_profiles_targets() {
     pane.dashboard.block = Block::OpenAge;
     pane.act(Action::Refresh, 20, &mut outbox);
     let (id, report, _) = asked(&outbox).pop().unwrap();
-    assert_eq!(report, DashboardReport::MedianOpenAge);
+    assert_eq!(
+        report,
+        DashboardReport::MedianOpenAge,
+        "the last of the four"
+    );
     let bucket = |critical, high| SeverityBucket {
         counts: BySeverity {
             critical: Some(critical),
@@ -139,4 +165,62 @@ fn the_open_age_view_marks_the_medians_over_the_profiles_targets() {
         "{shown}"
     );
     assert!(shown.contains("medium   nothing open"), "{shown}");
+}
+
+#[test]
+fn enter_on_a_repository_lists_its_open_findings_in_the_issues_pane() {
+    use crate::tui::message::{AppEvent, PaneMsg};
+    let mut outbox = Outbox::default();
+    let mut pane = loaded(&mut outbox);
+    pane.act(Action::ToggleCritical, 20, &mut outbox);
+    pane.dashboard.block = Block::Repositories;
+    pane.act(Action::Refresh, 20, &mut outbox);
+    let id = asked(&outbox)
+        .into_iter()
+        .rev()
+        .find(|(_, r, _)| *r == DashboardReport::ByProject)
+        .unwrap()
+        .0;
+    let counts = |critical, high| BySeverity {
+        critical: Some(critical),
+        high: Some(high),
+        ..Default::default()
+    };
+    let answer = DashboardAnswer::ByProject(ByProjectReport {
+        by_project: [
+            ("acme/web".to_owned(), counts(1, 40)),
+            ("acme/api".to_owned(), counts(5, 2)),
+            ("acme/ops".to_owned(), counts(5, 3)),
+        ]
+        .into(),
+    });
+    pane.reply(id, Ok(ApiResponse::Dashboard(answer)), &mut outbox);
+    let keys: Vec<String> = pane
+        .dashboard
+        .entries()
+        .into_iter()
+        .map(|e| e.key)
+        .collect();
+    assert_eq!(keys, ["acme/ops", "acme/api", "acme/web"], "worst first");
+    // j moves in the view, not in the findings list.
+    let list_at = pane.list.selected;
+    pane.act(Action::Down, 20, &mut outbox);
+    assert_eq!((pane.dashboard.selected, pane.list.selected), (1, list_at));
+    outbox.events.clear();
+    pane.act(Action::Open, 20, &mut outbox);
+    let Some(AppEvent::ToPane(to, PaneMsg::Narrow(selection, what))) = outbox.events.pop() else {
+        panic!("a narrowing: {:?}", outbox.events)
+    };
+    assert_eq!(to, crate::tui::panes::FINDINGS);
+    assert_eq!(what, "open findings of acme/api");
+    assert_eq!(selection.filter.repository_names, ["acme/api"]);
+    assert_eq!(selection.filter.severities, [Severity::Critical]);
+    assert_eq!(
+        selection.filter.aggregate_issue_states,
+        [
+            AggregateState::Open,
+            AggregateState::Reviewing,
+            AggregateState::Fixing
+        ]
+    );
 }
