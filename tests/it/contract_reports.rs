@@ -209,3 +209,69 @@ async fn a_period_the_reports_cannot_answer_is_refused_with_the_reason() {
         .unwrap();
     assert_eq!(default.buckets.len(), 5);
 }
+
+/// Open findings per rule id, as the groups view counts them for `filter`
+/// (every page).
+async fn grouped(
+    client: &Client,
+    filter: ListIssuesFilter,
+) -> std::collections::BTreeMap<String, i64> {
+    let selection = ListSelection {
+        filter,
+        ..Default::default()
+    };
+    let mut req = ListIssueGroupsRequest {
+        limit: Some(100),
+        ..ListIssueGroupsRequest::by_rule(&selection)
+    };
+    let mut counts = std::collections::BTreeMap::new();
+    loop {
+        let page = client.list_issue_groups(&req).await.expect("groups");
+        for g in page.groups {
+            *counts.entry(g.rule_id.unwrap_or_default()).or_insert(0) +=
+                g.issues_count.unwrap_or(0);
+        }
+        match page.cursor {
+            Some(c) => req.cursor = Some(c),
+            None => return counts,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_backlog_by_rule_now_is_what_the_groups_view_counts_open() {
+    let server = Watched::new(common::demo(600).await);
+    let client = common::client_for(&server);
+    let open = ListIssuesFilter {
+        aggregate_issue_states: vec![
+            AggregateState::Open,
+            AggregateState::Reviewing,
+            AggregateState::Fixing,
+        ],
+        ..Default::default()
+    };
+    // The reports count archived projects too; the list counts them apart.
+    let mut expected = grouped(&client, open.clone()).await;
+    let archived = ListIssuesFilter {
+        include_archived: Some(true),
+        ..open
+    };
+    for (rule, n) in grouped(&client, archived).await {
+        *expected.entry(rule).or_insert(0) += n;
+    }
+    expected.retain(|_, n| *n > 0);
+    let by_rule = client
+        .backlog_by_rule_report(&request(period(30, TimeBucketSize::Week)))
+        .await
+        .unwrap();
+    let now: std::collections::BTreeMap<String, i64> = by_rule
+        .buckets
+        .last()
+        .unwrap()
+        .open
+        .iter()
+        .map(|(k, v)| (k.clone(), v.0.unwrap_or(0)))
+        .collect();
+    assert!(now.len() > 5, "{now:?}");
+    assert_eq!(now, expected);
+}
