@@ -68,6 +68,13 @@ pub fn router(state: Arc<DemoState>) -> Router {
             )),
         )
         .route(
+            "/api/issues/{deployment}/counts",
+            post(json_query(
+                |r: &CountIssuesRequest| Some(&r.deployment_id),
+                |s, r| query::count_issues(&s.dataset, r),
+            )),
+        )
+        .route(
             "/api/issues/{deployment}/search",
             post(json_query(
                 |r: &SearchIssuesRequest| Some(&r.deployment_id),

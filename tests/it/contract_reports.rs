@@ -275,3 +275,32 @@ async fn the_backlog_by_rule_now_is_what_the_groups_view_counts_open() {
     assert!(now.len() > 5, "{now:?}");
     assert_eq!(now, expected);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn count_issues_is_what_search_issues_lists() {
+    let server = Watched::new(common::demo(100).await);
+    let client = common::client_for(&server);
+    let critical = SearchFilters {
+        severities: vec![Severity::Critical],
+        ..Default::default()
+    };
+    for filters in [None, Some(&critical)] {
+        let count = client.count_issues(filters).await.unwrap().count;
+        let mut listed = 0;
+        let mut req = SearchIssuesRequest {
+            filters: filters.cloned(),
+            limit: Some(100),
+            ..Default::default()
+        };
+        loop {
+            let page = client.search_issues(&req).await.unwrap();
+            listed += page.issues.len() as i64;
+            match page.cursor {
+                Some(c) => req.cursor = Some(c),
+                None => break,
+            }
+        }
+        assert_eq!(count, Some(listed), "{filters:?}");
+        assert!(listed > 0);
+    }
+}

@@ -402,6 +402,7 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .issue_counts(&GetIssueCountsRequest::default())
         .await
         .expect("issue counts");
+    client.count_issues(None).await.expect("count issues");
     let report = GetReportRequest::default();
     client.activity_report(&report).await.expect("activity");
     client.by_project_report(&report).await.expect("by project");
@@ -431,6 +432,7 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         "ScmService_PatchScmConfig",
         "IssuesService_BulkUpdateIssues",
         "PublicIssuesService_TriageIssue",
+        "PublicIssuesService_CountIssues",
         "ReportsService_GetFindingsActivityReport",
         "ReportsService_GetFindingsByProjectAndSeverityReport",
         "ReportsService_GetBacklogByRuleReport",

@@ -158,6 +158,22 @@ impl Client {
             .await
     }
 
+    /// POST /api/issues/{deploymentId}/counts
+    /// (`PublicIssuesService_CountIssues`): how many agentic-workflow
+    /// issues the filters match.
+    pub async fn count_issues(
+        &self,
+        filters: Option<&SearchFilters>,
+    ) -> Result<CountIssuesResponse, ApiError> {
+        let path = format!("/api/issues/{}/counts", self.deployment);
+        let body = CountIssuesRequest {
+            deployment_id: Some(self.deployment.clone()),
+            filters: filters.cloned(),
+        };
+        self.read(reqwest::Method::POST, &path, Some(&body), Bounds::ONE)
+            .await
+    }
+
     /// POST /api/issues/{deploymentId}/search
     pub async fn search_issues(
         &self,

@@ -104,6 +104,24 @@ pub struct TimeRange {
     pub end_at: Option<Timestamp>,
 }
 
+/// `PublicIssuesService_CountIssues`: how many agentic-workflow issues
+/// the filters match.
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CountIssuesRequest {
+    pub deployment_id: Option<String>,
+    pub filters: Option<SearchFilters>,
+}
+
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CountIssuesResponse {
+    #[serde(with = "wire::int64_string")]
+    pub count: Option<i64>,
+}
+
 #[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

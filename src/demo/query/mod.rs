@@ -61,7 +61,7 @@ pub use list::list_issues;
 pub use memo::Bits;
 pub use order::Orders;
 pub use report::report_findings;
-pub use search::search_issues;
+pub use search::{count_issues, search_issues};
 pub use triage::{triage_agentic, update_findings};
 
 use super::dataset::Kind;

@@ -141,3 +141,18 @@ pub fn search_issues(
         }),
     })
 }
+
+/// Count issues: how many Search issues would list for the filters (the
+/// same matching, triage applied).
+pub fn count_issues(
+    ds: &Dataset,
+    req: &CountIssuesRequest,
+) -> Result<CountIssuesResponse, BadRequest> {
+    let search = SearchIssuesRequest {
+        filters: req.filters.clone(),
+        limit: Some(1),
+        ..Default::default()
+    };
+    let total = search_issues(ds, &search)?.total;
+    Ok(CountIssuesResponse { count: total })
+}

@@ -113,6 +113,9 @@ pub enum ApiRequest {
     IssueCounts(GetIssueCountsRequest),
     /// One of the dashboard's reports (`ReportsService_Get*Report`).
     Dashboard(DashboardReport, GetReportRequest),
+    /// How many agentic-workflow issues the filters match
+    /// (`PublicIssuesService_CountIssues`).
+    CountAgentic(Option<SearchFilters>),
 }
 
 /// The dashboard's reports.
@@ -177,6 +180,7 @@ pub enum ApiResponse {
     IssueFilters(IssueFiltersResponse),
     IssueCounts(GetIssueCountsResponse),
     Dashboard(DashboardAnswer),
+    AgenticCount(CountIssuesResponse),
 }
 
 impl ApiResponse {
@@ -197,6 +201,7 @@ impl ApiResponse {
             ApiResponse::IssueFilters(_) => "issue filters",
             ApiResponse::IssueCounts(_) => "issue counts",
             ApiResponse::Dashboard(_) => "dashboard report",
+            ApiResponse::AgenticCount(_) => "agentic count",
         }
     }
 

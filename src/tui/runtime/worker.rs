@@ -112,6 +112,10 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .await
             .map(ApiResponse::IssueFilters),
         ApiRequest::IssueCounts(r) => client.issue_counts(&r).await.map(ApiResponse::IssueCounts),
+        ApiRequest::CountAgentic(f) => client
+            .count_issues(f.as_ref())
+            .await
+            .map(ApiResponse::AgenticCount),
         ApiRequest::Dashboard(report, r) => {
             use crate::tui::message::{DashboardAnswer as A, DashboardReport as R};
             let answer = match report {

@@ -34,10 +34,12 @@ pub enum Slot {
     Search,
     /// The repository names the rows show.
     RepoNames,
+    /// How many issues the search matches (`CountIssues`).
+    Count,
 }
 
 impl ReplySlot for Slot {
-    const ALL: &'static [Slot] = &[Slot::Search, Slot::RepoNames];
+    const ALL: &'static [Slot] = &[Slot::Search, Slot::RepoNames, Slot::Count];
 }
 
 /// The four text queries, in the order they are shown and tabbed through.
@@ -101,6 +103,8 @@ pub struct AgenticPane {
     pub list: PagedList<AgenticIssue>,
     /// `total` of the last page of the current search.
     pub total: Option<i64>,
+    /// The count request in flight.
+    counting: Option<RequestId>,
     /// The four inputs, in [`QueryField::ALL`] order.
     pub inputs: [Input; 4],
     /// The queries of the search in force (trimmed; "" = none).
@@ -240,6 +244,10 @@ impl AgenticPane {
         outbox.cancel(cancel);
         self.total = None;
         self.load_next(outbox);
+        // The total from the published count, asked beside the first page.
+        outbox.cancel(self.counting.take());
+        let count = ApiRequest::CountAgentic(self.filters());
+        self.counting = outbox.in_slot(Slot::Count, |o| o.send(count));
     }
 
     fn load_next(&mut self, outbox: &mut Outbox) {
@@ -427,6 +435,16 @@ impl Pane for AgenticPane {
         let outbox = &mut *cx.outbox;
         match Slot::of(slot) {
             Slot::RepoNames => self.names.accept(id, result),
+            Slot::Count if self.counting == Some(id) => {
+                self.counting = None;
+                match result {
+                    Ok(ApiResponse::AgenticCount(c)) if c.count.is_some() => self.total = c.count,
+                    // The search's own total stands.
+                    _ => {}
+                }
+            }
+            // A count of an earlier search.
+            Slot::Count => {}
             Slot::Search => {
                 if !self.list.loader.accept(id) {
                     return;

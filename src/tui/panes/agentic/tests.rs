@@ -79,6 +79,40 @@ fn activate_runs_one_empty_search() {
 }
 
 #[test]
+fn each_search_asks_its_count_in_the_count_slot_and_shows_it_as_the_total() {
+    let mut pane = AgenticPane::default();
+    let mut outbox = Outbox::default();
+    pane.start(&mut outbox);
+    let counts: Vec<RequestId> = outbox
+        .requests()
+        .into_iter()
+        .filter(|(_, r)| matches!(r, ApiRequest::CountAgentic(None)))
+        .map(|(id, _)| id)
+        .collect();
+    let [count] = counts[..] else {
+        panic!("one count: {:?}", outbox.requests())
+    };
+    assert_eq!(Slot::of(outbox.slot_of(count)), Slot::Count);
+    pane.reply(
+        last_id(&outbox),
+        Ok(page(0..10, 40, Some("c"))),
+        &mut outbox,
+    );
+    assert_eq!(pane.total, Some(40));
+    let answer = CountIssuesResponse { count: Some(41) };
+    pane.reply(count, Ok(ApiResponse::AgenticCount(answer)), &mut outbox);
+    assert_eq!(pane.total, Some(41), "the published count is the total");
+    // A new search: the count asked again, the old one cancelled if open.
+    pane.act(Action::Refresh, 20, &mut outbox);
+    let again = outbox
+        .requests()
+        .into_iter()
+        .filter(|(_, r)| matches!(r, ApiRequest::CountAgentic(_)))
+        .count();
+    assert_eq!(again, 2);
+}
+
+#[test]
 fn typed_queries_are_sent_and_empty_ones_omitted() {
     let mut pane = AgenticPane::default();
     let mut outbox = Outbox::default();
