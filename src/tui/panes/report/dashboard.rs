@@ -149,7 +149,13 @@ impl Dashboard {
     /// The entries of a list view, worst first: repositories by their
     /// counts from critical down, rules by their count.
     pub fn entries(&self) -> Vec<Entry> {
-        match (self.block, self.answer(self.block_report())) {
+        self.entries_of(self.block)
+    }
+
+    /// [`Dashboard::entries`] of view `block` (shown or not).
+    pub fn entries_of(&self, block: Block) -> Vec<Entry> {
+        let report = block.report().unwrap_or(DashboardReport::Activity);
+        match (block, self.answer(report)) {
             (Block::Repositories, Answer::Known(DashboardAnswer::ByProject(p))) => {
                 let mut repos: Vec<Entry> = p
                     .by_project
@@ -186,8 +192,18 @@ impl Dashboard {
         }
     }
 
-    fn block_report(&self) -> DashboardReport {
-        self.block.report().unwrap_or(DashboardReport::Activity)
+    /// The view beside the shown one on a wide screen: the next report.
+    pub fn beside(&self) -> Block {
+        let at = Block::ALL
+            .iter()
+            .position(|b| *b == self.block)
+            .unwrap_or(0);
+        let next = Block::ALL[(at + 1) % Block::ALL.len()];
+        if next == Block::Counts {
+            Block::Activity
+        } else {
+            next
+        }
     }
 
     /// Whether the view shown is a list the keys move in.

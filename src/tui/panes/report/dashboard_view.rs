@@ -20,8 +20,23 @@ use unicode_width::UnicodeWidthStr;
 
 const SEVERITY_NAMES: [&str; 4] = ["critical", "high", "medium", "low"];
 
+/// The view shown; on a wide screen (160 columns and more) the next one
+/// beside it.
 pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
-    let block = pane.dashboard.block;
+    if area.width >= 160 {
+        let [left, right] = ratatui::layout::Layout::horizontal([
+            ratatui::layout::Constraint::Percentage(50),
+            ratatui::layout::Constraint::Percentage(50),
+        ])
+        .areas(area);
+        draw_block(f, left, pane, pane.dashboard.block, v);
+        draw_block(f, right, pane, pane.dashboard.beside(), v);
+    } else {
+        draw_block(f, area, pane, pane.dashboard.block, v);
+    }
+}
+
+fn draw_block(f: &mut Frame, area: Rect, pane: &ReportPane, block: Block, v: &ViewCx) {
     let Some(report) = block.report() else {
         return;
     };
@@ -47,7 +62,7 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
             format!("  failed: {} (r asks again)", safe(why)),
             v.theme.error(),
         )],
-        Answer::Known(answer) => known(answer, rows, pane, v),
+        Answer::Known(answer) => known(block, answer, rows, pane, v),
     };
     lines.extend(body.into_iter().take(rows));
     let lines: Vec<Line> = lines.into_iter().map(|l| cut(l, width)).collect();
@@ -90,13 +105,14 @@ fn title<'a>(block: Block, f: &ReportFilters, v: &ViewCx) -> Line<'a> {
 }
 
 fn known<'a>(
+    block: Block,
     answer: &DashboardAnswer,
     rows: usize,
     pane: &ReportPane,
     v: &ViewCx,
 ) -> Vec<Line<'a>> {
     let n = |x: Option<i64>| x.unwrap_or(0);
-    match (pane.dashboard.block, answer) {
+    match (block, answer) {
         (Block::Activity, DashboardAnswer::Activity(a)) => {
             let mut lines = Vec::new();
             if let (Some(this), Some(before)) = (a.this_period, a.previous_period) {
@@ -148,13 +164,14 @@ fn known<'a>(
             lines
         }
         (Block::Repositories | Block::Rules, _) => {
-            let entries = pane.dashboard.entries();
+            let entries = pane.dashboard.entries_of(block);
             if entries.is_empty() {
                 return vec![Line::styled("  no open findings", v.theme.dim())];
             }
-            // The selected entry stays in view.
-            let selected = pane.dashboard.selected.min(entries.len() - 1);
-            let start = (selected + 1).saturating_sub(rows);
+            // The selected entry stays in view (in the view the keys move).
+            let selected = (block == pane.dashboard.block)
+                .then(|| pane.dashboard.selected.min(entries.len() - 1));
+            let start = selected.map_or(0, |s| (s + 1).saturating_sub(rows));
             entries
                 .iter()
                 .enumerate()
@@ -169,7 +186,7 @@ fn known<'a>(
                             safe(&rule_name(pane, &e.key))
                         )),
                     };
-                    if i == selected {
+                    if Some(i) == selected {
                         line = line.style(v.theme.selected());
                     }
                     line
