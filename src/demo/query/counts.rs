@@ -24,14 +24,10 @@ pub fn issue_counts(
     };
     let archived = matching(ds, orders, &changes, &in_archived, &types);
     let mut counts = Counts::default();
-    for (i, base) in ds.rows.iter().enumerate() {
-        if listed.get(i) {
-            counts.add(&changes.row(i, base));
-        }
-        if archived.get(i) {
-            counts.archived += 1;
-        }
+    for i in listed.ones() {
+        counts.add(&changes.row(i, &ds.rows[i]));
     }
+    counts.archived = archived.count() as i64;
     Ok(counts.response())
 }
 
