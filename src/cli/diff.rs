@@ -156,12 +156,13 @@ pub async fn run(
             let mut req = old_header.request.clone();
             req.include_activity_history = Some(true);
             req.limit = Some(MAX_PAGE_ITEMS as i64);
-            // Every page is compared: the next is asked for meanwhile.
+            // One page at a time: pages with their activity are the
+            // larger part of a diff's memory beside the old side.
             let mut pages = Box::pin(pages_following(
                 client.clone(),
                 req,
                 args.max_pages as usize,
-                Follow::Ahead,
+                Follow::WhenAsked,
             ));
             let mut progress = Progress::new();
             let mut seen = 0;
@@ -214,6 +215,7 @@ fn read_baseline(path: &Path) -> Result<(Header, Baseline), Failure> {
     {
         baseline.add(&entry);
     }
+    baseline.ready();
     Ok((reader.header().clone(), baseline))
 }
 

@@ -169,7 +169,7 @@ pub fn main() -> ExitCode {
 /// glibc's allocator gives each thread that allocates its own arena; a
 /// page decoded on one runtime thread and written out on another then
 /// leaves free memory stranded in both: `issues --all --format csv` at a
-/// million findings peaked at 64 MB with the default arenas and 34 MB with
+/// million findings peaked at 64 MB with the default arenas and 40 MB with
 /// one (the next page is fetched while the last one is written), and was
 /// no slower. Before any thread starts.
 fn one_malloc_arena() {

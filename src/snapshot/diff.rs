@@ -263,11 +263,11 @@ impl Baseline {
         }
     }
 
-    /// The entry of `id`, the numeric ones sorted first if need be.
-    fn find(&mut self, id: &str) -> Option<&mut Compact> {
-        let Some(n) = numeric_id(id) else {
-            return self.by_text.get_mut(id);
-        };
+    /// Readies the look-ups (sorts the numeric ids), once every old
+    /// finding is added: the sort's scratch space is then taken before the
+    /// new side's pages arrive rather than beside them. The first look-up
+    /// does it otherwise.
+    pub fn ready(&mut self) {
         if !self.sorted {
             // Stable: of a repeated id, the last added is kept.
             self.by_number.sort_by_key(|(n, _)| *n);
@@ -281,6 +281,14 @@ impl Baseline {
             self.by_number.shrink_to_fit();
             self.sorted = true;
         }
+    }
+
+    /// The entry of `id`.
+    fn find(&mut self, id: &str) -> Option<&mut Compact> {
+        let Some(n) = numeric_id(id) else {
+            return self.by_text.get_mut(id);
+        };
+        self.ready();
         let at = self.by_number.binary_search_by_key(&n, |(n, _)| *n).ok()?;
         Some(&mut self.by_number[at].1)
     }
