@@ -25,98 +25,21 @@ BIN=${FINDINGS_BIN:-target/release/findings}
 FINDINGS=${FINDINGS:-100000}
 SMALL=${SMALL:-20000}
 LIMIT=${LIMIT:-1000}
-TOKEN=demo-token
-DEPLOYMENT=1234
-
-missing=()
-command -v curl >/dev/null || missing+=("curl (apt-get install -y curl)")
-command -v jq >/dev/null || missing+=("jq (apt-get install -y jq)")
-[ -x /usr/bin/time ] || missing+=("GNU time at /usr/bin/time, for peak memory (apt-get install -y time)")
-[ -x "$BIN" ] || missing+=("the findings binary at $BIN (cargo build --release)")
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "export_vs_curl: cannot run, missing:" >&2
-    printf '  - %s\n' "${missing[@]}" >&2
-    exit 2
-fi
 
 WORK=$(mktemp -d)
-SERVER_PID=""
-stop_server() {
-    if [ -n "$SERVER_PID" ]; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-        SERVER_PID=""
-    fi
-}
+# shellcheck source=bench_lib.sh
+. benches/bench_lib.sh
+require curl jq time findings
 cleanup() {
     stop_server
     rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM
 
-# Starts a demo server with $1 findings on a free port; sets URL.
-start_server() {
-    local n=$1 log="$WORK/server-$1.log"
-    "$BIN" demo serve --addr 127.0.0.1:0 --findings "$n" >"$log" 2>&1 &
-    SERVER_PID=$!
-    URL=""
-    for _ in $(seq 1 300); do
-        URL=$(sed -n 's/^findings demo server listening on \(http[^ ]*\).*/\1/p' "$log")
-        [ -n "$URL" ] && break
-        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-            echo "export_vs_curl: the demo server did not start:" >&2
-            cat "$log" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-    if [ -z "$URL" ]; then
-        echo "export_vs_curl: the demo server did not answer within 30 s" >&2
-        exit 1
-    fi
-}
-
-# Runs a command under GNU time; sets SECS and KB (peak resident memory of
-# the largest process it ran).
-timed() {
-    /usr/bin/time -f '%e %M' -o "$WORK/time" "$@"
-    read -r SECS KB <"$WORK/time"
-}
-
 export_findings() {
     FINDINGS_BASE_URL=$URL FINDINGS_DEPLOYMENT=$DEPLOYMENT FINDINGS_TOKEN=$TOKEN \
         timed "$BIN" issues --all --format ndjson --limit "$LIMIT" >"$1"
 }
-
-# The user's script: curl a page, jq out its items and its cursor, repeat.
-CURL_JQ_LOOP='
-url=$1 limit=$2 out=$3 cursors=$4 page=$5
-cursor=""
-: >"$out"; : >"$cursors"
-while :; do
-    if [ -z "$cursor" ]; then body="{\"limit\": $limit}"
-    else body="{\"limit\": $limit, \"cursor\": \"$cursor\"}"; fi
-    curl -sS --fail -X POST "$url" -H "Authorization: Bearer demo-token" \
-        -H "Content-Type: application/json" -d "$body" -o "$page"
-    jq -c ".issues[]" "$page" >>"$out"
-    cursor=$(jq -r ".cursor // empty" "$page")
-    [ -z "$cursor" ] && break
-    echo "$cursor" >>"$cursors"
-done
-'
-
-# The same pages, raw: curl only, the cursors known in advance.
-CURL_RAW_LOOP='
-url=$1 limit=$2 out=$3 cursors=$4
-: >"$out"
-curl -sS --fail -X POST "$url" -H "Authorization: Bearer demo-token" \
-    -H "Content-Type: application/json" -d "{\"limit\": $limit}" >>"$out"
-while read -r cursor; do
-    curl -sS --fail -X POST "$url" -H "Authorization: Bearer demo-token" \
-        -H "Content-Type: application/json" \
-        -d "{\"limit\": $limit, \"cursor\": \"$cursor\"}" >>"$out"
-done <"$cursors"
-'
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 echo "binary:  $BIN"

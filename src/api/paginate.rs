@@ -162,19 +162,59 @@ pub fn pages_up_to<R: PagedRequest>(
     request: R,
     max_pages: usize,
 ) -> impl Stream<Item = Result<R::Page, ApiError>> + Send {
-    enum Next<R> {
+    pages_following(client, request, max_pages, Follow::WhenAsked)
+}
+
+/// When the next page's request is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Follow {
+    /// When the caller asks for the page: a caller that stops early (`--max`,
+    /// the first page only) sends no request it does not use.
+    WhenAsked,
+    /// As soon as the previous page gives its cursor, while the caller
+    /// still writes that page: the server's work and the decoding of page
+    /// N+1 overlap the caller's work on page N. For callers that follow
+    /// every page; one that stops early has sent one request more.
+    Ahead,
+}
+
+impl Follow {
+    /// [`Follow::Ahead`] when every page will be read, else
+    /// [`Follow::WhenAsked`].
+    pub fn every_page(every: bool) -> Self {
+        if every {
+            Follow::Ahead
+        } else {
+            Follow::WhenAsked
+        }
+    }
+}
+
+/// [`pages_up_to`], its next request sent as `follow` says.
+pub fn pages_following<R: PagedRequest>(
+    client: Client,
+    request: R,
+    max_pages: usize,
+    follow: Follow,
+) -> impl Stream<Item = Result<R::Page, ApiError>> + Send {
+    enum Next<R: PagedRequest> {
         Fetch(R),
+        InFlight(InFlight<(R, Result<R::Page, ApiError>)>),
         Fail(ApiError),
         Done,
     }
     let start = (client, CursorGuard::up_to(max_pages), Next::Fetch(request));
-    futures_util::stream::unfold(start, |(client, mut guard, next)| async move {
-        let request = match next {
+    futures_util::stream::unfold(start, move |(client, mut guard, next)| async move {
+        let (request, page) = match next {
             Next::Done => return None,
             Next::Fail(e) => return Some((Err(e), (client, guard, Next::Done))),
-            Next::Fetch(r) => r,
+            Next::Fetch(r) => {
+                let page = r.fetch(&client).await;
+                (r, page)
+            }
+            Next::InFlight(fetch) => fetch.await?,
         };
-        let page = match request.fetch(&client).await {
+        let page = match page {
             Ok(page) => page,
             Err(e) => return Some((Err(e), (client, guard, Next::Done))),
         };
@@ -182,13 +222,50 @@ pub fn pages_up_to<R: PagedRequest>(
             Ok(Some(cursor)) => {
                 let mut request = request;
                 request.set_cursor(Some(cursor));
-                Next::Fetch(request)
+                match follow {
+                    Follow::WhenAsked => Next::Fetch(request),
+                    Follow::Ahead => {
+                        let client = client.clone();
+                        Next::InFlight(InFlight(tokio::spawn(async move {
+                            let page = request.fetch(&client).await;
+                            (request, page)
+                        })))
+                    }
+                }
             }
             Ok(None) => Next::Done,
             Err(e) => Next::Fail(e),
         };
         Some((Ok(page), (client, guard, next)))
     })
+}
+
+/// A fetch sent ahead, on the runtime's other threads; dropped (the caller
+/// stopped), it is cancelled.
+struct InFlight<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for InFlight<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl<T> std::future::Future for InFlight<T> {
+    /// `None`: cancelled (the runtime is shutting down). A panic in the
+    /// fetch goes on in the caller.
+    type Output = Option<T>;
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.0)
+            .poll(cx)
+            .map(|done| match done {
+                Ok(value) => Some(value),
+                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                Err(_) => None,
+            })
+    }
 }
 
 /// The most SCM configs a listing follows (a deployment has a handful).
@@ -265,6 +342,52 @@ mod tests {
         assert_eq!(g.next(&page(Some(""), 3)).unwrap(), None);
         assert_eq!(g.next(&page(Some("c1"), 0)).unwrap(), None);
         assert_eq!(g.next(&page(Some("c1"), 2)).unwrap(), Some("c1".into()));
+    }
+
+    /// Every page's ids, in order, following as `follow` says.
+    async fn ids_following(client: &Client, follow: Follow) -> Vec<String> {
+        use futures_util::StreamExt;
+        let req = ListIssuesRequest {
+            limit: Some(100),
+            ..Default::default()
+        };
+        let mut ids = Vec::new();
+        let mut stream = std::pin::pin!(pages_following(client.clone(), req, 100, follow));
+        while let Some(page) = stream.next().await {
+            ids.extend(page.unwrap().issues.into_iter().filter_map(|i| i.issue?.id));
+        }
+        ids
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn ahead_asks_for_the_next_page_before_the_caller_does() {
+        use crate::api::{ClientConfig, Token};
+        use crate::demo::{DemoOptions, DemoServer};
+        use futures_util::StreamExt;
+        let server = DemoServer::start_local(DemoOptions {
+            findings: 450,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let config = ClientConfig::new(server.url(), server.deployment(), Token::new("demo-token"));
+        let client = Client::new(config).unwrap();
+        let req = ListIssuesRequest {
+            limit: Some(100),
+            ..Default::default()
+        };
+        let mut stream = std::pin::pin!(pages_following(client.clone(), req, 100, Follow::Ahead));
+        let first = stream.next().await.unwrap().unwrap();
+        assert_eq!(first.issues.len(), 100);
+        // The page after it is asked for while the caller holds this one.
+        let asked = tokio::task::block_in_place(|| {
+            server.wait_for_requests(2, std::time::Duration::from_secs(30))
+        });
+        assert!(asked, "{} requests", server.requests());
+        // And the listing is the one followed when asked.
+        let ahead = ids_following(&client, Follow::Ahead).await;
+        assert_eq!(ahead, ids_following(&client, Follow::WhenAsked).await);
+        assert!(ahead.len() > 300, "{}", ahead.len());
     }
 
     #[test]

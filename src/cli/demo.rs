@@ -5,6 +5,7 @@ use crate::demo::faults::{FaultKind, Faults};
 use crate::demo::{self, DemoOptions, DemoServer};
 use clap::builder::TypedValueParser;
 use clap::{ArgGroup, Args, Subcommand, ValueHint};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -138,6 +139,11 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
         days_later: args.days_later,
     };
     let faults = args.faults();
+    // Before listening: a SIGTERM sent once the port answers stops it
+    // cleanly, never by the default action.
+    #[cfg(unix)]
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(|e| Failure::Runtime(format!("cannot wait for SIGTERM: {e}")))?;
     let started = std::time::Instant::now();
     let server = DemoServer::start(opts, args.addr)
         .await
@@ -151,34 +157,41 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
         .iter()
         .filter_map(|c| c.id.clone())
         .collect();
-    println!("findings demo server listening on {}", server.url());
-    println!("  deployment   {}", server.deployment());
-    println!("  token        {}", server.token());
-    println!(
+    let mut banner = format!("findings demo server listening on {}\n", server.url());
+    let mut line = |text: String| {
+        banner.push_str(&text);
+        banner.push('\n');
+    };
+    line(format!("  deployment   {}", server.deployment()));
+    line(format!("  token        {}", server.token()));
+    line(format!(
         "  findings     {} (seed {}), ready in {} ms",
         args.findings,
         args.seed,
         started.elapsed().as_millis()
-    );
-    println!("  SCM configs  {}", configs.join(", "));
+    ));
+    line(format!("  SCM configs  {}", configs.join(", ")));
     if faults.is_active() {
-        println!("  faults       {faults}");
+        line(format!("  faults       {faults}"));
     }
-    println!();
-    println!("Try:");
-    println!(
+    line(String::new());
+    line("Try:".into());
+    line(format!(
         "  export FINDINGS_BASE_URL={} FINDINGS_DEPLOYMENT={} FINDINGS_TOKEN={}",
         server.url(),
         server.deployment(),
         server.token()
-    );
-    println!("  findings issues --max 10");
-    println!("Press Ctrl-C to stop.");
+    ));
+    line("  findings issues --max 10".into());
+    line("Press Ctrl-C to stop.".into());
+    // The banner is for whoever watches; a closed stdout (`| head -1`, a
+    // service manager) must not stop the server, so a failed write is let go.
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(banner.as_bytes()).and_then(|()| out.flush());
+    drop(out);
     // Stop on Ctrl-C or SIGTERM (service managers and `kill`).
     #[cfg(unix)]
     {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .map_err(|e| Failure::Runtime(format!("cannot wait for SIGTERM: {e}")))?;
         tokio::select! {
             r = tokio::signal::ctrl_c() => r.map_err(|e| Failure::Runtime(format!("cannot wait for Ctrl-C: {e}")))?,
             _ = term.recv() => {}
@@ -188,7 +201,7 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
     tokio::signal::ctrl_c()
         .await
         .map_err(|e| Failure::Runtime(format!("cannot wait for Ctrl-C: {e}")))?;
-    eprintln!("findings: demo server stopped");
+    let _ = writeln!(std::io::stderr(), "findings: demo server stopped");
     drop(server);
     Ok(())
 }

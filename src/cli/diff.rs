@@ -8,7 +8,7 @@ use super::listing::{Progress, output_width};
 use super::scripting::{self, Script, ScriptArgs, Sink};
 use super::snapshot::{open, snapshot_failure};
 use super::{Failure, UsageError, at_least_one, offer};
-use crate::api::{Client, pages_up_to, transport::MAX_PAGE_ITEMS};
+use crate::api::{Client, Follow, pages_following, transport::MAX_PAGE_ITEMS};
 use crate::export::{Format, Writer, markdown};
 use crate::snapshot::{Baseline, Category, Change, Entry, Header};
 use clap::{Args, ValueHint};
@@ -156,7 +156,14 @@ pub async fn run(
             let mut req = old_header.request.clone();
             req.include_activity_history = Some(true);
             req.limit = Some(MAX_PAGE_ITEMS as i64);
-            let mut pages = Box::pin(pages_up_to(client.clone(), req, args.max_pages as usize));
+            // One page at a time: pages with their activity are the
+            // larger part of a diff's memory beside the old side.
+            let mut pages = Box::pin(pages_following(
+                client.clone(),
+                req,
+                args.max_pages as usize,
+                Follow::WhenAsked,
+            ));
             let mut progress = Progress::new();
             let mut seen = 0;
             while let Some(page) = pages.next().await {
@@ -208,6 +215,7 @@ fn read_baseline(path: &Path) -> Result<(Header, Baseline), Failure> {
     {
         baseline.add(&entry);
     }
+    baseline.ready();
     Ok((reader.header().clone(), baseline))
 }
 

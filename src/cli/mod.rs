@@ -125,6 +125,7 @@ impl From<std::io::Error> for Failure {
 pub fn main() -> ExitCode {
     // A Tab in a shell: answer it and exit, before anything else.
     answer_completion_if_asked();
+    one_malloc_arena();
     let parsed = help::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
@@ -162,6 +163,21 @@ pub fn main() -> ExitCode {
     match runtime.block_on(run(cli, &matches)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => report(failure),
+    }
+}
+
+/// glibc's allocator gives each thread that allocates its own arena; a
+/// page decoded on one runtime thread and written out on another then
+/// leaves free memory stranded in both: `issues --all --format csv` at a
+/// million findings peaked at 64 MB with the default arenas and 40 MB with
+/// one (the next page is fetched while the last one is written), and was
+/// no slower. Before any thread starts.
+fn one_malloc_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes allocator tuning; called before any
+    // other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
     }
 }
 

@@ -1071,6 +1071,57 @@ fn demo_serve_prints_how_to_reach_it_and_answers() {
     let _ = child.wait();
 }
 
+/// `demo serve | head -1`, or a service manager with stdout closed: the
+/// banner cannot be written, and the server serves all the same.
+#[cfg(unix)]
+#[test]
+fn demo_serve_with_stdout_closed_serves_and_stops_cleanly() {
+    // A port free now, for the child to bind (it prints no URL we can read).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args(["demo", "serve", "--addr", &addr, "--findings", "50"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Until it listens, or has ended (the banner's write panicked).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(&addr).is_err() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before serving: {}",
+            std::io::read_to_string(child.stderr.take().unwrap()).unwrap()
+        );
+        assert!(std::time::Instant::now() < deadline, "never listened");
+        std::thread::yield_now();
+    }
+    let out = findings()
+        .args(["issues", "--max", "3", "--format", "ndjson"])
+        .args([
+            "--base-url",
+            &format!("http://{addr}"),
+            "--deployment",
+            "1234",
+        ])
+        .env("FINDINGS_TOKEN", "demo-token")
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out.stdout).len(), 3, "{out:?}");
+    // SAFETY: signals the child this test started, by its id.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    let stderr = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(status.success(), "{status:?}: {stderr}");
+}
+
 #[test]
 fn a_closed_pipe_ends_quietly() {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))

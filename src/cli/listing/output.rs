@@ -1,7 +1,7 @@
 //! What every listing does with its pages: follow the cursors as asked,
 //! write the items as they come, show progress, fit a table to the width.
 
-use crate::api::{Client, PagedRequest, pages_up_to};
+use crate::api::{Client, Follow, PagedRequest, pages_following};
 use crate::cli::destination::OutputFile;
 use crate::cli::scripting::{Script, Sink};
 use crate::cli::{Failure, OutputArgs};
@@ -31,7 +31,14 @@ where
     let width = output_width(&output.file);
     let terminal = output.file.is_terminal();
     let mut sink = Sink::new::<T>(output.file.open()?, format, width, script, terminal);
-    let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
+    // Every page followed: the next one is asked for while this one is written.
+    let follow = Follow::every_page(output.all && max.is_none());
+    let mut stream = Box::pin(pages_following(
+        client.clone(),
+        req,
+        output.max_pages as usize,
+        follow,
+    ));
     let mut progress = Progress::new();
     let mut outcome = Ok(());
     let mut failed_item = 0;

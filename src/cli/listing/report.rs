@@ -4,7 +4,7 @@ use super::names::Names;
 use super::output::{Progress, run_listing};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
-use crate::api::{Client, pages_up_to};
+use crate::api::{Client, Follow, pages_following};
 use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
@@ -196,9 +196,15 @@ async fn report_json(
 ) -> Result<usize, Failure> {
     let mut dest = output.file.open()?;
     let mut doc = ReportDocument::new(&mut dest);
-    let mut stream = Box::pin(pages_up_to(client.clone(), req, output.max_pages as usize));
-    let mut progress = Progress::new();
     let max = output.max.map(|m| m as usize);
+    let follow = Follow::every_page(output.all && max.is_none());
+    let mut stream = Box::pin(pages_following(
+        client.clone(),
+        req,
+        output.max_pages as usize,
+        follow,
+    ));
+    let mut progress = Progress::new();
     let mut cursor = None;
     while let Some(page) = stream.next().await {
         let mut page = match page {

@@ -3,7 +3,7 @@
 //! finding's entry as it comes, through the atomic writer.
 
 use crate::api::model::ListIssuesRequest;
-use crate::api::{Client, pages_up_to, transport::MAX_PAGE_ITEMS};
+use crate::api::{Client, Follow, pages_following, transport::MAX_PAGE_ITEMS};
 use crate::atomic_file::{Access, AtomicFile, Replace};
 use crate::cli::listing::{FindingFilters, Names, Progress};
 use crate::cli::{Failure, UsageError, at_least_one, offer};
@@ -73,7 +73,13 @@ pub async fn save(
     let file = AtomicFile::create(&args.path, Access::Default, Replace::Existing)
         .map_err(|e| Failure::Runtime(format!("cannot create {shown}: {e}")))?;
     let mut writer = Writer::new(BufWriter::new(file), &header).map_err(fail)?;
-    let mut pages = Box::pin(pages_up_to(client.clone(), req, args.max_pages as usize));
+    // Every page is saved: the next is asked for while this one is written.
+    let mut pages = Box::pin(pages_following(
+        client.clone(),
+        req,
+        args.max_pages as usize,
+        Follow::Ahead,
+    ));
     let mut progress = Progress::new();
     while let Some(page) = pages.next().await {
         // On an error the temporary file is dropped: FILE stays as it was.

@@ -7,7 +7,8 @@ use super::BadRequest;
 use super::list::{matching, selection};
 use super::order::Orders;
 use crate::api::model::*;
-use crate::demo::dataset::Dataset;
+use crate::demo::cursor;
+use crate::demo::dataset::{Changes, Dataset};
 
 pub fn issue_counts(
     ds: &Dataset,
@@ -16,23 +17,34 @@ pub fn issue_counts(
 ) -> Result<GetIssueCountsResponse, BadRequest> {
     let (f, types) = selection(&req.issue_type, &req.issue_types, req.filter.as_ref())?;
     let changes = ds.changes();
+    let key = cursor::fingerprint("counts", &(f, &types, changes.generation));
+    let counts = orders
+        .counts
+        .get_or_compute(key, || count(ds, orders, &changes, f, &types));
+    Ok((*counts).clone())
+}
+
+/// The counts of the rows `f` and `types` select in the state `changes`.
+fn count(
+    ds: &Dataset,
+    orders: &Orders,
+    changes: &Changes,
+    f: &ListIssuesFilter,
+    types: &[IssueType],
+) -> GetIssueCountsResponse {
     // As List issues reads the filter: archived projects only when asked.
-    let listed = matching(ds, orders, &changes, f, &types);
+    let listed = matching(ds, orders, changes, f, types);
     let in_archived = ListIssuesFilter {
         include_archived: Some(true),
         ..f.clone()
     };
-    let archived = matching(ds, orders, &changes, &in_archived, &types);
+    let archived = matching(ds, orders, changes, &in_archived, types);
     let mut counts = Counts::default();
-    for (i, base) in ds.rows.iter().enumerate() {
-        if listed.get(i) {
-            counts.add(&changes.row(i, base));
-        }
-        if archived.get(i) {
-            counts.archived += 1;
-        }
+    for i in listed.ones() {
+        counts.add(&changes.row(i, &ds.rows[i]));
     }
-    Ok(counts.response())
+    counts.archived = archived.count() as i64;
+    counts.response()
 }
 
 #[derive(Default)]

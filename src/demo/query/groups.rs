@@ -2,13 +2,14 @@
 //! filter and type selection, grouped by rule id, counted and ordered
 //! (docs/api.md, "Issue groups").
 
-use super::BadRequest;
 use super::list::{matching, selection};
+use super::memo::Bits;
 use super::order::Orders;
 use super::pages::page_limit;
+use super::{BadRequest, CLASS_KINDS, class};
 use crate::api::model::*;
 use crate::demo::cursor::{self, Cursor};
-use crate::demo::dataset::Dataset;
+use crate::demo::dataset::{Dataset, Kind};
 use std::collections::HashMap;
 
 struct Tally<'a> {
@@ -17,6 +18,39 @@ struct Tally<'a> {
     count: usize,
     /// The most severe finding's severity index (0 = critical).
     severity: u8,
+}
+
+/// The matched rows counted per catalog rule (an array per rule list, no
+/// hashing per row), with each rule's most severe finding: `(kind, rule,
+/// count, severity)` in the order of each rule's first matched row, so
+/// rules sharing an id are met in row order as a scan would meet them.
+fn tally_rules(ds: &Dataset, matches: &Bits) -> Vec<(Kind, u16, usize, u8)> {
+    // Per rule: count, most severe, first row matched.
+    let mut per_rule =
+        CLASS_KINDS.map(|kind| vec![(0usize, u8::MAX, usize::MAX); ds.rule_count(kind)]);
+    for i in matches.ones() {
+        let row = &ds.rows[i];
+        let t = &mut per_rule[class(row.kind)][row.rule as usize];
+        t.0 += 1;
+        t.1 = t.1.min(row.severity);
+        t.2 = t.2.min(i);
+    }
+    let mut tallies: Vec<(usize, Kind, u16, usize, u8)> = CLASS_KINDS
+        .iter()
+        .zip(&per_rule)
+        .flat_map(|(&kind, rules)| {
+            rules.iter().enumerate().filter(|(_, t)| t.0 > 0).map(
+                move |(rule, &(count, severity, first))| {
+                    (first, kind, rule as u16, count, severity)
+                },
+            )
+        })
+        .collect();
+    tallies.sort_unstable_by_key(|t| t.0);
+    tallies
+        .into_iter()
+        .map(|(_, kind, rule, count, severity)| (kind, rule, count, severity))
+        .collect()
 }
 
 pub fn list_issue_groups(
@@ -39,19 +73,16 @@ pub fn list_issue_groups(
     let changes = ds.changes();
     let matches = matching(ds, orders, &changes, f, &types);
     let mut by_rule: HashMap<&str, Tally> = HashMap::new();
-    for (i, row) in ds.rows.iter().enumerate() {
-        if !matches.get(i) {
-            continue;
-        }
-        let facts = ds.rule_facts(row);
+    for (kind, rule, count, severity) in tally_rules(ds, &matches) {
+        let facts = ds.rule_facts_of(kind, rule);
         let t = by_rule.entry(facts.rule_id).or_insert(Tally {
             rule_id: facts.rule_id,
             rule_path: facts.rule_path,
             count: 0,
             severity: u8::MAX,
         });
-        t.count += 1;
-        t.severity = t.severity.min(row.severity);
+        t.count += count;
+        t.severity = t.severity.min(severity);
     }
     let mut groups: Vec<Tally> = by_rule.into_values().collect();
     let by_severity = req.sort_by == Some(GroupSortBy::Severity);

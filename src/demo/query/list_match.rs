@@ -147,7 +147,7 @@ pub(super) struct ListMatcher<'a> {
     upgrade_guidance_set: bool,
     preprod_only: bool,
     parents: Option<Vec<(u8, u16)>>,
-    file_path: Option<PathQuery>,
+    file_path: Option<PathTable>,
     since_of: SinceOf,
     since: Option<i64>,
     until: Option<i64>,
@@ -347,7 +347,11 @@ impl<'a> ListMatcher<'a> {
                 || active!(f.upgrade_guidance_filters).is_some(),
             preprod_only: f.backlog_type == Some(BacklogType::Preprod),
             parents,
-            file_path: f.file_paths.first().and_then(|p| PathQuery::new(p)),
+            file_path: f
+                .file_paths
+                .first()
+                .and_then(|p| PathQuery::new(p))
+                .map(|q| PathTable::new(ds, &q)),
             since_of,
             since,
             until: f.until.map(bound),
@@ -450,10 +454,7 @@ impl<'a> ListMatcher<'a> {
                 .parents
                 .as_ref()
                 .is_none_or(|p| p.contains(&(row.repo, row.rule)))
-            && self
-                .file_path
-                .as_ref()
-                .is_none_or(|q| q.matches(self.ds.file_path(row)))
+            && self.file_path.as_ref().is_none_or(|t| t.admits(row))
             && self.ids.as_ref().is_none_or(|ids| ids.get(i))
     }
 
@@ -541,9 +542,74 @@ impl<'a> ListMatcher<'a> {
     }
 }
 
+/// The file-path filter decided once per file the catalog names, by rule
+/// list, rule and the row's file slot (its path index; for SCA, manifest or
+/// lockfile): the same answers as matching [`Dataset::file_path`] row by
+/// row, without a fuzzy match per row (700 ms at a million rows).
+struct PathTable {
+    by_rule: [Vec<Vec<bool>>; 3],
+    /// A row whose slot names no file has the empty path.
+    empty: bool,
+}
+
+impl PathTable {
+    fn new(ds: &Dataset, q: &PathQuery) -> Self {
+        let c = &ds.catalog;
+        let each = |paths: &[String]| paths.iter().map(|p| q.matches(p)).collect::<Vec<_>>();
+        PathTable {
+            by_rule: [
+                c.code_rules.iter().map(|r| each(&r.paths)).collect(),
+                c.sca_advisories
+                    .iter()
+                    .map(|a| vec![q.matches(&a.manifest_file), q.matches(&a.lockfile)])
+                    .collect(),
+                c.secret_rules.iter().map(|r| each(&r.paths)).collect(),
+            ],
+            empty: q.matches(""),
+        }
+    }
+
+    fn admits(&self, row: &Row) -> bool {
+        let slot = match row.kind {
+            Kind::Sca => usize::from(row.transitive),
+            _ => row.path as usize,
+        };
+        self.by_rule[class(row.kind)]
+            .get(row.rule as usize)
+            .and_then(|files| files.get(slot))
+            .copied()
+            .unwrap_or(self.empty)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_path_table_answers_as_matching_each_rows_path() {
+        let ds = Dataset::generate(3_000, 7, super::super::at(1_790_000_000), "1234");
+        for query in [
+            "src",
+            "package",
+            "yarn.lock",
+            "api/handlers",
+            "pom",
+            ".env",
+            "zz",
+        ] {
+            let q = PathQuery::new(query).expect("a query");
+            let table = PathTable::new(&ds, &q);
+            for row in &ds.rows {
+                assert_eq!(
+                    table.admits(row),
+                    q.matches(ds.file_path(row)),
+                    "{query} on {}",
+                    ds.file_path(row)
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_aggregate_state_but_unknown_has_a_tab() {

@@ -22,6 +22,25 @@ impl Bits {
     pub(super) fn get(&self, i: usize) -> bool {
         self.words[i / 64] & (1 << (i % 64)) != 0
     }
+
+    /// The rows set, ascending: a scan that skips 64 unmatched rows at a time.
+    pub(super) fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + bit
+                })
+            })
+        })
+    }
+
+    /// How many rows are set.
+    pub(super) fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
 }
 
 /// What a report query matches: its rows and its totals.

@@ -17,6 +17,8 @@ pub struct Orders {
     after_changes: Memo<Vec<u32>>,
     pub(super) list_matches: Memo<Bits>,
     pub(super) report_scans: Memo<ReportScan>,
+    /// The counts by state of recent filters (a tally of every matched row).
+    pub(super) counts: Memo<crate::api::model::GetIssueCountsResponse>,
 }
 
 impl Default for Orders {
@@ -26,6 +28,7 @@ impl Default for Orders {
             after_changes: Memo::default(),
             list_matches: Memo::default(),
             report_scans: Memo::default(),
+            counts: Memo::default(),
         }
     }
 }
