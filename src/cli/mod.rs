@@ -292,7 +292,23 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
                 return Ok(()); // the fields were listed
             };
-            args.output.format()?;
+            let format = args.output.format()?;
+            // A --kind report's flags are checked before anything starts.
+            let kind = args.kind()?;
+            if kind != listing::ReportKind::Findings {
+                if script.selects() {
+                    return Err(UsageError(
+                        "--json and --jq select the fields of findings; a --kind report: --format json | jq".into(),
+                    )
+                    .into());
+                }
+                if format == crate::export::Format::Sarif {
+                    return Err(UsageError(
+                        "--format sarif is for findings; a --kind report is table, json, ndjson, csv or markdown".into(),
+                    )
+                    .into());
+                }
+            }
             let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
@@ -300,6 +316,15 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
             request.limit = request.limit.or(settings.page_size_override());
             let file = args.output.file.path();
+            if kind != listing::ReportKind::Findings {
+                let filters = request.filters.unwrap_or_default();
+                let rows = until_interrupted(
+                    file,
+                    listing::dashboard(&session.client, kind, filters, &args.output),
+                )
+                .await?;
+                return script.gate(rows);
+            }
             let matched = until_interrupted(
                 file,
                 listing::report(&session.client, request, &args, &script),

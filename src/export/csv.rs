@@ -11,7 +11,7 @@
 /// spaces and quotes), a formula character (`= + - @`, or their full-width
 /// forms) gets a `'` before it, which makes the cell text. And a field
 /// holding a separator, a quote or a line break is quoted.
-pub(super) fn field(s: &str) -> String {
+pub(crate) fn field(s: &str) -> String {
     let safe = crate::text::one_line(s);
     let mut out = String::with_capacity(safe.len() + 2);
     let mut cell_starts = true;

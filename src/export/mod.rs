@@ -9,6 +9,7 @@
 mod columns;
 mod csv;
 pub mod markdown;
+pub mod rows;
 pub mod sarif;
 
 pub(crate) use columns::col;

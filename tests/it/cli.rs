@@ -479,6 +479,79 @@ fn report_json_has_the_totals_and_every_finding() {
 }
 
 #[test]
+fn report_kinds_print_the_dashboards_reports_in_each_format() {
+    let run = |args: &[&str]| {
+        let out = findings().arg("report").args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // By project, as CSV: worst first, OPEN the sum of the severities.
+    let (code, csv, err) = run(&["--kind", "by-project", "--format", "csv"]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("REPOSITORY,CRITICAL,HIGH,MEDIUM,LOW,OPEN")
+    );
+    let rows: Vec<Vec<i64>> = lines
+        .map(|l| l.split(',').skip(1).map(|n| n.parse().unwrap()).collect())
+        .collect();
+    assert!(rows.len() > 5, "{csv}");
+    for row in &rows {
+        assert_eq!(row[..4].iter().sum::<i64>(), row[4], "{row:?}");
+    }
+    assert!(
+        rows.windows(2).all(|w| w[0][..4] >= w[1][..4]),
+        "worst first: {csv}"
+    );
+    // Activity as a Markdown page: the summary, then a row per bucket.
+    let (code, md, err) = run(&[
+        "--kind", "activity", "--since", "28d", "--bucket", "week", "--format", "markdown",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        md.starts_with("This period, against the one before: opened "),
+        "{md}"
+    );
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("| 20")).count(),
+        4,
+        "{md}"
+    );
+    // JSON is the answer as the service gives it.
+    let (_, json, _) = run(&["--kind", "open-age", "--format", "json"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert!(
+        v["buckets"].as_array().is_some_and(|b| !b.is_empty()),
+        "{json}"
+    );
+    // A typo, a format that does not fit, a findings' field selection: exit
+    // 2, said before any server starts.
+    for (args, said) in [
+        (&["--kind", "actvity"][..], "unknown --kind \"actvity\""),
+        (
+            &["--kind", "by-project", "--format", "sarif"][..],
+            "sarif is for findings",
+        ),
+        (
+            &["--kind", "activity", "--jq", ".x"][..],
+            "--format json | jq",
+        ),
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{err}");
+        assert!(
+            !err.contains("embedded demo server"),
+            "checked first: {err}"
+        );
+    }
+}
+
+#[test]
 fn report_severity_and_type_flags_narrow() {
     let out = findings()
         .args([

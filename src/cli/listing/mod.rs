@@ -6,6 +6,7 @@
 //! `raw` keeps List issues items as the server sent them. Here: the flags
 //! and helpers the commands share.
 
+mod dashboard;
 mod expired;
 mod finding_filters;
 mod first_detected;
@@ -17,6 +18,7 @@ mod raw;
 mod report;
 mod search;
 
+pub use dashboard::{Kind as ReportKind, dashboard};
 pub use expired::{ExpiredArgs, expired};
 pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};

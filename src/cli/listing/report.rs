@@ -17,6 +17,18 @@ use futures_util::StreamExt;
 pub struct ReportArgs {
     #[command(flatten)]
     filters: FilterArgs,
+    /// What to print: findings (the report's findings, the default), or one
+    /// of the dashboard's reports of the same filters: activity (opened,
+    /// fixed, ignored per bucket, and this period against the one before),
+    /// by-project (open findings by repository and severity),
+    /// backlog-by-rule, backlog-by-severity, open-age (median days open)
+    #[arg(long, help_heading = "Report", value_name = "KIND",
+          value_parser = offer(super::dashboard::Kind::NAMES), hide_possible_values = true)]
+    pub kind: Option<String>,
+    /// A --kind report's bucket: day, week or month (default week)
+    #[arg(long, help_heading = "Report", value_name = "SIZE",
+          value_parser = offer(["day", "week", "month"]), hide_possible_values = true)]
+    bucket: Option<String>,
     /// total-open, total-fixed, total-ignored, total-provisionally-ignored,
     /// open-backlog, backlog-activity, project, guardrails-activity (or the enum name)
     #[arg(long, help_heading = "Report", value_name = "TYPE",
@@ -70,6 +82,14 @@ pub struct ReportArgs {
 }
 
 impl ReportArgs {
+    /// What `--kind` asks for (default: the findings).
+    pub fn kind(&self) -> Result<super::dashboard::Kind, UsageError> {
+        self.kind.as_deref().map_or(
+            Ok(super::dashboard::Kind::Findings),
+            super::dashboard::Kind::parse,
+        )
+    }
+
     /// The request the flags ask for, every name checked by `names`.
     pub fn request(&self, names: &Names) -> Result<ReportRequest, UsageError> {
         let (severities, types) = (list(&self.severities), list(&self.types));
@@ -130,9 +150,18 @@ impl ReportArgs {
             .as_deref()
             .map(|s| filters::parse_time(s).map_err(|e| UsageError(format!("--bucket-start: {e}"))))
             .transpose()?;
+        let mut built: Option<ReportFilters> = filters::build(REPORT_FILTERS, "report", &pairs)?;
+        if let Some(size) = self.bucket.as_deref() {
+            let size = match size {
+                "day" => TimeBucketSize::Day,
+                "month" => TimeBucketSize::Month,
+                _ => TimeBucketSize::Week,
+            };
+            built.get_or_insert_with(Default::default).time_bucket_size = Some(size);
+        }
         Ok(ReportRequest {
             report_type,
-            filters: filters::build(REPORT_FILTERS, "report", &pairs)?,
+            filters: built,
             limit: page_size(&self.output),
             bucket_start,
             finding_state,

@@ -1,0 +1,230 @@
+//! `findings report --kind activity|by-project|backlog-by-rule|
+//! backlog-by-severity|open-age`: the dashboard's reports headless, of the
+//! same filters as the findings report, as a table, JSON (the answer as
+//! the service gives it), NDJSON, CSV or Markdown: a weekly summary in a
+//! script.
+
+use crate::api::Client;
+use crate::api::model::*;
+use crate::cli::{Failure, OutputArgs, UsageError};
+use crate::export::Format;
+use crate::export::rows::Rows;
+use std::io::Write;
+
+/// What `report` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The report's findings (the default).
+    Findings,
+    Activity,
+    ByProject,
+    BacklogByRule,
+    BacklogBySeverity,
+    OpenAge,
+}
+
+impl Kind {
+    pub const NAMES: [&'static str; 6] = [
+        "findings",
+        "activity",
+        "by-project",
+        "backlog-by-rule",
+        "backlog-by-severity",
+        "open-age",
+    ];
+
+    pub fn parse(name: &str) -> Result<Kind, UsageError> {
+        Ok(match name {
+            "findings" => Kind::Findings,
+            "activity" => Kind::Activity,
+            "by-project" => Kind::ByProject,
+            "backlog-by-rule" => Kind::BacklogByRule,
+            "backlog-by-severity" => Kind::BacklogBySeverity,
+            "open-age" => Kind::OpenAge,
+            other => {
+                return Err(UsageError(format!(
+                    "unknown --kind {other:?}; valid: {}",
+                    Kind::NAMES.join(", ")
+                )));
+            }
+        })
+    }
+}
+
+/// Prints a dashboard report; returns how many rows it has (for
+/// `--exit-code`).
+pub async fn dashboard(
+    client: &Client,
+    kind: Kind,
+    filters: ReportFilters,
+    output: &OutputArgs,
+) -> Result<usize, Failure> {
+    let format = output.format()?;
+    let req = GetReportRequest {
+        filters: Some(filters),
+    };
+    let (json, rows, summary) = match kind {
+        Kind::Activity => {
+            let r = client.activity_report(&req).await?;
+            (to_json(&r)?, activity_rows(&r), activity_summary(&r))
+        }
+        Kind::ByProject => {
+            let r = client.by_project_report(&req).await?;
+            (to_json(&r)?, project_rows(&r), None)
+        }
+        Kind::BacklogByRule => {
+            let r = client.backlog_by_rule_report(&req).await?;
+            (to_json(&r)?, rule_rows(&r), None)
+        }
+        Kind::BacklogBySeverity => {
+            let r = client.backlog_by_severity_report(&req).await?;
+            (to_json(&r)?, severity_rows(&r, "COUNT"), None)
+        }
+        Kind::OpenAge => {
+            let r = client.median_open_age_report(&req).await?;
+            (to_json(&r)?, severity_rows(&r, "DAYS"), None)
+        }
+        Kind::Findings => unreachable!("the findings report is listed, not summed"),
+    };
+    let mut out = output.file.open()?;
+    {
+        let mut safe = crate::redact::ScrubWriter::new(&mut out);
+        match format {
+            Format::Json => writeln!(safe, "{json}")?,
+            _ => {
+                // The summary heads a table or a Markdown page.
+                if let (Some(line), Format::Table | Format::Markdown) = (&summary, format) {
+                    writeln!(safe, "{line}\n")?;
+                }
+                rows.write(format, &mut safe)?;
+            }
+        }
+        safe.flush()?;
+    }
+    out.finish()?;
+    Ok(rows.rows.len())
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+    crate::json::pretty(value).map_err(|e| Failure::Runtime(e.to_string()))
+}
+
+fn n(v: Option<i64>) -> String {
+    v.unwrap_or(0).to_string()
+}
+
+/// A bucket's start as a date (and time when not midnight).
+fn start(p: &Option<TimePeriod>) -> String {
+    match p.as_ref().and_then(|p| p.since) {
+        Some(t) if t.time() == chrono::NaiveTime::MIN => t.format("%Y-%m-%d").to_string(),
+        Some(t) => t.format("%Y-%m-%d %H:%M").to_string(),
+        None => String::new(),
+    }
+}
+
+fn activity_rows(r: &ActivityReport) -> Rows {
+    let mut rows = Rows::new(&[
+        "BUCKET",
+        "OPENED",
+        "FIXED",
+        "IGNORED",
+        "PROV_IGNORED",
+        "REMOVED",
+        "NET",
+    ]);
+    for b in &r.buckets {
+        rows.push(vec![
+            start(&b.time_period),
+            n(b.opened),
+            n(b.fixed),
+            n(b.ignored),
+            n(b.provisionally_ignored),
+            n(b.removed),
+            n(b.net),
+        ]);
+    }
+    rows
+}
+
+/// "This period: opened 519 (+303 on the one before) ...".
+fn activity_summary(r: &ActivityReport) -> Option<String> {
+    let (this, before) = (r.this_period?, r.previous_period?);
+    let delta = |now: Option<i64>, then: Option<i64>| {
+        let d = now.unwrap_or(0) - then.unwrap_or(0);
+        format!(
+            "{} ({}{d})",
+            now.unwrap_or(0),
+            if d >= 0 { "+" } else { "" }
+        )
+    };
+    Some(format!(
+        "This period, against the one before: opened {} · fixed {} · ignored {} · provisionally ignored {} · net {}",
+        delta(this.total_new, before.total_new),
+        delta(this.total_fixed, before.total_fixed),
+        delta(this.total_ignored, before.total_ignored),
+        delta(
+            this.total_provisionally_ignored,
+            before.total_provisionally_ignored
+        ),
+        delta(this.total_net_new, before.total_net_new),
+    ))
+}
+
+/// Worst first: by critical, then high, medium, low.
+fn project_rows(r: &ByProjectReport) -> Rows {
+    let mut projects: Vec<(&String, &BySeverity)> = r.by_project.iter().collect();
+    projects.sort_by_key(|(name, c)| (std::cmp::Reverse(c.most_severe_first()), name.as_str()));
+    let mut rows = Rows::new(&["REPOSITORY", "CRITICAL", "HIGH", "MEDIUM", "LOW", "OPEN"]);
+    for (name, c) in projects {
+        rows.push(vec![
+            name.clone(),
+            n(c.critical),
+            n(c.high),
+            n(c.medium),
+            n(c.low),
+            c.total().to_string(),
+        ]);
+    }
+    rows
+}
+
+/// By bucket, then most open first.
+fn rule_rows(r: &BacklogByRuleReport) -> Rows {
+    let mut rows = Rows::new(&["BUCKET", "RULE", "OPEN"]);
+    for b in &r.buckets {
+        let mut rules: Vec<(&String, i64)> =
+            b.open.iter().map(|(k, c)| (k, c.0.unwrap_or(0))).collect();
+        rules.sort_by_key(|(k, c)| (std::cmp::Reverse(*c), k.as_str()));
+        for (rule, count) in rules {
+            rows.push(vec![start(&b.time_period), rule.clone(), count.to_string()]);
+        }
+    }
+    rows
+}
+
+/// A cell per severity; an absent value (a median of nothing) is empty.
+fn severity_rows(r: &BySeverityReport, unit: &'static str) -> Rows {
+    let header: [&'static str; 5] = match unit {
+        "DAYS" => [
+            "BUCKET",
+            "CRITICAL_DAYS",
+            "HIGH_DAYS",
+            "MEDIUM_DAYS",
+            "LOW_DAYS",
+        ],
+        _ => ["BUCKET", "CRITICAL", "HIGH", "MEDIUM", "LOW"],
+    };
+    let mut rows = Rows::new(&header);
+    let cell = |v: Option<i64>| v.map_or(String::new(), |v| v.to_string());
+    for b in &r.buckets {
+        let c = b.counts;
+        rows.push(vec![
+            start(&b.time_period),
+            cell(c.critical),
+            cell(c.high),
+            cell(c.medium),
+            cell(c.low),
+        ]);
+    }
+    rows
+}
