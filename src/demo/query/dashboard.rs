@@ -4,7 +4,7 @@
 //! findings enter when created and leave when fixed, removed, ignored or
 //! provisionally ignored.
 
-use super::report::{is_open, rows_matching};
+use super::report::{check_filters, is_open, rows_matching};
 use super::{BadRequest, bound, ts};
 use crate::api::model::*;
 use crate::demo::dataset::{Dataset, Row};
@@ -107,15 +107,7 @@ impl Scope {
     fn new(ds: &Dataset, req: &GetReportRequest) -> Result<Scope, BadRequest> {
         let empty = ReportFilters::default();
         let f = req.filters.as_ref().unwrap_or(&empty);
-        require_known!(f.time_bucket_size, "filters.timeBucketSize");
-        require_known_all!(f.finding_types, "filters.findingTypes");
-        require_known_all!(f.finding_severities, "filters.findingSeverities");
-        require_known_all!(f.confidence, "filters.confidence");
-        require_known_all!(f.reachability, "filters.reachability");
-        require_known_all!(f.validity, "filters.validity");
-        require_known_all!(f.ai_verdicts, "filters.aiVerdicts");
-        require_known_all!(f.deployment_statuses, "filters.deploymentStatuses");
-        require_known_all!(f.public_exposures, "filters.publicExposures");
+        check_filters(f)?;
         let period = f.time_period.clone().unwrap_or_default();
         let until = period.until.map_or(ds.now(), bound);
         let since = period.since.map_or(until - 30 * DAY, bound);
@@ -287,29 +279,46 @@ pub fn backlog_by_rule_report(
     Ok(BacklogByRuleReport { buckets })
 }
 
+impl Scope {
+    /// Per bucket, `of` the open backlog's findings of each severity at
+    /// its end (critical, high, medium, low).
+    fn by_severity_at_each_end(
+        &self,
+        of: impl Fn(i64, &[Life]) -> Option<i64>,
+    ) -> BySeverityReport {
+        let buckets = self
+            .buckets
+            .iter()
+            .map(|&(start, end)| {
+                let mut open: [Vec<Life>; 4] = Default::default();
+                for row in self.rows.iter().filter(|r| r.open_at(end)) {
+                    if let Some(slot) = row.severity {
+                        open[slot].push(*row);
+                    }
+                }
+                let [critical, high, medium, low] = open.map(|rows| of(end, &rows));
+                SeverityBucket {
+                    time_period: period((start, end)),
+                    counts: BySeverity {
+                        low,
+                        medium,
+                        high,
+                        critical,
+                    },
+                }
+            })
+            .collect();
+        BySeverityReport { buckets }
+    }
+}
+
 /// At each bucket's end, the open backlog by severity.
 pub fn backlog_by_severity_report(
     ds: &Dataset,
     req: &GetReportRequest,
 ) -> Result<BySeverityReport, BadRequest> {
     let scope = Scope::new(ds, req)?;
-    let buckets = scope
-        .buckets
-        .iter()
-        .map(|&(start, end)| {
-            let mut n = [0i64; 4];
-            for row in scope.rows.iter().filter(|r| r.open_at(end)) {
-                if let Some(slot) = row.severity {
-                    n[slot] += 1;
-                }
-            }
-            SeverityBucket {
-                time_period: period((start, end)),
-                counts: by_severity(n),
-            }
-        })
-        .collect();
-    Ok(BySeverityReport { buckets })
+    Ok(scope.by_severity_at_each_end(|_, open| Some(open.len() as i64)))
 }
 
 /// At each bucket's end, the median age in whole days (from first
@@ -320,30 +329,12 @@ pub fn median_open_age_report(
     req: &GetReportRequest,
 ) -> Result<BySeverityReport, BadRequest> {
     let scope = Scope::new(ds, req)?;
-    let buckets = scope
-        .buckets
-        .iter()
-        .map(|&(start, end)| {
-            let mut ages: [Vec<i64>; 4] = Default::default();
-            for row in scope.rows.iter().filter(|r| r.open_at(end)) {
-                if let Some(slot) = row.severity {
-                    ages[slot].push((end - row.first_detected).max(0) / DAY);
-                }
-            }
-            let [critical, high, medium, low] = ages.map(|mut a| {
-                a.sort_unstable();
-                a.get(a.len().saturating_sub(1) / 2).copied()
-            });
-            SeverityBucket {
-                time_period: period((start, end)),
-                counts: BySeverity {
-                    low,
-                    medium,
-                    high,
-                    critical,
-                },
-            }
-        })
-        .collect();
-    Ok(BySeverityReport { buckets })
+    Ok(scope.by_severity_at_each_end(|end, open| {
+        let mut ages: Vec<i64> = open
+            .iter()
+            .map(|r| (end - r.first_detected).max(0) / DAY)
+            .collect();
+        ages.sort_unstable();
+        ages.get(ages.len().saturating_sub(1) / 2).copied()
+    }))
 }

@@ -299,6 +299,21 @@ pub(super) fn rows_matching(ds: &Dataset, changes: &Changes, f: &ReportFilters) 
     (0..ds.rows.len()).filter(|&i| matcher.matches(i)).collect()
 }
 
+/// Every enum value of the report filters known (400 naming the first
+/// that is not).
+pub(super) fn check_filters(f: &ReportFilters) -> Result<(), BadRequest> {
+    require_known!(f.time_bucket_size, "filters.timeBucketSize");
+    require_known_all!(f.finding_types, "filters.findingTypes");
+    require_known_all!(f.finding_severities, "filters.findingSeverities");
+    require_known_all!(f.confidence, "filters.confidence");
+    require_known_all!(f.reachability, "filters.reachability");
+    require_known_all!(f.validity, "filters.validity");
+    require_known_all!(f.ai_verdicts, "filters.aiVerdicts");
+    require_known_all!(f.deployment_statuses, "filters.deploymentStatuses");
+    require_known_all!(f.public_exposures, "filters.publicExposures");
+    Ok(())
+}
+
 pub(super) fn is_open(s: &AggregateState) -> bool {
     matches!(
         s,
@@ -315,15 +330,7 @@ pub fn report_findings(
     require_known!(req.finding_state, "findingState");
     let empty = ReportFilters::default();
     let f = req.filters.as_ref().unwrap_or(&empty);
-    require_known!(f.time_bucket_size, "filters.timeBucketSize");
-    require_known_all!(f.finding_types, "filters.findingTypes");
-    require_known_all!(f.finding_severities, "filters.findingSeverities");
-    require_known_all!(f.confidence, "filters.confidence");
-    require_known_all!(f.reachability, "filters.reachability");
-    require_known_all!(f.validity, "filters.validity");
-    require_known_all!(f.ai_verdicts, "filters.aiVerdicts");
-    require_known_all!(f.deployment_statuses, "filters.deploymentStatuses");
-    require_known_all!(f.public_exposures, "filters.publicExposures");
+    check_filters(f)?;
     let limit = page_limit(req.limit)?;
     let fp = cursor::fingerprint(
         "report",
