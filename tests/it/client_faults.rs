@@ -158,7 +158,7 @@ async fn a_server_that_never_answers_times_out() {
     let router = Router::new().route(
         "/api/agent/deployments/{d}/issues",
         // Never answers.
-        post(|| std::future::pending::<&str>()),
+        post(std::future::pending::<&str>),
     );
     let client = serve(router).await;
     let started = Instant::now();

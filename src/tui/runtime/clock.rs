@@ -86,7 +86,7 @@ mod tests {
     fn a_virtual_clock_beats_at_each_beat_it_passes_and_stops_where_told() {
         let mut clock = Clock::starting_at(start());
         let ms = chrono::Duration::milliseconds;
-        let mut beats = |clock: &mut Clock, end| {
+        let beats = |clock: &mut Clock, end| {
             let mut at = Vec::new();
             while clock.to_next_beat_before(start() + end) {
                 at.push(clock.now() - start());
