@@ -397,8 +397,8 @@ mod in_a_terminal {
         let mut pty = Pty::start(30, 100, args, &vars);
         let mut screen = String::new();
         if let Some(ready) = ready {
-            // The whole frame with `ready` is kept; then quit.
-            screen = pty.wait_for_frame(ready);
+            // The (whole) frame with `ready` is kept; then quit.
+            screen = pty.wait_for(ready);
             pty.press(b"q");
         }
         let (status, _, raw) = pty.finish();

@@ -95,6 +95,30 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     assert!(h.app.overlay.is_none());
 }
 
+/// The spinner turns at the loop's beat (100 ms) while a request is in
+/// flight, and only then: on the harness's virtual clock, one frame per beat
+/// passed, none between beats and none once nothing loads.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_spinner_turns_at_each_beat_while_loading_and_only_then() {
+    let mut h = Harness::quick(300, 120, 35, QUICK).await;
+    h.server().set_faults(Faults::kind(FaultKind::Hang));
+    h.begin();
+    held_by_server(&h, 1).await;
+    let status = |h: &mut Harness| h.screen().lines().last().unwrap().to_owned();
+    let still = status(&mut h);
+    h.advance(Duration::from_millis(99));
+    assert_eq!(status(&mut h), still, "no beat before 100 ms");
+    h.advance(Duration::from_millis(1));
+    assert_eq!(h.app.spinner, 1);
+    assert_ne!(status(&mut h), still, "the spinner turned");
+    h.advance(Duration::from_millis(250));
+    assert_eq!(h.app.spinner, 3, "beats at 200 and 300 ms");
+    h.key(KeyCode::Esc);
+    assert!(!h.app.is_loading());
+    h.advance(Duration::from_secs(5));
+    assert_eq!(h.app.spinner, 3, "no beat while nothing loads");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_request_that_never_answers_times_out_with_a_popup() {
     let mut h = Harness::quick(300, 120, 35, Duration::from_secs(1)).await;

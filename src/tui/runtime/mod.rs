@@ -1,5 +1,6 @@
-//! The runtime: the event loop ([`run`]), the one API worker, the
-//! terminal, and the IO the loop does for the app (the browser, files).
+//! The runtime: the event loop ([`run`], which turns a [`Runner`] on the
+//! system [`Clock`]), the one API worker, the terminal, and the IO the loop
+//! does for the app (the browser, files).
 //! Everything else in the TUI is state and pure functions over it.
 
 pub mod clock;

@@ -159,30 +159,14 @@ impl Pty {
         self.wait_until(needle, |t| t.contains(needle))
     }
 
-    /// Waits until `done` holds for the screen; returns the screen. Panics
-    /// with `what` and the screen after 30 s.
+    /// Waits until `done` holds for the screen of a frame written whole;
+    /// returns the screen. Panics with `what` and the screen after 30 s.
     pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + DEADLINE;
-        let (held, text) = self
-            .output
-            .wait(deadline, |seen| done(&seen.parser.screen().contents()));
-        assert!(held, "timed out waiting for {what}; screen:\n{text}");
-        text
-    }
-
-    /// Waits until `needle` is on the screen of a frame written whole (a
-    /// frame is written in pieces; ratatui ends each by hiding the cursor,
-    /// when no text field shows it); returns that screen.
-    pub fn wait_for_frame(&self, needle: &str) -> String {
-        const FRAME_END: &[u8] = b"\x1b[?25l";
-        let deadline = Instant::now() + DEADLINE;
         let (held, text) = self.output.wait(deadline, |seen| {
-            seen.raw.ends_with(FRAME_END) && seen.parser.screen().contents().contains(needle)
+            ends_a_frame(&seen.raw) && done(&seen.parser.screen().contents())
         });
-        assert!(
-            held,
-            "timed out waiting for a whole frame with {needle}; screen:\n{text}"
-        );
+        assert!(held, "timed out waiting for {what}; screen:\n{text}");
         text
     }
 
@@ -218,6 +202,27 @@ impl Pty {
         let raw = String::from_utf8_lossy(&self.output.lock().raw).into_owned();
         (status, alternate, raw)
     }
+}
+
+/// Whether `raw` ends where a frame ends: a frame comes in pieces, and
+/// ratatui ends each by hiding the cursor, or by showing it and placing it
+/// (in a text field).
+fn ends_a_frame(raw: &[u8]) -> bool {
+    const HIDDEN: &[u8] = b"\x1b[?25l";
+    const SHOWN: &[u8] = b"\x1b[?25h\x1b[";
+    if raw.ends_with(HIDDEN) {
+        return true;
+    }
+    // `ESC[?25h ESC[row;colH` at the very end.
+    let Some(h) = raw.strip_suffix(b"H") else {
+        return false;
+    };
+    let digits = h
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit() || **b == b';')
+        .count();
+    digits > 0 && h[..h.len() - digits].ends_with(SHOWN)
 }
 
 impl Drop for Pty {
