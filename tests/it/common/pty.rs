@@ -159,12 +159,15 @@ impl Pty {
         self.wait_until(needle, |t| t.contains(needle))
     }
 
-    /// Waits until `done` holds for the screen of a frame written whole;
-    /// returns the screen. Panics with `what` and the screen after 30 s.
+    /// Waits until `done` holds for the screen (of a frame written whole,
+    /// in the TUI); returns the screen. Panics with `what` and the screen after 30 s.
     pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + DEADLINE;
         let (held, text) = self.output.wait(deadline, |seen| {
-            ends_a_frame(&seen.raw) && done(&seen.parser.screen().contents())
+            let screen = seen.parser.screen();
+            // The TUI draws frames on the alternate screen; the commands
+            // write lines.
+            (!screen.alternate_screen() || ends_a_frame(&seen.raw)) && done(&screen.contents())
         });
         assert!(held, "timed out waiting for {what}; screen:\n{text}");
         text
