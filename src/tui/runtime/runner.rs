@@ -87,8 +87,7 @@ impl<P> Runner<P> {
         self.perform(first, terminal)
     }
 
-    /// One turn: draw if anything changed, then (unless the app quit) wait
-    /// for the next batch and handle it.
+    /// One turn of the loop: draw if anything changed, then [`Runner::turn`].
     pub async fn step<B>(&mut self, app: &mut App, terminal: &mut Terminal<B>) -> io::Result<Turn>
     where
         B: Backend,
@@ -96,6 +95,19 @@ impl<P> Runner<P> {
         B::Error: Send + Sync + 'static,
     {
         self.draw(app, terminal, false)?;
+        self.turn(app, terminal).await
+    }
+
+    /// Unless the app quit, waits for the next batch and handles it; the
+    /// frame is left to the caller (a test draws when it reads the screen:
+    /// a frame is a function of the state, so it is the one the loop would
+    /// have drawn).
+    pub async fn turn<B>(&mut self, app: &mut App, terminal: &mut Terminal<B>) -> io::Result<Turn>
+    where
+        B: Backend,
+        P: Platform<B>,
+        B::Error: Send + Sync + 'static,
+    {
         if app.quit {
             return Ok(Turn::Stop);
         }
@@ -149,8 +161,8 @@ impl<P> Runner<P> {
         self.input.is_empty() && self.replies.is_empty() && self.done.is_empty()
     }
 
-    /// Handles what is already queued as one batch, without waiting, and
-    /// draws.
+    /// Handles what is already queued as one batch, without waiting (drawn
+    /// at the next step).
     pub fn step_queued<B>(&mut self, app: &mut App, terminal: &mut Terminal<B>) -> io::Result<()>
     where
         B: Backend,
@@ -158,12 +170,12 @@ impl<P> Runner<P> {
         B::Error: Send + Sync + 'static,
     {
         let msgs = self.queued()?;
-        self.handle(app, terminal, msgs)?;
-        self.draw(app, terminal, false)
+        self.handle(app, terminal, msgs)
     }
 
     /// Handles the input already queued as a batch of its own (what the
-    /// loop does when keys come before any reply), and draws.
+    /// loop does when keys come before any reply). The frame is drawn at
+    /// the next step, as the loop draws once before it waits.
     pub fn step_input<B>(&mut self, app: &mut App, terminal: &mut Terminal<B>) -> io::Result<()>
     where
         B: Backend,
@@ -171,8 +183,7 @@ impl<P> Runner<P> {
         B::Error: Send + Sync + 'static,
     {
         let msgs = self.queued_input()?;
-        self.handle(app, terminal, msgs)?;
-        self.draw(app, terminal, false)
+        self.handle(app, terminal, msgs)
     }
 
     /// Hands a batch to the app at the clock's time (read once: the batch
@@ -202,7 +213,7 @@ impl<P> Runner<P> {
 
     /// Moves a virtual clock `by` forward: at each beat passed while the app
     /// loads, a tick, handled at the beat's time (as the real loop's timer
-    /// would), then drawn.
+    /// would); drawn at the next step.
     pub fn advance<B>(
         &mut self,
         app: &mut App,
@@ -220,7 +231,7 @@ impl<P> Runner<P> {
                 self.handle(app, terminal, vec![Msg::Tick])?;
             }
         }
-        self.draw(app, terminal, false)
+        Ok(())
     }
 
     /// Draws the app when anything changed since the last frame (or

@@ -264,7 +264,9 @@ impl Harness {
     async fn turn_until(&mut self, what: &str, mut done: impl FnMut(&mut Harness) -> bool) {
         let deadline = tokio::time::Instant::now() + DEADLINE;
         while !done(self) {
-            let turn = self.runner.step(&mut self.app, &mut self.terminal);
+            // The loop's turn; the frame is drawn when the test reads
+            // the screen (a draw per turn cost a tenth more CPU).
+            let turn = self.runner.turn(&mut self.app, &mut self.terminal);
             match tokio::time::timeout_at(deadline, turn).await {
                 Ok(Ok(Turn::Continue)) => self.record(),
                 Ok(Ok(Turn::Stop)) => panic!("the app stopped before {what}"),
