@@ -258,6 +258,8 @@ async fn an_agentic_issue_is_triaged_from_its_pane() {
 async fn a_failed_triage_keeps_the_draft() {
     let mut h = harness(Duration::from_secs(10)).await;
     h.start().await;
+    // The background requests answered first: the fault is the write's.
+    h.quiesce().await;
     let id = select_ignorable(&mut h);
     command(&mut h, "triage ignored no-time keep this note");
     h.server().set_faults(Faults::failing(500).times(1));
@@ -304,6 +306,8 @@ async fn a_gateway_failure_on_the_write_says_outcome_unknown_and_fetches_again()
 async fn a_timeout_says_outcome_unknown_and_sends_once() {
     let mut h = harness(Duration::from_secs(2)).await;
     h.start().await;
+    // The background requests answered first: the hang is the write's.
+    h.quiesce().await;
     let id = select_ignorable(&mut h);
     let before = row_state(&h, &id);
     command(&mut h, "triage ignored");
