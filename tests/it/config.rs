@@ -376,7 +376,6 @@ mod in_a_terminal {
     use crate::common::pty::Pty;
     use std::ffi::OsStr;
     use std::path::Path;
-    use std::time::Duration;
 
     pub struct Run {
         pub code: u32,
@@ -398,10 +397,8 @@ mod in_a_terminal {
         let mut pty = Pty::start(30, 100, args, &vars);
         let mut screen = String::new();
         if let Some(ready) = ready {
-            pty.wait_for(ready);
-            // Let the frame with `ready` finish, keep it, and quit.
-            std::thread::sleep(Duration::from_millis(200));
-            screen = pty.text();
+            // The (whole) frame with `ready` is kept; then quit.
+            screen = pty.wait_for(ready);
             pty.press(b"q");
         }
         let (status, _, raw) = pty.finish();

@@ -30,15 +30,15 @@ fn first_id(h: &Harness) -> String {
 
 /// Waits until the server holds `n` requests (they are really hanging).
 async fn held_by_server(h: &Harness, n: u64) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while h.server().requests() < n {
-        assert!(
-            Instant::now() < deadline,
-            "{} requests reached the server",
-            h.server().requests()
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    // The server signals each request it counts: a wait on that signal,
+    // off the runtime's threads.
+    let came =
+        tokio::task::block_in_place(|| h.server().wait_for_requests(n, Duration::from_secs(10)));
+    assert!(
+        came,
+        "{} requests reached the server",
+        h.server().requests()
+    );
 }
 
 /// The first row of the findings table as drawn.
@@ -54,7 +54,7 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.server().set_faults(Faults::kind(FaultKind::Hang));
     h.begin();
     held_by_server(&h, 1).await;
-    assert_eq!(h.pump_for(Duration::from_millis(300)).await, 0, "no answer");
+    assert_eq!(h.take_queued(), 0, "no answer");
     assert!(h.app.issues().is_loading());
     // Help opens and closes while the first page hangs.
     h.key(KeyCode::Char('?'));
@@ -93,6 +93,30 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.settle().await;
     assert_eq!(h.app.issues().list.items.len(), 100);
     assert!(h.app.overlay.is_none());
+}
+
+/// The spinner turns at the loop's beat (100 ms) while a request is in
+/// flight, and only then: on the harness's virtual clock, one frame per beat
+/// passed, none between beats and none once nothing loads.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_spinner_turns_at_each_beat_while_loading_and_only_then() {
+    let mut h = Harness::quick(300, 120, 35, QUICK).await;
+    h.server().set_faults(Faults::kind(FaultKind::Hang));
+    h.begin();
+    held_by_server(&h, 1).await;
+    let status = |h: &mut Harness| h.screen().lines().last().unwrap().to_owned();
+    let still = status(&mut h);
+    h.advance(Duration::from_millis(99));
+    assert_eq!(status(&mut h), still, "no beat before 100 ms");
+    h.advance(Duration::from_millis(1));
+    assert_eq!(h.app.spinner, 1);
+    assert_ne!(status(&mut h), still, "the spinner turned");
+    h.advance(Duration::from_millis(250));
+    assert_eq!(h.app.spinner, 3, "beats at 200 and 300 ms");
+    h.key(KeyCode::Esc);
+    assert!(!h.app.is_loading());
+    h.advance(Duration::from_secs(5));
+    assert_eq!(h.app.spinner, 3, "no beat while nothing loads");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -335,7 +359,9 @@ fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
     // The first page never comes, yet every key is handled at once.
     app.press(b"?");
     app.wait_for("Keys");
+    // An Esc stands alone only when the app read it before the next key.
     app.press(b"\x1b");
+    app.wait_until("the help closes", |t| !t.contains("Keys"));
     app.press(b"4");
     app.wait_for("SCM config");
     app.press(b"2");
@@ -349,23 +375,14 @@ fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
     // The next page hangs: `q` still quits at once.
     server.set_faults(Faults::kind(FaultKind::Hang));
     app.press(b"G");
-    let asked = Instant::now();
-    while server.requests() == 0 {
-        assert!(
-            asked.elapsed() < Duration::from_secs(10),
-            "no next page asked"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    assert!(
+        server.wait_for_requests(1, Duration::from_secs(10)),
+        "no next page asked"
+    );
     let started = Instant::now();
     app.press(b"q");
-    let status = loop {
-        if let Some(status) = app.try_wait() {
-            break status;
-        }
-        assert!(started.elapsed() < Duration::from_secs(5), "q did not quit");
-        std::thread::sleep(Duration::from_millis(30));
-    };
+    let (status, _, _) = app.finish();
+    assert!(started.elapsed() < Duration::from_secs(5), "q did not quit");
     assert!(status.success(), "{status:?}");
     let _guard = runtime.enter();
     drop(server);
@@ -382,9 +399,10 @@ async fn the_report_screen_costs_few_requests_in_parallel() {
     h.start().await;
     // The filter values, asked for in the background after the first page,
     // are not the report's cost.
-    while !h.app.issues().known.is_known() {
-        h.pump_for(Duration::from_millis(5)).await;
-    }
+    h.until("the filter values arrive", |app| {
+        app.issues().known.is_known()
+    })
+    .await;
     h.server().set_faults(Faults {
         latency,
         ..Faults::none()
@@ -394,9 +412,10 @@ async fn the_report_screen_costs_few_requests_in_parallel() {
     };
     let (before, started) = (h.server().requests(), Instant::now());
     h.key(KeyCode::Char('1'));
-    while h.app.report().counts.is_loading() {
-        h.pump_for(Duration::from_millis(5)).await;
-    }
+    h.until("the report's counts arrive", |app| {
+        !app.report().counts.is_loading()
+    })
+    .await;
     let counted_in = started.elapsed();
     h.settle().await;
     let (opened, opened_in) = cost(&h, before, started);

@@ -5,7 +5,6 @@
 use crate::common;
 
 use common::pty::Pty;
-use std::time::Duration;
 
 #[test]
 fn the_app_runs_in_a_real_terminal_and_restores_it() {
@@ -32,9 +31,10 @@ fn the_app_runs_in_a_real_terminal_and_restores_it() {
     s.press(b"l");
     // The Code tab replaced the Overview (whose fields it does not have).
     s.wait_until("the Code tab", |t| !t.contains("relevant since"));
-    // Esc alone is ambiguous to terminals; the pause lets it stand alone.
+    // Esc alone is ambiguous to terminals: the detail closing says it was
+    // read alone, before the next keys.
     s.press(b"\x1b");
-    std::thread::sleep(Duration::from_millis(300));
+    s.wait_until("the detail closes", |t| !t.contains("Remediation"));
     // One triage: reviewed, sent with y, its counts said.
     s.press(b":triage reviewing checked in a pty\r");
     s.wait_for("Review: only y sends");

@@ -10,6 +10,7 @@ use findings_tui::api::model::{
 };
 use findings_tui::tui::app::{Msg, Overlay};
 use std::collections::HashSet;
+use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn starts_on_issues_with_the_first_page_and_a_demo_badge() {
@@ -575,6 +576,8 @@ async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
     assert!(h.app.overlay.is_none());
     assert_eq!(h.exported.len(), 1);
     assert_eq!(h.exported[0].1, findings_tui::export::Format::Sarif);
+    // Written off the loop, which says when it is done.
+    h.settle().await;
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(
         !written.contains("demo-token"),
@@ -600,6 +603,7 @@ async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
     h.key(KeyCode::Char('e'));
     type_path(&mut h, &path);
     h.key(KeyCode::Enter);
+    h.settle().await;
     let Some(Overlay::Error { title, message }) = &h.app.overlay else {
         panic!("a popup says why: {:?}", h.app.status);
     };
@@ -633,6 +637,7 @@ async fn the_file_name_extension_picks_the_export_format() {
     assert_eq!(prompt.format(), findings_tui::export::Format::Json);
     h.key(KeyCode::Enter);
     assert_eq!(h.exported[0].1, findings_tui::export::Format::Json);
+    h.settle().await;
     let items: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(items.len(), h.app.issues().list.len());
@@ -660,6 +665,7 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
     let path = dir.path().join("shown.json");
     type_path(&mut h, &path);
     h.key(KeyCode::Enter);
+    h.settle().await;
     let items: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(items.len(), shown);
@@ -687,6 +693,7 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
     let path = dir.path().join("report.md");
     type_path(&mut h, &path);
     h.key(KeyCode::Enter);
+    h.settle().await;
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(
         text.lines().count(),
@@ -866,7 +873,6 @@ async fn issues_pane_sends_types_at_the_top_level_and_a_limit() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn beside_the_list_the_detail_follows_the_cursor_and_fetches_once_it_rests() {
-    use findings_tui::tui::app::Msg;
     let mut h = Harness::new(300, 200, 50).await;
     h.start().await;
     h.key(KeyCode::Enter);
@@ -887,9 +893,11 @@ async fn beside_the_list_the_detail_follows_the_cursor_and_fetches_once_it_rests
     assert_eq!(h.app.detail.as_ref().unwrap().issue.id(), ids[3]);
     assert_eq!(h.sent, sent, "nothing fetched while the cursor moves");
     assert!(h.screen().contains("preview: Enter to scroll it"));
-    // Resting: the next beat after 150 ms fetches the one it rests on.
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    h.update(Msg::Tick);
+    // Resting: not yet at the first beat (100 ms); the beat after 150 ms
+    // fetches the one it rests on.
+    h.advance(Duration::from_millis(100));
+    assert_eq!(h.sent, sent, "still moving, as far as the app knows");
+    h.advance(Duration::from_millis(100));
     assert_eq!(h.sent, sent + 1);
     h.settle().await;
     assert!(h.app.enriched.contains_key(&ids[3]));
@@ -897,8 +905,7 @@ async fn beside_the_list_the_detail_follows_the_cursor_and_fetches_once_it_rests
     // Passing over one and back to a fetched one: nothing sent.
     h.key(KeyCode::Char('k'));
     h.key(KeyCode::Char('j'));
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    h.update(Msg::Tick);
+    h.advance(Duration::from_millis(200));
     assert_eq!(h.sent, sent + 1, "passed over, then cached");
     // Enter moves the keys into the detail: j scrolls it, the list stays.
     h.key(KeyCode::Enter);

@@ -1,5 +1,7 @@
 //! Snapshots of every pane and detail tab at 120×35 and 80×24, drawn from a
-//! demo data set with a fixed date (review `.snap` changes like code).
+//! demo data set with a fixed date (review `.snap` changes like code). Each
+//! is taken once every request sent is answered (`quiesce`): a background
+//! answer, such as the repository names, changes what a screen shows.
 
 use crate::common;
 
@@ -11,6 +13,7 @@ const SIZES: [(u16, u16); 2] = [(120, 35), (80, 24)];
 async fn harness(w: u16, h: u16) -> Harness {
     let mut h = Harness::new(2000, w, h).await;
     h.start().await;
+    h.quiesce().await;
     h
 }
 
@@ -27,7 +30,7 @@ async fn issues_grouped_by_rule() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
         app.keys("R");
-        app.settle().await;
+        app.quiesce().await;
         app.keys("j");
         insta::assert_snapshot!(format!("groups_{w}x{h}"), app.screen());
     }
@@ -39,11 +42,11 @@ async fn detail_tabs(kind: &str, filter: &str) {
         let mut app = harness(w, h).await;
         app.keys(&format!(":filter issueTypes={filter}"));
         app.key(KeyCode::Enter);
-        app.settle().await;
+        app.quiesce().await;
         app.key(KeyCode::Enter);
         let tabs = app.app.detail.as_ref().unwrap().tabs.clone();
         for tab in tabs {
-            app.settle().await;
+            app.quiesce().await;
             insta::assert_snapshot!(
                 format!(
                     "detail_{kind}_{}_{w}x{h}",
@@ -94,7 +97,7 @@ async fn report_pane() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('1'));
-        app.settle().await;
+        app.quiesce().await;
         insta::assert_snapshot!(format!("report_{w}x{h}"), app.screen());
     }
 }
@@ -107,12 +110,12 @@ async fn report_repository_filter_and_selectors_back() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('1'));
-        app.settle().await;
+        app.quiesce().await;
         app.keys("/acme/payments-api");
         insta::assert_snapshot!(format!("report_repo_typed_{w}x{h}"), app.screen());
         app.key(KeyCode::Enter);
         app.keys("VV");
-        app.settle().await;
+        app.quiesce().await;
         insta::assert_snapshot!(format!("report_repo_{w}x{h}"), app.screen());
     }
 }
@@ -122,7 +125,7 @@ async fn agentic_pane_and_detail() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('3'));
-        app.settle().await;
+        app.quiesce().await;
         insta::assert_snapshot!(format!("agentic_{w}x{h}"), app.screen());
         app.key(KeyCode::Enter);
         insta::assert_snapshot!(format!("agentic_detail_{w}x{h}"), app.screen());
@@ -134,7 +137,7 @@ async fn scm_pane_list_form_review_and_result() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('4'));
-        app.settle().await;
+        app.quiesce().await;
         insta::assert_snapshot!(format!("scm_list_{w}x{h}"), app.screen());
         // 1002, from its current values.
         app.key(KeyCode::Char('j'));
@@ -146,7 +149,7 @@ async fn scm_pane_list_form_review_and_result() {
         app.keys("R");
         insta::assert_snapshot!(format!("scm_review_{w}x{h}"), app.screen());
         app.keys("y");
-        app.settle().await;
+        app.quiesce().await;
         insta::assert_snapshot!(format!("scm_result_{w}x{h}"), app.screen());
     }
 }

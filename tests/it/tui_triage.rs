@@ -125,8 +125,7 @@ async fn ignore_one_finding_with_a_note_then_undo() {
         "{review}"
     );
     h.keys("y");
-    h.settle().await;
-    h.pump_for(Duration::from_millis(300)).await;
+    h.quiesce().await;
     assert_eq!(row_state(&h, &id), Some(AggregateState::IgnoredApp));
     let status = h.app.status.clone().unwrap_or_default();
     assert!(status.contains("1 updated"), "{status}");
@@ -155,8 +154,7 @@ async fn ignore_one_finding_with_a_note_then_undo() {
         h.screen()
     );
     h.keys("y");
-    h.settle().await;
-    h.pump_for(Duration::from_millis(300)).await;
+    h.quiesce().await;
     assert_eq!(row_state(&h, &id), Some(AggregateState::Open));
     published::assert_no_violations();
 }
@@ -176,8 +174,7 @@ async fn marked_findings_go_in_one_request() {
     assert_eq!(h.app.triage.step, Step::Review);
     assert!(h.screen().contains("2 findings"), "{}", h.screen());
     h.keys("y");
-    h.settle().await;
-    h.pump_for(Duration::from_millis(300)).await;
+    h.quiesce().await;
     assert_eq!(writes.load(Ordering::SeqCst), 1);
     for id in &ids {
         let now = fetched(&h, id).await;
@@ -207,8 +204,7 @@ async fn triage_all_counts_first_and_asks_twice_when_large() {
     assert!(matching > 0);
     h.app.triage.confirm_above = 0;
     command(&mut h, "triage-all fixing");
-    h.settle().await;
-    h.pump_for(Duration::from_millis(300)).await;
+    h.quiesce().await;
     let review = h.screen();
     assert!(
         review.contains(&format!(
@@ -219,9 +215,7 @@ async fn triage_all_counts_first_and_asks_twice_when_large() {
     h.keys("y");
     assert_eq!(h.app.triage.step, Step::ConfirmAgain);
     h.keys("y");
-    h.settle().await;
-    h.pump_for(Duration::from_millis(500)).await;
-    h.settle().await;
+    h.quiesce().await;
     let status = h.app.status.clone().unwrap_or_default();
     assert!(status.contains("updated"), "{status}");
     // The list was loaded again: every row of the rule that could be
@@ -271,6 +265,8 @@ async fn an_agentic_issue_is_triaged_from_its_pane() {
 async fn a_failed_triage_keeps_the_draft() {
     let mut h = harness(Duration::from_secs(10)).await;
     h.start().await;
+    // The background requests answered first: the fault is the write's.
+    h.quiesce().await;
     let id = select_ignorable(&mut h);
     command(&mut h, "triage ignored no-time keep this note");
     h.server().set_faults(Faults::failing(500).times(1));
@@ -317,6 +313,8 @@ async fn a_gateway_failure_on_the_write_says_outcome_unknown_and_fetches_again()
 async fn a_timeout_says_outcome_unknown_and_sends_once() {
     let mut h = harness(Duration::from_secs(2)).await;
     h.start().await;
+    // The background requests answered first: the hang is the write's.
+    h.quiesce().await;
     let id = select_ignorable(&mut h);
     let before = row_state(&h, &id);
     command(&mut h, "triage ignored");
@@ -329,7 +327,7 @@ async fn a_timeout_says_outcome_unknown_and_sends_once() {
     assert!(said.contains("Outcome unknown"), "{said}");
     assert!(said.contains("not retried"), "{said}");
     // The findings are fetched again (a read, which may be retried).
-    h.pump_for(Duration::from_millis(800)).await;
+    h.quiesce().await;
     assert!(h.server().requests() > requests + 1, "a reload followed");
     // Sent once: a second attempt would have gone through and ignored it.
     assert_ne!(
@@ -392,8 +390,7 @@ async fn the_groups_are_counted_again_after_a_triage() {
     h.key(KeyCode::Right);
     h.ctrl('s');
     h.keys("y");
-    h.settle().await;
-    h.pump_for(Duration::from_millis(300)).await;
+    h.quiesce().await;
     assert_eq!(row_state(&h, &id), Some(AggregateState::IgnoredApp));
     h.keys("R");
     h.settle().await;

@@ -1,67 +1,94 @@
-//! The runtime: the event loop ([`run`]), the one API worker, the
-//! terminal, and the IO the loop does for the app (the browser, files).
+//! The runtime: the event loop ([`run`], which turns a [`Runner`] on the
+//! system [`Clock`]), the one API worker, the terminal, and the IO the loop
+//! does for the app (the browser, files).
 //! Everything else in the TUI is state and pure functions over it.
 
+pub mod clock;
 pub mod opener;
+pub mod runner;
 pub mod save;
 pub mod terminal;
 pub mod worker;
 
+use crate::export::Format;
 use crate::handoff::{ClipboardText, SafeUrl};
-use crate::tui::app::{self, App};
-use crate::tui::message::{Effect, Msg, Reply};
+use crate::tui::app::App;
+use crate::tui::message::{ExportItems, Msg, Reply};
 use crate::tui::{keymap, state::session, theme};
-use crossterm::event::{Event, MouseEventKind};
+use clock::Clock;
+use crossterm::event::Event;
 use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
-use std::time::Duration;
+use runner::{Runner, Turn};
 use tokio::sync::mpsc;
 use worker::WorkerCommand;
 
 /// What the loop does outside the terminal's drawing: the browser, the
-/// clipboard, suspending. Tests record these instead.
+/// clipboard, suspending, files. Tests record these instead.
 pub trait Platform<B: Backend> {
     /// Opens `url` without blocking the loop, and says how it went through
     /// `done` ([`Msg::Opened`]).
     fn open_url(&mut self, url: &SafeUrl, done: &mpsc::UnboundedSender<Msg>);
     fn copy(&mut self, text: &ClipboardText);
     fn suspend(&mut self, terminal: &mut Terminal<B>) -> std::io::Result<()>;
+    /// Writes an export off the loop (a large one takes a while: the
+    /// screen stays live) and says how it went through `done`
+    /// ([`Msg::Exported`]).
+    fn export(
+        &mut self,
+        path: std::path::PathBuf,
+        format: Format,
+        items: ExportItems,
+        done: &mpsc::UnboundedSender<Msg>,
+    ) {
+        save::export_off_loop(path, format, items, done);
+    }
 }
 
-/// The spinner's beat while something loads.
-const TICK: Duration = Duration::from_millis(100);
+impl<B: Backend, P: Platform<B> + ?Sized> Platform<B> for &mut P {
+    fn open_url(&mut self, url: &SafeUrl, done: &mpsc::UnboundedSender<Msg>) {
+        (**self).open_url(url, done);
+    }
+    fn copy(&mut self, text: &ClipboardText) {
+        (**self).copy(text);
+    }
+    fn suspend(&mut self, terminal: &mut Terminal<B>) -> std::io::Result<()> {
+        (**self).suspend(terminal)
+    }
+    fn export(
+        &mut self,
+        path: std::path::PathBuf,
+        format: Format,
+        items: ExportItems,
+        done: &mpsc::UnboundedSender<Msg>,
+    ) {
+        (**self).export(path, format, items, done);
+    }
+}
 
-/// Runs the app until it quits, the input ends, or `shutdown` resolves.
-/// The backend and the input stream are parameters, so tests drive the real
-/// app with scripted keys into a `TestBackend`.
+/// Runs the app until it quits, the input ends, or `shutdown` resolves, on
+/// the system clock. The backend and the input stream are parameters; the
+/// tests turn the same [`Runner`] with scripted keys into a `TestBackend`
+/// on a virtual clock.
 pub async fn run<B, E>(
     terminal: &mut Terminal<B>,
     mut events: E,
     app: &mut App,
     worker: mpsc::UnboundedSender<WorkerCommand>,
-    mut replies: mpsc::UnboundedReceiver<Reply>,
+    replies: mpsc::UnboundedReceiver<Reply>,
     platform: &mut dyn Platform<B>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()>
 where
     B: Backend,
     E: Stream<Item = std::io::Result<Event>> + Send + Unpin + 'static,
-    std::io::Error: From<B::Error>,
+    B::Error: Send + Sync + 'static,
 {
-    let size = terminal.size()?;
-    app.size = (size.width, size.height);
-    // Effects done off the loop (exports) answer through this channel.
-    let (done_tx, mut done) = mpsc::unbounded_channel::<Msg>();
-    let first = app.start();
-    perform(first, terminal, &worker, &done_tx, platform)?;
-    let mut tick = tokio::time::interval(TICK);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let mut shutdown = std::pin::pin!(shutdown);
     // Input is forwarded through a channel so that what is queued can be
     // drained without polling the stream with a dummy waker (crossterm's
     // EventStream would lose its wake-up).
-    let (input_tx, mut input) = mpsc::unbounded_channel();
+    let (input_tx, input) = mpsc::unbounded_channel();
     let forward = tokio::spawn(async move {
         while let Some(ev) = events.next().await {
             if input_tx.send(ev).is_err() {
@@ -69,107 +96,24 @@ where
             }
         }
     });
-    let mut dirty = true;
-    loop {
-        if dirty {
-            terminal.draw(|f| app::view::draw(f, app))?;
-            dirty = false;
-        }
-        if app.quit {
-            break;
-        }
-        let loading = app.is_loading();
-        let mut msgs = Vec::new();
-        tokio::select! {
-            ev = input.recv() => match ev {
-                Some(ev) => msgs.extend(to_msg(ev?)),
-                None => break,
-            },
-            Some(reply) = replies.recv() => msgs.push(Msg::Reply(reply)),
-            Some(msg) = done.recv() => msgs.push(msg),
-            _ = tick.tick(), if loading => msgs.push(Msg::Tick),
-            _ = &mut shutdown => break,
-        }
-        // Drain what is already queued, then draw once.
-        while let Ok(ev) = input.try_recv() {
-            msgs.extend(to_msg(ev?));
-        }
-        while let Ok(reply) = replies.try_recv() {
-            msgs.push(Msg::Reply(reply));
-        }
-        while let Ok(msg) = done.try_recv() {
-            msgs.push(msg);
-        }
-        // Time comes into update with the messages, read once here.
-        let now = chrono::Utc::now();
-        for msg in msgs {
-            let effects = app.update_at(msg, now);
-            perform(effects, terminal, &worker, &done_tx, platform)?;
-            dirty = true;
+    let mut runner = Runner::new(worker, replies, input, platform, Clock::system());
+    let mut shutdown = std::pin::pin!(shutdown);
+    let result = async {
+        runner.start(app, terminal)?;
+        loop {
+            // A turn waits only at its start (for the next batch), so
+            // dropping it there for the shutdown loses nothing.
+            tokio::select! {
+                turn = runner.step(app, terminal) => if turn? == Turn::Stop {
+                    return Ok(());
+                },
+                _ = &mut shutdown => return Ok(()),
+            }
         }
     }
+    .await;
     forward.abort();
-    Ok(())
-}
-
-/// Terminal events that matter; the rest (mouse moves, focus) change
-/// nothing and cause no redraw.
-fn to_msg(ev: Event) -> Option<Msg> {
-    match ev {
-        Event::Key(k) => Some(Msg::Key(k)),
-        Event::Mouse(m) => match m.kind {
-            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp | MouseEventKind::Down(_) => {
-                Some(Msg::Mouse(m))
-            }
-            _ => None,
-        },
-        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
-        _ => None,
-    }
-}
-
-fn perform<B: Backend>(
-    effects: Vec<Effect>,
-    terminal: &mut Terminal<B>,
-    worker: &mpsc::UnboundedSender<WorkerCommand>,
-    done: &mpsc::UnboundedSender<Msg>,
-    platform: &mut dyn Platform<B>,
-) -> std::io::Result<()> {
-    for effect in effects {
-        match effect {
-            Effect::Send { id, request } => {
-                let _ = worker.send(WorkerCommand::Send { id, request });
-            }
-            Effect::Cancel(id) => {
-                let _ = worker.send(WorkerCommand::Cancel { id });
-            }
-            Effect::OpenUrl(url) => platform.open_url(&url, done),
-            Effect::Copy(text) => platform.copy(&text),
-            Effect::Suspend => platform.suspend(terminal)?,
-            Effect::Quit => {}
-            Effect::Export {
-                path,
-                format,
-                items,
-            } => {
-                // A large export takes a while: write it off the loop, so
-                // the screen stays live, and report back as a message.
-                let done = done.clone();
-                tokio::task::spawn_blocking(move || {
-                    let _ = done.send(save::export(&path, format, &items));
-                });
-            }
-            Effect::SaveView {
-                pane,
-                path,
-                profile,
-                view,
-            } => {
-                let _ = done.send(save::save_view(pane, &path, profile.as_deref(), view));
-            }
-        }
-    }
-    Ok(())
+    result
 }
 
 /// The real terminal's platform.

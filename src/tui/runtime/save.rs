@@ -1,7 +1,7 @@
 //! Writing an export file: the IO of [`Effect::Export`](crate::tui::message::Effect),
-//! done by the event loop (on a blocking thread) and by the test harness,
-//! never by `update`. An existing file (or link) is never overwritten, and
-//! a file is written whole or not at all.
+//! done by the event loop (on a blocking thread), never by `update`. An
+//! existing file (or link) is never overwritten, and a file is written
+//! whole or not at all.
 
 use crate::atomic_file::{Access, AtomicFile, Replace};
 use crate::export::Format;
@@ -32,6 +32,20 @@ pub fn export(path: &Path, format: Format, items: &ExportItems) -> Msg {
         path: target.display().to_string(),
         result,
     }
+}
+
+/// Writes the export on the blocking pool and sends how it went to `done`:
+/// the loop goes on meanwhile.
+pub fn export_off_loop(
+    path: PathBuf,
+    format: Format,
+    items: ExportItems,
+    done: &tokio::sync::mpsc::UnboundedSender<Msg>,
+) {
+    let done = done.clone();
+    tokio::task::spawn_blocking(move || {
+        let _ = done.send(export(&path, format, &items));
+    });
 }
 
 /// `~/` is the home directory; a relative path is taken from the current

@@ -1,22 +1,35 @@
-//! A harness that drives the real TUI app (`App::update`), backed by the real
-//! API worker and an embedded demo server, and draws into a `TestBackend`.
+//! A harness that runs the real event loop (`tui::runtime::runner`, the
+//! turn `tui::run` repeats) with scripted keys, a recording platform and a
+//! virtual clock that the test moves, against the real API worker and an
+//! embedded demo server, drawing into a `TestBackend`. Waits are for a
+//! condition, with a deadline; never for a length of time.
 
 #![allow(dead_code)]
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use findings_tui::api::{Client, ClientConfig, Token};
 use findings_tui::demo::{DemoOptions, DemoServer};
-use findings_tui::tui::app::{App, Effect, Msg, Session};
+use findings_tui::export::Format;
+use findings_tui::handoff::{ClipboardText, SafeUrl};
+use findings_tui::tui::Platform;
+use findings_tui::tui::app::{App, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::Reply;
-use findings_tui::tui::runtime::worker::{self, WorkerCommand};
+use findings_tui::tui::message::ExportItems;
+use findings_tui::tui::runtime::clock::Clock;
+use findings_tui::tui::runtime::runner::{Runner, Turn};
+use findings_tui::tui::runtime::{save, worker};
 use findings_tui::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use std::path::PathBuf;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
 pub mod pty;
+
+/// How long a wait for a condition may take before the test fails: far
+/// more than any takes, so only a real hang reaches it.
+const DEADLINE: Duration = Duration::from_secs(20);
 
 /// The fixed "now" of test data, so screens are the same every day.
 pub fn anchor() -> chrono::DateTime<chrono::Utc> {
@@ -44,19 +57,55 @@ pub fn client_for(server: &DemoServer) -> Client {
     .unwrap()
 }
 
+/// The platform of the tests: what the loop asked of the browser, the
+/// clipboard and the terminal, kept; exports written as the real loop
+/// writes them (off the loop, answered through its channel).
+#[derive(Default)]
+pub struct Recording {
+    opened: Vec<String>,
+    copied: Vec<String>,
+    exported: Vec<(PathBuf, Format, usize)>,
+    suspended: usize,
+}
+
+impl Platform<TestBackend> for Recording {
+    fn open_url(&mut self, url: &SafeUrl, _done: &mpsc::UnboundedSender<Msg>) {
+        // Never answered: a test says how the opener did (`Msg::Opened`).
+        self.opened.push(url.to_string());
+    }
+    fn copy(&mut self, text: &ClipboardText) {
+        self.copied.push(text.to_string());
+    }
+    fn suspend(&mut self, _terminal: &mut Terminal<TestBackend>) -> std::io::Result<()> {
+        self.suspended += 1;
+        Ok(())
+    }
+    fn export(
+        &mut self,
+        path: PathBuf,
+        format: Format,
+        items: ExportItems,
+        done: &mpsc::UnboundedSender<Msg>,
+    ) {
+        self.exported.push((path.clone(), format, items.len()));
+        save::export_off_loop(path, format, items, done);
+    }
+}
+
 pub struct Harness {
     pub app: App,
     pub terminal: Terminal<TestBackend>,
-    worker: mpsc::UnboundedSender<WorkerCommand>,
-    replies: mpsc::UnboundedReceiver<Reply>,
+    runner: Runner<Recording>,
+    /// The loop's input: what the test types.
+    input: mpsc::UnboundedSender<std::io::Result<Event>>,
     /// URLs opened and texts copied, in order.
     pub opened: Vec<String>,
     pub copied: Vec<String>,
-    /// Exports asked for (path as typed, format, rows); each is written
-    /// at once, as the event loop does, and its outcome fed back.
-    pub exported: Vec<(std::path::PathBuf, findings_tui::export::Format, usize)>,
+    /// Exports asked for (path as typed, format, rows), in order.
+    pub exported: Vec<(PathBuf, Format, usize)>,
+    /// Requests handed to the worker, replies handed to the app, and
+    /// requests cancelled (which get none).
     pub sent: usize,
-    /// Replies received, and requests cancelled (which get none).
     pub replied: usize,
     pub cancelled: usize,
     _server: Option<DemoServer>,
@@ -72,7 +121,7 @@ impl Harness {
     }
 
     pub fn with_client(client: Client, width: u16, height: u16, demo: bool) -> Harness {
-        let (tx, rx) = worker::spawn(client.clone());
+        let (worker, replies) = worker::spawn(client.clone());
         let session = Session {
             deployment: client.deployment().to_owned(),
             base_url: client.base_url().to_owned(),
@@ -86,11 +135,14 @@ impl Harness {
             Theme::no_color(),
             (width, height),
         );
+        let (input, keys) = mpsc::unbounded_channel();
+        // The virtual clock starts at today's time, as the app's own does.
+        let clock = Clock::starting_at(chrono::Utc::now());
         Harness {
             app,
             terminal: Terminal::new(TestBackend::new(width, height)).unwrap(),
-            worker: tx,
-            replies: rx,
+            runner: Runner::new(worker, replies, keys, Recording::default(), clock),
+            input,
             opened: vec![],
             copied: vec![],
             exported: vec![],
@@ -131,126 +183,120 @@ impl Harness {
 
     /// Starts the app (first page requested) without waiting for it.
     pub fn begin(&mut self) {
-        let effects = self.app.start();
-        self.perform(effects);
-    }
-
-    /// Applies the replies that arrive within `wait`, as the event loop
-    /// would between keys; returns how many arrived.
-    pub async fn pump_for(&mut self, wait: Duration) -> usize {
-        let deadline = tokio::time::Instant::now() + wait;
-        let mut n = 0;
-        while let Ok(Some(reply)) = tokio::time::timeout_at(deadline, self.replies.recv()).await {
-            self.update(Msg::Reply(reply));
-            n += 1;
-        }
-        n
+        self.runner
+            .start(&mut self.app, &mut self.terminal)
+            .expect("the loop starts");
+        self.record();
     }
 
     /// Starts the app (first page requested) and waits for it.
     pub async fn start(&mut self) {
-        let effects = self.app.start();
-        self.perform(effects);
+        self.begin();
         self.settle().await;
     }
 
-    fn perform(&mut self, effects: Vec<Effect>) {
-        for e in effects {
-            match e {
-                Effect::Send { id, request } => {
-                    self.sent += 1;
-                    self.worker
-                        .send(WorkerCommand::Send { id, request })
-                        .unwrap();
-                }
-                Effect::Cancel(id) => {
-                    self.cancelled += 1;
-                    self.worker.send(WorkerCommand::Cancel { id }).unwrap();
-                }
-                Effect::OpenUrl(u) => self.opened.push(u.to_string()),
-                Effect::Copy(t) => self.copied.push(t.to_string()),
-                Effect::Suspend | Effect::Quit => {}
-                Effect::Export {
-                    path,
-                    format,
-                    items,
-                } => {
-                    self.exported.push((path.clone(), format, items.len()));
-                    let done = findings_tui::tui::runtime::save::export(&path, format, &items);
-                    self.update(done);
-                }
-                Effect::SaveView {
-                    pane,
-                    path,
-                    profile,
-                    view,
-                } => {
-                    let done = findings_tui::tui::runtime::save::save_view(
-                        pane,
-                        &path,
-                        profile.as_deref(),
-                        view,
-                    );
-                    self.update(done);
-                }
-            }
-        }
+    /// Copies what the loop recorded into the harness's fields.
+    fn record(&mut self) {
+        let platform = &mut self.runner.platform;
+        self.opened.append(&mut platform.opened);
+        self.copied.append(&mut platform.copied);
+        self.exported.append(&mut platform.exported);
+        let traffic = self.runner.traffic;
+        self.sent = traffic.sent;
+        self.replied = traffic.replies;
+        self.cancelled = traffic.cancelled;
     }
 
+    /// Hands `msg` to the app as a batch of its own, at the clock's time.
     pub fn update(&mut self, msg: Msg) {
-        if matches!(msg, Msg::Reply(_)) {
-            self.replied += 1;
+        self.runner
+            .handle(&mut self.app, &mut self.terminal, vec![msg])
+            .expect("the loop handles it");
+        self.record();
+    }
+
+    /// Types `events` into the loop's input, and lets the loop handle them
+    /// (one batch, as when keys come before any reply).
+    fn input(&mut self, events: impl IntoIterator<Item = KeyEvent>) {
+        for key in events {
+            self.input
+                .send(Ok(Event::Key(key)))
+                .expect("the loop reads");
         }
-        let effects = self.app.update(msg);
-        self.perform(effects);
+        self.runner
+            .step_input(&mut self.app, &mut self.terminal)
+            .expect("the loop handles the keys");
+        self.record();
     }
 
     pub fn key(&mut self, code: KeyCode) {
-        self.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+        self.input([KeyEvent::new(code, KeyModifiers::NONE)]);
     }
 
     pub fn ctrl(&mut self, c: char) {
-        self.update(Msg::Key(KeyEvent::new(
-            KeyCode::Char(c),
-            KeyModifiers::CONTROL,
-        )));
+        self.input([KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)]);
     }
 
     /// Types each character (capitals with SHIFT, as terminals send them).
     pub fn keys(&mut self, text: &str) {
-        for c in text.chars() {
+        self.input(text.chars().map(|c| {
             let mods = if c.is_ascii_uppercase() {
                 KeyModifiers::SHIFT
             } else {
                 KeyModifiers::NONE
             };
-            self.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+            KeyEvent::new(KeyCode::Char(c), mods)
+        }));
+    }
+
+    /// Moves the virtual clock `by` forward: the loop's beats in between
+    /// come as ticks (while something loads), each at its own time.
+    pub fn advance(&mut self, by: Duration) {
+        self.runner
+            .advance(&mut self.app, &mut self.terminal, by)
+            .expect("the loop handles the ticks");
+        self.record();
+    }
+
+    /// Turns the loop (replies, answers of work done off the loop) until
+    /// `done` holds of the harness; panics saying `what` did not happen,
+    /// with the screen, if it does not within the deadline.
+    async fn turn_until(&mut self, what: &str, mut done: impl FnMut(&mut Harness) -> bool) {
+        let deadline = tokio::time::Instant::now() + DEADLINE;
+        while !done(self) {
+            // The loop's turn; the frame is drawn when the test reads
+            // the screen (a draw per turn cost a tenth more CPU).
+            let turn = self.runner.turn(&mut self.app, &mut self.terminal);
+            match tokio::time::timeout_at(deadline, turn).await {
+                Ok(Ok(Turn::Continue)) => self.record(),
+                Ok(Ok(Turn::Stop)) => panic!("the app stopped before {what}"),
+                Ok(Err(e)) => panic!("the loop failed before {what}: {e}"),
+                Err(_) => panic!(
+                    "{what}: not within {DEADLINE:?}; screen:\n{}",
+                    self.screen()
+                ),
+            }
         }
     }
 
-    /// Applies replies until nothing is loading (or 20 s pass).
+    /// Turns the loop until nothing is loading, no export is being
+    /// written, and nothing waits in the loop's queues.
     pub async fn settle(&mut self) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-        while self.app.is_loading() {
-            let reply = tokio::time::timeout_at(deadline, self.replies.recv())
-                .await
-                .expect("the app settles within 20 s")
-                .expect("the worker is alive");
-            self.update(Msg::Reply(reply));
-        }
+        self.turn_until("the app settles", |h| {
+            !h.app.is_loading() && h.app.exports_running == 0 && h.runner.is_idle()
+        })
+        .await;
     }
 
-    /// Applies replies until `done` holds of the app, within 20 s; panics
-    /// saying `what` did not happen otherwise.
+    /// Turns the loop until `done` holds of the app; panics saying `what`
+    /// did not happen otherwise.
     pub async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-        while !done(&self.app) {
-            let reply = tokio::time::timeout_at(deadline, self.replies.recv())
-                .await
-                .unwrap_or_else(|_| panic!("{what} within 20 s"))
-                .expect("the worker is alive");
-            self.update(Msg::Reply(reply));
-        }
+        self.turn_until(what, |h| done(&h.app)).await;
+    }
+
+    /// Turns the loop until `done` holds of the screen.
+    pub async fn until_screen(&mut self, what: &str, done: impl Fn(&str) -> bool) {
+        self.turn_until(what, |h| done(&h.screen())).await;
     }
 
     /// [`Harness::settle`], and then until every request sent has had its
@@ -258,21 +304,27 @@ impl Harness {
     /// server's request count is final.
     pub async fn quiesce(&mut self) {
         self.settle().await;
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-        while self.replied + self.cancelled < self.sent {
-            let reply = tokio::time::timeout_at(deadline, self.replies.recv())
-                .await
-                .expect("every request is answered within 20 s")
-                .expect("the worker is alive");
-            self.update(Msg::Reply(reply));
-        }
+        self.turn_until("every request is answered", |h| {
+            h.replied + h.cancelled >= h.sent && h.runner.is_idle()
+        })
+        .await;
+    }
+
+    /// Hands the app what is already waiting for the loop, without
+    /// waiting; says how many replies there were.
+    pub fn take_queued(&mut self) -> usize {
+        let before = self.replied;
+        self.runner
+            .step_queued(&mut self.app, &mut self.terminal)
+            .expect("the loop handles what is queued");
+        self.record();
+        self.replied - before
     }
 
     /// The screen as text, one line per row.
     pub fn screen(&mut self) -> String {
-        let app = &self.app;
-        self.terminal
-            .draw(|f| findings_tui::tui::app::view::draw(f, app))
+        self.runner
+            .draw(&self.app, &mut self.terminal, true)
             .unwrap();
         let buf = self.terminal.backend().buffer();
         let mut out = String::new();

@@ -1,11 +1,13 @@
 //! The built binary in a pseudo-terminal: what it writes is kept as raw bytes
 //! and parsed into a screen, keys are pressed as bytes, and the end is
-//! waited for.
+//! waited for. This is the one real-time path of the tests: the app runs on
+//! the system clock, and every wait is for a condition (woken by each write
+//! of the app, or by its end), with a deadline.
 
 use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
 use std::ffi::OsStr;
 use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tui_term::vt100;
@@ -30,9 +32,48 @@ pub struct Pty {
     child: Box<dyn Child + Send + Sync>,
     master: Option<Box<dyn MasterPty + Send>>,
     writer: Option<Box<dyn Write + Send>>,
-    parser: Arc<Mutex<vt100::Parser>>,
-    raw: Arc<Mutex<Vec<u8>>>,
+    output: Arc<Output>,
     pump: Option<JoinHandle<()>>,
+}
+
+/// What the app wrote, parsed and raw; `wrote` is signalled at each write
+/// and at the end of the output.
+struct Output {
+    seen: Mutex<Seen>,
+    wrote: Condvar,
+}
+
+struct Seen {
+    parser: vt100::Parser,
+    raw: Vec<u8>,
+    /// The app closed the terminal (it ended).
+    ended: bool,
+}
+
+impl Output {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Seen> {
+        self.seen.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until `done` holds of what was written, at most until the
+    /// deadline; the last state seen, and whether `done` held.
+    fn wait(&self, deadline: Instant, done: impl Fn(&Seen) -> bool) -> (bool, String) {
+        let mut seen = self.lock();
+        loop {
+            if done(&seen) {
+                return (true, seen.parser.screen().contents());
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return (false, seen.parser.screen().contents());
+            }
+            seen = self
+                .wrote
+                .wait_timeout(seen, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
 }
 
 impl Pty {
@@ -70,37 +111,47 @@ impl Pty {
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().unwrap();
         let writer = pair.master.take_writer().unwrap();
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
-        let raw = Arc::new(Mutex::new(Vec::new()));
-        let (p, r) = (parser.clone(), raw.clone());
+        let output = Arc::new(Output {
+            seen: Mutex::new(Seen {
+                parser: vt100::Parser::new(rows, cols, 0),
+                raw: Vec::new(),
+                ended: false,
+            }),
+            wrote: Condvar::new(),
+        });
+        let out = output.clone();
         let pump = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                p.lock().unwrap().process(&buf[..n]);
-                r.lock().unwrap().extend_from_slice(&buf[..n]);
+                let mut seen = out.lock();
+                seen.parser.process(&buf[..n]);
+                seen.raw.extend_from_slice(&buf[..n]);
+                out.wrote.notify_all();
             }
+            // The end of the output (EOF, or EIO once the app closed it).
+            out.lock().ended = true;
+            out.wrote.notify_all();
         });
         Pty {
             child,
             master: Some(pair.master),
             writer: Some(writer),
-            parser,
-            raw,
+            output,
             pump: Some(pump),
         }
     }
 
     /// The screen as text.
     pub fn text(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
+        self.output.lock().parser.screen().contents()
     }
 
     /// Whether the screen is the alternate one.
     pub fn alternate_screen(&self) -> bool {
-        self.parser.lock().unwrap().screen().alternate_screen()
+        self.output.lock().parser.screen().alternate_screen()
     }
 
     /// Waits until `needle` is on the screen; returns the screen.
@@ -108,30 +159,27 @@ impl Pty {
         self.wait_until(needle, |t| t.contains(needle))
     }
 
-    /// Waits until `done` holds for the screen; returns the screen. Panics
-    /// with `what` and the screen after 30 s.
+    /// Waits until `done` holds for the screen (of a frame written whole,
+    /// in the TUI); returns the screen. Panics with `what` and the screen after 30 s.
     pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + DEADLINE;
-        loop {
-            let text = self.text();
-            if done(&text) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}; screen:\n{text}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let (held, text) = self.output.wait(deadline, |seen| {
+            let screen = seen.parser.screen();
+            // The TUI draws frames on the alternate screen; the commands
+            // write lines.
+            (!screen.alternate_screen() || ends_a_frame(&seen.raw)) && done(&screen.contents())
+        });
+        assert!(held, "timed out waiting for {what}; screen:\n{text}");
+        text
     }
 
-    /// Types `bytes`, then pauses so the app handles them (and an Esc alone,
-    /// ambiguous to terminals, stands alone).
+    /// Types `bytes`. It does not wait: what the keys do is waited for.
+    /// (An Esc is ambiguous to terminals when more follows in the same
+    /// read: wait for what it does before the next key.)
     pub fn press(&mut self, bytes: &[u8]) {
         let writer = self.writer.as_mut().expect("the session is running");
         writer.write_all(bytes).unwrap();
         writer.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(200));
     }
 
     /// The exit status if the app has ended, without waiting.
@@ -142,27 +190,42 @@ impl Pty {
     /// Waits for the app to end; returns its status, the final screen's
     /// alternate-screen flag and everything it wrote.
     pub fn finish(mut self) -> (ExitStatus, bool, String) {
-        let deadline = Instant::now() + DEADLINE;
-        let status = loop {
-            if let Some(status) = self.try_wait() {
-                break status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the app did not end; screen:\n{}",
-                self.text()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
+        // The app's end closes the terminal: its output ends.
+        let (ended, text) = self
+            .output
+            .wait(Instant::now() + DEADLINE, |seen| seen.ended);
+        assert!(ended, "the app did not end; screen:\n{text}");
+        let status = self.child.wait().expect("the app's status");
         drop(self.writer.take());
         drop(self.master.take());
         if let Some(pump) = self.pump.take() {
             let _ = pump.join();
         }
         let alternate = self.alternate_screen();
-        let raw = String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned();
+        let raw = String::from_utf8_lossy(&self.output.lock().raw).into_owned();
         (status, alternate, raw)
     }
+}
+
+/// Whether `raw` ends where a frame ends: a frame comes in pieces, and
+/// ratatui ends each by hiding the cursor, or by showing it and placing it
+/// (in a text field).
+fn ends_a_frame(raw: &[u8]) -> bool {
+    const HIDDEN: &[u8] = b"\x1b[?25l";
+    const SHOWN: &[u8] = b"\x1b[?25h\x1b[";
+    if raw.ends_with(HIDDEN) {
+        return true;
+    }
+    // `ESC[?25h ESC[row;colH` at the very end.
+    let Some(h) = raw.strip_suffix(b"H") else {
+        return false;
+    };
+    let digits = h
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit() || **b == b';')
+        .count();
+    digits > 0 && h[..h.len() - digits].ends_with(SHOWN)
 }
 
 impl Drop for Pty {
