@@ -147,3 +147,75 @@ async fn report_selectors_come_back_on_a_new_app() {
         "selectors that did not change are not written"
     );
 }
+
+/// The Report's dashboard views against the demo server: the figures on
+/// screen are what a direct call of each report with the pane's filters
+/// returns, and the worst repository's count is what the Issues pane
+/// counts once `Enter` narrows it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_dashboard_views_show_what_the_reports_answer() {
+    use findings_tui::api::model::{BySeverity, GetReportRequest};
+    let mut h = Harness::new(600, 120, 40).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    h.key(KeyCode::Char('d'));
+    h.quiesce().await;
+    let req = GetReportRequest {
+        filters: Some(h.app.report().dashboard_filters()),
+    };
+    let client = crate::common::client_for(h.server());
+    let activity = client.activity_report(&req).await.unwrap();
+    let this = activity.this_period.unwrap();
+    let before = activity.previous_period.unwrap();
+    let opened = this.total_new.unwrap();
+    let delta = opened - before.total_new.unwrap();
+    let screen = h.screen();
+    assert!(
+        screen.contains(&format!(
+            "opened {opened} ({}{delta})",
+            if delta >= 0 { "+" } else { "" }
+        )),
+        "{screen}"
+    );
+    // Repositories: the worst first, as the report has it.
+    h.key(KeyCode::Char('d'));
+    h.quiesce().await;
+    let by_project = client.by_project_report(&req).await.unwrap();
+    let (worst, counts): (&String, &BySeverity) = by_project
+        .by_project
+        .iter()
+        .max_by_key(|(name, c)| (c.most_severe_first(), std::cmp::Reverse((*name).clone())))
+        .unwrap();
+    let screen = h.screen();
+    let first = screen
+        .lines()
+        .find(|l| l.contains("crit "))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(first.contains(worst.as_str()), "{first}\n{screen}");
+    // Enter: the Issues pane lists its open findings, as many as counted.
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert_eq!(h.app.pane, findings_tui::tui::panes::issues::ID);
+    let issues_counted = h
+        .app
+        .issues()
+        .counts
+        .known_for(&h.app.issues().selection)
+        .map(|c| c.listed());
+    // The report counts archived projects too; the list leaves them out.
+    let archived = h
+        .app
+        .issues()
+        .counts
+        .known_for(&h.app.issues().selection)
+        .and_then(|c| c.archived)
+        .unwrap_or(0);
+    assert_eq!(
+        issues_counted.map(|n| n + archived),
+        Some(counts.total()),
+        "{}",
+        h.screen()
+    );
+}

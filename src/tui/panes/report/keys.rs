@@ -137,10 +137,13 @@ impl ReportPane {
                     AggregateState::Reviewing,
                     AggregateState::Fixing,
                 ];
+                // The severities the view counted: those toggled, else the
+                // four it counts (info is in none of the reports).
+                let none_on = self.severities.iter().all(|on| !on);
                 f.severities = super::SEVERITIES
                     .iter()
                     .zip(self.severities)
-                    .filter(|(_, on)| *on)
+                    .filter(|(_, on)| *on || none_on)
                     .map(|(s, _)| Severity::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
                     .collect();
                 let what = match self.dashboard.block {
