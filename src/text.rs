@@ -177,6 +177,14 @@ pub fn thousands(n: i64) -> String {
     out
 }
 
+/// `s` with its first letter upper-case ("activity" → "Activity").
+pub fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -295,7 +295,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let format = args.output.format()?;
             // A --kind report's flags are checked before anything starts.
             let kind = args.kind()?;
-            if kind != listing::ReportKind::Findings {
+            if kind.is_some() {
                 if script.selects() {
                     return Err(UsageError(
                         "--json and --jq select the fields of findings; a --kind report: --format json | jq".into(),
@@ -316,7 +316,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
             request.limit = request.limit.or(settings.page_size_override());
             let file = args.output.file.path();
-            if kind != listing::ReportKind::Findings {
+            if let Some(kind) = kind {
                 let filters = request.filters.unwrap_or_default();
                 let rows = until_interrupted(
                     file,

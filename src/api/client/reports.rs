@@ -8,15 +8,38 @@ use crate::api::transport::Bounds;
 
 impl Client {
     /// POST /api/reporting/{deploymentId}/reports/{report}: one of the
-    /// dashboard's reports (`ReportsService_Get*Report`), of `req`'s
-    /// filters. Each is a single object; its buckets are capped as a page's
-    /// items are.
-    async fn dashboard_report<T: serde::de::DeserializeOwned>(
+    /// dashboard's reports, of `req`'s filters. Each is a single object.
+    pub async fn dashboard_report(
         &self,
-        report: &str,
+        report: DashboardReport,
+        req: &GetReportRequest,
+    ) -> Result<DashboardAnswer, ApiError> {
+        Ok(match report {
+            DashboardReport::Activity => {
+                DashboardAnswer::Activity(Box::new(self.report_of(report, req).await?))
+            }
+            DashboardReport::ByProject => {
+                DashboardAnswer::ByProject(self.report_of(report, req).await?)
+            }
+            DashboardReport::BacklogByRule => {
+                DashboardAnswer::BacklogByRule(self.report_of(report, req).await?)
+            }
+            DashboardReport::BacklogBySeverity | DashboardReport::MedianOpenAge => {
+                DashboardAnswer::BySeverity(self.report_of(report, req).await?)
+            }
+        })
+    }
+
+    async fn report_of<T: serde::de::DeserializeOwned>(
+        &self,
+        report: DashboardReport,
         req: &GetReportRequest,
     ) -> Result<T, ApiError> {
-        let path = format!("/api/reporting/{}/reports/{report}", self.deployment);
+        let path = format!(
+            "/api/reporting/{}/reports/{}",
+            self.deployment,
+            report.path()
+        );
         self.read(reqwest::Method::POST, &path, Some(req), Bounds::ONE)
             .await
     }
@@ -26,7 +49,7 @@ impl Client {
         &self,
         req: &GetReportRequest,
     ) -> Result<ActivityReport, ApiError> {
-        self.dashboard_report("activity", req).await
+        self.report_of(DashboardReport::Activity, req).await
     }
 
     /// `ReportsService_GetFindingsByProjectAndSeverityReport`
@@ -34,7 +57,7 @@ impl Client {
         &self,
         req: &GetReportRequest,
     ) -> Result<ByProjectReport, ApiError> {
-        self.dashboard_report("by-project/by-severity", req).await
+        self.report_of(DashboardReport::ByProject, req).await
     }
 
     /// `ReportsService_GetBacklogByRuleReport`
@@ -42,7 +65,7 @@ impl Client {
         &self,
         req: &GetReportRequest,
     ) -> Result<BacklogByRuleReport, ApiError> {
-        self.dashboard_report("backlog/by-rule", req).await
+        self.report_of(DashboardReport::BacklogByRule, req).await
     }
 
     /// `ReportsService_GetBacklogBySeverityReport`
@@ -50,7 +73,8 @@ impl Client {
         &self,
         req: &GetReportRequest,
     ) -> Result<BySeverityReport, ApiError> {
-        self.dashboard_report("backlog/by-severity", req).await
+        self.report_of(DashboardReport::BacklogBySeverity, req)
+            .await
     }
 
     /// `ReportsService_GetMedianOpenAgeBySeverityReport` (days)
@@ -58,7 +82,6 @@ impl Client {
         &self,
         req: &GetReportRequest,
     ) -> Result<BySeverityReport, ApiError> {
-        self.dashboard_report("median-open-age/by-severity", req)
-            .await
+        self.report_of(DashboardReport::MedianOpenAge, req).await
     }
 }

@@ -10,6 +10,58 @@ use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 use std::collections::BTreeMap;
 
+/// The dashboard's reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DashboardReport {
+    Activity,
+    ByProject,
+    BacklogByRule,
+    BacklogBySeverity,
+    MedianOpenAge,
+}
+
+impl DashboardReport {
+    pub const ALL: [DashboardReport; 5] = [
+        DashboardReport::Activity,
+        DashboardReport::ByProject,
+        DashboardReport::BacklogByRule,
+        DashboardReport::BacklogBySeverity,
+        DashboardReport::MedianOpenAge,
+    ];
+
+    /// Its name on the command line (`report --kind NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DashboardReport::Activity => "activity",
+            DashboardReport::ByProject => "by-project",
+            DashboardReport::BacklogByRule => "backlog-by-rule",
+            DashboardReport::BacklogBySeverity => "backlog-by-severity",
+            DashboardReport::MedianOpenAge => "open-age",
+        }
+    }
+
+    /// The end of its path, after `/api/reporting/{deploymentId}/reports/`.
+    pub fn path(self) -> &'static str {
+        match self {
+            DashboardReport::Activity => "activity",
+            DashboardReport::ByProject => "by-project/by-severity",
+            DashboardReport::BacklogByRule => "backlog/by-rule",
+            DashboardReport::BacklogBySeverity => "backlog/by-severity",
+            DashboardReport::MedianOpenAge => "median-open-age/by-severity",
+        }
+    }
+}
+
+/// A dashboard report's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DashboardAnswer {
+    Activity(Box<ActivityReport>),
+    ByProject(ByProjectReport),
+    BacklogByRule(BacklogByRuleReport),
+    /// Backlog by severity, or median open age by severity.
+    BySeverity(BySeverityReport),
+}
+
 /// `GetReportRequest`: the filters every dashboard report takes.
 #[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -117,6 +169,16 @@ pub struct ByProjectReport {
     pub by_project: BTreeMap<String, BySeverity>,
 }
 
+impl ByProjectReport {
+    /// The repositories worst first: by critical, then high, medium, low
+    /// (then by name).
+    pub fn worst_first(&self) -> Vec<(&String, &BySeverity)> {
+        let mut repos: Vec<(&String, &BySeverity)> = self.by_project.iter().collect();
+        repos.sort_by_key(|(name, c)| (std::cmp::Reverse(c.most_severe_first()), *name));
+        repos
+    }
+}
+
 /// `ReportsService_GetBacklogByRuleReport`: per bucket, the findings open
 /// at its end by rule (keyed by rule id).
 #[skip_serializing_none]
@@ -137,6 +199,19 @@ pub struct RuleBucket {
     pub time_period: Option<TimePeriod>,
     #[serde(deserialize_with = "wire::null_as_default")]
     pub open: BTreeMap<String, Count>,
+}
+
+impl RuleBucket {
+    /// The rules most open first (then by id), absent counts as 0.
+    pub fn most_first(&self) -> Vec<(&String, i64)> {
+        let mut rules: Vec<(&String, i64)> = self
+            .open
+            .iter()
+            .map(|(k, c)| (k, c.0.unwrap_or(0)))
+            .collect();
+        rules.sort_by_key(|(k, n)| (std::cmp::Reverse(*n), *k));
+        rules
+    }
 }
 
 /// A count in a map (a number, or a string of digits).

@@ -11,51 +11,40 @@ use crate::export::Format;
 use crate::export::rows::Rows;
 use std::io::Write;
 
-/// What `report` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// The report's findings (the default).
-    Findings,
-    Activity,
-    ByProject,
-    BacklogByRule,
-    BacklogBySeverity,
-    OpenAge,
-}
-
-impl Kind {
-    pub const NAMES: [&'static str; 6] = [
-        "findings",
-        "activity",
-        "by-project",
-        "backlog-by-rule",
-        "backlog-by-severity",
-        "open-age",
-    ];
-
-    pub fn parse(name: &str) -> Result<Kind, UsageError> {
-        Ok(match name {
-            "findings" => Kind::Findings,
-            "activity" => Kind::Activity,
-            "by-project" => Kind::ByProject,
-            "backlog-by-rule" => Kind::BacklogByRule,
-            "backlog-by-severity" => Kind::BacklogBySeverity,
-            "open-age" => Kind::OpenAge,
-            other => {
-                return Err(UsageError(format!(
-                    "unknown --kind {other:?}; valid: {}",
-                    Kind::NAMES.join(", ")
-                )));
-            }
-        })
+/// What `--kind` asks for: `None` for the report's findings (the
+/// default), else one of the dashboard's reports.
+pub fn kind(name: Option<&str>) -> Result<Option<DashboardReport>, UsageError> {
+    match name {
+        None | Some("findings") => Ok(None),
+        Some(name) => DashboardReport::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .map(Some)
+            .ok_or_else(|| {
+                let names: Vec<&str> = DashboardReport::ALL.iter().map(|r| r.name()).collect();
+                UsageError(format!(
+                    "unknown --kind {name:?}; valid: findings, {}",
+                    names.join(", ")
+                ))
+            }),
     }
 }
+
+/// The `--kind` values, for completion.
+pub const KINDS: [&str; 6] = [
+    "findings",
+    "activity",
+    "by-project",
+    "backlog-by-rule",
+    "backlog-by-severity",
+    "open-age",
+];
 
 /// Prints a dashboard report; returns how many rows it has (for
 /// `--exit-code`).
 pub async fn dashboard(
     client: &Client,
-    kind: Kind,
+    kind: DashboardReport,
     filters: ReportFilters,
     output: &OutputArgs,
 ) -> Result<usize, Failure> {
@@ -63,28 +52,21 @@ pub async fn dashboard(
     let req = GetReportRequest {
         filters: Some(filters),
     };
-    let (json, rows, summary) = match kind {
-        Kind::Activity => {
-            let r = client.activity_report(&req).await?;
-            (to_json(&r)?, activity_rows(&r), activity_summary(&r))
+    let answer = client.dashboard_report(kind, &req).await?;
+    let json = match &answer {
+        DashboardAnswer::Activity(r) => to_json(r)?,
+        DashboardAnswer::ByProject(r) => to_json(r)?,
+        DashboardAnswer::BacklogByRule(r) => to_json(r)?,
+        DashboardAnswer::BySeverity(r) => to_json(r)?,
+    };
+    let (rows, summary) = match &answer {
+        DashboardAnswer::Activity(r) => (activity_rows(r), activity_summary(r)),
+        DashboardAnswer::ByProject(r) => (project_rows(r), None),
+        DashboardAnswer::BacklogByRule(r) => (rule_rows(r), None),
+        DashboardAnswer::BySeverity(r) if kind == DashboardReport::MedianOpenAge => {
+            (severity_rows(r, "DAYS"), None)
         }
-        Kind::ByProject => {
-            let r = client.by_project_report(&req).await?;
-            (to_json(&r)?, project_rows(&r), None)
-        }
-        Kind::BacklogByRule => {
-            let r = client.backlog_by_rule_report(&req).await?;
-            (to_json(&r)?, rule_rows(&r), None)
-        }
-        Kind::BacklogBySeverity => {
-            let r = client.backlog_by_severity_report(&req).await?;
-            (to_json(&r)?, severity_rows(&r, "COUNT"), None)
-        }
-        Kind::OpenAge => {
-            let r = client.median_open_age_report(&req).await?;
-            (to_json(&r)?, severity_rows(&r, "DAYS"), None)
-        }
-        Kind::Findings => unreachable!("the findings report is listed, not summed"),
+        DashboardAnswer::BySeverity(r) => (severity_rows(r, "COUNT"), None),
     };
     let mut out = output.file.open()?;
     {
@@ -172,10 +154,8 @@ fn activity_summary(r: &ActivityReport) -> Option<String> {
 
 /// Worst first: by critical, then high, medium, low.
 fn project_rows(r: &ByProjectReport) -> Rows {
-    let mut projects: Vec<(&String, &BySeverity)> = r.by_project.iter().collect();
-    projects.sort_by_key(|(name, c)| (std::cmp::Reverse(c.most_severe_first()), name.as_str()));
     let mut rows = Rows::new(&["REPOSITORY", "CRITICAL", "HIGH", "MEDIUM", "LOW", "OPEN"]);
-    for (name, c) in projects {
+    for (name, c) in r.worst_first() {
         rows.push(vec![
             name.clone(),
             n(c.critical),
@@ -192,10 +172,7 @@ fn project_rows(r: &ByProjectReport) -> Rows {
 fn rule_rows(r: &BacklogByRuleReport) -> Rows {
     let mut rows = Rows::new(&["BUCKET", "RULE", "OPEN"]);
     for b in &r.buckets {
-        let mut rules: Vec<(&String, i64)> =
-            b.open.iter().map(|(k, c)| (k, c.0.unwrap_or(0))).collect();
-        rules.sort_by_key(|(k, c)| (std::cmp::Reverse(*c), k.as_str()));
-        for (rule, count) in rules {
+        for (rule, count) in b.most_first() {
             rows.push(vec![start(&b.time_period), rule.clone(), count.to_string()]);
         }
     }

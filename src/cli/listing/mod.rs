@@ -18,7 +18,7 @@ mod raw;
 mod report;
 mod search;
 
-pub use dashboard::{Kind as ReportKind, dashboard};
+pub use dashboard::dashboard;
 pub use expired::{ExpiredArgs, expired};
 pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};

@@ -23,7 +23,7 @@ pub struct ReportArgs {
     /// by-project (open findings by repository and severity),
     /// backlog-by-rule, backlog-by-severity, open-age (median days open)
     #[arg(long, help_heading = "Report", value_name = "KIND",
-          value_parser = offer(super::dashboard::Kind::NAMES), hide_possible_values = true)]
+          value_parser = offer(super::dashboard::KINDS), hide_possible_values = true)]
     pub kind: Option<String>,
     /// A --kind report's bucket: day, week or month (default week)
     #[arg(long, help_heading = "Report", value_name = "SIZE",
@@ -82,12 +82,9 @@ pub struct ReportArgs {
 }
 
 impl ReportArgs {
-    /// What `--kind` asks for (default: the findings).
-    pub fn kind(&self) -> Result<super::dashboard::Kind, UsageError> {
-        self.kind.as_deref().map_or(
-            Ok(super::dashboard::Kind::Findings),
-            super::dashboard::Kind::parse,
-        )
+    /// The dashboard report `--kind` asks for (`None`: the findings).
+    pub fn kind(&self) -> Result<Option<DashboardReport>, UsageError> {
+        super::dashboard::kind(self.kind.as_deref())
     }
 
     /// The request the flags ask for, every name checked by `names`.

@@ -9,6 +9,9 @@
 
 pub mod rows;
 
+/// The dashboard's reports, as requests and answers name them.
+pub use crate::api::model::{DashboardAnswer, DashboardReport};
+
 use crate::api::ApiError;
 use crate::api::model::*;
 use crate::config::{SavedAt, SavedView};
@@ -116,26 +119,6 @@ pub enum ApiRequest {
     /// How many agentic-workflow issues the filters match
     /// (`PublicIssuesService_CountIssues`).
     CountAgentic(Option<SearchFilters>),
-}
-
-/// The dashboard's reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DashboardReport {
-    Activity,
-    ByProject,
-    BacklogByRule,
-    BacklogBySeverity,
-    MedianOpenAge,
-}
-
-/// A dashboard report's answer.
-#[derive(Debug, Clone, PartialEq)]
-pub enum DashboardAnswer {
-    Activity(Box<ActivityReport>),
-    ByProject(ByProjectReport),
-    BacklogByRule(BacklogByRuleReport),
-    /// Backlog by severity, or median open age by severity.
-    BySeverity(BySeverityReport),
 }
 
 impl ApiRequest {

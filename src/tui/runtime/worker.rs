@@ -116,26 +116,10 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .count_issues(f.as_ref())
             .await
             .map(ApiResponse::AgenticCount),
-        ApiRequest::Dashboard(report, r) => {
-            use crate::tui::message::{DashboardAnswer as A, DashboardReport as R};
-            let answer = match report {
-                R::Activity => client
-                    .activity_report(&r)
-                    .await
-                    .map(|a| A::Activity(Box::new(a))),
-                R::ByProject => client.by_project_report(&r).await.map(A::ByProject),
-                R::BacklogByRule => client
-                    .backlog_by_rule_report(&r)
-                    .await
-                    .map(A::BacklogByRule),
-                R::BacklogBySeverity => client
-                    .backlog_by_severity_report(&r)
-                    .await
-                    .map(A::BySeverity),
-                R::MedianOpenAge => client.median_open_age_report(&r).await.map(A::BySeverity),
-            };
-            answer.map(ApiResponse::Dashboard)
-        }
+        ApiRequest::Dashboard(report, r) => client
+            .dashboard_report(report, &r)
+            .await
+            .map(ApiResponse::Dashboard),
         ApiRequest::ListScmConfigs(r) => {
             crate::api::all_scm_configs(client, r, crate::api::MAX_SCM_CONFIGS)
                 .await

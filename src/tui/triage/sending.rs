@@ -4,9 +4,10 @@
 //! so an exception request made instead of an ignore shows).
 
 use super::plan::{Batch, Matched, Scope};
-use super::{Draft, Step, Triage, capitalised};
+use super::{Draft, Step, Triage};
 use crate::api::WriteOutcome;
 use crate::api::model::*;
+use crate::text::capitalised;
 use crate::triage::{Kind, Target};
 use crate::tui::message::{
     ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Outbox, RequestId,

@@ -97,6 +97,8 @@ pub struct Dashboard {
     answers: Vec<(DashboardReport, Answer)>,
     /// The filters the answers are of.
     asked_with: Option<ReportFilters>,
+    /// The list views' entries, ordered once when their answer comes.
+    lists: Vec<(DashboardReport, Vec<Entry>)>,
 }
 
 impl Dashboard {
@@ -127,6 +129,7 @@ impl Dashboard {
         if self.asked_with.as_ref() != Some(filters) {
             self.cancel(outbox);
             self.answers.clear();
+            self.lists.clear();
             self.asked_with = Some(filters.clone());
         }
         if self.block.report().is_none() {
@@ -146,50 +149,18 @@ impl Dashboard {
         }
     }
 
-    /// The entries of a list view, worst first: repositories by their
-    /// counts from critical down, rules by their count.
+    /// The entries of the list view shown, worst first.
     pub fn entries(&self) -> Vec<Entry> {
-        self.entries_of(self.block)
+        self.entries_of(self.block).to_vec()
     }
 
-    /// [`Dashboard::entries`] of view `block` (shown or not).
-    pub fn entries_of(&self, block: Block) -> Vec<Entry> {
-        let report = block.report().unwrap_or(DashboardReport::Activity);
-        match (block, self.answer(report)) {
-            (Block::Repositories, Answer::Known(DashboardAnswer::ByProject(p))) => {
-                let mut repos: Vec<Entry> = p
-                    .by_project
-                    .iter()
-                    .map(|(name, counts)| Entry {
-                        key: name.clone(),
-                        total: counts.total(),
-                        by_severity: Some(*counts),
-                    })
-                    .collect();
-                repos.sort_by_key(|e| {
-                    let worst = e.by_severity.map(|c| c.most_severe_first());
-                    (std::cmp::Reverse(worst), e.key.clone())
-                });
-                repos
-            }
-            (Block::Rules, Answer::Known(DashboardAnswer::BacklogByRule(r))) => {
-                let Some(last) = r.buckets.last() else {
-                    return Vec::new();
-                };
-                let mut rules: Vec<Entry> = last
-                    .open
-                    .iter()
-                    .map(|(id, n)| Entry {
-                        key: id.clone(),
-                        total: n.0.unwrap_or(0),
-                        by_severity: None,
-                    })
-                    .collect();
-                rules.sort_by_key(|e| (std::cmp::Reverse(e.total), e.key.clone()));
-                rules
-            }
-            _ => Vec::new(),
-        }
+    /// The entries of list view `block` (shown or not), as ordered when
+    /// its answer came.
+    pub fn entries_of(&self, block: Block) -> &[Entry] {
+        block
+            .report()
+            .and_then(|r| self.lists.iter().find(|(l, _)| *l == r))
+            .map_or(&[], |(_, entries)| entries.as_slice())
     }
 
     /// The view beside the shown one on a wide screen: the next report.
@@ -228,7 +199,16 @@ impl Dashboard {
             Err(e) if not_offered(&e) => Answer::NotOffered(e.to_string()),
             Err(e) => Answer::Failed(e.to_string()),
         };
+        if let Answer::Known(known) = &answer {
+            self.lists.retain(|(r, _)| *r != report);
+            self.lists.push((report, ordered(known)));
+        }
         self.set(report, answer);
+    }
+
+    /// The filters the answers are of (what the views say they cover).
+    pub fn asked_with(&self) -> Option<&ReportFilters> {
+        self.asked_with.as_ref()
     }
 
     /// Stops what is in flight; whether anything was.
@@ -242,6 +222,33 @@ impl Dashboard {
             }
         }
         any
+    }
+}
+
+/// A list view's entries from its answer: repositories worst first, the
+/// rules of the last bucket most first (none for the other reports).
+fn ordered(answer: &DashboardAnswer) -> Vec<Entry> {
+    match answer {
+        DashboardAnswer::ByProject(p) => p
+            .worst_first()
+            .into_iter()
+            .map(|(name, counts)| Entry {
+                key: name.clone(),
+                total: counts.total(),
+                by_severity: Some(*counts),
+            })
+            .collect(),
+        DashboardAnswer::BacklogByRule(r) => r.buckets.last().map_or_else(Vec::new, |last| {
+            last.most_first()
+                .into_iter()
+                .map(|(id, total)| Entry {
+                    key: id.clone(),
+                    total,
+                    by_severity: None,
+                })
+                .collect()
+        }),
+        _ => Vec::new(),
     }
 }
 

@@ -41,7 +41,7 @@ fn draw_block(f: &mut Frame, area: Rect, pane: &ReportPane, block: Block, v: &Vi
         return;
     };
     let width = area.width as usize;
-    let filters = pane.dashboard_filters();
+    let filters = pane.dashboard.asked_with().cloned().unwrap_or_default();
     let mut lines = vec![title(block, &filters, v)];
     let rows = area.height.saturating_sub(1) as usize;
     let body: Vec<Line> = match pane.dashboard.answer(report) {
@@ -87,7 +87,10 @@ fn title<'a>(block: Block, f: &ReportFilters, v: &ViewCx) -> Line<'a> {
         _ => format!("{since}{bucket}"),
     };
     Line::from(vec![
-        Span::styled(format!(" {} ", capitalised(block.label())), v.theme.title()),
+        Span::styled(
+            format!(" {} ", crate::text::capitalised(block.label())),
+            v.theme.title(),
+        ),
         Span::styled(
             format!(
                 "· {scope} · {}{} · {} next view",
@@ -255,16 +258,19 @@ fn severity(name: &str) -> Severity {
 
 fn severity_line<'a>(name: &str, counts: &BySeverity, v: &ViewCx) -> Line<'a> {
     let mut spans = vec![Span::raw(format!("  {:>6}  ", thousands(counts.total())))];
-    for (label, count) in ["crit", "high", "med", "low"]
+    let severities = [
+        Severity::Critical,
+        Severity::High,
+        Severity::Medium,
+        Severity::Low,
+    ];
+    for ((label, severity), count) in ["crit", "high", "med", "low"]
         .iter()
+        .zip(&severities)
         .zip(counts.most_severe_first())
     {
         let style = if count > 0 {
-            v.theme.severity(Some(&severity(match *label {
-                "crit" => "critical",
-                "med" => "medium",
-                other => other,
-            })))
+            v.theme.severity(Some(severity))
         } else {
             v.theme.dim()
         };
@@ -272,13 +278,6 @@ fn severity_line<'a>(name: &str, counts: &BySeverity, v: &ViewCx) -> Line<'a> {
     }
     spans.push(Span::raw(name.to_owned()));
     Line::from(spans)
-}
-
-fn capitalised(s: &str) -> String {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// A line cut to `width` columns.
