@@ -137,9 +137,11 @@ impl ReportPane {
                     AggregateState::Reviewing,
                     AggregateState::Fixing,
                 ];
-                // The severities the view counted: those toggled, else the
-                // four it counts (info is in none of the reports).
-                let none_on = self.severities.iter().all(|on| !on);
+                // The severities the view counted: those toggled, else for
+                // repositories the four they are counted by (the rules'
+                // backlog counts every severity).
+                let none_on = self.severities.iter().all(|on| !on)
+                    && self.dashboard.block == Block::Repositories;
                 f.severities = super::SEVERITIES
                     .iter()
                     .zip(self.severities)
