@@ -123,6 +123,16 @@ pub trait Pane: Any {
     /// The pane is shown: the first time, it asks for its data.
     fn activate(&mut self, _cx: &mut Cx) {}
 
+    /// How many the pane's filter matches, for its tab in the header:
+    /// only a count of the filter in force, `None` while it is not known.
+    fn tab_count(&self) -> Option<i64> {
+        None
+    }
+
+    /// At the start, for the panes not shown: asks only for the count its
+    /// tab carries (not its data).
+    fn count_for_tab(&mut self, _cx: &mut Cx) {}
+
     fn on_action(&mut self, _action: Action, _cx: &mut Cx) {}
 
     /// A key while [`Pane::text_input_active`].

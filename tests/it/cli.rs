@@ -521,6 +521,17 @@ fn report_kinds_print_the_dashboards_reports_in_each_format() {
         4,
         "{md}"
     );
+    // --period SPAN is --since SPAN, said as the period covered.
+    let (code, by_period, err) = run(&[
+        "--kind", "activity", "--period", "28d", "--bucket", "week", "--format", "markdown",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // (Not compared line by line: each run counts back from its own now.)
+    assert_eq!(
+        by_period.lines().filter(|l| l.starts_with("| 20")).count(),
+        4,
+        "{by_period}"
+    );
     // JSON is the answer as the service gives it.
     let (_, json, _) = run(&["--kind", "open-age", "--format", "json"]);
     let v: Value = serde_json::from_str(&json).unwrap();
@@ -539,6 +550,10 @@ fn report_kinds_print_the_dashboards_reports_in_each_format() {
         (
             &["--kind", "activity", "--jq", ".x"][..],
             "--format json | jq",
+        ),
+        (
+            &["--kind", "activity", "--period", "2026-01-01"][..],
+            "for a fixed start use --since",
         ),
     ] {
         let (code, _, err) = run(args);

@@ -66,7 +66,7 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.key(KeyCode::Char('1'));
     assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
     assert!(h.app.report().is_loading());
-    held_by_server(&h, 8).await;
+    held_by_server(&h, 9).await;
     h.key(KeyCode::Esc);
     assert!(!h.app.report().is_loading());
     // Back on Issues, still waiting; Esc cancels.
@@ -84,9 +84,9 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
             .any(|s| status.contains(s)),
         "the spinner stopped: {status}"
     );
-    // Issues' page and counts; the Report's page, its four severity
-    // counts and the Issues list's count.
-    assert_eq!(h.server().requests(), 8, "no retry");
+    // Issues' page and counts, the Agentic tab's count; the Report's
+    // page, its four severity counts and the Issues list's count.
+    assert_eq!(h.server().requests(), 9, "no retry");
     // Healed, `r` loads the page.
     h.server().set_faults(Faults::none());
     h.key(KeyCode::Char('r'));
@@ -132,8 +132,8 @@ async fn a_request_that_never_answers_times_out_with_a_popup() {
     assert!(h.screen().contains("timed out"));
     assert_eq!(
         h.server().requests(),
-        2,
-        "a timeout is not retried: the page and its counts, once each"
+        3,
+        "a timeout is not retried: the page, its counts and the Agentic tab's count, once each"
     );
 }
 

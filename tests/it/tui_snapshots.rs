@@ -120,6 +120,32 @@ async fn report_repository_filter_and_selectors_back() {
     }
 }
 
+/// The dashboard's views (`d`: activity, repositories, rules, open age)
+/// at 80×24, where they scroll (`j`/`k` move a row), and at 200×50, where
+/// the next view sits beside each. The app's clock is the data's, so the
+/// periods are the same every day.
+#[tokio::test(flavor = "multi_thread")]
+async fn report_dashboard_views() {
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut app = Harness::anchored(2000, w, h).await;
+        app.start().await;
+        app.key(KeyCode::Char('1'));
+        app.keys("pp");
+        app.quiesce().await;
+        for view in ["activity", "repositories", "rules", "open_age"] {
+            app.key(KeyCode::Char('d'));
+            app.quiesce().await;
+            // Back two buckets; down past the rows that fit.
+            match (w, view) {
+                (80, "activity") => app.keys("kk"),
+                (80, "repositories" | "rules") => app.keys("jjjjjj"),
+                _ => {}
+            }
+            insta::assert_snapshot!(format!("report_{view}_{w}x{h}"), app.screen());
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn agentic_pane_and_detail() {
     for (w, h) in SIZES {

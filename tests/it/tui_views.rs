@@ -219,3 +219,117 @@ async fn the_dashboard_views_show_what_the_reports_answer() {
         h.screen()
     );
 }
+
+/// Each tab carries its filter's count, as its pane says it: the Issues
+/// list's "N match", the Report's All, the Agentic search's published
+/// count; narrowing the Issues list changes its tab.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_tabs_carry_the_counts_their_panes_show() {
+    let mut h = Harness::new(600, 120, 40).await;
+    h.start().await;
+    h.key(KeyCode::Char('2'));
+    h.quiesce().await;
+    let client = crate::common::client_for(h.server());
+    let agentic = client.count_issues(None).await.unwrap().count.unwrap();
+    let listed = |h: &Harness| {
+        h.app
+            .issues()
+            .counts
+            .known_for(&h.app.issues().selection)
+            .map(|c| c.listed())
+            .unwrap()
+    };
+    let all = listed(&h);
+    let screen = h.screen();
+    let header = screen.lines().next().unwrap().to_owned();
+    assert!(
+        header.contains(&format!("2 Issues {} ", thousands(all))),
+        "{header}"
+    );
+    assert!(
+        screen.contains(&format!("{} match", thousands(all))),
+        "{screen}"
+    );
+    assert!(
+        header.contains(&format!("3 Agentic {agentic} ")),
+        "{header}"
+    );
+    // The Report's All.
+    h.key(KeyCode::Char('1'));
+    h.quiesce().await;
+    let report_all = h.app.report().current_totals().and_then(|t| t.all).unwrap();
+    let screen = h.screen();
+    assert!(
+        screen
+            .lines()
+            .next()
+            .unwrap()
+            .contains(&format!("1 Report {} ", thousands(report_all))),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("By severity (all {})", thousands(report_all))),
+        "{screen}"
+    );
+    // Narrowed to criticals, the Issues tab counts them.
+    h.key(KeyCode::Char('2'));
+    run(&mut h, "filter severities=critical").await;
+    h.quiesce().await;
+    let critical = listed(&h);
+    assert!(critical < all);
+    let header = h.screen().lines().next().unwrap().to_owned();
+    assert!(
+        header.contains(&format!("2 Issues {} ", thousands(critical))),
+        "{header}"
+    );
+}
+
+/// At 80×24 a dashboard view shows the rows that fit and scrolls to the
+/// rest: the activity opens on its latest bucket, `k` goes back to the
+/// first, and the title says which rows show.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dashboard_view_scrolls_to_the_rows_that_do_not_fit() {
+    use findings_tui::api::model::GetReportRequest;
+    let mut h = Harness::anchored(600, 80, 24).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.key(KeyCode::Char('d'));
+    h.quiesce().await;
+    let req = GetReportRequest {
+        filters: Some(h.app.report().dashboard_filters()),
+    };
+    let client = crate::common::client_for(h.server());
+    let buckets = client.activity_report(&req).await.unwrap().buckets;
+    let day = |i: usize| {
+        buckets[i]
+            .time_period
+            .as_ref()
+            .and_then(|p| p.since)
+            .unwrap()
+            .format("  %Y-%m-%d  opened")
+            .to_string()
+    };
+    let (first, last) = (day(0), day(buckets.len() - 1));
+    let n = buckets.len();
+    let screen = h.screen();
+    assert!(
+        screen.contains(&last) && !screen.contains(&first),
+        "{screen}"
+    );
+    assert!(screen.contains(&format!(" of {n} ")), "{screen}");
+    for _ in 0..n {
+        h.key(KeyCode::Char('k'));
+    }
+    let screen = h.screen();
+    assert!(
+        screen.contains(&first) && !screen.contains(&last),
+        "{screen}"
+    );
+    assert!(screen.contains("Activity 1–"), "{screen}");
+    // The findings table did not move: the keys were the view's.
+    assert_eq!(h.app.report().list.selected, 0);
+}
+
+fn thousands(n: i64) -> String {
+    findings_tui::text::thousands(n)
+}

@@ -73,6 +73,11 @@ pub struct ReportArgs {
     /// 7d/12h/2w ago
     #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
     since: Option<String>,
+    /// The last SPAN (30d, 12w, 24h): --since SPAN, said as the period a
+    /// weekly summary covers (`--kind activity --period 30d`)
+    #[arg(long, value_name = "SPAN", help_heading = "Time", value_hint = ValueHint::Other,
+          conflicts_with = "since")]
+    period: Option<String>,
     /// Only findings created before TIME: timePeriod.until (as `issues
     /// --until`)
     #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
@@ -109,7 +114,19 @@ impl ReportArgs {
         push_all(&mut pairs, "ruleIds", &rules);
         push_all(&mut pairs, "teams", &teams);
         push_all(&mut pairs, "tags", &tags);
+        if let Some(span) = &self.period {
+            match filters::parse_point(span) {
+                Ok(filters::Point::Span(_)) => {}
+                _ => {
+                    return Err(UsageError(format!(
+                        "--period {span:?}: a span back from now (30d, 12w, 24h); \
+                         for a fixed start use --since"
+                    )));
+                }
+            }
+        }
         push_all(&mut pairs, "timePeriod.since", self.since.as_slice());
+        push_all(&mut pairs, "timePeriod.since", self.period.as_slice());
         push_all(&mut pairs, "timePeriod.until", self.until.as_slice());
         let given = self.filters.pairs(REPORT_FILTERS)?;
         names.check_pairs(&given)?;

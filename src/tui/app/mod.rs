@@ -187,6 +187,15 @@ impl App {
     /// otherwise) asks for its data at once.
     pub fn start(&mut self) -> Vec<Effect> {
         self.with_pane(self.pane, |p, cx| p.activate(cx));
+        // The other tabs' counts, so the header says what each holds.
+        let others: Vec<PaneId> = self
+            .panes()
+            .map(|p| p.id())
+            .filter(|id| *id != self.pane)
+            .collect();
+        for id in others {
+            self.with_pane(id, |p, cx| p.count_for_tab(cx));
+        }
         self.finish()
     }
 

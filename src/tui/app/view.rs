@@ -136,7 +136,37 @@ fn scrub(buf: &mut ratatui::buffer::Buffer) {
     }
 }
 
+/// The tabs (each with its filter's count when known), the deployment and
+/// the badges. Where they do not fit, the deployment's name goes first,
+/// then the word "deployment" before its id, then the tabs' counts, then
+/// the id; the badges stay.
 fn header(f: &mut Frame, area: Rect, app: &App) {
+    let fits = |line: &Line| line.width() <= area.width as usize;
+    let mut line = header_line(app, true, Deployment::Named);
+    for (counts, deployment) in [
+        (true, Deployment::Id),
+        (true, Deployment::Bare),
+        (false, Deployment::Bare),
+        (false, Deployment::Hidden),
+    ] {
+        if fits(&line) {
+            break;
+        }
+        line = header_line(app, counts, deployment);
+    }
+    f.render_widget(Paragraph::new(line), area);
+}
+
+/// How much of the deployment the header says.
+#[derive(Clone, Copy)]
+enum Deployment {
+    Named,
+    Id,
+    Bare,
+    Hidden,
+}
+
+fn header_line(app: &App, counts: bool, deployment: Deployment) -> Line<'static> {
     let theme = &app.theme;
     let mut spans = vec![Span::styled(" findings ", theme.title())];
     for (k, pane) in app.panes().enumerate() {
@@ -145,18 +175,30 @@ fn header(f: &mut Frame, area: Rect, app: &App) {
         } else {
             theme.dim()
         };
-        spans.push(Span::styled(format!(" {} {} ", k + 1, pane.title()), style));
+        let count = pane
+            .tab_count()
+            .filter(|_| counts)
+            .map_or(String::new(), |n| format!(" {}", short_count(n)));
+        spans.push(Span::styled(
+            format!(" {} {}{count} ", k + 1, pane.title()),
+            style,
+        ));
     }
     spans.push(Span::raw("  "));
-    let deployment = match &app.session.deployment_name {
-        Some(name) => format!(
-            "deployment {} ({})",
+    let id = safe(&app.session.deployment);
+    let deployment = match (deployment, &app.session.deployment_name) {
+        (Deployment::Named, Some(name)) => Some(format!(
+            "deployment {} ({id})",
             safe(&crate::text::truncate(name, 40)),
-            safe(&app.session.deployment)
-        ),
-        None => format!("deployment {}", safe(&app.session.deployment)),
+        )),
+        (Deployment::Named, None) => Some(format!("deployment {id}")),
+        (Deployment::Id, _) => Some(format!("deployment {id}")),
+        (Deployment::Bare, _) => Some(id.clone()),
+        (Deployment::Hidden, _) => None,
     };
-    spans.push(Span::styled(deployment, theme.dim()));
+    if let Some(deployment) = deployment {
+        spans.push(Span::styled(deployment, theme.dim()));
+    }
     if app.session.demo {
         spans.push(Span::raw(" "));
         spans.push(Span::styled(" DEMO ", theme.badge()));
@@ -165,7 +207,18 @@ fn header(f: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(" "));
         spans.push(Span::styled(" READ-ONLY ", theme.badge()));
     }
-    f.render_widget(Paragraph::new(Line::from(spans)), area);
+    Line::from(spans)
+}
+
+/// A tab's count in few cells: 1,793, 98k, 1.2M.
+fn short_count(n: i64) -> String {
+    if n < 100_000 {
+        crate::text::thousands(n)
+    } else if n < 1_000_000 {
+        format!("{}k", n / 1000)
+    } else {
+        format!("{:.1}M", n as f64 / 1e6)
+    }
 }
 
 fn status(f: &mut Frame, area: Rect, app: &App) {

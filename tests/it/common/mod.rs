@@ -120,7 +120,29 @@ impl Harness {
         h
     }
 
+    /// [`Harness::new`] with the app's clock at the data's fixed "now"
+    /// ([`anchor`]) too: screens whose periods count back from now (the
+    /// dashboard's reports) are the same every day.
+    pub async fn anchored(findings: usize, width: u16, height: u16) -> Harness {
+        let server = demo(findings).await;
+        let client = client_for(&server);
+        let mut h = Harness::with_client_at(client, width, height, true, anchor());
+        h._server = Some(server);
+        h
+    }
+
     pub fn with_client(client: Client, width: u16, height: u16, demo: bool) -> Harness {
+        // The virtual clock starts at today's time, as the app's own does.
+        Harness::with_client_at(client, width, height, demo, chrono::Utc::now())
+    }
+
+    fn with_client_at(
+        client: Client,
+        width: u16,
+        height: u16,
+        demo: bool,
+        start: chrono::DateTime<chrono::Utc>,
+    ) -> Harness {
         let (worker, replies) = worker::spawn(client.clone());
         let session = Session {
             deployment: client.deployment().to_owned(),
@@ -136,8 +158,7 @@ impl Harness {
             (width, height),
         );
         let (input, keys) = mpsc::unbounded_channel();
-        // The virtual clock starts at today's time, as the app's own does.
-        let clock = Clock::starting_at(chrono::Utc::now());
+        let clock = Clock::starting_at(start);
         Harness {
             app,
             terminal: Terminal::new(TestBackend::new(width, height)).unwrap(),

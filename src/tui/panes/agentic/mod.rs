@@ -333,6 +333,17 @@ impl Pane for AgenticPane {
         self.list.loader.is_loading()
     }
 
+    fn tab_count(&self) -> Option<i64> {
+        self.total
+    }
+
+    /// The published count of the search in force (the first show asks it
+    /// again beside the first page).
+    fn count_for_tab(&mut self, cx: &mut Cx) {
+        let count = ApiRequest::CountAgentic(self.filters());
+        self.counting = cx.outbox.in_slot(Slot::Count, |o| o.send(count));
+    }
+
     /// The first time the pane is shown, the first (empty) search runs.
     fn activate(&mut self, cx: &mut Cx) {
         if self.list.first_show() {

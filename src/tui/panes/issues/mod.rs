@@ -388,6 +388,16 @@ impl Pane for IssuesPane {
         }
     }
 
+    fn tab_count(&self) -> Option<i64> {
+        self.counts.known_for(&self.selection).map(|c| c.listed())
+    }
+
+    /// The counts of the filter in force (the first show finds them asked).
+    fn count_for_tab(&mut self, cx: &mut Cx) {
+        cx.outbox
+            .in_slot(Slot::Counts, |o| self.counts.ask(&self.selection, false, o));
+    }
+
     fn on_action(&mut self, action: Action, cx: &mut Cx) {
         if self.form.is_some() {
             return self.on_form_action(action, cx);

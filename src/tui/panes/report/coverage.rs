@@ -7,6 +7,10 @@
 //! counts archived projects' findings, which the list leaves out.
 
 use super::{ReportPane, SEVERITIES, TYPES};
+
+/// Why the open backlog of a longer period is smaller: it counts what was
+/// created before the period's start.
+const LONGER_PERIOD_FEWER: &str = "a longer period counts fewer";
 use crate::api::model::*;
 use crate::tui::widgets::common::date;
 
@@ -41,10 +45,14 @@ impl ReportPane {
             }
             // A longer period starts earlier: its backlog is smaller.
             ReportType::OpenBacklog => match self.since {
-                Some(since) => format!(
-                    "open, reviewing or fixing now, created before {} (the period's start)",
-                    date(&Some(since))
-                ),
+                Some(since) => {
+                    return format!(
+                        "{}: open now, created before {} ({LONGER_PERIOD_FEWER}){}",
+                        self.report_type.label(),
+                        date(&Some(since)),
+                        self.only_state()
+                    );
+                }
                 None => "open, reviewing or fixing now, created at any time".to_owned(),
             },
             ReportType::BacklogActivity => {
@@ -56,12 +64,33 @@ impl ReportPane {
             }
             ReportType::Other(_) => "as the server counts this type (it is not described)".into(),
         };
-        let state = self
-            .finding_state
+        format!(
+            "{}: findings {what}{}",
+            self.report_type.label(),
+            self.only_state()
+        )
+    }
+
+    /// ", only fixing" when a state is chosen.
+    fn only_state(&self) -> String {
+        self.finding_state
             .as_ref()
             .map(|s| format!(", only {}", s.label()))
-            .unwrap_or_default();
-        format!("{}: findings {what}{state}", self.report_type.label())
+            .unwrap_or_default()
+    }
+
+    /// What the period chosen means, said where it is chosen (`p`): the
+    /// bound it sets, and for the backlog why a longer one counts fewer.
+    pub fn period_chosen(&self) -> String {
+        match (&self.report_type, self.since) {
+            (ReportType::OpenBacklog, Some(since)) => format!(
+                "period {}: open-backlog counts findings created before {} and open now; \
+                 a longer period starts earlier, so it counts fewer",
+                self.period_label(),
+                date(&Some(since))
+            ),
+            _ => format!("period {}: {}", self.period_label(), self.covers()),
+        }
     }
 
     /// The Issues list filter that asks the report's question, or why
@@ -176,9 +205,8 @@ mod tests {
         pane.period_days = Some(7);
         pane.since = Some("2026-11-18T10:00:00Z".parse().unwrap());
         assert!(
-            pane.covers().starts_with(
-                "open-backlog: findings open, reviewing or fixing now, created before 2026-11-18"
-            ),
+            pane.covers()
+                == "open-backlog: open now, created before 2026-11-18 (a longer period counts fewer)",
             "{}",
             pane.covers()
         );

@@ -177,9 +177,43 @@ impl Dashboard {
         }
     }
 
-    /// Whether the view shown is a list the keys move in.
+    /// Whether the view shown is a list whose `Enter` narrows the Issues
+    /// pane to the selected entry.
     pub fn is_list(&self) -> bool {
         matches!(self.block, Block::Repositories | Block::Rules)
+    }
+
+    /// Whether the view shown has rows the keys move in (and scroll to
+    /// where the screen is too short): the lists and the activity's
+    /// buckets.
+    pub fn has_rows(&self) -> bool {
+        self.is_list() || self.block == Block::Activity
+    }
+
+    /// The rows of view `block`: its entries, or the activity's buckets.
+    pub fn row_count(&self, block: Block) -> usize {
+        match (block, self.answer(DashboardReport::Activity)) {
+            (Block::Activity, Answer::Known(DashboardAnswer::Activity(a))) => a.buckets.len(),
+            (Block::Activity, _) => 0,
+            _ => self.entries_of(block).len(),
+        }
+    }
+
+    /// The selected row of the view shown, within its rows (the
+    /// activity starts at its latest bucket).
+    pub fn selected_row(&self) -> usize {
+        self.selected
+            .min(self.row_count(self.block).saturating_sub(1))
+    }
+
+    /// Shows `block`, its first row selected (the activity's latest).
+    pub fn choose(&mut self, block: Block) {
+        self.block = block;
+        self.selected = if block == Block::Activity {
+            usize::MAX
+        } else {
+            0
+        };
     }
 
     /// A reply to one of its requests (one no longer waited for is

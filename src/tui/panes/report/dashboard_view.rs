@@ -42,8 +42,8 @@ fn draw_block(f: &mut Frame, area: Rect, pane: &ReportPane, block: Block, v: &Vi
     };
     let width = area.width as usize;
     let filters = pane.dashboard.asked_with().cloned().unwrap_or_default();
-    let mut lines = vec![title(block, &filters, v)];
     let rows = area.height.saturating_sub(1) as usize;
+    let mut shown = None;
     let body: Vec<Line> = match pane.dashboard.answer(report) {
         Answer::NotAsked => vec![Line::styled("  not asked yet", v.theme.dim())],
         Answer::Loading(_) => vec![Line::styled(
@@ -62,15 +62,51 @@ fn draw_block(f: &mut Frame, area: Rect, pane: &ReportPane, block: Block, v: &Vi
             format!("  failed: {} (r asks again)", safe(why)),
             v.theme.error(),
         )],
-        Answer::Known(answer) => known(block, answer, rows, pane, v),
+        Answer::Known(answer) => {
+            let (lines, window) = known(block, answer, rows, width, pane, v);
+            shown = window;
+            lines
+        }
     };
+    // A list's entries add up to the open findings it covers.
+    let entries = pane.dashboard.entries_of(block);
+    let open = (!entries.is_empty()).then(|| entries.iter().map(|e| e.total).sum::<i64>());
+    let mut lines = vec![title(block, &filters, shown, open, v)];
     lines.extend(body.into_iter().take(rows));
     let lines: Vec<Line> = lines.into_iter().map(|l| cut(l, width)).collect();
     f.render_widget(Paragraph::new(lines), area);
 }
 
-/// "Activity · since 2026-10-26, by week · d next view".
-fn title<'a>(block: Block, f: &ReportFilters, v: &ViewCx) -> Line<'a> {
+/// The rows a view shows when they do not all fit: the first and last
+/// shown (from 1) and how many there are.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    first: usize,
+    last: usize,
+    of: usize,
+}
+
+/// The first of `len` rows to show in `rows` lines so that `selected`
+/// stays in sight, and the window when it is not all of them.
+fn scrolled(selected: usize, len: usize, rows: usize) -> (usize, Option<Window>) {
+    let start = (selected + 1).saturating_sub(rows);
+    let window = (len > rows && rows > 0).then(|| Window {
+        first: start + 1,
+        last: (start + rows).min(len),
+        of: len,
+    });
+    (start, window)
+}
+
+/// "Activity 9–13 of 13 · since 2026-10-26, by week · … · d next view",
+/// "Repositories 1–8 of 15 · 1,098 open now · …".
+fn title<'a>(
+    block: Block,
+    f: &ReportFilters,
+    shown: Option<Window>,
+    open: Option<i64>,
+    v: &ViewCx,
+) -> Line<'a> {
     let since = f
         .time_period
         .as_ref()
@@ -83,22 +119,31 @@ fn title<'a>(block: Block, f: &ReportFilters, v: &ViewCx) -> Line<'a> {
         .as_ref()
         .map_or(String::new(), |b| format!(", by {}", b.label()));
     let scope = match block {
-        Block::Repositories | Block::Rules => "open now".to_owned(),
+        Block::Repositories | Block::Rules => match open {
+            Some(n) => format!("{} open now", thousands(n)),
+            None => "open now".to_owned(),
+        },
         _ => format!("{since}{bucket}"),
     };
+    let position = shown.map_or(String::new(), |w| {
+        format!("{}–{} of {} ", w.first, w.last, w.of)
+    });
     Line::from(vec![
         Span::styled(
             format!(" {} ", crate::text::capitalised(block.label())),
             v.theme.title(),
         ),
+        Span::styled(position, v.theme.accent()),
         Span::styled(
             format!(
                 "· {scope} · {}{} · {} next view",
                 block.meaning(),
-                if matches!(block, Block::Repositories | Block::Rules) {
-                    " · j/k choose, Enter: its open findings in Issues"
-                } else {
-                    ""
+                match block {
+                    Block::Repositories | Block::Rules => {
+                        " · j/k choose, Enter: its open findings in Issues"
+                    }
+                    Block::Activity => " · j/k scroll",
+                    _ => "",
                 },
                 v.key(super::KEYS, Action::NextReportView)
             ),
@@ -111,11 +156,23 @@ fn known<'a>(
     block: Block,
     answer: &DashboardAnswer,
     rows: usize,
+    width: usize,
     pane: &ReportPane,
     v: &ViewCx,
-) -> Vec<Line<'a>> {
+) -> (Vec<Line<'a>>, Option<Window>) {
     let n = |x: Option<i64>| x.unwrap_or(0);
-    match (block, answer) {
+    // The selected row, in the view the keys move (the other, beside it on
+    // a wide screen, shows its first rows, or the activity's latest).
+    let selected = |len: usize| {
+        if block == pane.dashboard.block {
+            Some(pane.dashboard.selected_row())
+        } else if block == Block::Activity {
+            Some(len.saturating_sub(1))
+        } else {
+            None
+        }
+    };
+    let lines = match (block, answer) {
         (Block::Activity, DashboardAnswer::Activity(a)) => {
             let mut lines = Vec::new();
             if let (Some(this), Some(before)) = (a.this_period, a.previous_period) {
@@ -128,17 +185,35 @@ fn known<'a>(
                         thousands(d)
                     )
                 };
-                lines.push(Line::raw(format!(
-                    "  this period against the one before: opened {} · fixed {} · ignored {} · net {}",
-                    delta(this.total_new, before.total_new),
-                    delta(this.total_fixed, before.total_fixed),
-                    delta(this.total_ignored, before.total_ignored),
-                    delta(this.total_net_new, before.total_net_new),
-                )));
+                // On as many lines as the width needs (two at 80 columns).
+                let parts = [
+                    format!("opened {}", delta(this.total_new, before.total_new)),
+                    format!("fixed {}", delta(this.total_fixed, before.total_fixed)),
+                    format!(
+                        "ignored {}",
+                        delta(this.total_ignored, before.total_ignored)
+                    ),
+                    format!("net {}", delta(this.total_net_new, before.total_net_new)),
+                ];
+                let mut text = String::from("  this period against the one before:");
+                let mut first_on_line = true;
+                for part in parts {
+                    if text.width() + 3 + part.width() > width {
+                        lines.push(Line::raw(std::mem::take(&mut text)));
+                        text.push_str("   ");
+                        first_on_line = true;
+                    }
+                    text.push_str(if first_on_line { " " } else { " · " });
+                    text.push_str(&part);
+                    first_on_line = false;
+                }
+                lines.push(Line::raw(text));
             }
-            let shown = rows.saturating_sub(lines.len());
-            let start = a.buckets.len().saturating_sub(shown);
-            for b in &a.buckets[start..] {
+            let len = a.buckets.len();
+            let at = selected(len).unwrap_or(0).min(len.saturating_sub(1));
+            let (start, window) = scrolled(at, len, rows.saturating_sub(lines.len()));
+            let fits = rows.saturating_sub(lines.len());
+            for (i, b) in a.buckets.iter().enumerate().skip(start).take(fits) {
                 let when = b
                     .time_period
                     .as_ref()
@@ -150,7 +225,7 @@ fn known<'a>(
                 } else {
                     v.theme.ok()
                 };
-                lines.push(Line::from(vec![
+                let mut line = Line::from(vec![
                     Span::raw(format!(
                         "  {when}  opened {:>5}  fixed {:>5}  ignored {:>5}  removed {:>4}  ",
                         thousands(n(b.opened)),
@@ -162,20 +237,26 @@ fn known<'a>(
                         format!("net {}{}", if net > 0 { "+" } else { "" }, thousands(net)),
                         style,
                     ),
-                ]));
+                ]);
+                // Marked only where the keys move it and it scrolls.
+                if window.is_some() && block == pane.dashboard.block && i == at {
+                    line = line.style(v.theme.selected());
+                }
+                lines.push(line);
             }
-            lines
+            return (lines, window);
         }
         (Block::Repositories | Block::Rules, _) => {
             let entries = pane.dashboard.entries_of(block);
             if entries.is_empty() {
-                return vec![Line::styled("  no open findings", v.theme.dim())];
+                return (
+                    vec![Line::styled("  no open findings", v.theme.dim())],
+                    None,
+                );
             }
-            // The selected entry stays in view (in the view the keys move).
-            let selected = (block == pane.dashboard.block)
-                .then(|| pane.dashboard.selected.min(entries.len() - 1));
-            let start = selected.map_or(0, |s| (s + 1).saturating_sub(rows));
-            entries
+            let selected = selected(entries.len());
+            let (start, window) = scrolled(selected.unwrap_or(0), entries.len(), rows);
+            let lines = entries
                 .iter()
                 .enumerate()
                 .skip(start)
@@ -194,11 +275,12 @@ fn known<'a>(
                     }
                     line
                 })
-                .collect()
+                .collect();
+            return (lines, window);
         }
         (Block::OpenAge, DashboardAnswer::BySeverity(r)) => {
             let (Some(first), Some(last)) = (r.buckets.first(), r.buckets.last()) else {
-                return vec![Line::styled("  no buckets", v.theme.dim())];
+                return (vec![Line::styled("  no buckets", v.theme.dim())], None);
             };
             let [f, l] = [first.counts, last.counts].map(|c| [c.critical, c.high, c.medium, c.low]);
             let targets = pane.sla_days.most_severe_first();
@@ -239,7 +321,8 @@ fn known<'a>(
             "  an answer of another report",
             v.theme.error(),
         )],
-    }
+    };
+    (lines, None)
 }
 
 /// A rule's name as the filter values give it, else its id.

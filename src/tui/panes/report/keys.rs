@@ -46,6 +46,7 @@ impl ReportPane {
                 self.period_days = PERIODS[i];
                 self.new_only = false;
                 self.reload(cx);
+                cx.outbox.status(self.period_chosen());
             }
             // The bucket size changes only the trend: the list stays.
             Action::CycleBucket | Action::PrevBucket => {
@@ -97,8 +98,7 @@ impl ReportPane {
                     Block::ALL.len() - 1
                 };
                 let next = (at.unwrap_or(0) + step) % Block::ALL.len();
-                self.dashboard.block = Block::ALL[next];
-                self.dashboard.selected = 0;
+                self.dashboard.choose(Block::ALL[next]);
                 self.show_dashboard(cx.outbox);
                 cx.outbox.status(format!(
                     "view {}: {}",
@@ -112,22 +112,27 @@ impl ReportPane {
         }
     }
 
-    /// `j`/`k` and `Enter` in the repositories and rules views: the
-    /// selected entry moves, and `Enter` lists its open findings in the
-    /// Issues pane (with the severities toggled here). `false`: not a key
-    /// of the view.
+    /// `j`/`k` in the views with rows (the activity's buckets, the
+    /// repositories, the rules): the selected row moves, and the view
+    /// scrolls to keep it in sight. `Enter` in the repositories and rules
+    /// lists the entry's open findings in the Issues pane (with the
+    /// severities toggled here). `false`: not a key of the view.
     pub(super) fn on_view_key(&mut self, action: Action, cx: &mut Cx) -> bool {
         use super::dashboard::Block;
-        let entries = self.dashboard.entries();
-        let last = entries.len().saturating_sub(1);
+        let last = self
+            .dashboard
+            .row_count(self.dashboard.block)
+            .saturating_sub(1);
+        let at = self.dashboard.selected_row();
         let selected = &mut self.dashboard.selected;
         match action {
-            Action::Down => *selected = (*selected + 1).min(last),
-            Action::Up => *selected = selected.saturating_sub(1),
+            Action::Down => *selected = (at + 1).min(last),
+            Action::Up => *selected = at.saturating_sub(1),
             Action::Top => *selected = 0,
             Action::Bottom => *selected = last,
-            Action::Open => {
-                let Some(entry) = entries.get((*selected).min(last)) else {
+            Action::Open if self.dashboard.is_list() => {
+                let entries = self.dashboard.entries();
+                let Some(entry) = entries.get(at) else {
                     return true;
                 };
                 let mut selection = ListSelection::default();

@@ -206,13 +206,16 @@ pub struct ReportAreas {
     pub list: Rect,
 }
 
-pub fn areas(body: Rect) -> ReportAreas {
-    let charts_height = if body.height >= 30 {
-        9
-    } else if body.height >= 20 {
-        6
-    } else {
-        0
+/// The pane's areas in `body`; a dashboard view chosen with `d` takes
+/// more of the height than the counts' charts (the list keeps the rest).
+pub fn areas(body: Rect, block: dashboard::Block) -> ReportAreas {
+    let report_view = block != dashboard::Block::Counts;
+    let charts_height = match body.height {
+        30.. if report_view => 12,
+        30.. => 9,
+        20.. if report_view => 9,
+        20.. => 6,
+        _ => 0,
     };
     // The selectors, what the report covers and how it compares with the
     // Issues list; the totals in large figures when there is room.
@@ -232,8 +235,8 @@ pub fn areas(body: Rect) -> ReportAreas {
 }
 
 /// Rows of the findings table in the screen's body.
-fn list_rows(body: Rect) -> usize {
-    layout::table_rows(areas(body).list).height.max(1) as usize
+fn list_rows(body: Rect, block: dashboard::Block) -> usize {
+    layout::table_rows(areas(body, block).list).height.max(1) as usize
 }
 
 impl ReportPane {
@@ -503,6 +506,10 @@ impl Pane for ReportPane {
         self.on_repo_key(key, cx);
     }
 
+    fn tab_count(&self) -> Option<i64> {
+        self.current_totals().and_then(|t| t.all)
+    }
+
     /// The first time the pane is shown, the report is requested.
     fn activate(&mut self, cx: &mut Cx) {
         if self.list.first_show() {
@@ -511,11 +518,12 @@ impl Pane for ReportPane {
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) {
-        // A list view of the charts has the row keys and Enter.
-        if self.dashboard.is_list() && self.on_view_key(action, cx) {
+        // A view of the charts with rows has the row keys (and a list's
+        // Enter).
+        if self.dashboard.has_rows() && self.on_view_key(action, cx) {
             return;
         }
-        let rows = list_rows(cx.area);
+        let rows = list_rows(cx.area, self.dashboard.block);
         let stopping = action == Action::Back;
         // Esc stops the counts in flight too.
         let counts_stopped = stopping
@@ -566,18 +574,18 @@ impl Pane for ReportPane {
     /// Prefetch: within one screen of the end of what is loaded, the next
     /// page is requested.
     fn after_update(&mut self, cx: &mut Cx) {
-        if self.list.follow(list_rows(cx.area)) {
+        if self.list.follow(list_rows(cx.area, self.dashboard.block)) {
             self.load_next(cx.outbox);
         }
     }
 
     fn list_rows(&self, area: Rect) -> usize {
-        list_rows(area)
+        list_rows(area, self.dashboard.block)
     }
 
     /// A click on a row of the findings table selects it.
     fn click(&mut self, area: Rect, _x: u16, y: u16) {
-        let rows = layout::table_rows(areas(area).list);
+        let rows = layout::table_rows(areas(area, self.dashboard.block).list);
         if rows.height > 0 && y >= rows.y && y < rows.y.saturating_add(rows.height) {
             self.list.select(self.list.offset + (y - rows.y) as usize);
         }

@@ -19,7 +19,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
-    let areas = super::areas(area);
+    let areas = super::areas(area, pane.dashboard.block);
     totals(f, areas.totals, pane, v);
     selectors(f, areas.selectors, pane, v);
     if areas.charts.height > 0 {

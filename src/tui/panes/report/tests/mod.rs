@@ -1,3 +1,4 @@
+use super::dashboard::Block;
 use super::*;
 use crate::api::ApiError;
 use crate::handoff::{ClipboardText, SafeUrl};
@@ -432,11 +433,15 @@ fn selection_stays_in_bounds_and_enter_opens_the_detail() {
     pane.act(Action::Up, 20, &mut outbox);
     assert_eq!(pane.list.selected, 0);
     pane.act(Action::PageDown, 20, &mut outbox);
-    assert_eq!(pane.list.selected, list_rows(Rect::new(0, 0, 100, 20 + 3)));
+    assert_eq!(
+        pane.list.selected,
+        list_rows(Rect::new(0, 0, 100, 20 + 3), Block::Counts)
+    );
     pane.act(Action::HalfPageUp, 20, &mut outbox);
     assert_eq!(
         pane.list.selected,
-        list_rows(Rect::new(0, 0, 100, 20 + 3)) - list_rows(Rect::new(0, 0, 100, 20 + 3)) / 2
+        list_rows(Rect::new(0, 0, 100, 20 + 3), Block::Counts)
+            - list_rows(Rect::new(0, 0, 100, 20 + 3), Block::Counts) / 2
     );
     pane.act(Action::Bottom, 20, &mut outbox);
     pane.act(Action::Down, 20, &mut outbox);
@@ -464,7 +469,7 @@ fn a_click_selects_the_row_under_it() {
     let mut outbox = Outbox::default();
     let mut pane = loaded(&mut outbox);
     let body = Rect::new(0, 1, 120, 33);
-    let rows = layout::table_rows(super::areas(body).list);
+    let rows = layout::table_rows(super::areas(body, Block::Counts).list);
     pane.click(body, 10, rows.y + 3);
     assert_eq!(pane.list.selected, 3);
     pane.click(body, 10, body.y);
