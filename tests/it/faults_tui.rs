@@ -66,7 +66,7 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.key(KeyCode::Char('1'));
     assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
     assert!(h.app.report().is_loading());
-    held_by_server(&h, 9).await;
+    held_by_server(&h, 11).await;
     h.key(KeyCode::Esc);
     assert!(!h.app.report().is_loading());
     // Back on Issues, still waiting; Esc cancels.
@@ -85,8 +85,9 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
         "the spinner stopped: {status}"
     );
     // Issues' page and counts, the Agentic tab's count; the Report's
-    // page, its four severity counts and the Issues list's count.
-    assert_eq!(h.server().requests(), 9, "no retry");
+    // page, its four severity counts, the Issues list's count and the
+    // whole set's top rules and repositories.
+    assert_eq!(h.server().requests(), 11, "no retry");
     // Healed, `r` loads the page.
     h.server().set_faults(Faults::none());
     h.key(KeyCode::Char('r'));
@@ -389,12 +390,13 @@ fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
     runtime.shutdown_background();
 }
 
-/// What a Report screen costs with 150 ms of latency on every request:
-/// the page and four severity counts, then twelve trend counts for `b`,
-/// all in flight at once (so about one latency each, not the sum).
+/// What a Report screen costs: the page, four severity counts, the Issues
+/// list's count and the whole set's top rules and repositories, then
+/// twelve trend counts for `b`; each batch all in flight at once, as a
+/// server that holds every request shows (one at a time, it would hold
+/// one).
 #[tokio::test(flavor = "multi_thread")]
 async fn the_report_screen_costs_few_requests_in_parallel() {
-    let latency = Duration::from_millis(150);
     let mut h = Harness::quick(2000, 120, 35, QUICK).await;
     h.start().await;
     // The filter values, asked for in the background after the first page,
@@ -403,44 +405,41 @@ async fn the_report_screen_costs_few_requests_in_parallel() {
         app.issues().known.is_known()
     })
     .await;
-    h.server().set_faults(Faults {
-        latency,
-        ..Faults::none()
-    });
-    let cost = |h: &Harness, before: u64, started: Instant| {
-        (h.server().requests() - before, started.elapsed())
-    };
-    let (before, started) = (h.server().requests(), Instant::now());
+    h.settle().await;
+    // Held by the server: all eight reach it before any is answered.
+    h.server().set_faults(Faults::kind(FaultKind::Hang));
+    let before = h.server().requests();
     h.key(KeyCode::Char('1'));
-    h.until("the report's counts arrive", |app| {
-        !app.report().counts.is_loading()
-    })
-    .await;
-    let counted_in = started.elapsed();
+    held_by_server(&h, before + 8).await;
+    h.key(KeyCode::Esc);
+    assert!(!h.app.report().is_loading());
+    h.server().set_faults(Faults::none());
+    let cost = |h: &mut Harness, key: char| {
+        let before = h.server().requests();
+        h.key(KeyCode::Char(key));
+        before
+    };
+    let before = cost(&mut h, 'r');
     h.settle().await;
-    let (opened, opened_in) = cost(&h, before, started);
-    let (before, started) = (h.server().requests(), Instant::now());
-    h.key(KeyCode::Char('b'));
-    h.settle().await;
-    let (trend, trend_in) = cost(&h, before, started);
-    let (before, started) = (h.server().requests(), Instant::now());
-    h.key(KeyCode::Char('H'));
-    h.settle().await;
-    let (narrowed, narrowed_in) = cost(&h, before, started);
-    eprintln!(
-        "report at {latency:?} latency: open {opened} requests in {opened_in:?} \
-         (counts done in {counted_in:?}); b (day) {trend} in {trend_in:?}; \
-         H (high only) {narrowed} in {narrowed_in:?}"
-    );
     assert_eq!(
-        opened, 6,
-        "the page, four severity counts and the Issues list's count"
+        h.server().requests() - before,
+        8,
+        "the page, four severity counts, the Issues list's count, the top rules and repositories"
     );
-    assert_eq!(trend, 12, "one count per bucket, the list stays");
+    // The trend's twelve buckets held at once too.
+    h.server().set_faults(Faults::kind(FaultKind::Hang));
+    let before = cost(&mut h, 'b');
+    held_by_server(&h, before + 12).await;
+    h.key(KeyCode::Esc);
+    h.server().set_faults(Faults::none());
+    let before = cost(&mut h, 'r');
+    h.settle().await;
+    // Everything again, with the trend: the tops' reports follow the
+    // bucket size too.
+    assert_eq!(h.server().requests() - before, 8 + 12);
     // One severity let through: its count is the total. The trend again,
-    // and the Issues list's count.
-    assert_eq!(narrowed, 1 + 12 + 1);
-    // In parallel: well under the sum of the latencies.
-    assert!(counted_in < latency * 4, "{counted_in:?}");
-    assert!(trend_in < latency * 12, "{trend_in:?}");
+    // the Issues list's count and the tops.
+    let before = cost(&mut h, 'H');
+    h.settle().await;
+    assert_eq!(h.server().requests() - before, 1 + 12 + 1 + 2);
 }

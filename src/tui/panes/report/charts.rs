@@ -1,7 +1,8 @@
 //! The Report's charts. By severity, by type and the trend count the whole
 //! filtered set (the counts and the totals, see [`super::counts`]); top
-//! rules and top projects count the loaded findings, and their titles say
-//! how many that is.
+//! rules and top projects are the backlog reports' of the whole set where
+//! the report counts the same findings (total-open of all time), else
+//! they count the loaded findings, and their titles say which.
 
 use super::labels::{fit, group, key_label};
 use super::{ReportPane, SEVERITIES};
@@ -60,8 +61,15 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     if pane.bucket.is_some() {
         charts.push(trend(pane, v));
     }
-    charts.push(top(pane, v, "Top rules", &pane.stats.top_rules));
-    charts.push(top(pane, v, "Top projects", &pane.stats.top_projects));
+    use super::dashboard::Block;
+    charts.push(
+        whole_set_top(pane, v, "Top rules", Block::Rules)
+            .unwrap_or_else(|| top(pane, v, "Top rules", &pane.stats.top_rules)),
+    );
+    charts.push(
+        whole_set_top(pane, v, "Top projects", Block::Repositories)
+            .unwrap_or_else(|| top(pane, v, "Top projects", &pane.stats.top_projects)),
+    );
     if let Some(Body::Bars(bars)) = charts.last_mut().map(|c| &mut c.body) {
         bars.iter_mut().for_each(|b| b.keep_end = true);
     }
@@ -214,6 +222,55 @@ fn trend(pane: &ReportPane, v: &ViewCx) -> Chart {
         body,
         width: Constraint::Fill(1),
     }
+}
+
+/// A top chart of the whole set, from the backlog report of `block`'s
+/// view, when the report counts the same findings and its answer is in
+/// (else the loaded pages' chart stands).
+fn whole_set_top(
+    pane: &ReportPane,
+    v: &ViewCx,
+    name: &str,
+    block: super::dashboard::Block,
+) -> Option<Chart> {
+    use super::dashboard::Answer;
+    let report = block.report()?;
+    if !pane.tops_of_whole_set() || !matches!(pane.dashboard.answer(report), Answer::Known(_)) {
+        return None;
+    }
+    // Most first (the repositories' view orders them worst first).
+    let mut entries = pane.dashboard.entries_of(block).to_vec();
+    entries.sort_by_key(|e| std::cmp::Reverse(e.total));
+    let open: i64 = entries.iter().map(|e| e.total).sum();
+    // Rules by the short name the RULE column shows, told apart where
+    // two share one (as the loaded pages' chart labels them).
+    let labels: Vec<String> = match block {
+        super::dashboard::Block::Rules => {
+            let pairs: Vec<(&str, &str)> = entries
+                .iter()
+                .map(|e| (e.key.as_str(), crate::api::model::short_rule(&e.key)))
+                .collect();
+            super::stats::rule_labels(&pairs)
+        }
+        _ => entries.iter().map(|e| e.key.clone()).collect(),
+    };
+    let bars = entries
+        .iter()
+        .zip(labels)
+        .map(|(e, label)| Bar {
+            label: safe(&label),
+            count: e.total.max(0) as u64,
+            style: v.theme.accent(),
+            keep_end: false,
+        })
+        .collect();
+    let scope = format!("all {} open", group(open));
+    Some(Chart {
+        title: format!("{name} ({scope})"),
+        short: Some(format!("{name}, all open")),
+        body: Body::Bars(bars),
+        width: Constraint::Fill(1),
+    })
 }
 
 /// A chart of what is loaded: its title says of how many findings, or

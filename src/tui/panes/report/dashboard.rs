@@ -66,6 +66,14 @@ impl Block {
     }
 }
 
+/// The reports the views show (in [`Block::ALL`]'s order).
+const VIEWS: [DashboardReport; 4] = [
+    DashboardReport::Activity,
+    DashboardReport::ByProject,
+    DashboardReport::BacklogByRule,
+    DashboardReport::MedianOpenAge,
+];
+
 /// One row of a list view: a repository's name or a rule's id, and its
 /// open findings (by severity for a repository).
 #[derive(Debug, Clone, PartialEq)]
@@ -123,21 +131,25 @@ impl Dashboard {
     }
 
     /// Forgets the answers of another selection (cancelling what is in
-    /// flight for it), then asks the shown block's report if it is not
-    /// known for `filters`. The caller files the request in its slot.
-    pub fn show(&mut self, filters: &ReportFilters, outbox: &mut Outbox) {
+    /// flight for it), then asks the reports not known for `filters`:
+    /// with a report's view shown, every view's; with the counts shown,
+    /// the lists' when `tops` (the counts' top rules and repositories
+    /// are then theirs). The caller files the requests in its slot.
+    pub fn show(&mut self, filters: &ReportFilters, tops: bool, outbox: &mut Outbox) {
         if self.asked_with.as_ref() != Some(filters) {
             self.cancel(outbox);
             self.answers.clear();
             self.lists.clear();
             self.asked_with = Some(filters.clone());
         }
-        if self.block.report().is_none() {
-            return;
-        }
-        // Every view's report at once, in parallel through the worker: the
-        // next `d` finds its view ready.
-        for report in Block::ALL.iter().filter_map(|b| b.report()) {
+        let wanted: &[DashboardReport] = match self.block {
+            Block::Counts if tops => &[DashboardReport::ByProject, DashboardReport::BacklogByRule],
+            Block::Counts => &[],
+            // Every view's report at once, in parallel through the worker:
+            // the next `d` finds its view ready.
+            _ => &VIEWS,
+        };
+        for &report in wanted {
             if matches!(self.answer(report), Answer::NotAsked | Answer::Failed(_)) {
                 let request = GetReportRequest {
                     filters: Some(filters.clone()),

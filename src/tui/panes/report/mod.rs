@@ -326,14 +326,27 @@ impl ReportPane {
         f
     }
 
-    /// Asks the shown view's report if it is not known for the selection.
+    /// Asks the shown view's report if it is not known for the selection
+    /// (with the counts shown, the top rules' and repositories' where
+    /// they count the same findings).
     fn show_dashboard(&mut self, outbox: &mut Outbox) {
         let filters = self.dashboard_filters();
-        outbox.in_slot(Slot::Dashboard, |o| self.dashboard.show(&filters, o));
+        let tops = self.tops_of_whole_set();
+        outbox.in_slot(Slot::Dashboard, |o| self.dashboard.show(&filters, tops, o));
         // The rules view names its rules.
         if self.dashboard.block == dashboard::Block::Rules {
             outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
         }
+    }
+
+    /// Whether the report counts the findings the backlog reports count
+    /// (open now, created at any time, in any of the open states): then
+    /// the counts' top rules and repositories are those reports' of the
+    /// whole set, not of the pages loaded.
+    pub fn tops_of_whole_set(&self) -> bool {
+        self.report_type == ReportType::TotalOpen
+            && self.since.is_none()
+            && self.finding_state.is_none()
     }
 
     pub fn request(&self, cursor: Option<String>) -> ReportRequest {

@@ -27,25 +27,31 @@ fn asked(outbox: &Outbox) -> Vec<(RequestId, DashboardReport, GetReportRequest)>
 fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again() {
     let mut outbox = Outbox::default();
     let mut pane = loaded(&mut outbox);
-    assert!(asked(&outbox).is_empty(), "the counts view asks no report");
+    // The counts view asks the whole set's tops (total-open of all time
+    // counts what the backlog reports count).
+    let tops: Vec<DashboardReport> = asked(&outbox).iter().map(|(_, r, _)| *r).collect();
+    assert_eq!(
+        tops,
+        [DashboardReport::ByProject, DashboardReport::BacklogByRule]
+    );
     pane.act(Action::NextReportView, 20, &mut outbox);
     assert_eq!(pane.dashboard.block, Block::Activity);
-    // Every view's report at once, each in the Dashboard slot.
+    // Every other view's report at once, each in the Dashboard slot.
     let sent = asked(&outbox);
     let kinds: Vec<DashboardReport> = sent.iter().map(|(_, r, _)| *r).collect();
     assert_eq!(
         kinds,
         [
-            DashboardReport::Activity,
             DashboardReport::ByProject,
             DashboardReport::BacklogByRule,
+            DashboardReport::Activity,
             DashboardReport::MedianOpenAge
         ]
     );
     for (id, _, _) in &sent {
         assert_eq!(Slot::of(outbox.slot_of(*id)), Slot::Dashboard);
     }
-    let (id, _, req) = &sent[0];
+    let (id, _, req) = &sent[2];
     let filters = req.filters.clone().unwrap();
     // "All time" reads a year, by month.
     assert!(filters.time_period.and_then(|p| p.since).is_some());
@@ -82,8 +88,8 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
     pane.act(Action::ToggleCritical, 20, &mut outbox);
     let again = asked(&outbox);
     assert_eq!(again.len(), 8, "{again:?}");
-    for (id, _, _) in &sent[1..] {
-        assert!(outbox.cancelled().contains(id));
+    for (i, (id, _, _)) in sent.iter().enumerate().filter(|(i, _)| *i != 2) {
+        assert!(outbox.cancelled().contains(id), "{i}");
     }
     let severities = &again[4].2.filters.as_ref().unwrap().finding_severities;
     assert_eq!(severities, &vec![FindingSeverity::Critical]);
@@ -223,4 +229,43 @@ fn enter_on_a_repository_lists_its_open_findings_in_the_issues_pane() {
             AggregateState::Fixing
         ]
     );
+}
+
+/// With total-open of all time (the backlog reports' findings), the
+/// counts' top repositories are the by-project report's, most first, of
+/// the whole set; with a period they count the loaded pages, and say so.
+#[test]
+fn the_counts_top_repositories_are_the_whole_sets_where_the_report_counts_the_same() {
+    let mut outbox = Outbox::default();
+    let mut pane = loaded(&mut outbox);
+    let (id, _, _) = asked(&outbox)
+        .into_iter()
+        .find(|(_, r, _)| *r == DashboardReport::ByProject)
+        .unwrap();
+    let counts = |critical, low| BySeverity {
+        critical: Some(critical),
+        low: Some(low),
+        ..Default::default()
+    };
+    let report = ByProjectReport {
+        by_project: [
+            ("acme/few-but-critical".to_owned(), counts(5, 0)),
+            ("acme/many".to_owned(), counts(1, 400)),
+        ]
+        .into(),
+    };
+    let answer = DashboardAnswer::ByProject(report);
+    pane.reply(id, Ok(ApiResponse::Dashboard(answer)), &mut outbox);
+    let shown = screen(160, 40, pane.clone());
+    assert!(shown.contains("Top projects (all 406 open)"), "{shown}");
+    let many = shown.find("acme/many").unwrap();
+    let few = shown.find("acme/few-but-critical").unwrap();
+    assert!(many < few, "most first: {shown}");
+    // A period: the findings created in it, which the backlog does not
+    // count alone.
+    pane.act(Action::CyclePeriod, 20, &mut outbox);
+    assert!(!pane.tops_of_whole_set());
+    let shown = screen(160, 40, pane.clone());
+    assert!(!shown.contains("all 406 open"), "{shown}");
+    assert!(shown.contains("Top projects ("), "{shown}");
 }

@@ -13,6 +13,7 @@ use ratatui::backend::TestBackend;
 
 mod counts;
 mod dashboard;
+mod new_since;
 mod repo_filter;
 
 /// The report requests sent, with their ids, of `limit` `limit`.
@@ -106,51 +107,6 @@ pub(super) fn loaded(outbox: &mut Outbox) -> ReportPane {
     let id = last_id(outbox);
     reply(&mut pane, id, page(0..100, Some("c1")), outbox);
     pane
-}
-
-#[test]
-fn n_asks_for_the_findings_created_since_the_last_visit_and_marks_them() {
-    let last: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
-    let mut outbox = Outbox::default();
-    let mut pane = ReportPane {
-        new: crate::tui::list::findings_list::NewSince::new(Some(last)),
-        ..ReportPane::default()
-    };
-    pane.start(&mut outbox);
-    let mut first = page(0..4, None);
-    for (i, f) in first.findings.iter_mut().enumerate() {
-        // Two before the visit, two after.
-        f.created_at = Some(last + chrono::Duration::hours(i as i64 * 2 - 3));
-    }
-    reply(&mut pane, last_id(&outbox), first, &mut outbox);
-    assert_eq!(pane.new.count, 2);
-    pane.act(Action::NewOnly, 20, &mut outbox);
-    assert!(pane.new_only);
-    let r = last_request(&outbox);
-    let since = r.filters.and_then(|f| f.time_period).and_then(|p| p.since);
-    assert_eq!(since, Some(last));
-    assert_eq!(pane.period_label(), "new since last visit");
-    // Again: every finding, over the period chosen before.
-    pane.act(Action::NewOnly, 20, &mut outbox);
-    assert!(!pane.new_only);
-    let r = last_request(&outbox);
-    assert_eq!(r.filters.and_then(|f| f.time_period), None);
-    // A period chosen while only new ones show replaces them.
-    pane.act(Action::NewOnly, 20, &mut outbox);
-    pane.act(Action::CyclePeriod, 20, &mut outbox);
-    assert!(!pane.new_only);
-    assert_eq!(pane.period_label(), "7 days");
-}
-
-#[test]
-fn n_on_a_first_visit_says_nothing_is_new_and_sends_nothing() {
-    let mut outbox = Outbox::default();
-    let mut pane = loaded(&mut outbox);
-    let before = sent(&outbox).len();
-    pane.act(Action::NewOnly, 20, &mut outbox);
-    assert_eq!(sent(&outbox).len(), before);
-    assert!(!pane.new_only);
-    assert_eq!(pane.new.count, 0);
 }
 
 #[test]
@@ -617,19 +573,23 @@ fn esc_cancels_the_request_in_flight() {
     let id = last_id(&outbox);
     let counting: Vec<RequestId> = counts_sent(&outbox).iter().map(|(id, _)| *id).collect();
     assert_eq!(counting.len(), 4);
-    let comparing: Vec<RequestId> = outbox
-        .requests()
-        .iter()
-        .filter(|(_, r)| matches!(r, ApiRequest::IssueCounts(_)))
-        .map(|(id, _)| *id)
-        .collect();
+    let sent_as = |kind: fn(&ApiRequest) -> bool| -> Vec<RequestId> {
+        let sent = outbox.requests();
+        sent.iter()
+            .filter(|(_, r)| kind(r))
+            .map(|(id, _)| *id)
+            .collect()
+    };
+    let comparing = sent_as(|r| matches!(r, ApiRequest::IssueCounts(_)));
     assert_eq!(comparing.len(), 1, "the Issues list's count");
+    let tops = sent_as(|r| matches!(r, ApiRequest::Dashboard(..)));
+    assert_eq!(tops.len(), 2, "the whole set's top rules and repositories");
     pane.act(Action::Back, 20, &mut outbox);
     let mut stopped = cancelled(&outbox);
     stopped.sort();
-    let mut expected = [vec![id], counting, comparing].concat();
+    let mut expected = [vec![id], counting, comparing, tops].concat();
     expected.sort();
-    assert_eq!(stopped, expected, "the page and the counts");
+    assert_eq!(stopped, expected, "the page, the counts and the tops");
     assert!(!pane.is_loading());
     // The stopped request's late answer is not taken.
     reply(&mut pane, id, page(0..3, None), &mut outbox);
