@@ -2,6 +2,7 @@
 //! operations on a deterministic data set. Imports the model, never the
 //! client or the TUI.
 
+pub mod action_routes;
 pub mod bad_request;
 mod catalog;
 pub mod cursor;
@@ -67,6 +68,9 @@ pub struct DemoState {
     pub faults: faults::FaultState,
     /// An observer of every exchange (none unless a test installs one).
     pub tap: tap::TapState,
+    /// API requests served since start: the clock fix pull requests open
+    /// by (docs/api.md "Fix pull requests").
+    pub served: std::sync::atomic::AtomicU64,
 }
 
 impl DemoState {
@@ -97,6 +101,7 @@ impl DemoState {
             scm_configs,
             faults: faults::FaultState::default(),
             tap: tap::TapState::default(),
+            served: Default::default(),
         }
     }
 }

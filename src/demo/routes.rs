@@ -23,6 +23,10 @@ use tower_http::decompression::RequestDecompressionLayer;
 /// A token the demo accepts as valid but without Web API permission (403).
 pub const TOKEN_WITHOUT_WEB_API: &str = "demo-token-no-web-api";
 
+/// A token the demo accepts for reading only: its authorized actions name
+/// no action on findings, and those writes are refused (403).
+pub const TOKEN_WITHOUT_ACTIONS: &str = "demo-token-read-only";
+
 pub fn router(state: Arc<DemoState>) -> Router {
     Router::new()
         .route(
@@ -138,6 +142,12 @@ pub fn router(state: Arc<DemoState>) -> Router {
             get(list_scm_configs),
         )
         .route("/api/agent/deployment", get(deployment_of_token))
+        .merge(super::action_routes::routes())
+        // The clock of the fix pull requests: the requests served.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::action_routes::count_served,
+        ))
         // The tap sees what the handlers take and give, inside the faults.
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -164,7 +174,7 @@ pub struct ApiFailure {
 }
 
 impl ApiFailure {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub(super) fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
         ApiFailure {
             status,
             code,
@@ -190,7 +200,7 @@ fn json_headers() -> [(header::HeaderName, &'static str); 1] {
     [(header::CONTENT_TYPE, "application/json")]
 }
 
-fn json_ok<T: Serialize>(value: &T) -> Response {
+pub(super) fn json_ok<T: Serialize>(value: &T) -> Response {
     match crate::json::encode(value) {
         Ok(body) => (StatusCode::OK, json_headers(), body).into_response(),
         Err(e) => ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string())
@@ -215,7 +225,11 @@ async fn method_not_allowed() -> ApiFailure {
 }
 
 /// Auth and the deployment path parameter, shared by every operation.
-fn admit(state: &DemoState, headers: &HeaderMap, deployment: &str) -> Result<(), ApiFailure> {
+pub(super) fn admit(
+    state: &DemoState,
+    headers: &HeaderMap,
+    deployment: &str,
+) -> Result<(), ApiFailure> {
     authenticate(state, headers)?;
     if deployment.is_empty() || deployment.parse::<i64>().is_err() {
         return Err(ApiFailure::new(
@@ -236,7 +250,7 @@ fn admit(state: &DemoState, headers: &HeaderMap, deployment: &str) -> Result<(),
 
 /// The bearer token: 401 without the right one, 403 for the token
 /// without Web API permission.
-fn authenticate(state: &DemoState, headers: &HeaderMap) -> Result<(), ApiFailure> {
+pub(super) fn authenticate(state: &DemoState, headers: &HeaderMap) -> Result<(), ApiFailure> {
     let auth = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -255,7 +269,7 @@ fn authenticate(state: &DemoState, headers: &HeaderMap) -> Result<(), ApiFailure
             "this token does not hold the Web API permission",
         ));
     }
-    if token != state.token {
+    if token != state.token && token != TOKEN_WITHOUT_ACTIONS {
         return Err(ApiFailure::new(
             StatusCode::UNAUTHORIZED,
             "UNAUTHENTICATED",
@@ -277,7 +291,7 @@ fn parse_query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiFailu
 }
 
 /// Parses a JSON body, naming the path of the first problem.
-fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiFailure> {
+pub(super) fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiFailure> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiFailure::new(
             StatusCode::BAD_REQUEST,
@@ -302,7 +316,7 @@ fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiFailure> {
     })
 }
 
-fn same_deployment(body: &Option<String>, path: &str) -> Result<(), ApiFailure> {
+pub(super) fn same_deployment(body: &Option<String>, path: &str) -> Result<(), ApiFailure> {
     same_as_path("deploymentId", body, path)
 }
 

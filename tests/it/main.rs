@@ -17,6 +17,7 @@ mod cli_triage;
 mod client_faults;
 mod config;
 mod contract;
+mod contract_actions;
 mod contract_counts;
 mod contract_groups;
 mod contract_issue_filters;

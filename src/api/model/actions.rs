@@ -81,15 +81,11 @@ impl FindingAction {
 
 impl GetDeploymentAuthorizedActionsResponse {
     /// Why the token may not take `action`, if it may not. The answer is
-    /// read as the operations it names; an answer that names none of the
-    /// actions' operations speaks another vocabulary and refuses nothing
-    /// (the server still refuses what it must).
+    /// read as the operations it names (`Service_Method` operation ids); an
+    /// answer that names no operation id speaks another vocabulary and
+    /// refuses nothing (the server still refuses what it must).
     pub fn refusal(&self, action: FindingAction) -> Option<String> {
-        let known = FindingAction::ALL.iter().any(|a| {
-            self.authorized_actions
-                .iter()
-                .any(|n| n == a.operation_id())
-        });
+        let known = self.authorized_actions.iter().any(|n| is_operation_id(n));
         let allowed = self
             .authorized_actions
             .iter()
@@ -102,6 +98,19 @@ impl GetDeploymentAuthorizedActionsResponse {
             )
         })
     }
+}
+
+/// An operation id: `SomethingService_Method`.
+fn is_operation_id(name: &str) -> bool {
+    name.split_once("Service_")
+        .is_some_and(|(service, method)| {
+            !service.is_empty()
+                && !method.is_empty()
+                && service
+                    .chars()
+                    .chain(method.chars())
+                    .all(|c| c.is_ascii_alphanumeric())
+        })
 }
 
 /// Why `action` cannot be taken on `issue`, if it cannot, from what the
