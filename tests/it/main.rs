@@ -28,6 +28,7 @@ mod decode;
 mod faults_headless;
 mod faults_tui;
 mod handoff;
+mod headless_actions;
 mod hostile;
 mod pty;
 mod published;

@@ -66,7 +66,7 @@ pub struct LinkArgs {
     #[arg(value_name = "URL", value_hint = ValueHint::Url)]
     url: String,
     /// Ids of the findings (a,b or one after another)
-    #[arg(value_name = "ID", required = true, value_hint = ValueHint::Other)]
+    #[arg(value_name = "ID", value_hint = ValueHint::Other)]
     ids: Vec<String>,
     /// The ticketing instance; default: the only one that can take tickets
     #[arg(long, value_name = "ID", help_heading = "Ticket", value_hint = ValueHint::Other)]
@@ -78,7 +78,7 @@ pub struct LinkArgs {
 #[derive(Args, Debug)]
 pub struct UnlinkArgs {
     /// Ids of the findings (a,b or one after another)
-    #[arg(value_name = "ID", required = true, value_hint = ValueHint::Other)]
+    #[arg(value_name = "ID", value_hint = ValueHint::Other)]
     ids: Vec<String>,
     /// The ticketing instance; default: the only one that can take tickets
     #[arg(long, value_name = "ID", help_heading = "Ticket", value_hint = ValueHint::Other)]
@@ -100,7 +100,7 @@ pub async fn run(
         }
         TicketCommand::Create(args) => create(args, settings, read_only).await,
         TicketCommand::Link(args) => {
-            let ids = numeric_ids(&args.ids)?;
+            let ids = named(&args.ids)?;
             if !is_web_url(&args.url) {
                 return Err(Failure::Usage(format!(
                     "{:?} is not an http(s) URL",
@@ -111,11 +111,20 @@ pub async fn run(
             link(&session, args, ids, read_only).await
         }
         TicketCommand::Unlink(args) => {
-            let ids = numeric_ids(&args.ids)?;
+            let ids = named(&args.ids)?;
             let session = Session::open(settings).await?;
             unlink(&session, args, ids, read_only).await
         }
     }
+}
+
+/// The ids given, at least one.
+fn named(given: &[String]) -> Result<Vec<String>, Failure> {
+    let ids = numeric_ids(given)?;
+    if ids.is_empty() {
+        return Err(Failure::Usage("which findings? give their ids".into()));
+    }
+    Ok(ids)
 }
 
 async fn instances(client: &Client, json: bool) -> Result<(), Failure> {
