@@ -448,7 +448,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         }
         Some(Command::Remember(args)) => {
             let settings = settings_here(&conn, matches)?;
-            actions::run(actions::ActionCommand::Remember(args), &settings).await
+            actions::run(actions::ActionCommand::Remember(Box::new(args)), &settings).await
         }
         None => {
             use std::io::IsTerminal;

@@ -43,7 +43,7 @@ pub enum ActionCommand {
     Ticket(TicketCommand),
     Fix(FixArgs),
     Feedback(FeedbackArgs),
-    Remember(RememberArgs),
+    Remember(Box<RememberArgs>),
 }
 
 impl ActionCommand {
@@ -81,6 +81,6 @@ pub async fn run(command: ActionCommand, settings: &Effective) -> Result<(), Fai
             let session = Session::open(settings).await?;
             feedback::run(&session, prepared, read_only).await
         }
-        ActionCommand::Remember(args) => remember::run(args, settings, read_only).await,
+        ActionCommand::Remember(args) => remember::run(*args, settings, read_only).await,
     }
 }

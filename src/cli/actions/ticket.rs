@@ -25,7 +25,7 @@ pub enum TicketCommand {
     Instances(InstancesArgs),
     /// Tickets for findings, by id or by the filter flags: one per finding,
     /// or with --group one per rule and repository
-    Create(CreateArgs),
+    Create(Box<CreateArgs>),
     /// Link an existing ticket, by its URL, to findings (a finding with
     /// another ticket loses it, and is named)
     Link(LinkArgs),
@@ -98,7 +98,7 @@ pub async fn run(
             let session = Session::open(settings).await?;
             instances(&session.client, json).await
         }
-        TicketCommand::Create(args) => create(args, settings, read_only).await,
+        TicketCommand::Create(args) => create(*args, settings, read_only).await,
         TicketCommand::Link(args) => {
             let ids = named(&args.ids)?;
             if !is_web_url(&args.url) {

@@ -116,7 +116,7 @@ pub fn request_fix(
                 Some(t) => CreateAutofixResponse {
                     success: Some(false),
                     errors: vec![AutofixError {
-                        message: Some(format!("{}", t.label())),
+                        message: Some(t.label().to_owned()),
                         error_type: Some(t),
                     }],
                 },
