@@ -4,10 +4,8 @@
 //! deployment and body checks as the other routes.
 
 use super::DemoState;
+use super::http::{ApiFailure, TOKEN_WITHOUT_ACTIONS, admit, json_ok, parse_body, same_deployment};
 use super::query::{self, Refusal};
-use super::routes::{
-    ApiFailure, TOKEN_WITHOUT_ACTIONS, admit, json_ok, parse_body, same_deployment,
-};
 use crate::api::model::*;
 use axum::Router;
 use axum::body::Bytes;

@@ -9,6 +9,7 @@ pub mod cursor;
 pub mod dataset;
 pub mod deployment;
 pub mod faults;
+pub mod http;
 pub mod materialize;
 pub mod query;
 mod rng;
