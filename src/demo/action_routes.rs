@@ -68,8 +68,11 @@ pub async fn count_served(
     next: Next,
 ) -> Response {
     let served = state.served.fetch_add(1, Ordering::SeqCst) + 1;
-    let ds = state.clone();
-    let _ = tokio::task::spawn_blocking(move || query::open_due_fixes(&ds.dataset, served)).await;
+    if query::fixes_due(&state.dataset, served) {
+        let ds = state.clone();
+        let _ =
+            tokio::task::spawn_blocking(move || query::open_due_fixes(&ds.dataset, served)).await;
+    }
     next.run(req).await
 }
 

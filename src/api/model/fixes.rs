@@ -4,7 +4,8 @@
 //! `errors`; the pull request itself is opened later, by the service, and
 //! shows on the finding (`clickToFixPrUrl`, its activity).
 
-use super::enums::IssueType;
+use super::enums::{HistoryType, IssueType};
+use super::issue::{Issue, is_web_url};
 use super::wire;
 use crate::wire_enum;
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,59 @@ impl FixOperation {
             FixOperation::FixJob => "a Code Autofix pull request (AI fix job)",
             FixOperation::Autofix => "an Autofix pull request",
         }
+    }
+}
+
+/// Where a finding's fix pull request stands, from its latest lifecycle
+/// event in `activityHistory` (the single-issue fetch always carries it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixPrStatus {
+    /// Asked for; no pull request yet (in flight).
+    Requested,
+    Opened,
+    Merged,
+    Failed,
+}
+
+impl FixPrStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            FixPrStatus::Requested => "fix requested",
+            FixPrStatus::Opened => "fix PR open",
+            FixPrStatus::Merged => "fix PR merged",
+            FixPrStatus::Failed => "fix PR failed",
+        }
+    }
+}
+
+impl Issue {
+    /// The fix pull request's link when it is a web URL (what `o` opens).
+    pub fn fix_pr_url(&self) -> Option<&str> {
+        self.click_to_fix_pr_url
+            .as_deref()
+            .filter(|u| is_web_url(u))
+    }
+
+    /// Where the fix pull request stands, from the activity history (the
+    /// latest of its events, in the order sent); `None`: none asked for, or
+    /// no history came. A PR link without history reads as opened.
+    pub fn fix_pr_status(&self) -> Option<FixPrStatus> {
+        let latest = self
+            .activity_history
+            .iter()
+            .filter_map(|e| match e.history_type.as_ref()? {
+                HistoryType::ClickToFixPrRequested => Some(FixPrStatus::Requested),
+                HistoryType::ClickToFixPrOpened => Some(FixPrStatus::Opened),
+                HistoryType::ClickToFixPrMerged => Some(FixPrStatus::Merged),
+                HistoryType::ClickToFixPrFailed => Some(FixPrStatus::Failed),
+                _ => None,
+            })
+            .next_back();
+        latest.or_else(|| {
+            self.click_to_fix_pr_url
+                .as_ref()
+                .map(|_| FixPrStatus::Opened)
+        })
     }
 }
 
@@ -297,7 +351,7 @@ impl FixAnswer {
                         .host_a_app_info
                         .as_ref()
                         .and_then(|i| i.config_url.clone())
-                        .filter(|u| super::issue::is_web_url(u)),
+                        .filter(|u| is_web_url(u)),
                 })
                 .collect(),
         }
@@ -328,6 +382,27 @@ mod tests {
             p[1].config_url.as_deref(),
             Some("https://scm.example.com/apps/12")
         );
+    }
+
+    #[test]
+    fn the_fix_status_is_the_latest_lifecycle_event() {
+        let event = |t| crate::api::model::ActivityEvent {
+            history_type: Some(t),
+            ..Default::default()
+        };
+        let mut issue = Issue::default();
+        assert_eq!(issue.fix_pr_status(), None);
+        issue.activity_history = vec![
+            event(HistoryType::ClickToFixPrRequested),
+            event(HistoryType::Triage),
+        ];
+        assert_eq!(issue.fix_pr_status(), Some(FixPrStatus::Requested));
+        issue
+            .activity_history
+            .push(event(HistoryType::ClickToFixPrOpened));
+        issue.click_to_fix_pr_url = Some("javascript:alert(1)".into());
+        assert_eq!(issue.fix_pr_status(), Some(FixPrStatus::Opened));
+        assert_eq!(issue.fix_pr_url(), None);
     }
 
     #[test]

@@ -7,10 +7,30 @@
 //! them as the strings every other operation uses ([`wire::id_numbers`]).
 
 use super::enums::IssueType;
+use super::issue::{Issue, is_web_url};
 use super::list::ListIssuesFilter;
 use super::wire;
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
+
+impl Issue {
+    /// The finding's ticket link when it is a web URL (what `o` opens).
+    pub fn ticket_url(&self) -> Option<&str> {
+        self.external_ticket
+            .as_ref()
+            .and_then(|t| t.url.as_deref())
+            .filter(|u| is_web_url(u))
+    }
+
+    /// The ticket's key in the ticketing system (`SEC-123`), else its id.
+    pub fn ticket_slug(&self) -> Option<&str> {
+        let t = self.external_ticket.as_ref()?;
+        t.external_slug
+            .as_deref()
+            .or(t.id.as_deref())
+            .filter(|s| !s.is_empty())
+    }
+}
 
 /// `protos.ticketing.v2.GetTicketingInstancesResponse`.
 #[skip_serializing_none]

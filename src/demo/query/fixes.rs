@@ -182,16 +182,19 @@ fn app_info(ds: &Dataset, row: &Row, t: &FixJobErrorType) -> Option<HostAAppInfo
     })
 }
 
+/// Whether a pull request is due to open by `served` requests.
+pub fn fixes_due(ds: &Dataset, served: u64) -> bool {
+    ds.changes()
+        .acted
+        .fixes
+        .values()
+        .any(|f| f.state == FixPr::Requested && f.opens_at <= served)
+}
+
 /// Opens the pull requests due by `served` requests (a write only when
 /// one is due).
 pub fn open_due_fixes(ds: &Dataset, served: u64) {
-    let due = |c: &Changes| {
-        c.acted
-            .fixes
-            .values()
-            .any(|f| f.state == FixPr::Requested && f.opens_at <= served)
-    };
-    if !due(&ds.changes()) {
+    if !fixes_due(ds, served) {
         return;
     }
     ds.change(|before, next| {

@@ -62,7 +62,9 @@ pub use dashboard::{
 };
 pub use feedback::post_feedback;
 pub use filter_values::issue_filters;
-pub use fixes::{OPENS_AFTER_REQUESTS, autofix_error, fix_job_error, open_due_fixes, request_fix};
+pub use fixes::{
+    OPENS_AFTER_REQUESTS, autofix_error, fix_job_error, fixes_due, open_due_fixes, request_fix,
+};
 pub use groups::list_issue_groups;
 pub use list::list_issues;
 pub use memo::Bits;
