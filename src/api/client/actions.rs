@@ -1,13 +1,55 @@
 //! The actions on findings beyond triage (docs/api.md "Acting on
 //! findings"): tickets, fix pull requests, AI verdict feedback, memories,
-//! and what the token may do. Every write is sent once, never retried.
+//! and what the token may do. Every write goes through [`Client::act`],
+//! sent once, never retried; the typed functions are its shorthands.
 
-use super::{Client, path_segment};
+use super::Client;
 use crate::api::ApiError;
 use crate::api::model::*;
 use crate::api::transport::Bounds;
+use serde::de::DeserializeOwned;
 
 impl Client {
+    /// Sends one action on findings, exactly as [`ActionRequest::review`]
+    /// shows it. Never retried. Finding ids these operations take as
+    /// numbers are checked first: another id is refused unsent.
+    pub async fn act(&self, req: &ActionRequest) -> Result<ActionAnswer, ApiError> {
+        check_ids(&req.touched())?;
+        let (_, path) = req.path(&self.deployment);
+        let body = req.body(&self.deployment);
+        Ok(match req {
+            ActionRequest::CreateTickets { .. } => {
+                ActionAnswer::Tickets(self.post(&path, &body).await?)
+            }
+            ActionRequest::LinkTicket { .. } => {
+                ActionAnswer::Linked(self.post(&path, &body).await?)
+            }
+            ActionRequest::UnlinkTicket { .. } => {
+                ActionAnswer::Unlinked(self.post(&path, &body).await?)
+            }
+            ActionRequest::Fix {
+                operation: FixOperation::Autofix,
+                ..
+            } => ActionAnswer::Fix(FixAnswer::Autofix(self.post(&path, &body).await?)),
+            ActionRequest::Fix {
+                operation: FixOperation::FixJob,
+                ..
+            } => ActionAnswer::Fix(FixAnswer::FixJob(self.post(&path, &body).await?)),
+            ActionRequest::Feedback(_) => ActionAnswer::Feedback(self.post(&path, &body).await?),
+            ActionRequest::Remember(_) => {
+                ActionAnswer::Memory(Box::new(self.post(&path, &body).await?))
+            }
+        })
+    }
+
+    async fn post<R: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> Result<R, ApiError> {
+        self.write(reqwest::Method::POST, path, body).await
+    }
+
     /// GET /api/agent/deployments/{d}/authorized_actions
     /// (`DeploymentService_GetDeploymentAuthorizedActions`).
     pub async fn authorized_actions(
@@ -32,122 +74,108 @@ impl Client {
             .await
     }
 
-    /// POST .../ticketing/v2/{instance}/create_tickets
-    /// (`ExternalTicketingService_CreateTickets`). Never retried.
+    /// `ExternalTicketingService_CreateTickets` through instance
+    /// `instance_id`. Never retried.
     pub async fn create_tickets(
         &self,
         instance_id: i64,
-        req: &CreateTicketsRequest,
+        request: &CreateTicketsRequest,
     ) -> Result<CreateTicketsResponse, ApiError> {
-        check_ids(&req.issue_ids)?;
-        let path = self.ticketing_path(instance_id, "create_tickets");
-        self.write(reqwest::Method::POST, &path, req).await
+        let req = ActionRequest::CreateTickets {
+            instance_id,
+            request: request.clone(),
+        };
+        match self.act(&req).await? {
+            ActionAnswer::Tickets(a) => Ok(a),
+            _ => Err(mismatch()),
+        }
     }
 
-    /// POST .../ticketing/v2/{instance}/tickets/link
-    /// (`ExternalTicketingService_LinkTicket`). Never retried.
+    /// `ExternalTicketingService_LinkTicket`. Never retried.
     pub async fn link_ticket(
         &self,
         instance_id: i64,
-        req: &LinkTicketRequest,
+        request: &LinkTicketRequest,
     ) -> Result<LinkTicketResponse, ApiError> {
-        check_ids(&req.issue_ids)?;
-        let path = self.ticketing_path(instance_id, "tickets/link");
-        self.write(reqwest::Method::POST, &path, req).await
+        let req = ActionRequest::LinkTicket {
+            instance_id,
+            request: request.clone(),
+        };
+        match self.act(&req).await? {
+            ActionAnswer::Linked(a) => Ok(a),
+            _ => Err(mismatch()),
+        }
     }
 
-    /// POST .../ticketing/v2/{instance}/tickets/unlink
-    /// (`ExternalTicketingService_UnlinkTicket`). Never retried.
+    /// `ExternalTicketingService_UnlinkTicket`. Never retried.
     pub async fn unlink_ticket(
         &self,
         instance_id: i64,
-        req: &UnlinkTicketRequest,
+        request: &UnlinkTicketRequest,
     ) -> Result<UnlinkTicketResponse, ApiError> {
-        check_ids(&req.issue_ids)?;
-        let path = self.ticketing_path(instance_id, "tickets/unlink");
-        self.write(reqwest::Method::POST, &path, req).await
+        let req = ActionRequest::UnlinkTicket {
+            instance_id,
+            request: request.clone(),
+        };
+        match self.act(&req).await? {
+            ActionAnswer::Unlinked(a) => Ok(a),
+            _ => Err(mismatch()),
+        }
     }
 
-    fn ticketing_path(&self, instance_id: i64, action: &str) -> String {
-        format!(
-            "/api/notifications/deployments/{}/ticketing/v2/{instance_id}/{action}",
-            self.deployment
-        )
-    }
-
-    /// Asks for a fix pull request for finding `issue_id` with `op` (see
+    /// A fix pull request for finding `issue_id` with `operation` (see
     /// [`FixOperation::for_type`]). Never retried.
     pub async fn request_fix(
         &self,
-        op: FixOperation,
+        operation: FixOperation,
         issue_id: &str,
     ) -> Result<FixAnswer, ApiError> {
-        Ok(match op {
-            FixOperation::Autofix => FixAnswer::Autofix(self.create_autofix(issue_id).await?),
-            FixOperation::FixJob => FixAnswer::FixJob(self.create_fix_job(issue_id).await?),
-        })
+        let req = ActionRequest::Fix {
+            operation,
+            issue_id: issue_id.to_owned(),
+        };
+        match self.act(&req).await? {
+            ActionAnswer::Fix(a) => Ok(a),
+            _ => Err(mismatch()),
+        }
     }
 
-    /// POST /api/v1/deployments/{d}/issues/{issue}/autofix
-    /// (`AutofixService_CreateAutofix`). Never retried.
+    /// `AutofixService_CreateAutofix`. Never retried.
     pub async fn create_autofix(&self, issue_id: &str) -> Result<CreateAutofixResponse, ApiError> {
-        check_ids(&[issue_id.to_owned()])?;
-        let path = format!(
-            "/api/v1/deployments/{}/issues/{}/autofix",
-            self.deployment,
-            path_segment(issue_id)
-        );
-        self.write(reqwest::Method::POST, &path, &CreateFixRequest {})
-            .await
+        match self.request_fix(FixOperation::Autofix, issue_id).await? {
+            FixAnswer::Autofix(a) => Ok(a),
+            FixAnswer::FixJob(_) => Err(mismatch()),
+        }
     }
 
-    /// POST /api/agent/deployments/{d}/issues/{issue}/fix_jobs
-    /// (`AiFixJobsService_CreateFixJob`). Never retried.
+    /// `AiFixJobsService_CreateFixJob`. Never retried.
     pub async fn create_fix_job(&self, issue_id: &str) -> Result<CreateFixJobResponse, ApiError> {
-        check_ids(&[issue_id.to_owned()])?;
-        let path = format!(
-            "/api/agent/deployments/{}/issues/{}/fix_jobs",
-            self.deployment,
-            path_segment(issue_id)
-        );
-        self.write(reqwest::Method::POST, &path, &CreateFixRequest {})
-            .await
+        match self.request_fix(FixOperation::FixJob, issue_id).await? {
+            FixAnswer::FixJob(a) => Ok(a),
+            FixAnswer::Autofix(_) => Err(mismatch()),
+        }
     }
 
-    /// POST /api/ai/deployments/{d}/autotriage_feedback
-    /// (`AutotriageFeedbackService_PostAutotriageFeedback`). Never retried.
+    /// `AutotriageFeedbackService_PostAutotriageFeedback`. Never retried.
     pub async fn post_autotriage_feedback(
         &self,
         feedback: &AutotriageFeedback,
     ) -> Result<PostAutotriageFeedbackResponse, ApiError> {
-        let path = format!(
-            "/api/ai/deployments/{}/autotriage_feedback",
-            self.deployment
-        );
-        let body = self.feedback_request(feedback);
-        self.write(reqwest::Method::POST, &path, &body).await
-    }
-
-    /// The exact body [`Client::post_autotriage_feedback`] sends.
-    pub fn feedback_request(&self, feedback: &AutotriageFeedback) -> PostAutotriageFeedbackRequest {
-        PostAutotriageFeedbackRequest {
-            deployment_id: Some(self.deployment.clone()),
-            feedback: Some(feedback.clone()),
+        match self.act(&ActionRequest::Feedback(feedback.clone())).await? {
+            ActionAnswer::Feedback(a) => Ok(a),
+            _ => Err(mismatch()),
         }
     }
 
-    /// POST /api/ai/deployments/{d}/memories/triage
-    /// (`MemoriesService_CreateMemoryFromTriage`). Never retried.
+    /// `MemoriesService_CreateMemoryFromTriage`. Never retried.
     pub async fn create_memory_from_triage(
         &self,
-        req: &CreateMemoryFromTriageRequest,
+        request: &CreateMemoryFromTriageRequest,
     ) -> Result<CreateMemoryFromTriageResponse, ApiError> {
-        let path = format!("/api/ai/deployments/{}/memories/triage", self.deployment);
-        let body = CreateMemoryFromTriageRequest {
-            deployment_id: Some(self.deployment.clone()),
-            ..req.clone()
-        };
-        self.write(reqwest::Method::POST, &path, &body).await
+        match self.act(&ActionRequest::Remember(request.clone())).await? {
+            ActionAnswer::Memory(a) => Ok(*a),
+            _ => Err(mismatch()),
+        }
     }
 
     /// POST /api/ai/deployments/{d}/relevant_issues
@@ -167,8 +195,13 @@ impl Client {
     }
 }
 
-/// Finding ids these operations carry as int32 numbers: anything else is
-/// refused before it is sent.
+/// `act` answers the kind it was asked: never reached.
+fn mismatch() -> ApiError {
+    ApiError::Config("the answer is of another action".into())
+}
+
+/// Finding ids these operations carry as int32 numbers (and in paths):
+/// anything else is refused before it is sent.
 fn check_ids(ids: &[String]) -> Result<(), ApiError> {
     match ids.iter().find(|id| wire::numeric_id(id).is_none()) {
         Some(bad) => Err(ApiError::Config(format!(

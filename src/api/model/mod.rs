@@ -1,5 +1,6 @@
 //! The wire model of the operations the client uses. Imports nothing of ours.
 
+pub mod action_request;
 pub mod actions;
 pub mod counts;
 pub mod deployment;
@@ -19,6 +20,7 @@ pub mod tickets;
 pub mod triage;
 pub mod wire;
 
+pub use action_request::*;
 pub use actions::*;
 pub use counts::*;
 pub use deployment::*;

@@ -86,13 +86,9 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
     };
     let json = sender.json()?;
     let verdict = autotriage.verdict.as_ref().map_or("none", |v| v.label());
+    let request = ActionRequest::Feedback(feedback);
     sender.review(
-        "POST",
-        &format!(
-            "/api/ai/deployments/{}/autotriage_feedback",
-            client.deployment()
-        ),
-        &client.feedback_request(&feedback),
+        &request,
         &format!(
             "{} with the AI verdict on {} ({verdict})",
             crate::text::capitalised(p.rating.label()),
@@ -101,14 +97,12 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
         &format!("Send the feedback on {}?", p.id),
     )?;
     let ids = [p.id.clone()];
-    let answer = sender
-        .send(
-            "the feedback",
-            &ids,
-            feedback_state,
-            client.post_autotriage_feedback(&feedback),
-        )
-        .await?;
+    let ActionAnswer::Feedback(answer) = sender
+        .send("the feedback", &request, &ids, feedback_state)
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
     let stored = answer.new_feedback.clone().unwrap_or_default();
     let line = format!(
         "{}  feedback stored: {} ({verdict}){}",

@@ -64,22 +64,12 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
         read_only,
     };
     let json = sender.json()?;
-    let path = match op {
-        FixOperation::Autofix => format!(
-            "/api/v1/deployments/{}/issues/{}/autofix",
-            client.deployment(),
-            p.id
-        ),
-        FixOperation::FixJob => format!(
-            "/api/agent/deployments/{}/issues/{}/fix_jobs",
-            client.deployment(),
-            p.id
-        ),
+    let request = ActionRequest::Fix {
+        operation: op,
+        issue_id: p.id.clone(),
     };
     sender.review(
-        "POST",
-        &path,
-        &CreateFixRequest {},
+        &request,
         &format!(
             "{} for finding {} ({}, {}), with {}",
             op.describe(),
@@ -91,14 +81,12 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
         &format!("Ask for a fix pull request for {}?", p.id),
     )?;
     let ids = [p.id.clone()];
-    let answer = sender
-        .send(
-            "the fix request",
-            &ids,
-            fix_state,
-            client.request_fix(op, &p.id),
-        )
-        .await?;
+    let ActionAnswer::Fix(answer) = sender
+        .send("the fix request", &request, &ids, fix_state)
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
     let mut lines = Vec::new();
     if answer.accepted() {
         lines.push(format!(

@@ -92,7 +92,7 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
     .await?;
     let filter = list.filter.clone().unwrap_or_default();
     let request = CreateMemoryFromTriageRequest {
-        deployment_id: Some(client.deployment().to_owned()),
+        deployment_id: None,
         note: Some(args.note.clone()),
         filter: Some(filter.clone()),
         issue_type: list.issue_types.first().cloned(),
@@ -126,24 +126,18 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
         read_only,
     };
     let json = sender.json()?;
+    let request = ActionRequest::Remember(request);
     sender.review(
-        "POST",
-        &format!(
-            "/api/ai/deployments/{}/memories/triage",
-            client.deployment()
-        ),
         &request,
         &format!("a memory of the note for the {all} findings of the filter"),
         "Create the memory?",
     )?;
-    let answer = sender
-        .send(
-            "the memory",
-            &[],
-            |_| String::new(),
-            client.create_memory_from_triage(&request),
-        )
-        .await?;
+    let ActionAnswer::Memory(answer) = sender
+        .send("the memory", &request, &[], |_| String::new())
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
     let memory = answer.memory.clone().unwrap_or_default();
     let mut lines = vec![format!(
         "memory {} ({}) applies to {}",

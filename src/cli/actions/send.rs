@@ -4,13 +4,12 @@
 //! outcome is unknown, the touched findings fetched again and said.
 
 use super::SendingArgs;
-use crate::api::model::Issue;
-use crate::api::{ApiError, Client};
+use crate::api::Client;
+use crate::api::model::{ActionAnswer, ActionRequest, Issue};
 use crate::cli::Failure;
 use crate::cli::write::{self, confirm};
 use crate::text::one_line;
 use serde::Serialize;
-use std::future::Future;
 use std::io::Write;
 
 /// One write about to be sent.
@@ -27,20 +26,14 @@ impl Sender<'_> {
         write::json_output(&self.args.format)
     }
 
-    /// Shows `method path` and `body` (unless --yes without --verbose),
-    /// then what it does, and asks `question`. Nothing is sent on any
-    /// answer but `y`.
-    pub fn review<B: Serialize>(
-        &self,
-        method: &str,
-        path: &str,
-        body: &B,
-        does: &str,
-        question: &str,
-    ) -> Result<(), Failure> {
+    /// Shows the method, path and exact body of `req` (unless --yes
+    /// without --verbose), then what it does, and asks `question`. Nothing
+    /// is sent on any answer but `y`.
+    pub fn review(&self, req: &ActionRequest, does: &str, question: &str) -> Result<(), Failure> {
         if !self.args.yes || self.args.verbose {
-            eprintln!("{method} {path}");
-            eprintln!("{}", crate::json::pretty(body).unwrap_or_default());
+            let review = req.review(self.client.deployment());
+            eprintln!("{} {}", review.method, one_line(&review.path));
+            eprintln!("{}", crate::json::pretty(&review.body).unwrap_or_default());
         }
         eprintln!("{}", one_line(does));
         if self.demo {
@@ -52,15 +45,16 @@ impl Sender<'_> {
         Ok(())
     }
 
-    /// Sends once. A failure whose outcome is unknown fetches `touched`
-    /// again and says where each stands (`state` of a finding).
-    pub async fn send<T>(
+    /// Sends `req` once ([`Client::act`]). A failure whose outcome is
+    /// unknown fetches `touched` again and says where each stands (`state`
+    /// of a finding).
+    pub async fn send(
         &self,
         what: &str,
+        req: &ActionRequest,
         touched: &[String],
         state: fn(&Issue) -> String,
-        request: impl Future<Output = Result<T, ApiError>>,
-    ) -> Result<T, Failure> {
+    ) -> Result<ActionAnswer, Failure> {
         if self.read_only {
             // Never reached past the command's own refusal; kept where the
             // request goes, so no path can send under read-only.
@@ -68,7 +62,7 @@ impl Sender<'_> {
                 "read-only is set: {what} is a write; nothing was sent"
             )));
         }
-        match request.await {
+        match self.client.act(req).await {
             Ok(answer) => Ok(answer),
             Err(e) if e.write_outcome().is_some() => {
                 let failure = write::failed(e, what);
@@ -93,6 +87,12 @@ impl Sender<'_> {
             eprintln!("  ... and {} more", touched.len() - MAX_SHOWN);
         }
     }
+}
+
+/// The answer's kind did not match the request's (never: `act` answers
+/// the kind asked).
+pub fn mismatch() -> Failure {
+    Failure::Runtime("the answer is of another action".into())
 }
 
 /// Prints `answer` as JSON on stdout, or `lines` as they are.

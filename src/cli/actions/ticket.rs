@@ -179,14 +179,6 @@ async fn instance(client: &Client, asked: Option<i64>) -> Result<TicketingInstan
     }
 }
 
-fn path(client: &Client, instance: &TicketingInstance, action: &str) -> String {
-    format!(
-        "/api/notifications/deployments/{}/ticketing/v2/{}/{action}",
-        client.deployment(),
-        instance.id_text()
-    )
-}
-
 async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Result<(), Failure> {
     let filtered = args.filters.given(&[]);
     let ids = numeric_ids(&args.ids)?;
@@ -256,9 +248,12 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
     } else {
         "one ticket per finding"
     };
+    let id = instance.id.unwrap_or_default();
+    let request = ActionRequest::CreateTickets {
+        instance_id: id,
+        request,
+    };
     sender.review(
-        "POST",
-        &path(client, &instance, "create_tickets"),
         &request,
         &format!(
             "tickets for {n} finding{} through {} ({}), {how}",
@@ -268,15 +263,12 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
         ),
         &format!("Create tickets for {n} finding{}?", s(n)),
     )?;
-    let id = instance.id.unwrap_or_default();
-    let answer = sender
-        .send(
-            "the ticket creation",
-            &named,
-            send::ticket_state,
-            client.create_tickets(id, &request),
-        )
-        .await?;
+    let ActionAnswer::Tickets(answer) = sender
+        .send("the ticket creation", &request, &named, send::ticket_state)
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
     let mut lines: Vec<String> = answer
         .outcomes()
         .into_iter()
@@ -318,9 +310,12 @@ async fn link(
     let client = &session.client;
     permissions::authorized(client, FindingAction::LinkTicket).await?;
     let instance = instance(client, args.instance).await?;
-    let request = LinkTicketRequest {
-        ticket_url: Some(args.url.clone()),
-        issue_ids: ids.clone(),
+    let request = ActionRequest::LinkTicket {
+        instance_id: instance.id.unwrap_or_default(),
+        request: LinkTicketRequest {
+            ticket_url: Some(args.url.clone()),
+            issue_ids: ids.clone(),
+        },
     };
     let sender = Sender {
         client,
@@ -331,8 +326,6 @@ async fn link(
     let json = sender.json()?;
     let n = ids.len();
     sender.review(
-        "POST",
-        &path(client, &instance, "tickets/link"),
         &request,
         &format!(
             "{} linked to {n} finding{} (a finding with another ticket loses it)",
@@ -341,15 +334,12 @@ async fn link(
         ),
         &format!("Link the ticket to {n} finding{}?", s(n)),
     )?;
-    let id = instance.id.unwrap_or_default();
-    let answer = sender
-        .send(
-            "the ticket link",
-            &ids,
-            send::ticket_state,
-            client.link_ticket(id, &request),
-        )
-        .await?;
+    let ActionAnswer::Linked(answer) = sender
+        .send("the ticket link", &request, &ids, send::ticket_state)
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
     let mut lines = vec![format!(
         "{} linked to {}",
         answer.external_slug.as_deref().unwrap_or(&args.url),
@@ -374,8 +364,11 @@ async fn unlink(
     let client = &session.client;
     permissions::authorized(client, FindingAction::UnlinkTicket).await?;
     let instance = instance(client, args.instance).await?;
-    let request = UnlinkTicketRequest {
-        issue_ids: ids.clone(),
+    let request = ActionRequest::UnlinkTicket {
+        instance_id: instance.id.unwrap_or_default(),
+        request: UnlinkTicketRequest {
+            issue_ids: ids.clone(),
+        },
     };
     let sender = Sender {
         client,
@@ -386,21 +379,16 @@ async fn unlink(
     let json = sender.json()?;
     let n = ids.len();
     sender.review(
-        "POST",
-        &path(client, &instance, "tickets/unlink"),
         &request,
         &format!("{n} finding{} unlinked from their tickets", s(n)),
         &format!("Unlink {n} finding{}?", s(n)),
     )?;
-    let id = instance.id.unwrap_or_default();
-    let answer = sender
-        .send(
-            "the ticket unlink",
-            &ids,
-            send::ticket_state,
-            client.unlink_ticket(id, &request),
-        )
-        .await?;
+    let ActionAnswer::Unlinked(answer) = sender
+        .send("the ticket unlink", &request, &ids, send::ticket_state)
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
     let lines = vec![format!(
         "unlinked: {}",
         answer.unlinked_issue_ids.join(", ")
