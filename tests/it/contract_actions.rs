@@ -613,3 +613,22 @@ async fn the_read_only_token_is_authorized_for_no_action_and_refused_one() {
         .unwrap_err();
     assert!(matches!(err, ApiError::Forbidden(_)), "{err:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_write_is_not_retried() {
+    use findings_tui::demo::faults::Faults;
+    let server = server(60).await;
+    let client = common::client_for(&server);
+    let id = fixable(&server, FixOperation::FixJob);
+    server.set_faults(Faults::failing(503));
+    let err = client
+        .request_fix(FixOperation::FixJob, &id)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ApiError::Server(_)), "{err:?}");
+    assert_eq!(server.requests(), 1, "a write is sent once");
+    // A read is retried under the same fault.
+    server.set_faults(Faults::failing(503).times(1));
+    client.ticketing_instances().await.unwrap();
+    assert_eq!(server.requests(), 2);
+}
