@@ -3,7 +3,7 @@
 use super::destination::OutputFile;
 use super::offer::offer;
 use super::scripting::{self, ScriptArgs};
-use super::{config_cmd, demo, diff, listing, scm, show, snapshot, triage};
+use super::{actions, config_cmd, demo, diff, listing, scm, show, snapshot, triage};
 use crate::config;
 use crate::export::Format;
 use crate::filter_spec::UsageError;
@@ -102,6 +102,21 @@ pub(super) enum Command {
     /// Triage findings (or agentic-workflow issues) by id, from standard
     /// input, or every finding a filter matches: a state, a reason, a note
     Triage(triage::TriageArgs),
+    /// Tickets for findings in the deployment's ticketing system: the
+    /// instances, create (by id or filter, grouped or one each), link an
+    /// existing ticket by URL, unlink
+    Ticket {
+        #[command(subcommand)]
+        command: actions::TicketCommand,
+    },
+    /// Ask for a fix pull request for a finding (Code Autofix for code
+    /// findings, Autofix for AI code and supply chain)
+    Fix(actions::FixArgs),
+    /// Agree or disagree with a finding's AI verdict, with a note
+    Feedback(actions::FeedbackArgs),
+    /// Turn a triage note into an AI memory for the findings the filter
+    /// flags choose, seeing first how many verdicts it would flip
+    Remember(actions::RememberArgs),
     /// The token of a deployment: store it where the desktop keeps
     /// secrets, say where the one in force comes from, forget it
     Auth {

@@ -95,6 +95,8 @@ pub fn with_completers(cmd: Command) -> Command {
             }))
         })
     })
+    .mut_subcommand("ticket", |t| t.mut_subcommand("create", filters))
+    .mut_subcommand("remember", filters)
     .mut_subcommand("report", |r| {
         r.mut_arg("repos", |a| a.add(names(|n| &n.repositories)))
             .mut_arg("rules", |a| a.add(names(|n| &n.rules)))

@@ -73,6 +73,10 @@ fn fixed_set_flags_offer_their_values_and_accept_each() {
         ("snapshot save", "--severity"),
         ("diff 1001", "--category"),
         ("diff 1001", "--format"),
+        ("ticket create", "--format"),
+        ("ticket create", "--severity"),
+        ("fix 1001", "--format"),
+        ("remember", "--type"),
     ] {
         assert!(
             flags.iter().any(|(p, f)| (p.as_str(), *f) == expected),
@@ -91,6 +95,12 @@ fn fixed_set_flags_offer_their_values_and_accept_each() {
             if path.get(2).is_some_and(|p| p == "save") {
                 // The file is required.
                 argv.extend(["-o".into(), "x.snap".into()]);
+            }
+            if path.get(1).is_some_and(|p| p == "feedback") {
+                argv.push("--agree".into());
+            }
+            if path.get(1).is_some_and(|p| p == "remember") {
+                argv.extend(["--note".into(), "n".into()]);
             }
             if path.get(1).is_some_and(|p| p == "triage") && flag != "--state" {
                 // The state is required; ignored takes every reason.

@@ -33,6 +33,7 @@ fn globals_of(path: &[&str]) -> Option<Vec<&'static str>> {
             Some(CONNECT.to_vec())
         }
         ["scm"] | ["scm", "update"] | ["triage"] => Some(writes()),
+        ["ticket", ..] | ["fix" | "feedback" | "remember"] => Some(writes()),
         ["auth", ..] => Some(CONNECT.to_vec()),
         _ => Some(Vec::new()),
     }
@@ -136,6 +137,40 @@ pub fn examples(path: &[&str]) -> &'static [(&'static str, &'static str)] {
                 "findings triage agw-07001 --agentic --state fixed --yes",
             ),
         ],
+        ["ticket"] | ["ticket", "create"] => &[
+            (
+                "One grouped ticket for every finding of a rule in a repository (shows the body, asks first)",
+                "findings ticket create --rule use-of-md5 --repo acme/payments-api --group",
+            ),
+            (
+                "A ticket for each of two findings, through instance 7001, from a script",
+                "findings ticket create 100042,100057 --instance 7001 --yes --format json",
+            ),
+        ],
+        ["ticket", "instances"] => &[(
+            "The ticketing instances, and which can take tickets",
+            "findings ticket instances",
+        )],
+        ["ticket", "link"] => &[(
+            "Attach an existing ticket to two findings",
+            "findings ticket link https://tickets.example.com/browse/SEC-77 100042 100057",
+        )],
+        ["ticket", "unlink"] => &[(
+            "Detach two findings from their tickets",
+            "findings ticket unlink 100042,100057",
+        )],
+        ["fix"] => &[(
+            "Ask for a fix pull request (the dialog says which operation)",
+            "findings fix 100042",
+        )],
+        ["feedback"] => &[(
+            "Disagree with the AI verdict, saying why",
+            "findings feedback 100042 --disagree --note \"the input is validated upstream\"",
+        )],
+        ["remember"] => &[(
+            "Remember a false-positive decision for one rule in one repository",
+            "findings remember --note \"test fixtures only\" --rule use-of-md5 --repo acme/payments-api",
+        )],
         ["snapshot"] | ["snapshot", "save"] => &[
             (
                 "Every finding of a repository, kept for a later diff",

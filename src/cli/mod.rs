@@ -22,6 +22,7 @@ macro_rules! exit_codes_help {
 /// [`exit_codes_help`] as a value.
 pub const EXIT_CODES: &str = exit_codes_help!();
 
+mod actions;
 mod args;
 mod auth;
 mod clock;
@@ -432,6 +433,22 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let session = Session::open(&settings).await?;
             let above = &settings.triage_confirm_above;
             triage::run(&session, prepared, above).await
+        }
+        Some(Command::Ticket { command }) => {
+            let settings = settings_here(&conn, matches)?;
+            actions::run(actions::ActionCommand::Ticket(command), &settings).await
+        }
+        Some(Command::Fix(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            actions::run(actions::ActionCommand::Fix(args), &settings).await
+        }
+        Some(Command::Feedback(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            actions::run(actions::ActionCommand::Feedback(args), &settings).await
+        }
+        Some(Command::Remember(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            actions::run(actions::ActionCommand::Remember(Box::new(args)), &settings).await
         }
         None => {
             use std::io::IsTerminal;

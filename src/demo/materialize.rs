@@ -78,13 +78,19 @@ impl Dataset {
 
         let codeowners = self.codeowners(row);
 
-        let autotriage = autotriage(row, &id, &path, &match_based_id, &mut r);
+        let mut autotriage = autotriage(row, &id, &path, &match_based_id, &mut r);
+        if let (Some(at), Some(feedback)) = (&mut autotriage, changes.acted.feedback.get(&index)) {
+            at.feedback = Some(feedback.clone());
+        }
 
         // An in-flight request has no pull request yet.
-        let fix_pr_id = row
-            .fix_pr
-            .filter(|pr| *pr != FixPr::Requested)
-            .map(|_| (3100 + index % 9000).to_string());
+        let fix_pr_id = match changes.acted.fixes.get(&index) {
+            Some(fix) => (fix.state != FixPr::Requested).then(|| fix.pr_number.to_string()),
+            None => row
+                .fix_pr
+                .filter(|pr| *pr != FixPr::Requested)
+                .map(|_| (3100 + index % 9000).to_string()),
+        };
         let sca_attributes =
             advisory.map(|a| self.sca_attributes(row, a, &mut r, host, &repo_meta.name, &commit));
         let secrets_attributes = secret.map(|s| secrets_attributes(row, s, &mut r));
@@ -126,7 +132,10 @@ impl Dataset {
                 Some(c) => c.note.clone(),
                 None => Dataset::generated_note(row),
             },
-            external_ticket: row.ticket.then(|| external_ticket(index, &id)),
+            external_ticket: row.ticket.then(|| match changes.acted.tickets.get(&index) {
+                Some(Some(linked)) => linked.wire(),
+                _ => external_ticket(index, &id),
+            }),
             vuln_group_key: advisory.map(|a| format!("{}:{}", a.package, a.vuln_id)),
             is_blocking: Some(row.blocking),
             autotriage,
@@ -175,7 +184,7 @@ impl Dataset {
             issue.remediation = Some(self.remediation(row, &id, &match_based_id));
         }
         if parts.activity_history {
-            issue.activity_history = self.activity(index, change);
+            issue.activity_history = self.activity_now(changes, index);
         }
         if parts.is_archived {
             issue.is_archived = Some(repo_meta.archived);
@@ -191,9 +200,20 @@ impl Dataset {
                 .map(|pr| format!("https://{host}/{}/pull/{pr}", repo_meta.name));
             issue.click_to_fix_pr_id = fix_pr_id;
             self.add_single_issue_fields(&mut issue, index, &commit, host);
-            issue.activity_history = self.activity(index, change);
+            issue.activity_history = self.activity_now(changes, index);
         }
         issue
+    }
+
+    /// The activity of finding `index` as `changes` leave it: generated,
+    /// then triage's, then the actions', in date order.
+    fn activity_now(&self, changes: &Changes, index: usize) -> Vec<ActivityEvent> {
+        let mut events = self.activity(index, changes.findings.get(&index));
+        if let Some(acted) = changes.acted.events.get(&index) {
+            events.extend(acted.iter().cloned());
+            events.sort_by_key(|e| e.date);
+        }
+        events
     }
 
     /// The finding's message: its rule's, with a sample of hostile text

@@ -2,12 +2,14 @@
 //! operations on a deterministic data set. Imports the model, never the
 //! client or the TUI.
 
+pub mod action_routes;
 pub mod bad_request;
 mod catalog;
 pub mod cursor;
 pub mod dataset;
 pub mod deployment;
 pub mod faults;
+pub mod http;
 pub mod materialize;
 pub mod query;
 mod rng;
@@ -67,6 +69,9 @@ pub struct DemoState {
     pub faults: faults::FaultState,
     /// An observer of every exchange (none unless a test installs one).
     pub tap: tap::TapState,
+    /// API requests served since start: the clock fix pull requests open
+    /// by (docs/api.md "Fix pull requests").
+    pub served: std::sync::atomic::AtomicU64,
 }
 
 impl DemoState {
@@ -97,6 +102,7 @@ impl DemoState {
             scm_configs,
             faults: faults::FaultState::default(),
             tap: tap::TapState::default(),
+            served: Default::default(),
         }
     }
 }

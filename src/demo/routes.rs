@@ -2,6 +2,10 @@
 //! JSON errors (docs/api.md §11–12), gzip.
 
 use super::DemoState;
+pub use super::http::{ApiFailure, TOKEN_WITHOUT_ACTIONS, TOKEN_WITHOUT_WEB_API};
+use super::http::{
+    admit, authenticate, json_ok, parse_body, parse_query, same_as_path, same_deployment,
+};
 use super::query::{self, BadRequest};
 use crate::api::model::*;
 use axum::Router;
@@ -9,8 +13,8 @@ use axum::body::Bytes;
 use axum::extract::Query;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::routing::{get, patch, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -19,9 +23,6 @@ use std::pin::Pin;
 use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::decompression::RequestDecompressionLayer;
-
-/// A token the demo accepts as valid but without Web API permission (403).
-pub const TOKEN_WITHOUT_WEB_API: &str = "demo-token-no-web-api";
 
 pub fn router(state: Arc<DemoState>) -> Router {
     Router::new()
@@ -138,6 +139,12 @@ pub fn router(state: Arc<DemoState>) -> Router {
             get(list_scm_configs),
         )
         .route("/api/agent/deployment", get(deployment_of_token))
+        .merge(super::action_routes::routes())
+        // The clock of the fix pull requests: the requests served.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::action_routes::count_served,
+        ))
         // The tap sees what the handlers take and give, inside the faults.
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -156,48 +163,6 @@ pub fn router(state: Arc<DemoState>) -> Router {
         .with_state(state)
 }
 
-/// An error answer with the demo's JSON error body.
-pub struct ApiFailure {
-    status: StatusCode,
-    code: &'static str,
-    message: String,
-}
-
-impl ApiFailure {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiFailure {
-            status,
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<BadRequest> for ApiFailure {
-    fn from(e: BadRequest) -> Self {
-        ApiFailure::new(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", e.0)
-    }
-}
-
-impl IntoResponse for ApiFailure {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message, "code": self.code });
-        (self.status, json_headers(), body.to_string()).into_response()
-    }
-}
-
-fn json_headers() -> [(header::HeaderName, &'static str); 1] {
-    [(header::CONTENT_TYPE, "application/json")]
-}
-
-fn json_ok<T: Serialize>(value: &T) -> Response {
-    match crate::json::encode(value) {
-        Ok(body) => (StatusCode::OK, json_headers(), body).into_response(),
-        Err(e) => ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string())
-            .into_response(),
-    }
-}
-
 async fn not_found() -> ApiFailure {
     ApiFailure::new(
         StatusCode::NOT_FOUND,
@@ -212,115 +177,6 @@ async fn method_not_allowed() -> ApiFailure {
         "METHOD_NOT_ALLOWED",
         "method not allowed on this endpoint",
     )
-}
-
-/// Auth and the deployment path parameter, shared by every operation.
-fn admit(state: &DemoState, headers: &HeaderMap, deployment: &str) -> Result<(), ApiFailure> {
-    authenticate(state, headers)?;
-    if deployment.is_empty() || deployment.parse::<i64>().is_err() {
-        return Err(ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            "deploymentId must be an int64",
-        ));
-    }
-    if deployment != state.dataset.deployment {
-        return Err(ApiFailure::new(
-            StatusCode::NOT_FOUND,
-            "NOT_FOUND",
-            format!("deployment {deployment} not found"),
-        ));
-    }
-    Ok(())
-}
-
-/// The bearer token: 401 without the right one, 403 for the token
-/// without Web API permission.
-fn authenticate(state: &DemoState, headers: &HeaderMap) -> Result<(), ApiFailure> {
-    let auth = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let Some(token) = auth.strip_prefix("Bearer ").map(str::trim) else {
-        return Err(ApiFailure::new(
-            StatusCode::UNAUTHORIZED,
-            "UNAUTHENTICATED",
-            "missing bearer token in the Authorization header",
-        ));
-    };
-    if token == TOKEN_WITHOUT_WEB_API {
-        return Err(ApiFailure::new(
-            StatusCode::FORBIDDEN,
-            "PERMISSION_DENIED",
-            "this token does not hold the Web API permission",
-        ));
-    }
-    if token != state.token {
-        return Err(ApiFailure::new(
-            StatusCode::UNAUTHORIZED,
-            "UNAUTHENTICATED",
-            "invalid token",
-        ));
-    }
-    Ok(())
-}
-
-/// A query string read into `T`, or 400 naming the problem.
-fn parse_query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiFailure> {
-    query.map(|Query(q)| q).map_err(|e| {
-        ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            format!("invalid query: {}", e.body_text()),
-        )
-    })
-}
-
-/// Parses a JSON body, naming the path of the first problem.
-fn parse_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiFailure> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            "request body is required",
-        ));
-    }
-    // serde would read a JSON array into a struct by position: refuse it.
-    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            "the request body must be a JSON object",
-        ));
-    }
-    crate::json::decode(body).map_err(|e| {
-        let message = match e.path.as_str() {
-            "." => format!("invalid request body: {}", e.message),
-            path => format!("invalid request body at {path}: {}", e.message),
-        };
-        ApiFailure::new(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", message)
-    })
-}
-
-fn same_deployment(body: &Option<String>, path: &str) -> Result<(), ApiFailure> {
-    same_as_path("deploymentId", body, path)
-}
-
-/// A body's copy of a path parameter (`field`), when it gives one, must
-/// name the same thing as the path.
-fn same_as_path(field: &str, body: &Option<String>, path: &str) -> Result<(), ApiFailure> {
-    match body.as_deref() {
-        Some(v) if !v.is_empty() && v != path => Err(ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ARGUMENT",
-            format!(
-                "{field} {:?} in the body differs from {:?} in the path",
-                crate::text::one_line(v),
-                crate::text::one_line(path)
-            ),
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// What a JSON query handler's answer is, boxed so that one function can

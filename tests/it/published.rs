@@ -418,6 +418,62 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .median_open_age_report(&report)
         .await
         .expect("median open age");
+    // The actions on findings.
+    client
+        .authorized_actions()
+        .await
+        .expect("authorized actions");
+    let instance = client
+        .ticketing_instances()
+        .await
+        .expect("instances")
+        .instances[0]
+        .id
+        .expect("an instance id");
+    let ids = vec![id.clone()];
+    client
+        .create_tickets(instance, &CreateTicketsRequest::for_ids(ids.clone(), true))
+        .await
+        .expect("create tickets");
+    client
+        .link_ticket(
+            instance,
+            &LinkTicketRequest {
+                ticket_url: Some("https://tickets.example.com/browse/SEC-1".into()),
+                issue_ids: ids.clone(),
+            },
+        )
+        .await
+        .expect("link ticket");
+    client
+        .unlink_ticket(instance, &UnlinkTicketRequest { issue_ids: ids })
+        .await
+        .expect("unlink ticket");
+    client.create_autofix(&id).await.expect("autofix");
+    client.create_fix_job(&id).await.expect("fix job");
+    client
+        .post_autotriage_feedback(&AutotriageFeedback::new(
+            &format!("at-{id}"),
+            Rating::Good,
+            Some("right".into()),
+        ))
+        .await
+        .ok(); // a finding without a verdict answers 404: called either way
+    client
+        .create_memory_from_triage(&CreateMemoryFromTriageRequest {
+            note: Some("fixtures".into()),
+            filter: Some(ListIssuesFilter {
+                ids: vec![id.clone()],
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .expect("memory");
+    client
+        .find_relevant_issues(&FindRelevantIssuesRequest::default())
+        .await
+        .expect("relevant issues");
     let called = CALLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
     for op in [
         "DeploymentService_GetDeploymentByToken",
@@ -438,6 +494,16 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         "ReportsService_GetBacklogByRuleReport",
         "ReportsService_GetBacklogBySeverityReport",
         "ReportsService_GetMedianOpenAgeBySeverityReport",
+        "DeploymentService_GetDeploymentAuthorizedActions",
+        "ExternalTicketingService_GetTicketingInstances",
+        "ExternalTicketingService_CreateTickets",
+        "ExternalTicketingService_LinkTicket",
+        "ExternalTicketingService_UnlinkTicket",
+        "AutofixService_CreateAutofix",
+        "AiFixJobsService_CreateFixJob",
+        "AutotriageFeedbackService_PostAutotriageFeedback",
+        "MemoriesService_CreateMemoryFromTriage",
+        "MemoriesService_FindRelevantIssues",
     ] {
         assert!(called.contains(op), "{op} was not seen: {called:?}");
     }

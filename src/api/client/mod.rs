@@ -3,6 +3,7 @@
 //! One `reqwest::Client` (rustls, gzip, connection reuse) for everything.
 //! Reads are retried per docs/api.md §13; the SCM PATCH never is.
 
+mod actions;
 mod reports;
 
 use super::error::ApiError;

@@ -1,29 +1,41 @@
 //! The wire model of the operations the client uses. Imports nothing of ours.
 
+pub mod action_request;
+pub mod actions;
 pub mod counts;
 pub mod deployment;
 pub mod enums;
+pub mod feedback;
+pub mod fixes;
 pub mod groups;
 pub mod issue;
 pub mod issue_filters;
 pub mod list;
+pub mod memories;
 pub mod report;
 pub mod reports;
 pub mod scm;
 pub mod search;
+pub mod tickets;
 pub mod triage;
 pub mod wire;
 
+pub use action_request::*;
+pub use actions::*;
 pub use counts::*;
 pub use deployment::*;
 pub use enums::*;
+pub use feedback::*;
+pub use fixes::*;
 pub use groups::*;
 pub use issue::*;
 pub use issue_filters::*;
 pub use list::*;
+pub use memories::*;
 pub use report::*;
 pub use reports::*;
 pub use scm::*;
 pub use search::*;
+pub use tickets::*;
 pub use triage::*;
 pub use wire::Timestamp;

@@ -458,3 +458,66 @@ where
     }
     d.deserialize_any(Items(std::marker::PhantomData))
 }
+
+/// Finding ids the ticketing operations carry as int32 numbers
+/// (`issueIds`), kept as the strings every other operation gives them:
+/// read from numbers or strings (`null` as none), written as numbers (an
+/// id that is no number is written as the string it is, for the server to
+/// refuse; the callers check ids first, [`numeric_id`]).
+pub mod id_numbers {
+    use super::*;
+    use serde::ser::SerializeSeq;
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+        struct Ids;
+        impl<'de> Visitor<'de> for Ids {
+            type Value = Vec<String>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of ids")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Vec::new())
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Vec::new())
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut ids = Vec::new();
+                while let Some(id) = seq.next_element::<Id>()? {
+                    ids.extend(id.0);
+                }
+                Ok(ids)
+            }
+        }
+        d.deserialize_any(Ids)
+    }
+
+    pub fn serialize<S: Serializer>(ids: &[String], s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(ids.len()))?;
+        for id in ids {
+            match numeric_id(id) {
+                Some(n) => seq.serialize_element(&n)?,
+                None => seq.serialize_element(id)?,
+            }
+        }
+        seq.end()
+    }
+
+    /// One id: a number or a string (`null` skipped).
+    struct Id(Option<String>);
+
+    impl<'de> Deserialize<'de> for Id {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Ok(Id(d.deserialize_any(Int64Visitor)?.map(|n| n.to_string())))
+        }
+    }
+}
+
+/// A finding id as the number the ticketing operations send, when it is
+/// one (decimal digits, within int32 as published).
+pub fn numeric_id(id: &str) -> Option<i32> {
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    id.parse().ok()
+}

@@ -40,6 +40,9 @@ pub struct Changes {
     pub generation: u64,
     pub findings: HashMap<usize, FindingChange>,
     pub agentic: HashMap<usize, AgenticChange>,
+    /// What the actions on findings changed (tickets, fixes, feedback,
+    /// memories).
+    pub acted: super::acted::Acted,
 }
 
 impl Changes {
@@ -47,7 +50,7 @@ impl Changes {
     pub fn row(&self, i: usize, base: &Row) -> Row {
         let mut row = *base;
         // Untriaged (most often): no hashing per row of a million-row scan.
-        if self.findings.is_empty() {
+        if self.findings.is_empty() && self.acted.is_empty() {
             return row;
         }
         if let Some(c) = self.findings.get(&i) {
@@ -57,6 +60,12 @@ impl Changes {
             row.aggregate = c.aggregate;
             row.triaged_at = c.triaged_at;
             row.last_activity = c.last_activity;
+        }
+        if let Some(ticket) = self.acted.tickets.get(&i) {
+            row.ticket = ticket.is_some();
+        }
+        if let Some(fix) = self.acted.fixes.get(&i) {
+            row.fix_pr = Some(fix.state);
         }
         row
     }

@@ -11,6 +11,7 @@
 //! (`agentic`) and the SCM configs (`scm_configs`); `lookup` answers what a
 //! row refers to in the catalog.
 
+mod acted;
 mod activity;
 mod agentic;
 mod changes;
@@ -21,6 +22,7 @@ mod scm_configs;
 #[cfg(test)]
 mod tests;
 
+pub use acted::{Acted, CreatedMemory, FixRequest, LinkedTicket};
 pub use activity::Event;
 pub use changes::{AgenticChange, Changes, FindingChange};
 pub use lookup::RuleFacts;

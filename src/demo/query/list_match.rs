@@ -370,6 +370,9 @@ impl<'a> ListMatcher<'a> {
     /// Whether an in-flight fix PR request: the latest PR lifecycle event is
     /// the request, within the cooldown before the data set's now.
     fn in_flight(&self, i: usize, row: &Row) -> bool {
+        if let Some(fix) = self.changes.acted.fixes.get(&i) {
+            return fix.state == FixPr::Requested;
+        }
         if row.fix_pr.is_none() {
             return false;
         }
@@ -445,11 +448,7 @@ impl<'a> ListMatcher<'a> {
             && self
                 .in_flight_pr
                 .is_none_or(|h| h == self.in_flight(i, row))
-            && (self.will_flip.is_none()
-                || (memory_matches(self.will_flip, row.memory_referenced)
-                    && row
-                        .verdict
-                        .is_some_and(|v| Verdict::ALL[v as usize] == Verdict::FalsePositive)))
+            && self.will_flip_ok(i, row)
             && self
                 .parents
                 .as_ref()
@@ -467,8 +466,44 @@ impl<'a> ListMatcher<'a> {
             && memory_matches(self.memory_rendered, row.memory_rendered)
             && (self.memory_in_scope.is_none()
                 || memory_matches(self.memory_in_scope, row.memory_referenced)
-                || memory_matches(self.memory_in_scope, row.memory_rendered))
+                || memory_matches(self.memory_in_scope, row.memory_rendered)
+                || self.created_in_scope(self.memory_in_scope, i))
             && self.pr_states_ok(row)
+    }
+
+    /// `aiMemoryWillFlipVerdict`: for a generated memory, the findings
+    /// that referenced it and are false positives; for one created from a
+    /// triage note (docs/api.md "Memories"), the findings in its scope
+    /// whose verdict is true positive (the note would make them false
+    /// positives).
+    fn will_flip_ok(&self, i: usize, row: &Row) -> bool {
+        let verdict_is = |want: Verdict| {
+            row.verdict
+                .is_some_and(|v| Verdict::ALL[v as usize] == want)
+        };
+        match self.will_flip {
+            None => true,
+            Some(Some(k)) if self.changes.acted.memory(k).is_some() => {
+                self.created_in_scope(self.will_flip, i) && verdict_is(Verdict::TruePositive)
+            }
+            Some(_) => {
+                memory_matches(self.will_flip, row.memory_referenced)
+                    && verdict_is(Verdict::FalsePositive)
+            }
+        }
+    }
+
+    /// Whether finding `i` was in the scope of the created memory `filter`
+    /// names.
+    fn created_in_scope(&self, filter: Option<Option<u8>>, i: usize) -> bool {
+        match filter {
+            Some(Some(k)) => self
+                .changes
+                .acted
+                .memory(k)
+                .is_some_and(|m| m.in_scope.get(i).copied().unwrap_or(false)),
+            _ => false,
+        }
     }
 
     fn pr_states_ok(&self, row: &Row) -> bool {

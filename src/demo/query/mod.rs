@@ -38,16 +38,21 @@ macro_rules! require_known_all {
 
 mod counts;
 mod dashboard;
+mod feedback;
 mod filter_values;
+mod fixes;
 mod fuzzy;
 mod groups;
 mod list;
 mod list_match;
 mod memo;
+mod memories;
 mod order;
 mod pages;
+mod refusal;
 mod report;
 mod search;
+mod tickets;
 mod triage;
 
 pub use counts::issue_counts;
@@ -55,13 +60,23 @@ pub use dashboard::{
     activity_report, backlog_by_rule_report, backlog_by_severity_report, by_project_report,
     median_open_age_report,
 };
+pub use feedback::post_feedback;
 pub use filter_values::issue_filters;
+pub use fixes::{
+    OPENS_AFTER_REQUESTS, autofix_error, fix_job_error, fixes_due, open_due_fixes, request_fix,
+};
 pub use groups::list_issue_groups;
 pub use list::list_issues;
 pub use memo::Bits;
+pub use memories::{MAX_RELEVANT, create_memory, find_relevant};
 pub use order::Orders;
+pub use refusal::Refusal;
 pub use report::report_findings;
 pub use search::{count_issues, search_issues};
+pub use tickets::{
+    ACTIVE_INSTANCE, REVOKED_INSTANCE, create_tickets, link_ticket, ticketing_instances,
+    unlink_ticket,
+};
 pub use triage::{triage_agentic, update_findings};
 
 use super::dataset::Kind;
