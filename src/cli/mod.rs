@@ -255,6 +255,8 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
             args.request(&probe)?;
             let settings = settings_here(&conn, matches)?;
+            let mut args = args;
+            args.set_targets(settings.sla_days.value);
             let session = Session::open(&settings).await?;
             let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
             // List issues always says its page size (the default is 100).

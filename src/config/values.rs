@@ -175,6 +175,33 @@ impl Default for SlaDays {
 }
 
 impl SlaDays {
+    /// The target of a finding of `severity` (none for info and the
+    /// unknown: they have no target).
+    pub fn days_for(&self, severity: &crate::api::model::Severity) -> Option<u32> {
+        use crate::api::model::Severity as S;
+        match severity {
+            S::Critical => Some(self.critical),
+            S::High => Some(self.high),
+            S::Medium => Some(self.medium),
+            S::Low => Some(self.low),
+            _ => None,
+        }
+    }
+
+    /// Days past the target of a finding of `severity` first detected
+    /// at `first` (`None`: within it, or no target); open age counts from
+    /// the first detection.
+    pub fn days_over(
+        &self,
+        severity: &crate::api::model::Severity,
+        first: chrono::DateTime<chrono::Utc>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<i64> {
+        let target = i64::from(self.days_for(severity)?);
+        let over = (now - first).num_days() - target;
+        (over > 0).then_some(over)
+    }
+
     /// Critical, high, medium, low: most severe first.
     pub fn most_severe_first(&self) -> [u32; 4] {
         [self.critical, self.high, self.medium, self.low]

@@ -1,6 +1,7 @@
 //! Ignores that expire: `findings triage --ignore-until` writes the expiry into
 //! the note, `findings expired` lists the ignores it has passed, on a clock
-//! the test sets (`FINDINGS_NOW`), against the demo server.
+//! the test sets (`FINDINGS_NOW`), against the demo server; and open
+//! findings past their open-age target (`issues --over-target`) on it.
 
 use crate::cli::Server;
 use crate::common::findings;
@@ -141,4 +142,93 @@ fn expired_takes_only_the_ignored_states() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("only an ignore expires"));
     assert_eq!(server.demo().requests(), 0);
+}
+
+/// The ids of an NDJSON listing.
+fn ids(stdout: &[u8]) -> Vec<String> {
+    text(stdout)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["issue"]["id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect()
+}
+
+/// `issues --over-target`: the open findings older than their severity's
+/// target, counted from first detection on the command's clock: the ones
+/// the test finds past the default targets in the full listing, and with
+/// a profile's `sla_days` its targets.
+#[test]
+fn over_target_lists_the_open_findings_past_their_severitys_target() {
+    let server = Server::start(300);
+    let now = Utc::now();
+    let clock = rfc3339(now);
+    let all = run(
+        &server,
+        &[
+            "issues",
+            "--state",
+            "open,reviewing,fixing",
+            "--include",
+            "first-detected",
+            "--all",
+            "--format",
+            "ndjson",
+        ],
+        Some(&clock),
+    );
+    assert!(all.status.success(), "{}", text(&all.stderr));
+    let past = |targets: [i64; 4]| -> Vec<String> {
+        text(&all.stdout)
+            .lines()
+            .filter_map(|l| {
+                let item: IssueItem = serde_json::from_str(l).unwrap();
+                let issue = item.issue?;
+                let target = match issue.severity? {
+                    Severity::Critical => targets[0],
+                    Severity::High => targets[1],
+                    Severity::Medium => targets[2],
+                    Severity::Low => targets[3],
+                    _ => return None,
+                };
+                let age = (now - issue.first_detected_at?).num_days();
+                (age > target).then(|| issue.id.unwrap())
+            })
+            .collect()
+    };
+    let expected = past([7, 30, 90, 180]);
+    let out = run(
+        &server,
+        &["issues", "--over-target", "--all", "--format", "ndjson"],
+        Some(&clock),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listed = ids(&out.stdout);
+    assert!(
+        !listed.is_empty() && listed.len() < past([0; 4]).len(),
+        "{}",
+        listed.len()
+    );
+    assert_eq!(listed, expected);
+    // A profile's targets.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "default_profile = \"t\"\n[profiles.t]\nsla_days = { critical = 1, high = 200, medium = 200, low = 200 }\n",
+    )
+    .unwrap();
+    let out = findings()
+        .args(["issues", "--over-target", "--all", "--format", "ndjson"])
+        .args(["--base-url", &server.url(), "--deployment", "1234"])
+        .env("FINDINGS_TOKEN", "demo-token")
+        .env("FINDINGS_CONFIG", &config)
+        .env("FINDINGS_NOW", &clock)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(ids(&out.stdout), past([1, 200, 200, 200]));
 }

@@ -151,6 +151,33 @@ fn tickets_by_filter_count_first_and_send_the_filter() {
     assert!(err.contains("create_tickets"), "{err}");
 }
 
+/// A first-detection window is compared by this tool: the findings it
+/// kept are named, so no finding outside it is ticketed.
+#[test]
+fn tickets_by_a_first_detection_window_name_the_findings_it_kept() {
+    let server = Server::start(200);
+    let repo = ds(&server).catalog.repositories[0].name.clone();
+    let (code, _, err) = run(
+        &server,
+        &[
+            "ticket",
+            "create",
+            "--repo",
+            &repo,
+            "--first-detected-since",
+            "60d",
+            "--yes",
+            "-v",
+        ],
+    );
+    assert!(code == 0 || code == 1, "{err}");
+    assert!(err.contains("\"issueIds\""), "named: {err}");
+    assert!(
+        !err.contains("\"issueFilters\""),
+        "not the server's filter: {err}"
+    );
+}
+
 #[test]
 fn without_a_terminal_or_yes_nothing_is_sent() {
     let server = Server::start(60);

@@ -69,6 +69,13 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
             "which findings is the memory for? give filter flags (--rule, --repo, --type, --filter FIELD=VALUE, ...); a memory for every finding needs --filter issueTypes=...".into(),
         ));
     }
+    if args.filters.compares_first_detected() {
+        return Err(Failure::Usage(
+            "--first-detected-since/--first-detected-until are compared by this tool, not by the \
+             server: a memory applies to the server's filter only"
+                .into(),
+        ));
+    }
     crate::cli::write::json_output(&args.sending.format)?;
     let probe = Names::unchecked(LIST_NAMES);
     // Usage errors now, before connecting.

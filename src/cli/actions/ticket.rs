@@ -226,11 +226,17 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
             eprintln!("findings: nothing to ticket; nothing was sent");
             return Ok(());
         }
-        let request = CreateTicketsRequest::for_filter(
-            list.filter.unwrap_or_default(),
-            list.issue_types,
-            args.group,
-        );
+        // A first-detection window is compared here, not by the server:
+        // the findings it kept are named, not the server's filter.
+        let request = if args.filters.compares_first_detected() {
+            CreateTicketsRequest::for_ids(named.clone(), args.group)
+        } else {
+            CreateTicketsRequest::for_filter(
+                list.filter.unwrap_or_default(),
+                list.issue_types,
+                args.group,
+            )
+        };
         (request, named)
     } else {
         (CreateTicketsRequest::for_ids(ids.clone(), args.group), ids)

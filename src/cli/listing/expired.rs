@@ -45,6 +45,11 @@ impl ExpiredArgs {
     /// The request the flags ask for: only ignored findings.
     pub fn request(&self, names: &Names) -> Result<ListIssuesRequest, UsageError> {
         let mut list = self.list.clone();
+        if list.over_target {
+            return Err(UsageError(
+                "--over-target lists open findings; `findings expired` lists ignored ones".into(),
+            ));
+        }
         if let Some(other) = list.states.iter().find(|s| !IGNORED.contains(&s.as_str())) {
             return Err(UsageError(format!(
                 "--state {other:?}: only an ignore expires; ignored or provisionally-ignored"

@@ -1,6 +1,7 @@
 //! `findings issues`: List issues.
 
 use super::finding_filters::FindingFilters;
+use super::first_detected::{FirstDetected, OPEN_STATES, OverTarget};
 use super::names::Names;
 use super::output::run_listing;
 use super::raw::{RawListPage, RawListRequest};
@@ -37,6 +38,16 @@ pub struct IssuesArgs {
     #[arg(long, value_name = "LIST", help_heading = "Output", value_parser = offer(INCLUDES),
           hide_possible_values = true)]
     include: Vec<String>,
+    /// Only open findings (open, reviewing, fixing) older than their
+    /// severity's target, counted from first detection: the profile's
+    /// sla_days (critical 7, high 30, medium 90, low 180 days by default;
+    /// `config show` says them). Compared here, as --first-detected-since
+    #[arg(long, help_heading = "Time")]
+    pub(super) over_target: bool,
+    /// The targets `--over-target` compares with: the profile's, once the
+    /// settings are read ([`IssuesArgs::set_targets`]).
+    #[arg(skip)]
+    targets: crate::config::SlaDays,
     #[command(flatten)]
     pub(in crate::cli) output: OutputArgs,
 }
@@ -44,7 +55,20 @@ pub struct IssuesArgs {
 impl IssuesArgs {
     /// The request the flags ask for, every name checked by `names`.
     pub fn request(&self, names: &Names) -> Result<ListIssuesRequest, UsageError> {
-        let mut req = self.filters.request(names, "--state", &self.states)?;
+        // Only open findings age against a target: the server narrows to
+        // them unless states are chosen.
+        let open_states: Vec<String>;
+        let states = if self.over_target && self.states.is_empty() {
+            open_states = OPEN_STATES.iter().map(|s| s.as_wire().to_owned()).collect();
+            &open_states
+        } else {
+            &self.states
+        };
+        let mut req = self.filters.request(names, "--state", states)?;
+        if self.over_target {
+            // Compared on the client: the items must carry the time.
+            req.include_first_detected_at = Some(true);
+        }
         req.sort_by = self
             .sort
             .as_deref()
@@ -79,6 +103,28 @@ impl IssuesArgs {
     }
 }
 
+impl IssuesArgs {
+    /// The open-age targets `--over-target` compares with (the profile's).
+    pub fn set_targets(&mut self, targets: crate::config::SlaDays) {
+        self.targets = targets;
+    }
+
+    /// The client-side window: first detection, and with `--over-target`
+    /// the targets as of the command's clock.
+    pub(super) fn window(&self) -> Result<FirstDetected, UsageError> {
+        let over_target = if self.over_target {
+            let now = crate::cli::clock::now().map_err(UsageError)?;
+            Some(OverTarget {
+                targets: self.targets,
+                now,
+            })
+        } else {
+            None
+        };
+        Ok(self.filters.first_detected()?.over(over_target))
+    }
+}
+
 /// Lists the findings; returns how many were printed (for `--exit-code`).
 pub async fn issues(
     client: &Client,
@@ -87,7 +133,7 @@ pub async fn issues(
     script: &Script,
 ) -> Result<usize, Failure> {
     let format = args.output.format()?;
-    let window = args.filters.first_detected()?;
+    let window = args.window()?;
     let done = if script.selects() || matches!(format, Format::Json | Format::Ndjson) {
         // The items exactly as the server sent them, without decoding them
         // into the model and encoding them again.

@@ -70,23 +70,38 @@ impl Serialize for RawItem {
     }
 }
 
-impl super::first_detected::FirstDetectedAt for RawItem {
-    /// Read from the item's text: only the one field is decoded.
-    fn first_detected_at(&self) -> Option<Timestamp> {
-        #[derive(Deserialize, Default)]
-        #[serde(default)]
-        struct Item {
-            issue: Option<Times>,
-        }
-        #[derive(Deserialize, Default)]
-        #[serde(default, rename_all = "camelCase")]
-        struct Times {
-            first_detected_at: Option<Timestamp>,
-        }
-        crate::json::decode::<Item>(self.0.get().as_bytes())
+/// The few fields of an item the client-side filters read.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Compared {
+    issue: Option<ComparedIssue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct ComparedIssue {
+    first_detected_at: Option<Timestamp>,
+    severity: Option<Severity>,
+    aggregate_state: Option<AggregateState>,
+}
+
+impl RawItem {
+    /// Read from the item's text: only those fields are decoded.
+    fn compared(&self) -> ComparedIssue {
+        crate::json::decode::<Compared>(self.0.get().as_bytes())
             .ok()
             .and_then(|i| i.issue)
-            .and_then(|t| t.first_detected_at)
+            .unwrap_or_default()
+    }
+}
+
+impl super::first_detected::FirstDetectedAt for RawItem {
+    fn first_detected_at(&self) -> Option<Timestamp> {
+        self.compared().first_detected_at
+    }
+    fn severity_and_state(&self) -> (Option<Severity>, Option<AggregateState>) {
+        let c = self.compared();
+        (c.severity, c.aggregate_state)
     }
 }
 
