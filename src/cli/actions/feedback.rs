@@ -78,12 +78,7 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
         p.rating.clone(),
         p.note.clone(),
     );
-    let sender = Sender {
-        client,
-        args: &p.sending,
-        demo: session.demo.is_some(),
-        read_only,
-    };
+    let sender = Sender::new(session, &p.sending, read_only);
     let json = sender.json()?;
     let verdict = autotriage.verdict.as_ref().map_or("none", |v| v.label());
     let request = ActionRequest::Feedback(feedback);

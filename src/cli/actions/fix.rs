@@ -57,12 +57,7 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
     };
     permissions::on_issue(&issue, FindingAction::Fix(op))?;
     permissions::authorized(client, FindingAction::Fix(op)).await?;
-    let sender = Sender {
-        client,
-        args: &p.sending,
-        demo: session.demo.is_some(),
-        read_only,
-    };
+    let sender = Sender::new(session, &p.sending, read_only);
     let json = sender.json()?;
     let request = ActionRequest::Fix {
         operation: op,

@@ -126,12 +126,7 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
             Err(e) => eprintln!("findings: warning: relevant findings cannot be had ({e})"),
         }
     }
-    let sender = Sender {
-        client,
-        args: &args.sending,
-        demo: session.demo.is_some(),
-        read_only,
-    };
+    let sender = Sender::new(&session, &args.sending, read_only);
     let json = sender.json()?;
     let request = ActionRequest::Remember(request);
     sender.review(

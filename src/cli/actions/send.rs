@@ -7,6 +7,7 @@ use super::SendingArgs;
 use crate::api::Client;
 use crate::api::model::{ActionAnswer, ActionRequest, Issue};
 use crate::cli::Failure;
+use crate::cli::session::Session;
 use crate::cli::write::{self, confirm};
 use crate::text::one_line;
 use serde::Serialize;
@@ -18,6 +19,18 @@ pub struct Sender<'a> {
     pub args: &'a SendingArgs,
     pub demo: bool,
     pub read_only: bool,
+}
+
+impl<'a> Sender<'a> {
+    /// The sender of a command's write over `session`.
+    pub fn new(session: &'a Session, args: &'a SendingArgs, read_only: bool) -> Self {
+        Sender {
+            client: &session.client,
+            args,
+            demo: session.demo.is_some(),
+            read_only,
+        }
+    }
 }
 
 impl Sender<'_> {

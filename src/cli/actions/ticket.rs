@@ -241,12 +241,7 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
     } else {
         (CreateTicketsRequest::for_ids(ids.clone(), args.group), ids)
     };
-    let sender = Sender {
-        client,
-        args: &args.sending,
-        demo: session.demo.is_some(),
-        read_only,
-    };
+    let sender = Sender::new(&session, &args.sending, read_only);
     let json = sender.json()?;
     let n = named.len();
     let how = if args.group {
@@ -323,12 +318,7 @@ async fn link(
             issue_ids: ids.clone(),
         },
     };
-    let sender = Sender {
-        client,
-        args: &args.sending,
-        demo: session.demo.is_some(),
-        read_only,
-    };
+    let sender = Sender::new(session, &args.sending, read_only);
     let json = sender.json()?;
     let n = ids.len();
     sender.review(
@@ -376,12 +366,7 @@ async fn unlink(
             issue_ids: ids.clone(),
         },
     };
-    let sender = Sender {
-        client,
-        args: &args.sending,
-        demo: session.demo.is_some(),
-        read_only,
-    };
+    let sender = Sender::new(session, &args.sending, read_only);
     let json = sender.json()?;
     let n = ids.len();
     sender.review(
