@@ -315,46 +315,51 @@ impl FixAnswer {
             FixAnswer::Autofix(a) => a
                 .errors
                 .iter()
-                .map(|e| FixProblem {
-                    error_type: e.error_type.as_ref().map_or("", |t| t.as_wire()).to_owned(),
-                    label: e
-                        .error_type
-                        .as_ref()
-                        .map_or("error", |t| t.label())
-                        .to_owned(),
-                    advice: e
-                        .error_type
-                        .as_ref()
-                        .map_or("the service gave no error type", |t| t.advice())
-                        .to_owned(),
-                    message: e.message.clone(),
-                    config_url: None,
+                .map(|e| {
+                    let t = e.error_type.as_ref();
+                    problem(
+                        t.map(|t| (t.as_wire(), t.label(), t.advice())),
+                        &e.message,
+                        None,
+                    )
                 })
                 .collect(),
             FixAnswer::FixJob(a) => a
                 .errors
                 .iter()
-                .map(|e| FixProblem {
-                    error_type: e.error_type.as_ref().map_or("", |t| t.as_wire()).to_owned(),
-                    label: e
-                        .error_type
-                        .as_ref()
-                        .map_or("error", |t| t.label())
-                        .to_owned(),
-                    advice: e
-                        .error_type
-                        .as_ref()
-                        .map_or("the service gave no error type", |t| t.advice())
-                        .to_owned(),
-                    message: e.message.clone(),
-                    config_url: e
+                .map(|e| {
+                    let t = e.error_type.as_ref();
+                    let config_url = e
                         .host_a_app_info
                         .as_ref()
                         .and_then(|i| i.config_url.clone())
-                        .filter(|u| is_web_url(u)),
+                        .filter(|u| is_web_url(u));
+                    problem(
+                        t.map(|t| (t.as_wire(), t.label(), t.advice())),
+                        &e.message,
+                        config_url,
+                    )
                 })
                 .collect(),
         }
+    }
+}
+
+/// One error of either fix operation: its type as (wire name, label,
+/// advice) when the service gave one.
+fn problem(
+    kind: Option<(&str, &str, &str)>,
+    message: &Option<String>,
+    config_url: Option<String>,
+) -> FixProblem {
+    let (error_type, label, advice) =
+        kind.unwrap_or(("", "error", "the service gave no error type"));
+    FixProblem {
+        error_type: error_type.to_owned(),
+        label: label.to_owned(),
+        advice: advice.to_owned(),
+        message: message.clone(),
+        config_url,
     }
 }
 
