@@ -25,7 +25,7 @@ fn popup(h: &Harness) -> (String, String) {
 }
 
 fn first_id(h: &Harness) -> String {
-    h.app.issues().list.items[0].id.to_string()
+    h.app.issues().list.items[0].id().to_string()
 }
 
 /// Waits until the server holds `n` requests (they are really hanging).

@@ -203,7 +203,7 @@ impl IssuesPane {
         outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
         let start = self.list.items.len();
         self.search.extend(&page.search);
-        self.new.count_page(&page.rows, |r| r.relevant_since);
+        self.new.count_page(&page.rows, |r| r.relevant_since());
         self.list
             .add_page(page.rows, page.cursor, "Loading findings", outbox);
         self.extend_local_filter(start);
@@ -257,9 +257,14 @@ impl IssuesPane {
         }
     }
 
-    /// The selected finding, unpacked.
+    /// Bytes the search index holds (for the memory bench).
+    pub fn search_bytes(&self) -> usize {
+        self.search.heap_bytes()
+    }
+
+    /// The selected finding, as its row knows it.
     pub fn selected_issue(&self) -> Option<Issue> {
-        self.list.selected_item()?.unpack()?.issue
+        self.list.selected_item()?.summary().issue
     }
 
     /// Sets the sort and filters of a saved view (without loading).
@@ -291,9 +296,10 @@ impl IssuesPane {
         self.local_query = query;
         if narrows && let Some(visible) = self.list.visible.take() {
             let needle = self.local_query.to_lowercase();
+            let m = self.search.matcher(&needle);
             let kept: Vec<u32> = visible
                 .into_iter()
-                .filter(|&i| self.search.matches(i as usize, &needle))
+                .filter(|&i| self.search.matches(i as usize, &m))
                 .collect();
             self.list.visible = Some(kept);
             self.list.select(self.list.selected);
@@ -318,7 +324,7 @@ impl IssuesPane {
             self.list.visible = None;
             return;
         }
-        let hits = self.search.matching(start, &needle);
+        let hits = self.search.matching(start, &self.search.matcher(&needle));
         let visible = self.list.visible.get_or_insert_with(Vec::new);
         if invert {
             let mut hits = hits.into_iter().peekable();
@@ -600,7 +606,11 @@ impl Pane for IssuesPane {
         if self.groups.shown {
             return None;
         }
-        Some(Findings::boxed(&self.list, &self.marked))
+        Some(Box::new(Findings {
+            list: &self.list,
+            marks: &self.marked,
+            listing: Some(self.request(None)),
+        }))
     }
 
     /// When the list on show was asked for (its first page): the visit to
