@@ -502,7 +502,12 @@ impl App {
     /// for (its request was cancelled or superseded) is dropped.
     fn on_reply(&mut self, reply: Reply) {
         let Reply { id, result } = reply;
-        match self.outbox.owner_of(id) {
+        // A page of a stream: more come under the same id.
+        let owner = match &result {
+            Ok(super::message::ApiResponse::RowsSoFar(_)) => self.outbox.owner_so_far(id),
+            _ => self.outbox.owner_of(id),
+        };
+        match owner {
             Some(Owner::Pane(pane, slot)) => {
                 self.with_pane(pane, |p, cx| p.on_reply(slot, id, result, cx));
             }

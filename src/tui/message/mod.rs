@@ -479,6 +479,11 @@ impl Outbox {
         self.owners.remove(&id)
     }
 
+    /// Who sent request `id`, which goes on (a stream's page came).
+    pub fn owner_so_far(&self, id: RequestId) -> Option<Owner> {
+        self.owners.get(&id).copied()
+    }
+
     /// The requests queued so far, with their ids (for tests and tools).
     pub fn requests(&self) -> Vec<(RequestId, &ApiRequest)> {
         self.effects

@@ -4,6 +4,7 @@
 mod commands;
 mod groups;
 mod groups_view;
+mod load_all;
 mod narrow;
 mod saving;
 mod summary;
@@ -104,6 +105,8 @@ pub struct IssuesPane {
     /// How many findings the filter matches, by state and in archived
     /// projects (asked once per filter, and after a triage).
     pub counts: IssueCounts,
+    /// A load of everything under way (`G`, `:load all`, `/`).
+    pub loading_all: Option<load_all::LoadAll>,
     /// The config file `:save` writes views into, and the profile whose
     /// views they are.
     pub config_file: Option<std::path::PathBuf>,
@@ -177,6 +180,7 @@ impl IssuesPane {
         self.new.restart(cx.now);
         let cancel = self.list.reset();
         cx.outbox.cancel(cancel);
+        self.loading_all = None;
         self.marked.clear();
         self.search.clear();
         self.apply_local_filter();
@@ -407,6 +411,19 @@ impl Pane for IssuesPane {
             }
             return;
         }
+        match action {
+            // `G`: to the end of everything, loaded as one stream.
+            Action::Bottom => self.load_all(true, cx),
+            // Esc stops a load of everything (the list's key stops the request).
+            Action::Back => self.loading_all = None,
+            _ if self.list.navigate(action, rows) => {
+                if let Some(load) = &mut self.loading_all {
+                    load.follow_end = false;
+                }
+                return;
+            }
+            _ => {}
+        }
         // Esc stops the counts in flight too.
         let counts_stopped = action == Action::Back && self.counts.cancel(cx.outbox);
         match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
@@ -435,7 +452,11 @@ impl Pane for IssuesPane {
                     self.reload(cx);
                 }
             }
-            Action::LocalFilter => self.local_input = Some(Input::new(self.local_query.clone())),
+            // `/` filters everything: the rest is loaded meanwhile.
+            Action::LocalFilter => {
+                self.local_input = Some(Input::new(self.local_query.clone()));
+                self.load_all(false, cx);
+            }
             Action::FilterForm => {
                 let views = self
                     .views
@@ -484,12 +505,19 @@ impl Pane for IssuesPane {
     fn on_reply(&mut self, slot: message::Slot, id: RequestId, result: ApiResult, cx: &mut Cx) {
         match Slot::of(slot) {
             Slot::List => {
-                if !self.list.loader.accept(id) {
+                // A streamed page leaves its request in flight.
+                let mine = match &result {
+                    Ok(ApiResponse::RowsSoFar(_)) => self.list.loader.owns(id),
+                    _ => self.list.loader.accept(id),
+                };
+                if !mine {
                     return;
                 }
                 match result {
                     // The worker packs the rows; a page as decoded is packed here.
-                    Ok(ApiResponse::Rows(page)) => self.take_page(page, cx.outbox),
+                    Ok(ApiResponse::Rows(page) | ApiResponse::RowsSoFar(page)) => {
+                        self.take_page(page, cx.outbox)
+                    }
                     Ok(ApiResponse::ListIssues(page)) => {
                         self.take_page(RowPage::from(page), cx.outbox);
                     }
@@ -499,6 +527,7 @@ impl Pane for IssuesPane {
                     }
                     Err(e) => self.list.failed("Loading findings", &e, cx.outbox),
                 }
+                self.after_stream_page();
             }
             Slot::Groups => self.groups.on_reply(id, result, cx.outbox),
             Slot::FilterValues => {
@@ -547,6 +576,7 @@ impl Pane for IssuesPane {
             "clear",
             "view NAME",
             "save NAME",
+            "load all",
         ]
     }
 
@@ -560,6 +590,14 @@ impl Pane for IssuesPane {
             }
             "view" => self.view_command(args.first().copied(), cx),
             "save" => self.save_view(args, cx.outbox),
+            "load" if args == ["all"] => {
+                if self.list.complete {
+                    cx.outbox.status("every finding is loaded");
+                }
+                self.load_all(false, cx);
+                Ok(())
+            }
+            "load" => Err("usage: :load all".to_owned()),
             _ => return None,
         })
     }
