@@ -136,10 +136,12 @@ fn main() {
         if cursor.is_none() {
             break;
         }
-        // Keep the selection at the end so the next page is asked for.
+        // The selection near the end: the next page is asked for (`G`
+        // would ask for everything as one stream).
+        app.issues_mut().list.select(usize::MAX);
         effects.extend(app.update(Msg::Key(KeyEvent::new(
-            KeyCode::Char('G'),
-            KeyModifiers::SHIFT,
+            KeyCode::Char('j'),
+            KeyModifiers::NONE,
         ))));
     }
     terminal

@@ -235,6 +235,12 @@ impl<T> FindingRow<T> {
         self.relevant_since.get()
     }
 
+    /// [`FindingRow::relevant_since`] in microseconds since 1970 (a sort
+    /// key, read without making a time).
+    pub fn relevant_since_micros(&self) -> Option<i64> {
+        (self.relevant_since.0 != i64::MIN).then_some(self.relevant_since.0)
+    }
+
     pub fn created_at(&self) -> Option<Timestamp> {
         self.created_at.get()
     }

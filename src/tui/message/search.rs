@@ -150,37 +150,74 @@ fn hash(text: &str, salt: u64) -> u64 {
 }
 
 /// The shared texts of a row, by number: severity, state, rule label, rule
-/// name, repository and message.
-type Fields = [u32; 6];
+/// name, repository, message and file path (findings of one file share
+/// it).
+type Fields = [u32; 7];
+
+/// The places of some shared texts in [`Fields`].
+pub const SEVERITY: usize = 0;
+pub const STATE: usize = 1;
+pub const RULE: usize = 2;
+pub const REPOSITORY: usize = 4;
 
 /// The text `/` searches of every loaded row, in order.
 #[derive(Debug, Clone, Default)]
 pub struct SearchIndex {
-    /// Each row's own text: its id and path.
+    /// Each row's own text: its id.
     own: Texts,
-    /// Each row's shared texts.
-    fields: Vec<Fields>,
+    /// Each row's relevant-since, in seconds since 1970 (0: none), read
+    /// in order by a sort.
+    since: Vec<u32>,
+    /// Each row's shared texts, as the number of their combination: rows
+    /// of one rule, repository, state and message share one (a search
+    /// looks at each combination once, then at one number per row).
+    kind_of_row: Vec<u32>,
+    kinds: Vec<Fields>,
+    /// How many rows each combination has.
+    rows_of_kind: Vec<u32>,
+    kind_numbers: HashMap<Fields, u32>,
     strings: Strings,
 }
 
 impl SearchIndex {
     pub fn push(&mut self, issue: Option<&Issue>) {
-        let Some(i) = issue else {
-            self.own.push(&[]);
-            self.fields.push([NONE; 6]);
-            return;
+        let fields = match issue {
+            None => {
+                self.own.push(&[]);
+                self.since.push(0);
+                [NONE; 7]
+            }
+            Some(i) => {
+                self.own.push(&[i.id()]);
+                let since = i.relevant_since.map_or(0, |t| t.timestamp());
+                self.since.push(since.clamp(0, i64::from(u32::MAX)) as u32);
+                let s = &mut self.strings;
+                [
+                    s.intern(i.severity.as_ref().map_or("", |v| v.label())),
+                    s.intern(i.aggregate_state.as_ref().map_or("", |v| v.label())),
+                    s.intern(&i.rule_label()),
+                    s.intern(i.rule_name()),
+                    s.intern(i.repository_name()),
+                    s.intern(i.message.as_deref().unwrap_or("")),
+                    s.intern(i.file_path.as_deref().unwrap_or("")),
+                ]
+            }
         };
-        self.own
-            .push(&[i.id(), i.file_path.as_deref().unwrap_or("")]);
-        let s = &mut self.strings;
-        self.fields.push([
-            s.intern(i.severity.as_ref().map_or("", |v| v.label())),
-            s.intern(i.aggregate_state.as_ref().map_or("", |v| v.label())),
-            s.intern(&i.rule_label()),
-            s.intern(i.rule_name()),
-            s.intern(i.repository_name()),
-            s.intern(i.message.as_deref().unwrap_or("")),
-        ]);
+        let kind = self.kind(fields);
+        self.kind_of_row.push(kind);
+    }
+
+    /// The number of the combination `fields`, added if new; one more row
+    /// of it.
+    fn kind(&mut self, fields: Fields) -> u32 {
+        let next = self.kinds.len() as u32;
+        let kind = *self.kind_numbers.entry(fields).or_insert(next);
+        if kind == next {
+            self.kinds.push(fields);
+            self.rows_of_kind.push(0);
+        }
+        self.rows_of_kind[kind as usize] += 1;
+        kind
     }
 
     /// Appends the rows of another index (a page's).
@@ -190,15 +227,26 @@ impl SearchIndex {
         self.own
             .ends
             .extend(other.own.ends.iter().map(|e| e + base));
-        let renumbered: Vec<u32> = (0..other.strings.texts.len())
+        self.since.extend(&other.since);
+        let strings: Vec<u32> = (0..other.strings.texts.len())
             .map(|k| self.strings.intern_lower(other.strings.texts.get(k)))
             .collect();
-        self.fields.extend(
-            other
-                .fields
-                .iter()
-                .map(|row| row.map(|k| renumbered.get(k as usize).copied().unwrap_or(NONE))),
-        );
+        let kinds: Vec<u32> = other
+            .kinds
+            .iter()
+            .map(|fields| {
+                let fields = fields.map(|k| strings.get(k as usize).copied().unwrap_or(NONE));
+                let kind = self.kind(fields);
+                // Counted below, row by row.
+                self.rows_of_kind[kind as usize] -= 1;
+                kind
+            })
+            .collect();
+        for &k in &other.kind_of_row {
+            let kind = kinds[k as usize];
+            self.rows_of_kind[kind as usize] += 1;
+            self.kind_of_row.push(kind);
+        }
     }
 
     pub fn clear(&mut self) {
@@ -207,21 +255,88 @@ impl SearchIndex {
 
     /// Rows indexed.
     pub fn len(&self) -> usize {
-        self.fields.len()
+        self.kind_of_row.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.fields.is_empty()
+        self.kind_of_row.is_empty()
     }
 
     /// Bytes held (for the memory bench).
     pub fn heap_bytes(&self) -> usize {
         self.own.text.capacity()
             + self.own.ends.capacity() * size_of::<usize>()
-            + self.fields.capacity() * size_of::<Fields>()
+            + self.kind_of_row.capacity() * size_of::<u32>()
+            + self.since.capacity() * size_of::<u32>()
+            + self.kinds.capacity() * (size_of::<Fields>() + 4)
+            + self.kind_numbers.capacity() * (size_of::<Fields>() + 4 + 8)
             + self.strings.texts.text.capacity()
             + self.strings.texts.ends.capacity() * size_of::<usize>()
             + self.strings.by_hash.capacity() * 16
+    }
+
+    /// Each row's relevant-since in seconds (0: none): a sort key.
+    pub fn since_keys(&self) -> &[u32] {
+        &self.since
+    }
+
+    /// Each row's key by its shared text `field` ([`SEVERITY`] and
+    /// [`STATE`]: `rank` of the text; else the text's place in string
+    /// order, rows without one last): a sort key read from one number a
+    /// row.
+    pub fn field_keys(&self, field: usize, rank: impl Fn(&str) -> u32) -> Vec<u32> {
+        let texts = &self.strings.texts;
+        let of_text: Vec<u32> = (0..texts.len()).map(|k| rank(texts.get(k))).collect();
+        let none = rank("");
+        let of_kind: Vec<u32> = self
+            .kinds
+            .iter()
+            .map(|kind| {
+                kind.get(field)
+                    .and_then(|&k| of_text.get(k as usize).copied())
+                    .unwrap_or(none)
+            })
+            .collect();
+        self.kind_of_row
+            .iter()
+            .map(|&k| of_kind[k as usize])
+            .collect()
+    }
+
+    /// Each row's rank by its shared text `field` ([`RULE`],
+    /// [`REPOSITORY`]) in string order, rows without one last: a sort key.
+    pub fn sort_keys(&self, field: usize) -> Option<Vec<u32>> {
+        let texts = &self.strings.texts;
+        // Only the texts of that field are ranked (not every message).
+        let mut used = vec![false; texts.len()];
+        for kind in &self.kinds {
+            if let Some(u) = kind.get(field).and_then(|&k| used.get_mut(k as usize)) {
+                *u = true;
+            }
+        }
+        let mut sorted: Vec<u32> = (0..texts.len() as u32)
+            .filter(|&k| used[k as usize])
+            .collect();
+        sorted.sort_unstable_by(|&a, &b| texts.get(a as usize).cmp(texts.get(b as usize)));
+        let mut rank = vec![u32::MAX - 1; texts.len()];
+        for (r, &k) in sorted.iter().enumerate() {
+            rank[k as usize] = r as u32;
+        }
+        let of_kind: Vec<u32> = self
+            .kinds
+            .iter()
+            .map(|kind| {
+                kind.get(field)
+                    .and_then(|&k| rank.get(k as usize).copied())
+                    .unwrap_or(u32::MAX - 1)
+            })
+            .collect();
+        Some(
+            self.kind_of_row
+                .iter()
+                .map(|&k| of_kind[k as usize])
+                .collect(),
+        )
     }
 
     /// A search for the lower-case `needle`, ready to test rows.
@@ -231,32 +346,51 @@ impl SearchIndex {
         for k in self.strings.texts.matching(0, &finder) {
             shared[k] = true;
         }
-        let any_shared = shared.contains(&true);
+        let hit = |k: u32| shared.get(k as usize).copied().unwrap_or(false);
+        let kinds: Vec<bool> = self
+            .kinds
+            .iter()
+            .map(|fields| fields.iter().any(|&k| hit(k)))
+            .collect();
+        let rows_by_kind = kinds
+            .iter()
+            .zip(&self.rows_of_kind)
+            .filter(|(hit, _)| **hit)
+            .map(|(_, &n)| n as usize)
+            .sum();
         Matcher {
             finder,
-            shared,
-            any_shared,
+            kinds,
+            rows_by_kind,
         }
     }
 
     /// Whether row `row`'s text holds what `m` looks for.
     pub fn matches(&self, row: usize, m: &Matcher<'_>) -> bool {
-        row < self.len() && (m.shared_hit(self.fields[row]) || self.own.holds(row, &m.finder))
+        row < self.len() && (m.kind_hit(self.kind_of_row[row]) || self.own.holds(row, &m.finder))
     }
 
     /// The rows from `from` on whose text holds what `m` looks for, in
-    /// order: one search through the rows' own text, and a look at each
-    /// row's shared texts when any of them holds it.
+    /// order. When most rows hold it in their shared texts, each row is
+    /// looked at (its own text only if they do not); else one search
+    /// through the rows' own text, joined with the rows whose shared texts
+    /// hold it.
     pub fn matching(&self, from: usize, m: &Matcher<'_>) -> Vec<usize> {
+        let rows = self.len().saturating_sub(from);
+        if m.rows_by_kind * 2 > rows {
+            return (from..self.len())
+                .filter(|&row| self.matches(row, m))
+                .collect();
+        }
         let own = self.own.matching(from, &m.finder);
-        if !m.any_shared {
+        if m.rows_by_kind == 0 {
             return own;
         }
         let mut own = own.into_iter().peekable();
         let mut hits = Vec::new();
-        for (row, fields) in self.fields.iter().enumerate().skip(from) {
+        for (row, &kind) in self.kind_of_row.iter().enumerate().skip(from) {
             let in_own = own.next_if_eq(&row).is_some();
-            if in_own || m.shared_hit(*fields) {
+            if in_own || m.kind_hit(kind) {
                 hits.push(row);
             }
         }
@@ -264,19 +398,18 @@ impl SearchIndex {
     }
 }
 
-/// One search: its needle, and which shared texts hold it.
+/// One search: its needle, and which combinations of shared texts hold
+/// it.
 pub struct Matcher<'n> {
     finder: memchr::memmem::Finder<'n>,
-    shared: Vec<bool>,
-    any_shared: bool,
+    kinds: Vec<bool>,
+    /// How many rows hold it in their shared texts.
+    rows_by_kind: usize,
 }
 
 impl Matcher<'_> {
-    fn shared_hit(&self, fields: Fields) -> bool {
-        self.any_shared
-            && fields
-                .iter()
-                .any(|&k| self.shared.get(k as usize).copied().unwrap_or(false))
+    fn kind_hit(&self, kind: u32) -> bool {
+        self.kinds.get(kind as usize).copied().unwrap_or(false)
     }
 }
 
@@ -363,6 +496,8 @@ mod tests {
         }
         assert_eq!(whole.len(), pages.len());
         assert_eq!(whole.strings.texts.len(), pages.strings.texts.len());
+        assert_eq!(whole.kinds.len(), pages.kinds.len());
+        assert_eq!(whole.rows_of_kind, pages.rows_of_kind);
         assert!(whole.strings.texts.len() <= items.len() * 6);
         let repo = items[0]
             .issue

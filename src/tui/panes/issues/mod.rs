@@ -5,6 +5,8 @@ mod commands;
 mod groups;
 mod groups_view;
 mod load_all;
+mod local_filter;
+mod local_sort;
 mod narrow;
 mod saving;
 mod summary;
@@ -105,6 +107,12 @@ pub struct IssuesPane {
     /// How many findings the filter matches, by state and in archived
     /// projects (asked once per filter, and after a triage).
     pub counts: IssueCounts,
+    /// The loaded rows in the order of a local sort (everything loaded,
+    /// sorted by a column the rows keep), when there is one.
+    order: Option<Vec<u32>>,
+    /// The rows shown before each narrowing of the `/` query, the last
+    /// last: a backspace to a query typed before takes them back.
+    typed: Vec<(String, Option<Vec<u32>>)>,
     /// A load of everything under way (`G`, `:load all`, `/`).
     pub loading_all: Option<load_all::LoadAll>,
     /// The config file `:save` writes views into, and the profile whose
@@ -181,6 +189,7 @@ impl IssuesPane {
         let cancel = self.list.reset();
         cx.outbox.cancel(cancel);
         self.loading_all = None;
+        self.order = None;
         self.marked.clear();
         self.search.clear();
         self.apply_local_filter();
@@ -208,6 +217,8 @@ impl IssuesPane {
         let start = self.list.items.len();
         self.search.extend(&page.search);
         self.new.count_page(&page.rows, |r| r.relevant_since());
+        // What was shown before a narrowing lacks the new rows.
+        self.typed.clear();
         self.list
             .add_page(page.rows, page.cursor, "Loading findings", outbox);
         self.extend_local_filter(start);
@@ -288,58 +299,6 @@ impl IssuesPane {
         self.local_query.clear();
         self.local_input = None;
         Ok(())
-    }
-
-    /// Refilters what is loaded. When the new query only narrows the old
-    /// one, only the rows still shown are searched.
-    fn set_local_query(&mut self, query: String) {
-        let narrows = !self.local_query.is_empty()
-            && !self.local_query.starts_with('!')
-            && !query.starts_with('!')
-            && query.contains(self.local_query.as_str());
-        self.local_query = query;
-        if narrows && let Some(visible) = self.list.visible.take() {
-            let needle = self.local_query.to_lowercase();
-            let m = self.search.matcher(&needle);
-            let kept: Vec<u32> = visible
-                .into_iter()
-                .filter(|&i| self.search.matches(i as usize, &m))
-                .collect();
-            self.list.visible = Some(kept);
-            self.list.select(self.list.selected);
-            return;
-        }
-        self.apply_local_filter();
-    }
-
-    fn apply_local_filter(&mut self) {
-        self.list.visible = None;
-        self.extend_local_filter(0);
-        self.list.select(self.list.selected);
-    }
-
-    /// Adds rows from `start` on to the local view (after a page arrives).
-    fn extend_local_filter(&mut self, start: usize) {
-        let (invert, needle) = match self.local_query.strip_prefix('!') {
-            Some(rest) => (true, rest.to_lowercase()),
-            None => (false, self.local_query.to_lowercase()),
-        };
-        if needle.is_empty() {
-            self.list.visible = None;
-            return;
-        }
-        let hits = self.search.matching(start, &self.search.matcher(&needle));
-        let visible = self.list.visible.get_or_insert_with(Vec::new);
-        if invert {
-            let mut hits = hits.into_iter().peekable();
-            for row in start..self.search.len() {
-                if hits.next_if_eq(&row).is_none() {
-                    visible.push(row as u32);
-                }
-            }
-        } else {
-            visible.extend(hits.into_iter().map(|row| row as u32));
-        }
     }
 }
 
@@ -469,11 +428,11 @@ impl Pane for IssuesPane {
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
                 self.sort_by = choices::next(&SORT_CYCLE, Some(&current));
-                self.reload(cx);
+                self.sort_changed(cx);
             }
             Action::ToggleSortDirection => {
                 self.sort_direction = Some(choices::flip(&self.sort_direction));
-                self.reload(cx);
+                self.sort_changed(cx);
             }
             _ => {}
         }
