@@ -215,7 +215,7 @@ async fn help_lists_the_bindings_of_the_context() {
     h.start().await;
     h.key(KeyCode::Char('?'));
     let screen = h.screen();
-    assert!(screen.contains("Filter loaded rows"), "{screen}");
+    assert!(screen.contains("Filter the rows"), "{screen}");
     assert!(screen.contains("Quit from anywhere"), "{screen}");
     h.key(KeyCode::Esc);
     h.key(KeyCode::Enter);

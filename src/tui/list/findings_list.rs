@@ -250,6 +250,10 @@ pub fn copy_link(outbox: &mut Outbox, issue: Option<&Issue>) {
     outbox.effects.push(crate::tui::message::Effect::Copy(text));
 }
 
+/// The most marked findings an export fetches one by one; more are
+/// picked out of the listing again (pages of 1,000).
+const FETCHED_ONE_BY_ONE: usize = 100;
+
 /// How a list's items become export items.
 pub trait Exportable: Finding + Sized {
     /// Whether the list holds List issues items (else report findings).
@@ -338,7 +342,8 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
                 .filter(|id| !id.is_empty())
                 .collect()
         };
-        if !self.marks.is_empty() {
+        let marked = !self.marks.is_empty();
+        if marked && (self.listing.is_none() || self.marks.len() <= FETCHED_ONE_BY_ONE) {
             let ids = ids(&mut self.marked_rows());
             let count = ids.len();
             let request = ApiRequest::GetIssues {
@@ -347,17 +352,25 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
             };
             return (count > 0).then(|| fetch(request, count));
         }
-        let count = self.list.len();
+        let count = if marked {
+            self.marks.len()
+        } else {
+            self.list.len()
+        };
         if count == 0 {
             return None;
         }
         match &self.listing {
             Some(listing) => {
-                let keep = self
-                    .list
-                    .visible
-                    .is_some()
-                    .then(|| Arc::new(ids(&mut self.shown_rows()).into_iter().collect()));
+                // Only the rows marked, or shown (under a local filter).
+                let keep = if marked {
+                    Some(Arc::new(ids(&mut self.marked_rows()).into_iter().collect()))
+                } else {
+                    self.list
+                        .visible
+                        .is_some()
+                        .then(|| Arc::new(ids(&mut self.shown_rows()).into_iter().collect()))
+                };
                 let request = ApiRequest::Relist {
                     request: ListIssuesRequest {
                         limit: Some(MAX_PAGE_SIZE),
@@ -382,5 +395,75 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
     fn selected_fetch(&self, then: Then) -> Option<Fetch> {
         let row = self.list.selected_item()?;
         Some(Fetch::one(row.id(), T::ITEMS, then))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(n: usize) -> PagedList<FindingRow<IssueItem>> {
+        let mut list = PagedList::default();
+        let rows = (0..n)
+            .map(|i| {
+                FindingRow::new(&IssueItem::from_issue(Issue {
+                    id: Some(format!("f{i}")),
+                    ..Issue::default()
+                }))
+            })
+            .collect();
+        list.append(rows, None).unwrap();
+        list
+    }
+
+    fn request_of(findings: &Findings<'_, IssueItem>) -> ApiRequest {
+        findings.export_fetch(Then::CopyLink).unwrap().request
+    }
+
+    #[test]
+    fn an_export_fetches_few_marked_rows_by_id_and_many_out_of_the_listing() {
+        let list = list(300);
+        let mut marks = Marks::default();
+        let listing = Some(ListIssuesRequest::default());
+        for i in 0..3 {
+            marks.toggle(&format!("f{i}")).unwrap();
+        }
+        let findings = Findings {
+            list: &list,
+            marks: &marks,
+            listing: listing.clone(),
+        };
+        assert!(
+            matches!(request_of(&findings), ApiRequest::GetIssues { ids, items: true } if ids.len() == 3)
+        );
+        let mut many = Marks::default();
+        for i in 0..150 {
+            many.toggle(&format!("f{i}")).unwrap();
+        }
+        let findings = Findings {
+            list: &list,
+            marks: &many,
+            listing: listing.clone(),
+        };
+        let ApiRequest::Relist { request, keep, max } = request_of(&findings) else {
+            panic!("listed again")
+        };
+        assert_eq!((keep.unwrap().len(), max), (150, 300));
+        assert_eq!(request.limit, Some(MAX_PAGE_SIZE));
+        // Nothing marked, no local filter: the first 300 of the listing.
+        let none = Marks::default();
+        let findings = Findings {
+            list: &list,
+            marks: &none,
+            listing,
+        };
+        assert!(matches!(
+            request_of(&findings),
+            ApiRequest::Relist {
+                keep: None,
+                max: 300,
+                ..
+            }
+        ));
     }
 }

@@ -102,6 +102,10 @@ pub struct Strings {
     texts: Texts,
     /// A text's hash to its number (a collision is probed on, salted).
     by_hash: HashMap<u64, u32>,
+    /// The texts met as sent, to their numbers: a page's rows repeat
+    /// them, and this spares lower-casing each again (a page's index
+    /// only; an index made of pages never fills it).
+    as_sent: HashMap<Box<str>, u32>,
 }
 
 /// "No text" in a row's field.
@@ -113,8 +117,12 @@ impl Strings {
         if text.is_empty() {
             return NONE;
         }
-        let lower = lower(text);
-        self.intern_lower(&lower)
+        if let Some(&k) = self.as_sent.get(text) {
+            return k;
+        }
+        let k = self.intern_lower(&lower(text));
+        self.as_sent.insert(text.into(), k);
+        k
     }
 
     fn intern_lower(&mut self, lower: &str) -> u32 {
