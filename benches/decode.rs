@@ -65,22 +65,10 @@ fn decode_1000_item_page_raw(bencher: divan::Bencher, include: bool) {
 }
 
 /// What the Issues pane does with each page it receives: every item kept as
-/// a row (table cells, search text, the item packed), and what opening one
-/// costs (unpacking it).
+/// a row (table cells, what a triage reads) and in the search index.
 #[divan::bench]
 fn pack_1000_item_page_into_rows(bencher: divan::Bencher) {
     let page: ListIssuesResponse = decode(&page_json(false), "application/json").expect("page");
-    bencher.bench(|| {
-        divan::black_box(&page.issues)
-            .iter()
-            .map(findings_tui::tui::message::rows::FindingRow::new)
-            .collect::<Vec<_>>()
-    });
-}
-
-#[divan::bench]
-fn unpack_one_row(bencher: divan::Bencher) {
-    let page: ListIssuesResponse = decode(&page_json(false), "application/json").expect("page");
-    let row = findings_tui::tui::message::rows::FindingRow::new(&page.issues[0]);
-    bencher.bench(|| divan::black_box(&row).unpack().expect("unpacks"));
+    bencher
+        .bench(|| findings_tui::tui::message::rows::RowPage::from(divan::black_box(page.clone())));
 }

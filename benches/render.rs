@@ -1,25 +1,44 @@
-//! Frame cost of the Issues pane with 100 and 100,000 findings loaded, the
-//! `/` filter keystroke, and moving the selection. Run:
-//! `cargo bench --bench render`.
+//! What a keystroke costs in the Issues pane with 1,000, 100,000 and
+//! 1,000,000 findings loaded: drawing a frame, `/` filtering (the first
+//! key of a query, one that extends it, a backspace), sorting by a loaded
+//! column, moving the selection. Targets (issue 28): a `/` keystroke or a
+//! sort within 16 ms, a frame within 2 ms, at a million, flat in N.
+//!
+//! Each case is timed alone (what undoes it between samples is not), and
+//! printed as min / median / max in ms. Run: `cargo bench --bench render`
+//! (`FINDINGS=1000,100000` for other counts).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use findings_tui::api::model::*;
 use findings_tui::demo::{DemoOptions, DemoState, query};
-use findings_tui::tui::app::{App, Msg, Session};
+use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
 use findings_tui::tui::message::{ApiRequest, ApiResponse, Reply};
 use findings_tui::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-
-fn main() {
-    divan::main();
-}
+use std::time::{Duration, Instant};
 
 const W: u16 = 200;
 const H: u16 = 60;
 
-/// An app with `n` findings loaded into the Issues pane, as pages arrive.
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        println!("render: bench");
+        return;
+    }
+    let counts: Vec<usize> = std::env::var("FINDINGS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1_000, 100_000, 1_000_000]);
+    println!("render: Issues pane, {W}x{H}, everything loaded; min / median / max ms");
+    for n in counts {
+        bench(n);
+    }
+}
+
+/// An app with the `n` findings of a demo data set loaded in the Issues
+/// pane (every page of 1,000, as they arrive), and the selection on top.
 fn app_with(n: usize) -> App {
     let st = DemoState::new(&DemoOptions {
         findings: n,
@@ -33,13 +52,9 @@ fn app_with(n: usize) -> App {
     );
     let mut effects = app.start();
     let mut cursor = None;
-    // What the server lists: archived projects' findings are left out.
-    let mut served = 0;
-    let next_request = |effects: &[findings_tui::tui::app::Effect]| {
+    let next_request = |effects: &[Effect]| {
         effects.iter().find_map(|e| match e {
-            // The list's pages only: the counts and filter values asked in
-            // the background are not what this loads.
-            findings_tui::tui::app::Effect::Send {
+            Effect::Send {
                 id,
                 request: ApiRequest::ListIssues(_) | ApiRequest::ListRows(_),
             } => Some(*id),
@@ -53,7 +68,6 @@ fn app_with(n: usize) -> App {
             ..Default::default()
         };
         let page = query::list_issues(&st.dataset, &st.orders, &req).expect("page");
-        served += page.issues.len();
         cursor = page.cursor.clone();
         effects = app.update(Msg::Reply(Reply {
             id,
@@ -62,66 +76,178 @@ fn app_with(n: usize) -> App {
         if cursor.is_none() {
             break;
         }
-        // Keep the selection near the end so the next page is asked for.
-        effects.extend(app.update(Msg::Key(KeyEvent::new(
-            KeyCode::Char('G'),
-            KeyModifiers::SHIFT,
-        ))));
+        // Keep the selection at the end so the next page is asked for.
+        app.issues_mut().list.select(usize::MAX);
+        effects.extend(app.update(Msg::Key(key(KeyCode::Char('j')))));
     }
-    app.update(Msg::Key(KeyEvent::new(
-        KeyCode::Char('g'),
-        KeyModifiers::NONE,
-    )));
-    assert_eq!(
-        app.issues().list.items.len(),
-        served,
-        "every finding listed of {n} loaded"
-    );
+    assert!(app.issues().list.complete, "every finding of {n} loaded");
+    app.update(Msg::Key(key(KeyCode::Char('g'))));
     app
 }
 
-#[divan::bench(args = [100, 100_000], sample_count = 50)]
-fn frame_200x60(bencher: divan::Bencher, loaded: usize) {
-    let app = app_with(loaded);
-    let mut terminal = Terminal::new(TestBackend::new(W, H)).unwrap();
-    bencher.bench_local(|| {
-        terminal
-            .draw(|f| findings_tui::tui::app::view::draw(f, &app))
-            .unwrap();
-    });
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
 }
 
-#[divan::bench(sample_count = 50)]
-fn filter_keystroke_100k(bencher: divan::Bencher) {
-    let mut app = app_with(100_000);
-    let mut terminal = Terminal::new(TestBackend::new(W, H)).unwrap();
-    app.update(Msg::Key(KeyEvent::new(
-        KeyCode::Char('/'),
-        KeyModifiers::NONE,
-    )));
-    bencher.bench_local(|| {
-        // One keystroke: refilter from scratch, then draw.
-        app.update(Msg::Key(KeyEvent::new(
-            KeyCode::Char('x'),
-            KeyModifiers::NONE,
-        )));
-        app.update(Msg::Key(KeyEvent::new(
-            KeyCode::Backspace,
-            KeyModifiers::NONE,
-        )));
-        terminal
-            .draw(|f| findings_tui::tui::app::view::draw(f, &app))
-            .unwrap();
-    });
+fn press(app: &mut App, code: KeyCode) {
+    app.update(Msg::Key(key(code)));
 }
 
-#[divan::bench(sample_count = 200)]
-fn move_selection_100k(bencher: divan::Bencher) {
-    let mut app = app_with(100_000);
-    bencher.bench_local(|| {
-        app.update(Msg::Key(KeyEvent::new(
-            KeyCode::Char('j'),
-            KeyModifiers::NONE,
-        )));
-    });
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+/// `samples` timings of `timed`, each after `before` (not timed).
+fn time(
+    app: &mut App,
+    samples: usize,
+    mut before: impl FnMut(&mut App),
+    mut timed: impl FnMut(&mut App),
+    mut after: impl FnMut(&mut App),
+) -> Vec<Duration> {
+    let mut out = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        before(app);
+        let start = Instant::now();
+        timed(app);
+        out.push(start.elapsed());
+        after(app);
+    }
+    out
+}
+
+fn report(what: &str, n: usize, mut t: Vec<Duration>) {
+    t.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "  {n:>9}  {what:<44} {:8.3} {:8.3} {:8.3}",
+        ms(t[0]),
+        ms(t[t.len() / 2]),
+        ms(t[t.len() - 1])
+    );
+}
+
+fn bench(n: usize) {
+    let started = Instant::now();
+    let mut app = app_with(n);
+    let loaded = app.issues().list.items.len();
+    eprintln!(
+        "  ({loaded} of {n} loaded in {:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
+    let mut terminal = Terminal::new(TestBackend::new(W, H)).expect("a test terminal");
+    let mut draw = |app: &mut App| {
+        terminal
+            .draw(|f| findings_tui::tui::app::view::draw(f, app))
+            .expect("a frame");
+    };
+    let samples = 15;
+    report(
+        "draw a frame",
+        loaded,
+        time(&mut app, 50, |_| {}, &mut draw, |_| {}),
+    );
+    report(
+        "j (move the selection)",
+        loaded,
+        time(
+            &mut app,
+            50,
+            |_| {},
+            |a| press(a, KeyCode::Char('j')),
+            |_| {},
+        ),
+    );
+    press(&mut app, KeyCode::Char('/'));
+    // The first key of a query: every row searched.
+    for (first, what) in [
+        ('e', "/ first key, common letter (e)"),
+        ('q', "/ first key, rare letter (q)"),
+    ] {
+        report(
+            what,
+            loaded,
+            time(
+                &mut app,
+                samples,
+                |_| {},
+                |a| press(a, KeyCode::Char(first)),
+                |a| press(a, KeyCode::Backspace),
+            ),
+        );
+    }
+    // Keys that extend the query: the rows still shown.
+    for (typed, next, what) in [
+        ("c", 'r', "/ extends c → cr"),
+        ("cr", 'i', "/ extends cr → cri"),
+        ("acme/", 'p', "/ extends acme/ → acme/p"),
+    ] {
+        report(
+            what,
+            loaded,
+            time(
+                &mut app,
+                samples,
+                |a| type_text(a, typed),
+                |a| press(a, KeyCode::Char(next)),
+                |a| {
+                    for _ in 0..=typed.len() {
+                        press(a, KeyCode::Backspace);
+                    }
+                },
+            ),
+        );
+    }
+    report(
+        "/ backspace cri → cr",
+        loaded,
+        time(
+            &mut app,
+            samples,
+            |a| type_text(a, "cri"),
+            |a| press(a, KeyCode::Backspace),
+            |a| {
+                press(a, KeyCode::Backspace);
+                press(a, KeyCode::Backspace);
+            },
+        ),
+    );
+    type_text(&mut app, "cri");
+    report(
+        "draw a frame, /cri in force",
+        loaded,
+        time(&mut app, 50, |_| {}, &mut draw, |_| {}),
+    );
+    press(&mut app, KeyCode::Esc);
+    // Sorting by a loaded column: `:sort FIELD DIR`, the Enter timed.
+    for field in ["severity", "repo", "rule", "state", "relevant-since"] {
+        let mut dir = false;
+        report(
+            &format!(":sort {field}"),
+            loaded,
+            time(
+                &mut app,
+                samples,
+                |a| {
+                    dir = !dir;
+                    let d = if dir { "asc" } else { "desc" };
+                    press(a, KeyCode::Char(':'));
+                    type_text(a, &format!("sort {field} {d}"));
+                },
+                |a| press(a, KeyCode::Enter),
+                |_| {},
+            ),
+        );
+    }
+    assert!(
+        app.issues().list.complete && app.issues().list.items.len() == loaded,
+        "sorted here, not loaded anew"
+    );
+    report(
+        "draw a frame, sorted",
+        loaded,
+        time(&mut app, 50, |_| {}, &mut draw, |_| {}),
+    );
 }

@@ -4,7 +4,7 @@
 //! only what it has.
 
 use super::keymap::{Action, Context, Keymap};
-use super::message::{ApiResult, Changed, ExportItems, Outbox, PaneId, PaneMsg, RequestId, Slot};
+use super::message::{ApiResult, Changed, Fetch, Outbox, PaneId, PaneMsg, RequestId, Slot, Then};
 use super::theme::Theme;
 use crate::api::model::{Issue, ListSelection, Timestamp};
 use crate::triage::Target;
@@ -65,12 +65,17 @@ pub trait FindingsSource {
     fn marked(&self) -> usize;
     /// How many rows are shown (the local filter applies).
     fn shown(&self) -> usize;
-    /// The selected finding, unpacked.
+    /// The selected finding as its row knows it
+    /// ([`FindingRow::summary`](crate::tui::message::rows::FindingRow::summary)).
     fn selected_issue(&self) -> Option<Issue>;
-    /// The marked rows (in list order, shown or not), else every shown row.
-    fn export_items(&self) -> ExportItems;
-    /// The selected row alone, as its list holds it.
-    fn selected_items(&self) -> ExportItems;
+    /// The marked rows (in list order, shown or not) as their rows know
+    /// them.
+    fn marked_issues(&self) -> Vec<Issue>;
+    /// How to fetch whole the rows an export writes: the marked ones, else
+    /// every shown row (`None`: there are none).
+    fn export_fetch(&self, then: Then) -> Option<Fetch>;
+    /// How to fetch the selected row whole.
+    fn selected_fetch(&self, then: Then) -> Option<Fetch>;
 }
 
 pub trait Pane: Any {
@@ -181,11 +186,10 @@ pub trait Pane: Any {
     /// (panes with a finding list have it from [`Pane::findings`]).
     fn triage_targets(&self) -> Option<Vec<Target>> {
         let findings = self.findings()?;
+        // What a triage reads of a finding (its id, states, permission
+        // and label) is in its row: nothing is fetched.
         let issues: Vec<Issue> = if findings.marked() > 0 {
-            match findings.export_items() {
-                ExportItems::Issues(items) => items.into_iter().filter_map(|i| i.issue).collect(),
-                ExportItems::Findings(list) => list,
-            }
+            findings.marked_issues()
         } else {
             findings.selected_issue().into_iter().collect()
         };

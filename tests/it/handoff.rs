@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use findings_tui::api::model::*;
 use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::{ApiRequest, ApiResponse, Reply, RequestId};
+use findings_tui::tui::message::{ApiRequest, ApiResponse, ExportItems, Reply, RequestId};
 use findings_tui::tui::theme::Theme;
 
 /// An id that, pasted into a shell, would run a command.
@@ -57,6 +57,9 @@ fn assert_clean(payload: &str, what: &str) {
 
 struct Screen {
     app: App,
+    /// The findings the server listed: what it answers a single-issue
+    /// fetch with.
+    known: Vec<Issue>,
 }
 
 impl Screen {
@@ -71,12 +74,67 @@ impl Screen {
             Theme::no_color(),
             (140, 45),
         );
-        Screen { app }
+        Screen {
+            app,
+            known: Vec::new(),
+        }
     }
 
+    /// A key, and the fetches of findings whole it makes answered (a row
+    /// keeps only what the table shows): every effect of both.
     fn key(&mut self, c: KeyCode) -> Vec<Effect> {
-        self.app
-            .update(Msg::Key(KeyEvent::new(c, KeyModifiers::NONE)))
+        let effects = self
+            .app
+            .update(Msg::Key(KeyEvent::new(c, KeyModifiers::NONE)));
+        self.serve(effects)
+    }
+
+    fn serve(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
+        let mut all = Vec::new();
+        for effect in effects {
+            if let Effect::Send {
+                id,
+                request: ApiRequest::GetIssue { id: finding },
+            } = &effect
+                && let Some(issue) = self.known.iter().find(|i| i.id() == finding).cloned()
+            {
+                let more = self.app.update(Msg::Reply(Reply {
+                    id: *id,
+                    result: Ok(ApiResponse::Issue(Box::new(issue))),
+                }));
+                all.extend(self.serve(more));
+            }
+            if let Effect::Send {
+                id,
+                request: ApiRequest::GetIssues { ids, items },
+            } = &effect
+            {
+                let found: Vec<Issue> = ids
+                    .iter()
+                    .filter_map(|id| self.known.iter().find(|i| i.id() == id).cloned())
+                    .collect();
+                let answer = if *items {
+                    ExportItems::Issues(
+                        found
+                            .into_iter()
+                            .map(|i| IssueItem {
+                                issue: Some(i),
+                                ..Default::default()
+                            })
+                            .collect(),
+                    )
+                } else {
+                    ExportItems::Findings(found)
+                };
+                let more = self.app.update(Msg::Reply(Reply {
+                    id: *id,
+                    result: Ok(ApiResponse::Items(answer)),
+                }));
+                all.extend(self.serve(more));
+            }
+            all.push(effect);
+        }
+        all
     }
 
     /// Keys in turn; the payloads they handed off.
@@ -89,6 +147,13 @@ impl Screen {
     }
 
     fn reply(&mut self, id: RequestId, response: ApiResponse) -> Vec<Effect> {
+        match &response {
+            ApiResponse::ListIssues(page) => self
+                .known
+                .extend(page.issues.iter().filter_map(|i| i.issue.clone())),
+            ApiResponse::Report(page) => self.known.extend(page.findings.iter().cloned()),
+            _ => {}
+        }
         self.app.update(Msg::Reply(Reply {
             id,
             result: Ok(response),

@@ -39,6 +39,7 @@ mod tui_counts;
 mod tui_filter_values;
 mod tui_flows;
 mod tui_groups;
+mod tui_load_all;
 mod tui_props;
 mod tui_snapshots;
 mod tui_triage;

@@ -53,8 +53,7 @@ async fn filter_replaces_a_fields_values_and_plus_equals_adds() {
     // Only the field named changes; every row loaded matches.
     run(&mut h, "filter refs=main").await;
     assert_eq!(severities(&h), vec![Severity::Low, Severity::Medium]);
-    for row in &h.app.issues().list.items {
-        let issue = row.unpack().unwrap().issue.unwrap();
+    for issue in h.loaded_whole().await {
         assert!(matches!(
             issue.severity,
             Some(Severity::Low | Severity::Medium)

@@ -116,7 +116,7 @@ async fn the_issues_pane_counts_its_filter_by_state_and_names_the_archived() {
         .items
         .iter()
         .position(|r| {
-            let i = r.unpack().and_then(|i| i.issue);
+            let i = r.summary().issue;
             i.is_some_and(|i| {
                 i.aggregate_state == Some(AggregateState::Open)
                     && i.triage_permission != Some(TriagePermission::None)

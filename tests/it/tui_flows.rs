@@ -46,7 +46,7 @@ async fn lazy_loading_to_the_end_yields_every_finding_once() {
         .list
         .items
         .iter()
-        .map(|row| row.id.to_string())
+        .map(|row| row.id().to_string())
         .collect();
     let listed = common::listed(2000);
     assert_eq!(h.app.issues().list.items.len(), listed);
@@ -116,7 +116,7 @@ async fn local_filter_narrows_instantly_and_inverts() {
     let shown = h.app.issues().list.len();
     assert!(shown > 0 && shown < 100, "{shown}");
     for r in 0..shown {
-        let issue = h.app.issues().list.row(r).unwrap().unpack().unwrap().issue;
+        let issue = h.app.issues().list.row(r).unwrap().summary().issue;
         let hay = format!("{:?}", issue).to_lowercase();
         assert!(hay.contains("secrets"));
     }
@@ -138,11 +138,11 @@ async fn sort_cycles_server_side_and_reloads() {
     h.key(KeyCode::Char('s'));
     h.settle().await;
     assert!(h.screen().contains("sort severity"));
-    let first = h.app.issues().list.items[0].severity.clone();
+    let first = h.app.issues().list.items[0].severity();
     assert_eq!(first, Some(findings_tui::api::model::Severity::Critical));
     h.key(KeyCode::Char('S'));
     h.settle().await;
-    let first = h.app.issues().list.items[0].severity.clone();
+    let first = h.app.issues().list.items[0].severity();
     assert_eq!(first, Some(findings_tui::api::model::Severity::Low));
 }
 
@@ -170,7 +170,7 @@ async fn filter_form_applies_a_server_side_filter() {
     assert!(!h.app.issues().list.items.is_empty());
     for item in &h.app.issues().list.items {
         assert_eq!(
-            item.unpack().unwrap().issue.unwrap().issue_type,
+            item.summary().issue.unwrap().issue_type,
             Some(findings_tui::api::model::IssueType::Sca)
         );
     }
@@ -190,14 +190,10 @@ async fn command_line_sorts_filters_and_clears() {
     h.key(KeyCode::Enter);
     h.settle().await;
     assert!(
-        h.app.issues().list.items.iter().all(|i| i
-            .unpack()
-            .unwrap()
-            .issue
-            .unwrap()
-            .ref_
-            .as_deref()
-            == Some("main"))
+        h.loaded_whole()
+            .await
+            .iter()
+            .all(|i| i.ref_.as_deref() == Some("main"))
     );
     h.keys(":clear");
     h.key(KeyCode::Enter);
@@ -219,7 +215,7 @@ async fn help_lists_the_bindings_of_the_context() {
     h.start().await;
     h.key(KeyCode::Char('?'));
     let screen = h.screen();
-    assert!(screen.contains("Filter loaded rows"), "{screen}");
+    assert!(screen.contains("Filter the rows"), "{screen}");
     assert!(screen.contains("Quit from anywhere"), "{screen}");
     h.key(KeyCode::Esc);
     h.key(KeyCode::Enter);
@@ -232,7 +228,16 @@ async fn help_lists_the_bindings_of_the_context() {
 async fn open_and_copy_use_the_line_of_code_url() {
     let mut h = Harness::new(100, 120, 35).await;
     h.start().await;
+    // The link is fetched (the row does not keep it), then opened.
     h.key(KeyCode::Char('o'));
+    assert!(
+        h.app
+            .status
+            .as_deref()
+            .unwrap()
+            .starts_with("fetching the finding")
+    );
+    h.settle().await;
     assert_eq!(h.opened.len(), 1);
     let url = h.opened[0].clone();
     assert!(url.starts_with("https://"));
@@ -513,11 +518,7 @@ async fn space_marks_rows_with_a_column_and_a_count() {
     assert_eq!(screen.matches('✓').count(), 2, "{screen}");
     assert!(screen.contains("2 marked"), "{screen}");
     let row_of_first = screen.lines().find(|l| l.contains('✓')).unwrap().to_owned();
-    let issue = h.app.issues().list.items[0]
-        .unpack()
-        .unwrap()
-        .issue
-        .unwrap();
+    let issue = h.app.issues().list.items[0].summary().issue.unwrap();
     assert!(
         row_of_first.contains(&issue.repository_name()[..10]),
         "{row_of_first}"
@@ -576,10 +577,10 @@ async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
     type_path(&mut h, &path);
     h.key(KeyCode::Enter);
     assert!(h.app.overlay.is_none());
+    // Fetched whole, then written off the loop, which says when it is done.
+    h.settle().await;
     assert_eq!(h.exported.len(), 1);
     assert_eq!(h.exported[0].1, findings_tui::export::Format::Sarif);
-    // Written off the loop, which says when it is done.
-    h.settle().await;
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(
         !written.contains("demo-token"),
@@ -638,8 +639,8 @@ async fn the_file_name_extension_picks_the_export_format() {
     };
     assert_eq!(prompt.format(), findings_tui::export::Format::Json);
     h.key(KeyCode::Enter);
-    assert_eq!(h.exported[0].1, findings_tui::export::Format::Json);
     h.settle().await;
+    assert_eq!(h.exported[0].1, findings_tui::export::Format::Json);
     let items: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(items.len(), h.app.issues().list.len());
@@ -648,6 +649,7 @@ async fn the_file_name_extension_picks_the_export_format() {
     let path = dir.path().join("mine.txt.out");
     type_path(&mut h, &path);
     h.key(KeyCode::Enter);
+    h.settle().await;
     assert_eq!(h.exported[1].1, findings_tui::export::Format::Json);
 }
 
@@ -710,7 +712,8 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
 async fn y_offers_id_url_path_and_a_markdown_table() {
     let mut h = Harness::new(2000, 120, 35).await;
     h.start().await;
-    let issue = h.app.issues().selected_issue().unwrap();
+    let id = h.app.issues().selected_issue().unwrap().id().to_owned();
+    let issue = h.whole(&id).await;
     h.key(KeyCode::Char('y'));
     assert!(matches!(h.app.overlay, Some(Overlay::CopyMenu(_))));
     let screen = h.screen();
@@ -720,8 +723,10 @@ async fn y_offers_id_url_path_and_a_markdown_table() {
     );
     h.key(KeyCode::Char('i'));
     assert!(h.app.overlay.is_none());
+    // The link is fetched (the row does not keep it): the copy follows.
     h.key(KeyCode::Char('y'));
     h.key(KeyCode::Char('u'));
+    h.settle().await;
     h.key(KeyCode::Char('y'));
     h.key(KeyCode::Char('p'));
     // j and Enter choose too (the second choice: the URL); Esc copies nothing.
@@ -739,6 +744,7 @@ async fn y_offers_id_url_path_and_a_markdown_table() {
     // With nothing marked, `m` copies the selected row; with marks, those.
     h.key(KeyCode::Char('y'));
     h.key(KeyCode::Char('m'));
+    h.settle().await;
     let table = h.copied.last().unwrap().clone();
     assert_eq!(table.lines().count(), 3, "{table}");
     assert!(
@@ -765,6 +771,7 @@ async fn y_offers_id_url_path_and_a_markdown_table() {
         "{screen}"
     );
     h.key(KeyCode::Char('m'));
+    h.settle().await;
     let table = h.copied.last().unwrap().clone();
     assert_eq!(table.lines().count(), 5, "{table}");
     assert_eq!(
@@ -796,7 +803,7 @@ async fn command_line_filters_take_the_values_the_table_shows() {
         .list
         .items
         .iter()
-        .map(|i| i.unpack().unwrap().issue.unwrap())
+        .map(|i| i.summary().issue.unwrap())
         .collect();
     assert!(!items.is_empty());
     for i in &items {
@@ -883,7 +890,7 @@ async fn beside_the_list_the_detail_follows_the_cursor_and_fetches_once_it_rests
     assert!(!h.app.detail_has_keys(), "the list keeps the keys");
     let ids: Vec<String> = h.app.issues().list.items[..4]
         .iter()
-        .map(|r| r.id.to_string())
+        .map(|r| r.id().to_string())
         .collect();
     assert_eq!(h.app.detail.as_ref().unwrap().issue.id(), ids[0]);
     // Three quick moves: the preview shows each at once, fetches none yet.

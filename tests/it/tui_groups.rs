@@ -25,13 +25,9 @@ async fn listed(client: &Client, selection: &ListSelection) -> Vec<Issue> {
     }
 }
 
-/// The findings the Issues list holds.
-fn shown(h: &Harness) -> Vec<Issue> {
-    let list = &h.app.issues().list;
-    list.items
-        .iter()
-        .filter_map(|r| r.unpack()?.issue)
-        .collect()
+/// The findings the Issues list holds, whole.
+async fn shown(h: &Harness) -> Vec<Issue> {
+    h.loaded_whole().await
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -81,7 +77,7 @@ async fn groups_count_what_the_list_gives_enter_narrows_and_esc_restores() {
         issues.selection.filter.severities,
         filtered.filter.severities
     );
-    let rows = shown(&h);
+    let rows = shown(&h).await;
     assert_eq!(rows.len() as i64, pick.issues_count.unwrap());
     assert!(rows.iter().all(|i| i.rule_id == pick.rule_id));
     let screen = h.screen();
@@ -107,7 +103,7 @@ async fn groups_count_what_the_list_gives_enter_narrows_and_esc_restores() {
     h.keys("R");
     assert!(!h.app.issues().groups.shown);
     assert_eq!(
-        shown(&h).len(),
+        shown(&h).await.len(),
         listed(&client, &critical).await.len().min(100)
     );
 }
@@ -115,6 +111,7 @@ async fn groups_count_what_the_list_gives_enter_narrows_and_esc_restores() {
 /// Opens the detail on the first loaded finding `pick` chooses.
 async fn open_detail_on(h: &mut Harness, pick: impl Fn(&Issue) -> bool) -> Issue {
     let row = shown(h)
+        .await
         .iter()
         .position(pick)
         .expect("such a finding loaded");
@@ -122,14 +119,14 @@ async fn open_detail_on(h: &mut Harness, pick: impl Fn(&Issue) -> bool) -> Issue
     h.key(KeyCode::Enter);
     h.settle().await;
     assert!(h.app.detail_has_keys());
-    shown(h)[row].clone()
+    shown(h).await[row].clone()
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn each_relative_key_narrows_the_list_and_esc_restores_it() {
     let mut h = Harness::new(600, 120, 35).await;
     h.start().await;
-    let before = shown(&h);
+    let before = shown(&h).await;
     let client = common::client_for(h.server());
 
     // C: the same CVE, in every repository.
@@ -145,7 +142,7 @@ async fn each_relative_key_narrows_the_list_and_esc_restores_it() {
     h.settle().await;
     let sel = h.app.issues().selection.clone();
     assert_eq!(sel.filter.cves, vec![cve.clone()]);
-    let rows = shown(&h);
+    let rows = shown(&h).await;
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|i| {
         i.sca_attributes
@@ -157,7 +154,7 @@ async fn each_relative_key_narrows_the_list_and_esc_restores_it() {
     h.key(KeyCode::Esc);
     h.settle().await;
     assert!(h.app.issues().selection.is_empty());
-    assert_eq!(shown(&h).len(), before.len());
+    assert_eq!(shown(&h).await.len(), before.len());
 
     // R: the same rule; then, from one of those, P: the same repository.
     let f = open_detail_on(&mut h, |i| i.rule_id.is_some()).await;
@@ -167,7 +164,7 @@ async fn each_relative_key_narrows_the_list_and_esc_restores_it() {
         h.app.issues().selection.filter.rule_ids,
         vec![f.rule_id.clone().unwrap()]
     );
-    assert!(shown(&h).iter().all(|i| i.rule_id == f.rule_id));
+    assert!(shown(&h).await.iter().all(|i| i.rule_id == f.rule_id));
     let g = open_detail_on(&mut h, |_| true).await;
     let repo = g.repository.and_then(|r| r.name).unwrap();
     h.keys("P");
@@ -178,7 +175,7 @@ async fn each_relative_key_narrows_the_list_and_esc_restores_it() {
         sel.filter.rule_ids.is_empty(),
         "a relative set is one field"
     );
-    let rows = shown(&h);
+    let rows = shown(&h).await;
     assert!(
         rows.iter()
             .all(|i| i.repository.as_ref().and_then(|r| r.name.as_ref()) == Some(&repo))
@@ -195,7 +192,7 @@ async fn each_relative_key_narrows_the_list_and_esc_restores_it() {
     h.settle().await;
     assert!(h.app.issues().selection.is_empty());
     let ids = |v: &[Issue]| v.iter().map(|i| i.id().to_owned()).collect::<Vec<_>>();
-    assert_eq!(ids(&shown(&h)), ids(&before));
+    assert_eq!(ids(&shown(&h).await), ids(&before));
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -46,7 +46,7 @@ pub(crate) fn loaded(h: &Harness) -> Vec<Issue> {
         .list
         .items
         .iter()
-        .filter_map(|r| r.unpack()?.issue)
+        .filter_map(|r| r.summary().issue)
         .collect()
 }
 
@@ -72,8 +72,8 @@ pub(crate) fn row_state(h: &Harness, id: &str) -> Option<AggregateState> {
         .list
         .items
         .iter()
-        .find(|r| &*r.id == id)
-        .and_then(|r| r.state.clone())
+        .find(|r| r.id() == id)
+        .and_then(|r| r.state())
 }
 
 pub(crate) fn command(h: &mut Harness, line: &str) {
@@ -378,7 +378,9 @@ async fn the_groups_are_counted_again_after_a_triage() {
     h.key(KeyCode::Esc);
     assert!(!h.app.issues().groups.shown);
     let id = select_ignorable(&mut h);
-    let rule = loaded(&h)
+    let rule = h
+        .loaded_whole()
+        .await
         .into_iter()
         .find(|i| i.id() == id)
         .and_then(|i| i.rule_id);

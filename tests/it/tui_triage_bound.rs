@@ -133,9 +133,9 @@ async fn an_exception_request_is_named_before_and_shown_in_the_list_and_overview
         .list
         .items
         .iter()
-        .find(|r| *r.id == id)
+        .find(|r| r.id() == id)
         .unwrap();
-    assert_eq!(row.exception, Some(ExceptionState::Requested));
+    assert_eq!(row.exception(), Some(ExceptionState::Requested));
     let list = h.screen();
     assert!(list.contains("exc. requested · open"), "{list}");
     h.key(KeyCode::Enter);

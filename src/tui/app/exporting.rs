@@ -8,7 +8,7 @@ use super::{App, Effect, Overlay, PaneId};
 use crate::api::model::Issue;
 use crate::export::Format;
 use crate::handoff::{ClipboardText, SafeUrl};
-use crate::tui::message::ExportItems;
+use crate::tui::message::{ExportItems, Then};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;
 use tui_input::Input;
@@ -106,12 +106,6 @@ fn selected_issue(app: &App, pane: PaneId) -> Option<Issue> {
     findings_of(app, pane)?.selected_issue()
 }
 
-/// The rows an export of the pane would write: the marked ones (in list
-/// order, shown or not), else every row shown (the local filter applies).
-fn rows(app: &App, pane: PaneId) -> ExportItems {
-    findings_of(app, pane).map_or(ExportItems::Findings(Vec::new()), |f| f.export_items())
-}
-
 /// `e`: opens the export prompt (nothing to export: says so).
 pub(super) fn open_export(app: &mut App) {
     let pane = app.pane;
@@ -159,21 +153,18 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
             let format = prompt.format();
             let pane = prompt.pane;
             app.overlay = None;
-            let items = rows(app, pane);
-            app.status = Some(format!(
-                "exporting {} finding{} to {} as {}…",
-                items.len(),
-                if items.len() == 1 { "" } else { "s" },
-                crate::text::one_line(&path),
-                format.name()
-            ));
             app.export_format = format;
-            app.exports_running += 1;
-            app.outbox.effects.push(Effect::Export {
+            // The rows keep only what the table shows: the findings an
+            // export writes (the marked ones, else every row shown) are
+            // fetched whole first.
+            let then = Then::Export {
                 path: PathBuf::from(path),
                 format,
-                items,
-            });
+            };
+            match findings_of(app, pane).and_then(|f| f.export_fetch(then)) {
+                Some(fetch) => app.start_fetch(fetch),
+                None => app.status = Some("nothing to export: no finding is loaded".into()),
+            }
         }
         _ => {
             prompt.error = None;
@@ -264,22 +255,57 @@ pub fn on_copy_key(app: &mut App, key: KeyEvent) {
     };
     let pane = menu.pane;
     app.overlay = None;
-    let (text, what) = match copy_text(app, pane, choice) {
-        Ok(found) => found,
-        Err(why) => {
-            app.status = Some(why);
-            return;
-        }
+    let Some(findings) = findings_of(app, pane) else {
+        return;
     };
-    app.status = Some(format!("copied {what}"));
-    app.outbox.effects.push(Effect::Copy(text));
+    // The id and path:line are in the row; the link and a Markdown table
+    // need the findings whole.
+    let fetch = match choice {
+        0 | 2 => None,
+        3 if findings.marked() > 0 => findings.export_fetch(Then::Copy(choice)),
+        _ => findings.selected_fetch(Then::Copy(choice)),
+    };
+    drop(findings);
+    if let Some(fetch) = fetch {
+        return app.start_fetch(fetch);
+    }
+    let copied = selected_issue(app, pane)
+        .ok_or_else(|| "no finding selected".to_owned())
+        .and_then(|issue| copy_text(&issue, choice, &ExportItems::Findings(Vec::new())));
+    finish_copy(app, copied);
+}
+
+/// Copies what choice `choice` of the copy menu takes of `items`, the
+/// findings fetched for it.
+pub(super) fn copy_fetched(app: &mut App, choice: usize, items: &ExportItems) {
+    let issue = match items {
+        ExportItems::Issues(v) => v.first().and_then(|i| i.issue.clone()),
+        ExportItems::Findings(v) => v.first().cloned(),
+    };
+    let copied = issue
+        .ok_or_else(|| "the finding is gone".to_owned())
+        .and_then(|issue| copy_text(&issue, choice, items));
+    finish_copy(app, copied);
+}
+
+fn finish_copy(app: &mut App, copied: Result<(ClipboardText, String), String>) {
+    match copied {
+        Ok((text, what)) => {
+            app.status = Some(format!("copied {what}"));
+            app.outbox.effects.push(Effect::Copy(text));
+        }
+        Err(why) => app.status = Some(why),
+    }
 }
 
 /// The text of a copy choice, and what to call it in the status line.
 /// What is copied may be pasted into a shell: it is made only by the
 /// cleaning constructors of [`ClipboardText`].
-fn copy_text(app: &App, pane: PaneId, choice: usize) -> Result<(ClipboardText, String), String> {
-    let issue = selected_issue(app, pane).ok_or("no finding selected")?;
+fn copy_text(
+    issue: &Issue,
+    choice: usize,
+    items: &ExportItems,
+) -> Result<(ClipboardText, String), String> {
     match choice {
         0 => match ClipboardText::line(issue.id()) {
             None => Err("this finding has no id".into()),
@@ -295,11 +321,6 @@ fn copy_text(app: &App, pane: PaneId, choice: usize) -> Result<(ClipboardText, S
             Some(loc) => Ok((loc.clone(), loc.to_string())),
         },
         _ => {
-            let items = match findings_of(app, pane) {
-                Some(f) if f.marked() > 0 => f.export_items(),
-                Some(f) => f.selected_items(),
-                None => ExportItems::Findings(vec![issue.clone()]),
-            };
             let (out, n) = items
                 .write_to(Vec::new(), Format::Markdown, 0)
                 .map_err(|e| e.to_string())?;

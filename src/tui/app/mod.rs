@@ -8,6 +8,7 @@ mod command_line;
 mod commands;
 mod exporting;
 mod exporting_view;
+mod fetching;
 mod preview;
 mod quitting;
 mod triage;
@@ -80,6 +81,8 @@ pub struct App {
     pub exports_running: usize,
     /// The `:` commands run this session, oldest first (Up recalls them).
     pub command_history: Vec<String>,
+    /// Findings being fetched whole for a link, a copy or an export.
+    pub fetching: Option<fetching::Fetching>,
     /// The format of the last export (the next prompt offers it first).
     pub export_format: crate::export::Format,
     /// The triage dialog, its draft, the one triage in flight and what
@@ -112,6 +115,7 @@ impl App {
             outbox: Outbox::new(session.read_only),
             quit: false,
             exports_running: 0,
+            fetching: None,
             command_history: Vec::new(),
             export_format: crate::export::Format::Csv,
             now: chrono::Utc::now(),
@@ -202,6 +206,7 @@ impl App {
     /// Whether anything is being fetched (the spinner runs only then).
     pub fn is_loading(&self) -> bool {
         self.triage.is_loading()
+            || self.fetching.is_some()
             // A preview waiting for the cursor to rest needs the clock.
             || self.detail.as_ref().is_some_and(|d| d.hold_until.is_some())
             || self.panes.iter().any(|p| p.is_loading())
@@ -309,9 +314,25 @@ impl App {
     fn finish(&mut self) -> Vec<Effect> {
         self.relayout();
         self.with_pane(self.pane, |p, cx| p.after_update(cx));
+        // What an event does may raise more (a fetch answered from the
+        // cache says so at once): until none is left.
+        while !self.outbox.events.is_empty() {
+            self.take_events();
+        }
+        self.relayout();
+        if let Some(detail) = &mut self.detail {
+            self.outbox.act_for(Owner::Detail);
+            detail.ensure_data(&self.enriched, &mut self.outbox, self.now);
+        }
+        std::mem::take(&mut self.outbox.effects)
+    }
+
+    /// Runs what panes asked of the app.
+    fn take_events(&mut self) {
         for event in std::mem::take(&mut self.outbox.events) {
             match event {
                 AppEvent::OpenDetail(issue) => self.open_detail(*issue),
+                AppEvent::Fetch(fetch) => self.start_fetch(*fetch),
                 AppEvent::Error { title, message } => {
                     self.status = Some(format!("{title}: {message}"));
                     self.overlay = Some(Overlay::Error { title, message });
@@ -321,12 +342,6 @@ impl App {
                 AppEvent::ToPane(pane, msg) => self.hand_to_pane(pane, msg),
             }
         }
-        self.relayout();
-        if let Some(detail) = &mut self.detail {
-            self.outbox.act_for(Owner::Detail);
-            detail.ensure_data(&self.enriched, &mut self.outbox, self.now);
-        }
-        std::mem::take(&mut self.outbox.effects)
     }
 
     /// Computes the geometry again if the size or the layout mode changed.
@@ -416,6 +431,10 @@ impl App {
         if self.on_app_action(action) {
             return;
         }
+        // Esc stops a fetch for a link, copy or export first.
+        if action == Action::Back && self.stop_fetch() {
+            return;
+        }
         if self.detail_has_keys() {
             return self.on_detail_action(action);
         }
@@ -492,7 +511,12 @@ impl App {
     /// for (its request was cancelled or superseded) is dropped.
     fn on_reply(&mut self, reply: Reply) {
         let Reply { id, result } = reply;
-        match self.outbox.owner_of(id) {
+        // A page of a stream: more come under the same id.
+        let owner = match &result {
+            Ok(super::message::ApiResponse::RowsSoFar(_)) => self.outbox.owner_so_far(id),
+            _ => self.outbox.owner_of(id),
+        };
+        match owner {
             Some(Owner::Pane(pane, slot)) => {
                 self.with_pane(pane, |p, cx| p.on_reply(slot, id, result, cx));
             }
@@ -506,6 +530,7 @@ impl App {
                 self.outbox.act_for(Owner::Triage);
                 self.triage.on_reply(id, result, self.now, &mut self.outbox);
             }
+            Some(Owner::Fetch) => self.on_fetch_reply(id, result),
             Some(Owner::App) | None => {}
         }
     }

@@ -157,3 +157,114 @@ fn q_with_a_kept_triage_draft_asks_naming_its_findings() {
     press(&mut app, KeyCode::Char('y'));
     assert!(app.quit);
 }
+
+/// An app whose Issues list holds one finding with a link.
+fn with_one_row() -> (App, Issue) {
+    use crate::api::model::{IssueItem, ListIssuesResponse};
+    use crate::tui::message::{ApiRequest, ApiResponse, Reply};
+    let mut app = app();
+    let effects = app.start();
+    let Some((id, _)) = effects.iter().find_map(|e| match e {
+        Effect::Send {
+            id,
+            request: ApiRequest::ListRows(_),
+        } => Some((*id, ())),
+        _ => None,
+    }) else {
+        panic!("the list is asked for")
+    };
+    let issue = Issue {
+        id: Some("f1".into()),
+        line_of_code_url: Some("https://git.example/a.py#L3".into()),
+        message: Some("kept by the server, not the row".into()),
+        ..Issue::default()
+    };
+    let page = ListIssuesResponse {
+        issues: vec![IssueItem {
+            issue: Some(issue.clone()),
+            ..IssueItem::default()
+        }],
+        cursor: None,
+    };
+    app.update(Msg::Reply(Reply {
+        id,
+        result: Ok(ApiResponse::ListIssues(page)),
+    }));
+    (app, issue)
+}
+
+fn fetch_sent(effects: &[Effect]) -> Option<crate::tui::message::RequestId> {
+    effects.iter().find_map(|e| match e {
+        Effect::Send {
+            id,
+            request: crate::tui::message::ApiRequest::GetIssues { ids, items: true },
+        } if ids == &["f1".to_owned()] => Some(*id),
+        _ => None,
+    })
+}
+
+#[test]
+fn o_fetches_the_finding_whole_says_so_and_opens_its_link_when_it_comes() {
+    use crate::tui::message::{ApiResponse, ExportItems, Reply};
+    let (mut app, issue) = with_one_row();
+    let effects = press(&mut app, KeyCode::Char('o'));
+    let id = fetch_sent(&effects).expect("the finding is fetched for its link");
+    assert!(!effects.iter().any(|e| matches!(e, Effect::OpenUrl(_))));
+    assert!(
+        app.fetching.is_some() && app.is_loading(),
+        "the spinner runs"
+    );
+    assert!(
+        app.status
+            .as_deref()
+            .unwrap()
+            .starts_with("fetching the finding")
+    );
+    let whole = ExportItems::Issues(vec![crate::api::model::IssueItem {
+        issue: Some(issue),
+        ..Default::default()
+    }]);
+    let effects = app.update(Msg::Reply(Reply {
+        id,
+        result: Ok(ApiResponse::Items(whole)),
+    }));
+    assert!(
+        effects.iter().any(
+            |e| matches!(e, Effect::OpenUrl(u) if u.as_str() == "https://git.example/a.py#L3")
+        )
+    );
+    assert!(app.fetching.is_none());
+    // Fetched once: the copy menu's link is copied at once.
+    press(&mut app, KeyCode::Char('y'));
+    let effects = press(&mut app, KeyCode::Char('u'));
+    assert!(fetch_sent(&effects).is_none());
+    assert!(effects.iter().any(|e| matches!(e, Effect::Copy(_))));
+}
+
+#[test]
+fn esc_stops_a_fetch_and_a_failed_fetch_says_why() {
+    use crate::tui::message::Reply;
+    let (mut app, _) = with_one_row();
+    let effects = press(&mut app, KeyCode::Char('o'));
+    let id = fetch_sent(&effects).unwrap();
+    let effects = press(&mut app, KeyCode::Esc);
+    assert!(effects.contains(&Effect::Cancel(id)));
+    assert!(app.fetching.is_none());
+    assert_eq!(app.status.as_deref(), Some("fetch stopped"));
+    // A late answer is dropped.
+    let effects = app.update(Msg::Reply(Reply {
+        id,
+        result: Err(crate::api::ApiError::Connection("reset".into())),
+    }));
+    assert!(effects.is_empty() && app.overlay.is_none());
+    let effects = press(&mut app, KeyCode::Char('o'));
+    let id = fetch_sent(&effects).unwrap();
+    app.update(Msg::Reply(Reply {
+        id,
+        result: Err(crate::api::ApiError::Connection("reset".into())),
+    }));
+    assert!(
+        matches!(&app.overlay, Some(Overlay::Error { message, .. }) if message.contains("reset"))
+    );
+    assert!(app.fetching.is_none());
+}

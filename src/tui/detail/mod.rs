@@ -11,7 +11,7 @@ use crate::tui::keymap::Action;
 use crate::tui::list::findings_list::{copy_link, open_url};
 use crate::tui::list::load::Loader;
 use crate::tui::message::{
-    ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneMsg, RequestId,
+    ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, PaneMsg, RequestId, Then,
 };
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -193,6 +193,28 @@ impl DetailView {
         cache.insert(key, entry);
     }
 
+    /// The finding whole, once its fetch came (the list's copy lacks its
+    /// link).
+    fn whole<'a>(&'a self, cache: &'a Cache) -> Option<&'a Issue> {
+        match self.issue.id.as_ref().and_then(|id| cache.get(id)) {
+            Some(Enriched::Loaded(issue)) => Some(issue),
+            _ => None,
+        }
+    }
+
+    /// Asks the app to fetch the finding whole for `then` (its own fetch
+    /// has not come yet, or failed).
+    fn fetch_whole(&self, then: Then, outbox: &mut Outbox) {
+        let id = self.issue.id();
+        if !id.is_empty() {
+            outbox
+                .events
+                .push(AppEvent::Fetch(Box::new(crate::tui::message::Fetch::one(
+                    id, false, then,
+                ))));
+        }
+    }
+
     /// The richest copy of the finding there is.
     pub fn best_issue<'a>(&'a self, cache: &'a Cache) -> Option<&'a Issue> {
         match self.issue.id.as_ref().and_then(|id| cache.get(id)) {
@@ -260,8 +282,14 @@ impl DetailView {
                 }
             }
             Action::Refresh => self.refetch(cache),
-            Action::OpenInBrowser => open_url(outbox, self.best_issue(cache)),
-            Action::Copy => copy_link(outbox, self.best_issue(cache)),
+            Action::OpenInBrowser => match self.whole(cache) {
+                Some(issue) => open_url(outbox, Some(issue)),
+                None => self.fetch_whole(Then::OpenUrl, outbox),
+            },
+            Action::Copy => match self.whole(cache) {
+                Some(issue) => copy_link(outbox, Some(issue)),
+                None => self.fetch_whole(Then::CopyLink, outbox),
+            },
             Action::NextTab => {
                 self.tab = (self.tab + 1) % self.tabs.len();
                 self.scroll = 0;

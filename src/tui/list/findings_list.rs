@@ -3,14 +3,15 @@
 //! and copy read of a list. Each pane keeps its own `PagedList` of packed
 //! rows and hands it here.
 
-use crate::api::model::{Issue, IssueItem, Timestamp};
+use crate::api::model::{Issue, IssueItem, ListIssuesRequest, MAX_PAGE_SIZE, Timestamp};
 use crate::handoff::{ClipboardText, SafeUrl};
 use crate::tui::keymap::Action;
 use crate::tui::list::load::PagedList;
 use crate::tui::message::rows::{Finding, FindingRow};
-use crate::tui::message::{AppEvent, ExportItems, Outbox};
+use crate::tui::message::{ApiRequest, AppEvent, ExportItems, Fetch, Outbox, Then};
 use crate::tui::pane::FindingsSource;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// The finding ids marked on a pane (`Space`).
 #[derive(Debug, Clone, Default)]
@@ -137,7 +138,7 @@ pub enum ListKey {
 /// The keys every findings list answers alike: moving, `Enter`, `r`,
 /// `Esc` (stops a load), `o`, `y`, `Space` and `U` (clear the marks).
 /// `rows` is how many rows the list shows.
-pub fn on_list_key<T: Finding>(
+pub fn on_list_key<T: Exportable>(
     list: &mut PagedList<FindingRow<T>>,
     marks: &mut Marks,
     action: Action,
@@ -147,13 +148,17 @@ pub fn on_list_key<T: Finding>(
     if list.navigate(action, rows) {
         return ListKey::Handled;
     }
-    let issue = |list: &PagedList<FindingRow<T>>| {
-        let item = list.selected_item()?.unpack()?;
-        item.finding().cloned()
+    // The link is not in the row: the finding is fetched for it.
+    let fetch = |list: &PagedList<FindingRow<T>>, then: Then, outbox: &mut Outbox| {
+        if let Some(row) = list.selected_item() {
+            let fetch = Fetch::one(row.id(), T::ITEMS, then);
+            outbox.events.push(AppEvent::Fetch(Box::new(fetch)));
+        }
     };
     match action {
         Action::Open => {
-            if let Some(issue) = issue(list) {
+            if let Some(row) = list.selected_item() {
+                let issue = row.summary().finding().cloned().unwrap_or_default();
                 outbox.events.push(AppEvent::OpenDetail(Box::new(issue)));
             }
         }
@@ -164,11 +169,11 @@ pub fn on_list_key<T: Finding>(
                 return ListKey::Unhandled;
             }
         }
-        Action::OpenInBrowser => open_url(outbox, issue(list).as_ref()),
-        Action::Copy => copy_link(outbox, issue(list).as_ref()),
+        Action::OpenInBrowser => fetch(list, Then::OpenUrl, outbox),
+        Action::Copy => fetch(list, Then::CopyLink, outbox),
         Action::Mark => {
             if let Some(row) = list.selected_item() {
-                match marks.toggle(&row.id) {
+                match marks.toggle(row.id()) {
                     Ok(_) => list.move_by(1),
                     Err(e) => outbox.status(e),
                 }
@@ -245,18 +250,26 @@ pub fn copy_link(outbox: &mut Outbox, issue: Option<&Issue>) {
     outbox.effects.push(crate::tui::message::Effect::Copy(text));
 }
 
+/// The most marked findings an export fetches one by one; more are
+/// picked out of the listing again (pages of 1,000).
+const FETCHED_ONE_BY_ONE: usize = 100;
+
 /// How a list's items become export items.
 pub trait Exportable: Finding + Sized {
+    /// Whether the list holds List issues items (else report findings).
+    const ITEMS: bool;
     fn export(items: Vec<Self>) -> ExportItems;
 }
 
 impl Exportable for IssueItem {
+    const ITEMS: bool = true;
     fn export(items: Vec<Self>) -> ExportItems {
         ExportItems::Issues(items)
     }
 }
 
 impl Exportable for Issue {
+    const ITEMS: bool = false;
     fn export(items: Vec<Self>) -> ExportItems {
         ExportItems::Findings(items)
     }
@@ -266,6 +279,10 @@ impl Exportable for Issue {
 pub struct Findings<'a, T> {
     pub list: &'a PagedList<FindingRow<T>>,
     pub marks: &'a Marks,
+    /// The List issues request the list was loaded with, when it was: an
+    /// export of every row shown lists them again (pages of the largest
+    /// size) rather than fetching them one by one.
+    pub listing: Option<ListIssuesRequest>,
 }
 
 impl<'a, T: Exportable + 'a> Findings<'a, T> {
@@ -273,7 +290,23 @@ impl<'a, T: Exportable + 'a> Findings<'a, T> {
         list: &'a PagedList<FindingRow<T>>,
         marks: &'a Marks,
     ) -> Box<dyn FindingsSource + 'a> {
-        Box::new(Findings { list, marks })
+        Box::new(Findings {
+            list,
+            marks,
+            listing: None,
+        })
+    }
+
+    /// The marked rows, in list order (shown or not).
+    fn marked_rows(&self) -> impl Iterator<Item = &FindingRow<T>> {
+        self.list
+            .items
+            .iter()
+            .filter(|row| self.marks.contains(row.id()))
+    }
+
+    fn shown_rows(&self) -> impl Iterator<Item = &FindingRow<T>> {
+        (0..self.list.len()).filter_map(|r| self.list.row(r))
     }
 }
 
@@ -287,32 +320,150 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
     }
 
     fn selected_issue(&self) -> Option<Issue> {
-        self.list.selected_item()?.unpack()?.finding().cloned()
+        self.list.selected_item()?.summary().finding().cloned()
     }
 
-    fn export_items(&self) -> ExportItems {
-        let items = if self.marks.is_empty() {
-            (0..self.list.len())
-                .filter_map(|r| self.list.row(r)?.unpack())
-                .collect()
-        } else {
-            self.list
-                .items
-                .iter()
-                .filter(|row| self.marks.contains(&row.id))
-                .filter_map(FindingRow::unpack)
+    fn marked_issues(&self) -> Vec<Issue> {
+        self.marked_rows()
+            .filter_map(|row| row.summary().finding().cloned())
+            .collect()
+    }
+
+    fn export_fetch(&self, then: Then) -> Option<Fetch> {
+        let fetch = |request, count| Fetch {
+            request,
+            one: None,
+            items: T::ITEMS,
+            count,
+            then,
+        };
+        let ids = |rows: &mut dyn Iterator<Item = &FindingRow<T>>| -> Vec<String> {
+            rows.map(|r| r.id().to_owned())
+                .filter(|id| !id.is_empty())
                 .collect()
         };
-        T::export(items)
+        let marked = !self.marks.is_empty();
+        if marked && (self.listing.is_none() || self.marks.len() <= FETCHED_ONE_BY_ONE) {
+            let ids = ids(&mut self.marked_rows());
+            let count = ids.len();
+            let request = ApiRequest::GetIssues {
+                ids,
+                items: T::ITEMS,
+            };
+            return (count > 0).then(|| fetch(request, count));
+        }
+        let count = if marked {
+            self.marks.len()
+        } else {
+            self.list.len()
+        };
+        if count == 0 {
+            return None;
+        }
+        match &self.listing {
+            Some(listing) => {
+                // Only the rows marked, or shown (under a local filter).
+                let keep = if marked {
+                    Some(Arc::new(ids(&mut self.marked_rows()).into_iter().collect()))
+                } else {
+                    self.list
+                        .visible
+                        .is_some()
+                        .then(|| Arc::new(ids(&mut self.shown_rows()).into_iter().collect()))
+                };
+                let request = ApiRequest::Relist {
+                    request: ListIssuesRequest {
+                        limit: Some(MAX_PAGE_SIZE),
+                        cursor: None,
+                        ..listing.clone()
+                    },
+                    keep,
+                    max: self.list.items.len(),
+                };
+                Some(fetch(request, count))
+            }
+            None => {
+                let request = ApiRequest::GetIssues {
+                    ids: ids(&mut self.shown_rows()),
+                    items: T::ITEMS,
+                };
+                Some(fetch(request, count))
+            }
+        }
     }
 
-    fn selected_items(&self) -> ExportItems {
-        T::export(
-            self.list
-                .selected_item()
-                .and_then(FindingRow::unpack)
-                .into_iter()
-                .collect(),
-        )
+    fn selected_fetch(&self, then: Then) -> Option<Fetch> {
+        let row = self.list.selected_item()?;
+        Some(Fetch::one(row.id(), T::ITEMS, then))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(n: usize) -> PagedList<FindingRow<IssueItem>> {
+        let mut list = PagedList::default();
+        let rows = (0..n)
+            .map(|i| {
+                FindingRow::new(&IssueItem::from_issue(Issue {
+                    id: Some(format!("f{i}")),
+                    ..Issue::default()
+                }))
+            })
+            .collect();
+        list.append(rows, None).unwrap();
+        list
+    }
+
+    fn request_of(findings: &Findings<'_, IssueItem>) -> ApiRequest {
+        findings.export_fetch(Then::CopyLink).unwrap().request
+    }
+
+    #[test]
+    fn an_export_fetches_few_marked_rows_by_id_and_many_out_of_the_listing() {
+        let list = list(300);
+        let mut marks = Marks::default();
+        let listing = Some(ListIssuesRequest::default());
+        for i in 0..3 {
+            marks.toggle(&format!("f{i}")).unwrap();
+        }
+        let findings = Findings {
+            list: &list,
+            marks: &marks,
+            listing: listing.clone(),
+        };
+        assert!(
+            matches!(request_of(&findings), ApiRequest::GetIssues { ids, items: true } if ids.len() == 3)
+        );
+        let mut many = Marks::default();
+        for i in 0..150 {
+            many.toggle(&format!("f{i}")).unwrap();
+        }
+        let findings = Findings {
+            list: &list,
+            marks: &many,
+            listing: listing.clone(),
+        };
+        let ApiRequest::Relist { request, keep, max } = request_of(&findings) else {
+            panic!("listed again")
+        };
+        assert_eq!((keep.unwrap().len(), max), (150, 300));
+        assert_eq!(request.limit, Some(MAX_PAGE_SIZE));
+        // Nothing marked, no local filter: the first 300 of the listing.
+        let none = Marks::default();
+        let findings = Findings {
+            list: &list,
+            marks: &none,
+            listing,
+        };
+        assert!(matches!(
+            request_of(&findings),
+            ApiRequest::Relist {
+                keep: None,
+                max: 300,
+                ..
+            }
+        ));
     }
 }

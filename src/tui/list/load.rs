@@ -54,6 +54,12 @@ impl Loader {
         }
     }
 
+    /// Whether a reply belongs to the request in flight of this generation,
+    /// which goes on (a page of a stream).
+    pub fn owns(&self, id: RequestId) -> bool {
+        matches!(self.pending, Some((pending, generation)) if pending == id && generation == self.generation)
+    }
+
     /// Cancels what is in flight (Esc); returns its id.
     pub fn cancel(&mut self) -> Option<RequestId> {
         self.pending.take().map(|(id, _)| id)

@@ -8,6 +8,7 @@
 //! every other module may import it without a circle.
 
 pub mod rows;
+pub mod search;
 
 /// The dashboard's reports, as requests and answers name them.
 pub use crate::api::model::{DashboardAnswer, DashboardReport};
@@ -73,6 +74,8 @@ pub enum Owner {
     Detail,
     /// The triage flow (its writes, counts and reloads).
     Triage,
+    /// Findings fetched whole for a link, a copy or an export.
+    Fetch,
     App,
 }
 
@@ -88,6 +91,24 @@ pub enum ApiRequest {
     /// List issues, answered as list rows (packed by the worker, off the UI
     /// thread).
     ListRows(ListIssuesRequest),
+    /// Every page from the request's cursor on, each answered as list rows
+    /// ([`ApiResponse::RowsSoFar`], the last as [`ApiResponse::Rows`]) as
+    /// it arrives, the next page asked for while this one is packed.
+    StreamRows(ListIssuesRequest),
+    /// Findings whole, by id, in this order (the single-issue fetch of
+    /// each): what a list row does not keep, for an export or a link.
+    /// `items`: as List issues items (else as report findings).
+    GetIssues {
+        ids: Vec<String>,
+        items: bool,
+    },
+    /// The findings a listing gives again, whole: the first `max` of them,
+    /// or only those of `keep` (ids) when given.
+    Relist {
+        request: ListIssuesRequest,
+        keep: Option<std::sync::Arc<std::collections::HashSet<String>>>,
+        max: usize,
+    },
     Report(ReportRequest),
     Search(SearchIssuesRequest),
     UpdateScm {
@@ -150,6 +171,12 @@ pub enum ApiResponse {
     ListIssues(ListIssuesResponse),
     Issue(Box<Issue>),
     Rows(RowPage),
+    /// A page of a [`ApiRequest::StreamRows`]: more follow under the same
+    /// request id.
+    RowsSoFar(RowPage),
+    /// Findings fetched whole ([`ApiRequest::GetIssues`],
+    /// [`ApiRequest::Relist`]).
+    Items(ExportItems),
     Report(ReportResponse),
     Search(SearchIssuesResponse),
     Scm(ScmConfigResponse),
@@ -173,6 +200,8 @@ impl ApiResponse {
             ApiResponse::ListIssues(_) => "list issues",
             ApiResponse::Issue(_) => "issue",
             ApiResponse::Rows(_) => "list rows",
+            ApiResponse::RowsSoFar(_) => "list rows",
+            ApiResponse::Items(_) => "findings",
             ApiResponse::Report(_) => "report",
             ApiResponse::Search(_) => "search",
             ApiResponse::Scm(_) => "SCM config",
@@ -276,6 +305,9 @@ pub enum Effect {
 #[derive(Debug, Clone)]
 pub enum AppEvent {
     OpenDetail(Box<Issue>),
+    /// Fetch findings whole, then do `then` with them: a row keeps only
+    /// what its table shows.
+    Fetch(Box<Fetch>),
     Error {
         title: String,
         message: String,
@@ -287,6 +319,52 @@ pub enum AppEvent {
     /// Findings or issues changed on the server (a triage): every pane and
     /// the detail take the fresh copies or load again.
     Changed(Changed),
+}
+
+/// Findings to fetch whole and what to do with them once they come.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fetch {
+    pub request: ApiRequest,
+    /// The finding's id when the request is for one (a finding the detail
+    /// fetched already is not fetched again).
+    pub one: Option<String>,
+    /// As List issues items (else as report findings).
+    pub items: bool,
+    /// How many findings, as the status line says while they load.
+    pub count: usize,
+    pub then: Then,
+}
+
+impl Fetch {
+    /// The selected finding `id`, for `then`.
+    pub fn one(id: &str, items: bool, then: Then) -> Fetch {
+        Fetch {
+            request: ApiRequest::GetIssues {
+                ids: vec![id.to_owned()],
+                items,
+            },
+            one: Some(id.to_owned()),
+            items,
+            count: 1,
+            then,
+        }
+    }
+}
+
+/// What is done with findings fetched whole.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Then {
+    /// `o`: open the finding's line of code.
+    OpenUrl,
+    /// `y` on a list: copy its link, else its id.
+    CopyLink,
+    /// A choice of the copy menu (see `COPY_CHOICES`).
+    Copy(usize),
+    /// Write them to a new file.
+    Export {
+        path: std::path::PathBuf,
+        format: Format,
+    },
 }
 
 /// What the app hands one pane, addressed by its id.
@@ -399,6 +477,11 @@ impl Outbox {
     /// `None` for a request cancelled or never sent.
     pub fn owner_of(&mut self, id: RequestId) -> Option<Owner> {
         self.owners.remove(&id)
+    }
+
+    /// Who sent request `id`, which goes on (a stream's page came).
+    pub fn owner_so_far(&self, id: RequestId) -> Option<Owner> {
+        self.owners.get(&id).copied()
     }
 
     /// The requests queued so far, with their ids (for tests and tools).

@@ -1,28 +1,28 @@
-//! How the finding lists keep what they load. A typed finding costs about
-//! 12 KB in memory (3.3 KB inline, the rest in small heap blocks) against
-//! about 3 KB of JSON, so a list of 100,000 would hold about 1 GB. Each
-//! loaded finding is kept instead as a [`FindingRow`]: the few cells the
-//! table draws and the whole item packed (its JSON,
-//! LZ4-compressed against a dictionary of typical findings, so the field
-//! names and enum values shared by every finding cost almost nothing). The
-//! item is unpacked only when it is opened, copied or exported. The text
-//! `/` searches is kept apart, every row's in one block ([`SearchIndex`]),
-//! so a search reads memory in order.
+//! How the finding lists keep what they load: each loaded finding is a
+//! [`FindingRow`], what the table draws and the few fields a triage needs,
+//! in about 100 bytes and one small heap block. The whole finding is not
+//! kept (it took 1,100 bytes a row, LZ4-compressed): the detail comes from
+//! the single-issue fetch, and what needs more of a finding than its row
+//! (its link, an export) fetches it. The text `/` searches is kept apart,
+//! every row's in one index ([`SearchIndex`]).
 
+pub use super::search::SearchIndex;
 use crate::api::model::{
-    AggregateState, ExceptionState, Issue, IssueItem, ListIssuesResponse, Severity, Timestamp,
+    AggregateState, ExceptionState, Issue, IssueItem, IssueType, ListIssuesResponse, Repository,
+    Severity, Timestamp, TriagePermission, TriageReason, TriageState,
 };
 use crate::triage::expiry;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 /// What a list row can be made of: a List issues item or a report finding.
-pub trait Finding: Serialize + DeserializeOwned {
+pub trait Finding: Sized {
     fn finding(&self) -> Option<&Issue>;
     /// This kind of row made from a List issues item.
     fn from_item(item: &IssueItem) -> Option<Self>;
+    /// This kind of row holding `issue` alone.
+    fn from_issue(issue: Issue) -> Self;
 }
 
 impl Finding for IssueItem {
@@ -32,6 +32,12 @@ impl Finding for IssueItem {
     fn from_item(item: &IssueItem) -> Option<Self> {
         Some(item.clone())
     }
+    fn from_issue(issue: Issue) -> Self {
+        IssueItem {
+            issue: Some(issue),
+            ..IssueItem::default()
+        }
+    }
 }
 
 impl Finding for Issue {
@@ -40,6 +46,9 @@ impl Finding for Issue {
     }
     fn from_item(item: &IssueItem) -> Option<Self> {
         item.issue.clone()
+    }
+    fn from_issue(issue: Issue) -> Self {
+        issue
     }
 }
 
@@ -60,7 +69,7 @@ pub fn refresh_rows<T: Finding>(rows: &mut [FindingRow<T>], fresh: &[IssueItem])
         let Some(new) = T::from_item(item) else {
             continue;
         };
-        for row in rows.iter_mut().filter(|r| &*r.id == id) {
+        for row in rows.iter_mut().filter(|r| r.id() == id) {
             *row = FindingRow::new(&new);
             changed += 1;
         }
@@ -68,69 +77,299 @@ pub fn refresh_rows<T: Finding>(rows: &mut [FindingRow<T>], fresh: &[IssueItem])
     changed
 }
 
-/// One loaded finding: the table's cells and the packed item. Strings are as the server sent them; views make them safe.
+/// One loaded finding: the table's cells and what a triage reads (its
+/// states and permission). Strings are as the server sent them; views make
+/// them safe.
 #[derive(Debug, Clone)]
 pub struct FindingRow<T> {
-    pub id: Box<str>,
-    pub severity: Option<Severity>,
-    pub state: Option<AggregateState>,
-    /// Where its exception request stands, when the server said
-    /// ([`Issue::exception_state`]).
-    pub exception: Option<ExceptionState>,
-    pub rule: Box<str>,
-    pub repository: Box<str>,
-    /// `path:line`
-    pub location: Box<str>,
-    pub relevant_since: Option<Timestamp>,
-    pub created_at: Option<Timestamp>,
+    /// The id, then the file path.
+    text: Box<str>,
+    id_len: u32,
+    /// The line (0: none).
+    line: u32,
+    /// The rule as the table shows it ([`Issue::rule_label`]) and the
+    /// repository's name: shared by the rows of a page.
+    rule: Arc<str>,
+    repository: Arc<str>,
+    relevant_since: Stamp,
+    created_at: Stamp,
     /// When an ignore ends, if the finding is ignored with an expiry in its
     /// triage note ([`crate::triage::expiry`]).
-    pub expires: Option<Timestamp>,
-    packed: Box<[u8]>,
+    expires: Stamp,
+    severity: Code,
+    state: Code,
+    /// Where its exception request stands, when the server said
+    /// ([`Issue::exception_state`]).
+    exception: Code,
+    triage_state: Code,
+    triage_reason: Code,
+    permission: Code,
+    issue_type: Code,
+    /// Values of those fields this build does not know, as sent (rare).
+    unknown: Option<Box<[Unknown]>>,
     item: PhantomData<fn() -> T>,
 }
 
 impl<T: Finding> FindingRow<T> {
     pub fn new(item: &T) -> Self {
-        let packed = crate::json::encode(item)
-            .map(|json| lz4_flex::block::compress_prepend_size_with_dict(&json, dictionary()))
-            .unwrap_or_default()
-            .into_boxed_slice();
-        let issue = item.finding();
-        let text = |f: fn(&Issue) -> &str| issue.map_or("", f);
+        Self::new_sharing(item, &mut Shared::default())
+    }
+
+    /// [`FindingRow::new`], the texts many rows repeat taken from `shared`.
+    pub fn new_sharing(item: &T, shared: &mut Shared) -> Self {
+        let Some(i) = item.finding() else {
+            return Self::new_sharing(&T::from_issue(Issue::default()), shared);
+        };
+        let id = i.id();
+        let path = i.file_path.as_deref().unwrap_or("");
+        let mut unknown = Vec::new();
+        let mut code = |field: u8, value: Option<&dyn Coded>| match value {
+            None => 0,
+            Some(v) => v.code().unwrap_or_else(|| {
+                unknown.push((field, v.raw().into()));
+                OTHER
+            }),
+        };
+        let severity = code(0, i.severity.as_ref().map(|v| v as _));
+        let state = code(1, i.aggregate_state.as_ref().map(|v| v as _));
+        let exception_state = i.exception_state();
+        let exception = code(2, exception_state.as_ref().map(|v| v as _));
+        let triage_state = code(3, i.triage_state.as_ref().map(|v| v as _));
+        let triage_reason = code(4, i.triage_reason.as_ref().map(|v| v as _));
+        let permission = code(5, i.triage_permission.as_ref().map(|v| v as _));
+        let issue_type = code(6, i.issue_type.as_ref().map(|v| v as _));
         FindingRow {
-            id: text(Issue::id).into(),
-            severity: issue.and_then(|i| i.severity.clone()),
-            state: issue.and_then(|i| i.aggregate_state.clone()),
-            exception: issue.and_then(Issue::exception_state),
-            rule: issue.map(Issue::rule_label).unwrap_or_default().into(),
-            repository: text(Issue::repository_name).into(),
-            location: issue.map(Issue::location).unwrap_or_default().into(),
-            relevant_since: issue.and_then(|i| i.relevant_since),
-            created_at: issue.and_then(|i| i.created_at),
-            expires: issue
-                .filter(|i| expiry::is_ignored(i.triage_state.as_ref(), i.aggregate_state.as_ref()))
-                .and_then(expiry::expiry_of),
-            packed,
+            text: [id, path].concat().into(),
+            id_len: id.len() as u32,
+            line: i.line.and_then(|l| u32::try_from(l).ok()).unwrap_or(0),
+            rule: shared.get(&i.rule_label()),
+            repository: shared.get(i.repository_name()),
+            relevant_since: Stamp::of(i.relevant_since),
+            created_at: Stamp::of(i.created_at),
+            expires: Stamp::of(
+                Some(i)
+                    .filter(|i| {
+                        expiry::is_ignored(i.triage_state.as_ref(), i.aggregate_state.as_ref())
+                    })
+                    .and_then(expiry::expiry_of),
+            ),
+            severity,
+            state,
+            exception,
+            triage_state,
+            triage_reason,
+            permission,
+            issue_type,
+            unknown: (!unknown.is_empty()).then(|| unknown.into_boxed_slice()),
             item: PhantomData,
         }
     }
 
-    /// The whole item, as received. `None` only if it could not be packed,
-    /// which a value that was just decoded never fails.
-    pub fn unpack(&self) -> Option<T> {
-        let json = lz4_flex::block::decompress_size_prepended_with_dict(&self.packed, dictionary())
-            .ok()?;
-        crate::json::decode(&json).ok()
+    /// What the row knows of its finding: enough to open it (the detail
+    /// fetches the rest by id) and to triage it, but not its link, message
+    /// or anything else the table does not show.
+    pub fn summary(&self) -> T {
+        let rule = (!self.rule.is_empty()).then(|| self.rule.to_string());
+        let repository = (!self.repository.is_empty()).then(|| Repository {
+            name: Some(self.repository.to_string()),
+            ..Repository::default()
+        });
+        let text = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        T::from_issue(Issue {
+            id: text(self.id()),
+            file_path: text(self.path()),
+            line: (self.line > 0).then_some(i64::from(self.line)),
+            rule_display_name: rule,
+            repository,
+            severity: self.severity(),
+            aggregate_state: self.state(),
+            triage_state: self.decode(3, self.triage_state),
+            triage_reason: self.decode(4, self.triage_reason),
+            triage_permission: self.decode(5, self.permission),
+            issue_type: self.decode(6, self.issue_type),
+            relevant_since: self.relevant_since(),
+            created_at: self.created_at(),
+            ..Issue::default()
+        })
+    }
+}
+
+impl<T> FindingRow<T> {
+    pub fn id(&self) -> &str {
+        self.text.get(..self.id_len as usize).unwrap_or("")
     }
 
-    /// Bytes held on the heap for this row (for the memory bench).
+    pub fn path(&self) -> &str {
+        self.text.get(self.id_len as usize..).unwrap_or("")
+    }
+
+    /// `path:line`, or just the path when there is no line.
+    pub fn location(&self) -> String {
+        match self.line {
+            0 => self.path().to_owned(),
+            line => format!("{}:{line}", self.path()),
+        }
+    }
+
+    pub fn rule(&self) -> &str {
+        &self.rule
+    }
+
+    pub fn repository(&self) -> &str {
+        &self.repository
+    }
+
+    pub fn severity(&self) -> Option<Severity> {
+        self.decode(0, self.severity)
+    }
+
+    pub fn state(&self) -> Option<AggregateState> {
+        self.decode(1, self.state)
+    }
+
+    pub fn exception(&self) -> Option<ExceptionState> {
+        self.decode(2, self.exception)
+    }
+
+    pub fn relevant_since(&self) -> Option<Timestamp> {
+        self.relevant_since.get()
+    }
+
+    /// [`FindingRow::relevant_since`] in microseconds since 1970 (a sort
+    /// key, read without making a time).
+    pub fn relevant_since_micros(&self) -> Option<i64> {
+        (self.relevant_since.0 != i64::MIN).then_some(self.relevant_since.0)
+    }
+
+    pub fn created_at(&self) -> Option<Timestamp> {
+        self.created_at.get()
+    }
+
+    pub fn expires(&self) -> Option<Timestamp> {
+        self.expires.get()
+    }
+
+    /// The severity's rank (0 most severe; none last), for sorting.
+    pub fn severity_rank(&self) -> u8 {
+        match self.severity {
+            0 => u8::MAX,
+            OTHER => 6,
+            code => code,
+        }
+    }
+
+    /// The aggregate state's code, for sorting (its declaration order).
+    pub fn state_rank(&self) -> u8 {
+        self.state
+    }
+
+    fn decode<E: Coded + Sized>(&self, field: u8, code: Code) -> Option<E> {
+        match code {
+            0 => None,
+            OTHER => self
+                .unknown
+                .iter()
+                .flat_map(|u| u.iter())
+                .find(|(f, _)| *f == field)
+                .map(|(_, raw)| E::from_raw(raw)),
+            code => E::from_code(code),
+        }
+    }
+
+    /// Bytes held on the heap for this row (for the memory bench; the
+    /// shared texts are counted once per page in [`Shared`]).
     pub fn heap_bytes(&self) -> usize {
-        self.id.len()
-            + self.rule.len()
-            + self.repository.len()
-            + self.location.len()
-            + self.packed.len()
+        self.text.len()
+            + self
+                .unknown
+                .as_ref()
+                .map_or(0, |u| u.iter().map(|(_, r)| r.len() + 24).sum())
+    }
+}
+
+/// A field's value unknown to this build: the field's number, the value as
+/// sent.
+type Unknown = (u8, Box<str>);
+
+/// A wire enum's value as one byte: 0 none, 1.. its known values in
+/// declaration order, [`OTHER`] one this build does not know (kept apart).
+type Code = u8;
+const OTHER: Code = u8::MAX;
+
+/// The wire enums a row keeps as a [`Code`].
+pub trait Coded {
+    /// The code of a known value (`None`: unknown to this build).
+    fn code(&self) -> Option<Code>;
+    /// The value as sent.
+    fn raw(&self) -> &str;
+    fn from_code(code: Code) -> Option<Self>
+    where
+        Self: Sized;
+    fn from_raw(raw: &str) -> Self
+    where
+        Self: Sized;
+}
+
+macro_rules! coded {
+    ($($e:ty),*) => {$(
+        impl Coded for $e {
+            fn code(&self) -> Option<Code> {
+                let k = <$e>::ALL.iter().position(|v| v == self)?;
+                Some(k as Code + 1)
+            }
+            fn raw(&self) -> &str {
+                self.as_wire()
+            }
+            fn from_code(code: Code) -> Option<Self> {
+                <$e>::ALL.get(usize::from(code).checked_sub(1)?).cloned()
+            }
+            fn from_raw(raw: &str) -> Self {
+                <$e>::from_wire(raw)
+            }
+        }
+    )*};
+}
+
+coded!(
+    Severity,
+    AggregateState,
+    ExceptionState,
+    TriageState,
+    TriageReason,
+    TriagePermission,
+    IssueType
+);
+
+/// A time to the microsecond in 8 bytes (`i64::MIN`: none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Stamp(i64);
+
+impl Stamp {
+    fn of(t: Option<Timestamp>) -> Stamp {
+        Stamp(t.map_or(i64::MIN, |t| t.timestamp_micros()))
+    }
+
+    fn get(self) -> Option<Timestamp> {
+        if self.0 == i64::MIN {
+            return None;
+        }
+        chrono::DateTime::from_timestamp_micros(self.0)
+    }
+}
+
+/// The texts the rows of a page share (rules, repositories): each kept
+/// once.
+#[derive(Debug, Default)]
+pub struct Shared(HashMap<Box<str>, Arc<str>>);
+
+impl Shared {
+    fn get(&mut self, text: &str) -> Arc<str> {
+        if let Some(shared) = self.0.get(text) {
+            return shared.clone();
+        }
+        let shared: Arc<str> = text.into();
+        self.0.insert(text.into(), shared.clone());
+        shared
     }
 }
 
@@ -146,138 +385,18 @@ pub struct RowPage {
 impl From<ListIssuesResponse> for RowPage {
     fn from(page: ListIssuesResponse) -> Self {
         let mut search = SearchIndex::default();
+        let mut shared = Shared::default();
+        let mut rows = Vec::with_capacity(page.issues.len());
         for item in &page.issues {
             search.push(item.issue.as_ref());
+            rows.push(FindingRow::new_sharing(item, &mut shared));
         }
         RowPage {
-            rows: page.issues.iter().map(FindingRow::new).collect(),
+            rows,
             search,
             cursor: page.cursor,
         }
     }
-}
-
-/// The lower-case text `/` searches (what a row shows, and the message) of
-/// every row, in one string: a search over 100,000 rows reads ~25 MB in
-/// order instead of chasing 100,000 pointers.
-#[derive(Debug, Clone, Default)]
-pub struct SearchIndex {
-    text: String,
-    /// Where each row's text ends in `text`.
-    ends: Vec<usize>,
-}
-
-impl SearchIndex {
-    pub fn push(&mut self, issue: Option<&Issue>) {
-        if let Some(i) = issue {
-            push_search_text(&mut self.text, i);
-        }
-        self.ends.push(self.text.len());
-    }
-
-    /// Appends the rows of another index (a page's).
-    pub fn extend(&mut self, other: &SearchIndex) {
-        let base = self.text.len();
-        self.text.push_str(&other.text);
-        self.ends.extend(other.ends.iter().map(|e| e + base));
-    }
-
-    pub fn clear(&mut self) {
-        self.text.clear();
-        self.ends.clear();
-    }
-
-    /// Rows indexed.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// Whether row `row`'s text holds the lower-case `needle`.
-    pub fn matches(&self, row: usize, needle: &str) -> bool {
-        let start = self.row_start(row);
-        let end = self.ends.get(row).copied().unwrap_or(start);
-        self.text
-            .get(start..end)
-            .is_some_and(|hay| hay.contains(needle))
-    }
-
-    /// The rows from `from` on whose text holds the lower-case `needle`,
-    /// in order. One search through the text, skipping to the next row
-    /// after a hit: no per-row call.
-    pub fn matching(&self, from: usize, needle: &str) -> Vec<usize> {
-        let mut hits = Vec::new();
-        let mut row = from;
-        let mut pos = self.row_start(from);
-        let finder = memchr::memmem::Finder::new(needle.as_bytes());
-        let text = self.text.as_bytes();
-        while row < self.ends.len() {
-            let Some(found) = text.get(pos..).and_then(|rest| finder.find(rest)) else {
-                break;
-            };
-            let at = pos + found;
-            // The row holding `at`: the first whose end is past it (a
-            // walk: hits are mostly a few rows apart).
-            while self.ends.get(row).is_some_and(|&end| end <= at) {
-                row += 1;
-            }
-            let Some(&end) = self.ends.get(row) else {
-                break;
-            };
-            hits.push(row);
-            row += 1;
-            pos = end;
-        }
-        hits
-    }
-
-    fn row_start(&self, row: usize) -> usize {
-        match row.checked_sub(1) {
-            Some(prev) => self.ends.get(prev).copied().unwrap_or(self.text.len()),
-            None => 0,
-        }
-    }
-}
-
-/// The text `/` searches in: what the row shows, and the message.
-fn push_search_text(s: &mut String, i: &Issue) {
-    for part in [
-        i.id(),
-        i.severity.as_ref().map_or("", |s| s.label()),
-        i.aggregate_state.as_ref().map_or("", |s| s.label()),
-        i.rule_name(),
-        i.repository_name(),
-        i.file_path.as_deref().unwrap_or(""),
-        i.message.as_deref().unwrap_or(""),
-    ] {
-        // Lower case, char by char (as `str::to_lowercase`, without the
-        // final-sigma rule, which a substring search does not need).
-        s.extend(part.chars().flat_map(char::to_lowercase));
-        s.push('\u{1f}');
-    }
-}
-
-/// Typical findings of each kind, written as this model writes them: what
-/// most of any finding's JSON repeats.
-fn dictionary() -> &'static [u8] {
-    static DICTIONARY: OnceLock<Vec<u8>> = OnceLock::new();
-    DICTIONARY.get_or_init(|| {
-        let samples: Vec<IssueItem> =
-            crate::json::decode(include_bytes!("../../../assets/pack-samples.json"))
-                .unwrap_or_default();
-        let mut dict = Vec::new();
-        for sample in &samples {
-            if let Ok(json) = crate::json::encode(sample) {
-                dict.extend(json);
-            }
-        }
-        // LZ4 looks back at most 64 KB.
-        let keep = dict.len().saturating_sub(64 * 1024);
-        dict.split_off(keep)
-    })
 }
 
 #[cfg(test)]
@@ -289,81 +408,69 @@ mod tests {
     }
 
     #[test]
-    fn the_dictionary_is_made_of_every_sample() {
-        assert!(samples().len() >= 4);
-        assert!(dictionary().len() > 10_000, "{}", dictionary().len());
-    }
-
-    #[test]
-    fn an_item_comes_back_as_it_went_in_and_packs_small() {
+    fn a_row_keeps_what_the_table_and_a_triage_read_in_little_room() {
         for item in samples() {
             let row = FindingRow::new(&item);
-            assert_eq!(row.unpack().as_ref(), Some(&item));
-            let json = serde_json::to_vec(&item).unwrap().len();
-            assert!(
-                row.packed.len() * 4 < json,
-                "{} packed of {json}",
-                row.packed.len()
-            );
             let issue = item.issue.as_ref().unwrap();
-            assert_eq!(&*row.id, issue.id());
-            assert_eq!(&*row.location, issue.location());
-            assert_eq!(row.severity, issue.severity);
+            assert_eq!(row.id(), issue.id());
+            assert_eq!(row.location(), issue.location());
+            assert_eq!(row.severity(), issue.severity);
+            assert_eq!(row.state(), issue.aggregate_state);
+            assert_eq!(row.rule(), issue.rule_label());
+            assert_eq!(row.repository(), issue.repository_name());
+            assert_eq!(row.relevant_since(), issue.relevant_since);
+            let summary = row.summary().issue.unwrap();
+            assert_eq!(
+                crate::triage::Target::finding(&summary),
+                crate::triage::Target::finding(issue),
+                "a triage of the row is the triage of the finding"
+            );
+            assert_eq!(summary.issue_type, issue.issue_type);
+            assert_eq!(summary.line_of_code_url, None, "fetched when wanted");
         }
+        assert!(size_of::<FindingRow<IssueItem>>() <= 104);
     }
 
     #[test]
-    fn hostile_text_survives_the_round_trip_and_is_searchable() {
-        let mut item = samples().remove(0);
-        let issue = item.issue.as_mut().unwrap();
-        issue.message = Some("\u{1b}]52;c;SGVsbG8=\u{7}ÉCHO \u{202e}zero\u{200b}".into());
-        let row = FindingRow::new(&item);
-        assert_eq!(row.unpack().as_ref(), Some(&item));
-        let mut index = SearchIndex::default();
-        index.push(None);
-        index.push(item.issue.as_ref());
-        assert!(index.matches(1, "écho"));
-        assert!(!index.matches(1, "absent"));
-        assert!(
-            !index.matches(0, "écho"),
-            "a row without an issue has no text"
-        );
-        assert!(!index.matches(7, "écho"), "no such row");
+    fn values_this_build_does_not_know_are_kept_as_sent() {
+        let issue = Issue {
+            id: Some("7".into()),
+            severity: Some(Severity::Other("SEVERITY_CATASTROPHIC".into())),
+            triage_state: Some(TriageState::Other("FINDING_TRIAGE_STATE_NEW".into())),
+            aggregate_state: Some(AggregateState::ALL[0].clone()),
+            ..Issue::default()
+        };
+        let row = FindingRow::new(&issue);
+        assert_eq!(row.severity(), issue.severity);
+        assert_eq!(row.state(), issue.aggregate_state);
+        assert_eq!(row.summary().triage_state, issue.triage_state);
+        assert_eq!(row.severity_rank(), 6);
     }
 
     #[test]
-    fn one_search_finds_the_rows_a_row_by_row_search_finds() {
-        let items = samples();
-        let mut index = SearchIndex::default();
-        for k in 0..40 {
-            // Rows with no text, and a needle at the very end of a row.
-            index.push(if k % 5 == 0 {
-                None
-            } else {
-                items[k % items.len()].issue.as_ref()
-            });
-        }
-        for needle in ["a", "sql", "secret", "\u{1f}", "zz-absent", "é"] {
-            for from in [0, 1, 17, 39, 40, 55] {
-                let one_by_one: Vec<usize> = (from..index.len())
-                    .filter(|&r| index.matches(r, needle))
-                    .collect();
-                assert_eq!(
-                    index.matching(from, needle),
-                    one_by_one,
-                    "{needle:?} from {from}"
-                );
-            }
-        }
-        assert!(!index.matching(0, "a").is_empty());
+    fn rows_of_a_page_share_their_repeated_texts() {
+        let items: Vec<IssueItem> = samples().into_iter().cycle().take(40).collect();
+        let page = RowPage::from(ListIssuesResponse {
+            issues: items,
+            ..Default::default()
+        });
+        let a = &page.rows[0];
+        let b = page
+            .rows
+            .iter()
+            .skip(1)
+            .find(|r| r.repository() == a.repository())
+            .unwrap();
+        assert!(Arc::ptr_eq(&a.repository, &b.repository));
+        assert_eq!(page.search.len(), 40);
     }
 
     #[test]
     fn a_finding_without_an_issue_has_empty_cells() {
         let row = FindingRow::new(&IssueItem::default());
-        assert_eq!(&*row.id, "");
-        assert!(row.severity.is_none());
-        assert_eq!(row.unpack(), Some(IssueItem::default()));
+        assert_eq!(row.id(), "");
+        assert!(row.severity().is_none());
+        assert_eq!(row.location(), "");
     }
 
     #[test]
@@ -383,7 +490,7 @@ mod tests {
             ..Issue::default()
         };
         assert_eq!(
-            FindingRow::new(&issue).exception,
+            FindingRow::new(&issue).exception(),
             Some(ExceptionState::Requested)
         );
         // The latest by date, whatever the order sent.
@@ -397,13 +504,6 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(issue.exception_state(), Some(ExceptionState::Approved));
-        assert_eq!(FindingRow::new(&Issue::default()).exception, None);
-    }
-
-    #[test]
-    fn report_findings_pack_too() {
-        let issue = samples().remove(1).issue.unwrap();
-        let row = FindingRow::new(&issue);
-        assert_eq!(row.unpack(), Some(issue));
+        assert_eq!(FindingRow::new(&Issue::default()).exception(), None);
     }
 }

@@ -5,10 +5,12 @@
 //! request id back. A cancelled request's task is aborted: its connection is
 //! dropped and no reply is sent.
 
-use crate::api::{ApiError, Client};
+use crate::api::model::{Issue, IssueItem, ListIssuesRequest, ListIssuesResponse};
+use crate::api::{ApiError, Client, Follow};
 use crate::tui::message::rows::RowPage;
-use crate::tui::message::{ApiRequest, ApiResponse, MAX_COUNTED, Reply, RequestId};
-use std::collections::HashMap;
+use crate::tui::message::{ApiRequest, ApiResponse, ExportItems, MAX_COUNTED, Reply, RequestId};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
@@ -38,7 +40,8 @@ async fn run(
     mut commands: mpsc::UnboundedReceiver<WorkerCommand>,
     replies: mpsc::UnboundedSender<Reply>,
 ) {
-    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Reply>();
+    // Replies of the tasks, and whether each is their last.
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(Reply, bool)>();
     let mut in_flight: HashMap<RequestId, AbortHandle> = HashMap::new();
     loop {
         tokio::select! {
@@ -48,8 +51,11 @@ async fn run(
                     let client = client.clone();
                     let done = done_tx.clone();
                     let task = tokio::spawn(async move {
+                        if let ApiRequest::StreamRows(request) = request {
+                            return stream_rows(&client, id, request, &done).await;
+                        }
                         let result = perform(&client, request).await;
-                        let _ = done.send(Reply { id, result });
+                        let _ = done.send((Reply { id, result }, true));
                     });
                     in_flight.insert(id, task.abort_handle());
                 }
@@ -59,9 +65,14 @@ async fn run(
                     }
                 }
             },
-            Some(reply) = done_rx.recv() => {
+            Some((reply, last)) = done_rx.recv() => {
                 // A reply of a request cancelled after it finished is dropped.
-                if in_flight.remove(&reply.id).is_some() && replies.send(reply).is_err() {
+                let wanted = if last {
+                    in_flight.remove(&reply.id).is_some()
+                } else {
+                    in_flight.contains_key(&reply.id)
+                };
+                if wanted && replies.send(reply).is_err() {
                     break;
                 }
             }
@@ -72,22 +83,133 @@ async fn run(
     }
 }
 
+/// Every page of `request` as list rows, each sent as it is packed (the
+/// next page is asked for meanwhile: [`Follow::Ahead`]); the last page, or
+/// a failure, ends it.
+async fn stream_rows(
+    client: &Client,
+    id: RequestId,
+    request: ListIssuesRequest,
+    done: &mpsc::UnboundedSender<(Reply, bool)>,
+) {
+    use futures_util::StreamExt;
+    let pages = crate::api::pages_following(
+        client.clone(),
+        request,
+        crate::api::DEFAULT_MAX_PAGES,
+        Follow::Ahead,
+    );
+    let mut pages = std::pin::pin!(pages);
+    while let Some(page) = pages.next().await {
+        let (result, last) = match page {
+            Ok(page) => {
+                let last =
+                    page.cursor.as_deref().is_none_or(str::is_empty) || page.issues.is_empty();
+                match pack(page).await {
+                    Ok(rows) if last => (Ok(ApiResponse::Rows(rows)), true),
+                    Ok(rows) => (Ok(ApiResponse::RowsSoFar(rows)), false),
+                    Err(e) => (Err(e), true),
+                }
+            }
+            Err(e) => (Err(e), true),
+        };
+        if done.send((Reply { id, result }, last)).is_err() || last {
+            return;
+        }
+    }
+    // The stream ended without a last page (a loop is an error above).
+    let end = ApiResponse::Rows(RowPage::default());
+    let _ = done.send((
+        Reply {
+            id,
+            result: Ok(end),
+        },
+        true,
+    ));
+}
+
+/// Packing a 1,000-item page takes a few ms of CPU: not on the runtime's
+/// threads.
+async fn pack(page: ListIssuesResponse) -> Result<RowPage, ApiError> {
+    tokio::task::spawn_blocking(move || RowPage::from(page))
+        .await
+        .map_err(|e| ApiError::Connection(format!("the page could not be kept: {e}")))
+}
+
+/// The findings of `ids`, whole, in order: a few fetched at once.
+async fn get_issues(client: &Client, ids: Vec<String>) -> Result<Vec<Issue>, ApiError> {
+    use futures_util::{StreamExt, TryStreamExt};
+    futures_util::stream::iter(ids)
+        .map(|id| async move { client.get_issue(&id).await })
+        .buffered(8)
+        .try_collect()
+        .await
+}
+
+/// The first `max` findings of a listing, or those of `keep`, whole.
+async fn relist(
+    client: &Client,
+    request: ListIssuesRequest,
+    keep: Option<Arc<HashSet<String>>>,
+    max: usize,
+) -> Result<Vec<IssueItem>, ApiError> {
+    use futures_util::StreamExt;
+    let want = keep.as_ref().map_or(max, |k| k.len().min(max));
+    let pages = crate::api::pages_following(
+        client.clone(),
+        request,
+        crate::api::DEFAULT_MAX_PAGES,
+        Follow::Ahead,
+    );
+    let mut pages = std::pin::pin!(pages);
+    let mut items = Vec::new();
+    let mut seen = 0;
+    while let Some(page) = pages.next().await {
+        for item in page?.issues {
+            if seen == max || items.len() == want {
+                return Ok(items);
+            }
+            seen += 1;
+            let id = item.issue.as_ref().map_or("", Issue::id);
+            if keep.as_ref().is_none_or(|k| k.contains(id)) {
+                items.push(item);
+            }
+        }
+    }
+    Ok(items)
+}
+
 async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, ApiError> {
     match request {
+        // Answered page by page (`stream_rows`); as one request, the first.
+        ApiRequest::StreamRows(r) | ApiRequest::ListRows(r) => {
+            let page = client.list_issues(&r).await?;
+            pack(page).await.map(ApiResponse::Rows)
+        }
+        ApiRequest::GetIssues { ids, items } => {
+            let issues = get_issues(client, ids).await?;
+            Ok(ApiResponse::Items(if items {
+                ExportItems::Issues(
+                    issues
+                        .into_iter()
+                        .map(|issue| IssueItem {
+                            issue: Some(issue),
+                            ..IssueItem::default()
+                        })
+                        .collect(),
+                )
+            } else {
+                ExportItems::Findings(issues)
+            }))
+        }
+        ApiRequest::Relist { request, keep, max } => relist(client, request, keep, max)
+            .await
+            .map(|items| ApiResponse::Items(ExportItems::Issues(items))),
         ApiRequest::ListIssues(r) => client.list_issues(&r).await.map(ApiResponse::ListIssues),
         ApiRequest::GetIssue { id } => client
             .get_issue(&id)
             .await
             .map(|issue| ApiResponse::Issue(Box::new(issue))),
-        ApiRequest::ListRows(r) => {
-            let page = client.list_issues(&r).await?;
-            // Packing a 1,000-item page takes ~15 ms of CPU: not on the
-            // runtime's threads.
-            tokio::task::spawn_blocking(move || RowPage::from(page))
-                .await
-                .map(ApiResponse::Rows)
-                .map_err(|e| ApiError::Connection(format!("the page could not be kept: {e}")))
-        }
         ApiRequest::Report(r) => client.report_findings(&r).await.map(ApiResponse::Report),
         ApiRequest::Search(r) => client.search_issues(&r).await.map(ApiResponse::Search),
         ApiRequest::UpdateScm { config_id, patch } => client

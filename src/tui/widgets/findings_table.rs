@@ -67,7 +67,7 @@ pub fn draw_list<T>(
     block: Block<'_>,
 ) {
     let row = |r: usize| list.row(r);
-    let marked = |row: &FindingRow<T>| marks.contains(&row.id);
+    let marked = |row: &FindingRow<T>| marks.contains(row.id());
     draw(
         f,
         area,
@@ -117,17 +117,17 @@ fn columns(date_column: DateColumn) -> [Col; 6] {
 /// The text of a row's cells, in [`columns`] order.
 fn texts<T>(issue: &FindingRow<T>, when: &Option<Timestamp>, now: Timestamp) -> Vec<String> {
     let label = |l: Option<&str>| l.map_or(String::new(), safe);
-    let state = state_cell(issue.state.as_ref(), issue.exception.as_ref());
+    let state = state_cell(issue.state().as_ref(), issue.exception().as_ref());
     vec![
-        label(issue.severity.as_ref().map(|s| s.label())),
+        label(issue.severity().as_ref().map(|s| s.label())),
         // An ignore past its expiry says so first (a cut keeps it).
-        match issue.expires {
+        match issue.expires() {
             Some(at) if at <= now => format!("expired · {state}"),
             _ => state,
         },
-        safe(short_rule(&issue.rule)),
-        safe(&issue.repository),
-        safe(&issue.location),
+        safe(short_rule(issue.rule())),
+        safe(issue.repository()),
+        safe(&issue.location()),
         time(when),
     ]
 }
@@ -142,8 +142,8 @@ fn draw<T>(
 ) {
     let inner = crate::tui::layout::table_rows(area);
     let when = |issue: &FindingRow<T>| match date_column {
-        DateColumn::RelevantSince => issue.relevant_since,
-        DateColumn::Created => issue.created_at,
+        DateColumn::RelevantSince => issue.relevant_since(),
+        DateColumn::Created => issue.created_at(),
     };
     let shown: Vec<(usize, &FindingRow<T>)> = (rows.offset
         ..(rows.offset + inner.height as usize).min(rows.len))
@@ -184,7 +184,10 @@ fn draw<T>(
             let Some(w) = widths[k] else { continue };
             let text = columns::cut(&text, w, cols[k].cut);
             cells.push(if k == 0 {
-                Cell::from(Span::styled(text, theme.severity(issue.severity.as_ref())))
+                Cell::from(Span::styled(
+                    text,
+                    theme.severity(issue.severity().as_ref()),
+                ))
             } else {
                 Cell::from(text)
             });
@@ -264,7 +267,7 @@ mod expiry_tests {
             "accepted for now\nexpires: 2026-11-20",
             AggregateState::IgnoredApp,
         );
-        assert_eq!(row.expires, Some(at("2026-11-20T00:00:00Z")));
+        assert_eq!(row.expires(), Some(at("2026-11-20T00:00:00Z")));
         let state = |now| texts(&row, &None, at(now))[1].clone();
         assert_eq!(state("2026-11-19T23:59:59Z"), "ignored");
         assert_eq!(state("2026-11-20T00:00:00Z"), "expired · ignored");
@@ -274,9 +277,9 @@ mod expiry_tests {
             aggregate_state: Some(AggregateState::Open),
             ..Default::default()
         };
-        assert_eq!(FindingRow::new(&reopened).expires, None);
+        assert_eq!(FindingRow::new(&reopened).expires(), None);
         reopened.note = Some("no expiry here".into());
         reopened.aggregate_state = Some(AggregateState::IgnoredApp);
-        assert_eq!(FindingRow::new(&reopened).expires, None);
+        assert_eq!(FindingRow::new(&reopened).expires(), None);
     }
 }

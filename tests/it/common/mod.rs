@@ -202,6 +202,23 @@ impl Harness {
             .expect("a harness with its own server")
     }
 
+    /// The findings the Issues list holds, whole: a row keeps only what
+    /// the table shows, so each is fetched from the server by id.
+    pub async fn loaded_whole(&self) -> Vec<findings_tui::api::model::Issue> {
+        let client = client_for(self.server());
+        let mut whole = Vec::new();
+        for row in &self.app.issues().list.items {
+            whole.push(client.get_issue(row.id()).await.expect("the finding"));
+        }
+        whole
+    }
+
+    /// Finding `id` whole, from the server.
+    pub async fn whole(&self, id: &str) -> findings_tui::api::model::Issue {
+        let client = client_for(self.server());
+        client.get_issue(id).await.expect("the finding")
+    }
+
     /// Starts the app (first page requested) without waiting for it.
     pub fn begin(&mut self) {
         self.runner

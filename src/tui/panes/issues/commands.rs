@@ -58,7 +58,7 @@ impl IssuesPane {
         if dir.is_some() {
             self.sort_direction = dir;
         }
-        self.reload(cx);
+        self.sort_changed(cx);
         Ok(())
     }
 

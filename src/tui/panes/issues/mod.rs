@@ -4,6 +4,9 @@
 mod commands;
 mod groups;
 mod groups_view;
+mod load_all;
+mod local_filter;
+mod local_sort;
 mod narrow;
 mod saving;
 mod summary;
@@ -104,6 +107,14 @@ pub struct IssuesPane {
     /// How many findings the filter matches, by state and in archived
     /// projects (asked once per filter, and after a triage).
     pub counts: IssueCounts,
+    /// The loaded rows in the order of a local sort (everything loaded,
+    /// sorted by a column the rows keep), when there is one.
+    order: Option<Vec<u32>>,
+    /// The rows shown before each narrowing of the `/` query, the last
+    /// last: a backspace to a query typed before takes them back.
+    typed: Vec<(String, Option<Vec<u32>>)>,
+    /// A load of everything under way (`G`, `:load all`, `/`).
+    pub loading_all: Option<load_all::LoadAll>,
     /// The config file `:save` writes views into, and the profile whose
     /// views they are.
     pub config_file: Option<std::path::PathBuf>,
@@ -177,6 +188,8 @@ impl IssuesPane {
         self.new.restart(cx.now);
         let cancel = self.list.reset();
         cx.outbox.cancel(cancel);
+        self.loading_all = None;
+        self.order = None;
         self.marked.clear();
         self.search.clear();
         self.apply_local_filter();
@@ -203,7 +216,9 @@ impl IssuesPane {
         outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
         let start = self.list.items.len();
         self.search.extend(&page.search);
-        self.new.count_page(&page.rows, |r| r.relevant_since);
+        self.new.count_page(&page.rows, |r| r.relevant_since());
+        // What was shown before a narrowing lacks the new rows.
+        self.typed.clear();
         self.list
             .add_page(page.rows, page.cursor, "Loading findings", outbox);
         self.extend_local_filter(start);
@@ -257,9 +272,14 @@ impl IssuesPane {
         }
     }
 
-    /// The selected finding, unpacked.
+    /// Bytes the search index holds (for the memory bench).
+    pub fn search_bytes(&self) -> usize {
+        self.search.heap_bytes()
+    }
+
+    /// The selected finding, as its row knows it.
     pub fn selected_issue(&self) -> Option<Issue> {
-        self.list.selected_item()?.unpack()?.issue
+        self.list.selected_item()?.summary().issue
     }
 
     /// Sets the sort and filters of a saved view (without loading).
@@ -279,57 +299,6 @@ impl IssuesPane {
         self.local_query.clear();
         self.local_input = None;
         Ok(())
-    }
-
-    /// Refilters what is loaded. When the new query only narrows the old
-    /// one, only the rows still shown are searched.
-    fn set_local_query(&mut self, query: String) {
-        let narrows = !self.local_query.is_empty()
-            && !self.local_query.starts_with('!')
-            && !query.starts_with('!')
-            && query.contains(self.local_query.as_str());
-        self.local_query = query;
-        if narrows && let Some(visible) = self.list.visible.take() {
-            let needle = self.local_query.to_lowercase();
-            let kept: Vec<u32> = visible
-                .into_iter()
-                .filter(|&i| self.search.matches(i as usize, &needle))
-                .collect();
-            self.list.visible = Some(kept);
-            self.list.select(self.list.selected);
-            return;
-        }
-        self.apply_local_filter();
-    }
-
-    fn apply_local_filter(&mut self) {
-        self.list.visible = None;
-        self.extend_local_filter(0);
-        self.list.select(self.list.selected);
-    }
-
-    /// Adds rows from `start` on to the local view (after a page arrives).
-    fn extend_local_filter(&mut self, start: usize) {
-        let (invert, needle) = match self.local_query.strip_prefix('!') {
-            Some(rest) => (true, rest.to_lowercase()),
-            None => (false, self.local_query.to_lowercase()),
-        };
-        if needle.is_empty() {
-            self.list.visible = None;
-            return;
-        }
-        let hits = self.search.matching(start, &needle);
-        let visible = self.list.visible.get_or_insert_with(Vec::new);
-        if invert {
-            let mut hits = hits.into_iter().peekable();
-            for row in start..self.search.len() {
-                if hits.next_if_eq(&row).is_none() {
-                    visible.push(row as u32);
-                }
-            }
-        } else {
-            visible.extend(hits.into_iter().map(|row| row as u32));
-        }
     }
 }
 
@@ -411,6 +380,19 @@ impl Pane for IssuesPane {
             }
             return;
         }
+        match action {
+            // `G`: to the end of everything, loaded as one stream.
+            Action::Bottom => self.load_all(true, cx),
+            // Esc stops a load of everything (the list's key stops the request).
+            Action::Back => self.loading_all = None,
+            _ if self.list.navigate(action, rows) => {
+                if let Some(load) = &mut self.loading_all {
+                    load.follow_end = false;
+                }
+                return;
+            }
+            _ => {}
+        }
         // Esc stops the counts in flight too.
         let counts_stopped = action == Action::Back && self.counts.cancel(cx.outbox);
         match findings_list::on_list_key(&mut self.list, &mut self.marked, action, rows, cx.outbox)
@@ -439,7 +421,11 @@ impl Pane for IssuesPane {
                     self.reload(cx);
                 }
             }
-            Action::LocalFilter => self.local_input = Some(Input::new(self.local_query.clone())),
+            // `/` filters everything: the rest is loaded meanwhile.
+            Action::LocalFilter => {
+                self.local_input = Some(Input::new(self.local_query.clone()));
+                self.load_all(false, cx);
+            }
             Action::FilterForm => {
                 let views = self
                     .views
@@ -452,11 +438,11 @@ impl Pane for IssuesPane {
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
                 self.sort_by = choices::next(&SORT_CYCLE, Some(&current));
-                self.reload(cx);
+                self.sort_changed(cx);
             }
             Action::ToggleSortDirection => {
                 self.sort_direction = Some(choices::flip(&self.sort_direction));
-                self.reload(cx);
+                self.sort_changed(cx);
             }
             _ => {}
         }
@@ -488,12 +474,19 @@ impl Pane for IssuesPane {
     fn on_reply(&mut self, slot: message::Slot, id: RequestId, result: ApiResult, cx: &mut Cx) {
         match Slot::of(slot) {
             Slot::List => {
-                if !self.list.loader.accept(id) {
+                // A streamed page leaves its request in flight.
+                let mine = match &result {
+                    Ok(ApiResponse::RowsSoFar(_)) => self.list.loader.owns(id),
+                    _ => self.list.loader.accept(id),
+                };
+                if !mine {
                     return;
                 }
                 match result {
                     // The worker packs the rows; a page as decoded is packed here.
-                    Ok(ApiResponse::Rows(page)) => self.take_page(page, cx.outbox),
+                    Ok(ApiResponse::Rows(page) | ApiResponse::RowsSoFar(page)) => {
+                        self.take_page(page, cx.outbox)
+                    }
                     Ok(ApiResponse::ListIssues(page)) => {
                         self.take_page(RowPage::from(page), cx.outbox);
                     }
@@ -503,6 +496,7 @@ impl Pane for IssuesPane {
                     }
                     Err(e) => self.list.failed("Loading findings", &e, cx.outbox),
                 }
+                self.after_stream_page();
             }
             Slot::Groups => self.groups.on_reply(id, result, cx.outbox),
             Slot::FilterValues => {
@@ -551,6 +545,7 @@ impl Pane for IssuesPane {
             "clear",
             "view NAME",
             "save NAME",
+            "load all",
         ]
     }
 
@@ -564,6 +559,14 @@ impl Pane for IssuesPane {
             }
             "view" => self.view_command(args.first().copied(), cx),
             "save" => self.save_view(args, cx.outbox),
+            "load" if args == ["all"] => {
+                if self.list.complete {
+                    cx.outbox.status("every finding is loaded");
+                }
+                self.load_all(false, cx);
+                Ok(())
+            }
+            "load" => Err("usage: :load all".to_owned()),
             _ => return None,
         })
     }
@@ -610,7 +613,11 @@ impl Pane for IssuesPane {
         if self.groups.shown {
             return None;
         }
-        Some(Findings::boxed(&self.list, &self.marked))
+        Some(Box::new(Findings {
+            list: &self.list,
+            marks: &self.marked,
+            listing: Some(self.request(None)),
+        }))
     }
 
     /// When the list on show was asked for (its first page): the visit to

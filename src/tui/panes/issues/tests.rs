@@ -113,3 +113,85 @@ fn a_superseded_page_is_dropped_by_its_generation() {
     assert!(pane.list.items.is_empty(), "the old page is not shown");
     assert!(pane.list.loader.is_loading());
 }
+
+/// A pane holding every finding of `severities` (one page, the last).
+fn complete(severities: &[Severity]) -> (IssuesPane, Outbox) {
+    let mut pane = IssuesPane::default();
+    let mut outbox = Outbox::default();
+    pane.start(&mut outbox);
+    let (list, _, _) = sent(&outbox)[0];
+    let issues = severities
+        .iter()
+        .enumerate()
+        .map(|(i, s)| IssueItem {
+            issue: Some(Issue {
+                id: Some(format!("f{i}")),
+                severity: Some(s.clone()),
+                message: Some(format!("message {} of row {i}", ["alpha", "beta"][i % 2])),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .collect();
+    let page = ListIssuesResponse {
+        issues,
+        cursor: None,
+    };
+    pane.reply(
+        list,
+        Ok(ApiResponse::Rows(RowPage::from(page))),
+        &mut outbox,
+    );
+    (pane, outbox)
+}
+
+fn shown_ids(pane: &IssuesPane) -> Vec<String> {
+    (0..pane.list.len())
+        .map(|r| pane.list.row(r).unwrap().id().to_owned())
+        .collect()
+}
+
+#[test]
+fn everything_loaded_s_sorts_here_and_the_filter_keeps_the_order() {
+    use Severity::*;
+    let (mut pane, mut outbox) = complete(&[Low, Critical, High, Critical, Medium]);
+    let before = outbox.requests().len();
+    // relevant-since → severity: sorted here, nothing asked of the server.
+    pane.act(Action::CycleSort, 20, &mut outbox);
+    assert_eq!(outbox.requests().len(), before, "no request");
+    assert_eq!(shown_ids(&pane), ["f1", "f3", "f2", "f4", "f0"]);
+    pane.act(Action::ToggleSortDirection, 20, &mut outbox);
+    assert_eq!(shown_ids(&pane), ["f0", "f4", "f2", "f1", "f3"]);
+    // `/` keeps the order of the sort.
+    pane.set_local_query("beta".into());
+    assert_eq!(shown_ids(&pane), ["f1", "f3"]);
+    pane.set_local_query(String::new());
+    assert_eq!(shown_ids(&pane).len(), 5);
+}
+
+#[test]
+fn a_backspace_takes_back_the_rows_of_the_shorter_query() {
+    use Severity::*;
+    let severities: Vec<Severity> = [Low, High, Critical].into_iter().cycle().take(40).collect();
+    let (mut pane, _) = complete(&severities);
+    let mut typed = String::new();
+    let mut after = Vec::new();
+    for c in "row 1".chars() {
+        typed.push(c);
+        pane.set_local_query(typed.clone());
+        after.push(shown_ids(&pane));
+    }
+    // Each back as it was, and as a search from scratch finds it.
+    for k in (0..after.len() - 1).rev() {
+        typed.pop();
+        pane.set_local_query(typed.clone());
+        assert_eq!(shown_ids(&pane), after[k], "{typed:?}");
+        let mut fresh = IssuesPane {
+            local_query: typed.clone(),
+            ..complete(&severities).0
+        };
+        fresh.apply_local_filter();
+        assert_eq!(shown_ids(&fresh), after[k], "{typed:?} from scratch");
+    }
+    assert_eq!(after.last().unwrap().len(), 11, "row 1, row 10 to row 19");
+}

@@ -124,6 +124,10 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.list;
     let mut parts = load_parts(list, loaded_note(list), v, super::KEYS);
+    if let Some(progress) = pane.load_all_progress(v.now) {
+        let stop = v.key_among(&[super::KEYS, Context::LIST], Action::Back);
+        parts.insert(0, format!("{progress} ({stop} stops)"));
+    }
     parts.extend(new_note(
         pane.new.last_visit,
         pane.new.count,

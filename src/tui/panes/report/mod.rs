@@ -441,9 +441,9 @@ impl ReportPane {
         }
     }
 
-    /// The selected finding, unpacked.
+    /// The selected finding, as its row knows it.
     pub fn selected_issue(&self) -> Option<Issue> {
-        self.list.selected_item()?.unpack()
+        Some(self.list.selected_item()?.summary())
     }
 
     fn take_page(&mut self, page: ReportResponse, first: bool, outbox: &mut Outbox) {
@@ -459,7 +459,7 @@ impl ReportPane {
         }
         self.stats.add(&page.findings);
         let rows: Vec<_> = page.findings.iter().map(FindingRow::new).collect();
-        self.new.count_page(&rows, |r| r.created_at);
+        self.new.count_page(&rows, |r| r.created_at());
         self.list
             .add_page(rows, page.cursor, "Loading the report", outbox);
         if let Some(place) = self.keep_place.take() {

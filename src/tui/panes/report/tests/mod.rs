@@ -1,10 +1,9 @@
 use super::dashboard::Block;
 use super::*;
 use crate::api::ApiError;
-use crate::handoff::{ClipboardText, SafeUrl};
-use crate::tui::app::{App, Effect, Session};
+use crate::tui::app::{App, Session};
 use crate::tui::keymap::Keymap;
-use crate::tui::message::AppEvent;
+use crate::tui::message::{AppEvent, Then};
 use crate::tui::pane::Pane;
 use crate::tui::pane::testing::Drive;
 use crate::tui::theme::Theme;
@@ -410,14 +409,17 @@ fn selection_stays_in_bounds_and_enter_opens_the_detail() {
         _ => None,
     });
     assert_eq!(opened.as_deref(), Some("f1"));
+    // The link is not in the row: the finding is fetched for it.
+    let fetched = |outbox: &Outbox, then: Then| {
+        outbox.events.iter().any(|e| {
+            matches!(e, AppEvent::Fetch(f)
+                if f.one.as_deref() == Some("f1") && f.then == then && !f.items)
+        })
+    };
     pane.act(Action::OpenInBrowser, 20, &mut outbox);
-    assert!(outbox.effects.contains(&Effect::OpenUrl(
-        SafeUrl::parse("https://example.test/f1").unwrap()
-    )));
+    assert!(fetched(&outbox, Then::OpenUrl));
     pane.act(Action::Copy, 20, &mut outbox);
-    assert!(outbox.effects.contains(&Effect::Copy(
-        ClipboardText::line("https://example.test/f1").unwrap()
-    )));
+    assert!(fetched(&outbox, Then::CopyLink));
 }
 
 #[test]

@@ -1,0 +1,160 @@
+//! The `/` filter over the loaded rows, and the local sort it shows them
+//! in. A query that extends the last one searches only the rows still
+//! shown (or, when most are, everything in one pass); a backspace to a
+//! query typed before takes its rows back at once.
+
+use super::{IssuesPane, local_sort};
+use crate::tui::pane::Cx;
+
+/// How many narrowings a backspace can go back over.
+const TYPED_KEPT: usize = 16;
+
+impl IssuesPane {
+    /// Refilters what is loaded for `query`.
+    pub(super) fn set_local_query(&mut self, query: String) {
+        let old = std::mem::replace(&mut self.local_query, query);
+        let plain = |q: &str| !q.is_empty() && !q.starts_with('!');
+        // Back to a query typed before (a backspace): its rows.
+        if self.local_query.len() < old.len() {
+            while self
+                .typed
+                .last()
+                .is_some_and(|(q, _)| q.len() > self.local_query.len())
+            {
+                self.typed.pop();
+            }
+            if let Some((_, shown)) = self.typed.pop_if(|(q, _)| *q == self.local_query) {
+                self.list.visible = shown;
+                self.list.select(self.list.selected);
+                return;
+            }
+        }
+        let narrows = plain(&old) && plain(&self.local_query) && self.local_query.contains(&old);
+        let shown = self.list.visible.as_ref().map(Vec::len);
+        match shown {
+            // Few rows shown: only they are searched.
+            Some(n) if narrows && n < self.search.len() / 4 => {
+                let shown = self.list.visible.take().unwrap_or_default();
+                let needle = self.local_query.to_lowercase();
+                let m = self.search.matcher(&needle);
+                let kept: Vec<u32> = shown
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.search.matches(i as usize, &m))
+                    .collect();
+                self.remember_typed(old, Some(shown));
+                self.list.visible = Some(kept);
+            }
+            // Most rows shown: one pass over everything finds the same.
+            Some(_) if narrows => {
+                let shown = self.list.visible.take();
+                self.remember_typed(old, shown);
+                self.filter_from(0);
+            }
+            _ => return self.apply_local_filter(),
+        }
+        self.list.select(self.list.selected);
+    }
+
+    fn remember_typed(&mut self, query: String, shown: Option<Vec<u32>>) {
+        if self.typed.len() == TYPED_KEPT {
+            self.typed.remove(0);
+        }
+        self.typed.push((query, shown));
+    }
+
+    /// Filters every loaded row again.
+    pub(super) fn apply_local_filter(&mut self) {
+        self.typed.clear();
+        self.list.visible = None;
+        self.filter_from(0);
+        self.list.select(self.list.selected);
+    }
+
+    /// Adds rows from `start` on to the local view (after a page arrives).
+    pub(super) fn extend_local_filter(&mut self, start: usize) {
+        self.filter_from(start);
+    }
+
+    /// The rows from `start` on that the query shows, added to those
+    /// shown, in the local sort's order if there is one (then `start` is
+    /// 0: a sorted list is complete).
+    fn filter_from(&mut self, start: usize) {
+        let (invert, needle) = match self.local_query.strip_prefix('!') {
+            Some(rest) => (true, rest.to_lowercase()),
+            None => (false, self.local_query.to_lowercase()),
+        };
+        if needle.is_empty() {
+            self.list.visible = self.order.clone();
+            return;
+        }
+        let hits = self.search.matching(start, &self.search.matcher(&needle));
+        let rows = self.search.len();
+        let shown: Vec<u32> = if invert {
+            let mut hits = hits.into_iter().peekable();
+            (start..rows)
+                .filter(|&row| hits.next_if_eq(&row).is_none())
+                .map(|row| row as u32)
+                .collect()
+        } else {
+            hits.into_iter().map(|row| row as u32).collect()
+        };
+        match &self.order {
+            Some(order) => self.list.visible = Some(in_order(order, &shown, rows)),
+            None => self.list.visible.get_or_insert_with(Vec::new).extend(shown),
+        }
+    }
+
+    /// The sort changed: once everything is loaded and the rows keep the
+    /// column, they are sorted here at once; else the server sorts them
+    /// (the list is loaded anew).
+    pub(super) fn sort_changed(&mut self, cx: &mut Cx) {
+        let by = self
+            .sort_by
+            .clone()
+            .unwrap_or(crate::api::model::SortBy::RelevantSince);
+        let order = self
+            .list
+            .complete
+            .then(|| {
+                local_sort::order(
+                    &self.list.items,
+                    &self.search,
+                    &by,
+                    self.sort_direction.as_ref(),
+                )
+            })
+            .flatten();
+        match order {
+            Some(order) => {
+                self.order = Some(order);
+                self.apply_local_filter();
+                self.list.select(0);
+                cx.outbox.status(format!(
+                    "sorted the {} loaded findings by {}",
+                    crate::text::thousands(self.list.items.len() as i64),
+                    self.sort_label()
+                ));
+            }
+            None => self.reload(cx),
+        }
+    }
+}
+
+/// The rows of `shown` in the order of `order` (a permutation of the
+/// `rows` loaded rows): a mark per row, then one walk of the order.
+fn in_order(order: &[u32], shown: &[u32], rows: usize) -> Vec<u32> {
+    let mut marked = vec![0u64; rows.div_ceil(64)];
+    for &row in shown {
+        if let Some(word) = marked.get_mut(row as usize / 64) {
+            *word |= 1 << (row % 64);
+        }
+    }
+    let mut out = Vec::with_capacity(shown.len());
+    out.extend(order.iter().copied().filter(|&row| {
+        marked
+            .get(row as usize / 64)
+            .is_some_and(|w| w >> (row % 64) & 1 == 1)
+    }));
+    out
+}

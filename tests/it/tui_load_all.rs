@@ -1,0 +1,107 @@
+//! Loading everything when asked: `G` (to the end), `:load all` and `/`
+//! stream every page left, at the server's largest page size, as one
+//! request to the worker; the status line says how far it is, keys work
+//! while it runs, and `Esc` stops it.
+
+use crate::common::{Harness, listed};
+use crossterm::event::KeyCode;
+use findings_tui::text::thousands;
+
+const FINDINGS: usize = 6_000;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn g_loads_everything_and_follows_the_end() {
+    let mut h = Harness::new(FINDINGS, 120, 35).await;
+    h.start().await;
+    let total = listed(FINDINGS);
+    let before = h.sent;
+    h.keys("G");
+    assert!(h.app.issues().loading_all.is_some());
+    h.until("everything is loaded", |app| app.issues().list.complete)
+        .await;
+    let list = &h.app.issues().list;
+    assert_eq!(list.items.len(), total);
+    assert_eq!(list.selected, total - 1, "G: the selection is at the end");
+    assert!(h.app.issues().loading_all.is_none());
+    assert_eq!(h.sent, before + 1, "one request: the stream of every page");
+    h.settle().await;
+    assert!(!h.screen().contains("loading all"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn progress_shows_and_keys_work_while_everything_loads() {
+    let mut h = Harness::new(FINDINGS, 160, 35).await;
+    h.start().await;
+    let total = listed(FINDINGS);
+    h.keys("G");
+    // Before any page of the stream came: what is loaded, of how many.
+    let screen = h.screen();
+    let counted = h
+        .app
+        .issues()
+        .counts
+        .known_for(&h.app.issues().selection)
+        .map(|c| c.listed())
+        .expect("counted");
+    assert!(
+        screen.contains(&format!("loading all: 100 of {}", thousands(counted))),
+        "{screen}"
+    );
+    assert!(screen.contains("Esc stops"), "{screen}");
+    // Keys are answered meanwhile: up one row, off the end, stays there.
+    h.key(KeyCode::Char('k'));
+    assert_eq!(h.app.issues().list.selected, 98);
+    h.keys(":load all");
+    h.key(KeyCode::Enter);
+    assert!(h.app.overlay.is_none(), "{:?}", h.app.status);
+    h.until("everything is loaded", |app| app.issues().list.complete)
+        .await;
+    assert_eq!(h.app.issues().list.items.len(), total);
+    assert_eq!(
+        h.app.issues().list.selected,
+        98,
+        "k: the end is not followed"
+    );
+    h.keys(":load all");
+    h.key(KeyCode::Enter);
+    assert_eq!(h.app.status.as_deref(), Some("every finding is loaded"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn esc_stops_the_load_of_everything() {
+    let mut h = Harness::new(FINDINGS, 120, 35).await;
+    h.start().await;
+    h.keys("G");
+    let cancelled = h.cancelled;
+    h.key(KeyCode::Esc);
+    assert_eq!(h.cancelled, cancelled + 1, "the stream is cancelled");
+    assert!(h.app.issues().loading_all.is_none());
+    assert!(h.app.issues().list.paused);
+    h.quiesce().await;
+    let list = &h.app.issues().list;
+    assert!(!list.complete);
+    assert!(list.items.len() < listed(FINDINGS));
+    assert!(h.screen().contains("stopped"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn slash_filters_over_everything() {
+    let mut h = Harness::new(FINDINGS, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('/'));
+    assert!(h.app.issues().loading_all.is_some(), "/ loads the rest");
+    h.keys("critical");
+    let first_page = h.app.issues().list.len();
+    h.key(KeyCode::Enter);
+    h.until("everything is loaded", |app| app.issues().list.complete)
+        .await;
+    let pane = h.app.issues();
+    assert_eq!(pane.list.items.len(), listed(FINDINGS));
+    let criticals = pane
+        .list
+        .items
+        .iter()
+        .filter(|r| r.severity() == Some(findings_tui::api::model::Severity::Critical))
+        .count();
+    assert!(pane.list.len() >= criticals && criticals > first_page);
+}
