@@ -73,6 +73,8 @@ pub enum Owner {
     Detail,
     /// The triage flow (its writes, counts and reloads).
     Triage,
+    /// The actions on findings (tickets, fixes, feedback, memories).
+    Actions,
     App,
 }
 
@@ -119,6 +121,16 @@ pub enum ApiRequest {
     /// How many agentic-workflow issues the filters match
     /// (`PublicIssuesService_CountIssues`).
     CountAgentic(Option<SearchFilters>),
+    /// One action on findings, sent once as its review shows it
+    /// (`Client::act`).
+    Act(ActionRequest),
+    /// What the token may do (`DeploymentService_GetDeploymentAuthorizedActions`).
+    AuthorizedActions,
+    /// The ticketing instances (`ExternalTicketingService_GetTicketingInstances`).
+    TicketingInstances,
+    /// The findings a memory's rule would bring in
+    /// (`MemoriesService_FindRelevantIssues`).
+    RelevantIssues(FindRelevantIssuesRequest),
 }
 
 impl ApiRequest {
@@ -130,6 +142,7 @@ impl ApiRequest {
             ApiRequest::UpdateScm { .. }
                 | ApiRequest::TriageFindings(_)
                 | ApiRequest::TriageAgentic { .. }
+                | ApiRequest::Act(_)
         )
     }
 
@@ -138,6 +151,7 @@ impl ApiRequest {
         match self {
             ApiRequest::UpdateScm { .. } => "the SCM config update",
             ApiRequest::TriageFindings(_) | ApiRequest::TriageAgentic { .. } => "the triage",
+            ApiRequest::Act(r) => r.action().write_name(),
             _ => "the request",
         }
     }
@@ -164,6 +178,10 @@ pub enum ApiResponse {
     IssueCounts(GetIssueCountsResponse),
     Dashboard(DashboardAnswer),
     AgenticCount(CountIssuesResponse),
+    Acted(ActionAnswer),
+    Authorized(GetDeploymentAuthorizedActionsResponse),
+    Instances(GetTicketingInstancesResponse),
+    Relevant(FindRelevantIssuesResponse),
 }
 
 impl ApiResponse {
@@ -185,6 +203,10 @@ impl ApiResponse {
             ApiResponse::IssueCounts(_) => "issue counts",
             ApiResponse::Dashboard(_) => "dashboard report",
             ApiResponse::AgenticCount(_) => "agentic count",
+            ApiResponse::Acted(_) => "action",
+            ApiResponse::Authorized(_) => "authorized actions",
+            ApiResponse::Instances(_) => "ticketing instances",
+            ApiResponse::Relevant(_) => "relevant issues",
         }
     }
 

@@ -312,14 +312,9 @@ impl Triage {
                 sending.answers.join("; ")
             ));
         }
-        match outcome {
-            Some(WriteOutcome::Unknown) => text.push_str(
-                "\n\nOutcome unknown: the triage may or may not have been applied; it was not retried. The findings are fetched again to show their real state.",
-            ),
-            Some(WriteOutcome::ProbablyApplied) => text.push_str(
-                "\n\nThe server accepted it (2xx) but its answer could not be read: probably applied; it was not retried.",
-            ),
-            None => {}
+        if let Some(outcome) = outcome {
+            text.push_str("\n\n");
+            text.push_str(&outcome_words(outcome, "the triage"));
         }
         if sending.undoing.is_some() {
             // The entry stays: `u` offers the same undo again.
@@ -387,5 +382,18 @@ impl Triage {
                 outbox.events.push(AppEvent::Changed(Changed::Totals));
             }
         }
+    }
+}
+
+/// What a write's failed answer leaves known, in words: `what` ("the
+/// triage") may or may not have been applied.
+pub(crate) fn outcome_words(outcome: WriteOutcome, what: &str) -> String {
+    match outcome {
+        WriteOutcome::Unknown => format!(
+            "Outcome unknown: {what} may or may not have been applied; it was not retried. The findings are fetched again to show their real state."
+        ),
+        WriteOutcome::ProbablyApplied => format!(
+            "The server accepted it (2xx) but its answer could not be read: {what} was probably applied; it was not retried."
+        ),
     }
 }
