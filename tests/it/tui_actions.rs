@@ -16,6 +16,7 @@ use findings_tui::demo::faults::{FaultKind, Faults};
 use findings_tui::demo::query::{autofix_error, fix_job_error};
 use findings_tui::demo::routes::TOKEN_WITHOUT_ACTIONS;
 use findings_tui::tui::actions::Step;
+use findings_tui::tui::message::rows::Acted;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -153,6 +154,12 @@ async fn a_filtered_rule_gets_one_grouped_ticket_and_its_rows_show_it() {
         .and_then(|i| i.issue)
         .and_then(|i| i.ticket_slug().map(str::to_owned));
     assert_eq!(row_ticket.as_deref(), Some(slug.as_str()));
+    // Flagged in the list.
+    assert_eq!(h.app.issues().list.items[0].acted, Acted::Ticket);
+    h.key(KeyCode::Esc);
+    let screen = h.screen();
+    let flagged = screen.lines().filter(|l| l.starts_with("│T ")).count();
+    assert_eq!(flagged, row_ids(&h).len(), "{screen}");
     assert!(published::VIOLATIONS.lock().unwrap().is_empty());
 }
 
@@ -216,6 +223,16 @@ async fn a_fix_pull_request_is_asked_by_its_type_and_appears() {
     send(&mut h).await;
     assert!(result(&h).contains("accepted"), "{}", result(&h));
     h.key(KeyCode::Esc);
+    // In flight: the row is flagged at once (fetched again with its
+    // activity), the detail says so.
+    let row = h
+        .app
+        .issues()
+        .list
+        .items
+        .iter()
+        .find(|r| &*r.id == id.as_str());
+    assert_eq!(row.map(|r| r.acted), Some(Acted::FixPr));
     // The pull request opens a few requests later: the detail fetched
     // again shows it.
     let mut shown = false;

@@ -68,6 +68,42 @@ pub fn refresh_rows<T: Finding>(rows: &mut [FindingRow<T>], fresh: &[IssueItem])
     changed
 }
 
+/// What was done to a finding beyond triage, as a list flags it: a fix
+/// pull request asked for or open wins over a ticket.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Acted {
+    #[default]
+    Nothing,
+    Ticket,
+    FixPr,
+}
+
+impl Acted {
+    pub fn of(issue: &Issue) -> Acted {
+        use crate::api::model::FixPrStatus;
+        let pr = matches!(
+            issue.fix_pr_status(),
+            Some(FixPrStatus::Requested | FixPrStatus::Opened)
+        ) || (issue.fix_pr_status().is_none() && issue.click_to_fix_pr_url.is_some());
+        if pr {
+            Acted::FixPr
+        } else if issue.external_ticket.is_some() {
+            Acted::Ticket
+        } else {
+            Acted::Nothing
+        }
+    }
+
+    /// The flag column's symbol.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Acted::Nothing => " ",
+            Acted::Ticket => "T",
+            Acted::FixPr => "P",
+        }
+    }
+}
+
 /// One loaded finding: the table's cells and the packed item. Strings are as the server sent them; views make them safe.
 #[derive(Debug, Clone)]
 pub struct FindingRow<T> {
@@ -86,6 +122,8 @@ pub struct FindingRow<T> {
     /// When an ignore ends, if the finding is ignored with an expiry in its
     /// triage note ([`crate::triage::expiry`]).
     pub expires: Option<Timestamp>,
+    /// Its ticket or fix pull request, as the list flags it.
+    pub acted: Acted,
     packed: Box<[u8]>,
     item: PhantomData<fn() -> T>,
 }
@@ -111,6 +149,7 @@ impl<T: Finding> FindingRow<T> {
             expires: issue
                 .filter(|i| expiry::is_ignored(i.triage_state.as_ref(), i.aggregate_state.as_ref()))
                 .and_then(expiry::expiry_of),
+            acted: issue.map(Acted::of).unwrap_or_default(),
             packed,
             item: PhantomData,
         }
