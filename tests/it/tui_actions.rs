@@ -8,7 +8,7 @@
 
 use crate::common::{self, Harness};
 use crate::published;
-use crate::tui_triage::{command, fetched, harness};
+use crate::tui_triage::{command, fetched, harness, select_ignorable};
 use crossterm::event::KeyCode;
 use findings_tui::api::model::*;
 use findings_tui::api::{Client, ClientConfig, Token};
@@ -327,11 +327,15 @@ async fn disagreeing_with_the_ai_verdict_shows_in_the_detail() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_memory_shows_the_relevant_findings_then_the_verdicts_it_flips() {
+async fn after_a_false_positive_a_memory_shows_the_relevant_findings_then_the_verdicts_it_flips() {
     let mut h = harness(Duration::from_secs(10)).await;
     h.start().await;
-    let id = row_ids(&h)[0].clone();
-    select(&mut h, &id);
+    select_ignorable(&mut h);
+    command(&mut h, "triage ignored false-positive test fixtures only");
+    h.keys("y");
+    h.settle().await;
+    let said = h.app.status.clone().unwrap_or_default();
+    assert!(said.contains("A then m: remember why"), "{said}");
     h.key(KeyCode::Enter);
     h.settle().await;
     open_menu(&mut h).await;
@@ -341,9 +345,14 @@ async fn a_memory_shows_the_relevant_findings_then_the_verdicts_it_flips() {
     h.key(KeyCode::Tab);
     h.settle().await;
     assert!(h.screen().contains("every repository"), "{}", h.screen());
-    h.keys("test fixtures only");
+    // The note starts as the triage's.
     h.key(KeyCode::Enter);
-    assert!(h.screen().contains("memories/triage"), "{}", h.screen());
+    let review = h.screen();
+    assert!(review.contains("memories/triage"), "{review}");
+    assert!(
+        review.contains("\"note\": \"test fixtures only\""),
+        "{review}"
+    );
     send(&mut h).await;
     let said = result(&h);
     assert!(said.contains("applies to rule"), "{said}");
@@ -403,7 +412,7 @@ async fn read_only_mode_refuses_every_action_in_the_app() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_timeout_sends_once_and_says_the_outcome_is_unknown() {
-    let mut h = harness(Duration::from_millis(300)).await;
+    let mut h = harness(Duration::from_secs(2)).await;
     h.start().await;
     // The background requests answered first: the hang is the write's.
     h.quiesce().await;

@@ -257,6 +257,52 @@ impl Actions {
         })
     }
 
+    /// What the form's request does, in words (the review's first line).
+    pub fn does(&self, form: &Form) -> String {
+        let n = self.issues.len();
+        let findings = if n == 1 {
+            format!("finding {}", self.issues[0].id())
+        } else {
+            format!("{n} findings")
+        };
+        let through = self
+            .instance()
+            .map(|i| format!(" through ticketing instance {} ({})", i.id_text(), i.name()))
+            .unwrap_or_default();
+        match form {
+            Form::Tickets { by_filter, group } => {
+                let whom = if *by_filter {
+                    "every finding of the list's filter".to_owned()
+                } else {
+                    findings
+                };
+                let how = if *group {
+                    "grouped tickets (one per rule and repository)"
+                } else {
+                    "one ticket per finding"
+                };
+                format!("Creates {how} for {whom}{through}.")
+            }
+            Form::Link { url } => format!("Links {} to {findings}{through}.", url.trim()),
+            Form::Unlink => format!("Unlinks the tickets of {findings}{through}."),
+            Form::Fix { operation } => {
+                format!("Asks for {} for {findings}.", operation.describe())
+            }
+            Form::Feedback { agree, .. } => format!(
+                "Says you {} with the AI verdict of {findings}.",
+                if *agree { "agree" } else { "disagree" }
+            ),
+            Form::Remember { everywhere, .. } => format!(
+                "Creates an AI memory of the note for this rule {}.",
+                if *everywhere {
+                    "in every repository"
+                } else {
+                    "in this repository"
+                }
+            ),
+        }
+    }
+
     /// What the relevant findings of the memory's scope are, as said
     /// before sending.
     pub fn relevant_line(&self) -> String {

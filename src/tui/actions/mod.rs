@@ -21,10 +21,22 @@ use crate::api::model::*;
 use crate::handoff::SafeUrl;
 use crate::text::capitalised;
 use crate::tui::message::{
-    ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Effect, Outbox, RequestId,
+    ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Effect, Outbox, PaneId, RequestId,
 };
 use crossterm::event::{KeyCode, KeyEvent};
 use menu::Choice;
+
+/// The name its remembered state is kept under per profile
+/// (`actions.json` in the state folder, beside the panes').
+pub const REMEMBERED_AS: PaneId = PaneId("actions");
+
+/// What the flow keeps for the next run under the profile.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Kept {
+    /// The ticketing instance chosen last.
+    pub instance: Option<i64>,
+}
 
 /// Where the flow is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,8 +79,10 @@ pub struct Actions {
     pub authorized: Known<GetDeploymentAuthorizedActionsResponse>,
     pub instances: Known<GetTicketingInstancesResponse>,
     pub relevant: Known<FindRelevantIssuesResponse>,
-    /// The instance chosen for tickets (remembered for the session).
+    /// The instance chosen for tickets (remembered per profile).
     pub instance: Option<i64>,
+    /// The one remembered from the last run.
+    kept: Kept,
     /// The result popup's title and lines.
     pub result: (String, Vec<String>),
     pub scroll: u16,
@@ -77,7 +91,8 @@ pub struct Actions {
 }
 
 impl Actions {
-    pub fn new(deployment: &str, read_only: bool) -> Actions {
+    pub fn new(deployment: &str, read_only: bool, kept: Option<Kept>) -> Actions {
+        let kept = kept.unwrap_or_default();
         Actions {
             step: Step::Hidden,
             issues: Vec::new(),
@@ -91,12 +106,23 @@ impl Actions {
             authorized: Known::NotAsked,
             instances: Known::NotAsked,
             relevant: Known::NotAsked,
-            instance: None,
+            instance: kept.instance,
+            kept,
             result: (String::new(), Vec::new()),
             scroll: 0,
             read_only,
             deployment: deployment.to_owned(),
         }
+    }
+
+    /// What to keep for the next run, when it changed this run.
+    pub fn remember(&self) -> Option<serde_json::Value> {
+        let now = Kept {
+            instance: self.instance,
+        };
+        (now != self.kept)
+            .then(|| crate::json::to_value(&now).ok())
+            .flatten()
     }
 
     pub fn is_open(&self) -> bool {
@@ -225,6 +251,13 @@ impl Actions {
             _ => {}
         }
         self.form = Form::of(choice);
+        // A memory starts from the finding's triage note (the decision's
+        // why), to be edited.
+        if let (Some(Form::Remember { note, .. }), Some(issue)) =
+            (&mut self.form, self.issues.first())
+        {
+            *note = issue.note.clone().unwrap_or_default();
+        }
         self.problem = None;
         self.step = Step::Form;
         if choice == Choice::Remember {
@@ -448,5 +481,36 @@ fn open_link(url: Option<&str>, what: &str, outbox: &mut Outbox, step: &mut Step
         }
         Some(Err(why)) => outbox.status(format!("the {what} link is not opened: {why}")),
         None => outbox.status(format!("this finding has no {what} link")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instances() -> Known<GetTicketingInstancesResponse> {
+        Known::Have(
+            serde_json::from_value(serde_json::json!({"instances": [
+                {"id": "7001", "instanceType": "jira"},
+                {"id": "7002", "instanceType": "linear", "isAuthRevoked": true},
+                {"id": "7003", "instanceType": "linear"}
+            ]}))
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn the_instance_chosen_is_kept_for_the_next_run_and_a_revoked_one_is_never_chosen() {
+        let mut actions = Actions::new("1", false, None);
+        actions.instances = instances();
+        assert_eq!(actions.instance().and_then(|i| i.id), Some(7001));
+        assert_eq!(actions.remember(), None, "nothing chosen: nothing kept");
+        actions.choose_instance(1);
+        assert_eq!(actions.instance().and_then(|i| i.id), Some(7003));
+        let kept: Kept = serde_json::from_value(actions.remember().unwrap()).unwrap();
+        let mut next = Actions::new("1", false, Some(kept));
+        next.instances = instances();
+        assert_eq!(next.instance().and_then(|i| i.id), Some(7003));
+        assert_eq!(next.remember(), None, "unchanged: not written again");
     }
 }

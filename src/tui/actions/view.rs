@@ -170,7 +170,9 @@ fn form<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
                 theme,
             ));
             lines.push(Line::default());
-            lines.push(Line::from("Ticketing instance (chosen once this session):"));
+            lines.push(Line::from(
+                "Ticketing instance (j/k; remembered for this profile):",
+            ));
             let chosen = actions.instance().and_then(|i| i.id);
             for instance in actions.all_instances() {
                 let mark = if instance.id == chosen && chosen.is_some() {
@@ -263,7 +265,12 @@ fn form<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
                 },
                 theme,
             ));
-            lines.push(choice("note", format!("{}▏", safe(note)), theme));
+            for (k, part) in wrap(&format!("{}▏", safe(note)), width.saturating_sub(12))
+                .into_iter()
+                .enumerate()
+            {
+                lines.push(choice(if k == 0 { "note" } else { "" }, part, theme));
+            }
         }
         Form::Remember { everywhere, note } => {
             let scope = actions
@@ -280,8 +287,18 @@ fn form<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
                     }
                 })
                 .unwrap_or_else(|| "-".into());
-            lines.push(choice("scope", safe(&scope), theme));
-            lines.push(choice("note", format!("{}▏", safe(note)), theme));
+            for (k, part) in wrap(&safe(&scope), width.saturating_sub(12))
+                .into_iter()
+                .enumerate()
+            {
+                lines.push(choice(if k == 0 { "scope" } else { "" }, part, theme));
+            }
+            for (k, part) in wrap(&format!("{}▏", safe(note)), width.saturating_sub(12))
+                .into_iter()
+                .enumerate()
+            {
+                lines.push(choice(if k == 0 { "note" } else { "" }, part, theme));
+            }
             lines.push(Line::default());
             for part in wrap(&safe(&actions.relevant_line()), width) {
                 lines.push(Line::from(part));
@@ -307,6 +324,9 @@ fn review<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     };
     let review = request.review(&actions.deployment);
     let mut lines = para(&subject(actions), width);
+    if let Some(form) = &actions.form {
+        lines.extend(para(&actions.does(form), width));
+    }
     lines.push(Line::default());
     for part in wrap(&safe(&format!("{} {}", review.method, review.path)), width) {
         lines.push(Line::from(Span::styled(part, theme.title())));

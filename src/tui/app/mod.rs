@@ -118,7 +118,11 @@ impl App {
             command_history: Vec::new(),
             export_format: crate::export::Format::Csv,
             now: chrono::Utc::now(),
-            actions: crate::tui::actions::Actions::new(&session.deployment, session.read_only),
+            actions: crate::tui::actions::Actions::new(
+                &session.deployment,
+                session.read_only,
+                session.remembered_by(crate::tui::actions::REMEMBERED_AS),
+            ),
             triage: crate::tui::triage::Triage::new(&session.deployment)
                 .confirming_above(session.triage_confirm_above),
             session,

@@ -35,6 +35,9 @@ pub(super) struct Sending {
     kind: Kind,
     /// What the triage was, said after it.
     what: String,
+    /// A finding called a false positive: the status offers to remember
+    /// why (`A`, then `m`).
+    false_positive: bool,
     /// A triage: what the history keeps once it is applied.
     record: Option<Record>,
     /// An undo: the history entry it undoes.
@@ -126,6 +129,14 @@ impl Triage {
             listed: n,
             kind: draft.kind(),
             what,
+            false_positive: draft.undo.is_none()
+                && matches!(
+                    draft.decision(),
+                    Ok(crate::triage::Decision::Finding {
+                        reason: Some(TriageReason::FalsePositive),
+                        ..
+                    })
+                ),
             record,
             undoing: draft.undo.as_ref().map(|u| u.entry),
         });
@@ -288,8 +299,13 @@ impl Triage {
             1 => " · u undoes".into(),
             n => format!(" · u undoes ({n} to undo: :undo-list)"),
         };
+        let remember_hint = if sending.false_positive {
+            " · A then m: remember why as an AI memory"
+        } else {
+            ""
+        };
         outbox.status(format!(
-            "{}: {}{said}{undo_hint}",
+            "{}: {}{said}{undo_hint}{remember_hint}",
             capitalised(&sending.what),
             sending.answers.join("; ")
         ));
