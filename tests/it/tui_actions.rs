@@ -143,7 +143,10 @@ async fn a_filtered_rule_gets_one_grouped_ticket_and_its_rows_show_it() {
     let said = result(&h);
     // Grouped by repository within the rule, as the service groups.
     assert!(said.contains("created for"), "{said}");
-    assert!(said.contains("one ticket for"), "{said}");
+    assert!(
+        said.contains("ticket SEC-") && said.contains(" findings: "),
+        "{said}"
+    );
     assert_eq!(writes.load(Ordering::SeqCst), 1);
     // The rows show it at once (the lists load again).
     let first = row_ids(&h)[0].clone();
@@ -345,6 +348,9 @@ async fn after_a_false_positive_a_memory_shows_the_relevant_findings_then_the_ve
     h.key(KeyCode::Tab);
     h.settle().await;
     assert!(h.screen().contains("every repository"), "{}", h.screen());
+    // Back to this repository.
+    h.key(KeyCode::Tab);
+    h.settle().await;
     // The note starts as the triage's.
     h.key(KeyCode::Enter);
     let review = h.screen();
@@ -355,7 +361,10 @@ async fn after_a_false_positive_a_memory_shows_the_relevant_findings_then_the_ve
     );
     send(&mut h).await;
     let said = result(&h);
-    assert!(said.contains("applies to rule"), "{said}");
+    assert!(
+        said.contains("applies to rule") && said.contains(" in repository acme/"),
+        "{said}"
+    );
     assert!(said.contains("preanalysis: it flips"), "{said}");
 }
 

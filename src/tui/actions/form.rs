@@ -164,15 +164,13 @@ impl Actions {
     pub fn memory_filter(&self, everywhere: bool) -> Option<(ListIssuesFilter, Option<IssueType>)> {
         let issue = self.issues.first()?;
         let rule = issue.rule_id.clone().filter(|r| !r.is_empty())?;
-        let repository = issue
-            .repository
-            .as_ref()
-            .and_then(|r| r.id.clone())
-            .filter(|_| !everywhere);
+        // By name, as `findings remember --repo` sends it.
+        let repository =
+            Some(issue.repository_name().to_owned()).filter(|name| !everywhere && !name.is_empty());
         Some((
             ListIssuesFilter {
                 rule_ids: vec![rule],
-                repository_ids: repository.into_iter().collect(),
+                repository_names: repository.into_iter().collect(),
                 ..Default::default()
             },
             issue.issue_type.clone(),

@@ -89,14 +89,10 @@ impl Actions {
             .and_then(|i| FixOperation::for_type(i.issue_type.as_ref()))
             .unwrap_or(FixOperation::Autofix);
         let mut choices = vec![(Choice::Tickets, format!("Create tickets for {findings}"))];
-        if let Some(filter) = &self.filter {
-            let shown = crate::tui::list::filters_shown::fit(
-                &crate::tui::list::filters_shown::summary(filter),
-                40,
-            );
+        if self.filter.is_some() {
             choices.push((
                 Choice::TicketsByFilter,
-                format!("Create tickets for every finding of the filter ({shown})"),
+                "Create tickets for every finding of the filter".to_owned(),
             ));
         }
         choices.extend([
@@ -107,7 +103,13 @@ impl Actions {
             (Choice::Unlink, format!("Unlink the tickets of {findings}")),
             (
                 Choice::Fix(fix),
-                format!("Ask for a fix pull request ({})", fix.describe()),
+                format!(
+                    "Ask for a fix pull request ({})",
+                    match fix {
+                        FixOperation::FixJob => "Code Autofix",
+                        FixOperation::Autofix => "Autofix",
+                    }
+                ),
             ),
             (
                 Choice::Feedback,

@@ -274,10 +274,15 @@ impl Actions {
             self.relevant = Known::NotAsked;
             return;
         };
+        let repository_id = self
+            .issues
+            .first()
+            .and_then(|i| i.repository.as_ref()?.id.clone())
+            .filter(|_| !everywhere);
         let request = FindRelevantIssuesRequest {
             deployment_id: None,
             rule_id: filter.rule_ids.first().cloned(),
-            repository_id: filter.repository_ids.first().cloned(),
+            repository_id,
         };
         self.relevant = asked(outbox.send(ApiRequest::RelevantIssues(request)));
     }

@@ -41,30 +41,34 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
+/// The summary, then each ticket with its findings, then the findings
+/// that failed or were skipped, each with the reason.
 fn tickets(r: &CreateTicketsResponse) -> Vec<String> {
+    let ids = |ids: &[String]| one_line(&ids.join(", ")).into_owned();
     let mut out = vec![r.summary()];
-    for (id, outcome) in r.outcomes() {
-        let id = one_line(&id).into_owned();
-        out.push(match outcome {
-            TicketOutcome::Created {
-                slug,
-                url,
-                shared_by,
-            } => {
-                let shared = if shared_by > 1 {
-                    format!(" (one ticket for {shared_by})")
-                } else {
-                    String::new()
-                };
-                format!(
-                    "{id}  ticket {} {}{shared}",
-                    one_line(slug.as_deref().unwrap_or("-")),
-                    one_line(url.as_deref().unwrap_or(""))
-                )
-            }
-            TicketOutcome::Failed(why) => format!("{id}  failed: {}", one_line(&why)),
-            TicketOutcome::Skipped(why) => format!("{id}  skipped: {}", one_line(&why)),
-        });
+    for s in &r.succeeded {
+        out.push(format!(
+            "ticket {} {} for {} finding{}: {}",
+            one_line(s.external_slug.as_deref().unwrap_or("-")),
+            one_line(s.ticket_url.as_deref().unwrap_or("")),
+            s.issue_ids.len(),
+            plural(s.issue_ids.len()),
+            ids(&s.issue_ids)
+        ));
+    }
+    for f in &r.failed {
+        out.push(format!(
+            "failed ({}): {}",
+            one_line(f.error.as_deref().unwrap_or("no reason given")),
+            ids(&f.issue_ids)
+        ));
+    }
+    for s in &r.skipped {
+        out.push(format!(
+            "skipped ({}): {}",
+            one_line(s.reason.as_deref().unwrap_or("no reason given")),
+            ids(&s.issue_ids)
+        ));
     }
     out
 }

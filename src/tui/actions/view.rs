@@ -70,7 +70,16 @@ pub fn draw(f: &mut Frame, body: Rect, actions: &Actions, theme: &Theme) {
     );
 }
 
+/// What the flow acts on: the findings, or the list's filter.
 fn subject(actions: &Actions) -> String {
+    if let (Some(Form::Tickets { by_filter: true, .. }), Some(filter)) =
+        (&actions.form, &actions.filter)
+    {
+        return format!(
+            "every finding of the filter {}",
+            crate::tui::list::filters_shown::summary(filter).join(" ")
+        );
+    }
     match actions.issues.as_slice() {
         [one] => format!(
             "finding {} · {} · {}",
@@ -156,7 +165,7 @@ fn form<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     match form {
         Form::Tickets { by_filter, group } => {
             lines.push(Line::from(if *by_filter {
-                "Create tickets for every finding of the list's filter".to_owned()
+                "Create tickets for every finding of the filter".to_owned()
             } else {
                 format!("Create tickets for {} finding(s)", actions.issues.len())
             }));
