@@ -187,7 +187,15 @@ async fn link_says_who_loses_a_ticket_and_unlink_removes_it() {
         issue.ticket_url(),
         Some("https://tickets.example.com/browse/SEC-77")
     );
+    // `o` in the menu opens the ticket (the row holds it at once).
     h.key(KeyCode::Esc);
+    open_menu(&mut h).await;
+    h.keys("o");
+    h.settle().await;
+    assert_eq!(
+        h.opened.last().map(String::as_str),
+        Some("https://tickets.example.com/browse/SEC-77")
+    );
     open_menu(&mut h).await;
     h.keys("u");
     h.key(KeyCode::Enter);
