@@ -72,8 +72,12 @@ pub fn draw(f: &mut Frame, body: Rect, actions: &Actions, theme: &Theme) {
 
 /// What the flow acts on: the findings, or the list's filter.
 fn subject(actions: &Actions) -> String {
-    if let (Some(Form::Tickets { by_filter: true, .. }), Some(filter)) =
-        (&actions.form, &actions.filter)
+    if let (
+        Some(Form::Tickets {
+            by_filter: true, ..
+        }),
+        Some(filter),
+    ) = (&actions.form, &actions.filter)
     {
         return format!(
             "every finding of the filter {}",
