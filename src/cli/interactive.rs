@@ -92,9 +92,12 @@ fn with_visits(
         Err(e) => tracing::warn!("{e}"),
     }
     info.visits_file = Some(file);
-    // What each pane remembered from the last run (the Report's selectors).
-    for (pane, _) in crate::tui::panes::names() {
-        let id = crate::tui::message::PaneId(pane.as_str());
+    // What each pane remembered from the last run (the Report's
+    // selectors), and the Act menu (its ticketing instance).
+    let panes = crate::tui::panes::names()
+        .into_iter()
+        .map(|(pane, _)| crate::tui::message::PaneId(pane.as_str()));
+    for id in panes.chain([crate::tui::actions::REMEMBERED_AS]) {
         let store = crate::tui::state::remembered::ProfileStore::pane(&dir, &key, id);
         match store.load() {
             Ok(Some(value)) => {

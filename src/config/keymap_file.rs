@@ -86,6 +86,9 @@ pub enum Action {
     Triage,
     /// Undo the last triage.
     UndoTriage,
+    /// Act on the marked findings, else the selected one: tickets, fix
+    /// pull requests, AI verdict feedback, memories.
+    Act,
     /// The findings grouped by rule, with counts (again: the list).
     Groups,
     /// From a finding: the list narrowed to the same rule.

@@ -17,6 +17,7 @@
 //!                           API worker (owns api::Client) ─▶ Reply { id, result }
 //! ```
 
+pub mod actions;
 pub mod app;
 pub mod detail;
 pub mod filter_form;

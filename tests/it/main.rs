@@ -34,6 +34,7 @@ mod pty;
 mod published;
 mod readme;
 mod terminal_safety;
+mod tui_actions;
 mod tui_command_line;
 mod tui_counts;
 mod tui_filter_values;

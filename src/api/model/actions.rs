@@ -72,6 +72,18 @@ impl FindingAction {
         }
     }
 
+    /// The write as a refusal names it ("the ticket creation").
+    pub fn write_name(self) -> &'static str {
+        match self {
+            FindingAction::CreateTickets => "the ticket creation",
+            FindingAction::LinkTicket => "the ticket link",
+            FindingAction::UnlinkTicket => "the ticket unlink",
+            FindingAction::Fix(_) => "the fix request",
+            FindingAction::Feedback => "the AI verdict feedback",
+            FindingAction::Remember => "the memory",
+        }
+    }
+
     /// Whether the finding's `triagePermission` governs it: the actions
     /// that record a triage decision (feedback, a memory from a triage).
     fn is_triage_decision(self) -> bool {

@@ -112,6 +112,16 @@ impl App {
                     items,
                 });
             }
+            Then::Act => {
+                self.status = None;
+                let issues = match items {
+                    ExportItems::Issues(items) => {
+                        items.into_iter().filter_map(|i| i.issue).collect()
+                    }
+                    ExportItems::Findings(list) => list,
+                };
+                self.open_actions_on(issues);
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 //! the clipboard) comes back as [`Effect`]s for the event loop to carry
 //! out, and every reply goes back to the pane or detail that asked.
 
+mod actions;
 mod command_line;
 mod commands;
 mod exporting;
@@ -88,6 +89,8 @@ pub struct App {
     /// The triage dialog, its draft, the one triage in flight and what
     /// `u` undoes.
     pub triage: crate::tui::triage::Triage,
+    /// The Act menu (`A`): tickets, fixes, feedback, memories.
+    pub actions: crate::tui::actions::Actions,
     /// When the message being handled happened.
     now: Timestamp,
 }
@@ -119,6 +122,11 @@ impl App {
             command_history: Vec::new(),
             export_format: crate::export::Format::Csv,
             now: chrono::Utc::now(),
+            actions: crate::tui::actions::Actions::new(
+                &session.deployment,
+                session.read_only,
+                session.remembered_by(crate::tui::actions::REMEMBERED_AS),
+            ),
             triage: crate::tui::triage::Triage::new(&session.deployment)
                 .confirming_above(session.triage_confirm_above),
             session,
@@ -207,6 +215,7 @@ impl App {
     pub fn is_loading(&self) -> bool {
         self.triage.is_loading()
             || self.fetching.is_some()
+            || self.actions.is_loading()
             // A preview waiting for the cursor to rest needs the clock.
             || self.detail.as_ref().is_some_and(|d| d.hold_until.is_some())
             || self.panes.iter().any(|p| p.is_loading())
@@ -239,7 +248,7 @@ impl App {
             Some(
                 Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_) | Overlay::Quit(_),
             ) => return vec![],
-            None if self.triage.is_open() => return vec![],
+            None if self.triage.is_open() || self.actions.is_open() => return vec![],
             None => {}
         }
         let mut list = self.pane_contexts();
@@ -263,7 +272,7 @@ impl App {
             Some(
                 Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_) | Overlay::Quit(_)
             )
-        ) || (self.overlay.is_none() && self.triage.is_open())
+        ) || (self.overlay.is_none() && (self.triage.is_open() || self.actions.is_open()))
             || (self.overlay.is_none()
                 && !self.detail_has_keys()
                 && self.current().text_input_active())
@@ -403,6 +412,7 @@ impl App {
             Some(Overlay::CopyMenu(_)) => return exporting::on_copy_key(self, key),
             Some(Overlay::Quit(_)) => return self.on_quit_key(key),
             None if self.triage.is_open() => return self.on_triage_key(key),
+            None if self.actions.is_open() => return self.on_actions_key(key),
             _ => {}
         }
         if let Some(Overlay::Command(_)) = &self.overlay {
@@ -465,6 +475,7 @@ impl App {
             },
             Action::Triage => self.open_triage(),
             Action::UndoTriage => self.undo_triage(),
+            Action::Act => self.open_actions(),
             Action::NextPane => self.switch_by(1),
             Action::PrevPane => self.switch_by(self.panes.len() - 1),
             _ => return false,
@@ -531,6 +542,10 @@ impl App {
                 self.triage.on_reply(id, result, self.now, &mut self.outbox);
             }
             Some(Owner::Fetch) => self.on_fetch_reply(id, result),
+            Some(Owner::Actions) => {
+                self.outbox.act_for(Owner::Actions);
+                self.actions.on_reply(id, result, &mut self.outbox);
+            }
             Some(Owner::App) | None => {}
         }
     }

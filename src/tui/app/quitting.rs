@@ -23,6 +23,7 @@ impl App {
             lost.extend(pane.unsent_work());
         }
         lost.extend(self.triage.unsent_work());
+        lost.extend(self.actions.unsent_work());
         if self.exports_running > 0 {
             lost.push(match self.exports_running {
                 1 => "an export being written (the file would be left unfinished)".to_owned(),

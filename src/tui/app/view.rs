@@ -53,6 +53,7 @@ pub fn draw(f: &mut Frame, app: &App) {
     }
     status(f, screen.status, app);
     crate::tui::triage::draw(f, screen.body, &app.triage, &app.theme);
+    crate::tui::actions::draw(f, screen.body, &app.actions, &app.theme);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help(f, screen.body, app, *scroll),
         Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),

@@ -2,6 +2,7 @@
 //! Code, Remediation and Activity tabs need (the single-issue fetch, asked
 //! for when such a tab opens, then cached by id).
 
+mod acted;
 pub mod related;
 pub mod relatives;
 pub mod view;

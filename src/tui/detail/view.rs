@@ -248,6 +248,7 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         if let Some(reason) = &at.reason {
             lines.extend(paragraph(reason, width, 2, ratatui::style::Style::new()));
         }
+        lines.extend(super::acted::feedback(at, theme));
     }
     if let Some(tags) = &i.ai_tags {
         lines.push(field(
@@ -262,26 +263,7 @@ fn overview<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             ),
         ));
     }
-    if let Some(t) = &i.external_ticket {
-        lines.push(field(
-            theme,
-            "ticket",
-            format!("{} {}", opt(&t.external_slug), opt(&t.url)),
-        ));
-    }
-    for a in &i.ticket_attempts {
-        lines.push(field(
-            theme,
-            "ticket attempt",
-            format!("{} {}", time(&a.attempted_at), opt(&a.response_message)),
-        ));
-    }
-    if let Some(url) = &i.click_to_fix_pr_url {
-        lines.push(field(theme, "fix PR", safe(url)));
-    }
-    if let Some(msg) = &i.click_to_fix_commit_msg {
-        lines.push(field(theme, "fix PR commit", safe(msg)));
-    }
+    lines.extend(super::acted::lines(i, theme));
     if let Some(ex) = &i.exception_request {
         lines.push(Line::default());
         lines.push(heading(theme, "Exception request"));

@@ -76,6 +76,8 @@ pub enum Owner {
     Triage,
     /// Findings fetched whole for a link, a copy or an export.
     Fetch,
+    /// The actions on findings (tickets, fixes, feedback, memories).
+    Actions,
     App,
 }
 
@@ -140,6 +142,16 @@ pub enum ApiRequest {
     /// How many agentic-workflow issues the filters match
     /// (`PublicIssuesService_CountIssues`).
     CountAgentic(Option<SearchFilters>),
+    /// One action on findings, sent once as its review shows it
+    /// (`Client::act`).
+    Act(ActionRequest),
+    /// What the token may do (`DeploymentService_GetDeploymentAuthorizedActions`).
+    AuthorizedActions,
+    /// The ticketing instances (`ExternalTicketingService_GetTicketingInstances`).
+    TicketingInstances,
+    /// The findings a memory's rule would bring in
+    /// (`MemoriesService_FindRelevantIssues`).
+    RelevantIssues(FindRelevantIssuesRequest),
 }
 
 impl ApiRequest {
@@ -151,6 +163,7 @@ impl ApiRequest {
             ApiRequest::UpdateScm { .. }
                 | ApiRequest::TriageFindings(_)
                 | ApiRequest::TriageAgentic { .. }
+                | ApiRequest::Act(_)
         )
     }
 
@@ -159,6 +172,7 @@ impl ApiRequest {
         match self {
             ApiRequest::UpdateScm { .. } => "the SCM config update",
             ApiRequest::TriageFindings(_) | ApiRequest::TriageAgentic { .. } => "the triage",
+            ApiRequest::Act(r) => r.action().write_name(),
             _ => "the request",
         }
     }
@@ -191,6 +205,10 @@ pub enum ApiResponse {
     IssueCounts(GetIssueCountsResponse),
     Dashboard(DashboardAnswer),
     AgenticCount(CountIssuesResponse),
+    Acted(ActionAnswer),
+    Authorized(GetDeploymentAuthorizedActionsResponse),
+    Instances(GetTicketingInstancesResponse),
+    Relevant(FindRelevantIssuesResponse),
 }
 
 impl ApiResponse {
@@ -214,6 +232,10 @@ impl ApiResponse {
             ApiResponse::IssueCounts(_) => "issue counts",
             ApiResponse::Dashboard(_) => "dashboard report",
             ApiResponse::AgenticCount(_) => "agentic count",
+            ApiResponse::Acted(_) => "action",
+            ApiResponse::Authorized(_) => "authorized actions",
+            ApiResponse::Instances(_) => "ticketing instances",
+            ApiResponse::Relevant(_) => "relevant issues",
         }
     }
 
@@ -365,6 +387,9 @@ pub enum Then {
         path: std::path::PathBuf,
         format: Format,
     },
+    /// `A`: open the Act menu on them (it checks their type, verdict and
+    /// ticket, which a row does not keep, before anything is sent).
+    Act,
 }
 
 /// What the app hands one pane, addressed by its id.

@@ -77,6 +77,43 @@ pub fn refresh_rows<T: Finding>(rows: &mut [FindingRow<T>], fresh: &[IssueItem])
     changed
 }
 
+/// What was done to a finding beyond triage, as a list flags it: a fix
+/// pull request asked for or open wins over a ticket.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Acted {
+    #[default]
+    Nothing,
+    Ticket,
+    FixPr,
+}
+
+impl Acted {
+    pub fn of(issue: &Issue) -> Acted {
+        use crate::api::model::FixPrStatus;
+        let pr = matches!(
+            issue.fix_pr_status(),
+            Some(FixPrStatus::Requested | FixPrStatus::Opened)
+        ) || (issue.fix_pr_status().is_none() && issue.click_to_fix_pr_url.is_some());
+        if pr {
+            Acted::FixPr
+        } else if issue.external_ticket.is_some() {
+            Acted::Ticket
+        } else {
+            Acted::Nothing
+        }
+    }
+
+    /// The flag column's symbol.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Acted::Nothing => " ",
+            Acted::Ticket => "T",
+            Acted::FixPr => "P",
+        }
+    }
+}
+
 /// One loaded finding: the table's cells and what a triage reads (its
 /// states and permission). Strings are as the server sent them; views make
 /// them safe.
@@ -105,6 +142,8 @@ pub struct FindingRow<T> {
     triage_reason: Code,
     permission: Code,
     issue_type: Code,
+    /// Its ticket or fix pull request, as the list flags it.
+    pub acted: Acted,
     /// Values of those fields this build does not know, as sent (rare).
     unknown: Option<Box<[Unknown]>>,
     item: PhantomData<fn() -> T>,
@@ -160,6 +199,7 @@ impl<T: Finding> FindingRow<T> {
             triage_reason,
             permission,
             issue_type,
+            acted: Acted::of(i),
             unknown: (!unknown.is_empty()).then(|| unknown.into_boxed_slice()),
             item: PhantomData,
         }

@@ -204,6 +204,10 @@ pub fn remember(app: &App) -> Result<(), String> {
             store.save(&value)?;
         }
     }
+    let actions = crate::tui::actions::REMEMBERED_AS;
+    if let (Some(value), Some(store)) = (app.actions.remember(), app.session.store_of(actions)) {
+        store.save(&value)?;
+    }
     Ok(())
 }
 

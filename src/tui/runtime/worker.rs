@@ -247,5 +247,18 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
                 .await
                 .map(ApiResponse::ScmConfigs)
         }
+        ApiRequest::Act(r) => client.act(&r).await.map(ApiResponse::Acted),
+        ApiRequest::AuthorizedActions => client
+            .authorized_actions()
+            .await
+            .map(ApiResponse::Authorized),
+        ApiRequest::TicketingInstances => client
+            .ticketing_instances()
+            .await
+            .map(ApiResponse::Instances),
+        ApiRequest::RelevantIssues(r) => client
+            .find_relevant_issues(&r)
+            .await
+            .map(ApiResponse::Relevant),
     }
 }

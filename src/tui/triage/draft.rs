@@ -244,7 +244,7 @@ pub(super) fn choose(draft: &mut Draft, step: isize) {
 
 /// Typing in the note: text at the end, Enter a new line, Backspace,
 /// Ctrl-U clears the line, Ctrl-W a word.
-pub(super) fn edit_note(note: &mut String, key: KeyEvent) {
+pub(crate) fn edit_note(note: &mut String, key: KeyEvent) {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     match key.code {
         KeyCode::Char('u') if ctrl => {

@@ -19,10 +19,12 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use draft::edit_note;
 pub use draft::{Draft, Field, SetApart};
+pub(crate) use sending::outcome_words;
 pub use view::draw;
 
-use draft::{choose, edit_note, next_field};
+use draft::{choose, next_field};
 
 use crate::api::model::*;
 use crate::triage::Decision;
@@ -337,14 +339,7 @@ impl Triage {
     }
 
     fn scroll_key(&mut self, key: KeyEvent) {
-        self.scroll = match key.code {
-            KeyCode::Char('j') | KeyCode::Down => self.scroll.saturating_add(1),
-            KeyCode::Char('k') | KeyCode::Up => self.scroll.saturating_sub(1),
-            KeyCode::PageDown => self.scroll.saturating_add(10),
-            KeyCode::PageUp => self.scroll.saturating_sub(10),
-            KeyCode::Char('g') | KeyCode::Home => 0,
-            _ => self.scroll,
-        };
+        self.scroll = scrolled(self.scroll, key);
     }
 
     fn edit_key(&mut self, key: KeyEvent, now: Timestamp, outbox: &mut Outbox) {
@@ -391,5 +386,17 @@ impl Triage {
         {
             draft.edited = true;
         }
+    }
+}
+
+/// A review's or history's scroll after `key` (j/k, pages, g).
+pub(crate) fn scrolled(scroll: u16, key: KeyEvent) -> u16 {
+    match key.code {
+        KeyCode::Char('j') | KeyCode::Down => scroll.saturating_add(1),
+        KeyCode::Char('k') | KeyCode::Up => scroll.saturating_sub(1),
+        KeyCode::PageDown => scroll.saturating_add(10),
+        KeyCode::PageUp => scroll.saturating_sub(10),
+        KeyCode::Char('g') | KeyCode::Home => 0,
+        _ => scroll,
     }
 }

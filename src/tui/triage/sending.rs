@@ -35,6 +35,9 @@ pub(super) struct Sending {
     kind: Kind,
     /// What the triage was, said after it.
     what: String,
+    /// A finding called a false positive: the status offers to remember
+    /// why (`A`, then `m`).
+    false_positive: bool,
     /// A triage: what the history keeps once it is applied.
     record: Option<Record>,
     /// An undo: the history entry it undoes.
@@ -126,6 +129,14 @@ impl Triage {
             listed: n,
             kind: draft.kind(),
             what,
+            false_positive: draft.undo.is_none()
+                && matches!(
+                    draft.decision(),
+                    Ok(crate::triage::Decision::Finding {
+                        reason: Some(TriageReason::FalsePositive),
+                        ..
+                    })
+                ),
             record,
             undoing: draft.undo.as_ref().map(|u| u.entry),
         });
@@ -288,8 +299,13 @@ impl Triage {
             1 => " · u undoes".into(),
             n => format!(" · u undoes ({n} to undo: :undo-list)"),
         };
+        let remember_hint = if sending.false_positive {
+            " · A then m: remember why as an AI memory"
+        } else {
+            ""
+        };
         outbox.status(format!(
-            "{}: {}{said}{undo_hint}",
+            "{}: {}{said}{undo_hint}{remember_hint}",
             capitalised(&sending.what),
             sending.answers.join("; ")
         ));
@@ -312,14 +328,9 @@ impl Triage {
                 sending.answers.join("; ")
             ));
         }
-        match outcome {
-            Some(WriteOutcome::Unknown) => text.push_str(
-                "\n\nOutcome unknown: the triage may or may not have been applied; it was not retried. The findings are fetched again to show their real state.",
-            ),
-            Some(WriteOutcome::ProbablyApplied) => text.push_str(
-                "\n\nThe server accepted it (2xx) but its answer could not be read: probably applied; it was not retried.",
-            ),
-            None => {}
+        if let Some(outcome) = outcome {
+            text.push_str("\n\n");
+            text.push_str(&outcome_words(outcome, "the triage"));
         }
         if sending.undoing.is_some() {
             // The entry stays: `u` offers the same undo again.
@@ -387,5 +398,18 @@ impl Triage {
                 outbox.events.push(AppEvent::Changed(Changed::Totals));
             }
         }
+    }
+}
+
+/// What a write's failed answer leaves known, in words: `what` ("the
+/// triage") may or may not have been applied.
+pub(crate) fn outcome_words(outcome: WriteOutcome, what: &str) -> String {
+    match outcome {
+        WriteOutcome::Unknown => format!(
+            "Outcome unknown: {what} may or may not have been applied; it was not retried. The findings are fetched again to show their real state."
+        ),
+        WriteOutcome::ProbablyApplied => format!(
+            "The server accepted it (2xx) but its answer could not be read: {what} was probably applied; it was not retried."
+        ),
     }
 }

@@ -2,7 +2,9 @@
 //! rows are built, columns are sized from them and the width
 //! ([`columns`]), paths and repositories are cut from the left so the file
 //! name and line, and the repository's name, stay visible. While rows are
-//! marked, a narrow first column shows which.
+//! marked, a narrow first column shows which; while a row on screen has a
+//! ticket or a fix pull request (asked for or open), a column flags it
+//! (`T`, `P`).
 
 use super::columns::{self, Col, Cut};
 use super::common::{safe, short_rule, state_cell, time};
@@ -10,7 +12,7 @@ use super::scroll;
 use crate::api::model::Timestamp;
 use crate::tui::list::findings_list::Marks;
 use crate::tui::list::load::PagedList;
-use crate::tui::message::rows::FindingRow;
+use crate::tui::message::rows::{Acted, FindingRow};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
@@ -153,8 +155,12 @@ fn draw<T>(
         .iter()
         .map(|(_, issue)| texts(issue, &when(issue), rows.now))
         .collect();
-    // The mark and new columns are one cell each, and a gap.
-    let flags = usize::from(rows.marked.is_some()) + usize::from(rows.new_since.is_some());
+    // A ticket or fix PR flag column while a row on screen has one.
+    let acted = shown.iter().any(|(_, r)| r.acted != Acted::Nothing);
+    // The mark, new and acted columns are one cell each, and a gap.
+    let flags = usize::from(rows.marked.is_some())
+        + usize::from(rows.new_since.is_some())
+        + usize::from(acted);
     let cols = columns(date_column);
     let widths = columns::layout(&cols, &texts, inner.width.saturating_sub(2 * flags as u16));
     let mut header = vec![String::new(); flags];
@@ -179,6 +185,9 @@ fn draw<T>(
                 if new { NEW } else { " " },
                 theme.accent(),
             )));
+        }
+        if acted {
+            cells.push(Cell::from(Span::styled(issue.acted.flag(), theme.accent())));
         }
         for (k, text) in texts.into_iter().enumerate() {
             let Some(w) = widths[k] else { continue };

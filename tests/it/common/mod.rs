@@ -195,6 +195,12 @@ impl Harness {
         h
     }
 
+    /// Keeps `server` running as long as the harness (a client of its own
+    /// making talks to it).
+    pub fn keep_server(&mut self, server: DemoServer) {
+        self._server = Some(server);
+    }
+
     /// The demo server behind the harness, when it has one.
     pub fn server(&self) -> &DemoServer {
         self._server
