@@ -253,6 +253,19 @@ async fn a_fix_pull_request_is_asked_by_its_type_and_appears() {
     }
     assert!(shown, "{}", h.screen());
     assert!(fetched(&h, &id).await.fix_pr_url().is_some());
+    // The list's pages do not say it: reloaded, the row keeps its flag
+    // from the finding fetched whole.
+    h.key(KeyCode::Esc);
+    h.keys("r");
+    h.settle().await;
+    let row = h
+        .app
+        .issues()
+        .list
+        .items
+        .iter()
+        .find(|r| r.id() == id.as_str());
+    assert_eq!(row.map(|r| r.acted), Some(Acted::FixPr));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -341,7 +354,7 @@ async fn after_a_false_positive_a_memory_shows_the_relevant_findings_then_the_ve
     h.keys("y");
     h.settle().await;
     let said = h.app.status.clone().unwrap_or_default();
-    assert!(said.contains("A then m: remember why"), "{said}");
+    assert!(said.contains("A m: remember why"), "{said}");
     h.key(KeyCode::Enter);
     h.settle().await;
     open_menu(&mut h).await;

@@ -4,6 +4,7 @@
 //! Everything else in the TUI is state and pure functions over it.
 
 pub mod clock;
+mod fix_prs;
 pub mod opener;
 pub mod runner;
 pub mod save;

@@ -43,6 +43,7 @@ async fn run(
     // Replies of the tasks, and whether each is their last.
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(Reply, bool)>();
     let mut in_flight: HashMap<RequestId, AbortHandle> = HashMap::new();
+    let mut fix_prs = super::fix_prs::FixPrs::default();
     loop {
         tokio::select! {
             command = commands.recv() => match command {
@@ -65,7 +66,10 @@ async fn run(
                     }
                 }
             },
-            Some((reply, last)) = done_rx.recv() => {
+            Some((mut reply, last)) = done_rx.recv() => {
+                if let Ok(response) = &mut reply.result {
+                    fix_prs.note(response);
+                }
                 // A reply of a request cancelled after it finished is dropped.
                 let wanted = if last {
                     in_flight.remove(&reply.id).is_some()

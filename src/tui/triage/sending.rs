@@ -299,13 +299,14 @@ impl Triage {
             1 => " · u undoes".into(),
             n => format!(" · u undoes ({n} to undo: :undo-list)"),
         };
+        // First after the answers: a narrow status line cuts the end.
         let remember_hint = if sending.false_positive {
-            " · A then m: remember why as an AI memory"
+            " · A m: remember why (AI memory)"
         } else {
             ""
         };
         outbox.status(format!(
-            "{}: {}{said}{undo_hint}{remember_hint}",
+            "{}: {}{remember_hint}{said}{undo_hint}",
             capitalised(&sending.what),
             sending.answers.join("; ")
         ));
