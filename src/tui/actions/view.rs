@@ -4,13 +4,12 @@
 
 use super::form::Form;
 use super::{Actions, Step};
-use crate::tui::layout;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::common::{safe, wrap};
+use crate::tui::widgets::dialog::Dialog;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 pub fn draw(f: &mut Frame, body: Rect, actions: &Actions, theme: &Theme) {
     let width = body.width.saturating_sub(4).clamp(20, 90);
@@ -51,23 +50,14 @@ pub fn draw(f: &mut Frame, body: Rect, actions: &Actions, theme: &Theme) {
             " Esc close · j/k scroll ",
         ),
     };
-    let height = (lines.len() as u16 + 2).min(body.height);
-    let popup = layout::centered(body, width, height);
-    let scroll = if matches!(actions.step, Step::Review | Step::Result) {
-        let max = (lines.len() as u16).saturating_sub(height.saturating_sub(2));
-        actions.scroll.min(max)
-    } else {
-        0
+    let scroll = matches!(actions.step, Step::Review | Step::Result).then_some(actions.scroll);
+    let dialog = Dialog {
+        title: &title,
+        lines,
+        hint,
+        scroll,
     };
-    f.render_widget(Clear, popup);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(title, theme.title()))
-        .title_bottom(hint);
-    f.render_widget(
-        Paragraph::new(lines).block(block).scroll((scroll, 0)),
-        popup,
-    );
+    crate::tui::widgets::dialog::draw(f, body, width, dialog, theme);
 }
 
 /// What the flow acts on: the findings, or the list's filter.

@@ -7,11 +7,11 @@ use super::{Draft, Field, Step, Triage};
 use crate::tui::layout;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::common::{safe, wrap};
+use crate::tui::widgets::dialog::Dialog;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 /// The most targets the review lists one by one.
 const LISTED: usize = 8;
@@ -55,24 +55,14 @@ pub fn draw(f: &mut Frame, body: Rect, triage: &Triage, theme: &Theme) {
             " Esc hide (it goes on) ",
         ),
     };
-    // As tall as it needs, up to the body.
-    let height = (lines.len() as u16 + 2).min(body.height);
-    let popup = layout::centered(body, width, height);
-    let scroll = if matches!(triage.step, Step::Review | Step::History) {
-        let max = (lines.len() as u16).saturating_sub(height.saturating_sub(2));
-        triage.scroll.min(max)
-    } else {
-        0
+    let scroll = matches!(triage.step, Step::Review | Step::History).then_some(triage.scroll);
+    let dialog = Dialog {
+        title,
+        lines,
+        hint,
+        scroll,
     };
-    f.render_widget(Clear, popup);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(title, theme.title()))
-        .title_bottom(hint);
-    f.render_widget(
-        Paragraph::new(lines).block(block).scroll((scroll, 0)),
-        popup,
-    );
+    crate::tui::widgets::dialog::draw(f, body, width, dialog, theme);
 }
 
 fn dialog_hint(draft: &Draft) -> &'static str {

@@ -4,6 +4,7 @@
 
 pub mod columns;
 pub mod common;
+pub mod dialog;
 pub mod findings_table;
 pub mod reflow;
 pub mod scroll;

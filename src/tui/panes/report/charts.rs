@@ -233,44 +233,32 @@ fn whole_set_top(
     name: &str,
     block: super::dashboard::Block,
 ) -> Option<Chart> {
-    use super::dashboard::Answer;
-    let report = block.report()?;
-    if !pane.tops_of_whole_set() || !matches!(pane.dashboard.answer(report), Answer::Known(_)) {
-        return None;
-    }
-    // Most first (the repositories' view orders them worst first).
-    let mut entries = pane.dashboard.entries_of(block).to_vec();
-    entries.sort_by_key(|e| std::cmp::Reverse(e.total));
-    let open: i64 = entries.iter().map(|e| e.total).sum();
-    // Rules by the short name the RULE column shows, told apart where
-    // two share one (as the loaded pages' chart labels them).
-    let labels: Vec<String> = match block {
-        super::dashboard::Block::Rules => {
-            let pairs: Vec<(&str, &str)> = entries
-                .iter()
-                .map(|e| (e.key.as_str(), crate::api::model::short_rule(&e.key)))
-                .collect();
-            super::stats::rule_labels(&pairs)
-        }
-        _ => entries.iter().map(|e| e.key.clone()).collect(),
-    };
-    let bars = entries
-        .iter()
-        .zip(labels)
-        .map(|(e, label)| Bar {
-            label: safe(&label),
-            count: e.total.max(0) as u64,
-            style: v.theme.accent(),
-            keep_end: false,
-        })
-        .collect();
-    let scope = format!("all {} open", group(open));
+    let top = pane
+        .dashboard
+        .top_of(block)
+        .filter(|_| pane.tops_of_whole_set())?;
+    let scope = format!("all {} open", group(top.open));
     Some(Chart {
         title: format!("{name} ({scope})"),
         short: Some(format!("{name}, all open")),
-        body: Body::Bars(bars),
+        body: bars(&top.items, v),
         width: Constraint::Fill(1),
     })
+}
+
+/// The bars of a top chart.
+fn bars(items: &[(String, u64)], v: &ViewCx) -> Body {
+    Body::Bars(
+        items
+            .iter()
+            .map(|(name, count)| Bar {
+                label: safe(name),
+                count: *count,
+                style: v.theme.accent(),
+                keep_end: false,
+            })
+            .collect(),
+    )
 }
 
 /// A chart of what is loaded: its title says of how many findings, or
@@ -290,17 +278,7 @@ fn top(pane: &ReportPane, v: &ViewCx, name: &str, items: &[(String, u64)]) -> Ch
             Body::Note("no findings loaded".to_owned(), theme.dim())
         }
     } else {
-        Body::Bars(
-            items
-                .iter()
-                .map(|(name, count)| Bar {
-                    label: safe(name),
-                    count: *count,
-                    style: theme.accent(),
-                    keep_end: false,
-                })
-                .collect(),
-        )
+        bars(items, v)
     };
     Chart {
         title: format!("{name} ({scope})"),

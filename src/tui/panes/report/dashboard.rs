@@ -107,6 +107,9 @@ pub struct Dashboard {
     asked_with: Option<ReportFilters>,
     /// The list views' entries, ordered once when their answer comes.
     lists: Vec<(DashboardReport, Vec<Entry>)>,
+    /// The same entries as the counts' top charts show them: most first,
+    /// labelled, with the open findings they add up to.
+    tops: Vec<(DashboardReport, Top)>,
 }
 
 impl Dashboard {
@@ -140,6 +143,7 @@ impl Dashboard {
             self.cancel(outbox);
             self.answers.clear();
             self.lists.clear();
+            self.tops.clear();
             self.asked_with = Some(filters.clone());
         }
         let wanted: &[DashboardReport] = match self.block {
@@ -246,10 +250,19 @@ impl Dashboard {
             Err(e) => Answer::Failed(e.to_string()),
         };
         if let Answer::Known(known) = &answer {
+            let entries = ordered(known);
+            self.tops.retain(|(r, _)| *r != report);
+            self.tops.push((report, Top::of(report, &entries)));
             self.lists.retain(|(r, _)| *r != report);
-            self.lists.push((report, ordered(known)));
+            self.lists.push((report, entries));
         }
         self.set(report, answer);
+    }
+
+    /// The top chart of list view `block`, once its answer is in.
+    pub fn top_of(&self, block: Block) -> Option<&Top> {
+        let report = block.report()?;
+        self.tops.iter().find(|(r, _)| *r == report).map(|(_, t)| t)
     }
 
     /// The filters the answers are of (what the views say they cover).
@@ -268,6 +281,42 @@ impl Dashboard {
             }
         }
         any
+    }
+}
+
+/// A list view's entries as a top chart shows them.
+#[derive(Debug, Clone, Default)]
+pub struct Top {
+    /// Label and open findings, most first.
+    pub items: Vec<(String, u64)>,
+    /// The open findings of them all.
+    pub open: i64,
+}
+
+impl Top {
+    /// Rules by the short name the RULE column shows, told apart where two
+    /// share one (as the loaded pages' chart labels them); repositories by
+    /// name.
+    fn of(report: DashboardReport, entries: &[Entry]) -> Top {
+        let mut entries: Vec<&Entry> = entries.iter().collect();
+        entries.sort_by_key(|e| std::cmp::Reverse(e.total));
+        let labels: Vec<String> = if report == DashboardReport::BacklogByRule {
+            let pairs: Vec<(&str, &str)> = entries
+                .iter()
+                .map(|e| (e.key.as_str(), short_rule(&e.key)))
+                .collect();
+            super::stats::rule_labels(&pairs)
+        } else {
+            entries.iter().map(|e| e.key.clone()).collect()
+        };
+        Top {
+            items: labels
+                .into_iter()
+                .zip(&entries)
+                .map(|(label, e)| (label, e.total.max(0) as u64))
+                .collect(),
+            open: entries.iter().map(|e| e.total).sum(),
+        }
     }
 }
 

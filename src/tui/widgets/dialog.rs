@@ -1,0 +1,37 @@
+//! A dialog over the body: centred, as tall as its lines need (up to the
+//! body), titled, with its keys in the bottom border; a review or a
+//! result scrolls, the scroll clamped so the last line stays in sight.
+
+use crate::tui::layout;
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+/// What a dialog shows: its title, lines and key hint.
+pub struct Dialog<'a> {
+    pub title: &'a str,
+    pub lines: Vec<Line<'a>>,
+    pub hint: &'a str,
+    /// Lines scrolled past (`None`: the dialog does not scroll).
+    pub scroll: Option<u16>,
+}
+
+pub fn draw(f: &mut Frame, body: Rect, width: u16, dialog: Dialog<'_>, theme: &Theme) {
+    let height = (dialog.lines.len() as u16 + 2).min(body.height);
+    let popup = layout::centered(body, width, height);
+    let max = (dialog.lines.len() as u16).saturating_sub(height.saturating_sub(2));
+    let scroll = dialog.scroll.map_or(0, |s| s.min(max));
+    f.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(dialog.title, theme.title()))
+        .title_bottom(dialog.hint);
+    f.render_widget(
+        Paragraph::new(dialog.lines)
+            .block(block)
+            .scroll((scroll, 0)),
+        popup,
+    );
+}
