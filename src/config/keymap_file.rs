@@ -91,6 +91,8 @@ pub enum Action {
     Act,
     /// The findings grouped by rule, with counts (again: the list).
     Groups,
+    /// What changed since the last visit, by kind (again: the list).
+    SinceLastVisit,
     /// From a finding: the list narrowed to the same rule.
     RelatedRule,
     /// From a finding: the list narrowed to the same repository.

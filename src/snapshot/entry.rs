@@ -58,10 +58,9 @@ impl Entry {
                 .and_then(|s| label(s.label())),
             triage_state: issue.triage_state.as_ref().and_then(|s| label(s.label())),
             triage_reason: issue.triage_reason.as_ref().and_then(|s| label(s.label())),
-            rule: issue
-                .rule_display_name
-                .clone()
-                .or_else(|| issue.rule_id.clone()),
+            // As the lists show it: a supply-chain finding's advisory and
+            // package (its rule id is opaque).
+            rule: Some(issue.rule_label()).filter(|r| !r.is_empty()),
             repo: issue.repository.as_ref().and_then(|r| r.name.clone()),
             ref_: issue.ref_.clone(),
             path: issue.file_path.clone(),

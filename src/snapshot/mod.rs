@@ -8,11 +8,13 @@
 
 mod diff;
 mod entry;
+mod last_visit;
 mod read;
 mod write;
 
 pub use diff::{Baseline, CHANGE_FIELDS, Category, Change};
 pub use entry::Entry;
+pub use last_visit::BaselineFiles;
 pub use read::{Reader, SnapshotError};
 pub use write::Writer;
 

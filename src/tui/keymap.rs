@@ -328,7 +328,10 @@ mod tests {
     fn contexts_and_panes_a_keymap_names_are_checked_against_those_there_are() {
         let panes = vec![
             (Name::new("report"), vec![REPORT]),
-            (Name::new("issues"), vec![ISSUES, Context::named("groups")]),
+            (
+                Name::new("issues"),
+                vec![ISSUES, Context::named("groups"), Context::named("since")],
+            ),
             (Name::new("agentic"), vec![AGENTIC]),
             (
                 Name::new("scm"),

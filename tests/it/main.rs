@@ -42,6 +42,7 @@ mod tui_flows;
 mod tui_groups;
 mod tui_load_all;
 mod tui_props;
+mod tui_since;
 mod tui_snapshots;
 mod tui_triage;
 mod tui_triage_bound;

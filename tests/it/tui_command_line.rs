@@ -126,15 +126,17 @@ async fn tab_completes_commands_fields_and_values() {
     h.key(KeyCode::Tab);
     assert_eq!(line(&h), "s");
     let screen = h.screen();
-    assert!(screen.contains(" sort save scm"), "{screen}");
+    assert!(screen.contains(" sort save since scm"), "{screen}");
     h.key(KeyCode::Tab);
     assert_eq!(line(&h), "sort");
     h.key(KeyCode::Tab);
     assert_eq!(line(&h), "save");
     h.key(KeyCode::Tab);
+    assert_eq!(line(&h), "since");
+    h.key(KeyCode::Tab);
     assert_eq!(line(&h), "scm");
     h.key(KeyCode::BackTab);
-    assert_eq!(line(&h), "save");
+    assert_eq!(line(&h), "since");
     h.key(KeyCode::Esc);
 
     // Filter fields, then the values of a field of fixed values, as typed.

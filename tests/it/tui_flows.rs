@@ -211,7 +211,7 @@ async fn command_line_sorts_filters_and_clears() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn help_lists_the_bindings_of_the_context() {
-    let mut h = Harness::new(100, 120, 35).await;
+    let mut h = Harness::new(100, 120, 40).await;
     h.start().await;
     h.key(KeyCode::Char('?'));
     let screen = h.screen();

@@ -198,6 +198,12 @@ impl App {
     /// The first effects: the first pane (Issues unless the config says
     /// otherwise) asks for its data at once.
     pub fn start(&mut self) -> Vec<Effect> {
+        self.start_at(chrono::Utc::now())
+    }
+
+    /// [`App::start`] at `now` (the loop's clock).
+    pub fn start_at(&mut self, now: Timestamp) -> Vec<Effect> {
+        self.now = now;
         self.with_pane(self.pane, |p, cx| p.activate(cx));
         // The other tabs' counts, so the header says what each holds.
         let others: Vec<PaneId> = self

@@ -9,6 +9,7 @@
 
 pub mod rows;
 pub mod search;
+pub mod since;
 
 /// The dashboard's reports, as requests and answers name them.
 pub use crate::api::model::{DashboardAnswer, DashboardReport};
@@ -152,6 +153,14 @@ pub enum ApiRequest {
     /// The findings a memory's rule would bring in
     /// (`MemoriesService_FindRelevantIssues`).
     RelevantIssues(FindRelevantIssuesRequest),
+    /// Every finding a listing matches now, compared with the last
+    /// visit's snapshot in `files` and kept beside it for the next one.
+    /// `now`: the app's time, this visit's.
+    SinceLastVisit {
+        request: ListIssuesRequest,
+        files: crate::snapshot::BaselineFiles,
+        now: Timestamp,
+    },
 }
 
 impl ApiRequest {
@@ -209,6 +218,7 @@ pub enum ApiResponse {
     Authorized(GetDeploymentAuthorizedActionsResponse),
     Instances(GetTicketingInstancesResponse),
     Relevant(FindRelevantIssuesResponse),
+    Since(Box<since::SinceReport>),
 }
 
 impl ApiResponse {
@@ -236,6 +246,7 @@ impl ApiResponse {
             ApiResponse::Authorized(_) => "authorized actions",
             ApiResponse::Instances(_) => "ticketing instances",
             ApiResponse::Relevant(_) => "relevant issues",
+            ApiResponse::Since(_) => "changes since the last visit",
         }
     }
 

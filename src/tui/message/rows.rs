@@ -130,6 +130,9 @@ pub struct FindingRow<T> {
     repository: Arc<str>,
     relevant_since: Stamp,
     created_at: Stamp,
+    /// When the finding was first detected, when the list asked for it
+    /// (`includeFirstDetectedAt`): what its open age counts from.
+    first_detected: Stamp,
     /// When an ignore ends, if the finding is ignored with an expiry in its
     /// triage note ([`crate::triage::expiry`]).
     expires: Stamp,
@@ -185,6 +188,7 @@ impl<T: Finding> FindingRow<T> {
             repository: shared.get(i.repository_name()),
             relevant_since: Stamp::of(i.relevant_since),
             created_at: Stamp::of(i.created_at),
+            first_detected: Stamp::of(i.first_detected_at),
             expires: Stamp::of(
                 Some(i)
                     .filter(|i| {
@@ -229,6 +233,7 @@ impl<T: Finding> FindingRow<T> {
             issue_type: self.decode(6, self.issue_type),
             relevant_since: self.relevant_since(),
             created_at: self.created_at(),
+            first_detected_at: self.first_detected(),
             ..Issue::default()
         })
     }
@@ -283,6 +288,10 @@ impl<T> FindingRow<T> {
 
     pub fn created_at(&self) -> Option<Timestamp> {
         self.created_at.get()
+    }
+
+    pub fn first_detected(&self) -> Option<Timestamp> {
+        self.first_detected.get()
     }
 
     pub fn expires(&self) -> Option<Timestamp> {
@@ -468,7 +477,7 @@ mod tests {
             assert_eq!(summary.issue_type, issue.issue_type);
             assert_eq!(summary.line_of_code_url, None, "fetched when wanted");
         }
-        assert!(size_of::<FindingRow<IssueItem>>() <= 104);
+        assert!(size_of::<FindingRow<IssueItem>>() <= 112);
     }
 
     #[test]

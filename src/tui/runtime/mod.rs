@@ -8,6 +8,7 @@ mod fix_prs;
 pub mod opener;
 pub mod runner;
 pub mod save;
+mod since;
 pub mod terminal;
 pub mod worker;
 
@@ -177,6 +178,7 @@ pub async fn main(
     .await;
     terminal::restore();
     record_visit(&app);
+    keep_visits(&app);
     if let Err(e) = remember(&app) {
         eprintln!("findings: {e}");
     }
@@ -194,6 +196,19 @@ fn record_visit(app: &App) {
         && let Err(e) = file.save(seen)
     {
         eprintln!("findings: {e}");
+    }
+}
+
+/// This session's snapshots become the last visits "since last visit"
+/// compares the next one with.
+pub fn keep_visits(app: &App) {
+    for files in app.issues().kept_visits() {
+        if let Err(e) = files.promote() {
+            eprintln!(
+                "findings: cannot keep this visit for next time ({}): {e}",
+                files.last.display()
+            );
+        }
     }
 }
 

@@ -83,7 +83,7 @@ impl<P> Runner<P> {
     {
         let size = terminal.size().map_err(io::Error::other)?;
         app.size = (size.width, size.height);
-        let first = app.start();
+        let first = app.start_at(self.clock.now());
         self.perform(first, terminal)
     }
 

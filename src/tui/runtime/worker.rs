@@ -264,5 +264,12 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .find_relevant_issues(&r)
             .await
             .map(ApiResponse::Relevant),
+        ApiRequest::SinceLastVisit {
+            request,
+            files,
+            now,
+        } => super::since::compare(client, request, files, now)
+            .await
+            .map(|report| ApiResponse::Since(Box::new(report))),
     }
 }

@@ -136,6 +136,35 @@ impl Harness {
         Harness::with_client_at(client, width, height, demo, chrono::Utc::now())
     }
 
+    /// A harness on `server`, its clock at [`anchor`], that keeps what
+    /// the app keeps between runs (the last visits) in `state` under
+    /// profile key `profile`, as a real run does in the state folder.
+    pub fn remembering(
+        server: DemoServer,
+        state: &std::path::Path,
+        profile: &str,
+        (width, height): (u16, u16),
+    ) -> Harness {
+        let client = client_for(&server);
+        let session = Session {
+            remember_in: Some((state.to_path_buf(), profile.to_owned())),
+            ..Harness::session(&client, true)
+        };
+        let mut h = Harness::with_session_at(client, session, width, height, anchor());
+        h._server = Some(server);
+        h
+    }
+
+    fn session(client: &Client, demo: bool) -> Session {
+        Session {
+            deployment: client.deployment().to_owned(),
+            base_url: client.base_url().to_owned(),
+            demo,
+            read_only: false,
+            ..Default::default()
+        }
+    }
+
     fn with_client_at(
         client: Client,
         width: u16,
@@ -143,14 +172,18 @@ impl Harness {
         demo: bool,
         start: chrono::DateTime<chrono::Utc>,
     ) -> Harness {
+        let session = Harness::session(&client, demo);
+        Harness::with_session_at(client, session, width, height, start)
+    }
+
+    fn with_session_at(
+        client: Client,
+        session: Session,
+        width: u16,
+        height: u16,
+        start: chrono::DateTime<chrono::Utc>,
+    ) -> Harness {
         let (worker, replies) = worker::spawn(client.clone());
-        let session = Session {
-            deployment: client.deployment().to_owned(),
-            base_url: client.base_url().to_owned(),
-            demo,
-            read_only: false,
-            ..Default::default()
-        };
         let app = App::new(
             session,
             Keymap::default_keymap(),

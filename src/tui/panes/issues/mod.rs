@@ -9,6 +9,8 @@ mod local_filter;
 mod local_sort;
 mod narrow;
 mod saving;
+mod since;
+mod since_view;
 mod summary;
 mod view;
 
@@ -52,15 +54,24 @@ pub enum Slot {
     FilterValues,
     /// The counts by state of the filter.
     Counts,
+    /// The comparison with the last visit.
+    Since,
 }
 
 impl ReplySlot for Slot {
-    const ALL: &'static [Slot] = &[Slot::List, Slot::Groups, Slot::FilterValues, Slot::Counts];
+    const ALL: &'static [Slot] = &[
+        Slot::List,
+        Slot::Groups,
+        Slot::FilterValues,
+        Slot::Counts,
+        Slot::Since,
+    ];
 }
 
 /// The list's own keys, and the groups view's (before `list`'s).
 pub const KEYS: Context = Context::named("issues");
 pub const GROUP_KEYS: Context = Context::named("groups");
+pub const SINCE_KEYS: Context = Context::named("since");
 
 /// The order `s` walks the sort fields: from the default to what triage
 /// wants most.
@@ -100,6 +111,8 @@ pub struct IssuesPane {
     pub start_note: Option<String>,
     /// The findings grouped by rule (`R`).
     pub groups: Groups,
+    /// What changed since the last visit (`N`).
+    pub since: since::Since,
     /// The lists before each narrowing, the last one last (`Esc` goes back).
     narrowed: Vec<narrow::Before>,
     /// The values the filters can take, asked for once.
@@ -131,6 +144,7 @@ impl IssuesPane {
             views: session.views.clone(),
             config_file: session.config_file.clone(),
             profile: session.profile.clone(),
+            since: since::Since::new(session.remember_in.clone()),
             ..IssuesPane::default()
         };
         if let Some(view) = &session.default_view
@@ -314,6 +328,8 @@ impl Pane for IssuesPane {
     fn contexts(&self) -> Vec<Context> {
         if self.form.is_some() {
             vec![Context::FORM]
+        } else if self.since.shown {
+            vec![SINCE_KEYS, Context::LIST]
         } else if self.groups.shown {
             vec![GROUP_KEYS, Context::LIST]
         } else {
@@ -322,7 +338,11 @@ impl Pane for IssuesPane {
     }
 
     fn key_contexts(&self) -> &'static [(Context, &'static str)] {
-        &[(KEYS, "Issues"), (GROUP_KEYS, "Issue groups")]
+        &[
+            (KEYS, "Issues"),
+            (GROUP_KEYS, "Issue groups"),
+            (SINCE_KEYS, "Since last visit"),
+        ]
     }
 
     fn on_message(&mut self, msg: PaneMsg, cx: &mut Cx) {
@@ -348,12 +368,14 @@ impl Pane for IssuesPane {
         self.list.loader.is_loading()
             || self.groups.list.loader.is_loading()
             || self.counts.is_loading()
+            || self.since.is_loading()
     }
 
     /// The first time the pane is shown, its first page is requested.
     fn activate(&mut self, cx: &mut Cx) {
         if self.list.first_show() {
             self.reload(cx);
+            self.compare_with_last_visit(false, cx);
         }
     }
 
@@ -372,6 +394,13 @@ impl Pane for IssuesPane {
             return self.on_form_action(action, cx);
         }
         let rows = self.rows(cx.area);
+        if self.since.shown {
+            if action == Action::Refresh {
+                return self.compare_with_last_visit(true, cx);
+            }
+            self.since.shown = self.since.on_action(action, rows, cx.outbox);
+            return;
+        }
         if self.groups.shown {
             match self.groups.on_action(action, rows, cx.outbox) {
                 groups::GroupKey::Handled => {}
@@ -414,6 +443,7 @@ impl Pane for IssuesPane {
                 self.restore(cx);
             }
             Action::Groups => self.groups.show(&self.selection, cx.outbox),
+            Action::SinceLastVisit => self.show_since(cx),
             Action::NewOnly => {
                 let since = self.new.toggle(self.selection.filter.since, cx.outbox);
                 if since != self.selection.filter.since {
@@ -506,6 +536,7 @@ impl Pane for IssuesPane {
                 }
             }
             Slot::Counts => self.counts.accept(id, result),
+            Slot::Since => self.since.on_reply(id, result, cx.outbox),
         }
     }
 
@@ -546,6 +577,7 @@ impl Pane for IssuesPane {
             "view NAME",
             "save NAME",
             "load all",
+            "since",
         ]
     }
 
@@ -567,6 +599,11 @@ impl Pane for IssuesPane {
                 Ok(())
             }
             "load" => Err("usage: :load all".to_owned()),
+            "since" if args.is_empty() => {
+                self.show_since(cx);
+                Ok(())
+            }
+            "since" => Err("usage: :since (what changed since the last visit)".to_owned()),
             _ => return None,
         })
     }
@@ -627,6 +664,9 @@ impl Pane for IssuesPane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &ViewCx) {
+        if self.since.shown {
+            return since_view::draw(self, f, area, v);
+        }
         if self.groups.shown {
             return groups_view::draw(self, f, area, v);
         }
@@ -634,6 +674,9 @@ impl Pane for IssuesPane {
     }
 
     fn status(&self, v: &ViewCx) -> String {
+        if self.since.shown {
+            return since_view::status(self, v);
+        }
         if self.groups.shown {
             return groups_view::status(self, v);
         }

@@ -61,9 +61,17 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
     let list = &pane.list;
     let rows_area = layout::table_rows(table_area);
     counts(pane, f, areas.counts, v);
+    // What changed since the last visit, when anything did (`N` shows it).
+    let since = pane
+        .since
+        .report_for(&pane.selection)
+        .filter(|r| r.last_visit.is_some() && r.any())
+        .map_or(String::new(), |r| {
+            format!(" · since last visit: {}", super::since::summary(r))
+        });
     let title = titled(
         pane,
-        &format!("Issues {}", count_label(pane)),
+        &format!("Issues {}{since}", count_label(pane)),
         table_area.width,
     );
     findings_table::draw_list(
@@ -155,7 +163,7 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
 /// The counts of the filter over the table: by state, then the findings
 /// of archived projects the list leaves out and the filter that shows
 /// them. A failure says so in a line; the list stays.
-fn counts(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
+pub(super) fn counts(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
     if area.height == 0 || area.width == 0 {
         return;
     }

@@ -1,0 +1,195 @@
+//! The comparison behind "since last visit" ([`ApiRequest::SinceLastVisit`]):
+//! the last visit's snapshot is read into a compact map (a few numbers a
+//! finding), every finding the filter matches now streams through it
+//! (the next page asked for while one is compared) and into this visit's
+//! snapshot, and the last one is read again for the findings now gone.
+//! The same engine as `findings diff` ([`crate::snapshot::Baseline`]).
+//!
+//! [`ApiRequest::SinceLastVisit`]: crate::tui::message::ApiRequest::SinceLastVisit
+
+use crate::api::model::ListIssuesRequest;
+use crate::api::{ApiError, Client, Follow, transport::MAX_PAGE_ITEMS};
+use crate::atomic_file::{Access, AtomicFile, Replace};
+use crate::snapshot::BaselineFiles;
+use crate::snapshot::{Baseline, Entry, Header, Reader, Writer};
+use crate::tui::message::since::SinceReport;
+use futures_util::StreamExt;
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+
+/// What the comparison carries from page to page (moved to a blocking
+/// thread for each: comparing and writing a page of 1,000 takes a few ms).
+struct Pass {
+    baseline: Option<Baseline>,
+    next: Option<Writer<BufWriter<AtomicFile>>>,
+    report: SinceReport,
+}
+
+/// Compares what `request` matches now with the last visit in `files`,
+/// and keeps it as `files.next`. A network failure fails it (nothing is
+/// kept); a last visit that cannot be read, or a snapshot that cannot be
+/// written, is a note in the report.
+pub async fn compare(
+    client: &Client,
+    mut request: ListIssuesRequest,
+    files: BaselineFiles,
+    now: crate::api::model::Timestamp,
+) -> Result<SinceReport, ApiError> {
+    // Who triaged comes from the activity history.
+    request.include_activity_history = Some(true);
+    request.limit = Some(MAX_PAGE_ITEMS as i64);
+    request.cursor = None;
+    let header = Header::new(now, client.base_url(), client.deployment(), &request);
+    let start_files = files.clone();
+    let mut pass = blocking(move || start(&start_files, &header)).await?;
+    let pages = crate::api::pages_following(
+        client.clone(),
+        request,
+        crate::api::DEFAULT_MAX_PAGES,
+        Follow::Ahead,
+    );
+    let mut pages = std::pin::pin!(pages);
+    while let Some(page) = pages.next().await {
+        let page = page?;
+        pass = blocking(move || {
+            for item in &page.issues {
+                if let Some(entry) = Entry::of(item) {
+                    pass.compare(&entry);
+                }
+            }
+            pass
+        })
+        .await?;
+    }
+    blocking(move || pass.finish(files)).await
+}
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::Connection(format!("the comparison stopped: {e}")))
+}
+
+/// Reads the last visit (if any) and starts this one's snapshot.
+fn start(files: &BaselineFiles, header: &Header) -> Pass {
+    let mut report = SinceReport::default();
+    let baseline = match File::open(&files.last) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            report
+                .notes
+                .push(format!("the last visit cannot be read: {e}"));
+            None
+        }
+        Ok(file) => match read_baseline(file) {
+            Ok((baseline, saved_at)) => {
+                report.last_visit = Some(saved_at);
+                Some(baseline)
+            }
+            Err(e) => {
+                report.notes.push(format!(
+                    "the last visit cannot be read ({e}): compared with nothing"
+                ));
+                None
+            }
+        },
+    };
+    let next = crate::atomic_file::create_folder(
+        files.next.parent().unwrap_or(std::path::Path::new(".")),
+        Access::Private,
+    )
+    .and_then(|()| AtomicFile::create(&files.next, Access::Private, Replace::Existing))
+    .and_then(|file| Writer::new(BufWriter::new(file), header));
+    let next = match next {
+        Ok(writer) => Some(writer),
+        Err(e) => {
+            report
+                .notes
+                .push(format!("this visit cannot be kept for next time: {e}"));
+            None
+        }
+    };
+    Pass {
+        baseline,
+        next,
+        report,
+    }
+}
+
+fn read_baseline(
+    file: File,
+) -> Result<(Baseline, crate::api::model::Timestamp), crate::snapshot::SnapshotError> {
+    let mut reader = Reader::new(BufReader::new(file))?;
+    let saved_at = reader.header().saved_at;
+    let mut baseline = Baseline::default();
+    while let Some(entry) = reader.next_entry()? {
+        baseline.add(&entry);
+    }
+    baseline.ready();
+    Ok((baseline, saved_at))
+}
+
+impl Pass {
+    fn compare(&mut self, entry: &Entry) {
+        self.report.now += 1;
+        if let Some(baseline) = &mut self.baseline {
+            let report = &mut self.report;
+            baseline.compare(entry, |change| report.add(change));
+        }
+        if let Some(next) = &mut self.next
+            && let Err(e) = next.entry(entry)
+        {
+            self.report
+                .notes
+                .push(format!("this visit cannot be kept for next time: {e}"));
+            self.next = None;
+        }
+    }
+
+    /// The findings gone since, and this visit's snapshot completed.
+    fn finish(mut self, files: BaselineFiles) -> SinceReport {
+        if let Some(baseline) = &mut self.baseline {
+            let gone = File::open(&files.last)
+                .map_err(crate::snapshot::SnapshotError::from)
+                .and_then(|f| Reader::new(BufReader::new(f)));
+            match gone {
+                Ok(mut reader) => loop {
+                    match reader.next_entry() {
+                        Ok(Some(old)) => {
+                            if let Some(change) = baseline.gone(&old) {
+                                self.report.add(change);
+                            }
+                        }
+                        Ok(None) => break,
+                        Err(e) => {
+                            self.report
+                                .notes
+                                .push(format!("the findings gone since are not all known: {e}"));
+                            break;
+                        }
+                    }
+                },
+                Err(e) => self
+                    .report
+                    .notes
+                    .push(format!("the findings gone since are not known: {e}")),
+            }
+        }
+        if let Some(next) = self.next {
+            let kept = next
+                .finish()
+                .and_then(|out| out.into_inner().map_err(|e| e.into_error()))
+                .and_then(AtomicFile::commit);
+            match kept {
+                Ok(()) => self.report.files = Some(files),
+                Err(e) => self
+                    .report
+                    .notes
+                    .push(format!("this visit cannot be kept for next time: {e}")),
+            }
+        }
+        self.report
+    }
+}
