@@ -93,6 +93,8 @@ pub enum Action {
     Groups,
     /// What changed since the last visit, by kind (again: the list).
     SinceLastVisit,
+    /// Only findings open past their severity's target (again: all).
+    OverTarget,
     /// From a finding: the list narrowed to the same rule.
     RelatedRule,
     /// From a finding: the list narrowed to the same repository.

@@ -34,6 +34,11 @@ impl BaselineFiles {
         request.sort_by = None;
         request.sort_direction = None;
         request.deployment_id = None;
+        // What a page carries does not change what matches.
+        request.include_remediation = None;
+        request.include_activity_history = None;
+        request.include_is_archived = None;
+        request.include_first_detected_at = None;
         let filter = serde_json::to_string(&request).unwrap_or_default();
         let name = format!(
             "{:016x}",

@@ -41,6 +41,7 @@ mod tui_filter_values;
 mod tui_flows;
 mod tui_groups;
 mod tui_load_all;
+mod tui_open_age;
 mod tui_props;
 mod tui_since;
 mod tui_snapshots;

@@ -11,7 +11,7 @@ use crossterm::event::KeyCode;
 const SIZES: [(u16, u16); 2] = [(120, 35), (80, 24)];
 
 async fn harness(w: u16, h: u16) -> Harness {
-    let mut h = Harness::new(2000, w, h).await;
+    let mut h = Harness::anchored(2000, w, h).await;
     h.start().await;
     h.quiesce().await;
     h

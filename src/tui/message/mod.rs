@@ -7,6 +7,7 @@
 //! (the packed rows the worker answers with are part of it, `rows.rs`), so
 //! every other module may import it without a circle.
 
+pub mod open_age;
 pub mod rows;
 pub mod search;
 pub mod since;
@@ -155,6 +156,13 @@ pub enum ApiRequest {
     RelevantIssues(FindRelevantIssuesRequest),
     /// Every finding a listing matches now, compared with the last
     /// visit's snapshot in `files` and kept beside it for the next one.
+    /// How many open findings `request` matches are past their target,
+    /// by severity, their ages counted to `now`.
+    OverTarget {
+        request: ListIssuesRequest,
+        targets: crate::config::SlaDays,
+        now: Timestamp,
+    },
     /// `now`: the app's time, this visit's.
     SinceLastVisit {
         request: ListIssuesRequest,
@@ -219,6 +227,7 @@ pub enum ApiResponse {
     Instances(GetTicketingInstancesResponse),
     Relevant(FindRelevantIssuesResponse),
     Since(Box<since::SinceReport>),
+    OverTarget(open_age::OverTargetCounts),
 }
 
 impl ApiResponse {
@@ -247,6 +256,7 @@ impl ApiResponse {
             ApiResponse::Instances(_) => "ticketing instances",
             ApiResponse::Relevant(_) => "relevant issues",
             ApiResponse::Since(_) => "changes since the last visit",
+            ApiResponse::OverTarget(_) => "open findings past their target",
         }
     }
 

@@ -6,6 +6,7 @@
 pub mod clock;
 mod fix_prs;
 pub mod opener;
+mod over_target;
 pub mod runner;
 pub mod save;
 mod since;

@@ -264,6 +264,13 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             .find_relevant_issues(&r)
             .await
             .map(ApiResponse::Relevant),
+        ApiRequest::OverTarget {
+            request,
+            targets,
+            now,
+        } => super::over_target::count(client, request, targets, now)
+            .await
+            .map(ApiResponse::OverTarget),
         ApiRequest::SinceLastVisit {
             request,
             files,

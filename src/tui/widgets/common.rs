@@ -148,15 +148,16 @@ pub use crate::text::cut_left;
 /// How much of a list is loaded, for the status line.
 pub fn loaded_note<T>(list: &crate::tui::list::load::PagedList<T>) -> String {
     let n = list.items.len();
+    let shown = thousands(n as i64);
     if n == 0 && list.loader.is_loading() {
         "loading the first page".to_owned()
     } else if list.complete {
-        format!("{n} loaded, all")
+        format!("{shown} loaded, all")
     } else if list.paused {
         // What follows says it stopped.
-        format!("{n} loaded")
+        format!("{shown} loaded")
     } else {
-        format!("{n} loaded, more available")
+        format!("{shown} loaded, more available")
     }
 }
 

@@ -12,6 +12,7 @@ use super::scroll;
 use crate::api::model::Timestamp;
 use crate::tui::list::findings_list::Marks;
 use crate::tui::list::load::PagedList;
+use crate::tui::list::open_age::OpenAge;
 use crate::tui::message::rows::{Acted, FindingRow};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -43,6 +44,17 @@ pub struct Rows<'a, T> {
     pub more: bool,
     /// Now: an ignore whose expiry has passed shows as expired.
     pub now: Timestamp,
+    /// The AGE column: open age against the targets, when the rows carry
+    /// their first detection.
+    pub age: Option<AgeColumn>,
+}
+
+/// The AGE column, and whether it is kept before the others (the list
+/// shows only findings over target) or left out first.
+#[derive(Debug, Clone, Copy)]
+pub struct AgeColumn {
+    pub age: OpenAge,
+    pub first: bool,
 }
 
 /// Whether a row is marked.
@@ -66,6 +78,7 @@ pub fn draw_list<T>(
     marks: &Marks,
     new_since: Option<Timestamp>,
     date_column: DateColumn,
+    age: Option<AgeColumn>,
     block: Block<'_>,
 ) {
     let row = |r: usize| list.row(r);
@@ -83,44 +96,57 @@ pub fn draw_list<T>(
             new_since,
             more: !list.complete,
             now,
+            age,
         },
         date_column,
         block,
     );
 }
 
-/// The columns after the marks, in order. The path yields first: its
-/// file name and line show in the least room.
-fn columns(date_column: DateColumn) -> [Col; 6] {
+/// The columns after the marks, in order. The age yields first (unless
+/// the list is of findings over target), then the path: its file name and
+/// line show in the least room.
+fn columns(date_column: DateColumn, age: Option<AgeColumn>) -> Vec<Col> {
     let date = match date_column {
         DateColumn::RelevantSince => Col::new("RELEVANT SINCE", 10).short("SINCE"),
         DateColumn::Created => Col::new("CREATED", 10),
     };
-    [
+    let mut cols = vec![
         Col::new("SEVERITY", 8),
         // Weighty: `exc. requested · open` is whole before a rule grows.
-        Col::new("STATE", 9).drop(2).weight(4),
+        Col::new("STATE", 9).drop(3).weight(4),
         Col::new("RULE", 16).weight(3).grow(),
         // `owner/name`: the name is what tells repositories apart.
         Col::new("REPOSITORY", 14)
             .short("REPO")
             .cut(Cut::Left)
-            .drop(3)
+            .drop(4)
             .weight(2),
         Col::new("PATH:LINE", 12)
             .short("PATH")
             .cut(Cut::Left)
-            .drop(1)
+            .drop(2)
             .grow(),
-        date.cut(Cut::Date).drop(4).weight(2),
-    ]
+        date.cut(Cut::Date).drop(5).weight(2),
+    ];
+    if let Some(age) = age {
+        // `102d +95`: whole before the path grows.
+        let col = Col::new("AGE", 4).weight(2);
+        cols.insert(2, if age.first { col } else { col.drop(1) });
+    }
+    cols
 }
 
 /// The text of a row's cells, in [`columns`] order.
-fn texts<T>(issue: &FindingRow<T>, when: &Option<Timestamp>, now: Timestamp) -> Vec<String> {
+fn texts<T>(
+    issue: &FindingRow<T>,
+    when: &Option<Timestamp>,
+    now: Timestamp,
+    age: Option<AgeColumn>,
+) -> Vec<String> {
     let label = |l: Option<&str>| l.map_or(String::new(), safe);
     let state = state_cell(issue.state().as_ref(), issue.exception().as_ref());
-    vec![
+    let mut cells = vec![
         label(issue.severity().as_ref().map(|s| s.label())),
         // An ignore past its expiry says so first (a cut keeps it).
         match issue.expires() {
@@ -131,7 +157,12 @@ fn texts<T>(issue: &FindingRow<T>, when: &Option<Timestamp>, now: Timestamp) -> 
         safe(issue.repository()),
         safe(&issue.location()),
         time(when),
-    ]
+    ];
+    if let Some(age) = age {
+        let cell = age.age.of(issue).map_or(String::new(), |a| a.cell());
+        cells.insert(2, cell);
+    }
+    cells
 }
 
 fn draw<T>(
@@ -153,7 +184,7 @@ fn draw<T>(
         .collect();
     let texts: Vec<Vec<String>> = shown
         .iter()
-        .map(|(_, issue)| texts(issue, &when(issue), rows.now))
+        .map(|(_, issue)| texts(issue, &when(issue), rows.now, rows.age))
         .collect();
     // A ticket or fix PR flag column while a row on screen has one.
     let acted = shown.iter().any(|(_, r)| r.acted != Acted::Nothing);
@@ -161,7 +192,9 @@ fn draw<T>(
     let flags = usize::from(rows.marked.is_some())
         + usize::from(rows.new_since.is_some())
         + usize::from(acted);
-    let cols = columns(date_column);
+    let cols = columns(date_column, rows.age);
+    // Which cell is the age (styled when over target).
+    let age_at = rows.age.map(|_| 2);
     let widths = columns::layout(&cols, &texts, inner.width.saturating_sub(2 * flags as u16));
     let mut header = vec![String::new(); flags];
     let mut constraints = vec![Constraint::Length(1); flags];
@@ -192,11 +225,14 @@ fn draw<T>(
         for (k, text) in texts.into_iter().enumerate() {
             let Some(w) = widths[k] else { continue };
             let text = columns::cut(&text, w, cols[k].cut);
+            let over = age_at == Some(k) && rows.age.is_some_and(|a| a.age.is_over(*issue));
             cells.push(if k == 0 {
                 Cell::from(Span::styled(
                     text,
                     theme.severity(issue.severity().as_ref()),
                 ))
+            } else if over {
+                Cell::from(Span::styled(text, theme.error()))
             } else {
                 Cell::from(text)
             });
@@ -234,9 +270,9 @@ mod tests {
     #[test]
     fn the_headless_table_leaves_columns_out_in_this_order() {
         for date in [DateColumn::RelevantSince, DateColumn::Created] {
-            let date_header = columns(date)[5].header;
+            let date_header = columns(date, None)[5].header;
             crate::tui::widgets::columns::assert_same_drop_order(
-                &columns(date),
+                &columns(date, None),
                 <Issue as Record>::COLUMNS,
                 &[
                     ("SEVERITY", "severity"),
@@ -277,7 +313,7 @@ mod expiry_tests {
             AggregateState::IgnoredApp,
         );
         assert_eq!(row.expires(), Some(at("2026-11-20T00:00:00Z")));
-        let state = |now| texts(&row, &None, at(now))[1].clone();
+        let state = |now| texts(&row, &None, at(now), None)[1].clone();
         assert_eq!(state("2026-11-19T23:59:59Z"), "ignored");
         assert_eq!(state("2026-11-20T00:00:00Z"), "expired · ignored");
         // A finding no longer ignored is not expired, whatever its note.

@@ -1,12 +1,63 @@
 //! The pane's `:` commands: `:sort`, `:filter`, `:clear`, `:view` (and
-//! `:save`, in `saving.rs`), and what Tab completes after them.
+//! `:save`, in `saving.rs`), `:load all`, `:since`, `:over-target`, and
+//! what Tab completes after them.
 
 use super::IssuesPane;
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
 use crate::tui::pane::Cx;
 
+/// The commands, as help lists them.
+pub(super) const COMMANDS: &[&str] = &[
+    "sort FIELD [asc|desc]",
+    "filter FIELD=VALUES|FIELD+=VALUES",
+    "clear",
+    "view NAME",
+    "save NAME",
+    "load all",
+    "since",
+    "over-target",
+];
+
 impl IssuesPane {
+    /// Runs `:name args`; `None` for a command not the pane's.
+    pub(super) fn run_command(
+        &mut self,
+        name: &str,
+        args: &[&str],
+        cx: &mut Cx,
+    ) -> Option<Result<(), String>> {
+        Some(match name {
+            "sort" => self.set_sort(args, cx),
+            "filter" => self.set_filter(&args.join(" "), cx),
+            "clear" => {
+                self.clear_filters(cx);
+                Ok(())
+            }
+            "view" => self.view_command(args.first().copied(), cx),
+            "save" => self.save_view(args, cx.outbox),
+            "load" if args == ["all"] => {
+                if self.list.complete {
+                    cx.outbox.status("every finding is loaded");
+                }
+                self.load_all(false, cx);
+                Ok(())
+            }
+            "load" => Err("usage: :load all".to_owned()),
+            "since" if args.is_empty() => {
+                self.show_since(cx);
+                Ok(())
+            }
+            "since" => Err("usage: :since (what changed since the last visit)".to_owned()),
+            "over-target" if args.is_empty() => {
+                self.toggle_over_target(cx);
+                Ok(())
+            }
+            "over-target" => Err("usage: :over-target (again: every finding)".to_owned()),
+            _ => return None,
+        })
+    }
+
     /// `:view NAME`: a saved view's sort and filters; `:view` alone lists
     /// them.
     pub(super) fn view_command(&mut self, name: Option<&str>, cx: &mut Cx) -> Result<(), String> {

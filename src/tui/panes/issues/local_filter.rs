@@ -1,9 +1,11 @@
-//! The `/` filter over the loaded rows, and the local sort it shows them
-//! in. A query that extends the last one searches only the rows still
+//! The `/` filter over the loaded rows (and `O`, only those open past
+//! their target), and the local sort it shows them in. A query that extends the last one searches only the rows still
 //! shown (or, when most are, everything in one pass); a backspace to a
 //! query typed before takes its rows back at once.
 
 use super::{IssuesPane, local_sort};
+use crate::api::model::Timestamp;
+use crate::tui::list::open_age::OpenAge;
 use crate::tui::pane::Cx;
 
 /// How many narrowings a backspace can go back over.
@@ -84,13 +86,33 @@ impl IssuesPane {
             Some(rest) => (true, rest.to_lowercase()),
             None => (false, self.local_query.to_lowercase()),
         };
-        if needle.is_empty() {
+        let rows = self.search.len();
+        if needle.is_empty() && self.over_target.is_none() {
             self.list.visible = self.order.clone();
             return;
         }
-        let hits = self.search.matching(start, &self.search.matcher(&needle));
+        let mut shown: Vec<u32> = if needle.is_empty() {
+            (start as u32..rows as u32).collect()
+        } else {
+            self.matching_from(start, invert, &needle)
+        };
+        if self.over_target.is_some() {
+            let age = self.open_age(self.over_target.unwrap_or_default());
+            let items = &self.list.items;
+            shown.retain(|&row| items.get(row as usize).is_some_and(|r| age.is_over(r)));
+        }
+        match &self.order {
+            Some(order) => self.list.visible = Some(in_order(order, &shown, rows)),
+            None => self.list.visible.get_or_insert_with(Vec::new).extend(shown),
+        }
+    }
+
+    /// The rows from `start` on the query `needle` matches (or, `invert`,
+    /// does not).
+    fn matching_from(&self, start: usize, invert: bool, needle: &str) -> Vec<u32> {
+        let hits = self.search.matching(start, &self.search.matcher(needle));
         let rows = self.search.len();
-        let shown: Vec<u32> = if invert {
+        if invert {
             let mut hits = hits.into_iter().peekable();
             (start..rows)
                 .filter(|&row| hits.next_if_eq(&row).is_none())
@@ -98,11 +120,33 @@ impl IssuesPane {
                 .collect()
         } else {
             hits.into_iter().map(|row| row as u32).collect()
-        };
-        match &self.order {
-            Some(order) => self.list.visible = Some(in_order(order, &shown, rows)),
-            None => self.list.visible.get_or_insert_with(Vec::new).extend(shown),
         }
+    }
+
+    /// Open age counted to `now` against the profile's targets.
+    pub fn open_age(&self, now: Timestamp) -> OpenAge {
+        OpenAge {
+            targets: self.targets,
+            now: self.over_target.unwrap_or(now),
+        }
+    }
+
+    /// `O`, `:over-target`: only the findings open past their target, the
+    /// rest of the list loaded meanwhile (again: every finding).
+    pub(super) fn toggle_over_target(&mut self, cx: &mut Cx) {
+        if self.over_target.take().is_some() {
+            self.apply_local_filter();
+            return cx.outbox.status("every finding shows again");
+        }
+        self.over_target = Some(cx.now);
+        self.apply_local_filter();
+        let t = self.targets;
+        cx.outbox.status(format!(
+            "only findings open past their target (critical {} d, high {} d, medium {} d, \
+             low {} d from first detection); the rest load meanwhile",
+            t.critical, t.high, t.medium, t.low
+        ));
+        self.load_all(false, cx);
     }
 
     /// The sort changed: once everything is loaded and the rows keep the

@@ -113,6 +113,11 @@ pub struct IssuesPane {
     pub groups: Groups,
     /// What changed since the last visit (`N`).
     pub since: since::Since,
+    /// Open-age targets by severity (a profile's `sla_days`).
+    pub targets: crate::config::SlaDays,
+    /// Only findings open past their target show (`O`), their ages
+    /// counted to this time (when it was asked).
+    pub over_target: Option<Timestamp>,
     /// The lists before each narrowing, the last one last (`Esc` goes back).
     narrowed: Vec<narrow::Before>,
     /// The values the filters can take, asked for once.
@@ -145,6 +150,7 @@ impl IssuesPane {
             config_file: session.config_file.clone(),
             profile: session.profile.clone(),
             since: since::Since::new(session.remember_in.clone()),
+            targets: session.sla_days,
             ..IssuesPane::default()
         };
         if let Some(view) = &session.default_view
@@ -184,6 +190,8 @@ impl IssuesPane {
             cursor,
             sort_by: self.sort_by.clone(),
             sort_direction: self.sort_direction.clone(),
+            // What the AGE column and `O` count from.
+            include_first_detected_at: Some(true),
             ..Default::default()
         };
         self.selection.apply_to(&mut req);
@@ -208,6 +216,10 @@ impl IssuesPane {
         self.search.clear();
         self.apply_local_filter();
         self.load_next(cx.outbox);
+        // Over target only: known of every finding, so every one loads.
+        if self.over_target.is_some() {
+            self.load_all(false, cx);
+        }
         cx.outbox.in_slot(Slot::Counts, |o| {
             self.counts.ask(&self.selection, recount, o)
         });
@@ -444,6 +456,7 @@ impl Pane for IssuesPane {
             }
             Action::Groups => self.groups.show(&self.selection, cx.outbox),
             Action::SinceLastVisit => self.show_since(cx),
+            Action::OverTarget => self.toggle_over_target(cx),
             Action::NewOnly => {
                 let since = self.new.toggle(self.selection.filter.since, cx.outbox);
                 if since != self.selection.filter.since {
@@ -570,42 +583,11 @@ impl Pane for IssuesPane {
     }
 
     fn commands(&self) -> &'static [&'static str] {
-        &[
-            "sort FIELD [asc|desc]",
-            "filter FIELD=VALUES|FIELD+=VALUES",
-            "clear",
-            "view NAME",
-            "save NAME",
-            "load all",
-            "since",
-        ]
+        commands::COMMANDS
     }
 
     fn command(&mut self, name: &str, args: &[&str], cx: &mut Cx) -> Option<Result<(), String>> {
-        Some(match name {
-            "sort" => self.set_sort(args, cx),
-            "filter" => self.set_filter(&args.join(" "), cx),
-            "clear" => {
-                self.clear_filters(cx);
-                Ok(())
-            }
-            "view" => self.view_command(args.first().copied(), cx),
-            "save" => self.save_view(args, cx.outbox),
-            "load" if args == ["all"] => {
-                if self.list.complete {
-                    cx.outbox.status("every finding is loaded");
-                }
-                self.load_all(false, cx);
-                Ok(())
-            }
-            "load" => Err("usage: :load all".to_owned()),
-            "since" if args.is_empty() => {
-                self.show_since(cx);
-                Ok(())
-            }
-            "since" => Err("usage: :since (what changed since the last visit)".to_owned()),
-            _ => return None,
-        })
+        self.run_command(name, args, cx)
     }
 
     fn changed(&mut self, change: &Changed, cx: &mut Cx) {

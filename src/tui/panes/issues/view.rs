@@ -34,7 +34,7 @@ fn count_label(pane: &IssuesPane) -> String {
         Some(_) => format!("{}+", thousands(loaded)),
         None => format!("{}+", thousands(loaded)),
     };
-    if pane.local_query.is_empty() {
+    if pane.local_query.is_empty() && pane.over_target.is_none() {
         count
     } else {
         format!("{} shown of {count}", thousands(list.len() as i64))
@@ -69,9 +69,14 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         .map_or(String::new(), |r| {
             format!(" · since last visit: {}", super::since::summary(r))
         });
+    let over = if pane.over_target.is_some() {
+        " · over target"
+    } else {
+        ""
+    };
     let title = titled(
         pane,
-        &format!("Issues {}{since}", count_label(pane)),
+        &format!("Issues {}{over}{since}", count_label(pane)),
         table_area.width,
     );
     findings_table::draw_list(
@@ -83,6 +88,10 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         &pane.marked,
         pane.new.last_visit,
         findings_table::DateColumn::RelevantSince,
+        Some(findings_table::AgeColumn {
+            age: pane.open_age(v.now),
+            first: pane.over_target.is_some(),
+        }),
         Block::default().borders(Borders::ALL).title(title),
     );
 

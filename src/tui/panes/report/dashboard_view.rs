@@ -284,7 +284,7 @@ fn known<'a>(
             };
             let [f, l] = [first.counts, last.counts].map(|c| [c.critical, c.high, c.medium, c.low]);
             let targets = pane.sla_days.most_severe_first();
-            SEVERITY_NAMES
+            let mut lines: Vec<Line> = SEVERITY_NAMES
                 .iter()
                 .zip(f.iter().zip(l))
                 .zip(targets)
@@ -315,7 +315,9 @@ fn known<'a>(
                         Span::styled(text, style),
                     ])
                 })
-                .collect()
+                .collect();
+            lines.push(past_target(pane, v));
+            lines
         }
         _ => vec![Line::styled(
             "  an answer of another report",
@@ -323,6 +325,45 @@ fn known<'a>(
         )],
     };
     (lines, None)
+}
+
+/// `past target now: crit 209/233 · high 412/580 · med 20/300 · low 0/100`:
+/// the open findings past their target, of those open (the reports give
+/// the median age only; these are counted from the open findings).
+fn past_target<'a>(pane: &ReportPane, v: &ViewCx) -> Line<'a> {
+    let over = &pane.over_target;
+    let Some(counts) = &over.counts else {
+        let text = match &over.error {
+            Some(e) => format!("  past target now: failed: {}", safe(e)),
+            None if over.is_loading() => format!(
+                "  {} counting the open findings past their target…",
+                spinner(v.spinner)
+            ),
+            None => String::new(),
+        };
+        return Line::styled(text, v.theme.dim());
+    };
+    let parts: Vec<String> = ["crit", "high", "med", "low"]
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            format!(
+                "{name} {}/{}",
+                thousands(counts.over[k] as i64),
+                thousands(counts.open[k] as i64)
+            )
+        })
+        .collect();
+    let mut text = format!("  past target now: {}", parts.join(" · "));
+    if counts.undated > 0 {
+        text.push_str(&format!(" · {} undated", thousands(counts.undated as i64)));
+    }
+    let style = if counts.total_over() > 0 {
+        v.theme.error()
+    } else {
+        v.theme.ok()
+    };
+    Line::styled(text, style)
 }
 
 /// A rule's name as the filter values give it, else its id.

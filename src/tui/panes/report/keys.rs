@@ -99,7 +99,7 @@ impl ReportPane {
                 };
                 let next = (at.unwrap_or(0) + step) % Block::ALL.len();
                 self.dashboard.choose(Block::ALL[next]);
-                self.show_dashboard(cx.outbox);
+                self.show_dashboard(cx.now, cx.outbox);
                 cx.outbox.status(format!(
                     "view {}: {}",
                     self.dashboard.block.label(),

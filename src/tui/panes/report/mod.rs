@@ -20,6 +20,7 @@ pub mod dashboard;
 mod dashboard_view;
 mod keys;
 mod labels;
+mod over_target;
 mod selectors;
 mod stats;
 mod view;
@@ -65,6 +66,8 @@ pub enum Slot {
     FilterValues,
     /// The dashboard's reports the charts area shows.
     Dashboard,
+    /// The open findings past their target (the open-age view).
+    OverTarget,
 }
 
 impl ReplySlot for Slot {
@@ -74,6 +77,7 @@ impl ReplySlot for Slot {
         Slot::IssueCounts,
         Slot::FilterValues,
         Slot::Dashboard,
+        Slot::OverTarget,
     ];
 }
 
@@ -111,6 +115,8 @@ pub struct ReportPane {
     started_with: ReportSelectors,
     /// The dashboard's reports, one shown at a time in the charts area.
     pub dashboard: dashboard::Dashboard,
+    /// The open findings past their target, for the open-age view.
+    pub over_target: over_target::OverTarget,
     /// Open-age targets by severity (days): the open age view marks
     /// medians over them.
     pub sla_days: crate::config::SlaDays,
@@ -169,6 +175,7 @@ impl Default for ReportPane {
         ReportPane {
             started_with: ReportSelectors::default(),
             dashboard: dashboard::Dashboard::default(),
+            over_target: Default::default(),
             dashboard_since: None,
             sla_days: crate::config::SlaDays::default(),
             list: PagedList::default(),
@@ -329,7 +336,11 @@ impl ReportPane {
     /// Asks the shown view's report if it is not known for the selection
     /// (with the counts shown, the top rules' and repositories' where
     /// they count the same findings).
-    fn show_dashboard(&mut self, outbox: &mut Outbox) {
+    fn show_dashboard(&mut self, now: Timestamp, outbox: &mut Outbox) {
+        if self.dashboard.block == dashboard::Block::OpenAge {
+            self.over_target
+                .ask(&self.projects, self.sla_days, now, outbox);
+        }
         let filters = self.dashboard_filters();
         let tops = self.tops_of_whole_set();
         outbox.in_slot(Slot::Dashboard, |o| self.dashboard.show(&filters, tops, o));
@@ -408,7 +419,7 @@ impl ReportPane {
         self.dashboard_since = self
             .since
             .or_else(|| Some(cx.now - chrono::Duration::days(365)));
-        self.show_dashboard(cx.outbox);
+        self.show_dashboard(cx.now, cx.outbox);
     }
 
     /// What the trend counts: the bucket size, up to now, from the start
@@ -508,6 +519,7 @@ impl Pane for ReportPane {
             || self.counts.is_loading()
             || self.issues.is_loading()
             || self.dashboard.is_loading()
+            || self.over_target.is_loading()
             || self.pending_repos.is_some()
     }
 
@@ -574,6 +586,7 @@ impl Pane for ReportPane {
             Slot::Counts => self.counts.take(id, result),
             Slot::IssueCounts => self.issues.accept(id, result),
             Slot::Dashboard => self.dashboard.accept(id, result),
+            Slot::OverTarget => self.over_target.accept(id, result),
             Slot::FilterValues => {
                 self.known.accept(id, result);
                 // What was typed while the names were on their way.
@@ -613,6 +626,7 @@ impl Pane for ReportPane {
             }
             // Asked again, in the same place, with the same marks.
             Changed::Totals | Changed::FindingsReload if loaded => {
+                self.over_target.forget();
                 let marked = std::mem::take(&mut self.marked);
                 let place = self.list.selected;
                 self.reload(cx);

@@ -450,6 +450,7 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         &pane.marked,
         pane.new.last_visit,
         findings_table::DateColumn::Created,
+        None,
         block,
     );
 
