@@ -33,6 +33,9 @@ impl Dataset {
 
     /// Finding `index` as `changes` leave it.
     pub fn issue_with(&self, changes: &Changes, index: usize, parts: Parts) -> Issue {
+        if let Some(offline) = &self.offline {
+            return offline.item(index, parts).issue.unwrap_or_default();
+        }
         // The generated row makes its history; the row as it is now, its
         // states.
         let base = &self.rows[index];

@@ -100,7 +100,14 @@ pub fn issue_filters(
         ruleset_names: sorted(code_rules.clone().map(|r| &r.ruleset).collect()),
         rule_names: code_rules.clone().map(|r| r.rule_path.clone()).collect(),
         categories: sorted(code_rules.map(|r| &r.category).collect()),
-        team_names: cat.people.teams.iter().map(|t| t.name.clone()).collect(),
+        // An offline data set's team 0 is "no team", its name empty.
+        team_names: cat
+            .people
+            .teams
+            .iter()
+            .filter(|t| !t.name.is_empty())
+            .map(|t| t.name.clone())
+            .collect(),
         secret_types: if wants(Kind::Secrets) {
             sorted(cat.secret_rules.iter().map(|r| &r.secret_type).collect())
         } else {

@@ -53,6 +53,9 @@ pub fn list_issues(
     let issues = items
         .into_iter()
         .map(|i| {
+            if let Some(offline) = &ds.offline {
+                return offline.item(i, parts);
+            }
             let issue = ds.issue_with(&changes, i, parts);
             let row = &changes.row(i, &ds.rows[i]);
             let repo = ds.repo(row);

@@ -442,16 +442,41 @@ pub struct Outbox {
     pub events: Vec<AppEvent>,
     /// Set by `--read-only`: writes are refused here, where they are made.
     pub read_only: bool,
+    /// Why, as a refusal says it ([`READ_ONLY_FLAG`] when empty).
+    pub read_only_why: &'static str,
     /// Who the requests sent now are for.
     acting: Option<Owner>,
     owners: HashMap<RequestId, Owner>,
 }
+
+/// Why writes are refused under `--read-only` (or a profile's).
+pub const READ_ONLY_FLAG: &str = "--read-only is set";
+/// Why writes are refused on a snapshot (`findings --snapshot FILE`).
+pub const READ_ONLY_OFFLINE: &str = "offline snapshot: read-only";
 
 impl Outbox {
     pub fn new(read_only: bool) -> Self {
         Outbox {
             read_only,
             ..Outbox::default()
+        }
+    }
+
+    /// Read-only for the reason `why` (e.g. [`READ_ONLY_OFFLINE`]).
+    pub fn read_only_because(why: &'static str) -> Self {
+        Outbox {
+            read_only: true,
+            read_only_why: why,
+            ..Outbox::default()
+        }
+    }
+
+    /// Why writes are refused, when they are.
+    pub fn why_read_only(&self) -> &'static str {
+        if self.read_only_why.is_empty() {
+            READ_ONLY_FLAG
+        } else {
+            self.read_only_why
         }
     }
 
@@ -487,7 +512,11 @@ impl Outbox {
         if self.read_only && request.is_write() {
             self.events.push(AppEvent::Error {
                 title: "Read-only".into(),
-                message: format!("--read-only is set: {} is not sent.", request.write_name()),
+                message: format!(
+                    "{}: {} is not sent.",
+                    self.why_read_only(),
+                    request.write_name()
+                ),
             });
             return None;
         }

@@ -170,7 +170,7 @@ impl std::fmt::Debug for ScmPane {
 impl ScmPane {
     pub fn new(session: &Session) -> Self {
         ScmPane {
-            read_only: session.read_only,
+            read_only: session.read_only || session.offline.is_some(),
             ..Default::default()
         }
     }
