@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// A snapshot opened offline: the session on its in-process server, and
 /// its header.
-pub(super) struct Opened {
+pub struct Opened {
     pub session: Session,
     pub header: Header,
 }
@@ -24,7 +24,7 @@ pub(super) struct Opened {
 /// Reads the snapshot through once (its findings into compact rows, their
 /// places in the file kept) and serves it. Every problem with the file is
 /// a usage error naming it (exit 2).
-pub(super) async fn open(path: &Path) -> Result<Opened, Failure> {
+pub async fn open(path: &Path) -> Result<Opened, Failure> {
     let owned = path.to_owned();
     let (dataset, header) = tokio::task::spawn_blocking(move || read(&owned))
         .await
@@ -120,6 +120,6 @@ fn file_failure(path: &Path, said: &str) -> Failure {
 
 /// The snapshot's time as the header's badge shows it (UTC, to the
 /// minute: it fits 80 columns).
-pub(super) fn badge_time(header: &Header) -> String {
+pub fn badge_time(header: &Header) -> String {
     header.saved_at.format("%Y-%m-%d %H:%M").to_string()
 }

@@ -26,9 +26,9 @@ const WRITES: [&str; 8] = [
     "/api/ai/deployments/{deployment}/memories/triage",
 ];
 
-/// Whether a request to `route` with `method` writes.
-pub fn is_write(method: &Method, route: &str) -> bool {
-    method == Method::PATCH || (method == Method::POST && WRITES.contains(&route))
+/// Whether a request to `route` (its template) with `method` writes.
+pub fn is_write(method: &str, route: &str) -> bool {
+    method == Method::PATCH.as_str() || (method == Method::POST.as_str() && WRITES.contains(&route))
 }
 
 pub async fn refuse_writes(
@@ -38,7 +38,7 @@ pub async fn refuse_writes(
     next: Next,
 ) -> Response {
     let route = route.as_ref().map_or("", MatchedPath::as_str);
-    if state.dataset.offline.is_some() && is_write(req.method(), route) {
+    if state.dataset.offline.is_some() && is_write(req.method().as_str(), route) {
         return ApiFailure::new(StatusCode::FORBIDDEN, "PERMISSION_DENIED", READ_ONLY)
             .into_response();
     }

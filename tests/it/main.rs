@@ -41,6 +41,7 @@ mod tui_filter_values;
 mod tui_flows;
 mod tui_groups;
 mod tui_load_all;
+mod tui_offline;
 mod tui_props;
 mod tui_snapshots;
 mod tui_triage;

@@ -70,7 +70,7 @@ pub async fn save(
     let shown = crate::text::one_line(&args.path.display().to_string()).into_owned();
     let fail = |e: std::io::Error| Failure::Runtime(format!("cannot write {shown}: {e}"));
     let header = Header::new(
-        chrono::Utc::now(),
+        crate::cli::clock::now().map_err(Failure::Usage)?,
         client.base_url(),
         client.deployment(),
         &req,

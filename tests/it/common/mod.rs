@@ -136,6 +136,26 @@ impl Harness {
         Harness::with_client_at(client, width, height, demo, chrono::Utc::now())
     }
 
+    /// The app on a snapshot, offline, as `findings --snapshot FILE`
+    /// opens it (its in-process server kept by the harness); the clock at
+    /// [`anchor`].
+    pub async fn offline(path: &std::path::Path, width: u16, height: u16) -> Harness {
+        let opened = findings_tui::cli::open_snapshot(path)
+            .await
+            .unwrap_or_else(|e| panic!("the snapshot opens: {}", e.into_message()));
+        let client = opened.session.client.clone();
+        let session = Session {
+            deployment: client.deployment().to_owned(),
+            base_url: client.base_url().to_owned(),
+            read_only: true,
+            offline: Some(findings_tui::cli::badge_time(&opened.header)),
+            ..Default::default()
+        };
+        let mut h = Harness::with_session(client, session, width, height, anchor());
+        h._server = opened.session.demo;
+        h
+    }
+
     fn with_client_at(
         client: Client,
         width: u16,
@@ -143,7 +163,6 @@ impl Harness {
         demo: bool,
         start: chrono::DateTime<chrono::Utc>,
     ) -> Harness {
-        let (worker, replies) = worker::spawn(client.clone());
         let session = Session {
             deployment: client.deployment().to_owned(),
             base_url: client.base_url().to_owned(),
@@ -151,6 +170,17 @@ impl Harness {
             read_only: false,
             ..Default::default()
         };
+        Harness::with_session(client, session, width, height, start)
+    }
+
+    fn with_session(
+        client: Client,
+        session: Session,
+        width: u16,
+        height: u16,
+        start: chrono::DateTime<chrono::Utc>,
+    ) -> Harness {
+        let (worker, replies) = worker::spawn(client.clone());
         let app = App::new(
             session,
             Keymap::default_keymap(),
