@@ -159,7 +159,8 @@ fn a_stored_finding_is_read_back_by_its_position() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("s.fsnap");
     std::fs::write(&path, written_items(20_000)).unwrap();
-    let mut reader = Reader::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap())).unwrap();
+    let mut reader =
+        Reader::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap())).unwrap();
     let mut positions = Vec::new();
     while let Some((position, _)) = reader.next_item().unwrap() {
         positions.push(position);

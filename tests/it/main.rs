@@ -10,6 +10,7 @@ mod cli_expiry;
 mod cli_help;
 mod cli_lists;
 mod cli_names;
+mod cli_offline;
 mod cli_scm;
 mod cli_scripting;
 mod cli_snapshots;

@@ -34,7 +34,11 @@ async fn saved(server: &DemoServer, dir: &Path) -> PathBuf {
     })
     .await
     .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     path
 }
 
@@ -191,7 +195,10 @@ async fn the_tui_browses_a_snapshot_with_its_badge_filters_sorting_and_the_detai
     let live_critical = every_id(&common::client_for(&live), critical).await;
     let rows = &h.app.issues().list.items;
     assert_eq!(rows.len(), live_critical.len());
-    assert!(rows.iter().all(|r| live_critical.iter().any(|(id, _)| id == r.id())));
+    assert!(
+        rows.iter()
+            .all(|r| live_critical.iter().any(|(id, _)| id == r.id()))
+    );
     // A sort: by severity, most severe first (all critical now: the
     // same rows).
     h.keys("s");
@@ -256,7 +263,10 @@ async fn every_write_is_refused_offline_with_the_reason_and_none_is_sent() {
     let agentic = h.screen();
     // The panes a snapshot cannot fill say so, without an error.
     assert!(scm.contains("A snapshot holds findings only"), "{scm}");
-    assert!(agentic.contains("a snapshot holds findings only"), "{agentic}");
+    assert!(
+        agentic.contains("a snapshot holds findings only"),
+        "{agentic}"
+    );
     assert_eq!(writes.load(Ordering::SeqCst), 0);
     // Should one get past the app, the server refuses it too, saying why.
     let client = findings_tui::cli::open_snapshot(&path).await.ok().unwrap();

@@ -479,15 +479,7 @@ fn secs(t: Option<Timestamp>) -> Option<i64> {
     t.map(|t| t.timestamp())
 }
 
-fn row_of(
-    issue: &Issue,
-    kind: Kind,
-    rule: u16,
-    repo: u8,
-    ref_slot: u8,
-    path: u8,
-    team: u8,
-) -> Row {
+fn row_of(issue: &Issue, kind: Kind, rule: u16, repo: u8, ref_slot: u8, path: u8, team: u8) -> Row {
     let info = slot(Severity::ALL, Some(&Severity::Info)).unwrap_or(0);
     let unknown_state = slot(AggregateState::ALL, Some(&AggregateState::Unknown)).unwrap_or(0);
     let latest = |kind: HistoryType| {
