@@ -30,33 +30,14 @@ pub struct Offline {
 }
 
 impl Offline {
-    /// Finding `index` whole, with only the parts a request asks for.
-    pub fn item(&self, index: usize, parts: crate::demo::materialize::Parts) -> IssueItem {
-        let mut item = self.store.item(index).unwrap_or_default();
-        if let Some(issue) = item.issue.as_mut() {
-            strip(issue, parts);
-        }
-        item
+    /// Finding `index` whole, as the snapshot holds it (empty when it
+    /// cannot be read).
+    pub fn item(&self, index: usize) -> IssueItem {
+        self.store.item(index).unwrap_or_default()
     }
 
     pub fn index_of(&self, id: &str) -> Option<usize> {
         self.ids.get(id).copied()
-    }
-}
-
-/// Leaves out what a request did not ask for, as the server would.
-fn strip(issue: &mut Issue, parts: crate::demo::materialize::Parts) {
-    if !parts.remediation && !parts.single_issue {
-        issue.remediation = None;
-    }
-    if !parts.activity_history && !parts.single_issue {
-        issue.activity_history.clear();
-    }
-    if !parts.is_archived {
-        issue.is_archived = None;
-    }
-    if !parts.first_detected_at && !parts.single_issue {
-        issue.first_detected_at = None;
     }
 }
 

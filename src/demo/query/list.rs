@@ -54,7 +54,11 @@ pub fn list_issues(
         .into_iter()
         .map(|i| {
             if let Some(offline) = &ds.offline {
-                return offline.item(i, parts);
+                let mut item = offline.item(i);
+                if let Some(issue) = item.issue.as_mut() {
+                    parts.strip(issue);
+                }
+                return item;
             }
             let issue = ds.issue_with(&changes, i, parts);
             let row = &changes.row(i, &ds.rows[i]);

@@ -7,8 +7,11 @@
 //! (the packed rows the worker answers with are part of it, `rows.rs`), so
 //! every other module may import it without a circle.
 
+mod read_only;
 pub mod rows;
 pub mod search;
+
+pub use read_only::{READ_ONLY_FLAG, READ_ONLY_OFFLINE};
 
 /// The dashboard's reports, as requests and answers name them.
 pub use crate::api::model::{DashboardAnswer, DashboardReport};
@@ -449,34 +452,11 @@ pub struct Outbox {
     owners: HashMap<RequestId, Owner>,
 }
 
-/// Why writes are refused under `--read-only` (or a profile's).
-pub const READ_ONLY_FLAG: &str = "--read-only is set";
-/// Why writes are refused on a snapshot (`findings --snapshot FILE`).
-pub const READ_ONLY_OFFLINE: &str = "offline snapshot: read-only";
-
 impl Outbox {
     pub fn new(read_only: bool) -> Self {
         Outbox {
             read_only,
             ..Outbox::default()
-        }
-    }
-
-    /// Read-only for the reason `why` (e.g. [`READ_ONLY_OFFLINE`]).
-    pub fn read_only_because(why: &'static str) -> Self {
-        Outbox {
-            read_only: true,
-            read_only_why: why,
-            ..Outbox::default()
-        }
-    }
-
-    /// Why writes are refused, when they are.
-    pub fn why_read_only(&self) -> &'static str {
-        if self.read_only_why.is_empty() {
-            READ_ONLY_FLAG
-        } else {
-            self.read_only_why
         }
     }
 
