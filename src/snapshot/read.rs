@@ -135,7 +135,7 @@ impl<R: Read> Reader<R> {
 
     /// The next finding's line, its number and place; `None` after the
     /// trailer.
-    fn next_finding(&mut self) -> Result<Option<(u64, Position, &[u8])>, SnapshotError> {
+    fn next_finding(&mut self) -> Result<Option<Finding<'_>>, SnapshotError> {
         if self.ended {
             return Ok(None);
         }
@@ -185,6 +185,9 @@ impl<R: Read> Reader<R> {
         Ok(Some(line_at(&self.text, &mut self.at)?))
     }
 }
+
+/// A finding's line number, place in the file and text.
+type Finding<'t> = (u64, Position, &'t [u8]);
 
 /// A version 2 finding's line as the model reads it.
 fn decode_item(number: u64, line: &[u8]) -> Result<IssueItem, SnapshotError> {
