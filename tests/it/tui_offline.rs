@@ -178,6 +178,13 @@ async fn the_tui_browses_a_snapshot_with_its_badge_filters_sorting_and_the_detai
     assert!(screen.contains("SNAPSHOT 2026-11-01 00:00"), "{screen}");
     assert!(!screen.contains("DEMO"), "{screen}");
     insta::assert_snapshot!("offline_issues_80x24", screen);
+    // The Report, counted over the snapshot, under the same badge.
+    h.keys("1");
+    h.settle().await;
+    h.quiesce().await;
+    insta::assert_snapshot!("offline_report_80x24", h.screen());
+    h.keys("2");
+    h.settle().await;
     // A filter: as many as the live deployment has.
     command(&mut h, "filter severities=critical");
     h.settle().await;
@@ -235,6 +242,11 @@ async fn every_write_is_refused_offline_with_the_reason_and_none_is_sent() {
     }
     command(&mut h, "triage ignored");
     h.settle().await;
+    let review = h.screen();
+    assert!(
+        review.contains("offline snapshot: read-only: y will not send this triage"),
+        "{review}"
+    );
     h.keys("y");
     h.settle().await;
     let said = popup(&h);
