@@ -132,6 +132,28 @@ async fn the_offline_server_answers_as_the_live_one_for_the_snapshots_findings()
     assert!(whole.remediation.is_some(), "{whole:?}");
     assert!(!whole.activity_history.is_empty());
     assert!(whole.first_detected_at.is_some());
+    // The filters' values: the snapshot's repositories, each rule once.
+    let values = offline
+        .issue_filters(&IssueFiltersRequest::default())
+        .await
+        .unwrap();
+    let live_values = live_client
+        .issue_filters(&IssueFiltersRequest::default())
+        .await
+        .unwrap();
+    assert!(
+        values
+            .repo_names
+            .iter()
+            .all(|r| live_values.repo_names.contains(r))
+    );
+    let rules: Vec<_> = values
+        .rules
+        .iter()
+        .map(|r| (r.id.clone(), r.sca_cve.clone(), r.sca_ghsa.clone()))
+        .collect();
+    let once: std::collections::HashSet<_> = rules.iter().collect();
+    assert_eq!(once.len(), rules.len());
     // The Report counts what the snapshot holds: the live listing's
     // findings (the archived projects' were not listed, so not saved).
     let report = ReportRequest {
