@@ -237,6 +237,17 @@ async fn the_tui_browses_a_snapshot_with_its_badge_filters_sorting_and_the_detai
     h.key(KeyCode::Enter);
     h.settle().await;
     assert!(h.app.detail.is_some(), "{}", h.screen());
+    let id = h.app.issues().list.items[0].id().to_owned();
+    let mut shown = vec![h.screen()];
+    for _ in 0..3 {
+        h.keys("l");
+        h.settle().await;
+        shown.push(h.screen());
+    }
+    // Overview, Code, Remediation, Activity: what the save asked for.
+    assert!(shown[0].contains(&id), "{}", shown[0]);
+    assert!(shown[2].contains("Autofix"), "{}", shown[2]);
+    assert!(shown[3].contains("analysis started"), "{}", shown[3]);
     h.key(KeyCode::Esc);
     h.settle().await;
 }
