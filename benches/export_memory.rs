@@ -16,10 +16,13 @@
 //! minutes a run on 2 cores), RUNS (runs of each, default 1; min / median /
 //! max printed when more).
 //!
-//! Also `findings snapshot save` (every page into one snapshot file) and
-//! `findings diff` of that snapshot against the live deployment (the old
-//! side held as a compact vector, 24 bytes a finding): target, under 64 MB
-//! at a million too.
+//! Also `findings snapshot save` (every page into one snapshot file, each
+//! finding whole), `snapshot show` and `findings diff` of that snapshot
+//! against the live deployment and against itself (the old side held as a
+//! compact vector, 24 bytes a finding): target, under 64 MB at a million
+//! too; and `findings --snapshot FILE` piped (the offline server built from
+//! the file and its overview asked), whose compact rows grow with the
+//! findings (about the demo server's row a finding).
 
 use findings_tui::demo::{DemoOptions, DemoServer};
 use std::process::{Command, Stdio};
@@ -127,6 +130,15 @@ fn main() {
                 "diff (live)".into(),
                 run(&server, &["diff", &path, "--format", "ndjson"]),
             );
+            add(
+                "snapshot show".into(),
+                run(&server, &["snapshot", "show", &path]),
+            );
+            add(
+                "diff (snapshots)".into(),
+                run(&server, &["diff", &path, &path, "--format", "ndjson"]),
+            );
+            add("offline open".into(), run(&server, &["--snapshot", &path]));
         }
         for (slot, label) in ["raw issues pages", "raw report pages"]
             .into_iter()
@@ -145,7 +157,10 @@ fn main() {
             } else {
                 &raw[0]
             };
-            let ratio = if label.starts_with("snapshot") || label.starts_with("diff") {
+            let ratio = if label.starts_with("snapshot")
+                || label.starts_with("diff")
+                || label.starts_with("offline")
+            {
                 String::new()
             } else {
                 format!("{:.2}", median(secs) / median(base))

@@ -27,6 +27,10 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(flatten)]
     pub(super) connection: ConnectionArgs,
+    /// Open the TUI on a snapshot (`findings snapshot save`), offline and
+    /// read-only: no request leaves this machine
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(super) snapshot: Option<PathBuf>,
     #[command(subcommand)]
     pub(super) command: Option<Command>,
 }

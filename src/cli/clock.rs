@@ -2,9 +2,9 @@
 
 use chrono::{DateTime, Utc};
 
-/// The variable that sets the clock of `triage --ignore-until` and `findings
-/// expired` (an RFC 3339 time), so tests can be "two days later" without
-/// waiting. Nothing else reads it.
+/// The variable that sets the clock of `triage --ignore-until`, `findings
+/// expired` and a snapshot's saved time (an RFC 3339 time), so tests can be
+/// "two days later" without waiting. Nothing else reads it.
 const NOW_VAR: &str = "FINDINGS_NOW";
 
 /// Now, or the time `FINDINGS_NOW` names.

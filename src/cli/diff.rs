@@ -154,7 +154,12 @@ pub async fn run(
             }
             let saved_at = chrono::Utc::now();
             let mut req = old_header.request.clone();
+            // Who triaged, from the activity; a version 2 snapshot's other
+            // includes (remediation …) are not compared.
             req.include_activity_history = Some(true);
+            req.include_remediation = None;
+            req.include_is_archived = None;
+            req.include_first_detected_at = None;
             req.limit = Some(MAX_PAGE_ITEMS as i64);
             // One page at a time: pages with their activity are the
             // larger part of a diff's memory beside the old side.

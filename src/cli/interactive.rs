@@ -5,15 +5,23 @@ use super::Failure;
 use super::session::Session;
 use super::settings::no_color;
 use crate::config::Effective;
+use std::path::Path;
 
-/// Connects and runs the TUI until it ends.
-pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
+/// Connects (or opens `snapshot` offline) and runs the TUI until it ends.
+pub(super) async fn run(settings: Effective, snapshot: Option<&Path>) -> Result<(), Failure> {
     // The user's files are checked before anything starts (a demo
     // server, a token command) and before the terminal is taken.
     let keymap = user_keymap()?;
     check_default_pane(&settings)?;
     let theme = crate::tui::theme::Theme::chosen(&settings.theme_choice(no_color())?);
-    let session = Session::open_quiet(&settings, true).await?;
+    let (session, offline) = match snapshot {
+        Some(path) => {
+            let opened = super::offline::open(path).await?;
+            let badge = super::offline::badge_time(&opened.header);
+            (opened.session, Some(badge))
+        }
+        None => (Session::open_quiet(&settings, true).await?, None),
+    };
     let default_view = (settings.default_sort.is_some()
         || settings.default_direction.is_some()
         || settings.default_filters.is_some())
@@ -35,8 +43,9 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
             .and_then(|d| d.shown_name())
             .map(str::to_owned),
         base_url: session.client.base_url().to_owned(),
-        demo: session.demo.is_some(),
-        read_only: settings.read_only.value,
+        demo: session.demo.is_some() && offline.is_none(),
+        read_only: settings.read_only.value || offline.is_some(),
+        offline: offline.clone(),
         default_pane: Some(crate::tui::message::PaneId(settings.default_pane.value)),
         default_view,
         views: settings.saved_views(),
@@ -50,7 +59,13 @@ pub(super) async fn run(settings: Effective) -> Result<(), Failure> {
         remembered: Default::default(),
         remember_in: None,
     };
-    let info = with_visits(info, settings.profile.as_ref().map(|g| g.value.as_str()));
+    // A snapshot is no visit of the profile's deployment: nothing of the
+    // profile's last visits or panes is read or written.
+    let info = if offline.is_some() {
+        info
+    } else {
+        with_visits(info, settings.profile.as_ref().map(|g| g.value.as_str()))
+    };
     crate::tui::main(
         session.client.clone(),
         info,

@@ -37,6 +37,7 @@ mod listing;
 mod logging;
 mod names_cache;
 mod offer;
+mod offline;
 mod scm;
 mod scripting;
 mod session;
@@ -48,6 +49,7 @@ mod triage;
 mod write;
 
 pub use args::{Cli, OutputArgs};
+pub use offline::{Opened as OpenedSnapshot, badge_time, open as open_snapshot};
 pub use session::Session;
 
 use crate::api::ApiError;
@@ -224,7 +226,31 @@ fn is_broken_pipe(msg: &str) -> bool {
     msg.contains("Broken pipe") || msg.contains("os error 32")
 }
 
+/// `--snapshot` reaches no deployment: flags that name one are refused
+/// (their environment variables and the config's are left unused).
+fn check_offline(matches: &ArgMatches) -> Result<(), Failure> {
+    for (id, flag) in [
+        ("base_url", "--base-url"),
+        ("deployment", "--deployment"),
+        ("allow_http", "--allow-http"),
+    ] {
+        if matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(Failure::Usage(format!(
+                "--snapshot opens a file offline; {flag} is for a deployment: give one or the other"
+            )));
+        }
+    }
+    Ok(())
+}
+
 async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
+    if cli.snapshot.is_some() && cli.command.is_some() {
+        return Err(Failure::Usage(
+            "--snapshot opens the TUI on a snapshot; a command reads one with \
+             `findings snapshot show FILE` or `findings diff OLD [NEW]`"
+                .into(),
+        ));
+    }
     let conn = cli.connection;
     match cli.command {
         Some(Command::Demo { command }) => demo::run(command).await,
@@ -454,13 +480,25 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         }
         None => {
             use std::io::IsTerminal;
+            let snapshot = cli.snapshot.as_deref();
+            if snapshot.is_some() {
+                check_offline(matches)?;
+            }
             let settings = settings_here(&conn, matches)?;
             if !std::io::stdout().is_terminal() {
                 // Piped: a summary instead of a screen.
-                let session = Session::open(&settings).await?;
-                return listing::overview(&session.client).await;
+                return match snapshot {
+                    Some(path) => {
+                        let opened = offline::open(path).await?;
+                        listing::overview(&opened.session.client).await
+                    }
+                    None => {
+                        let session = Session::open(&settings).await?;
+                        listing::overview(&session.client).await
+                    }
+                };
             }
-            interactive::run(settings).await
+            interactive::run(settings, snapshot).await
         }
     }
 }

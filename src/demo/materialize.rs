@@ -21,6 +21,26 @@ pub struct Parts {
     pub single_issue: bool,
 }
 
+impl Parts {
+    /// Leaves out of a stored finding what a request did not ask for, as
+    /// the server would.
+    pub fn strip(self, issue: &mut Issue) {
+        let whole = self.single_issue;
+        if !self.remediation && !whole {
+            issue.remediation = None;
+        }
+        if !self.activity_history && !whole {
+            issue.activity_history.clear();
+        }
+        if !self.first_detected_at && !whole {
+            issue.first_detected_at = None;
+        }
+        if !self.is_archived {
+            issue.is_archived = None;
+        }
+    }
+}
+
 fn ts(secs: i64) -> Timestamp {
     Utc.timestamp_opt(secs, 0).single().unwrap_or_default()
 }
@@ -33,6 +53,11 @@ impl Dataset {
 
     /// Finding `index` as `changes` leave it.
     pub fn issue_with(&self, changes: &Changes, index: usize, parts: Parts) -> Issue {
+        if let Some(offline) = &self.offline {
+            let mut issue = offline.item(index).issue.unwrap_or_default();
+            parts.strip(&mut issue);
+            return issue;
+        }
         // The generated row makes its history; the row as it is now, its
         // states.
         let base = &self.rows[index];

@@ -11,6 +11,7 @@ pub mod deployment;
 pub mod faults;
 pub mod http;
 pub mod materialize;
+pub mod offline_guard;
 pub mod query;
 mod rng;
 pub mod routes;
@@ -91,6 +92,11 @@ impl DemoState {
             DEMO_DEPLOYMENT,
             opts.days_later,
         );
+        Self::of(dataset, &opts.token)
+    }
+
+    /// The state serving `dataset` (generated, or a snapshot's).
+    pub fn of(dataset: Dataset, token: &str) -> Self {
         let scm_configs = Mutex::new(dataset.scm_configs.clone());
         // Every sort order now, so no request waits for one.
         let orders = query::Orders::default();
@@ -98,7 +104,7 @@ impl DemoState {
         DemoState {
             dataset,
             orders,
-            token: opts.token.clone(),
+            token: token.to_owned(),
             scm_configs,
             faults: faults::FaultState::default(),
             tap: tap::TapState::default(),
@@ -119,12 +125,26 @@ impl DemoServer {
     /// Binds `addr` (port 0 for any free port) and serves in the background
     /// on the current tokio runtime.
     pub async fn start(opts: DemoOptions, addr: SocketAddr) -> std::io::Result<DemoServer> {
-        let token = opts.token.clone();
-        let state = Arc::new(
-            tokio::task::spawn_blocking(move || DemoState::new(&opts))
-                .await
-                .map_err(std::io::Error::other)?,
-        );
+        let state = tokio::task::spawn_blocking(move || DemoState::new(&opts))
+            .await
+            .map_err(std::io::Error::other)?;
+        Self::serve(state, addr).await
+    }
+
+    /// Serves a snapshot's findings ([`dataset::OfflineBuilder`]) on a
+    /// free loopback port, read-only: every write is refused
+    /// ([`offline_guard`]).
+    pub async fn start_offline(dataset: Dataset, token: &str) -> std::io::Result<DemoServer> {
+        let token = token.to_owned();
+        let state = tokio::task::spawn_blocking(move || DemoState::of(dataset, &token))
+            .await
+            .map_err(std::io::Error::other)?;
+        Self::serve(state, SocketAddr::from(([127, 0, 0, 1], 0))).await
+    }
+
+    async fn serve(state: DemoState, addr: SocketAddr) -> std::io::Result<DemoServer> {
+        let token = state.token.clone();
+        let state = Arc::new(state);
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let (tx, rx) = oneshot::channel();

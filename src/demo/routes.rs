@@ -140,6 +140,11 @@ pub fn router(state: Arc<DemoState>) -> Router {
         )
         .route("/api/agent/deployment", get(deployment_of_token))
         .merge(super::action_routes::routes())
+        // A snapshot's server refuses every write.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::offline_guard::refuse_writes,
+        ))
         // The clock of the fix pull requests: the requests served.
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -233,7 +238,7 @@ async fn get_issue(
     admit(&state, &headers, &deployment)?;
     let query = parse_query(query)?;
     let ds = &state.dataset;
-    let Some(index) = super::dataset::finding_index(&issue_id, ds.rows.len()) else {
+    let Some(index) = ds.index_of(&issue_id) else {
         return Err(ApiFailure::new(
             StatusCode::NOT_FOUND,
             "NOT_FOUND",

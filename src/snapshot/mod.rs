@@ -2,20 +2,25 @@
 //! our own format (docs/snapshots.md), written and read a line at a time so
 //! 100,000 findings take no more memory than one.
 //!
-//! The file is one lz4 frame holding NDJSON: first a [`Header`], then one
-//! [`Entry`] per finding, then a [`Trailer`] with the count (a file cut
-//! short has none, and is refused as damaged).
+//! The file is lz4 blocks holding NDJSON: first a [`Header`], then one line
+//! per finding, then a [`Trailer`] with the count (a file cut short has
+//! none, and is refused as damaged). A finding's line is, in version 2, the
+//! whole List issues item as the server sent it (what the offline TUI
+//! shows); in version 1 an [`Entry`], its few fields. Either reads as an
+//! [`Entry`] for a diff.
 
 mod diff;
 mod entry;
 mod last_visit;
 mod read;
+mod stored;
 mod write;
 
 pub use diff::{Baseline, CHANGE_FIELDS, Category, Change};
 pub use entry::Entry;
 pub use last_visit::BaselineFiles;
 pub use read::{Reader, SnapshotError};
+pub use stored::{Position, Stored};
 pub use write::Writer;
 
 use crate::api::model::{ListIssuesRequest, Timestamp};
@@ -23,8 +28,9 @@ use serde::{Deserialize, Serialize};
 
 /// The `format` of every snapshot's header.
 pub const FORMAT: &str = "findings-snapshot";
-/// The version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The newest version this build reads (and writes, for whole findings;
+/// [`Writer::entry`] writes version 1).
+pub const VERSION: u32 = 2;
 
 /// The first line of a snapshot: what it is and what it holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,7 +38,8 @@ pub const VERSION: u32 = 1;
 pub struct Header {
     /// Always [`FORMAT`].
     pub format: String,
-    /// [`VERSION`] when written by this build.
+    /// 2: whole findings; 1: [`Entry`] lines (set by the [`Writer`] from
+    /// what it is given).
     pub version: u32,
     /// When the first page was asked for.
     pub saved_at: Timestamp,

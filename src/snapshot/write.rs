@@ -1,45 +1,82 @@
 //! Writing a snapshot: lines gathered into blocks, each block compressed
 //! and written as soon as it is full, so memory holds one block.
+//!
+//! The version follows what is written: whole findings (the server's List
+//! issues items) make version 2, [`Entry`] lines version 1 (what a bounded
+//! baseline keeps). The header waits for the first line, so it says which.
 
 use super::{Entry, Header, Trailer};
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// The file's first bytes.
-pub(super) const MAGIC: &[u8; 8] = b"FSNAP\x00\x01\n";
+/// The file's first bytes: "FSNAP", the version (u16, big-endian), "\n".
+pub(super) const MAGIC_PREFIX: &[u8; 5] = b"FSNAP";
 /// A block is written once it holds this much text (whole lines only).
 pub(super) const BLOCK_TEXT: usize = 256 * 1024;
 /// The most text one block may hold: a reader refuses more, so a damaged
 /// or hostile size cannot make it allocate without bound.
 pub(super) const MAX_BLOCK_TEXT: usize = 64 * 1024 * 1024;
 
+/// The 8 magic bytes of a version.
+pub(super) fn magic(version: u32) -> [u8; 8] {
+    let v = (version as u16).to_be_bytes();
+    let mut magic = [0u8; 8];
+    magic[..5].copy_from_slice(MAGIC_PREFIX);
+    magic[5..7].copy_from_slice(&v);
+    magic[7] = b'\n';
+    magic
+}
+
 /// A snapshot being written to `W`.
 pub struct Writer<W: Write> {
     out: W,
+    /// The header until the first line says the version.
+    header: Option<Header>,
+    /// The version written (0 until the first line).
+    version: u32,
     text: Vec<u8>,
     count: u64,
 }
 
 impl<W: Write> Writer<W> {
-    /// Starts a snapshot: the magic bytes and the header.
-    pub fn new(mut out: W, header: &Header) -> io::Result<Self> {
-        out.write_all(MAGIC)?;
-        let mut writer = Writer {
+    /// Starts a snapshot; the magic bytes and the header are written with
+    /// the first line (or at the end, in the header's version, when there
+    /// is none).
+    pub fn new(out: W, header: &Header) -> io::Result<Self> {
+        Ok(Writer {
             out,
+            header: Some(header.clone()),
+            version: 0,
             text: Vec::with_capacity(BLOCK_TEXT + 4096),
             count: 0,
-        };
-        writer.line(header)?;
-        Ok(writer)
+        })
     }
 
+    /// A finding's few fields: a version 1 line.
     pub fn entry(&mut self, entry: &Entry) -> io::Result<()> {
+        self.start(1)?;
         self.line(entry)?;
         self.count += 1;
         Ok(())
     }
 
-    /// How many entries were written.
+    /// A whole finding: the List issues item's JSON text as the server sent
+    /// it, on one line (a version 2 line). The caller checks it is one
+    /// JSON object with no raw newline.
+    pub fn item(&mut self, json: &[u8]) -> io::Result<()> {
+        self.start(2)?;
+        if json.contains(&b'\n') {
+            return Err(io::Error::other("a finding's JSON spans lines"));
+        }
+        let start = self.text.len();
+        self.text.extend_from_slice(json);
+        self.text.push(b'\n');
+        self.ended_line(start)?;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// How many findings were written.
     pub fn count(&self) -> u64 {
         self.count
     }
@@ -47,18 +84,41 @@ impl<W: Write> Writer<W> {
     /// Writes the trailer and the last block; returns the output (to be
     /// flushed or committed by its owner).
     pub fn finish(mut self) -> io::Result<W> {
+        if let Some(header) = &self.header {
+            self.start(header.version)?;
+        }
         self.line(&Trailer { end: self.count })?;
         self.block()?;
         Ok(self.out)
+    }
+
+    /// The magic bytes and the header, in `version`, before the first
+    /// line; a second kind of line after the first is refused.
+    fn start(&mut self, version: u32) -> io::Result<()> {
+        let Some(mut header) = self.header.take() else {
+            return if self.version == version {
+                Ok(())
+            } else {
+                Err(io::Error::other("a snapshot holds one kind of line"))
+            };
+        };
+        header.version = version;
+        self.version = version;
+        self.out.write_all(&magic(version))?;
+        self.line(&header)
     }
 
     fn line<T: Serialize>(&mut self, value: &T) -> io::Result<()> {
         let start = self.text.len();
         serde_json::to_writer(&mut self.text, value)?;
         self.text.push(b'\n');
+        self.ended_line(start)
+    }
+
+    fn ended_line(&mut self, start: usize) -> io::Result<()> {
         if self.text.len() - start > MAX_BLOCK_TEXT / 2 {
             return Err(io::Error::other(
-                "a finding's fields are too long for a snapshot (over 32 MiB)",
+                "a finding is too long for a snapshot (over 32 MiB)",
             ));
         }
         if self.text.len() >= BLOCK_TEXT {

@@ -165,3 +165,43 @@ fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
         "the Report pane was not shown"
     );
 }
+
+/// `findings --snapshot FILE` in a real terminal at 80×24, the deployment
+/// the snapshot came from stopped and the configured one unreachable: the
+/// list is drawn from the file, with the SNAPSHOT badge, and no visit of
+/// the profile is recorded.
+#[test]
+fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let snap = state.path().join("review.snap");
+    let server = crate::cli::Server::with_options(findings_tui::demo::DemoOptions {
+        findings: 300,
+        anchor: Some(common::anchor()),
+        ..Default::default()
+    });
+    let (code, _, stderr) = server.run(&["snapshot", "save", "-o", snap.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    drop(server);
+    let mut s = Pty::start(
+        24,
+        80,
+        &["--snapshot", snap.to_str().unwrap()],
+        &[
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+            ("FINDINGS_BASE_URL", "http://127.0.0.1:9".as_ref()),
+            ("FINDINGS_DEPLOYMENT", "1234".as_ref()),
+            ("FINDINGS_TOKEN", "the-configured-secret".as_ref()),
+        ],
+    );
+    let first = s.wait_for("loaded, more available");
+    assert!(first.contains(" SNAPSHOT 20"), "{first}");
+    assert!(!first.contains("DEMO"), "{first}");
+    s.press(b"q");
+    let (status, alternate, raw) = s.finish();
+    assert!(status.success(), "{status:?}");
+    assert!(!alternate);
+    assert!(!raw.contains("panicked"));
+    assert!(!state.path().join("findings").join("visits.json").exists());
+}

@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 /// List issues, its pages read with the items left as raw JSON.
 #[derive(Debug, Clone)]
-pub(super) struct RawListRequest(pub(super) ListIssuesRequest);
+pub(in crate::cli) struct RawListRequest(pub(in crate::cli) ListIssuesRequest);
 
 impl PagedRequest for RawListRequest {
     type Page = RawListPage;
@@ -24,9 +24,9 @@ impl PagedRequest for RawListRequest {
 /// A List issues page whose items are kept as the server wrote them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub(super) struct RawListPage {
+pub(in crate::cli) struct RawListPage {
     #[serde(deserialize_with = "crate::api::model::wire::page_items")]
-    pub(super) issues: Vec<RawItem>,
+    pub(in crate::cli) issues: Vec<RawItem>,
     cursor: Option<String>,
 }
 
@@ -42,7 +42,7 @@ impl Page for RawListPage {
 /// One List issues item: the server's JSON object, checked to be valid JSON
 /// and an object, and put on one line when the server spread it over more.
 #[derive(Debug)]
-pub(super) struct RawItem(Box<RawValue>);
+pub(in crate::cli) struct RawItem(Box<RawValue>);
 
 impl<'de> Deserialize<'de> for RawItem {
     fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
@@ -85,7 +85,33 @@ struct ComparedIssue {
     aggregate_state: Option<AggregateState>,
 }
 
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Identified {
+    issue: Option<IdentifiedIssue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct IdentifiedIssue {
+    id: Option<String>,
+}
+
 impl RawItem {
+    /// The item's JSON text, on one line.
+    pub(in crate::cli) fn json(&self) -> &str {
+        self.0.get()
+    }
+
+    /// Whether the item names its finding (a snapshot keeps only those:
+    /// nothing could find the others again).
+    pub(in crate::cli) fn has_id(&self) -> bool {
+        crate::json::decode::<Identified>(self.0.get().as_bytes())
+            .ok()
+            .and_then(|i| i.issue?.id)
+            .is_some_and(|id| !id.is_empty())
+    }
+
     /// Read from the item's text: only those fields are decoded.
     fn compared(&self) -> ComparedIssue {
         crate::json::decode::<Compared>(self.0.get().as_bytes())

@@ -1,13 +1,14 @@
 //! `findings snapshot save`: follow every page of List issues (1000 at a
-//! time, with the activity history, for who triaged) and write each
-//! finding's entry as it comes, through the atomic writer.
+//! time, with every include: remediation, activity history, archived,
+//! first detection) and write each finding whole, as the server sent it,
+//! as it comes, through the atomic writer.
 
 use crate::api::model::ListIssuesRequest;
 use crate::api::{Client, Follow, pages_following, transport::MAX_PAGE_ITEMS};
 use crate::atomic_file::{Access, AtomicFile, Replace};
-use crate::cli::listing::{FindingFilters, Names, Progress};
+use crate::cli::listing::{FindingFilters, Names, Progress, RawListRequest};
 use crate::cli::{Failure, UsageError, at_least_one, offer};
-use crate::snapshot::{Entry, Header, Writer};
+use crate::snapshot::{Header, Writer};
 use clap::{Args, ValueHint};
 use futures_util::StreamExt;
 use std::io::BufWriter;
@@ -46,7 +47,11 @@ impl SaveArgs {
             ));
         }
         let mut req = self.filters.request(names, "--state", &self.states)?;
+        // Everything the offline detail shows, and who triaged, for a diff.
+        req.include_remediation = Some(true);
         req.include_activity_history = Some(true);
+        req.include_is_archived = Some(true);
+        req.include_first_detected_at = Some(true);
         req.limit = Some(MAX_PAGE_ITEMS as i64);
         Ok(req)
     }
@@ -65,7 +70,7 @@ pub async fn save(
     let shown = crate::text::one_line(&args.path.display().to_string()).into_owned();
     let fail = |e: std::io::Error| Failure::Runtime(format!("cannot write {shown}: {e}"));
     let header = Header::new(
-        chrono::Utc::now(),
+        crate::cli::clock::now().map_err(Failure::Usage)?,
         client.base_url(),
         client.deployment(),
         &req,
@@ -76,7 +81,7 @@ pub async fn save(
     // Every page is saved: the next is asked for while this one is written.
     let mut pages = Box::pin(pages_following(
         client.clone(),
-        req,
+        RawListRequest(req),
         args.max_pages as usize,
         Follow::Ahead,
     ));
@@ -84,10 +89,8 @@ pub async fn save(
     while let Some(page) = pages.next().await {
         // On an error the temporary file is dropped: FILE stays as it was.
         let page = page.inspect_err(|_| progress.done())?;
-        for item in &page.issues {
-            if let Some(entry) = Entry::of(item) {
-                writer.entry(&entry).map_err(fail)?;
-            }
+        for item in page.issues.iter().filter(|i| i.has_id()) {
+            writer.item(item.json().as_bytes()).map_err(fail)?;
         }
         progress.page(writer.count() as usize);
     }

@@ -17,6 +17,7 @@ mod agentic;
 mod changes;
 mod lookup;
 mod moved_on;
+mod offline;
 mod rows;
 mod scm_configs;
 #[cfg(test)]
@@ -26,6 +27,7 @@ pub use acted::{Acted, CreatedMemory, FixRequest, LinkedTicket};
 pub use activity::Event;
 pub use changes::{AgenticChange, Changes, FindingChange};
 pub use lookup::RuleFacts;
+pub use offline::{Offline, OfflineBuilder, StoredFindings, TooMany};
 pub use scm_configs::host_of;
 
 use super::catalog::Catalog;
@@ -165,6 +167,8 @@ pub struct Dataset {
     overlay: changes::Overlay,
     /// Days the data has moved on since it was generated ([`moved_on`]).
     pub days_later: u32,
+    /// A snapshot's findings instead of generated ones ([`offline`]).
+    pub offline: Option<Offline>,
 }
 
 /// Memory ids the autotriage of demo findings refers to.
@@ -174,6 +178,17 @@ pub fn memory_id(i: u8) -> String {
 
 pub fn finding_id(index: usize) -> String {
     (FIRST_FINDING_ID + index as u64).to_string()
+}
+
+impl Dataset {
+    /// The row index of finding `id`: a snapshot's by its ids, a
+    /// generated one's by its number.
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        match &self.offline {
+            Some(offline) => offline.index_of(id),
+            None => finding_index(id, self.rows.len()),
+        }
+    }
 }
 
 /// The row index of a demo finding id, when it is one.
@@ -219,6 +234,7 @@ impl Dataset {
             scm_configs: Vec::new(),
             overlay: Default::default(),
             days_later,
+            offline: None,
         };
         for i in 0..findings {
             let mut row = ds.generate_row(i);

@@ -98,15 +98,27 @@ pub fn issue_filters(
             })
             .collect(),
         ruleset_names: sorted(code_rules.clone().map(|r| &r.ruleset).collect()),
-        rule_names: code_rules.clone().map(|r| r.rule_path.clone()).collect(),
+        rule_names: first_of_each(code_rules.clone().map(|r| r.rule_path.clone()), |p| {
+            p.clone()
+        }),
         categories: sorted(code_rules.map(|r| &r.category).collect()),
-        team_names: cat.people.teams.iter().map(|t| t.name.clone()).collect(),
+        // An offline data set's team 0 is "no team", its name empty.
+        team_names: cat
+            .people
+            .teams
+            .iter()
+            .filter(|t| !t.name.is_empty())
+            .map(|t| t.name.clone())
+            .collect(),
         secret_types: if wants(Kind::Secrets) {
             sorted(cat.secret_rules.iter().map(|r| &r.secret_type).collect())
         } else {
             Vec::new()
         },
-        rules,
+        // A snapshot's rule can take more than one catalog entry.
+        rules: first_of_each(rules, |r| {
+            (r.id.clone(), r.sca_cve.clone(), r.sca_ghsa.clone())
+        }),
         repos: repos
             .iter()
             .zip(&ds.repos)
@@ -124,6 +136,15 @@ pub fn issue_filters(
             })
             .collect(),
     })
+}
+
+/// Each value once (by `key`), in the order first met.
+fn first_of_each<T, K: Eq + std::hash::Hash>(
+    values: impl IntoIterator<Item = T>,
+    key: impl Fn(&T) -> K,
+) -> Vec<T> {
+    let mut seen = std::collections::HashSet::new();
+    values.into_iter().filter(|v| seen.insert(key(v))).collect()
 }
 
 #[cfg(test)]

@@ -53,6 +53,13 @@ pub fn list_issues(
     let issues = items
         .into_iter()
         .map(|i| {
+            if let Some(offline) = &ds.offline {
+                let mut item = offline.item(i);
+                if let Some(issue) = item.issue.as_mut() {
+                    parts.strip(issue);
+                }
+                return item;
+            }
             let issue = ds.issue_with(&changes, i, parts);
             let row = &changes.row(i, &ds.rows[i]);
             let repo = ds.repo(row);

@@ -172,11 +172,7 @@ impl<'a> ListMatcher<'a> {
         let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
         let ids = (!f.ids.is_empty()).then(|| {
             let mut bits = Bits::new(ds.rows.len());
-            for i in f
-                .ids
-                .iter()
-                .filter_map(|id| finding_index(id, ds.rows.len()))
-            {
+            for i in f.ids.iter().filter_map(|id| ds.index_of(id)) {
                 bits.set(i);
             }
             bits
@@ -373,8 +369,9 @@ impl<'a> ListMatcher<'a> {
         if let Some(fix) = self.changes.acted.fixes.get(&i) {
             return fix.state == FixPr::Requested;
         }
-        if row.fix_pr.is_none() {
-            return false;
+        // A snapshot's findings have no generated history.
+        if row.fix_pr.is_none() || self.ds.offline.is_some() {
+            return row.fix_pr == Some(FixPr::Requested);
         }
         // The history as generated: triage adds no fix PR events.
         let latest = self

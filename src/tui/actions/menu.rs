@@ -165,7 +165,8 @@ impl Actions {
         let action = choice.action()?;
         if self.read_only {
             return Some(format!(
-                "--read-only is set: {} is a write",
+                "{}: {} is a write",
+                self.read_only_why,
                 action.write_name()
             ));
         }

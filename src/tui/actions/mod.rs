@@ -87,6 +87,8 @@ pub struct Actions {
     pub result: (String, Vec<String>),
     pub scroll: u16,
     pub read_only: bool,
+    /// Why, as the menu says it (the outbox's reason).
+    pub read_only_why: &'static str,
     pub deployment: String,
 }
 
@@ -111,6 +113,7 @@ impl Actions {
             result: (String::new(), Vec::new()),
             scroll: 0,
             read_only,
+            read_only_why: crate::tui::message::READ_ONLY_FLAG,
             deployment: deployment.to_owned(),
         }
     }
@@ -167,6 +170,7 @@ impl Actions {
         let same = Self::ids_of(&issues) == Self::ids_of(&self.issues);
         self.issues = issues;
         self.read_only = outbox.read_only;
+        self.read_only_why = outbox.why_read_only();
         self.filter = filter.filter(|f| !crate::tui::list::filters_shown::summary(f).is_empty());
         self.scroll = 0;
         self.problem = None;

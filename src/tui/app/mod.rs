@@ -115,7 +115,10 @@ impl App {
             size,
             geometry: Geometry::new(size, false),
             spinner: 0,
-            outbox: Outbox::new(session.read_only),
+            outbox: match session.offline {
+                Some(_) => Outbox::read_only_because(crate::tui::message::READ_ONLY_OFFLINE),
+                None => Outbox::new(session.read_only),
+            },
             quit: false,
             exports_running: 0,
             fetching: None,
@@ -124,7 +127,7 @@ impl App {
             now: chrono::Utc::now(),
             actions: crate::tui::actions::Actions::new(
                 &session.deployment,
-                session.read_only,
+                session.read_only || session.offline.is_some(),
                 session.remembered_by(crate::tui::actions::REMEMBERED_AS),
             ),
             triage: crate::tui::triage::Triage::new(&session.deployment)

@@ -200,6 +200,15 @@ fn header_line(app: &App, counts: bool, deployment: Deployment) -> Line<'static>
     if let Some(deployment) = deployment {
         spans.push(Span::styled(deployment, theme.dim()));
     }
+    if let Some(saved_at) = &app.session.offline {
+        // Read-only and offline: one badge says both.
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(
+            format!(" SNAPSHOT {} ", safe(saved_at)),
+            theme.badge(),
+        ));
+        return Line::from(spans);
+    }
     if app.session.demo {
         spans.push(Span::raw(" "));
         spans.push(Span::styled(" DEMO ", theme.badge()));

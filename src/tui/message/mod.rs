@@ -8,9 +8,12 @@
 //! every other module may import it without a circle.
 
 pub mod open_age;
+mod read_only;
 pub mod rows;
 pub mod search;
 pub mod since;
+
+pub use read_only::{READ_ONLY_FLAG, READ_ONLY_OFFLINE};
 
 /// The dashboard's reports, as requests and answers name them.
 pub use crate::api::model::{DashboardAnswer, DashboardReport};
@@ -463,6 +466,8 @@ pub struct Outbox {
     pub events: Vec<AppEvent>,
     /// Set by `--read-only`: writes are refused here, where they are made.
     pub read_only: bool,
+    /// Why, as a refusal says it ([`READ_ONLY_FLAG`] when empty).
+    pub read_only_why: &'static str,
     /// Who the requests sent now are for.
     acting: Option<Owner>,
     owners: HashMap<RequestId, Owner>,
@@ -508,7 +513,11 @@ impl Outbox {
         if self.read_only && request.is_write() {
             self.events.push(AppEvent::Error {
                 title: "Read-only".into(),
-                message: format!("--read-only is set: {} is not sent.", request.write_name()),
+                message: format!(
+                    "{}: {} is not sent.",
+                    self.why_read_only(),
+                    request.write_name()
+                ),
             });
             return None;
         }

@@ -70,6 +70,9 @@ pub struct Triage {
     pub scroll: u16,
     /// What the open review shows and `y` sends.
     pub reviewed: Vec<Reviewed>,
+    /// Why nothing will be sent, when the app is read-only (the dialog
+    /// says so before `y`; the outbox refuses at `y`).
+    pub read_only: Option<&'static str>,
 }
 
 impl Triage {
@@ -85,6 +88,7 @@ impl Triage {
             confirm_above: CONFIRM_ABOVE,
             scroll: 0,
             reviewed: Vec::new(),
+            read_only: None,
         }
     }
 
@@ -176,6 +180,7 @@ impl Triage {
     /// `T`: opens the dialog for `scope`: its kept draft if it has one,
     /// else a new one (a draft of other findings stays theirs).
     pub fn open(&mut self, scope: Scope, outbox: &mut Outbox) {
+        self.read_only = outbox.read_only.then(|| outbox.why_read_only());
         if self.in_flight() {
             outbox.status("a triage is in flight: one at a time");
             self.step = Step::Sending;
@@ -195,6 +200,7 @@ impl Triage {
         words: &str,
         outbox: &mut Outbox,
     ) -> Result<(), String> {
+        self.read_only = outbox.read_only.then(|| outbox.why_read_only());
         if self.in_flight() {
             return Err("a triage is in flight: one at a time".into());
         }
@@ -210,6 +216,7 @@ impl Triage {
     /// `u`: the inverse of the newest triage not yet undone, through the
     /// same review.
     pub fn undo(&mut self, outbox: &mut Outbox) {
+        self.read_only = outbox.read_only.then(|| outbox.why_read_only());
         if self.in_flight() {
             return outbox.status("a triage is in flight: one at a time");
         }

@@ -55,6 +55,13 @@ pub fn draw(f: &mut Frame, body: Rect, triage: &Triage, theme: &Theme) {
             " Esc hide (it goes on) ",
         ),
     };
+    let mut lines = lines;
+    if let (Some(why), Step::Editing | Step::Review | Step::ConfirmAgain) =
+        (triage.read_only, triage.step)
+    {
+        let said = format!("{why}: y will not send this triage");
+        lines.splice(0..0, [Line::styled(said, theme.error()), Line::raw("")]);
+    }
     let scroll = matches!(triage.step, Step::Review | Step::History).then_some(triage.scroll);
     let dialog = Dialog {
         title,

@@ -165,6 +165,26 @@ impl Harness {
         }
     }
 
+    /// The app on a snapshot, offline, as `findings --snapshot FILE`
+    /// opens it (its in-process server kept by the harness); the clock at
+    /// [`anchor`].
+    pub async fn offline(path: &std::path::Path, width: u16, height: u16) -> Harness {
+        let opened = findings_tui::cli::open_snapshot(path)
+            .await
+            .unwrap_or_else(|e| panic!("the snapshot opens: {}", e.into_message()));
+        let client = opened.session.client.clone();
+        let session = Session {
+            deployment: client.deployment().to_owned(),
+            base_url: client.base_url().to_owned(),
+            read_only: true,
+            offline: Some(findings_tui::cli::badge_time(&opened.header)),
+            ..Default::default()
+        };
+        let mut h = Harness::with_session_at(client, session, width, height, anchor());
+        h._server = opened.session.demo;
+        h
+    }
+
     fn with_client_at(
         client: Client,
         width: u16,

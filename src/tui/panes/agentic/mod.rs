@@ -117,6 +117,8 @@ pub struct AgenticPane {
     /// Repository and ref names by id (the issue carries ids only), from
     /// the filter values, asked once.
     pub names: crate::tui::list::filter_values::FilterValues,
+    /// Browsing a snapshot: it holds no agentic issues, and says so.
+    pub offline: bool,
 }
 
 /// Where the parts of the pane go in the body; shared by the view (to
@@ -267,8 +269,11 @@ impl AgenticPane {
         }
     }
 
-    pub fn new(_session: &Session) -> Self {
-        AgenticPane::default()
+    pub fn new(session: &Session) -> Self {
+        AgenticPane {
+            offline: session.offline.is_some(),
+            ..AgenticPane::default()
+        }
     }
 
     /// `:sort FIELD [asc|desc]`

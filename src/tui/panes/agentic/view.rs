@@ -256,6 +256,9 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
             )
         } else if list.paused {
             crate::tui::widgets::common::stopped(v, super::KEYS)
+        } else if pane.offline {
+            "a snapshot holds findings only: agentic issues are shown when connected to the deployment"
+                .to_owned()
         } else if !pane.query_summary().is_empty() {
             "no agentic issue matches the queries".to_owned()
         } else {

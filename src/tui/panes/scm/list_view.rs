@@ -112,6 +112,11 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             ),
             theme.error(),
         )),
+        Load::Loaded if pane.offline => Some((
+            "A snapshot holds findings only: the SCM configs are the deployment's, shown when connected to it."
+                .to_owned(),
+            theme.dim(),
+        )),
         Load::Loaded if list.configs.is_empty() => Some((
             format!(
                 "This deployment lists no SCM configs. {by_id} or :scm ID edits a config by its id."

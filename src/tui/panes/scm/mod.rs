@@ -110,6 +110,8 @@ pub struct Failure {
 #[derive(Default)]
 pub struct ScmPane {
     pub read_only: bool,
+    /// Browsing a snapshot: it holds no SCM configs, and says so.
+    pub offline: bool,
     pub mode: Mode,
     /// The configs as last listed.
     pub list: ConfigList,
@@ -170,7 +172,8 @@ impl std::fmt::Debug for ScmPane {
 impl ScmPane {
     pub fn new(session: &Session) -> Self {
         ScmPane {
-            read_only: session.read_only,
+            read_only: session.read_only || session.offline.is_some(),
+            offline: session.offline.is_some(),
             ..Default::default()
         }
     }

@@ -1,0 +1,125 @@
+//! `findings --snapshot FILE`: the TUI on a snapshot, with no network. The
+//! snapshot's findings become the demo server's data set (the same query
+//! engine filters, sorts and counts them), served in-process on 127.0.0.1
+//! with a token of this run's own; writes are refused by the app and by
+//! that server. The config's base URL and token are never used.
+
+use super::Failure;
+use super::session::Session;
+use crate::api::model::IssueItem;
+use crate::api::{Client, ClientConfig, Token};
+use crate::demo::DemoServer;
+use crate::demo::dataset::{OfflineBuilder, StoredFindings};
+use crate::snapshot::{Header, Position, Reader, SnapshotError, Stored};
+use std::io::BufReader;
+use std::path::Path;
+
+/// A snapshot opened offline: the session on its in-process server, and
+/// its header.
+pub struct Opened {
+    pub session: Session,
+    pub header: Header,
+}
+
+/// Reads the snapshot through once (its findings into compact rows, their
+/// places in the file kept) and serves it. Every problem with the file is
+/// a usage error naming it (exit 2).
+pub async fn open(path: &Path) -> Result<Opened, Failure> {
+    let owned = path.to_owned();
+    let (dataset, header) = tokio::task::spawn_blocking(move || read(&owned))
+        .await
+        .map_err(|e| Failure::Runtime(e.to_string()))??;
+    let token = run_token();
+    let server = DemoServer::start_offline(dataset, &token)
+        .await
+        .map_err(|e| Failure::Runtime(format!("cannot start the offline server: {e}")))?;
+    let client = Client::new(ClientConfig::new(
+        server.url(),
+        header.deployment.clone(),
+        Token::new(token),
+    ))
+    .map_err(|e| file_failure(path, &e.to_string()))?;
+    Ok(Opened {
+        session: Session {
+            client,
+            demo: Some(server),
+            discovered: None,
+            profile: None,
+        },
+        header,
+    })
+}
+
+fn read(path: &Path) -> Result<(crate::demo::dataset::Dataset, Header), Failure> {
+    let failed = |e: SnapshotError| file_failure(path, &e.to_string());
+    let file = std::fs::File::open(path)
+        .map_err(|e| file_failure(path, &format!("cannot open it: {e}")))?;
+    let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file)).map_err(failed)?;
+    let header = reader.header().clone();
+    if header.deployment.parse::<i64>().is_err() {
+        return Err(file_failure(
+            path,
+            &format!(
+                "its deployment {:?} is not a deployment id",
+                crate::text::one_line(&header.deployment)
+            ),
+        ));
+    }
+    let mut builder = OfflineBuilder::new();
+    let mut positions = Vec::new();
+    while let Some((position, item)) = reader.next_item().map_err(failed)? {
+        builder
+            .add(&item)
+            .map_err(|e| file_failure(path, &e.to_string()))?;
+        positions.push(position);
+    }
+    let store = SnapshotFindings {
+        stored: Stored::open(path).map_err(failed)?,
+        positions,
+    };
+    let dataset = builder.finish(header.saved_at, &header.deployment, Box::new(store));
+    Ok((dataset, header))
+}
+
+/// The stored findings of the data set: row `i` is the `i`th of the file.
+struct SnapshotFindings {
+    stored: Stored,
+    positions: Vec<Position>,
+}
+
+impl StoredFindings for SnapshotFindings {
+    fn item(&self, index: usize) -> Option<IssueItem> {
+        let position = *self.positions.get(index)?;
+        self.stored
+            .item(position)
+            .inspect_err(|e| tracing::warn!("offline snapshot: finding {index}: {e}"))
+            .ok()
+    }
+}
+
+/// A token of this run only, for the in-process server: the config's
+/// token is never sent, and nothing else on the machine knows this one.
+fn run_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.write_u32(std::process::id());
+    format!("offline-{:016x}", hasher.finish())
+}
+
+fn file_failure(path: &Path, said: &str) -> Failure {
+    Failure::Usage(format!(
+        "--snapshot {}: {said}",
+        crate::text::one_line(&path.display().to_string())
+    ))
+}
+
+/// The snapshot's time as the header's badge shows it (UTC, to the
+/// minute: it fits 80 columns).
+pub fn badge_time(header: &Header) -> String {
+    header.saved_at.format("%Y-%m-%d %H:%M").to_string()
+}
