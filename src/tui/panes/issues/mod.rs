@@ -387,7 +387,8 @@ impl Pane for IssuesPane {
     fn activate(&mut self, cx: &mut Cx) {
         if self.list.first_show() {
             self.reload(cx);
-            self.compare_with_last_visit(false, cx);
+            // Compared once the filter's count says how many to list.
+            self.since.auto = true;
         }
     }
 
@@ -548,7 +549,10 @@ impl Pane for IssuesPane {
                     form.offered = self.known.offered(LIST_FILTER);
                 }
             }
-            Slot::Counts => self.counts.accept(id, result),
+            Slot::Counts => {
+                self.counts.accept(id, result);
+                self.compare_when_counted(cx);
+            }
             Slot::Since => self.since.on_reply(id, result, cx.outbox),
         }
     }

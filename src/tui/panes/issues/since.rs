@@ -2,7 +2,8 @@
 //! filter matches since the last session with this profile and filter,
 //! by the categories of `findings diff` (new, fixed, gone, reopened,
 //! triaged, retriaged, severity). The comparison runs in the worker when
-//! the pane first shows (and again when asked for another filter); its
+//! the pane first shows and its count is known (by itself up to
+//! [`AUTO_MAX`] findings; above, and for another filter, when asked); its
 //! counts go in the list's title; the view lists the categories, `Enter`
 //! narrows to one (its findings, what each was and is), `Enter` again opens
 //! a finding. When the app ends, this visit becomes the last one.
@@ -15,6 +16,11 @@ use crate::tui::list::load::PagedList;
 use crate::tui::message::since::SinceReport;
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, AppEvent, Outbox, RequestId};
 use std::path::PathBuf;
+
+/// Up to this many findings, the first filter of a session is compared
+/// with the last visit by itself (every finding is listed for it, with
+/// its activity); above, only when asked (`N`, `r`).
+pub const AUTO_MAX: i64 = 100_000;
 
 /// Where the last visits are kept: the state folder and the profile's key.
 pub type KeptIn = Option<(PathBuf, String)>;
@@ -35,6 +41,9 @@ pub struct Since {
     pub changes: Option<(Category, PagedList<Change>)>,
     /// The snapshots this session kept, to become the last visits.
     kept: Vec<BaselineFiles>,
+    /// The first filter is compared once its count is known (and small
+    /// enough: [`AUTO_MAX`]).
+    pub auto: bool,
 }
 
 impl Since {
@@ -202,7 +211,23 @@ impl super::IssuesPane {
             .ask(&self.selection, request, again, cx.now, cx.outbox);
     }
 
-    /// `N`, `:since`: the view, compared for the filter in force.
+    /// Once the filter's count is known on a session's first show: the
+    /// comparison, by itself when the set is small enough.
+    pub(super) fn compare_when_counted(&mut self, cx: &mut crate::tui::pane::Cx) {
+        if !self.since.auto || !self.since.is_kept() {
+            return;
+        }
+        let Some(listed) = self.counts.known_for(&self.selection).map(|c| c.listed()) else {
+            return;
+        };
+        self.since.auto = false;
+        if listed <= AUTO_MAX {
+            self.compare_with_last_visit(false, cx);
+        }
+    }
+
+    /// `N`, `:since`: the view, compared for the filter in force (at
+    /// once, whatever its size: asked for).
     pub(super) fn show_since(&mut self, cx: &mut crate::tui::pane::Cx) {
         if !self.since.is_kept() {
             return cx

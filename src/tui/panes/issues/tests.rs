@@ -195,3 +195,32 @@ fn a_backspace_takes_back_the_rows_of_the_shorter_query() {
     }
     assert_eq!(after.last().unwrap().len(), 11, "row 1, row 10 to row 19");
 }
+
+#[test]
+fn the_first_filter_is_compared_with_the_last_visit_by_itself_only_when_small() {
+    let asked = |outbox: &Outbox| {
+        outbox
+            .requests()
+            .iter()
+            .any(|(_, r)| matches!(r, ApiRequest::SinceLastVisit { .. }))
+    };
+    for (open, by_itself) in [(since::AUTO_MAX, true), (since::AUTO_MAX + 1, false)] {
+        let mut pane = IssuesPane {
+            since: since::Since::new(Some(("/state".into(), "work".into()))),
+            ..IssuesPane::default()
+        };
+        let mut outbox = Outbox::default();
+        pane.start(&mut outbox);
+        assert!(!asked(&outbox), "not before the count");
+        let counts = sent(&outbox).into_iter().find(|s| s.2 == "counts").unwrap();
+        let answer = GetIssueCountsResponse {
+            open: Some(open),
+            ..Default::default()
+        };
+        pane.reply(counts.0, Ok(ApiResponse::IssueCounts(answer)), &mut outbox);
+        assert_eq!(asked(&outbox), by_itself, "{open} findings");
+        // `N` compares whatever the size: it was asked for.
+        pane.act(Action::SinceLastVisit, 20, &mut outbox);
+        assert!(asked(&outbox) && pane.since.shown);
+    }
+}
