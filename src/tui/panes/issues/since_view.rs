@@ -34,6 +34,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
     let now = report.map_or(String::new(), |r| {
         format!(" · {} listed now", thousands(r.now as i64))
     });
+    let compared = report.is_some_and(|r| r.last_visit.is_some());
     let (title, hints) = match &since.changes {
         Some((category, list)) => (
             format!(
@@ -47,13 +48,17 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
                 key(Action::Back)
             ),
         ),
-        None => (
+        None if compared => (
             format!("{head}{now}"),
             format!(
                 " {} the category's findings · {} back ",
                 key(Action::Open),
                 key(Action::SinceLastVisit)
             ),
+        ),
+        None => (
+            format!("{head}{now}"),
+            format!(" {} back ", key(Action::SinceLastVisit)),
         ),
     };
     let block = Block::default()
@@ -165,10 +170,18 @@ const COLUMNS: [Col; 8] = [
 
 fn cells(change: &Change) -> Vec<String> {
     let s = |v: &Option<String>| v.as_deref().map_or(String::new(), safe);
+    // A triage is what changed: its state and reason, not the finding's.
+    let triage = [Category::Triaged, Category::Retriaged]
+        .iter()
+        .any(|c| c.name() == change.category);
+    let now = match &change.triage {
+        Some(t) if triage => safe(t),
+        _ => change.state.as_deref().map_or("—".to_owned(), safe),
+    };
     vec![
         safe(&change.id),
         s(&change.severity),
-        change.state.as_deref().map_or("—".to_owned(), safe),
+        now,
         s(&change.was),
         s(&change.triaged_by),
         safe(short_rule(change.rule.as_deref().unwrap_or(""))),
