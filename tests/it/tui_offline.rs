@@ -5,7 +5,7 @@
 //! from what the snapshot holds); every write is refused with the reason
 //! and reaches no handler; the header's badge at 80×24.
 
-use crate::common::{self, Harness, anchor, findings};
+use crate::common::{self, Harness, run_at_anchor};
 use crate::tui_triage::{command, popup};
 use crossterm::event::KeyCode;
 use findings_tui::api::model::*;
@@ -21,19 +21,8 @@ const FINDINGS: usize = 600;
 /// at the data's "now".
 async fn saved(server: &DemoServer, dir: &Path) -> PathBuf {
     let path = dir.join("review.snap");
-    let (url, file) = (server.url(), path.clone());
-    let out = tokio::task::spawn_blocking(move || {
-        findings()
-            .args(["snapshot", "save", "-o", file.to_str().unwrap()])
-            .env("FINDINGS_BASE_URL", url)
-            .env("FINDINGS_DEPLOYMENT", "1234")
-            .env("FINDINGS_TOKEN", "demo-token")
-            .env("FINDINGS_NOW", anchor().to_rfc3339())
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let file = path.to_str().unwrap();
+    let out = run_at_anchor(server.url(), &["snapshot", "save", "-o", file]).await;
     assert!(
         out.status.success(),
         "{}",

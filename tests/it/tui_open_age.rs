@@ -3,29 +3,16 @@
 //! theirs, as many as `findings issues --over-target` lists; the Report's
 //! open-age view counts them by severity, the same.
 
-use crate::common::{Harness, anchor, findings};
+use crate::common::{Harness, anchor, run_at_anchor};
 use crossterm::event::KeyCode;
 use findings_tui::config::SlaDays;
 
 /// `findings issues --over-target` against `h`'s server, at the data's
 /// clock: the findings it lists, as JSON.
 async fn over_target_headless(h: &Harness, extra: &[&str]) -> Vec<serde_json::Value> {
-    let url = h.server().url();
     let mut args = vec!["issues", "--over-target", "--all", "--format", "ndjson"];
     args.extend_from_slice(extra);
-    let args: Vec<String> = args.into_iter().map(str::to_owned).collect();
-    let out = tokio::task::spawn_blocking(move || {
-        findings()
-            .args(&args)
-            .env("FINDINGS_BASE_URL", url)
-            .env("FINDINGS_DEPLOYMENT", "1234")
-            .env("FINDINGS_TOKEN", "demo-token")
-            .env("FINDINGS_NOW", anchor().to_rfc3339())
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let out = run_at_anchor(h.server().url(), &args).await;
     assert_eq!(out.status.code(), Some(0));
     String::from_utf8_lossy(&out.stdout)
         .lines()

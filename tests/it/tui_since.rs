@@ -4,7 +4,7 @@
 //! the same snapshot, in the list's title and in the view (`N`); `Enter`
 //! narrows to a category and opens a finding.
 
-use crate::common::{Harness, anchor, findings};
+use crate::common::{Harness, anchor, run_at_anchor};
 use crossterm::event::KeyCode;
 use findings_tui::demo::{DemoOptions, DemoServer};
 use findings_tui::snapshot::Category;
@@ -32,18 +32,8 @@ async fn compared(h: &mut Harness) {
 
 /// `findings diff FILE` against `server`: the count of each category.
 async fn diff_counts(server: &DemoServer, file: &std::path::Path) -> BTreeMap<String, u64> {
-    let (url, file) = (server.url(), file.to_owned());
-    let out = tokio::task::spawn_blocking(move || {
-        findings()
-            .args(["diff", file.to_str().unwrap(), "--format", "ndjson"])
-            .env("FINDINGS_BASE_URL", url)
-            .env("FINDINGS_DEPLOYMENT", "1234")
-            .env("FINDINGS_TOKEN", "demo-token")
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let file = file.to_str().unwrap();
+    let out = run_at_anchor(server.url(), &["diff", file, "--format", "ndjson"]).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let mut counts = BTreeMap::new();

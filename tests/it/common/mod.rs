@@ -461,6 +461,25 @@ pub fn findings() -> assert_cmd::Command {
     cmd
 }
 
+/// Runs the binary with `args` against the demo server at `url`, its
+/// clock at the data's "now" ([`anchor`]), off the test's runtime (which
+/// serves the demo meanwhile): the output.
+pub async fn run_at_anchor(url: String, args: &[&str]) -> std::process::Output {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    tokio::task::spawn_blocking(move || {
+        findings()
+            .args(&args)
+            .env("FINDINGS_BASE_URL", url)
+            .env("FINDINGS_DEPLOYMENT", "1234")
+            .env("FINDINGS_TOKEN", "demo-token")
+            .env("FINDINGS_NOW", anchor().to_rfc3339())
+            .output()
+            .expect("the binary runs")
+    })
+    .await
+    .expect("the binary's task")
+}
+
 /// A server that keeps the body of every List issues request and answers
 /// an empty page: what the client sends, as sent. It runs on a runtime of
 /// its own, so both the binary and in-process clients can reach it.
