@@ -5,6 +5,7 @@ pub mod client;
 pub mod error;
 pub mod model;
 pub mod paginate;
+pub mod peek;
 pub mod retry;
 pub mod token;
 pub mod transport;

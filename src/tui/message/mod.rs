@@ -7,6 +7,7 @@
 //! (the packed rows the worker answers with are part of it, `rows.rs`), so
 //! every other module may import it without a circle.
 
+mod listed;
 pub mod rows;
 pub mod search;
 

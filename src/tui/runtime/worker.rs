@@ -5,8 +5,9 @@
 //! request id back. A cancelled request's task is aborted: its connection is
 //! dropped and no reply is sent.
 
-use crate::api::model::{Issue, IssueItem, ListIssuesRequest, ListIssuesResponse};
-use crate::api::{ApiError, Client, Follow};
+use crate::api::client::Answer;
+use crate::api::model::{Issue, IssueItem, ListIssuesRequest};
+use crate::api::{ApiError, Client, Follow, PagedRequest};
 use crate::tui::message::rows::RowPage;
 use crate::tui::message::{ApiRequest, ApiResponse, ExportItems, MAX_COUNTED, Reply, RequestId};
 use std::collections::{HashMap, HashSet};
@@ -99,20 +100,19 @@ async fn stream_rows(
     use futures_util::StreamExt;
     let pages = crate::api::pages_following(
         client.clone(),
-        request,
+        RowsRequest(request),
         crate::api::DEFAULT_MAX_PAGES,
         Follow::Ahead,
     );
     let mut pages = std::pin::pin!(pages);
     while let Some(page) = pages.next().await {
         let (result, last) = match page {
-            Ok(page) => {
-                let last =
-                    page.cursor.as_deref().is_none_or(str::is_empty) || page.issues.is_empty();
-                match pack(page).await {
-                    Ok(rows) if last => (Ok(ApiResponse::Rows(rows)), true),
-                    Ok(rows) => (Ok(ApiResponse::RowsSoFar(rows)), false),
-                    Err(e) => (Err(e), true),
+            Ok(rows) => {
+                let last = rows.cursor.as_deref().is_none_or(str::is_empty) || rows.rows.is_empty();
+                if last {
+                    (Ok(ApiResponse::Rows(rows)), true)
+                } else {
+                    (Ok(ApiResponse::RowsSoFar(rows)), false)
                 }
             }
             Err(e) => (Err(e), true),
@@ -132,12 +132,19 @@ async fn stream_rows(
     ));
 }
 
-/// Packing a 1,000-item page takes a few ms of CPU: not on the runtime's
-/// threads.
-async fn pack(page: ListIssuesResponse) -> Result<RowPage, ApiError> {
-    tokio::task::spawn_blocking(move || RowPage::from(page))
-        .await
-        .map_err(|e| ApiError::Connection(format!("the page could not be kept: {e}")))
+/// List issues, its pages decoded straight into rows (only the fields a
+/// row keeps are read: `message/listed.rs`).
+#[derive(Debug, Clone)]
+struct RowsRequest(ListIssuesRequest);
+
+impl PagedRequest for RowsRequest {
+    type Page = RowPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.list_issues_answer(&self.0).await
+    }
 }
 
 /// The findings of `ids`, whole, in order: a few fetched at once.
@@ -187,8 +194,8 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
     match request {
         // Answered page by page (`stream_rows`); as one request, the first.
         ApiRequest::StreamRows(r) | ApiRequest::ListRows(r) => {
-            let page = client.list_issues(&r).await?;
-            pack(page).await.map(ApiResponse::Rows)
+            let answer = client.list_issues_answer(&r).await?;
+            answer.decode_apart().await.map(ApiResponse::Rows)
         }
         ApiRequest::GetIssues { ids, items } => {
             let issues = get_issues(client, ids).await?;
