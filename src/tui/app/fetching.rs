@@ -9,7 +9,10 @@ use super::{App, Effect, Overlay, exporting};
 use crate::api::model::{Issue, IssueItem};
 use crate::tui::detail::Enriched;
 use crate::tui::list::findings_list::{copy_link, open_url};
-use crate::tui::message::{ApiResponse, ApiResult, ExportItems, Fetch, Owner, RequestId, Then};
+use crate::tui::message::{
+    ApiRequest, ApiResponse, ApiResult, ExportItems, Fetch, Owner, RequestId, Then,
+    exports_as_it_comes,
+};
 
 /// A fetch in flight: its request and what to do when it comes.
 #[derive(Debug, Clone)]
@@ -34,7 +37,19 @@ impl App {
             self.exports_running += 1;
         }
         self.outbox.act_for(Owner::Fetch);
-        let Some(id) = self.outbox.send(fetch.request.clone()) else {
+        // An export of many findings is written by the worker as they come,
+        // page by page: they are never all held.
+        let request = match &fetch.then {
+            Then::Export { path, format } if exports_as_it_comes(&fetch.request) => {
+                ApiRequest::ExportTo {
+                    fetch: Box::new(fetch.request.clone()),
+                    path: path.clone(),
+                    format: *format,
+                }
+            }
+            _ => fetch.request.clone(),
+        };
+        let Some(id) = self.outbox.send(request) else {
             return;
         };
         self.status = Some(match fetch.count {
@@ -76,6 +91,11 @@ impl App {
                         .insert(one.clone(), Enriched::Loaded(Box::new(issue)));
                 }
                 self.fetched(then, items);
+            }
+            Ok(ApiResponse::Exported { path, result }) => {
+                // Counted done by `exported`, as a file written by the loop.
+                self.exports_running += 1;
+                exporting::exported(self, path, result);
             }
             Ok(other) => self.fetch_failed(&other.unexpected().to_string()),
             Err(e) => self.fetch_failed(&e.to_string()),

@@ -82,6 +82,21 @@ pub enum Owner {
     App,
 }
 
+/// Exports of more findings than this are written by the worker as the
+/// findings come ([`ApiRequest::ExportTo`]); fewer are fetched whole, then
+/// written by the loop.
+pub const EXPORTED_WHOLE: usize = 100;
+
+/// Whether an export of what `fetch` gives is written as it comes: a
+/// listing, or more than [`EXPORTED_WHOLE`] findings by id.
+pub fn exports_as_it_comes(fetch: &ApiRequest) -> bool {
+    match fetch {
+        ApiRequest::Relist { .. } => true,
+        ApiRequest::GetIssues { ids, .. } => ids.len() > EXPORTED_WHOLE,
+        _ => false,
+    }
+}
+
 /// A request to the API, as panes ask for it. (Not boxed: requests are few.)
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
@@ -111,6 +126,15 @@ pub enum ApiRequest {
         request: ListIssuesRequest,
         keep: Option<std::sync::Arc<std::collections::HashSet<String>>>,
         max: usize,
+    },
+    /// The findings of `fetch` ([`ApiRequest::Relist`] or
+    /// [`ApiRequest::GetIssues`]) written to a new file at `path` page by
+    /// page as they come, none kept: answered with
+    /// [`ApiResponse::Exported`].
+    ExportTo {
+        fetch: Box<ApiRequest>,
+        path: std::path::PathBuf,
+        format: Format,
     },
     Report(ReportRequest),
     Search(SearchIssuesRequest),
@@ -192,6 +216,13 @@ pub enum ApiResponse {
     /// Findings fetched whole ([`ApiRequest::GetIssues`],
     /// [`ApiRequest::Relist`]).
     Items(ExportItems),
+    /// How an [`ApiRequest::ExportTo`] went: the file's path, and the
+    /// findings written or why the file was not (a failed fetch is the
+    /// request's error).
+    Exported {
+        path: String,
+        result: Result<usize, String>,
+    },
     Report(ReportResponse),
     Search(SearchIssuesResponse),
     Scm(ScmConfigResponse),
@@ -221,6 +252,7 @@ impl ApiResponse {
             ApiResponse::Rows(_) => "list rows",
             ApiResponse::RowsSoFar(_) => "list rows",
             ApiResponse::Items(_) => "findings",
+            ApiResponse::Exported { .. } => "export",
             ApiResponse::Report(_) => "report",
             ApiResponse::Search(_) => "search",
             ApiResponse::Scm(_) => "SCM config",
