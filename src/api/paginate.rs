@@ -74,6 +74,31 @@ impl PagedRequest for ListScmConfigsRequest {
     }
 }
 
+/// List issues, its pages decoded with only what a list shows of each
+/// finding ([`ListedPage`]): what a table or CSV of them needs.
+#[derive(Debug, Clone)]
+pub struct ListedRequest(pub ListIssuesRequest);
+
+impl PagedRequest for ListedRequest {
+    type Page = ListedPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.list_issues_answer(&self.0).await
+    }
+}
+
+impl Page for ListedPage {
+    const ITEMS: &'static str = "issues";
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.issues.len()
+    }
+}
+
 impl Page for ListScmConfigsResponse {
     const ITEMS: &'static str = "configs";
     fn next_cursor(&self) -> Option<&str> {
