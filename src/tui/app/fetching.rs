@@ -11,7 +11,6 @@ use crate::tui::detail::Enriched;
 use crate::tui::list::findings_list::{copy_link, open_url};
 use crate::tui::message::{
     ApiRequest, ApiResponse, ApiResult, ExportItems, Fetch, Owner, RequestId, Then,
-    exports_as_it_comes,
 };
 
 /// A fetch in flight: its request and what to do when it comes.
@@ -161,5 +160,20 @@ fn first_issue(items: &ExportItems) -> Option<Issue> {
     match items {
         ExportItems::Issues(v) => v.first().and_then(|i| i.issue.clone()),
         ExportItems::Findings(v) => v.first().cloned(),
+    }
+}
+
+/// Exports of more findings than this are written by the worker as the
+/// findings come ([`ApiRequest::ExportTo`]); fewer are fetched whole, then
+/// written by the loop.
+const EXPORTED_WHOLE: usize = 100;
+
+/// Whether an export of what `fetch` gives is written as it comes: a
+/// listing, or more than [`EXPORTED_WHOLE`] findings by id.
+fn exports_as_it_comes(fetch: &ApiRequest) -> bool {
+    match fetch {
+        ApiRequest::Relist { .. } => true,
+        ApiRequest::GetIssues { ids, .. } => ids.len() > EXPORTED_WHOLE,
+        _ => false,
     }
 }

@@ -82,21 +82,6 @@ pub enum Owner {
     App,
 }
 
-/// Exports of more findings than this are written by the worker as the
-/// findings come ([`ApiRequest::ExportTo`]); fewer are fetched whole, then
-/// written by the loop.
-pub const EXPORTED_WHOLE: usize = 100;
-
-/// Whether an export of what `fetch` gives is written as it comes: a
-/// listing, or more than [`EXPORTED_WHOLE`] findings by id.
-pub fn exports_as_it_comes(fetch: &ApiRequest) -> bool {
-    match fetch {
-        ApiRequest::Relist { .. } => true,
-        ApiRequest::GetIssues { ids, .. } => ids.len() > EXPORTED_WHOLE,
-        _ => false,
-    }
-}
-
 /// A request to the API, as panes ask for it. (Not boxed: requests are few.)
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
