@@ -72,3 +72,20 @@ fn pack_1000_item_page_into_rows(bencher: divan::Bencher) {
     bencher
         .bench(|| findings_tui::tui::message::rows::RowPage::from(divan::black_box(page.clone())));
 }
+
+/// The same page straight into the TUI's list rows and `/` index (only the
+/// fields a row keeps are decoded; issue 28 measured 17 ms into the model,
+/// then 6-11 ms to pack the rows).
+#[divan::bench(args = [false, true])]
+fn decode_1000_item_page_into_rows(bencher: divan::Bencher, include: bool) {
+    let bytes = page_json(include);
+    bencher
+        .counter(divan::counter::BytesCount::new(bytes.len()))
+        .bench(|| {
+            decode::<findings_tui::tui::message::rows::RowPage>(
+                divan::black_box(&bytes),
+                "application/json",
+            )
+            .expect("decodes")
+        });
+}

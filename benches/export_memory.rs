@@ -14,7 +14,9 @@
 //! end). Run: `cargo bench --bench export_memory`; environment: FINDINGS
 //! (sizes, comma-separated; default 20000,100000; 1000000 takes about 10
 //! minutes a run on 2 cores), RUNS (runs of each, default 1; min / median /
-//! max printed when more).
+//! max printed when more), ONLY (runs whose label contains one of these
+//! comma-separated words, e.g. `csv,sarif,report json`; the snapshot and
+//! the diff run only without it).
 //!
 //! Also `findings snapshot save` (every page into one snapshot file, each
 //! finding whole), `snapshot show` and `findings diff` of that snapshot
@@ -35,6 +37,7 @@ const RUNS: &[(&str, &str)] = &[
     ("issues", "ndjson"),
     ("issues", "json"),
     ("issues", "csv"),
+    ("issues", "table"),
     ("issues", "markdown"),
     ("issues", "sarif"),
     ("report", "ndjson"),
@@ -76,6 +79,11 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1)
         .max(1);
+    let only: Vec<String> = std::env::var("ONLY")
+        .ok()
+        .map(|v| v.split(',').map(|w| w.trim().to_owned()).collect())
+        .unwrap_or_default();
+    let chosen = |label: &str| only.is_empty() || only.iter().any(|w| label.contains(w.as_str()));
     findings_tui::api::install_crypto_provider();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     for findings in counts {
@@ -89,8 +97,8 @@ fn main() {
             "export_memory: {findings} findings, every page of 1,000 (--all), {runs} run(s): min / median / max"
         );
         println!(
-            "  {:<18} {:>10} {:>24} {:>24} {:>10}",
-            "run", "output MB", "peak RSS MB", "seconds", "x raw"
+            "  {:<18} {:>10} {:>24} {:>24} {:>10} {:>20}",
+            "run", "output MB", "peak RSS MB", "seconds", "x raw", "CPU s (user+sys)"
         );
         let snapshot =
             std::env::temp_dir().join(format!("findings-bench-{}.snap", std::process::id()));
@@ -99,7 +107,7 @@ fn main() {
             .expect("a UTF-8 temporary path")
             .to_owned();
         // Every run of each row, in turns: (label, bytes, peaks, seconds).
-        type Row = (String, u64, Vec<f64>, Vec<f64>);
+        type Row = (String, u64, Vec<f64>, Vec<f64>, Vec<f64>);
         let mut rows: Vec<Row> = Vec::new();
         let mut raw = [Vec::new(), Vec::new()];
         for _ in 0..runs {
@@ -108,37 +116,40 @@ fn main() {
                 raw[slot].push(secs);
             }
             let mut k = 0;
-            let mut add = |label: String, (bytes, peak, secs): (u64, f64, f64)| {
+            let mut add = |label: String, (bytes, peak, secs, cpu): Ran| {
                 if rows.len() <= k {
-                    rows.push((label, bytes, Vec::new(), Vec::new()));
+                    rows.push((label, bytes, Vec::new(), Vec::new(), Vec::new()));
                 }
                 rows[k].2.push(peak / MB);
                 rows[k].3.push(secs);
+                rows[k].4.push(cpu);
                 k += 1;
             };
             for &(command, format) in RUNS {
-                add(
-                    format!("{command} {format}"),
-                    export(&server, command, format),
-                );
+                let label = format!("{command} {format}");
+                if chosen(&label) {
+                    add(label, export(&server, command, format));
+                }
             }
-            add(
-                "snapshot save".into(),
-                run(&server, &["snapshot", "save", "-o", &path]),
-            );
-            add(
-                "diff (live)".into(),
-                run(&server, &["diff", &path, "--format", "ndjson"]),
-            );
-            add(
-                "snapshot show".into(),
-                run(&server, &["snapshot", "show", &path]),
-            );
-            add(
-                "diff (snapshots)".into(),
-                run(&server, &["diff", &path, &path, "--format", "ndjson"]),
-            );
-            add("offline open".into(), run(&server, &["--snapshot", &path]));
+            if only.is_empty() {
+                add(
+                    "snapshot save".into(),
+                    run(&server, &["snapshot", "save", "-o", &path]),
+                );
+                add(
+                    "diff (live)".into(),
+                    run(&server, &["diff", &path, "--format", "ndjson"]),
+                );
+                add(
+                    "snapshot show".into(),
+                    run(&server, &["snapshot", "show", &path]),
+                );
+                add(
+                    "diff (snapshots)".into(),
+                    run(&server, &["diff", &path, &path, "--format", "ndjson"]),
+                );
+                add("offline open".into(), run(&server, &["--snapshot", &path]));
+            }
         }
         for (slot, label) in ["raw issues pages", "raw report pages"]
             .into_iter()
@@ -151,7 +162,7 @@ fn main() {
                 spread(&mut raw[slot].clone(), 1)
             );
         }
-        for (label, bytes, peaks, secs) in &mut rows {
+        for (label, bytes, peaks, secs, cpu) in &mut rows {
             let base = if label.starts_with("report") {
                 &raw[1]
             } else {
@@ -166,10 +177,11 @@ fn main() {
                 format!("{:.2}", median(secs) / median(base))
             };
             println!(
-                "  {label:<18} {:>10.1} {:>24} {:>24} {ratio:>10}",
+                "  {label:<18} {:>10.1} {:>24} {:>24} {ratio:>10} {:>20}",
                 *bytes as f64 / MB,
                 spread(peaks, 1),
                 spread(secs, 1),
+                spread(cpu, 1),
             );
         }
         let file = std::fs::metadata(&snapshot).map_or(0, |m| m.len());
@@ -237,11 +249,15 @@ fn cursor_at_end(page: &[u8]) -> Option<String> {
     Some(text[start..end].to_owned()).filter(|c| !c.is_empty())
 }
 
+/// What a run gives: bytes written, peak resident bytes, seconds, and CPU
+/// seconds (user and system; NaN without GNU time).
+type Ran = (u64, f64, f64, f64);
+
 /// Runs one export to a pipe that is counted and thrown away; returns the
 /// bytes written, the child's peak resident memory in bytes, and seconds.
 // The child is reaped by `wait4` in `peak_of` (std's wait gives no rusage).
 #[allow(clippy::zombie_processes)]
-fn export(server: &DemoServer, command: &str, format: &str) -> (u64, f64, f64) {
+fn export(server: &DemoServer, command: &str, format: &str) -> Ran {
     run(
         server,
         &[command, "--all", "--limit", "1000", "--format", format],
@@ -256,14 +272,14 @@ fn export(server: &DemoServer, command: &str, format: &str) -> (u64, f64, f64) {
 /// million findings); GNU time is a small process that forks the export
 /// itself, so its figure is the export's own.
 #[allow(clippy::zombie_processes)]
-fn run(server: &DemoServer, args: &[&str]) -> (u64, f64, f64) {
+fn run(server: &DemoServer, args: &[&str]) -> Ran {
     let started = Instant::now();
     let bin = env!("CARGO_BIN_EXE_findings");
     let gnu_time = std::path::Path::new("/usr/bin/time");
     let report = std::env::temp_dir().join(format!("findings-bench-{}.time", std::process::id()));
     let mut command = if gnu_time.exists() {
         let mut c = Command::new(gnu_time);
-        c.arg("-f").arg("%M").arg("-o").arg(&report).arg(bin);
+        c.arg("-f").arg("%M %U %S").arg("-o").arg(&report).arg(bin);
         c
     } else {
         Command::new(bin)
@@ -281,15 +297,20 @@ fn run(server: &DemoServer, args: &[&str]) -> (u64, f64, f64) {
     let mut out = child.stdout.take().expect("stdout");
     let bytes = std::io::copy(&mut out, &mut std::io::sink()).expect("the output");
     let mut peak = peak_of(child.id() as i32);
+    let mut cpu = f64::NAN;
     if gnu_time.exists() {
-        let kb: f64 = std::fs::read_to_string(&report)
+        let figures: Vec<f64> = std::fs::read_to_string(&report)
             .ok()
-            .and_then(|t| t.trim().lines().last()?.trim().parse().ok())
-            .expect("GNU time's figure");
-        peak = kb * 1024.0;
+            .and_then(|t| {
+                let last = t.trim().lines().last()?.to_owned();
+                last.split_whitespace().map(|f| f.parse().ok()).collect()
+            })
+            .expect("GNU time's figures");
+        peak = figures[0] * 1024.0;
+        cpu = figures[1] + figures[2];
         let _ = std::fs::remove_file(&report);
     }
-    (bytes, peak, started.elapsed().as_secs_f64())
+    (bytes, peak, started.elapsed().as_secs_f64(), cpu)
 }
 
 /// Waits for `pid` and returns its peak resident memory in bytes (the

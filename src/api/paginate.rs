@@ -3,24 +3,33 @@
 //! Follows `cursor` until it is absent or empty, or a page is empty; a cursor
 //! seen twice in one listing ends the stream with [`ApiError::CursorLoop`].
 
-use super::client::Client;
+use super::client::{Answer, Client};
 use super::error::ApiError;
 use super::model::*;
+use super::peek::peek_page;
 use futures_util::Stream;
+use serde::de::DeserializeOwned;
 use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
 /// A request that can be sent for one page, and its response.
 pub trait PagedRequest: Clone + Send + Sync + 'static {
-    type Page: Page + Send + 'static;
+    type Page: Page + DeserializeOwned + Send + 'static;
     fn set_cursor(&mut self, cursor: Option<String>);
-    fn fetch(
-        &self,
-        client: &Client,
-    ) -> impl std::future::Future<Output = Result<Self::Page, ApiError>> + Send;
+    /// One page's answer, read and checked but not decoded.
+    fn answer(&self, client: &Client) -> impl Future<Output = Result<Answer, ApiError>> + Send;
+    /// One page.
+    fn fetch(&self, client: &Client) -> impl Future<Output = Result<Self::Page, ApiError>> + Send {
+        async move { self.answer(client).await?.decode() }
+    }
 }
 
 /// One page of a listing.
 pub trait Page {
+    /// The name of the page's list of items in its JSON.
+    const ITEMS: &'static str;
     fn next_cursor(&self) -> Option<&str>;
     fn item_count(&self) -> usize;
 }
@@ -30,8 +39,8 @@ impl PagedRequest for ListIssuesRequest {
     fn set_cursor(&mut self, cursor: Option<String>) {
         self.cursor = cursor;
     }
-    async fn fetch(&self, client: &Client) -> Result<ListIssuesResponse, ApiError> {
-        client.list_issues(self).await
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.list_issues_answer(self).await
     }
 }
 
@@ -40,8 +49,8 @@ impl PagedRequest for SearchIssuesRequest {
     fn set_cursor(&mut self, cursor: Option<String>) {
         self.cursor = cursor;
     }
-    async fn fetch(&self, client: &Client) -> Result<SearchIssuesResponse, ApiError> {
-        client.search_issues(self).await
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.search_answer(self).await
     }
 }
 
@@ -50,8 +59,8 @@ impl PagedRequest for ReportRequest {
     fn set_cursor(&mut self, cursor: Option<String>) {
         self.cursor = cursor;
     }
-    async fn fetch(&self, client: &Client) -> Result<ReportResponse, ApiError> {
-        client.report_findings(self).await
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.report_answer(self).await
     }
 }
 
@@ -60,12 +69,38 @@ impl PagedRequest for ListScmConfigsRequest {
     fn set_cursor(&mut self, cursor: Option<String>) {
         self.cursor = cursor;
     }
-    async fn fetch(&self, client: &Client) -> Result<ListScmConfigsResponse, ApiError> {
-        client.list_scm_configs(self).await
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.scm_configs_answer(self).await
+    }
+}
+
+/// List issues, its pages decoded with only what a list shows of each
+/// finding ([`ListedPage`]): what a table or CSV of them needs.
+#[derive(Debug, Clone)]
+pub struct ListedRequest(pub ListIssuesRequest);
+
+impl PagedRequest for ListedRequest {
+    type Page = ListedPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.list_issues_answer(&self.0).await
+    }
+}
+
+impl Page for ListedPage {
+    const ITEMS: &'static str = "issues";
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.issues.len()
     }
 }
 
 impl Page for ListScmConfigsResponse {
+    const ITEMS: &'static str = "configs";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
     }
@@ -75,6 +110,7 @@ impl Page for ListScmConfigsResponse {
 }
 
 impl Page for ListIssuesResponse {
+    const ITEMS: &'static str = "issues";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
     }
@@ -84,6 +120,7 @@ impl Page for ListIssuesResponse {
 }
 
 impl Page for SearchIssuesResponse {
+    const ITEMS: &'static str = "issues";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
     }
@@ -93,6 +130,7 @@ impl Page for SearchIssuesResponse {
 }
 
 impl Page for ReportResponse {
+    const ITEMS: &'static str = "findings";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
     }
@@ -131,9 +169,15 @@ impl CursorGuard {
     /// The cursor to follow after `page`, `Ok(None)` at the end, or an error
     /// when the server repeats a cursor.
     pub fn next<P: Page>(&mut self, page: &P) -> Result<Option<String>, ApiError> {
-        match page.next_cursor() {
+        self.next_of(page.next_cursor(), page.item_count())
+    }
+
+    /// [`CursorGuard::next`] after a page of `items` items that gives
+    /// `cursor`.
+    fn next_of(&mut self, cursor: Option<&str>, items: usize) -> Result<Option<String>, ApiError> {
+        match cursor {
             None | Some("") => Ok(None),
-            Some(_) if page.item_count() == 0 => Ok(None),
+            Some(_) if items == 0 => Ok(None),
             Some(c) if !self.seen.insert(c.to_owned()) => Err(ApiError::CursorLoop {
                 cursor: crate::text::truncate(&crate::text::one_line(c), 40).into_owned(),
             }),
@@ -197,46 +241,93 @@ pub fn pages_following<R: PagedRequest>(
     max_pages: usize,
     follow: Follow,
 ) -> impl Stream<Item = Result<R::Page, ApiError>> + Send {
-    enum Next<R: PagedRequest> {
-        Fetch(R),
-        InFlight(InFlight<(R, Result<R::Page, ApiError>)>),
-        Fail(ApiError),
-        Done,
-    }
-    let start = (client, CursorGuard::up_to(max_pages), Next::Fetch(request));
-    futures_util::stream::unfold(start, move |(client, mut guard, next)| async move {
-        let (request, page) = match next {
-            Next::Done => return None,
-            Next::Fail(e) => return Some((Err(e), (client, guard, Next::Done))),
-            Next::Fetch(r) => {
-                let page = r.fetch(&client).await;
-                (r, page)
-            }
-            Next::InFlight(fetch) => fetch.await?,
+    let start = Next::Fetch(request, CursorGuard::up_to(max_pages));
+    let ahead = Arc::new(tokio::sync::Semaphore::new(PAGES_AHEAD));
+    futures_util::stream::unfold(start, move |next| {
+        let (client, ahead) = (client.clone(), ahead.clone());
+        async move {
+            // The page's permit is given back as the caller takes it.
+            let (page, next, _permit) = match next {
+                Next::Done => return None,
+                Next::Fail(e) => return Some((Err(e), Next::Done)),
+                Next::Fetch(r, guard) => page_then_next(client, r, guard, follow, ahead).await,
+                Next::InFlight(fetch) => fetch.await?,
+            };
+            Some((page, next))
+        }
+    })
+}
+
+/// The most pages fetched ahead and not yet taken by the caller: the page
+/// being decoded and the next one's request, while the caller works on
+/// its own.
+const PAGES_AHEAD: usize = 2;
+
+/// What comes after a page.
+enum Next<R: PagedRequest> {
+    Fetch(R, CursorGuard),
+    InFlight(InFlight<Fetched<R>>),
+    Fail(ApiError),
+    Done,
+}
+
+/// A page, what follows it, and its place among the pages ahead.
+type Fetched<R> = (
+    Result<<R as PagedRequest>::Page, ApiError>,
+    Next<R>,
+    Option<tokio::sync::OwnedSemaphorePermit>,
+);
+
+/// Fetches the page of `request`; following [`Follow::Ahead`], sends the
+/// next page's request (its cursor read from the answer's text) before
+/// decoding this one, so the server's work and the transfer of the next
+/// page overlap the decoding of this one.
+fn page_then_next<R: PagedRequest>(
+    client: Client,
+    mut request: R,
+    mut guard: CursorGuard,
+    follow: Follow,
+    ahead: Arc<tokio::sync::Semaphore>,
+) -> Pin<Box<dyn Future<Output = Fetched<R>> + Send>> {
+    Box::pin(async move {
+        let permit = ahead.clone().acquire_owned().await.ok();
+        let answer = match request.answer(&client).await {
+            Ok(answer) => answer,
+            Err(e) => return (Err(e), Next::Done, permit),
         };
-        let page = match page {
-            Ok(page) => page,
-            Err(e) => return Some((Err(e), (client, guard, Next::Done))),
+        let peeked = match follow {
+            Follow::Ahead => peek_page(answer.bytes(), R::Page::ITEMS),
+            Follow::WhenAsked => None,
         };
-        let next = match guard.next(&page) {
+        let mut next = |cursor: Option<&str>, items: usize| match guard.next_of(cursor, items) {
             Ok(Some(cursor)) => {
-                let mut request = request;
                 request.set_cursor(Some(cursor));
+                let request = request.clone();
+                let guard = guard.clone();
                 match follow {
-                    Follow::WhenAsked => Next::Fetch(request),
-                    Follow::Ahead => {
-                        let client = client.clone();
-                        Next::InFlight(InFlight(tokio::spawn(async move {
-                            let page = request.fetch(&client).await;
-                            (request, page)
-                        })))
-                    }
+                    Follow::WhenAsked => Next::Fetch(request, guard),
+                    Follow::Ahead => Next::InFlight(InFlight(tokio::spawn(page_then_next(
+                        client.clone(),
+                        request,
+                        guard,
+                        follow,
+                        ahead.clone(),
+                    )))),
                 }
             }
             Ok(None) => Next::Done,
             Err(e) => Next::Fail(e),
         };
-        Some((Ok(page), (client, guard, next)))
+        // Sent before the decoding when the page's text says where to go
+        // (an answer the scan cannot read is decoded first, and refused
+        // there with its path).
+        let sent = peeked.map(|p| next(p.cursor.as_deref(), p.items));
+        let page = match answer.decode_apart::<R::Page>().await {
+            Ok(page) => page,
+            Err(e) => return (Err(e), Next::Done, permit),
+        };
+        let next = sent.unwrap_or_else(|| next(page.next_cursor(), page.item_count()));
+        (Ok(page), next, permit)
     })
 }
 
@@ -388,6 +479,86 @@ mod tests {
         let ahead = ids_following(&client, Follow::Ahead).await;
         assert_eq!(ahead, ids_following(&client, Follow::WhenAsked).await);
         assert!(ahead.len() > 300, "{}", ahead.len());
+    }
+
+    /// The demo server of the test below, for the page it decodes.
+    static WAITED_ON: std::sync::OnceLock<crate::demo::DemoServer> = std::sync::OnceLock::new();
+    static DECODED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+    /// A page that, while it is decoded, waits (at most 30 s) for the
+    /// listing's second request to reach the server, and says whether it
+    /// came.
+    struct WaitsForNext {
+        page: ListIssuesResponse,
+        next_asked: bool,
+    }
+
+    impl<'de> serde::Deserialize<'de> for WaitsForNext {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let page = ListIssuesResponse::deserialize(d)?;
+            let decoded = DECODED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+            let last = page.cursor.as_deref().is_none_or(str::is_empty);
+            let server = WAITED_ON.get().expect("the server");
+            let within = std::time::Duration::from_secs(30);
+            // The first page only: later pages may be decoded side by side.
+            let next_asked = last || decoded > 1 || server.wait_for_requests(2, within);
+            Ok(WaitsForNext { page, next_asked })
+        }
+    }
+
+    impl Page for WaitsForNext {
+        const ITEMS: &'static str = "issues";
+        fn next_cursor(&self) -> Option<&str> {
+            self.page.cursor.as_deref()
+        }
+        fn item_count(&self) -> usize {
+            self.page.issues.len()
+        }
+    }
+
+    #[derive(Clone)]
+    struct WaitingRequest(ListIssuesRequest);
+
+    impl PagedRequest for WaitingRequest {
+        type Page = WaitsForNext;
+        fn set_cursor(&mut self, cursor: Option<String>) {
+            self.0.cursor = cursor;
+        }
+        async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+            client.list_issues_answer(&self.0).await
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn ahead_asks_for_the_next_page_before_decoding_this_one() {
+        use crate::api::{ClientConfig, Token};
+        use crate::demo::{DemoOptions, DemoServer};
+        use futures_util::StreamExt;
+        let server = DemoServer::start_local(DemoOptions {
+            findings: 450,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let config = ClientConfig::new(server.url(), server.deployment(), Token::new("demo-token"));
+        let client = Client::new(config).unwrap();
+        assert!(WAITED_ON.set(server).is_ok());
+        let req = WaitingRequest(ListIssuesRequest {
+            limit: Some(100),
+            ..Default::default()
+        });
+        let mut stream = std::pin::pin!(pages_following(client, req, 100, Follow::Ahead));
+        let first = stream.next().await.unwrap().unwrap();
+        assert!(
+            first.next_asked,
+            "decoded before the next page was asked for"
+        );
+        let mut pages = 1;
+        while let Some(page) = stream.next().await {
+            assert!(page.unwrap().next_asked);
+            pages += 1;
+        }
+        assert!(pages >= 4, "{pages}");
     }
 
     #[test]

@@ -231,6 +231,41 @@ pub(super) fn log_status(e: &ApiError) -> String {
     }
 }
 
+/// A successful answer read whole, held to its weight, not yet decoded: a
+/// listing reads the next cursor ([`Answer::peek_page`]) and asks for the
+/// next page before it spends the time to decode this one.
+#[derive(Debug)]
+pub struct Answer {
+    pub(super) bytes: Vec<u8>,
+    pub(super) content_type: String,
+    pub(super) bounds: Bounds,
+}
+
+impl Answer {
+    /// The body decoded as `R`, a page held to the items asked for.
+    pub fn decode<R: DeserializeOwned>(&self) -> Result<R, ApiError> {
+        decode_bounded(&self.bytes, &self.content_type, self.bounds)
+    }
+
+    /// [`Answer::decode`] on a thread for blocking work: a page of 1,000
+    /// findings takes milliseconds of CPU that the runtime's threads (the
+    /// TUI's keys, the next page's request) should not wait behind.
+    pub async fn decode_apart<R: DeserializeOwned + Send + 'static>(self) -> Result<R, ApiError> {
+        match tokio::task::spawn_blocking(move || self.decode()).await {
+            Ok(decoded) => decoded,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => Err(ApiError::Connection(
+                "the answer was dropped: the program is stopping".into(),
+            )),
+        }
+    }
+
+    /// The body as sent.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
 /// [`decode`], a page held to the items its request asked for.
 pub(super) fn decode_bounded<R: DeserializeOwned>(
     bytes: &[u8],

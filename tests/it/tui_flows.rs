@@ -646,7 +646,6 @@ async fn the_file_name_extension_picks_the_export_format() {
     assert_eq!(prompt.format(), findings_tui::export::Format::Json);
     h.key(KeyCode::Enter);
     h.settle().await;
-    assert_eq!(h.exported[0].1, findings_tui::export::Format::Json);
     let items: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(items.len(), h.app.issues().list.len());
@@ -656,7 +655,11 @@ async fn the_file_name_extension_picks_the_export_format() {
     type_path(&mut h, &path);
     h.key(KeyCode::Enter);
     h.settle().await;
-    assert_eq!(h.exported[1].1, findings_tui::export::Format::Json);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        serde_json::from_str::<Vec<serde_json::Value>>(&text).is_ok(),
+        "{text}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -105,3 +105,39 @@ async fn slash_filters_over_everything() {
         .count();
     assert!(pane.list.len() >= criticals && criticals > first_page);
 }
+
+/// An export of every loaded row is written by the worker page by page as
+/// the findings come again: the loop never holds them (nothing reaches the
+/// loop's file writer), and the file has every row, in the list's order.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_export_of_everything_loaded_is_written_as_it_comes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::new(FINDINGS, 120, 35).await;
+    h.start().await;
+    h.keys("G");
+    h.until("everything is loaded", |app| app.issues().list.complete)
+        .await;
+    h.key(KeyCode::Char('e'));
+    h.ctrl('u');
+    let path = dir.path().join("all.ndjson");
+    h.keys(path.to_str().unwrap());
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.exported.is_empty(), "the loop wrote {:?}", h.exported);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let ids: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let item: serde_json::Value = serde_json::from_str(l).unwrap();
+            item["issue"]["id"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    let list = &h.app.issues().list;
+    let loaded: Vec<String> = list.items.iter().map(|r| r.id().to_owned()).collect();
+    assert_eq!(ids, loaded);
+    let status = h.app.status.clone().unwrap();
+    assert!(
+        status.starts_with(&format!("exported {} findings", ids.len())),
+        "{status}"
+    );
+}

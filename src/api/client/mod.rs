@@ -4,16 +4,17 @@
 //! Reads are retried per docs/api.md §13; the SCM PATCH never is.
 
 mod actions;
+mod pages;
 mod reports;
 
 use super::error::ApiError;
 use super::model::*;
 use super::retry::RetryPolicy;
 use super::token::Token;
+pub use super::transport::{Answer, MAX_BODY_BYTES, MAX_PAGE_ITEMS, decode};
 use super::transport::{
-    Bounds, connect_failure, decode_bounded, innermost, log_status, read_body, redirect_target,
+    Bounds, connect_failure, innermost, log_status, read_body, redirect_target,
 };
-pub use super::transport::{MAX_BODY_BYTES, MAX_PAGE_ITEMS, decode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::time::{Duration, Instant};
@@ -151,14 +152,6 @@ impl Client {
         &self.deployment
     }
 
-    /// POST /api/reporting/{deploymentId}/findings
-    pub async fn report_findings(&self, req: &ReportRequest) -> Result<ReportResponse, ApiError> {
-        let path = format!("/api/reporting/{}/findings", self.deployment);
-        let bounds = Bounds::page(req.limit);
-        self.read(reqwest::Method::POST, &path, Some(req), bounds)
-            .await
-    }
-
     /// POST /api/issues/{deploymentId}/counts
     /// (`PublicIssuesService_CountIssues`): how many agentic-workflow
     /// issues the filters match.
@@ -172,21 +165,6 @@ impl Client {
             filters: filters.cloned(),
         };
         self.read(reqwest::Method::POST, &path, Some(&body), Bounds::ONE)
-            .await
-    }
-
-    /// POST /api/issues/{deploymentId}/search
-    pub async fn search_issues(
-        &self,
-        req: &SearchIssuesRequest,
-    ) -> Result<SearchIssuesResponse, ApiError> {
-        let path = format!("/api/issues/{}/search", self.deployment);
-        let body = SearchIssuesRequest {
-            deployment_id: Some(self.deployment.clone()),
-            ..req.clone()
-        };
-        let bounds = Bounds::page(body.limit);
-        self.read(reqwest::Method::POST, &path, Some(&body), bounds)
             .await
     }
 
@@ -206,6 +184,12 @@ impl Client {
         &self,
         req: &ListIssuesRequest,
     ) -> Result<R, ApiError> {
+        self.list_issues_answer(req).await?.decode()
+    }
+
+    /// List issues, its answer read and checked but not decoded yet: a
+    /// listing asks for the next page before it decodes this one.
+    pub async fn list_issues_answer(&self, req: &ListIssuesRequest) -> Result<Answer, ApiError> {
         let path = format!("/api/agent/deployments/{}/issues", self.deployment);
         let body = ListIssuesRequest {
             deployment_id: Some(self.deployment.clone()),
@@ -214,7 +198,7 @@ impl Client {
             ..req.clone()
         };
         let bounds = Bounds::page(body.limit);
-        self.read(reqwest::Method::POST, &path, Some(&body), bounds)
+        self.read_raw(reqwest::Method::POST, &path, Some(&body), bounds)
             .await
     }
 
@@ -323,6 +307,14 @@ impl Client {
         &self,
         req: &ListScmConfigsRequest,
     ) -> Result<ListScmConfigsResponse, ApiError> {
+        self.scm_configs_answer(req).await?.decode()
+    }
+
+    /// [`Client::list_scm_configs`], its answer not decoded yet.
+    pub async fn scm_configs_answer(
+        &self,
+        req: &ListScmConfigsRequest,
+    ) -> Result<Answer, ApiError> {
         let mut path = format!("/api/scm/deployments/{}/configs", self.deployment);
         let pairs = req.query_pairs();
         if !pairs.is_empty() {
@@ -333,7 +325,7 @@ impl Client {
             path.push_str(&query);
         }
         let bounds = Bounds::page(req.limit);
-        self.read(reqwest::Method::GET, &path, None::<&()>, bounds)
+        self.read_raw(reqwest::Method::GET, &path, None::<&()>, bounds)
             .await
     }
 
@@ -419,6 +411,17 @@ impl Client {
         body: Option<&B>,
         bounds: Bounds,
     ) -> Result<R, ApiError> {
+        self.read_raw(method, path, body, bounds).await?.decode()
+    }
+
+    /// A read whose answer is checked (status, weight) but not decoded.
+    async fn read_raw<B: Serialize>(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&B>,
+        bounds: Bounds,
+    ) -> Result<Answer, ApiError> {
         self.send(method, path, body, Idempotence::Read(bounds))
             .await
     }
@@ -432,16 +435,17 @@ impl Client {
         body: &B,
     ) -> Result<R, ApiError> {
         self.send(method, path, Some(body), Idempotence::Write)
-            .await
+            .await?
+            .decode()
     }
 
-    async fn send<B: Serialize, R: DeserializeOwned>(
+    async fn send<B: Serialize>(
         &self,
         method: reqwest::Method,
         path: &str,
         body: Option<&B>,
         idempotence: Idempotence,
-    ) -> Result<R, ApiError> {
+    ) -> Result<Answer, ApiError> {
         let url = format!("{}{}", self.base_url, path);
         let url = reqwest::Url::parse(&url)
             .map_err(|e| ApiError::Config(format!("cannot make a URL of {path:?}: {e}")))?;
@@ -488,13 +492,13 @@ impl Client {
     }
 
     /// One attempt: the request, and the redirects a read may follow.
-    async fn send_once<B: Serialize, R: DeserializeOwned>(
+    async fn send_once<B: Serialize>(
         &self,
         method: reqwest::Method,
         url: &reqwest::Url,
         body: Option<&B>,
         idempotence: Idempotence,
-    ) -> Result<(u16, R), ApiError> {
+    ) -> Result<(u16, Answer), ApiError> {
         let mut url = url.clone();
         let mut redirects = 0;
         loop {
@@ -527,12 +531,12 @@ impl Client {
         }
     }
 
-    /// Reads and decodes a final answer, held to `bounds`.
-    async fn read_answer<R: DeserializeOwned>(
+    /// Reads a final answer, held to `bounds`; decoded by the caller.
+    async fn read_answer(
         &self,
         response: reqwest::Response,
         bounds: Bounds,
-    ) -> Result<(u16, R), ApiError> {
+    ) -> Result<(u16, Answer), ApiError> {
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -576,7 +580,14 @@ impl Client {
         if !(200..300).contains(&status) {
             return Err(ApiError::from_status(status, &bytes, retry_after));
         }
-        decode_bounded(&bytes, &content_type, bounds).map(|value| (status, value))
+        Ok((
+            status,
+            Answer {
+                bytes,
+                content_type,
+                bounds,
+            },
+        ))
     }
 
     fn transport_error(&self, e: reqwest::Error) -> ApiError {

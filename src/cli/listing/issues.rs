@@ -6,8 +6,8 @@ use super::names::Names;
 use super::output::run_listing;
 use super::raw::{RawListPage, RawListRequest};
 use super::{INCLUDES, LISTS_HELP, direction, list, page_size, parse_enum};
-use crate::api::Client;
 use crate::api::model::*;
+use crate::api::{Client, ListedRequest};
 use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
@@ -147,6 +147,18 @@ pub async fn issues(
             |_, _| Ok(()),
         )
         .await
+    } else if matches!(format, Format::Csv | Format::Table | Format::Markdown) {
+        // Only the columns' fields are decoded: the rest is skipped unread.
+        run_listing(
+            client,
+            ListedRequest(req),
+            &args.output,
+            format,
+            script,
+            |page: ListedPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
+            |_, _| Ok(()),
+        )
+        .await
     } else {
         run_listing(
             client,
@@ -161,4 +173,33 @@ pub async fn issues(
     };
     window.warn();
     done
+}
+
+#[cfg(test)]
+mod listed_tests {
+    use crate::api::model::*;
+    use crate::export::Record;
+
+    /// A table, CSV or Markdown export decodes only what its columns show:
+    /// every cell is the one the whole finding gives.
+    #[test]
+    fn the_columns_of_a_listed_page_are_those_of_the_whole_page() {
+        let items: Vec<IssueItem> =
+            serde_json::from_str(include_str!("../../../assets/pack-samples.json")).unwrap();
+        let page = ListIssuesResponse {
+            issues: items,
+            cursor: Some("c".into()),
+        };
+        let json = crate::json::encode(&page).unwrap();
+        let listed: ListedPage = crate::json::decode(&json).unwrap();
+        assert_eq!(listed.cursor, page.cursor);
+        assert_eq!(listed.issues.len(), page.issues.len());
+        for (slim, whole) in listed.issues.into_iter().zip(&page.issues) {
+            let slim = IssueItem::from(slim);
+            assert_eq!(slim.cells(), whole.cells());
+            let (s, w) = (slim.issue.unwrap(), whole.issue.clone().unwrap());
+            assert_eq!(s.first_detected_at, w.first_detected_at);
+            assert!(!s.id().is_empty());
+        }
+    }
 }

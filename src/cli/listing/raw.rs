@@ -16,8 +16,8 @@ impl PagedRequest for RawListRequest {
     fn set_cursor(&mut self, cursor: Option<String>) {
         self.0.cursor = cursor;
     }
-    async fn fetch(&self, client: &Client) -> Result<RawListPage, ApiError> {
-        client.list_issues_as(&self.0).await
+    async fn answer(&self, client: &Client) -> Result<crate::api::client::Answer, ApiError> {
+        client.list_issues_answer(&self.0).await
     }
 }
 
@@ -31,6 +31,7 @@ pub(in crate::cli) struct RawListPage {
 }
 
 impl Page for RawListPage {
+    const ITEMS: &'static str = "issues";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
     }

@@ -9,7 +9,9 @@ use super::{App, Effect, Overlay, exporting};
 use crate::api::model::{Issue, IssueItem};
 use crate::tui::detail::Enriched;
 use crate::tui::list::findings_list::{copy_link, open_url};
-use crate::tui::message::{ApiResponse, ApiResult, ExportItems, Fetch, Owner, RequestId, Then};
+use crate::tui::message::{
+    ApiRequest, ApiResponse, ApiResult, ExportItems, Fetch, Owner, RequestId, Then,
+};
 
 /// A fetch in flight: its request and what to do when it comes.
 #[derive(Debug, Clone)]
@@ -34,7 +36,19 @@ impl App {
             self.exports_running += 1;
         }
         self.outbox.act_for(Owner::Fetch);
-        let Some(id) = self.outbox.send(fetch.request.clone()) else {
+        // An export of many findings is written by the worker as they come,
+        // page by page: they are never all held.
+        let request = match &fetch.then {
+            Then::Export { path, format } if exports_as_it_comes(&fetch.request) => {
+                ApiRequest::ExportTo {
+                    fetch: Box::new(fetch.request.clone()),
+                    path: path.clone(),
+                    format: *format,
+                }
+            }
+            _ => fetch.request.clone(),
+        };
+        let Some(id) = self.outbox.send(request) else {
             return;
         };
         self.status = Some(match fetch.count {
@@ -76,6 +90,11 @@ impl App {
                         .insert(one.clone(), Enriched::Loaded(Box::new(issue)));
                 }
                 self.fetched(then, items);
+            }
+            Ok(ApiResponse::Exported { path, result }) => {
+                // Counted done by `exported`, as a file written by the loop.
+                self.exports_running += 1;
+                exporting::exported(self, path, result);
             }
             Ok(other) => self.fetch_failed(&other.unexpected().to_string()),
             Err(e) => self.fetch_failed(&e.to_string()),
@@ -141,5 +160,20 @@ fn first_issue(items: &ExportItems) -> Option<Issue> {
     match items {
         ExportItems::Issues(v) => v.first().and_then(|i| i.issue.clone()),
         ExportItems::Findings(v) => v.first().cloned(),
+    }
+}
+
+/// Exports of more findings than this are written by the worker as the
+/// findings come ([`ApiRequest::ExportTo`]); fewer are fetched whole, then
+/// written by the loop.
+const EXPORTED_WHOLE: usize = 100;
+
+/// Whether an export of what `fetch` gives is written as it comes: a
+/// listing, or more than [`EXPORTED_WHOLE`] findings by id.
+fn exports_as_it_comes(fetch: &ApiRequest) -> bool {
+    match fetch {
+        ApiRequest::Relist { .. } => true,
+        ApiRequest::GetIssues { ids, .. } => ids.len() > EXPORTED_WHOLE,
+        _ => false,
     }
 }

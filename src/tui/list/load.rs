@@ -306,6 +306,7 @@ struct CursorPage<'a> {
 }
 
 impl crate::api::Page for CursorPage<'_> {
+    const ITEMS: &'static str = "issues";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor
     }

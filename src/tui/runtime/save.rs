@@ -4,7 +4,7 @@
 //! whole or not at all.
 
 use crate::atomic_file::{Access, AtomicFile, Replace};
-use crate::export::Format;
+use crate::export::{Format, Record, Writer};
 use crate::tui::message::{ExportItems, Msg, PaneId};
 use std::io::{BufWriter, ErrorKind};
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub fn export_off_loop(
 
 /// `~/` is the home directory; a relative path is taken from the current
 /// directory and shown absolute.
-fn resolve(path: &Path) -> PathBuf {
+pub fn resolve(path: &Path) -> PathBuf {
     let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
     let path = match (path.strip_prefix("~"), home) {
         (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
@@ -63,25 +63,71 @@ fn resolve(path: &Path) -> PathBuf {
 /// link), whole or not at all (`atomic_file`): a failure part-way leaves
 /// nothing behind.
 pub fn write(path: &Path, format: Format, items: &ExportItems) -> Result<usize, String> {
-    let shown = crate::text::one_line(&path.display().to_string()).into_owned();
-    let file =
-        AtomicFile::create(path, Access::Default, Replace::Never).map_err(|e| match e.kind() {
-            ErrorKind::AlreadyExists => {
-                format!("{shown} already exists; not overwritten (choose another name)")
-            }
-            _ => format!("cannot create {shown}: {e}"),
-        })?;
-    let written = (|| -> std::io::Result<usize> {
-        let (out, n) = items.write_to(BufWriter::new(file), format, TABLE_WIDTH)?;
-        out.into_inner().map_err(|e| e.into_error())?.commit()?;
-        Ok(n)
-    })();
-    written.map_err(|e| match e.kind() {
+    fn all<T: Record>(path: &Path, format: Format, items: &[T]) -> Result<usize, String> {
+        let mut file = ExportFile::create::<T>(path, format)?;
+        items.iter().try_for_each(|item| file.item(item))?;
+        file.finish()
+    }
+    match items {
+        ExportItems::Issues(v) => all(path, format, v),
+        ExportItems::Findings(v) => all(path, format, v),
+    }
+}
+
+/// An export file written item by item as the findings come, a page at a
+/// time (an export of a million findings holds one page, not the million):
+/// a new file (an existing file or link is refused), put in place whole by
+/// [`ExportFile::finish`]; dropped unfinished (a failed fetch, `Esc`), it
+/// leaves nothing behind.
+pub struct ExportFile {
+    shown: String,
+    writer: Writer<BufWriter<AtomicFile>>,
+}
+
+impl ExportFile {
+    /// Creates the file at `path` for items of type `T`.
+    pub fn create<T: Record>(path: &Path, format: Format) -> Result<ExportFile, String> {
+        let shown = crate::text::one_line(&path.display().to_string()).into_owned();
+        let file =
+            AtomicFile::create(path, Access::Default, Replace::Never).map_err(|e| {
+                match e.kind() {
+                    ErrorKind::AlreadyExists => {
+                        format!("{shown} already exists; not overwritten (choose another name)")
+                    }
+                    _ => format!("cannot create {shown}: {e}"),
+                }
+            })?;
+        let writer = Writer::new::<T>(BufWriter::new(file), format, TABLE_WIDTH);
+        Ok(ExportFile { shown, writer })
+    }
+
+    pub fn item<T: Record>(&mut self, item: &T) -> Result<(), String> {
+        self.writer.item(item).map_err(|e| self.failed(e))
+    }
+
+    /// Ends the document and puts the file in place; the items written.
+    pub fn finish(self) -> Result<usize, String> {
+        let n = self.writer.count();
+        let shown = self.shown;
+        let done = (|| -> std::io::Result<()> {
+            let out = self.writer.finish()?;
+            out.into_inner().map_err(|e| e.into_error())?.commit()
+        })();
+        done.map(|()| n).map_err(|e| failed(&shown, e))
+    }
+
+    fn failed(&self, e: std::io::Error) -> String {
+        failed(&self.shown, e)
+    }
+}
+
+fn failed(shown: &str, e: std::io::Error) -> String {
+    match e.kind() {
         ErrorKind::AlreadyExists => {
             format!("{shown} appeared while writing; not overwritten (choose another name)")
         }
         _ => format!("cannot write {shown}: {e}"),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -5,9 +5,11 @@
 //! request id back. A cancelled request's task is aborted: its connection is
 //! dropped and no reply is sent.
 
+use super::save::ExportFile;
+use crate::api::client::Answer;
 use crate::api::model::{Issue, IssueItem, ListIssuesRequest, ListIssuesResponse};
-use crate::api::{ApiError, Client, Follow};
-use crate::tui::message::rows::RowPage;
+use crate::api::{ApiError, Client, Follow, PagedRequest};
+use crate::tui::message::rows::{Finding, RowPage};
 use crate::tui::message::{ApiRequest, ApiResponse, ExportItems, MAX_COUNTED, Reply, RequestId};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -99,20 +101,19 @@ async fn stream_rows(
     use futures_util::StreamExt;
     let pages = crate::api::pages_following(
         client.clone(),
-        request,
+        RowsRequest(request),
         crate::api::DEFAULT_MAX_PAGES,
         Follow::Ahead,
     );
     let mut pages = std::pin::pin!(pages);
     while let Some(page) = pages.next().await {
         let (result, last) = match page {
-            Ok(page) => {
-                let last =
-                    page.cursor.as_deref().is_none_or(str::is_empty) || page.issues.is_empty();
-                match pack(page).await {
-                    Ok(rows) if last => (Ok(ApiResponse::Rows(rows)), true),
-                    Ok(rows) => (Ok(ApiResponse::RowsSoFar(rows)), false),
-                    Err(e) => (Err(e), true),
+            Ok(rows) => {
+                let last = rows.cursor.as_deref().is_none_or(str::is_empty) || rows.rows.is_empty();
+                if last {
+                    (Ok(ApiResponse::Rows(rows)), true)
+                } else {
+                    (Ok(ApiResponse::RowsSoFar(rows)), false)
                 }
             }
             Err(e) => (Err(e), true),
@@ -132,12 +133,19 @@ async fn stream_rows(
     ));
 }
 
-/// Packing a 1,000-item page takes a few ms of CPU: not on the runtime's
-/// threads.
-async fn pack(page: ListIssuesResponse) -> Result<RowPage, ApiError> {
-    tokio::task::spawn_blocking(move || RowPage::from(page))
-        .await
-        .map_err(|e| ApiError::Connection(format!("the page could not be kept: {e}")))
+/// List issues, its pages decoded straight into rows (only the fields a
+/// row keeps are read: `message/listed.rs`).
+#[derive(Debug, Clone)]
+struct RowsRequest(ListIssuesRequest);
+
+impl PagedRequest for RowsRequest {
+    type Page = RowPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.list_issues_answer(&self.0).await
+    }
 }
 
 /// The findings of `ids`, whole, in order: a few fetched at once.
@@ -150,6 +158,63 @@ async fn get_issues(client: &Client, ids: Vec<String>) -> Result<Vec<Issue>, Api
         .await
 }
 
+/// Which findings of a listing are given again, page by page: the first
+/// `max`, or those of `keep` among them.
+struct Relisting {
+    keep: Option<Arc<HashSet<String>>>,
+    max: usize,
+    want: usize,
+    seen: usize,
+    kept: usize,
+}
+
+impl Relisting {
+    fn new(keep: Option<Arc<HashSet<String>>>, max: usize) -> Relisting {
+        let want = keep.as_ref().map_or(max, |k| k.len().min(max));
+        Relisting {
+            keep,
+            max,
+            want,
+            seen: 0,
+            kept: 0,
+        }
+    }
+
+    /// The items of a page to keep, and whether that was the last wanted.
+    fn take(&mut self, page: Vec<IssueItem>) -> (Vec<IssueItem>, bool) {
+        let mut items = Vec::new();
+        for item in page {
+            if self.done() {
+                break;
+            }
+            self.seen += 1;
+            let id = item.issue.as_ref().map_or("", Issue::id);
+            if self.keep.as_ref().is_none_or(|k| k.contains(id)) {
+                items.push(item);
+                self.kept += 1;
+            }
+        }
+        (items, self.done())
+    }
+
+    fn done(&self) -> bool {
+        self.seen == self.max || self.kept == self.want
+    }
+}
+
+/// The pages of a listing to give again, followed ahead.
+fn relist_pages(
+    client: &Client,
+    request: ListIssuesRequest,
+) -> impl futures_util::Stream<Item = Result<ListIssuesResponse, ApiError>> + Send {
+    crate::api::pages_following(
+        client.clone(),
+        request,
+        crate::api::DEFAULT_MAX_PAGES,
+        Follow::Ahead,
+    )
+}
+
 /// The first `max` findings of a listing, or those of `keep`, whole.
 async fn relist(
     client: &Client,
@@ -158,37 +223,132 @@ async fn relist(
     max: usize,
 ) -> Result<Vec<IssueItem>, ApiError> {
     use futures_util::StreamExt;
-    let want = keep.as_ref().map_or(max, |k| k.len().min(max));
-    let pages = crate::api::pages_following(
-        client.clone(),
-        request,
-        crate::api::DEFAULT_MAX_PAGES,
-        Follow::Ahead,
-    );
-    let mut pages = std::pin::pin!(pages);
+    let mut relisting = Relisting::new(keep, max);
+    let mut pages = std::pin::pin!(relist_pages(client, request));
     let mut items = Vec::new();
-    let mut seen = 0;
     while let Some(page) = pages.next().await {
-        for item in page?.issues {
-            if seen == max || items.len() == want {
-                return Ok(items);
-            }
-            seen += 1;
-            let id = item.issue.as_ref().map_or("", Issue::id);
-            if keep.as_ref().is_none_or(|k| k.contains(id)) {
-                items.push(item);
-            }
+        let (kept, done) = relisting.take(page?.issues);
+        items.extend(kept);
+        if done {
+            break;
         }
     }
     Ok(items)
+}
+
+/// The findings of `fetch` written to a new file at `path` as they come: a
+/// listing's page by page, findings by id a hundred at a time; only those
+/// being written are held. A failed fetch leaves no file.
+async fn export_to(
+    client: &Client,
+    fetch: ApiRequest,
+    path: &std::path::Path,
+    format: crate::export::Format,
+) -> Result<ApiResponse, ApiError> {
+    let target = super::save::resolve(path);
+    let result = match fetch {
+        ApiRequest::Relist { request, keep, max } => {
+            export_relisted(client, request, Relisting::new(keep, max), &target, format).await
+        }
+        ApiRequest::GetIssues { ids, items: true } => {
+            export_by_id::<IssueItem>(client, ids, &target, format).await
+        }
+        ApiRequest::GetIssues { ids, items: false } => {
+            export_by_id::<Issue>(client, ids, &target, format).await
+        }
+        _ => Err(ApiError::Config(
+            "only a listing or findings by id are exported".into(),
+        )),
+    }?;
+    Ok(ApiResponse::Exported {
+        path: target.display().to_string(),
+        result,
+    })
+}
+
+/// What an export answers: how writing the file went (`Err`: the file's
+/// own failure), or the fetch's error.
+type Written = Result<Result<usize, String>, ApiError>;
+
+async fn export_relisted(
+    client: &Client,
+    request: ListIssuesRequest,
+    mut relisting: Relisting,
+    target: &std::path::Path,
+    format: crate::export::Format,
+) -> Written {
+    use futures_util::StreamExt;
+    let mut file = match ExportFile::create::<IssueItem>(target, format) {
+        Ok(file) => file,
+        Err(e) => return Ok(Err(e)),
+    };
+    let mut pages = std::pin::pin!(relist_pages(client, request));
+    while let Some(page) = pages.next().await {
+        let (items, done) = relisting.take(page?.issues);
+        file = match write_apart(file, items).await? {
+            Ok(file) => file,
+            Err(e) => return Ok(Err(e)),
+        };
+        if done {
+            break;
+        }
+    }
+    Ok(file.finish())
+}
+
+/// The findings to export fetched whole by id (a few at once), written a
+/// hundred at a time.
+async fn export_by_id<T: Finding + crate::export::Record + Send + 'static>(
+    client: &Client,
+    ids: Vec<String>,
+    target: &std::path::Path,
+    format: crate::export::Format,
+) -> Written {
+    use futures_util::StreamExt;
+    let mut file = match ExportFile::create::<T>(target, format) {
+        Ok(file) => file,
+        Err(e) => return Ok(Err(e)),
+    };
+    let fetched = futures_util::stream::iter(ids)
+        .map(|id| async move { client.get_issue(&id).await })
+        .buffered(8)
+        .chunks(100);
+    let mut fetched = std::pin::pin!(fetched);
+    while let Some(chunk) = fetched.next().await {
+        let items = chunk
+            .into_iter()
+            .map(|issue| issue.map(T::from_issue))
+            .collect::<Result<Vec<T>, _>>()?;
+        file = match write_apart(file, items).await? {
+            Ok(file) => file,
+            Err(e) => return Ok(Err(e)),
+        };
+    }
+    Ok(file.finish())
+}
+
+/// Writes `items` to `file` on a thread for blocking work (formatting a
+/// page takes milliseconds); the file back, or why writing failed.
+async fn write_apart<T: crate::export::Record + Send + 'static>(
+    mut file: ExportFile,
+    items: Vec<T>,
+) -> Result<Result<ExportFile, String>, ApiError> {
+    let written = tokio::task::spawn_blocking(move || {
+        items
+            .iter()
+            .try_for_each(|item| file.item(item))
+            .map(|()| file)
+    })
+    .await;
+    written.map_err(|e| ApiError::Connection(format!("the export stopped: {e}")))
 }
 
 async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, ApiError> {
     match request {
         // Answered page by page (`stream_rows`); as one request, the first.
         ApiRequest::StreamRows(r) | ApiRequest::ListRows(r) => {
-            let page = client.list_issues(&r).await?;
-            pack(page).await.map(ApiResponse::Rows)
+            let answer = client.list_issues_answer(&r).await?;
+            answer.decode_apart().await.map(ApiResponse::Rows)
         }
         ApiRequest::GetIssues { ids, items } => {
             let issues = get_issues(client, ids).await?;
@@ -209,6 +369,11 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
         ApiRequest::Relist { request, keep, max } => relist(client, request, keep, max)
             .await
             .map(|items| ApiResponse::Items(ExportItems::Issues(items))),
+        ApiRequest::ExportTo {
+            fetch,
+            path,
+            format,
+        } => export_to(client, *fetch, &path, format).await,
         ApiRequest::ListIssues(r) => client.list_issues(&r).await.map(ApiResponse::ListIssues),
         ApiRequest::GetIssue { id } => client
             .get_issue(&id)

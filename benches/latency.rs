@@ -1,0 +1,280 @@
+//! Loading every finding in the TUI behind a slow link, against `curl
+//! --next` fetching the same pages over one connection (issue 28: within
+//! 1.2x). Target, per page: one round trip, as curl pays.
+//!
+//! The latency is injected by a delay line on loopback started here: a
+//! TCP proxy that holds every chunk read from either side for half the
+//! round trip (LATENCY_MS / 2) before passing it on, in order, without
+//! limiting the throughput. Both the TUI and curl go through it to the
+//! embedded demo server. Nothing of the machine's network is changed.
+//!
+//! The TUI runs as for a user but for the terminal (the app, the API
+//! worker over HTTP, `G`), as in `benches/load_all.rs`. curl gets every
+//! page's request on one command line joined by `--next` (the cursors read
+//! beforehand, directly from the server), so it reuses its connection and
+//! pays one round trip a page.
+//!
+//! Run: `cargo bench --bench latency` (FINDINGS, default 100,000;
+//! LATENCY_MS, default 150; RUNS, default 3: min / median / max).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use findings_tui::api::{Client, ClientConfig, Token};
+use findings_tui::demo::{DemoOptions, DemoServer};
+use findings_tui::tui::app::{App, Effect, Msg, Session};
+use findings_tui::tui::keymap::Keymap;
+use findings_tui::tui::runtime::worker::{self, WorkerCommand};
+use findings_tui::tui::theme::Theme;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[tokio::main(flavor = "multi_thread")]
+async fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        println!("latency: bench");
+        return;
+    }
+    let n = env_or("FINDINGS", 100_000) as usize;
+    let latency = Duration::from_millis(env_or("LATENCY_MS", 150));
+    let runs = env_or("RUNS", 3).max(1);
+    findings_tui::api::install_crypto_provider();
+    let server = DemoServer::start_local(DemoOptions {
+        findings: n,
+        ..Default::default()
+    })
+    .await
+    .expect("the demo server starts");
+    let upstream = server
+        .url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let proxy = delay_line(upstream, latency / 2).await;
+    let endpoint = |base: &str| {
+        format!(
+            "{base}/api/agent/deployments/{}/issues",
+            server.deployment()
+        )
+    };
+    let cursors = cursors(&endpoint(&server.url()), server.token()).await;
+    println!(
+        "latency: {} pages of 1,000 of a demo set of {n}, {} ms round trip (a delay line on loopback)",
+        cursors.len() + 1,
+        latency.as_millis()
+    );
+    let (mut tui, mut curl) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        // In turns, so both see the same machine.
+        curl.push(curl_next(&endpoint(&proxy), server.token(), &cursors).await);
+        tui.push(tui_load(&proxy, server.deployment(), server.token()).await);
+    }
+    println!(
+        "  curl --next, every page on one connection   {}",
+        spread(&mut curl)
+    );
+    println!(
+        "  TUI, G to the end (streamed, pages of 1,000) {}",
+        spread(&mut tui)
+    );
+    let ratio = median(&tui) / median(&curl);
+    println!(
+        "  ratio TUI / curl (medians) {ratio:.2} (target <= 1.2): {}",
+        if ratio <= 1.2 {
+            "holds"
+        } else {
+            "DOES NOT HOLD"
+        }
+    );
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn spread(v: &mut [f64]) -> String {
+    v.sort_by(f64::total_cmp);
+    format!(
+        "{:7.2} / {:7.2} / {:7.2} s (min / median / max)",
+        v[0],
+        v[v.len() / 2],
+        v[v.len() - 1]
+    )
+}
+
+/// A proxy on a free loopback port that delays every chunk by `one_way`
+/// in each direction; its base URL.
+async fn delay_line(upstream: String, one_way: Duration) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    tokio::spawn(async move {
+        while let Ok((inbound, _)) = listener.accept().await {
+            let upstream = upstream.clone();
+            tokio::spawn(async move {
+                let Ok(outbound) = TcpStream::connect(&upstream).await else {
+                    return;
+                };
+                let _ = inbound.set_nodelay(true);
+                let _ = outbound.set_nodelay(true);
+                let (ri, wi) = inbound.into_split();
+                let (ro, wo) = outbound.into_split();
+                tokio::join!(delayed(ri, wo, one_way), delayed(ro, wi, one_way));
+            });
+        }
+    });
+    url
+}
+
+/// Copies `from` to `to`, each chunk written `by` after it was read.
+async fn delayed(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    by: Duration,
+) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
+    let writer = tokio::spawn(async move {
+        while let Some((due, chunk)) = rx.recv().await {
+            tokio::time::sleep_until(due).await;
+            if to.write_all(&chunk).await.is_err() {
+                return;
+            }
+        }
+        let _ = to.shutdown().await;
+    });
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        match from.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(k) => {
+                let due = tokio::time::Instant::now() + by;
+                if tx.send((due, buf[..k].to_vec())).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    drop(tx);
+    let _ = writer.await;
+}
+
+/// The cursor of every page after the first, read from the server
+/// directly (the demo writes the cursor last).
+async fn cursors(url: &str, token: &str) -> Vec<String> {
+    let client = reqwest::Client::new();
+    let mut cursors = Vec::new();
+    loop {
+        let body = match cursors.last() {
+            Some(c) => format!(r#"{{"limit":1000,"cursor":"{c}"}}"#),
+            None => r#"{"limit":1000}"#.to_owned(),
+        };
+        let page = client
+            .post(url)
+            .bearer_auth(token)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .and_then(|r| r.error_for_status())
+            .expect("a page")
+            .bytes()
+            .await
+            .expect("its body");
+        let tail = String::from_utf8_lossy(&page[page.len().saturating_sub(512)..]).into_owned();
+        let Some(start) = tail.rfind(r#""cursor":""#) else {
+            return cursors;
+        };
+        let rest = &tail[start + r#""cursor":""#.len()..];
+        match rest.find('"').map(|end| &rest[..end]) {
+            Some(c) if !c.is_empty() => cursors.push(c.to_owned()),
+            _ => return cursors,
+        }
+    }
+}
+
+/// curl fetching every page, one request after the other on one
+/// connection (`--next`); seconds.
+async fn curl_next(url: &str, token: &str, cursors: &[String]) -> f64 {
+    let mut args: Vec<String> = Vec::new();
+    let bodies = std::iter::once(r#"{"limit":1000}"#.to_owned()).chain(
+        cursors
+            .iter()
+            .map(|c| format!(r#"{{"limit":1000,"cursor":"{c}"}}"#)),
+    );
+    for (k, body) in bodies.enumerate() {
+        if k > 0 {
+            args.push("--next".into());
+        }
+        args.extend(
+            [
+                "-sS",
+                "--fail",
+                "-o",
+                "/dev/null",
+                "-X",
+                "POST",
+                url,
+                "-H",
+                &format!("Authorization: Bearer {token}"),
+                "-H",
+                "Content-Type: application/json",
+                "-d",
+                &body,
+            ]
+            .map(str::to_owned),
+        );
+    }
+    // On a thread for blocking work: the delay line runs on this runtime.
+    tokio::task::spawn_blocking(move || {
+        let started = Instant::now();
+        let status = std::process::Command::new("curl")
+            .args(&args)
+            .status()
+            .expect("curl runs");
+        assert!(status.success(), "curl failed");
+        started.elapsed().as_secs_f64()
+    })
+    .await
+    .expect("curl's thread")
+}
+
+/// The TUI loading everything (`G`) through `url`; seconds.
+async fn tui_load(url: &str, deployment: &str, token: &str) -> f64 {
+    let client =
+        Client::new(ClientConfig::new(url, deployment, Token::new(token))).expect("a client");
+    let (commands, mut replies) = worker::spawn(client);
+    let send = |effects: Vec<Effect>| {
+        for effect in effects {
+            let command = match effect {
+                Effect::Send { id, request } => WorkerCommand::Send { id, request },
+                Effect::Cancel(id) => WorkerCommand::Cancel { id },
+                _ => continue,
+            };
+            commands.send(command).expect("the worker runs");
+        }
+    };
+    let mut app = App::new(
+        Session::default(),
+        Keymap::default_keymap(),
+        Theme::default(),
+        (200, 60),
+    );
+    let started = Instant::now();
+    send(app.start());
+    send(app.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('G'),
+        KeyModifiers::SHIFT,
+    ))));
+    while !app.issues().list.complete {
+        let reply = replies.recv().await.expect("a reply");
+        send(app.update(Msg::Reply(reply)));
+    }
+    started.elapsed().as_secs_f64()
+}

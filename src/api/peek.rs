@@ -1,0 +1,169 @@
+//! A page's cursor and item count, read from its text without decoding
+//! its items: a listing asks for the next page with them, then decodes
+//! this one while the next is on its way.
+//!
+//! The scan is serde_json's own (the items skipped as `IgnoredAny`), so it
+//! reads the document exactly as the full decode does; any text it cannot
+//! read is left for the full decode to refuse with its path.
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+
+/// What a page says of what follows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PagePeek {
+    pub cursor: Option<String>,
+    /// The items of its list (`null` or absent: none).
+    pub items: usize,
+}
+
+/// The cursor and the number of items under `items_key` of the JSON page
+/// `bytes`, or `None` when the text is not such a page (not an object, a
+/// field of the wrong type, a field twice, not JSON).
+pub fn peek_page(bytes: &[u8], items_key: &str) -> Option<PagePeek> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let peek = PeekSeed { items_key }.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(peek)
+}
+
+struct PeekSeed<'k> {
+    items_key: &'k str,
+}
+
+impl<'de> DeserializeSeed<'de> for PeekSeed<'_> {
+    type Value = PagePeek;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<PagePeek, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PeekSeed<'_> {
+    type Value = PagePeek;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a page")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PagePeek, A::Error> {
+        let mut cursor: Option<Option<String>> = None;
+        let mut items: Option<usize> = None;
+        while let Some(key) = map.next_key_seed(KeySeed {
+            items_key: self.items_key,
+        })? {
+            match key {
+                Key::Cursor if cursor.is_some() => {
+                    return Err(de::Error::duplicate_field("cursor"));
+                }
+                Key::Cursor => cursor = Some(map.next_value()?),
+                Key::Items if items.is_some() => return Err(de::Error::custom("duplicate items")),
+                Key::Items => items = Some(map.next_value_seed(CountItems)?),
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(PagePeek {
+            cursor: cursor.flatten(),
+            items: items.unwrap_or(0),
+        })
+    }
+}
+
+enum Key {
+    Cursor,
+    Items,
+    Other,
+}
+
+struct KeySeed<'k> {
+    items_key: &'k str,
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = Key;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed<'_> {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a field name")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+        Ok(if v == "cursor" {
+            Key::Cursor
+        } else if v == self.items_key {
+            Key::Items
+        } else {
+            Key::Other
+        })
+    }
+}
+
+/// An array's length, its elements skipped; `null` counts none.
+struct CountItems;
+
+impl<'de> DeserializeSeed<'de> for CountItems {
+    type Value = usize;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CountItems {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array of items")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<usize, E> {
+        Ok(0)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut n = 0;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::model::ListIssuesResponse;
+
+    /// The peek reads what the full decode reads, wherever the fields are.
+    #[test]
+    fn the_peek_reads_the_cursor_and_count_the_decode_reads() {
+        let pages = [
+            r#"{"issues":[{"issue":{"id":"1","cursor":"inner"}},{}],"cursor":"c2"}"#,
+            r#"{"cursor":"c\"2\u00e9","issues":[{"cursor":"x"}]}"#,
+            r#"{"issues":null,"cursor":null}"#,
+            r#"{"other":{"cursor":"no","issues":[1,2,3]}}"#,
+            r#" { "issues" : [ {} , {} , {} ] } "#,
+        ];
+        for page in pages {
+            let peek = peek_page(page.as_bytes(), "issues").unwrap();
+            let full: ListIssuesResponse = crate::json::decode(page.as_bytes()).unwrap();
+            assert_eq!(peek.cursor, full.cursor, "{page}");
+            assert_eq!(peek.items, full.issues.len(), "{page}");
+        }
+    }
+
+    #[test]
+    fn what_is_not_a_page_is_left_to_the_decode() {
+        for bad in [
+            r#"[1]"#,
+            r#"{"cursor":7}"#,
+            r#"{"cursor":"a","cursor":"b"}"#,
+            r#"{"issues":[],"issues":[{}]}"#,
+            r#"{"issues":{}}"#,
+            r#"{"issues":[{"a":1}"#,
+            r#"{"cursor":"a"} trailing"#,
+        ] {
+            assert_eq!(peek_page(bad.as_bytes(), "issues"), None, "{bad}");
+            assert!(crate::json::decode::<ListIssuesResponse>(bad.as_bytes()).is_err());
+        }
+    }
+}
