@@ -17,8 +17,8 @@ pub(super) async fn run(settings: Effective, snapshot: Option<&Path>) -> Result<
     let (session, offline) = match snapshot {
         Some(path) => {
             let opened = super::offline::open(path).await?;
-            let badge = super::offline::badge_time(&opened.header);
-            (opened.session, Some(badge))
+            let saved_at = opened.header.saved_at;
+            (opened.session, Some(saved_at))
         }
         None => (Session::open_quiet(&settings, true).await?, None),
     };

@@ -49,7 +49,7 @@ mod triage;
 mod write;
 
 pub use args::{Cli, OutputArgs};
-pub use offline::{Opened as OpenedSnapshot, badge_time, open as open_snapshot};
+pub use offline::{Opened as OpenedSnapshot, open as open_snapshot};
 pub use session::Session;
 
 use crate::api::ApiError;

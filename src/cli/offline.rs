@@ -117,9 +117,3 @@ fn file_failure(path: &Path, said: &str) -> Failure {
         crate::text::one_line(&path.display().to_string())
     ))
 }
-
-/// The snapshot's time as the header's badge shows it (UTC, to the
-/// minute: it fits 80 columns).
-pub fn badge_time(header: &Header) -> String {
-    header.saved_at.format("%Y-%m-%d %H:%M").to_string()
-}

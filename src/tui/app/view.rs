@@ -204,7 +204,7 @@ fn header_line(app: &App, counts: bool, deployment: Deployment) -> Line<'static>
         // Read-only and offline: one badge says both.
         spans.push(Span::raw(" "));
         spans.push(Span::styled(
-            format!(" SNAPSHOT {} ", safe(saved_at)),
+            format!(" SNAPSHOT {} ", saved_at.format("%Y-%m-%d %H:%M")),
             theme.badge(),
         ));
         return Line::from(spans);

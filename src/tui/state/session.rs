@@ -19,7 +19,7 @@ pub struct Session {
     pub read_only: bool,
     /// Browsing a snapshot offline (read-only, no network): its saved
     /// time, as the header's badge says it.
-    pub offline: Option<String>,
+    pub offline: Option<crate::api::model::Timestamp>,
     /// The pane to open on (a profile's `default_pane`).
     pub default_pane: Option<PaneId>,
     /// The Issues pane's first sort and filters (a profile's defaults).

@@ -177,7 +177,7 @@ impl Harness {
             deployment: client.deployment().to_owned(),
             base_url: client.base_url().to_owned(),
             read_only: true,
-            offline: Some(findings_tui::cli::badge_time(&opened.header)),
+            offline: Some(opened.header.saved_at),
             ..Default::default()
         };
         let mut h = Harness::with_session_at(client, session, width, height, anchor());

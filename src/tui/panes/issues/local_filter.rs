@@ -127,7 +127,7 @@ impl IssuesPane {
     pub fn open_age(&self, now: Timestamp) -> OpenAge {
         OpenAge {
             targets: self.targets,
-            now: self.over_target.unwrap_or(now),
+            now: self.age_at.or(self.over_target).unwrap_or(now),
         }
     }
 

@@ -118,6 +118,9 @@ pub struct IssuesPane {
     /// Only findings open past their target show (`O`), their ages
     /// counted to this time (when it was asked).
     pub over_target: Option<Timestamp>,
+    /// Ages are counted to this time rather than now: a snapshot's, when
+    /// browsing one offline (its findings are as they were then).
+    pub age_at: Option<Timestamp>,
     /// The lists before each narrowing, the last one last (`Esc` goes back).
     narrowed: Vec<narrow::Before>,
     /// The values the filters can take, asked for once.
@@ -151,6 +154,7 @@ impl IssuesPane {
             profile: session.profile.clone(),
             since: since::Since::new(session.remember_in.clone()),
             targets: session.sla_days,
+            age_at: session.offline,
             ..IssuesPane::default()
         };
         if let Some(view) = &session.default_view

@@ -224,3 +224,15 @@ fn the_first_filter_is_compared_with_the_last_visit_by_itself_only_when_small() 
         assert!(asked(&outbox) && pane.since.shown);
     }
 }
+
+#[test]
+fn offline_ages_count_to_the_snapshots_time_online_to_now() {
+    let saved: Timestamp = "2026-11-01T00:00:00Z".parse().unwrap();
+    let now: Timestamp = "2026-11-26T00:00:00Z".parse().unwrap();
+    let offline = Session {
+        offline: Some(saved),
+        ..Session::default()
+    };
+    assert_eq!(IssuesPane::new(&offline).open_age(now).now, saved);
+    assert_eq!(IssuesPane::new(&Session::default()).open_age(now).now, now);
+}
