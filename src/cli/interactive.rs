@@ -45,7 +45,7 @@ pub(super) async fn run(settings: Effective, snapshot: Option<&Path>) -> Result<
         base_url: session.client.base_url().to_owned(),
         demo: session.demo.is_some() && offline.is_none(),
         read_only: settings.read_only.value || offline.is_some(),
-        offline: offline.clone(),
+        offline,
         default_pane: Some(crate::tui::message::PaneId(settings.default_pane.value)),
         default_view,
         views: settings.saved_views(),
