@@ -137,7 +137,10 @@ async fn an_export_of_everything_loaded_is_written_as_it_comes() {
     assert_eq!(ids, loaded);
     let status = h.app.status.clone().unwrap();
     assert!(
-        status.starts_with(&format!("exported {} findings", ids.len())),
+        status.starts_with(&format!(
+            "exported {} findings",
+            findings_tui::text::thousands(ids.len() as i64)
+        )),
         "{status}"
     );
 }

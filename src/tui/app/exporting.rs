@@ -193,7 +193,8 @@ pub fn exported(app: &mut App, path: String, result: Result<usize, String>) {
     match result {
         Ok(n) => {
             app.status = Some(format!(
-                "exported {n} finding{} to {shown}",
+                "exported {} finding{} to {shown}",
+                crate::text::thousands(n as i64),
                 if n == 1 { "" } else { "s" }
             ));
         }
