@@ -15,6 +15,7 @@ mod names;
 mod output;
 mod overview;
 mod raw;
+mod raw_report;
 pub(in crate::cli) use raw::RawListRequest;
 mod report;
 mod search;

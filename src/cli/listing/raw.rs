@@ -47,21 +47,26 @@ pub(in crate::cli) struct RawItem(Box<RawValue>);
 
 impl<'de> Deserialize<'de> for RawItem {
     fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let raw = Box::<RawValue>::deserialize(de)?;
-        if !raw.get().starts_with('{') {
-            return Err(D::Error::custom(format!(
-                "invalid type: {}, expected a List issues item (an object)",
-                crate::text::truncate(&crate::text::one_line(raw.get()), 40)
-            )));
-        }
-        if !raw.get().contains(['\n', '\r']) {
-            return Ok(RawItem(raw));
-        }
-        RawValue::from_string(crate::json::compact(raw.get()))
-            .map(RawItem)
-            .map_err(D::Error::custom)
+        one_line_object(Box::<RawValue>::deserialize(de)?, "a List issues item").map(RawItem)
     }
+}
+
+/// `raw` when it is a JSON object (`what`, as an error names it), put on
+/// one line when the server spread it over more.
+pub(super) fn one_line_object<E: serde::de::Error>(
+    raw: Box<RawValue>,
+    what: &str,
+) -> Result<Box<RawValue>, E> {
+    if !raw.get().starts_with('{') {
+        return Err(E::custom(format!(
+            "invalid type: {}, expected {what} (an object)",
+            crate::text::truncate(&crate::text::one_line(raw.get()), 40)
+        )));
+    }
+    if !raw.get().contains(['\n', '\r']) {
+        return Ok(raw);
+    }
+    RawValue::from_string(crate::json::compact(raw.get())).map_err(E::custom)
 }
 
 impl Serialize for RawItem {

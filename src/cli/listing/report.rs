@@ -2,6 +2,7 @@
 
 use super::names::Names;
 use super::output::{Progress, run_listing};
+use super::raw_report::{RawReportPage, RawReportRequest, ReportTotals};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
 use crate::api::{Client, Follow, pages_following};
@@ -196,6 +197,20 @@ pub async fn report(
     if format == Format::Json && !script.selects() {
         return report_json(client, req, &args.output).await;
     }
+    if script.selects() || format == Format::Ndjson {
+        // The findings exactly as the server sent them, without decoding
+        // them into the model and encoding them again.
+        return run_listing(
+            client,
+            RawReportRequest(req),
+            &args.output,
+            format,
+            script,
+            |page: RawReportPage| page.findings,
+            |_, _| Ok(()),
+        )
+        .await;
+    }
     let mut totals_shown = false;
     run_listing(
         client,
@@ -243,7 +258,7 @@ async fn report_json(
     let follow = Follow::every_page(output.all && max.is_none());
     let mut stream = Box::pin(pages_following(
         client.clone(),
-        req,
+        RawReportRequest(req),
         output.max_pages as usize,
         follow,
     ));
@@ -273,12 +288,12 @@ async fn report_json(
         };
         cursor = page.cursor.take();
         let findings = std::mem::take(&mut page.findings);
-        doc.head(&page)?;
+        doc.head(&page.totals)?;
         for finding in &findings {
             if max.is_some_and(|m| doc.findings >= m) {
                 break;
             }
-            doc.finding(finding)?;
+            doc.finding(finding.json())?;
         }
         progress.page(doc.findings);
         if max.is_some_and(|m| doc.findings >= m) || (!output.all && max.is_none()) {
@@ -292,8 +307,10 @@ async fn report_json(
     Ok(written)
 }
 
-/// A report's JSON document written piece by piece, pretty-printed as
-/// serde_json would, the secrets of the process masked.
+/// A report's JSON document written piece by piece: the totals
+/// pretty-printed as serde_json would, each finding as the server sent it
+/// on a line of its own (as `issues --format json` writes its items), the
+/// secrets of the process masked.
 struct ReportDocument<W: std::io::Write> {
     out: std::io::BufWriter<crate::redact::ScrubWriter<W>>,
     head_written: bool,
@@ -311,13 +328,13 @@ impl<W: std::io::Write> ReportDocument<W> {
 
     /// The totals (every field of the first page but its findings and
     /// cursor), once, and the start of the findings.
-    fn head(&mut self, page: &ReportResponse) -> std::io::Result<()> {
+    fn head(&mut self, totals: &ReportTotals) -> std::io::Result<()> {
         use std::io::Write;
         if self.head_written {
             return Ok(());
         }
         self.head_written = true;
-        let totals = crate::json::pretty(page).map_err(std::io::Error::other)?;
+        let totals = crate::json::pretty(totals).map_err(std::io::Error::other)?;
         match totals.strip_suffix("\n}") {
             // `{\n  "total": ...` and its last field: the findings follow.
             Some(open) => write!(self.out, "{open},\n  \"findings\": [")?,
@@ -326,9 +343,9 @@ impl<W: std::io::Write> ReportDocument<W> {
         Ok(())
     }
 
-    fn finding(&mut self, finding: &Issue) -> std::io::Result<()> {
+    /// One finding, as the server sent it, on one line.
+    fn finding(&mut self, text: &str) -> std::io::Result<()> {
         use std::io::Write;
-        let text = crate::json::pretty_at(finding, 4).map_err(std::io::Error::other)?;
         let sep = if self.findings == 0 { "" } else { "," };
         write!(self.out, "{sep}\n    {text}")?;
         self.findings += 1;
@@ -339,7 +356,7 @@ impl<W: std::io::Write> ReportDocument<W> {
     fn finish(mut self, cursor: Option<&str>) -> std::io::Result<()> {
         use std::io::Write;
         if !self.head_written {
-            self.head(&ReportResponse::default())?;
+            self.head(&ReportTotals::default())?;
         }
         if self.findings == 0 {
             write!(self.out, "]")?;

@@ -1,0 +1,122 @@
+//! Report findings as raw JSON, for `report --format json` and `ndjson`:
+//! what the server sent, on one line each, never decoded and encoded again
+//! (as `issues` writes its items, `raw.rs`). Decoding every finding of a
+//! million into the model took the JSON export 3× the raw transfer.
+
+use super::raw::one_line_object;
+use crate::api::model::wire;
+use crate::api::model::*;
+use crate::api::{ApiError, Client, Page, PagedRequest};
+use crate::export::Record;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_with::skip_serializing_none;
+
+/// Report findings, their pages read with the findings left as raw JSON.
+#[derive(Debug, Clone)]
+pub(in crate::cli) struct RawReportRequest(pub(in crate::cli) ReportRequest);
+
+impl PagedRequest for RawReportRequest {
+    type Page = RawReportPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn answer(&self, client: &Client) -> Result<crate::api::client::Answer, ApiError> {
+        client.report_answer(&self.0).await
+    }
+}
+
+/// A report page whose findings are kept as the server wrote them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(in crate::cli) struct RawReportPage {
+    #[serde(deserialize_with = "wire::page_items")]
+    pub(in crate::cli) findings: Vec<RawFinding>,
+    pub(in crate::cli) cursor: Option<String>,
+    #[serde(flatten)]
+    pub(in crate::cli) totals: ReportTotals,
+}
+
+/// The totals a report page carries (every field of the response but its
+/// findings and cursor), as the JSON document's head writes them.
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(in crate::cli) struct ReportTotals {
+    #[serde(with = "wire::int64_number")]
+    pub total: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_code: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_sca: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_secrets: Option<i64>,
+}
+
+impl Page for RawReportPage {
+    const ITEMS: &'static str = "findings";
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.findings.len()
+    }
+}
+
+/// One report finding: the server's JSON object, on one line.
+#[derive(Debug)]
+pub(in crate::cli) struct RawFinding(Box<RawValue>);
+
+impl<'de> Deserialize<'de> for RawFinding {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        one_line_object(Box::<RawValue>::deserialize(de)?, "a report finding").map(RawFinding)
+    }
+}
+
+impl Serialize for RawFinding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl RawFinding {
+    /// The finding's JSON text, on one line.
+    pub(in crate::cli) fn json(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl Record for RawFinding {
+    const COLUMNS: &'static [crate::export::Column] = Issue::COLUMNS;
+    /// Raw findings are written as JSON only; the cells, should a table
+    /// ask, are those of the decoded finding.
+    fn cells(&self) -> Vec<String> {
+        crate::json::decode::<Issue>(self.0.get().as_bytes())
+            .map(|finding| finding.cells())
+            .unwrap_or_else(|_| vec![String::new(); Self::COLUMNS.len()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::client::decode;
+
+    #[test]
+    fn report_pages_keep_findings_as_sent_and_their_totals() {
+        let body = r#"{"findings": [{"id": "7", "fieldTheModelDoesNotKnow": [1, 2],
+            "message": "two\nlines"}, {"id":"8"}], "cursor": "c", "total": "12",
+            "totalCode": 3}"#;
+        let page: RawReportPage = decode(body.as_bytes(), "application/json").unwrap();
+        assert_eq!((page.next_cursor(), page.item_count()), (Some("c"), 2));
+        assert_eq!(page.totals.total, Some(12));
+        assert_eq!(page.totals.total_code, Some(3));
+        let first: serde_json::Value = serde_json::from_str(page.findings[0].json()).unwrap();
+        assert_eq!(first["fieldTheModelDoesNotKnow"], serde_json::json!([1, 2]));
+        assert!(!page.findings[0].json().contains('\n'));
+        assert_eq!(page.findings[1].json(), r#"{"id":"8"}"#);
+        let bad = br#"{"findings": ["\u001b[31mnot a finding"]}"#;
+        let err = decode::<RawReportPage>(bad, "application/json").unwrap_err();
+        assert!(err.to_string().contains("expected a report finding"), "{err}");
+    }
+}
