@@ -89,6 +89,31 @@ impl PagedRequest for ListedRequest {
     }
 }
 
+/// Report findings, their pages decoded with only what a list shows of
+/// each ([`ListedReportPage`]).
+#[derive(Debug, Clone)]
+pub struct ListedReportRequest(pub ReportRequest);
+
+impl PagedRequest for ListedReportRequest {
+    type Page = ListedReportPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.report_answer(&self.0).await
+    }
+}
+
+impl Page for ListedReportPage {
+    const ITEMS: &'static str = "findings";
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.findings.len()
+    }
+}
+
 impl Page for ListedPage {
     const ITEMS: &'static str = "issues";
     fn next_cursor(&self) -> Option<&str> {

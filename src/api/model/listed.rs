@@ -22,6 +22,24 @@ pub struct ListedPage {
     pub cursor: Option<String>,
 }
 
+/// A report page with only what a list shows of each finding, and the
+/// totals (a table heads with them).
+#[derive(Debug, Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ListedReportPage {
+    #[serde(deserialize_with = "wire::page_items")]
+    pub findings: Vec<ListedIssue>,
+    pub cursor: Option<String>,
+    #[serde(deserialize_with = "wire::int64_number::deserialize")]
+    pub total: Option<i64>,
+    #[serde(deserialize_with = "wire::int64_number::deserialize")]
+    pub total_code: Option<i64>,
+    #[serde(deserialize_with = "wire::int64_number::deserialize")]
+    pub total_sca: Option<i64>,
+    #[serde(deserialize_with = "wire::int64_number::deserialize")]
+    pub total_secrets: Option<i64>,
+}
+
 #[derive(Debug, Deserialize, Default)]
 #[serde(default)]
 pub struct ListedItem {

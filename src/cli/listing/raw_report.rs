@@ -117,6 +117,9 @@ mod tests {
         assert_eq!(page.findings[1].json(), r#"{"id":"8"}"#);
         let bad = br#"{"findings": ["\u001b[31mnot a finding"]}"#;
         let err = decode::<RawReportPage>(bad, "application/json").unwrap_err();
-        assert!(err.to_string().contains("expected a report finding"), "{err}");
+        assert!(
+            err.to_string().contains("expected a report finding"),
+            "{err}"
+        );
     }
 }

@@ -5,7 +5,7 @@ use super::output::{Progress, run_listing};
 use super::raw_report::{RawReportPage, RawReportRequest, ReportTotals};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
-use crate::api::{Client, Follow, pages_following};
+use crate::api::{Client, Follow, ListedReportRequest, pages_following};
 use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
@@ -211,7 +211,33 @@ pub async fn report(
         )
         .await;
     }
-    let mut totals_shown = false;
+    if matches!(format, Format::Csv | Format::Table | Format::Markdown) {
+        // Only the columns' fields are decoded: the rest is skipped unread.
+        let mut totals_shown = false;
+        return run_listing(
+            client,
+            ListedReportRequest(req),
+            &args.output,
+            format,
+            script,
+            |page: ListedReportPage| page.findings.into_iter().map(Issue::from).collect(),
+            |page: &ListedReportPage, out: &mut dyn std::io::Write| {
+                // The totals head a table; other formats carry items only.
+                if format == Format::Table && !totals_shown {
+                    totals_shown = true;
+                    let totals = [
+                        page.total,
+                        page.total_code,
+                        page.total_sca,
+                        page.total_secrets,
+                    ];
+                    writeln!(out, "{}\n", totals_line(totals))?;
+                }
+                Ok(())
+            },
+        )
+        .await;
+    }
     run_listing(
         client,
         req,
@@ -219,27 +245,16 @@ pub async fn report(
         format,
         script,
         |page: ReportResponse| page.findings,
-        |page: &ReportResponse, out: &mut dyn std::io::Write| {
-            // The totals head a table; other formats carry items only.
-            if format == Format::Table && !totals_shown {
-                totals_shown = true;
-                writeln!(out, "{}\n", totals_line(page))?;
-            }
-            Ok(())
-        },
+        |_, _| Ok(()),
     )
     .await
 }
 
-pub fn totals_line(page: &ReportResponse) -> String {
-    let n = |v: Option<i64>| v.unwrap_or(0);
-    format!(
-        "Total {}   Code {}   Supply chain {}   Secrets {}",
-        n(page.total),
-        n(page.total_code),
-        n(page.total_sca),
-        n(page.total_secrets)
-    )
+/// `Total 1098   Code 646   Supply chain 304   Secrets 148`, of a report's
+/// total, code, supply-chain and secrets totals.
+pub fn totals_line(totals: [Option<i64>; 4]) -> String {
+    let [total, code, sca, secrets] = totals.map(|v| v.unwrap_or(0));
+    format!("Total {total}   Code {code}   Supply chain {sca}   Secrets {secrets}")
 }
 
 /// `--format json` of `report` is the response shape: the totals of the
@@ -378,5 +393,43 @@ impl<W: std::io::Write> ReportDocument<W> {
             .map_err(std::io::IntoInnerError::into_error)?
             .finish()
             .map(drop)
+    }
+}
+
+#[cfg(test)]
+mod listed_tests {
+    use super::*;
+    use crate::export::Record;
+
+    #[test]
+    fn the_columns_and_totals_of_a_listed_report_page_are_those_of_the_whole_page() {
+        let items: Vec<IssueItem> =
+            serde_json::from_str(include_str!("../../../assets/pack-samples.json")).unwrap();
+        let page = ReportResponse {
+            findings: items.into_iter().filter_map(|i| i.issue).collect(),
+            cursor: Some("c".into()),
+            total: Some(1098),
+            total_code: Some(646),
+            total_sca: Some(304),
+            total_secrets: Some(148),
+        };
+        let json = crate::json::encode(&page).unwrap();
+        let listed: ListedReportPage = crate::json::decode(&json).unwrap();
+        assert_eq!(listed.cursor, page.cursor);
+        let totals = [
+            listed.total,
+            listed.total_code,
+            listed.total_sca,
+            listed.total_secrets,
+        ];
+        assert_eq!(
+            totals_line(totals),
+            "Total 1098   Code 646   Supply chain 304   Secrets 148"
+        );
+        assert_eq!(listed.findings.len(), page.findings.len());
+        assert!(!page.findings.is_empty());
+        for (slim, whole) in listed.findings.into_iter().zip(&page.findings) {
+            assert_eq!(Issue::from(slim).cells(), whole.cells());
+        }
     }
 }
