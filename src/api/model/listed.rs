@@ -30,14 +30,8 @@ pub struct ListedReportPage {
     #[serde(deserialize_with = "wire::page_items")]
     pub findings: Vec<ListedIssue>,
     pub cursor: Option<String>,
-    #[serde(deserialize_with = "wire::int64_number::deserialize")]
-    pub total: Option<i64>,
-    #[serde(deserialize_with = "wire::int64_number::deserialize")]
-    pub total_code: Option<i64>,
-    #[serde(deserialize_with = "wire::int64_number::deserialize")]
-    pub total_sca: Option<i64>,
-    #[serde(deserialize_with = "wire::int64_number::deserialize")]
-    pub total_secrets: Option<i64>,
+    #[serde(flatten)]
+    pub totals: super::report::ReportTotals,
 }
 
 #[derive(Debug, Deserialize, Default)]

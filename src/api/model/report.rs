@@ -109,6 +109,22 @@ pub struct TimePeriod {
     pub until: Option<Timestamp>,
 }
 
+/// The totals a report page carries (every field of the response but its
+/// findings and cursor), as the JSON document's head writes them.
+#[skip_serializing_none]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReportTotals {
+    #[serde(with = "wire::int64_number")]
+    pub total: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_code: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_sca: Option<i64>,
+    #[serde(with = "wire::int64_number")]
+    pub total_secrets: Option<i64>,
+}
+
 #[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -128,4 +144,16 @@ pub struct ReportResponse {
     pub total_sca: Option<i64>,
     #[serde(with = "wire::int64_number")]
     pub total_secrets: Option<i64>,
+}
+
+impl ReportResponse {
+    /// The page's totals.
+    pub fn totals(&self) -> ReportTotals {
+        ReportTotals {
+            total: self.total,
+            total_code: self.total_code,
+            total_sca: self.total_sca,
+            total_secrets: self.total_secrets,
+        }
+    }
 }

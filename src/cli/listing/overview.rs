@@ -21,13 +21,7 @@ pub async fn overview(client: &Client) -> Result<(), Failure> {
         client.deployment(),
         client.base_url()
     );
-    let totals = [
-        report.total,
-        report.total_code,
-        report.total_sca,
-        report.total_secrets,
-    ];
-    println!("Open findings: {}\n", totals_line(totals));
+    println!("Open findings: {}\n", totals_line(&report.totals()));
     let mut writer =
         Writer::new::<Issue>(std::io::stdout().lock(), Format::Table, terminal_width());
     for issue in &report.findings {

@@ -10,7 +10,6 @@ use crate::api::{ApiError, Client, Page, PagedRequest};
 use crate::export::Record;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use serde_with::skip_serializing_none;
 
 /// Report findings, their pages read with the findings left as raw JSON.
 #[derive(Debug, Clone)]
@@ -35,22 +34,6 @@ pub(in crate::cli) struct RawReportPage {
     pub(in crate::cli) cursor: Option<String>,
     #[serde(flatten)]
     pub(in crate::cli) totals: ReportTotals,
-}
-
-/// The totals a report page carries (every field of the response but its
-/// findings and cursor), as the JSON document's head writes them.
-#[skip_serializing_none]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub(in crate::cli) struct ReportTotals {
-    #[serde(with = "wire::int64_number")]
-    pub total: Option<i64>,
-    #[serde(with = "wire::int64_number")]
-    pub total_code: Option<i64>,
-    #[serde(with = "wire::int64_number")]
-    pub total_sca: Option<i64>,
-    #[serde(with = "wire::int64_number")]
-    pub total_secrets: Option<i64>,
 }
 
 impl Page for RawReportPage {

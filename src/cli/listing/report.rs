@@ -2,7 +2,7 @@
 
 use super::names::Names;
 use super::output::{Progress, run_listing};
-use super::raw_report::{RawReportPage, RawReportRequest, ReportTotals};
+use super::raw_report::{RawReportPage, RawReportRequest};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
 use crate::api::{Client, Follow, ListedReportRequest, pages_following};
@@ -225,13 +225,7 @@ pub async fn report(
                 // The totals head a table; other formats carry items only.
                 if format == Format::Table && !totals_shown {
                     totals_shown = true;
-                    let totals = [
-                        page.total,
-                        page.total_code,
-                        page.total_sca,
-                        page.total_secrets,
-                    ];
-                    writeln!(out, "{}\n", totals_line(totals))?;
+                    writeln!(out, "{}\n", totals_line(&page.totals))?;
                 }
                 Ok(())
             },
@@ -252,8 +246,9 @@ pub async fn report(
 
 /// `Total 1098   Code 646   Supply chain 304   Secrets 148`, of a report's
 /// total, code, supply-chain and secrets totals.
-pub fn totals_line(totals: [Option<i64>; 4]) -> String {
-    let [total, code, sca, secrets] = totals.map(|v| v.unwrap_or(0));
+pub fn totals_line(t: &ReportTotals) -> String {
+    let [total, code, sca, secrets] =
+        [t.total, t.total_code, t.total_sca, t.total_secrets].map(|v| v.unwrap_or(0));
     format!("Total {total}   Code {code}   Supply chain {sca}   Secrets {secrets}")
 }
 
@@ -416,14 +411,9 @@ mod listed_tests {
         let json = crate::json::encode(&page).unwrap();
         let listed: ListedReportPage = crate::json::decode(&json).unwrap();
         assert_eq!(listed.cursor, page.cursor);
-        let totals = [
-            listed.total,
-            listed.total_code,
-            listed.total_sca,
-            listed.total_secrets,
-        ];
+        assert_eq!(listed.totals, page.totals());
         assert_eq!(
-            totals_line(totals),
+            totals_line(&listed.totals),
             "Total 1098   Code 646   Supply chain 304   Secrets 148"
         );
         assert_eq!(listed.findings.len(), page.findings.len());
