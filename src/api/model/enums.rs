@@ -98,6 +98,20 @@ wire_enum! {
     }
 }
 
+impl AggregateState {
+    /// The states a finding is open in: what ages against its open-age
+    /// target and what the open backlog counts.
+    pub const OPEN: [AggregateState; 3] = [
+        AggregateState::Open,
+        AggregateState::Reviewing,
+        AggregateState::Fixing,
+    ];
+
+    pub fn is_open(&self) -> bool {
+        AggregateState::OPEN.contains(self)
+    }
+}
+
 wire_enum! {
     Verdict {
         TruePositive = "VERDICT_TRUE_POSITIVE" => "true positive",

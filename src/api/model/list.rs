@@ -42,6 +42,22 @@ pub struct ListIssuesRequest {
     pub sort_direction: Option<SortDirection>,
 }
 
+impl ListIssuesRequest {
+    /// The findings of `ids`, in one page, with their activity: what a
+    /// write touched, asked for again to show them as they are now.
+    pub fn of_ids(ids: Vec<String>) -> Self {
+        ListIssuesRequest {
+            limit: Some(ids.len() as i64),
+            include_activity_history: Some(true),
+            filter: Some(ListIssuesFilter {
+                ids,
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+}
+
 /// `protos.issues.v1.IssuesFilter`: every published field, in published
 /// order, but `filterIssueTypes` (frontend-only, the backend ignores it).
 #[skip_serializing_none]

@@ -45,13 +45,6 @@ impl FirstDetectedAt for IssueItem {
     }
 }
 
-/// The states a finding is open in (and ages against its target).
-pub(super) const OPEN_STATES: [AggregateState; 3] = [
-    AggregateState::Open,
-    AggregateState::Reviewing,
-    AggregateState::Fixing,
-];
-
 impl FirstDetected {
     pub(super) fn parse(since: Option<&str>, until: Option<&str>) -> Result<Self, UsageError> {
         let time = |flag: &str, value: Option<&str>| {
@@ -84,7 +77,7 @@ impl FirstDetected {
             return true;
         };
         match item.severity_and_state() {
-            (Some(severity), Some(state)) if OPEN_STATES.contains(&state) => {
+            (Some(severity), Some(state)) if state.is_open() => {
                 o.targets.days_over(&severity, at, o.now).is_some()
             }
             _ => false,

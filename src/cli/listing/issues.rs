@@ -1,7 +1,7 @@
 //! `findings issues`: List issues.
 
 use super::finding_filters::FindingFilters;
-use super::first_detected::{FirstDetected, OPEN_STATES, OverTarget};
+use super::first_detected::{FirstDetected, OverTarget};
 use super::names::Names;
 use super::output::run_listing;
 use super::raw::{RawListPage, RawListRequest};
@@ -59,7 +59,10 @@ impl IssuesArgs {
         // them unless states are chosen.
         let open_states: Vec<String>;
         let states = if self.over_target && self.states.is_empty() {
-            open_states = OPEN_STATES.iter().map(|s| s.as_wire().to_owned()).collect();
+            open_states = AggregateState::OPEN
+                .iter()
+                .map(|s| s.as_wire().to_owned())
+                .collect();
             &open_states
         } else {
             &self.states

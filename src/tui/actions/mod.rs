@@ -445,17 +445,8 @@ impl Actions {
         if ids.is_empty() {
             return;
         }
-        let request = ListIssuesRequest {
-            limit: Some(ids.len() as i64),
-            include_activity_history: Some(true),
-            filter: Some(ListIssuesFilter {
-                ids,
-                ..Default::default()
-            }),
-            ..Default::default()
-        };
         outbox.cancel(self.refresh.take());
-        self.refresh = outbox.send(ApiRequest::ListIssues(request));
+        self.refresh = outbox.send(ApiRequest::ListIssues(ListIssuesRequest::of_ids(ids)));
     }
 }
 

@@ -3,7 +3,7 @@
 //! many days it is past its severity's target. What the AGE column shows
 //! and what `O` (over target only) keeps.
 
-use crate::api::model::{AggregateState, Timestamp};
+use crate::api::model::Timestamp;
 use crate::config::SlaDays;
 use crate::tui::message::rows::FindingRow;
 
@@ -26,10 +26,7 @@ impl OpenAge {
     /// first detection is known; `None` otherwise (a closed finding has
     /// no open age).
     pub fn of<T>(&self, row: &FindingRow<T>) -> Option<Age> {
-        let open = matches!(
-            row.state(),
-            Some(AggregateState::Open | AggregateState::Reviewing | AggregateState::Fixing)
-        );
+        let open = row.state().is_some_and(|s| s.is_open());
         let first = row.first_detected().filter(|_| open)?;
         let days = (self.now - first).num_days().max(0);
         let over = row
@@ -58,7 +55,7 @@ impl Age {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::model::{Issue, Severity};
+    use crate::api::model::{AggregateState, Issue, Severity};
 
     fn row(severity: Severity, state: AggregateState, first: &str) -> FindingRow<Issue> {
         FindingRow::new(&Issue {

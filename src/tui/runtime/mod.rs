@@ -7,6 +7,7 @@ pub mod clock;
 mod fix_prs;
 pub mod opener;
 mod over_target;
+mod pages;
 pub mod runner;
 pub mod save;
 mod since;

@@ -8,7 +8,7 @@
 //! [`ApiRequest::SinceLastVisit`]: crate::tui::message::ApiRequest::SinceLastVisit
 
 use crate::api::model::ListIssuesRequest;
-use crate::api::{ApiError, Client, Follow, transport::MAX_PAGE_ITEMS};
+use crate::api::{ApiError, Client, transport::MAX_PAGE_ITEMS};
 use crate::atomic_file::{Access, AtomicFile, Replace};
 use crate::snapshot::BaselineFiles;
 use crate::snapshot::{Baseline, Entry, Header, Reader, Writer};
@@ -42,13 +42,7 @@ pub async fn compare(
     let header = Header::new(now, client.base_url(), client.deployment(), &request);
     let start_files = files.clone();
     let mut pass = blocking(move || start(&start_files, &header)).await?;
-    let pages = crate::api::pages_following(
-        client.clone(),
-        request,
-        crate::api::DEFAULT_MAX_PAGES,
-        Follow::Ahead,
-    );
-    let mut pages = std::pin::pin!(pages);
+    let mut pages = std::pin::pin!(super::pages::every_page(client, request));
     while let Some(page) = pages.next().await {
         let page = page?;
         pass = blocking(move || {

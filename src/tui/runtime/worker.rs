@@ -7,8 +7,8 @@
 
 use super::save::ExportFile;
 use crate::api::client::Answer;
-use crate::api::model::{Issue, IssueItem, ListIssuesRequest, ListIssuesResponse};
-use crate::api::{ApiError, Client, Follow, PagedRequest};
+use crate::api::model::{Issue, IssueItem, ListIssuesRequest};
+use crate::api::{ApiError, Client, PagedRequest};
 use crate::tui::message::rows::{Finding, RowPage};
 use crate::tui::message::{ApiRequest, ApiResponse, ExportItems, MAX_COUNTED, Reply, RequestId};
 use std::collections::{HashMap, HashSet};
@@ -99,13 +99,7 @@ async fn stream_rows(
     done: &mpsc::UnboundedSender<(Reply, bool)>,
 ) {
     use futures_util::StreamExt;
-    let pages = crate::api::pages_following(
-        client.clone(),
-        RowsRequest(request),
-        crate::api::DEFAULT_MAX_PAGES,
-        Follow::Ahead,
-    );
-    let mut pages = std::pin::pin!(pages);
+    let mut pages = std::pin::pin!(super::pages::every_page(client, RowsRequest(request)));
     while let Some(page) = pages.next().await {
         let (result, last) = match page {
             Ok(rows) => {
@@ -202,19 +196,6 @@ impl Relisting {
     }
 }
 
-/// The pages of a listing to give again, followed ahead.
-fn relist_pages(
-    client: &Client,
-    request: ListIssuesRequest,
-) -> impl futures_util::Stream<Item = Result<ListIssuesResponse, ApiError>> + Send {
-    crate::api::pages_following(
-        client.clone(),
-        request,
-        crate::api::DEFAULT_MAX_PAGES,
-        Follow::Ahead,
-    )
-}
-
 /// The first `max` findings of a listing, or those of `keep`, whole.
 async fn relist(
     client: &Client,
@@ -224,7 +205,7 @@ async fn relist(
 ) -> Result<Vec<IssueItem>, ApiError> {
     use futures_util::StreamExt;
     let mut relisting = Relisting::new(keep, max);
-    let mut pages = std::pin::pin!(relist_pages(client, request));
+    let mut pages = std::pin::pin!(super::pages::every_page(client, request));
     let mut items = Vec::new();
     while let Some(page) = pages.next().await {
         let (kept, done) = relisting.take(page?.issues);
@@ -282,7 +263,7 @@ async fn export_relisted(
         Ok(file) => file,
         Err(e) => return Ok(Err(e)),
     };
-    let mut pages = std::pin::pin!(relist_pages(client, request));
+    let mut pages = std::pin::pin!(super::pages::every_page(client, request));
     while let Some(page) = pages.next().await {
         let (items, done) = relisting.take(page?.issues);
         file = match write_apart(file, items).await? {

@@ -384,15 +384,7 @@ impl Triage {
                 if ids.is_empty() {
                     return;
                 }
-                let request = ListIssuesRequest {
-                    limit: Some(ids.len() as i64),
-                    include_activity_history: Some(true),
-                    filter: Some(ListIssuesFilter {
-                        ids,
-                        ..Default::default()
-                    }),
-                    ..Default::default()
-                };
+                let request = ListIssuesRequest::of_ids(ids);
                 outbox.cancel(self.refresh.take());
                 self.refresh = outbox.send(ApiRequest::ListIssues(request));
                 // Report totals and anything else counted change too.

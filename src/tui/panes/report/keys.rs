@@ -137,11 +137,7 @@ impl ReportPane {
                 };
                 let mut selection = ListSelection::default();
                 let f = &mut selection.filter;
-                f.aggregate_issue_states = vec![
-                    AggregateState::Open,
-                    AggregateState::Reviewing,
-                    AggregateState::Fixing,
-                ];
+                f.aggregate_issue_states = AggregateState::OPEN.to_vec();
                 // The severities the view counted: those toggled, else for
                 // repositories the four they are counted by (the rules'
                 // backlog counts every severity).
