@@ -129,3 +129,26 @@ async fn the_reports_open_age_view_counts_the_findings_past_target_by_severity()
     );
     assert!(screen.contains(&line), "{line}\n{screen}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_triaged_row_keeps_its_age_when_fetched_again() {
+    let mut h = Harness::anchored(2000, 100, 30).await;
+    h.start().await;
+    let first = h.app.issues().list.items[0].clone();
+    assert!(first.first_detected().is_some());
+    // `T`, to fixing, reviewed, sent: the row is fetched again.
+    h.keys("T");
+    h.key(KeyCode::Right);
+    h.key(KeyCode::Right);
+    h.key(KeyCode::Enter);
+    h.keys("y");
+    h.until("the triaged row fetched again", |app| {
+        app.issues().list.items[0]
+            .state()
+            .is_some_and(|s| s.label() == "fixing")
+    })
+    .await;
+    let row = &h.app.issues().list.items[0];
+    assert_eq!(row.id(), first.id());
+    assert_eq!(row.first_detected(), first.first_detected());
+}

@@ -43,12 +43,14 @@ pub struct ListIssuesRequest {
 }
 
 impl ListIssuesRequest {
-    /// The findings of `ids`, in one page, with their activity: what a
-    /// write touched, asked for again to show them as they are now.
+    /// The findings of `ids`, in one page, with their activity and first
+    /// detection (what a list's row keeps): what a write touched, asked
+    /// for again to show them as they are now.
     pub fn of_ids(ids: Vec<String>) -> Self {
         ListIssuesRequest {
             limit: Some(ids.len() as i64),
             include_activity_history: Some(true),
+            include_first_detected_at: Some(true),
             filter: Some(ListIssuesFilter {
                 ids,
                 ..Default::default()

@@ -130,13 +130,10 @@ fn columns(date_column: DateColumn, age: Option<AgeColumn>) -> Vec<Col> {
         date.cut(Cut::Date).drop(5).weight(2),
     ];
     if let Some(age) = age {
-        // `102d +95`: whole before the path grows; when the list is of
-        // findings over target, whole before any other grows.
-        let col = if age.first {
-            Col::new("AGE", 9)
-        } else {
-            Col::new("AGE", 4).weight(2).drop(1)
-        };
+        // `102d +95` whole (a cut one reads as another number), else
+        // left out first; kept when the list is of findings over target.
+        let col = Col::new("AGE", 9);
+        let col = if age.first { col } else { col.drop(1) };
         cols.insert(2, col);
     }
     cols
