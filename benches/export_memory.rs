@@ -5,13 +5,16 @@
 //! stream; only SARIF's rules are held, and they are few), and each export
 //! within 1.1x of the raw transfer's time.
 //!
-//! Each export is the real binary run as a child against the embedded demo
-//! server started here; its peak is GNU time's figure for it where
-//! /usr/bin/time exists (see [`run`]), else the child's `ru_maxrss` from
-//! `wait4`, which counts this process's memory too. The raw transfer is every page of the same request
-//! fetched here, by the same HTTP client the binary uses (gzip, keep-alive),
-//! its bytes counted and nothing decoded (the cursor read from the page's
-//! end). Run: `cargo bench --bench export_memory`; environment: FINDINGS
+//! The demo server is a `findings demo serve` process on a core of its own
+//! (`support/own_core.rs`; `PIN=0` shares every core). Each export is the
+//! real binary run as a child, its output piped here and counted; its peak
+//! is GNU time's figure for it where /usr/bin/time exists (see [`run`]),
+//! else the child's `ru_maxrss` from `wait4`, which counts this process's
+//! memory too. The raw transfer is `curl` fetching the same pages (the
+//! cursors read beforehand) one after the other on one connection, its
+//! output piped here and counted the same way: nothing decoded, nothing
+//! checked. Without curl, the pages are fetched here by reqwest and thrown
+//! away. Run: `cargo bench --bench export_memory`; environment: FINDINGS
 //! (sizes, comma-separated; default 20000,100000; 1000000 takes about 10
 //! minutes a run on 2 cores), RUNS (runs of each, default 1; min / median /
 //! max printed when more), ONLY (runs whose label contains one of these
@@ -26,7 +29,10 @@
 //! the file and its overview asked), whose compact rows grow with the
 //! findings (about the demo server's row a finding).
 
-use findings_tui::demo::{DemoOptions, DemoServer};
+#[path = "support/own_core.rs"]
+mod own_core;
+
+use own_core::OwnCoreServer;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -84,17 +90,36 @@ fn main() {
         .map(|v| v.split(',').map(|w| w.trim().to_owned()).collect())
         .unwrap_or_default();
     let chosen = |label: &str| only.is_empty() || only.iter().any(|w| label.contains(w.as_str()));
+    // Before the runtime's threads start: they and every child keep off
+    // the server's core.
+    own_core::pin_off_server_core();
     findings_tui::api::install_crypto_provider();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let curl = Command::new("curl")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
     for findings in counts {
-        let server = runtime
-            .block_on(DemoServer::start_local(DemoOptions {
-                findings,
-                ..Default::default()
-            }))
-            .expect("the demo server");
+        let server = OwnCoreServer::start(env!("CARGO_BIN_EXE_findings"), findings);
+        // Every page's request body, for curl to send.
+        let configs: Vec<std::path::PathBuf> = ["issues", "report"]
+            .into_iter()
+            .map(|endpoint| {
+                let url = endpoint_url(&server, endpoint);
+                let bodies = runtime.block_on(own_core::page_bodies(&url, &server.token));
+                let path = std::env::temp_dir().join(format!(
+                    "findings-bench-{}-{endpoint}.curl",
+                    std::process::id()
+                ));
+                std::fs::write(&path, own_core::curl_config(&url, &server.token, &bodies))
+                    .expect("curl's config written");
+                path
+            })
+            .collect();
         println!(
-            "export_memory: {findings} findings, every page of 1,000 (--all), {runs} run(s): min / median / max"
+            "export_memory: {findings} findings, every page of 1,000 (--all), {runs} run(s): min / median / max; {}",
+            server.placement()
         );
         println!(
             "  {:<18} {:>10} {:>24} {:>24} {:>10} {:>20}",
@@ -112,7 +137,11 @@ fn main() {
         let mut raw = [Vec::new(), Vec::new()];
         for _ in 0..runs {
             for (slot, endpoint) in ["issues", "report"].into_iter().enumerate() {
-                let (_, secs) = runtime.block_on(raw_transfer(&server, endpoint));
+                let secs = if curl {
+                    raw_curl(&configs[slot])
+                } else {
+                    runtime.block_on(raw_transfer(&server, endpoint)).1
+                };
                 raw[slot].push(secs);
             }
             let mut k = 0;
@@ -151,7 +180,8 @@ fn main() {
                 add("offline open".into(), run(&server, &["--snapshot", &path]));
             }
         }
-        for (slot, label) in ["raw issues pages", "raw report pages"]
+        let how = if curl { "curl" } else { "reqwest" };
+        for (slot, label) in [format!("raw issues ({how})"), format!("raw report ({how})")]
             .into_iter()
             .enumerate()
         {
@@ -187,25 +217,47 @@ fn main() {
         let file = std::fs::metadata(&snapshot).map_or(0, |m| m.len());
         println!("  (snapshot file {:.1} MB)", file as f64 / MB);
         let _ = std::fs::remove_file(&snapshot);
+        for path in configs {
+            let _ = std::fs::remove_file(path);
+        }
     }
+}
+
+/// Where List issues (`issues`) or Report findings (`report`) are asked.
+fn endpoint_url(server: &OwnCoreServer, endpoint: &str) -> String {
+    match endpoint {
+        "report" => format!(
+            "{}/api/reporting/{}/findings",
+            server.url, server.deployment
+        ),
+        _ => format!(
+            "{}/api/agent/deployments/{}/issues",
+            server.url, server.deployment
+        ),
+    }
+}
+
+/// curl fetching every page its config names, its output piped here and
+/// counted as an export's is; seconds.
+fn raw_curl(config: &std::path::Path) -> f64 {
+    let started = Instant::now();
+    let mut child = Command::new("curl")
+        .arg("-K")
+        .arg(config)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("curl runs");
+    let mut out = child.stdout.take().expect("stdout");
+    std::io::copy(&mut out, &mut std::io::sink()).expect("curl's output");
+    assert!(child.wait().expect("curl ends").success(), "curl failed");
+    started.elapsed().as_secs_f64()
 }
 
 /// Every page of List issues (`issues`) or Report findings (`report`),
 /// 1,000 a page, fetched and counted, nothing decoded: the floor of an
 /// export's time. Returns the bytes and seconds.
-async fn raw_transfer(server: &DemoServer, endpoint: &str) -> (u64, f64) {
-    let url = match endpoint {
-        "report" => format!(
-            "{}/api/reporting/{}/findings",
-            server.url(),
-            server.deployment()
-        ),
-        _ => format!(
-            "{}/api/agent/deployments/{}/issues",
-            server.url(),
-            server.deployment()
-        ),
-    };
+async fn raw_transfer(server: &OwnCoreServer, endpoint: &str) -> (u64, f64) {
+    let url = endpoint_url(server, endpoint);
     // As the binary asks a loopback server: no gzip.
     let client = reqwest::Client::builder()
         .gzip(false)
@@ -221,7 +273,7 @@ async fn raw_transfer(server: &DemoServer, endpoint: &str) -> (u64, f64) {
         };
         let page = client
             .post(&url)
-            .bearer_auth(server.token())
+            .bearer_auth(&server.token)
             .header("content-type", "application/json")
             .body(body)
             .send()
@@ -257,7 +309,7 @@ type Ran = (u64, f64, f64, f64);
 /// bytes written, the child's peak resident memory in bytes, and seconds.
 // The child is reaped by `wait4` in `peak_of` (std's wait gives no rusage).
 #[allow(clippy::zombie_processes)]
-fn export(server: &DemoServer, command: &str, format: &str) -> Ran {
+fn export(server: &OwnCoreServer, command: &str, format: &str) -> Ran {
     run(
         server,
         &[command, "--all", "--limit", "1000", "--format", format],
@@ -272,7 +324,7 @@ fn export(server: &DemoServer, command: &str, format: &str) -> Ran {
 /// million findings); GNU time is a small process that forks the export
 /// itself, so its figure is the export's own.
 #[allow(clippy::zombie_processes)]
-fn run(server: &DemoServer, args: &[&str]) -> Ran {
+fn run(server: &OwnCoreServer, args: &[&str]) -> Ran {
     let started = Instant::now();
     let bin = env!("CARGO_BIN_EXE_findings");
     let gnu_time = std::path::Path::new("/usr/bin/time");
@@ -286,9 +338,9 @@ fn run(server: &DemoServer, args: &[&str]) -> Ran {
     };
     let mut child = command
         .args(args)
-        .env("FINDINGS_BASE_URL", server.url())
-        .env("FINDINGS_DEPLOYMENT", server.deployment())
-        .env("FINDINGS_TOKEN", server.token())
+        .env("FINDINGS_BASE_URL", &server.url)
+        .env("FINDINGS_DEPLOYMENT", &server.deployment)
+        .env("FINDINGS_TOKEN", &server.token)
         .env("FINDINGS_CONFIG", "/nonexistent/findings-bench/config.toml")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -198,13 +198,30 @@ pub fn from_value<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, D
 
 /// `value` pretty-printed, its lines after the first indented by `indent`
 /// spaces: to sit at that depth of a document written piece by piece.
+///
+/// One pass of serde_json's pretty printer (the value holds no raw JSON
+/// for [`pretty`]'s re-indenting to reach), then the pad after each line
+/// break: a JSON string holds no raw line break, so each is the printer's.
+/// A SARIF export writes a million results this way.
 pub fn pretty_at<T: Serialize + ?Sized>(
     value: &T,
     indent: usize,
 ) -> Result<String, serde_json::Error> {
-    let text = pretty(value)?;
-    let pad = " ".repeat(indent);
-    Ok(text.replace('\n', &format!("\n{pad}")))
+    let mut text = Vec::with_capacity(1024);
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"  ");
+    value.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut text, formatter,
+    ))?;
+    let mut out = Vec::with_capacity(text.len() + text.len() / 4);
+    let mut rest = &text[..];
+    while let Some(at) = memchr::memchr(b'\n', rest) {
+        out.extend_from_slice(&rest[..=at]);
+        out.resize(out.len() + indent, b' ');
+        rest = &rest[at + 1..];
+    }
+    out.extend_from_slice(rest);
+    // serde_json writes UTF-8.
+    String::from_utf8(out).map_err(<serde_json::Error as serde::ser::Error>::custom)
 }
 
 /// Writes `value` pretty and a newline (the CLI's `--format json`).

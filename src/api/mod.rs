@@ -14,7 +14,8 @@ pub use client::{Client, ClientConfig, install_crypto_provider};
 pub use error::{ApiError, ConnectFailure, ConnectKind, ServerMessage, WriteOutcome};
 pub use paginate::{
     CursorGuard, DEFAULT_MAX_PAGES, Follow, ListedReportRequest, ListedRequest, MAX_SCM_CONFIGS,
-    Page, PagedRequest, all_scm_configs, collect_issues, pages, pages_following, pages_up_to,
+    Page, PagedRequest, PagesAs, SarifReportRequest, SarifRequest, all_scm_configs, collect_issues,
+    pages, pages_following, pages_up_to,
 };
 pub use retry::RetryPolicy;
 pub use token::Token;

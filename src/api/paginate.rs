@@ -6,7 +6,7 @@
 use super::client::{Answer, Client};
 use super::error::ApiError;
 use super::model::*;
-use super::peek::peek_page;
+use super::peek::{peek_page, tail_cursor};
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 use std::collections::HashSet;
@@ -74,37 +74,74 @@ impl PagedRequest for ListScmConfigsRequest {
     }
 }
 
-/// List issues, its pages decoded with only what a list shows of each
-/// finding ([`ListedPage`]): what a table or CSV of them needs.
-#[derive(Debug, Clone)]
-pub struct ListedRequest(pub ListIssuesRequest);
+/// The request `R`, its pages decoded as `P`: the same operation read
+/// another way (only what a list shows of each finding, the items kept as
+/// the server wrote them, only what a SARIF result reads), the rest of
+/// each finding skipped unread.
+pub struct PagesAs<R, P> {
+    pub request: R,
+    page: std::marker::PhantomData<fn() -> P>,
+}
 
-impl PagedRequest for ListedRequest {
-    type Page = ListedPage;
-    fn set_cursor(&mut self, cursor: Option<String>) {
-        self.0.cursor = cursor;
-    }
-    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
-        client.list_issues_answer(&self.0).await
+impl<R, P> PagesAs<R, P> {
+    pub fn new(request: R) -> Self {
+        PagesAs {
+            request,
+            page: std::marker::PhantomData,
+        }
     }
 }
 
-/// Report findings, their pages decoded with only what a list shows of
-/// each ([`ListedReportPage`]).
-#[derive(Debug, Clone)]
-pub struct ListedReportRequest(pub ReportRequest);
-
-impl PagedRequest for ListedReportRequest {
-    type Page = ListedReportPage;
-    fn set_cursor(&mut self, cursor: Option<String>) {
-        self.0.cursor = cursor;
-    }
-    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
-        client.report_answer(&self.0).await
+impl<R: Clone, P> Clone for PagesAs<R, P> {
+    fn clone(&self) -> Self {
+        PagesAs::new(self.request.clone())
     }
 }
+
+impl<R: PagedRequest, P: Page + DeserializeOwned + Send + 'static> PagedRequest for PagesAs<R, P> {
+    type Page = P;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.request.set_cursor(cursor);
+    }
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        self.request.answer(client).await
+    }
+}
+
+/// List issues with only what a list shows of each finding: what a table
+/// or CSV of them needs.
+pub type ListedRequest = PagesAs<ListIssuesRequest, ListedPage>;
+
+/// Report findings with only what a list shows of each.
+pub type ListedReportRequest = PagesAs<ReportRequest, ListedReportPage>;
+
+/// List issues with only what a SARIF result and its rule read.
+pub type SarifRequest = PagesAs<ListIssuesRequest, SarifPage>;
+
+/// Report findings with only what a SARIF result and its rule read.
+pub type SarifReportRequest = PagesAs<ReportRequest, SarifReportPage>;
 
 impl Page for ListedReportPage {
+    const ITEMS: &'static str = "findings";
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.findings.len()
+    }
+}
+
+impl Page for SarifPage {
+    const ITEMS: &'static str = "issues";
+    fn next_cursor(&self) -> Option<&str> {
+        self.cursor.as_deref()
+    }
+    fn item_count(&self) -> usize {
+        self.issues.len()
+    }
+}
+
+impl Page for SarifReportPage {
     const ITEMS: &'static str = "findings";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
@@ -320,9 +357,13 @@ fn page_then_next<R: PagedRequest>(
             Ok(answer) => answer,
             Err(e) => return (Err(e), Next::Done, permit),
         };
-        let peeked = match follow {
-            Follow::Ahead => peek_page(answer.bytes(), R::Page::ITEMS),
-            Follow::WhenAsked => None,
+        // The cursor read from the page's end, else from a scan of it.
+        let (tail, peeked) = match follow {
+            Follow::Ahead => match tail_cursor(answer.bytes()) {
+                Some(cursor) => (Some(cursor.to_owned()), None),
+                None => (None, peek_page(answer.bytes(), R::Page::ITEMS)),
+            },
+            Follow::WhenAsked => (None, None),
         };
         let mut next = |cursor: Option<&str>, items: usize| match guard.next_of(cursor, items) {
             Ok(Some(cursor)) => {
@@ -346,12 +387,27 @@ fn page_then_next<R: PagedRequest>(
         // Sent before the decoding when the page's text says where to go
         // (an answer the scan cannot read is decoded first, and refused
         // there with its path).
-        let sent = peeked.map(|p| next(p.cursor.as_deref(), p.items));
+        // A cursor read from the end is followed before the items are
+        // counted (one at least, said here).
+        let sent = match (&tail, peeked) {
+            (Some(cursor), _) => Some(next(Some(cursor), 1)),
+            (None, Some(p)) => Some(next(p.cursor.as_deref(), p.items)),
+            (None, None) => None,
+        };
         let page = match answer.decode_apart::<R::Page>().await {
             Ok(page) => page,
+            // What was sent ahead is dropped with `sent`, which cancels it.
             Err(e) => return (Err(e), Next::Done, permit),
         };
-        let next = sent.unwrap_or_else(|| next(page.next_cursor(), page.item_count()));
+        let read_ahead_holds =
+            tail.is_none() || (page.item_count() > 0 && page.next_cursor() == tail.as_deref());
+        let next = match sent {
+            Some(sent) if read_ahead_holds => sent,
+            // An empty page (it ends a listing), or a cursor that is not the
+            // decode's (never, of valid JSON): the request sent ahead is
+            // dropped, which cancels it, and the decode's page decides.
+            _ => next(page.next_cursor(), page.item_count()),
+        };
         (Ok(page), next, permit)
     })
 }

@@ -27,6 +27,42 @@ pub fn peek_page(bytes: &[u8], items_key: &str) -> Option<PagePeek> {
     Some(peek)
 }
 
+/// The cursor when it is the page's last member, read back from the end
+/// of its text (`…,"cursor":"abc"}`), the page not scanned: a scan of a
+/// page of 1,000 (3 MB) takes 2–3 ms, and it lay on the path from one
+/// page to the next request, where the server waits. The demo writes the
+/// cursor last. Only a non-empty string without escapes is read; anything
+/// else (`null`, another member last, an escape) gives `None`, for
+/// [`peek_page`] to read.
+///
+/// In valid JSON this is the page's own cursor: the last `}` closes the
+/// page, the member before it is the page's, and a quote not after a
+/// backslash delimits a string. Of text that is not valid JSON it may read
+/// a cursor the decode then refuses; the caller checks the two agree.
+pub fn tail_cursor(bytes: &[u8]) -> Option<&str> {
+    fn trim_end(b: &[u8]) -> &[u8] {
+        let keep = b
+            .iter()
+            .rposition(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+            .map_or(0, |k| k + 1);
+        &b[..keep]
+    }
+    let inside = trim_end(trim_end(bytes).strip_suffix(b"}")?);
+    let value_end = inside.strip_suffix(b"\"")?;
+    let open = memchr::memrchr(b'"', value_end)?;
+    let value = &value_end[open + 1..];
+    if value.is_empty() || value.iter().any(|&c| c == b'\\' || c < 0x20) {
+        return None;
+    }
+    let before_value = &value_end[..open];
+    let key_end = trim_end(trim_end(before_value).strip_suffix(b":")?);
+    let before_key = key_end.strip_suffix(b"\"cursor\"")?;
+    if !matches!(trim_end(before_key).last(), Some(b',' | b'{')) {
+        return None;
+    }
+    std::str::from_utf8(value).ok()
+}
+
 struct PeekSeed<'k> {
     items_key: &'k str,
 }
@@ -148,6 +184,40 @@ mod tests {
             let full: ListIssuesResponse = crate::json::decode(page.as_bytes()).unwrap();
             assert_eq!(peek.cursor, full.cursor, "{page}");
             assert_eq!(peek.items, full.issues.len(), "{page}");
+        }
+    }
+
+    /// The cursor read from the end is the one the decode reads; what the
+    /// end does not plainly give is left to the scan.
+    #[test]
+    fn the_cursor_read_from_the_end_is_the_decodes_or_none() {
+        let read = [
+            r#"{"issues":[{"issue":{"id":"1"}}],"cursor":"c2"}"#,
+            "{\"issues\":[{}] ,\n \"cursor\" : \"c=/+2\" }\n",
+            r#"{"cursor":"only"}"#,
+        ];
+        for page in read {
+            let full: ListIssuesResponse = crate::json::decode(page.as_bytes()).unwrap();
+            assert_eq!(
+                tail_cursor(page.as_bytes()),
+                full.cursor.as_deref(),
+                "{page}"
+            );
+        }
+        let left = [
+            r#"{"issues":[],"cursor":null}"#,
+            r#"{"issues":[],"cursor":""}"#,
+            r#"{"cursor":"c\"2","issues":[{}]}"#,
+            r#"{"issues":[{}],"cursor":"c\"2"}"#,
+            r#"{"issues":[{}],"cursor":"a\u0041"}"#,
+            r#"{"issues":[{"x":"y","cursor":"inner"}]}"#,
+            r#"{"issues":[{}],"xcursor":"c2"}"#,
+            r#"{"issues":[{}],"other":"\"cursor\":\"c2"}"#,
+            r#"["cursor","c2"]"#,
+            "",
+        ];
+        for page in left {
+            assert_eq!(tail_cursor(page.as_bytes()), None, "{page}");
         }
     }
 

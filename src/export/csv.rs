@@ -13,6 +13,15 @@
 /// holding a separator, a quote or a line break is quoted.
 pub(crate) fn field(s: &str) -> String {
     let safe = crate::text::one_line(s);
+    if is_plain(&safe) {
+        return safe.into_owned();
+    }
+    neutralised(&safe)
+}
+
+/// A field of one line, a `'` before each formula start and quoted when
+/// it must be.
+fn neutralised(safe: &str) -> String {
     let mut out = String::with_capacity(safe.len() + 2);
     let mut cell_starts = true;
     for c in safe.chars() {
@@ -36,6 +45,19 @@ pub(crate) fn field(s: &str) -> String {
     }
 }
 
+/// Whether `s` is a field as it is: printable ASCII with no separator or
+/// quote (so one cell, never quoted), not starting with a formula
+/// character, not starting or ending with a space. Most fields are; the
+/// test of each character is for the rest.
+fn is_plain(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    bytes
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && !matches!(b, b',' | b';' | b'"'))
+        && !matches!(bytes.first(), Some(b'=' | b'+' | b'-' | b'@' | b' '))
+        && bytes.last() != Some(&b' ')
+}
+
 /// Characters that make a cell a formula (`\t` and `\r` never reach a
 /// cell: `text::one_line` turns them into a space and nothing).
 fn is_formula_start(c: char) -> bool {
@@ -48,6 +70,42 @@ fn is_formula_start(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fields let through as they are are those the test of each
+    /// character leaves as they are.
+    #[test]
+    fn a_plain_field_is_one_the_full_test_keeps() {
+        let cases = [
+            "plain",
+            "a b",
+            "path/to/file.go:12",
+            "x=1",
+            "a-b",
+            "",
+            " lead",
+            "trail ",
+            "=f",
+            "+1",
+            "-1",
+            "@me",
+            "a,b",
+            "a;b",
+            "a\"b",
+            "a\tb",
+            "caf\u{e9}",
+            "\u{ff1d}x",
+            "#1",
+        ];
+        for case in cases {
+            if is_plain(case) {
+                assert_eq!(neutralised(case), case, "{case:?}");
+            }
+        }
+        assert!(is_plain("path/to/file.go:12") && is_plain("x=1") && is_plain(""));
+        assert!(
+            !is_plain("=f") && !is_plain(" lead") && !is_plain("a,b") && !is_plain("caf\u{e9}")
+        );
+    }
 
     #[test]
     fn csv_fields_are_quoted_and_neutralised() {

@@ -144,3 +144,87 @@ async fn an_export_of_everything_loaded_is_written_as_it_comes() {
         "{status}"
     );
 }
+
+/// A finding fetched whole for an export written as the findings come
+/// (more than a hundred marked rows, fetched by id) tells of its fix pull
+/// request as any finding fetched whole does: the list's next page flags
+/// its row (`P`), which the list's own pages cannot say.
+#[tokio::test(flavor = "multi_thread")]
+async fn findings_exported_as_they_come_flag_their_fix_pull_requests() {
+    use findings_tui::api::model::{Issue, ListIssuesRequest};
+    use findings_tui::tui::message::rows::Acted;
+    use findings_tui::tui::message::{ApiRequest, ApiResponse};
+    use findings_tui::tui::runtime::worker::{self, WorkerCommand};
+
+    let server = crate::common::demo(300).await;
+    let client = crate::common::client_for(&server);
+    let every = ListIssuesRequest {
+        limit: Some(1000),
+        ..Default::default()
+    };
+    let ids: Vec<String> = client
+        .list_issues(&every)
+        .await
+        .unwrap()
+        .issues
+        .into_iter()
+        .filter_map(|i| i.issue.map(|i| i.id().to_owned()))
+        .collect();
+    assert!(ids.len() > 100, "more than are fetched whole in one go");
+    let mut with_pr = None;
+    for id in &ids {
+        let whole: Issue = client.get_issue(id).await.unwrap();
+        if whole.click_to_fix_pr_url.is_some() {
+            with_pr = Some(id.clone());
+            break;
+        }
+    }
+    let with_pr = with_pr.expect("a demo finding with a fix pull request");
+
+    let (commands, mut replies) = worker::spawn(client);
+    let ask = |id: u64, request: ApiRequest| {
+        commands
+            .send(WorkerCommand::Send { id, request })
+            .expect("the worker runs");
+    };
+    let flag_of = |response: ApiResponse| match response {
+        ApiResponse::Rows(page) => page
+            .rows
+            .iter()
+            .find(|r| r.id() == with_pr)
+            .map(|r| r.acted),
+        other => panic!("rows, not {other:?}"),
+    };
+    ask(1, ApiRequest::ListRows(every.clone()));
+    let before = replies.recv().await.unwrap().result.unwrap();
+    assert_eq!(
+        flag_of(before),
+        Some(Acted::Nothing),
+        "a list page does not say"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("marked.ndjson");
+    ask(
+        2,
+        ApiRequest::ExportTo {
+            fetch: Box::new(ApiRequest::GetIssues {
+                ids: ids.clone(),
+                items: true,
+            }),
+            path: path.clone(),
+            format: findings_tui::export::Format::Ndjson,
+        },
+    );
+    match replies.recv().await.unwrap().result.unwrap() {
+        ApiResponse::Exported { result, .. } => assert_eq!(result, Ok(ids.len())),
+        other => panic!("an export, not {other:?}"),
+    }
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap().lines().count(),
+        ids.len()
+    );
+    ask(3, ApiRequest::ListRows(every));
+    let after = replies.recv().await.unwrap().result.unwrap();
+    assert_eq!(flag_of(after), Some(Acted::FixPr));
+}

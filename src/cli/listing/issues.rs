@@ -7,7 +7,7 @@ use super::output::run_listing;
 use super::raw::{RawListPage, RawListRequest};
 use super::{INCLUDES, LISTS_HELP, direction, list, page_size, parse_enum};
 use crate::api::model::*;
-use crate::api::{Client, ListedRequest};
+use crate::api::{Client, ListedRequest, SarifRequest};
 use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
@@ -142,7 +142,7 @@ pub async fn issues(
         // into the model and encoding them again.
         run_listing(
             client,
-            RawListRequest(req),
+            RawListRequest::new(req),
             &args.output,
             format,
             script,
@@ -154,7 +154,7 @@ pub async fn issues(
         // Only the columns' fields are decoded: the rest is skipped unread.
         run_listing(
             client,
-            ListedRequest(req),
+            ListedRequest::new(req),
             &args.output,
             format,
             script,
@@ -163,13 +163,15 @@ pub async fn issues(
         )
         .await
     } else {
+        // SARIF, the one format left: only what a result and its rule
+        // read is decoded.
         run_listing(
             client,
-            req,
+            SarifRequest::new(req),
             &args.output,
             format,
             script,
-            |page: ListIssuesResponse| window.keep(page.issues),
+            |page: SarifPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
             |_, _| Ok(()),
         )
         .await

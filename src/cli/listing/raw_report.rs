@@ -4,26 +4,15 @@
 //! million into the model took the JSON export 3× the raw transfer.
 
 use super::raw::one_line_object;
+use crate::api::Page;
 use crate::api::model::wire;
 use crate::api::model::*;
-use crate::api::{ApiError, Client, Page, PagedRequest};
 use crate::export::Record;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 /// Report findings, their pages read with the findings left as raw JSON.
-#[derive(Debug, Clone)]
-pub(in crate::cli) struct RawReportRequest(pub(in crate::cli) ReportRequest);
-
-impl PagedRequest for RawReportRequest {
-    type Page = RawReportPage;
-    fn set_cursor(&mut self, cursor: Option<String>) {
-        self.0.cursor = cursor;
-    }
-    async fn answer(&self, client: &Client) -> Result<crate::api::client::Answer, ApiError> {
-        client.report_answer(&self.0).await
-    }
-}
+pub(in crate::cli) type RawReportRequest = crate::api::PagesAs<ReportRequest, RawReportPage>;
 
 /// A report page whose findings are kept as the server wrote them.
 #[derive(Debug, Default, Deserialize)]

@@ -5,7 +5,7 @@ use super::output::{Progress, run_listing};
 use super::raw_report::{RawReportPage, RawReportRequest};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::api::model::*;
-use crate::api::{Client, Follow, ListedReportRequest, pages_following};
+use crate::api::{Client, Follow, ListedReportRequest, SarifReportRequest, pages_following};
 use crate::cli::scripting::Script;
 use crate::cli::{Failure, OutputArgs, UsageError, offer};
 use crate::export::Format;
@@ -202,7 +202,7 @@ pub async fn report(
         // them into the model and encoding them again.
         return run_listing(
             client,
-            RawReportRequest(req),
+            RawReportRequest::new(req),
             &args.output,
             format,
             script,
@@ -216,7 +216,7 @@ pub async fn report(
         let mut totals_shown = false;
         return run_listing(
             client,
-            ListedReportRequest(req),
+            ListedReportRequest::new(req),
             &args.output,
             format,
             script,
@@ -232,13 +232,15 @@ pub async fn report(
         )
         .await;
     }
+    // SARIF, the one format left: only what a result and its rule read is
+    // decoded.
     run_listing(
         client,
-        req,
+        SarifReportRequest::new(req),
         &args.output,
         format,
         script,
-        |page: ReportResponse| page.findings,
+        |page: SarifReportPage| page.findings.into_iter().map(Issue::from).collect(),
         |_, _| Ok(()),
     )
     .await
@@ -268,7 +270,7 @@ async fn report_json(
     let follow = Follow::every_page(output.all && max.is_none());
     let mut stream = Box::pin(pages_following(
         client.clone(),
-        RawReportRequest(req),
+        RawReportRequest::new(req),
         output.max_pages as usize,
         follow,
     ));

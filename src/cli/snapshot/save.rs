@@ -81,7 +81,7 @@ pub async fn save(
     // Every page is saved: the next is asked for while this one is written.
     let mut pages = Box::pin(pages_following(
         client.clone(),
-        RawListRequest(req),
+        RawListRequest::new(req),
         args.max_pages as usize,
         Follow::Ahead,
     ));

@@ -14,6 +14,19 @@ pub struct FixPrs {
     ids: HashSet<String>,
 }
 
+/// [`FixPrs`] shared by the worker and its tasks: an export written as its
+/// findings come notes them on its way, without handing them back.
+#[derive(Debug, Default, Clone)]
+pub struct SharedFixPrs(std::sync::Arc<std::sync::Mutex<FixPrs>>);
+
+impl SharedFixPrs {
+    /// The notes, for a moment (never held across an await).
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, FixPrs> {
+        // A task that panicked while noting left them whole enough.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 impl FixPrs {
     /// Notes what `response` says of fix pull requests, and flags the rows
     /// of a page of rows with one.
@@ -36,7 +49,7 @@ impl FixPrs {
         }
     }
 
-    fn learn_items(&mut self, items: &[crate::api::model::IssueItem]) {
+    pub fn learn_items(&mut self, items: &[crate::api::model::IssueItem]) {
         items
             .iter()
             .filter_map(|i| i.issue.as_ref())
@@ -45,7 +58,7 @@ impl FixPrs {
 
     /// A finding fetched with what tells its pull request (its activity, or
     /// the pull request's link): noted, or forgotten when it has none.
-    fn learn(&mut self, issue: &Issue) {
+    pub fn learn(&mut self, issue: &Issue) {
         if issue.activity_history.is_empty() && issue.click_to_fix_pr_url.is_none() {
             return;
         }

@@ -5,6 +5,7 @@
 //! request id back. A cancelled request's task is aborted: its connection is
 //! dropped and no reply is sent.
 
+use super::fix_prs::SharedFixPrs;
 use super::save::ExportFile;
 use crate::api::client::Answer;
 use crate::api::model::{Issue, IssueItem, ListIssuesRequest};
@@ -45,7 +46,9 @@ async fn run(
     // Replies of the tasks, and whether each is their last.
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(Reply, bool)>();
     let mut in_flight: HashMap<RequestId, AbortHandle> = HashMap::new();
-    let mut fix_prs = super::fix_prs::FixPrs::default();
+    // Shared with the tasks: an export written as its findings come notes
+    // them on its way ([`export_to`]).
+    let fix_prs = SharedFixPrs::default();
     loop {
         tokio::select! {
             command = commands.recv() => match command {
@@ -53,11 +56,12 @@ async fn run(
                 Some(WorkerCommand::Send { id, request }) => {
                     let client = client.clone();
                     let done = done_tx.clone();
+                    let fix_prs = fix_prs.clone();
                     let task = tokio::spawn(async move {
                         if let ApiRequest::StreamRows(request) = request {
                             return stream_rows(&client, id, request, &done).await;
                         }
-                        let result = perform(&client, request).await;
+                        let result = perform(&client, request, &fix_prs).await;
                         let _ = done.send((Reply { id, result }, true));
                     });
                     in_flight.insert(id, task.abort_handle());
@@ -70,7 +74,7 @@ async fn run(
             },
             Some((mut reply, last)) = done_rx.recv() => {
                 if let Ok(response) = &mut reply.result {
-                    fix_prs.note(response);
+                    fix_prs.lock().note(response);
                 }
                 // A reply of a request cancelled after it finished is dropped.
                 let wanted = if last {
@@ -225,17 +229,23 @@ async fn export_to(
     fetch: ApiRequest,
     path: &std::path::Path,
     format: crate::export::Format,
+    fix_prs: &SharedFixPrs,
 ) -> Result<ApiResponse, ApiError> {
     let target = super::save::resolve(path);
+    let how = Exporting {
+        target: &target,
+        format,
+        fix_prs,
+    };
     let result = match fetch {
         ApiRequest::Relist { request, keep, max } => {
-            export_relisted(client, request, Relisting::new(keep, max), &target, format).await
+            export_relisted(client, request, Relisting::new(keep, max), how).await
         }
         ApiRequest::GetIssues { ids, items: true } => {
-            export_by_id::<IssueItem>(client, ids, &target, format).await
+            export_by_id::<IssueItem>(client, ids, how).await
         }
         ApiRequest::GetIssues { ids, items: false } => {
-            export_by_id::<Issue>(client, ids, &target, format).await
+            export_by_id::<Issue>(client, ids, how).await
         }
         _ => Err(ApiError::Config(
             "only a listing or findings by id are exported".into(),
@@ -251,21 +261,29 @@ async fn export_to(
 /// own failure), or the fetch's error.
 type Written = Result<Result<usize, String>, ApiError>;
 
+/// Where an export goes, and what notes the findings on their way.
+#[derive(Clone, Copy)]
+struct Exporting<'a> {
+    target: &'a std::path::Path,
+    format: crate::export::Format,
+    fix_prs: &'a SharedFixPrs,
+}
+
 async fn export_relisted(
     client: &Client,
     request: ListIssuesRequest,
     mut relisting: Relisting,
-    target: &std::path::Path,
-    format: crate::export::Format,
+    how: Exporting<'_>,
 ) -> Written {
     use futures_util::StreamExt;
-    let mut file = match ExportFile::create::<IssueItem>(target, format) {
+    let mut file = match ExportFile::create::<IssueItem>(how.target, how.format) {
         Ok(file) => file,
         Err(e) => return Ok(Err(e)),
     };
     let mut pages = std::pin::pin!(super::pages::every_page(client, request));
     while let Some(page) = pages.next().await {
         let (items, done) = relisting.take(page?.issues);
+        how.fix_prs.lock().learn_items(&items);
         file = match write_apart(file, items).await? {
             Ok(file) => file,
             Err(e) => return Ok(Err(e)),
@@ -282,11 +300,10 @@ async fn export_relisted(
 async fn export_by_id<T: Finding + crate::export::Record + Send + 'static>(
     client: &Client,
     ids: Vec<String>,
-    target: &std::path::Path,
-    format: crate::export::Format,
+    how: Exporting<'_>,
 ) -> Written {
     use futures_util::StreamExt;
-    let mut file = match ExportFile::create::<T>(target, format) {
+    let mut file = match ExportFile::create::<T>(how.target, how.format) {
         Ok(file) => file,
         Err(e) => return Ok(Err(e)),
     };
@@ -298,7 +315,12 @@ async fn export_by_id<T: Finding + crate::export::Record + Send + 'static>(
     while let Some(chunk) = fetched.next().await {
         let items = chunk
             .into_iter()
-            .map(|issue| issue.map(T::from_issue))
+            .map(|issue| {
+                issue.map(|issue| {
+                    how.fix_prs.lock().learn(&issue);
+                    T::from_issue(issue)
+                })
+            })
             .collect::<Result<Vec<T>, _>>()?;
         file = match write_apart(file, items).await? {
             Ok(file) => file,
@@ -324,7 +346,11 @@ async fn write_apart<T: crate::export::Record + Send + 'static>(
     written.map_err(|e| ApiError::Connection(format!("the export stopped: {e}")))
 }
 
-async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, ApiError> {
+async fn perform(
+    client: &Client,
+    request: ApiRequest,
+    fix_prs: &SharedFixPrs,
+) -> Result<ApiResponse, ApiError> {
     match request {
         // Answered page by page (`stream_rows`); as one request, the first.
         ApiRequest::StreamRows(r) | ApiRequest::ListRows(r) => {
@@ -354,7 +380,7 @@ async fn perform(client: &Client, request: ApiRequest) -> Result<ApiResponse, Ap
             fetch,
             path,
             format,
-        } => export_to(client, *fetch, &path, format).await,
+        } => export_to(client, *fetch, &path, format, fix_prs).await,
         ApiRequest::ListIssues(r) => client.list_issues(&r).await.map(ApiResponse::ListIssues),
         ApiRequest::GetIssue { id } => client
             .get_issue(&id)
