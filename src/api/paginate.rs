@@ -394,6 +394,13 @@ fn page_then_next<R: PagedRequest>(
             (None, Some(p)) => Some(next(p.cursor.as_deref(), p.items)),
             (None, None) => None,
         };
+        if sent.is_some() && follow == Follow::Ahead {
+            // Let the next page's task send its request before the decode
+            // is handed to a thread: that thread, woken, may take the core
+            // for its whole page, and the server would wait on us (3 ms a
+            // page on one core, 20% of the time the server takes).
+            tokio::task::yield_now().await;
+        }
         let page = match answer.decode_apart::<R::Page>().await {
             Ok(page) => page,
             // What was sent ahead is dropped with `sent`, which cancels it.
