@@ -13,8 +13,8 @@
 //! memory too. The raw transfer is `curl` fetching the same pages (the
 //! cursors read beforehand) one after the other on one connection, its
 //! output piped here and counted the same way: nothing decoded, nothing
-//! checked. Without curl, the pages are fetched here by reqwest and thrown
-//! away. Run: `cargo bench --bench export_memory`; environment: FINDINGS
+//! checked (`support/curl.rs`). Run: `cargo bench --bench export_memory`
+//! (needs curl); environment: FINDINGS
 //! (sizes, comma-separated; default 20000,100000; 1000000 takes about 10
 //! minutes a run on 2 cores), RUNS (runs of each, default 1; min / median /
 //! max printed when more), ONLY (runs whose label contains one of these
@@ -29,8 +29,14 @@
 //! the file and its overview asked), whose compact rows grow with the
 //! findings (about the demo server's row a finding).
 
+#[path = "support/curl.rs"]
+mod curl;
+#[path = "support/figures.rs"]
+mod figures;
 #[path = "support/own_core.rs"]
 mod own_core;
+
+use figures::{median, spread};
 
 use own_core::OwnCoreServer;
 use std::process::{Command, Stdio};
@@ -49,25 +55,6 @@ const RUNS: &[(&str, &str)] = &[
     ("report", "ndjson"),
     ("report", "json"),
 ];
-
-/// One figure over the runs: "min / median / max", or the one value.
-fn spread(values: &mut [f64], decimals: usize) -> String {
-    values.sort_by(f64::total_cmp);
-    let median = values[values.len() / 2];
-    match values {
-        [one] => format!("{one:.decimals$}"),
-        [first, .., last] => {
-            format!("{first:.decimals$} / {median:.decimals$} / {last:.decimals$}")
-        }
-        [] => String::new(),
-    }
-}
-
-fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {
@@ -95,11 +82,6 @@ fn main() {
     own_core::pin_off_server_core();
     findings_tui::api::install_crypto_provider();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    let curl = Command::new("curl")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
     for findings in counts {
         let server = OwnCoreServer::start(env!("CARGO_BIN_EXE_findings"), findings);
         // Every page's request body, for curl to send.
@@ -107,14 +89,7 @@ fn main() {
             .into_iter()
             .map(|endpoint| {
                 let url = endpoint_url(&server, endpoint);
-                let bodies = runtime.block_on(own_core::page_bodies(&url, &server.token));
-                let path = std::env::temp_dir().join(format!(
-                    "findings-bench-{}-{endpoint}.curl",
-                    std::process::id()
-                ));
-                std::fs::write(&path, own_core::curl_config(&url, &server.token, &bodies))
-                    .expect("curl's config written");
-                path
+                runtime.block_on(curl::curl_config_file(&url, &server.token, endpoint))
             })
             .collect();
         println!(
@@ -136,13 +111,8 @@ fn main() {
         let mut rows: Vec<Row> = Vec::new();
         let mut raw = [Vec::new(), Vec::new()];
         for _ in 0..runs {
-            for (slot, endpoint) in ["issues", "report"].into_iter().enumerate() {
-                let secs = if curl {
-                    raw_curl(&configs[slot])
-                } else {
-                    runtime.block_on(raw_transfer(&server, endpoint)).1
-                };
-                raw[slot].push(secs);
+            for (slot, config) in configs.iter().enumerate() {
+                raw[slot].push(curl::curl_pages(config));
             }
             let mut k = 0;
             let mut add = |label: String, (bytes, peak, secs, cpu): Ran| {
@@ -180,8 +150,7 @@ fn main() {
                 add("offline open".into(), run(&server, &["--snapshot", &path]));
             }
         }
-        let how = if curl { "curl" } else { "reqwest" };
-        for (slot, label) in [format!("raw issues ({how})"), format!("raw report ({how})")]
+        for (slot, label) in ["raw issues (curl)", "raw report (curl)"]
             .into_iter()
             .enumerate()
         {
@@ -235,70 +204,6 @@ fn endpoint_url(server: &OwnCoreServer, endpoint: &str) -> String {
             server.url, server.deployment
         ),
     }
-}
-
-/// curl fetching every page its config names, its output piped here and
-/// counted as an export's is; seconds.
-fn raw_curl(config: &std::path::Path) -> f64 {
-    let started = Instant::now();
-    let mut child = Command::new("curl")
-        .arg("-K")
-        .arg(config)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("curl runs");
-    let mut out = child.stdout.take().expect("stdout");
-    std::io::copy(&mut out, &mut std::io::sink()).expect("curl's output");
-    assert!(child.wait().expect("curl ends").success(), "curl failed");
-    started.elapsed().as_secs_f64()
-}
-
-/// Every page of List issues (`issues`) or Report findings (`report`),
-/// 1,000 a page, fetched and counted, nothing decoded: the floor of an
-/// export's time. Returns the bytes and seconds.
-async fn raw_transfer(server: &OwnCoreServer, endpoint: &str) -> (u64, f64) {
-    let url = endpoint_url(server, endpoint);
-    // As the binary asks a loopback server: no gzip.
-    let client = reqwest::Client::builder()
-        .gzip(false)
-        .build()
-        .expect("an HTTP client");
-    let started = Instant::now();
-    let mut bytes = 0;
-    let mut cursor: Option<String> = None;
-    loop {
-        let body = match &cursor {
-            Some(c) => format!(r#"{{"limit":1000,"cursor":"{c}"}}"#),
-            None => r#"{"limit":1000}"#.to_owned(),
-        };
-        let page = client
-            .post(&url)
-            .bearer_auth(&server.token)
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await
-            .and_then(|r| r.error_for_status())
-            .expect("a page")
-            .bytes()
-            .await
-            .expect("its body");
-        bytes += page.len() as u64;
-        cursor = cursor_at_end(&page);
-        if cursor.is_none() {
-            break;
-        }
-    }
-    (bytes, started.elapsed().as_secs_f64())
-}
-
-/// The page's `"cursor":"…"`, which the demo writes last.
-fn cursor_at_end(page: &[u8]) -> Option<String> {
-    let tail = &page[page.len().saturating_sub(512)..];
-    let text = String::from_utf8_lossy(tail);
-    let start = text.rfind(r#""cursor":""#)? + r#""cursor":""#.len();
-    let end = start + text[start..].find('"')?;
-    Some(text[start..end].to_owned()).filter(|c| !c.is_empty())
 }
 
 /// What a run gives: bytes written, peak resident bytes, seconds, and CPU

@@ -10,14 +10,20 @@
 //!
 //! The TUI runs as for a user but for the terminal (the app, the API
 //! worker over HTTP, `G`), as in `benches/load_all.rs`. curl gets every
-//! page's request on one command line joined by `--next` (the cursors read
-//! beforehand, directly from the server), so it reuses its connection and
-//! pays one round trip a page.
+//! page's request in one config, joined by `next` (the cursors read
+//! beforehand, directly from the server: `support/curl.rs`), so it reuses
+//! its connection and pays one round trip a page.
 //!
 //! Run: `cargo bench --bench latency` (FINDINGS, default 100,000;
 //! LATENCY_MS, default 150; RUNS, default 3: min / median / max).
 
+#[path = "support/curl.rs"]
+mod curl;
+#[path = "support/figures.rs"]
+mod figures;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use figures::{median, spread};
 use findings_tui::api::{Client, ClientConfig, Token};
 use findings_tui::demo::{DemoOptions, DemoServer};
 use findings_tui::tui::app::{App, Effect, Msg, Session};
@@ -63,25 +69,37 @@ async fn main() {
             server.deployment()
         )
     };
-    let cursors = cursors(&endpoint(&server.url()), server.token()).await;
+    let bodies = curl::page_bodies(&endpoint(&server.url()), server.token()).await;
+    let config = std::env::temp_dir().join(format!(
+        "findings-bench-{}-latency.curl",
+        std::process::id()
+    ));
+    std::fs::write(
+        &config,
+        curl::curl_config(&endpoint(&proxy), server.token(), &bodies),
+    )
+    .expect("curl's config written");
     println!(
         "latency: {} pages of 1,000 of a demo set of {n}, {} ms round trip (a delay line on loopback)",
-        cursors.len() + 1,
+        bodies.len(),
         latency.as_millis()
     );
     let (mut tui, mut curl) = (Vec::new(), Vec::new());
     for _ in 0..runs {
         // In turns, so both see the same machine.
-        curl.push(curl_next(&endpoint(&proxy), server.token(), &cursors).await);
+        // On a thread for blocking work: the delay line runs on this runtime.
+        let config = config.clone();
+        let seconds = tokio::task::spawn_blocking(move || curl::curl_pages(&config));
+        curl.push(seconds.await.expect("curl's thread"));
         tui.push(tui_load(&proxy, server.deployment(), server.token()).await);
     }
     println!(
-        "  curl --next, every page on one connection   {}",
-        spread(&mut curl)
+        "  curl --next, every page on one connection   {} s (min / median / max)",
+        spread(&mut curl, 2)
     );
     println!(
-        "  TUI, G to the end (streamed, pages of 1,000) {}",
-        spread(&mut tui)
+        "  TUI, G to the end (streamed, pages of 1,000) {} s (min / median / max)",
+        spread(&mut tui, 2)
     );
     let ratio = median(&tui) / median(&curl);
     println!(
@@ -92,22 +110,7 @@ async fn main() {
             "DOES NOT HOLD"
         }
     );
-}
-
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn spread(v: &mut [f64]) -> String {
-    v.sort_by(f64::total_cmp);
-    format!(
-        "{:7.2} / {:7.2} / {:7.2} s (min / median / max)",
-        v[0],
-        v[v.len() / 2],
-        v[v.len() - 1]
-    )
+    let _ = std::fs::remove_file(&config);
 }
 
 /// A proxy on a free loopback port that delays every chunk by `one_way`
@@ -163,86 +166,6 @@ async fn delayed(
     }
     drop(tx);
     let _ = writer.await;
-}
-
-/// The cursor of every page after the first, read from the server
-/// directly (the demo writes the cursor last).
-async fn cursors(url: &str, token: &str) -> Vec<String> {
-    let client = reqwest::Client::new();
-    let mut cursors = Vec::new();
-    loop {
-        let body = match cursors.last() {
-            Some(c) => format!(r#"{{"limit":1000,"cursor":"{c}"}}"#),
-            None => r#"{"limit":1000}"#.to_owned(),
-        };
-        let page = client
-            .post(url)
-            .bearer_auth(token)
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await
-            .and_then(|r| r.error_for_status())
-            .expect("a page")
-            .bytes()
-            .await
-            .expect("its body");
-        let tail = String::from_utf8_lossy(&page[page.len().saturating_sub(512)..]).into_owned();
-        let Some(start) = tail.rfind(r#""cursor":""#) else {
-            return cursors;
-        };
-        let rest = &tail[start + r#""cursor":""#.len()..];
-        match rest.find('"').map(|end| &rest[..end]) {
-            Some(c) if !c.is_empty() => cursors.push(c.to_owned()),
-            _ => return cursors,
-        }
-    }
-}
-
-/// curl fetching every page, one request after the other on one
-/// connection (`--next`); seconds.
-async fn curl_next(url: &str, token: &str, cursors: &[String]) -> f64 {
-    let mut args: Vec<String> = Vec::new();
-    let bodies = std::iter::once(r#"{"limit":1000}"#.to_owned()).chain(
-        cursors
-            .iter()
-            .map(|c| format!(r#"{{"limit":1000,"cursor":"{c}"}}"#)),
-    );
-    for (k, body) in bodies.enumerate() {
-        if k > 0 {
-            args.push("--next".into());
-        }
-        args.extend(
-            [
-                "-sS",
-                "--fail",
-                "-o",
-                "/dev/null",
-                "-X",
-                "POST",
-                url,
-                "-H",
-                &format!("Authorization: Bearer {token}"),
-                "-H",
-                "Content-Type: application/json",
-                "-d",
-                &body,
-            ]
-            .map(str::to_owned),
-        );
-    }
-    // On a thread for blocking work: the delay line runs on this runtime.
-    tokio::task::spawn_blocking(move || {
-        let started = Instant::now();
-        let status = std::process::Command::new("curl")
-            .args(&args)
-            .status()
-            .expect("curl runs");
-        assert!(status.success(), "curl failed");
-        started.elapsed().as_secs_f64()
-    })
-    .await
-    .expect("curl's thread")
 }
 
 /// The TUI loading everything (`G`) through `url`; seconds.

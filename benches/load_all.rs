@@ -13,10 +13,13 @@
 //! load_all` (FINDINGS=n, default 1,000,000; RUNS, default 3, each an
 //! export then a load; FINDINGS_BIN, default target/release/findings).
 
+#[path = "support/figures.rs"]
+mod figures;
 #[path = "support/own_core.rs"]
 mod own_core;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use figures::spread;
 use findings_tui::api::{Client, ClientConfig, Token};
 use findings_tui::tui::app::{App, Effect, Msg, Session};
 use findings_tui::tui::keymap::Keymap;
@@ -64,33 +67,22 @@ fn main() {
     }
     println!(
         "  headless export (issues --all --format ndjson --limit 1000)  {} s",
-        spread(&mut exports)
+        spread(&mut exports, 2)
     );
     println!(
         "  TUI, G to the end (streamed, pages of 1,000)               {} s",
-        spread(&mut loads)
+        spread(&mut loads, 2)
     );
     let worst = ratios.iter().copied().fold(f64::MIN, f64::max);
     println!(
         "  ratio TUI / export, run by run {} (target <= 1.2): {}",
-        spread(&mut ratios),
+        spread(&mut ratios, 2),
         if worst <= 1.2 {
             "holds in every run"
         } else {
             "DOES NOT HOLD in every run"
         }
     );
-}
-
-/// "min / median / max" of `values`.
-fn spread(values: &mut [f64]) -> String {
-    values.sort_by(f64::total_cmp);
-    format!(
-        "{:.2} / {:.2} / {:.2}",
-        values[0],
-        values[values.len() / 2],
-        values[values.len() - 1]
-    )
 }
 
 /// The headless export of every finding, its output thrown away; seconds.

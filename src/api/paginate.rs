@@ -121,17 +121,7 @@ pub type SarifRequest = PagesAs<ListIssuesRequest, SarifPage>;
 /// Report findings with only what a SARIF result and its rule read.
 pub type SarifReportRequest = PagesAs<ReportRequest, SarifReportPage>;
 
-impl Page for ListedReportPage {
-    const ITEMS: &'static str = "findings";
-    fn next_cursor(&self) -> Option<&str> {
-        self.cursor.as_deref()
-    }
-    fn item_count(&self) -> usize {
-        self.findings.len()
-    }
-}
-
-impl Page for SarifPage {
+impl<T> Page for IssuesPage<T> {
     const ITEMS: &'static str = "issues";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
@@ -141,23 +131,13 @@ impl Page for SarifPage {
     }
 }
 
-impl Page for SarifReportPage {
+impl<T> Page for FindingsPage<T> {
     const ITEMS: &'static str = "findings";
     fn next_cursor(&self) -> Option<&str> {
         self.cursor.as_deref()
     }
     fn item_count(&self) -> usize {
         self.findings.len()
-    }
-}
-
-impl Page for ListedPage {
-    const ITEMS: &'static str = "issues";
-    fn next_cursor(&self) -> Option<&str> {
-        self.cursor.as_deref()
-    }
-    fn item_count(&self) -> usize {
-        self.issues.len()
     }
 }
 

@@ -27,40 +27,86 @@ pub fn peek_page(bytes: &[u8], items_key: &str) -> Option<PagePeek> {
     Some(peek)
 }
 
-/// The cursor when it is the page's last member, read back from the end
-/// of its text (`…,"cursor":"abc"}`), the page not scanned: a scan of a
-/// page of 1,000 (3 MB) takes 2–3 ms, and it lay on the path from one
-/// page to the next request, where the server waits. The demo writes the
-/// cursor last. Only a non-empty string without escapes is read; anything
-/// else (`null`, another member last, an escape) gives `None`, for
-/// [`peek_page`] to read.
+/// The cursor read back from the end of the page's text, the page not
+/// scanned: a scan of a page of 1,000 (3 MB) takes 2–3 ms, and it lay on
+/// the path from one page to the next request, where the server waits.
+/// The cursor is found among the page's last members when only scalars
+/// follow it (`…,"cursor":"abc"}`, or a report's `…,"cursor":"abc",
+/// "total":1098,"totalCode":646}`), as the demo writes its pages. Only a
+/// non-empty string without escapes is read; anything else (`null`, an
+/// object or array after it, an escape) gives `None`, for [`peek_page`]
+/// to read.
 ///
 /// In valid JSON this is the page's own cursor: the last `}` closes the
-/// page, the member before it is the page's, and a quote not after a
-/// backslash delimits a string. Of text that is not valid JSON it may read
-/// a cursor the decode then refuses; the caller checks the two agree.
+/// page, the members walked back over are the page's, and a quote not
+/// after a backslash delimits a string (each string read is checked to be
+/// after a `:`, a `,` or a `{`). Of text that is not valid JSON it may
+/// read a cursor the decode then refuses; the caller checks the two agree.
 pub fn tail_cursor(bytes: &[u8]) -> Option<&str> {
-    fn trim_end(b: &[u8]) -> &[u8] {
-        let keep = b
-            .iter()
-            .rposition(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
-            .map_or(0, |k| k + 1);
-        &b[..keep]
+    // The members a page may end with after its cursor (a report's totals).
+    const MEMBERS_AFTER: usize = 8;
+    let mut rest = trim_end(trim_end(bytes).strip_suffix(b"}")?);
+    for _ in 0..=MEMBERS_AFTER {
+        let (before_value, value) = scalar_before(rest)?;
+        let key_end = trim_end(trim_end(before_value).strip_suffix(b":")?);
+        let (before_key, key) = plain_string_before(key_end)?;
+        let before = trim_end(before_key);
+        if key == b"cursor" {
+            return match (value, before.last()) {
+                (Scalar::Text(text), Some(b',' | b'{')) if !text.is_empty() => {
+                    std::str::from_utf8(text).ok()
+                }
+                _ => None,
+            };
+        }
+        rest = trim_end(before.strip_suffix(b",")?);
     }
-    let inside = trim_end(trim_end(bytes).strip_suffix(b"}")?);
-    let value_end = inside.strip_suffix(b"\"")?;
-    let open = memchr::memrchr(b'"', value_end)?;
-    let value = &value_end[open + 1..];
-    if value.is_empty() || value.iter().any(|&c| c == b'\\' || c < 0x20) {
+    None
+}
+
+fn trim_end(b: &[u8]) -> &[u8] {
+    let keep = b
+        .iter()
+        .rposition(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+        .map_or(0, |k| k + 1);
+    &b[..keep]
+}
+
+/// A scalar value: a string (its content) or another (a number, `true`,
+/// `false`, `null`).
+enum Scalar<'a> {
+    Text(&'a [u8]),
+    Other,
+}
+
+/// The scalar that ends `text`, and the text before it.
+fn scalar_before(text: &[u8]) -> Option<(&[u8], Scalar<'_>)> {
+    if text.ends_with(b"\"") {
+        let (before, content) = plain_string_before(text)?;
+        return Some((before, Scalar::Text(content)));
+    }
+    for literal in [&b"true"[..], b"false", b"null"] {
+        if let Some(before) = text.strip_suffix(literal) {
+            return Some((before, Scalar::Other));
+        }
+    }
+    let start = text
+        .iter()
+        .rposition(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+        .map_or(0, |k| k + 1);
+    (start < text.len()).then(|| (&text[..start], Scalar::Other))
+}
+
+/// The string that ends `text` when it holds no escape or control
+/// character: the text before it, and its content.
+fn plain_string_before(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let inner_end = text.strip_suffix(b"\"")?;
+    let open = memchr::memrchr(b'"', inner_end)?;
+    let content = &inner_end[open + 1..];
+    if content.iter().any(|&c| c == b'\\' || c < 0x20) {
         return None;
     }
-    let before_value = &value_end[..open];
-    let key_end = trim_end(trim_end(before_value).strip_suffix(b":")?);
-    let before_key = key_end.strip_suffix(b"\"cursor\"")?;
-    if !matches!(trim_end(before_key).last(), Some(b',' | b'{')) {
-        return None;
-    }
-    std::str::from_utf8(value).ok()
+    Some((&inner_end[..open], content))
 }
 
 struct PeekSeed<'k> {
@@ -195,6 +241,7 @@ mod tests {
             r#"{"issues":[{"issue":{"id":"1"}}],"cursor":"c2"}"#,
             "{\"issues\":[{}] ,\n \"cursor\" : \"c=/+2\" }\n",
             r#"{"cursor":"only"}"#,
+            r#"{"issues":[{}],"cursor":"c2","t":-1.5e3,"b":true,"n":null,"s":"x}"}"#,
         ];
         for page in read {
             let full: ListIssuesResponse = crate::json::decode(page.as_bytes()).unwrap();
@@ -204,6 +251,12 @@ mod tests {
                 "{page}"
             );
         }
+        // A report ends with its totals, after the cursor.
+        let report = r#"{"findings":[{"id":"1"}],"cursor":"r2","total":1098,"totalCode":"646","totalSca":304,"totalSecrets":148}"#;
+        let full: crate::api::model::ReportResponse =
+            crate::json::decode(report.as_bytes()).unwrap();
+        assert_eq!(full.cursor.as_deref(), Some("r2"));
+        assert_eq!(tail_cursor(report.as_bytes()), full.cursor.as_deref());
         let left = [
             r#"{"issues":[],"cursor":null}"#,
             r#"{"issues":[],"cursor":""}"#,
@@ -213,6 +266,10 @@ mod tests {
             r#"{"issues":[{"x":"y","cursor":"inner"}]}"#,
             r#"{"issues":[{}],"xcursor":"c2"}"#,
             r#"{"issues":[{}],"other":"\"cursor\":\"c2"}"#,
+            r#"{"issues":[{}],"cursor":"c2","after":{"a":1}}"#,
+            r#"{"issues":[{}],"cursor":"c2","after":[1]}"#,
+            r#"{"issues":[{}],"cursor":7,"total":1}"#,
+            r#"{"issues":[{}],"x":"a\",\"cursor\":\"c2","t":1}"#,
             r#"["cursor","c2"]"#,
             "",
         ];

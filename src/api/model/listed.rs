@@ -8,46 +8,19 @@
 
 use super::enums::*;
 use super::issue::*;
-use super::list::IssueItem;
+use super::pages::{FindingsPage, IssuesPage, ItemOf};
 use super::wire::{self, Timestamp};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 /// A List issues page with only what a list shows of each finding.
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-pub struct ListedPage {
-    #[serde(deserialize_with = "wire::page_items")]
-    pub issues: Vec<ListedItem>,
-    pub cursor: Option<String>,
-}
+pub type ListedPage = IssuesPage<ListedItem>;
 
 /// A report page with only what a list shows of each finding, and the
 /// totals (a table heads with them).
-#[derive(Debug, Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-pub struct ListedReportPage {
-    #[serde(deserialize_with = "wire::page_items")]
-    pub findings: Vec<ListedIssue>,
-    pub cursor: Option<String>,
-    #[serde(flatten)]
-    pub totals: super::report::ReportTotals,
-}
+pub type ListedReportPage = FindingsPage<ListedIssue>;
 
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-pub struct ListedItem {
-    pub issue: Option<ListedIssue>,
-}
-
-impl From<ListedItem> for IssueItem {
-    fn from(item: ListedItem) -> IssueItem {
-        IssueItem {
-            issue: item.issue.map(Issue::from),
-            ..IssueItem::default()
-        }
-    }
-}
+pub type ListedItem = ItemOf<ListedIssue>;
 
 /// The fields of an Issue a list shows (the TUI's rows, their flags and
 /// `/` text; the columns of a table or CSV export) and the client-side

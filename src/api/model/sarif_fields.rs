@@ -11,35 +11,17 @@
 
 use super::enums::*;
 use super::issue::*;
-use super::report::ReportTotals;
+use super::pages::{FindingsPage, IssuesPage, ItemOf};
 use super::wire;
 use serde::Deserialize;
 
 /// A List issues page with only what SARIF reads of each finding.
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-pub struct SarifPage {
-    #[serde(deserialize_with = "wire::page_items")]
-    pub issues: Vec<SarifItem>,
-    pub cursor: Option<String>,
-}
+pub type SarifPage = IssuesPage<SarifItem>;
 
 /// A report page with only what SARIF reads of each finding.
-#[derive(Debug, Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-pub struct SarifReportPage {
-    #[serde(deserialize_with = "wire::page_items")]
-    pub findings: Vec<SarifIssue>,
-    pub cursor: Option<String>,
-    #[serde(flatten)]
-    pub totals: ReportTotals,
-}
+pub type SarifReportPage = FindingsPage<SarifIssue>;
 
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-pub struct SarifItem {
-    pub issue: Option<SarifIssue>,
-}
+pub type SarifItem = ItemOf<SarifIssue>;
 
 /// The fields of an Issue a SARIF result and its rule read.
 #[derive(Debug, Deserialize, Default)]
@@ -174,15 +156,6 @@ impl From<SarifIssue> for Issue {
             }),
             first_detected_at: i.first_detected_at,
             ..Issue::default()
-        }
-    }
-}
-
-impl From<SarifItem> for super::list::IssueItem {
-    fn from(item: SarifItem) -> Self {
-        super::list::IssueItem {
-            issue: item.issue.map(Issue::from),
-            ..Default::default()
         }
     }
 }

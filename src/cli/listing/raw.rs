@@ -1,7 +1,6 @@
 //! List issues items as raw JSON, for `--format json` and `ndjson`: what
 //! the server sent, on one line each, never decoded and encoded again.
 
-use crate::api::Page;
 use crate::api::model::*;
 use crate::export::Record;
 use serde::{Deserialize, Serialize};
@@ -11,23 +10,7 @@ use serde_json::value::RawValue;
 pub(in crate::cli) type RawListRequest = crate::api::PagesAs<ListIssuesRequest, RawListPage>;
 
 /// A List issues page whose items are kept as the server wrote them.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub(in crate::cli) struct RawListPage {
-    #[serde(deserialize_with = "crate::api::model::wire::page_items")]
-    pub(in crate::cli) issues: Vec<RawItem>,
-    cursor: Option<String>,
-}
-
-impl Page for RawListPage {
-    const ITEMS: &'static str = "issues";
-    fn next_cursor(&self) -> Option<&str> {
-        self.cursor.as_deref()
-    }
-    fn item_count(&self) -> usize {
-        self.issues.len()
-    }
-}
+pub(in crate::cli) type RawListPage = IssuesPage<RawItem>;
 
 /// One List issues item: the server's JSON object, checked to be valid JSON
 /// and an object, and put on one line when the server spread it over more.
@@ -142,8 +125,8 @@ impl Record for RawItem {
 #[cfg(test)]
 mod raw_export_tests {
     use super::*;
-    use crate::api::ApiError;
     use crate::api::client::decode;
+    use crate::api::{ApiError, Page};
     use crate::export::{Format, Writer};
 
     const PRETTY_PAGE: &str = r#"{

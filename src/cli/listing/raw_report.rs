@@ -4,8 +4,6 @@
 //! million into the model took the JSON export 3× the raw transfer.
 
 use super::raw::one_line_object;
-use crate::api::Page;
-use crate::api::model::wire;
 use crate::api::model::*;
 use crate::export::Record;
 use serde::{Deserialize, Serialize};
@@ -15,25 +13,7 @@ use serde_json::value::RawValue;
 pub(in crate::cli) type RawReportRequest = crate::api::PagesAs<ReportRequest, RawReportPage>;
 
 /// A report page whose findings are kept as the server wrote them.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub(in crate::cli) struct RawReportPage {
-    #[serde(deserialize_with = "wire::page_items")]
-    pub(in crate::cli) findings: Vec<RawFinding>,
-    pub(in crate::cli) cursor: Option<String>,
-    #[serde(flatten)]
-    pub(in crate::cli) totals: ReportTotals,
-}
-
-impl Page for RawReportPage {
-    const ITEMS: &'static str = "findings";
-    fn next_cursor(&self) -> Option<&str> {
-        self.cursor.as_deref()
-    }
-    fn item_count(&self) -> usize {
-        self.findings.len()
-    }
-}
+pub(in crate::cli) type RawReportPage = FindingsPage<RawFinding>;
 
 /// One report finding: the server's JSON object, on one line.
 #[derive(Debug)]
@@ -72,6 +52,7 @@ impl Record for RawFinding {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::Page;
     use crate::api::client::decode;
 
     #[test]
