@@ -21,16 +21,12 @@
 mod curl;
 #[path = "support/figures.rs"]
 mod figures;
+#[path = "support/tui_load.rs"]
+mod tui_load;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use figures::{median, spread};
-use findings_tui::api::{Client, ClientConfig, Token};
 use findings_tui::demo::{DemoOptions, DemoServer};
-use findings_tui::tui::app::{App, Effect, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::runtime::worker::{self, WorkerCommand};
-use findings_tui::tui::theme::Theme;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -91,7 +87,11 @@ async fn main() {
         let config = config.clone();
         let seconds = tokio::task::spawn_blocking(move || curl::curl_pages(&config));
         curl.push(seconds.await.expect("curl's thread"));
-        tui.push(tui_load(&proxy, server.deployment(), server.token()).await);
+        tui.push(
+            tui_load::load_everything(&proxy, server.deployment(), server.token())
+                .await
+                .0,
+        );
     }
     println!(
         "  curl --next, every page on one connection   {} s (min / median / max)",
@@ -166,38 +166,4 @@ async fn delayed(
     }
     drop(tx);
     let _ = writer.await;
-}
-
-/// The TUI loading everything (`G`) through `url`; seconds.
-async fn tui_load(url: &str, deployment: &str, token: &str) -> f64 {
-    let client =
-        Client::new(ClientConfig::new(url, deployment, Token::new(token))).expect("a client");
-    let (commands, mut replies) = worker::spawn(client);
-    let send = |effects: Vec<Effect>| {
-        for effect in effects {
-            let command = match effect {
-                Effect::Send { id, request } => WorkerCommand::Send { id, request },
-                Effect::Cancel(id) => WorkerCommand::Cancel { id },
-                _ => continue,
-            };
-            commands.send(command).expect("the worker runs");
-        }
-    };
-    let mut app = App::new(
-        Session::default(),
-        Keymap::default_keymap(),
-        Theme::default(),
-        (200, 60),
-    );
-    let started = Instant::now();
-    send(app.start());
-    send(app.update(Msg::Key(KeyEvent::new(
-        KeyCode::Char('G'),
-        KeyModifiers::SHIFT,
-    ))));
-    while !app.issues().list.complete {
-        let reply = replies.recv().await.expect("a reply");
-        send(app.update(Msg::Reply(reply)));
-    }
-    started.elapsed().as_secs_f64()
 }

@@ -17,14 +17,10 @@
 mod figures;
 #[path = "support/own_core.rs"]
 mod own_core;
+#[path = "support/tui_load.rs"]
+mod tui_load;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use figures::spread;
-use findings_tui::api::{Client, ClientConfig, Token};
-use findings_tui::tui::app::{App, Effect, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::runtime::worker::{self, WorkerCommand};
-use findings_tui::tui::theme::Theme;
 use own_core::OwnCoreServer;
 use std::time::Instant;
 
@@ -59,7 +55,11 @@ fn main() {
     let (mut exports, mut loads, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
         let headless = export(&bin, &server);
-        let (tui, loaded) = runtime.block_on(load_all(&server));
+        let (tui, loaded) = runtime.block_on(tui_load::load_everything(
+            &server.url,
+            &server.deployment,
+            &server.token,
+        ));
         println!("  run: export {headless:6.2} s, TUI {tui:6.2} s ({loaded} findings loaded)");
         exports.push(headless);
         loads.push(tui);
@@ -99,43 +99,4 @@ fn export(bin: &str, server: &OwnCoreServer) -> f64 {
         .expect("the findings binary (cargo build --release)");
     assert!(status.success(), "the export failed");
     started.elapsed().as_secs_f64()
-}
-
-/// The TUI loading everything (`G`); seconds, and the findings loaded.
-async fn load_all(server: &OwnCoreServer) -> (f64, usize) {
-    let client = Client::new(ClientConfig::new(
-        &server.url,
-        &server.deployment,
-        Token::new(&server.token),
-    ))
-    .expect("a client");
-    let (commands, mut replies) = worker::spawn(client);
-    let send = |effects: Vec<Effect>| {
-        for effect in effects {
-            let command = match effect {
-                Effect::Send { id, request } => WorkerCommand::Send { id, request },
-                Effect::Cancel(id) => WorkerCommand::Cancel { id },
-                _ => continue,
-            };
-            commands.send(command).expect("the worker runs");
-        }
-    };
-    let mut app = App::new(
-        Session::default(),
-        Keymap::default_keymap(),
-        Theme::default(),
-        (200, 60),
-    );
-    let started = Instant::now();
-    send(app.start());
-    send(app.update(Msg::Key(KeyEvent::new(
-        KeyCode::Char('G'),
-        KeyModifiers::SHIFT,
-    ))));
-    while !app.issues().list.complete {
-        let reply = replies.recv().await.expect("a reply");
-        send(app.update(Msg::Reply(reply)));
-    }
-    let seconds = started.elapsed().as_secs_f64();
-    (seconds, app.issues().list.items.len())
 }

@@ -374,7 +374,7 @@ fn page_then_next<R: PagedRequest>(
             (None, Some(p)) => Some(next(p.cursor.as_deref(), p.items)),
             (None, None) => None,
         };
-        if sent.is_some() && follow == Follow::Ahead {
+        if sent.is_some() {
             // Let the next page's task send its request before the decode
             // is handed to a thread: that thread, woken, may take the core
             // for its whole page, and the server would wait on us (3 ms a
@@ -503,6 +503,20 @@ mod tests {
         assert_eq!(g.next(&page(Some("c1"), 2)).unwrap(), Some("c1".into()));
     }
 
+    /// A demo server of 450 findings, and a client of it.
+    async fn demo_of_450() -> (crate::demo::DemoServer, Client) {
+        use crate::api::{ClientConfig, Token};
+        let server = crate::demo::DemoServer::start_local(crate::demo::DemoOptions {
+            findings: 450,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let config = ClientConfig::new(server.url(), server.deployment(), Token::new("demo-token"));
+        let client = Client::new(config).unwrap();
+        (server, client)
+    }
+
     /// Every page's ids, in order, following as `follow` says.
     async fn ids_following(client: &Client, follow: Follow) -> Vec<String> {
         use futures_util::StreamExt;
@@ -520,17 +534,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn ahead_asks_for_the_next_page_before_the_caller_does() {
-        use crate::api::{ClientConfig, Token};
-        use crate::demo::{DemoOptions, DemoServer};
         use futures_util::StreamExt;
-        let server = DemoServer::start_local(DemoOptions {
-            findings: 450,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let config = ClientConfig::new(server.url(), server.deployment(), Token::new("demo-token"));
-        let client = Client::new(config).unwrap();
+        let (server, client) = demo_of_450().await;
         let req = ListIssuesRequest {
             limit: Some(100),
             ..Default::default()
@@ -584,34 +589,12 @@ mod tests {
         }
     }
 
-    #[derive(Clone)]
-    struct WaitingRequest(ListIssuesRequest);
-
-    impl PagedRequest for WaitingRequest {
-        type Page = WaitsForNext;
-        fn set_cursor(&mut self, cursor: Option<String>) {
-            self.0.cursor = cursor;
-        }
-        async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
-            client.list_issues_answer(&self.0).await
-        }
-    }
-
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn ahead_asks_for_the_next_page_before_decoding_this_one() {
-        use crate::api::{ClientConfig, Token};
-        use crate::demo::{DemoOptions, DemoServer};
         use futures_util::StreamExt;
-        let server = DemoServer::start_local(DemoOptions {
-            findings: 450,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let config = ClientConfig::new(server.url(), server.deployment(), Token::new("demo-token"));
-        let client = Client::new(config).unwrap();
+        let (server, client) = demo_of_450().await;
         assert!(WAITED_ON.set(server).is_ok());
-        let req = WaitingRequest(ListIssuesRequest {
+        let req = PagesAs::<_, WaitsForNext>::new(ListIssuesRequest {
             limit: Some(100),
             ..Default::default()
         });

@@ -114,6 +114,15 @@ pub fn table_rows(area: Rect) -> Rect {
     }
 }
 
+/// The header line just above `rows` (as [`table_rows`] gives them).
+pub fn header_row(rows: Rect) -> Rect {
+    Rect {
+        height: 1,
+        y: rows.y.saturating_sub(1),
+        ..rows
+    }
+}
+
 /// A centred box of at most `width` × `height` cells.
 pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width);

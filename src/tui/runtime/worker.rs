@@ -313,15 +313,18 @@ async fn export_by_id<T: Finding + crate::export::Record + Send + 'static>(
         .chunks(100);
     let mut fetched = std::pin::pin!(fetched);
     while let Some(chunk) = fetched.next().await {
-        let items = chunk
-            .into_iter()
-            .map(|issue| {
-                issue.map(|issue| {
-                    how.fix_prs.lock().learn(&issue);
-                    T::from_issue(issue)
+        let items = {
+            let mut fix_prs = how.fix_prs.lock();
+            chunk
+                .into_iter()
+                .map(|issue| {
+                    issue.map(|issue| {
+                        fix_prs.learn(&issue);
+                        T::from_issue(issue)
+                    })
                 })
-            })
-            .collect::<Result<Vec<T>, _>>()?;
+                .collect::<Result<Vec<T>, _>>()?
+        };
         file = match write_apart(file, items).await? {
             Ok(file) => file,
             Err(e) => return Ok(Err(e)),

@@ -5,6 +5,7 @@
 //! (a state) is whole before a long one (a path) takes the rest. When even
 //! the minimums do not fit, columns are left out in their `drop` order.
 
+use ratatui::layout::Constraint;
 use unicode_width::UnicodeWidthStr;
 
 pub use crate::text::Cut;
@@ -70,6 +71,15 @@ impl Col {
 
 /// Columns between two columns.
 pub const GAP: u16 = 1;
+
+/// The titles and widths of the columns `widths` keeps (as [`layout`]
+/// gives them): a table's header and its constraints.
+pub fn header(cols: &[Col], widths: &[Option<u16>]) -> (Vec<String>, Vec<Constraint>) {
+    cols.iter()
+        .zip(widths)
+        .filter_map(|(col, w)| w.map(|w| (col.title(w), Constraint::Length(w))))
+        .unzip()
+}
 
 /// The width of each column (`None`: left out) for `rows` of cells (one
 /// string per column) in `width` terminal columns.

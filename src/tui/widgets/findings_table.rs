@@ -198,14 +198,14 @@ fn draw<T>(
     // Which cell is the age (styled when over target).
     let age_at = rows.age.map(|_| 2);
     let widths = columns::layout(&cols, &texts, inner.width.saturating_sub(2 * flags as u16));
-    let mut header = vec![String::new(); flags];
-    let mut constraints = vec![Constraint::Length(1); flags];
-    for (col, w) in cols.iter().zip(&widths) {
-        if let Some(w) = *w {
-            header.push(col.title(w));
-            constraints.push(Constraint::Length(w));
-        }
-    }
+    // The flag columns, one cell each, before the others.
+    let (titles, widths_kept) = columns::header(&cols, &widths);
+    let header: Vec<String> = std::iter::repeat_n(String::new(), flags)
+        .chain(titles)
+        .collect();
+    let constraints: Vec<Constraint> = std::iter::repeat_n(Constraint::Length(1), flags)
+        .chain(widths_kept)
+        .collect();
     let table_rows = shown.iter().zip(texts).map(|((r, issue), texts)| {
         let mut cells = Vec::with_capacity(8);
         if let Some(marked) = rows.marked {

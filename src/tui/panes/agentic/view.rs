@@ -13,7 +13,7 @@ use crate::tui::widgets::columns::{self, Col, Cut};
 use crate::tui::widgets::common::{field, heading, paragraph, safe, spinner, time, wrap};
 use crate::tui::widgets::scroll;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table};
@@ -190,14 +190,7 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
         .collect();
     let cols = columns(by_created);
     let widths = columns::layout(&cols, &texts, rows_area.width);
-    let mut header = Vec::new();
-    let mut constraints = Vec::new();
-    for (col, w) in cols.iter().zip(&widths) {
-        if let Some(w) = *w {
-            header.push(col.title(w));
-            constraints.push(Constraint::Length(w));
-        }
-    }
+    let (header, constraints) = columns::header(&cols, &widths);
     let rows: Vec<Row> = shown
         .iter()
         .zip(texts)

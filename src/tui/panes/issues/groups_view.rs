@@ -40,11 +40,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
             key(Action::Groups)
         ));
     f.render_widget(block, table);
-    let header = Rect {
-        height: 1,
-        y: rows.y.saturating_sub(1),
-        ..rows
-    };
+    let header = layout::header_row(rows);
     f.render_widget(
         Paragraph::new(format!("{:>COUNT$}  RULE", "FINDINGS")).style(theme.header_row()),
         header,

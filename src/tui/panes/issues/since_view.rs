@@ -12,7 +12,7 @@ use crate::tui::widgets::columns::{self, Col, Cut};
 use crate::tui::widgets::common::{safe, short_rule, spinner, time};
 use crate::tui::widgets::scroll;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
@@ -115,11 +115,7 @@ fn categories(f: &mut Frame, table: Rect, block: Block<'_>, since: &Since, v: &V
     let theme = v.theme;
     let rows = layout::table_rows(table);
     f.render_widget(block, table);
-    let header = Rect {
-        height: 1,
-        y: rows.y.saturating_sub(1),
-        ..rows
-    };
+    let header = layout::header_row(rows);
     f.render_widget(
         Paragraph::new(format!("{:>COUNT$}  {:<10} WHAT", "FINDINGS", "CHANGE"))
             .style(theme.header_row()),
@@ -226,14 +222,7 @@ fn changes(
         })
         .collect();
     let widths = columns::layout(&cols, &texts, inner.width);
-    let mut header = Vec::new();
-    let mut constraints = Vec::new();
-    for (col, w) in cols.iter().zip(&widths) {
-        if let Some(w) = *w {
-            header.push(col.title(w));
-            constraints.push(Constraint::Length(w));
-        }
-    }
+    let (header, constraints) = columns::header(&cols, &widths);
     let rows = shown.iter().zip(texts).map(|((r, change), texts)| {
         let cells: Vec<Cell> = texts
             .into_iter()
