@@ -4,6 +4,7 @@
 //! TUI's dialog and `:triage`, and `findings triage`, all read it here.
 
 pub mod expiry;
+pub mod setting;
 
 use crate::api::model::wire::{self, typed_name};
 use crate::api::model::*;
@@ -295,6 +296,13 @@ pub struct Target {
     /// Its state before: what undo returns it to.
     pub before: Before,
     pub permission: Option<TriagePermission>,
+    /// Its note, when `note_read` (a list's row keeps no note: a triage
+    /// reads the findings again before it plans their notes).
+    pub note: Option<String>,
+    pub note_read: bool,
+    /// Who last acted on it and when, when its activity was read:
+    /// "alice at 2026-11-28 12:03".
+    pub last_change: Option<String>,
 }
 
 /// A target's triage state and reason before the triage.
@@ -317,6 +325,32 @@ impl Target {
                 .join("  "),
             before: Before::Finding(issue.triage_state.clone(), issue.triage_reason.clone()),
             permission: issue.triage_permission.clone(),
+            note: issue.note.clone().filter(|n| !n.is_empty()),
+            note_read: true,
+            last_change: issue
+                .activity_history
+                .iter()
+                .filter(|e| e.date.is_some())
+                .max_by_key(|e| e.date)
+                .map(|e| {
+                    format!(
+                        "{} at {}",
+                        e.actor.as_deref().unwrap_or("someone"),
+                        e.date
+                            .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+                            .unwrap_or_default()
+                    )
+                }),
+        }
+    }
+
+    /// The same target, its note marked unread (built from a list's row,
+    /// which keeps none).
+    pub fn note_unread(self) -> Target {
+        Target {
+            note: None,
+            note_read: false,
+            ..self
         }
     }
 
@@ -326,6 +360,9 @@ impl Target {
             label: issue.title.clone().unwrap_or_default(),
             before: Before::Agentic(issue.triage_state.clone(), issue.triage_reason.clone()),
             permission: None,
+            note: None,
+            note_read: false,
+            last_change: None,
         }
     }
 

@@ -196,7 +196,7 @@ pub trait Pane: Any {
         let targets: Vec<Target> = issues
             .iter()
             .filter(|i| !i.id().is_empty())
-            .map(Target::finding)
+            .map(|i| Target::finding(i).note_unread())
             .collect();
         (!targets.is_empty()).then_some(targets)
     }

@@ -193,6 +193,7 @@ async fn link_says_who_loses_a_ticket_and_unlink_removes_it() {
     );
     open_menu(&mut h).await;
     h.keys("u");
+    h.settle().await;
     h.key(KeyCode::Enter);
     send(&mut h).await;
     assert!(
@@ -351,6 +352,7 @@ async fn after_a_false_positive_a_memory_shows_the_relevant_findings_then_the_ve
     h.start().await;
     select_ignorable(&mut h);
     command(&mut h, "triage ignored false-positive test fixtures only");
+    h.settle().await;
     h.keys("y");
     h.settle().await;
     let said = h.app.status.clone().unwrap_or_default();

@@ -117,6 +117,7 @@ async fn ignore_one_finding_with_a_note_then_undo() {
     h.key(KeyCode::Enter);
     h.keys("see the ticket");
     h.ctrl('s');
+    h.settle().await;
     let review = h.screen();
     assert!(review.contains("Review: only y sends"), "{review}");
     assert!(review.contains("FINDING_TRIAGE_STATE_IGNORED"), "{review}");
@@ -147,6 +148,7 @@ async fn ignore_one_finding_with_a_note_then_undo() {
     h.key(KeyCode::Esc);
     // u: back to where it was, through the review.
     h.keys("u");
+    h.settle().await;
     assert_eq!(h.app.triage.step, Step::Review);
     assert!(
         h.screen().contains("FINDING_TRIAGE_STATE_UNTRIAGED"),
@@ -171,6 +173,7 @@ async fn marked_findings_go_in_one_request() {
         .collect();
     h.keys("  ");
     command(&mut h, "triage reviewing looking into it");
+    h.settle().await;
     assert_eq!(h.app.triage.step, Step::Review);
     assert!(h.screen().contains("2 findings"), "{}", h.screen());
     h.keys("y");
@@ -241,6 +244,7 @@ async fn an_agentic_issue_is_triaged_from_its_pane() {
     h.settle().await;
     let id = h.app.agentic().list.items[0].id.clone().unwrap();
     command(&mut h, "triage ignored acceptable-risk");
+    h.settle().await;
     assert!(
         h.screen().contains("TRIAGE_STATE_IGNORED"),
         "{}",
@@ -269,6 +273,7 @@ async fn a_failed_triage_keeps_the_draft() {
     h.quiesce().await;
     let id = select_ignorable(&mut h);
     command(&mut h, "triage ignored no-time keep this note");
+    h.settle().await;
     h.server().set_faults(Faults::failing(500).times(1));
     h.keys("y");
     h.settle().await;
@@ -293,6 +298,7 @@ async fn a_gateway_failure_on_the_write_says_outcome_unknown_and_fetches_again()
         h.quiesce().await;
         select_ignorable(&mut h);
         command(&mut h, "triage ignored");
+        h.settle().await;
         h.server().set_faults(Faults::failing(status).times(1));
         let requests = h.server().requests();
         h.keys("y");
@@ -318,6 +324,7 @@ async fn a_timeout_says_outcome_unknown_and_sends_once() {
     let id = select_ignorable(&mut h);
     let before = row_state(&h, &id);
     command(&mut h, "triage ignored");
+    h.settle().await;
     h.server()
         .set_faults(Faults::kind(FaultKind::Hang).times(1));
     let requests = h.server().requests();
@@ -346,6 +353,7 @@ async fn read_only_refuses_the_triage_where_it_is_sent() {
     let writes = count_writes(&h);
     let id = select_ignorable(&mut h);
     command(&mut h, "triage ignored");
+    h.settle().await;
     h.keys("y");
     h.settle().await;
     assert!(popup(&h).contains("--read-only is set: the triage is not sent"));
@@ -391,6 +399,7 @@ async fn the_groups_are_counted_again_after_a_triage() {
     h.key(KeyCode::Tab);
     h.key(KeyCode::Right);
     h.ctrl('s');
+    h.settle().await;
     h.keys("y");
     h.quiesce().await;
     assert_eq!(row_state(&h, &id), Some(AggregateState::IgnoredApp));

@@ -43,6 +43,7 @@ async fn the_marks_a_triage_used_are_cleared_once_it_is_applied() {
     h.keys("  ");
     assert_eq!(h.app.issues().marked.len(), 2);
     command(&mut h, "triage reviewing");
+    h.settle().await;
     h.keys("y");
     h.quiesce().await;
     assert!(h.app.issues().marked.is_empty(), "the marks are spent");
@@ -120,6 +121,7 @@ async fn an_exception_request_is_named_before_and_shown_in_the_list_and_overview
         "{dialog}"
     );
     h.ctrl('s');
+    h.settle().await;
     assert!(h.screen().contains(&id));
     h.keys("y");
     h.quiesce().await;

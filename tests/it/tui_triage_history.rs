@@ -34,10 +34,12 @@ fn busiest_place(h: &crate::common::Harness) -> (String, String) {
 /// The undo under review: its request bodies.
 fn undo_bodies(h: &crate::common::Harness) -> Vec<UpdateFindingsRequest> {
     let draft = h.app.triage.draft.as_ref().expect("a draft under review");
-    let undo = draft.undo.as_ref().expect("an undo");
-    undo.batches
+    assert!(draft.undo.is_some(), "an undo");
+    h.app
+        .triage
+        .reviewed
         .iter()
-        .map(|b| match &b.request {
+        .map(|r| match &r.batch.request {
             ApiRequest::TriageFindings(r) => r.clone(),
             other => panic!("{other:?}"),
         })
@@ -83,6 +85,7 @@ async fn undo_after_a_triage_by_filter_restores_exactly_the_findings_it_changed(
     h.keys("T");
     h.key(KeyCode::Right);
     h.ctrl('s');
+    h.settle().await;
     send(&mut h).await;
     assert_eq!(
         fetched(&h, &first).await.triage_state,
@@ -107,12 +110,14 @@ async fn undo_after_a_triage_by_filter_restores_exactly_the_findings_it_changed(
     );
     assert!(review.contains(&first), "the findings are named: {review}");
     send(&mut h).await;
-    // Skipped (no permission) and already fixing: not changed.
+    // Skipped (no permission) and already fixing with a note of their
+    // own (kept): not changed. Already fixing without a note: given the
+    // note typed, so changed (and in the undo).
     let changed: Vec<String> = before
         .iter()
         .filter(|(_, i)| {
             i.triage_permission != Some(TriagePermission::None)
-                && i.triage_state != Some(TriageState::Fixing)
+                && (i.triage_state != Some(TriageState::Fixing) || i.note.is_none())
         })
         .map(|(id, _)| id.clone())
         .collect();
@@ -128,6 +133,7 @@ async fn undo_after_a_triage_by_filter_restores_exactly_the_findings_it_changed(
     command(&mut h, "clear");
     h.settle().await;
     h.keys("u");
+    h.settle().await;
     let step = h.app.triage.step;
     assert_eq!(step, Step::Review, "{}", h.screen());
     let bodies = undo_bodies(&h);
@@ -173,6 +179,8 @@ async fn undo_after_a_triage_by_filter_restores_exactly_the_findings_it_changed(
             assert_eq!(now.triage_state, Some(TriageState::Fixing), "{id}");
         } else {
             assert_eq!(now.triage_state, was.triage_state, "{id} is back");
+            assert_eq!(now.triage_reason, was.triage_reason, "{id} is back");
+            assert_eq!(now.note, was.note, "{id}'s note is back");
         }
     }
     published::assert_no_violations();
@@ -195,6 +203,7 @@ async fn two_triages_are_listed_and_undone_in_turn() {
     }
     // First: one finding ignored as a false positive.
     command(&mut h, "triage ignored false-positive");
+    h.settle().await;
     send(&mut h).await;
     assert_eq!(row_state(&h, &a), Some(AggregateState::IgnoredApp));
     // Second: two marked findings to reviewing.
@@ -210,6 +219,7 @@ async fn two_triages_are_listed_and_undone_in_turn() {
         h.key(KeyCode::Char(' '));
     }
     command(&mut h, "triage reviewing");
+    h.settle().await;
     send(&mut h).await;
     for id in &b {
         assert_eq!(row_state(&h, id), Some(AggregateState::Reviewing));
@@ -227,6 +237,7 @@ async fn two_triages_are_listed_and_undone_in_turn() {
     h.key(KeyCode::Esc);
     // u: the newest, reviewed, then the one before.
     h.keys("u");
+    h.settle().await;
     assert_eq!(h.app.triage.step, Step::Review);
     let mut ids = undo_bodies(&h)[0].filter.clone().unwrap().ids;
     ids.sort();
@@ -239,6 +250,7 @@ async fn two_triages_are_listed_and_undone_in_turn() {
     }
     assert_eq!(row_state(&h, &a), Some(AggregateState::IgnoredApp));
     h.keys("u");
+    h.settle().await;
     assert_eq!(h.app.triage.step, Step::Review);
     assert_eq!(
         undo_bodies(&h)[0].filter.clone().unwrap().ids,
@@ -251,6 +263,7 @@ async fn two_triages_are_listed_and_undone_in_turn() {
         Some(TriageState::Untriaged)
     );
     h.keys("u");
+    h.settle().await;
     assert_eq!(h.app.triage.step, Step::Hidden);
     let status = h.app.status.clone().unwrap_or_default();
     assert!(status.contains("nothing to undo"), "{status}");

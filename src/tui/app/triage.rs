@@ -17,7 +17,7 @@ impl App {
             Some(detail) => detail
                 .best_issue(&self.enriched)
                 .filter(|i| !i.id().is_empty())
-                .map(|i| vec![Target::finding(i)]),
+                .map(|i| vec![Target::finding(i).note_unread()]),
             None => self.current().triage_targets(),
         }
     }

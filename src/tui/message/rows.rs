@@ -470,8 +470,8 @@ mod tests {
             assert_eq!(row.relevant_since(), issue.relevant_since);
             let summary = row.summary().issue.unwrap();
             assert_eq!(
-                crate::triage::Target::finding(&summary),
-                crate::triage::Target::finding(issue),
+                crate::triage::Target::finding(&summary).note_unread(),
+                crate::triage::Target::finding(issue).note_unread(),
                 "a triage of the row is the triage of the finding"
             );
             assert_eq!(summary.issue_type, issue.issue_type);

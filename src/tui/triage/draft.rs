@@ -2,8 +2,9 @@
 //! note, and how the dialog's keys edit them.
 
 use super::history::Undo;
-use super::plan::{self, Batch, Scope};
+use super::plan::{self, Batch, Check, Scope};
 use crate::api::model::Timestamp;
+use crate::triage::setting::Notes;
 use crate::triage::{Decision, Instead, Kind, Target, expiry, takes_reason};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -15,6 +16,8 @@ pub enum Field {
     /// When an ignore ends (`30d`, `2026-12-25`): written into the note.
     Until,
     Note,
+    /// Whether findings keep their own notes or get the one typed.
+    Notes,
 }
 
 /// What the dialog edits: kept until it has been applied.
@@ -36,6 +39,11 @@ pub struct Draft {
     pub undo: Option<Undo>,
     /// A decision was chosen or typed (a draft never touched is not kept).
     pub edited: bool,
+    /// What happens to the notes the findings have.
+    pub notes: Notes,
+    /// The findings read when the dialog opened (a row keeps no note):
+    /// the notes the dialog shows.
+    pub fresh: Check,
 }
 
 /// The targets the service will not triage as asked, by id.
@@ -59,7 +67,62 @@ impl Draft {
             focus: Field::State,
             undo: None,
             edited: false,
+            notes: Notes::Keep,
+            fresh: Check::Idle,
         }
+    }
+
+    /// The targets as the dialog showed them: read again when it opened
+    /// (with their notes), else as the list had them.
+    pub fn shown(&self) -> Vec<Target> {
+        let targets = self.scope.targets().unwrap_or_default();
+        let Some(fresh) = self.fresh.read() else {
+            return targets.to_vec();
+        };
+        let by_id: std::collections::HashMap<&str, &Target> =
+            fresh.iter().map(|t| (t.id.as_str(), t)).collect();
+        targets
+            .iter()
+            .map(|t| by_id.get(t.id.as_str()).map_or(t, |f| *f).clone())
+            .collect()
+    }
+
+    /// How many of the findings have a note, of how many read (`None`:
+    /// not read yet).
+    pub fn with_notes(&self) -> Option<(usize, usize)> {
+        let shown = self.shown();
+        shown.iter().all(|t| t.note_read).then(|| {
+            (
+                shown.iter().filter(|t| t.note.is_some()).count(),
+                shown.len(),
+            )
+        })
+    }
+
+    /// The read of the dialog's findings answered: a single finding's
+    /// note is put in the dialog to edit (sent as it then reads).
+    pub fn fresh_read(&mut self) {
+        let shown = self.shown();
+        let [one] = shown.as_slice() else {
+            return;
+        };
+        if let Some(note) = &one.note
+            && self.note.is_empty()
+            && self.notes == Notes::Keep
+        {
+            self.note = note.clone();
+            self.notes = Notes::Replace;
+        }
+    }
+
+    /// Whether the dialog offers the choice of keeping or replacing notes:
+    /// several findings, or one whose note is not in the dialog to edit
+    /// (something was typed before it was read).
+    pub fn offers_notes(&self) -> bool {
+        let unread_note =
+            self.notes == Notes::Keep && self.with_notes().is_some_and(|(have, _)| have > 0);
+        self.kind().takes_note()
+            && (self.scope.is_filter() || self.scope.size().unwrap_or(0) > 1 || unread_note)
     }
 
     /// Unsent work: a decision made for findings, not an undo.
@@ -161,22 +224,6 @@ impl Draft {
         apart
     }
 
-    /// The targets the triage changes, as they are before it (what its
-    /// undo returns): not the skipped ones, nor those given an exception
-    /// request instead, nor those already so.
-    pub fn changed_targets(&self) -> Vec<Target> {
-        let Ok(decision) = self.decision() else {
-            return Vec::new();
-        };
-        self.scope
-            .targets()
-            .unwrap_or_default()
-            .iter()
-            .filter(|t| t.instead(&decision).is_none() && !t.already(&decision))
-            .cloned()
-            .collect()
-    }
-
     /// Why it cannot go to review, if it cannot.
     pub fn problem(&self) -> Option<String> {
         if let Scope::Ids(targets) = &self.scope {
@@ -195,7 +242,8 @@ impl Draft {
         self.decision().err()
     }
 
-    /// The requests it becomes.
+    /// The requests of an agentic triage or undo (findings are planned
+    /// once read again: [`plan::plan_triage`]).
     pub fn batches(&self, deployment: &str) -> Vec<Batch> {
         if let Some(undo) = &self.undo {
             return undo.batches.clone();
@@ -219,6 +267,9 @@ pub(super) fn next_field(draft: &Draft, step: isize) -> Field {
     if draft.kind().takes_note() {
         fields.push(Field::Note);
     }
+    if draft.offers_notes() {
+        fields.push(Field::Notes);
+    }
     let at = fields.iter().position(|f| *f == draft.focus).unwrap_or(0) as isize;
     fields[(at + step).rem_euclid(fields.len() as isize) as usize]
 }
@@ -237,6 +288,12 @@ pub(super) fn choose(draft: &mut Draft, step: isize) {
             let at = draft.reason.map_or(0, |i| i + 1) as isize;
             let next = wrap(at + step, n);
             draft.reason = next.checked_sub(1);
+        }
+        Field::Notes => {
+            draft.notes = match draft.notes {
+                Notes::Keep => Notes::Replace,
+                Notes::Replace => Notes::Keep,
+            }
         }
         Field::Until | Field::Note => {}
     }

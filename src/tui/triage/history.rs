@@ -5,6 +5,7 @@
 
 use super::plan::{self, Batch};
 use crate::api::model::Timestamp;
+use crate::triage::setting::Setting;
 use crate::triage::{Kind, Target};
 
 /// One triage that was applied.
@@ -14,8 +15,12 @@ pub struct Applied {
     pub id: u32,
     pub at: Timestamp,
     pub kind: Kind,
-    /// The targets it changed, as they were before it.
+    /// The targets it changed, as they were before it (note included).
     pub targets: Vec<Target>,
+    /// What it set on each finding, in `targets`' order (empty for
+    /// agentic-workflow issues): a finding no longer so was changed by
+    /// someone else since.
+    pub set: Vec<Setting>,
     /// What it set: "ignored (false positive)".
     pub to: String,
     pub by_filter: bool,
@@ -76,7 +81,11 @@ fn tally(labels: impl Iterator<Item = String>) -> Vec<(String, usize)> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Undo {
     pub entry: u32,
+    /// Agentic-workflow issues: the requests. Findings are planned once
+    /// read again ([`plan::plan_undo`] over `back`).
     pub batches: Vec<Batch>,
+    /// Each finding as it was, and what the triage set.
+    pub back: Vec<(Target, Setting)>,
     /// "the triage of 14:02:11 (3 findings: untriaged → fixing)".
     pub what: String,
     /// The ids its requests leave as they are: their earlier state is not
@@ -98,19 +107,21 @@ impl History {
         &mut self,
         at: Timestamp,
         kind: Kind,
-        targets: Vec<Target>,
+        changed: Vec<(Target, Option<Setting>)>,
         to: String,
         by_filter: bool,
     ) {
-        if targets.is_empty() {
+        if changed.is_empty() {
             return;
         }
+        let (targets, set): (Vec<Target>, Vec<Option<Setting>>) = changed.into_iter().unzip();
         self.next += 1;
         self.entries.push(Applied {
             id: self.next,
             at,
             kind,
             targets,
+            set: set.into_iter().flatten().collect(),
             to,
             by_filter,
         });
@@ -142,21 +153,50 @@ impl History {
                 "nothing to undo: no triage of this session is left to undo (:undo-list)".into(),
             );
         };
-        let (back, left): (Vec<Target>, Vec<Target>) = entry
+        let settable = |t: &Target| t.inverse().is_some_and(|d| t.instead(&d).is_none());
+        let left = entry
             .targets
             .iter()
-            .cloned()
-            .partition(|t| t.inverse().is_some_and(|d| t.instead(&d).is_none()));
-        let (batches, _) = plan::undo_batches(&back, deployment);
-        if batches.is_empty() {
+            .filter(|t| !settable(t))
+            .map(|t| t.id.clone())
+            .collect();
+        let (back, batches): (Vec<(Target, Setting)>, Vec<Batch>) = match entry.kind {
+            Kind::Finding => (
+                entry
+                    .targets
+                    .iter()
+                    .zip(&entry.set)
+                    .filter(|(t, _)| settable(t))
+                    .map(|(t, s)| (t.clone(), s.clone()))
+                    .collect(),
+                Vec::new(),
+            ),
+            Kind::Agentic => {
+                let targets: Vec<Target> = entry
+                    .targets
+                    .iter()
+                    .filter(|t| settable(t))
+                    .cloned()
+                    .collect();
+                (Vec::new(), plan::undo_batches(&targets, deployment).0)
+            }
+        };
+        if back.is_empty() && batches.is_empty() {
             return Err("the earlier states cannot be set again: nothing to undo".into());
         }
+        let targets = entry
+            .targets
+            .iter()
+            .filter(|t| settable(t))
+            .cloned()
+            .collect();
         let undo = Undo {
             entry: entry.id,
             batches,
+            back,
             what: format!("the triage of {} ({})", entry.when(), entry.what()),
-            left: left.into_iter().map(|t| t.id).collect(),
+            left,
         };
-        Ok((back, undo))
+        Ok((targets, undo))
     }
 }

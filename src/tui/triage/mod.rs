@@ -10,6 +10,7 @@
 //! has been applied: `T` on other findings starts another draft, never
 //! moves it there.
 
+mod checking;
 mod draft;
 pub mod history;
 pub mod plan;
@@ -31,7 +32,7 @@ use crate::triage::Decision;
 use crate::tui::message::{ApiRequest, Outbox, RequestId};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use history::History;
-use plan::{Matched, Reviewed, Scope};
+use plan::{Check, Matched, Plan, Reviewed, Scope};
 use sending::Sending;
 
 /// Above this many findings a triage by filter asks a second time (unless
@@ -70,6 +71,12 @@ pub struct Triage {
     pub scroll: u16,
     /// What the open review shows and `y` sends.
     pub reviewed: Vec<Reviewed>,
+    /// The findings of the review read again: its requests wait for it.
+    pub check: Check,
+    /// The review's plan on them (findings).
+    pub plan: Option<Plan>,
+    /// `i` on the review: findings someone changed meanwhile are included.
+    pub include_changed: bool,
     /// Why nothing will be sent, when the app is read-only (the dialog
     /// says so before `y`; the outbox refuses at `y`).
     pub read_only: Option<&'static str>,
@@ -88,6 +95,9 @@ impl Triage {
             confirm_above: CONFIRM_ABOVE,
             scroll: 0,
             reviewed: Vec::new(),
+            check: Check::Idle,
+            plan: None,
+            include_changed: false,
             read_only: None,
         }
     }
@@ -121,7 +131,12 @@ impl Triage {
                 }
             )
         });
-        self.in_flight() || listing || self.refresh.is_some()
+        let reading = matches!(self.check, Check::Reading(_))
+            || self
+                .draft
+                .as_ref()
+                .is_some_and(|d| matches!(d.fresh, Check::Reading(_)));
+        self.in_flight() || listing || reading || self.refresh.is_some()
     }
 
     /// Every draft holding a decision not sent, the one in the dialog first.
@@ -190,6 +205,7 @@ impl Triage {
         self.draft = Some(draft);
         self.step = Step::Editing;
         self.list_if_needed(outbox);
+        self.read_fresh(outbox);
     }
 
     /// `:triage STATE [REASON] [NOTE...]` and `:triage-all`: the decision
@@ -235,7 +251,7 @@ impl Triage {
         let mut draft = Draft::new(Scope::Ids(targets));
         draft.undo = Some(undo);
         self.draft = Some(draft);
-        self.open_review();
+        self.open_review(outbox);
     }
 
     /// `:undo-list`: the session's triages, newest first.
@@ -280,15 +296,23 @@ impl Triage {
             self.step = Step::Editing;
             return outbox.status(format!("not ready to review: {problem}"));
         }
-        self.open_review();
+        self.open_review(outbox);
     }
 
-    /// Shows the review of the draft, its requests built once.
-    fn open_review(&mut self) {
+    /// Shows the review of the draft, its requests built once: an
+    /// agentic triage's at once, findings' once they are read again.
+    fn open_review(&mut self, outbox: &mut Outbox) {
         let Some(draft) = &self.draft else { return };
-        self.reviewed = Reviewed::of(draft.batches(&self.deployment));
         self.step = Step::Review;
         self.scroll = 0;
+        self.include_changed = false;
+        self.plan = None;
+        if draft.kind().takes_note() {
+            self.reviewed.clear();
+            self.start_check(outbox);
+        } else {
+            self.reviewed = Reviewed::of(draft.batches(&self.deployment));
+        }
     }
 
     /// Closes the dialog; a draft with a decision stays with its findings
@@ -316,6 +340,7 @@ impl Triage {
             Step::Editing => self.edit_key(key, now, outbox),
             Step::Review => match key.code {
                 KeyCode::Char('y') => self.confirm(outbox),
+                KeyCode::Char('i') => self.include_meanwhile(outbox),
                 KeyCode::Esc | KeyCode::Char('n') => {
                     if self.draft.as_ref().is_some_and(|d| d.undo.is_some()) {
                         self.close(outbox);

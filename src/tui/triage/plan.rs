@@ -3,6 +3,7 @@
 //! put it back), and the batches of requests, sent one at a time.
 
 use crate::api::model::*;
+use crate::triage::setting::{Group, Notes, Setting};
 use crate::triage::{Decision, Kind, Target};
 use crate::tui::message::{ApiRequest, RequestId};
 
@@ -240,32 +241,329 @@ fn agentic_batch(decision: &Decision, id: &str, deployment: &str, heading: Strin
     }
 }
 
-/// The requests that put every target back as it was before: one per
-/// earlier state (findings that shared one go together), and the targets
-/// whose earlier state cannot be set again.
+/// The requests that put agentic-workflow issues back as they were (one
+/// per issue), and the ids whose earlier state cannot be set again.
+/// Findings are put back by [`plan_undo`], after they are read again.
 pub fn undo_batches(targets: &[Target], deployment: &str) -> (Vec<Batch>, Vec<String>) {
-    let mut groups: Vec<(Decision, Vec<String>)> = Vec::new();
+    let mut batches = Vec::new();
     let mut left = Vec::new();
     for target in targets {
-        let Some(decision) = target.inverse() else {
-            left.push(target.id.clone());
-            continue;
-        };
-        match groups.iter_mut().find(|(d, _)| *d == decision) {
-            Some((_, ids)) => ids.push(target.id.clone()),
-            None => groups.push((decision, vec![target.id.clone()])),
-        }
-    }
-    let mut batches = Vec::new();
-    for (decision, ids) in groups {
-        let heading = format!("back to {}", decision.describe());
-        match decision.kind() {
-            Kind::Finding => batches.push(findings_batch(&decision, ids, deployment, heading)),
-            Kind::Agentic => batches.extend(
-                ids.iter()
-                    .map(|id| agentic_batch(&decision, id, deployment, heading.clone())),
-            ),
+        match target.inverse() {
+            Some(decision) => batches.push(agentic_batch(
+                &decision,
+                &target.id,
+                deployment,
+                format!("back to {}", decision.describe()),
+            )),
+            None => left.push(target.id.clone()),
         }
     }
     (batches, left)
+}
+
+/// The findings of a triage (or undo) read again when its review opens:
+/// what the requests are planned on, and how anyone else's change since
+/// they were shown is found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Check {
+    #[default]
+    Idle,
+    Reading(RequestId),
+    Read(Vec<Target>),
+    Failed(String),
+}
+
+impl Check {
+    pub fn read(&self) -> Option<&[Target]> {
+        match self {
+            Check::Read(targets) => Some(targets),
+            _ => None,
+        }
+    }
+
+    /// The request that reads `ids` again, with their activity (who
+    /// changed them) and notes.
+    pub fn request(ids: Vec<String>) -> ApiRequest {
+        let mut request = ListIssuesRequest::of_ids(ids);
+        // Pages of at most the size every deployment takes.
+        request.limit = request.limit.map(|n| n.clamp(1, 1000));
+        ApiRequest::MatchingTargets(request)
+    }
+
+    /// The answer to the read `id`, if it is this check's.
+    pub fn answered(&mut self, id: RequestId, result: &crate::tui::message::ApiResult) -> bool {
+        if *self != Check::Reading(id) {
+            return false;
+        }
+        *self = match result {
+            Ok(crate::tui::message::ApiResponse::Targets(targets, _)) => {
+                Check::Read(targets.clone())
+            }
+            Ok(_) => Check::Failed("the server's answer is not a listing".into()),
+            Err(e) => Check::Failed(e.to_string()),
+        };
+        true
+    }
+}
+
+/// A finding someone changed between its showing and the review.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meanwhile {
+    pub id: String,
+    /// "reviewing → ignored (no time), its note, by alice at 2026-11-28 12:03".
+    pub what: String,
+}
+
+/// A triage or undo as planned on the findings read again: its requests,
+/// what its undo will need, and what the review must say before `y`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Plan {
+    pub batches: Vec<Batch>,
+    /// Each finding it changes, as it is now (what its undo returns to),
+    /// and what it sets.
+    pub record: Vec<(Target, Setting)>,
+    /// Changed by someone else since shown: left out unless included.
+    pub meanwhile: Vec<Meanwhile>,
+    pub included: bool,
+    /// Not answered by the server any more (removed, or out of reach).
+    pub gone: Vec<String>,
+    /// Already so, note included: nothing to send.
+    pub unchanged: usize,
+    /// Findings keeping their own note; whose note is replaced; removed.
+    pub notes_kept: usize,
+    pub notes_replaced: Vec<String>,
+    pub notes_removed: Vec<String>,
+}
+
+impl Plan {
+    /// How it treats notes, in a line (empty: it touches none).
+    pub fn notes_line(&self) -> String {
+        let mut said = Vec::new();
+        if self.notes_kept > 0 {
+            said.push(format!(
+                "{} keep{} {} own note",
+                counted(self.notes_kept),
+                if self.notes_kept == 1 { "s" } else { "" },
+                if self.notes_kept == 1 { "its" } else { "their" }
+            ));
+        }
+        if !self.notes_replaced.is_empty() {
+            said.push(format!(
+                "replaces the note of {}: {}",
+                counted(self.notes_replaced.len()),
+                id_list(self.notes_replaced.iter().map(String::as_str), 8)
+            ));
+        }
+        if !self.notes_removed.is_empty() {
+            said.push(format!(
+                "removes the note of {}: {}",
+                counted(self.notes_removed.len()),
+                id_list(self.notes_removed.iter().map(String::as_str), 8)
+            ));
+        }
+        said.join("; ")
+    }
+}
+
+fn counted(n: usize) -> String {
+    format!(
+        "{} {}",
+        crate::text::thousands(n as i64),
+        crate::triage::Kind::Finding.noun(n)
+    )
+}
+
+/// What changed between `shown` and `now`, by whom (`None`: nothing).
+fn changed_since(shown: &Target, shown_setting: Option<&Setting>, now: &Target) -> Option<String> {
+    let now_setting = Setting::of(now)?;
+    let mut what = Vec::new();
+    match shown_setting {
+        Some(was) => {
+            if !was.same_state(&now_setting) {
+                what.push(format!("{} → {}", was.describe(), now_setting.describe()));
+            }
+            if was.note != now_setting.note {
+                what.push("its note".to_owned());
+            }
+        }
+        None => {
+            // Shown from a row: its state and reason, not its note.
+            let row = Target {
+                note: None,
+                note_read: true,
+                ..shown.clone()
+            };
+            let was = Setting::of(&row)?;
+            if !was.same_state(&now_setting) {
+                what.push(format!("{} → {}", was.describe(), now_setting.describe()));
+            }
+        }
+    }
+    if what.is_empty() {
+        return None;
+    }
+    if let Some(by) = &now.last_change {
+        what.push(format!("by {by}"));
+    }
+    Some(what.join(", "))
+}
+
+/// The targets of `now` by id.
+fn by_id(now: &[Target]) -> std::collections::HashMap<&str, &Target> {
+    now.iter().map(|t| (t.id.as_str(), t)).collect()
+}
+
+/// A finding triage planned on the findings as read again (`now`): each
+/// shown target gets `decision` with `notes`; one changed since it was
+/// shown is left out unless `include`; the set apart are not recorded.
+pub fn plan_triage(
+    decision: &Decision,
+    notes: Notes,
+    shown: &[Target],
+    now: &[Target],
+    include: bool,
+    deployment: &str,
+) -> Plan {
+    let now_by_id = by_id(now);
+    let mut plan = Plan {
+        included: include,
+        ..Plan::default()
+    };
+    let mut planned: Vec<(&Target, Setting, Setting)> = Vec::new();
+    for target in shown {
+        let Some(current) = now_by_id.get(target.id.as_str()).copied() else {
+            plan.gone.push(target.id.clone());
+            continue;
+        };
+        let Some(now_setting) = Setting::of(current) else {
+            plan.gone.push(target.id.clone());
+            continue;
+        };
+        if let Some(what) = changed_since(target, Setting::of(target).as_ref(), current) {
+            plan.meanwhile.push(Meanwhile {
+                id: target.id.clone(),
+                what,
+            });
+            if !include {
+                continue;
+            }
+        }
+        if current.instead(decision) == Some(crate::triage::Instead::Skipped) {
+            continue;
+        }
+        let Some(to) = crate::triage::setting::planned(decision, &now_setting, notes) else {
+            continue;
+        };
+        planned.push((current, now_setting, to));
+    }
+    for (target, now, to) in &planned {
+        if now == to {
+            plan.unchanged += 1;
+            continue;
+        }
+        match (&now.note, &to.note) {
+            (Some(a), Some(b)) if a == b => plan.notes_kept += 1,
+            (Some(_), Some(_)) => plan.notes_replaced.push(target.id.clone()),
+            (Some(_), None) => plan.notes_removed.push(target.id.clone()),
+            _ => {}
+        }
+        if target.instead(decision).is_none() {
+            plan.record.push(((*target).clone(), to.clone()));
+        }
+    }
+    let groups = crate::triage::setting::grouped(
+        planned.iter().map(|(t, now, to)| (t.id.as_str(), now, to)),
+    );
+    plan.batches = groups
+        .into_iter()
+        .map(|g| setting_batch(&g, deployment, g.setting.describe_with_note()))
+        .collect();
+    plan
+}
+
+/// The undo of `back` (each finding as it was, and what the triage set)
+/// planned on the findings as read again: each goes back to what it was;
+/// one changed since the triage is left out unless `include`.
+pub fn plan_undo(
+    back: &[(Target, Setting)],
+    now: &[Target],
+    include: bool,
+    deployment: &str,
+) -> Plan {
+    let now_by_id = by_id(now);
+    let mut plan = Plan {
+        included: include,
+        ..Plan::default()
+    };
+    let mut planned: Vec<(&str, Setting, Setting)> = Vec::new();
+    for (before, set) in back {
+        let (Some(current), Some(to)) = (
+            now_by_id.get(before.id.as_str()).copied(),
+            Setting::of(before),
+        ) else {
+            plan.gone.push(before.id.clone());
+            continue;
+        };
+        let Some(now_setting) = Setting::of(current) else {
+            plan.gone.push(before.id.clone());
+            continue;
+        };
+        if now_setting != *set {
+            let mut what = vec![format!(
+                "now {} where the triage set {}",
+                now_setting.describe(),
+                set.describe()
+            )];
+            if now_setting.note != set.note {
+                what = vec![if now_setting.same_state(set) {
+                    "its note".to_owned()
+                } else {
+                    format!("{} → {}, its note", set.describe(), now_setting.describe())
+                }];
+            }
+            if let Some(by) = &current.last_change {
+                what.push(format!("by {by}"));
+            }
+            plan.meanwhile.push(Meanwhile {
+                id: before.id.clone(),
+                what: what.join(", "),
+            });
+            if !include {
+                continue;
+            }
+        }
+        planned.push((before.id.as_str(), now_setting, to));
+    }
+    for (id, now, to) in &planned {
+        if now == to {
+            plan.unchanged += 1;
+        } else if to.note.is_none() && now.note.is_some() {
+            plan.notes_removed.push((*id).to_owned());
+        }
+    }
+    let groups =
+        crate::triage::setting::grouped(planned.iter().map(|(id, now, to)| (*id, now, to)));
+    plan.batches = groups
+        .into_iter()
+        .map(|g| {
+            setting_batch(
+                &g,
+                deployment,
+                format!("back to {}", g.setting.describe_with_note()),
+            )
+        })
+        .collect();
+    plan
+}
+
+/// The request of one group: its findings by id get its setting.
+fn setting_batch(group: &Group, deployment: &str, heading: String) -> Batch {
+    let mut request =
+        UpdateFindingsRequest::for_ids(group.ids.clone(), group.setting.params(group.clears));
+    request.deployment_id = Some(deployment.to_owned());
+    Batch {
+        request: ApiRequest::TriageFindings(request),
+        ids: group.ids.clone(),
+        heading,
+    }
 }

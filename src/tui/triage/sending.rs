@@ -3,11 +3,12 @@
 //! marks it used cleared, the findings fetched again (with their activity,
 //! so an exception request made instead of an ignore shows).
 
-use super::plan::{Batch, Matched, Scope};
+use super::plan::{Batch, Check, Matched, Scope};
 use super::{Draft, Step, Triage};
 use crate::api::WriteOutcome;
 use crate::api::model::*;
 use crate::text::capitalised;
+use crate::triage::setting::Setting;
 use crate::triage::{Kind, Target};
 use crate::tui::message::{
     ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Outbox, RequestId,
@@ -47,8 +48,9 @@ pub(super) struct Sending {
 /// What a triage leaves behind once applied.
 #[derive(Debug, Clone)]
 struct Record {
-    /// The targets it changes, as they were (what its undo returns to).
-    changed: Vec<Target>,
+    /// The targets it changes, as they were (what its undo returns to),
+    /// and what it sets on each finding.
+    changed: Vec<(Target, Option<Setting>)>,
     /// "ignored (false positive)".
     to: String,
     /// The ids it was for: their marks are spent.
@@ -59,6 +61,27 @@ impl Triage {
     /// `y` on the review: sends, or for many findings asks once more.
     pub(super) fn confirm(&mut self, outbox: &mut Outbox) {
         let Some(draft) = &self.draft else { return };
+        if draft.kind().takes_note() {
+            match (&self.check, &self.plan) {
+                (Check::Reading(_) | Check::Idle, _) | (Check::Read(_), None) => {
+                    return outbox.status(
+                        "still reading the findings again (their notes, and changes by anyone else): y sends once the review shows the requests",
+                    );
+                }
+                (Check::Failed(why), _) => {
+                    return outbox.status(format!(
+                        "the findings could not be read again ({}): not sent; Esc, then review again",
+                        crate::text::one_line(why)
+                    ));
+                }
+                (Check::Read(_), Some(plan)) if plan.batches.is_empty() => {
+                    return outbox.status(
+                        "nothing to send: every finding is already so, or left out (see the review)",
+                    );
+                }
+                (Check::Read(_), Some(_)) => {}
+            }
+        }
         if let Scope::Filter { matched, .. } = &draft.scope {
             match matched {
                 Matched::Listing(_) => {
@@ -107,14 +130,26 @@ impl Triage {
             self.step = Step::Review;
             return;
         };
-        let n = draft.scope.size().unwrap_or(0);
+        // The findings its requests name (not those already so).
+        let n = match &self.plan {
+            Some(_) => queue.iter().chain([&batch]).map(|b| b.ids.len()).sum(),
+            None => draft.scope.size().unwrap_or(0),
+        };
         let to = draft.decision().map(|d| d.describe()).unwrap_or_default();
         let what = match &draft.undo {
             Some(undo) => format!("undo of {}", undo.what),
             None => format!("{n} {} → {to}", draft.kind().noun(n)),
         };
+        let changed = match &self.plan {
+            Some(plan) => plan
+                .record
+                .iter()
+                .map(|(t, set)| (t.clone(), Some(set.clone())))
+                .collect(),
+            None => agentic_changed(draft),
+        };
         let record = draft.undo.is_none().then(|| Record {
-            changed: draft.changed_targets(),
+            changed,
             to,
             ids: draft.scope.ids(),
         });
@@ -167,7 +202,7 @@ impl Triage {
             }
             return true;
         }
-        if self.on_listed(id, &result) {
+        if self.on_checked(id, &result) || self.on_listed(id, &result, outbox) {
             return true;
         }
         let Some(mut sending) = self.sending.take().filter(|s| s.id == id) else {
@@ -238,7 +273,7 @@ impl Triage {
     }
 
     /// The listing of a triage by filter, if `id` is its.
-    fn on_listed(&mut self, id: RequestId, result: &ApiResult) -> bool {
+    fn on_listed(&mut self, id: RequestId, result: &ApiResult, outbox: &mut Outbox) -> bool {
         let Some(Draft {
             scope: Scope::Filter { matched, .. },
             ..
@@ -256,9 +291,9 @@ impl Triage {
             Ok(_) => Matched::Failed("unexpected answer".into()),
             Err(e) => Matched::Failed(e.to_string()),
         };
-        // The review names them now (its bodies are the same).
+        // The review names them now, and reads them again.
         if self.step == Step::Review {
-            self.open_review();
+            self.open_review(outbox);
         }
         true
     }
@@ -405,4 +440,20 @@ pub(crate) fn outcome_words(outcome: WriteOutcome, what: &str) -> String {
             "The server accepted it (2xx) but its answer could not be read: {what} was probably applied; it was not retried."
         ),
     }
+}
+
+/// The agentic-workflow issues a triage changes, as they are before it:
+/// not those given an exception request instead, nor those already so.
+fn agentic_changed(draft: &Draft) -> Vec<(Target, Option<Setting>)> {
+    let Ok(decision) = draft.decision() else {
+        return Vec::new();
+    };
+    draft
+        .scope
+        .targets()
+        .unwrap_or_default()
+        .iter()
+        .filter(|t| t.instead(&decision).is_none() && !t.already(&decision))
+        .map(|t| (t.clone(), None))
+        .collect()
 }

@@ -1,4 +1,4 @@
-use super::plan::{Matched, Scope};
+use super::plan::{Check, Matched, Scope};
 use super::*;
 use crate::api::ApiError;
 use crate::triage::Target;
@@ -63,6 +63,55 @@ fn now() -> Timestamp {
         .to_utc()
 }
 
+/// Answers the reads the triage has in flight (the dialog's and the
+/// review's) with the findings of `server` they ask for: the findings as
+/// the server has them now.
+fn answer_reads(t: &mut Triage, outbox: &mut Outbox, server: &[Target]) {
+    let mut pending = Vec::new();
+    if let Check::Reading(id) = t.check {
+        pending.push(id);
+    }
+    if let Some(Check::Reading(id)) = t.draft.as_ref().map(|d| d.fresh.clone()) {
+        pending.push(id);
+    }
+    for id in pending {
+        let asked: Vec<String> = outbox
+            .requests()
+            .into_iter()
+            .find_map(|(rid, r)| match r {
+                ApiRequest::MatchingTargets(r) if rid == id => {
+                    Some(r.filter.clone().unwrap_or_default().ids)
+                }
+                _ => None,
+            })
+            .expect("a read by id");
+        let answer = server
+            .iter()
+            .filter(|t| asked.contains(&t.id))
+            .cloned()
+            .collect();
+        assert!(t.on_reply(id, Ok(ApiResponse::Targets(answer, true)), now(), outbox));
+    }
+}
+
+/// A finding with a note.
+fn noted(id: &str, state: Option<TriageState>, note: Option<&str>) -> Target {
+    Target::finding(&Issue {
+        id: Some(id.into()),
+        triage_state: state,
+        note: note.map(str::to_owned),
+        ..Issue::default()
+    })
+}
+
+/// The review's request bodies, as JSON.
+fn reviewed_bodies(t: &Triage) -> Vec<serde_json::Value> {
+    t.reviewed
+        .iter()
+        .map(|r| serde_json::from_str(&r.body).unwrap())
+        .collect()
+}
+
 fn answer(updated: i64) -> ApiResult {
     Ok(ApiResponse::Triaged(UpdateFindingsResponse {
         issue_count: Some(updated),
@@ -75,12 +124,13 @@ fn answer(updated: i64) -> ApiResult {
 /// on its review.
 fn reviewed(ids: &[&str], note: &str, outbox: &mut Outbox) -> Triage {
     let mut t = Triage::new("42");
-    let targets = ids
+    let targets: Vec<Target> = ids
         .iter()
         .map(|id| finding(id, Some(TriageState::Untriaged), None))
         .collect();
-    t.open(Scope::Ids(targets), outbox);
+    t.open(Scope::Ids(targets.clone()), outbox);
     assert_eq!(t.step, Step::Editing);
+    answer_reads(&mut t, outbox, &targets);
     // State: ignored is first. Tab to the reason, → to false positive,
     // Tab past "until" (never) to the note.
     t.on_key(key(KeyCode::Tab), now(), outbox);
@@ -90,6 +140,10 @@ fn reviewed(ids: &[&str], note: &str, outbox: &mut Outbox) -> Triage {
     type_text(&mut t, note, outbox);
     t.on_key(ctrl('s'), now(), outbox);
     assert_eq!(t.step, Step::Review, "{:?}", statuses(outbox));
+    // y waits for the findings read again.
+    t.on_key(key(KeyCode::Char('y')), now(), outbox);
+    assert!(writes(outbox).is_empty(), "nothing before the check");
+    answer_reads(&mut t, outbox, &targets);
     t
 }
 
@@ -119,8 +173,10 @@ fn the_dialog_sends_exactly_the_reviewed_body_once_and_only_on_y() {
         })
     );
     // What the review showed is that body.
-    let shown = t.draft.as_ref().unwrap().batches("42")[0].body();
-    assert_eq!(shown, serde_json::to_string_pretty(body).unwrap());
+    assert_eq!(
+        t.reviewed[0].body,
+        serde_json::to_string_pretty(body).unwrap()
+    );
     // A second y while in flight sends nothing more.
     t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     assert_eq!(writes(&outbox).len(), 1);
@@ -131,7 +187,8 @@ fn an_ignore_until_a_date_writes_its_expiry_into_the_reviewed_note() {
     let mut outbox = Outbox::default();
     let mut t = Triage::new("42");
     let target = finding("7", Some(TriageState::Untriaged), None);
-    t.open(Scope::Ids(vec![target]), &mut outbox);
+    t.open(Scope::Ids(vec![target.clone()]), &mut outbox);
+    answer_reads(&mut t, &mut outbox, std::slice::from_ref(&target));
     // Reason, then "until": a span read at the time it is typed.
     t.on_key(key(KeyCode::Tab), now(), &mut outbox);
     t.on_key(key(KeyCode::Tab), now(), &mut outbox);
@@ -150,6 +207,7 @@ fn an_ignore_until_a_date_writes_its_expiry_into_the_reviewed_note() {
     type_text(&mut t, "accepted until the rewrite", &mut outbox);
     t.on_key(ctrl('s'), now(), &mut outbox);
     assert_eq!(t.step, Step::Review);
+    answer_reads(&mut t, &mut outbox, &[target]);
     t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let sent = writes(&outbox);
     let ApiRequest::TriageFindings(body) = &sent[0].1 else {
@@ -301,7 +359,7 @@ fn read_only_refuses_where_the_request_is_made() {
     let mut outbox = Outbox::new(true);
     let mut t = reviewed(&["7"], "", &mut outbox);
     t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
-    assert!(outbox.requests().is_empty());
+    assert!(writes(&outbox).is_empty());
     assert_eq!(t.step, Step::Review);
     assert!(
         statuses(&outbox)
@@ -319,19 +377,21 @@ fn undo_puts_each_finding_back_one_request_at_a_time() {
         finding("2", None, None),
         finding("3", Some(TriageState::Reviewing), None),
     ];
-    t.open_with(Scope::Ids(targets), "fixing", &mut outbox)
+    t.open_with(Scope::Ids(targets.clone()), "fixing", &mut outbox)
         .unwrap();
+    answer_reads(&mut t, &mut outbox, &targets);
     t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
     t.on_reply(id, answer(3), now(), &mut outbox);
     outbox.events.clear();
     t.undo(&mut outbox);
     assert_eq!(t.step, Step::Review);
-    let batches = t.draft.as_ref().unwrap().batches("42");
-    let bodies: Vec<serde_json::Value> = batches
+    let fixing: Vec<Target> = ["1", "2", "3"]
         .iter()
-        .map(|b| serde_json::from_str(&b.body()).unwrap())
+        .map(|id| finding(id, Some(TriageState::Fixing), None))
         .collect();
+    answer_reads(&mut t, &mut outbox, &fixing);
+    let bodies = reviewed_bodies(&t);
     assert_eq!(bodies.len(), 2);
     assert_eq!(bodies[0]["filter"]["ids"], serde_json::json!(["1", "3"]));
     assert_eq!(
@@ -386,10 +446,11 @@ fn a_triage_by_filter_is_counted_before_it_can_be_sent_and_asks_twice_when_large
         .collect();
     t.on_reply(
         count_id,
-        Ok(ApiResponse::Targets(listed, true)),
+        Ok(ApiResponse::Targets(listed.clone(), true)),
         now(),
         &mut outbox,
     );
+    answer_reads(&mut t, &mut outbox, &listed);
     t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     assert_eq!(t.step, Step::ConfirmAgain);
     assert!(writes(&outbox).is_empty());
@@ -398,26 +459,47 @@ fn a_triage_by_filter_is_counted_before_it_can_be_sent_and_asks_twice_when_large
     let ApiRequest::TriageFindings(body) = &sent[0].1 else {
         panic!()
     };
-    assert_eq!(body.filter.as_ref(), Some(&filter));
-    assert_eq!(body.issue_types, vec![IssueType::Sast]);
+    // Exactly the findings listed and reviewed, by id (never findings
+    // the filter matches only later, which undo would not know).
+    let ids = &body.filter.as_ref().unwrap().ids;
+    assert_eq!(ids.len(), 120);
+    assert!(body.filter.as_ref().unwrap().rules.is_empty());
     assert_eq!(
         body.params.as_ref().unwrap().note.as_deref(),
         Some("legacy code")
     );
     t.on_reply(sent[0].0, answer(120), now(), &mut outbox);
-    // Its undo is bound to the 120 listed, by id, back to reviewing.
+    // Its undo is bound to the 120 listed, by id, back to reviewing, and
+    // takes the triage's note away again.
     assert_eq!(t.history.len(), 1);
     t.undo(&mut outbox);
-    let undo = &t.draft.as_ref().unwrap().undo.as_ref().unwrap().batches;
-    let ApiRequest::TriageFindings(body) = &undo[0].request else {
+    let ignored: Vec<Target> = (0..120)
+        .map(|k| {
+            let mut t = noted(
+                &k.to_string(),
+                Some(TriageState::Ignored),
+                Some("legacy code"),
+            );
+            t.before = crate::triage::Before::Finding(
+                Some(TriageState::Ignored),
+                Some(TriageReason::AcceptableRisk),
+            );
+            t
+        })
+        .collect();
+    answer_reads(&mut t, &mut outbox, &ignored);
+    let ApiRequest::TriageFindings(body) = &t.reviewed[0].batch.request else {
         panic!()
     };
     let filter = body.filter.as_ref().unwrap();
     assert_eq!(filter.ids.len(), 120);
     assert!(filter.rules.is_empty(), "not the filter");
+    let params = body.params.as_ref().unwrap();
+    assert_eq!(params.triage_state, Some(TriageState::Reviewing));
     assert_eq!(
-        body.params.as_ref().unwrap().triage_state,
-        Some(TriageState::Reviewing)
+        params.note.as_deref(),
+        Some(""),
+        "the triage's note removed"
     );
 }
 
@@ -546,8 +628,9 @@ fn an_undo_never_makes_an_exception_request_and_says_who_stays() {
         // No permission: skipped by the triage, so not in its undo.
         finding("3", None, Some(TriagePermission::None)),
     ];
-    t.open_with(Scope::Ids(targets), "fixing", &mut outbox)
+    t.open_with(Scope::Ids(targets.clone()), "fixing", &mut outbox)
         .unwrap();
+    answer_reads(&mut t, &mut outbox, &targets);
     t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     let (id, _) = writes(&outbox)[0].clone();
     t.on_reply(id, answer(2), now(), &mut outbox);
@@ -556,7 +639,20 @@ fn an_undo_never_makes_an_exception_request_and_says_who_stays() {
     t.undo(&mut outbox);
     let undo = t.draft.as_ref().unwrap().undo.clone().unwrap();
     assert_eq!(undo.left, vec!["1".to_owned()]);
-    let ApiRequest::TriageFindings(body) = &undo.batches[0].request else {
+    let now_fixing = vec![
+        finding(
+            "1",
+            Some(TriageState::Fixing),
+            Some(TriagePermission::Request),
+        ),
+        finding(
+            "2",
+            Some(TriageState::Fixing),
+            Some(TriagePermission::Request),
+        ),
+    ];
+    answer_reads(&mut t, &mut outbox, &now_fixing);
+    let ApiRequest::TriageFindings(body) = &t.reviewed[0].batch.request else {
         panic!()
     };
     assert_eq!(body.filter.as_ref().unwrap().ids, vec!["2".to_owned()]);
@@ -564,4 +660,249 @@ fn an_undo_never_makes_an_exception_request_and_says_who_stays() {
         body.params.as_ref().unwrap().triage_state,
         Some(TriageState::Untriaged)
     );
+}
+
+/// `t` with the reason of `reason` too.
+fn with_reason(mut t: Target, reason: TriageReason) -> Target {
+    if let crate::triage::Before::Finding(state, _) = &t.before {
+        t.before = crate::triage::Before::Finding(state.clone(), Some(reason));
+    }
+    t
+}
+
+fn screen(t: &Triage) -> String {
+    use ratatui::{Terminal, backend::TestBackend};
+    let mut term = Terminal::new(TestBackend::new(100, 40)).unwrap();
+    let theme = crate::tui::theme::Theme::no_color();
+    term.draw(|f| draw(f, f.area(), t, &theme)).unwrap();
+    let buf = term.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn no_note_typed_keeps_each_findings_own_and_undo_puts_every_note_back() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let before = vec![
+        noted("1", Some(TriageState::Untriaged), Some("teammate A")),
+        noted("2", Some(TriageState::Untriaged), None),
+        with_reason(
+            noted("3", Some(TriageState::Ignored), Some("teammate B")),
+            TriageReason::AcceptableRisk,
+        ),
+        noted("4", Some(TriageState::Untriaged), Some("teammate A")),
+    ];
+    // The rows keep no note: the dialog reads them.
+    let rows = before.iter().cloned().map(Target::note_unread).collect();
+    t.open(Scope::Ids(rows), &mut outbox);
+    assert!(screen(&t).contains("reading them…"), "{}", screen(&t));
+    answer_reads(&mut t, &mut outbox, &before);
+    let dialog = screen(&t);
+    assert!(
+        dialog.contains("each keeps its own (3 of 4 have one)"),
+        "{dialog}"
+    );
+    // Ignored (false positive), no note typed.
+    t.on_key(key(KeyCode::Tab), now(), &mut outbox);
+    t.on_key(key(KeyCode::Right), now(), &mut outbox);
+    t.on_key(ctrl('s'), now(), &mut outbox);
+    answer_reads(&mut t, &mut outbox, &before);
+    let bodies = reviewed_bodies(&t);
+    assert_eq!(bodies.len(), 3, "{bodies:#?}");
+    assert_eq!(bodies[0]["filter"]["ids"], serde_json::json!(["1", "4"]));
+    assert_eq!(bodies[0]["params"]["note"], "teammate A");
+    assert_eq!(bodies[1]["filter"]["ids"], serde_json::json!(["2"]));
+    assert!(bodies[1]["params"].get("note").is_none(), "nothing to keep");
+    assert_eq!(bodies[2]["filter"]["ids"], serde_json::json!(["3"]));
+    assert_eq!(bodies[2]["params"]["note"], "teammate B");
+    assert!(screen(&t).contains("Notes: 3 findings keep their own note"));
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
+    for k in 0..3 {
+        let (id, _) = writes(&outbox)[k].clone();
+        t.on_reply(id, answer(1), now(), &mut outbox);
+    }
+    assert!(!t.in_flight());
+    // On the server now: each ignored as a false positive, notes as they were.
+    let after: Vec<Target> = before
+        .iter()
+        .map(|b| {
+            with_reason(
+                noted(&b.id, Some(TriageState::Ignored), b.note.as_deref()),
+                TriageReason::FalsePositive,
+            )
+        })
+        .collect();
+    t.undo(&mut outbox);
+    answer_reads(&mut t, &mut outbox, &after);
+    let bodies = reviewed_bodies(&t);
+    assert_eq!(bodies.len(), 3, "{bodies:#?}");
+    assert_eq!(bodies[0]["filter"]["ids"], serde_json::json!(["1", "4"]));
+    assert_eq!(
+        bodies[0]["params"],
+        serde_json::json!({"triageState": "FINDING_TRIAGE_STATE_UNTRIAGED", "note": "teammate A"})
+    );
+    assert_eq!(
+        bodies[1]["params"],
+        serde_json::json!({"triageState": "FINDING_TRIAGE_STATE_UNTRIAGED"})
+    );
+    assert_eq!(
+        bodies[2]["params"],
+        serde_json::json!({
+            "triageState": "FINDING_TRIAGE_STATE_IGNORED",
+            "triageReason": "FINDING_TRIAGE_REASON_ACCEPTABLE_RISK",
+            "note": "teammate B"
+        })
+    );
+}
+
+#[test]
+fn a_note_typed_for_many_replaces_theirs_only_when_chosen_and_named() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let before = vec![
+        // Already ignored as a false positive, with a teammate's note.
+        with_reason(
+            noted("1", Some(TriageState::Ignored), Some("teammate's")),
+            TriageReason::FalsePositive,
+        ),
+        noted("2", Some(TriageState::Untriaged), None),
+    ];
+    t.open_with(
+        Scope::Ids(before.clone()),
+        "ignored false-positive oncall INC-4411",
+        &mut outbox,
+    )
+    .unwrap();
+    answer_reads(&mut t, &mut outbox, &before);
+    // Kept by default: 1 is already so, note included; only 2 is sent.
+    let bodies = reviewed_bodies(&t);
+    assert_eq!(bodies.len(), 1, "{bodies:#?}");
+    assert_eq!(bodies[0]["filter"]["ids"], serde_json::json!(["2"]));
+    assert_eq!(bodies[0]["params"]["note"], "oncall INC-4411");
+    assert!(screen(&t).contains("1 finding already so, note included: not sent"));
+    // Back to the dialog, to the Notes row: replace them all.
+    t.on_key(key(KeyCode::Esc), now(), &mut outbox);
+    while t.draft.as_ref().unwrap().focus != Field::Notes {
+        t.on_key(key(KeyCode::Tab), now(), &mut outbox);
+    }
+    t.on_key(key(KeyCode::Right), now(), &mut outbox);
+    assert!(screen(&t).contains("replace them all with the note typed (1 of 2 have one)"));
+    t.on_key(ctrl('s'), now(), &mut outbox);
+    answer_reads(&mut t, &mut outbox, &before);
+    let review = screen(&t);
+    assert!(
+        review.contains("replaces the note of 1 finding: 1"),
+        "{review}"
+    );
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
+    let (id, _) = writes(&outbox)[0].clone();
+    t.on_reply(id, answer(2), now(), &mut outbox);
+    // Its undo covers 1 too: its note was replaced.
+    let entry = &t.history.entries()[0];
+    let ids: Vec<&str> = entry.targets.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["1", "2"]);
+    assert_eq!(entry.targets[0].note.as_deref(), Some("teammate's"));
+}
+
+#[test]
+fn a_single_findings_note_is_in_the_dialog_and_removing_it_is_named() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let before = noted("7", Some(TriageState::Ignored), Some("teammate's note"));
+    t.open(Scope::Ids(vec![before.clone().note_unread()]), &mut outbox);
+    answer_reads(&mut t, &mut outbox, std::slice::from_ref(&before));
+    assert_eq!(t.draft.as_ref().unwrap().note, "teammate's note");
+    assert!(screen(&t).contains("teammate's note"));
+    // Reviewing, the note left as it is: sent with it.
+    t.on_key(key(KeyCode::Right), now(), &mut outbox);
+    t.on_key(ctrl('s'), now(), &mut outbox);
+    answer_reads(&mut t, &mut outbox, std::slice::from_ref(&before));
+    let bodies = reviewed_bodies(&t);
+    assert_eq!(bodies[0]["params"]["note"], "teammate's note");
+    // Cleared in the dialog: the review says it is removed, sent as "".
+    t.on_key(key(KeyCode::Esc), now(), &mut outbox);
+    t.on_key(key(KeyCode::Tab), now(), &mut outbox);
+    assert_eq!(t.draft.as_ref().unwrap().focus, Field::Note);
+    t.on_key(ctrl('u'), now(), &mut outbox);
+    t.on_key(ctrl('s'), now(), &mut outbox);
+    answer_reads(&mut t, &mut outbox, &[before]);
+    assert!(screen(&t).contains("removes the note of 1 finding: 7"));
+    assert_eq!(reviewed_bodies(&t)[0]["params"]["note"], "");
+}
+
+#[test]
+fn a_finding_someone_changed_since_shown_is_named_and_left_out_unless_included() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let shown = vec![
+        finding("1", Some(TriageState::Untriaged), None),
+        finding("2", Some(TriageState::Untriaged), None),
+    ];
+    t.open_with(Scope::Ids(shown.clone()), "reviewing", &mut outbox)
+        .unwrap();
+    // Meanwhile alice ignored 2.
+    let alices = Target::finding(&Issue {
+        id: Some("2".into()),
+        triage_state: Some(TriageState::Ignored),
+        triage_reason: Some(TriageReason::NoTime),
+        activity_history: vec![ActivityEvent {
+            date: Some(now()),
+            actor: Some("alice".into()),
+            ..Default::default()
+        }],
+        ..Issue::default()
+    });
+    let server = vec![shown[0].clone(), alices.clone()];
+    answer_reads(&mut t, &mut outbox, &server);
+    let review = screen(&t);
+    assert!(
+        review.contains("1 changed by someone else since shown, left out (i includes them)"),
+        "{review}"
+    );
+    assert!(
+        review.contains("2  untriaged → ignored (no time), by alice at 2026-11-01 14:02"),
+        "{review}"
+    );
+    assert_eq!(
+        reviewed_bodies(&t)[0]["filter"]["ids"],
+        serde_json::json!(["1"])
+    );
+    t.on_key(key(KeyCode::Char('i')), now(), &mut outbox);
+    assert_eq!(
+        reviewed_bodies(&t)[0]["filter"]["ids"],
+        serde_json::json!(["1", "2"])
+    );
+    t.on_key(key(KeyCode::Char('i')), now(), &mut outbox);
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
+    let (id, _) = writes(&outbox)[0].clone();
+    t.on_reply(id, answer(1), now(), &mut outbox);
+    // The undo: bob took 1 on meanwhile; it is named and left alone.
+    t.undo(&mut outbox);
+    let bobs = Target::finding(&Issue {
+        id: Some("1".into()),
+        triage_state: Some(TriageState::Fixing),
+        note: Some("bob's".into()),
+        activity_history: vec![ActivityEvent {
+            date: Some(now()),
+            actor: Some("bob".into()),
+            ..Default::default()
+        }],
+        ..Issue::default()
+    });
+    answer_reads(&mut t, &mut outbox, &[bobs, alices]);
+    let review = screen(&t);
+    assert!(
+        review.contains("reviewing → fixing, its note, by bob"),
+        "{review}"
+    );
+    assert!(review.contains("Nothing to send."), "{review}");
+    t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
+    assert_eq!(writes(&outbox).len(), 1, "the undo sends nothing");
 }

@@ -80,6 +80,9 @@ fn dialog_hint(draft: &Draft) -> &'static str {
         Field::Note => {
             " type the note · Enter new line · Tab next · Ctrl-S review · Esc close (kept) "
         }
+        Field::Notes => {
+            " ←/→ keep or replace their notes · Tab next · Enter review · Esc close (kept) "
+        }
         _ => " ←/→ choose · Tab/j/k next · Enter review · Esc close (kept) ",
     }
 }
@@ -146,7 +149,18 @@ fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
         };
         lines.push(Line::from(Span::styled("Note", theme.dim())));
         let shown = if draft.note.is_empty() && draft.focus != Field::Note {
-            vec!["(none)".to_owned()]
+            vec![if draft.offers_notes() {
+                "(none typed)".to_owned()
+            } else {
+                match (&draft.fresh, draft.with_notes()) {
+                    (_, Some((0, _))) => "(none)".to_owned(),
+                    (super::plan::Check::Reading(_), _) => "(reading its note…)".to_owned(),
+                    (super::plan::Check::Failed(_), _) => {
+                        "(its note could not be read: it keeps it)".to_owned()
+                    }
+                    _ => "(none)".to_owned(),
+                }
+            }]
         } else {
             note_lines(&draft.note, width.saturating_sub(2))
         };
@@ -159,6 +173,14 @@ fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
             };
             lines.push(Line::from(Span::styled(format!("  {line}{cursor}"), style)));
         }
+        if draft.offers_notes() {
+            lines.push(choice_line(
+                "Notes",
+                notes_choice(draft),
+                draft.focus == Field::Notes,
+                theme,
+            ));
+        }
     }
     lines.extend(warnings(draft, width, theme));
     if let Some(problem) = draft.problem() {
@@ -166,6 +188,27 @@ fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
     }
     lines.extend(kept_elsewhere(triage, width, theme));
     lines
+}
+
+/// What the triage does to the notes the findings have, and how many.
+fn notes_choice(draft: &Draft) -> String {
+    let have = match draft.with_notes() {
+        Some((have, of)) => format!("{have} of {of} have one"),
+        None => match &draft.scope {
+            Scope::Filter { .. } => "counted once listed".to_owned(),
+            _ => "reading them…".to_owned(),
+        },
+    };
+    match draft.notes {
+        crate::triage::setting::Notes::Keep => format!("each keeps its own ({have})"),
+        crate::triage::setting::Notes::Replace => {
+            if draft.note.trim().is_empty() {
+                format!("remove them all ({have})")
+            } else {
+                format!("replace them all with the note typed ({have})")
+            }
+        }
+    }
 }
 
 /// The ignore's end as typed, and what it reads as.
@@ -306,9 +349,11 @@ fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
         .collect();
     lines.extend(targets(draft, width, theme));
     lines.extend(warnings(draft, width, theme));
+    lines.extend(checked(triage, width, theme));
+    let headed = draft.undo.is_some() || triage.plan.is_some();
     for Reviewed { batch, body } in &triage.reviewed {
         lines.push(Line::default());
-        if draft.undo.is_some() {
+        if headed {
             lines.push(Line::from(Span::styled(
                 safe(&batch.heading),
                 theme.accent(),
@@ -329,6 +374,85 @@ fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
         }
     }
     lines
+}
+
+/// What the read before the review found, said before `y`: notes kept,
+/// replaced or removed; findings changed by someone else since shown (left
+/// out unless included); findings no longer answered; those already so.
+fn checked<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    use super::plan::Check;
+    let said: Vec<(String, Style)> = match (&triage.check, &triage.plan) {
+        (Check::Reading(_), _) => vec![(
+            "Reading the findings again (their notes, and changes by anyone else)…".into(),
+            theme.dim(),
+        )],
+        (Check::Failed(why), _) => vec![(
+            format!(
+                "! the findings could not be read again: {}; nothing will be sent",
+                safe(why)
+            ),
+            theme.error(),
+        )],
+        (_, Some(plan)) => {
+            let mut said = Vec::new();
+            if !plan.meanwhile.is_empty() {
+                let n = plan.meanwhile.len();
+                let verb = if plan.included {
+                    "included (i leaves them out)"
+                } else {
+                    "left out (i includes them)"
+                };
+                said.push((
+                    format!("! {n} changed by someone else since shown, {verb}:"),
+                    theme.error(),
+                ));
+                for m in plan.meanwhile.iter().take(LISTED) {
+                    said.push((
+                        format!("  {}  {}", safe(&m.id), safe(&m.what)),
+                        theme.error(),
+                    ));
+                }
+                if n > LISTED {
+                    said.push((format!("  … and {} more", n - LISTED), theme.error()));
+                }
+            }
+            if !plan.gone.is_empty() {
+                said.push((
+                    format!(
+                        "! no longer answered by the server, left out: {}",
+                        safe(&id_list(plan.gone.iter().map(String::as_str), 12))
+                    ),
+                    theme.accent(),
+                ));
+            }
+            let notes = plan.notes_line();
+            if !notes.is_empty() {
+                said.push((format!("Notes: {}", safe(&notes)), theme.accent()));
+            }
+            if plan.unchanged > 0 {
+                said.push((
+                    format!(
+                        "{} {} already so, note included: not sent",
+                        crate::text::thousands(plan.unchanged as i64),
+                        crate::triage::Kind::Finding.noun(plan.unchanged)
+                    ),
+                    theme.dim(),
+                ));
+            }
+            if plan.batches.is_empty() {
+                said.push(("Nothing to send.".into(), theme.accent()));
+            }
+            said
+        }
+        _ => Vec::new(),
+    };
+    said.into_iter()
+        .flat_map(|(text, style)| {
+            wrap(&text, width.max(10))
+                .into_iter()
+                .map(move |l| Line::from(Span::styled(l, style)))
+        })
+        .collect()
 }
 
 fn confirm_again<'a>(draft: &Draft, theme: &Theme) -> Vec<Line<'a>> {
