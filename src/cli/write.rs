@@ -33,6 +33,7 @@ pub fn json_output(format: &str) -> Result<bool, Failure> {
 /// pass --yes). `stdin_used`: stdin carried input (a token, a note), so the
 /// answer comes from the controlling terminal, as ssh and sudo do.
 pub fn confirm(question: &str, stdin_used: bool) -> Result<bool, Failure> {
+    can_confirm(stdin_used)?;
     let refuse = || {
         Failure::Usage(
             "refusing to send without confirmation: no terminal to ask on; pass --yes".into(),
@@ -58,6 +59,23 @@ pub fn confirm(question: &str, stdin_used: bool) -> Result<bool, Failure> {
         answer.trim().to_ascii_lowercase().as_str(),
         "y" | "yes"
     ))
+}
+
+/// Whether [`confirm`] can ask: a terminal to ask on (checked before a
+/// write reads anything, so a script without `--yes` sends nothing at all).
+pub fn can_confirm(stdin_used: bool) -> Result<(), Failure> {
+    let asking = if stdin_used {
+        std::fs::File::open("/dev/tty").is_ok_and(|tty| tty.is_terminal())
+    } else {
+        std::io::stdin().is_terminal()
+    };
+    if asking {
+        Ok(())
+    } else {
+        Err(Failure::Usage(
+            "refusing to send without confirmation: no terminal to ask on; pass --yes".into(),
+        ))
+    }
 }
 
 /// Whether a failed write's outcome is unknown: the request may have

@@ -130,10 +130,25 @@ pub struct Group {
 pub fn grouped<'a>(
     plan: impl IntoIterator<Item = (&'a str, &'a Setting, &'a Setting)>,
 ) -> Vec<Group> {
+    grouping(plan, true)
+}
+
+/// [`grouped`], keeping the findings already `to` (`findings triage` sends
+/// every id named, and its answer counts them).
+pub fn grouped_all<'a>(
+    plan: impl IntoIterator<Item = (&'a str, &'a Setting, &'a Setting)>,
+) -> Vec<Group> {
+    grouping(plan, false)
+}
+
+fn grouping<'a>(
+    plan: impl IntoIterator<Item = (&'a str, &'a Setting, &'a Setting)>,
+    skip_unchanged: bool,
+) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let mut at: HashMap<(&str, Option<&str>, Option<&str>), usize> = HashMap::new();
     for (id, now, to) in plan {
-        if now == to {
+        if skip_unchanged && now == to {
             continue;
         }
         let key = (

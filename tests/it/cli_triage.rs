@@ -39,9 +39,14 @@ fn state_of(server: &Server, i: usize) -> Issue {
     server.demo().state().dataset.issue(i, Default::default())
 }
 
-/// Nothing reached the server and nothing changed.
+/// No write reached the server (at most the read of the findings' notes,
+/// before the question) and nothing changed.
 fn nothing_sent(server: &Server) {
-    assert_eq!(server.demo().requests(), 0);
+    assert!(
+        server.demo().requests() <= 1,
+        "{}",
+        server.demo().requests()
+    );
     assert_eq!(server.demo().state().dataset.changes().generation, 0);
 }
 
@@ -69,7 +74,11 @@ fn with_yes_it_sends_and_prints_only_the_counts() {
         assert_eq!(issue.triage_state, Some(TriageState::Reviewing));
         assert_eq!(issue.note.as_deref(), Some(note));
     }
-    assert_eq!(server.demo().requests(), 1, "a,b is one request for both");
+    assert_eq!(
+        server.demo().requests(),
+        2,
+        "their notes read, then a,b in one request for both (one note)"
+    );
 }
 
 #[test]
@@ -321,7 +330,10 @@ fn agentic_issues_are_triaged_one_request_each() {
 #[test]
 fn a_timeout_says_the_outcome_is_unknown_and_is_not_retried() {
     let server = Server::start(60);
-    server.demo().set_faults(Faults::kind(FaultKind::Hang));
+    // The read of their notes answers; the write hangs.
+    server
+        .demo()
+        .set_faults(Faults::kind(FaultKind::Hang).after(1));
     let out = triage(
         &server,
         &["100001", "--state", "fixing", "--yes", "--timeout", "1"],
@@ -330,7 +342,7 @@ fn a_timeout_says_the_outcome_is_unknown_and_is_not_retried() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("the outcome is unknown"), "{stderr}");
     assert!(stderr.contains("it was not retried"), "{stderr}");
-    assert_eq!(server.demo().requests(), 1);
+    assert_eq!(server.demo().requests(), 2);
 }
 
 // ---- chosen by a filter or from standard input ----
@@ -669,4 +681,61 @@ fn ids_from_standard_input_are_confirmed_on_the_terminal() {
         state_of(&server, open).triage_state,
         Some(TriageState::Fixing)
     );
+}
+
+/// Without `--note`, each finding keeps the note it has (one request per
+/// distinct note); with one, the notes it replaces are named on stderr
+/// before anything is sent.
+#[test]
+fn no_note_keeps_each_findings_own_and_a_note_given_names_what_it_replaces() {
+    let server = Server::start(60);
+    let open: Vec<usize> = (0..60)
+        .filter(|&i| {
+            let issue = state_of(&server, i);
+            issue.aggregate_state == Some(AggregateState::Open)
+                && issue.triage_permission != Some(TriagePermission::None)
+        })
+        .take(3)
+        .collect();
+    assert_eq!(open.len(), 3);
+    let ids: Vec<String> = open.iter().map(|&i| finding_id(i)).collect();
+    // Teammates' notes on the first two.
+    for (k, note) in ["teammate A", "teammate B"].iter().enumerate() {
+        let out = triage(
+            &server,
+            &[&ids[k], "--state", "reviewing", "--note", note, "--yes"],
+        );
+        assert!(out.status.success(), "{out:?}");
+    }
+    let third_note = state_of(&server, open[2]).note;
+    let out = triage(&server, &[&ids.join(","), "--state", "fixing", "--yes"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "3 updated, of 3\n");
+    assert_eq!(
+        state_of(&server, open[0]).note.as_deref(),
+        Some("teammate A")
+    );
+    assert_eq!(
+        state_of(&server, open[1]).note.as_deref(),
+        Some("teammate B")
+    );
+    assert_eq!(state_of(&server, open[2]).note, third_note);
+    for &i in &open {
+        assert_eq!(state_of(&server, i).triage_state, Some(TriageState::Fixing));
+    }
+    // A note given replaces theirs: named on stderr before it is sent.
+    let out = triage(
+        &server,
+        &[&ids[0], "--state", "reviewing", "--note", "mine", "--yes"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "notes: the note sent replaces the note of 1 finding: {}",
+            ids[0]
+        )),
+        "{stderr}"
+    );
+    assert_eq!(state_of(&server, open[0]).note.as_deref(), Some("mine"));
 }

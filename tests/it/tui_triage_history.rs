@@ -269,3 +269,145 @@ async fn two_triages_are_listed_and_undone_in_turn() {
     assert!(status.contains("nothing to undo"), "{status}");
     published::assert_no_violations();
 }
+
+/// Each finding of `ids` as the server has it now: state, reason, note
+/// (what a headless dump of them shows).
+async fn dump(
+    h: &crate::common::Harness,
+    ids: &[String],
+) -> std::collections::BTreeMap<String, (Option<TriageState>, Option<TriageReason>, Option<String>)>
+{
+    let client = crate::common::client_for(h.server());
+    let mut out = std::collections::BTreeMap::new();
+    for chunk in ids.chunks(1000) {
+        let mut request = ListIssuesRequest::of_ids(chunk.to_vec());
+        request.include_activity_history = None;
+        let page = client.list_issues(&request).await.unwrap();
+        for item in page.issues {
+            let i = item.issue.unwrap();
+            let note = i.note.filter(|n| !n.is_empty());
+            out.insert(
+                i.id.clone().unwrap(),
+                (i.triage_state, i.triage_reason, note),
+            );
+        }
+    }
+    assert_eq!(out.len(), ids.len(), "every finding dumped");
+    out
+}
+
+/// A teammate's triage of `ids`, straight to the server.
+async fn teammate(h: &crate::common::Harness, ids: &[String], state: TriageState, note: &str) {
+    let client = crate::common::client_for(h.server());
+    let params = UpdateFindingParams {
+        triage_state: Some(state),
+        note: Some(note.to_owned()),
+        ..Default::default()
+    };
+    client
+        .update_findings(&UpdateFindingsRequest::for_ids(ids.to_vec(), params))
+        .await
+        .unwrap();
+}
+
+/// The issue's sequence: teammates' notes on a set of findings, a triage
+/// by filter of all of them with no note typed, a teammate's triage made
+/// between the review and the send (named, left out), then the undo (a
+/// second teammate change meanwhile, named, left out): every other finding
+/// dumps exactly as before the triage, notes included, and the teammates'
+/// work stands.
+#[tokio::test(flavor = "multi_thread")]
+async fn triage_all_then_undo_loses_no_note_and_leaves_teammates_changes_alone() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    let (_, repository) = busiest_place(&h);
+    command(&mut h, &format!("filter repositoryNames={repository}"));
+    h.settle().await;
+    let ids: Vec<String> = loaded(&h).iter().map(|i| i.id().to_owned()).collect();
+    assert!(ids.len() >= 12, "{}", ids.len());
+    // Teammates' notes: some reviewing, some already ignored (the triage's
+    // own state), each with a note of its own.
+    let noted: Vec<String> = ids.iter().step_by(3).cloned().collect();
+    teammate(
+        &h,
+        &noted[..noted.len() / 2],
+        TriageState::Reviewing,
+        "Reviewed with the owning team during triage.",
+    )
+    .await;
+    teammate(
+        &h,
+        &noted[noted.len() / 2..],
+        TriageState::Ignored,
+        "Accepted by the owners.",
+    )
+    .await;
+    h.keys("r");
+    h.settle().await;
+    let before = dump(&h, &ids).await;
+    h.app.triage.confirm_above = usize::MAX;
+    command(&mut h, "triage-all ignored no-time");
+    h.settle().await;
+    let review = h.screen();
+    assert!(review.contains("keep their own note"), "{review}");
+    // A teammate fixes one between the review and the send: review again.
+    let theirs = ids
+        .iter()
+        .find(|id| !noted.contains(id) && before[*id].0 != Some(TriageState::Ignored))
+        .unwrap()
+        .clone();
+    teammate(
+        &h,
+        std::slice::from_ref(&theirs),
+        TriageState::Fixing,
+        "mine now",
+    )
+    .await;
+    h.key(KeyCode::Esc);
+    h.ctrl('s');
+    h.settle().await;
+    let review = h.screen();
+    assert!(
+        review.contains("1 changed by someone else since shown, left out"),
+        "{review}"
+    );
+    assert!(review.contains(&format!("{theirs}  ")), "{review}");
+    send(&mut h).await;
+    let triaged = dump(&h, &ids).await;
+    for (id, (state, _, note)) in &triaged {
+        if *id == theirs {
+            assert_eq!(*state, Some(TriageState::Fixing));
+            continue;
+        }
+        assert_eq!(
+            note, &before[id].2,
+            "{id} keeps its note through the triage"
+        );
+    }
+    // Undo, with a second teammate change meanwhile.
+    let second = noted[0].clone();
+    teammate(
+        &h,
+        std::slice::from_ref(&second),
+        TriageState::Fixing,
+        "taken",
+    )
+    .await;
+    h.keys("u");
+    h.settle().await;
+    let review = h.screen();
+    assert!(review.contains(&format!("{second}  ")), "{review}");
+    assert!(review.contains("left out (i includes them)"), "{review}");
+    send(&mut h).await;
+    let after = dump(&h, &ids).await;
+    for id in &ids {
+        if *id == theirs {
+            assert_eq!(after[id].2.as_deref(), Some("mine now"));
+        } else if *id == second {
+            assert_eq!(after[id].2.as_deref(), Some("taken"));
+        } else {
+            assert_eq!(after[id], before[id], "{id} is exactly as before");
+        }
+    }
+    published::assert_no_violations();
+}

@@ -72,6 +72,25 @@ pub struct UpdateFindingsResponse {
 }
 
 impl UpdateFindingsResponse {
+    /// The answers of several requests of one triage, added up (a count
+    /// none of them gave stays absent).
+    pub fn sum(answers: &[UpdateFindingsResponse]) -> UpdateFindingsResponse {
+        let add = |f: fn(&UpdateFindingsResponse) -> Option<i64>| {
+            answers
+                .iter()
+                .filter_map(f)
+                .reduce(|a, b| a.saturating_add(b))
+        };
+        UpdateFindingsResponse {
+            issue_parent_count: add(|a| a.issue_parent_count),
+            issue_count: add(|a| a.issue_count),
+            updated_count: add(|a| a.updated_count),
+            num_ignored: add(|a| a.num_ignored),
+            num_exceptions_requested: add(|a| a.num_exceptions_requested),
+            num_skipped: add(|a| a.num_skipped),
+        }
+    }
+
     /// The counts as a person reads them: "3 updated, 1 exception requested,
     /// 1 skipped" (zero counts but `updated` left out).
     pub fn summary(&self) -> String {

@@ -78,30 +78,57 @@ impl Sending {
     }
 
     async fn findings(&self, client: &Client) -> Result<(), Failure> {
-        let params = self.decision.finding_params().unwrap_or_default();
-        let request = UpdateFindingsRequest::for_ids(self.ids.clone(), params);
+        if self.confirm {
+            write::can_confirm(self.stdin_used)?;
+        }
+        let (groups, notes) = self.note_groups(client).await?;
+        let requests: Vec<UpdateFindingsRequest> = groups
+            .iter()
+            .map(|g| UpdateFindingsRequest::for_ids(g.ids.clone(), g.setting.params(g.clears)))
+            .collect();
         let n = self.ids.len();
         if self.show {
-            let shown = UpdateFindingsRequest {
-                deployment_id: Some(client.deployment().to_owned()),
-                ..request.clone()
-            };
-            eprintln!(
-                "PATCH /api/agent/deployments/{}/findings/v2",
-                client.deployment()
-            );
-            eprintln!("{}", crate::json::pretty(&shown).unwrap_or_default());
+            for request in &requests {
+                let shown = UpdateFindingsRequest {
+                    deployment_id: Some(client.deployment().to_owned()),
+                    ..request.clone()
+                };
+                eprintln!(
+                    "PATCH /api/agent/deployments/{}/findings/v2",
+                    client.deployment()
+                );
+                eprintln!("{}", crate::json::pretty(&shown).unwrap_or_default());
+            }
             eprintln!(
                 "{n} {} to be {}",
                 Kind::Finding.noun(n),
                 self.decision.describe()
             );
         }
+        // Whose notes go is said before the question, even with --yes.
+        if !notes.is_empty() {
+            eprintln!("findings: notes: {}", one_line(&notes));
+        }
         self.confirmed(&format!("Triage {n} {}?", Kind::Finding.noun(n)))?;
-        let answer = client
-            .update_findings(&request)
-            .await
-            .map_err(|e| write::failed(e, "the triage"))?;
+        let mut answers = Vec::new();
+        for (k, request) in requests.iter().enumerate() {
+            match client.update_findings(request).await {
+                Ok(answer) => answers.push(answer),
+                Err(e) => {
+                    let left = requests.len() - k - 1;
+                    let mut said = write::failed(e, "the triage").into_message();
+                    if k > 0 || left > 0 {
+                        said.push_str(&format!(
+                            " (request {} of {}: the {k} before it were applied, the {left} after it not sent)",
+                            k + 1,
+                            requests.len()
+                        ));
+                    }
+                    return Err(Failure::Runtime(said));
+                }
+            }
+        }
+        let answer = UpdateFindingsResponse::sum(&answers);
         let mut out = std::io::stdout().lock();
         if self.json {
             crate::json::write_pretty(&mut out, &answer)?;
@@ -112,6 +139,74 @@ impl Sending {
             Some(shortfall) => Err(Failure::Runtime(shortfall)),
             None => Ok(()),
         }
+    }
+
+    /// The findings read again for their notes, grouped by what each gets:
+    /// without `--note` each keeps its own (one request per distinct note);
+    /// a note given replaces theirs, said in a line before the question.
+    async fn note_groups(
+        &self,
+        client: &Client,
+    ) -> Result<(Vec<crate::triage::setting::Group>, String), Failure> {
+        use crate::triage::setting::{self, Notes, Setting};
+        let request = ListIssuesRequest {
+            filter: Some(ListIssuesFilter {
+                ids: self.ids.clone(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let (now, _) = crate::api::collect_issues(client, request, self.ids.len(), |i| {
+            (!i.id().is_empty()).then(|| crate::triage::Target::finding(&i))
+        })
+        .await?;
+        let by_id: std::collections::HashMap<&str, Setting> = now
+            .iter()
+            .filter_map(|t| Setting::of(t).map(|s| (t.id.as_str(), s)))
+            .collect();
+        let notes = match self.decision.note() {
+            Some(_) => Notes::Replace,
+            None => Notes::Keep,
+        };
+        // An id the server does not list is sent as named (its answer says
+        // it matched nothing): no note of it can be lost.
+        let unknown = Setting {
+            state: TriageState::Unknown,
+            reason: None,
+            note: None,
+        };
+        let planned: Vec<(&str, &Setting, Setting)> = self
+            .ids
+            .iter()
+            .map(|id| {
+                let now = by_id.get(id.as_str()).unwrap_or(&unknown);
+                let to =
+                    setting::planned(&self.decision, now, notes).unwrap_or_else(|| now.clone());
+                (id.as_str(), now, to)
+            })
+            .collect();
+        let (mut kept, mut replaced) = (0, Vec::new());
+        for (id, now, to) in &planned {
+            match (&now.note, &to.note) {
+                (Some(a), Some(b)) if a == b => kept += 1,
+                (Some(_), _) => replaced.push(*id),
+                _ => {}
+            }
+        }
+        let mut said = Vec::new();
+        if kept > 0 {
+            said.push(format!("{kept} keep their own (no --note given)"));
+        }
+        if !replaced.is_empty() {
+            said.push(format!(
+                "the note sent replaces the note of {} {}: {}",
+                replaced.len(),
+                Kind::Finding.noun(replaced.len()),
+                shown_ids(&replaced)
+            ));
+        }
+        let groups = setting::grouped_all(planned.iter().map(|(id, now, to)| (*id, *now, to)));
+        Ok((groups, said.join("; ")))
     }
 
     async fn agentic(&self, client: &Client) -> Result<(), Failure> {
@@ -227,4 +322,17 @@ fn describe(issue: &AgenticIssue) -> String {
         issue.title.as_deref().unwrap_or("")
     ))
     .into_owned()
+}
+
+/// The first ids of a list, then how many more.
+fn shown_ids(ids: &[&str]) -> String {
+    let mut shown: Vec<String> = ids
+        .iter()
+        .take(8)
+        .map(|id| one_line(id).into_owned())
+        .collect();
+    if ids.len() > 8 {
+        shown.push(format!("… and {} more", ids.len() - 8));
+    }
+    shown.join(", ")
 }
