@@ -2,6 +2,7 @@
 //! usage errors and exit codes, the SCM update flow, and `demo serve`.
 
 use crate::common;
+use chrono::Datelike;
 
 use common::findings;
 use findings_tui::demo::{DemoOptions, DemoServer};
@@ -513,9 +514,36 @@ fn report_kinds_print_the_dashboards_reports_in_each_format() {
     ]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        md.starts_with("This period, against the one before: opened "),
+        md.starts_with("The rows added up, against the period before: opened "),
         "{md}"
     );
+    // The headline is the rows added up, every term of the net said.
+    let cells: Vec<Vec<i64>> = md
+        .lines()
+        .filter(|l| l.starts_with("| 20"))
+        .map(|l| {
+            l.split('|')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .skip(1)
+                .map(|c| c.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    let sum = |k: usize| cells.iter().map(|r| r[k]).sum::<i64>();
+    let (opened, fixed, ignored, prov, removed) = (sum(0), sum(1), sum(2), sum(3), sum(4));
+    let net = opened - fixed - ignored - prov - removed;
+    assert_eq!(net, sum(5), "{md}");
+    for said in [
+        format!("opened {opened} ("),
+        format!("fixed {fixed} ("),
+        format!("ignored {} (", ignored + prov),
+        format!("(provisionally {prov})"),
+        format!("removed {removed} ("),
+        format!("net {net} ("),
+    ] {
+        assert!(md.contains(&said), "{said}: {md}");
+    }
     assert_eq!(
         md.lines().filter(|l| l.starts_with("| 20")).count(),
         4,
@@ -526,12 +554,21 @@ fn report_kinds_print_the_dashboards_reports_in_each_format() {
         "--kind", "activity", "--period", "28d", "--bucket", "week", "--format", "markdown",
     ]);
     assert_eq!(code, Some(0), "{err}");
-    // (Not compared line by line: each run counts back from its own now.)
-    assert_eq!(
-        by_period.lines().filter(|l| l.starts_with("| 20")).count(),
-        4,
-        "{by_period}"
-    );
+    // The period starts on a Monday (its weekly buckets' boundary, UTC), so
+    // the same command run later gives the same buckets.
+    let first = by_period
+        .lines()
+        .find(|l| l.starts_with("| 20"))
+        .unwrap_or_else(|| panic!("{by_period}"));
+    let day = chrono::NaiveDate::parse_from_str(first[2..12].trim(), "%Y-%m-%d").unwrap();
+    assert_eq!(day.weekday(), chrono::Weekday::Mon, "{by_period}");
+    let (_, again, _) = run(&[
+        "--kind", "activity", "--period", "28d", "--bucket", "week", "--format", "markdown",
+    ]);
+    assert_eq!(again, by_period, "reproducible");
+    // "All time" has no period before it: no comparison.
+    let (_, all, _) = run(&["--kind", "activity", "--format", "markdown"]);
+    assert!(all.starts_with("The rows added up: opened "), "{all}");
     // JSON is the answer as the service gives it.
     let (_, json, _) = run(&["--kind", "open-age", "--format", "json"]);
     let v: Value = serde_json::from_str(&json).unwrap();

@@ -166,18 +166,19 @@ async fn the_dashboard_views_show_what_the_reports_answer() {
     };
     let client = crate::common::client_for(h.server());
     let activity = client.activity_report(&req).await.unwrap();
-    let this = activity.this_period.unwrap();
-    let before = activity.previous_period.unwrap();
-    let opened = this.total_new.unwrap();
-    let delta = opened - before.total_new.unwrap();
+    // All time: the rows added up, with no period before to compare with.
+    let sums = activity.row_sums();
     let screen = h.screen();
+    let thousands = findings_tui::text::thousands;
     assert!(
         screen.contains(&format!(
-            "opened {opened} ({}{delta})",
-            if delta >= 0 { "+" } else { "" }
+            "the rows added up: opened {} · fixed {}",
+            thousands(sums.opened),
+            thousands(sums.fixed)
         )),
         "{screen}"
     );
+    assert!(screen.contains(&format!("net {}", thousands(sums.net))), "{screen}");
     // Repositories: the worst first, as the report has it.
     h.key(KeyCode::Char('d'));
     h.quiesce().await;

@@ -246,6 +246,24 @@ wire_enum! {
     }
 }
 
+impl TimeBucketSize {
+    /// The start of the bucket holding `t`, in UTC: midnight (a day), the
+    /// Monday of its ISO week, the first of its month. A period starts on
+    /// one, so the same question asked an hour later has the same buckets.
+    pub fn floor(&self, t: super::Timestamp) -> super::Timestamp {
+        use chrono::Datelike;
+        let day = t.date_naive();
+        let day = match self {
+            TimeBucketSize::Week => {
+                day - chrono::Duration::days(i64::from(day.weekday().num_days_from_monday()))
+            }
+            TimeBucketSize::Month => day.with_day(1).unwrap_or(day),
+            _ => day,
+        };
+        day.and_time(chrono::NaiveTime::MIN).and_utc()
+    }
+}
+
 wire_enum! {
     FindingType {
         Code = "FINDING_TYPE_CODE" => "code",

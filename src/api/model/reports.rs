@@ -169,6 +169,55 @@ pub struct ByProjectReport {
     pub by_project: BTreeMap<String, BySeverity>,
 }
 
+/// What an activity report's rows add up to: the headline, so it is the
+/// sum of the rows shown under it, each term said. `ignored` counts the
+/// provisionally ignored too (as the rows do); `net` is opened less fixed,
+/// removed and ignored.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ActivitySums {
+    pub opened: i64,
+    pub fixed: i64,
+    pub removed: i64,
+    pub ignored: i64,
+    pub provisionally_ignored: i64,
+    pub net: i64,
+}
+
+impl ActivityReport {
+    /// The rows (buckets) added up.
+    pub fn row_sums(&self) -> ActivitySums {
+        let n = |v: Option<i64>| v.unwrap_or(0);
+        let mut sums = ActivitySums::default();
+        for b in &self.buckets {
+            sums.opened += n(b.opened);
+            sums.fixed += n(b.fixed);
+            sums.removed += n(b.removed);
+            sums.provisionally_ignored += n(b.provisionally_ignored);
+            sums.ignored += n(b.ignored) + n(b.provisionally_ignored);
+        }
+        sums.net = sums.opened - sums.fixed - sums.removed - sums.ignored;
+        sums
+    }
+}
+
+impl ActivityTotals {
+    /// The period's totals as [`ActivitySums`] (removed is not among the
+    /// published totals: what the net leaves over).
+    pub fn sums(&self) -> ActivitySums {
+        let n = |v: Option<i64>| v.unwrap_or(0);
+        let ignored = n(self.total_ignored) + n(self.total_provisionally_ignored);
+        let net = n(self.total_net_new);
+        ActivitySums {
+            opened: n(self.total_new),
+            fixed: n(self.total_fixed),
+            removed: n(self.total_new) - n(self.total_fixed) - ignored - net,
+            ignored,
+            provisionally_ignored: n(self.total_provisionally_ignored),
+            net,
+        }
+    }
+}
+
 impl ByProjectReport {
     /// The repositories worst first: by critical, then high, medium, low
     /// (then by name).

@@ -49,6 +49,11 @@ pub async fn dashboard(
     output: &OutputArgs,
 ) -> Result<usize, Failure> {
     let format = output.format()?;
+    // "All time" has no period before it to compare with.
+    let compared = filters
+        .time_period
+        .as_ref()
+        .is_some_and(|p| p.since.is_some());
     let req = GetReportRequest {
         filters: Some(filters),
     };
@@ -60,7 +65,7 @@ pub async fn dashboard(
         DashboardAnswer::BySeverity(r) => to_json(r)?,
     };
     let (rows, summary) = match &answer {
-        DashboardAnswer::Activity(r) => (activity_rows(r), activity_summary(r)),
+        DashboardAnswer::Activity(r) => (activity_rows(r), activity_summary(r, compared)),
         DashboardAnswer::ByProject(r) => (project_rows(r), None),
         DashboardAnswer::BacklogByRule(r) => (rule_rows(r), None),
         DashboardAnswer::BySeverity(r) if kind == DashboardReport::MedianOpenAge => {
@@ -128,27 +133,35 @@ fn activity_rows(r: &ActivityReport) -> Rows {
     rows
 }
 
-/// "This period: opened 519 (+303 on the one before) ...".
-fn activity_summary(r: &ActivityReport) -> Option<String> {
-    let (this, before) = (r.this_period?, r.previous_period?);
-    let delta = |now: Option<i64>, then: Option<i64>| {
-        let d = now.unwrap_or(0) - then.unwrap_or(0);
-        format!(
-            "{} ({}{d})",
-            now.unwrap_or(0),
-            if d >= 0 { "+" } else { "" }
-        )
+/// The rows added up, every term of the net said: "The rows added up,
+/// against the period before: opened 519 (+303) · fixed 95 (+3) · ...".
+/// Against the period before only when one was chosen (`compared`).
+fn activity_summary(r: &ActivityReport, compared: bool) -> Option<String> {
+    if r.buckets.is_empty() {
+        return None;
+    }
+    let sums = r.row_sums();
+    let before = r.previous_period.filter(|_| compared).map(|p| p.sums());
+    let term = |label: &str, now: i64, then: Option<i64>| match then {
+        Some(then) => {
+            let d = now - then;
+            format!("{label} {now} ({}{d})", if d >= 0 { "+" } else { "" })
+        }
+        None => format!("{label} {now}"),
     };
     Some(format!(
-        "This period, against the one before: opened {} · fixed {} · ignored {} · provisionally ignored {} · net {}",
-        delta(this.total_new, before.total_new),
-        delta(this.total_fixed, before.total_fixed),
-        delta(this.total_ignored, before.total_ignored),
-        delta(
-            this.total_provisionally_ignored,
-            before.total_provisionally_ignored
-        ),
-        delta(this.total_net_new, before.total_net_new),
+        "The rows added up{}: {} · {} · {} (provisionally {}) · {} · {}",
+        if before.is_some() {
+            ", against the period before"
+        } else {
+            ""
+        },
+        term("opened", sums.opened, before.map(|b| b.opened)),
+        term("fixed", sums.fixed, before.map(|b| b.fixed)),
+        term("ignored", sums.ignored, before.map(|b| b.ignored)),
+        sums.provisionally_ignored,
+        term("removed", sums.removed, before.map(|b| b.removed)),
+        term("net", sums.net, before.map(|b| b.net)),
     ))
 }
 

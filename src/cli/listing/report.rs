@@ -115,19 +115,31 @@ impl ReportArgs {
         push_all(&mut pairs, "ruleIds", &rules);
         push_all(&mut pairs, "teams", &teams);
         push_all(&mut pairs, "tags", &tags);
-        if let Some(span) = &self.period {
-            match filters::parse_point(span) {
-                Ok(filters::Point::Span(_)) => {}
+        let bucket = match self.bucket.as_deref() {
+            Some("day") => TimeBucketSize::Day,
+            Some("month") => TimeBucketSize::Month,
+            Some(_) => TimeBucketSize::Week,
+            None => TimeBucketSize::Day,
+        };
+        // A period starts on its buckets' boundary (UTC midnight, Monday,
+        // the first of the month): run an hour later, the same buckets.
+        let period_start = match &self.period {
+            None => None,
+            Some(span) => match filters::parse_point(span) {
+                Ok(filters::Point::Span(back)) => {
+                    let now = crate::cli::clock::now().map_err(UsageError)?;
+                    Some(bucket.floor(now - back).to_rfc3339())
+                }
                 _ => {
                     return Err(UsageError(format!(
                         "--period {span:?}: a span back from now (30d, 12w, 24h); \
                          for a fixed start use --since"
                     )));
                 }
-            }
-        }
+            },
+        };
         push_all(&mut pairs, "timePeriod.since", self.since.as_slice());
-        push_all(&mut pairs, "timePeriod.since", self.period.as_slice());
+        push_all(&mut pairs, "timePeriod.since", period_start.as_slice());
         push_all(&mut pairs, "timePeriod.until", self.until.as_slice());
         let given = self.filters.pairs(REPORT_FILTERS)?;
         names.check_pairs(&given)?;

@@ -15,7 +15,7 @@
 use super::SEVERITIES;
 use crate::api::model::*;
 use crate::tui::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
-use chrono::{Datelike, Duration, Months};
+use chrono::{Duration, Months};
 
 /// The most time buckets the trend asks for (one request each).
 pub const MAX_BUCKETS: usize = 12;
@@ -201,20 +201,6 @@ pub struct Trend {
     pub since: Option<Timestamp>,
 }
 
-/// The start of the bucket of `size` holding `t`: midnight (UTC), Monday's
-/// midnight, the first of the month.
-fn bucket_floor(size: &TimeBucketSize, t: Timestamp) -> Timestamp {
-    let day = t.date_naive();
-    let day = match size {
-        TimeBucketSize::Week => {
-            day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
-        }
-        TimeBucketSize::Month => day.with_day(1).unwrap_or(day),
-        _ => day,
-    };
-    day.and_time(chrono::NaiveTime::MIN).and_utc()
-}
-
 /// `k` buckets of `size` before `start`.
 fn back(size: &TimeBucketSize, start: Timestamp, k: u32) -> Option<Timestamp> {
     match size {
@@ -232,7 +218,7 @@ pub fn bucket_starts(
     now: Timestamp,
     since: Option<Timestamp>,
 ) -> Vec<Timestamp> {
-    let current = bucket_floor(size, now);
+    let current = size.floor(now);
     let mut starts = Vec::new();
     for k in 0..MAX_BUCKETS as u32 {
         let Some(start) = back(size, current, k) else {

@@ -175,27 +175,35 @@ fn known<'a>(
     let lines = match (block, answer) {
         (Block::Activity, DashboardAnswer::Activity(a)) => {
             let mut lines = Vec::new();
-            if let (Some(this), Some(before)) = (a.this_period, a.previous_period) {
-                let delta = |now: Option<i64>, then: Option<i64>| {
-                    let d = n(now) - n(then);
-                    format!(
-                        "{} ({}{})",
-                        thousands(n(now)),
-                        if d >= 0 { "+" } else { "" },
-                        thousands(d)
-                    )
-                };
-                // On as many lines as the width needs (two at 80 columns).
+            // The headline is the rows added up, every term of the net
+            // shown; against the period before only when a period is
+            // chosen ("all time" has none before it).
+            let sums = a.row_sums();
+            let before = a
+                .previous_period
+                .filter(|_| pane.since.is_some())
+                .map(|p| p.sums());
+            let term = |label: &str, now: i64, then: Option<i64>| match then {
+                Some(then) => {
+                    let d = now - then;
+                    let sign = if d >= 0 { "+" } else { "" };
+                    format!("{label} {} ({sign}{})", thousands(now), thousands(d))
+                }
+                None => format!("{label} {}", thousands(now)),
+            };
+            if !a.buckets.is_empty() {
                 let parts = [
-                    format!("opened {}", delta(this.total_new, before.total_new)),
-                    format!("fixed {}", delta(this.total_fixed, before.total_fixed)),
-                    format!(
-                        "ignored {}",
-                        delta(this.total_ignored, before.total_ignored)
-                    ),
-                    format!("net {}", delta(this.total_net_new, before.total_net_new)),
+                    term("opened", sums.opened, before.map(|b| b.opened)),
+                    term("fixed", sums.fixed, before.map(|b| b.fixed)),
+                    term("ignored", sums.ignored, before.map(|b| b.ignored)),
+                    term("removed", sums.removed, before.map(|b| b.removed)),
+                    term("net", sums.net, before.map(|b| b.net)),
                 ];
-                let mut text = String::from("  this period against the one before:");
+                let mut text = String::from(if before.is_some() {
+                    "  the rows, against the period before:"
+                } else {
+                    "  the rows added up:"
+                });
                 let mut first_on_line = true;
                 for part in parts {
                     if text.width() + 3 + part.width() > width {

@@ -323,14 +323,20 @@ impl ReportPane {
             since: self.dashboard_since.or(self.since),
             until: None,
         });
-        f.time_bucket_size = Some(self.bucket.clone().unwrap_or(
-            if self.period_days.is_some_and(|d| d <= 90) {
+        f.time_bucket_size = Some(self.dashboard_bucket());
+        f
+    }
+
+    /// The bucket of the dashboard's reports: the one chosen, else weeks
+    /// up to 90 days and months beyond.
+    fn dashboard_bucket(&self) -> TimeBucketSize {
+        self.bucket
+            .clone()
+            .unwrap_or(if self.period_days.is_some_and(|d| d <= 90) {
                 TimeBucketSize::Week
             } else {
                 TimeBucketSize::Month
-            },
-        ));
-        f
+            })
     }
 
     /// Asks the shown view's report if it is not known for the selection
@@ -390,11 +396,14 @@ impl ReportPane {
     /// ask for the same set.
     pub fn reload(&mut self, cx: &mut Cx) {
         self.new.restart(cx.now);
+        // A period starts on its buckets' boundary (UTC midnight, Monday,
+        // the first): the same question asked later has the same buckets.
+        let bucket = self.dashboard_bucket();
         self.since = match self.new.last_visit {
             Some(last) if self.new_only => Some(last),
             _ => self
                 .period_days
-                .map(|d| cx.now - chrono::Duration::days(i64::from(d))),
+                .map(|d| bucket.floor(cx.now - chrono::Duration::days(i64::from(d)))),
         };
         let cancel = self.list.reset();
         cx.outbox.cancel(cancel);
@@ -418,7 +427,7 @@ impl ReportPane {
         // The dashboard's reports read a bounded span: a year for "all time".
         self.dashboard_since = self
             .since
-            .or_else(|| Some(cx.now - chrono::Duration::days(365)));
+            .or_else(|| Some(bucket.floor(cx.now - chrono::Duration::days(365))));
         self.show_dashboard(cx.now, cx.outbox);
     }
 

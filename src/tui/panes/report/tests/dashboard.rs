@@ -57,7 +57,17 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
     assert!(filters.time_period.and_then(|p| p.since).is_some());
     assert_eq!(filters.time_bucket_size, Some(TimeBucketSize::Month));
 
+    let bucket = |opened, fixed, ignored, provisional, removed| ActivityBucket {
+        opened: Some(opened),
+        fixed: Some(fixed),
+        ignored: Some(ignored),
+        provisionally_ignored: Some(provisional),
+        removed: Some(removed),
+        net: Some(opened - fixed - ignored - provisional - removed),
+        ..Default::default()
+    };
     let report = ActivityReport {
+        buckets: vec![bucket(10, 2, 1, 1, 0), bucket(20, 3, 2, 0, 1)],
         this_period: Some(ActivityTotals {
             total_new: Some(30),
             ..Default::default()
@@ -75,7 +85,13 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
         &Answer::Known(answer)
     );
     let shown = screen(120, 40, pane.clone());
-    assert!(shown.contains("opened 30 (+18)"), "{shown}");
+    // The rows added up, every term said; "all time" is compared with no
+    // period before it.
+    assert!(
+        shown.contains("the rows added up: opened 30 · fixed 5 · ignored 4 · removed 1 · net 20"),
+        "{shown}"
+    );
+    assert!(!shown.contains("(+"), "{shown}");
 
     // Back and forth: known or on its way for this selection, not asked
     // again.

@@ -238,12 +238,18 @@ fn the_period_is_counted_back_from_now() {
             .and_then(|p| p.since);
         match pane.period_days {
             Some(days) => {
-                let expected = chrono::Utc::now() - chrono::Duration::days(i64::from(days));
+                // On its buckets' boundary (weeks up to 90 days, months
+                // beyond), at or before now - days, by less than a bucket.
+                let back = chrono::Utc::now() - chrono::Duration::days(i64::from(days));
+                let bucket = if days <= 90 {
+                    TimeBucketSize::Week
+                } else {
+                    TimeBucketSize::Month
+                };
                 let since = since.expect("a period sends timePeriod.since");
-                assert!(
-                    (expected - since).num_seconds().abs() < 60,
-                    "{days} days: since {since} is about now - {days}d"
-                );
+                assert_eq!(since, bucket.floor(back), "{days} days");
+                assert!(since <= back && back - since < chrono::Duration::days(31));
+                assert_eq!(since.time(), chrono::NaiveTime::MIN);
             }
             None => assert_eq!(since, None, "all time sends no period"),
         }
