@@ -641,3 +641,59 @@ fn server_text_printed_by_writes_is_terminal_safe() {
         );
     }
 }
+
+/// A server that answers reads as a plain deployment would, and every
+/// write 200 with `body`: the write was taken, its answer is unreadable.
+fn write_answered(body: Bytes) -> Router {
+    recording(Seen::default(), move |method, path, _| {
+        if method != "GET" {
+            return ([(header::CONTENT_TYPE, "application/json")], body.clone()).into_response();
+        }
+        let body = if path.contains("/issues/v2/") {
+            serde_json::json!({ "id": "100001", "issueType": "ISSUE_TYPE_SAST" })
+        } else if path.ends_with("/ticketing/v2") {
+            serde_json::json!({ "instances": [{ "id": 7, "isConfigured": true }] })
+        } else {
+            return (StatusCode::NOT_FOUND, "{}").into_response();
+        };
+        json(body.to_string())
+    })
+}
+
+/// A write answered 200 with a body over the size bound, cut, or not
+/// JSON was taken by the server: the outcome is unknown (probably
+/// applied), as after a timeout, never a plain refusal a retry would
+/// duplicate.
+#[test]
+fn an_unreadable_answer_to_a_write_leaves_the_outcome_unknown() {
+    let rt = runtime();
+    let mut oversized = b"{\"success\":true,\"pad\":\"".to_vec();
+    oversized.resize(70 * 1024 * 1024, b'x');
+    oversized.extend_from_slice(b"\"}");
+    let bodies: [(&str, Vec<u8>); 4] = [
+        ("oversized", oversized),
+        ("cut", b"{\"success\":true,\"errors\":[".to_vec()),
+        ("unparsable", b"{\"success\": tru}".to_vec()),
+        ("not JSON", b"Thanks!".to_vec()),
+    ];
+    let writes: [&[&str]; 4] = [
+        &["fix", "100001", "--yes"],
+        &["ticket", "create", "100001", "--yes"],
+        &["triage", "100001", "--state", "ignored", "--yes"],
+        &["scm", "update", "cfg1", "--auto-scan", "on", "--yes"],
+    ];
+    for (kind, body) in bodies {
+        let api = rt.block_on(serve(write_answered(Bytes::from(body))));
+        for args in writes {
+            let out = run(&mut cli(api, args), "");
+            let what = format!("{kind}: {}", args.join(" "));
+            assert_eq!(out.code, 1, "{what}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("outcome is unknown")
+                    && out.stderr.contains("probably applied"),
+                "{what}: {}",
+                out.stderr
+            );
+        }
+    }
+}
