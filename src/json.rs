@@ -378,11 +378,19 @@ mod tests {
         let bytes = encode(&json!({ "k\u{202e}": hostile })).unwrap();
         let text = std::str::from_utf8(&bytes).unwrap();
         assert!(
-            !text.chars().any(|c| c.is_control() || crate::text::acts_on_a_terminal(c)),
+            !text
+                .chars()
+                .any(|c| c.is_control() || crate::text::acts_on_a_terminal(c)),
             "{text:?}"
         );
-        assert!(text.contains("\\u009b") && text.contains("\\u202e") && text.contains("\\udb40\\udc41"), "{text}");
-        assert!(text.contains("用户🔥 e\u{301}"), "readable text is kept: {text}");
+        assert!(
+            text.contains("\\u009b") && text.contains("\\u202e") && text.contains("\\udb40\\udc41"),
+            "{text}"
+        );
+        assert!(
+            text.contains("用户🔥 e\u{301}"),
+            "readable text is kept: {text}"
+        );
         // The same JSON to a reader.
         let back: serde_json::Value = decode(&bytes).unwrap();
         assert_eq!(back, json!({ "k\u{202e}": hostile }));

@@ -157,7 +157,10 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
         findings: args.findings,
         seed: args.seed,
         own_token_only: args.token.is_some(),
-        token: args.token.clone().unwrap_or_else(|| demo::DEMO_TOKEN.to_owned()),
+        token: args
+            .token
+            .clone()
+            .unwrap_or_else(|| demo::DEMO_TOKEN.to_owned()),
         anchor: None,
         days_later: args.days_later,
     };

@@ -165,7 +165,13 @@ mod tests {
         ] {
             assert!(!fit_for_a_shell(hostile), "{hostile:?}");
         }
-        for plain in ["acme/api", "main", "release-1.2", "user@host:x", "a+b=c,d%e^f_g"] {
+        for plain in [
+            "acme/api",
+            "main",
+            "release-1.2",
+            "user@host:x",
+            "a+b=c,d%e^f_g",
+        ] {
             assert!(fit_for_a_shell(plain), "{plain:?}");
         }
     }

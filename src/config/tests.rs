@@ -621,7 +621,10 @@ fn another_uid() -> Option<u32> {
 fn a_config_naming_a_command_or_token_file_is_refused_when_others_can_change_it() {
     let dir = tempfile::tempdir().unwrap();
     let configs = [
-        ("token_command", "[profiles.p]\ntoken_command = \"pass show findings\"\n"),
+        (
+            "token_command",
+            "[profiles.p]\ntoken_command = \"pass show findings\"\n",
+        ),
         ("token_file", "[profiles.p]\ntoken_file = \"p.token\"\n"),
     ];
     for (key, text) in configs {
@@ -642,7 +645,10 @@ fn a_config_naming_a_command_or_token_file_is_refused_when_others_can_change_it(
         if let Some(uid) = another_uid() {
             let path = file_with(dir.path(), "config.toml", text, 0o600, Some(uid));
             let err = file::load(&path).unwrap_err().0;
-            assert!(err.contains("another user") && err.contains("chmod 600"), "{err}");
+            assert!(
+                err.contains("another user") && err.contains("chmod 600"),
+                "{err}"
+            );
             std::fs::remove_file(&path).unwrap();
         }
     }
@@ -659,7 +665,10 @@ fn a_literal_token_or_a_token_file_is_refused_when_not_the_users_alone() {
     for mode in [0o644, 0o640, 0o604, 0o660, 0o602] {
         let path = file_with(dir.path(), "config.toml", text, mode, None);
         let err = file::load(&path).unwrap_err().0;
-        assert!(err.contains("chmod 600") && err.contains("profiles.p.token"), "{err}");
+        assert!(
+            err.contains("chmod 600") && err.contains("profiles.p.token"),
+            "{err}"
+        );
     }
     let path = file_with(dir.path(), "config.toml", text, 0o600, None);
     assert!(file::load(&path).is_ok());
@@ -671,6 +680,9 @@ fn a_literal_token_or_a_token_file_is_refused_when_not_the_users_alone() {
         assert!(err.contains("another user"), "{err}");
         let token = file_with(dir.path(), "p.token", "t\n", 0o600, Some(uid));
         let err = token::read_token_file(&token, "p").unwrap_err().0;
-        assert!(err.contains("another user") && err.contains("p.token"), "{err}");
+        assert!(
+            err.contains("another user") && err.contains("p.token"),
+            "{err}"
+        );
     }
 }

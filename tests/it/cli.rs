@@ -1156,7 +1156,11 @@ fn demo_serve_prints_how_to_reach_it_and_answers() {
         .unwrap();
     assert_eq!(ndjson(&out.stdout).len(), common::listed(120));
     // Its token only: the built-in demo tokens everyone knows get 401.
-    for built_in in ["demo-token", "demo-token-read-only", "demo-token-no-web-api"] {
+    for built_in in [
+        "demo-token",
+        "demo-token-read-only",
+        "demo-token-no-web-api",
+    ] {
         let out = findings()
             .args(["issues", "--max", "1", "--base-url", &url])
             .args(["--deployment", "1234"])
@@ -1177,8 +1181,10 @@ fn demo_serve_prints_how_to_reach_it_and_answers() {
 /// it to anyone, so `--token` is needed, and the listening is said loudly.
 #[test]
 fn demo_serve_off_loopback_needs_a_token_and_warns() {
+    // Bounded: a server that starts instead of refusing fails the test.
     let out = findings()
         .args(["demo", "serve", "--addr", "0.0.0.0:0", "--findings", "10"])
+        .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

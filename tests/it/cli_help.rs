@@ -229,7 +229,10 @@ fn completion_never_offers_a_name_a_shell_would_run() {
     let kept = serde_json::json!({ "repositories": all, "refs": all });
     std::fs::write(names.join("default.json"), kept.to_string()).unwrap();
     let env = [
-        ("FINDINGS_CONFIG", dir.path().join("none.toml").into_os_string()),
+        (
+            "FINDINGS_CONFIG",
+            dir.path().join("none.toml").into_os_string(),
+        ),
         ("XDG_STATE_HOME", state.into_os_string()),
     ];
     for flag in ["--repo", "--ref"] {

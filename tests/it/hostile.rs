@@ -531,7 +531,11 @@ fn assert_terminal_safe(text: &str, what: &str) {
     for c in text.chars() {
         let bad = matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}' | '\u{061c}');
-        assert!(!bad, "{what}: U+{:04X} reached the terminal: {text:?}", c as u32);
+        assert!(
+            !bad,
+            "{what}: U+{:04X} reached the terminal: {text:?}",
+            c as u32
+        );
     }
 }
 
@@ -614,10 +618,22 @@ fn server_text_printed_by_writes_is_terminal_safe() {
         ("refused", &["fix", "100001", "--yes"]),
         ("accepted", &["fix", "100001", "--yes"]),
         ("several", &["ticket", "create", "100001", "--yes"]),
-        ("one", &["ticket", "create", "100001", "100002", "100003", "--yes"]),
-        ("one", &["ticket", "link", "https://t.example/1", "100001", "--yes"]),
-        ("accepted", &["scm", "update", "cfg1", "--auto-scan", "on", "--yes"]),
-        ("refused", &["scm", "update", "cfg1", "--auto-scan", "on", "--yes"]),
+        (
+            "one",
+            &["ticket", "create", "100001", "100002", "100003", "--yes"],
+        ),
+        (
+            "one",
+            &["ticket", "link", "https://t.example/1", "100001", "--yes"],
+        ),
+        (
+            "accepted",
+            &["scm", "update", "cfg1", "--auto-scan", "on", "--yes"],
+        ),
+        (
+            "refused",
+            &["scm", "update", "cfg1", "--auto-scan", "on", "--yes"],
+        ),
     ];
     for (case, args) in commands {
         let api = rt.block_on(serve(hostile_actions(case)));
