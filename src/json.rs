@@ -172,7 +172,43 @@ fn path_at(bytes: &[u8], offset: usize) -> String {
 /// `value` as compact JSON. Fails only for a map whose keys are not strings,
 /// which no type of ours has.
 pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
-    serde_json::to_vec(value)
+    let mut out = Vec::with_capacity(128);
+    value.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut out,
+        TerminalSafe,
+    ))?;
+    Ok(out)
+}
+
+/// serde_json's compact output, but a string's C1 controls, DEL, bidi and
+/// zero-width characters are written as `\uXXXX` (serde_json escapes only
+/// C0): the same JSON to any reader, and none of it acts on a terminal the
+/// output is printed on (`--format json`, ndjson piped to `cat`).
+struct TerminalSafe;
+
+impl serde_json::ser::Formatter for TerminalSafe {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        // Printable ASCII, most of what is written, needs nothing.
+        if fragment.bytes().all(|b| b < 0x7f) {
+            return writer.write_all(fragment.as_bytes());
+        }
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if crate::text::acts_on_a_terminal(c) {
+                writer.write_all(&fragment.as_bytes()[start..i])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                start = i + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
 }
 
 /// `value` as JSON indented by two spaces, as `serde_json::to_string_pretty`
@@ -335,6 +371,30 @@ fn parts(text: &str) -> impl Iterator<Item = Part<'_>> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn strings_are_written_with_nothing_that_acts_on_a_terminal() {
+        let hostile = "a\u{1b}]52;c;x\u{7}\u{9b}2J\u{7f}\u{202e}b\u{200b}c\u{2066}\u{feff}\u{e0041} 用户🔥 e\u{301}";
+        let bytes = encode(&json!({ "k\u{202e}": hostile })).unwrap();
+        let text = std::str::from_utf8(&bytes).unwrap();
+        assert!(
+            !text
+                .chars()
+                .any(|c| c.is_control() || crate::text::acts_on_a_terminal(c)),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("\\u009b") && text.contains("\\u202e") && text.contains("\\udb40\\udc41"),
+            "{text}"
+        );
+        assert!(
+            text.contains("用户🔥 e\u{301}"),
+            "readable text is kept: {text}"
+        );
+        // The same JSON to a reader.
+        let back: serde_json::Value = decode(&bytes).unwrap();
+        assert_eq!(back, json!({ "k\u{202e}": hostile }));
+    }
 
     #[test]
     fn indent_writes_what_serde_json_pretty_writes() {

@@ -62,6 +62,13 @@ fn escape(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether `c` would act on a terminal or hide text rather than show
+/// (a control, bidi or zero-width character): what [`one_line`] makes
+/// visible, and what JSON output writes as `\uXXXX` ([`crate::json`]).
+pub fn acts_on_a_terminal(c: char) -> bool {
+    needs_escape(c, true) || c == '\n'
+}
+
 fn needs_escape(c: char, keep_newlines: bool) -> bool {
     match c {
         '\n' => !keep_newlines,

@@ -80,9 +80,10 @@ pub enum ApiError {
         content_type: String,
         snippet: String,
     },
-    /// Refused unread (or unfinished): the same request would bring the
-    /// same answer, so it is not retried.
-    #[error("the server's answer is larger than {limit_mb} MB: refused")]
+    /// A 2xx answer refused unread (or unfinished): the same request would
+    /// bring the same answer, so it is not retried. (A larger answer of
+    /// another status is that status's error.)
+    #[error("the server's answer is larger than {limit_mb} MB: refused, not read")]
     TooLarge { limit_mb: usize },
     #[error(
         "the server returned a cursor it had already returned ({cursor}): stopping to avoid a loop"
@@ -161,8 +162,9 @@ impl ApiError {
 
     /// What a failed write (never retried) may still have done: a timeout
     /// or a dropped connection leaves it unknown; a 2xx answer that could
-    /// not be read means it was probably applied. `None`: the server said
-    /// no, so nothing changed.
+    /// not be read (not JSON, cut, of another shape, or over the size
+    /// bound) means it was probably applied. `None`: the server said no,
+    /// so nothing changed.
     pub fn write_outcome(&self) -> Option<WriteOutcome> {
         match self {
             ApiError::Timeout(_) | ApiError::Connection(_) | ApiError::Redirected { .. } => {
@@ -171,7 +173,7 @@ impl ApiError {
             // A gateway that timed out or lost its upstream may have
             // passed the write on before it failed.
             ApiError::Server(m) if matches!(m.status, 502 | 504) => Some(WriteOutcome::Unknown),
-            ApiError::Decode { .. } | ApiError::NotJson { .. } => {
+            ApiError::Decode { .. } | ApiError::NotJson { .. } | ApiError::TooLarge { .. } => {
                 Some(WriteOutcome::ProbablyApplied)
             }
             _ => None,
@@ -394,6 +396,24 @@ mod tests {
         ] {
             let e = ApiError::from_status(status, b"", None);
             assert_eq!(e.write_outcome(), outcome, "{status}");
+        }
+        // A 2xx answer that cannot be read: the write was probably applied.
+        for unreadable in [
+            ApiError::TooLarge { limit_mb: 64 },
+            ApiError::Decode {
+                path: ".".into(),
+                message: "EOF".into(),
+            },
+            ApiError::NotJson {
+                content_type: "text/html".into(),
+                snippet: "ok".into(),
+            },
+        ] {
+            assert_eq!(
+                unreadable.write_outcome(),
+                Some(WriteOutcome::ProbablyApplied),
+                "{unreadable}"
+            );
         }
     }
 

@@ -114,8 +114,10 @@ fn words() -> Vec<OsString> {
     }
 }
 
-/// The candidates of `known` that start with what is typed. A list typed
-/// `a,b,c` completes its last value.
+/// The candidates of `known` that start with what is typed and are
+/// [`names_cache::fit_for_a_shell`] (a copy kept by an older version, or a
+/// profile's name, may hold anything). A list typed `a,b,c` completes its
+/// last value.
 fn offer(current: &OsStr, known: &[String]) -> Vec<CompletionCandidate> {
     let Some(current) = current.to_str() else {
         return Vec::new();
@@ -126,7 +128,7 @@ fn offer(current: &OsStr, known: &[String]) -> Vec<CompletionCandidate> {
     };
     known
         .iter()
-        .filter(|k| k.starts_with(last))
+        .filter(|k| k.starts_with(last) && names_cache::fit_for_a_shell(k))
         .map(|k| CompletionCandidate::new(format!("{head}{k}")))
         .collect()
 }

@@ -44,9 +44,11 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 0, value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=3650), value_hint = ValueHint::Other)]
     days_later: u32,
-    /// Token the server accepts (a demo value, not a secret)
-    #[arg(long, default_value = demo::DEMO_TOKEN, value_name = "T", value_hint = ValueHint::Other)]
-    token: String,
+    /// The one token the server accepts. Without it: demo-token and the
+    /// built-in test tokens, everyone knows them, so on a loopback address
+    /// only
+    #[arg(long, value_name = "T", value_hint = ValueHint::Other)]
+    token: Option<String>,
     /// Fault: wait this long before each answer (milliseconds)
     #[arg(long, value_name = "MS", help_heading = "Fault injection",
           value_parser = clap::value_parser!(u64).range(1..=600_000), value_hint = ValueHint::Other)]
@@ -128,13 +130,37 @@ impl ServeArgs {
 
 pub async fn run(command: DemoCommand) -> Result<(), Failure> {
     let DemoCommand::Serve(args) = command;
-    if args.token.trim().is_empty() {
+    if args.token.as_ref().is_some_and(|t| t.trim().is_empty()) {
         return Err(Failure::Usage("--token must not be empty".into()));
+    }
+    let ip = args.addr.ip();
+    if !ip.is_loopback() {
+        if args.token.is_none() {
+            return Err(Failure::Usage(format!(
+                "--addr {}: not a loopback address, so others can reach the server, and without --token it answers the built-in demo tokens everyone knows; give --token T (a token of your own), or listen on 127.0.0.1",
+                args.addr
+            )));
+        }
+        // Loud: the data and its writes are open to whoever has the token.
+        let reach = if ip.is_unspecified() {
+            "on every interface of this machine"
+        } else {
+            "on an address that is not loopback"
+        };
+        let _ = writeln!(
+            std::io::stderr(),
+            "findings: WARNING: the demo server listens {reach} ({}): anyone who can reach it and knows the token can read and change its data",
+            args.addr
+        );
     }
     let opts = DemoOptions {
         findings: args.findings,
         seed: args.seed,
-        token: args.token.clone(),
+        own_token_only: args.token.is_some(),
+        token: args
+            .token
+            .clone()
+            .unwrap_or_else(|| demo::DEMO_TOKEN.to_owned()),
         anchor: None,
         days_later: args.days_later,
     };

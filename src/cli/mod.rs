@@ -194,19 +194,24 @@ fn answer_completion_if_asked() {
         .complete();
 }
 
+/// Every failure's message passes [`crate::text::multi_line`] here, the
+/// one place they are printed: a message quoting the server (a name, an
+/// error type, an instance) reaches the terminal with its controls, bidi
+/// and zero-width characters made visible, and its secrets masked.
 fn report(failure: Failure) -> ExitCode {
+    use crate::text::multi_line;
     match failure {
         Failure::Usage(msg) => {
-            eprintln!("findings: error: {}", crate::redact::scrub(&msg));
+            eprintln!("findings: error: {}", multi_line(&msg));
             ExitCode::from(2)
         }
         Failure::Runtime(msg) if is_broken_pipe(&msg) => ExitCode::SUCCESS,
         Failure::Runtime(msg) => {
-            eprintln!("findings: error: {}", crate::redact::scrub(&msg));
+            eprintln!("findings: error: {}", multi_line(&msg));
             ExitCode::from(1)
         }
         Failure::Interrupted(msg) => {
-            eprintln!("findings: {msg}");
+            eprintln!("findings: {}", multi_line(&msg));
             ExitCode::from(130)
         }
         Failure::Matched {

@@ -4,8 +4,8 @@
 //! keeps them here, in the state folder, one file per profile, written
 //! whole through [`atomic_file`] and private to the user; completion reads
 //! it. The names come from the server: each is kept only if it is short
-//! and has no control character (it is printed to a shell), and each list
-//! is bounded.
+//! and [`fit_for_a_shell`] (it is inserted into a command line), and each
+//! list is bounded.
 
 use crate::api::model::{IssueFiltersResponse, short_rule};
 use crate::atomic_file::{self, Access, Replace};
@@ -51,12 +51,25 @@ fn kept(names: Vec<String>) -> Vec<String> {
     let mut names: Vec<String> = names
         .into_iter()
         .filter(|n| !n.is_empty() && n.chars().count() <= MAX_NAME_CHARS)
-        .filter(|n| !n.chars().any(char::is_control))
+        .filter(|n| fit_for_a_shell(n))
         .collect();
     names.sort();
     names.dedup();
     names.truncate(MAX_NAMES);
     names
+}
+
+/// Whether a name may be inserted into a shell's command line as it is:
+/// every character in a set that no shell gives a meaning to (ASCII
+/// letters, digits and `-_./:@+=,%^`). A name with anything else (`;`,
+/// `$(`, a backtick, a space, a glob, a quote, a control, bidi or
+/// zero-width character) is never offered, so Enter after Tab runs only
+/// what the user typed.
+pub fn fit_for_a_shell(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@+=,%^".contains(c))
 }
 
 /// The cache file of `profile` (none: the settings without a profile). A
@@ -124,6 +137,43 @@ mod tests {
             "acme/web".into(),
         ]);
         assert_eq!(kept, ["acme/api", "acme/web"]);
+    }
+
+    #[test]
+    fn only_names_inert_in_a_shell_are_fit_for_it() {
+        for hostile in [
+            "x;touch${IFS}/tmp/p",
+            "$(id)",
+            "`id`",
+            "a|b",
+            "a&&b",
+            "*",
+            "a b",
+            "a\tb",
+            "a\u{202e}b",
+            "a\u{200b}b",
+            "~root",
+            "a'b",
+            "a\"b",
+            "a\\b",
+            "a>b",
+            "{a,b}",
+            "!x",
+            "#x",
+            "ä",
+            "",
+        ] {
+            assert!(!fit_for_a_shell(hostile), "{hostile:?}");
+        }
+        for plain in [
+            "acme/api",
+            "main",
+            "release-1.2",
+            "user@host:x",
+            "a+b=c,d%e^f_g",
+        ] {
+            assert!(fit_for_a_shell(plain), "{plain:?}");
+        }
     }
 
     #[test]

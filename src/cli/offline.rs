@@ -117,3 +117,54 @@ fn file_failure(path: &Path, said: &str) -> Failure {
         crate::text::one_line(&path.display().to_string())
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ApiError;
+
+    /// The server of `--snapshot` answers this run's token only: a name
+    /// everyone knows (the embedded demo's tokens) opens nothing on it.
+    #[test]
+    fn the_snapshot_server_answers_its_run_token_only() {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            // A snapshot of no findings is enough: the server is what is tested.
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("empty.snap");
+            let header = Header::new(
+                "2026-11-25T10:00:00Z".parse().unwrap(),
+                "https://findings.example.com",
+                "7",
+                &Default::default(),
+            );
+            let bytes = crate::snapshot::Writer::new(Vec::new(), &header)
+                .unwrap()
+                .finish()
+                .unwrap();
+            std::fs::write(&path, bytes).unwrap();
+            let opened = open(&path).await.unwrap();
+            let server = opened.session.demo.as_ref().unwrap();
+            let with = |token: &str| {
+                Client::new(ClientConfig::new(
+                    server.url(),
+                    opened.header.deployment.clone(),
+                    Token::new(token),
+                ))
+                .unwrap()
+            };
+            assert!(with(server.token()).deployment_by_token().await.is_ok());
+            for built_in in [
+                crate::demo::DEMO_TOKEN,
+                crate::demo::routes::TOKEN_WITHOUT_ACTIONS,
+                crate::demo::routes::TOKEN_WITHOUT_WEB_API,
+            ] {
+                let answer = with(built_in).deployment_by_token().await;
+                assert!(
+                    matches!(answer, Err(ApiError::Unauthorized(_))),
+                    "{built_in}: {answer:?}"
+                );
+            }
+        });
+    }
+}

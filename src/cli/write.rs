@@ -78,21 +78,19 @@ pub fn can_confirm(stdin_used: bool) -> Result<(), Failure> {
     }
 }
 
-/// Whether a failed write's outcome is unknown: the request may have
-/// reached the server (a timeout, a dropped connection).
-pub fn outcome_unknown(e: &ApiError) -> bool {
-    e.write_outcome() == Some(crate::api::WriteOutcome::Unknown)
-}
-
 /// A failed write (`what`: "the update"), said so when its outcome is
-/// unknown. Writes are never retried.
+/// unknown: a timeout, or a 2xx answer that could not be read (then it was
+/// probably applied, and sending it again may do it twice). Writes are
+/// never retried.
 pub fn failed(e: ApiError, what: &str) -> Failure {
-    if outcome_unknown(&e) {
-        Failure::Runtime(format!(
+    match e.write_outcome() {
+        Some(crate::api::WriteOutcome::Unknown) => Failure::Runtime(format!(
             "{e} (the outcome is unknown: {what} may or may not have been applied; it was not retried)"
-        ))
-    } else {
-        Failure::Runtime(e.to_string())
+        )),
+        Some(crate::api::WriteOutcome::ProbablyApplied) => Failure::Runtime(format!(
+            "{e} (the outcome is unknown: the server accepted {what} (2xx) but its answer could not be read, so it was probably applied; it was not retried: check before sending it again, or it may be done twice)"
+        )),
+        None => Failure::Runtime(e.to_string()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The config file's format: its tables and keys, read and checked.
 
 use super::ConfigError;
-use super::token::check_private;
+use super::token::{Keep, check_trusted};
 use super::toml_error;
 use super::values::{
     DeploymentId, DirectionName, Filters, PageSize, PaneName, SortName, ThemeName,
@@ -167,23 +167,35 @@ pub struct Loaded {
 
 /// Reads the config file; `None` when there is none.
 pub fn load(path: &Path) -> Result<Option<Loaded>, ConfigError> {
-    let text = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(ConfigError(format!(
-                "cannot read the config file {}: {e}",
-                path.display()
-            )));
-        }
+    use std::io::Read;
+    let cannot = |e: std::io::Error| {
+        ConfigError(format!(
+            "cannot read the config file {}: {e}",
+            path.display()
+        ))
     };
+    let mut opened = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(cannot(e)),
+    };
+    let mut text = Vec::new();
+    opened.read_to_end(&mut text).map_err(cannot)?;
+    // The metadata of the file read, not of whatever is at the path now.
+    let meta = opened.metadata().map_err(cannot)?;
     let text = String::from_utf8(text)
         .map_err(|_| ConfigError(format!("config file {}: not UTF-8 text", path.display())))?;
     let file = parse(path, &text)?;
-    if let Some(key) = file.literal_token_key() {
-        check_private(
+    if let Some((key, keep)) = file.trusted_key() {
+        let holds = match keep {
+            Keep::Secret => "holds a token",
+            Keep::Commands => "says what to run or read",
+        };
+        check_trusted(
+            &meta,
             path,
-            &format!("config file {} holds a token ({key})", path.display()),
+            &format!("config file {} {holds} ({key})", path.display()),
+            keep,
         )?;
     }
     Ok(Some(Loaded {
@@ -223,11 +235,27 @@ pub(super) fn profile_names(file: &ConfigFile) -> String {
 }
 
 impl ConfigFile {
-    /// The first `profiles.NAME.token` holding a literal token.
-    fn literal_token_key(&self) -> Option<String> {
-        self.profiles.iter().find_map(|(name, p)| {
-            matches!(p.token, Some(ProfileToken::Literal(_)))
-                .then(|| format!("profiles.{name}.token"))
-        })
+    /// The key that makes the file one to trust, and what it must keep
+    /// from others: a literal `token` (the strictest) first, else the
+    /// first `token_command` or `token_file`.
+    fn trusted_key(&self) -> Option<(String, Keep)> {
+        let find = |want: fn(&ProfileToken) -> Option<&'static str>| {
+            self.profiles.iter().find_map(|(name, p)| {
+                p.token
+                    .as_ref()
+                    .and_then(want)
+                    .map(|key| format!("profiles.{name}.{key}"))
+            })
+        };
+        find(|t| matches!(t, ProfileToken::Literal(_)).then_some("token"))
+            .map(|k| (k, Keep::Secret))
+            .or_else(|| {
+                find(|t| match t {
+                    ProfileToken::Command(_) => Some("token_command"),
+                    ProfileToken::File(_) => Some("token_file"),
+                    ProfileToken::Literal(_) => None,
+                })
+                .map(|k| (k, Keep::Commands))
+            })
     }
 }

@@ -7,9 +7,11 @@
 //! (`$XDG_CONFIG_HOME/findings/config.toml` on Linux), or wherever
 //! `FINDINGS_CONFIG` says. Unknown keys and impossible values are refused
 //! with the file, the line and the key. A token in the file, or a
-//! `token_file`, must not be readable by group or others (as ssh does with
-//! keys); a `token_command` runs through `sh -c`, without stdin, and its
-//! output is never shown.
+//! `token_file`, must be the user's (or root's) and not readable by group
+//! or others (as ssh does with keys); a config file naming a
+//! `token_command` or `token_file` must be the user's (or root's) and
+//! writable by no one else. A `token_command` runs through `sh -c`,
+//! without stdin, and its output is never shown.
 //!
 //! - `connection`: from the settings to a [`Target`], with the base URL's
 //!   checks.

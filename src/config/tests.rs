@@ -593,3 +593,96 @@ fn paths_expand_from_home_and_the_config_folder() {
     assert_eq!(shell_quote("/a b/c"), "'/a b/c'");
     assert_eq!(shell_quote("/a/c.toml"), "/a/c.toml");
 }
+
+/// A config file (or token file) written with `mode`, owned by `uid` when
+/// given.
+#[cfg(unix)]
+fn file_with(dir: &Path, name: &str, text: &str, mode: u32, uid: Option<u32>) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+    if let Some(uid) = uid {
+        std::os::unix::fs::chown(&path, Some(uid), None).unwrap();
+    }
+    path
+}
+
+/// A uid that is neither ours nor root's, when we may give a file to it
+/// (only root may).
+#[cfg(unix)]
+fn another_uid() -> Option<u32> {
+    // SAFETY: geteuid has no preconditions.
+    (unsafe { libc::geteuid() } == 0).then_some(54_321)
+}
+
+#[cfg(unix)]
+#[test]
+fn a_config_naming_a_command_or_token_file_is_refused_when_others_can_change_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let configs = [
+        (
+            "token_command",
+            "[profiles.p]\ntoken_command = \"pass show findings\"\n",
+        ),
+        ("token_file", "[profiles.p]\ntoken_file = \"p.token\"\n"),
+    ];
+    for (key, text) in configs {
+        for mode in [0o666, 0o660, 0o620, 0o602, 0o664, 0o646] {
+            let path = file_with(dir.path(), "config.toml", text, mode, None);
+            let err = file::load(&path).unwrap_err().0;
+            assert!(err.contains(&path.display().to_string()), "{err}");
+            assert!(err.contains(key), "{err}");
+            assert!(err.contains("chmod go-w"), "{mode:o}: {err}");
+            assert!(err.contains(&format!("{mode:03o}")), "{err}");
+        }
+        // Readable by others is fine for a file holding no secret.
+        for mode in [0o600, 0o644, 0o640, 0o400] {
+            let path = file_with(dir.path(), "config.toml", text, mode, None);
+            assert!(file::load(&path).is_ok(), "{key} {mode:o}");
+        }
+        // Another user's file is refused even at 0600.
+        if let Some(uid) = another_uid() {
+            let path = file_with(dir.path(), "config.toml", text, 0o600, Some(uid));
+            let err = file::load(&path).unwrap_err().0;
+            assert!(
+                err.contains("another user") && err.contains("chmod 600"),
+                "{err}"
+            );
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    // A file without a token or a command is anyone's business.
+    let path = file_with(dir.path(), "config.toml", "[profiles.p]\n", 0o666, None);
+    assert!(file::load(&path).is_ok());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_literal_token_or_a_token_file_is_refused_when_not_the_users_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[profiles.p]\ntoken = \"t\"\n";
+    for mode in [0o644, 0o640, 0o604, 0o660, 0o602] {
+        let path = file_with(dir.path(), "config.toml", text, mode, None);
+        let err = file::load(&path).unwrap_err().0;
+        assert!(
+            err.contains("chmod 600") && err.contains("profiles.p.token"),
+            "{err}"
+        );
+    }
+    let path = file_with(dir.path(), "config.toml", text, 0o600, None);
+    assert!(file::load(&path).is_ok());
+    let token = file_with(dir.path(), "p.token", "t\n", 0o600, None);
+    assert!(token::read_token_file(&token, "p").is_ok());
+    if let Some(uid) = another_uid() {
+        let path = file_with(dir.path(), "config.toml", text, 0o600, Some(uid));
+        let err = file::load(&path).unwrap_err().0;
+        assert!(err.contains("another user"), "{err}");
+        let token = file_with(dir.path(), "p.token", "t\n", 0o600, Some(uid));
+        let err = token::read_token_file(&token, "p").unwrap_err().0;
+        assert!(
+            err.contains("another user") && err.contains("p.token"),
+            "{err}"
+        );
+    }
+}

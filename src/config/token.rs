@@ -11,14 +11,17 @@ pub const TOKEN_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 /// The most of a `token_command`'s output, or of a `token_file`, read.
 const MAX_TOKEN_BYTES: u64 = 64 * 1024;
 
-/// A `token_file`'s first line, refused when group or others may read the
-/// file.
+/// A `token_file`'s first line, refused when the file is another user's or
+/// group or others may read it.
 pub(super) fn read_token_file(path: &Path, profile: &str) -> Result<Token, ConfigError> {
     use std::io::Read;
     let what = format!("token_file {} (profile {profile:?})", path.display());
     let file =
         std::fs::File::open(path).map_err(|e| ConfigError(format!("cannot read {what}: {e}")))?;
-    check_private(path, &format!("{what} holds a token"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| ConfigError(format!("cannot read {what}: {e}")))?;
+    check_trusted(&meta, path, &format!("{what} holds a token"), Keep::Secret)?;
     let mut bytes = Vec::new();
     file.take(MAX_TOKEN_BYTES)
         .read_to_end(&mut bytes)
@@ -107,25 +110,58 @@ pub fn run_token_command(command: &str, timeout: Duration) -> Result<Token, Stri
         .ok_or_else(|| format!("printed nothing ({status}); it must print the token"))
 }
 
-/// Refuses a file holding a secret that group or others can read or write
-/// (on unix: `mode & 0o077` must be 0).
+/// What a file the app trusts must keep from other users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Keep {
+    /// It holds a secret: no one else may read or write it (`mode & 0o077`
+    /// is 0).
+    Secret,
+    /// It says what to run or read (a `token_command`, a `token_file`): no
+    /// one else may write it (`mode & 0o022` is 0), or they choose what
+    /// runs as you.
+    Commands,
+}
+
+/// Refuses a file the app trusts (a config file naming a token or a
+/// command, a token file) unless it is yours (or root's) and no one else
+/// can change it (nor read it, for a secret). `meta` is the open file's,
+/// so what is checked is what is read. The one check for every such file.
 #[cfg(unix)]
-pub(super) fn check_private(path: &Path, what: &str) -> Result<(), ConfigError> {
-    use std::os::unix::fs::PermissionsExt;
-    let meta = std::fs::metadata(path)
-        .map_err(|e| ConfigError(format!("cannot read {}: {e}", path.display())))?;
-    let mode = meta.permissions().mode() & 0o777;
-    if mode & 0o077 != 0 {
+pub(super) fn check_trusted(
+    meta: &std::fs::Metadata,
+    path: &Path,
+    what: &str,
+    keep: Keep,
+) -> Result<(), ConfigError> {
+    use std::os::unix::fs::MetadataExt;
+    let quoted = shell_quote(&path.display().to_string());
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let owner = meta.uid();
+    if owner != me && owner != 0 {
         return Err(ConfigError(format!(
-            "{what} and is open to group or others (mode {mode:03o}); refusing to use it. Fix: chmod 600 {}",
-            shell_quote(&path.display().to_string())
+            "{what} and belongs to another user (uid {owner}), who can change it; refusing to use it. Fix: use a file of your own, then chmod 600 {quoted}"
         )));
     }
-    Ok(())
+    let mode = meta.mode() & 0o777;
+    match keep {
+        Keep::Secret if mode & 0o077 != 0 => Err(ConfigError(format!(
+            "{what} and is open to group or others (mode {mode:03o}); refusing to use it. Fix: chmod 600 {quoted}"
+        ))),
+        Keep::Commands if mode & 0o022 != 0 => Err(ConfigError(format!(
+            "{what} and group or others can write it (mode {mode:03o}), so they choose what runs; refusing to use it. Fix: chmod go-w {quoted} (or chmod 600)"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(not(unix))]
-pub(super) fn check_private(_path: &Path, _what: &str) -> Result<(), ConfigError> {
+pub(super) fn check_trusted(
+    _meta: &std::fs::Metadata,
+    _path: &Path,
+    _what: &str,
+    _keep: Keep,
+) -> Result<(), ConfigError> {
     Ok(())
 }
 

@@ -81,7 +81,9 @@ pub fn admit(state: &DemoState, headers: &HeaderMap, deployment: &str) -> Result
 }
 
 /// The bearer token: 401 without the right one, 403 for the token
-/// without Web API permission.
+/// without Web API permission. The built-in tokens are answered only when
+/// the state allows them (the embedded demo), never by a server serving
+/// its own token only.
 pub fn authenticate(state: &DemoState, headers: &HeaderMap) -> Result<(), ApiFailure> {
     let auth = headers
         .get(header::AUTHORIZATION)
@@ -94,14 +96,15 @@ pub fn authenticate(state: &DemoState, headers: &HeaderMap) -> Result<(), ApiFai
             "missing bearer token in the Authorization header",
         ));
     };
-    if token == TOKEN_WITHOUT_WEB_API {
+    let built_in = !state.own_token_only;
+    if built_in && token == TOKEN_WITHOUT_WEB_API {
         return Err(ApiFailure::new(
             StatusCode::FORBIDDEN,
             "PERMISSION_DENIED",
             "this token does not hold the Web API permission",
         ));
     }
-    if token != state.token && token != TOKEN_WITHOUT_ACTIONS {
+    if token != state.token && !(built_in && token == TOKEN_WITHOUT_ACTIONS) {
         return Err(ApiFailure::new(
             StatusCode::UNAUTHORIZED,
             "UNAUTHENTICATED",

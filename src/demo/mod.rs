@@ -39,6 +39,11 @@ pub struct DemoOptions {
     pub findings: usize,
     pub seed: u64,
     pub token: String,
+    /// Whether `token` is the only one answered: the built-in tokens
+    /// (`demo-token-read-only`, `demo-token-no-web-api`) are for the
+    /// embedded demo, and a server others may reach (`demo serve --token`)
+    /// or a snapshot's must not open to a name everyone knows.
+    pub own_token_only: bool,
     /// "Now" of the data set; the start of today (UTC) by default, so the
     /// data is the same all day and dates look current.
     pub anchor: Option<DateTime<Utc>>,
@@ -54,6 +59,7 @@ impl Default for DemoOptions {
             findings: DEFAULT_FINDINGS,
             seed: DEFAULT_SEED,
             token: DEMO_TOKEN.into(),
+            own_token_only: false,
             anchor: None,
             days_later: 0,
         }
@@ -65,6 +71,8 @@ pub struct DemoState {
     pub dataset: Dataset,
     pub orders: query::Orders,
     pub token: String,
+    /// See [`DemoOptions::own_token_only`].
+    pub own_token_only: bool,
     pub scm_configs: Mutex<Vec<ScmConfig>>,
     /// Fault injection (none unless asked for).
     pub faults: faults::FaultState,
@@ -92,11 +100,11 @@ impl DemoState {
             DEMO_DEPLOYMENT,
             opts.days_later,
         );
-        Self::of(dataset, &opts.token)
+        Self::of(dataset, &opts.token, opts.own_token_only)
     }
 
     /// The state serving `dataset` (generated, or a snapshot's).
-    pub fn of(dataset: Dataset, token: &str) -> Self {
+    pub fn of(dataset: Dataset, token: &str, own_token_only: bool) -> Self {
         let scm_configs = Mutex::new(dataset.scm_configs.clone());
         // Every sort order now, so no request waits for one.
         let orders = query::Orders::default();
@@ -105,6 +113,7 @@ impl DemoState {
             dataset,
             orders,
             token: token.to_owned(),
+            own_token_only,
             scm_configs,
             faults: faults::FaultState::default(),
             tap: tap::TapState::default(),
@@ -133,10 +142,10 @@ impl DemoServer {
 
     /// Serves a snapshot's findings ([`dataset::OfflineBuilder`]) on a
     /// free loopback port, read-only: every write is refused
-    /// ([`offline_guard`]).
+    /// ([`offline_guard`]), and `token` is the only one answered.
     pub async fn start_offline(dataset: Dataset, token: &str) -> std::io::Result<DemoServer> {
         let token = token.to_owned();
-        let state = tokio::task::spawn_blocking(move || DemoState::of(dataset, &token))
+        let state = tokio::task::spawn_blocking(move || DemoState::of(dataset, &token, true))
             .await
             .map_err(std::io::Error::other)?;
         Self::serve(state, SocketAddr::from(([127, 0, 0, 1], 0))).await

@@ -68,8 +68,8 @@ impl Rows {
                             (name.to_ascii_lowercase(), value)
                         })
                         .collect();
-                    let line = serde_json::to_string(&object).map_err(io::Error::other)?;
-                    writeln!(out, "{line}")?;
+                    out.write_all(&crate::json::encode(&object).map_err(io::Error::other)?)?;
+                    writeln!(out)?;
                 }
                 Ok(())
             }

@@ -1192,8 +1192,65 @@ fn demo_serve_prints_how_to_reach_it_and_answers() {
         .output()
         .unwrap();
     assert_eq!(ndjson(&out.stdout).len(), common::listed(120));
+    // Its token only: the built-in demo tokens everyone knows get 401.
+    for built_in in [
+        "demo-token",
+        "demo-token-read-only",
+        "demo-token-no-web-api",
+    ] {
+        let out = findings()
+            .args(["issues", "--max", "1", "--base-url", &url])
+            .args(["--deployment", "1234"])
+            .env("FINDINGS_TOKEN", built_in)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains("401"),
+            "{built_in}: {stderr}"
+        );
+    }
     child.kill().unwrap();
     let _ = child.wait();
+}
+
+/// Off loopback, others reach the server: the built-in tokens would open
+/// it to anyone, so `--token` is needed, and the listening is said loudly.
+#[test]
+fn demo_serve_off_loopback_needs_a_token_and_warns() {
+    // Bounded: a server that starts instead of refusing fails the test.
+    let out = findings()
+        .args(["demo", "serve", "--addr", "0.0.0.0:0", "--findings", "10"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--token") && stderr.contains("loopback"),
+        "{stderr}"
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args(["demo", "serve", "--addr", "0.0.0.0:0", "--findings", "10"])
+        .args(["--token", "tok-2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The warning comes before the banner, so it is there once the banner is.
+    let first = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert!(first.contains("listening"), "{first}");
+    child.kill().unwrap();
+    let _ = child.wait();
+    let stderr = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
+    assert!(
+        stderr.contains("WARNING") && stderr.contains("every interface"),
+        "{stderr}"
+    );
 }
 
 /// `demo serve | head -1`, or a service manager with stdout closed: the

@@ -204,6 +204,50 @@ fn completion_offers_profile_names_and_the_names_a_listing_kept() {
     }
 }
 
+/// Names a hostile server gave (kept by an older version, or written by
+/// hand) are never offered when a shell would read them as more than a
+/// word: Enter after Tab must run only what the user typed.
+#[test]
+fn completion_never_offers_a_name_a_shell_would_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let names = state.join("findings").join("names");
+    std::fs::create_dir_all(&names).unwrap();
+    let hostile = [
+        "x;touch${IFS}/tmp/p",
+        "$(id)",
+        "`id`",
+        "a|b",
+        "a&&b",
+        "*",
+        "a b",
+        "a\u{202e}b",
+        "a\u{200b}b",
+    ];
+    let mut all: Vec<&str> = hostile.to_vec();
+    all.extend(["acme/api", "feature/x-1.2"]);
+    let kept = serde_json::json!({ "repositories": all, "refs": all });
+    std::fs::write(names.join("default.json"), kept.to_string()).unwrap();
+    let env = [
+        (
+            "FINDINGS_CONFIG",
+            dir.path().join("none.toml").into_os_string(),
+        ),
+        ("XDG_STATE_HOME", state.into_os_string()),
+    ];
+    for flag in ["--repo", "--ref"] {
+        let offered = completed(&["findings", "issues", flag, ""], &env);
+        assert_eq!(offered, ["acme/api", "feature/x-1.2"], "{flag}");
+        for typed in ["x", "$", "a", "`", "*"] {
+            let offered = completed(&["findings", "issues", flag, typed], &env);
+            assert!(
+                offered.iter().all(|o| !hostile.contains(&o.as_str())),
+                "{flag} {typed}: {offered:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn triage_state_completion_offers_the_states_of_the_kind() {
     assert_eq!(

@@ -76,6 +76,7 @@ async fn start_server_of(findings: usize) -> DemoServer {
         findings,
         seed: 1,
         token: TOKEN.into(),
+        own_token_only: false,
         anchor: Some(anchor()),
         days_later: 0,
     })

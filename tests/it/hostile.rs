@@ -524,3 +524,192 @@ fn a_closed_port_is_named_with_its_fix() {
     );
     assert!(out.stderr.contains("nothing listens"), "{}", out.stderr);
 }
+
+/// No escape, C1 control, other C0 control, bidi or zero-width character
+/// in `text` (what a command printed from hostile server text).
+fn assert_terminal_safe(text: &str, what: &str) {
+    for c in text.chars() {
+        let bad = matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}' | '\u{061c}');
+        assert!(
+            !bad,
+            "{what}: U+{:04X} reached the terminal: {text:?}",
+            c as u32
+        );
+    }
+}
+
+/// A server whose every text is hostile: the fix, ticket and SCM answers
+/// (accepted or not, one ticketing instance or several) carry escapes,
+/// OSC 52 and OSC 2, a screen clear, C1, bidi and zero-width characters,
+/// and a ticket link of another scheme. `case` picks the answers.
+fn hostile_actions(case: &'static str) -> Router {
+    use crate::terminal_safety::HOSTILE;
+    recording(Seen::default(), move |method, path, _| {
+        let error = || {
+            (
+                StatusCode::BAD_REQUEST,
+                [(header::CONTENT_TYPE, "application/json")],
+                serde_json::json!({ "error": HOSTILE, "code": HOSTILE }).to_string(),
+            )
+                .into_response()
+        };
+        let instance = |id: i64| {
+            serde_json::json!({
+                "id": id, "isConfigured": true, "instanceType": HOSTILE,
+                "subdomain": HOSTILE, "projectId": HOSTILE
+            })
+        };
+        let body = if path.ends_with("/authorized_actions") {
+            return error();
+        } else if path.contains("/issues/v2/") {
+            serde_json::json!({
+                "id": "100001", "issueType": "ISSUE_TYPE_SAST", "ruleName": HOSTILE,
+                "title": HOSTILE, "message": HOSTILE
+            })
+        } else if path.ends_with("/fix_jobs") {
+            match case {
+                "refused" => serde_json::json!({
+                    "success": false,
+                    "errors": [{
+                        "errorType": HOSTILE, "message": HOSTILE,
+                        "hostAAppInfo": { "configUrl": format!("javascript:{HOSTILE}") }
+                    }]
+                }),
+                _ => serde_json::json!({ "success": true }),
+            }
+        } else if path.ends_with("/ticketing/v2") {
+            match case {
+                "several" => serde_json::json!({ "instances": [instance(7), instance(8)] }),
+                _ => serde_json::json!({ "instances": [instance(7)] }),
+            }
+        } else if path.contains("/ticketing/v2/") {
+            serde_json::json!({
+                "succeeded": [{
+                    "issueIds": [100001], "ticketId": 1, "externalSlug": HOSTILE,
+                    "ticketUrl": format!("javascript:alert(1)//{HOSTILE}")
+                }],
+                "failed": [{ "issueIds": [100002], "error": HOSTILE }],
+                "skipped": [{ "issueIds": [100003], "reason": HOSTILE }]
+            })
+        } else if method == "PATCH" && case == "refused" {
+            return error();
+        } else if method == "PATCH" {
+            serde_json::json!({ "config": {
+                "id": "cfg1", "namespace": HOSTILE, "baseUrl": HOSTILE,
+                "app": { "slug": HOSTILE, "appId": HOSTILE, "scmName": HOSTILE },
+                "status": { "ok": false, "error": HOSTILE },
+                "subscriptions": [{ "scmUrl": HOSTILE, "events": [HOSTILE] }]
+            }})
+        } else {
+            return error();
+        };
+        json(body.to_string())
+    })
+}
+
+/// Every message a write prints from server text, on its success and its
+/// error paths, on stdout and stderr, is terminal-safe; a ticket link of
+/// another scheme is never printed as a link to follow.
+#[test]
+fn server_text_printed_by_writes_is_terminal_safe() {
+    let rt = runtime();
+    let commands: [(&str, &[&str]); 7] = [
+        ("refused", &["fix", "100001", "--yes"]),
+        ("accepted", &["fix", "100001", "--yes"]),
+        ("several", &["ticket", "create", "100001", "--yes"]),
+        (
+            "one",
+            &["ticket", "create", "100001", "100002", "100003", "--yes"],
+        ),
+        (
+            "one",
+            &["ticket", "link", "https://t.example/1", "100001", "--yes"],
+        ),
+        (
+            "accepted",
+            &["scm", "update", "cfg1", "--auto-scan", "on", "--yes"],
+        ),
+        (
+            "refused",
+            &["scm", "update", "cfg1", "--auto-scan", "on", "--yes"],
+        ),
+    ];
+    for (case, args) in commands {
+        let api = rt.block_on(serve(hostile_actions(case)));
+        let out = run(&mut cli(api, args), "");
+        let what = format!("{case} {}", args.join(" "));
+        assert_terminal_safe(&out.stdout, &format!("{what}: stdout"));
+        assert_terminal_safe(&out.stderr, &format!("{what}: stderr"));
+        // The hostile text is shown, made visible, where it is said.
+        assert!(
+            [&out.stdout, &out.stderr]
+                .iter()
+                .any(|o| o.contains('␛') || o.contains("\\u001b")),
+            "{what}: {out:?}",
+            out = (&out.stdout, &out.stderr, out.code)
+        );
+        assert!(
+            !out.stdout.contains("javascript:") && !out.stderr.contains("javascript:"),
+            "{what}: a link of another scheme was printed: {} {}",
+            out.stdout,
+            out.stderr
+        );
+    }
+}
+
+/// A server that answers reads as a plain deployment would, and every
+/// write 200 with `body`: the write was taken, its answer is unreadable.
+fn write_answered(body: Bytes) -> Router {
+    recording(Seen::default(), move |method, path, _| {
+        if method != "GET" {
+            return ([(header::CONTENT_TYPE, "application/json")], body.clone()).into_response();
+        }
+        let body = if path.contains("/issues/v2/") {
+            serde_json::json!({ "id": "100001", "issueType": "ISSUE_TYPE_SAST" })
+        } else if path.ends_with("/ticketing/v2") {
+            serde_json::json!({ "instances": [{ "id": 7, "isConfigured": true }] })
+        } else {
+            return (StatusCode::NOT_FOUND, "{}").into_response();
+        };
+        json(body.to_string())
+    })
+}
+
+/// A write answered 200 with a body over the size bound, cut, or not
+/// JSON was taken by the server: the outcome is unknown (probably
+/// applied), as after a timeout, never a plain refusal a retry would
+/// duplicate.
+#[test]
+fn an_unreadable_answer_to_a_write_leaves_the_outcome_unknown() {
+    let rt = runtime();
+    let mut oversized = b"{\"success\":true,\"pad\":\"".to_vec();
+    oversized.resize(70 * 1024 * 1024, b'x');
+    oversized.extend_from_slice(b"\"}");
+    let bodies: [(&str, Vec<u8>); 4] = [
+        ("oversized", oversized),
+        ("cut", b"{\"success\":true,\"errors\":[".to_vec()),
+        ("unparsable", b"{\"success\": tru}".to_vec()),
+        ("not JSON", b"Thanks!".to_vec()),
+    ];
+    let writes: [&[&str]; 4] = [
+        &["fix", "100001", "--yes"],
+        &["ticket", "create", "100001", "--yes"],
+        &["triage", "100001", "--state", "ignored", "--yes"],
+        &["scm", "update", "cfg1", "--auto-scan", "on", "--yes"],
+    ];
+    for (kind, body) in bodies {
+        let api = rt.block_on(serve(write_answered(Bytes::from(body))));
+        for args in writes {
+            let out = run(&mut cli(api, args), "");
+            let what = format!("{kind}: {}", args.join(" "));
+            assert_eq!(out.code, 1, "{what}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("outcome is unknown")
+                    && out.stderr.contains("probably applied"),
+                "{what}: {}",
+                out.stderr
+            );
+        }
+    }
+}

@@ -18,7 +18,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 use serde_json::Value;
 
 /// Everything a hostile finding may carry.
-const HOSTILE: &str = "\u{1b}]0;PWNED\u{7}\u{1b}]52;c;cm0gLXJmIH4=\u{7}\u{1b}[2J\u{1b}[31mred\u{9b}31m\u{1b}P+qdcs\u{1b}\\\u{202e}evil\u{202c}zero\u{200b}width\u{0}nul 用户🔥 e\u{301}";
+pub(crate) const HOSTILE: &str = "\u{1b}]0;PWNED\u{7}\u{1b}]52;c;cm0gLXJmIH4=\u{7}\u{1b}[2J\u{1b}[31mred\u{9b}31m\u{1b}P+qdcs\u{1b}\\\u{202e}evil\u{202c}zero\u{200b}width\u{0}nul 用户🔥 e\u{301}";
 
 /// Appends HOSTILE to every string of a JSON value but timestamps (which
 /// and integers (which would no longer decode); enum fields then carry

@@ -550,8 +550,17 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_owned();
-        let too_large = || ApiError::TooLarge {
-            limit_mb: bounds.body_bytes.div_ceil(1024 * 1024),
+        // Too large to read: a 2xx answer is TooLarge (a write's was
+        // probably applied), another status is its own error (the server
+        // said no), so what a write may have done is never misread.
+        let too_large = || {
+            if (200..300).contains(&status) {
+                ApiError::TooLarge {
+                    limit_mb: bounds.body_bytes.div_ceil(1024 * 1024),
+                }
+            } else {
+                ApiError::from_status(status, b"", retry_after)
+            }
         };
         if response
             .content_length()

@@ -219,7 +219,7 @@ impl CreateTicketsResponse {
                     id.clone(),
                     TicketOutcome::Created {
                         slug: s.external_slug.clone(),
-                        url: s.ticket_url.clone(),
+                        url: s.web_url().map(str::to_owned),
                         shared_by: s.issue_ids.len(),
                     },
                 ));
@@ -281,6 +281,14 @@ pub struct TicketSucceeded {
     pub external_slug: Option<String>,
 }
 
+impl TicketSucceeded {
+    /// The ticket's link when it is a web URL: a link shown to follow is
+    /// never `javascript:`, `file:` or `data:` (as [`Issue::ticket_url`]).
+    pub fn web_url(&self) -> Option<&str> {
+        self.ticket_url.as_deref().filter(|u| is_web_url(u))
+    }
+}
+
 #[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -324,6 +332,13 @@ pub struct LinkTicketResponse {
     pub linked_issue_ids: Vec<String>,
     #[serde(with = "wire::id_numbers", skip_serializing_if = "wire::is_empty")]
     pub replaced_issue_ids: Vec<String>,
+}
+
+impl LinkTicketResponse {
+    /// The ticket's link when it is a web URL (as [`TicketSucceeded::web_url`]).
+    pub fn web_url(&self) -> Option<&str> {
+        self.ticket_url.as_deref().filter(|u| is_web_url(u))
+    }
 }
 
 /// `protos.ticketing.v2.UnlinkTicketRequest`.

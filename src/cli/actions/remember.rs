@@ -123,7 +123,10 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
                 r.issue_ids.len(),
                 crate::text::one_line(rule)
             ),
-            Err(e) => eprintln!("findings: warning: relevant findings cannot be had ({e})"),
+            Err(e) => eprintln!(
+                "findings: warning: relevant findings cannot be had ({})",
+                crate::text::one_line(&e.to_string())
+            ),
         }
     }
     let sender = Sender::new(&session, &args.sending, read_only);

@@ -93,7 +93,11 @@ impl Sender<'_> {
         for id in touched.iter().take(MAX_SHOWN) {
             match self.client.get_issue(id).await {
                 Ok(issue) => eprintln!("  {}  {}", one_line(id), one_line(&state(&issue))),
-                Err(e) => eprintln!("  {}  cannot be fetched: {e}", one_line(id)),
+                Err(e) => eprintln!(
+                    "  {}  cannot be fetched: {}",
+                    one_line(id),
+                    one_line(&e.to_string())
+                ),
             }
         }
         if touched.len() > MAX_SHOWN {
@@ -124,10 +128,11 @@ pub fn print<T: Serialize>(json: bool, answer: &T, lines: &[String]) -> Result<(
 /// A finding's ticket, as the refetch says it.
 pub fn ticket_state(issue: &Issue) -> String {
     match &issue.external_ticket {
+        // Its link only when a web link (`Issue::ticket_url`).
         Some(t) => format!(
             "ticket {} {}",
             t.external_slug.as_deref().unwrap_or("-"),
-            t.url.as_deref().unwrap_or("")
+            issue.ticket_url().unwrap_or("")
         ),
         None => "no ticket".into(),
     }

@@ -50,7 +50,7 @@ fn tickets(r: &CreateTicketsResponse) -> Vec<String> {
         out.push(format!(
             "ticket {} {} for {} finding{}: {}",
             one_line(s.external_slug.as_deref().unwrap_or("-")),
-            one_line(s.ticket_url.as_deref().unwrap_or("")),
+            one_line(s.web_url().unwrap_or("")),
             s.issue_ids.len(),
             plural(s.issue_ids.len()),
             ids(&s.issue_ids)
@@ -77,7 +77,7 @@ fn linked(r: &LinkTicketResponse) -> Vec<String> {
     let mut out = vec![format!(
         "ticket {} {} linked to {} finding{}",
         one_line(r.external_slug.as_deref().unwrap_or("-")),
-        one_line(r.ticket_url.as_deref().unwrap_or("")),
+        one_line(r.web_url().unwrap_or("")),
         r.linked_issue_ids.len(),
         plural(r.linked_issue_ids.len())
     )];

@@ -437,7 +437,7 @@ pub(crate) fn outcome_words(outcome: WriteOutcome, what: &str) -> String {
             "Outcome unknown: {what} may or may not have been applied; it was not retried. The findings are fetched again to show their real state."
         ),
         WriteOutcome::ProbablyApplied => format!(
-            "The server accepted it (2xx) but its answer could not be read: {what} was probably applied; it was not retried."
+            "Outcome unknown: the server accepted it (2xx) but its answer could not be read, so {what} was probably applied; it was not retried."
         ),
     }
 }

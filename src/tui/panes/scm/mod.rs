@@ -62,7 +62,7 @@ pub const OUTCOME_UNKNOWN: &str =
     "outcome unknown: the update may or may not have been applied; it was not retried";
 
 /// Said when the server answered 2xx with a body that could not be read.
-pub const PROBABLY_APPLIED: &str = "the server accepted the request (2xx) but its answer could not be read: the update was probably applied; it was not retried";
+pub const PROBABLY_APPLIED: &str = "outcome unknown: the server accepted the request (2xx) but its answer could not be read, so the update was probably applied; it was not retried";
 
 /// Lines a page key scrolls the review or the returned config.
 const PAGE: u16 = 10;
