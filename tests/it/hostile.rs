@@ -129,6 +129,14 @@ fn run(cmd: &mut assert_cmd::Command, stdin: &str) -> Run {
     }
 }
 
+/// `findings triage` reads the findings (their notes) before it writes:
+/// the List issues answer naming 100001, for servers hostile to writes only.
+fn triage_read(path: &str) -> Option<axum::response::Response> {
+    path.ends_with("/issues").then(|| {
+        json(r#"{"issues":[{"issue":{"id":"100001","triageState":"FINDING_TRIAGE_STATE_UNTRIAGED"}}]}"#.into())
+    })
+}
+
 fn redirect(status: u16, to: String) -> axum::response::Response {
     (
         StatusCode::from_u16(status).unwrap(),
@@ -152,7 +160,7 @@ fn a_write_redirected_to_another_origin_sends_nothing_there() {
         })));
         let api_seen = Seen::default();
         let api = rt.block_on(serve(recording(api_seen.clone(), move |_, path, _| {
-            redirect(status, format!("http://{other}{path}"))
+            triage_read(path).unwrap_or_else(|| redirect(status, format!("http://{other}{path}")))
         })));
         // The SCM access token, piped in, would travel in the body.
         let out = run(
@@ -462,12 +470,14 @@ fn a_gateway_failure_on_a_write_leaves_the_outcome_unknown() {
     let rt = runtime();
     for status in [502, 504] {
         let seen = Seen::default();
-        let api = rt.block_on(serve(recording(seen.clone(), move |_, _, _| {
-            (
-                StatusCode::from_u16(status).unwrap(),
-                "<html><title>Gateway</title></html>",
-            )
-                .into_response()
+        let api = rt.block_on(serve(recording(seen.clone(), move |_, path, _| {
+            triage_read(path).unwrap_or_else(|| {
+                (
+                    StatusCode::from_u16(status).unwrap(),
+                    "<html><title>Gateway</title></html>",
+                )
+                    .into_response()
+            })
         })));
         let out = run(
             &mut cli(api, &["triage", "100001", "--state", "ignored", "--yes"]),
@@ -479,7 +489,8 @@ fn a_gateway_failure_on_a_write_leaves_the_outcome_unknown() {
             "{status}: {}",
             out.stderr
         );
-        assert_eq!(seen.count(), 1, "{status}: a write is never retried");
+        // The read of the findings' notes, then the write, once.
+        assert_eq!(seen.count(), 2, "{status}: a write is never retried");
     }
 }
 
@@ -662,6 +673,9 @@ fn server_text_printed_by_writes_is_terminal_safe() {
 /// write 200 with `body`: the write was taken, its answer is unreadable.
 fn write_answered(body: Bytes) -> Router {
     recording(Seen::default(), move |method, path, _| {
+        if let Some(read) = triage_read(path) {
+            return read;
+        }
         if method != "GET" {
             return ([(header::CONTENT_TYPE, "application/json")], body.clone()).into_response();
         }

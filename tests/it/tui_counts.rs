@@ -128,6 +128,7 @@ async fn the_issues_pane_counts_its_filter_by_state_and_names_the_archived() {
     }
     let before = asked.load(Ordering::SeqCst);
     command(&mut h, "triage reviewing looking into it");
+    h.settle().await;
     h.keys("y");
     h.quiesce().await;
     assert_eq!(asked.load(Ordering::SeqCst), before + 1, "counted again");

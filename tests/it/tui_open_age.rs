@@ -141,6 +141,7 @@ async fn a_triaged_row_keeps_its_age_when_fetched_again() {
     h.key(KeyCode::Right);
     h.key(KeyCode::Right);
     h.key(KeyCode::Enter);
+    h.settle().await;
     h.keys("y");
     h.until("the triaged row fetched again", |app| {
         app.issues().list.items[0]

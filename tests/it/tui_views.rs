@@ -178,7 +178,10 @@ async fn the_dashboard_views_show_what_the_reports_answer() {
         )),
         "{screen}"
     );
-    assert!(screen.contains(&format!("net {}", thousands(sums.net))), "{screen}");
+    assert!(
+        screen.contains(&format!("net {}", thousands(sums.net))),
+        "{screen}"
+    );
     // Repositories: the worst first, as the report has it.
     h.key(KeyCode::Char('d'));
     h.quiesce().await;
