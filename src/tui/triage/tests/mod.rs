@@ -172,10 +172,13 @@ fn the_dialog_sends_exactly_the_reviewed_body_once_and_only_on_y() {
             }
         })
     );
-    // What the review showed is that body.
-    assert_eq!(
-        t.reviewed[0].body,
-        serde_json::to_string_pretty(body).unwrap()
+    // What the review showed is that body, its ids on one line.
+    let shown: serde_json::Value = serde_json::from_str(&t.reviewed[0].body).unwrap();
+    assert_eq!(shown, serde_json::to_value(body).unwrap());
+    assert!(
+        t.reviewed[0].body.contains(r#""ids": ["7", "9"]"#),
+        "{}",
+        t.reviewed[0].body
     );
     // A second y while in flight sends nothing more.
     t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
