@@ -140,6 +140,19 @@ pub struct IssuesPane {
     /// views they are.
     pub config_file: Option<std::path::PathBuf>,
     pub profile: Option<String>,
+    /// The rows a reload (`r`) replaces, until its first page comes: a
+    /// reload that fails puts them back rather than leave none.
+    kept: Option<Box<Kept>>,
+}
+
+/// The list as it was before a reload.
+#[derive(Debug)]
+struct Kept {
+    list: PagedList<FindingRow<IssueItem>>,
+    search: SearchIndex,
+    order: Option<Vec<u32>>,
+    marked: Marks,
+    new: NewSince,
 }
 
 impl IssuesPane {
@@ -208,12 +221,23 @@ impl IssuesPane {
         self.reload_with(cx, false);
     }
 
-    /// [`IssuesPane::reload`]; `recount`: the counts are asked again
-    /// whatever the filter (the findings may have changed).
+    /// [`IssuesPane::reload`]; `recount`: the same filter asked again (the
+    /// findings may have changed), so the counts are asked again and the
+    /// rows loaded are kept until the first page comes.
     fn reload_with(&mut self, cx: &mut Cx, recount: bool) {
+        let new = self.new.clone();
         self.new.restart(cx.now);
-        let cancel = self.list.reset();
+        let (cancel, before) = self.list.reset_taking();
         cx.outbox.cancel(cancel);
+        self.kept = (recount && !before.items.is_empty()).then(|| {
+            Box::new(Kept {
+                list: before,
+                search: std::mem::take(&mut self.search),
+                order: self.order.take(),
+                marked: std::mem::take(&mut self.marked),
+                new,
+            })
+        });
         self.loading_all = None;
         self.order = None;
         self.marked.clear();
@@ -244,6 +268,8 @@ impl IssuesPane {
     fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
         // Once the list is up (not racing its first page).
         outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
+        // The reload came: the rows it replaces go.
+        self.kept = None;
         let start = self.list.items.len();
         self.search.extend(&page.search);
         self.new.count_page(&page.rows, |r| r.relevant_since());
@@ -300,6 +326,36 @@ impl IssuesPane {
             },
             _ => {}
         }
+    }
+
+    /// A reload failed before its first page: the rows loaded before are
+    /// shown again, and the status line says so and since when.
+    fn put_back_kept(&mut self, e: &crate::api::ApiError, outbox: &mut Outbox) {
+        let Some(kept) = self.kept.take() else { return };
+        let Kept {
+            list,
+            search,
+            order,
+            marked,
+            new,
+        } = *kept;
+        self.list.put_back(list);
+        self.search = search;
+        self.order = order;
+        self.marked = marked;
+        self.new = new;
+        self.typed.clear();
+        let at = self
+            .new
+            .listed_at
+            .map_or_else(String::new, |t| format!(" at {}", t.format("%H:%M UTC")));
+        outbox.events.push(message::AppEvent::Error {
+            title: "reload failed".into(),
+            message: format!(
+                "{e}; showing the {} rows loaded{at}",
+                crate::text::thousands(self.list.items.len() as i64)
+            ),
+        });
     }
 
     /// Bytes the search index holds (for the memory bench).
@@ -541,6 +597,9 @@ impl Pane for IssuesPane {
                     Ok(other) => {
                         self.list
                             .failed("Loading findings", &other.unexpected(), cx.outbox)
+                    }
+                    Err(e) if self.kept.is_some() && self.list.items.is_empty() => {
+                        self.put_back_kept(&e, cx.outbox)
                     }
                     Err(e) => self.list.failed("Loading findings", &e, cx.outbox),
                 }
