@@ -27,6 +27,7 @@ use crate::tui::list::choices;
 use crate::tui::list::filter_values::FilterValues;
 use crate::tui::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::list::issue_counts::IssueCounts;
+use crate::tui::list::learned::Learned;
 use crate::tui::list::load::PagedList;
 use crate::tui::message::rows::{FindingRow, RowPage, SearchIndex};
 use crate::tui::message::{
@@ -143,6 +144,9 @@ pub struct IssuesPane {
     /// The rows a reload (`r`) replaces, until its first page comes: a
     /// reload that fails puts them back rather than leave none.
     kept: Option<Box<Kept>>,
+    /// Exception requests and fix PRs fresh fetches said, which a page
+    /// does not: given to the rows of every page, so reloads keep them.
+    learned: Learned,
 }
 
 /// The list as it was before a reload.
@@ -265,13 +269,14 @@ impl IssuesPane {
         }
     }
 
-    fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
+    fn take_page(&mut self, mut page: RowPage, outbox: &mut Outbox) {
         // Once the list is up (not racing its first page).
         outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
         // The reload came: the rows it replaces go.
         self.kept = None;
         let start = self.list.items.len();
         self.search.extend(&page.search);
+        self.learned.apply(&mut page.rows);
         self.new.count_page(&page.rows, |r| r.relevant_since());
         // What was shown before a narrowing lacks the new rows.
         self.typed.clear();
@@ -666,6 +671,7 @@ impl Pane for IssuesPane {
         }
         match change {
             Changed::Findings(fresh) => {
+                self.learned.learn(fresh);
                 crate::tui::message::rows::refresh_rows(&mut self.list.items, fresh);
             }
             Changed::FindingsReload
