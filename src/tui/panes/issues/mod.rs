@@ -94,6 +94,15 @@ pub struct IssuesPane {
     pub selection: ListSelection,
     pub sort_by: Option<SortBy>,
     pub sort_direction: Option<SortDirection>,
+    /// Sorted by the AGE column (first detection), which the server cannot
+    /// sort by: the loaded rows are, once everything is loaded (the server
+    /// is asked by `sort_by` meanwhile).
+    pub sort_age: bool,
+    /// `n` on a list loaded whole: only the rows new since the last visit
+    /// show, picked here (the server is not asked again).
+    pub new_local: bool,
+    /// A new selection that would drop a whole set loaded, asked about.
+    pending: Option<narrow::Pending>,
     /// The `/` input while it is being typed in.
     pub local_input: Option<Input>,
     /// The local filter in force ("" = none).
@@ -182,9 +191,11 @@ impl IssuesPane {
         pane
     }
 
-    /// Whether only the findings new since the last visit are asked for.
+    /// Whether only the findings new since the last visit are shown
+    /// (asked of the server, or picked from everything loaded).
     pub fn new_only(&self) -> bool {
-        self.new.last_visit.is_some() && self.selection.filter.since == self.new.last_visit
+        self.new.last_visit.is_some()
+            && (self.new_local || self.selection.filter.since == self.new.last_visit)
     }
 
     /// Rows of the table in the screen's body.
@@ -194,10 +205,11 @@ impl IssuesPane {
 
     /// The sort in force, as shown (`None` fields are the server default).
     pub fn sort_label(&self) -> String {
-        let field = self
-            .sort_by
-            .as_ref()
-            .map_or("relevant-since", SortBy::label);
+        let field = match &self.sort_by {
+            _ if self.sort_age => "age",
+            Some(by) => by.label(),
+            None => "relevant-since",
+        };
         let dir = match self.sort_direction {
             Some(SortDirection::Asc) => "↑",
             _ => "↓",
@@ -283,6 +295,10 @@ impl IssuesPane {
         self.list
             .add_page(page.rows, page.cursor, "Loading findings", outbox);
         self.extend_local_filter(start);
+        // Everything is here: a sort the server cannot do is done now.
+        if self.list.complete && self.sort_age && self.order.is_none() {
+            self.sort_here();
+        }
     }
 
     /// Keys while the filter form is open.
@@ -301,9 +317,9 @@ impl IssuesPane {
                     });
                     match built {
                         Ok(selection) => {
-                            self.selection = selection.unwrap_or_default();
                             self.form = None;
-                            self.reload(cx);
+                            let selection = selection.unwrap_or_default();
+                            self.change_selection(narrow::Pending::Filter(selection), cx);
                         }
                         Err(e) => form.error = Some(e),
                     }
@@ -313,12 +329,12 @@ impl IssuesPane {
                     let Some(view) = self.views.get(k).cloned() else {
                         return;
                     };
-                    match self.apply_view(&view) {
+                    // Checked before anything is dropped.
+                    let mut check = IssuesPane::default();
+                    match check.apply_view(&view) {
                         Ok(()) => {
                             self.form = None;
-                            self.reload(cx);
-                            cx.outbox
-                                .status(format!("view {}", crate::text::one_line(&view.name)));
+                            self.change_selection(narrow::Pending::View(view), cx);
                         }
                         Err(e) => {
                             if let Some(form) = &mut self.form {
@@ -438,7 +454,9 @@ impl Pane for IssuesPane {
     }
 
     fn text_input_active(&self) -> bool {
-        self.local_input.is_some() || self.form.as_ref().is_some_and(FilterForm::is_editing)
+        self.pending.is_some()
+            || self.local_input.is_some()
+            || self.form.as_ref().is_some_and(FilterForm::is_editing)
     }
 
     fn is_loading(&self) -> bool {
@@ -523,13 +541,7 @@ impl Pane for IssuesPane {
             Action::Groups => self.groups.show(&self.selection, cx.outbox),
             Action::SinceLastVisit => self.show_since(cx),
             Action::OverTarget => self.toggle_over_target(cx),
-            Action::NewOnly => {
-                let since = self.new.toggle(self.selection.filter.since, cx.outbox);
-                if since != self.selection.filter.since {
-                    self.selection.filter.since = since;
-                    self.reload(cx);
-                }
-            }
+            Action::NewOnly => self.toggle_new_only(cx),
             // `/` filters everything: the rest is loaded meanwhile.
             Action::LocalFilter => {
                 self.local_input = Some(Input::new(self.local_query.clone()));
@@ -544,9 +556,15 @@ impl Pane for IssuesPane {
                 let form = FilterForm::new(LIST_FILTER, &self.selection).with_views(views);
                 self.form = Some(form.with_offered(self.known.offered(LIST_FILTER)));
             }
+            // Every column in turn, the AGE column (sorted here) last.
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
-                self.sort_by = choices::next(&SORT_CYCLE, Some(&current));
+                if !self.sort_age && SORT_CYCLE.last() == Some(&current) {
+                    self.sort_age = true;
+                } else {
+                    self.sort_age = false;
+                    self.sort_by = choices::next(&SORT_CYCLE, Some(&current));
+                }
                 self.sort_changed(cx);
             }
             Action::ToggleSortDirection => {
@@ -557,7 +575,10 @@ impl Pane for IssuesPane {
         }
     }
 
-    fn on_text_key(&mut self, key: KeyEvent, _cx: &mut Cx) {
+    fn on_text_key(&mut self, key: KeyEvent, cx: &mut Cx) {
+        if self.pending.is_some() {
+            return self.answer_drop(key, cx);
+        }
         if let Some(form) = &mut self.form {
             form.on_text_key(key);
             return;
@@ -691,7 +712,10 @@ impl Pane for IssuesPane {
 
     fn complete(&self, name: &str, args: &[&str], word: &str) -> Vec<String> {
         match (name, args.len()) {
-            ("sort", 0) => words(SortBy::ALL.iter().map(SortBy::label), word),
+            ("sort", 0) => words(
+                SortBy::ALL.iter().map(SortBy::label).chain([commands::AGE]),
+                word,
+            ),
             ("sort", 1) => words(["asc", "desc"], word),
             ("filter", 0) => {
                 filter_spec::complete_with(LIST_FILTER, word, |f| self.known.values_of(f))
