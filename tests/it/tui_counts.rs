@@ -368,6 +368,8 @@ async fn the_counts_count_every_state_the_list_shows_at_every_width() {
         assert_eq!(h.app.issues().list.items.len(), listed, "{width}");
         // The unknown state alone: counted, not `0 match`.
         command(&mut h, "filter aggregateIssueStates=unknown");
+        // Everything loaded: asked first whether to drop it.
+        h.keys("y");
         h.settle().await;
         h.quiesce().await;
         let screen = h.screen();
