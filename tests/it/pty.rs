@@ -227,7 +227,7 @@ fn ctrl_z_suspends_and_fg_redraws_the_same_screen() {
     let before = s.wait_until("the second row selected", |t| t.contains("2/100"));
     s.press(b"\x1a");
     assert!(s.wait_stopped(), "the app stopped itself");
-    assert!(!s.alternate_screen(), "the terminal was given back");
+    assert!(s.wait_given_back(), "the terminal was given back");
     s.resume();
     let after = s.wait_until_drawn("the screen again", |t| t.contains("2/100"));
     // A frame drawn whole writes the blanks a diff skips; the spinner may

@@ -202,6 +202,15 @@ impl Pty {
         rx.recv_timeout(DEADLINE).unwrap_or(false)
     }
 
+    /// Waits until the app has left the alternate screen (what it wrote
+    /// before it stopped may still be on its way); whether it did in time.
+    pub fn wait_given_back(&self) -> bool {
+        let deadline = Instant::now() + DEADLINE;
+        self.output
+            .wait(deadline, |seen| !seen.parser.screen().alternate_screen())
+            .0
+    }
+
     /// Sends the app SIGCONT (the shell's `fg`).
     pub fn resume(&self) {
         // SAFETY: a signal to our own child.
