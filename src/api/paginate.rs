@@ -483,6 +483,43 @@ pub async fn collect_issues<T>(
     Ok((kept, true))
 }
 
+/// Get issue counts, and how many of the findings are in the unknown
+/// state, which List issues lists and no published count names: counted
+/// by listing them (pages of 1,000, their items skipped unread), so the
+/// counts add up to what the list holds. None is asked for when the
+/// filter's states leave the unknown one out.
+pub async fn issue_counts_listed(
+    client: &Client,
+    request: &GetIssueCountsRequest,
+) -> Result<GetIssueCountsResponse, ApiError> {
+    use futures_util::StreamExt;
+    let mut counts = client.issue_counts(request).await?;
+    let filter = request.filter.clone().unwrap_or_default();
+    let states = &filter.aggregate_issue_states;
+    if !states.is_empty() && !states.contains(&AggregateState::Unknown) {
+        counts.unknown = Some(0);
+        return Ok(counts);
+    }
+    let list = ListIssuesRequest {
+        limit: Some(MAX_PAGE_SIZE),
+        issue_types: request.issue_types.clone(),
+        issue_type: request.issue_type.clone(),
+        filter: Some(ListIssuesFilter {
+            aggregate_issue_states: vec![AggregateState::Unknown],
+            ..filter
+        }),
+        ..ListIssuesRequest::default()
+    };
+    let mut unknown = 0i64;
+    let request = PagesAs::<_, IssuesPage<serde::de::IgnoredAny>>::new(list);
+    let mut stream = std::pin::pin!(pages(client.clone(), request));
+    while let Some(page) = stream.next().await {
+        unknown = unknown.saturating_add(page?.issues.len() as i64);
+    }
+    counts.unknown = Some(unknown);
+    Ok(counts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,12 @@ const MIN_BODY_BYTES: usize = 16 * 1024 * 1024;
 /// server pages by (docs/api.md §8).
 pub const MAX_PAGE_ITEMS: usize = super::model::MAX_PAGE_SIZE as usize;
 
+/// The least weight counted per item when a page's items are bounded by
+/// its answer's weight: the contract promises no page size, so a page may
+/// hold more than asked, but not a million `{}` (a finding's item is
+/// kilobytes).
+const MIN_ITEM_BYTES: usize = 1024;
+
 /// What an answer may hold: its weight, and for a page, its items.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Bounds {
@@ -36,17 +42,21 @@ impl Bounds {
         items: None,
     };
 
-    /// A page of at most `limit` items (the request's, else the server's
-    /// largest page).
+    /// A page asked for `limit` items (the request's, else the server's
+    /// largest page): its weight follows what was asked, and its items
+    /// what that weight allows at [`MIN_ITEM_BYTES`] each (at least those
+    /// asked for). `limit` sets the page size, and a server may answer
+    /// with more (the caller keeps what it wants).
     pub(super) fn page(limit: Option<i64>) -> Bounds {
-        let items = limit
+        let asked = limit
             .filter(|&n| n > 0)
             .map_or(MAX_PAGE_ITEMS, |n| n.min(i64::from(u32::MAX)) as usize);
+        let body_bytes = asked
+            .saturating_mul(BODY_BYTES_PER_ITEM)
+            .clamp(MIN_BODY_BYTES, MAX_BODY_BYTES);
         Bounds {
-            body_bytes: items
-                .saturating_mul(BODY_BYTES_PER_ITEM)
-                .clamp(MIN_BODY_BYTES, MAX_BODY_BYTES),
-            items: Some(items),
+            body_bytes,
+            items: Some(asked.max(body_bytes / MIN_ITEM_BYTES)),
         }
     }
 }
@@ -409,24 +419,39 @@ mod tests {
     }
 
     #[test]
-    fn a_page_is_bounded_by_the_items_asked_for() {
-        let many = format!("{{\"issues\":[{}]}}", vec!["{}"; 101].join(","));
-        let bounds = Bounds::page(Some(100));
+    fn a_page_is_bounded_by_the_items_its_weight_allows() {
+        // More than asked is read: the contract promises no page size.
+        let two = r#"{"issues":[{},{}]}"#;
+        let page = decode_bounded::<ListIssuesResponse>(
+            two.as_bytes(),
+            "application/json",
+            Bounds::page(Some(1)),
+        )
+        .unwrap();
+        assert_eq!(page.issues.len(), 2);
+        // Past what the answer's weight allows at 1 KB an item: refused.
+        let bounds = Bounds::page(Some(1));
+        let most = MIN_BODY_BYTES / MIN_ITEM_BYTES;
+        assert_eq!(bounds.items, Some(most));
+        let many = format!("{{\"issues\":[{}]}}", vec!["{}"; most + 1].join(","));
         let err = decode_bounded::<ListIssuesResponse>(many.as_bytes(), "application/json", bounds)
             .unwrap_err();
         assert!(
             err.to_string()
-                .contains("more items than the 100 asked for"),
+                .contains(&format!("more items than the {most} an answer")),
             "{err}"
         );
-        let exact = format!("{{\"issues\":[{}]}}", vec!["{}"; 100].join(","));
+        let exact = format!("{{\"issues\":[{}]}}", vec!["{}"; most].join(","));
         let page =
             decode_bounded::<ListIssuesResponse>(exact.as_bytes(), "application/json", bounds)
                 .unwrap();
-        assert_eq!(page.issues.len(), 100);
+        assert_eq!(page.issues.len(), most);
         // The weight of an answer follows what was asked, within limits.
         assert_eq!(Bounds::page(Some(1)).body_bytes, MIN_BODY_BYTES);
         assert_eq!(Bounds::page(Some(100)).body_bytes, MAX_BODY_BYTES);
-        assert_eq!(Bounds::page(None).items, Some(MAX_PAGE_ITEMS));
+        assert_eq!(
+            Bounds::page(None).items,
+            Some(MAX_BODY_BYTES / MIN_ITEM_BYTES)
+        );
     }
 }

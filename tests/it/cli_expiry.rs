@@ -232,3 +232,63 @@ fn over_target_lists_the_open_findings_past_their_severitys_target() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(ids(&out.stdout), past([1, 200, 200, 200]));
 }
+
+/// `findings expired` without `--all` reads every page: an expired ignore
+/// far down the ignored findings (past page 20 of 5 items) is listed.
+#[test]
+fn expired_reads_every_page_of_the_ignored_findings() {
+    let server = Server::start(2000);
+    // The ignorable open finding relevant the longest: the newest first,
+    // it lists last among the ignored.
+    let ds = &server.demo().state().dataset;
+    let i = (0..ds.rows.len())
+        .filter(|&i| {
+            Dataset::triage_permission(i, &ds.rows[i]) == TriagePermission::Ignore
+                && ds.issue(i, Default::default()).aggregate_state == Some(AggregateState::Open)
+        })
+        .min_by_key(|&i| ds.rows[i].relevant_since)
+        .unwrap();
+    let id = finding_id(i);
+    let now = Utc::now();
+    let out = run(
+        &server,
+        &[
+            "triage",
+            &id,
+            "--state",
+            "ignored",
+            "--reason",
+            "acceptable-risk",
+            "--ignore-until",
+            "1d",
+            "--yes",
+        ],
+        Some(&rfc3339(now)),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Where it lists: past the 20th page of 5.
+    let ignored = run(
+        &server,
+        &[
+            "issues",
+            "--state",
+            "ignored,provisionally-ignored",
+            "--all",
+            "--limit",
+            "5",
+            "--format",
+            "ndjson",
+        ],
+        None,
+    );
+    let place = ids(&ignored.stdout).iter().position(|x| *x == id).unwrap();
+    assert!(place >= 100, "listed at {place}");
+    let later = rfc3339(now + Duration::days(2));
+    let listed = run(
+        &server,
+        &["expired", "--limit", "5", "--format", "ndjson"],
+        Some(&later),
+    );
+    assert!(listed.status.success(), "{}", text(&listed.stderr));
+    assert_eq!(ids(&listed.stdout), vec![id]);
+}

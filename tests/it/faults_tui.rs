@@ -445,3 +445,41 @@ async fn the_report_screen_costs_few_requests_in_parallel() {
     h.settle().await;
     assert_eq!(h.server().requests() - before, 1 + 12 + 1 + 2);
 }
+
+/// `r` while the server fails: the rows loaded stay (all of them, loaded
+/// with `G`), and the status line says the reload failed and what is shown.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_reload_keeps_the_rows_loaded() {
+    let mut h = Harness::quick(300, 120, 35, QUICK).await;
+    h.start().await;
+    h.key(KeyCode::Char('G'));
+    h.settle().await;
+    h.quiesce().await;
+    let loaded = h.app.issues().list.items.len();
+    assert!(h.app.issues().list.complete && loaded > 100, "{loaded}");
+    let first = first_id(&h);
+    h.server()
+        .set_faults(Faults::kind(FaultKind::Html { status: 502 }));
+    h.key(KeyCode::Char('r'));
+    h.settle().await;
+    assert_eq!(h.app.issues().list.items.len(), loaded, "the rows stay");
+    assert_eq!(first_id(&h), first);
+    let (title, message) = popup(&h);
+    assert_eq!(title, "reload failed");
+    assert!(message.contains("HTTP 502"), "{message}");
+    assert!(
+        message.contains(&format!("showing the {loaded} rows loaded at ")),
+        "{message}"
+    );
+    let screen = h.screen();
+    let status = screen.lines().last().unwrap();
+    assert!(status.contains("reload failed: "), "{screen}");
+    h.key(KeyCode::Esc);
+    assert!(h.screen().contains(&format!("{loaded} loaded")));
+    // Healed, `r` loads the list anew.
+    h.server().set_faults(Faults::none());
+    h.key(KeyCode::Char('r'));
+    h.settle().await;
+    assert_eq!(h.app.issues().list.items.len(), 100);
+    assert!(h.app.overlay.is_none());
+}

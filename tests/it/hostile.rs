@@ -381,7 +381,7 @@ fn a_base_url_with_a_password_is_refused_and_never_printed() {
 }
 
 #[test]
-fn a_page_larger_than_asked_is_refused_before_its_items_are_built() {
+fn a_page_past_what_its_weight_allows_is_refused_before_its_items_are_built() {
     let rt = runtime();
     // A million empty items: 3 MB on the wire, gigabytes if decoded.
     let page = Arc::new(format!(
@@ -397,10 +397,37 @@ fn a_page_larger_than_asked_is_refused_before_its_items_are_built() {
     );
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
-        out.stderr.contains("more items than the 1 asked for"),
+        out.stderr
+            .contains("more items than the 16384 an answer of its size may hold"),
         "{}",
         out.stderr
     );
+}
+
+/// `limit` sets the page size and the contract promises no maximum: a
+/// server answering its own page of 2 for a request of 1 is read, and
+/// `--max 1` prints exactly 1.
+#[test]
+fn a_page_with_more_items_than_asked_is_read_and_max_holds() {
+    let rt = runtime();
+    let api = rt.block_on(serve(recording(Seen::default(), |_, _, _| {
+        json(
+            r#"{"issues":[{"issue":{"id":"1","ruleId":"r1","severity":"SEVERITY_HIGH"}},{"issue":{"id":"2","ruleId":"r2","severity":"SEVERITY_LOW"}}],"cursor":""}"#
+                .to_owned(),
+        )
+    })));
+    for format in ["ndjson", "table", "sarif"] {
+        let out = run(
+            &mut cli(api, &["issues", "--max", "1", "--format", format]),
+            "",
+        );
+        assert_eq!(out.code, 0, "{format}: {}", out.stderr);
+        assert!(out.stdout.contains("r1"), "{format}: {}", out.stdout);
+        assert!(!out.stdout.contains("r2"), "{format}: {}", out.stdout);
+    }
+    let out = run(&mut cli(api, &["issues", "--format", "ndjson"]), "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 2, "{}", out.stdout);
 }
 
 #[test]

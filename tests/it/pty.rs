@@ -205,3 +205,49 @@ fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
     assert!(!raw.contains("panicked"));
     assert!(!state.path().join("findings").join("visits.json").exists());
 }
+
+/// Ctrl-Z gives the terminal back and stops the app; `fg` (SIGCONT) takes
+/// it again and draws the same screen, and the app goes on answering keys.
+/// The pty answers no cursor-position query: the app must not ask one.
+#[test]
+fn ctrl_z_suspends_and_fg_redraws_the_same_screen() {
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("none.toml");
+    let mut s = Pty::start(
+        30,
+        100,
+        &[],
+        &[
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ],
+    );
+    s.wait_for("loaded, more available");
+    s.press(b"j");
+    let before = s.wait_until("the second row selected", |t| t.contains("2/100"));
+    s.press(b"\x1a");
+    assert!(s.wait_stopped(), "the app stopped itself");
+    assert!(s.wait_given_back(), "the terminal was given back");
+    s.resume();
+    let after = s.wait_until_drawn("the screen again", |t| t.contains("2/100"));
+    // A frame drawn whole writes the blanks a diff skips; the spinner may
+    // have turned.
+    let same = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| {
+                l.trim_end()
+                    .trim_start_matches(|c: char| ('\u{2800}'..='\u{28ff}').contains(&c))
+                    .to_owned()
+            })
+            .collect()
+    };
+    assert_eq!(same(&after), same(&before), "the same screen, drawn whole");
+    // It still answers keys, and quits cleanly.
+    s.press(b"j");
+    s.wait_until_drawn("the third row selected", |t| t.contains("3/100"));
+    s.press(b"q");
+    let (status, alternate, raw) = s.finish();
+    assert!(status.success(), "{status:?}: {raw}");
+    assert!(!alternate);
+    assert!(!raw.contains("cursor position"), "no terminal error");
+}

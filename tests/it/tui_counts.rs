@@ -41,16 +41,19 @@ fn count_requests(h: &Harness) -> Arc<AtomicUsize> {
     n
 }
 
-/// What the server counts for `selection`, asked directly.
+/// What the server counts for `selection`, asked directly, the unknown
+/// state counted as the app counts it.
 async fn counted(h: &Harness, selection: &ListSelection) -> GetIssueCountsResponse {
-    common::client_for(h.server())
-        .issue_counts(&GetIssueCountsRequest {
+    findings_tui::api::issue_counts_listed(
+        &common::client_for(h.server()),
+        &GetIssueCountsRequest {
             issue_types: selection.issue_types.clone(),
             filter: Some(selection.filter.clone()),
             ..Default::default()
-        })
-        .await
-        .expect("counts")
+        },
+    )
+    .await
+    .expect("counts")
 }
 
 fn critical() -> ListSelection {
@@ -306,4 +309,75 @@ async fn esc_during_a_slow_page_stops_the_load_and_names_its_key() {
         screen.contains("stopped by Esc: moving on loads more, r reloads"),
         "{screen}"
     );
+}
+
+/// How many items `findings issues --all ARGS` prints (NDJSON, one a line).
+async fn listed_headless(h: &Harness, args: &[&str]) -> usize {
+    let mut all = vec!["issues", "--all", "--format", "ndjson"];
+    all.extend_from_slice(args);
+    let out = common::run_at_anchor(h.server().url(), &all).await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).lines().count()
+}
+
+/// "N match", the tab's count and the states count what the list shows,
+/// the unknown state named, at 60, 80 and 100 columns, before anything
+/// more than the first page is loaded: as many as the headless listing
+/// prints; and the unknown state alone is counted too.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_counts_count_every_state_the_list_shows_at_every_width() {
+    for width in [60, 80, 100] {
+        let mut h = Harness::quick(2000, width, 30, Duration::from_secs(10)).await;
+        h.start().await;
+        h.quiesce().await;
+        let listed = listed_headless(&h, &[]).await;
+        let unknown = listed_headless(&h, &["--state", "unknown"]).await;
+        assert!(unknown > 0, "the demo has findings in the unknown state");
+        let screen = h.screen();
+        let n = findings_tui::text::thousands(listed as i64);
+        assert!(
+            screen.contains(&format!("{n} match: open ")),
+            "{width}: {screen}"
+        );
+        assert!(
+            screen.contains(&format!(
+                "unknown {}",
+                findings_tui::text::thousands(unknown as i64)
+            )),
+            "{width}: {screen}"
+        );
+        assert!(
+            screen.contains(&format!("Issues 100/{n}")),
+            "{width}: {screen}"
+        );
+        use findings_tui::tui::pane::Pane;
+        assert_eq!(h.app.issues().tab_count(), Some(listed as i64), "the tab's");
+        if width >= 80 {
+            assert!(
+                screen.contains(&format!("2 Issues {n}")),
+                "{width}: {screen}"
+            );
+        }
+        assert!(!screen.contains("no count names"), "{width}: {screen}");
+        // Everything loaded: the list holds as many.
+        h.key(KeyCode::Char('G'));
+        h.settle().await;
+        assert_eq!(h.app.issues().list.items.len(), listed, "{width}");
+        // The unknown state alone: counted, not `0 match`.
+        command(&mut h, "filter aggregateIssueStates=unknown");
+        // Everything loaded: asked first whether to drop it.
+        h.keys("y");
+        h.settle().await;
+        h.quiesce().await;
+        let screen = h.screen();
+        assert!(
+            screen.contains(&format!("{unknown} match: unknown {unknown}")),
+            "{width}: {screen}"
+        );
+        assert_eq!(h.app.issues().list.items.len(), unknown.min(100));
+    }
 }

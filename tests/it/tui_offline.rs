@@ -322,3 +322,33 @@ async fn every_write_is_refused_offline_with_the_reason_and_none_is_sent() {
         "{refused}"
     );
 }
+
+/// Offline, the Issues pane counts what `snapshot show` counts: every
+/// finding the snapshot holds outside archived projects, the unknown state
+/// included (the published counts name none; the list shows them).
+#[tokio::test(flavor = "multi_thread")]
+async fn offline_the_counts_are_the_snapshots_findings() {
+    let live = common::demo(FINDINGS).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = saved(&live, dir.path()).await;
+    let file = path.to_str().unwrap();
+    let out = run_at_anchor(live.url(), &["snapshot", "show", file, "--format", "json"]).await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = shown["findings"].as_i64().unwrap();
+    let unknown = shown["byState"]["unknown"].as_i64().unwrap_or(0);
+    assert!(unknown > 0, "{shown}");
+    let mut h = Harness::offline(&path, 100, 30).await;
+    h.start().await;
+    h.quiesce().await;
+    use findings_tui::tui::pane::Pane;
+    assert_eq!(h.app.issues().tab_count(), Some(findings));
+    let screen = h.screen();
+    let n = findings_tui::text::thousands(findings);
+    assert!(screen.contains(&format!("{n} match: ")), "{screen}");
+    assert!(screen.contains(&format!("unknown {unknown}")), "{screen}");
+}

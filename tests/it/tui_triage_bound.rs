@@ -198,3 +198,37 @@ async fn quitting_with_an_unsent_scm_draft_names_its_config() {
     h.keys("y");
     assert!(h.app.quit);
 }
+
+/// "exc. requested" on a row survives the list's reload (`r`): a page of
+/// List issues cannot say it, so the row keeps what the fresh fetch after
+/// the triage said.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_exception_request_stays_on_its_row_after_a_reload() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    let id = select(&mut h, |i| {
+        i.aggregate_state == Some(AggregateState::Open)
+            && i.triage_permission == Some(TriagePermission::Request)
+    });
+    h.keys("T");
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Right);
+    h.ctrl('s');
+    h.keys("y");
+    h.quiesce().await;
+    assert!(h.screen().contains("exc. requested · open"));
+    h.keys("r");
+    h.settle().await;
+    h.quiesce().await;
+    let row = h
+        .app
+        .issues()
+        .list
+        .items
+        .iter()
+        .find(|r| r.id() == id)
+        .expect("the row, loaded again");
+    assert_eq!(row.exception(), Some(ExceptionState::Requested));
+    let list = h.screen();
+    assert!(list.contains("exc. requested · open"), "{list}");
+}

@@ -57,12 +57,18 @@ pub struct GetIssueCountsResponse {
     pub ignored_code: Option<i64>,
     #[serde(with = "wire::int64_string")]
     pub archived: Option<i64>,
+    /// In the unknown state (`AGGREGATE_ISSUE_STATE_UNKNOWN`), which List
+    /// issues lists and no published count names: counted by the client
+    /// apart, by listing them (`api::count_unknown`). Never on the wire.
+    #[serde(skip)]
+    pub unknown: Option<i64>,
 }
 
 impl GetIssueCountsResponse {
-    /// Every state's count added up: the findings the filter matches
-    /// outside archived projects (`ignored` holds its reasons and the
-    /// code-ignored ones).
+    /// Every state's count added up, the unknown one when counted: the
+    /// findings the filter matches outside archived projects, those List
+    /// issues lists (`ignored` holds its reasons and the code-ignored
+    /// ones).
     pub fn listed(&self) -> i64 {
         [
             self.open,
@@ -71,6 +77,7 @@ impl GetIssueCountsResponse {
             self.reviewing,
             self.fixing,
             self.provisionally_ignored,
+            self.unknown,
         ]
         .iter()
         // Whatever the server sends: no overflow.

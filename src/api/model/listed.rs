@@ -31,6 +31,9 @@ pub struct ListedIssue {
     id: Option<String>,
     #[serde(deserialize_with = "wire::timestamp::deserialize")]
     created_at: Option<Timestamp>,
+    /// The ref (branch): what a sort by ref orders loaded rows by.
+    #[serde(rename = "ref")]
+    ref_: Option<String>,
     rule_id: Option<String>,
     repository: Option<ListedRepository>,
     triage_state: Option<TriageState>,
@@ -93,6 +96,7 @@ impl From<ListedIssue> for Issue {
         Issue {
             id: i.id,
             created_at: i.created_at,
+            ref_: i.ref_,
             rule_id: i.rule_id,
             repository: i.repository.map(|r| Repository {
                 name: r.name,

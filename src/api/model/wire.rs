@@ -398,7 +398,7 @@ pub fn opt_enum_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, 
 
 thread_local! {
     /// The most items a page being decoded on this thread may hold: what
-    /// the request asked for (see [`with_page_limit`]).
+    /// the answer's weight allows (see [`with_page_limit`]).
     static PAGE_LIMIT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
 }
 
@@ -415,9 +415,9 @@ pub fn with_page_limit<R>(limit: Option<usize>, decode: impl FnOnce() -> R) -> R
 /// The message of a page that holds more items than were asked for.
 pub const TOO_MANY_ITEMS: &str = "the page holds more items than the";
 
-/// A page's items (`null` read as none), at most as many as the request
-/// asked for ([`with_page_limit`]): one more is an error, found before it
-/// is built, so a hostile answer of a million `{}` costs nothing.
+/// A page's items (`null` read as none), at most as many as the answer's
+/// weight allows ([`with_page_limit`]): one more is an error, found before
+/// it is built, so a hostile answer of a million `{}` costs little.
 pub fn page_items<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
 where
     D: Deserializer<'de>,
@@ -444,7 +444,7 @@ where
                     return match seq.next_element::<de::IgnoredAny>()? {
                         None => Ok(items),
                         Some(_) => Err(de::Error::custom(format!(
-                            "{TOO_MANY_ITEMS} {} asked for",
+                            "{TOO_MANY_ITEMS} {} an answer of its size may hold",
                             items.len()
                         ))),
                     };

@@ -58,6 +58,8 @@ impl ExpiredArgs {
         if list.states.is_empty() {
             list.states = IGNORED.map(str::to_owned).to_vec();
         }
+        // Every page: an expired ignore may be on any of them.
+        list.output = list.followed(true);
         list.request(names)
     }
 }
@@ -71,7 +73,8 @@ pub async fn expired(
     script: &Script,
     now: DateTime<Utc>,
 ) -> Result<usize, Failure> {
-    let output = &args.list.output;
+    // Every page: an expired ignore may be on any of them.
+    let output = &args.list.followed(true);
     let format = output.format()?;
     let window = args.list.filters.first_detected()?;
     let matched = run_listing(

@@ -86,7 +86,7 @@ impl IssuesArgs {
             })
             .transpose()?;
         req.sort_direction = direction(self.asc, self.desc);
-        req.limit = page_size(&self.output);
+        req.limit = page_size(&self.followed(false));
         for flag in list(&self.include) {
             match flag.as_str() {
                 "remediation" => req.include_remediation = Some(true),
@@ -107,6 +107,20 @@ impl IssuesArgs {
 }
 
 impl IssuesArgs {
+    /// The output flags as the listing follows them: a question of the
+    /// whole set (`whole`, or a comparison made here: first detection,
+    /// `--over-target`) reads every page unless `--max` says how many; one
+    /// page of it would be a partial answer that looks whole.
+    pub(super) fn followed(&self, whole: bool) -> OutputArgs {
+        let compares_here =
+            self.over_target || self.filters.first_detected().is_ok_and(|w| w.is_set());
+        let mut output = self.output.clone();
+        if (whole || compares_here) && output.max.is_none() {
+            output.all = true;
+        }
+        output
+    }
+
     /// The open-age targets `--over-target` compares with (the profile's).
     pub fn set_targets(&mut self, targets: crate::config::SlaDays) {
         self.targets = targets;
@@ -137,13 +151,14 @@ pub async fn issues(
 ) -> Result<usize, Failure> {
     let format = args.output.format()?;
     let window = args.window()?;
+    let output = &args.followed(false);
     let done = if script.selects() || matches!(format, Format::Json | Format::Ndjson) {
         // The items exactly as the server sent them, without decoding them
         // into the model and encoding them again.
         run_listing(
             client,
             RawListRequest::new(req),
-            &args.output,
+            output,
             format,
             script,
             |page: RawListPage| window.keep(page.issues),
@@ -155,7 +170,7 @@ pub async fn issues(
         run_listing(
             client,
             ListedRequest::new(req),
-            &args.output,
+            output,
             format,
             script,
             |page: ListedPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
@@ -168,7 +183,7 @@ pub async fn issues(
         run_listing(
             client,
             SarifRequest::new(req),
-            &args.output,
+            output,
             format,
             script,
             |page: SarifPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),

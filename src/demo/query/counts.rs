@@ -102,6 +102,8 @@ impl Counts {
             fixing: Some(self.fixing),
             provisionally_ignored: Some(self.provisionally_ignored),
             archived: Some(self.archived),
+            // As published: no count of the unknown state.
+            unknown: None,
         }
     }
 }

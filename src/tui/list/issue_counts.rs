@@ -110,12 +110,22 @@ pub fn by_state_lines(c: &GetIssueCountsResponse, width: usize) -> Vec<String> {
 }
 
 /// [`by_state_lines`], and `unnamed` more: findings the list has that no
-/// published count covers (the unknown state), said so the list's length
-/// and the counts agree.
+/// count covers (the counts came without the unknown state's), said so the
+/// list's length and the counts agree. When the states take more than two
+/// lines, their names are shortened (all but `unknown`), so every state
+/// the list shows is counted at any width.
 pub fn by_state_lines_with(c: &GetIssueCountsResponse, unnamed: i64, width: usize) -> Vec<String> {
+    let lines = state_lines(c, unnamed, width, false);
+    if lines.len() <= 2 {
+        return lines;
+    }
+    state_lines(c, unnamed, width, true)
+}
+
+fn state_lines(c: &GetIssueCountsResponse, unnamed: i64, width: usize, short: bool) -> Vec<String> {
     use unicode_width::UnicodeWidthStr;
     let mut lines: Vec<String> = Vec::new();
-    let mut parts = by_state_parts(c);
+    let mut parts = by_state_parts(c, short);
     if unnamed > 0 {
         parts.push(format!(
             "+{} listed in a state no count names",
@@ -134,19 +144,23 @@ pub fn by_state_lines_with(c: &GetIssueCountsResponse, unnamed: i64, width: usiz
     lines
 }
 
-/// `233 match: open 181`, then `reviewing 27`, ...
-fn by_state_parts(c: &GetIssueCountsResponse) -> Vec<String> {
+/// `233 match: open 181`, then `reviewing 27`, ... `unknown 3`; `short`:
+/// `rev 27`, ... (`unknown` whole: it is no state a filter form offers by
+/// another name).
+fn by_state_parts(c: &GetIssueCountsResponse, short: bool) -> Vec<String> {
     let states = [
-        ("open", c.open),
-        ("reviewing", c.reviewing),
-        ("fixing", c.fixing),
-        ("prov. ignored", c.provisionally_ignored),
-        ("ignored", c.ignored),
-        ("closed", c.closed),
+        ("open", "open", c.open),
+        ("reviewing", "rev", c.reviewing),
+        ("fixing", "fix", c.fixing),
+        ("prov. ignored", "prov", c.provisionally_ignored),
+        ("ignored", "ign", c.ignored),
+        ("closed", "closed", c.closed),
+        ("unknown", "unknown", c.unknown),
     ];
     let mut parts: Vec<String> = states
         .iter()
-        .filter_map(|(name, n)| {
+        .filter_map(|(name, short_name, n)| {
+            let name = if short { short_name } else { name };
             n.filter(|n| *n > 0)
                 .map(|n| format!("{name} {}", thousands(n)))
         })
@@ -232,6 +246,36 @@ mod tests {
         let none = GetIssueCountsResponse::default();
         assert_eq!(by_state_lines(&none, 100), ["0 match"]);
         assert_eq!(archived_note(&none, false), None);
+    }
+
+    #[test]
+    fn the_unknown_state_is_counted_and_named_at_every_width() {
+        let c = GetIssueCountsResponse {
+            open: Some(400_123),
+            reviewing: Some(55_000),
+            fixing: Some(50_000),
+            provisionally_ignored: Some(33_000),
+            ignored: Some(130_000),
+            closed: Some(230_125),
+            unknown: Some(12_629),
+            ..Default::default()
+        };
+        assert_eq!(c.listed(), 910_877);
+        for width in [60, 80, 100] {
+            let lines = by_state_lines(&c, width);
+            assert!(lines.len() <= 2, "{width}: {lines:?}");
+            assert!(
+                lines.iter().all(|l| l.chars().count() <= width),
+                "{lines:?}"
+            );
+            let all = lines.join(" · ");
+            assert!(all.starts_with("910,877 match: open 400,123"), "{all}");
+            assert!(all.ends_with("unknown 12,629"), "{width}: {all}");
+        }
+        assert_eq!(
+            by_state_lines(&c, 60).join(" | "),
+            "910,877 match: open 400,123 · rev 55,000 · fix 50,000 | prov 33,000 · ign 130,000 · closed 230,125 · unknown 12,629"
+        );
     }
 
     #[test]

@@ -109,18 +109,38 @@ impl<T> Default for PagedList<T> {
 impl<T> PagedList<T> {
     /// Forgets everything for a new query; returns a request to cancel.
     pub fn reset(&mut self) -> Option<RequestId> {
+        self.reset_taking().0
+    }
+
+    /// [`PagedList::reset`], handing back the list as it was (a reload
+    /// that fails puts it back with [`PagedList::put_back`]).
+    pub fn reset_taking(&mut self) -> (Option<RequestId>, PagedList<T>) {
         let generation = self.loader.generation;
         let cancel = self.loader.new_generation();
-        *self = PagedList {
-            loader: Loader {
-                generation: generation + 1,
-                ..Loader::default()
+        let before = std::mem::replace(
+            self,
+            PagedList {
+                loader: Loader {
+                    generation: generation + 1,
+                    ..Loader::default()
+                },
+                // Asked for anew is wanted.
+                shown: true,
+                ..PagedList::default()
             },
-            // Asked for anew is wanted.
-            shown: true,
-            ..PagedList::default()
+        );
+        (cancel, before)
+    }
+
+    /// Puts back a list taken by [`PagedList::reset_taking`], as the
+    /// current generation (nothing in flight, no failure).
+    pub fn put_back(&mut self, mut before: PagedList<T>) {
+        before.loader = Loader {
+            generation: self.loader.generation,
+            ..Loader::default()
         };
-        cancel
+        before.shown = true;
+        *self = before;
     }
 
     /// The pane is shown: `true` the first time, when the list should be

@@ -209,6 +209,20 @@ impl<T: Finding> FindingRow<T> {
         }
     }
 
+    /// Takes what a fresh fetch said of the finding's exception request and
+    /// ticket or pull request ([`crate::tui::list::learned`]) where the
+    /// list's item said nothing of them.
+    pub fn learn(&mut self, exception: Option<&ExceptionState>, acted: Acted) {
+        if self.exception == 0
+            && let Some(code) = exception.and_then(Coded::code)
+        {
+            self.exception = code;
+        }
+        if self.acted == Acted::Nothing {
+            self.acted = acted;
+        }
+    }
+
     /// What the row knows of its finding: enough to open it (the detail
     /// fetches the rest by id) and to triage it, but not its link, message
     /// or anything else the table does not show.

@@ -185,6 +185,32 @@ pub struct SearchIndex {
     rows_of_kind: Vec<u32>,
     kind_numbers: HashMap<Fields, u32>,
     strings: Strings,
+    /// Each row's ref (branch), as the number of its name in `refs`: a
+    /// sort key only (`/` does not search it), 4 bytes a row.
+    ref_of_row: Vec<u32>,
+    refs: Refs,
+}
+
+/// The distinct ref names, as sent (the server orders them so).
+#[derive(Debug, Clone, Default)]
+struct Refs {
+    names: Vec<Box<str>>,
+    numbers: HashMap<Box<str>, u32>,
+}
+
+impl Refs {
+    fn intern(&mut self, name: &str) -> u32 {
+        if name.is_empty() {
+            return NONE;
+        }
+        if let Some(&k) = self.numbers.get(name) {
+            return k;
+        }
+        let k = self.names.len() as u32;
+        self.names.push(name.into());
+        self.numbers.insert(name.into(), k);
+        k
+    }
 }
 
 impl SearchIndex {
@@ -193,10 +219,13 @@ impl SearchIndex {
             None => {
                 self.own.push(&[]);
                 self.since.push(0);
+                self.ref_of_row.push(NONE);
                 [NONE; 7]
             }
             Some(i) => {
                 self.own.push(&[i.id()]);
+                let r = self.refs.intern(i.ref_.as_deref().unwrap_or(""));
+                self.ref_of_row.push(r);
                 let since = i.relevant_since.map_or(0, |t| t.timestamp());
                 self.since.push(since.clamp(0, i64::from(u32::MAX)) as u32);
                 let s = &mut self.strings;
@@ -236,6 +265,18 @@ impl SearchIndex {
             .ends
             .extend(other.own.ends.iter().map(|e| e + base));
         self.since.extend(&other.since);
+        let refs: Vec<u32> = other
+            .refs
+            .names
+            .iter()
+            .map(|name| self.refs.intern(name))
+            .collect();
+        self.ref_of_row.extend(
+            other
+                .ref_of_row
+                .iter()
+                .map(|&k| refs.get(k as usize).copied().unwrap_or(NONE)),
+        );
         let strings: Vec<u32> = (0..other.strings.texts.len())
             .map(|k| self.strings.intern_lower(other.strings.texts.get(k)))
             .collect();
@@ -276,6 +317,7 @@ impl SearchIndex {
             + self.own.ends.capacity() * size_of::<usize>()
             + self.kind_of_row.capacity() * size_of::<u32>()
             + self.since.capacity() * size_of::<u32>()
+            + self.ref_of_row.capacity() * size_of::<u32>()
             + self.kinds.capacity() * (size_of::<Fields>() + 4)
             + self.kind_numbers.capacity() * (size_of::<Fields>() + 4 + 8)
             + self.strings.texts.text.capacity()
@@ -286,6 +328,22 @@ impl SearchIndex {
     /// Each row's relevant-since in seconds (0: none): a sort key.
     pub fn since_keys(&self) -> &[u32] {
         &self.since
+    }
+
+    /// Each row's rank by its ref's name (as sent, as the server orders
+    /// them), rows without one last: a sort key.
+    pub fn ref_keys(&self) -> Vec<u32> {
+        let names = &self.refs.names;
+        let mut sorted: Vec<u32> = (0..names.len() as u32).collect();
+        sorted.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+        let mut rank = vec![0u32; names.len()];
+        for (r, &k) in sorted.iter().enumerate() {
+            rank[k as usize] = r as u32;
+        }
+        self.ref_of_row
+            .iter()
+            .map(|&k| rank.get(k as usize).copied().unwrap_or(u32::MAX - 1))
+            .collect()
     }
 
     /// Each row's key by its shared text `field` ([`SEVERITY`] and

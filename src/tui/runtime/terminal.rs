@@ -84,16 +84,36 @@ fn write_crash_log(dir: Option<&std::path::Path>, report: &str) -> io::Result<st
 }
 
 /// Ctrl-Z: give the terminal back, stop, and take it again on `fg`.
+///
+/// Stopped with SIGSTOP, not SIGTSTP: the kernel discards SIGTSTP in an
+/// orphaned process group (a program started by a pty's owner, or by a
+/// shell that exited), and SIGSTOP cannot be caught or ignored. On `fg`
+/// (SIGCONT) the terminal is taken again and the whole screen drawn anew,
+/// without asking the terminal where its cursor is (ratatui's
+/// `Terminal::clear` asks, and a terminal that does not answer within 2 s
+/// made that fatal).
 pub fn suspend(terminal: &mut RealTerminal) -> io::Result<()> {
     restore();
     #[cfg(unix)]
     // SAFETY: raising a signal on our own process has no memory effects.
     unsafe {
-        libc::raise(libc::SIGTSTP);
+        libc::raise(libc::SIGSTOP);
     }
     enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
-    terminal.clear()
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
+    )?;
+    redraw_whole(terminal)
+}
+
+/// The next frame is drawn whole, at the terminal's size now: a resize to
+/// it clears the back buffer (for a full screen, without a cursor query).
+fn redraw_whole(terminal: &mut RealTerminal) -> io::Result<()> {
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
 /// Copies through the terminal (OSC 52), which works over SSH too. The text

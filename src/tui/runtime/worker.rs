@@ -412,7 +412,10 @@ async fn perform(
             .issue_filters(&r)
             .await
             .map(ApiResponse::IssueFilters),
-        ApiRequest::IssueCounts(r) => client.issue_counts(&r).await.map(ApiResponse::IssueCounts),
+        // With the unknown state counted apart, so the counts add up to the list.
+        ApiRequest::IssueCounts(r) => crate::api::issue_counts_listed(client, &r)
+            .await
+            .map(ApiResponse::IssueCounts),
         ApiRequest::CountAgentic(f) => client
             .count_issues(f.as_ref())
             .await

@@ -182,6 +182,54 @@ impl Pty {
         writer.flush().unwrap();
     }
 
+    /// The app's process id.
+    pub fn pid(&self) -> i32 {
+        self.child.process_id().expect("a running app") as i32
+    }
+
+    /// Waits until the app has stopped itself (Ctrl-Z): `waitpid` with
+    /// `WUNTRACED` reports a stop without reaping, on a thread of its own
+    /// so the wait has a deadline. `false` when it did not stop in time.
+    pub fn wait_stopped(&self) -> bool {
+        let pid = self.pid();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut status = 0;
+            // SAFETY: waits on our own child; `status` outlives the call.
+            let got = unsafe { libc::waitpid(pid, &mut status, libc::WUNTRACED) };
+            let _ = tx.send(got == pid && libc::WIFSTOPPED(status));
+        });
+        rx.recv_timeout(DEADLINE).unwrap_or(false)
+    }
+
+    /// Waits until the app has left the alternate screen (what it wrote
+    /// before it stopped may still be on its way); whether it did in time.
+    pub fn wait_given_back(&self) -> bool {
+        let deadline = Instant::now() + DEADLINE;
+        self.output
+            .wait(deadline, |seen| !seen.parser.screen().alternate_screen())
+            .0
+    }
+
+    /// Sends the app SIGCONT (the shell's `fg`).
+    pub fn resume(&self) {
+        // SAFETY: a signal to our own child.
+        let sent = unsafe { libc::kill(self.pid(), libc::SIGCONT) };
+        assert_eq!(sent, 0, "SIGCONT sent");
+    }
+
+    /// Waits until the app draws on the alternate screen and `done` holds
+    /// for it.
+    pub fn wait_until_drawn(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + DEADLINE;
+        let (held, text) = self.output.wait(deadline, |seen| {
+            let screen = seen.parser.screen();
+            screen.alternate_screen() && ends_a_frame(&seen.raw) && done(&screen.contents())
+        });
+        assert!(held, "timed out waiting for {what}; screen:\n{text}");
+        text
+    }
+
     /// The exit status if the app has ended, without waiting.
     pub fn try_wait(&mut self) -> Option<ExitStatus> {
         self.child.try_wait().unwrap()

@@ -7,6 +7,9 @@ use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
 use crate::tui::pane::Cx;
 
+/// The sort by the AGE column, as `:sort` names it.
+pub(super) const AGE: &str = "age";
+
 /// The commands, as help lists them.
 pub(super) const COMMANDS: &[&str] = &[
     "sort FIELD [asc|desc]",
@@ -82,10 +85,9 @@ impl IssuesPane {
                 names()
             ));
         };
-        self.apply_view(&view)?;
-        self.reload(cx);
-        cx.outbox
-            .status(format!("view {}", crate::text::one_line(&view.name)));
+        // Checked before anything is dropped.
+        IssuesPane::default().apply_view(&view)?;
+        self.change_selection(super::narrow::Pending::View(view), cx);
         Ok(())
     }
 
@@ -94,10 +96,19 @@ impl IssuesPane {
         let Some(field) = args.first() else {
             return Err("usage: :sort FIELD [asc|desc]".into());
         };
-        let by = SortBy::parse_known(field).ok_or_else(|| {
-            let names: Vec<&str> = SortBy::ALL.iter().map(SortBy::label).collect();
-            format!("unknown sort field {field:?}; valid: {}", names.join(", "))
-        })?;
+        // `age`: the AGE column, sorted here (the server cannot).
+        let age = *field == AGE;
+        let by = match SortBy::parse_known(field) {
+            Some(by) => Some(by),
+            None if age => None,
+            None => {
+                let names: Vec<&str> = SortBy::ALL.iter().map(SortBy::label).collect();
+                return Err(format!(
+                    "unknown sort field {field:?}; valid: {}, {AGE}",
+                    names.join(", ")
+                ));
+            }
+        };
         let dir = match args.get(1).copied() {
             None => None,
             Some(d) => Some(
@@ -105,7 +116,10 @@ impl IssuesPane {
                     .ok_or_else(|| format!("direction {d:?} must be asc or desc"))?,
             ),
         };
-        self.sort_by = Some(by);
+        self.sort_age = age;
+        if by.is_some() {
+            self.sort_by = by;
+        }
         if dir.is_some() {
             self.sort_direction = dir;
         }
@@ -153,8 +167,8 @@ impl IssuesPane {
         self.known.check(&given)?;
         let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
-        self.selection = selection.unwrap_or_default();
-        self.reload(cx);
+        let selection = selection.unwrap_or_default();
+        self.change_selection(super::narrow::Pending::Filter(selection), cx);
         Ok(())
     }
 

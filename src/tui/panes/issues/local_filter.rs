@@ -87,7 +87,8 @@ impl IssuesPane {
             None => (false, self.local_query.to_lowercase()),
         };
         let rows = self.search.len();
-        if needle.is_empty() && self.over_target.is_none() {
+        let new_since = self.new.last_visit.filter(|_| self.new_local);
+        if needle.is_empty() && self.over_target.is_none() && new_since.is_none() {
             self.list.visible = self.order.clone();
             return;
         }
@@ -100,6 +101,15 @@ impl IssuesPane {
             let age = self.open_age(self.over_target.unwrap_or_default());
             let items = &self.list.items;
             shown.retain(|&row| items.get(row as usize).is_some_and(|r| age.is_over(r)));
+        }
+        if let Some(last) = new_since {
+            let items = &self.list.items;
+            shown.retain(|&row| {
+                items
+                    .get(row as usize)
+                    .and_then(|r| r.relevant_since())
+                    .is_some_and(|d| d > last)
+            });
         }
         match &self.order {
             Some(order) => self.list.visible = Some(in_order(order, &shown, rows)),
@@ -152,41 +162,88 @@ impl IssuesPane {
     /// The sort changed: once everything is loaded and the rows keep the
     /// column, they are sorted here at once; else the server sorts them
     /// (the list is loaded anew).
+    /// `s`, `S`, `:sort`: with everything loaded, the loaded rows are
+    /// sorted here, on any column; else the server is asked (the AGE
+    /// column, which it cannot sort by: everything is loaded, then sorted).
     pub(super) fn sort_changed(&mut self, cx: &mut Cx) {
-        let by = self
-            .sort_by
-            .clone()
-            .unwrap_or(crate::api::model::SortBy::RelevantSince);
-        let order = self
-            .list
-            .complete
-            .then(|| {
-                local_sort::order(
-                    &self.list.items,
-                    &self.search,
-                    &by,
-                    self.sort_direction.as_ref(),
+        if self.list.complete && self.sort_here() {
+            self.list.select(0);
+            cx.outbox.status(format!(
+                "sorted the {} loaded findings by {}",
+                crate::text::thousands(self.list.items.len() as i64),
+                self.sort_label()
+            ));
+            return;
+        }
+        if self.sort_age {
+            self.order = None;
+            self.apply_local_filter();
+            cx.outbox
+                .status("sort by age: the server cannot, so everything loads and is sorted here");
+            return self.load_all(false, cx);
+        }
+        self.reload(cx);
+    }
+
+    /// Orders the loaded rows by the sort in force; `false` when the rows
+    /// do not keep its column.
+    pub(super) fn sort_here(&mut self) -> bool {
+        let order = if self.sort_age {
+            Some(local_sort::age_order(
+                &self.list.items,
+                self.sort_direction.as_ref(),
+            ))
+        } else {
+            let by = self
+                .sort_by
+                .clone()
+                .unwrap_or(crate::api::model::SortBy::RelevantSince);
+            local_sort::order(
+                &self.list.items,
+                &self.search,
+                &by,
+                self.sort_direction.as_ref(),
+            )
+        };
+        let Some(order) = order else { return false };
+        self.order = Some(order);
+        self.apply_local_filter();
+        true
+    }
+
+    /// `n`: only the findings new since the last visit, or every one
+    /// again. With everything loaded, picked from the loaded rows; else
+    /// asked of the server (relevant since the visit).
+    pub(super) fn toggle_new_only(&mut self, cx: &mut Cx) {
+        let server_new =
+            self.new.last_visit.is_some() && self.selection.filter.since == self.new.last_visit;
+        if self.new_local || (self.list.complete && !server_new) {
+            let Some(last) = self.new.last_visit else {
+                // Says why nothing is new.
+                self.new.toggle(None, cx.outbox);
+                return;
+            };
+            self.new_local = !self.new_local;
+            self.apply_local_filter();
+            let loaded = crate::text::thousands(self.list.items.len() as i64);
+            return cx.outbox.status(if self.new_local {
+                format!(
+                    "only the {} findings new since your last visit ({}), of the {loaded} loaded",
+                    crate::text::thousands(self.list.len() as i64),
+                    last.format("%Y-%m-%d %H:%M UTC")
                 )
-            })
-            .flatten();
-        match order {
-            Some(order) => {
-                self.order = Some(order);
-                self.apply_local_filter();
-                self.list.select(0);
-                cx.outbox.status(format!(
-                    "sorted the {} loaded findings by {}",
-                    crate::text::thousands(self.list.items.len() as i64),
-                    self.sort_label()
-                ));
-            }
-            None => self.reload(cx),
+            } else {
+                format!("every loaded finding again ({loaded})")
+            });
+        }
+        let since = self.new.toggle(self.selection.filter.since, cx.outbox);
+        if since != self.selection.filter.since {
+            self.selection.filter.since = since;
+            self.reload(cx);
         }
     }
 }
 
-/// The rows of `shown` in the order of `order` (a permutation of the
-/// `rows` loaded rows): a mark per row, then one walk of the order.
 fn in_order(order: &[u32], shown: &[u32], rows: usize) -> Vec<u32> {
     let mut marked = vec![0u64; rows.div_ceil(64)];
     for &row in shown {

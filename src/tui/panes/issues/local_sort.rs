@@ -1,6 +1,7 @@
-//! Sorting what is loaded, once everything is: `s`, `S` and `:sort` on a
-//! column the rows keep (severity, state, rule, repository, relevant
-//! since) order the loaded rows at once, without asking the server. The
+//! Sorting what is loaded, once everything is: `s`, `S` and `:sort` on
+//! every column (severity, state, rule, repository, ref, relevant since,
+//! and the AGE column, which the server cannot sort by) order the loaded
+//! rows at once, without asking the server. The
 //! order is a stable radix sort of row numbers by a 32-bit key: a few
 //! passes over the rows, whatever their number, so a million sort within
 //! a frame.
@@ -43,6 +44,7 @@ pub fn order(
         SortBy::Rule => search.sort_keys(search::RULE)?,
         SortBy::Repo => search.sort_keys(search::REPOSITORY)?,
         SortBy::RelevantSince => search.since_keys().to_vec(),
+        SortBy::Ref => search.ref_keys(),
         _ => return None,
     };
     if keys.len() != rows.len() {
@@ -54,6 +56,26 @@ pub fn order(
         }
     }
     Some(radix_order(&keys))
+}
+
+/// The loaded rows' numbers by age (first detection: the AGE column),
+/// oldest first when descending (as the server's sorts default); rows
+/// without a first detection last.
+pub fn age_order(rows: &[FindingRow<IssueItem>], direction: Option<&SortDirection>) -> Vec<u32> {
+    let mut keys: Vec<u32> = rows
+        .iter()
+        .map(|r| match r.first_detected() {
+            // Older, higher: as an age.
+            Some(t) => u32::MAX - 1 - t.timestamp().clamp(0, i64::from(u32::MAX - 2)) as u32,
+            None => 0,
+        })
+        .collect();
+    if direction != Some(&SortDirection::Asc) {
+        for k in &mut keys {
+            *k = u32::MAX - *k;
+        }
+    }
+    radix_order(&keys)
 }
 
 /// The positions of `keys` in ascending order of key, equal keys in
@@ -130,6 +152,12 @@ mod tests {
             }),
             relevant_since: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 1, day, 0, 0, 0)
                 .single(),
+            // Refs and first detections in another order than the days.
+            ref_: Some(["main", "dev", "release", "dev"][day as usize - 1].into()),
+            first_detected_at: (day != 2).then(|| {
+                chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2025, 1, 10 - day, 0, 0, 0)
+                    .unwrap()
+            }),
             ..Issue::default()
         };
         let issues = [
@@ -160,6 +188,10 @@ mod tests {
         assert_eq!(sorted(SortBy::Severity, Some(SortDirection::Asc)), "acbd");
         assert_eq!(sorted(SortBy::Repo, Some(SortDirection::Asc)), "bcda");
         assert_eq!(sorted(SortBy::RelevantSince, None), "dacb");
-        assert!(order(&rows, &search, &SortBy::Ref, None).is_none());
+        // By ref, as sent (b: main, c: dev, a: release, d: dev), stable.
+        assert_eq!(sorted(SortBy::Ref, Some(SortDirection::Asc)), "cdba");
+        // By age: d (detected day 6), a (7), b (9); c has none: last.
+        assert_eq!(ids(age_order(&rows, None)), "dabc");
+        assert_eq!(ids(age_order(&rows, Some(&SortDirection::Asc))), "cbad");
     }
 }

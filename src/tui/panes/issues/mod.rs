@@ -8,6 +8,7 @@ mod load_all;
 mod local_filter;
 mod local_sort;
 mod narrow;
+mod reload;
 mod saving;
 mod since;
 mod since_view;
@@ -20,18 +21,18 @@ pub use summary::IssuesAreas;
 
 use crate::api::model::*;
 use crate::filter_spec::{self, LIST_FILTER};
-use crate::tui::filter_form::{FilterForm, FormOutcome};
+use crate::tui::filter_form::FilterForm;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::list::choices;
 use crate::tui::list::filter_values::FilterValues;
 use crate::tui::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
 use crate::tui::list::issue_counts::IssueCounts;
+use crate::tui::list::learned::Learned;
 use crate::tui::list::load::PagedList;
 use crate::tui::message::rows::{FindingRow, RowPage, SearchIndex};
 use crate::tui::message::{
-    self, ApiRequest, ApiResponse, ApiResult, Changed, Outbox, PaneId, PaneMsg, ReplySlot,
-    RequestId,
+    self, ApiResponse, ApiResult, Changed, PaneId, PaneMsg, ReplySlot, RequestId,
 };
 use crate::tui::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::tui::state::session::{SavedView, Session};
@@ -93,6 +94,15 @@ pub struct IssuesPane {
     pub selection: ListSelection,
     pub sort_by: Option<SortBy>,
     pub sort_direction: Option<SortDirection>,
+    /// Sorted by the AGE column (first detection), which the server cannot
+    /// sort by: the loaded rows are, once everything is loaded (the server
+    /// is asked by `sort_by` meanwhile).
+    pub sort_age: bool,
+    /// `n` on a list loaded whole: only the rows new since the last visit
+    /// show, picked here (the server is not asked again).
+    pub new_local: bool,
+    /// A new selection that would drop a whole set loaded, asked about.
+    pending: Option<narrow::Pending>,
     /// The `/` input while it is being typed in.
     pub local_input: Option<Input>,
     /// The local filter in force ("" = none).
@@ -140,6 +150,12 @@ pub struct IssuesPane {
     /// views they are.
     pub config_file: Option<std::path::PathBuf>,
     pub profile: Option<String>,
+    /// The rows a reload (`r`) replaces, until its first page comes: a
+    /// reload that fails puts them back rather than leave none.
+    kept: Option<Box<reload::Kept>>,
+    /// Exception requests and fix PRs fresh fetches said, which a page
+    /// does not: given to the rows of every page, so reloads keep them.
+    learned: Learned,
 }
 
 impl IssuesPane {
@@ -165,9 +181,11 @@ impl IssuesPane {
         pane
     }
 
-    /// Whether only the findings new since the last visit are asked for.
+    /// Whether only the findings new since the last visit are shown
+    /// (asked of the server, or picked from everything loaded).
     pub fn new_only(&self) -> bool {
-        self.new.last_visit.is_some() && self.selection.filter.since == self.new.last_visit
+        self.new.last_visit.is_some()
+            && (self.new_local || self.selection.filter.since == self.new.last_visit)
     }
 
     /// Rows of the table in the screen's body.
@@ -177,10 +195,11 @@ impl IssuesPane {
 
     /// The sort in force, as shown (`None` fields are the server default).
     pub fn sort_label(&self) -> String {
-        let field = self
-            .sort_by
-            .as_ref()
-            .map_or("relevant-since", SortBy::label);
+        let field = match &self.sort_by {
+            _ if self.sort_age => "age",
+            Some(by) => by.label(),
+            None => "relevant-since",
+        };
         let dir = match self.sort_direction {
             Some(SortDirection::Asc) => "↑",
             _ => "↓",
@@ -200,106 +219,6 @@ impl IssuesPane {
         };
         self.selection.apply_to(&mut req);
         req
-    }
-
-    /// Starts again from the first page (new filter, new sort); the
-    /// counts are asked for when the filter is new.
-    pub fn reload(&mut self, cx: &mut Cx) {
-        self.reload_with(cx, false);
-    }
-
-    /// [`IssuesPane::reload`]; `recount`: the counts are asked again
-    /// whatever the filter (the findings may have changed).
-    fn reload_with(&mut self, cx: &mut Cx, recount: bool) {
-        self.new.restart(cx.now);
-        let cancel = self.list.reset();
-        cx.outbox.cancel(cancel);
-        self.loading_all = None;
-        self.order = None;
-        self.marked.clear();
-        self.search.clear();
-        self.apply_local_filter();
-        self.load_next(cx.outbox);
-        // Over target only: known of every finding, so every one loads.
-        if self.over_target.is_some() {
-            self.load_all(false, cx);
-        }
-        cx.outbox.in_slot(Slot::Counts, |o| {
-            self.counts.ask(&self.selection, recount, o)
-        });
-        // A new filter (`:filter`, `:view`) while the groups show: theirs too.
-        if self.groups.shown {
-            self.groups.show(&self.selection, cx.outbox);
-        }
-    }
-
-    fn load_next(&mut self, outbox: &mut Outbox) {
-        let req = self.request(self.list.next_cursor.clone());
-        if let Some(id) = outbox.in_slot(Slot::List, |o| o.send(ApiRequest::ListRows(req))) {
-            let superseded = self.list.loader.started(id);
-            outbox.cancel(superseded);
-        }
-    }
-
-    fn take_page(&mut self, page: RowPage, outbox: &mut Outbox) {
-        // Once the list is up (not racing its first page).
-        outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
-        let start = self.list.items.len();
-        self.search.extend(&page.search);
-        self.new.count_page(&page.rows, |r| r.relevant_since());
-        // What was shown before a narrowing lacks the new rows.
-        self.typed.clear();
-        self.list
-            .add_page(page.rows, page.cursor, "Loading findings", outbox);
-        self.extend_local_filter(start);
-    }
-
-    /// Keys while the filter form is open.
-    fn on_form_action(&mut self, action: Action, cx: &mut Cx) {
-        let Some(form) = &mut self.form else { return };
-        match action {
-            Action::NextField => form.next(),
-            Action::PrevField => form.prev(),
-            Action::Toggle => form.toggle(),
-            Action::ClearField => form.clear_field(),
-            Action::Back => self.form = None,
-            Action::Submit => match form.submit() {
-                FormOutcome::Applied(pairs) => {
-                    let built = self.known.check(&pairs).and_then(|()| {
-                        FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs)
-                    });
-                    match built {
-                        Ok(selection) => {
-                            self.selection = selection.unwrap_or_default();
-                            self.form = None;
-                            self.reload(cx);
-                        }
-                        Err(e) => form.error = Some(e),
-                    }
-                }
-                FormOutcome::Cancelled => self.form = None,
-                FormOutcome::View(k) => {
-                    let Some(view) = self.views.get(k).cloned() else {
-                        return;
-                    };
-                    match self.apply_view(&view) {
-                        Ok(()) => {
-                            self.form = None;
-                            self.reload(cx);
-                            cx.outbox
-                                .status(format!("view {}", crate::text::one_line(&view.name)));
-                        }
-                        Err(e) => {
-                            if let Some(form) = &mut self.form {
-                                form.error = Some(e);
-                            }
-                        }
-                    }
-                }
-                FormOutcome::Open => {}
-            },
-            _ => {}
-        }
     }
 
     /// Bytes the search index holds (for the memory bench).
@@ -377,7 +296,9 @@ impl Pane for IssuesPane {
     }
 
     fn text_input_active(&self) -> bool {
-        self.local_input.is_some() || self.form.as_ref().is_some_and(FilterForm::is_editing)
+        self.pending.is_some()
+            || self.local_input.is_some()
+            || self.form.as_ref().is_some_and(FilterForm::is_editing)
     }
 
     fn is_loading(&self) -> bool {
@@ -462,13 +383,7 @@ impl Pane for IssuesPane {
             Action::Groups => self.groups.show(&self.selection, cx.outbox),
             Action::SinceLastVisit => self.show_since(cx),
             Action::OverTarget => self.toggle_over_target(cx),
-            Action::NewOnly => {
-                let since = self.new.toggle(self.selection.filter.since, cx.outbox);
-                if since != self.selection.filter.since {
-                    self.selection.filter.since = since;
-                    self.reload(cx);
-                }
-            }
+            Action::NewOnly => self.toggle_new_only(cx),
             // `/` filters everything: the rest is loaded meanwhile.
             Action::LocalFilter => {
                 self.local_input = Some(Input::new(self.local_query.clone()));
@@ -483,9 +398,15 @@ impl Pane for IssuesPane {
                 let form = FilterForm::new(LIST_FILTER, &self.selection).with_views(views);
                 self.form = Some(form.with_offered(self.known.offered(LIST_FILTER)));
             }
+            // Every column in turn, the AGE column (sorted here) last.
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
-                self.sort_by = choices::next(&SORT_CYCLE, Some(&current));
+                if !self.sort_age && SORT_CYCLE.last() == Some(&current) {
+                    self.sort_age = true;
+                } else {
+                    self.sort_age = false;
+                    self.sort_by = choices::next(&SORT_CYCLE, Some(&current));
+                }
                 self.sort_changed(cx);
             }
             Action::ToggleSortDirection => {
@@ -496,7 +417,10 @@ impl Pane for IssuesPane {
         }
     }
 
-    fn on_text_key(&mut self, key: KeyEvent, _cx: &mut Cx) {
+    fn on_text_key(&mut self, key: KeyEvent, cx: &mut Cx) {
+        if self.pending.is_some() {
+            return self.answer_drop(key, cx);
+        }
         if let Some(form) = &mut self.form {
             form.on_text_key(key);
             return;
@@ -541,6 +465,9 @@ impl Pane for IssuesPane {
                     Ok(other) => {
                         self.list
                             .failed("Loading findings", &other.unexpected(), cx.outbox)
+                    }
+                    Err(e) if self.kept.is_some() && self.list.items.is_empty() => {
+                        self.put_back_kept(&e, cx.outbox)
                     }
                     Err(e) => self.list.failed("Loading findings", &e, cx.outbox),
                 }
@@ -607,6 +534,7 @@ impl Pane for IssuesPane {
         }
         match change {
             Changed::Findings(fresh) => {
+                self.learned.learn(fresh);
                 crate::tui::message::rows::refresh_rows(&mut self.list.items, fresh);
             }
             Changed::FindingsReload
@@ -626,7 +554,10 @@ impl Pane for IssuesPane {
 
     fn complete(&self, name: &str, args: &[&str], word: &str) -> Vec<String> {
         match (name, args.len()) {
-            ("sort", 0) => words(SortBy::ALL.iter().map(SortBy::label), word),
+            ("sort", 0) => words(
+                SortBy::ALL.iter().map(SortBy::label).chain([commands::AGE]),
+                word,
+            ),
             ("sort", 1) => words(["asc", "desc"], word),
             ("filter", 0) => {
                 filter_spec::complete_with(LIST_FILTER, word, |f| self.known.values_of(f))

@@ -3,8 +3,9 @@
 //! mechanism for both.
 
 use super::IssuesPane;
-use crate::api::model::ListSelection;
+use crate::api::model::{DEFAULT_PAGE_SIZE, ListSelection};
 use crate::tui::pane::Cx;
+use crate::tui::state::session::SavedView;
 
 /// How many narrowings `Esc` can walk back.
 const DEPTH: usize = 20;
@@ -20,10 +21,87 @@ pub struct Before {
     pub what: String,
 }
 
+/// A new server-side selection that would drop everything loaded, until
+/// `y` says to go ahead.
+#[derive(Debug, Clone)]
+pub enum Pending {
+    /// `:filter`, the filter form.
+    Filter(ListSelection),
+    /// A rule's group, a finding's relatives.
+    Narrow(ListSelection, String),
+    /// `:view NAME`, a view picked in the form.
+    View(SavedView),
+}
+
 impl IssuesPane {
-    /// Shows the findings of `selection` (`what` names them); `Esc` comes
-    /// back to the list (or the groups) as it is now.
+    /// Whether the loaded rows are worth keeping: the whole listing, more
+    /// than a page (a new selection asks the server and drops them).
+    pub(super) fn holds_a_whole_set(&self) -> bool {
+        self.list.complete
+            && self.list.items.len() > self.page_size.unwrap_or(DEFAULT_PAGE_SIZE).max(1) as usize
+    }
+
+    /// Applies `pending` at once, or, when it would drop a whole set
+    /// loaded, asks first (`y` goes ahead, any other key keeps the rows).
+    pub(super) fn change_selection(&mut self, pending: Pending, cx: &mut Cx) {
+        if self.holds_a_whole_set() {
+            self.pending = Some(pending);
+            return cx.outbox.status(self.drop_question().unwrap_or_default());
+        }
+        self.apply_pending(pending, cx);
+    }
+
+    fn apply_pending(&mut self, pending: Pending, cx: &mut Cx) {
+        match pending {
+            Pending::Filter(selection) => {
+                self.selection = selection;
+                self.reload(cx);
+            }
+            Pending::Narrow(selection, what) => self.narrow_now(selection, what, cx),
+            Pending::View(view) => match self.apply_view(&view) {
+                Ok(()) => {
+                    self.reload(cx);
+                    cx.outbox
+                        .status(format!("view {}", crate::text::one_line(&view.name)));
+                }
+                Err(e) => cx.outbox.status(e),
+            },
+        }
+    }
+
+    /// The question a pending selection asks, in the status line.
+    pub fn drop_question(&self) -> Option<String> {
+        self.pending.as_ref()?;
+        Some(format!(
+            "the server's list for the new filter drops the {} findings loaded here: \
+             y: go ahead · any other key: keep them (/ filters them here)",
+            crate::text::thousands(self.list.items.len() as i64)
+        ))
+    }
+
+    /// A key while a pending selection asks: `y` applies it, any other
+    /// keeps what is loaded.
+    pub(super) fn answer_drop(&mut self, key: crossterm::event::KeyEvent, cx: &mut Cx) {
+        let Some(pending) = self.pending.take() else {
+            return;
+        };
+        if key.code == crossterm::event::KeyCode::Char('y') {
+            return self.apply_pending(pending, cx);
+        }
+        cx.outbox.status(format!(
+            "kept the {} loaded findings; the filter is as it was",
+            crate::text::thousands(self.list.items.len() as i64)
+        ));
+    }
+
+    /// Shows the findings of `selection` (`what` names them), asking first
+    /// when that drops a whole set loaded; `Esc` comes back to the list
+    /// (or the groups) as it is now.
     pub fn narrow(&mut self, selection: ListSelection, what: String, cx: &mut Cx) {
+        self.change_selection(Pending::Narrow(selection, what), cx);
+    }
+
+    fn narrow_now(&mut self, selection: ListSelection, what: String, cx: &mut Cx) {
         if self.narrowed.len() == DEPTH {
             self.narrowed.remove(0);
         }

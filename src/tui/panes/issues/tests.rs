@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::api::model::{GetIssueCountsResponse, ListIssuesResponse};
-use crate::tui::message::{AppEvent, Outbox};
+use crate::tui::message::{ApiRequest, AppEvent, Outbox};
 use crate::tui::pane::testing::Drive;
 
 /// The requests sent so far, with the slot each was filed under.

@@ -34,11 +34,45 @@ fn count_label(pane: &IssuesPane) -> String {
         Some(_) => format!("{}+", thousands(loaded)),
         None => format!("{}+", thousands(loaded)),
     };
-    if pane.local_query.is_empty() && pane.over_target.is_none() {
+    if pane.local_query.is_empty() && pane.over_target.is_none() && !pane.new_local {
         count
     } else {
         format!("{} shown of {count}", thousands(list.len() as i64))
     }
+}
+
+/// Why no row shows, as it is: what hides the loaded rows here (`/`, new
+/// only, over target), else what the server was asked for.
+fn empty_reason(pane: &IssuesPane) -> String {
+    let loaded = pane.list.items.len();
+    let since = |t: crate::api::model::Timestamp| t.format("%Y-%m-%d %H:%M UTC").to_string();
+    if loaded > 0 {
+        let mut why = Vec::new();
+        if !pane.local_query.is_empty() {
+            why.push(format!("matches /{}", safe(&pane.local_query)));
+        }
+        if let (true, Some(last)) = (pane.new_local, pane.new.last_visit) {
+            why.push(format!("is new since your last visit ({})", since(last)));
+        }
+        if pane.over_target.is_some() {
+            why.push("is open past its target".to_owned());
+        }
+        if !why.is_empty() {
+            return format!(
+                "none of the {} loaded findings {}",
+                thousands(loaded as i64),
+                why.join(" and ")
+            );
+        }
+    }
+    if pane.new_only() {
+        let last = pane.new.last_visit.map(since).unwrap_or_default();
+        return format!("no finding is new since your last visit ({last}): n shows every one");
+    }
+    if !pane.selection.filter.is_empty() || !pane.selection.issue_types.is_empty() {
+        return "no finding matches the server-side filters (in the title)".to_owned();
+    }
+    "no findings".to_owned()
 }
 
 /// A title for a box `width` cells wide: `name`, then the server-side
@@ -102,10 +136,8 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
             format!("failed: {}", safe(e))
         } else if list.paused {
             stopped(v, super::KEYS)
-        } else if !pane.local_query.is_empty() {
-            "no loaded finding matches the local filter".to_owned()
         } else {
-            "no findings".to_owned()
+            empty_reason(pane)
         };
         f.render_widget(Paragraph::new(text).style(theme.dim()), rows_area);
     }
@@ -141,6 +173,9 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.list;
     let mut parts = load_parts(list, loaded_note(list), v, super::KEYS);
+    if let Some(question) = pane.drop_question() {
+        parts.insert(0, question);
+    }
     if let Some(progress) = pane.load_all_progress(v.now) {
         let stop = v.key_among(&[super::KEYS, Context::LIST], Action::Back);
         parts.insert(0, format!("{progress} ({stop} stops)"));

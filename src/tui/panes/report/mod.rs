@@ -160,6 +160,9 @@ pub struct ReportPane {
     first_page_pending: bool,
     /// Rows marked with `Space` (until the report is loaded anew).
     pub marked: Marks,
+    /// Exception requests and fix PRs fresh fetches said, which a page
+    /// does not: reloads keep them on the rows.
+    learned: crate::tui::list::learned::Learned,
     /// Findings created since the last visit are new.
     pub new: NewSince,
     /// Only the findings created since the last visit are asked for (in
@@ -196,6 +199,7 @@ impl Default for ReportPane {
             pending_repos: None,
             first_page_pending: false,
             marked: Marks::default(),
+            learned: Default::default(),
             new: NewSince::default(),
             new_only: false,
             keep_place: None,
@@ -478,7 +482,8 @@ impl ReportPane {
             self.totals = Some((totals, self.list.loader.generation));
         }
         self.stats.add(&page.findings);
-        let rows: Vec<_> = page.findings.iter().map(FindingRow::new).collect();
+        let mut rows: Vec<_> = page.findings.iter().map(FindingRow::new).collect();
+        self.learned.apply(&mut rows);
         self.new.count_page(&rows, |r| r.created_at());
         self.list
             .add_page(rows, page.cursor, "Loading the report", outbox);
@@ -631,6 +636,7 @@ impl Pane for ReportPane {
         let loaded = !self.list.items.is_empty() || self.list.loader.is_loading();
         match change {
             Changed::Findings(fresh) => {
+                self.learned.learn(fresh);
                 crate::tui::message::rows::refresh_rows(&mut self.list.items, fresh);
             }
             // Asked again, in the same place, with the same marks.
