@@ -373,6 +373,10 @@ pub struct Plan {
     pub included: bool,
     /// Not answered by the server any more (removed, or out of reach).
     pub gone: Vec<String>,
+    /// Changed, but its undo could not put them back (their state before
+    /// is one a triage cannot set, or an ignore they may only request):
+    /// said before `y`.
+    pub irreversible: Vec<String>,
     /// Already so, note included: nothing to send.
     pub unchanged: usize,
     /// Findings keeping their own note; whose note is replaced; removed.
@@ -514,6 +518,12 @@ pub fn plan_triage(
             _ => {}
         }
         if target.instead(decision).is_none() {
+            let undoable = target
+                .inverse()
+                .is_some_and(|d| target.instead(&d).is_none());
+            if !undoable {
+                plan.irreversible.push(target.id.clone());
+            }
             plan.record.push(((*target).clone(), to.clone()));
         }
     }

@@ -44,7 +44,7 @@ pub fn draw(f: &mut Frame, body: Rect, triage: &Triage, theme: &Theme) {
         ),
         (Step::ConfirmAgain, Some(draft)) => (
             " Confirm again ",
-            confirm_again(draft, theme),
+            confirm_again(draft, triage, theme),
             " y send · Esc back ",
         ),
         (Step::Sending, Some(_)) => (
@@ -425,6 +425,16 @@ fn checked<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
                     theme.accent(),
                 ));
             }
+            if !plan.irreversible.is_empty() {
+                said.push((
+                    format!(
+                        "! u cannot put {} back (their state before, unknown here or an ignore they may only request, cannot be set again): {}",
+                        plan.irreversible.len(),
+                        safe(&id_list(plan.irreversible.iter().map(String::as_str), 12))
+                    ),
+                    theme.accent(),
+                ));
+            }
             let notes = plan.notes_line();
             if !notes.is_empty() {
                 said.push((format!("Notes: {}", safe(&notes)), theme.accent()));
@@ -455,10 +465,19 @@ fn checked<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
         .collect()
 }
 
-fn confirm_again<'a>(draft: &Draft, theme: &Theme) -> Vec<Line<'a>> {
+fn confirm_again<'a>(draft: &Draft, triage: &Triage, theme: &Theme) -> Vec<Line<'a>> {
+    // What the requests name, not what the filter matched.
+    let sent: usize = triage.reviewed.iter().map(|r| r.batch.ids.len()).sum();
+    let requests = triage.reviewed.len();
     vec![
         Line::from(Span::styled(
-            format!("This changes {}.", scope_line(draft)),
+            format!(
+                "This sends {requests} request{} for {} {} of {}.",
+                if requests == 1 { "" } else { "s" },
+                crate::text::thousands(sent as i64),
+                draft.kind().noun(sent),
+                scope_line(draft)
+            ),
             theme.error(),
         )),
         Line::from("Press y once more to send, Esc to go back."),

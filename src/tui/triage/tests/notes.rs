@@ -248,3 +248,27 @@ fn a_finding_someone_changed_since_shown_is_named_and_left_out_unless_included()
     t.on_key(key(KeyCode::Char('y')), now(), &mut outbox);
     assert_eq!(writes(&outbox).len(), 1, "the undo sends nothing");
 }
+
+#[test]
+fn a_finding_its_undo_could_not_put_back_is_named_before_y() {
+    let mut outbox = Outbox::default();
+    let mut t = Triage::new("42");
+    let shown = vec![
+        finding("1", Some(TriageState::Unknown), None),
+        finding("2", Some(TriageState::Untriaged), None),
+    ];
+    t.open_with(Scope::Ids(shown.clone()), "reviewing", &mut outbox)
+        .unwrap();
+    answer_reads(&mut t, &mut outbox, &shown);
+    let review = screen(&t);
+    assert!(review.contains("! u cannot put 1 back"), "{review}");
+    assert!(
+        review.contains("set again): 1\n") || review.contains("set again): 1 "),
+        "{review}"
+    );
+    // Both are sent: the user asked for both, and was told.
+    assert_eq!(
+        reviewed_bodies(&t)[0]["filter"]["ids"],
+        serde_json::json!(["1", "2"])
+    );
+}
