@@ -21,10 +21,12 @@ use std::path::{Path, PathBuf};
 /// Who may read the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
-    /// The owner only (0600): anything that may hold a token (the config)
-    /// or tells what the user did (the state files, crash reports).
+    /// The owner only (0600): anything that may hold a token (the config),
+    /// tells what the user did (the state files, crash reports) or holds
+    /// findings (exports, `-o FILE`, snapshots).
     Private,
-    /// As any program's new file: 0666 less the umask (exports).
+    /// As any program's new file: 0666 less the umask (man pages, shell
+    /// completions).
     Default,
 }
 

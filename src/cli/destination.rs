@@ -33,9 +33,10 @@ impl OutputFile {
         match &self.path {
             None => Ok(Out::Stdout(BufWriter::new(io::stdout().lock()))),
             Some(path) => {
-                // An export: the user's file like any other (umask mode).
+                // Findings (or what they tell) are the owner's only (0600),
+                // whatever the umask, as the state files are.
                 let file =
-                    AtomicFile::create(path, Access::Default, Replace::Existing).map_err(|e| {
+                    AtomicFile::create(path, Access::Private, Replace::Existing).map_err(|e| {
                         Failure::Runtime(format!(
                             "cannot create {}: {e}",
                             crate::text::one_line(&path.display().to_string())

@@ -245,3 +245,25 @@ fn a_damaged_or_foreign_file_is_refused_saying_so() {
         }
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn files_holding_findings_are_the_owners_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let server = demo(0);
+    let snap = dir.path().join("now.snap");
+    save(&server, &snap, &[]);
+    let export = dir.path().join("out.ndjson");
+    let out = export.to_str().unwrap();
+    let (code, _, stderr) = server.run(&["issues", "--format", "ndjson", "-o", out]);
+    assert_eq!(code, 0, "{stderr}");
+    // Replacing a file already there gives the new one the same mode.
+    std::fs::set_permissions(&export, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, _, stderr) = server.run(&["issues", "--format", "ndjson", "-o", out]);
+    assert_eq!(code, 0, "{stderr}");
+    for file in [&snap, &export] {
+        let mode = std::fs::metadata(file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", file.display());
+    }
+}

@@ -351,6 +351,40 @@ fn echoed_secrets_are_masked_on_stderr() {
     assert!(!out.stdout.contains(SCM_TOKEN), "{}", out.stdout);
 }
 
+/// The text of a snapshot file: its blocks unpacked (docs/snapshots.md).
+fn snapshot_text(bytes: &[u8]) -> String {
+    let mut text = Vec::new();
+    let mut rest = &bytes[8..];
+    while rest.len() >= 4 {
+        let len = u32::from_le_bytes(rest[..4].try_into().unwrap()) as usize;
+        let block = &rest[4..4 + len];
+        text.extend(lz4_flex::block::decompress_size_prepended(block).unwrap());
+        rest = &rest[4 + len..];
+    }
+    String::from_utf8(text).unwrap()
+}
+
+#[test]
+fn a_snapshot_never_keeps_an_echoed_token() {
+    let rt = runtime();
+    // Every finding's message quotes the token it was asked with.
+    let api = rt.block_on(serve(recording(Seen::default(), |_, _, _| {
+        json(format!(
+            r#"{{"issues":[{{"issue":{{"id":"1","ruleId":"r","severity":"SEVERITY_HIGH","message":"seen: Bearer {TOKEN}"}}}}],"cursor":""}}"#
+        ))
+    })));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("echo.snap");
+    let out = run(
+        &mut cli(api, &["snapshot", "save", "-o", file.to_str().unwrap()]),
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = snapshot_text(&std::fs::read(&file).unwrap());
+    assert!(text.contains("seen: Bearer ***"), "{text}");
+    assert!(!text.contains(TOKEN), "{text}");
+}
+
 #[test]
 fn a_base_url_with_a_password_is_refused_and_never_printed() {
     let out = run(
