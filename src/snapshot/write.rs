@@ -15,7 +15,7 @@ pub(super) const MAGIC_PREFIX: &[u8; 5] = b"FSNAP";
 pub(super) const BLOCK_TEXT: usize = 256 * 1024;
 /// The most text one line may hold (a finding, its newline included): a
 /// reader refuses more, so no finding's strings cost more than this.
-pub(super) const MAX_LINE: usize = 1024 * 1024;
+pub const MAX_LINE: usize = 1024 * 1024;
 /// The most text one block may hold (a block is written once it passes
 /// [`BLOCK_TEXT`], so it holds at most that and one line): a reader refuses
 /// more, so a damaged or hostile size cannot make it allocate without bound.
@@ -59,6 +59,7 @@ impl<W: Write> Writer<W> {
     /// A finding's few fields: a version 1 line.
     pub fn entry(&mut self, entry: &Entry) -> io::Result<()> {
         self.start(1)?;
+        self.room()?;
         self.line(entry)?;
         self.count += 1;
         Ok(())
@@ -69,6 +70,7 @@ impl<W: Write> Writer<W> {
     /// JSON object with no raw newline.
     pub fn item(&mut self, json: &[u8]) -> io::Result<()> {
         self.start(2)?;
+        self.room()?;
         if json.contains(&b'\n') {
             return Err(io::Error::other("a finding's JSON spans lines"));
         }
@@ -77,6 +79,17 @@ impl<W: Write> Writer<W> {
         self.text.push(b'\n');
         self.ended_line(start)?;
         self.count += 1;
+        Ok(())
+    }
+
+    /// One finding more would pass what a reader takes.
+    fn room(&self) -> io::Result<()> {
+        if self.count >= super::MAX_FINDINGS {
+            return Err(io::Error::other(format!(
+                "a snapshot holds at most {} findings",
+                super::MAX_FINDINGS
+            )));
+        }
         Ok(())
     }
 

@@ -14,8 +14,7 @@ use crate::snapshot::BaselineFiles;
 use crate::snapshot::{Baseline, Entry, Header, Reader, Writer};
 use crate::tui::message::since::SinceReport;
 use futures_util::StreamExt;
-use std::fs::File;
-use std::io::{BufReader, BufWriter};
+use std::io::BufWriter;
 
 /// What the comparison carries from page to page (moved to a blocking
 /// thread for each: comparing and writing a page of 1,000 takes a few ms).
@@ -69,7 +68,9 @@ async fn blocking<T: Send + 'static>(
 /// Reads the last visit (if any) and starts this one's snapshot.
 fn start(files: &BaselineFiles, header: &Header) -> Pass {
     let mut report = SinceReport::default();
-    let baseline = match File::open(&files.last) {
+    // A regular file within the cap: a FIFO or a link to a device planted
+    // there is a note, never a read without end.
+    let baseline = match crate::snapshot::open_file(&files.last) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {
             report
@@ -113,13 +114,13 @@ fn start(files: &BaselineFiles, header: &Header) -> Pass {
 }
 
 fn read_baseline(
-    file: File,
+    file: impl std::io::Read,
 ) -> Result<(Baseline, crate::api::model::Timestamp), crate::snapshot::SnapshotError> {
-    let mut reader = Reader::new(BufReader::new(file))?;
+    let mut reader = Reader::new(file)?;
     let saved_at = reader.header().saved_at;
     let mut baseline = Baseline::default();
     while let Some(entry) = reader.next_entry()? {
-        baseline.add(&entry);
+        baseline.add(&entry)?;
     }
     baseline.ready();
     Ok((baseline, saved_at))
@@ -145,9 +146,9 @@ impl Pass {
     /// The findings gone since, and this visit's snapshot completed.
     fn finish(mut self, files: BaselineFiles) -> SinceReport {
         if let Some(baseline) = &mut self.baseline {
-            let gone = File::open(&files.last)
+            let gone = crate::snapshot::open_file(&files.last)
                 .map_err(crate::snapshot::SnapshotError::from)
-                .and_then(|f| Reader::new(BufReader::new(f)));
+                .and_then(Reader::new);
             match gone {
                 Ok(mut reader) => loop {
                     match reader.next_entry() {
