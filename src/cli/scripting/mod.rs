@@ -7,6 +7,7 @@
 //! `shape` says what the items look like to `--json` and `--jq`; `jq`
 //! compiles and runs the expression; `sink` writes the items.
 
+mod deep;
 mod jq;
 pub mod shape;
 mod sink;
