@@ -188,3 +188,37 @@ impl Pass {
         self.report
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A last visit planted as a FIFO or a link to an endless device is a
+    /// note, at once (never a read without end), and compared with nothing.
+    #[cfg(unix)]
+    #[test]
+    fn a_last_visit_that_is_no_regular_file_is_a_note_never_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let request = ListIssuesRequest::default();
+        let files = BaselineFiles::of(dir.path(), "work", &request);
+        std::fs::create_dir_all(files.last.parent().unwrap()).unwrap();
+        let header = Header::new(chrono::Utc::now(), "https://x.example", "1", &request);
+        std::os::unix::fs::symlink("/dev/zero", &files.last).unwrap();
+        let pass = start(&files, &header);
+        assert!(pass.baseline.is_none());
+        assert!(
+            pass.report
+                .notes
+                .iter()
+                .any(|n| n.contains("last visit") && n.contains("not a regular file")),
+            "{:?}",
+            pass.report.notes
+        );
+        std::fs::remove_file(&files.last).unwrap();
+        let name = std::ffi::CString::new(files.last.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let pass = start(&files, &header);
+        assert!(pass.baseline.is_none(), "{:?}", pass.report.notes);
+    }
+}
