@@ -21,10 +21,12 @@ use std::path::{Path, PathBuf};
 /// Who may read the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
-    /// The owner only (0600): anything that may hold a token (the config)
-    /// or tells what the user did (the state files, crash reports).
+    /// The owner only (0600): anything that may hold a token (the config),
+    /// tells what the user did (the state files, crash reports) or holds
+    /// findings (exports, `-o FILE`, snapshots).
     Private,
-    /// As any program's new file: 0666 less the umask (exports).
+    /// As any program's new file: 0666 less the umask (man pages, shell
+    /// completions).
     Default,
 }
 
@@ -188,6 +190,53 @@ pub fn open_append(path: &Path, access: Access) -> io::Result<File> {
     })
 }
 
+/// Opens `path` for reading at most `cap` bytes: a regular file only (a
+/// link is followed to one), of at most `cap` bytes, checked on the opened
+/// handle. A device (a link to `/dev/zero`), a FIFO (opened without
+/// waiting for a writer) or a folder is an `InvalidInput` error, a larger
+/// file a `FileTooLarge` one, so nothing is read without bound. The reader
+/// ends after `cap + 1` bytes even if the file grows meanwhile.
+pub fn open_capped(path: &Path, cap: u64) -> io::Result<io::Take<File>> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    // A FIFO's open would wait for a writer: not with O_NONBLOCK (which
+    // changes nothing for a regular file's reads).
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            ErrorKind::InvalidInput,
+            "not a regular file (a device, a FIFO or a folder): not read",
+        ));
+    }
+    if meta.len() > cap {
+        return Err(io::Error::new(
+            ErrorKind::FileTooLarge,
+            format!("{} bytes, more than the {cap} it may have", meta.len()),
+        ));
+    }
+    use std::io::Read;
+    Ok(file.take(cap + 1))
+}
+
+/// The whole of `path`, a regular file of at most `cap` bytes
+/// ([`open_capped`]).
+pub fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = open_capped(path, cap)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(io::Error::new(
+            ErrorKind::FileTooLarge,
+            format!("it grew past the {cap} bytes it may have while read"),
+        ));
+    }
+    Ok(bytes)
+}
+
 fn open_new(path: &Path, access: Access) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
@@ -280,6 +329,31 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| !keep.contains(&n.as_str()))
             .collect()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_capped_read_takes_regular_files_of_at_most_the_cap_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("state.json");
+        std::fs::write(&file, b"{}").unwrap();
+        assert_eq!(read_capped(&file, 2).unwrap(), b"{}");
+        let e = read_capped(&file, 1).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::FileTooLarge, "{e}");
+        // A link to an endless device: refused before a byte is read.
+        let zero = dir.path().join("zero.json");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let e = read_capped(&zero, 1 << 20).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+        // A FIFO with no writer: refused at once, no waiting for one.
+        let fifo = dir.path().join("fifo.json");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let e = read_capped(&fifo, 1 << 20).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+        let e = read_capped(dir.path(), 1 << 20).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
     }
 
     #[cfg(unix)]

@@ -8,6 +8,7 @@ use crate::atomic_file::{Access, AtomicFile, Replace};
 use clap::{Args, ValueHint};
 use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The `-o FILE` flag of the commands that print a listing.
 #[derive(Args, Debug, Clone, Default)]
@@ -33,9 +34,10 @@ impl OutputFile {
         match &self.path {
             None => Ok(Out::Stdout(BufWriter::new(io::stdout().lock()))),
             Some(path) => {
-                // An export: the user's file like any other (umask mode).
+                // Findings (or what they tell) are the owner's only (0600),
+                // whatever the umask, as the state files are.
                 let file =
-                    AtomicFile::create(path, Access::Default, Replace::Existing).map_err(|e| {
+                    AtomicFile::create(path, Access::Private, Replace::Existing).map_err(|e| {
                         Failure::Runtime(format!(
                             "cannot create {}: {e}",
                             crate::text::one_line(&path.display().to_string())
@@ -103,15 +105,36 @@ pub async fn until_interrupted<T>(
     let Some(file) = file else {
         return command.await;
     };
+    let said = || {
+        Failure::Interrupted(format!(
+            "interrupted; {} is not written",
+            crate::text::one_line(&file.display().to_string())
+        ))
+    };
+    // Also noted where a command's work waits without awaiting (a `--jq`
+    // expression running on its thread): it looks at `interrupted()`.
+    tokio::spawn(async {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            INTERRUPTED.store(true, Ordering::Relaxed);
+        }
+    });
     let interrupted = tokio::signal::ctrl_c();
     tokio::select! {
         // Biased: the signal is listened for before the command starts
         // (and creates its temporary file).
         biased;
-        _ = interrupted => Err(Failure::Interrupted(format!(
-            "interrupted; {} is not written",
-            crate::text::one_line(&file.display().to_string())
-        ))),
-        result = command => result,
+        _ = interrupted => Err(said()),
+        result = command => match result {
+            Err(Failure::Interrupted(_)) => Err(said()),
+            other => other,
+        },
     }
+}
+
+/// Set by Ctrl-C while `-o FILE` is written ([`until_interrupted`]).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether Ctrl-C was pressed while `-o FILE` is written.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
 }

@@ -218,7 +218,9 @@ fn read_baseline(path: &Path) -> Result<(Header, Baseline), Failure> {
         .next_entry()
         .map_err(|e| snapshot_failure(path, &e))?
     {
-        baseline.add(&entry);
+        baseline
+            .add(&entry)
+            .map_err(|e| snapshot_failure(path, &e))?;
     }
     baseline.ready();
     Ok((reader.header().clone(), baseline))

@@ -108,17 +108,14 @@ pub fn store(profile: Option<&str>, answer: &IssueFiltersResponse) {
 /// The names kept for `profile`; none when there is no copy (or it cannot
 /// be read).
 pub fn load(profile: Option<&str>) -> Names {
-    use std::io::Read;
     let Some(path) = path(profile) else {
         return Names::default();
     };
-    let mut bytes = Vec::new();
-    let read =
-        std::fs::File::open(&path).and_then(|f| f.take(MAX_FILE_BYTES).read_to_end(&mut bytes));
-    if read.is_err() {
-        return Names::default();
+    // A regular file within its cap only (a FIFO or a device is not read).
+    match crate::atomic_file::read_capped(&path, MAX_FILE_BYTES) {
+        Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_default(),
+        Err(_) => Names::default(),
     }
-    serde_json::from_slice(&bytes).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -11,7 +11,6 @@ use crate::api::{Client, ClientConfig, Token};
 use crate::demo::DemoServer;
 use crate::demo::dataset::{OfflineBuilder, StoredFindings};
 use crate::snapshot::{Header, Position, Reader, SnapshotError, Stored};
-use std::io::BufReader;
 use std::path::Path;
 
 /// A snapshot opened offline: the session on its in-process server, and
@@ -52,9 +51,9 @@ pub async fn open(path: &Path) -> Result<Opened, Failure> {
 
 fn read(path: &Path) -> Result<(crate::demo::dataset::Dataset, Header), Failure> {
     let failed = |e: SnapshotError| file_failure(path, &e.to_string());
-    let file = std::fs::File::open(path)
+    let file = crate::snapshot::open_file(path)
         .map_err(|e| file_failure(path, &format!("cannot open it: {e}")))?;
-    let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file)).map_err(failed)?;
+    let mut reader = Reader::new(file).map_err(failed)?;
     let header = reader.header().clone();
     if header.deployment.parse::<i64>().is_err() {
         return Err(file_failure(

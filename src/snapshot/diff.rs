@@ -3,7 +3,7 @@
 //! small numbers per finding), the new side compared as it streams, and
 //! the old side read again for the findings the new one no longer has.
 
-use super::Entry;
+use super::{Entry, SnapshotError};
 use crate::api::model::Timestamp;
 use crate::export::{Column, Record, col};
 use serde::Serialize;
@@ -188,7 +188,16 @@ pub struct Baseline {
     field_ids: HashMap<[u32; 4], u32>,
     labels: Vec<Box<str>>,
     label_ids: HashMap<Box<str>, u32>,
+    /// The bytes of text held (labels, ids that are not numbers), at most
+    /// [`MAX_BASELINE_TEXT`].
+    text_bytes: usize,
 }
+
+/// The most text the old side of a diff holds: distinct labels (who
+/// triaged, states) and ids that are not numbers. A snapshot needing more
+/// is refused (every finding triaged by another 4 KB name, say) rather
+/// than held.
+pub const MAX_BASELINE_TEXT: usize = 64 * 1024 * 1024;
 
 /// The compared fields of one old finding: label numbers (0 is none), the
 /// four enumerations as one number of [`Baseline::fields`].
@@ -230,13 +239,14 @@ const CLOSED_STATES: [&str; 5] = [
 const OPEN_STATES: [&str; 3] = ["open", "reviewing", "fixing"];
 
 impl Baseline {
-    /// Adds an old finding (a later entry of the same id replaces it).
-    pub fn add(&mut self, entry: &Entry) {
+    /// Adds an old finding (a later entry of the same id replaces it, and
+    /// is not held twice). Past [`MAX_BASELINE_TEXT`] of text, an error.
+    pub fn add(&mut self, entry: &Entry) -> Result<(), SnapshotError> {
         let labels = [
-            self.label(entry.severity.as_deref()),
-            self.label(entry.state.as_deref()),
-            self.label(entry.triage_state.as_deref()),
-            self.label(entry.triage_reason.as_deref()),
+            self.label(entry.severity.as_deref())?,
+            self.label(entry.state.as_deref())?,
+            self.label(entry.triage_state.as_deref())?,
+            self.label(entry.triage_reason.as_deref())?,
         ];
         let fields = match self.field_ids.get(&labels) {
             Some(&n) => n,
@@ -249,18 +259,62 @@ impl Baseline {
         };
         let compact = Compact {
             triaged_at: entry.triaged_at.map_or(i64::MIN, |t| t.timestamp_millis()),
-            triaged_by: self.label(entry.triaged_by.as_deref()),
+            triaged_by: self.label(entry.triaged_by.as_deref())?,
             fields,
         };
         match numeric_id(&entry.id) {
             Some(n) => {
+                if self.by_number.len() == self.by_number.capacity() {
+                    self.compact();
+                }
                 self.by_number.push((n, compact));
                 self.sorted = false;
             }
             None => {
+                if !self.by_text.contains_key(entry.id.as_str()) {
+                    self.hold(entry.id.len())?;
+                }
                 self.by_text.insert(entry.id.as_str().into(), compact);
             }
         }
+        Ok(())
+    }
+
+    /// Before the numeric ids grow: a repeated id's copies are merged (a
+    /// file of one finding a million times holds one), and the list grows
+    /// only when that frees less than a quarter (so the sorts cost
+    /// O(log n) a finding).
+    fn compact(&mut self) {
+        let before = self.by_number.capacity();
+        self.sort_and_merge();
+        if self.by_number.len() > before / 4 * 3 {
+            self.by_number.reserve(before.max(64));
+        }
+    }
+
+    /// Sorts the numeric ids, keeping of a repeated id the last added.
+    fn sort_and_merge(&mut self) {
+        // Stable: of a repeated id, the last added is kept.
+        self.by_number.sort_by_key(|(n, _)| *n);
+        self.by_number.dedup_by(|later, earlier| {
+            let same = later.0 == earlier.0;
+            if same {
+                earlier.1 = later.1;
+            }
+            same
+        });
+    }
+
+    /// Counts `len` more bytes of text held.
+    fn hold(&mut self, len: usize) -> Result<(), SnapshotError> {
+        self.text_bytes += len;
+        if self.text_bytes > MAX_BASELINE_TEXT {
+            return Err(SnapshotError::TooLarge(format!(
+                "its labels and ids take more than the {} MiB a diff holds",
+                MAX_BASELINE_TEXT >> 20
+            )));
+        }
+        Ok(())
     }
 
     /// Readies the look-ups (sorts the numeric ids), once every old
@@ -269,15 +323,7 @@ impl Baseline {
     /// does it otherwise.
     pub fn ready(&mut self) {
         if !self.sorted {
-            // Stable: of a repeated id, the last added is kept.
-            self.by_number.sort_by_key(|(n, _)| *n);
-            self.by_number.dedup_by(|later, earlier| {
-                let same = later.0 == earlier.0;
-                if same {
-                    earlier.1 = later.1;
-                }
-                same
-            });
+            self.sort_and_merge();
             self.by_number.shrink_to_fit();
             self.sorted = true;
         }
@@ -356,17 +402,19 @@ impl Baseline {
         })
     }
 
-    fn label(&mut self, text: Option<&str>) -> u32 {
+    fn label(&mut self, text: Option<&str>) -> Result<u32, SnapshotError> {
         let Some(text) = text.filter(|t| !t.is_empty()) else {
-            return 0;
+            return Ok(0);
         };
         if let Some(&n) = self.label_ids.get(text) {
-            return n;
+            return Ok(n);
         }
+        // Held twice: in the list and as the map's key.
+        self.hold(2 * text.len())?;
         self.labels.push(text.into());
         let n = self.labels.len() as u32;
         self.label_ids.insert(text.into(), n);
-        n
+        Ok(n)
     }
 
     fn text(&self, n: u32) -> &str {
@@ -409,7 +457,7 @@ mod tests {
     /// The changes from `old` to `new`, as (category, id, was).
     fn diff(old: &[Entry], new: &[Entry]) -> Vec<(&'static str, String, Option<String>)> {
         let mut baseline = Baseline::default();
-        old.iter().for_each(|e| baseline.add(e));
+        old.iter().for_each(|e| baseline.add(e).unwrap());
         let mut changes = Vec::new();
         for e in new {
             baseline.compare(e, |c| changes.push(c));
@@ -542,5 +590,34 @@ mod tests {
             assert_eq!(Category::parse(c.name()), Some(c));
         }
         assert_eq!(Category::parse("moved"), None);
+    }
+
+    /// A file of one finding many times holds it once, as it is read; a
+    /// snapshot whose labels pass the cap is refused.
+    #[test]
+    fn a_repeated_finding_is_held_once_and_labels_are_capped() {
+        let mut baseline = Baseline::default();
+        for _ in 0..100_000 {
+            baseline.add(&entry("7", "high", "open")).unwrap();
+        }
+        assert!(
+            baseline.by_number.capacity() < 1_000,
+            "{} held",
+            baseline.by_number.capacity()
+        );
+        let mut changes = Vec::new();
+        baseline.compare(&entry("7", "high", "fixed"), |c| changes.push(c.category));
+        assert_eq!(changes, ["fixed"]);
+        let mut baseline = Baseline::default();
+        let by = |n: usize| format!("{n}{}", "x".repeat(1 << 20));
+        let e = (0..100)
+            .map(|n| {
+                let mut e = entry(&n.to_string(), "high", "open");
+                e.triaged_by = Some(by(n));
+                baseline.add(&e)
+            })
+            .find_map(Result::err)
+            .expect("refused");
+        assert!(e.to_string().contains("MiB a diff holds"), "{e}");
     }
 }

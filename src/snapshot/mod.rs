@@ -21,7 +21,7 @@ pub use entry::Entry;
 pub use last_visit::BaselineFiles;
 pub use read::{Reader, SnapshotError};
 pub use stored::{Position, Stored};
-pub use write::Writer;
+pub use write::{MAX_LINE, Writer};
 
 use crate::api::model::{ListIssuesRequest, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,24 @@ pub const FORMAT: &str = "findings-snapshot";
 /// The newest version this build reads (and writes, for whole findings;
 /// [`Writer::entry`] writes version 1).
 pub const VERSION: u32 = 2;
+
+/// The most findings a snapshot holds: a reader refuses more (and the
+/// writer writes no more), so what a reader holds per finding (a diff's
+/// 24 bytes, the offline view's compact row) has a bound.
+pub const MAX_FINDINGS: u64 = 10_000_000;
+/// The most a snapshot file may weigh (a million whole findings take
+/// about 1.2 GB): a larger one is refused unread.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024 * 1024;
+
+/// Opens a snapshot file for reading: a regular file of at most
+/// [`MAX_FILE_BYTES`] (a FIFO or a link to a device is refused, never read
+/// without end).
+pub fn open_file(
+    path: &std::path::Path,
+) -> std::io::Result<std::io::BufReader<std::io::Take<std::fs::File>>> {
+    let file = crate::atomic_file::open_capped(path, MAX_FILE_BYTES)?;
+    Ok(std::io::BufReader::with_capacity(256 * 1024, file))
+}
 
 /// The first line of a snapshot: what it is and what it holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

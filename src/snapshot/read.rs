@@ -2,7 +2,7 @@
 //! finding, the trailer's count checked at the end. Every way a file can be
 //! foreign, damaged or cut short is an error that says so, never a panic.
 
-use super::write::{MAGIC_PREFIX, MAX_BLOCK_TEXT};
+use super::write::{MAGIC_PREFIX, MAX_BLOCK_TEXT, MAX_LINE};
 use super::{Entry, FORMAT, Header, Position, Trailer, VERSION};
 use crate::api::model::IssueItem;
 use std::io::{self, Read};
@@ -20,6 +20,8 @@ pub enum SnapshotError {
          finding: save it again with this build (`findings snapshot save`)"
     )]
     FewFields(u32),
+    #[error("the snapshot is larger than this build reads: {0}")]
+    TooLarge(String),
     #[error("cannot read the snapshot: {0}")]
     Io(#[from] io::Error),
 }
@@ -140,6 +142,12 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         let number = self.count + 2;
+        if self.count >= super::MAX_FINDINGS {
+            return Err(SnapshotError::TooLarge(format!(
+                "more than {} findings",
+                super::MAX_FINDINGS
+            )));
+        }
         let Some(line) = self.next_line()? else {
             return Err(damaged("it ends before its last line (cut short?)"));
         };
@@ -182,7 +190,16 @@ impl<R: Read> Reader<R> {
                 }
             }
         }
-        Ok(Some(line_at(&self.text, &mut self.at)?))
+        let line = line_at(&self.text, &mut self.at)?;
+        // A finding's strings cost at most its line (a crafted name of
+        // 30 MB is refused here, before anything holds it).
+        if line.len() >= MAX_LINE {
+            return Err(SnapshotError::TooLarge(format!(
+                "a line of {} bytes (a finding is at most {MAX_LINE})",
+                line.len() + 1
+            )));
+        }
+        Ok(Some(line))
     }
 }
 
@@ -218,8 +235,14 @@ pub(super) fn read_block(input: &mut impl Read) -> Result<Option<(Vec<u8>, u64)>
         }
     }
     let len = u32::from_le_bytes(len) as usize;
-    if !(4..=MAX_BLOCK_TEXT + MAX_BLOCK_TEXT / 255 + 64).contains(&len) {
+    if len < 4 {
         return Err(damaged(format!("a block of {len} bytes")));
+    }
+    // lz4's worst case for the largest block a reader takes.
+    if len > MAX_BLOCK_TEXT + MAX_BLOCK_TEXT / 255 + 64 {
+        return Err(SnapshotError::TooLarge(format!(
+            "a block of {len} bytes packed (at most {MAX_BLOCK_TEXT} unpacked)"
+        )));
     }
     let mut packed = Vec::new();
     input.take(len as u64).read_to_end(&mut packed)?;
@@ -227,8 +250,15 @@ pub(super) fn read_block(input: &mut impl Read) -> Result<Option<(Vec<u8>, u64)>
         return Err(damaged("it ends inside a block (cut short?)"));
     }
     let size = u32::from_le_bytes([packed[0], packed[1], packed[2], packed[3]]) as usize;
-    if size == 0 || size > MAX_BLOCK_TEXT {
-        return Err(damaged(format!("a block said to hold {size} bytes")));
+    if size == 0 {
+        return Err(damaged("an empty block"));
+    }
+    // Checked before unpacking allocates it.
+    if size > MAX_BLOCK_TEXT {
+        return Err(SnapshotError::TooLarge(format!(
+            "a block of {size} bytes unpacked (at most {MAX_BLOCK_TEXT}: a finding is at most \
+             {MAX_LINE})"
+        )));
     }
     let text = lz4_flex::block::decompress(&packed[4..], size)
         .map_err(|e| damaged(format!("a block does not unpack: {e}")))?;

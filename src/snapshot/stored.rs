@@ -37,7 +37,8 @@ impl Stored {
     /// Opens `path` (a snapshot already read through once, for the
     /// positions).
     pub fn open(path: &Path) -> Result<Stored, SnapshotError> {
-        let file = File::open(path)?;
+        // A regular file within the cap (it is read by offset later).
+        let file = crate::atomic_file::open_capped(path, super::MAX_FILE_BYTES)?.into_inner();
         // Checks it is still a snapshot of a version with whole findings.
         let reader = Reader::new(BufReader::new(file.try_clone()?))?;
         if reader.header().version < 2 {

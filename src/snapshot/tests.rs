@@ -88,7 +88,35 @@ fn a_file_cut_short_or_spoilt_is_damaged_never_a_panic() {
     // A block length that would ask for gigabytes.
     let mut huge = bytes.clone();
     huge[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(matches!(read_all(&huge), Err(SnapshotError::Damaged(_))));
+    assert!(matches!(read_all(&huge), Err(SnapshotError::TooLarge(_))));
+}
+
+/// A finding's line past [`MAX_LINE`] is refused before it is decoded
+/// (so none of its strings is held), in a block a reader otherwise takes.
+#[test]
+fn a_line_longer_than_a_finding_may_be_is_refused() {
+    let long = format!("{{\"id\":\"{}\"}}\n", "7".repeat(MAX_LINE));
+    let mut bytes = super::write::magic(1).to_vec();
+    for line in [
+        format!(
+            "{}\n",
+            serde_json::to_string(&Header {
+                version: 1,
+                ..header()
+            })
+            .unwrap()
+        ),
+        long,
+    ] {
+        let packed = lz4_flex::block::compress_prepend_size(line.as_bytes());
+        bytes.extend((packed.len() as u32).to_le_bytes());
+        bytes.extend(packed);
+    }
+    let err = read_all(&bytes).unwrap_err();
+    assert!(
+        matches!(&err, SnapshotError::TooLarge(said) if said.contains("a line of")),
+        "{err}"
+    );
 }
 
 #[test]

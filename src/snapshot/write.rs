@@ -13,9 +13,13 @@ use std::io::{self, Write};
 pub(super) const MAGIC_PREFIX: &[u8; 5] = b"FSNAP";
 /// A block is written once it holds this much text (whole lines only).
 pub(super) const BLOCK_TEXT: usize = 256 * 1024;
-/// The most text one block may hold: a reader refuses more, so a damaged
-/// or hostile size cannot make it allocate without bound.
-pub(super) const MAX_BLOCK_TEXT: usize = 64 * 1024 * 1024;
+/// The most text one line may hold (a finding, its newline included): a
+/// reader refuses more, so no finding's strings cost more than this.
+pub const MAX_LINE: usize = 1024 * 1024;
+/// The most text one block may hold (a block is written once it passes
+/// [`BLOCK_TEXT`], so it holds at most that and one line): a reader refuses
+/// more, so a damaged or hostile size cannot make it allocate without bound.
+pub(super) const MAX_BLOCK_TEXT: usize = BLOCK_TEXT + MAX_LINE;
 
 /// The 8 magic bytes of a version.
 pub(super) fn magic(version: u32) -> [u8; 8] {
@@ -55,6 +59,7 @@ impl<W: Write> Writer<W> {
     /// A finding's few fields: a version 1 line.
     pub fn entry(&mut self, entry: &Entry) -> io::Result<()> {
         self.start(1)?;
+        self.room()?;
         self.line(entry)?;
         self.count += 1;
         Ok(())
@@ -65,6 +70,7 @@ impl<W: Write> Writer<W> {
     /// JSON object with no raw newline.
     pub fn item(&mut self, json: &[u8]) -> io::Result<()> {
         self.start(2)?;
+        self.room()?;
         if json.contains(&b'\n') {
             return Err(io::Error::other("a finding's JSON spans lines"));
         }
@@ -73,6 +79,17 @@ impl<W: Write> Writer<W> {
         self.text.push(b'\n');
         self.ended_line(start)?;
         self.count += 1;
+        Ok(())
+    }
+
+    /// One finding more would pass what a reader takes.
+    fn room(&self) -> io::Result<()> {
+        if self.count >= super::MAX_FINDINGS {
+            return Err(io::Error::other(format!(
+                "a snapshot holds at most {} findings",
+                super::MAX_FINDINGS
+            )));
+        }
         Ok(())
     }
 
@@ -116,15 +133,32 @@ impl<W: Write> Writer<W> {
     }
 
     fn ended_line(&mut self, start: usize) -> io::Result<()> {
-        if self.text.len() - start > MAX_BLOCK_TEXT / 2 {
+        self.scrub_from(start);
+        if self.text.len() - start > MAX_LINE {
             return Err(io::Error::other(
-                "a finding is too long for a snapshot (over 32 MiB)",
+                "a finding is too long for a snapshot (over 1 MiB)",
             ));
         }
         if self.text.len() >= BLOCK_TEXT {
             self.block()?;
         }
         Ok(())
+    }
+
+    /// A secret the server echoed (the token in a finding's message) is
+    /// masked in the line from `start`, as in every export.
+    fn scrub_from(&mut self, start: usize) {
+        let masked = match std::str::from_utf8(&self.text[start..]) {
+            Ok(line) => match crate::redact::scrub(line) {
+                std::borrow::Cow::Owned(masked) => Some(masked),
+                std::borrow::Cow::Borrowed(_) => None,
+            },
+            Err(_) => None,
+        };
+        if let Some(masked) = masked {
+            self.text.truncate(start);
+            self.text.extend_from_slice(masked.as_bytes());
+        }
     }
 
     /// One block: the compressed length (u32, little-endian), then the lz4

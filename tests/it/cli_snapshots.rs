@@ -4,7 +4,7 @@
 //! Markdown summary, and damaged or foreign files refused by name.
 
 use crate::cli::Server;
-use crate::common::anchor;
+use crate::common::{anchor, findings};
 use findings_tui::demo::DemoOptions;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -244,4 +244,103 @@ fn a_damaged_or_foreign_file_is_refused_saying_so() {
             }
         }
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn files_holding_findings_are_the_owners_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let server = demo(0);
+    let snap = dir.path().join("now.snap");
+    save(&server, &snap, &[]);
+    let export = dir.path().join("out.ndjson");
+    let out = export.to_str().unwrap();
+    let (code, _, stderr) = server.run(&["issues", "--format", "ndjson", "-o", out]);
+    assert_eq!(code, 0, "{stderr}");
+    // Replacing a file already there gives the new one the same mode.
+    std::fs::set_permissions(&export, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, _, stderr) = server.run(&["issues", "--format", "ndjson", "-o", out]);
+    assert_eq!(code, 0, "{stderr}");
+    for file in [&snap, &export] {
+        let mode = std::fs::metadata(file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", file.display());
+    }
+}
+
+/// A snapshot of `lines` (header first), each line a block of its own,
+/// however long: what a crafted file can hold (docs/snapshots.md).
+fn crafted(version: u8, lines: &[String]) -> Vec<u8> {
+    let mut bytes = b"FSNAP\0".to_vec();
+    bytes.extend([version, b'\n']);
+    for line in lines {
+        let packed = lz4_flex::block::compress_prepend_size(format!("{line}\n").as_bytes());
+        bytes.extend((packed.len() as u32).to_le_bytes());
+        bytes.extend(packed);
+    }
+    bytes
+}
+
+fn crafted_header(version: u8) -> String {
+    format!(
+        r#"{{"format":"findings-snapshot","version":{version},"savedAt":"2026-11-25T10:00:00Z","tool":"findings 0.1.0","baseUrl":"https://x.example","deployment":"1234","request":{{}}}}"#
+    )
+}
+
+#[test]
+fn a_snapshot_too_large_to_hold_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "r".repeat(20 << 20);
+    // Whole findings with a 20 MB repository name (lz4 packs it small).
+    let mut lines = vec![crafted_header(2)];
+    lines.extend((0..3).map(|n| {
+        format!(r#"{{"issue":{{"id":"{n}","ruleId":"r","repository":{{"name":"{long}{n}"}}}}}}"#)
+    }));
+    lines.push(r#"{"end":3}"#.into());
+    let names = dir.path().join("names.snap");
+    std::fs::write(&names, crafted(2, &lines)).unwrap();
+    // Entries triaged by a 20 MB name.
+    let mut lines = vec![crafted_header(1)];
+    lines.extend((0..3).map(|n| format!(r#"{{"id":"{n}","triagedBy":"{long}{n}"}}"#)));
+    lines.push(r#"{"end":3}"#.into());
+    let triaged = dir.path().join("triaged.snap");
+    std::fs::write(&triaged, crafted(1, &lines)).unwrap();
+    for file in [&names, &triaged] {
+        let path = file.to_str().unwrap();
+        for args in [vec!["snapshot", "show", path], vec!["diff", path, path]] {
+            let out = findings().args(&args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains(path) && stderr.contains("larger than this build reads"),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+    let out = findings()
+        .args(["--snapshot", names.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("larger than this build reads"), "{stderr}");
+}
+
+#[test]
+fn a_snapshot_repeating_a_finding_is_refused_offline_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let finding = r#"{"issue":{"id":"42","ruleId":"r","repository":{"name":"acme/api"}}}"#;
+    let mut lines = vec![crafted_header(2)];
+    lines.extend(std::iter::repeat_n(finding.to_owned(), 1000));
+    lines.push(r#"{"end":1000}"#.into());
+    let file = dir.path().join("twice.snap");
+    std::fs::write(&file, crafted(2, &lines)).unwrap();
+    let path = file.to_str().unwrap();
+    let out = findings().args(["--snapshot", path]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(path) && stderr.contains("finding 42 is in it more than once"),
+        "{stderr}"
+    );
 }

@@ -359,6 +359,40 @@ fn echoed_secrets_are_masked_on_stderr() {
     assert!(!out.stdout.contains(SCM_TOKEN), "{}", out.stdout);
 }
 
+/// The text of a snapshot file: its blocks unpacked (docs/snapshots.md).
+fn snapshot_text(bytes: &[u8]) -> String {
+    let mut text = Vec::new();
+    let mut rest = &bytes[8..];
+    while rest.len() >= 4 {
+        let len = u32::from_le_bytes(rest[..4].try_into().unwrap()) as usize;
+        let block = &rest[4..4 + len];
+        text.extend(lz4_flex::block::decompress_size_prepended(block).unwrap());
+        rest = &rest[4 + len..];
+    }
+    String::from_utf8(text).unwrap()
+}
+
+#[test]
+fn a_snapshot_never_keeps_an_echoed_token() {
+    let rt = runtime();
+    // Every finding's message quotes the token it was asked with.
+    let api = rt.block_on(serve(recording(Seen::default(), |_, _, _| {
+        json(format!(
+            r#"{{"issues":[{{"issue":{{"id":"1","ruleId":"r","severity":"SEVERITY_HIGH","message":"seen: Bearer {TOKEN}"}}}}],"cursor":""}}"#
+        ))
+    })));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("echo.snap");
+    let out = run(
+        &mut cli(api, &["snapshot", "save", "-o", file.to_str().unwrap()]),
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = snapshot_text(&std::fs::read(&file).unwrap());
+    assert!(text.contains("seen: Bearer ***"), "{text}");
+    assert!(!text.contains(TOKEN), "{text}");
+}
+
 #[test]
 fn a_base_url_with_a_password_is_refused_and_never_printed() {
     let out = run(
@@ -752,5 +786,132 @@ fn an_unreadable_answer_to_a_write_leaves_the_outcome_unknown() {
                 out.stderr
             );
         }
+    }
+}
+
+/// What is in `dir`: the names, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A server whose one finding's message is a string of 200,000 nested
+/// arrays, for `fromjson`.
+fn deep_server(rt: &tokio::runtime::Runtime) -> SocketAddr {
+    let deep = "[".repeat(200_000) + &"]".repeat(200_000);
+    let page = Arc::new(format!(
+        r#"{{"issues":[{{"issue":{{"id":"77","ruleId":"r","message":"{deep}"}}}}],"cursor":""}}"#
+    ));
+    rt.block_on(serve(recording(Seen::default(), move |_, _, _| {
+        json(page.as_str().to_owned())
+    })))
+}
+
+#[test]
+fn a_deep_value_or_recursion_in_jq_is_an_error_never_an_abort() {
+    let rt = runtime();
+    let api = deep_server(&rt);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.ndjson");
+    let out_file = file.to_str().unwrap();
+    for (expr, said) in [
+        (".message | fromjson", "deeper than 10000"),
+        ("def f: f; f", "recursion too deep"),
+        ("def f: 1 + f; f", "recursion too deep"),
+    ] {
+        let out = run(
+            &mut cli(api, &["issues", "--max", "1", "--jq", expr, "-o", out_file]),
+            "",
+        );
+        assert_eq!(out.code, 1, "{expr}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(said) && out.stderr.contains("(on finding 77)"),
+            "{expr}: {}",
+            out.stderr
+        );
+        assert_eq!(names_in(dir.path()), Vec::<String>::new(), "{expr}");
+    }
+    // Inside try, the error is caught as any other.
+    let out = run(
+        &mut cli(
+            api,
+            &[
+                "issues",
+                "--max",
+                "1",
+                "--jq",
+                r#"try (.message | fromjson) catch "deep""#,
+            ],
+        ),
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "deep\n");
+}
+
+#[test]
+fn ctrl_c_stops_a_jq_expression_and_leaves_no_temporary_file() {
+    let rt = runtime();
+    let api = deep_server(&rt);
+    // Endless: one giving results forever, one giving none after the
+    // first (large enough to reach the file, so it is seen running).
+    for expr in [
+        "repeat(1)",
+        "([range(20000)] | tostring), last(range(1e18))",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("out.ndjson");
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+            .args(["issues", "--max", "1", "--jq", expr, "-o"])
+            .arg(&file)
+            .env_remove("FINDINGS_PROFILE")
+            .env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml")
+            .env("FINDINGS_BASE_URL", format!("http://{api}"))
+            .env("FINDINGS_DEPLOYMENT", "1234")
+            .env("FINDINGS_TOKEN", TOKEN)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Waits until the expression's results reach the temporary file.
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let running = loop {
+            let written = std::fs::read_dir(dir.path())
+                .unwrap()
+                .any(|e| e.unwrap().metadata().unwrap().len() > 0);
+            if written || std::time::Instant::now() > deadline {
+                break written;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(running, "{expr}: nothing written");
+        let kill = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        // Waits for the end, a while at most (before, it never came).
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        let status = status.unwrap_or_else(|| panic!("{expr}: Ctrl-C did not stop it"));
+        assert_eq!(status.code(), Some(130), "{expr}: {stderr}");
+        assert!(stderr.contains("not written"), "{expr}: {stderr}");
+        assert_eq!(names_in(dir.path()), Vec::<String>::new(), "{expr}");
     }
 }

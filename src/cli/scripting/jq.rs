@@ -2,36 +2,42 @@
 //! (jaq's: jaq-core, jaq-std, jaq-json), and run over each item in turn.
 //! No module is ever read from disk, and `halt` ends the run as an error
 //! rather than the process.
+//!
+//! It runs on a thread of its own ([`Jq`]) with a large stack, so that a
+//! deep value or a deep recursion ends in an error, never in a stack
+//! overflow (an abort no handler sees, leaving `-o FILE`'s temporary
+//! file): values parsed (an item, `fromjson`) are refused past
+//! [`MAX_DEPTH`] levels before they are built, and every definition of the
+//! expression checks the stack left on each call and each result (jaq has
+//! no depth limit of its own). The caller waits for results a moment at a
+//! time, so Ctrl-C stops even an expression that never gives one.
 
+use super::deep::{
+    Data, MAX_DEPTH, STACK, guard, mark_stack_top, nesting_past, shorter, std_defs, std_funs,
+    value_past,
+};
+use jaq_core::load::parse::Def;
 use jaq_core::load::{Arena, File, Loader};
-use jaq_core::{Compiler, Ctx, Vars, data::JustLut};
+use jaq_core::{Compiler, Ctx, Vars};
 use jaq_json::Val;
+use std::sync::mpsc;
+use std::time::Duration;
 
-type Data = JustLut<Val>;
+/// The expression itself, as one definition of the prelude.
+const MAIN: &str = "__findings_main";
 
 /// A compiled `--jq` expression.
-pub struct Program {
+struct Program {
     filter: jaq_core::Filter<Data>,
-}
-
-impl std::fmt::Debug for Program {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Program")
-    }
 }
 
 impl Program {
     /// Parses and compiles `code`; the error says what is wrong and where,
     /// as jq would.
-    pub fn compile(code: &str) -> Result<Program, String> {
-        let defs = jaq_core::defs()
-            .chain(jaq_std::defs())
-            .chain(jaq_json::defs());
-        let funs = jaq_core::funs()
-            .chain(jaq_std::funs())
-            .chain(jaq_json::funs());
+    fn compile(code: &str) -> Result<Program, String> {
+        // As written first: its errors say where, in the user's words.
         let arena = Arena::default();
-        let modules = Loader::new(defs)
+        let modules = Loader::new(std_defs())
             .load(&arena, File { code, path: () })
             .map_err(|errors| {
                 let said: Vec<String> = errors
@@ -40,8 +46,8 @@ impl Program {
                     .collect();
                 said.join("; ")
             })?;
-        let filter = Compiler::default()
-            .with_funs(funs)
+        Compiler::default()
+            .with_funs(std_funs())
             .compile(modules)
             .map_err(|errors| {
                 let said: Vec<String> = errors
@@ -63,12 +69,35 @@ impl Program {
                     .collect();
                 said.join("; ")
             })?;
+        // Then with its definitions guarded, as the last of the prelude.
+        let mut main = jaq_core::load::parse(code, |p| p.term())
+            .ok_or("module directives are not supported")?;
+        guard(&mut main);
+        let expression = Def {
+            name: MAIN,
+            args: Vec::new(),
+            body: main,
+        };
+        let arena = Arena::default();
+        let modules = Loader::new(std_defs().map(shorter).chain([expression]))
+            .load(
+                &arena,
+                File {
+                    code: MAIN,
+                    path: (),
+                },
+            )
+            .map_err(|_| "the expression cannot be guarded".to_owned())?;
+        let filter = Compiler::default()
+            .with_funs(std_funs())
+            .compile(modules)
+            .map_err(|_| "the expression cannot be guarded".to_owned())?;
         Ok(Program { filter })
     }
 
     /// Runs the program over `input`, giving each result to `each`; the
     /// first error (the program's, or `each`'s) stops the run.
-    pub fn run(
+    fn run(
         &self,
         input: Val,
         mut each: impl FnMut(Val) -> std::io::Result<()>,
@@ -76,6 +105,12 @@ impl Program {
         let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new([]));
         for out in self.filter.id.run((ctx, input)) {
             match out {
+                // Written out recursively: not past MAX_DEPTH.
+                Ok(v) if value_past(&v, MAX_DEPTH) => {
+                    return Err(RunError::Jq(format!(
+                        "a result nested deeper than {MAX_DEPTH} levels is not written"
+                    )));
+                }
                 Ok(v) => each(v).map_err(RunError::Io)?,
                 Err(exn) => {
                     let message = match exn.get_err() {
@@ -104,6 +139,151 @@ pub enum RunError {
     Jq(String),
     /// Its output could not be written.
     Io(std::io::Error),
+    /// Ctrl-C, while it ran.
+    Interrupted,
+}
+
+/// One result, written out on the expression's thread.
+pub struct Output {
+    /// As compact JSON.
+    pub json: Vec<u8>,
+    /// A string's text (`jq -r`), for a string.
+    pub text: Option<Vec<u8>>,
+}
+
+enum Reply {
+    Output(Output),
+    /// The run ended: the error's message and the item's id.
+    Done(Result<(), (String, Option<String>)>),
+}
+
+struct Job {
+    item: Vec<u8>,
+    replies: mpsc::SyncSender<Reply>,
+}
+
+/// The expression, compiled and run on its own thread.
+pub struct Jq {
+    jobs: mpsc::SyncSender<Job>,
+}
+
+impl std::fmt::Debug for Jq {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Jq")
+    }
+}
+
+impl Jq {
+    /// Compiles `code` on a new thread, which then runs it over the items
+    /// (each made `shape`, its `fields` picked).
+    pub fn start(
+        code: &str,
+        shape: super::Shape,
+        fields: Option<Vec<String>>,
+    ) -> Result<Jq, String> {
+        let (jobs, incoming) = mpsc::sync_channel::<Job>(0);
+        let (compiled, outcome) = mpsc::sync_channel(1);
+        let code = code.to_owned();
+        std::thread::Builder::new()
+            .name("jq".into())
+            .stack_size(STACK)
+            .spawn(move || {
+                mark_stack_top();
+                let program = match Program::compile(&code) {
+                    Ok(p) => {
+                        let _ = compiled.send(Ok(()));
+                        p
+                    }
+                    Err(e) => {
+                        let _ = compiled.send(Err(e));
+                        return;
+                    }
+                };
+                for job in incoming {
+                    serve(&program, shape, fields.as_deref(), job);
+                }
+            })
+            .map_err(|e| format!("cannot start: {e}"))?;
+        outcome
+            .recv()
+            .map_err(|_| "it stopped while compiled".to_owned())??;
+        Ok(Jq { jobs })
+    }
+
+    /// Runs the expression over one item (its JSON), giving each result to
+    /// `each` as it comes. Waits a moment at a time, so a Ctrl-C
+    /// (`interrupted`) ends the wait even when no result ever comes.
+    pub fn run(
+        &self,
+        item: Vec<u8>,
+        interrupted: impl Fn() -> bool,
+        mut each: impl FnMut(Output) -> std::io::Result<()>,
+    ) -> Result<(), (RunError, Option<String>)> {
+        let stopped = || {
+            (
+                RunError::Jq("the expression stopped unexpectedly".into()),
+                None,
+            )
+        };
+        let (replies, results) = mpsc::sync_channel(64);
+        self.jobs
+            .send(Job { item, replies })
+            .map_err(|_| stopped())?;
+        loop {
+            if interrupted() {
+                return Err((RunError::Interrupted, None));
+            }
+            match results.recv_timeout(Duration::from_millis(50)) {
+                Ok(Reply::Output(out)) => each(out).map_err(|e| (RunError::Io(e), None))?,
+                Ok(Reply::Done(Ok(()))) => return Ok(()),
+                Ok(Reply::Done(Err((message, named)))) => {
+                    return Err((RunError::Jq(message), named));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(stopped()),
+            }
+        }
+    }
+}
+
+/// One item, on the expression's thread. A result nobody waits for any
+/// more (an error, Ctrl-C) ends the run.
+fn serve(program: &Program, shape: super::Shape, fields: Option<&[String]>, job: Job) {
+    let done = |r| {
+        let _ = job.replies.send(Reply::Done(r));
+    };
+    if nesting_past(&job.item, MAX_DEPTH) {
+        return done(Err((
+            format!("the item is nested deeper than {MAX_DEPTH} levels"),
+            None,
+        )));
+    }
+    let value = match jaq_json::read::parse_single(&job.item) {
+        Ok(v) => v,
+        Err(e) => return done(Err((format!("the item is not JSON: {e}"), None))),
+    };
+    let value = shape.apply(value);
+    let value = match fields {
+        Some(fields) => super::shape::pick(&value, fields),
+        None => value,
+    };
+    let named = super::shape::id_of(&value);
+    let outcome = program.run(value, |v| {
+        let mut json = Vec::new();
+        jaq_json::write::write(&mut json, &Default::default(), 0, &v)?;
+        let text = match &v {
+            Val::TStr(text) => Some(text.to_vec()),
+            _ => None,
+        };
+        job.replies
+            .send(Reply::Output(Output { json, text }))
+            .map_err(|_| std::io::Error::other("no one waits for the results"))
+    });
+    match outcome {
+        Ok(()) => done(Ok(())),
+        Err(RunError::Jq(message)) => done(Err((message, named))),
+        Err(RunError::Io(_) | RunError::Interrupted) => {}
+    }
 }
 
 /// A lexer's or parser's complaint, as jq words them.
@@ -168,19 +348,28 @@ fn at(code: &str, part: Option<&str>) -> String {
 mod tests {
     use super::*;
 
+    fn start(code: &str) -> Result<Jq, String> {
+        Jq::start(code, crate::cli::scripting::shape::FINDING, None)
+    }
+
+    /// The results (as JSON) of `code` over `input`, run as a command runs
+    /// it: on the expression's thread.
     fn outputs(code: &str, input: &str) -> Result<Vec<String>, String> {
-        let program = Program::compile(code)?;
-        let input = jaq_json::read::parse_single(input.as_bytes()).unwrap();
+        let jq = start(code)?;
         let mut out = Vec::new();
-        program
-            .run(input, |v| {
-                out.push(v.to_string());
+        jq.run(
+            input.as_bytes().to_vec(),
+            || false,
+            |v| {
+                out.push(String::from_utf8(v.json).unwrap());
                 Ok(())
-            })
-            .map_err(|e| match e {
-                RunError::Jq(m) => m,
-                RunError::Io(e) => e.to_string(),
-            })?;
+            },
+        )
+        .map_err(|(e, _)| match e {
+            RunError::Jq(m) => m,
+            RunError::Io(e) => e.to_string(),
+            RunError::Interrupted => "interrupted".into(),
+        })?;
         Ok(out)
     }
 
@@ -214,24 +403,24 @@ mod tests {
 
     #[test]
     fn a_bad_expression_says_what_and_where() {
-        let e = Program::compile(".[").unwrap_err();
+        let e = start(".[").unwrap_err();
         assert_eq!(
             e,
             "expected closing bracket, found end of input at column 3"
         );
-        let e = Program::compile(".a | | .b").unwrap_err();
+        let e = start(".a | | .b").unwrap_err();
         assert!(
             e.starts_with("expected term, found \"|\" at column 6"),
             "{e}"
         );
-        let e = Program::compile(".a | nosuchfilter(1)").unwrap_err();
+        let e = start(".a | nosuchfilter(1)").unwrap_err();
         assert_eq!(e, "undefined filter nosuchfilter/1 at column 6");
-        let e = Program::compile("$nope").unwrap_err();
+        let e = start("$nope").unwrap_err();
         assert!(e.contains("undefined variable"), "{e}");
-        let e = Program::compile("include \"x\"; .").unwrap_err();
+        let e = start("include \"x\"; .").unwrap_err();
         assert!(e.contains("module loading not supported"), "{e}");
         // No input beyond the item.
-        assert!(Program::compile("input").is_err());
+        assert!(start("input").is_err());
     }
 
     #[test]
@@ -244,16 +433,68 @@ mod tests {
         assert!(e.contains("cannot index"), "{e}");
         assert_eq!(outputs("halt", "{}").unwrap_err(), "halt with exit code 0");
         // Results before the error were given.
-        let program = Program::compile("1, error(\"x\")").unwrap();
+        let jq = start("1, error(\"x\")").unwrap();
         let mut seen = 0;
         assert!(
-            program
-                .run(Val::Null, |_| {
+            jq.run(
+                b"null".to_vec(),
+                || false,
+                |_| {
                     seen += 1;
                     Ok(())
-                })
-                .is_err()
+                }
+            )
+            .is_err()
         );
         assert_eq!(seen, 1);
+    }
+
+    /// A deep recursion, or a value too deep to parse, is an error the
+    /// run returns, never a stack overflow (which aborts the process).
+    #[test]
+    fn deep_recursion_and_deep_values_are_errors_never_an_abort() {
+        for code in ["def f: f; f", "def f: 1 + f; f", "def f(g): g | f(g); f(.)"] {
+            let e = outputs(code, "{}").unwrap_err();
+            assert!(e.contains("recursion too deep"), "{code}: {e}");
+        }
+        // Caught by try, as any error: the run goes on.
+        assert_eq!(
+            outputs("def f: 1 + f; try f catch \"deep\"", "{}").unwrap(),
+            [r#""deep""#]
+        );
+        let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+        let item = serde_json::json!({ "message": deep }).to_string();
+        let e = outputs(".message | fromjson", &item).unwrap_err();
+        assert!(e.contains("deeper than 10000"), "{e}");
+        assert_eq!(
+            outputs(".message | try fromjson catch \"no\"", &item).unwrap(),
+            [r#""no""#]
+        );
+        // A value the expression builds deeper is not written, by tojson
+        // or as a result.
+        for code in [
+            "reduce range(100000) as $i (null; [.]) | tojson",
+            "reduce range(100000) as $i (null; {a: .})",
+        ] {
+            let e = outputs(code, "{}").unwrap_err();
+            assert!(e.contains("deeper than 10000"), "{code}: {e}");
+        }
+        // Within the limit, fromjson parses as before; a recursion that
+        // ends is no error.
+        let fine = format!("{}1{}", "[".repeat(1000), "]".repeat(1000));
+        let item = serde_json::json!({ "message": fine }).to_string();
+        assert_eq!(
+            outputs("[.message | fromjson | .. | numbers]", &item).unwrap(),
+            ["[1]"]
+        );
+        assert_eq!(
+            outputs("def f: if . < 100 then . + 1 | f else . end; 0 | f", "{}").unwrap(),
+            ["100"]
+        );
+        // A definition still works in path expressions and updates.
+        assert_eq!(
+            outputs("def a: .a; {a: 1} | a |= . + 1 | [path(a)], .", "{}").unwrap(),
+            [r#"[["a"]]"#, r#"{"a":2}"#]
+        );
     }
 }

@@ -7,6 +7,7 @@
 //! `shape` says what the items look like to `--json` and `--jq`; `jq`
 //! compiles and runs the expression; `sink` writes the items.
 
+mod deep;
 mod jq;
 pub mod shape;
 mod sink;
@@ -57,7 +58,7 @@ pub struct ScriptArgs {
 pub struct Script {
     shape: Shape,
     fields: Option<Vec<String>>,
-    jq: Option<jq::Program>,
+    jq: Option<jq::Jq>,
     exit_code: Option<u8>,
 }
 
@@ -123,7 +124,7 @@ pub fn prepare(args: &ScriptArgs, shape: Shape) -> Result<Option<Script>, Failur
     let jq = match args.jq.as_deref() {
         None => None,
         Some(code) => Some(
-            jq::Program::compile(code)
+            jq::Jq::start(code, shape, fields.clone())
                 .map_err(|e| Failure::Usage(format!("--jq: {}", crate::text::one_line(&e))))?,
         ),
     };

@@ -125,6 +125,9 @@ impl<W: Write> Selected<'_, W> {
         let script = self.script;
         self.taken += 1;
         let json = crate::json::encode(item).map_err(io::Error::other)?;
+        if let Some(jq) = &script.jq {
+            return self.run(jq, json);
+        }
         let value = jaq_json::read::parse_single(&json).map_err(|e| {
             Failure::Runtime(format!(
                 "{} {} is not JSON: {e}",
@@ -136,21 +139,27 @@ impl<W: Write> Selected<'_, W> {
             Some(fields) => super::shape::pick(&value, fields),
             None => value,
         };
-        let Some(program) = &script.jq else {
-            self.value(&value)?;
-            self.matched += 1;
-            return Ok(());
-        };
+        self.value(&value)?;
+        self.matched += 1;
+        Ok(())
+    }
+
+    /// The item through `--jq`, on the expression's thread; Ctrl-C with
+    /// `-o FILE` stops the wait.
+    fn run(&mut self, jq: &super::jq::Jq, json: Vec<u8>) -> Result<(), Failure> {
+        let script = self.script;
         let before = self.printed;
-        let named = super::shape::id_of(&value);
-        let outcome = program.run(value, |result| self.value(&result));
+        let outcome = jq.run(json, crate::cli::destination::interrupted, |out| {
+            self.rendered(&out.json, out.text.as_deref())
+        });
         if self.printed > before {
             self.matched += 1;
         }
         match outcome {
             Ok(()) => Ok(()),
-            Err(RunError::Io(e)) => Err(e.into()),
-            Err(RunError::Jq(message)) => {
+            Err((RunError::Io(e), _)) => Err(e.into()),
+            Err((RunError::Interrupted, _)) => Err(Failure::Interrupted("interrupted".into())),
+            Err((RunError::Jq(message), named)) => {
                 let which = match named {
                     Some(id) => format!("{} {}", script.shape.item, crate::text::one_line(&id)),
                     None => format!("{} {}", script.shape.item, self.taken),
@@ -166,13 +175,23 @@ impl<W: Write> Selected<'_, W> {
     /// One value on its own line: a string as its text (as gh's and
     /// `jq -r`'s), anything else as compact JSON.
     fn value(&mut self, value: &Val) -> io::Result<()> {
+        let mut json = Vec::new();
+        jaq_json::write::write(&mut json, &Default::default(), 0, value)?;
+        match value {
+            Val::TStr(text) => self.rendered(&json, Some(text)),
+            _ => self.rendered(&json, None),
+        }
+    }
+
+    /// A value written out: as `json`, or a string as its `text`.
+    fn rendered(&mut self, json: &[u8], text: Option<&[u8]>) -> io::Result<()> {
         if self.array {
             self.out
                 .write_all(if self.printed == 0 { b"[\n" } else { b",\n" })?;
         }
         self.printed += 1;
-        match value {
-            Val::TStr(text) if !self.array => {
+        match text {
+            Some(text) if !self.array => {
                 if self.terminal {
                     // No escape sequence from the data reaches a terminal.
                     let text = String::from_utf8_lossy(text);
@@ -182,7 +201,7 @@ impl<W: Write> Selected<'_, W> {
                     self.out.write_all(text)?;
                 }
             }
-            other => jaq_json::write::write(&mut self.out, &Default::default(), 0, other)?,
+            _ => self.out.write_all(json)?,
         }
         if !self.array {
             self.out.write_all(b"\n")?;

@@ -11,7 +11,7 @@ use super::Failure;
 use crate::snapshot::{Reader, SnapshotError};
 use clap::Subcommand;
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Take};
 use std::path::Path;
 
 #[derive(Subcommand, Debug)]
@@ -23,9 +23,9 @@ pub enum SnapshotCommand {
 }
 
 /// Opens a snapshot and reads its header; every error names the file.
-pub(crate) fn open(path: &Path) -> Result<Reader<BufReader<File>>, Failure> {
-    let file = File::open(path).map_err(|e| cannot_read(path, &e.to_string()))?;
-    Reader::new(BufReader::with_capacity(256 * 1024, file)).map_err(|e| snapshot_failure(path, &e))
+pub(crate) fn open(path: &Path) -> Result<Reader<BufReader<Take<File>>>, Failure> {
+    let file = crate::snapshot::open_file(path).map_err(|e| cannot_read(path, &e.to_string()))?;
+    Reader::new(file).map_err(|e| snapshot_failure(path, &e))
 }
 
 /// A snapshot's error, naming the file.

@@ -75,7 +75,8 @@ pub async fn save(
         client.deployment(),
         &req,
     );
-    let file = AtomicFile::create(&args.path, Access::Default, Replace::Existing)
+    // Findings are the owner's only (0600), as the state files are.
+    let file = AtomicFile::create(&args.path, Access::Private, Replace::Existing)
         .map_err(|e| Failure::Runtime(format!("cannot create {shown}: {e}")))?;
     let mut writer = Writer::new(BufWriter::new(file), &header).map_err(fail)?;
     // Every page is saved: the next is asked for while this one is written.

@@ -43,15 +43,25 @@ impl Offline {
 
 /// Why a snapshot does not fit the engine's compact rows.
 #[derive(Debug, thiserror::Error)]
-#[error("the offline view holds at most {limit} {what}; this snapshot has more")]
-pub struct TooMany {
-    limit: usize,
-    what: &'static str,
+pub enum TooMany {
+    #[error("the offline view holds at most {limit} {what}; this snapshot has more")]
+    Items { limit: usize, what: &'static str },
+    /// A repeated finding is refused, not held twice (a file of one
+    /// finding a million times would hold a million rows).
+    #[error("finding {0} is in it more than once")]
+    Twice(String),
 }
 
 fn too_many(limit: usize, what: &'static str) -> TooMany {
-    TooMany { limit, what }
+    TooMany::Items { limit, what }
 }
+
+/// The most findings the offline view holds (a compact row, its place in
+/// the file and its id each: about 234 MB at a million).
+pub const MAX_FINDINGS: usize = 2_000_000;
+/// The most text the offline view holds besides the rows: the ids, and the
+/// names, paths and rule facts of its catalog.
+pub const MAX_TEXT: usize = 256 * 1024 * 1024;
 
 /// Builds an offline data set one finding at a time.
 pub struct OfflineBuilder {
@@ -66,6 +76,9 @@ pub struct OfflineBuilder {
     open_entry: HashMap<(usize, String), u16>,
     rows: Vec<Row>,
     ids: HashMap<String, usize>,
+    /// The bytes of text held, at most [`MAX_TEXT`] (counted for each
+    /// finding that adds to the catalog: what it could have added).
+    text_bytes: usize,
 }
 
 impl Default for OfflineBuilder {
@@ -101,11 +114,12 @@ impl OfflineBuilder {
             open_entry: HashMap::new(),
             rows: Vec::new(),
             ids: HashMap::new(),
+            text_bytes: 0,
         }
     }
 
     /// Adds a finding (one without an id is left out: nothing finds it);
-    /// the same id again replaces the earlier one's place in the ids.
+    /// the same id again is refused.
     pub fn add(&mut self, item: &IssueItem) -> Result<(), TooMany> {
         let Some(issue) = item.issue.as_ref() else {
             return Ok(());
@@ -113,15 +127,41 @@ impl OfflineBuilder {
         let Some(id) = issue.id.clone().filter(|id| !id.is_empty()) else {
             return Ok(());
         };
+        if self.ids.contains_key(&id) {
+            return Err(TooMany::Twice(crate::text::one_line(&id).into_owned()));
+        }
+        if self.rows.len() >= MAX_FINDINGS {
+            return Err(too_many(MAX_FINDINGS, "findings"));
+        }
+        let before = self.catalog_size();
+        self.text_bytes += id.len();
         let kind = kind_of(issue);
         let repo = self.repo(issue)?;
         let ref_slot = self.ref_slot(repo, issue.ref_.as_deref().unwrap_or(""))?;
         let team = self.team(repo, issue)?;
         let (rule, path) = self.rule_and_file(kind, issue)?;
         let row = row_of(issue, kind, rule, repo, ref_slot, path, team);
+        if self.catalog_size() != before {
+            self.text_bytes += catalog_text(issue);
+        }
+        if self.text_bytes > MAX_TEXT {
+            return Err(too_many(MAX_TEXT >> 20, "MiB of ids, names and rules"));
+        }
         self.ids.insert(id, self.rows.len());
         self.rows.push(row);
         Ok(())
+    }
+
+    /// How many entries the catalog has (it grows with each new name).
+    fn catalog_size(&self) -> usize {
+        let c = &self.catalog;
+        c.repositories.len()
+            + self.ref_slots.len()
+            + c.people.teams.len()
+            + c.code_rules.len()
+            + c.sca_advisories.len()
+            + c.secret_rules.len()
+            + self.files.len()
     }
 
     /// The data set, its "now" the snapshot's time.
@@ -399,6 +439,37 @@ impl OfflineBuilder {
     }
 }
 
+/// The most text of `issue` a new catalog entry can hold (a bound, not a
+/// measure).
+fn catalog_text(issue: &Issue) -> usize {
+    let s = |v: &Option<String>| v.as_deref().map_or(0, str::len);
+    let list = |v: &[String]| v.iter().map(String::len).sum::<usize>();
+    let repo = issue.repository.as_ref();
+    let sca = issue.sca_attributes.as_ref();
+    let dependency = sca.and_then(|s| s.found_dependency.as_ref());
+    repo.map_or(0, |r| {
+        s(&r.name) + s(&r.id) + r.primary_ref.as_ref().map_or(0, |p| s(&p.ref_) + s(&p.id))
+    }) + s(&issue.ref_)
+        + s(&issue.file_path)
+        + s(&issue.rule_id)
+        + s(&issue.rule_path)
+        + s(&issue.rule_display_name)
+        + s(&issue.category)
+        + s(&issue.ruleset)
+        + s(&issue.policy_slug)
+        + s(&issue.message)
+        + list(&issue.rule_cwe_names)
+        + list(&issue.rule_owasp_names)
+        + list(&issue.subcategories)
+        + issue.codeowners.iter().map(|c| s(&c.name)).sum::<usize>()
+        + sca.map_or(0, |a| s(&a.vuln_database_identifier) + list(&a.cwes))
+        + dependency.map_or(0, |d| s(&d.package) + s(&d.ecosystem) + s(&d.version))
+        + issue
+            .secrets_attributes
+            .as_ref()
+            .map_or(0, |a| s(&a.secret_type))
+}
+
 /// The catalog list a kind's rules are in (as the query engine reads them).
 fn rule_list(kind: Kind) -> usize {
     match kind {
@@ -605,5 +676,17 @@ mod tests {
             e.to_string(),
             "the offline view holds at most 256 repositories; this snapshot has more"
         );
+    }
+
+    /// A file of one finding many times would hold a row each: the
+    /// second is refused, by id.
+    #[test]
+    fn a_finding_twice_is_refused_not_held_twice() {
+        let mut b = OfflineBuilder::new();
+        b.add(&item(1, "acme/api", "a.py")).unwrap();
+        b.add(&item(2, "acme/api", "a.py")).unwrap();
+        let e = b.add(&item(1, "acme/api", "a.py")).unwrap_err();
+        assert_eq!(e.to_string(), "finding f1 is in it more than once");
+        assert_eq!(b.rows.len(), 2);
     }
 }

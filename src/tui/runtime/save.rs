@@ -89,7 +89,7 @@ impl ExportFile {
     pub fn create<T: Record>(path: &Path, format: Format) -> Result<ExportFile, String> {
         let shown = crate::text::one_line(&path.display().to_string()).into_owned();
         let file =
-            AtomicFile::create(path, Access::Default, Replace::Never).map_err(|e| {
+            AtomicFile::create(path, Access::Private, Replace::Never).map_err(|e| {
                 match e.kind() {
                     ErrorKind::AlreadyExists => {
                         format!("{shown} already exists; not overwritten (choose another name)")
@@ -202,14 +202,12 @@ mod tests {
     /// (what a file made here by any program gets).
     #[cfg(unix)]
     #[test]
-    fn an_export_has_the_default_mode() {
+    fn an_export_is_the_owners_only() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
-        let plain = dir.path().join("plain");
-        std::fs::write(&plain, "").unwrap();
         let path = dir.path().join("out.csv");
         write(&path, Format::Csv, &items()).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&path), mode(&plain));
+        assert_eq!(mode(&path), 0o600);
     }
 }

@@ -14,8 +14,7 @@ use crate::snapshot::BaselineFiles;
 use crate::snapshot::{Baseline, Entry, Header, Reader, Writer};
 use crate::tui::message::since::SinceReport;
 use futures_util::StreamExt;
-use std::fs::File;
-use std::io::{BufReader, BufWriter};
+use std::io::BufWriter;
 
 /// What the comparison carries from page to page (moved to a blocking
 /// thread for each: comparing and writing a page of 1,000 takes a few ms).
@@ -69,7 +68,9 @@ async fn blocking<T: Send + 'static>(
 /// Reads the last visit (if any) and starts this one's snapshot.
 fn start(files: &BaselineFiles, header: &Header) -> Pass {
     let mut report = SinceReport::default();
-    let baseline = match File::open(&files.last) {
+    // A regular file within the cap: a FIFO or a link to a device planted
+    // there is a note, never a read without end.
+    let baseline = match crate::snapshot::open_file(&files.last) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {
             report
@@ -113,13 +114,13 @@ fn start(files: &BaselineFiles, header: &Header) -> Pass {
 }
 
 fn read_baseline(
-    file: File,
+    file: impl std::io::Read,
 ) -> Result<(Baseline, crate::api::model::Timestamp), crate::snapshot::SnapshotError> {
-    let mut reader = Reader::new(BufReader::new(file))?;
+    let mut reader = Reader::new(file)?;
     let saved_at = reader.header().saved_at;
     let mut baseline = Baseline::default();
     while let Some(entry) = reader.next_entry()? {
-        baseline.add(&entry);
+        baseline.add(&entry)?;
     }
     baseline.ready();
     Ok((baseline, saved_at))
@@ -145,9 +146,9 @@ impl Pass {
     /// The findings gone since, and this visit's snapshot completed.
     fn finish(mut self, files: BaselineFiles) -> SinceReport {
         if let Some(baseline) = &mut self.baseline {
-            let gone = File::open(&files.last)
+            let gone = crate::snapshot::open_file(&files.last)
                 .map_err(crate::snapshot::SnapshotError::from)
-                .and_then(|f| Reader::new(BufReader::new(f)));
+                .and_then(Reader::new);
             match gone {
                 Ok(mut reader) => loop {
                     match reader.next_entry() {
@@ -185,5 +186,39 @@ impl Pass {
             }
         }
         self.report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A last visit planted as a FIFO or a link to an endless device is a
+    /// note, at once (never a read without end), and compared with nothing.
+    #[cfg(unix)]
+    #[test]
+    fn a_last_visit_that_is_no_regular_file_is_a_note_never_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let request = ListIssuesRequest::default();
+        let files = BaselineFiles::of(dir.path(), "work", &request);
+        std::fs::create_dir_all(files.last.parent().unwrap()).unwrap();
+        let header = Header::new(chrono::Utc::now(), "https://x.example", "1", &request);
+        std::os::unix::fs::symlink("/dev/zero", &files.last).unwrap();
+        let pass = start(&files, &header);
+        assert!(pass.baseline.is_none());
+        assert!(
+            pass.report
+                .notes
+                .iter()
+                .any(|n| n.contains("last visit") && n.contains("not a regular file")),
+            "{:?}",
+            pass.report.notes
+        );
+        std::fs::remove_file(&files.last).unwrap();
+        let name = std::ffi::CString::new(files.last.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let pass = start(&files, &header);
+        assert!(pass.baseline.is_none(), "{:?}", pass.report.notes);
     }
 }

@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
+/// The most a state file may weigh (a few KB in use).
+pub const MAX_STATE_FILE: u64 = 1024 * 1024;
+
 /// The Report's selectors, by wire name (a value this build does not know
 /// is dropped when they are restored).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -75,9 +78,11 @@ impl ProfileStore {
                 self.what
             )
         };
-        match std::fs::read_to_string(&self.path) {
+        // A regular file of at most 1 MiB: a link to a device or a FIFO
+        // planted here is refused, never read without end.
+        match atomic_file::read_capped(&self.path, MAX_STATE_FILE) {
             Ok(text) => {
-                match serde_json::from_str::<Value>(&text).map_err(|e| damaged(e.to_string()))? {
+                match serde_json::from_slice::<Value>(&text).map_err(|e| damaged(e.to_string()))? {
                     Value::Object(mut top) => match top.remove("profiles") {
                         Some(Value::Object(profiles)) => Ok(profiles),
                         None => Ok(Map::new()),

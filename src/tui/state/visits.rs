@@ -179,4 +179,36 @@ mod tests {
         );
         assert_eq!(file.load(), Ok(seen));
     }
+
+    /// visits.json as a FIFO, a link to an endless device or a huge file:
+    /// an error naming it, at once (nothing read without end), and the
+    /// next save replaces it with a file of its own.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_a_device_or_a_huge_file_is_refused_never_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = VisitsFile::new(dir.path(), "work");
+        let name = std::ffi::CString::new(file.path.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let e = file.load().unwrap_err();
+        assert!(
+            e.contains("visits.json") && e.contains("not a regular file"),
+            "{e}"
+        );
+        std::fs::remove_file(&file.path).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &file.path).unwrap();
+        let e = file.load().unwrap_err();
+        assert!(
+            e.contains("visits.json") && e.contains("not a regular file"),
+            "{e}"
+        );
+        let seen = Visits::from_iter([(PaneId("issues"), at("2026-11-21T00:00:00Z"))]);
+        file.save(seen.clone()).unwrap();
+        assert_eq!(file.load(), Ok(seen));
+        let huge = vec![b' '; super::super::remembered::MAX_STATE_FILE as usize + 1];
+        std::fs::write(&file.path, huge).unwrap();
+        let e = file.load().unwrap_err();
+        assert!(e.contains("visits.json") && e.contains("more than"), "{e}");
+    }
 }
