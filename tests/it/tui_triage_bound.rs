@@ -214,6 +214,7 @@ async fn an_exception_request_stays_on_its_row_after_a_reload() {
     h.key(KeyCode::Tab);
     h.key(KeyCode::Right);
     h.ctrl('s');
+    h.settle().await;
     h.keys("y");
     h.quiesce().await;
     assert!(h.screen().contains("exc. requested · open"));
