@@ -296,6 +296,10 @@ fn known<'a>(
                 .iter()
                 .zip(f.iter().zip(l))
                 .zip(targets)
+                .enumerate()
+                // The severity toggles choose the rows, as every view's.
+                .filter(|(k, _)| severity_chosen(pane, *k))
+                .map(|(_, row)| row)
                 .map(|((name, (then, now)), target)| {
                     let was = then.map_or(String::new(), |t| {
                         format!(", was {t} at the period's start")
@@ -354,6 +358,7 @@ fn past_target<'a>(pane: &ReportPane, v: &ViewCx) -> Line<'a> {
     let parts: Vec<String> = ["crit", "high", "med", "low"]
         .iter()
         .enumerate()
+        .filter(|(k, _)| severity_chosen(pane, *k))
         .map(|(k, name)| {
             format!(
                 "{name} {}/{}",
@@ -366,12 +371,22 @@ fn past_target<'a>(pane: &ReportPane, v: &ViewCx) -> Line<'a> {
     if counts.undated > 0 {
         text.push_str(&format!(" · {} undated", thousands(counts.undated as i64)));
     }
-    let style = if counts.total_over() > 0 {
+    let over_chosen: u64 = (0..4)
+        .filter(|&k| severity_chosen(pane, k))
+        .map(|k| counts.over[k])
+        .sum();
+    let style = if over_chosen > 0 {
         v.theme.error()
     } else {
         v.theme.ok()
     };
     Line::styled(text, style)
+}
+
+/// Whether the severity toggles show severity `k` (critical first); none
+/// on means all.
+fn severity_chosen(pane: &ReportPane, k: usize) -> bool {
+    pane.severities.iter().all(|on| !on) || pane.severities.get(k).copied().unwrap_or(false)
 }
 
 /// A rule's name as the filter values give it, else its id.

@@ -187,6 +187,12 @@ fn the_open_age_view_marks_the_medians_over_the_profiles_targets() {
         "{shown}"
     );
     assert!(shown.contains("medium   nothing open"), "{shown}");
+    // The severity toggles choose the rows: critical and high only.
+    pane.severities = [true, true, false, false];
+    let shown = screen(140, 40, pane.clone());
+    assert!(shown.contains("critical 12 days"), "{shown}");
+    assert!(!shown.contains("medium   nothing open"), "{shown}");
+    assert!(!shown.contains("low      nothing open"), "{shown}");
 }
 
 #[test]
