@@ -255,6 +255,9 @@ pub mod testing {
             let slot = outbox.slot_of(id);
             self.on_reply(slot, id, result, &mut cx(outbox, 20));
         }
+        fn change(&mut self, change: &crate::tui::message::Changed, outbox: &mut Outbox) {
+            self.changed(change, &mut cx(outbox, 20));
+        }
         fn type_key(&mut self, key: KeyEvent, outbox: &mut Outbox) {
             self.on_text_key(key, &mut cx(outbox, 20));
         }

@@ -304,3 +304,71 @@ async fn count_issues_is_what_search_issues_lists() {
         assert!(listed > 0);
     }
 }
+
+/// With no period (what the TUI's views and `report --kind` ask by
+/// default), every backlog report counts a triage made a moment ago: a
+/// finding ignored now has left the open backlog "now", as List issues and
+/// the counts say at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_backlog_report_follows_a_triage_at_once() {
+    let server = Watched::new(common::demo(300).await);
+    let client = common::client_for(&server);
+    let req = request(ReportFilters::default());
+    let figures = async |client: &Client| {
+        let by_project: i64 = client
+            .by_project_report(&req)
+            .await
+            .unwrap()
+            .by_project
+            .values()
+            .map(BySeverity::total)
+            .sum();
+        let by_rule: i64 = client
+            .backlog_by_rule_report(&req)
+            .await
+            .unwrap()
+            .buckets
+            .last()
+            .map_or(0, |b| b.open.values().map(|c| c.0.unwrap_or(0)).sum());
+        let by_severity = client
+            .backlog_by_severity_report(&req)
+            .await
+            .unwrap()
+            .buckets
+            .last()
+            .map_or(0, |b| b.counts.total());
+        [by_project, by_rule, by_severity]
+    };
+    let before = figures(&client).await;
+    let ids: Vec<String> = client
+        .report_findings(&ReportRequest {
+            report_type: Some(ReportType::TotalOpen),
+            filters: Some(ReportFilters {
+                finding_severities: vec![FindingSeverity::Critical],
+                ..Default::default()
+            }),
+            limit: Some(50),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .findings
+        .into_iter()
+        .filter(|f| f.triage_permission == Some(TriagePermission::Ignore))
+        .filter_map(|f| f.id)
+        .take(2)
+        .collect();
+    assert_eq!(ids.len(), 2);
+    client
+        .update_findings(&UpdateFindingsRequest::for_ids(
+            ids,
+            UpdateFindingParams {
+                triage_state: Some(TriageState::Ignored),
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap();
+    let after = figures(&client).await;
+    assert_eq!(after, before.map(|n| n - 2), "before {before:?}");
+}

@@ -109,7 +109,13 @@ impl Scope {
         let f = req.filters.as_ref().unwrap_or(&empty);
         check_filters(f)?;
         let period = f.time_period.clone().unwrap_or_default();
-        let until = period.until.map_or(ds.now(), bound);
+        let changes = ds.changes();
+        // "Now" is the data's now, or just after the latest write when one
+        // came later on the wall clock: every report follows a triage at
+        // once, as List issues and the counts do.
+        let latest_write = changes.findings.values().map(|c| c.last_activity).max();
+        let now = latest_write.map_or(ds.now(), |t| ds.now().max(t + 1));
+        let until = period.until.map_or(now, bound);
         let since = period.since.map_or(until - 30 * DAY, bound);
         if since >= until {
             return Err(BadRequest(
@@ -130,7 +136,6 @@ impl Scope {
             buckets.push((start, end));
             start = end;
         }
-        let changes = ds.changes();
         let rows = rows_matching(ds, &changes, f)
             .into_iter()
             .map(|i| Life::of(&changes.row(i, &ds.rows[i])))

@@ -138,12 +138,19 @@ impl Dashboard {
     /// with a report's view shown, every view's; with the counts shown,
     /// the lists' when `tops` (the counts' top rules and repositories
     /// are then theirs). The caller files the requests in its slot.
+    /// Forgets every answer (a write changed what they count): the next
+    /// [`Dashboard::show`] asks again.
+    pub fn forget(&mut self, outbox: &mut Outbox) {
+        self.cancel(outbox);
+        self.answers.clear();
+        self.lists.clear();
+        self.tops.clear();
+        self.asked_with = None;
+    }
+
     pub fn show(&mut self, filters: &ReportFilters, tops: bool, outbox: &mut Outbox) {
         if self.asked_with.as_ref() != Some(filters) {
-            self.cancel(outbox);
-            self.answers.clear();
-            self.lists.clear();
-            self.tops.clear();
+            self.forget(outbox);
             self.asked_with = Some(filters.clone());
         }
         let wanted: &[DashboardReport] = match self.block {

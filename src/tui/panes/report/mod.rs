@@ -639,8 +639,14 @@ impl Pane for ReportPane {
                 self.learned.learn(fresh);
                 crate::tui::message::rows::refresh_rows(&mut self.list.items, fresh);
             }
+            // A write changed what the views count: they are asked again
+            // (the same selection would find the old answers).
+            Changed::Totals | Changed::FindingsReload if !loaded => {
+                self.dashboard.forget(cx.outbox);
+            }
             // Asked again, in the same place, with the same marks.
-            Changed::Totals | Changed::FindingsReload if loaded => {
+            Changed::Totals | Changed::FindingsReload => {
+                self.dashboard.forget(cx.outbox);
                 self.over_target.forget();
                 let marked = std::mem::take(&mut self.marked);
                 let place = self.list.selected;

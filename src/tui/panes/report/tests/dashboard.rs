@@ -187,6 +187,26 @@ fn the_open_age_view_marks_the_medians_over_the_profiles_targets() {
         "{shown}"
     );
     assert!(shown.contains("medium   nothing open"), "{shown}");
+    // A triage sent from here changes what the views count: asked again,
+    // though the selection is the same.
+    let asked_before = asked(&outbox).len();
+    pane.change(&crate::tui::message::Changed::Totals, &mut outbox);
+    let again = asked(&outbox);
+    assert!(again.len() > asked_before, "{again:?}");
+    assert!(
+        again[asked_before..]
+            .iter()
+            .any(|(_, r, _)| *r == DashboardReport::MedianOpenAge)
+    );
+    pane.reply(
+        again.last().unwrap().0,
+        Ok(ApiResponse::Dashboard(DashboardAnswer::BySeverity(
+            BySeverityReport {
+                buckets: vec![bucket(3, 10), bucket(12, 25)],
+            },
+        ))),
+        &mut outbox,
+    );
     // The severity toggles choose the rows: critical and high only.
     pane.severities = [true, true, false, false];
     let shown = screen(140, 40, pane.clone());
