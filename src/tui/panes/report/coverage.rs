@@ -15,6 +15,31 @@ use crate::api::model::*;
 use crate::tui::widgets::common::date;
 
 impl ReportPane {
+    /// The filters of the dashboard's reports: the selectors', over the
+    /// period (a year back for "all time") in the bucket chosen, else weeks
+    /// up to 90 days and months beyond.
+    pub fn dashboard_filters(&self) -> ReportFilters {
+        let mut f = self.request(None).filters.unwrap_or_default();
+        f.time_period = Some(TimePeriod {
+            since: self.dashboard_since.or(self.since),
+            until: None,
+        });
+        f.time_bucket_size = Some(self.dashboard_bucket());
+        f
+    }
+
+    /// The bucket of the dashboard's reports: the one chosen, else weeks
+    /// up to 90 days and months beyond.
+    pub(super) fn dashboard_bucket(&self) -> TimeBucketSize {
+        self.bucket
+            .clone()
+            .unwrap_or(if self.period_days.is_some_and(|d| d <= 90) {
+                TimeBucketSize::Week
+            } else {
+                TimeBucketSize::Month
+            })
+    }
+
     /// The period as a bound on time, in words: `since 2026-11-18 (7
     /// days)`, `at any time`.
     fn period_words(&self) -> String {

@@ -316,33 +316,6 @@ impl ReportPane {
         labels(&self.severities, &SEVERITIES.map(|s| s.label().to_owned()))
     }
 
-    /// The request for a page of the current query. `since` is the one
-    /// fixed when the query started (see [`ReportPane::reload`]).
-    /// The filters of the dashboard's reports: the selectors', over the
-    /// period (a year back for "all time") in the bucket chosen, else weeks
-    /// up to 90 days and months beyond.
-    pub fn dashboard_filters(&self) -> ReportFilters {
-        let mut f = self.request(None).filters.unwrap_or_default();
-        f.time_period = Some(TimePeriod {
-            since: self.dashboard_since.or(self.since),
-            until: None,
-        });
-        f.time_bucket_size = Some(self.dashboard_bucket());
-        f
-    }
-
-    /// The bucket of the dashboard's reports: the one chosen, else weeks
-    /// up to 90 days and months beyond.
-    fn dashboard_bucket(&self) -> TimeBucketSize {
-        self.bucket
-            .clone()
-            .unwrap_or(if self.period_days.is_some_and(|d| d <= 90) {
-                TimeBucketSize::Week
-            } else {
-                TimeBucketSize::Month
-            })
-    }
-
     /// Asks the shown view's report if it is not known for the selection
     /// (with the counts shown, the top rules' and repositories' where
     /// they count the same findings).
@@ -370,6 +343,8 @@ impl ReportPane {
             && self.finding_state.is_none()
     }
 
+    /// The request for a page of the current query. `since` is the one
+    /// fixed when the query started (see [`ReportPane::reload`]).
     pub fn request(&self, cursor: Option<String>) -> ReportRequest {
         let filters = ReportFilters {
             time_period: self.since.map(|since| TimePeriod {
@@ -639,14 +614,14 @@ impl Pane for ReportPane {
                 self.learned.learn(fresh);
                 crate::tui::message::rows::refresh_rows(&mut self.list.items, fresh);
             }
-            // A write changed what the views count: they are asked again
-            // (the same selection would find the old answers).
-            Changed::Totals | Changed::FindingsReload if !loaded => {
-                self.dashboard.forget(cx.outbox);
-            }
-            // Asked again, in the same place, with the same marks.
+            // A write changed what the views count: asked again (the same
+            // selection would find the old answers); the list too, in the
+            // same place, with the same marks.
             Changed::Totals | Changed::FindingsReload => {
                 self.dashboard.forget(cx.outbox);
+                if !loaded {
+                    return;
+                }
                 self.over_target.forget();
                 let marked = std::mem::take(&mut self.marked);
                 let place = self.list.selected;
