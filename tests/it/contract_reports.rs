@@ -26,6 +26,29 @@ fn period(days: i64, size: TimeBucketSize) -> ReportFilters {
     }
 }
 
+/// The ids of `n` open findings of `severity` the user may ignore, from
+/// the first page of Report findings.
+async fn ignorable(client: &Client, severity: FindingSeverity, n: usize) -> Vec<String> {
+    client
+        .report_findings(&ReportRequest {
+            report_type: Some(ReportType::TotalOpen),
+            filters: Some(ReportFilters {
+                finding_severities: vec![severity],
+                ..Default::default()
+            }),
+            limit: Some(50),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .findings
+        .into_iter()
+        .filter(|f| f.triage_permission == Some(TriagePermission::Ignore))
+        .filter_map(|f| f.id)
+        .take(n)
+        .collect()
+}
+
 /// The open backlog by severity now, as Report findings counts it.
 async fn open_now(client: &Client, severity: FindingSeverity) -> i64 {
     client
@@ -147,22 +170,9 @@ async fn activity_nets_add_up_and_a_triage_moves_a_finding_out_of_the_backlog() 
     // backlog shrinks by one.
     let backlog = |r: BySeverityReport| r.buckets.last().map_or(0, |b| b.counts.total());
     let open_before = backlog(client.backlog_by_severity_report(&req).await.unwrap());
-    let id = client
-        .report_findings(&ReportRequest {
-            report_type: Some(ReportType::TotalOpen),
-            filters: Some(ReportFilters {
-                finding_severities: vec![FindingSeverity::High],
-                ..Default::default()
-            }),
-            limit: Some(50),
-            ..Default::default()
-        })
+    let id = ignorable(&client, FindingSeverity::High, 1)
         .await
-        .unwrap()
-        .findings
-        .into_iter()
-        .find(|f| f.triage_permission == Some(TriagePermission::Ignore))
-        .and_then(|f| f.id)
+        .pop()
         .expect("an open finding that may be ignored");
     let answer = client
         .update_findings(&UpdateFindingsRequest::for_ids(
@@ -340,24 +350,7 @@ async fn every_backlog_report_follows_a_triage_at_once() {
         [by_project, by_rule, by_severity]
     };
     let before = figures(&client).await;
-    let ids: Vec<String> = client
-        .report_findings(&ReportRequest {
-            report_type: Some(ReportType::TotalOpen),
-            filters: Some(ReportFilters {
-                finding_severities: vec![FindingSeverity::Critical],
-                ..Default::default()
-            }),
-            limit: Some(50),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .findings
-        .into_iter()
-        .filter(|f| f.triage_permission == Some(TriagePermission::Ignore))
-        .filter_map(|f| f.id)
-        .take(2)
-        .collect();
+    let ids = ignorable(&client, FindingSeverity::Critical, 2).await;
     assert_eq!(ids.len(), 2);
     client
         .update_findings(&UpdateFindingsRequest::for_ids(
