@@ -15,7 +15,7 @@ pub use error::{ApiError, ConnectFailure, ConnectKind, ServerMessage, WriteOutco
 pub use paginate::{
     CursorGuard, DEFAULT_MAX_PAGES, Follow, ListedReportRequest, ListedRequest, MAX_SCM_CONFIGS,
     Page, PagedRequest, PagesAs, SarifReportRequest, SarifRequest, all_scm_configs, collect_issues,
-    issue_counts_listed, pages, pages_following, pages_up_to,
+    issue_counts_listed, issues_by_id, pages, pages_following, pages_up_to,
 };
 pub use retry::RetryPolicy;
 pub use token::Token;

@@ -303,6 +303,8 @@ pub struct Target {
     /// Who last acted on it and when, when its activity was read:
     /// "alice at 2026-11-28 12:03".
     pub last_change: Option<String>,
+    /// Of an archived project (its requests ask with `includeArchived`).
+    pub archived: bool,
 }
 
 /// A target's triage state and reason before the triage.
@@ -327,6 +329,7 @@ impl Target {
             permission: issue.triage_permission.clone(),
             note: issue.note.clone().filter(|n| !n.is_empty()),
             note_read: true,
+            archived: issue.is_archived.unwrap_or(false),
             last_change: issue
                 .activity_history
                 .iter()
@@ -363,6 +366,7 @@ impl Target {
             note: None,
             note_read: false,
             last_change: None,
+            archived: false,
         }
     }
 

@@ -116,42 +116,67 @@ pub fn planned(decision: &Decision, now: &Setting, notes: Notes) -> Option<Setti
     })
 }
 
-/// One request's worth: the findings that get `setting`, and whether it
-/// removes a note one of them has.
+/// One finding of a plan: as it is now, and what it is to get.
+#[derive(Debug, Clone, Copy)]
+pub struct Planned<'a> {
+    pub id: &'a str,
+    /// Of an archived project: List issues and the triage's filter reach
+    /// those only with `includeArchived` (and then only those), so they go
+    /// in requests of their own.
+    pub archived: bool,
+    pub now: &'a Setting,
+    pub to: &'a Setting,
+}
+
+/// One request's worth: the findings that get `setting`, whether they are
+/// archived projects', and whether it removes a note one of them has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Group {
     pub setting: Setting,
     pub ids: Vec<String>,
+    pub archived: bool,
     pub clears: bool,
+}
+
+impl Group {
+    /// The request: its findings by id get its setting.
+    pub fn request(&self) -> UpdateFindingsRequest {
+        let mut request =
+            UpdateFindingsRequest::for_ids(self.ids.clone(), self.setting.params(self.clears));
+        if let Some(filter) = request.filter.as_mut().filter(|_| self.archived) {
+            filter.include_archived = Some(true);
+        }
+        request
+    }
 }
 
 /// `(id, now, to)` grouped by `to`, in the order each setting first comes;
 /// a finding already `to` (note included) is left out: nothing to send.
-pub fn grouped<'a>(
-    plan: impl IntoIterator<Item = (&'a str, &'a Setting, &'a Setting)>,
-) -> Vec<Group> {
+pub fn grouped<'a>(plan: impl IntoIterator<Item = Planned<'a>>) -> Vec<Group> {
     grouping(plan, true)
 }
 
 /// [`grouped`], keeping the findings already `to` (`findings triage` sends
 /// every id named, and its answer counts them).
-pub fn grouped_all<'a>(
-    plan: impl IntoIterator<Item = (&'a str, &'a Setting, &'a Setting)>,
-) -> Vec<Group> {
+pub fn grouped_all<'a>(plan: impl IntoIterator<Item = Planned<'a>>) -> Vec<Group> {
     grouping(plan, false)
 }
 
-fn grouping<'a>(
-    plan: impl IntoIterator<Item = (&'a str, &'a Setting, &'a Setting)>,
-    skip_unchanged: bool,
-) -> Vec<Group> {
+fn grouping<'a>(plan: impl IntoIterator<Item = Planned<'a>>, skip_unchanged: bool) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
-    let mut at: HashMap<(&str, Option<&str>, Option<&str>), usize> = HashMap::new();
-    for (id, now, to) in plan {
+    let mut at: HashMap<(bool, &str, Option<&str>, Option<&str>), usize> = HashMap::new();
+    for Planned {
+        id,
+        archived,
+        now,
+        to,
+    } in plan
+    {
         if skip_unchanged && now == to {
             continue;
         }
         let key = (
+            archived,
             to.state.as_wire(),
             to.reason.as_ref().map(|r| r.as_wire()),
             to.note.as_deref(),
@@ -167,6 +192,7 @@ fn grouping<'a>(
                 groups.push(Group {
                     setting: to.clone(),
                     ids: vec![id.to_owned()],
+                    archived,
                     clears,
                 });
             }
@@ -200,7 +226,12 @@ mod tests {
             .iter()
             .map(|(_, now)| planned(&d, now, Notes::Keep).unwrap())
             .collect();
-        let groups = grouped(nows.iter().zip(&tos).map(|((id, now), to)| (*id, now, to)));
+        let groups = grouped(nows.iter().zip(&tos).map(|((id, now), to)| Planned {
+            id,
+            archived: false,
+            now,
+            to,
+        }));
         assert_eq!(groups.len(), 2, "{groups:?}");
         assert_eq!(groups[0].ids, ["1", "3"]);
         assert_eq!(groups[0].setting.note.as_deref(), Some("teammate's"));
@@ -216,7 +247,12 @@ mod tests {
         let now = s(TriageState::Ignored, Some("teammate's"));
         let to = planned(&d, &now, Notes::Replace).unwrap();
         assert_eq!(to.note, None);
-        let groups = grouped([("1", &now, &to)]);
+        let groups = grouped([Planned {
+            id: "1",
+            archived: false,
+            now: &now,
+            to: &to,
+        }]);
         assert!(groups[0].clears);
         let params = serde_json::to_value(groups[0].setting.params(groups[0].clears)).unwrap();
         assert_eq!(

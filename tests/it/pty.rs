@@ -38,6 +38,9 @@ fn the_app_runs_in_a_real_terminal_and_restores_it() {
     // One triage: reviewed, sent with y, its counts said.
     s.press(b":triage reviewing checked in a pty\r");
     s.wait_for("Review: only y sends");
+    // y sends once the review has read the findings again and shows the
+    // request.
+    s.wait_for("PATCH /api/agent/deployments");
     s.press(b"y");
     s.wait_for("updated");
     // The demo forgets the session's triage at exit: q asks, y quits.

@@ -411,3 +411,39 @@ async fn triage_all_then_undo_loses_no_note_and_leaves_teammates_changes_alone()
     }
     published::assert_no_violations();
 }
+
+/// A finding of an archived project (listed with `includeArchived=true`)
+/// is read again like any other before its triage: List issues lists
+/// archived projects' findings only when asked, so the review's read asks
+/// for those it did not find among them.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_archived_projects_finding_is_read_again_and_triaged() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    command(&mut h, "filter includeArchived=true");
+    h.settle().await;
+    let rows = loaded(&h);
+    let at = rows
+        .iter()
+        .position(|i| {
+            i.triage_permission != Some(TriagePermission::None)
+                && !matches!(i.triage_state, Some(TriageState::Reviewing))
+        })
+        .expect("an archived project's finding to triage");
+    let id = rows[at].id().to_owned();
+    for _ in 0..at {
+        h.key(KeyCode::Char('j'));
+    }
+    h.keys("T");
+    h.key(KeyCode::Right);
+    h.ctrl('s');
+    h.settle().await;
+    let review = h.screen();
+    assert!(!review.contains("no longer answered"), "{review}");
+    send(&mut h).await;
+    assert_eq!(
+        fetched(&h, &id).await.triage_state,
+        Some(TriageState::Reviewing)
+    );
+    published::assert_no_violations();
+}

@@ -82,10 +82,7 @@ impl Sending {
             write::can_confirm(self.stdin_used)?;
         }
         let (groups, notes) = self.note_groups(client).await?;
-        let requests: Vec<UpdateFindingsRequest> = groups
-            .iter()
-            .map(|g| UpdateFindingsRequest::for_ids(g.ids.clone(), g.setting.params(g.clears)))
-            .collect();
+        let requests: Vec<UpdateFindingsRequest> = groups.iter().map(|g| g.request()).collect();
         let n = self.ids.len();
         if self.show {
             for request in &requests {
@@ -149,20 +146,19 @@ impl Sending {
         client: &Client,
     ) -> Result<(Vec<crate::triage::setting::Group>, String), Failure> {
         use crate::triage::setting::{self, Notes, Setting};
-        let request = ListIssuesRequest {
-            filter: Some(ListIssuesFilter {
-                ids: self.ids.clone(),
-                ..Default::default()
-            }),
-            ..Default::default()
-        };
-        let (now, _) = crate::api::collect_issues(client, request, self.ids.len(), |i| {
-            (!i.id().is_empty()).then(|| crate::triage::Target::finding(&i))
-        })
+        let now = crate::api::issues_by_id(
+            client,
+            self.ids.clone(),
+            |i, archived| {
+                let target = crate::triage::Target::finding(&i);
+                (!i.id().is_empty()).then_some(crate::triage::Target { archived, ..target })
+            },
+            |t| t.id.as_str(),
+        )
         .await?;
-        let by_id: std::collections::HashMap<&str, Setting> = now
+        let by_id: std::collections::HashMap<&str, (Setting, bool)> = now
             .iter()
-            .filter_map(|t| Setting::of(t).map(|s| (t.id.as_str(), s)))
+            .filter_map(|t| Setting::of(t).map(|s| (t.id.as_str(), (s, t.archived))))
             .collect();
         let notes = match self.decision.note() {
             Some(_) => Notes::Replace,
@@ -170,23 +166,26 @@ impl Sending {
         };
         // An id the server does not list is sent as named (its answer says
         // it matched nothing): no note of it can be lost.
-        let unknown = Setting {
-            state: TriageState::Unknown,
-            reason: None,
-            note: None,
-        };
-        let planned: Vec<(&str, &Setting, Setting)> = self
+        let unknown = (
+            Setting {
+                state: TriageState::Unknown,
+                reason: None,
+                note: None,
+            },
+            false,
+        );
+        let planned: Vec<(&str, bool, &Setting, Setting)> = self
             .ids
             .iter()
             .map(|id| {
-                let now = by_id.get(id.as_str()).unwrap_or(&unknown);
+                let (now, archived) = by_id.get(id.as_str()).unwrap_or(&unknown);
                 let to =
                     setting::planned(&self.decision, now, notes).unwrap_or_else(|| now.clone());
-                (id.as_str(), now, to)
+                (id.as_str(), *archived, now, to)
             })
             .collect();
         let (mut kept, mut replaced) = (0, Vec::new());
-        for (id, now, to) in &planned {
+        for (id, _, now, to) in &planned {
             match (&now.note, &to.note) {
                 (Some(a), Some(b)) if a == b => kept += 1,
                 (Some(_), _) => replaced.push(*id),
@@ -205,7 +204,17 @@ impl Sending {
                 shown_ids(&replaced)
             ));
         }
-        let groups = setting::grouped_all(planned.iter().map(|(id, now, to)| (*id, *now, to)));
+        let groups =
+            setting::grouped_all(
+                planned
+                    .iter()
+                    .map(|(id, archived, now, to)| setting::Planned {
+                        id,
+                        archived: *archived,
+                        now,
+                        to,
+                    }),
+            );
         Ok((groups, said.join("; ")))
     }
 

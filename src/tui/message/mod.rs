@@ -140,6 +140,9 @@ pub enum ApiRequest {
     /// target (id, state, permission), every page followed, up to
     /// [`MAX_COUNTED`].
     MatchingTargets(ListIssuesRequest),
+    /// These findings as they are now, each as a triage target (note and
+    /// latest activity included), archived projects' too.
+    TargetsById(Vec<String>),
     /// One page of findings grouped by rule (`IssuesService_ListIssueGroups`).
     ListGroups(ListIssueGroupsRequest),
     /// Triage the findings a filter matches (`IssuesService_BulkUpdateIssues`).

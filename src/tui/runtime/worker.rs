@@ -395,6 +395,19 @@ async fn perform(
             .update_scm_config(&config_id, &patch)
             .await
             .map(ApiResponse::Scm),
+        ApiRequest::TargetsById(ids) => {
+            let found = crate::api::issues_by_id(
+                client,
+                ids,
+                |issue, archived| {
+                    let target = crate::triage::Target::finding(&issue);
+                    (!issue.id().is_empty()).then_some(crate::triage::Target { archived, ..target })
+                },
+                |t| t.id.as_str(),
+            )
+            .await;
+            found.map(|targets| ApiResponse::Targets(targets, true))
+        }
         ApiRequest::MatchingTargets(r) => {
             crate::api::collect_issues(client, r, MAX_COUNTED, |issue| {
                 (!issue.id().is_empty()).then(|| crate::triage::Target::finding(&issue))

@@ -3,7 +3,7 @@
 //! put it back), and the batches of requests, sent one at a time.
 
 use crate::api::model::*;
-use crate::triage::setting::{Group, Notes, Setting};
+use crate::triage::setting::{Group, Notes, Planned, Setting};
 use crate::triage::{Decision, Kind, Target};
 use crate::tui::message::{ApiRequest, RequestId};
 
@@ -328,12 +328,9 @@ impl Check {
     }
 
     /// The request that reads `ids` again, with their activity (who
-    /// changed them) and notes.
+    /// changed them) and notes, archived projects' findings too.
     pub fn request(ids: Vec<String>) -> ApiRequest {
-        let mut request = ListIssuesRequest::of_ids(ids);
-        // Pages of at most the size every deployment takes.
-        request.limit = request.limit.map(|n| n.clamp(1, 1000));
-        ApiRequest::MatchingTargets(request)
+        ApiRequest::TargetsById(ids)
     }
 
     /// The answer to the read `id`, if it is this check's.
@@ -527,9 +524,12 @@ pub fn plan_triage(
             plan.record.push(((*target).clone(), to.clone()));
         }
     }
-    let groups = crate::triage::setting::grouped(
-        planned.iter().map(|(t, now, to)| (t.id.as_str(), now, to)),
-    );
+    let groups = crate::triage::setting::grouped(planned.iter().map(|(t, now, to)| Planned {
+        id: &t.id,
+        archived: t.archived,
+        now,
+        to,
+    }));
     plan.batches = groups
         .into_iter()
         .map(|g| setting_batch(&g, deployment, g.setting.describe_with_note()))
@@ -551,7 +551,7 @@ pub fn plan_undo(
         included: include,
         ..Plan::default()
     };
-    let mut planned: Vec<(&str, Setting, Setting)> = Vec::new();
+    let mut planned: Vec<(&Target, Setting, Setting)> = Vec::new();
     for (before, set) in back {
         let (Some(current), Some(to)) = (
             now_by_id.get(before.id.as_str()).copied(),
@@ -588,17 +588,21 @@ pub fn plan_undo(
                 continue;
             }
         }
-        planned.push((before.id.as_str(), now_setting, to));
+        planned.push((current, now_setting, to));
     }
-    for (id, now, to) in &planned {
+    for (t, now, to) in &planned {
         if now == to {
             plan.unchanged += 1;
         } else if to.note.is_none() && now.note.is_some() {
-            plan.notes_removed.push((*id).to_owned());
+            plan.notes_removed.push(t.id.clone());
         }
     }
-    let groups =
-        crate::triage::setting::grouped(planned.iter().map(|(id, now, to)| (*id, now, to)));
+    let groups = crate::triage::setting::grouped(planned.iter().map(|(t, now, to)| Planned {
+        id: &t.id,
+        archived: t.archived,
+        now,
+        to,
+    }));
     plan.batches = groups
         .into_iter()
         .map(|g| {
@@ -614,8 +618,7 @@ pub fn plan_undo(
 
 /// The request of one group: its findings by id get its setting.
 fn setting_batch(group: &Group, deployment: &str, heading: String) -> Batch {
-    let mut request =
-        UpdateFindingsRequest::for_ids(group.ids.clone(), group.setting.params(group.clears));
+    let mut request = group.request();
     request.deployment_id = Some(deployment.to_owned());
     Batch {
         request: ApiRequest::TriageFindings(request),

@@ -79,9 +79,7 @@ fn answer_reads(t: &mut Triage, outbox: &mut Outbox, server: &[Target]) {
             .requests()
             .into_iter()
             .find_map(|(rid, r)| match r {
-                ApiRequest::MatchingTargets(r) if rid == id => {
-                    Some(r.filter.clone().unwrap_or_default().ids)
-                }
+                ApiRequest::TargetsById(ids) if rid == id => Some(ids.clone()),
                 _ => None,
             })
             .expect("a read by id");
