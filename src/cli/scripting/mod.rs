@@ -8,6 +8,7 @@
 //! compiles and runs the expression; `sink` writes the items.
 
 mod deep;
+mod formats;
 mod jq;
 pub mod shape;
 mod sink;
