@@ -11,8 +11,8 @@
 
 use crate::api::model::{IssueFiltersRequest, IssueFiltersResponse};
 use crate::cli::UsageError;
-use crate::config::SavedView;
 use crate::cli::{Session, names_cache};
+use crate::config::SavedView;
 use crate::filter_spec::{self as filters, NamedField, Unknown};
 use crate::text::one_line;
 use std::cell::Cell;
