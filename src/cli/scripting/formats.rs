@@ -4,10 +4,12 @@
 //! `@base64`, `@base64d`) are jaq's own. Being filters named `@…`, they
 //! also serve the format strings, `@csv "\(...)"`.
 
-use super::deep::Data;
 use jaq_core::native::{Fun, v};
 use jaq_core::{Error, Exn, Native, box_iter::box_once};
 use jaq_json::Val;
+
+/// As `deep::Data` (which builds on this module, so not imported).
+type Data = jaq_core::data::JustLut<Val>;
 
 /// jaq's definitions these replace.
 pub(super) const REPLACED: [&str; 2] = ["@sh", "@html"];
