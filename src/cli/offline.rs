@@ -44,6 +44,7 @@ pub async fn open(path: &Path) -> Result<Opened, Failure> {
             demo: Some(server),
             discovered: None,
             profile: None,
+            views: Vec::new(),
         },
         header,
     })

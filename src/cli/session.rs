@@ -17,6 +17,8 @@ pub struct Session {
     pub discovered: Option<Deployment>,
     /// The profile in force (what the names kept for completion are of).
     pub profile: Option<String>,
+    /// The saved views of the profile, for `--view NAME`.
+    pub views: Vec<crate::config::SavedView>,
 }
 
 impl Session {
@@ -28,6 +30,7 @@ impl Session {
     pub(super) async fn open_quiet(settings: &Effective, quiet: bool) -> Result<Session, Failure> {
         let mut session = Self::connect(settings, quiet).await?;
         session.profile = settings.profile.as_ref().map(|p| p.value.clone());
+        session.views = settings.saved_views();
         Ok(session)
     }
 
@@ -38,6 +41,7 @@ impl Session {
                 demo: None,
                 discovered: None,
                 profile: None,
+                views: Vec::new(),
             }),
             Target::Discover(cfg) => {
                 let (client, deployment) = discover(client_config(cfg)).await?;
@@ -47,6 +51,7 @@ impl Session {
                     demo: None,
                     discovered: Some(deployment),
                     profile: None,
+                    views: Vec::new(),
                 })
             }
             Target::Demo => {
@@ -75,6 +80,7 @@ impl Session {
                     demo: Some(server),
                     discovered: None,
                     profile: None,
+                    views: Vec::new(),
                 })
             }
         }

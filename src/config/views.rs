@@ -19,6 +19,15 @@ pub struct SavedView {
 }
 
 impl SavedView {
+    /// Its filters as `(FIELD, VALUE)` pairs: what the TUI's `:view` and
+    /// the CLI's `--view` both build their filter from.
+    pub fn pairs(&self) -> Result<Vec<(String, String)>, String> {
+        self.filters
+            .iter()
+            .map(|f| crate::filter_spec::split_pair(f).map_err(|e| e.0))
+            .collect()
+    }
+
     /// What the view sets, in a line: `sort severity ↑ · severity=critical`.
     pub fn summary(&self) -> String {
         let mut parts = Vec::new();

@@ -321,3 +321,28 @@ fn following_asks_the_largest_page_unless_limit_says_otherwise() {
         assert!(help.contains(says), "{says:?} not in {help}");
     }
 }
+
+/// jq's formats in `--jq`: one CSV row a finding, as jq prints it.
+#[test]
+fn jq_formats_a_row_of_csv_for_each_finding() {
+    let server = Server::start(300);
+    let (code, stdout, stderr) = server.run(&["issues", "--max", "3", "--format", "ndjson"]);
+    assert_eq!(code, 0, "{stderr}");
+    let want: Vec<String> = stdout
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            let (id, severity) = (&v["issue"]["id"], &v["issue"]["severity"]);
+            format!(
+                "\"{}\",\"{}\"",
+                id.as_str().unwrap(),
+                severity.as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(want.len(), 3);
+    let csv = "[.id, .severity] | @csv";
+    let (code, stdout, stderr) = server.run(&["issues", "--max", "3", "--jq", csv]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), want);
+}

@@ -15,6 +15,7 @@ mod cli_scm;
 mod cli_scripting;
 mod cli_snapshots;
 mod cli_triage;
+mod cli_views;
 mod client_faults;
 mod config;
 mod contract;

@@ -79,17 +79,7 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
     crate::cli::write::json_output(&args.sending.format)?;
     let probe = Names::unchecked(LIST_NAMES);
     // Usage errors now, before connecting.
-    if args
-        .filters
-        .request(&probe, "--filter", &[])?
-        .issue_types
-        .len()
-        > 1
-    {
-        return Err(Failure::Usage(
-            "a memory takes one issue type (--type): give one or none".into(),
-        ));
-    }
+    one_type(&args.filters.request(&probe, "--filter", &[])?)?;
     let session = Session::open(settings).await?;
     let client = &session.client;
     permissions::authorized(client, FindingAction::Remember).await?;
@@ -97,6 +87,8 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
         args.filters.request(n, "--filter", &[])
     })
     .await?;
+    // Again with a saved view's types (`--view`), read once connected.
+    one_type(&list)?;
     let filter = list.filter.clone().unwrap_or_default();
     let request = CreateMemoryFromTriageRequest {
         deployment_id: None,
@@ -159,4 +151,14 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
         ));
     }
     send::print(json, &answer, &lines)
+}
+
+/// A memory takes one issue type, or none.
+fn one_type(list: &crate::api::model::ListIssuesRequest) -> Result<(), Failure> {
+    if list.issue_types.len() > 1 {
+        return Err(Failure::Usage(
+            "a memory takes one issue type (--type): give one or none".into(),
+        ));
+    }
+    Ok(())
 }

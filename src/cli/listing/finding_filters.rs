@@ -8,6 +8,7 @@ use super::{FilterArgs, list, offered, push_all};
 use crate::api::Client;
 use crate::api::model::*;
 use crate::cli::{Failure, UsageError, offer};
+use crate::config::SavedView;
 use crate::filter_spec::{self as filters, LIST_FILTER};
 use clap::{Args, ValueHint};
 
@@ -17,6 +18,12 @@ use clap::{Args, ValueHint};
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Filters")]
 pub struct FindingFilters {
+    /// A saved view (the TUI's `:save NAME`; `config show` lists them):
+    /// its filters and sort, as the TUI's `:view NAME` sets them. A flag
+    /// given beside it replaces the view's value of the field it sets (the
+    /// filter field, or the sort); the view's other fields stay
+    #[arg(long, value_name = "NAME", value_hint = ValueHint::Other)]
+    view: Option<String>,
     #[command(flatten)]
     filters: FilterArgs,
     /// Issue type: code, sca, secrets, research, ai-code (LIST)
@@ -115,6 +122,10 @@ impl FindingFilters {
         let given = self.filters.pairs(LIST_FILTER)?;
         names.check_pairs(&given)?;
         pairs.extend(given);
+        let view = self.saved_view(names)?;
+        if let Some(view) = view {
+            pairs = with_view(pairs, view)?;
+        }
         // `cves` narrows supply-chain findings only (the published filter
         // applies to that type): on its own, --cve asks for that type.
         if !cves.is_empty() && !pairs.iter().any(|(k, _)| k == "issueTypes") {
@@ -123,6 +134,11 @@ impl FindingFilters {
         let selection: Option<ListSelection> = filters::build(LIST_FILTER, "issues", &pairs)?;
         let mut req = ListIssuesRequest::default();
         selection.unwrap_or_default().apply_to(&mut req);
+        if let Some(view) = view {
+            // The command's sort flags, given, replace these.
+            req.sort_by = view.sort_by.clone();
+            req.sort_direction = view.direction.clone();
+        }
         if self.first_detected()?.is_set() {
             // Compared on the client: the items must carry the time.
             req.include_first_detected_at = Some(true);
@@ -146,6 +162,7 @@ impl FindingFilters {
             &self.filters.filter,
         ];
         !states.is_empty()
+            || self.view.is_some()
             || lists.iter().any(|l| !l.is_empty())
             || [
                 &self.since,
@@ -155,6 +172,27 @@ impl FindingFilters {
             ]
             .iter()
             .any(|t| t.is_some())
+    }
+
+    /// The view `--view` names, once the settings are read (`names`); one
+    /// not saved is a usage error naming those there are.
+    fn saved_view<'v>(&self, names: &Names<'v>) -> Result<Option<&'v SavedView>, UsageError> {
+        let (Some(name), Some(views)) = (&self.view, names.views()) else {
+            return Ok(None);
+        };
+        if let Some(view) = views.iter().find(|v| &v.name == name) {
+            return Ok(Some(view));
+        }
+        let known: Vec<&str> = views.iter().map(|v| v.name.as_str()).collect();
+        let there = if known.is_empty() {
+            "none is saved (`:save NAME` in the TUI saves one)".to_owned()
+        } else {
+            format!("saved views: {}", known.join(", "))
+        };
+        Err(UsageError(format!(
+            "--view {}: no such view; {there}",
+            crate::text::one_line(name)
+        )))
     }
 
     /// The first-detection window of the flags.
@@ -170,6 +208,20 @@ impl FindingFilters {
             self.first_detected_until.as_deref(),
         )
     }
+}
+
+/// The flags' `pairs` with `view`'s: a field a flag sets is the flag's
+/// alone, the view's other fields stay (the TUI's filter form alike).
+fn with_view(
+    mut pairs: Vec<(String, String)>,
+    view: &SavedView,
+) -> Result<Vec<(String, String)>, UsageError> {
+    let from_view = view
+        .pairs()
+        .map_err(|e| UsageError(format!("view {}: {e}", crate::text::one_line(&view.name))))?;
+    let set: std::collections::HashSet<String> = pairs.iter().map(|(k, _)| k.clone()).collect();
+    pairs.extend(from_view.into_iter().filter(|(k, _)| !set.contains(k)));
+    Ok(pairs)
 }
 
 impl FindingFilters {

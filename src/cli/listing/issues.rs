@@ -72,20 +72,19 @@ impl IssuesArgs {
             // Compared on the client: the items must carry the time.
             req.include_first_detected_at = Some(true);
         }
-        req.sort_by = self
-            .sort
-            .as_deref()
-            .map(|s| {
-                parse_enum(
-                    "sort field",
-                    s,
-                    SortBy::parse_known,
-                    SortBy::ALL,
-                    SortBy::label,
-                )
-            })
-            .transpose()?;
-        req.sort_direction = direction(self.asc, self.desc);
+        // A sort flag replaces a view's (`--view`).
+        if let Some(s) = self.sort.as_deref() {
+            req.sort_by = Some(parse_enum(
+                "sort field",
+                s,
+                SortBy::parse_known,
+                SortBy::ALL,
+                SortBy::label,
+            )?);
+        }
+        if let Some(d) = direction(self.asc, self.desc) {
+            req.sort_direction = Some(d);
+        }
         req.limit = page_size(&self.followed(false));
         for flag in list(&self.include) {
             match flag.as_str() {

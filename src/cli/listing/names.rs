@@ -12,6 +12,7 @@
 use crate::api::model::{IssueFiltersRequest, IssueFiltersResponse};
 use crate::cli::UsageError;
 use crate::cli::{Session, names_cache};
+use crate::config::SavedView;
 use crate::filter_spec::{self as filters, NamedField, Unknown};
 use crate::text::one_line;
 use std::cell::Cell;
@@ -22,6 +23,9 @@ pub struct Names<'a> {
     fields: &'static [NamedField],
     /// Whether a name was given that the deployment's list would check.
     asked: Cell<bool>,
+    /// The saved views `--view` names, once the settings are read (none
+    /// before connecting: a view is applied, and checked, once connected).
+    views: Option<&'a [SavedView]>,
 }
 
 impl<'a> Names<'a> {
@@ -36,7 +40,21 @@ impl<'a> Names<'a> {
             known,
             fields,
             asked: Cell::new(false),
+            views: None,
         }
+    }
+
+    /// With the saved views of the settings.
+    pub fn with_views(self, views: &'a [SavedView]) -> Self {
+        Names {
+            views: Some(views),
+            ..self
+        }
+    }
+
+    /// The saved views, once the settings are read.
+    pub fn views(&self) -> Option<&'a [SavedView]> {
+        self.views
     }
 
     /// Whether any name given needs the deployment's names.
@@ -128,7 +146,7 @@ pub async fn checked<R>(
     build: impl Fn(&Names) -> Result<R, UsageError>,
 ) -> Result<R, UsageError> {
     let known = fetch(session, probe.asked()).await;
-    build(&Names::of(known.as_ref(), probe.fields))
+    build(&Names::of(known.as_ref(), probe.fields).with_views(&session.views))
 }
 
 /// The deployment's filter values (`IssuesService_GetIssueFilters`), when

@@ -34,6 +34,8 @@ pub(super) fn std_defs() -> impl Iterator<Item = Def<&'static str>> {
     jaq_core::defs()
         .chain(jaq_std::defs())
         .chain(jaq_json::defs())
+        // Replaced by jq's own wording (`formats`).
+        .filter(|def| !super::formats::REPLACED.contains(&def.name))
 }
 
 pub(super) fn std_funs() -> impl Iterator<Item = jaq_core::native::Fun<Data>> {
@@ -106,6 +108,7 @@ pub(super) fn std_funs() -> impl Iterator<Item = jaq_core::native::Fun<Data>> {
             ),
             (DEEP, [Bind::Fun(())].into(), deep),
         ])
+        .chain(super::formats::funs())
 }
 
 fn fail<'a, T: 'a>(message: String) -> jaq_core::box_iter::BoxIter<'a, Result<T, Exn<'a, Val>>> {

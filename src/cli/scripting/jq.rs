@@ -497,4 +497,74 @@ mod tests {
             [r#"[["a"]]"#, r#"{"a":2}"#]
         );
     }
+
+    /// jq 1.7's formats, as its manual shows them; as format strings too.
+    #[test]
+    fn jqs_formats_are_there_as_jq_words_them() {
+        for (code, input, want) in [
+            (
+                "@csv",
+                r#"[1,"one","a\"b",true,null,1.5]"#,
+                r#""1,\"one\",\"a\"\"b\",true,,1.5""#,
+            ),
+            (
+                "@tsv",
+                r#"["a\tb","c\nd\re\\",null,2,false]"#,
+                r#""a\\tb\tc\\nd\\re\\\\\t\t2\tfalse""#,
+            ),
+            (
+                "@sh \"echo \\(.)\"",
+                r#""O'Hara's Ale""#,
+                r#""echo 'O'\\''Hara'\\''s Ale'""#,
+            ),
+            ("@sh", r#"["a b",1,null]"#, r#""'a b' 1 null""#),
+            ("@json", r#"[1,"x"]"#, r#""[1,\"x\"]""#),
+            ("@text", "[1]", r#""[1]""#),
+            (
+                "@html",
+                r#""<a href='x'>&\"</a>""#,
+                r#""&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;""#,
+            ),
+            ("@uri", r#""ö a-_.~/""#, r#""%C3%B6%20a-_.~%2F""#),
+            (
+                "@base64",
+                r#""This is a message""#,
+                r#""VGhpcyBpcyBhIG1lc3NhZ2U=""#,
+            ),
+            (
+                "@base64d",
+                r#""VGhpcyBpcyBhIG1lc3NhZ2U=""#,
+                r#""This is a message""#,
+            ),
+            ("@csv \"row: \\(.)\"", r#"[1,"a"]"#, r#""row: 1,\"a\"""#),
+        ] {
+            assert_eq!(outputs(code, input).unwrap(), [want], "{code} of {input}");
+        }
+        for (code, input, want) in [
+            (
+                "@csv",
+                r#"[1,"one",[1]]"#,
+                "array ([1]) is not valid in a csv row",
+            ),
+            (
+                "@csv",
+                r#"[{"a":1}]"#,
+                r#"object ({"a":1}) is not valid in a csv row"#,
+            ),
+            (
+                "@csv",
+                r#""x""#,
+                r#"string ("x") cannot be csv-formatted, only an array can be"#,
+            ),
+            ("@tsv", "[[]]", "array ([]) is not valid in a tsv row"),
+            (
+                "@sh",
+                r#"{"a":1}"#,
+                r#"object ({"a":1}) can not be escaped for shell"#,
+            ),
+            ("@sh", "[[1]]", "array ([1]) can not be escaped for shell"),
+        ] {
+            assert_eq!(outputs(code, input).unwrap_err(), want, "{code} of {input}");
+        }
+    }
 }

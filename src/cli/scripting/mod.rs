@@ -8,6 +8,7 @@
 //! compiles and runs the expression; `sink` writes the items.
 
 mod deep;
+mod formats;
 mod jq;
 pub mod shape;
 mod sink;
@@ -43,7 +44,9 @@ pub struct ScriptArgs {
     /// pages --all follows; `input` and `inputs` are not available. For the
     /// whole list as one array, use --format json and an external jq. A bad
     /// expression exits 2 before anything is sent; one that fails on an
-    /// item exits 1 naming the item.
+    /// item exits 1 naming the item. jq's formats are there: @csv, @tsv,
+    /// @sh, @json, @text, @html, @uri, @base64, @base64d
+    /// (--jq '[.id, .severity] | @csv': one CSV row an item).
     #[arg(long, value_name = "EXPR", value_hint = ValueHint::Other)]
     jq: Option<String>,
     /// Exit with N when at least one item is printed (after printing them

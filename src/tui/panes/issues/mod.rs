@@ -233,12 +233,7 @@ impl IssuesPane {
 
     /// Sets the sort and filters of a saved view (without loading).
     pub fn apply_view(&mut self, view: &SavedView) -> Result<(), String> {
-        let pairs = view
-            .filters
-            .iter()
-            .map(|f| filter_spec::split_pair(f))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.0)?;
+        let pairs = view.pairs()?;
         let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs)
                 .map_err(|e| format!("view {}: {}", view.name, e.0))?;
