@@ -162,9 +162,12 @@ pub fn grouped_all<'a>(plan: impl IntoIterator<Item = Planned<'a>>) -> Vec<Group
     grouping(plan, false)
 }
 
+/// What puts findings in one request: archived or not, state, reason, note.
+type GroupKey<'a> = (bool, &'a str, Option<&'a str>, Option<&'a str>);
+
 fn grouping<'a>(plan: impl IntoIterator<Item = Planned<'a>>, skip_unchanged: bool) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
-    let mut at: HashMap<(bool, &str, Option<&str>, Option<&str>), usize> = HashMap::new();
+    let mut at: HashMap<GroupKey, usize> = HashMap::new();
     for Planned {
         id,
         archived,
