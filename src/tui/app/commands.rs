@@ -35,7 +35,12 @@ impl App {
                 self.with_pane(pane, |p, cx| p.command(name, &args, cx))
                     .unwrap_or_else(|| Err(format!("unknown command :{name}")))
             }
-            None => Err(self.unknown(name)),
+            None => {
+                // Only the status line: a popup would swallow the next key
+                // (`:w` then `q`).
+                self.status = Some(self.unknown(name));
+                return;
+            }
         };
         if let Err(message) = result {
             self.status = Some(message.clone());

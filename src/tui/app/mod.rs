@@ -10,6 +10,7 @@ mod commands;
 mod exporting;
 mod exporting_view;
 mod fetching;
+pub mod help;
 mod preview;
 mod quitting;
 mod triage;
@@ -405,6 +406,10 @@ impl App {
         };
         let contexts = self.contexts();
         let Some(action) = self.keymap.action(&contexts, &k) else {
+            // A key that does nothing says so, rather than nothing at all.
+            if self.overlay.is_none() {
+                self.status = Some(format!("{k}: not bound here (? lists the keys)"));
+            }
             return;
         };
         self.on_action(action);
@@ -432,20 +437,17 @@ impl App {
 
     fn on_action(&mut self, action: Action) {
         // Overlays first.
-        match &mut self.overlay {
-            Some(Overlay::Help { scroll }) => {
-                match action {
-                    Action::Down => *scroll = scroll.saturating_add(1),
-                    Action::Up => *scroll = scroll.saturating_sub(1),
-                    _ => self.overlay = None,
-                }
-                return;
-            }
-            Some(Overlay::Error { .. }) => {
-                self.overlay = None;
-                return;
-            }
-            _ => {}
+        if let Some(Overlay::Help { scroll }) = self.overlay {
+            // The help's end, from the state and the body's geometry.
+            let shown = help::HelpBox::new(self, self.geometry.screen.body);
+            self.overlay = shown
+                .scrolled(scroll, action)
+                .map(|scroll| Overlay::Help { scroll });
+            return;
+        }
+        if let Some(Overlay::Error { .. }) = self.overlay {
+            self.overlay = None;
+            return;
         }
         if self.on_app_action(action) {
             return;

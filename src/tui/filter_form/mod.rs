@@ -47,6 +47,8 @@ pub struct FilterForm {
     /// Tab pressed again: the value typed before the first Tab, and which
     /// candidate is shown.
     completing: Option<(String, usize)>,
+    /// Reopened from edits left with Esc, not applied (said in the form).
+    pub draft: bool,
 }
 
 impl FilterForm {
@@ -76,6 +78,7 @@ impl FilterForm {
             views: Vec::new(),
             offered: Vec::new(),
             completing: None,
+            draft: false,
         }
     }
 
@@ -162,6 +165,39 @@ impl FilterForm {
 
     pub fn prev(&mut self) {
         self.selected = (self.selected + self.rows() - 1) % self.rows();
+    }
+
+    /// `g`: the first field.
+    pub fn first(&mut self) {
+        self.selected = 0;
+    }
+
+    /// `G`: the Apply row, so that Enter there applies.
+    pub fn last(&mut self) {
+        self.selected = self.schema.len();
+    }
+
+    /// Whether the fields say something else than `other`'s (the form of
+    /// the filter in force): Esc keeps such edits as a draft.
+    pub fn differs_from(&self, other: &FilterForm) -> bool {
+        self.values != other.values || self.editing.is_some()
+    }
+
+    /// The field being typed in keeps what is typed.
+    fn keep_typed(&mut self) {
+        if let Some(input) = self.editing.take()
+            && let Some(FieldValue::Text(t)) = self.values.get_mut(self.selected)
+        {
+            *t = input.value().to_owned();
+        }
+        self.completing = None;
+    }
+
+    /// `Ctrl-s`: applies from any field, what is being typed included.
+    pub fn apply(&mut self) -> FormOutcome {
+        self.keep_typed();
+        self.selected = self.schema.len();
+        self.submit()
     }
 
     /// Space: cycles a boolean any → true → false.

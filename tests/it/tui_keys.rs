@@ -1,0 +1,153 @@
+//! vim and lazygit hands: the filter form from the keyboard, paging with
+//! Ctrl-f/Ctrl-b, `[`/`]` between panes, `g`/`G` in the help, and keys that
+//! do nothing saying so.
+
+use crate::common;
+
+use common::Harness;
+use crossterm::event::KeyCode;
+use findings_tui::filter_spec::LIST_FILTER;
+
+async fn harness(w: u16, h: u16) -> Harness {
+    let mut h = Harness::new(2000, w, h).await;
+    h.start().await;
+    h
+}
+
+fn row_of(name: &str) -> usize {
+    LIST_FILTER.iter().position(|f| f.name == name).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_form_moves_with_j_k_g_g_and_applies_with_ctrl_s() {
+    let mut h = harness(120, 35).await;
+    h.key(KeyCode::Char('f'));
+    let selected = |h: &Harness| h.app.issues().form.as_ref().unwrap().selected;
+    h.keys("jj");
+    assert_eq!(selected(&h), 2);
+    h.keys("k");
+    assert_eq!(selected(&h), 1);
+    h.keys("G");
+    assert_eq!(selected(&h), LIST_FILTER.len(), "G: [ Apply filters ]");
+    h.keys("g");
+    assert_eq!(selected(&h), 0);
+    h.key(KeyCode::End);
+    assert_eq!(selected(&h), LIST_FILTER.len());
+    h.key(KeyCode::Home);
+    assert_eq!(selected(&h), 0);
+    // On a text field being typed into, j and k are letters.
+    for _ in 0..row_of("issueTypes") {
+        h.keys("j");
+    }
+    h.key(KeyCode::Enter);
+    h.keys("sca");
+    // Ctrl-s applies from the field typed in, what is typed included.
+    h.ctrl('s');
+    h.settle().await;
+    assert!(h.app.issues().form.is_none());
+    assert!(h.screen().contains("issueTypes=sca"), "{}", h.screen());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn esc_keeps_the_edits_as_a_draft_that_f_reopens() {
+    let mut h = harness(120, 35).await;
+    h.key(KeyCode::Char('f'));
+    for _ in 0..row_of("refs") {
+        h.keys("j");
+    }
+    h.key(KeyCode::Enter);
+    h.keys("main");
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Esc);
+    assert!(h.app.issues().form.is_none());
+    assert!(h.screen().contains("draft"), "{}", h.screen());
+    assert!(
+        h.app.issues().selection.filter.refs.is_empty(),
+        "not applied"
+    );
+    h.key(KeyCode::Char('f'));
+    let screen = h.screen();
+    assert!(screen.contains("main"), "{screen}");
+    assert!(screen.contains("not applied"), "{screen}");
+    // `u` puts the fields back as in force: the draft is gone.
+    h.keys("u");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('f'));
+    assert!(!h.screen().contains("not applied"));
+    assert!(!h.screen().contains("main"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_f_and_ctrl_b_page_the_list() {
+    let mut h = harness(120, 35).await;
+    let rows = h.app.list_height();
+    assert!(rows > 2);
+    h.ctrl('f');
+    let after = h.app.issues().list.selected;
+    assert!(after >= rows - 1, "a page down: {after} of {rows}");
+    h.ctrl('b');
+    assert_eq!(h.app.issues().list.selected, 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn brackets_go_to_the_previous_and_next_pane() {
+    let mut h = harness(120, 35).await;
+    assert_eq!(h.app.pane.0, "issues");
+    h.keys("]");
+    assert_eq!(h.app.pane.0, "agentic");
+    h.keys("[");
+    h.keys("[");
+    assert_eq!(h.app.pane.0, "report");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn help_g_goes_to_the_end_and_k_moves_up_from_there_at_once() {
+    let mut h = harness(80, 24).await;
+    h.key(KeyCode::Char('?'));
+    let top = h.screen();
+    h.keys("G");
+    let end = h.screen();
+    assert_ne!(top, end, "G scrolls");
+    // Further down changes nothing: the end is the end.
+    h.keys("j");
+    assert_eq!(h.screen(), end);
+    h.ctrl('f');
+    assert_eq!(h.screen(), end);
+    // One k from the end moves up at once.
+    h.keys("k");
+    assert_ne!(h.screen(), end, "k moved");
+    h.keys("g");
+    assert_eq!(h.screen(), top);
+    h.ctrl('f');
+    assert_ne!(h.screen(), top);
+    h.ctrl('b');
+    assert_eq!(h.screen(), top);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unknown_command_does_not_swallow_the_next_key() {
+    let mut h = harness(120, 35).await;
+    h.keys(":w");
+    h.key(KeyCode::Enter);
+    assert!(h.screen().contains("unknown command :w"), "{}", h.screen());
+    assert!(h.app.overlay.is_none());
+    h.keys("q");
+    assert!(h.app.quit, "q quits at once");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unbound_key_says_so_and_typed_input_is_left_alone() {
+    let mut h = harness(120, 35).await;
+    h.ctrl('x');
+    assert!(
+        h.screen()
+            .contains("Ctrl-x: not bound here (? lists the keys)"),
+        "{}",
+        h.screen()
+    );
+    // In a prompt, the key is the prompt's.
+    h.keys("/");
+    h.keys("ZZ");
+    assert!(!h.screen().contains("not bound"));
+    assert_eq!(h.app.issues().local_input.as_ref().unwrap().value(), "ZZ");
+}
