@@ -151,3 +151,37 @@ async fn an_unbound_key_says_so_and_typed_input_is_left_alone() {
     assert!(!h.screen().contains("not bound"));
     assert_eq!(h.app.issues().local_input.as_ref().unwrap().value(), "ZZ");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_report_repository_filter_completes_with_tab_and_one_esc_closes_it() {
+    let mut h = Harness::new(300, 120, 40).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    h.key(KeyCode::Char('/'));
+    h.until("the names arrive", |app| app.report().known.is_known())
+        .await;
+    let typed = |h: &Harness| {
+        h.app
+            .report()
+            .repo_input
+            .as_ref()
+            .map(|i| i.value().to_owned())
+    };
+    // Tab completes as the filter form's fields do, the last of a list.
+    h.keys("acme/web, pay");
+    h.key(KeyCode::Tab);
+    assert_eq!(typed(&h).as_deref(), Some("acme/web, acme/payments-api"));
+    // A refusal is said in the prompt; one Esc closes it, and the keys
+    // after are keys again.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('/'));
+    h.keys("payments-api");
+    h.key(KeyCode::Enter);
+    assert!(h.screen().contains("did you mean acme/payments-api?"));
+    assert_eq!(typed(&h).as_deref(), Some("payments-api"));
+    h.key(KeyCode::Esc);
+    assert_eq!(typed(&h), None, "one Esc closes the prompt");
+    h.keys("2");
+    assert_eq!(h.app.pane.0, "issues");
+}

@@ -4,7 +4,10 @@
 //! field is edited, Tab completes its last value from the values it takes
 //! (an enum's, or those the server knows for a free field).
 
+pub mod completing;
 pub mod view;
+
+use completing::Completing;
 
 use crate::filter_spec::{self, Field, FieldKind};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -44,9 +47,8 @@ pub struct FilterForm {
     pub views: Vec<(String, String)>,
     /// The values the server knows for free fields, by field name.
     pub offered: Vec<(&'static str, Vec<String>)>,
-    /// Tab pressed again: the value typed before the first Tab, and which
-    /// candidate is shown.
-    completing: Option<(String, usize)>,
+    /// Tab's cycle through the candidates.
+    completing: Completing,
     /// Reopened from edits left with Esc, not applied (said in the form).
     pub draft: bool,
 }
@@ -77,7 +79,7 @@ impl FilterForm {
             error: None,
             views: Vec::new(),
             offered: Vec::new(),
-            completing: None,
+            completing: Completing::default(),
             draft: false,
         }
     }
@@ -94,15 +96,11 @@ impl FilterForm {
         let Some(field) = self.schema.get(self.selected) else {
             return Vec::new();
         };
-        let typed = match (&self.editing, &self.completing) {
-            (Some(_), Some((typed, _))) => typed.clone(),
-            (Some(input), None) => input.value().to_owned(),
-            (None, _) => String::new(),
+        let typed = match &self.editing {
+            Some(input) => self.completing.typed(input),
+            None => String::new(),
         };
-        let partial = match typed.rsplit_once(',') {
-            Some((_, last)) if field.kind.is_list() => last,
-            _ => typed.as_str(),
-        };
+        let partial = Completing::partial(&typed, field.kind.is_list());
         let known = |name: &str| {
             self.offered
                 .iter()
@@ -116,26 +114,13 @@ impl FilterForm {
     /// Tab while editing: the next candidate in place of the last value.
     fn complete(&mut self) {
         let candidates = self.candidates();
-        let Some(input) = &mut self.editing else {
-            return;
-        };
-        if candidates.is_empty() {
-            return;
-        }
-        let (typed, k) = match &self.completing {
-            Some((typed, k)) => (typed.clone(), (k + 1) % candidates.len()),
-            None => (input.value().to_owned(), 0),
-        };
         let list = self
             .schema
             .get(self.selected)
             .is_some_and(|f| f.kind.is_list());
-        let done = match typed.rsplit_once(',') {
-            Some((done, _)) if list => format!("{done}, "),
-            _ => String::new(),
-        };
-        *input = Input::new(format!("{done}{}", candidates[k]));
-        self.completing = Some((typed, k));
+        if let Some(input) = &mut self.editing {
+            self.completing.tab(input, list, &candidates);
+        }
     }
 
     /// Offers saved views (name, summary) as rows after Clear all.
@@ -190,7 +175,7 @@ impl FilterForm {
         {
             *t = input.value().to_owned();
         }
-        self.completing = None;
+        self.completing.reset();
     }
 
     /// `Ctrl-s`: applies from any field, what is being typed included.
@@ -246,7 +231,7 @@ impl FilterForm {
         match &self.values[self.selected] {
             FieldValue::Text(t) => {
                 self.editing = Some(Input::new(t.clone()));
-                self.completing = None;
+                self.completing.reset();
             }
             FieldValue::Tri(_) => self.toggle(),
         }
@@ -261,7 +246,7 @@ impl FilterForm {
         if key.code == KeyCode::Tab {
             return self.complete();
         }
-        self.completing = None;
+        self.completing.reset();
         match key.code {
             KeyCode::Enter => {
                 let value = input.value().to_owned();
