@@ -185,3 +185,32 @@ async fn the_report_repository_filter_completes_with_tab_and_one_esc_closes_it()
     h.keys("2");
     assert_eq!(h.app.pane.0, "issues");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_triage_review_goes_to_its_end_with_g_and_k_moves_up_from_there_at_once() {
+    let mut h = harness(80, 14).await;
+    h.keys("T");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let scroll = |h: &Harness| h.app.triage.scroll;
+    let top = h.screen();
+    assert!(top.contains("Review"), "{top}");
+    h.keys("G");
+    let end = scroll(&h);
+    assert!(end > 0, "G goes to the end");
+    let at_end = h.screen();
+    assert_ne!(at_end, top);
+    // Past the end is the end.
+    h.keys("j");
+    h.ctrl('f');
+    assert_eq!(scroll(&h), end);
+    h.keys("k");
+    assert_eq!(scroll(&h), end - 1, "k from the end moves at once");
+    assert_ne!(h.screen(), at_end);
+    h.keys("g");
+    assert_eq!(scroll(&h), 0);
+    h.ctrl('f');
+    assert!(scroll(&h) > 0, "Ctrl-f pages");
+    h.ctrl('b');
+    assert_eq!(scroll(&h), 0);
+}
