@@ -144,6 +144,26 @@ impl Default for ScrollBound {
     }
 }
 
+impl ScrollBound {
+    /// The scroll after `action` from `scroll` (lines, pages, top, end),
+    /// never past the end; `None`: the action does not scroll.
+    pub fn after(&self, scroll: u16, action: crate::tui::keymap::Action) -> Option<u16> {
+        use crate::tui::keymap::Action;
+        let page = self.page.max(1);
+        let scroll = scroll.min(self.end);
+        let next = match action {
+            Action::Down => scroll.saturating_add(1),
+            Action::Up => scroll.saturating_sub(1),
+            Action::Top => 0,
+            Action::Bottom => self.end,
+            Action::PageDown => scroll.saturating_add(page),
+            Action::PageUp => scroll.saturating_sub(page),
+            _ => return None,
+        };
+        Some(next.min(self.end))
+    }
+}
+
 /// A dialog of `lines` in `body`: the rows of text it shows (as tall as
 /// its lines need, up to the body, inside its borders) and the scroll
 /// that shows its last line at the bottom, so update keeps the scroll

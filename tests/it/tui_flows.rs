@@ -613,7 +613,7 @@ async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
     type_path(&mut h, &path);
     h.key(KeyCode::Enter);
     h.settle().await;
-    let Some(Overlay::Error { title, message }) = &h.app.overlay else {
+    let Some(Overlay::Error { title, message, .. }) = &h.app.overlay else {
         panic!("a popup says why: {:?}", h.app.status);
     };
     assert_eq!(title, "Export failed");

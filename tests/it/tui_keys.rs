@@ -214,3 +214,30 @@ async fn the_triage_review_goes_to_its_end_with_g_and_k_moves_up_from_there_at_o
     h.ctrl('b');
     assert_eq!(scroll(&h), 0);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_error_scrolls_to_its_end_with_g_and_k_moves_up_from_there_at_once() {
+    use findings_tui::tui::app::Overlay;
+    let mut h = harness(80, 16).await;
+    // The error names every valid field: longer than the popup.
+    h.keys(":filter bogus=1");
+    h.key(KeyCode::Enter);
+    let scroll = |h: &Harness| match &h.app.overlay {
+        Some(Overlay::Error { scroll, .. }) => Some(*scroll),
+        _ => None,
+    };
+    assert_eq!(scroll(&h), Some(0), "{}", h.screen());
+    let top = h.screen();
+    h.keys("G");
+    let end = scroll(&h).expect("G scrolls, it does not dismiss");
+    assert!(end > 0);
+    assert_ne!(h.screen(), top);
+    h.keys("j");
+    assert_eq!(scroll(&h), Some(end), "past the end is the end");
+    h.keys("k");
+    assert_eq!(scroll(&h), Some(end - 1), "k from the end moves at once");
+    h.keys("g");
+    assert_eq!(scroll(&h), Some(0));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+}

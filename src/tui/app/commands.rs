@@ -18,10 +18,7 @@ impl App {
                 let words = line.trim_start().trim_start_matches(name);
                 if let Err(message) = self.triage_command(words, name == "triage-all") {
                     self.status = Some(message.clone());
-                    self.overlay = Some(Overlay::Error {
-                        title: "Triage".into(),
-                        message,
-                    });
+                    self.overlay = Some(Overlay::error("Triage", message));
                 }
                 return;
             }
@@ -44,10 +41,7 @@ impl App {
         };
         if let Err(message) = result {
             self.status = Some(message.clone());
-            self.overlay = Some(Overlay::Error {
-                title: "Command".into(),
-                message,
-            });
+            self.overlay = Some(Overlay::error("Command", message));
         }
     }
 

@@ -1,6 +1,7 @@
-//! The help overlay's content and box: a function of the state and the
-//! body's area, read by the view to draw it and by update to know where
-//! its end is (`G`, and `k` from the end moving at once).
+//! The help overlay's content and box, and the error popup's lines: a
+//! function of the state and the body's area, read by the view to draw
+//! them and by update to know where their end is (`G`, and `k` from the
+//! end moving at once).
 
 use super::App;
 use crate::tui::keymap::{Action, Context};
@@ -102,17 +103,20 @@ impl HelpBox {
     /// The offset after `action` from `scroll`, never past the end, so `k`
     /// from the end moves at once. `None`: the action closes the help.
     pub fn scrolled(&self, scroll: u16, action: Action) -> Option<u16> {
-        let max = self.max_scroll();
-        let page = self.rows().max(1);
-        let scroll = scroll.min(max);
-        Some(match action {
-            Action::Down => scroll.saturating_add(1).min(max),
-            Action::Up => scroll.saturating_sub(1),
-            Action::Top => 0,
-            Action::Bottom => max,
-            Action::PageDown => scroll.saturating_add(page).min(max),
-            Action::PageUp => scroll.saturating_sub(page),
-            _ => return None,
-        })
+        let bound = layout::ScrollBound {
+            end: self.max_scroll(),
+            page: self.rows(),
+        };
+        bound.after(scroll, action)
     }
+}
+
+/// The error popup's width, the body allowing.
+pub const ERROR_WIDTH: u16 = 76;
+
+/// The error popup's lines in `body`, wrapped inside its borders: the view
+/// draws them, update knows where they end.
+pub fn error_lines(message: &str, body: Rect) -> Vec<String> {
+    let width = ERROR_WIDTH.min(body.width).saturating_sub(2);
+    crate::tui::widgets::common::wrap(message, width as usize)
 }

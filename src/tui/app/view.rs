@@ -55,7 +55,11 @@ pub fn draw(f: &mut Frame, app: &App) {
     crate::tui::actions::draw(f, screen.body, &app.actions, &app.theme);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help(f, screen.body, app, *scroll),
-        Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),
+        Some(Overlay::Error {
+            title,
+            message,
+            scroll,
+        }) => error(f, screen.body, app, title, message, *scroll),
         Some(Overlay::Export(prompt)) => exporting_view::export_prompt(f, screen.body, app, prompt),
         Some(Overlay::CopyMenu(menu)) => exporting_view::copy_menu(f, screen.body, app, menu),
         Some(Overlay::Command(line)) => command_line(f, screen.status, app, line),
@@ -353,23 +357,35 @@ fn quit_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &super::QuitPrompt)
     f.render_widget(Paragraph::new(lines).block(block), popup);
 }
 
-fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str) {
-    let popup = layout::centered(body, 76, 10);
+fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str, scroll: u16) {
+    let lines = super::help::error_lines(message, body);
+    let (rows, end) = layout::dialog_rows(body, lines.len());
+    // As tall as the message, at least as before, the body allowing.
+    let popup = layout::centered(body, super::help::ERROR_WIDTH, (rows + 2).max(10));
     f.render_widget(Clear, popup);
+    let keys = if end > 0 {
+        format!(
+            " {} dismiss · j/k g/G scroll ",
+            app.keymap.hint(Context::POPUP, Action::Back)
+        )
+    } else {
+        format!(
+            " {} dismiss ",
+            app.keymap.hint(Context::POPUP, Action::Back)
+        )
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(
             format!(" {} ", safe(title)),
             app.theme.error(),
         ))
-        .title_bottom(format!(
-            " {} dismiss ",
-            app.keymap.hint(Context::POPUP, Action::Back)
-        ));
+        .title_bottom(keys);
+    let lines: Vec<Line> = lines.into_iter().map(Line::from).collect();
     f.render_widget(
-        Paragraph::new(crate::text::multi_line(message).into_owned())
+        Paragraph::new(lines)
             .block(block)
-            .wrap(Wrap { trim: false }),
+            .scroll((scroll.min(end), 0)),
         popup,
     );
 }
