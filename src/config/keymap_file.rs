@@ -101,6 +101,8 @@ pub enum Action {
     RelatedRepo,
     /// From a finding: the list narrowed to the same CVE.
     RelatedCve,
+    /// A form's fields back as what is in force (its draft dropped).
+    Revert,
 }
 
 /// A name a keymap file gives: a context's (`[[issues]]`) or a pane's

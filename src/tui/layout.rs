@@ -124,6 +124,56 @@ pub fn header_row(rows: Rect) -> Rect {
 }
 
 /// A centred box of at most `width` × `height` cells.
+/// Where a scrolling dialog's end is and how many rows it shows, from
+/// its lines and the body's geometry (set by the app before each key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScrollBound {
+    /// The scroll that shows the last line at the bottom.
+    pub end: u16,
+    /// Rows shown: a page.
+    pub page: u16,
+}
+
+impl Default for ScrollBound {
+    /// Not known yet: no end, pages of 10.
+    fn default() -> Self {
+        ScrollBound {
+            end: u16::MAX,
+            page: 10,
+        }
+    }
+}
+
+impl ScrollBound {
+    /// The scroll after `action` from `scroll` (lines, pages, top, end),
+    /// never past the end; `None`: the action does not scroll.
+    pub fn after(&self, scroll: u16, action: crate::tui::keymap::Action) -> Option<u16> {
+        use crate::tui::keymap::Action;
+        let page = self.page.max(1);
+        let scroll = scroll.min(self.end);
+        let next = match action {
+            Action::Down => scroll.saturating_add(1),
+            Action::Up => scroll.saturating_sub(1),
+            Action::Top => 0,
+            Action::Bottom => self.end,
+            Action::PageDown => scroll.saturating_add(page),
+            Action::PageUp => scroll.saturating_sub(page),
+            _ => return None,
+        };
+        Some(next.min(self.end))
+    }
+}
+
+/// A dialog of `lines` in `body`: the rows of text it shows (as tall as
+/// its lines need, up to the body, inside its borders) and the scroll
+/// that shows its last line at the bottom, so update keeps the scroll
+/// within it.
+pub fn dialog_rows(body: Rect, lines: usize) -> (u16, u16) {
+    let lines = lines.min(u16::MAX as usize - 2) as u16;
+    let rows = (lines + 2).min(body.height).saturating_sub(2);
+    (rows, lines.saturating_sub(rows))
+}
+
 pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width);
     let h = height.min(area.height);

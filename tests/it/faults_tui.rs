@@ -19,7 +19,7 @@ const QUICK: Duration = Duration::from_secs(10);
 /// The title and message of the error popup on show.
 fn popup(h: &Harness) -> (String, String) {
     match &h.app.overlay {
-        Some(Overlay::Error { title, message }) => (title.clone(), message.clone()),
+        Some(Overlay::Error { title, message, .. }) => (title.clone(), message.clone()),
         other => panic!("no error popup: {other:?}"),
     }
 }

@@ -42,6 +42,7 @@ mod tui_counts;
 mod tui_filter_values;
 mod tui_flows;
 mod tui_groups;
+mod tui_keys;
 mod tui_load_all;
 mod tui_loaded_whole;
 mod tui_offline;

@@ -92,6 +92,23 @@ async fn filter_form() {
     insta::assert_snapshot!("filter_form_120x35", app.screen());
 }
 
+/// At 80 and 60 columns nothing of the form is cut: the type column, the
+/// keys' hint (wrapped), `[ Apply filters ]`.
+#[tokio::test(flavor = "multi_thread")]
+async fn filter_form_narrow() {
+    for (w, h) in [(80, 24), (60, 20)] {
+        let mut app = harness(w, h).await;
+        app.key(KeyCode::Char('f'));
+        app.keys("G");
+        let screen = app.screen();
+        assert!(!screen.contains("any/tru"), "{screen}");
+        assert!(screen.contains("Apply filters"), "{screen}");
+        assert!(screen.contains("Ctrl-s apply"), "{screen}");
+        assert!(screen.contains("close"), "{screen}");
+        insta::assert_snapshot!(format!("filter_form_{w}x{h}"), screen);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn report_pane() {
     for (w, h) in SIZES {

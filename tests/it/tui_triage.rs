@@ -90,7 +90,7 @@ pub(crate) async fn fetched(h: &Harness, id: &str) -> Issue {
 
 pub(crate) fn popup(h: &Harness) -> String {
     match &h.app.overlay {
-        Some(Overlay::Error { title, message }) => format!("{title}: {message}"),
+        Some(Overlay::Error { title, message, .. }) => format!("{title}: {message}"),
         other => panic!("no popup: {other:?}"),
     }
 }

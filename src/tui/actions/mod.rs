@@ -9,6 +9,7 @@
 //! timeout the outcome is said to be unknown and the touched findings are
 //! fetched again; `--read-only` refuses in the outbox, where it is sent.
 
+pub mod content;
 mod form;
 pub mod menu;
 mod outcome;
@@ -86,6 +87,8 @@ pub struct Actions {
     /// The result popup's title and lines.
     pub result: (String, Vec<String>),
     pub scroll: u16,
+    /// Where the review's or result's end is (the app sets it).
+    pub bound: crate::tui::triage::ScrollBound,
     pub read_only: bool,
     /// Why, as the menu says it (the outbox's reason).
     pub read_only_why: &'static str,
@@ -112,6 +115,7 @@ impl Actions {
             kept,
             result: (String::new(), Vec::new()),
             scroll: 0,
+            bound: Default::default(),
             read_only,
             read_only_why: crate::tui::message::READ_ONLY_FLAG,
             deployment: deployment.to_owned(),
@@ -198,7 +202,7 @@ impl Actions {
             Step::Review => match key.code {
                 KeyCode::Char('y') => self.send(outbox),
                 KeyCode::Esc | KeyCode::Char('n') => self.step = Step::Form,
-                _ => self.scroll = crate::tui::triage::scrolled(self.scroll, key),
+                _ => self.scroll = crate::tui::triage::scrolled(self.scroll, key, self.bound),
             },
             // The request goes on; the overlay may go.
             Step::Sending => {
@@ -209,7 +213,7 @@ impl Actions {
             }
             Step::Result => match key.code {
                 KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q') => self.step = Step::Hidden,
-                _ => self.scroll = crate::tui::triage::scrolled(self.scroll, key),
+                _ => self.scroll = crate::tui::triage::scrolled(self.scroll, key, self.bound),
             },
         }
     }

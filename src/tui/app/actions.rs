@@ -53,6 +53,11 @@ impl App {
     /// A key while the Act menu, a form, the review or the result is open.
     pub(super) fn on_actions_key(&mut self, key: KeyEvent) {
         self.outbox.act_for(Owner::Actions);
+        // The review's end, from its lines and the body's geometry.
+        let body = self.geometry.screen.body;
+        self.actions.bound = crate::tui::actions::content::shown(body, &self.actions, &self.theme)
+            .map(|(_, d)| d.bound(body))
+            .unwrap_or_default();
         self.actions.on_key(key, &mut self.outbox);
     }
 }

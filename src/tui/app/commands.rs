@@ -18,10 +18,7 @@ impl App {
                 let words = line.trim_start().trim_start_matches(name);
                 if let Err(message) = self.triage_command(words, name == "triage-all") {
                     self.status = Some(message.clone());
-                    self.overlay = Some(Overlay::Error {
-                        title: "Triage".into(),
-                        message,
-                    });
+                    self.overlay = Some(Overlay::error("Triage", message));
                 }
                 return;
             }
@@ -35,14 +32,16 @@ impl App {
                 self.with_pane(pane, |p, cx| p.command(name, &args, cx))
                     .unwrap_or_else(|| Err(format!("unknown command :{name}")))
             }
-            None => Err(self.unknown(name)),
+            None => {
+                // Only the status line: a popup would swallow the next key
+                // (`:w` then `q`).
+                self.status = Some(self.unknown(name));
+                return;
+            }
         };
         if let Err(message) = result {
             self.status = Some(message.clone());
-            self.overlay = Some(Overlay::Error {
-                title: "Command".into(),
-                message,
-            });
+            self.overlay = Some(Overlay::error("Command", message));
         }
     }
 

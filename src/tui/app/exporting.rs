@@ -200,10 +200,7 @@ pub fn exported(app: &mut App, path: String, result: Result<usize, String>) {
         }
         Err(message) => {
             app.status = Some(format!("export failed: {message}"));
-            app.overlay = Some(Overlay::Error {
-                title: "Export failed".into(),
-                message,
-            });
+            app.overlay = Some(Overlay::error("Export failed", message));
         }
     }
 }

@@ -103,10 +103,10 @@ impl App {
 
     fn fetch_failed(&mut self, message: &str) {
         self.status = Some(format!("fetching the findings failed: {message}"));
-        self.overlay = Some(Overlay::Error {
-            title: "Fetching the findings failed".into(),
-            message: message.to_owned(),
-        });
+        self.overlay = Some(Overlay::error(
+            "Fetching the findings failed",
+            message.to_owned(),
+        ));
     }
 
     /// Does `then` with the findings fetched.

@@ -10,6 +10,7 @@ mod commands;
 mod exporting;
 mod exporting_view;
 mod fetching;
+pub mod help;
 mod preview;
 mod quitting;
 mod triage;
@@ -26,7 +27,7 @@ pub use quitting::QuitPrompt;
 
 use super::detail::{Cache, DetailView};
 use super::keymap::{Action, Context, Key, Keymap};
-use super::layout::Geometry;
+use super::layout::{self, Geometry, ScrollBound};
 use super::message::{Owner, PaneMsg, Reply};
 use super::pane::{Cx, Pane, ViewCx};
 use super::panes;
@@ -35,6 +36,17 @@ use crate::api::model::{Issue, Timestamp};
 use crate::tui::state::visits::Visits;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use std::any::Any;
+
+impl Overlay {
+    /// An error popup, at its top.
+    pub fn error(title: impl Into<String>, message: impl Into<String>) -> Overlay {
+        Overlay::Error {
+            title: title.into(),
+            message: message.into(),
+            scroll: 0,
+        }
+    }
+}
 
 /// A modal layer over the panes.
 #[derive(Debug, Clone)]
@@ -45,6 +57,8 @@ pub enum Overlay {
     Error {
         title: String,
         message: String,
+        /// Lines scrolled past, never past the end.
+        scroll: u16,
     },
     Command(CommandLine),
     /// The `e` prompt: format and file of an export.
@@ -353,7 +367,7 @@ impl App {
                 AppEvent::Fetch(fetch) => self.start_fetch(*fetch),
                 AppEvent::Error { title, message } => {
                     self.status = Some(format!("{title}: {message}"));
-                    self.overlay = Some(Overlay::Error { title, message });
+                    self.overlay = Some(Overlay::error(title, message));
                 }
                 AppEvent::Status(text) => self.status = Some(text),
                 AppEvent::Changed(change) => self.on_changed(change),
@@ -405,6 +419,10 @@ impl App {
         };
         let contexts = self.contexts();
         let Some(action) = self.keymap.action(&contexts, &k) else {
+            // A key that does nothing says so, rather than nothing at all.
+            if self.overlay.is_none() {
+                self.status = Some(format!("{k}: not bound here (? lists the keys)"));
+            }
             return;
         };
         self.on_action(action);
@@ -432,20 +450,27 @@ impl App {
 
     fn on_action(&mut self, action: Action) {
         // Overlays first.
-        match &mut self.overlay {
-            Some(Overlay::Help { scroll }) => {
-                match action {
-                    Action::Down => *scroll = scroll.saturating_add(1),
-                    Action::Up => *scroll = scroll.saturating_sub(1),
-                    _ => self.overlay = None,
-                }
-                return;
+        if let Some(Overlay::Help { scroll }) = self.overlay {
+            // The help's end, from the state and the body's geometry.
+            let shown = help::HelpBox::new(self, self.geometry.screen.body);
+            self.overlay = shown
+                .scrolled(scroll, action)
+                .map(|scroll| Overlay::Help { scroll });
+            return;
+        }
+        if let Some(Overlay::Error {
+            message, scroll, ..
+        }) = &mut self.overlay
+        {
+            // Keys that scroll scroll (up to the end), the rest dismiss.
+            let body = self.geometry.screen.body;
+            let lines = help::error_lines(message, body).len();
+            let (page, end) = layout::dialog_rows(body, lines);
+            match (ScrollBound { end, page }).after(*scroll, action) {
+                Some(next) => *scroll = next,
+                None => self.overlay = None,
             }
-            Some(Overlay::Error { .. }) => {
-                self.overlay = None;
-                return;
-            }
-            _ => {}
+            return;
         }
         if self.on_app_action(action) {
             return;

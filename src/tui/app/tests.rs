@@ -21,10 +21,7 @@ fn a_status_message_lasts_until_the_next_key() {
     assert!(effects.iter().any(|e| matches!(e, Effect::Send { .. })));
     assert_eq!(app.status, None);
     // The key that closes a popup leaves its message in the status line.
-    app.overlay = Some(Overlay::Error {
-        title: "Loading findings failed".into(),
-        message: "HTTP 503".into(),
-    });
+    app.overlay = Some(Overlay::error("Loading findings failed", "HTTP 503"));
     app.status = Some("Loading findings failed: HTTP 503".into());
     press(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());

@@ -71,6 +71,11 @@ impl App {
     /// A key while the triage dialog or review is open.
     pub(super) fn on_triage_key(&mut self, key: KeyEvent) {
         self.outbox.act_for(Owner::Triage);
+        // The review's end, from its lines and the body's geometry.
+        let body = self.geometry.screen.body;
+        self.triage.bound = crate::tui::triage::content::shown(body, &self.triage, &self.theme)
+            .map(|(_, d)| d.bound(body))
+            .unwrap_or_default();
         self.triage.on_key(key, self.now, &mut self.outbox);
     }
 

@@ -10,7 +10,6 @@ use super::{App, Overlay};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::layout;
 use crate::tui::widgets::common::{safe, spinner};
-use crate::tui::widgets::reflow;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -56,7 +55,11 @@ pub fn draw(f: &mut Frame, app: &App) {
     crate::tui::actions::draw(f, screen.body, &app.actions, &app.theme);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help(f, screen.body, app, *scroll),
-        Some(Overlay::Error { title, message }) => error(f, screen.body, app, title, message),
+        Some(Overlay::Error {
+            title,
+            message,
+            scroll,
+        }) => error(f, screen.body, app, title, message, *scroll),
         Some(Overlay::Export(prompt)) => exporting_view::export_prompt(f, screen.body, app, prompt),
         Some(Overlay::CopyMenu(menu)) => exporting_view::copy_menu(f, screen.body, app, menu),
         Some(Overlay::Command(line)) => command_line(f, screen.status, app, line),
@@ -290,80 +293,23 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// The keys of where help was opened, in a box as wide as its widest line
-/// (the terminal allowing); narrower, lines wrap under their description.
+/// The keys of where help was opened (see [`super::help`]).
 fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
-    let theme = &app.theme;
-    // Help lists the bindings of the context it was opened from.
-    let mut contexts = app.pane_contexts();
-    contexts.push(Context::GLOBAL);
-    // A key bound in an inner context shadows the outer binding: only
-    // what the key really does here is listed.
-    let mut seen = std::collections::HashSet::new();
-    let mut sections = Vec::new();
-    for ctx in contexts {
-        let bindings = app.keymap.bindings(ctx);
-        let mut rows = Vec::new();
-        for b in bindings {
-            let keys: Vec<String> = b
-                .keys
-                .iter()
-                .filter(|k| !seen.contains(*k))
-                .map(ToString::to_string)
-                .collect();
-            if !keys.is_empty() {
-                rows.push((keys.join(", "), b.desc.clone()));
-            }
-        }
-        seen.extend(bindings.iter().flat_map(|b| b.keys.iter().copied()));
-        sections.push((app.context_title(ctx), rows));
-    }
-    use unicode_width::UnicodeWidthStr;
-    let key_width = sections
-        .iter()
-        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| k.width()))
-        .max()
-        .unwrap_or(0)
-        .clamp(6, 24);
-    let mut lines = Vec::new();
-    for (title, rows) in sections {
-        lines.push(Line::from(Span::styled(title, theme.title())));
-        for (keys, desc) in rows {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {keys:<key_width$}  "), theme.key()),
-                Span::raw(desc),
-            ]));
-        }
-        lines.push(Line::default());
-    }
-    lines.pop();
-    let footer = format!(
-        " {} close · {}/{} scroll ",
-        app.keymap.hint(Context::HELP, Action::Back),
-        app.keymap.hint(Context::HELP, Action::Down),
-        app.keymap.hint(Context::HELP, Action::Up),
-    );
-    let natural = reflow::widest(&lines).max(footer.width() + 2) + 2;
-    let width = natural.min(body.width as usize);
-    let lines = reflow::reflow(lines, width.saturating_sub(2));
-    let height = (lines.len() + 2).min(body.height as usize);
-    let popup = layout::centered(body, width as u16, height as u16);
+    let shown = super::help::HelpBox::new(app, body);
+    let popup = shown.popup;
     f.render_widget(Clear, popup);
-    let max = lines
-        .len()
-        .saturating_sub(popup.height.saturating_sub(2) as usize)
-        .min(u16::MAX as usize) as u16;
+    let max = shown.max_scroll();
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(" Keys ")
-        .title_bottom(footer);
+        .title_bottom(shown.footer);
     if max > 0 {
         block = block.title_bottom(
             Line::from(format!(" {}/{} ", scroll.min(max) + 1, max + 1)).right_aligned(),
         );
     }
     f.render_widget(
-        Paragraph::new(lines)
+        Paragraph::new(shown.lines)
             .block(block)
             .scroll((scroll.min(max), 0)),
         popup,
@@ -411,23 +357,35 @@ fn quit_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &super::QuitPrompt)
     f.render_widget(Paragraph::new(lines).block(block), popup);
 }
 
-fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str) {
-    let popup = layout::centered(body, 76, 10);
+fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str, scroll: u16) {
+    let lines = super::help::error_lines(message, body);
+    let (rows, end) = layout::dialog_rows(body, lines.len());
+    // As tall as the message, at least as before, the body allowing.
+    let popup = layout::centered(body, super::help::ERROR_WIDTH, (rows + 2).max(10));
     f.render_widget(Clear, popup);
+    let keys = if end > 0 {
+        format!(
+            " {} dismiss · j/k g/G scroll ",
+            app.keymap.hint(Context::POPUP, Action::Back)
+        )
+    } else {
+        format!(
+            " {} dismiss ",
+            app.keymap.hint(Context::POPUP, Action::Back)
+        )
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(
             format!(" {} ", safe(title)),
             app.theme.error(),
         ))
-        .title_bottom(format!(
-            " {} dismiss ",
-            app.keymap.hint(Context::POPUP, Action::Back)
-        ));
+        .title_bottom(keys);
+    let lines: Vec<Line> = lines.into_iter().map(Line::from).collect();
     f.render_widget(
-        Paragraph::new(crate::text::multi_line(message).into_owned())
+        Paragraph::new(lines)
             .block(block)
-            .wrap(Wrap { trim: false }),
+            .scroll((scroll.min(end), 0)),
         popup,
     );
 }

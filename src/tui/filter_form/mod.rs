@@ -4,7 +4,10 @@
 //! field is edited, Tab completes its last value from the values it takes
 //! (an enum's, or those the server knows for a free field).
 
+pub mod completing;
 pub mod view;
+
+use completing::Completing;
 
 use crate::filter_spec::{self, Field, FieldKind};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -44,9 +47,10 @@ pub struct FilterForm {
     pub views: Vec<(String, String)>,
     /// The values the server knows for free fields, by field name.
     pub offered: Vec<(&'static str, Vec<String>)>,
-    /// Tab pressed again: the value typed before the first Tab, and which
-    /// candidate is shown.
-    completing: Option<(String, usize)>,
+    /// Tab's cycle through the candidates.
+    completing: Completing,
+    /// Reopened from edits left with Esc, not applied (said in the form).
+    pub draft: bool,
 }
 
 impl FilterForm {
@@ -75,7 +79,8 @@ impl FilterForm {
             error: None,
             views: Vec::new(),
             offered: Vec::new(),
-            completing: None,
+            completing: Completing::default(),
+            draft: false,
         }
     }
 
@@ -91,15 +96,11 @@ impl FilterForm {
         let Some(field) = self.schema.get(self.selected) else {
             return Vec::new();
         };
-        let typed = match (&self.editing, &self.completing) {
-            (Some(_), Some((typed, _))) => typed.clone(),
-            (Some(input), None) => input.value().to_owned(),
-            (None, _) => String::new(),
+        let typed = match &self.editing {
+            Some(input) => self.completing.typed(input),
+            None => String::new(),
         };
-        let partial = match typed.rsplit_once(',') {
-            Some((_, last)) if field.kind.is_list() => last,
-            _ => typed.as_str(),
-        };
+        let partial = Completing::partial(&typed, field.kind.is_list());
         let known = |name: &str| {
             self.offered
                 .iter()
@@ -113,26 +114,13 @@ impl FilterForm {
     /// Tab while editing: the next candidate in place of the last value.
     fn complete(&mut self) {
         let candidates = self.candidates();
-        let Some(input) = &mut self.editing else {
-            return;
-        };
-        if candidates.is_empty() {
-            return;
-        }
-        let (typed, k) = match &self.completing {
-            Some((typed, k)) => (typed.clone(), (k + 1) % candidates.len()),
-            None => (input.value().to_owned(), 0),
-        };
         let list = self
             .schema
             .get(self.selected)
             .is_some_and(|f| f.kind.is_list());
-        let done = match typed.rsplit_once(',') {
-            Some((done, _)) if list => format!("{done}, "),
-            _ => String::new(),
-        };
-        *input = Input::new(format!("{done}{}", candidates[k]));
-        self.completing = Some((typed, k));
+        if let Some(input) = &mut self.editing {
+            self.completing.tab(input, list, &candidates);
+        }
     }
 
     /// Offers saved views (name, summary) as rows after Clear all.
@@ -162,6 +150,39 @@ impl FilterForm {
 
     pub fn prev(&mut self) {
         self.selected = (self.selected + self.rows() - 1) % self.rows();
+    }
+
+    /// `g`: the first field.
+    pub fn first(&mut self) {
+        self.selected = 0;
+    }
+
+    /// `G`: the Apply row, so that Enter there applies.
+    pub fn last(&mut self) {
+        self.selected = self.schema.len();
+    }
+
+    /// Whether the fields say something else than `other`'s (the form of
+    /// the filter in force): Esc keeps such edits as a draft.
+    pub fn differs_from(&self, other: &FilterForm) -> bool {
+        self.values != other.values || self.editing.is_some()
+    }
+
+    /// The field being typed in keeps what is typed.
+    fn keep_typed(&mut self) {
+        if let Some(input) = self.editing.take()
+            && let Some(FieldValue::Text(t)) = self.values.get_mut(self.selected)
+        {
+            *t = input.value().to_owned();
+        }
+        self.completing.reset();
+    }
+
+    /// `Ctrl-s`: applies from any field, what is being typed included.
+    pub fn apply(&mut self) -> FormOutcome {
+        self.keep_typed();
+        self.selected = self.schema.len();
+        self.submit()
     }
 
     /// Space: cycles a boolean any → true → false.
@@ -210,7 +231,7 @@ impl FilterForm {
         match &self.values[self.selected] {
             FieldValue::Text(t) => {
                 self.editing = Some(Input::new(t.clone()));
-                self.completing = None;
+                self.completing.reset();
             }
             FieldValue::Tri(_) => self.toggle(),
         }
@@ -225,7 +246,7 @@ impl FilterForm {
         if key.code == KeyCode::Tab {
             return self.complete();
         }
-        self.completing = None;
+        self.completing.reset();
         match key.code {
             KeyCode::Enter => {
                 let value = input.value().to_owned();

@@ -7,42 +7,114 @@ use crate::tui::layout;
 use crate::tui::pane::ViewCx;
 use crate::tui::widgets::common::safe;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use unicode_width::UnicodeWidthStr;
 
-/// The form's keys, as bound.
-fn footer(form: &FilterForm, v: &ViewCx) -> String {
+/// The form's keys, as bound, wrapped to `width`: nothing is cut.
+fn footer(form: &FilterForm, v: &ViewCx, width: usize) -> Vec<String> {
     let key = |action| v.key(Context::FORM, action);
     let views = if form.views.is_empty() {
         ""
     } else {
         " (↑ saved views)"
     };
-    format!(
-        " {}{} move{views} · {} edit/apply · {} toggle · {} clear · {} close ",
-        key(Action::PrevField),
-        key(Action::NextField),
-        key(Action::Submit),
-        key(Action::Toggle),
-        key(Action::ClearField),
-        key(Action::Back)
-    )
+    let items = [
+        format!(
+            "{}/{} move{views}",
+            key(Action::NextField),
+            key(Action::PrevField)
+        ),
+        format!("{}/{} first/apply", key(Action::Top), key(Action::Bottom)),
+        format!("{} edit/apply", key(Action::Submit)),
+        format!("{} toggle", key(Action::Toggle)),
+        format!("{} clear", key(Action::ClearField)),
+        format!("{} apply", key(Action::Confirm)),
+        format!("{} revert", key(Action::Revert)),
+        format!("{} close (edits kept)", key(Action::Back)),
+    ];
+    wrap_items(&items, width)
+}
+
+/// Joins `items` with " · ", starting a new line where one would not fit.
+fn wrap_items(items: &[String], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for item in items {
+        match lines.last_mut() {
+            Some(line) if line.width() + 3 + item.width() <= width => {
+                line.push_str(" · ");
+                line.push_str(item);
+            }
+            _ => lines.push(item.clone()),
+        }
+    }
+    lines
+}
+
+/// `text` cut to `width` columns, with `…` where it was cut.
+fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return format!("{text:<width$}");
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        if out.width() + c.to_string().width() + 1 > width {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('…');
+    format!("{out:<width$}")
 }
 
 pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &str) {
     let theme = v.theme;
-    let popup = layout::centered(area, 90, (form.rows() as u16 + 4).min(area.height));
+    let width = area.width.min(90);
+    let hints = footer(form, v, width.saturating_sub(2) as usize);
+    let draft = usize::from(form.draft);
+    let wanted = form.rows() + draft + 1 + hints.len() + 2;
+    let popup = layout::centered(area, width, wanted.min(u16::MAX as usize) as u16);
     f.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(format!(" {title} "))
-        .title_bottom(footer(form, v));
+        .title(format!(" {title} "));
     let inner = block.inner(popup);
     f.render_widget(block, popup);
-    let height = inner.height.saturating_sub(1) as usize;
-    let offset = form.selected.saturating_sub(height.saturating_sub(1));
+    // The keys' hint at the bottom, whole; the rows above it.
+    let hint_rows = (hints.len() as u16).min(inner.height.saturating_sub(2));
+    let [body, hint_area] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(hint_rows)]).areas(inner);
+    let hint_lines: Vec<Line> = hints
+        .into_iter()
+        .map(|h| Line::from(Span::styled(h, theme.dim())))
+        .collect();
+    f.render_widget(Paragraph::new(hint_lines), hint_area);
     let mut lines: Vec<Line> = Vec::new();
+    if form.draft {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "Draft: these edits are not applied ({} applies, {} reverts)",
+                v.key(Context::FORM, Action::Confirm),
+                v.key(Context::FORM, Action::Revert)
+            ),
+            theme.accent(),
+        )));
+    }
+    let height = (body.height as usize).saturating_sub(1 + draft);
+    let offset = form.selected.saturating_sub(height.saturating_sub(1));
+    let name_width = form
+        .schema
+        .iter()
+        .map(|f| f.name.width())
+        .max()
+        .unwrap_or(0)
+        + 1;
+    // The type column is as wide as its widest word, the value takes the rest.
+    const HINT_WIDTH: usize = 7;
+    let value_width = (body.width as usize)
+        .saturating_sub(name_width + HINT_WIDTH)
+        .max(4);
     for row in offset..(offset + height).min(form.rows()) {
         let selected = row == form.selected;
         let style = if selected {
@@ -56,7 +128,8 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
                 FieldKind::Strings => "list",
                 FieldKind::Enums(_) => "values",
                 FieldKind::Enum(_) => "value",
-                FieldKind::Bool => "any/true/false",
+                // Space cycles it: any, true, false.
+                FieldKind::Bool => "toggle",
                 FieldKind::Time => "time",
                 FieldKind::Text => "text",
             };
@@ -67,8 +140,8 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
                 (FieldValue::Tri(Some(b)), _) => b.to_string(),
             };
             Line::from(vec![
-                Span::styled(format!("{:<30}", field.name), style),
-                Span::styled(format!("{value:<40}"), style),
+                Span::styled(format!("{:<name_width$}", field.name), style),
+                Span::styled(fit(&value, value_width), style),
                 Span::styled(format!(" {hint}"), theme.dim()),
             ])
         } else if row == form.schema.len() {
@@ -124,5 +197,5 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
             theme.dim(),
         )));
     }
-    f.render_widget(Paragraph::new(lines), inner);
+    f.render_widget(Paragraph::new(lines), body);
 }

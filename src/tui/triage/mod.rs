@@ -11,11 +11,14 @@
 //! moves it there.
 
 mod checking;
+pub mod content;
 mod draft;
 pub mod history;
 pub mod plan;
 mod sending;
 mod view;
+
+pub use crate::tui::layout::ScrollBound;
 
 #[cfg(test)]
 mod tests;
@@ -69,6 +72,8 @@ pub struct Triage {
     pub confirm_above: usize,
     /// Scroll of the review or of the history.
     pub scroll: u16,
+    /// Where the review's or history's end is (the app sets it).
+    pub bound: ScrollBound,
     /// What the open review shows and `y` sends.
     pub reviewed: Vec<Reviewed>,
     /// The findings of the review read again: its requests wait for it.
@@ -94,6 +99,7 @@ impl Triage {
             deployment: deployment.to_owned(),
             confirm_above: CONFIRM_ABOVE,
             scroll: 0,
+            bound: ScrollBound::default(),
             reviewed: Vec::new(),
             check: Check::Idle,
             plan: None,
@@ -371,7 +377,7 @@ impl Triage {
     }
 
     fn scroll_key(&mut self, key: KeyEvent) {
-        self.scroll = scrolled(self.scroll, key);
+        self.scroll = scrolled(self.scroll, key, self.bound);
     }
 
     fn edit_key(&mut self, key: KeyEvent, now: Timestamp, outbox: &mut Outbox) {
@@ -421,14 +427,26 @@ impl Triage {
     }
 }
 
-/// A review's or history's scroll after `key` (j/k, pages, g).
-pub(crate) fn scrolled(scroll: u16, key: KeyEvent) -> u16 {
-    match key.code {
+/// A review's or history's scroll after `key` (j/k, g/G, pages as vim's
+/// Ctrl-f/Ctrl-b/Ctrl-d/Ctrl-u), never past the end: `k` from the end
+/// moves at once.
+pub(crate) fn scrolled(scroll: u16, key: KeyEvent, bound: ScrollBound) -> u16 {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let page = bound.page.max(1);
+    let scroll = scroll.min(bound.end);
+    let next = match key.code {
+        KeyCode::Char('f') if ctrl => scroll.saturating_add(page),
+        KeyCode::Char('b') if ctrl => scroll.saturating_sub(page),
+        KeyCode::Char('d') if ctrl => scroll.saturating_add(page / 2),
+        KeyCode::Char('u') if ctrl => scroll.saturating_sub(page / 2),
+        _ if ctrl => scroll,
         KeyCode::Char('j') | KeyCode::Down => scroll.saturating_add(1),
         KeyCode::Char('k') | KeyCode::Up => scroll.saturating_sub(1),
-        KeyCode::PageDown => scroll.saturating_add(10),
-        KeyCode::PageUp => scroll.saturating_sub(10),
+        KeyCode::PageDown => scroll.saturating_add(page),
+        KeyCode::PageUp => scroll.saturating_sub(page),
         KeyCode::Char('g') | KeyCode::Home => 0,
+        KeyCode::Char('G') | KeyCode::End => bound.end,
         _ => scroll,
-    }
+    };
+    next.min(bound.end)
 }

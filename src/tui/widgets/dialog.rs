@@ -11,17 +11,24 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 /// What a dialog shows: its title, lines and key hint.
 pub struct Dialog<'a> {
-    pub title: &'a str,
+    pub title: String,
     pub lines: Vec<Line<'a>>,
     pub hint: &'a str,
     /// Lines scrolled past (`None`: the dialog does not scroll).
     pub scroll: Option<u16>,
 }
 
+impl Dialog<'_> {
+    /// Its scroll's end and page in `body`.
+    pub fn bound(&self, body: Rect) -> layout::ScrollBound {
+        let (page, end) = layout::dialog_rows(body, self.lines.len());
+        layout::ScrollBound { end, page }
+    }
+}
+
 pub fn draw(f: &mut Frame, body: Rect, width: u16, dialog: Dialog<'_>, theme: &Theme) {
-    let height = (dialog.lines.len() as u16 + 2).min(body.height);
-    let popup = layout::centered(body, width, height);
-    let max = (dialog.lines.len() as u16).saturating_sub(height.saturating_sub(2));
+    let (rows, max) = layout::dialog_rows(body, dialog.lines.len());
+    let popup = layout::centered(body, width, rows + 2);
     let scroll = dialog.scroll.map_or(0, |s| s.min(max));
     f.render_widget(Clear, popup);
     let block = Block::default()

@@ -108,6 +108,9 @@ pub struct IssuesPane {
     /// The local filter in force ("" = none).
     pub local_query: String,
     pub form: Option<FilterForm>,
+    /// Edits left with Esc, not applied, and the filter they were made
+    /// over: `f` reopens them while that filter is in force.
+    form_draft: Option<(ListSelection, FilterForm)>,
     /// Items per page (a profile's `page_size`; `DEFAULT_PAGE_SIZE` by default).
     pub page_size: Option<i64>,
     /// Rows marked with `Space` (until the list is loaded anew).
@@ -384,15 +387,7 @@ impl Pane for IssuesPane {
                 self.local_input = Some(Input::new(self.local_query.clone()));
                 self.load_all(false, cx);
             }
-            Action::FilterForm => {
-                let views = self
-                    .views
-                    .iter()
-                    .map(|v| (v.name.clone(), v.summary()))
-                    .collect();
-                let form = FilterForm::new(LIST_FILTER, &self.selection).with_views(views);
-                self.form = Some(form.with_offered(self.known.offered(LIST_FILTER)));
-            }
+            Action::FilterForm => self.open_form(),
             // Every column in turn, the AGE column (sorted here) last.
             Action::CycleSort => {
                 let current = self.sort_by.clone().unwrap_or(SortBy::RelevantSince);
@@ -417,6 +412,12 @@ impl Pane for IssuesPane {
             return self.answer_drop(key, cx);
         }
         if let Some(form) = &mut self.form {
+            // The form's apply key applies from the field typed in too.
+            let apply = crate::tui::keymap::Key::from_event(&key)
+                .and_then(|k| cx.keymap.action(&[Context::FORM], &k));
+            if apply == Some(Action::Confirm) {
+                return self.on_form_action(Action::Confirm, cx);
+            }
             form.on_text_key(key);
             return;
         }

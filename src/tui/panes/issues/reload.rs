@@ -95,51 +95,106 @@ impl IssuesPane {
         }
     }
 
+    /// The form of the filter in force (no draft).
+    fn fresh_form(&self) -> FilterForm {
+        let views = self
+            .views
+            .iter()
+            .map(|v| (v.name.clone(), v.summary()))
+            .collect();
+        FilterForm::new(LIST_FILTER, &self.selection)
+            .with_views(views)
+            .with_offered(self.known.offered(LIST_FILTER))
+    }
+
+    /// `f`: the edits left with Esc if the filter they were made over is
+    /// still in force, else the filter in force.
+    pub(super) fn open_form(&mut self) {
+        let draft = self
+            .form_draft
+            .take()
+            .filter(|(over, _)| *over == self.selection);
+        self.form = Some(match draft {
+            Some((_, mut form)) => {
+                form.draft = true;
+                form
+            }
+            None => self.fresh_form(),
+        });
+    }
+
+    /// Esc: edits are kept as a draft (said), never dropped unsaid.
+    fn leave_form(&mut self, cx: &mut Cx) {
+        let Some(mut form) = self.form.take() else {
+            return;
+        };
+        if form.differs_from(&self.fresh_form()) {
+            form.error = None;
+            self.form_draft = Some((self.selection.clone(), form));
+            let f = cx.keymap.hint(super::KEYS, Action::FilterForm);
+            cx.outbox.status(format!(
+                "filter edits kept as a draft, not applied ({f} reopens them)"
+            ));
+        }
+    }
+
     /// Keys while the filter form is open.
     pub(super) fn on_form_action(&mut self, action: Action, cx: &mut Cx) {
         let Some(form) = &mut self.form else { return };
-        match action {
-            Action::NextField => form.next(),
-            Action::PrevField => form.prev(),
-            Action::Toggle => form.toggle(),
-            Action::ClearField => form.clear_field(),
-            Action::Back => self.form = None,
-            Action::Submit => match form.submit() {
-                FormOutcome::Applied(pairs) => {
-                    let built = self.known.check(&pairs).and_then(|()| {
-                        FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs)
-                    });
-                    match built {
-                        Ok(selection) => {
-                            self.form = None;
-                            let selection = selection.unwrap_or_default();
-                            self.change_selection(super::narrow::Pending::Filter(selection), cx);
+        let outcome = match action {
+            Action::NextField => return form.next(),
+            Action::PrevField => return form.prev(),
+            Action::Top => return form.first(),
+            Action::Bottom => return form.last(),
+            Action::Toggle => return form.toggle(),
+            Action::ClearField => return form.clear_field(),
+            Action::Revert => {
+                // Back to the filter in force: the draft is gone.
+                let selected = form.selected;
+                let mut fresh = self.fresh_form();
+                fresh.selected = selected.min(fresh.rows() - 1);
+                self.form = Some(fresh);
+                return;
+            }
+            Action::Back => return self.leave_form(cx),
+            Action::Confirm => form.apply(),
+            Action::Submit => form.submit(),
+            _ => return,
+        };
+        match outcome {
+            FormOutcome::Applied(pairs) => {
+                let built = self.known.check(&pairs).and_then(|()| {
+                    FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs)
+                });
+                match built {
+                    Ok(selection) => {
+                        self.form = None;
+                        let selection = selection.unwrap_or_default();
+                        self.change_selection(super::narrow::Pending::Filter(selection), cx);
+                    }
+                    Err(e) => form.error = Some(e),
+                }
+            }
+            FormOutcome::Cancelled => self.form = None,
+            FormOutcome::View(k) => {
+                let Some(view) = self.views.get(k).cloned() else {
+                    return;
+                };
+                // Checked before anything is dropped.
+                let mut check = IssuesPane::default();
+                match check.apply_view(&view) {
+                    Ok(()) => {
+                        self.form = None;
+                        self.change_selection(super::narrow::Pending::View(view), cx);
+                    }
+                    Err(e) => {
+                        if let Some(form) = &mut self.form {
+                            form.error = Some(e);
                         }
-                        Err(e) => form.error = Some(e),
                     }
                 }
-                FormOutcome::Cancelled => self.form = None,
-                FormOutcome::View(k) => {
-                    let Some(view) = self.views.get(k).cloned() else {
-                        return;
-                    };
-                    // Checked before anything is dropped.
-                    let mut check = IssuesPane::default();
-                    match check.apply_view(&view) {
-                        Ok(()) => {
-                            self.form = None;
-                            self.change_selection(super::narrow::Pending::View(view), cx);
-                        }
-                        Err(e) => {
-                            if let Some(form) = &mut self.form {
-                                form.error = Some(e);
-                            }
-                        }
-                    }
-                }
-                FormOutcome::Open => {}
-            },
-            _ => {}
+            }
+            FormOutcome::Open => {}
         }
     }
 

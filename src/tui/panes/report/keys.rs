@@ -1,6 +1,7 @@
 //! The Report's own keys: the selectors (each both ways: `p` forward, `P`
 //! back), the toggles, `n`, and the repository filter typed after `/`.
 
+use super::repo_prompt::RepoPrompt;
 use super::{PERIODS, ReportPane};
 use crate::api::model::*;
 use crate::filter_spec::{self, REPORT_NAMES};
@@ -10,8 +11,6 @@ use crate::tui::list::filter_values::FilterValues;
 use crate::tui::message::{AppEvent, PaneMsg};
 use crate::tui::pane::Cx;
 use crossterm::event::{KeyCode, KeyEvent};
-use tui_input::Input;
-use tui_input::backend::crossterm::EventHandler;
 
 impl ReportPane {
     pub(super) fn on_selector(&mut self, action: Action, cx: &mut Cx) {
@@ -87,7 +86,7 @@ impl ReportPane {
                         .collect();
                     typed.join(", ")
                 });
-                self.repo_input = Some(Input::new(text));
+                self.repo_input = Some(RepoPrompt::new(text));
             }
             Action::NextReportView | Action::PrevReportView => {
                 use super::dashboard::Block;
@@ -193,9 +192,8 @@ impl ReportPane {
                 self.apply_typed(typed, cx);
             }
             KeyCode::Esc => self.repo_input = None,
-            _ => {
-                input.handle_event(&crossterm::event::Event::Key(key));
-            }
+            KeyCode::Tab => input.complete(&self.known),
+            _ => input.edit(key),
         }
     }
 
@@ -211,11 +209,12 @@ impl ReportPane {
             .map(|p| ("projects".to_owned(), p.clone()))
             .collect();
         if let Err(message) = self.known.check_in(REPORT_NAMES, &pairs) {
-            self.repo_input = Some(Input::new(typed));
-            cx.outbox.events.push(AppEvent::Error {
-                title: "Repository filter".into(),
-                message,
-            });
+            // Said in the prompt, open again as typed: no popup to dismiss
+            // first, so one Esc closes it.
+            let mut prompt = RepoPrompt::new(typed);
+            prompt.refused = Some(message.clone());
+            self.repo_input = Some(prompt);
+            cx.outbox.status(format!("Repository filter: {message}"));
             return;
         }
         if projects != self.projects {

@@ -21,6 +21,7 @@ mod dashboard_view;
 mod keys;
 mod labels;
 mod over_target;
+pub mod repo_prompt;
 mod selectors;
 mod stats;
 mod view;
@@ -45,7 +46,6 @@ use crate::tui::state::remembered::ReportSelectors;
 use crate::tui::state::session::Session;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use tui_input::Input;
 
 pub const ID: PaneId = PaneId("report");
 
@@ -149,7 +149,7 @@ pub struct ReportPane {
     /// The projects (repository names) filtered on; empty = all.
     pub projects: Vec<String>,
     /// The repository filter being typed (`/`).
-    pub repo_input: Option<Input>,
+    pub repo_input: Option<repo_prompt::RepoPrompt>,
     /// The deployment's repository names, asked for when `/` first opens:
     /// a name it does not have is refused rather than counted as 0.
     pub known: FilterValues,

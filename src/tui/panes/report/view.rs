@@ -385,8 +385,24 @@ fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize) -> [Line<'static>
 }
 
 /// The repository filter being typed, over the first selector line.
-fn repo_input(f: &mut Frame, area: Rect, input: &tui_input::Input, v: &ViewCx) {
+fn repo_input(f: &mut Frame, area: Rect, prompt: &super::repo_prompt::RepoPrompt, v: &ViewCx) {
+    let input = &prompt.input;
     let line = Rect { height: 1, ..area };
+    // A refusal under the names, until they are edited.
+    if let Some(refused) = &prompt.refused
+        && area.height > 1
+    {
+        let below = Rect {
+            y: area.y + 1,
+            height: 1,
+            ..area
+        };
+        f.render_widget(ratatui::widgets::Clear, below);
+        f.render_widget(
+            Paragraph::new(Span::styled(safe(refused), v.theme.error())),
+            below,
+        );
+    }
     // The longest prefix that leaves room to type.
     let prefix = [
         "repository (comma-separated, Enter applies, Esc cancels): ",

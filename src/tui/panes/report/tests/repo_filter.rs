@@ -35,7 +35,10 @@ fn errors(outbox: &mut Outbox) -> Vec<String> {
     std::mem::take(&mut outbox.events)
         .into_iter()
         .filter_map(|e| match e {
-            AppEvent::Error { message, .. } => Some(message),
+            // Refusals are said in the prompt and the status line.
+            AppEvent::Status(message) => message
+                .strip_prefix("Repository filter: ")
+                .map(str::to_owned),
             _ => None,
         })
         .collect()

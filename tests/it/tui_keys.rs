@@ -1,0 +1,243 @@
+//! vim and lazygit hands: the filter form from the keyboard, paging with
+//! Ctrl-f/Ctrl-b, `[`/`]` between panes, `g`/`G` in the help, and keys that
+//! do nothing saying so.
+
+use crate::common;
+
+use common::Harness;
+use crossterm::event::KeyCode;
+use findings_tui::filter_spec::LIST_FILTER;
+
+async fn harness(w: u16, h: u16) -> Harness {
+    let mut h = Harness::new(2000, w, h).await;
+    h.start().await;
+    h
+}
+
+fn row_of(name: &str) -> usize {
+    LIST_FILTER.iter().position(|f| f.name == name).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_form_moves_with_j_k_g_g_and_applies_with_ctrl_s() {
+    let mut h = harness(120, 35).await;
+    h.key(KeyCode::Char('f'));
+    let selected = |h: &Harness| h.app.issues().form.as_ref().unwrap().selected;
+    h.keys("jj");
+    assert_eq!(selected(&h), 2);
+    h.keys("k");
+    assert_eq!(selected(&h), 1);
+    h.keys("G");
+    assert_eq!(selected(&h), LIST_FILTER.len(), "G: [ Apply filters ]");
+    h.keys("g");
+    assert_eq!(selected(&h), 0);
+    h.key(KeyCode::End);
+    assert_eq!(selected(&h), LIST_FILTER.len());
+    h.key(KeyCode::Home);
+    assert_eq!(selected(&h), 0);
+    // On a text field being typed into, j and k are letters.
+    for _ in 0..row_of("issueTypes") {
+        h.keys("j");
+    }
+    h.key(KeyCode::Enter);
+    h.keys("sca");
+    // Ctrl-s applies from the field typed in, what is typed included.
+    h.ctrl('s');
+    h.settle().await;
+    assert!(h.app.issues().form.is_none());
+    assert!(h.screen().contains("issueTypes=sca"), "{}", h.screen());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn esc_keeps_the_edits_as_a_draft_that_f_reopens() {
+    let mut h = harness(120, 35).await;
+    h.key(KeyCode::Char('f'));
+    for _ in 0..row_of("refs") {
+        h.keys("j");
+    }
+    h.key(KeyCode::Enter);
+    h.keys("main");
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Esc);
+    assert!(h.app.issues().form.is_none());
+    assert!(h.screen().contains("draft"), "{}", h.screen());
+    assert!(
+        h.app.issues().selection.filter.refs.is_empty(),
+        "not applied"
+    );
+    h.key(KeyCode::Char('f'));
+    let screen = h.screen();
+    assert!(screen.contains("main"), "{screen}");
+    assert!(screen.contains("not applied"), "{screen}");
+    // `u` puts the fields back as in force: the draft is gone.
+    h.keys("u");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('f'));
+    assert!(!h.screen().contains("not applied"));
+    assert!(!h.screen().contains("main"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_f_and_ctrl_b_page_the_list() {
+    let mut h = harness(120, 35).await;
+    let rows = h.app.list_height();
+    assert!(rows > 2);
+    h.ctrl('f');
+    let after = h.app.issues().list.selected;
+    assert!(after >= rows - 1, "a page down: {after} of {rows}");
+    h.ctrl('b');
+    assert_eq!(h.app.issues().list.selected, 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn brackets_go_to_the_previous_and_next_pane() {
+    let mut h = harness(120, 35).await;
+    assert_eq!(h.app.pane.0, "issues");
+    h.keys("]");
+    assert_eq!(h.app.pane.0, "agentic");
+    h.keys("[");
+    h.keys("[");
+    assert_eq!(h.app.pane.0, "report");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn help_g_goes_to_the_end_and_k_moves_up_from_there_at_once() {
+    let mut h = harness(80, 24).await;
+    h.key(KeyCode::Char('?'));
+    let top = h.screen();
+    h.keys("G");
+    let end = h.screen();
+    assert_ne!(top, end, "G scrolls");
+    // Further down changes nothing: the end is the end.
+    h.keys("j");
+    assert_eq!(h.screen(), end);
+    h.ctrl('f');
+    assert_eq!(h.screen(), end);
+    // One k from the end moves up at once.
+    h.keys("k");
+    assert_ne!(h.screen(), end, "k moved");
+    h.keys("g");
+    assert_eq!(h.screen(), top);
+    h.ctrl('f');
+    assert_ne!(h.screen(), top);
+    h.ctrl('b');
+    assert_eq!(h.screen(), top);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unknown_command_does_not_swallow_the_next_key() {
+    let mut h = harness(120, 35).await;
+    h.keys(":w");
+    h.key(KeyCode::Enter);
+    assert!(h.screen().contains("unknown command :w"), "{}", h.screen());
+    assert!(h.app.overlay.is_none());
+    h.keys("q");
+    assert!(h.app.quit, "q quits at once");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unbound_key_says_so_and_typed_input_is_left_alone() {
+    let mut h = harness(120, 35).await;
+    h.ctrl('x');
+    assert!(
+        h.screen()
+            .contains("Ctrl-x: not bound here (? lists the keys)"),
+        "{}",
+        h.screen()
+    );
+    // In a prompt, the key is the prompt's.
+    h.keys("/");
+    h.keys("ZZ");
+    assert!(!h.screen().contains("not bound"));
+    assert_eq!(h.app.issues().local_input.as_ref().unwrap().value(), "ZZ");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_report_repository_filter_completes_with_tab_and_one_esc_closes_it() {
+    let mut h = Harness::new(300, 120, 40).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.settle().await;
+    h.key(KeyCode::Char('/'));
+    h.until("the names arrive", |app| app.report().known.is_known())
+        .await;
+    let typed = |h: &Harness| {
+        h.app
+            .report()
+            .repo_input
+            .as_ref()
+            .map(|i| i.value().to_owned())
+    };
+    // Tab completes as the filter form's fields do, the last of a list.
+    h.keys("acme/web, pay");
+    h.key(KeyCode::Tab);
+    assert_eq!(typed(&h).as_deref(), Some("acme/web, acme/payments-api"));
+    // A refusal is said in the prompt; one Esc closes it, and the keys
+    // after are keys again.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('/'));
+    h.keys("payments-api");
+    h.key(KeyCode::Enter);
+    assert!(h.screen().contains("did you mean acme/payments-api?"));
+    assert_eq!(typed(&h).as_deref(), Some("payments-api"));
+    h.key(KeyCode::Esc);
+    assert_eq!(typed(&h), None, "one Esc closes the prompt");
+    h.keys("2");
+    assert_eq!(h.app.pane.0, "issues");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_triage_review_goes_to_its_end_with_g_and_k_moves_up_from_there_at_once() {
+    let mut h = harness(80, 14).await;
+    h.keys("T");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let scroll = |h: &Harness| h.app.triage.scroll;
+    let top = h.screen();
+    assert!(top.contains("Review"), "{top}");
+    h.keys("G");
+    let end = scroll(&h);
+    assert!(end > 0, "G goes to the end");
+    let at_end = h.screen();
+    assert_ne!(at_end, top);
+    // Past the end is the end.
+    h.keys("j");
+    h.ctrl('f');
+    assert_eq!(scroll(&h), end);
+    h.keys("k");
+    assert_eq!(scroll(&h), end - 1, "k from the end moves at once");
+    assert_ne!(h.screen(), at_end);
+    h.keys("g");
+    assert_eq!(scroll(&h), 0);
+    h.ctrl('f');
+    assert!(scroll(&h) > 0, "Ctrl-f pages");
+    h.ctrl('b');
+    assert_eq!(scroll(&h), 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_error_scrolls_to_its_end_with_g_and_k_moves_up_from_there_at_once() {
+    use findings_tui::tui::app::Overlay;
+    let mut h = harness(80, 16).await;
+    // The error names every valid field: longer than the popup.
+    h.keys(":filter bogus=1");
+    h.key(KeyCode::Enter);
+    let scroll = |h: &Harness| match &h.app.overlay {
+        Some(Overlay::Error { scroll, .. }) => Some(*scroll),
+        _ => None,
+    };
+    assert_eq!(scroll(&h), Some(0), "{}", h.screen());
+    let top = h.screen();
+    h.keys("G");
+    let end = scroll(&h).expect("G scrolls, it does not dismiss");
+    assert!(end > 0);
+    assert_ne!(h.screen(), top);
+    h.keys("j");
+    assert_eq!(scroll(&h), Some(end), "past the end is the end");
+    h.keys("k");
+    assert_eq!(scroll(&h), Some(end - 1), "k from the end moves at once");
+    h.keys("g");
+    assert_eq!(scroll(&h), Some(0));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+}
