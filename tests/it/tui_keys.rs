@@ -241,3 +241,24 @@ async fn a_long_error_scrolls_to_its_end_with_g_and_k_moves_up_from_there_at_onc
     h.key(KeyCode::Esc);
     assert!(h.app.overlay.is_none());
 }
+
+/// A message longer than the 80-column status line says where it is
+/// whole, and `:messages` shows it so, newest first.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cut_message_points_to_messages_which_shows_it_whole() {
+    let mut h = harness(80, 24).await;
+    h.keys(":w");
+    h.key(KeyCode::Enter);
+    let last = h.screen().lines().last().unwrap_or_default().to_owned();
+    assert!(last.contains("… :messages"), "{last}");
+    let said = h.app.status.clone().expect("the unknown command said");
+    assert!(said.chars().count() > 80, "{said}");
+    h.keys(":messages");
+    h.key(KeyCode::Enter);
+    let Some(findings_tui::tui::app::Overlay::Error { title, message, .. }) = &h.app.overlay else {
+        panic!("no messages popup: {}", h.screen());
+    };
+    assert!(title.starts_with("Messages"), "{title}");
+    let newest = message.lines().next().unwrap_or_default();
+    assert!(newest.ends_with(&said), "{message}");
+}

@@ -153,7 +153,7 @@ impl App {
                     .panes()
                     .flat_map(|p| p.commands())
                     .filter_map(|usage| usage.split_whitespace().next())
-                    .chain(["triage", "triage-all", "undo-list", "q"]);
+                    .chain(["triage", "triage-all", "undo-list", "messages", "q"]);
                 for name in all.filter(|n| n.starts_with(word)) {
                     if !names.iter().any(|n| n == name) {
                         names.push(name.to_owned());

@@ -14,6 +14,7 @@ impl App {
             "q" | "quit" => return self.ask_to_quit(),
             "q!" => return self.quit_now(),
             "undo-list" => return self.triage_history(),
+            "messages" => return self.show_messages(),
             "triage" | "triage-all" => {
                 let words = line.trim_start().trim_start_matches(name);
                 if let Err(message) = self.triage_command(words, name == "triage-all") {
@@ -73,6 +74,7 @@ impl App {
             "triage STATE [REASON] [NOTE]",
             "triage-all STATE [REASON] [NOTE]",
             "undo-list",
+            "messages",
             "q",
         ]);
         let known: Vec<String> = known.iter().map(|c| format!(":{c}")).collect();

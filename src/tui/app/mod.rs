@@ -11,6 +11,7 @@ mod exporting;
 mod exporting_view;
 mod fetching;
 pub mod help;
+mod messages;
 mod preview;
 mod quitting;
 mod triage;
@@ -82,6 +83,8 @@ pub struct App {
     pub enriched: Cache,
     pub overlay: Option<Overlay>,
     pub status: Option<String>,
+    /// What the status line said (`:messages`).
+    messages: messages::Messages,
     pub keymap: Keymap,
     pub theme: Theme,
     /// Terminal size in cells.
@@ -124,6 +127,7 @@ impl App {
             enriched: Cache::new(),
             overlay: None,
             status: None,
+            messages: messages::Messages::default(),
             keymap,
             theme,
             size,
@@ -356,6 +360,7 @@ impl App {
             self.outbox.act_for(Owner::Detail);
             detail.ensure_data(&self.enriched, &mut self.outbox, self.now);
         }
+        self.messages.note(self.now, self.status.as_deref());
         std::mem::take(&mut self.outbox.effects)
     }
 

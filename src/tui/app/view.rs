@@ -282,7 +282,13 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
     if let Some(m) = message {
         let left = room.saturating_sub(used + SEPARATOR.width());
         if left > 0 {
-            let m = clip(&m, left);
+            // Cut, it says where it is whole.
+            const WHOLE: &str = " :messages";
+            let m = if m.width() > left && left > 2 * WHOLE.len() {
+                format!("{}{WHOLE}", clip(&m, left - WHOLE.len()))
+            } else {
+                clip(&m, left)
+            };
             used += SEPARATOR.width() + m.width();
             spans.push(Span::raw(SEPARATOR));
             spans.push(Span::styled(m, theme.accent()));
