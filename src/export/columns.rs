@@ -103,12 +103,14 @@ fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
 const ISSUE_COLUMNS: &[Column] = &[
     col("id", 8, 6),
     col("severity", 8, 8),
-    col("state", 12, 9).dropped(4),
+    // What triage is about stays longest: the date, then the path and
+    // the repository give way before the state (as in the TUI).
+    col("state", 12, 9).dropped(6),
     col("type", 8, 7).dropped(1),
     col("rule", 34, 16).shown(short_rule),
     col("repository", 24, 14).dropped(5).cut(Cut::Left),
-    col("location", 34, 12).dropped(3).cut(Cut::Left),
-    col("relevant_since", 16, 10).dropped(6).cut(Cut::Date),
+    col("location", 34, 12).dropped(4).cut(Cut::Left),
+    col("relevant_since", 16, 10).dropped(3).cut(Cut::Date),
     col("message", 30, 18).dropped(2),
     // The finding's web page, for a ticket.
     col("url", 40, 20).not_in_tables(),

@@ -466,8 +466,8 @@ mod tests {
             }
         }
         // The TUI's order: the type and message (which its list lacks) go
-        // first, then the location; the state stays at 80 and 100 columns
-        // (where it went before the message did).
+        // first, then the date, the location, the repository; the state
+        // stays longest.
         let names =
             |width| -> Vec<&str> { laid_out(issues, width).iter().map(|(n, _)| *n).collect() };
         assert_eq!(
@@ -498,14 +498,7 @@ mod tests {
         );
         assert_eq!(
             names(80),
-            [
-                "id",
-                "severity",
-                "state",
-                "rule",
-                "repository",
-                "relevant_since"
-            ]
+            ["id", "severity", "state", "rule", "repository", "location"]
         );
         // Narrower than the columns never left out: those at their minimum.
         let tiny = laid_out(issues, 20);

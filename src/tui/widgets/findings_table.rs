@@ -103,9 +103,10 @@ pub fn draw_list<T>(
     );
 }
 
-/// The columns after the marks, in order. The age yields first (unless
-/// the list is of findings over target), then the path: its file name and
-/// line show in the least room.
+/// The columns after the marks, in order. What triage is about stays
+/// longest (severity, state, rule); the age yields first (unless the list
+/// is of findings over target), then the date, the path and the
+/// repository.
 fn columns(date_column: DateColumn, age: Option<AgeColumn>) -> Vec<Col> {
     let date = match date_column {
         DateColumn::RelevantSince => Col::new("RELEVANT SINCE", 10).short("SINCE"),
@@ -114,7 +115,7 @@ fn columns(date_column: DateColumn, age: Option<AgeColumn>) -> Vec<Col> {
     let mut cols = vec![
         Col::new("SEVERITY", 8),
         // Weighty: `exc. requested · open` is whole before a rule grows.
-        Col::new("STATE", 9).drop(3).weight(4),
+        Col::new("STATE", 9).drop(5).weight(4),
         Col::new("RULE", 16).weight(3).grow(),
         // `owner/name`: the name is what tells repositories apart.
         Col::new("REPOSITORY", 14)
@@ -125,9 +126,9 @@ fn columns(date_column: DateColumn, age: Option<AgeColumn>) -> Vec<Col> {
         Col::new("PATH:LINE", 12)
             .short("PATH")
             .cut(Cut::Left)
-            .drop(2)
+            .drop(3)
             .grow(),
-        date.cut(Cut::Date).drop(5).weight(2),
+        date.cut(Cut::Date).drop(2).weight(2),
     ];
     if let Some(age) = age {
         // `102d +95` whole (a cut one reads as another number), else
