@@ -865,7 +865,7 @@ fn ctrl_c_stops_a_jq_expression_and_leaves_no_temporary_file() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("out.ndjson");
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
             .args(["issues", "--max", "1", "--jq", expr, "-o"])
             .arg(&file)
             .env_remove("FINDINGS_PROFILE")
@@ -878,16 +878,8 @@ fn ctrl_c_stops_a_jq_expression_and_leaves_no_temporary_file() {
             .spawn()
             .unwrap();
         // Waits until the expression's results reach the temporary file.
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        let running = loop {
-            let written = std::fs::read_dir(dir.path())
-                .unwrap()
-                .any(|e| e.unwrap().metadata().unwrap().len() > 0);
-            if written || std::time::Instant::now() > deadline {
-                break written;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let running =
+            crate::common::wait::until_a_file_has_content(dir.path(), Duration::from_secs(60));
         assert!(running, "{expr}: nothing written");
         let kill = std::process::Command::new("kill")
             .args(["-INT", &child.id().to_string()])
@@ -895,20 +887,7 @@ fn ctrl_c_stops_a_jq_expression_and_leaves_no_temporary_file() {
             .unwrap();
         assert!(kill.success());
         // Waits for the end, a while at most (before, it never came).
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break Some(status);
-            }
-            if std::time::Instant::now() > deadline {
-                child.kill().unwrap();
-                child.wait().unwrap();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let mut stderr = String::new();
-        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        let (status, stderr) = crate::common::wait::child_ends(child, Duration::from_secs(60));
         let status = status.unwrap_or_else(|| panic!("{expr}: Ctrl-C did not stop it"));
         assert_eq!(status.code(), Some(130), "{expr}: {stderr}");
         assert!(stderr.contains("not written"), "{expr}: {stderr}");

@@ -26,6 +26,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 pub mod pty;
+pub mod wait;
 
 /// How long a wait for a condition may take before the test fails: far
 /// more than any takes, so only a real hang reaches it.
