@@ -347,6 +347,15 @@ impl Target {
         }
     }
 
+    /// A finding as a read by id gives it (`None`: no id), `archived` when
+    /// it was found among archived projects' findings.
+    pub fn read(issue: &Issue, archived: bool) -> Option<Target> {
+        (!issue.id().is_empty()).then(|| Target {
+            archived,
+            ..Target::finding(issue)
+        })
+    }
+
     /// The same target, its note marked unread (built from a list's row,
     /// which keeps none).
     pub fn note_unread(self) -> Target {
@@ -424,6 +433,12 @@ pub enum Instead {
 }
 
 impl Target {
+    /// Whether an undo can put it back as it was: its earlier state is one
+    /// a triage can set, and setting it makes no exception request.
+    pub fn can_be_put_back(&self) -> bool {
+        self.inverse().is_some_and(|d| self.instead(&d).is_none())
+    }
+
     /// What the service does instead of `decision` for this target, if
     /// not the triage asked.
     pub fn instead(&self, decision: &Decision) -> Option<Instead> {

@@ -149,10 +149,7 @@ impl Sending {
         let now = crate::api::issues_by_id(
             client,
             self.ids.clone(),
-            |i, archived| {
-                let target = crate::triage::Target::finding(&i);
-                (!i.id().is_empty()).then_some(crate::triage::Target { archived, ..target })
-            },
+            |issue, archived| crate::triage::Target::read(&issue, archived),
             |t| t.id.as_str(),
         )
         .await?;

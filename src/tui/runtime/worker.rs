@@ -399,10 +399,7 @@ async fn perform(
             let found = crate::api::issues_by_id(
                 client,
                 ids,
-                |issue, archived| {
-                    let target = crate::triage::Target::finding(&issue);
-                    (!issue.id().is_empty()).then_some(crate::triage::Target { archived, ..target })
-                },
+                |issue, archived| crate::triage::Target::read(&issue, archived),
                 |t| t.id.as_str(),
             )
             .await;

@@ -32,16 +32,22 @@ impl Triage {
 
     /// Reads the review's findings again; its requests wait for them.
     pub(super) fn start_check(&mut self, outbox: &mut Outbox) {
-        let Some(draft) = &self.draft else { return };
+        // A read before, and the dialog's if still on its way: this one
+        // replaces them.
+        if let Check::Reading(id) = std::mem::take(&mut self.check) {
+            outbox.cancel(Some(id));
+        }
+        let Some(draft) = &mut self.draft else { return };
+        if let Check::Reading(id) = draft.fresh {
+            outbox.cancel(Some(id));
+            draft.fresh = Check::Idle;
+        }
         let ids: Vec<String> = match &draft.undo {
             Some(undo) => undo.back.iter().map(|(t, _)| t.id.clone()).collect(),
-            // A filter still listing: checked once listed.
+            // A filter still listing: planned on its listing once listed.
             None if draft.scope.targets().is_none() => return,
             None => draft.scope.ids(),
         };
-        if let Check::Reading(id) = self.check {
-            outbox.cancel(Some(id));
-        }
         if ids.is_empty() {
             self.check = Check::Read(Vec::new());
             return self.replan();
@@ -71,7 +77,9 @@ impl Triage {
                 Err(_) => return,
             },
         };
-        self.reviewed = Reviewed::of(planned.batches.clone());
+        let mut planned = planned;
+        // The requests move to the review; the plan keeps what it says.
+        self.reviewed = Reviewed::of(std::mem::take(&mut planned.batches));
         self.plan = Some(planned);
     }
 
@@ -96,6 +104,7 @@ impl Triage {
             return false;
         };
         if draft.fresh.answered(id, result) {
+            draft.count_notes();
             if self.step == Step::Editing {
                 draft.fresh_read();
             }

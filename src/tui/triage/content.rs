@@ -155,7 +155,7 @@ fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
             vec![if draft.offers_notes() {
                 "(none typed)".to_owned()
             } else {
-                match (&draft.fresh, draft.with_notes()) {
+                match (&draft.fresh, draft.with_notes) {
                     (_, Some((0, _))) => "(none)".to_owned(),
                     (super::plan::Check::Reading(_), _) => "(reading its note…)".to_owned(),
                     (super::plan::Check::Failed(_), _) => {
@@ -195,7 +195,7 @@ fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
 
 /// What the triage does to the notes the findings have, and how many.
 fn notes_choice(draft: &Draft) -> String {
-    let have = match draft.with_notes() {
+    let have = match draft.with_notes {
         Some((have, of)) => format!("{have} of {of} have one"),
         None => match &draft.scope {
             Scope::Filter { .. } => "counted once listed".to_owned(),
@@ -400,7 +400,7 @@ fn checked<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
             let mut said = Vec::new();
             if !plan.meanwhile.is_empty() {
                 let n = plan.meanwhile.len();
-                let verb = if plan.included {
+                let verb = if triage.include_changed {
                     "included (i leaves them out)"
                 } else {
                     "left out (i includes them)"
@@ -452,7 +452,7 @@ fn checked<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
                     theme.dim(),
                 ));
             }
-            if plan.batches.is_empty() {
+            if triage.reviewed.is_empty() {
                 said.push(("Nothing to send.".into(), theme.accent()));
             }
             said

@@ -44,6 +44,9 @@ pub struct Draft {
     /// The findings read when the dialog opened (a row keeps no note):
     /// the notes the dialog shows.
     pub fresh: Check,
+    /// How many of the findings have a note, of how many: counted once
+    /// they are read (`None` before).
+    pub with_notes: Option<(usize, usize)>,
 }
 
 /// The targets the service will not triage as asked, by id.
@@ -69,6 +72,7 @@ impl Draft {
             edited: false,
             notes: Notes::Keep,
             fresh: Check::Idle,
+            with_notes: None,
         }
     }
 
@@ -87,16 +91,15 @@ impl Draft {
             .collect()
     }
 
-    /// How many of the findings have a note, of how many read (`None`:
-    /// not read yet).
-    pub fn with_notes(&self) -> Option<(usize, usize)> {
+    /// Counts the findings' notes, once they are read (a read answered).
+    pub fn count_notes(&mut self) {
         let shown = self.shown();
-        shown.iter().all(|t| t.note_read).then(|| {
+        self.with_notes = shown.iter().all(|t| t.note_read).then(|| {
             (
                 shown.iter().filter(|t| t.note.is_some()).count(),
                 shown.len(),
             )
-        })
+        });
     }
 
     /// The read of the dialog's findings answered: a single finding's
@@ -120,7 +123,7 @@ impl Draft {
     /// (something was typed before it was read).
     pub fn offers_notes(&self) -> bool {
         let unread_note =
-            self.notes == Notes::Keep && self.with_notes().is_some_and(|(have, _)| have > 0);
+            self.notes == Notes::Keep && self.with_notes.is_some_and(|(have, _)| have > 0);
         self.kind().takes_note()
             && (self.scope.is_filter() || self.scope.size().unwrap_or(0) > 1 || unread_note)
     }
@@ -201,21 +204,19 @@ impl Draft {
         self.edited = true;
     }
 
-    /// What `target` is to be given: the decision, or for an undo its
-    /// earlier state.
-    fn decision_for(&self, target: &Target) -> Option<Decision> {
-        match &self.undo {
-            Some(_) => target.inverse(),
-            None => self.decision().ok(),
-        }
-    }
-
     /// The targets the service will not triage as asked (known once the
     /// scope's findings are).
     pub fn set_apart(&self) -> SetApart<'_> {
         let mut apart = SetApart::default();
+        // The decision once (not per target: it is drawn every frame).
+        let decision = self.decision().ok();
         for t in self.scope.targets().unwrap_or_default() {
-            match self.decision_for(t).and_then(|d| t.instead(&d)) {
+            // An undo gives each its earlier state.
+            let given = match &self.undo {
+                Some(_) => t.inverse(),
+                None => decision.clone(),
+            };
+            match given.and_then(|d| t.instead(&d)) {
                 Some(Instead::ExceptionRequest) => apart.exception.push(&t.id),
                 Some(Instead::Skipped) => apart.skipped.push(&t.id),
                 None => {}
@@ -249,7 +250,7 @@ impl Draft {
             return undo.batches.clone();
         }
         match self.decision() {
-            Ok(d) => plan::batches(&d, &self.scope, deployment),
+            Ok(d) => plan::agentic_batches(&d, &self.scope, deployment),
             Err(_) => Vec::new(),
         }
     }

@@ -153,43 +153,27 @@ impl History {
                 "nothing to undo: no triage of this session is left to undo (:undo-list)".into(),
             );
         };
-        let settable = |t: &Target| t.inverse().is_some_and(|d| t.instead(&d).is_none());
-        let left = entry
+        // Split once: those an undo can put back, and those it leaves.
+        let (back_targets, left): (Vec<(&Target, Option<&Setting>)>, Vec<_>) = entry
             .targets
             .iter()
-            .filter(|t| !settable(t))
-            .map(|t| t.id.clone())
-            .collect();
+            .zip(entry.set.iter().map(Some).chain(std::iter::repeat(None)))
+            .partition(|(t, _)| t.can_be_put_back());
+        let left = left.into_iter().map(|(t, _)| t.id.clone()).collect();
+        let targets: Vec<Target> = back_targets.iter().map(|(t, _)| (*t).clone()).collect();
         let (back, batches): (Vec<(Target, Setting)>, Vec<Batch>) = match entry.kind {
             Kind::Finding => (
-                entry
-                    .targets
+                back_targets
                     .iter()
-                    .zip(&entry.set)
-                    .filter(|(t, _)| settable(t))
-                    .map(|(t, s)| (t.clone(), s.clone()))
+                    .filter_map(|(t, s)| Some(((*t).clone(), (*s)?.clone())))
                     .collect(),
                 Vec::new(),
             ),
-            Kind::Agentic => {
-                let targets: Vec<Target> = entry
-                    .targets
-                    .iter()
-                    .filter(|t| settable(t))
-                    .cloned()
-                    .collect();
-                (Vec::new(), plan::undo_batches(&targets, deployment).0)
-            }
+            Kind::Agentic => (Vec::new(), plan::undo_batches(&targets, deployment)),
         };
         if back.is_empty() && batches.is_empty() {
             return Err("the earlier states cannot be set again: nothing to undo".into());
         }
-        let targets = entry
-            .targets
-            .iter()
-            .filter(|t| settable(t))
-            .cloned()
-            .collect();
         let undo = Undo {
             entry: entry.id,
             batches,

@@ -188,14 +188,17 @@ impl Triage {
         {
             found = Some(self.kept.remove(i));
         }
-        match found {
+        let mut draft = match found {
             Some(draft) => Draft {
                 scope,
                 focus: Field::State,
                 ..draft
             },
             None => Draft::new(scope),
-        }
+        };
+        // Known already when the scope's targets carry their notes.
+        draft.count_notes();
+        draft
     }
 
     /// `T`: opens the dialog for `scope`: its kept draft if it has one,

@@ -219,57 +219,16 @@ impl Reviewed {
     }
 }
 
-/// The requests that apply `decision` to `scope`: one bulk update for
-/// findings (by ids or by the filter), one request per agentic issue. The
-/// bodies carry the deployment as the client sends it, so the review shows
-/// exactly what goes.
-pub fn batches(decision: &Decision, scope: &Scope, deployment: &str) -> Vec<Batch> {
+/// The requests of an agentic triage: one per issue. (Findings are
+/// planned on the findings read again: [`plan_triage`].)
+pub fn agentic_batches(decision: &Decision, scope: &Scope, deployment: &str) -> Vec<Batch> {
     let heading = decision.describe();
     match (decision, scope) {
-        (Decision::Finding { .. }, Scope::Ids(targets)) => {
-            let ids: Vec<String> = targets.iter().map(|t| t.id.clone()).collect();
-            vec![findings_batch(decision, ids, deployment, heading)]
-        }
-        (
-            Decision::Finding { .. },
-            Scope::Filter {
-                filter,
-                issue_types,
-                ..
-            },
-        ) => vec![Batch {
-            request: ApiRequest::TriageFindings(UpdateFindingsRequest {
-                deployment_id: Some(deployment.to_owned()),
-                filter: Some((**filter).clone()),
-                params: decision.finding_params(),
-                issue_types: issue_types.clone(),
-                ..Default::default()
-            }),
-            // What the listing found: fetched again after.
-            ids: scope.ids(),
-            heading,
-        }],
         (Decision::Agentic { .. }, Scope::Ids(targets)) => targets
             .iter()
             .map(|t| agentic_batch(decision, &t.id, deployment, heading.clone()))
             .collect(),
-        (Decision::Agentic { .. }, Scope::Filter { .. }) => Vec::new(),
-    }
-}
-
-fn findings_batch(
-    decision: &Decision,
-    ids: Vec<String>,
-    deployment: &str,
-    heading: String,
-) -> Batch {
-    let mut request =
-        UpdateFindingsRequest::for_ids(ids.clone(), decision.finding_params().unwrap_or_default());
-    request.deployment_id = Some(deployment.to_owned());
-    Batch {
-        request: ApiRequest::TriageFindings(request),
-        ids,
-        heading,
+        _ => Vec::new(),
     }
 }
 
@@ -288,23 +247,17 @@ fn agentic_batch(decision: &Decision, id: &str, deployment: &str, heading: Strin
 }
 
 /// The requests that put agentic-workflow issues back as they were (one
-/// per issue), and the ids whose earlier state cannot be set again.
-/// Findings are put back by [`plan_undo`], after they are read again.
-pub fn undo_batches(targets: &[Target], deployment: &str) -> (Vec<Batch>, Vec<String>) {
-    let mut batches = Vec::new();
-    let mut left = Vec::new();
-    for target in targets {
-        match target.inverse() {
-            Some(decision) => batches.push(agentic_batch(
-                &decision,
-                &target.id,
-                deployment,
-                format!("back to {}", decision.describe()),
-            )),
-            None => left.push(target.id.clone()),
-        }
-    }
-    (batches, left)
+/// per issue; those that can be put back). Findings are put back by
+/// [`plan_undo`], after they are read again.
+pub fn undo_batches(targets: &[Target], deployment: &str) -> Vec<Batch> {
+    targets
+        .iter()
+        .filter_map(|target| {
+            let decision = target.inverse()?;
+            let heading = format!("back to {}", decision.describe());
+            Some(agentic_batch(&decision, &target.id, deployment, heading))
+        })
+        .collect()
 }
 
 /// The findings of a triage (or undo) read again when its review opens:
@@ -361,13 +314,13 @@ pub struct Meanwhile {
 /// what its undo will need, and what the review must say before `y`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Plan {
+    /// Its requests (moved into the review's [`Reviewed`] once planned).
     pub batches: Vec<Batch>,
     /// Each finding it changes, as it is now (what its undo returns to),
     /// and what it sets.
     pub record: Vec<(Target, Setting)>,
     /// Changed by someone else since shown: left out unless included.
     pub meanwhile: Vec<Meanwhile>,
-    pub included: bool,
     /// Not answered by the server any more (removed, or out of reach).
     pub gone: Vec<String>,
     /// Changed, but its undo could not put them back (their state before
@@ -472,10 +425,7 @@ pub fn plan_triage(
     deployment: &str,
 ) -> Plan {
     let now_by_id = by_id(now);
-    let mut plan = Plan {
-        included: include,
-        ..Plan::default()
-    };
+    let mut plan = Plan::default();
     let mut planned: Vec<(&Target, Setting, Setting)> = Vec::new();
     for target in shown {
         let Some(current) = now_by_id.get(target.id.as_str()).copied() else {
@@ -515,10 +465,7 @@ pub fn plan_triage(
             _ => {}
         }
         if target.instead(decision).is_none() {
-            let undoable = target
-                .inverse()
-                .is_some_and(|d| target.instead(&d).is_none());
-            if !undoable {
+            if !target.can_be_put_back() {
                 plan.irreversible.push(target.id.clone());
             }
             plan.record.push(((*target).clone(), to.clone()));
@@ -547,10 +494,7 @@ pub fn plan_undo(
     deployment: &str,
 ) -> Plan {
     let now_by_id = by_id(now);
-    let mut plan = Plan {
-        included: include,
-        ..Plan::default()
-    };
+    let mut plan = Plan::default();
     let mut planned: Vec<(&Target, Setting, Setting)> = Vec::new();
     for (before, set) in back {
         let (Some(current), Some(to)) = (

@@ -61,29 +61,9 @@ impl Triage {
     /// `y` on the review: sends, or for many findings asks once more.
     pub(super) fn confirm(&mut self, outbox: &mut Outbox) {
         let Some(draft) = &self.draft else { return };
-        if draft.kind().takes_note() {
-            match (&self.check, &self.plan) {
-                (Check::Reading(_) | Check::Idle, _) | (Check::Read(_), None) => {
-                    return outbox.status(
-                        "still reading the findings again (their notes, and changes by anyone else): y sends once the review shows the requests",
-                    );
-                }
-                (Check::Failed(why), _) => {
-                    return outbox.status(format!(
-                        "the findings could not be read again ({}): not sent; Esc, then review again",
-                        crate::text::one_line(why)
-                    ));
-                }
-                (Check::Read(_), Some(plan)) if plan.batches.is_empty() => {
-                    return outbox.status(
-                        "nothing to send: every finding is already so, or left out (see the review)",
-                    );
-                }
-                (Check::Read(_), Some(_)) => {}
-            }
-        }
-        if let Scope::Filter { matched, .. } = &draft.scope {
-            match matched {
+        // A filter's listing first: what it says comes before the read.
+        let listed = match &draft.scope {
+            Scope::Filter { matched, .. } => match matched {
                 Matched::Listing(_) => {
                     return outbox.status(
                         "still listing the findings the filter matches: y sends once they are all listed",
@@ -104,12 +84,34 @@ impl Triage {
                         targets.len()
                     ));
                 }
-                Matched::Listed(targets, true) if targets.len() > self.confirm_above => {
-                    self.step = Step::ConfirmAgain;
-                    return;
+                Matched::Listed(targets, true) => Some(targets.len()),
+            },
+            Scope::Ids(_) => None,
+        };
+        if draft.kind().takes_note() {
+            match (&self.check, &self.plan) {
+                (Check::Reading(_) | Check::Idle, _) | (Check::Read(_), None) => {
+                    return outbox.status(
+                        "still reading the findings again (their notes, and changes by anyone else): y sends once the review shows the requests",
+                    );
                 }
-                Matched::Listed(..) => {}
+                (Check::Failed(why), _) => {
+                    return outbox.status(format!(
+                        "the findings could not be read again ({}): not sent; Esc, then review again",
+                        crate::text::one_line(why)
+                    ));
+                }
+                (Check::Read(_), Some(_)) if self.reviewed.is_empty() => {
+                    return outbox.status(
+                        "nothing to send: every finding is already so, or left out (see the review)",
+                    );
+                }
+                (Check::Read(_), Some(_)) => {}
             }
+        }
+        if listed.is_some_and(|n| n > self.confirm_above) {
+            self.step = Step::ConfirmAgain;
+            return;
         }
         self.send(outbox);
     }
@@ -202,7 +204,7 @@ impl Triage {
             }
             return true;
         }
-        if self.on_checked(id, &result) || self.on_listed(id, &result, outbox) {
+        if self.on_checked(id, &result) || self.on_listed(id, &result) {
             return true;
         }
         let Some(mut sending) = self.sending.take().filter(|s| s.id == id) else {
@@ -273,27 +275,44 @@ impl Triage {
     }
 
     /// The listing of a triage by filter, if `id` is its.
-    fn on_listed(&mut self, id: RequestId, result: &ApiResult, outbox: &mut Outbox) -> bool {
-        let Some(Draft {
-            scope: Scope::Filter { matched, .. },
-            ..
-        }) = &mut self.draft
+    fn on_listed(&mut self, id: RequestId, result: &ApiResult) -> bool {
+        let Some(draft) = &mut self.draft else {
+            return false;
+        };
+        let Scope::Filter {
+            matched, filter, ..
+        } = &mut draft.scope
         else {
             return false;
         };
         if *matched != Matched::Listing(Some(id)) {
             return false;
         }
+        // Listed with the filter's `includeArchived`: archived projects'
+        // findings only when it is true (published).
+        let archived = filter.include_archived == Some(true);
         *matched = match result {
-            Ok(ApiResponse::Targets(targets, complete)) => {
-                Matched::Listed(targets.clone(), *complete)
-            }
+            Ok(ApiResponse::Targets(targets, complete)) => Matched::Listed(
+                targets
+                    .iter()
+                    .map(|t| Target {
+                        archived,
+                        ..t.clone()
+                    })
+                    .collect(),
+                *complete,
+            ),
             Ok(_) => Matched::Failed("unexpected answer".into()),
             Err(e) => Matched::Failed(e.to_string()),
         };
-        // The review names them now, and reads them again.
-        if self.step == Step::Review {
-            self.open_review(outbox);
+        draft.count_notes();
+        // The review names them now; the listing just read them (notes
+        // included), so it is what the review plans on, not read again.
+        if self.step == Step::Review
+            && let Some(listed) = self.draft.as_ref().and_then(|d| d.scope.targets())
+        {
+            self.check = Check::Read(listed.to_vec());
+            self.replan();
         }
         true
     }

@@ -133,11 +133,6 @@ impl Dashboard {
             .any(|(_, a)| matches!(a, Answer::Loading(_)))
     }
 
-    /// Forgets the answers of another selection (cancelling what is in
-    /// flight for it), then asks the reports not known for `filters`:
-    /// with a report's view shown, every view's; with the counts shown,
-    /// the lists' when `tops` (the counts' top rules and repositories
-    /// are then theirs). The caller files the requests in its slot.
     /// Forgets every answer (a write changed what they count): the next
     /// [`Dashboard::show`] asks again.
     pub fn forget(&mut self, outbox: &mut Outbox) {
@@ -148,6 +143,11 @@ impl Dashboard {
         self.asked_with = None;
     }
 
+    /// Forgets the answers of another selection (cancelling what is in
+    /// flight for it), then asks the reports not known for `filters`:
+    /// with a report's view shown, every view's; with the counts shown,
+    /// the lists' when `tops` (the counts' top rules and repositories
+    /// are then theirs). The caller files the requests in its slot.
     pub fn show(&mut self, filters: &ReportFilters, tops: bool, outbox: &mut Outbox) {
         if self.asked_with.as_ref() != Some(filters) {
             self.forget(outbox);
