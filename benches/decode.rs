@@ -4,9 +4,9 @@
 //! server's answers are in `benches/demo_server.rs`.
 //! Run: `cargo bench --bench decode`.
 
-use findings_tui::api::client::decode;
-use findings_tui::api::model::*;
-use findings_tui::demo::{DemoOptions, DemoState, query};
+use findings_client::client::decode;
+use findings_demo::{DemoOptions, DemoState, query};
+use findings_model::*;
 
 fn main() {
     divan::main();
@@ -69,8 +69,7 @@ fn decode_1000_item_page_raw(bencher: divan::Bencher, include: bool) {
 #[divan::bench]
 fn pack_1000_item_page_into_rows(bencher: divan::Bencher) {
     let page: ListIssuesResponse = decode(&page_json(false), "application/json").expect("page");
-    bencher
-        .bench(|| findings_tui::tui::message::rows::RowPage::from(divan::black_box(page.clone())));
+    bencher.bench(|| findings_tui::message::rows::RowPage::from(divan::black_box(page.clone())));
 }
 
 /// The same page straight into the TUI's list rows and `/` index (only the
@@ -82,7 +81,7 @@ fn decode_1000_item_page_into_rows(bencher: divan::Bencher, include: bool) {
     bencher
         .counter(divan::counter::BytesCount::new(bytes.len()))
         .bench(|| {
-            decode::<findings_tui::tui::message::rows::RowPage>(
+            decode::<findings_tui::message::rows::RowPage>(
                 divan::black_box(&bytes),
                 "application/json",
             )

@@ -9,8 +9,8 @@
 //! Run: `cargo bench --bench demo_server` (FINDINGS=n for another size;
 //! divan prints the fastest, median and slowest of each bench's samples).
 
-use findings_tui::api::model::*;
-use findings_tui::demo::{DemoOptions, DemoState, query};
+use findings_demo::{DemoOptions, DemoState, query};
+use findings_model::*;
 use std::sync::OnceLock;
 
 fn main() {

@@ -29,6 +29,10 @@
 //! the file and its overview asked), whose compact rows grow with the
 //! findings (about the demo server's row a finding).
 
+// Test harness, not shipped: wait4 reads a child's peak memory. The product's only
+// unsafe code is findings_base::sys (the architecture test keeps it so).
+#![allow(unsafe_code)]
+
 #[path = "support/curl.rs"]
 mod curl;
 #[path = "support/figures.rs"]
@@ -80,7 +84,7 @@ fn main() {
     // Before the runtime's threads start: they and every child keep off
     // the server's core.
     own_core::pin_off_server_core();
-    findings_tui::api::install_crypto_provider();
+    findings_client::install_crypto_provider();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     for findings in counts {
         let server = OwnCoreServer::start(env!("CARGO_BIN_EXE_findings"), findings);

@@ -25,7 +25,7 @@ mod figures;
 mod tui_load;
 
 use figures::{median, spread};
-use findings_tui::demo::{DemoOptions, DemoServer};
+use findings_demo::{DemoOptions, DemoServer};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -46,7 +46,7 @@ async fn main() {
     let n = env_or("FINDINGS", 100_000) as usize;
     let latency = Duration::from_millis(env_or("LATENCY_MS", 150));
     let runs = env_or("RUNS", 3).max(1);
-    findings_tui::api::install_crypto_provider();
+    findings_client::install_crypto_provider();
     let server = DemoServer::start_local(DemoOptions {
         findings: n,
         ..Default::default()

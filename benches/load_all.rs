@@ -13,6 +13,10 @@
 //! load_all` (FINDINGS=n, default 1,000,000; RUNS, default 3, each an
 //! export then a load; FINDINGS_BIN, default target/release/findings).
 
+// Test harness, not shipped: the benchmark pins itself to a core of its own. The product's only
+// unsafe code is findings_base::sys (the architecture test keeps it so).
+#![allow(unsafe_code)]
+
 #[path = "support/figures.rs"]
 mod figures;
 #[path = "support/own_core.rs"]
@@ -42,7 +46,7 @@ fn main() {
     // Before the runtime's threads start: they and the export keep off the
     // server's core.
     own_core::pin_off_server_core();
-    findings_tui::api::install_crypto_provider();
+    findings_client::install_crypto_provider();
     let server = OwnCoreServer::start(&bin, n);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

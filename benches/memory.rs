@@ -9,15 +9,19 @@
 //! is read from /proc/self/status (Linux). Run: `cargo bench --bench memory`
 //! (FINDINGS=n for another count).
 
+// Benchmark, not shipped: a counting global allocator measures the peak. The product's only
+// unsafe code is findings_base::sys (the architecture test keeps it so).
+#![allow(unsafe_code)]
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use findings_tui::api::client::decode;
-use findings_tui::api::model::*;
-use findings_tui::demo::{DemoOptions, DemoState, query};
-use findings_tui::tui::app::{App, Effect, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::rows::FindingRow;
-use findings_tui::tui::message::{ApiRequest, ApiResponse, Reply};
-use findings_tui::tui::theme::Theme;
+use findings_client::client::decode;
+use findings_demo::{DemoOptions, DemoState, query};
+use findings_model::*;
+use findings_tui::app::{App, Effect, Msg, Session};
+use findings_tui::keymap::Keymap;
+use findings_tui::message::rows::FindingRow;
+use findings_tui::message::{ApiRequest, ApiResponse, Reply};
+use findings_tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -91,7 +95,7 @@ fn main() {
     );
     let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("a test terminal");
     terminal
-        .draw(|f| findings_tui::tui::app::view::draw(f, &app))
+        .draw(|f| findings_tui::app::view::draw(f, &app))
         .expect("a frame");
     let baseline = rss();
     let heap_before = heap();
@@ -145,7 +149,7 @@ fn main() {
         ))));
     }
     terminal
-        .draw(|f| findings_tui::tui::app::view::draw(f, &app))
+        .draw(|f| findings_tui::app::view::draw(f, &app))
         .expect("a frame");
     let loaded = app.issues().list.items.len();
     assert_eq!(loaded, served, "every finding listed of {n} loaded");

@@ -9,12 +9,12 @@
 //! (`FINDINGS=1000,100000` for other counts).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use findings_tui::api::model::*;
-use findings_tui::demo::{DemoOptions, DemoState, query};
-use findings_tui::tui::app::{App, Effect, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::{ApiRequest, ApiResponse, Reply};
-use findings_tui::tui::theme::Theme;
+use findings_demo::{DemoOptions, DemoState, query};
+use findings_model::*;
+use findings_tui::app::{App, Effect, Msg, Session};
+use findings_tui::keymap::Keymap;
+use findings_tui::message::{ApiRequest, ApiResponse, Reply};
+use findings_tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::time::{Duration, Instant};
@@ -140,7 +140,7 @@ fn bench(n: usize) {
     let mut terminal = Terminal::new(TestBackend::new(W, H)).expect("a test terminal");
     let mut draw = |app: &mut App| {
         terminal
-            .draw(|f| findings_tui::tui::app::view::draw(f, app))
+            .draw(|f| findings_tui::app::view::draw(f, app))
             .expect("a frame");
     };
     let samples = 15;

@@ -1,3 +1,3 @@
 fn main() -> std::process::ExitCode {
-    findings_tui::cli::main()
+    findings_cli::main()
 }

@@ -3,11 +3,11 @@
 //! `update`.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use findings_tui::api::{Client, ClientConfig, Token};
-use findings_tui::tui::app::{App, Effect, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::runtime::worker::{self, WorkerCommand};
-use findings_tui::tui::theme::Theme;
+use findings_client::{Client, ClientConfig, Token};
+use findings_tui::app::{App, Effect, Msg, Session};
+use findings_tui::keymap::Keymap;
+use findings_tui::runtime::worker::{self, WorkerCommand};
+use findings_tui::theme::Theme;
 use std::time::Instant;
 
 /// `G` against `url` until every finding is loaded; seconds, and the

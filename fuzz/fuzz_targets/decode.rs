@@ -2,8 +2,8 @@
 //! never a panic, and what decodes re-encodes.
 #![no_main]
 
-use findings_tui::api::client::decode;
-use findings_tui::api::model::*;
+use findings_client::client::decode;
+use findings_model::*;
 use libfuzzer_sys::fuzz_target;
 
 fn roundtrip<T: serde::Serialize + serde::de::DeserializeOwned>(data: &[u8]) {
@@ -18,5 +18,5 @@ fuzz_target!(|data: &[u8]| {
     roundtrip::<ReportResponse>(data);
     roundtrip::<SearchIssuesResponse>(data);
     roundtrip::<ScmConfigResponse>(data);
-    let _ = findings_tui::api::ApiError::from_status(500, data, None).to_string();
+    let _ = findings_client::ApiError::from_status(500, data, None).to_string();
 });

@@ -3,11 +3,11 @@
 #![no_main]
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use findings_tui::api::model::*;
-use findings_tui::tui::app::{App, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::theme::Theme;
-use findings_tui::tui::message::{ApiResponse, Reply};
+use findings_model::*;
+use findings_tui::app::{App, Msg, Session};
+use findings_tui::keymap::Keymap;
+use findings_tui::theme::Theme;
+use findings_tui::message::{ApiResponse, Reply};
 use libfuzzer_sys::fuzz_target;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -56,5 +56,5 @@ fuzz_target!(|data: &[u8]| {
             break;
         }
     }
-    terminal.draw(|f| findings_tui::tui::app::view::draw(f, &app)).unwrap();
+    terminal.draw(|f| findings_tui::app::view::draw(f, &app)).unwrap();
 });

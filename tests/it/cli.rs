@@ -5,7 +5,7 @@ use crate::common;
 use chrono::Datelike;
 
 use common::findings;
-use findings_tui::demo::{DemoOptions, DemoServer};
+use findings_demo::{DemoOptions, DemoServer};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::collections::HashSet;

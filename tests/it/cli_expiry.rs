@@ -6,8 +6,8 @@
 use crate::cli::Server;
 use crate::common::findings;
 use chrono::{Duration, SecondsFormat, Utc};
-use findings_tui::api::model::*;
-use findings_tui::demo::dataset::{Dataset, finding_id};
+use findings_demo::dataset::{Dataset, finding_id};
+use findings_model::*;
 
 /// `findings ARGS` against `server`, the clock at `now` when given.
 fn run(server: &Server, args: &[&str], now: Option<&str>) -> std::process::Output {

@@ -4,7 +4,7 @@
 
 use crate::cli::{Server, ndjson_ids};
 use crate::common::{self, findings};
-use findings_tui::demo::faults::Faults;
+use findings_demo::faults::Faults;
 use serde_json::Value;
 
 #[test]

@@ -7,8 +7,8 @@
 
 use crate::cli::Server;
 use crate::common::{Recorder, anchor, findings};
-use findings_tui::demo::DemoOptions;
-use findings_tui::snapshot::Reader;
+use findings_demo::DemoOptions;
+use findings_snapshot::Reader;
 use std::path::{Path, PathBuf};
 
 const V1: &str = concat!(

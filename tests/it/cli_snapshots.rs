@@ -5,7 +5,7 @@
 
 use crate::cli::Server;
 use crate::common::{anchor, findings};
-use findings_tui::demo::DemoOptions;
+use findings_demo::DemoOptions;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

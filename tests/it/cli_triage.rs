@@ -3,9 +3,9 @@
 
 use crate::cli::Server;
 use crate::common::findings;
-use findings_tui::api::model::*;
-use findings_tui::demo::dataset::{Dataset, finding_id};
-use findings_tui::demo::faults::{FaultKind, Faults};
+use findings_demo::dataset::{Dataset, finding_id};
+use findings_demo::faults::{FaultKind, Faults};
+use findings_model::*;
 use serde_json::Value;
 
 /// The binary pointed at `server` with the demo's token.
@@ -417,7 +417,7 @@ fn a_triage_by_filter_shows_the_count_and_sends_exactly_the_findings_listed() {
     let ds = &server.demo().state().dataset;
     let mut skipped = 0;
     for id in &expected {
-        let i = findings_tui::demo::dataset::finding_index(id, 400).unwrap();
+        let i = findings_demo::dataset::finding_index(id, 400).unwrap();
         if Dataset::triage_permission(i, &ds.rows[i]) == TriagePermission::None {
             skipped += 1;
         } else {

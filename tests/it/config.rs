@@ -3,7 +3,7 @@
 //! temporary folder, and a demo server in this process plays the platform.
 
 use assert_cmd::Command;
-use findings_tui::demo::{DemoOptions, DemoServer};
+use findings_demo::{DemoOptions, DemoServer};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
@@ -1016,14 +1016,14 @@ fn findings_log_alone_writes_to_the_state_folder() {
 
 mod tui_hooks {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use findings_tui::api::model::{
+    use findings_model::{
         IssueType, ListIssuesFilter, ListIssuesRequest, ListSelection, SortBy, SortDirection,
     };
-    use findings_tui::filter_spec::{self, LIST_FILTER};
-    use findings_tui::tui::app::{App, Effect, Msg, Overlay, SavedView, Session};
-    use findings_tui::tui::keymap::Keymap;
-    use findings_tui::tui::message::ApiRequest;
-    use findings_tui::tui::theme::Theme;
+    use findings_requests::filter_spec::{self, LIST_FILTER};
+    use findings_tui::app::{App, Effect, Msg, Overlay, SavedView, Session};
+    use findings_tui::keymap::Keymap;
+    use findings_tui::message::ApiRequest;
+    use findings_tui::theme::Theme;
 
     fn view(
         name: &str,
@@ -1164,7 +1164,7 @@ mod tui_hooks {
         // Up from the first field reaches the last view.
         key(&mut app, KeyCode::Up);
         terminal
-            .draw(|f| findings_tui::tui::app::view::draw(f, &app))
+            .draw(|f| findings_tui::app::view::draw(f, &app))
             .unwrap();
         let screen: String = terminal
             .backend()
@@ -1189,8 +1189,8 @@ mod tui_hooks {
 
     #[test]
     fn every_pane_of_the_registry_can_be_the_one_the_app_opens_on() {
-        use findings_tui::tui::message::PaneId;
-        let names = findings_tui::tui::panes::names();
+        use findings_tui::message::PaneId;
+        let names = findings_tui::panes::names();
         assert!(names.len() >= 4, "{names:?}");
         for (name, _) in names {
             let app = app(Session {
@@ -1205,10 +1205,10 @@ mod tui_hooks {
     fn the_default_pane_is_where_the_app_opens() {
         let mut app = app(Session {
             deployment: "1234".into(),
-            default_pane: Some(findings_tui::tui::panes::report::ID),
+            default_pane: Some(findings_tui::panes::report::ID),
             ..Default::default()
         });
-        assert_eq!(app.pane, findings_tui::tui::panes::report::ID);
+        assert_eq!(app.pane, findings_tui::panes::report::ID);
         let effects = app.start();
         assert!(effects.iter().any(|e| matches!(
             e,
@@ -1293,7 +1293,7 @@ fn the_readme_example_is_a_valid_config() {
     let section = &readme[readme.find("## Configuration").expect("the section")..];
     let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];
-    let file = findings_tui::config::parse(Path::new("README.md"), example)
+    let file = findings_config::parse(Path::new("README.md"), example)
         .unwrap_or_else(|e| panic!("{}", e.0));
     assert_eq!(file.default_profile.as_deref(), Some("work"));
     assert_eq!(file.profiles.len(), 2);
@@ -1305,7 +1305,7 @@ fn the_readme_example_is_a_valid_config() {
 /// does what the text says.
 #[test]
 fn the_readme_theme_example_is_a_valid_theme_file() {
-    use findings_tui::tui::theme::{Theme, ThemeFile};
+    use findings_tui::theme::{Theme, ThemeFile};
     let readme = include_str!("../../README.md");
     let section = &readme[readme.find("### Themes").expect("the section")..];
     let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
@@ -1325,9 +1325,9 @@ fn the_readme_theme_example_is_a_valid_theme_file() {
 /// terminal runs these checks first; off a terminal it prints a summary.)
 #[test]
 fn a_pane_or_context_that_does_not_exist_is_said_with_those_there_are() {
-    use findings_tui::config::keymap_file::KeymapFile;
-    use findings_tui::tui::keymap::Keymap;
-    use findings_tui::tui::panes;
+    use findings_config::keymap_file::KeymapFile;
+    use findings_tui::keymap::Keymap;
+    use findings_tui::panes;
     assert_eq!(panes::find("scm").map(|p| p.0), Ok("scm"));
     assert_eq!(
         panes::find("dashboard"),

@@ -1,4 +1,4 @@
-//! Contract tests: the real client (`findings_tui::api::Client`) against the
+//! Contract tests: the real client (`findings_client::Client`) against the
 //! embedded demo server, over real HTTP.
 //!
 //! Ground truth is computed here, independently of the server's matcher: from
@@ -10,12 +10,12 @@
 //! server's data starts its own.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use findings_tui::api::model::*;
-use findings_tui::api::{
+use findings_client::{
     ApiError, Client, ClientConfig, Page, PagedRequest, ServerMessage, Token, pages,
 };
-use findings_tui::demo::routes::TOKEN_WITHOUT_WEB_API;
-use findings_tui::demo::{DemoOptions, DemoServer};
+use findings_demo::routes::TOKEN_WITHOUT_WEB_API;
+use findings_demo::{DemoOptions, DemoServer};
+use findings_model::*;
 use futures_util::StreamExt;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -274,7 +274,7 @@ impl Env {
         R: PagedRequest + serde::Serialize,
         R::Page: serde::de::DeserializeOwned,
     {
-        findings_tui::api::install_crypto_provider();
+        findings_client::install_crypto_provider();
         let http = reqwest::Client::builder()
             .gzip(false)
             .build()
@@ -3079,7 +3079,7 @@ async fn code_findings_with_relatives(env: &Env) -> Vec<Issue> {
     all.into_iter()
         .filter(|i| i.issue_type == Some(IssueType::Sast))
         .filter(|i| {
-            findings_tui::demo::dataset::finding_index(i.id(), ds.rows.len())
+            findings_demo::dataset::finding_index(i.id(), ds.rows.len())
                 .is_some_and(|k| !ds.related(k).is_empty())
         })
         .take(2)
@@ -3460,7 +3460,7 @@ async fn error_bodies_of_unknown_routes_are_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gzip_is_honoured() {
     let env = Env::start().await;
-    findings_tui::api::install_crypto_provider();
+    findings_client::install_crypto_provider();
     let http = reqwest::Client::builder()
         .gzip(false)
         .build()

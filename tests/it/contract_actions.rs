@@ -6,13 +6,13 @@
 
 use crate::common;
 use crate::published::Watched;
-use findings_tui::api::model::*;
-use findings_tui::api::{ApiError, Client, ClientConfig, Token};
-use findings_tui::demo::dataset::finding_id;
-use findings_tui::demo::query::{
+use findings_client::{ApiError, Client, ClientConfig, Token};
+use findings_demo::dataset::finding_id;
+use findings_demo::query::{
     ACTIVE_INSTANCE, OPENS_AFTER_REQUESTS, REVOKED_INSTANCE, autofix_error, fix_job_error,
 };
-use findings_tui::demo::routes::TOKEN_WITHOUT_ACTIONS;
+use findings_demo::routes::TOKEN_WITHOUT_ACTIONS;
+use findings_model::*;
 
 async fn server(n: usize) -> Watched {
     Watched::new(common::demo(n).await)
@@ -616,7 +616,7 @@ async fn the_read_only_token_is_authorized_for_no_action_and_refused_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_write_is_not_retried() {
-    use findings_tui::demo::faults::Faults;
+    use findings_demo::faults::Faults;
     let server = server(60).await;
     let client = common::client_for(&server);
     let id = fixable(&server, FixOperation::FixJob);

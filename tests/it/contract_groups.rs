@@ -4,8 +4,8 @@
 
 use crate::common;
 use crate::published::Watched;
-use findings_tui::api::Client;
-use findings_tui::api::model::*;
+use findings_client::Client;
+use findings_model::*;
 use std::collections::BTreeMap;
 
 async fn all_groups(client: &Client, mut req: ListIssueGroupsRequest) -> Vec<RuleGroup> {

@@ -4,9 +4,9 @@
 
 use crate::common;
 use crate::published::Watched;
-use findings_tui::api::model::*;
-use findings_tui::api::{ApiError, Client, ClientConfig, Token};
-use findings_tui::demo::faults::Faults;
+use findings_client::{ApiError, Client, ClientConfig, Token};
+use findings_demo::faults::Faults;
+use findings_model::*;
 use serde_json::json;
 use std::time::Duration;
 

@@ -5,8 +5,8 @@
 
 use crate::common;
 use crate::published::Watched;
-use findings_tui::api::Client;
-use findings_tui::api::model::*;
+use findings_client::Client;
+use findings_model::*;
 
 fn request(f: ReportFilters) -> GetReportRequest {
     GetReportRequest { filters: Some(f) }

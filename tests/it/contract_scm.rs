@@ -5,11 +5,11 @@
 
 use crate::common;
 use crate::published::{Watched, published};
-use findings_tui::api::model::*;
-use findings_tui::api::{ApiError, Client, ClientConfig, MAX_SCM_CONFIGS, Token, all_scm_configs};
-use findings_tui::demo::DemoServer;
-use findings_tui::demo::faults::{FaultKind, Faults};
-use findings_tui::demo::routes::TOKEN_WITHOUT_WEB_API;
+use findings_client::{ApiError, Client, ClientConfig, MAX_SCM_CONFIGS, Token, all_scm_configs};
+use findings_demo::DemoServer;
+use findings_demo::faults::{FaultKind, Faults};
+use findings_demo::routes::TOKEN_WITHOUT_WEB_API;
+use findings_model::*;
 use serde_json::Value;
 
 /// A demo server whose every exchange is checked against the published

@@ -4,11 +4,11 @@
 
 use crate::common;
 use crate::published::Watched;
-use findings_tui::api::model::*;
-use findings_tui::api::{ApiError, Client, ClientConfig, Token};
-use findings_tui::demo::DemoServer;
-use findings_tui::demo::dataset::{Dataset, finding_id};
-use findings_tui::demo::faults::{FaultKind, Faults};
+use findings_client::{ApiError, Client, ClientConfig, Token};
+use findings_demo::DemoServer;
+use findings_demo::dataset::{Dataset, finding_id};
+use findings_demo::faults::{FaultKind, Faults};
+use findings_model::*;
 use serde_json::{Value, json};
 use std::time::Duration;
 

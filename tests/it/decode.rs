@@ -1,5 +1,5 @@
 //! Decoding hand-written response fixtures (tests/fixtures/) with the client's
-//! own decoder, `findings_tui::api::client::decode`, into the wire model.
+//! own decoder, `findings_client::client::decode`, into the wire model.
 //!
 //! What is checked, against findings-api.md and docs/api.md §3–6: every field of
 //! the contract is mapped (nothing silently dropped as "unknown"), int64 values
@@ -9,10 +9,10 @@
 //! give typed errors naming the JSON path, never a panic.
 
 use chrono::{DateTime, Utc};
-use findings_tui::api::ApiError;
-use findings_tui::api::client::decode;
-use findings_tui::api::model::*;
-use findings_tui::text::one_line;
+use findings_base::text::one_line;
+use findings_client::ApiError;
+use findings_client::client::decode;
+use findings_model::*;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

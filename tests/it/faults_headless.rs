@@ -7,8 +7,8 @@ use crate::common;
 
 use assert_cmd::Command;
 use common::findings;
-use findings_tui::demo::faults::{FaultKind, Faults};
-use findings_tui::demo::{DemoOptions, DemoServer};
+use findings_demo::faults::{FaultKind, Faults};
+use findings_demo::{DemoOptions, DemoServer};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

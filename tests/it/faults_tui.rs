@@ -9,9 +9,9 @@ use crate::common;
 use common::Harness;
 use common::pty::Pty;
 use crossterm::event::KeyCode;
-use findings_tui::demo::faults::{FaultKind, Faults};
-use findings_tui::tui::app::Overlay;
-use findings_tui::tui::pane::Pane;
+use findings_demo::faults::{FaultKind, Faults};
+use findings_tui::app::Overlay;
+use findings_tui::pane::Pane;
 use std::time::{Duration, Instant};
 
 const QUICK: Duration = Duration::from_secs(10);
@@ -64,14 +64,14 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     assert!(h.app.overlay.is_none());
     // Another pane: its own request hangs too; Esc cancels it there.
     h.key(KeyCode::Char('1'));
-    assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
+    assert_eq!(h.app.pane, findings_tui::panes::report::ID);
     assert!(h.app.report().is_loading());
     held_by_server(&h, 11).await;
     h.key(KeyCode::Esc);
     assert!(!h.app.report().is_loading());
     // Back on Issues, still waiting; Esc cancels.
     h.key(KeyCode::Char('2'));
-    assert_eq!(h.app.pane, findings_tui::tui::panes::issues::ID);
+    assert_eq!(h.app.pane, findings_tui::panes::issues::ID);
     assert!(h.app.issues().is_loading());
     h.key(KeyCode::Esc);
     assert!(!h.app.is_loading(), "nothing loads any more");
@@ -150,7 +150,7 @@ async fn latency_keeps_keys_live_and_the_page_arrives() {
     h.key(KeyCode::Char('?'));
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('4'));
-    assert_eq!(h.app.pane, findings_tui::tui::panes::scm::ID);
+    assert_eq!(h.app.pane, findings_tui::panes::scm::ID);
     h.key(KeyCode::Char('2'));
     assert!(h.app.is_loading());
     h.settle().await;
@@ -275,7 +275,7 @@ async fn report_and_agentic_panes_name_faults_and_cancel() {
     // Agentic: the search hangs, Esc cancels it.
     h.server().set_faults(Faults::kind(FaultKind::Hang));
     h.key(KeyCode::Char('3'));
-    assert_eq!(h.app.pane, findings_tui::tui::panes::agentic::ID);
+    assert_eq!(h.app.pane, findings_tui::panes::agentic::ID);
     assert!(h.app.agentic().is_loading());
     held_by_server(&h, 1).await;
     h.key(KeyCode::Esc);

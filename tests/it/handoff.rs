@@ -4,11 +4,11 @@
 //! browser is one clean line, and a link is the parsed, encoded one.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use findings_tui::api::model::*;
-use findings_tui::tui::app::{App, Effect, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::{ApiRequest, ApiResponse, ExportItems, Reply, RequestId};
-use findings_tui::tui::theme::Theme;
+use findings_model::*;
+use findings_tui::app::{App, Effect, Msg, Session};
+use findings_tui::keymap::Keymap;
+use findings_tui::message::{ApiRequest, ApiResponse, ExportItems, Reply, RequestId};
+use findings_tui::theme::Theme;
 
 /// An id that, pasted into a shell, would run a command.
 const ID: &str = "F1\ntouch /tmp/x\n";

@@ -4,11 +4,11 @@
 
 use crate::cli::Server;
 use crate::common::findings;
-use findings_tui::api::model::*;
-use findings_tui::demo::dataset::{Dataset, finding_id};
-use findings_tui::demo::faults::{FaultKind, Faults};
-use findings_tui::demo::query::{autofix_error, fix_job_error};
-use findings_tui::demo::routes::TOKEN_WITHOUT_ACTIONS;
+use findings_demo::dataset::{Dataset, finding_id};
+use findings_demo::faults::{FaultKind, Faults};
+use findings_demo::query::{autofix_error, fix_job_error};
+use findings_demo::routes::TOKEN_WITHOUT_ACTIONS;
+use findings_model::*;
 use serde_json::Value;
 
 /// The binary against `server` with `token`: exit code, stdout, stderr.
@@ -53,7 +53,7 @@ fn issue(server: &Server, id: &str) -> Issue {
     let i: usize = id.parse::<usize>().unwrap() - 100_000;
     ds(server).issue(
         i,
-        findings_tui::demo::materialize::Parts {
+        findings_demo::materialize::Parts {
             single_issue: true,
             activity_history: true,
             ..Default::default()

@@ -178,7 +178,7 @@ fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
     let state = tempfile::tempdir().unwrap();
     let no_config = state.path().join("none.toml");
     let snap = state.path().join("review.snap");
-    let server = crate::cli::Server::with_options(findings_tui::demo::DemoOptions {
+    let server = crate::cli::Server::with_options(findings_demo::DemoOptions {
         findings: 300,
         anchor: Some(common::anchor()),
         ..Default::default()

@@ -10,7 +10,7 @@
 //! items keep their own `enum`.
 
 use boon::{Compiler, SchemaIndex, Schemas};
-use findings_tui::demo::tap::Exchange;
+use findings_demo::tap::Exchange;
 use serde_json::Value;
 use std::sync::{Mutex, OnceLock};
 
@@ -212,7 +212,7 @@ pub static CALLED: Mutex<std::collections::BTreeSet<String>> =
     Mutex::new(std::collections::BTreeSet::new());
 
 /// Installs a tap that checks every exchange against the published contract.
-pub fn watch(server: &findings_tui::demo::DemoServer) {
+pub fn watch(server: &findings_demo::DemoServer) {
     server.observe(Some(std::sync::Arc::new(|ex: &Exchange| {
         let p = published();
         if ex
@@ -246,17 +246,17 @@ pub fn assert_no_violations() {
 }
 
 /// A demo server of a test's own, watched; checked when the test ends.
-pub struct Watched(findings_tui::demo::DemoServer);
+pub struct Watched(findings_demo::DemoServer);
 
 impl Watched {
-    pub fn new(server: findings_tui::demo::DemoServer) -> Watched {
+    pub fn new(server: findings_demo::DemoServer) -> Watched {
         watch(&server);
         Watched(server)
     }
 }
 
 impl std::ops::Deref for Watched {
-    type Target = findings_tui::demo::DemoServer;
+    type Target = findings_demo::DemoServer;
     fn deref(&self) -> &Self::Target {
         &self.0
     }
@@ -313,8 +313,8 @@ fn routes_map_to_published_operations_whatever_the_parameter_names() {
 /// once by the client and must have been seen and found as published.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
-    use findings_tui::api::model::*;
-    use findings_tui::api::{Client, ClientConfig, Token};
+    use findings_client::{Client, ClientConfig, Token};
+    use findings_model::*;
     let server = Watched::new(crate::common::demo(50).await);
     let unscoped = Client::for_token(ClientConfig::new(
         server.url(),

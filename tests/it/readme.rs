@@ -1,7 +1,7 @@
 //! The README is for users: it must give the two set-up commands and list
 //! every key binding the app has.
 
-use findings_tui::tui::keymap::{Context, Keymap};
+use findings_tui::keymap::{Context, Keymap};
 
 const README: &str = include_str!("../../README.md");
 
@@ -33,7 +33,7 @@ fn the_readme_lists_every_key_binding() {
 
 #[test]
 fn the_readme_has_the_exit_codes_of_the_help() {
-    let help = findings_tui::cli::EXIT_CODES;
+    let help = findings_cli::EXIT_CODES;
     let codes: Vec<&str> = help
         .lines()
         .skip(1)

@@ -4,14 +4,14 @@
 //! must carry none of the data's control sequences.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use findings_tui::api::ApiError;
-use findings_tui::api::model::*;
-use findings_tui::demo::materialize::Parts;
-use findings_tui::demo::{DemoOptions, DemoState};
-use findings_tui::tui::app::{App, Effect, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::{ApiRequest, ApiResponse, Reply, RequestId};
-use findings_tui::tui::theme::Theme;
+use findings_client::ApiError;
+use findings_demo::materialize::Parts;
+use findings_demo::{DemoOptions, DemoState};
+use findings_model::*;
+use findings_tui::app::{App, Effect, Msg, Session};
+use findings_tui::keymap::Keymap;
+use findings_tui::message::{ApiRequest, ApiResponse, Reply, RequestId};
+use findings_tui::theme::Theme;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
@@ -157,7 +157,7 @@ impl Screen {
         .unwrap();
         let app = &self.app;
         terminal
-            .draw(|f| findings_tui::tui::app::view::draw(f, app))
+            .draw(|f| findings_tui::app::view::draw(f, app))
             .unwrap();
         let bytes = sink.0.lock().unwrap().clone();
         assert_clean(&bytes, what);

@@ -10,13 +10,13 @@ use crate::common::{self, Harness};
 use crate::published;
 use crate::tui_triage::{command, fetched, harness, select_ignorable};
 use crossterm::event::KeyCode;
-use findings_tui::api::model::*;
-use findings_tui::api::{Client, ClientConfig, Token};
-use findings_tui::demo::faults::{FaultKind, Faults};
-use findings_tui::demo::query::{autofix_error, fix_job_error};
-use findings_tui::demo::routes::TOKEN_WITHOUT_ACTIONS;
-use findings_tui::tui::actions::Step;
-use findings_tui::tui::message::rows::Acted;
+use findings_client::{Client, ClientConfig, Token};
+use findings_demo::faults::{FaultKind, Faults};
+use findings_demo::query::{autofix_error, fix_job_error};
+use findings_demo::routes::TOKEN_WITHOUT_ACTIONS;
+use findings_model::*;
+use findings_tui::actions::Step;
+use findings_tui::message::rows::Acted;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -57,8 +57,8 @@ fn loaded_where(h: &Harness, pick: impl Fn(usize) -> bool) -> String {
 fn count_actions(h: &Harness) -> Arc<AtomicUsize> {
     let n = Arc::new(AtomicUsize::new(0));
     let seen = n.clone();
-    h.server().observe(Some(Arc::new(
-        move |ex: &findings_tui::demo::tap::Exchange| {
+    h.server()
+        .observe(Some(Arc::new(move |ex: &findings_demo::tap::Exchange| {
             if let Err(e) = published::published().check_exchange(ex) {
                 published::VIOLATIONS.lock().unwrap().push(e);
             }
@@ -72,8 +72,7 @@ fn count_actions(h: &Harness) -> Arc<AtomicUsize> {
             {
                 seen.fetch_add(1, Ordering::SeqCst);
             }
-        },
-    )));
+        })));
     n
 }
 

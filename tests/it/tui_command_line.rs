@@ -3,8 +3,8 @@
 
 use crate::common::Harness;
 use crossterm::event::KeyCode;
-use findings_tui::api::model::Severity;
-use findings_tui::tui::app::Overlay;
+use findings_model::Severity;
+use findings_tui::app::Overlay;
 
 async fn harness() -> Harness {
     let mut h = Harness::new(2000, 120, 35).await;

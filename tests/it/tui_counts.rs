@@ -8,9 +8,9 @@
 use crate::common::{self, Harness};
 use crate::published;
 use crossterm::event::KeyCode;
-use findings_tui::api::model::*;
-use findings_tui::demo::faults::{FaultKind, Faults};
-use findings_tui::tui::panes::report::MAX_BUCKETS;
+use findings_demo::faults::{FaultKind, Faults};
+use findings_model::*;
+use findings_tui::panes::report::MAX_BUCKETS;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -28,23 +28,22 @@ fn command(h: &mut Harness, line: &str) {
 fn count_requests(h: &Harness) -> Arc<AtomicUsize> {
     let n = Arc::new(AtomicUsize::new(0));
     let seen = n.clone();
-    h.server().observe(Some(Arc::new(
-        move |ex: &findings_tui::demo::tap::Exchange| {
+    h.server()
+        .observe(Some(Arc::new(move |ex: &findings_demo::tap::Exchange| {
             if let Err(e) = published::published().check_exchange(ex) {
                 published::VIOLATIONS.lock().unwrap().push(e);
             }
             if ex.route.ends_with("/issue_counts") {
                 seen.fetch_add(1, Ordering::SeqCst);
             }
-        },
-    )));
+        })));
     n
 }
 
 /// What the server counts for `selection`, asked directly, the unknown
 /// state counted as the app counts it.
 async fn counted(h: &Harness, selection: &ListSelection) -> GetIssueCountsResponse {
-    findings_tui::api::issue_counts_listed(
+    findings_client::issue_counts_listed(
         &common::client_for(h.server()),
         &GetIssueCountsRequest {
             issue_types: selection.issue_types.clone(),
@@ -338,7 +337,7 @@ async fn the_counts_count_every_state_the_list_shows_at_every_width() {
         let unknown = listed_headless(&h, &["--state", "unknown"]).await;
         assert!(unknown > 0, "the demo has findings in the unknown state");
         let screen = h.screen();
-        let n = findings_tui::text::thousands(listed as i64);
+        let n = findings_base::text::thousands(listed as i64);
         assert!(
             screen.contains(&format!("{n} match: open ")),
             "{width}: {screen}"
@@ -346,7 +345,7 @@ async fn the_counts_count_every_state_the_list_shows_at_every_width() {
         assert!(
             screen.contains(&format!(
                 "unknown {}",
-                findings_tui::text::thousands(unknown as i64)
+                findings_base::text::thousands(unknown as i64)
             )),
             "{width}: {screen}"
         );
@@ -354,7 +353,7 @@ async fn the_counts_count_every_state_the_list_shows_at_every_width() {
             screen.contains(&format!("Issues 100/{n}")),
             "{width}: {screen}"
         );
-        use findings_tui::tui::pane::Pane;
+        use findings_tui::pane::Pane;
         assert_eq!(h.app.issues().tab_count(), Some(listed as i64), "the tab's");
         if width >= 80 {
             assert!(

@@ -4,7 +4,7 @@
 
 use crate::common::Harness;
 use crossterm::event::KeyCode;
-use findings_tui::tui::app::Overlay;
+use findings_tui::app::Overlay;
 
 /// The app started, with the filter values arrived.
 async fn harness() -> Harness {
@@ -27,7 +27,7 @@ fn line(h: &Harness) -> String {
 /// Opens the form on field `name` (moving down from the first).
 fn form_on(h: &mut Harness, name: &str) {
     h.key(KeyCode::Char('f'));
-    let k = findings_tui::filter_spec::LIST_FILTER
+    let k = findings_requests::filter_spec::LIST_FILTER
         .iter()
         .position(|f| f.name == name)
         .unwrap();
@@ -79,7 +79,7 @@ async fn the_form_offers_the_known_values_and_enum_values() {
     assert_eq!(editing(&h), "critical");
     h.key(KeyCode::Enter);
     // Apply: the Apply row follows the fields.
-    let apply = findings_tui::filter_spec::LIST_FILTER.len() - 1;
+    let apply = findings_requests::filter_spec::LIST_FILTER.len() - 1;
     for _ in 0..apply {
         h.key(KeyCode::Down);
     }
@@ -101,7 +101,7 @@ async fn the_form_refuses_a_name_that_matches_nothing_and_suggests() {
     h.key(KeyCode::Enter);
     h.keys("payments-api");
     h.key(KeyCode::Enter);
-    let apply = findings_tui::filter_spec::LIST_FILTER.len() - 3;
+    let apply = findings_requests::filter_spec::LIST_FILTER.len() - 3;
     for _ in 0..apply {
         h.key(KeyCode::Down);
     }

@@ -5,10 +5,8 @@ use crate::common;
 
 use common::Harness;
 use crossterm::event::KeyCode;
-use findings_tui::api::model::{
-    FindingSeverity, ReportFilters, ReportRequest, ReportType, TimePeriod,
-};
-use findings_tui::tui::app::{Msg, Overlay};
+use findings_model::{FindingSeverity, ReportFilters, ReportRequest, ReportType, TimePeriod};
+use findings_tui::app::{Msg, Overlay};
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -16,7 +14,7 @@ use std::time::Duration;
 async fn starts_on_issues_with_the_first_page_and_a_demo_badge() {
     let mut h = Harness::new(2000, 120, 35).await;
     h.start().await;
-    assert_eq!(h.app.pane, findings_tui::tui::panes::issues::ID);
+    assert_eq!(h.app.pane, findings_tui::panes::issues::ID);
     assert_eq!(h.app.issues().list.items.len(), 100);
     let screen = h.screen();
     assert!(screen.contains("DEMO"), "{screen}");
@@ -55,7 +53,7 @@ async fn lazy_loading_to_the_end_yields_every_finding_once() {
     assert_eq!(h.app.issues().list.selected, listed - 1);
     let all = format!(
         "{} loaded, all",
-        findings_tui::text::thousands(listed as i64)
+        findings_base::text::thousands(listed as i64)
     );
     assert!(h.screen().contains(&all));
 }
@@ -143,11 +141,11 @@ async fn sort_cycles_server_side_and_reloads() {
     h.settle().await;
     assert!(h.screen().contains("sort severity"));
     let first = h.app.issues().list.items[0].severity();
-    assert_eq!(first, Some(findings_tui::api::model::Severity::Critical));
+    assert_eq!(first, Some(findings_model::Severity::Critical));
     h.key(KeyCode::Char('S'));
     h.settle().await;
     let first = h.app.issues().list.items[0].severity();
-    assert_eq!(first, Some(findings_tui::api::model::Severity::Low));
+    assert_eq!(first, Some(findings_model::Severity::Low));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -157,7 +155,7 @@ async fn filter_form_applies_a_server_side_filter() {
     h.key(KeyCode::Char('f'));
     assert!(h.screen().contains("Server-side filters"));
     // Down to issueTypes, edit, type, keep, then Apply (two rows after the last field).
-    let fields = findings_tui::filter_spec::LIST_FILTER;
+    let fields = findings_requests::filter_spec::LIST_FILTER;
     let row = fields.iter().position(|f| f.name == "issueTypes").unwrap();
     for _ in 0..row {
         h.key(KeyCode::Down);
@@ -175,7 +173,7 @@ async fn filter_form_applies_a_server_side_filter() {
     for item in &h.app.issues().list.items {
         assert_eq!(
             item.summary().issue.unwrap().issue_type,
-            Some(findings_tui::api::model::IssueType::Sca)
+            Some(findings_model::IssueType::Sca)
         );
     }
     assert!(h.screen().contains("issueTypes=sca"));
@@ -282,10 +280,10 @@ async fn open_and_copy_use_the_line_of_code_url() {
 async fn a_server_error_shows_a_popup_and_keeps_what_was_loaded() {
     let server = common::demo(300).await;
     // A client with the wrong token: every request fails with 401.
-    let bad = findings_tui::api::Client::new(findings_tui::api::ClientConfig::new(
+    let bad = findings_client::Client::new(findings_client::ClientConfig::new(
         server.url(),
         server.deployment(),
-        findings_tui::api::Token::new("wrong"),
+        findings_client::Token::new("wrong"),
     ))
     .unwrap();
     let mut h = Harness::with_client(bad, 100, 30, false);
@@ -455,7 +453,7 @@ async fn report_charts_count_the_whole_set() {
     assert_eq!(h.app.report().list.items.len(), 100, "the list stays");
     h.settle().await;
     let trend = h.app.report().counts.trend().unwrap();
-    assert_eq!(trend.len(), findings_tui::tui::panes::report::MAX_BUCKETS);
+    assert_eq!(trend.len(), findings_tui::panes::report::MAX_BUCKETS);
     let since = trend[0].0;
     let created = report_total(&h, |r| {
         r.filters = Some(ReportFilters {
@@ -577,7 +575,7 @@ async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
     let Some(Overlay::Export(prompt)) = &h.app.overlay else {
         panic!("still open");
     };
-    assert_eq!(prompt.format, findings_tui::export::Format::Sarif);
+    assert_eq!(prompt.format, findings_export::Format::Sarif);
     assert!(prompt.path.value().ends_with(".sarif"));
     let path = dir.path().join("marked.sarif");
     type_path(&mut h, &path);
@@ -586,7 +584,7 @@ async fn e_exports_the_marked_rows_as_sarif_to_a_new_file() {
     // Fetched whole, then written off the loop, which says when it is done.
     h.settle().await;
     assert_eq!(h.exported.len(), 1);
-    assert_eq!(h.exported[0].1, findings_tui::export::Format::Sarif);
+    assert_eq!(h.exported[0].1, findings_export::Format::Sarif);
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(
         !written.contains("demo-token"),
@@ -636,14 +634,14 @@ async fn the_file_name_extension_picks_the_export_format() {
     let Some(Overlay::Export(prompt)) = &h.app.overlay else {
         panic!("the export prompt is open");
     };
-    assert_eq!(prompt.format, findings_tui::export::Format::Csv);
+    assert_eq!(prompt.format, findings_export::Format::Csv);
     // CSV chosen, `mine.json` typed: the prompt shows JSON, and JSON is written.
     let path = dir.path().join("mine.json");
     type_path(&mut h, &path);
     let Some(Overlay::Export(prompt)) = &h.app.overlay else {
         panic!("still open");
     };
-    assert_eq!(prompt.format(), findings_tui::export::Format::Json);
+    assert_eq!(prompt.format(), findings_export::Format::Json);
     h.key(KeyCode::Enter);
     h.settle().await;
     let items: Vec<serde_json::Value> =
@@ -692,7 +690,7 @@ async fn with_nothing_marked_every_shown_row_is_exported() {
     let Some(Overlay::Export(prompt)) = &h.app.overlay else {
         panic!("open");
     };
-    assert_eq!(prompt.format, findings_tui::export::Format::Json);
+    assert_eq!(prompt.format, findings_export::Format::Json);
     h.key(KeyCode::Esc);
 
     // The Report pane exports its findings the same way: as Markdown.
@@ -816,13 +814,10 @@ async fn command_line_filters_take_the_values_the_table_shows() {
         .collect();
     assert!(!items.is_empty());
     for i in &items {
-        assert_eq!(
-            i.severity,
-            Some(findings_tui::api::model::Severity::Critical)
-        );
+        assert_eq!(i.severity, Some(findings_model::Severity::Critical));
         assert_eq!(
             i.aggregate_state,
-            Some(findings_tui::api::model::AggregateState::Open)
+            Some(findings_model::AggregateState::Open)
         );
         assert_eq!(i.repository_name(), "acme/payments-api");
     }
@@ -857,7 +852,7 @@ async fn issues_pane_sends_types_at_the_top_level_and_a_limit() {
     h.settle().await;
     // The form: severities, typed as the table shows them.
     h.key(KeyCode::Char('f'));
-    let fields = findings_tui::filter_spec::LIST_FILTER;
+    let fields = findings_requests::filter_spec::LIST_FILTER;
     let row = fields.iter().position(|f| f.name == "severities").unwrap();
     for _ in 0..row {
         h.key(KeyCode::Down);

@@ -4,8 +4,8 @@
 
 use crate::common::{self, Harness};
 use crossterm::event::KeyCode;
-use findings_tui::api::Client;
-use findings_tui::api::model::*;
+use findings_client::Client;
+use findings_model::*;
 
 /// The findings List issues gives for `selection`, every page.
 async fn listed(client: &Client, selection: &ListSelection) -> Vec<Issue> {

@@ -6,7 +6,7 @@ use crate::common;
 
 use common::Harness;
 use crossterm::event::KeyCode;
-use findings_tui::filter_spec::LIST_FILTER;
+use findings_requests::filter_spec::LIST_FILTER;
 
 async fn harness(w: u16, h: u16) -> Harness {
     let mut h = Harness::new(2000, w, h).await;
@@ -217,7 +217,7 @@ async fn the_triage_review_goes_to_its_end_with_g_and_k_moves_up_from_there_at_o
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_long_error_scrolls_to_its_end_with_g_and_k_moves_up_from_there_at_once() {
-    use findings_tui::tui::app::Overlay;
+    use findings_tui::app::Overlay;
     let mut h = harness(80, 16).await;
     // The error names every valid field: longer than the popup.
     h.keys(":filter bogus=1");
@@ -255,7 +255,7 @@ async fn a_cut_message_points_to_messages_which_shows_it_whole() {
     assert!(said.chars().count() > 80, "{said}");
     h.keys(":messages");
     h.key(KeyCode::Enter);
-    let Some(findings_tui::tui::app::Overlay::Error { title, message, .. }) = &h.app.overlay else {
+    let Some(findings_tui::app::Overlay::Error { title, message, .. }) = &h.app.overlay else {
         panic!("no messages popup: {}", h.screen());
     };
     assert!(title.starts_with("Messages"), "{title}");

@@ -5,7 +5,7 @@
 
 use crate::common::{Harness, listed};
 use crossterm::event::KeyCode;
-use findings_tui::text::thousands;
+use findings_base::text::thousands;
 
 const FINDINGS: usize = 6_000;
 
@@ -101,7 +101,7 @@ async fn slash_filters_over_everything() {
         .list
         .items
         .iter()
-        .filter(|r| r.severity() == Some(findings_tui::api::model::Severity::Critical))
+        .filter(|r| r.severity() == Some(findings_model::Severity::Critical))
         .count();
     assert!(pane.list.len() >= criticals && criticals > first_page);
 }
@@ -139,7 +139,7 @@ async fn an_export_of_everything_loaded_is_written_as_it_comes() {
     assert!(
         status.starts_with(&format!(
             "exported {} findings",
-            findings_tui::text::thousands(ids.len() as i64)
+            findings_base::text::thousands(ids.len() as i64)
         )),
         "{status}"
     );
@@ -151,10 +151,10 @@ async fn an_export_of_everything_loaded_is_written_as_it_comes() {
 /// its row (`P`), which the list's own pages cannot say.
 #[tokio::test(flavor = "multi_thread")]
 async fn findings_exported_as_they_come_flag_their_fix_pull_requests() {
-    use findings_tui::api::model::{Issue, ListIssuesRequest};
-    use findings_tui::tui::message::rows::Acted;
-    use findings_tui::tui::message::{ApiRequest, ApiResponse};
-    use findings_tui::tui::runtime::worker::{self, WorkerCommand};
+    use findings_model::{Issue, ListIssuesRequest};
+    use findings_tui::message::rows::Acted;
+    use findings_tui::message::{ApiRequest, ApiResponse};
+    use findings_tui::runtime::worker::{self, WorkerCommand};
 
     let server = crate::common::demo(300).await;
     let client = crate::common::client_for(&server);
@@ -213,7 +213,7 @@ async fn findings_exported_as_they_come_flag_their_fix_pull_requests() {
                 items: true,
             }),
             path: path.clone(),
-            format: findings_tui::export::Format::Ndjson,
+            format: findings_export::Format::Ndjson,
         },
     );
     match replies.recv().await.unwrap().result.unwrap() {

@@ -5,7 +5,7 @@
 
 use crate::common::{self, Harness};
 use crossterm::event::KeyCode;
-use findings_tui::api::model::*;
+use findings_model::*;
 use std::collections::HashMap;
 
 const FINDINGS: usize = 2_000;
@@ -83,7 +83,7 @@ async fn n_on_a_list_loaded_whole_picks_the_new_rows_here() {
     assert!(
         screen.contains(&format!(
             "none of the {} loaded findings is new since your last visit",
-            findings_tui::text::thousands(loaded as i64)
+            findings_base::text::thousands(loaded as i64)
         )),
         "{screen}"
     );
@@ -97,7 +97,7 @@ async fn every_sort_of_a_list_loaded_whole_is_done_here() {
     // Each finding's ref, as the server lists it.
     let client = common::client_for(h.server());
     let refs: HashMap<String, Option<String>> =
-        findings_tui::api::collect_issues(&client, ListIssuesRequest::default(), usize::MAX, |i| {
+        findings_client::collect_issues(&client, ListIssuesRequest::default(), usize::MAX, |i| {
             Some((i.id().to_owned(), i.ref_.clone()))
         })
         .await
@@ -127,7 +127,7 @@ async fn every_sort_of_a_list_loaded_whole_is_done_here() {
         assert!(
             screen.contains(&format!(
                 "sorted the {} loaded findings by {label} ↓",
-                findings_tui::text::thousands(loaded as i64)
+                findings_base::text::thousands(loaded as i64)
             )),
             "{label}: {screen}"
         );
@@ -184,7 +184,7 @@ async fn a_new_filter_asks_before_it_drops_a_list_loaded_whole() {
     assert!(
         screen.contains(&format!(
             "drops the {} findings loaded here",
-            findings_tui::text::thousands(loaded as i64)
+            findings_base::text::thousands(loaded as i64)
         )),
         "{screen}"
     );

@@ -8,9 +8,9 @@
 use crate::common::{self, Harness, run_at_anchor};
 use crate::tui_triage::{command, popup};
 use crossterm::event::KeyCode;
-use findings_tui::api::model::*;
-use findings_tui::demo::DemoServer;
-use findings_tui::tui::triage::Step;
+use findings_demo::DemoServer;
+use findings_model::*;
+use findings_tui::triage::Step;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,7 +42,7 @@ fn selection(f: impl FnOnce(&mut ListIssuesFilter)) -> GetIssueCountsRequest {
 
 /// Every id a listing gives, in its order, with the severities.
 async fn every_id(
-    client: &findings_tui::api::Client,
+    client: &findings_client::Client,
     mut req: ListIssuesRequest,
 ) -> Vec<(String, Option<Severity>)> {
     let mut out = Vec::new();
@@ -65,7 +65,7 @@ async fn the_offline_server_answers_as_the_live_one_for_the_snapshots_findings()
     let live = common::demo(FINDINGS).await;
     let dir = tempfile::tempdir().unwrap();
     let path = saved(&live, dir.path()).await;
-    let opened = findings_tui::cli::open_snapshot(&path)
+    let opened = findings_cli::open_snapshot(&path)
         .await
         .unwrap_or_else(|e| panic!("{}", e.into_message()));
     let offline = &opened.session.client;
@@ -167,13 +167,12 @@ async fn the_offline_server_answers_as_the_live_one_for_the_snapshots_findings()
 fn count_writes(h: &Harness) -> Arc<AtomicUsize> {
     let n = Arc::new(AtomicUsize::new(0));
     let seen = n.clone();
-    h.server().observe(Some(Arc::new(
-        move |ex: &findings_tui::demo::tap::Exchange| {
-            if findings_tui::demo::offline_guard::is_write(&ex.method, &ex.route) {
+    h.server()
+        .observe(Some(Arc::new(move |ex: &findings_demo::tap::Exchange| {
+            if findings_demo::offline_guard::is_write(&ex.method, &ex.route) {
                 seen.fetch_add(1, Ordering::SeqCst);
             }
-        },
-    )));
+        })));
     n
 }
 
@@ -303,7 +302,7 @@ async fn every_write_is_refused_offline_with_the_reason_and_none_is_sent() {
     );
     assert_eq!(writes.load(Ordering::SeqCst), 0);
     // Should one get past the app, the server refuses it too, saying why.
-    let client = findings_tui::cli::open_snapshot(&path).await.ok().unwrap();
+    let client = findings_cli::open_snapshot(&path).await.ok().unwrap();
     let refused = client
         .session
         .client
@@ -345,10 +344,10 @@ async fn offline_the_counts_are_the_snapshots_findings() {
     let mut h = Harness::offline(&path, 100, 30).await;
     h.start().await;
     h.quiesce().await;
-    use findings_tui::tui::pane::Pane;
+    use findings_tui::pane::Pane;
     assert_eq!(h.app.issues().tab_count(), Some(findings));
     let screen = h.screen();
-    let n = findings_tui::text::thousands(findings);
+    let n = findings_base::text::thousands(findings);
     assert!(screen.contains(&format!("{n} match: ")), "{screen}");
     assert!(screen.contains(&format!("unknown {unknown}")), "{screen}");
 }

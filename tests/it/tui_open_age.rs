@@ -5,7 +5,7 @@
 
 use crate::common::{Harness, anchor, run_at_anchor};
 use crossterm::event::KeyCode;
-use findings_tui::config::SlaDays;
+use findings_config::SlaDays;
 
 /// `findings issues --over-target` against `h`'s server, at the data's
 /// clock: the findings it lists, as JSON.

@@ -3,12 +3,12 @@
 //! leaves a selection out of bounds, and every frame draws.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use findings_tui::api::model::*;
-use findings_tui::demo::{DemoOptions, DemoState, query};
-use findings_tui::tui::app::{App, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::{ApiResponse, Reply};
-use findings_tui::tui::theme::Theme;
+use findings_demo::{DemoOptions, DemoState, query};
+use findings_model::*;
+use findings_tui::app::{App, Msg, Session};
+use findings_tui::keymap::Keymap;
+use findings_tui::message::{ApiResponse, Reply};
+use findings_tui::theme::Theme;
 use proptest::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -115,19 +115,19 @@ proptest! {
                 Step::ListReply { id, page } => Msg::Reply(Reply { id, result: Ok(ApiResponse::ListIssues(pages()[page].clone())) }),
                 Step::ErrorReply { id } => Msg::Reply(Reply {
                     id,
-                    result: Err(findings_tui::api::ApiError::Connection("reset by peer".into())),
+                    result: Err(findings_client::ApiError::Connection("reset by peer".into())),
                 }),
                 Step::Tick => Msg::Tick,
             };
             let _ = app.update(msg);
             check_invariants(&app);
             if n % 8 == 0 {
-                terminal.draw(|f| findings_tui::tui::app::view::draw(f, &app)).unwrap();
+                terminal.draw(|f| findings_tui::app::view::draw(f, &app)).unwrap();
             }
             if app.quit {
                 break;
             }
         }
-        terminal.draw(|f| findings_tui::tui::app::view::draw(f, &app)).unwrap();
+        terminal.draw(|f| findings_tui::app::view::draw(f, &app)).unwrap();
     }
 }

@@ -6,8 +6,8 @@
 
 use crate::common::{Harness, anchor, run_at_anchor};
 use crossterm::event::KeyCode;
-use findings_tui::demo::{DemoOptions, DemoServer};
-use findings_tui::snapshot::Category;
+use findings_demo::{DemoOptions, DemoServer};
+use findings_snapshot::Category;
 use std::collections::BTreeMap;
 
 async fn demo(days_later: u32) -> DemoServer {
@@ -59,7 +59,7 @@ async fn a_second_session_shows_what_changed_since_the_first_as_findings_diff_do
     first.keys("N");
     let screen = first.screen();
     assert!(screen.contains("No earlier visit"), "{screen}");
-    findings_tui::tui::runtime::keep_visits(&first.app);
+    findings_tui::runtime::keep_visits(&first.app);
     let kept = first.app.issues().kept_visits().to_vec();
     assert_eq!(kept.len(), 1);
     assert!(kept[0].last.exists() && !kept[0].next.exists());

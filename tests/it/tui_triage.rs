@@ -7,10 +7,10 @@
 use crate::common::{self, Harness};
 use crate::published;
 use crossterm::event::KeyCode;
-use findings_tui::api::model::*;
-use findings_tui::demo::faults::{FaultKind, Faults};
-use findings_tui::tui::app::Overlay;
-use findings_tui::tui::triage::Step;
+use findings_demo::faults::{FaultKind, Faults};
+use findings_model::*;
+use findings_tui::app::Overlay;
+use findings_tui::triage::Step;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -26,16 +26,15 @@ pub(crate) async fn harness(timeout: Duration) -> Harness {
 pub(crate) fn count_writes(h: &Harness) -> Arc<AtomicUsize> {
     let n = Arc::new(AtomicUsize::new(0));
     let seen = n.clone();
-    h.server().observe(Some(Arc::new(
-        move |ex: &findings_tui::demo::tap::Exchange| {
+    h.server()
+        .observe(Some(Arc::new(move |ex: &findings_demo::tap::Exchange| {
             if let Err(e) = published::published().check_exchange(ex) {
                 published::VIOLATIONS.lock().unwrap().push(e);
             }
             if ex.route.ends_with("/findings/v2") || ex.route.contains("/issue/") {
                 seen.fetch_add(1, Ordering::SeqCst);
             }
-        },
-    )));
+        })));
     n
 }
 

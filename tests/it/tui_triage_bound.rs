@@ -8,9 +8,9 @@
 use crate::published;
 use crate::tui_triage::{command, harness, loaded, row_state};
 use crossterm::event::KeyCode;
-use findings_tui::api::model::*;
-use findings_tui::tui::app::Overlay;
-use findings_tui::tui::triage::Step;
+use findings_model::*;
+use findings_tui::app::Overlay;
+use findings_tui::triage::Step;
 use std::time::Duration;
 
 /// Moves the cursor to the first loaded finding `pick` accepts; its id.

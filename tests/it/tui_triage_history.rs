@@ -7,9 +7,9 @@
 use crate::published;
 use crate::tui_triage::{command, fetched, harness, loaded, row_state};
 use crossterm::event::KeyCode;
-use findings_tui::api::model::*;
-use findings_tui::tui::message::ApiRequest;
-use findings_tui::tui::triage::Step;
+use findings_model::*;
+use findings_tui::message::ApiRequest;
+use findings_tui::triage::Step;
 use std::collections::HashMap;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 
 use crate::common::Harness;
 use crossterm::event::KeyCode;
-use findings_tui::api::model::{Severity, SortBy, SortDirection};
-use findings_tui::tui::app::Overlay;
+use findings_model::{Severity, SortBy, SortDirection};
+use findings_tui::app::Overlay;
 use std::path::Path;
 
 async fn run(h: &mut Harness, command: &str) {
@@ -44,7 +44,7 @@ async fn save_writes_a_view_that_view_then_applies() {
         text.starts_with(CONFIG),
         "comments and layout kept:\n{text}"
     );
-    let file = findings_tui::config::parse(&path, &text).unwrap();
+    let file = findings_config::parse(&path, &text).unwrap();
     let saved = &file.profiles["work"].views["urgent"];
     assert_eq!(
         saved.filters,
@@ -84,12 +84,12 @@ async fn save_refuses_a_file_it_cannot_parse() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn report_selectors_come_back_on_a_new_app() {
-    use findings_tui::tui::app::App;
-    use findings_tui::tui::keymap::Keymap;
-    use findings_tui::tui::state::remembered::{ProfileStore, ReportSelectors};
-    use findings_tui::tui::theme::Theme;
+    use findings_tui::app::App;
+    use findings_tui::keymap::Keymap;
+    use findings_tui::state::remembered::{ProfileStore, ReportSelectors};
+    use findings_tui::theme::Theme;
     let dir = tempfile::tempdir().unwrap();
-    let report = findings_tui::tui::panes::report::ID;
+    let report = findings_tui::panes::report::ID;
     let store = ProfileStore::pane(dir.path(), "work", report);
     assert!(
         store.path.ends_with("report.json"),
@@ -103,7 +103,7 @@ async fn report_selectors_come_back_on_a_new_app() {
     h.start().await;
     h.key(KeyCode::Char('1'));
     h.settle().await;
-    assert_eq!(h.app.pane, findings_tui::tui::panes::report::ID);
+    assert_eq!(h.app.pane, findings_tui::panes::report::ID);
     for key in ['p', 'b', 'x', 'C', 'H', 'c'] {
         h.key(KeyCode::Char(key));
         h.settle().await;
@@ -122,7 +122,7 @@ async fn report_selectors_come_back_on_a_new_app() {
             && chosen.projects == ["acme/payments-api"],
         "{chosen:?}"
     );
-    findings_tui::tui::remember(&h.app).unwrap();
+    findings_tui::remember(&h.app).unwrap();
     // The next start under the profile: the same selectors, and the first
     // query asks for them.
     let mut session = h.app.session.clone();
@@ -141,7 +141,7 @@ async fn report_selectors_come_back_on_a_new_app() {
     assert_eq!(filters.finding_severities.len(), 2);
     // Unchanged on that run, nothing is written again.
     std::fs::remove_file(&store.path).unwrap();
-    findings_tui::tui::remember(&app).unwrap();
+    findings_tui::remember(&app).unwrap();
     assert!(
         !store.path.exists(),
         "selectors that did not change are not written"
@@ -154,7 +154,7 @@ async fn report_selectors_come_back_on_a_new_app() {
 /// counts once `Enter` narrows it.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_dashboard_views_show_what_the_reports_answer() {
-    use findings_tui::api::model::{BySeverity, GetReportRequest};
+    use findings_model::{BySeverity, GetReportRequest};
     let mut h = Harness::new(600, 120, 40).await;
     h.start().await;
     h.key(KeyCode::Char('1'));
@@ -169,7 +169,7 @@ async fn the_dashboard_views_show_what_the_reports_answer() {
     // All time: the rows added up, with no period before to compare with.
     let sums = activity.row_sums();
     let screen = h.screen();
-    let thousands = findings_tui::text::thousands;
+    let thousands = findings_base::text::thousands;
     assert!(
         screen.contains(&format!(
             "the rows added up: opened {} · fixed {}",
@@ -201,7 +201,7 @@ async fn the_dashboard_views_show_what_the_reports_answer() {
     // Enter: the Issues pane lists its open findings, as many as counted.
     h.key(KeyCode::Enter);
     h.settle().await;
-    assert_eq!(h.app.pane, findings_tui::tui::panes::issues::ID);
+    assert_eq!(h.app.pane, findings_tui::panes::issues::ID);
     let issues_counted = h
         .app
         .issues()
@@ -293,7 +293,7 @@ async fn the_tabs_carry_the_counts_their_panes_show() {
 /// first, and the title says which rows show.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_dashboard_view_scrolls_to_the_rows_that_do_not_fit() {
-    use findings_tui::api::model::GetReportRequest;
+    use findings_model::GetReportRequest;
     let mut h = Harness::anchored(600, 80, 24).await;
     h.start().await;
     h.key(KeyCode::Char('1'));
@@ -335,5 +335,5 @@ async fn a_dashboard_view_scrolls_to_the_rows_that_do_not_fit() {
 }
 
 fn thousands(n: i64) -> String {
-    findings_tui::text::thousands(n)
+    findings_base::text::thousands(n)
 }

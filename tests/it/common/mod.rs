@@ -7,18 +7,18 @@
 #![allow(dead_code)]
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use findings_tui::api::{Client, ClientConfig, Token};
-use findings_tui::demo::{DemoOptions, DemoServer};
-use findings_tui::export::Format;
-use findings_tui::handoff::{ClipboardText, SafeUrl};
-use findings_tui::tui::Platform;
-use findings_tui::tui::app::{App, Msg, Session};
-use findings_tui::tui::keymap::Keymap;
-use findings_tui::tui::message::ExportItems;
-use findings_tui::tui::runtime::clock::Clock;
-use findings_tui::tui::runtime::runner::{Runner, Turn};
-use findings_tui::tui::runtime::{save, worker};
-use findings_tui::tui::theme::Theme;
+use findings_base::handoff::{ClipboardText, SafeUrl};
+use findings_client::{Client, ClientConfig, Token};
+use findings_demo::{DemoOptions, DemoServer};
+use findings_export::Format;
+use findings_tui::Platform;
+use findings_tui::app::{App, Msg, Session};
+use findings_tui::keymap::Keymap;
+use findings_tui::message::ExportItems;
+use findings_tui::runtime::clock::Clock;
+use findings_tui::runtime::runner::{Runner, Turn};
+use findings_tui::runtime::{save, worker};
+use findings_tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
@@ -170,7 +170,7 @@ impl Harness {
     /// opens it (its in-process server kept by the harness); the clock at
     /// [`anchor`].
     pub async fn offline(path: &std::path::Path, width: u16, height: u16) -> Harness {
-        let opened = findings_tui::cli::open_snapshot(path)
+        let opened = findings_cli::open_snapshot(path)
             .await
             .unwrap_or_else(|e| panic!("the snapshot opens: {}", e.into_message()));
         let client = opened.session.client.clone();
@@ -239,7 +239,7 @@ impl Harness {
             Token::new(server.token()),
         );
         cfg.request_timeout = timeout;
-        cfg.retry = findings_tui::api::RetryPolicy {
+        cfg.retry = findings_client::RetryPolicy {
             max_attempts: 4,
             base_delay: Duration::from_millis(5),
             max_delay: Duration::from_millis(20),
@@ -264,7 +264,7 @@ impl Harness {
 
     /// The findings the Issues list holds, whole: a row keeps only what
     /// the table shows, so each is fetched from the server by id.
-    pub async fn loaded_whole(&self) -> Vec<findings_tui::api::model::Issue> {
+    pub async fn loaded_whole(&self) -> Vec<findings_model::Issue> {
         let client = client_for(self.server());
         let mut whole = Vec::new();
         for row in &self.app.issues().list.items {
@@ -274,7 +274,7 @@ impl Harness {
     }
 
     /// Finding `id` whole, from the server.
-    pub async fn whole(&self, id: &str) -> findings_tui::api::model::Issue {
+    pub async fn whole(&self, id: &str) -> findings_model::Issue {
         let client = client_for(self.server());
         client.get_issue(id).await.expect("the finding")
     }
@@ -553,7 +553,7 @@ impl Recorder {
 /// listing gives when it does not ask for archived projects (it never
 /// includes theirs).
 pub fn listed(findings: usize) -> usize {
-    let state = findings_tui::demo::DemoState::new(&DemoOptions {
+    let state = findings_demo::DemoState::new(&DemoOptions {
         findings,
         ..Default::default()
     });
@@ -566,6 +566,6 @@ pub fn listed(findings: usize) -> usize {
 
 /// A plain HTTP client, for requests made as any client would make them.
 pub fn http() -> reqwest::Client {
-    findings_tui::api::install_crypto_provider();
+    findings_client::install_crypto_provider();
     reqwest::Client::new()
 }

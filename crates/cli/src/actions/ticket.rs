@@ -1,0 +1,410 @@
+//! `findings ticket instances|create|link|unlink`: the deployment's
+//! ticketing instances, tickets for findings (by id or by the listing's
+//! filter flags, one each or grouped by rule and repository), an existing
+//! ticket linked by URL, tickets unlinked.
+
+use super::SendingArgs;
+use super::permissions::{self, numeric_ids};
+use super::send::{self, Sender};
+use crate::listing::{self, FindingFilters, Names};
+use crate::{Failure, Session};
+use clap::{Args, Subcommand, ValueHint};
+use findings_base::text::one_line;
+use findings_client::Client;
+use findings_config::Effective;
+use findings_model::*;
+use findings_requests::filter_spec::LIST_NAMES;
+
+/// The most findings one ticket creation by filter counts first.
+const MAX_BY_FILTER: usize = 100_000;
+
+#[derive(Subcommand, Debug)]
+pub enum TicketCommand {
+    /// The deployment's ticketing instances, and whether each can take
+    /// tickets
+    Instances(InstancesArgs),
+    /// Tickets for findings, by id or by the filter flags: one per finding,
+    /// or with --group one per rule and repository
+    Create(Box<CreateArgs>),
+    /// Link an existing ticket, by its URL, to findings (a finding with
+    /// another ticket loses it, and is named)
+    Link(LinkArgs),
+    /// Unlink findings from their tickets
+    Unlink(UnlinkArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct InstancesArgs {
+    /// Output: table or json (the answer as sent)
+    #[arg(long, value_name = "FORMAT", default_value = "table", help_heading = "Output",
+          value_parser = crate::offer(["table", "json"]), hide_possible_values = true)]
+    format: String,
+}
+
+#[derive(Args, Debug)]
+pub struct CreateArgs {
+    /// Ids of the findings (a,b or one after another). Without ids, the
+    /// filter flags choose them (sent as the request's filter)
+    #[arg(value_name = "ID", value_hint = ValueHint::Other)]
+    ids: Vec<String>,
+    #[command(flatten)]
+    filters: FindingFilters,
+    /// The ticketing instance (`ticket instances` lists them); default: the
+    /// only one that can take tickets
+    #[arg(long, value_name = "ID", help_heading = "Ticket", value_hint = ValueHint::Other)]
+    instance: Option<i64>,
+    /// One ticket per rule and repository instead of one per finding
+    #[arg(long, help_heading = "Ticket")]
+    group: bool,
+    #[command(flatten)]
+    sending: SendingArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct LinkArgs {
+    /// The ticket's URL (https://...)
+    #[arg(value_name = "URL", value_hint = ValueHint::Url)]
+    url: String,
+    /// Ids of the findings (a,b or one after another)
+    #[arg(value_name = "ID", value_hint = ValueHint::Other)]
+    ids: Vec<String>,
+    /// The ticketing instance; default: the only one that can take tickets
+    #[arg(long, value_name = "ID", help_heading = "Ticket", value_hint = ValueHint::Other)]
+    instance: Option<i64>,
+    #[command(flatten)]
+    sending: SendingArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct UnlinkArgs {
+    /// Ids of the findings (a,b or one after another)
+    #[arg(value_name = "ID", value_hint = ValueHint::Other)]
+    ids: Vec<String>,
+    /// The ticketing instance; default: the only one that can take tickets
+    #[arg(long, value_name = "ID", help_heading = "Ticket", value_hint = ValueHint::Other)]
+    instance: Option<i64>,
+    #[command(flatten)]
+    sending: SendingArgs,
+}
+
+pub async fn run(
+    command: TicketCommand,
+    settings: &Effective,
+    read_only: bool,
+) -> Result<(), Failure> {
+    match command {
+        TicketCommand::Instances(args) => {
+            let json = crate::write::json_output(&args.format)?;
+            let session = Session::open(settings).await?;
+            instances(&session.client, json).await
+        }
+        TicketCommand::Create(args) => create(*args, settings, read_only).await,
+        TicketCommand::Link(args) => {
+            let ids = named(&args.ids)?;
+            if !is_web_url(&args.url) {
+                return Err(Failure::Usage(format!(
+                    "{:?} is not an http(s) URL",
+                    one_line(&args.url)
+                )));
+            }
+            let session = Session::open(settings).await?;
+            link(&session, args, ids, read_only).await
+        }
+        TicketCommand::Unlink(args) => {
+            let ids = named(&args.ids)?;
+            let session = Session::open(settings).await?;
+            unlink(&session, args, ids, read_only).await
+        }
+    }
+}
+
+/// The ids given, at least one.
+fn named(given: &[String]) -> Result<Vec<String>, Failure> {
+    let ids = numeric_ids(given)?;
+    if ids.is_empty() {
+        return Err(Failure::Usage("which findings? give their ids".into()));
+    }
+    Ok(ids)
+}
+
+async fn instances(client: &Client, json: bool) -> Result<(), Failure> {
+    let answer = client.ticketing_instances().await?;
+    let lines: Vec<String> = answer
+        .instances
+        .iter()
+        .map(|i| {
+            let status = i
+                .unavailable()
+                .map_or_else(|| "ready".to_owned(), |why| format!("unavailable: {why}"));
+            format!("{}  {}  {status}", i.id_text(), i.name())
+        })
+        .collect();
+    send::print(json, &answer, &lines)
+}
+
+/// The instance tickets go through: `--instance`, else the only usable
+/// one; refused with the reason when it cannot take tickets.
+async fn instance(client: &Client, asked: Option<i64>) -> Result<TicketingInstance, Failure> {
+    let all = client.ticketing_instances().await?.instances;
+    if let Some(id) = asked {
+        let Some(found) = all.into_iter().find(|i| i.id == Some(id)) else {
+            return Err(Failure::Usage(format!(
+                "no ticketing instance {id}; `findings ticket instances` lists them"
+            )));
+        };
+        if let Some(why) = found.unavailable() {
+            return Err(permissions::refused(&why));
+        }
+        return Ok(found);
+    }
+    let (usable, not): (Vec<_>, Vec<_>) = all.into_iter().partition(|i| i.unavailable().is_none());
+    match usable.len() {
+        1 => Ok(usable.into_iter().next().unwrap_or_default()),
+        0 => {
+            let why: Vec<String> = not.iter().filter_map(|i| i.unavailable()).collect();
+            Err(permissions::refused(&if why.is_empty() {
+                "the deployment has no ticketing instance".to_owned()
+            } else {
+                format!("no ticketing instance can take tickets: {}", why.join("; "))
+            }))
+        }
+        _ => Err(Failure::Usage(format!(
+            "several ticketing instances can take tickets ({}): pass --instance ID",
+            usable
+                .iter()
+                .map(|i| format!("{} {}", i.id_text(), i.name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Result<(), Failure> {
+    let filtered = args.filters.given(&[]);
+    let ids = numeric_ids(&args.ids)?;
+    let probe = Names::unchecked(LIST_NAMES);
+    match (ids.is_empty(), filtered) {
+        (false, true) => {
+            return Err(Failure::Usage(
+                "give ids or filter flags, not both: the filter chooses the findings itself".into(),
+            ));
+        }
+        (true, false) => {
+            return Err(Failure::Usage(
+                "which findings? give their ids, or filter flags (--repo, --rule, --severity, --filter FIELD=VALUE, ...)".into(),
+            ));
+        }
+        (true, true) => {
+            // Usage errors now, before connecting.
+            args.filters.request(&probe, "--filter", &[])?;
+        }
+        (false, false) => {}
+    }
+    let session = Session::open(settings).await?;
+    let client = &session.client;
+    permissions::authorized(client, FindingAction::CreateTickets).await?;
+    let instance = instance(client, args.instance).await?;
+    let (request, named) = if ids.is_empty() {
+        let list = listing::checked(&session, &probe, |n| {
+            args.filters.request(n, "--filter", &[])
+        })
+        .await?;
+        let named = match args
+            .filters
+            .matching_ids(client, list.clone(), MAX_BY_FILTER)
+            .await?
+        {
+            Ok(ids) => ids,
+            Err(max) => {
+                return Err(Failure::Usage(format!(
+                    "the filter matches more than {max} findings: narrow it; nothing was sent"
+                )));
+            }
+        };
+        eprintln!("findings: the filter matches {} findings", named.len());
+        if named.is_empty() {
+            eprintln!("findings: nothing to ticket; nothing was sent");
+            return Ok(());
+        }
+        // A first-detection window is compared here, not by the server:
+        // the findings it kept are named, not the server's filter.
+        let request = if args.filters.compares_first_detected() {
+            CreateTicketsRequest::for_ids(named.clone(), args.group)
+        } else {
+            CreateTicketsRequest::for_filter(
+                list.filter.unwrap_or_default(),
+                list.issue_types,
+                args.group,
+            )
+        };
+        (request, named)
+    } else {
+        (CreateTicketsRequest::for_ids(ids.clone(), args.group), ids)
+    };
+    let sender = Sender::new(&session, &args.sending, read_only);
+    let json = sender.json()?;
+    let n = named.len();
+    let how = if args.group {
+        "one ticket per rule and repository"
+    } else {
+        "one ticket per finding"
+    };
+    let id = instance.id.unwrap_or_default();
+    let request = ActionRequest::CreateTickets {
+        instance_id: id,
+        request,
+    };
+    sender.review(
+        &request,
+        &format!(
+            "tickets for {n} finding{} through {} ({}), {how}",
+            s(n),
+            instance.name(),
+            instance.id_text()
+        ),
+        &format!("Create tickets for {n} finding{}?", s(n)),
+    )?;
+    let ActionAnswer::Tickets(answer) = sender
+        .send("the ticket creation", &request, &named, send::ticket_state)
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
+    let mut lines: Vec<String> = answer
+        .outcomes()
+        .into_iter()
+        .map(|(id, outcome)| match outcome {
+            TicketOutcome::Created {
+                slug,
+                url,
+                shared_by,
+            } => format!(
+                "{id}  ticketed  {}  {}{}",
+                slug.unwrap_or_default(),
+                url.unwrap_or_default(),
+                if shared_by > 1 {
+                    format!("  (shared by {shared_by})")
+                } else {
+                    String::new()
+                }
+            ),
+            TicketOutcome::Failed(why) => format!("{id}  failed  {why}"),
+            TicketOutcome::Skipped(why) => format!("{id}  skipped  {why}"),
+        })
+        .collect();
+    lines.push(answer.summary());
+    send::print(json, &answer, &lines)?;
+    let ticketed: Vec<String> = answer
+        .succeeded
+        .iter()
+        .flat_map(|t| t.issue_ids.clone())
+        .collect();
+    not_all("ticketed", &named, &ticketed)
+}
+
+async fn link(
+    session: &Session,
+    args: LinkArgs,
+    ids: Vec<String>,
+    read_only: bool,
+) -> Result<(), Failure> {
+    let client = &session.client;
+    permissions::authorized(client, FindingAction::LinkTicket).await?;
+    let instance = instance(client, args.instance).await?;
+    let request = ActionRequest::LinkTicket {
+        instance_id: instance.id.unwrap_or_default(),
+        request: LinkTicketRequest {
+            ticket_url: Some(args.url.clone()),
+            issue_ids: ids.clone(),
+        },
+    };
+    let sender = Sender::new(session, &args.sending, read_only);
+    let json = sender.json()?;
+    let n = ids.len();
+    sender.review(
+        &request,
+        &format!(
+            "{} linked to {n} finding{} (a finding with another ticket loses it)",
+            args.url,
+            s(n)
+        ),
+        &format!("Link the ticket to {n} finding{}?", s(n)),
+    )?;
+    let ActionAnswer::Linked(answer) = sender
+        .send("the ticket link", &request, &ids, send::ticket_state)
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
+    let mut lines = vec![format!(
+        "{} linked to {}",
+        answer.external_slug.as_deref().unwrap_or(&args.url),
+        answer.linked_issue_ids.join(", ")
+    )];
+    if !answer.replaced_issue_ids.is_empty() {
+        lines.push(format!(
+            "replaced: {} had another ticket, which they lost",
+            answer.replaced_issue_ids.join(", ")
+        ));
+    }
+    send::print(json, &answer, &lines)?;
+    not_all("linked", &ids, &answer.linked_issue_ids)
+}
+
+async fn unlink(
+    session: &Session,
+    args: UnlinkArgs,
+    ids: Vec<String>,
+    read_only: bool,
+) -> Result<(), Failure> {
+    let client = &session.client;
+    permissions::authorized(client, FindingAction::UnlinkTicket).await?;
+    let instance = instance(client, args.instance).await?;
+    let request = ActionRequest::UnlinkTicket {
+        instance_id: instance.id.unwrap_or_default(),
+        request: UnlinkTicketRequest {
+            issue_ids: ids.clone(),
+        },
+    };
+    let sender = Sender::new(session, &args.sending, read_only);
+    let json = sender.json()?;
+    let n = ids.len();
+    sender.review(
+        &request,
+        &format!("{n} finding{} unlinked from their tickets", s(n)),
+        &format!("Unlink {n} finding{}?", s(n)),
+    )?;
+    let ActionAnswer::Unlinked(answer) = sender
+        .send("the ticket unlink", &request, &ids, send::ticket_state)
+        .await?
+    else {
+        return Err(send::mismatch());
+    };
+    let lines = vec![format!(
+        "unlinked: {}",
+        answer.unlinked_issue_ids.join(", ")
+    )];
+    send::print(json, &answer, &lines)?;
+    not_all("unlinked (no ticket?)", &ids, &answer.unlinked_issue_ids)
+}
+
+/// Exit 1, naming how many, when some of `named` are not among `done`.
+pub(super) fn not_all(what: &str, named: &[String], done: &[String]) -> Result<(), Failure> {
+    let missing: Vec<&String> = named.iter().filter(|id| !done.contains(id)).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&str> = missing.iter().take(10).map(|s| s.as_str()).collect();
+    Err(Failure::Runtime(format!(
+        "{} of {} finding{} not {what}: {}{}",
+        missing.len(),
+        named.len(),
+        s(named.len()),
+        shown.join(", "),
+        if missing.len() > 10 { ", ..." } else { "" }
+    )))
+}
+
+fn s(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

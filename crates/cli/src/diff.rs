@@ -1,0 +1,278 @@
+//! `findings diff OLD [NEW]`: what changed between a snapshot and a second
+//! one, or the live deployment asked with the snapshot's filter. The old
+//! side is held as a compact map ([`Baseline`]); the new side streams
+//! through it; the old file is read again for the findings now gone.
+
+use super::destination::OutputFile;
+use super::listing::{Progress, output_width};
+use super::scripting::{self, Script, ScriptArgs, Sink};
+use super::snapshot::{open, snapshot_failure};
+use super::{Failure, UsageError, at_least_one, offer};
+use clap::{Args, ValueHint};
+use findings_client::{Client, Follow, pages_following, transport::MAX_PAGE_ITEMS};
+use findings_export::{Format, Writer, markdown};
+use findings_snapshot::{Baseline, Category, Change, Entry, Header};
+use futures_util::StreamExt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+pub struct DiffArgs {
+    /// The earlier snapshot
+    #[arg(value_name = "OLD", value_hint = ValueHint::FilePath)]
+    old: PathBuf,
+    /// The later snapshot (default: the live deployment, asked with OLD's
+    /// filter)
+    #[arg(value_name = "NEW", value_hint = ValueHint::FilePath)]
+    new: Option<PathBuf>,
+    /// Only these kinds of change: new, fixed, gone, reopened, triaged,
+    /// retriaged, severity (LIST; default: all)
+    #[arg(long = "category", value_name = "LIST",
+          value_parser = offer(Category::ALL.map(Category::name)), hide_possible_values = true)]
+    categories: Vec<String>,
+    /// Output format: table, json, ndjson, csv or markdown (a summary for a
+    /// pull request: the counts, then a table per kind) (default: table on a
+    /// terminal, else ndjson)
+    #[arg(long, value_name = "FORMAT", help_heading = "Output",
+          value_parser = offer(FORMATS.map(|f| f.name())), hide_possible_values = true)]
+    format: Option<String>,
+    /// Live: stop with an error after N pages
+    #[arg(long, value_name = "N", default_value_t = findings_client::DEFAULT_MAX_PAGES as u64,
+          value_parser = at_least_one("--max-pages"), value_hint = ValueHint::Other,
+          help_heading = "Output")]
+    max_pages: u64,
+    #[command(flatten)]
+    file: OutputFile,
+    #[command(flatten)]
+    pub(super) script: ScriptArgs,
+}
+
+const FORMATS: [Format; 5] = [
+    Format::Table,
+    Format::Json,
+    Format::Ndjson,
+    Format::Csv,
+    Format::Markdown,
+];
+
+impl DiffArgs {
+    pub fn format(&self) -> Result<Format, UsageError> {
+        scripting::format(self.format.as_deref(), &self.file, &self.script, &FORMATS)
+    }
+
+    /// The categories asked for, checked.
+    pub fn categories(&self) -> Result<Vec<Category>, UsageError> {
+        let names = super::listing::split_lists(&self.categories);
+        if names.is_empty() {
+            return Ok(Category::ALL.to_vec());
+        }
+        names
+            .iter()
+            .map(|n| {
+                Category::parse(n).ok_or_else(|| {
+                    let valid: Vec<&str> = Category::ALL.map(Category::name).to_vec();
+                    UsageError(format!(
+                        "unknown --category {:?}; valid: {}",
+                        findings_base::text::one_line(n),
+                        valid.join(", ")
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    pub fn is_live(&self) -> bool {
+        self.new.is_none()
+    }
+
+    pub fn file(&self) -> Option<&Path> {
+        self.file.path()
+    }
+}
+
+/// Where a diff's changes go: streamed to the format's writer, or kept
+/// for the Markdown summary (the changes only; the findings are not).
+enum Output<'s> {
+    Stream(Box<Sink<'s, super::destination::Out>>),
+    Summary(Vec<Change>),
+}
+
+/// Runs the diff; returns how many changes were printed (for --exit-code).
+/// `client`: the live deployment, when NEW is not given.
+pub async fn run(
+    args: &DiffArgs,
+    client: Option<&Client>,
+    script: &Script,
+) -> Result<usize, Failure> {
+    let format = args.format()?;
+    let wanted = args.categories()?;
+    let (old_header, mut baseline) = read_baseline(&args.old)?;
+    let mut output = if format == Format::Markdown && !script.selects() {
+        Output::Summary(Vec::new())
+    } else {
+        let width = output_width(&args.file);
+        let terminal = args.file.is_terminal();
+        Output::Stream(Box::new(Sink::new::<Change>(
+            args.file.open()?,
+            format,
+            width,
+            script,
+            terminal,
+        )))
+    };
+    let mut emit = |change: Change| -> Result<(), Failure> {
+        let category = Category::parse(change.category).unwrap_or(Category::New);
+        if !wanted.contains(&category) {
+            return Ok(());
+        }
+        match &mut output {
+            Output::Stream(sink) => sink.item(&change),
+            Output::Summary(kept) => {
+                kept.push(change);
+                Ok(())
+            }
+        }
+    };
+    let new_saved_at = match (&args.new, client) {
+        (Some(new), _) => {
+            let mut reader = open(new)?;
+            let saved_at = reader.header().saved_at;
+            while let Some(entry) = reader.next_entry().map_err(|e| snapshot_failure(new, &e))? {
+                compare(&mut baseline, &entry, &mut emit)?;
+            }
+            saved_at
+        }
+        (None, Some(client)) => {
+            if client.deployment() != old_header.deployment {
+                // Likely the wrong profile: every finding would be new.
+                eprintln!(
+                    "findings: warning: {} is of deployment {}, this is deployment {}",
+                    findings_base::text::one_line(&args.old.display().to_string()),
+                    findings_base::text::one_line(&old_header.deployment),
+                    findings_base::text::one_line(client.deployment()),
+                );
+            }
+            let saved_at = chrono::Utc::now();
+            let mut req = old_header.request.clone();
+            // Who triaged, from the activity; a version 2 snapshot's other
+            // includes (remediation …) are not compared.
+            req.include_activity_history = Some(true);
+            req.include_remediation = None;
+            req.include_is_archived = None;
+            req.include_first_detected_at = None;
+            req.limit = Some(MAX_PAGE_ITEMS as i64);
+            // One page at a time: pages with their activity are the
+            // larger part of a diff's memory beside the old side.
+            let mut pages = Box::pin(pages_following(
+                client.clone(),
+                req,
+                args.max_pages as usize,
+                Follow::WhenAsked,
+            ));
+            let mut progress = Progress::new();
+            let mut seen = 0;
+            while let Some(page) = pages.next().await {
+                let page = page.inspect_err(|_| progress.done())?;
+                for item in &page.issues {
+                    if let Some(entry) = Entry::of(item) {
+                        compare(&mut baseline, &entry, &mut emit)?;
+                    }
+                }
+                seen += page.issues.len();
+                progress.page(seen);
+            }
+            progress.done();
+            saved_at
+        }
+        (None, None) => return Err(Failure::Usage("diff: no NEW and no deployment".into())),
+    };
+    // The old side again, for what the new side no longer has.
+    let mut reader = open(&args.old)?;
+    while let Some(entry) = reader
+        .next_entry()
+        .map_err(|e| snapshot_failure(&args.old, &e))?
+    {
+        if let Some(change) = baseline.gone(&entry) {
+            emit(change)?;
+        }
+    }
+    match output {
+        Output::Stream(sink) => {
+            let matched = sink.matched();
+            (*sink).finish()?.finish()?;
+            Ok(matched)
+        }
+        Output::Summary(changes) => {
+            let mut out = args.file.open()?;
+            summary(&mut out, &old_header, new_saved_at, &wanted, &changes)?;
+            out.finish()?;
+            Ok(changes.len())
+        }
+    }
+}
+
+fn read_baseline(path: &Path) -> Result<(Header, Baseline), Failure> {
+    let mut reader = open(path)?;
+    let mut baseline = Baseline::default();
+    while let Some(entry) = reader
+        .next_entry()
+        .map_err(|e| snapshot_failure(path, &e))?
+    {
+        baseline
+            .add(&entry)
+            .map_err(|e| snapshot_failure(path, &e))?;
+    }
+    baseline.ready();
+    Ok((reader.header().clone(), baseline))
+}
+
+fn compare(
+    baseline: &mut Baseline,
+    entry: &Entry,
+    emit: &mut impl FnMut(Change) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut result = Ok(());
+    baseline.compare(entry, |change| {
+        if result.is_ok() {
+            result = emit(change);
+        }
+    });
+    result
+}
+
+/// The Markdown summary: a heading, the count of each kind asked for, then
+/// a table per kind that has changes.
+fn summary(
+    out: &mut impl Write,
+    old: &Header,
+    new_time: findings_model::Timestamp,
+    wanted: &[Category],
+    changes: &[Change],
+) -> Result<(), Failure> {
+    let count = |c: Category| changes.iter().filter(|x| x.category == c.name()).count();
+    writeln!(
+        out,
+        "### Findings since {}\n\n{} to {}, deployment {}\n",
+        old.saved_at.format("%Y-%m-%d %H:%M UTC"),
+        old.saved_at.format("%Y-%m-%d %H:%M"),
+        new_time.format("%Y-%m-%d %H:%M"),
+        markdown::cell(&old.deployment),
+    )?;
+    writeln!(out, "{}", markdown::header(["change", "findings"]))?;
+    for &c in wanted {
+        writeln!(out, "{}", markdown::row([c.name(), &count(c).to_string()]))?;
+    }
+    for &c in wanted {
+        let n = count(c);
+        if n == 0 {
+            continue;
+        }
+        writeln!(out, "\n#### {} ({n})\n", c.name())?;
+        let mut table = Writer::new::<Change>(&mut *out, Format::Markdown, usize::MAX);
+        for change in changes.iter().filter(|x| x.category == c.name()) {
+            table.item(change)?;
+        }
+        table.finish()?;
+    }
+    Ok(())
+}

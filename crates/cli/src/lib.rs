@@ -1,0 +1,500 @@
+//! The command line: argument parsing, connection, and the headless
+//! commands. This is wiring: it knows every part.
+//!
+//! `args` defines the flags and subcommands; `settings` resolves them with
+//! the environment and the config file; `session` connects; `interactive`
+//! starts the TUI; one file per headless command (group) runs it.
+
+/// The exit codes, one table for every `--help` that lists items, the man
+/// pages and the README (a macro, so help texts can `concat!` it).
+macro_rules! exit_codes_help {
+    () => {
+        "Exit codes:\n  \
+          0    success (with --exit-code: nothing matched)\n  \
+          1    runtime or API error, a --jq error on an item, a write not applied as asked\n  \
+          2    usage error: a flag, a value, a name the deployment lacks, a --json field, \
+               a --jq expression\n  \
+          N    --exit-code N: at least one item was printed (after all of them)\n  \
+          130  interrupted (Ctrl-C) while writing -o FILE"
+    };
+}
+
+/// [`exit_codes_help`] as a value.
+pub const EXIT_CODES: &str = exit_codes_help!();
+
+mod actions;
+mod args;
+mod auth;
+mod clock;
+mod complete;
+mod config_cmd;
+mod demo;
+mod destination;
+mod diff;
+mod help;
+mod interactive;
+mod listing;
+mod logging;
+mod names_cache;
+mod offer;
+mod offline;
+mod scm;
+mod scripting;
+mod session;
+mod settings;
+mod shell;
+mod show;
+mod snapshot;
+mod triage;
+mod write;
+
+pub use args::{Cli, OutputArgs};
+pub use offline::{Opened as OpenedSnapshot, open as open_snapshot};
+pub use session::Session;
+
+use args::{Command, at_least_one};
+use clap::{ArgMatches, FromArgMatches};
+use destination::until_interrupted;
+use findings_client::ApiError;
+use findings_config as config;
+use findings_requests::filter_spec;
+use offer::{offer, offer_to};
+use scripting::shape;
+use settings::{no_color, settings, settings_here};
+use std::process::ExitCode;
+
+pub use findings_requests::filter_spec::UsageError;
+
+/// Why a command failed, and so its exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad flags or configuration (exit 2).
+    Usage(String),
+    /// The API or the network failed (exit 1).
+    Runtime(String),
+    /// Ctrl-C while writing `-o FILE` (exit 130, as a shell reports SIGINT).
+    Interrupted(String),
+    /// Not a failure: `--exit-code N` and `matched` items printed (exit N,
+    /// as trivy's `--exit-code`).
+    Matched {
+        code: u8,
+        matched: usize,
+        item: &'static str,
+    },
+}
+
+impl Failure {
+    /// What the failure says, without its kind.
+    pub fn into_message(self) -> String {
+        match self {
+            Failure::Usage(said) | Failure::Runtime(said) | Failure::Interrupted(said) => said,
+            Failure::Matched {
+                code,
+                matched,
+                item,
+            } => format!("{matched} {item}(s) matched (--exit-code {code})"),
+        }
+    }
+}
+
+impl From<UsageError> for Failure {
+    fn from(e: UsageError) -> Self {
+        Failure::Usage(e.0)
+    }
+}
+
+impl From<config::ConfigError> for Failure {
+    fn from(e: config::ConfigError) -> Self {
+        Failure::Usage(e.0)
+    }
+}
+
+impl From<ApiError> for Failure {
+    /// The error, and what to do about it when that is known.
+    fn from(e: ApiError) -> Self {
+        match e.hint() {
+            Some(hint) => Failure::Runtime(format!("{e}; {hint}")),
+            None => Failure::Runtime(e.to_string()),
+        }
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::Runtime(e.to_string())
+    }
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    // A Tab in a shell: answer it and exit, before anything else.
+    answer_completion_if_asked();
+    // glibc: `issues --all --format csv` at a million findings peaked at
+    // 64 MB with the default arenas and 40 MB with one, no slower.
+    findings_base::sys::one_malloc_arena();
+    let parsed = help::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
+        Err(e) if e.use_stderr() => {
+            // Clap's usage errors in the style of every other error:
+            // `findings: error: …`, uncoloured.
+            let text = e.render().to_string();
+            eprint!("findings: {text}");
+            if !text.ends_with('\n') {
+                eprintln!();
+            }
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+    };
+    if let Err(failure) = logging::init(cli.connection.log_file.as_deref()) {
+        return report(failure);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("findings: error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(run(cli, &matches)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => report(failure),
+    }
+}
+
+/// One line on stderr and the exit code of a failure.
+/// Answers a completion request and exits, when the environment asks for
+/// one; else returns at once. Here, in the wiring, because it joins the
+/// full command (`help`) with the completers (`complete`).
+fn answer_completion_if_asked() {
+    clap_complete::CompleteEnv::with_factory(help::command)
+        .var(complete::ENV_COMPLETE)
+        .complete();
+}
+
+/// Every failure's message passes [`findings_base::text::multi_line`] here, the
+/// one place they are printed: a message quoting the server (a name, an
+/// error type, an instance) reaches the terminal with its controls, bidi
+/// and zero-width characters made visible, and its secrets masked.
+fn report(failure: Failure) -> ExitCode {
+    use findings_base::text::multi_line;
+    match failure {
+        Failure::Usage(msg) => {
+            eprintln!("findings: error: {}", multi_line(&msg));
+            ExitCode::from(2)
+        }
+        Failure::Runtime(msg) if is_broken_pipe(&msg) => ExitCode::SUCCESS,
+        Failure::Runtime(msg) => {
+            eprintln!("findings: error: {}", multi_line(&msg));
+            ExitCode::from(1)
+        }
+        Failure::Interrupted(msg) => {
+            eprintln!("findings: {}", multi_line(&msg));
+            ExitCode::from(130)
+        }
+        Failure::Matched {
+            code,
+            matched,
+            item,
+        } => {
+            let s = if matched == 1 { "" } else { "s" };
+            eprintln!("findings: {matched} {item}{s} matched (--exit-code {code})");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// A closed stdout (`findings issues | head`) is a normal end, not an error.
+fn is_broken_pipe(msg: &str) -> bool {
+    msg.contains("Broken pipe") || msg.contains("os error 32")
+}
+
+/// `--snapshot` reaches no deployment: flags that name one are refused
+/// (their environment variables and the config's are left unused).
+fn check_offline(matches: &ArgMatches) -> Result<(), Failure> {
+    for (id, flag) in [
+        ("base_url", "--base-url"),
+        ("deployment", "--deployment"),
+        ("allow_http", "--allow-http"),
+    ] {
+        if matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(Failure::Usage(format!(
+                "--snapshot opens a file offline; {flag} is for a deployment: give one or the other"
+            )));
+        }
+    }
+    Ok(())
+}
+
+async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
+    if cli.snapshot.is_some() && cli.command.is_some() {
+        return Err(Failure::Usage(
+            "--snapshot opens the TUI on a snapshot; a command reads one with \
+             `findings snapshot show FILE` or `findings diff OLD [NEW]`"
+                .into(),
+        ));
+    }
+    let conn = cli.connection;
+    match cli.command {
+        Some(Command::Demo { command }) => demo::run(command).await,
+        Some(Command::Auth { command }) => {
+            let settings = settings_here(&conn, matches)?;
+            auth::run(command, &settings).await
+        }
+        Some(Command::Completions { shell }) => shell::completions(shell),
+        Some(Command::Man { dir }) => shell::man(dir.as_deref()),
+        Some(Command::Config { command }) => {
+            let path = config::config_path()?;
+            match command {
+                config_cmd::ConfigCommand::Path => config_cmd::path(&path),
+                config_cmd::ConfigCommand::Init => config_cmd::init(&path),
+                config_cmd::ConfigCommand::Show => {
+                    let settings = settings(&conn, matches, &path)?;
+                    let theme = settings.theme_choice(no_color())?;
+                    config_cmd::show(&settings, &theme)
+                }
+            }
+        }
+        Some(Command::Issues(args)) => {
+            // Usage errors before connecting; names checked once connected.
+            let Some(script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
+                return Ok(()); // the fields were listed
+            };
+            args.output.format()?;
+            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+            args.request(&probe)?;
+            let settings = settings_here(&conn, matches)?;
+            let mut args = args;
+            args.set_targets(settings.sla_days.value);
+            let session = Session::open(&settings).await?;
+            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+            // List issues always says its page size (the default is 100).
+            request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
+            let file = args.output.file.path();
+            let matched = until_interrupted(
+                file,
+                listing::issues(&session.client, request, &args, &script),
+            )
+            .await?;
+            script.gate(matched)
+        }
+        Some(Command::Expired(args)) => {
+            // As `issues`, with the clock `clock::now` reads.
+            let Some(script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)?
+            else {
+                return Ok(()); // the fields were listed
+            };
+            args.list.output.format()?;
+            let now = clock::now().map_err(Failure::Usage)?;
+            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+            args.request(&probe)?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+            request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
+            let file = args.list.output.file.path();
+            let matched = until_interrupted(
+                file,
+                listing::expired(&session.client, request, &args, &script, now),
+            )
+            .await?;
+            script.gate(matched)
+        }
+        Some(Command::Report(args)) => {
+            let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
+                return Ok(()); // the fields were listed
+            };
+            let format = args.output.format()?;
+            // A --kind report's flags are checked before anything starts.
+            let kind = args.kind()?;
+            if kind.is_some() {
+                if script.selects() {
+                    return Err(UsageError(
+                        "--json and --jq select the fields of findings; a --kind report: --format json | jq".into(),
+                    )
+                    .into());
+                }
+                if format == findings_export::Format::Sarif {
+                    return Err(UsageError(
+                        "--format sarif is for findings; a --kind report is table, json, ndjson, csv or markdown".into(),
+                    )
+                    .into());
+                }
+            }
+            let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
+            args.request(&probe)?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+            request.limit = request.limit.or(settings.page_size_override());
+            let file = args.output.file.path();
+            if let Some(kind) = kind {
+                let filters = request.filters.unwrap_or_default();
+                let rows = until_interrupted(
+                    file,
+                    listing::dashboard(&session.client, kind, filters, &args.output),
+                )
+                .await?;
+                return script.gate(rows);
+            }
+            let matched = until_interrupted(
+                file,
+                listing::report(&session.client, request, &args, &script),
+            )
+            .await?;
+            script.gate(matched)
+        }
+        Some(Command::Search(args)) => {
+            let Some(script) = scripting::prepare(&args.output.script, shape::AGENTIC_ISSUE)?
+            else {
+                return Ok(()); // the fields were listed
+            };
+            args.output.format()?;
+            let probe = listing::Names::unchecked(filter_spec::SEARCH_NAMES);
+            args.request(&probe)?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+            request.limit = request.limit.or(settings.page_size_override());
+            let file = args.output.file.path();
+            let matched = until_interrupted(
+                file,
+                listing::search(&session.client, request, &args, &script),
+            )
+            .await?;
+            script.gate(matched)
+        }
+        Some(Command::Show(args)) => {
+            let Some(script) = scripting::prepare(&args.script, shape::FINDING)? else {
+                return Ok(()); // the fields were listed
+            };
+            let format = args.format()?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let file = args.file.path();
+            let matched =
+                until_interrupted(file, show::run(&session.client, &args, format, &script)).await?;
+            script.gate(matched)
+        }
+        Some(Command::Scm {
+            command: scm::ScmCommand::List(args),
+        }) => {
+            let Some(script) = scripting::prepare(&args.script, shape::SCM_CONFIG)? else {
+                return Ok(()); // the fields were listed
+            };
+            let format = args.format()?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let file = args.file.path();
+            let matched =
+                until_interrupted(file, scm::list(&session.client, format, &args, &script)).await?;
+            script.gate(matched)
+        }
+        Some(Command::Scm {
+            command: scm::ScmCommand::Update(args),
+        }) => {
+            let settings = settings_here(&conn, matches)?;
+            write::refuse_if_read_only(&settings, "the SCM config update")?;
+            let prepared = scm::prepare(args)?;
+            let session = Session::open(&settings).await?;
+            scm::run(&session.client, prepared, session.demo.is_some()).await
+        }
+        Some(Command::Diff(args)) => {
+            let Some(script) = scripting::prepare(&args.script, shape::CHANGE)? else {
+                return Ok(()); // the fields were listed
+            };
+            args.format()?;
+            args.categories()?;
+            let session = if args.is_live() {
+                let settings = settings_here(&conn, matches)?;
+                Some(Session::open(&settings).await?)
+            } else {
+                None
+            };
+            let client = session.as_ref().map(|s| &s.client);
+            let matched = until_interrupted(args.file(), diff::run(&args, client, &script)).await?;
+            script.gate(matched)
+        }
+        Some(Command::Snapshot {
+            command: snapshot::SnapshotCommand::Show(args),
+        }) => snapshot::show(&args),
+        Some(Command::Snapshot {
+            command: snapshot::SnapshotCommand::Save(args),
+        }) => {
+            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+            args.request(&probe)?;
+            let settings = settings_here(&conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+            let count = until_interrupted(
+                Some(args.path()),
+                snapshot::save(&session.client, request, &args),
+            )
+            .await?;
+            eprintln!(
+                "findings: saved {count} findings to {}",
+                findings_base::text::one_line(&args.path().display().to_string())
+            );
+            Ok(())
+        }
+        Some(Command::Triage(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            write::refuse_if_read_only(&settings, "the triage")?;
+            let prepared = triage::prepare(args)?;
+            let session = Session::open(&settings).await?;
+            let above = &settings.triage_confirm_above;
+            triage::run(&session, prepared, above).await
+        }
+        Some(Command::Ticket { command }) => {
+            let settings = settings_here(&conn, matches)?;
+            actions::run(actions::ActionCommand::Ticket(command), &settings).await
+        }
+        Some(Command::Fix(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            actions::run(actions::ActionCommand::Fix(args), &settings).await
+        }
+        Some(Command::Feedback(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            actions::run(actions::ActionCommand::Feedback(args), &settings).await
+        }
+        Some(Command::Remember(args)) => {
+            let settings = settings_here(&conn, matches)?;
+            actions::run(actions::ActionCommand::Remember(Box::new(args)), &settings).await
+        }
+        None => {
+            use std::io::IsTerminal;
+            let snapshot = cli.snapshot.as_deref();
+            if snapshot.is_some() {
+                check_offline(matches)?;
+            }
+            let settings = settings_here(&conn, matches)?;
+            if !std::io::stdout().is_terminal() {
+                // Piped: a summary instead of a screen.
+                return match snapshot {
+                    Some(path) => {
+                        let opened = offline::open(path).await?;
+                        listing::overview(&opened.session.client).await
+                    }
+                    None => {
+                        let session = Session::open(&settings).await?;
+                        listing::overview(&session.client).await
+                    }
+                };
+            }
+            interactive::run(settings, snapshot).await
+        }
+    }
+}
+
+#[cfg(test)]
+mod completion_tests;

@@ -1,0 +1,220 @@
+//! `findings report --kind activity|by-project|backlog-by-rule|
+//! backlog-by-severity|open-age`: the dashboard's reports headless, of the
+//! same filters as the findings report, as a table, JSON (the answer as
+//! the service gives it), NDJSON, CSV or Markdown: a weekly summary in a
+//! script.
+
+use crate::{Failure, OutputArgs, UsageError};
+use findings_client::Client;
+use findings_export::Format;
+use findings_export::rows::Rows;
+use findings_model::*;
+use std::io::Write;
+
+/// What `--kind` asks for: `None` for the report's findings (the
+/// default), else one of the dashboard's reports.
+pub fn kind(name: Option<&str>) -> Result<Option<DashboardReport>, UsageError> {
+    match name {
+        None | Some("findings") => Ok(None),
+        Some(name) => DashboardReport::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .map(Some)
+            .ok_or_else(|| {
+                let names: Vec<&str> = DashboardReport::ALL.iter().map(|r| r.name()).collect();
+                UsageError(format!(
+                    "unknown --kind {name:?}; valid: findings, {}",
+                    names.join(", ")
+                ))
+            }),
+    }
+}
+
+/// The `--kind` values, for completion.
+pub const KINDS: [&str; 6] = [
+    "findings",
+    "activity",
+    "by-project",
+    "backlog-by-rule",
+    "backlog-by-severity",
+    "open-age",
+];
+
+/// Prints a dashboard report; returns how many rows it has (for
+/// `--exit-code`).
+pub async fn dashboard(
+    client: &Client,
+    kind: DashboardReport,
+    filters: ReportFilters,
+    output: &OutputArgs,
+) -> Result<usize, Failure> {
+    let format = output.format()?;
+    // "All time" has no period before it to compare with.
+    let compared = filters
+        .time_period
+        .as_ref()
+        .is_some_and(|p| p.since.is_some());
+    let req = GetReportRequest {
+        filters: Some(filters),
+    };
+    let answer = client.dashboard_report(kind, &req).await?;
+    let json = match &answer {
+        DashboardAnswer::Activity(r) => to_json(r)?,
+        DashboardAnswer::ByProject(r) => to_json(r)?,
+        DashboardAnswer::BacklogByRule(r) => to_json(r)?,
+        DashboardAnswer::BySeverity(r) => to_json(r)?,
+    };
+    let (rows, summary) = match &answer {
+        DashboardAnswer::Activity(r) => (activity_rows(r), activity_summary(r, compared)),
+        DashboardAnswer::ByProject(r) => (project_rows(r), None),
+        DashboardAnswer::BacklogByRule(r) => (rule_rows(r), None),
+        DashboardAnswer::BySeverity(r) if kind == DashboardReport::MedianOpenAge => {
+            (severity_rows(r, "DAYS"), None)
+        }
+        DashboardAnswer::BySeverity(r) => (severity_rows(r, "COUNT"), None),
+    };
+    let mut out = output.file.open()?;
+    {
+        let mut safe = findings_base::redact::ScrubWriter::new(&mut out);
+        match format {
+            Format::Json => writeln!(safe, "{json}")?,
+            _ => {
+                // The summary heads a table or a Markdown page.
+                if let (Some(line), Format::Table | Format::Markdown) = (&summary, format) {
+                    writeln!(safe, "{line}\n")?;
+                }
+                rows.write(format, &mut safe)?;
+            }
+        }
+        safe.flush()?;
+    }
+    out.finish()?;
+    Ok(rows.rows.len())
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+    findings_base::json::pretty(value).map_err(|e| Failure::Runtime(e.to_string()))
+}
+
+fn n(v: Option<i64>) -> String {
+    v.unwrap_or(0).to_string()
+}
+
+/// A bucket's start as a date (and time when not midnight).
+fn start(p: &Option<TimePeriod>) -> String {
+    match p.as_ref().and_then(|p| p.since) {
+        Some(t) if t.time() == chrono::NaiveTime::MIN => t.format("%Y-%m-%d").to_string(),
+        Some(t) => t.format("%Y-%m-%d %H:%M").to_string(),
+        None => String::new(),
+    }
+}
+
+fn activity_rows(r: &ActivityReport) -> Rows {
+    let mut rows = Rows::new(&[
+        "BUCKET",
+        "OPENED",
+        "FIXED",
+        "IGNORED",
+        "PROV_IGNORED",
+        "REMOVED",
+        "NET",
+    ]);
+    for b in &r.buckets {
+        rows.push(vec![
+            start(&b.time_period),
+            n(b.opened),
+            n(b.fixed),
+            n(b.ignored),
+            n(b.provisionally_ignored),
+            n(b.removed),
+            n(b.net),
+        ]);
+    }
+    rows
+}
+
+/// The rows added up, every term of the net said: "The rows added up,
+/// against the period before: opened 519 (+303) · fixed 95 (+3) · ...".
+/// Against the period before only when one was chosen (`compared`).
+fn activity_summary(r: &ActivityReport, compared: bool) -> Option<String> {
+    if r.buckets.is_empty() {
+        return None;
+    }
+    let sums = r.row_sums();
+    let before = r.previous_period.filter(|_| compared).map(|p| p.sums());
+    let term = |label: &str, now: i64, then: Option<i64>| match then {
+        Some(then) => {
+            let d = now - then;
+            format!("{label} {now} ({}{d})", if d >= 0 { "+" } else { "" })
+        }
+        None => format!("{label} {now}"),
+    };
+    Some(format!(
+        "The rows added up{}: {} · {} · {} (provisionally {}) · {} · {}",
+        if before.is_some() {
+            ", against the period before"
+        } else {
+            ""
+        },
+        term("opened", sums.opened, before.map(|b| b.opened)),
+        term("fixed", sums.fixed, before.map(|b| b.fixed)),
+        term("ignored", sums.ignored, before.map(|b| b.ignored)),
+        sums.provisionally_ignored,
+        term("removed", sums.removed, before.map(|b| b.removed)),
+        term("net", sums.net, before.map(|b| b.net)),
+    ))
+}
+
+/// Worst first: by critical, then high, medium, low.
+fn project_rows(r: &ByProjectReport) -> Rows {
+    let mut rows = Rows::new(&["REPOSITORY", "CRITICAL", "HIGH", "MEDIUM", "LOW", "OPEN"]);
+    for (name, c) in r.worst_first() {
+        rows.push(vec![
+            name.clone(),
+            n(c.critical),
+            n(c.high),
+            n(c.medium),
+            n(c.low),
+            c.total().to_string(),
+        ]);
+    }
+    rows
+}
+
+/// By bucket, then most open first.
+fn rule_rows(r: &BacklogByRuleReport) -> Rows {
+    let mut rows = Rows::new(&["BUCKET", "RULE", "OPEN"]);
+    for b in &r.buckets {
+        for (rule, count) in b.most_first() {
+            rows.push(vec![start(&b.time_period), rule.clone(), count.to_string()]);
+        }
+    }
+    rows
+}
+
+/// A cell per severity; an absent value (a median of nothing) is empty.
+fn severity_rows(r: &BySeverityReport, unit: &'static str) -> Rows {
+    let header: [&'static str; 5] = match unit {
+        "DAYS" => [
+            "BUCKET",
+            "CRITICAL_DAYS",
+            "HIGH_DAYS",
+            "MEDIUM_DAYS",
+            "LOW_DAYS",
+        ],
+        _ => ["BUCKET", "CRITICAL", "HIGH", "MEDIUM", "LOW"],
+    };
+    let mut rows = Rows::new(&header);
+    let cell = |v: Option<i64>| v.map_or(String::new(), |v| v.to_string());
+    for b in &r.buckets {
+        let c = b.counts;
+        rows.push(vec![
+            start(&b.time_period),
+            cell(c.critical),
+            cell(c.high),
+            cell(c.medium),
+            cell(c.low),
+        ]);
+    }
+    rows
+}

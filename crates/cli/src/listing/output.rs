@@ -1,0 +1,198 @@
+//! What every listing does with its pages: follow the cursors as asked,
+//! write the items as they come, show progress, fit a table to the width.
+
+use crate::destination::OutputFile;
+use crate::scripting::{Script, Sink};
+use crate::{Failure, OutputArgs};
+use findings_client::{Client, Follow, PagedRequest, pages_following};
+use findings_export::{Format, Record};
+use futures_util::StreamExt;
+use std::io::{IsTerminal, Write};
+
+/// Follows pages as `--all`/`--max` ask and streams each item to stdout,
+/// or to `-o FILE` (put in place only if every page arrived), through
+/// `--json`/`--jq` when `script` selects. `on_page` sees each page, and may
+/// write to the output, before its items are written. Returns how many
+/// items matched (were printed), for `--exit-code`.
+pub(super) async fn run_listing<R, T>(
+    client: &Client,
+    req: R,
+    output: &OutputArgs,
+    format: Format,
+    script: &Script,
+    items_of: impl Fn(R::Page) -> Vec<T>,
+    mut on_page: impl FnMut(&R::Page, &mut dyn Write) -> Result<(), Failure>,
+) -> Result<usize, Failure>
+where
+    R: PagedRequest,
+    T: Record,
+{
+    let max = output.max.map(|m| m as usize);
+    let width = output_width(&output.file);
+    let terminal = output.file.is_terminal();
+    let mut sink = Sink::new::<T>(output.file.open()?, format, width, script, terminal);
+    // Every page followed: the next one is asked for while this one is written.
+    let follow = Follow::every_page(output.all && max.is_none());
+    let mut stream = Box::pin(pages_following(
+        client.clone(),
+        req,
+        output.max_pages as usize,
+        follow,
+    ));
+    let mut progress = Progress::new();
+    let mut outcome = Ok(());
+    let mut failed_item = 0;
+    'pages: while let Some(page) = stream.next().await {
+        let page = match page {
+            Ok(p) => p,
+            Err(e) => {
+                // Keep what was written; report the failure after it.
+                outcome = Err(Failure::from(e));
+                break;
+            }
+        };
+        on_page(&page, sink.get_mut())?;
+        for item in items_of(page) {
+            if max.is_some_and(|m| sink.count() >= m) {
+                break 'pages;
+            }
+            if let Err(e) = sink.item(&item) {
+                // An expression that failed on an item: as a page that
+                // failed, the items before it written.
+                outcome = Err(e);
+                failed_item = 1;
+                break 'pages;
+            }
+        }
+        progress.page(sink.count());
+        if sink.streams(format) {
+            // Stream: each page reaches the reader as it arrives.
+            sink.flush()?;
+        }
+        if max.is_some_and(|m| sink.count() >= m) || (!output.all && max.is_none()) {
+            break;
+        }
+    }
+    progress.done();
+    let (count, matched) = (sink.count(), sink.matched());
+    if let Err(e) = outcome {
+        // Stdout keeps what was written, never completed; a file is not
+        // put in place.
+        sink.abandon()?.abandon();
+        say_partial(count - failed_item, format, &output.file);
+        return Err(e);
+    }
+    sink.finish()?.finish()?;
+    if count == 0 && format == Format::Table {
+        eprintln!("findings: no items match");
+    }
+    Ok(matched)
+}
+
+/// The line on stderr that says an output stopped by an error is not the
+/// whole (before the error's own line).
+fn say_partial(count: usize, format: Format, file: &OutputFile) {
+    if count == 0 {
+        return; // nothing was written
+    }
+    if let Some(path) = file.path() {
+        eprintln!(
+            "findings: partial: {count} items fetched before the error; {} was not written",
+            path.display()
+        );
+        return;
+    }
+    let how = match format {
+        Format::Json => "; the JSON array is left unclosed",
+        Format::Sarif => "; the SARIF document is left unclosed",
+        _ => "",
+    };
+    eprintln!("findings: partial: {count} items written before the error{how}");
+}
+
+/// The width a table fills: the terminal's on a terminal, else as piped.
+pub(crate) fn output_width(file: &OutputFile) -> usize {
+    match file.path() {
+        None => terminal_width(),
+        Some(_) => table_width(None, std::env::var("COLUMNS").ok().as_deref()),
+    }
+}
+
+/// The width a table on stdout fills ([`table_width`]).
+pub(crate) fn terminal_width() -> usize {
+    let terminal = std::io::stdout()
+        .is_terminal()
+        .then(|| crossterm::terminal::size().ok().map(|(w, _)| w))
+        .flatten();
+    table_width(terminal, std::env::var("COLUMNS").ok().as_deref())
+}
+
+/// A table's width when stdout piped or redirected has no terminal to fit.
+const PIPED_TABLE_WIDTH: usize = 200;
+
+/// The width a table fills: the terminal's (`terminal`, when stdout is
+/// one), else `COLUMNS` when it is a number, else [`PIPED_TABLE_WIDTH`].
+fn table_width(terminal: Option<u16>, columns_env: Option<&str>) -> usize {
+    terminal
+        .filter(|&w| w > 0)
+        .map(usize::from)
+        .or_else(|| {
+            columns_env
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .filter(|&w| w > 0)
+        })
+        .unwrap_or(PIPED_TABLE_WIDTH)
+}
+
+/// "items so far" on stderr, only when stderr is a terminal.
+pub(crate) struct Progress {
+    enabled: bool,
+    pages: usize,
+    shown: bool,
+}
+
+impl Progress {
+    pub(crate) fn new() -> Self {
+        Progress {
+            enabled: std::io::stderr().is_terminal(),
+            pages: 0,
+            shown: false,
+        }
+    }
+
+    pub(crate) fn page(&mut self, items: usize) {
+        self.pages += 1;
+        if self.enabled && self.pages > 1 {
+            eprint!("\r\x1b[2K{items} items, {} pages…", self.pages);
+            self.shown = true;
+        }
+    }
+
+    pub(crate) fn done(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+            self.shown = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod table_width_tests {
+    use super::*;
+
+    #[test]
+    fn a_table_fits_the_terminal_else_columns_else_is_wide() {
+        // On a terminal: its width, whatever COLUMNS says.
+        assert_eq!(table_width(Some(120), None), 120);
+        assert_eq!(table_width(Some(120), Some("80")), 120);
+        // Piped: COLUMNS when it is a width, else the wide default.
+        assert_eq!(table_width(None, Some("100")), 100);
+        assert_eq!(table_width(None, Some(" 90\n")), 90);
+        assert_eq!(table_width(None, None), PIPED_TABLE_WIDTH);
+        for junk in ["", "0", "-5", "wide", "1e3"] {
+            assert_eq!(table_width(None, Some(junk)), PIPED_TABLE_WIDTH, "{junk:?}");
+        }
+        // A terminal that reports no width is treated as piped.
+        assert_eq!(table_width(Some(0), Some("70")), 70);
+    }
+}

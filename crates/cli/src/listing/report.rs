@@ -1,0 +1,439 @@
+//! `findings report`: Report findings, with the totals by type.
+
+use super::names::Names;
+use super::output::{Progress, run_listing};
+use super::raw_report::{RawReportPage, RawReportRequest};
+use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
+use crate::scripting::Script;
+use crate::{Failure, OutputArgs, UsageError, offer};
+use clap::{Args, ValueHint};
+use findings_client::{Client, Follow, ListedReportRequest, SarifReportRequest, pages_following};
+use findings_export::Format;
+use findings_model::*;
+use findings_requests::filter_spec::{self as filters, REPORT_FILTERS};
+use futures_util::StreamExt;
+
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Filters", after_help = LISTS_HELP)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    filters: FilterArgs,
+    /// What to print: findings (the report's findings, the default), or one
+    /// of the dashboard's reports of the same filters: activity (opened,
+    /// fixed, ignored per bucket, and this period against the one before),
+    /// by-project (open findings by repository and severity),
+    /// backlog-by-rule, backlog-by-severity, open-age (median days open)
+    #[arg(long, help_heading = "Report", value_name = "KIND",
+          value_parser = offer(super::dashboard::KINDS), hide_possible_values = true)]
+    pub kind: Option<String>,
+    /// A --kind report's bucket: day, week or month (default week)
+    #[arg(long, help_heading = "Report", value_name = "SIZE",
+          value_parser = offer(["day", "week", "month"]), hide_possible_values = true)]
+    bucket: Option<String>,
+    /// total-open, total-fixed, total-ignored, total-provisionally-ignored,
+    /// open-backlog, backlog-activity, project, guardrails-activity (or the enum name)
+    #[arg(long, help_heading = "Report", value_name = "TYPE",
+          value_parser = offer(ReportType::ALL.iter().map(ReportType::label)),
+          hide_possible_values = true)]
+    report_type: Option<String>,
+    /// Only findings in this state, as the STATE column shows it: open, fixed,
+    /// removed, ignored, ignored-in-code, ... (or the enum name)
+    #[arg(long, help_heading = "Report", value_name = "STATE", value_parser = offer(typed(&AggregateState::names())),
+          hide_possible_values = true)]
+    finding_state: Option<String>,
+    /// Start of one time bucket (with --filter timeBucketSize=week, default day)
+    #[arg(long, help_heading = "Report", value_name = "TIME", value_hint = ValueHint::Other)]
+    bucket_start: Option<String>,
+    /// Severity: critical, high, medium, low (LIST)
+    #[arg(long = "severity", value_name = "LEVEL",
+          value_parser = offer(offered(REPORT_FILTERS, "findingSeverities")),
+          hide_possible_values = true)]
+    severities: Vec<String>,
+    /// Finding type: code, sca, secrets (LIST)
+    #[arg(long = "type", value_name = "TYPE",
+          value_parser = offer(offered(REPORT_FILTERS, "findingTypes")),
+          hide_possible_values = true)]
+    types: Vec<String>,
+    /// Project (repository) name, as the deployment has it (LIST; one it
+    /// does not have is refused with the closest it has)
+    #[arg(long = "repo", value_name = "NAME", value_hint = ValueHint::Other)]
+    repos: Vec<String>,
+    /// Rule: its full id, or the name the RULE column shows (use-of-md5),
+    /// which stands for every rule of that name (LIST)
+    #[arg(long = "rule", value_name = "RULE", value_hint = ValueHint::Other)]
+    rules: Vec<String>,
+    /// Team (LIST)
+    #[arg(long = "team", value_name = "NAME", value_hint = ValueHint::Other)]
+    teams: Vec<String>,
+    /// Project tag (LIST)
+    #[arg(long = "tag", value_name = "TAG", value_hint = ValueHint::Other)]
+    tags: Vec<String>,
+    /// Only findings created at or after TIME: the report's
+    /// timePeriod.since, which reads the creation time (`issues --since`
+    /// reads relevant-since instead). TIME: RFC 3339, YYYY-MM-DD, or
+    /// 7d/12h/2w ago
+    #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
+    since: Option<String>,
+    /// The last SPAN (30d, 12w, 24h): --since SPAN, said as the period a
+    /// weekly summary covers (`--kind activity --period 30d`)
+    #[arg(long, value_name = "SPAN", help_heading = "Time", value_hint = ValueHint::Other,
+          conflicts_with = "since")]
+    period: Option<String>,
+    /// Only findings created before TIME: timePeriod.until (as `issues
+    /// --until`)
+    #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
+    until: Option<String>,
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
+}
+
+impl ReportArgs {
+    /// The dashboard report `--kind` asks for (`None`: the findings).
+    pub fn kind(&self) -> Result<Option<DashboardReport>, UsageError> {
+        super::dashboard::kind(self.kind.as_deref())
+    }
+
+    /// The request the flags ask for, every name checked by `names`.
+    pub fn request(&self, names: &Names) -> Result<ReportRequest, UsageError> {
+        let (severities, types) = (list(&self.severities), list(&self.types));
+        filters::check_flag(
+            REPORT_FILTERS,
+            "findingSeverities",
+            "--severity",
+            &severities,
+        )?;
+        filters::check_flag(REPORT_FILTERS, "findingTypes", "--type", &types)?;
+        let (repos, teams, tags) = (list(&self.repos), list(&self.teams), list(&self.tags));
+        names.check("projects", "--repo", &repos)?;
+        names.check("teams", "--team", &teams)?;
+        names.check("tags", "--tag", &tags)?;
+        let rules = names.rule_ids("--rule", &list(&self.rules))?;
+        let mut pairs = Vec::new();
+        push_all(&mut pairs, "findingSeverities", &severities);
+        push_all(&mut pairs, "findingTypes", &types);
+        push_all(&mut pairs, "projects", &repos);
+        push_all(&mut pairs, "ruleIds", &rules);
+        push_all(&mut pairs, "teams", &teams);
+        push_all(&mut pairs, "tags", &tags);
+        let bucket = match self.bucket.as_deref() {
+            Some("day") => TimeBucketSize::Day,
+            Some("month") => TimeBucketSize::Month,
+            Some(_) => TimeBucketSize::Week,
+            None => TimeBucketSize::Day,
+        };
+        // A period starts on its buckets' boundary (UTC midnight, Monday,
+        // the first of the month): run an hour later, the same buckets.
+        let period_start = match &self.period {
+            None => None,
+            Some(span) => match filters::parse_point(span) {
+                Ok(filters::Point::Span(back)) => {
+                    let now = crate::clock::now().map_err(UsageError)?;
+                    Some(bucket.floor(now - back).to_rfc3339())
+                }
+                _ => {
+                    return Err(UsageError(format!(
+                        "--period {span:?}: a span back from now (30d, 12w, 24h); \
+                         for a fixed start use --since"
+                    )));
+                }
+            },
+        };
+        push_all(&mut pairs, "timePeriod.since", self.since.as_slice());
+        push_all(&mut pairs, "timePeriod.since", period_start.as_slice());
+        push_all(&mut pairs, "timePeriod.until", self.until.as_slice());
+        let given = self.filters.pairs(REPORT_FILTERS)?;
+        names.check_pairs(&given)?;
+        pairs.extend(given);
+        let report_type = self
+            .report_type
+            .as_deref()
+            .map(|s| {
+                parse_enum(
+                    "report type",
+                    s,
+                    ReportType::parse_known,
+                    ReportType::ALL,
+                    ReportType::label,
+                )
+            })
+            .transpose()?;
+        let finding_state = self
+            .finding_state
+            .as_deref()
+            .map(|s| {
+                let names = AggregateState::names();
+                filters::enum_value(&names, s)
+                    .map(AggregateState::from_wire)
+                    .ok_or_else(|| {
+                        UsageError(format!(
+                            "unknown finding state {s:?}; valid: {}",
+                            filters::typed_names(&names).join(", ")
+                        ))
+                    })
+            })
+            .transpose()?;
+        let bucket_start = self
+            .bucket_start
+            .as_deref()
+            .map(|s| filters::parse_time(s).map_err(|e| UsageError(format!("--bucket-start: {e}"))))
+            .transpose()?;
+        let mut built: Option<ReportFilters> = filters::build(REPORT_FILTERS, "report", &pairs)?;
+        if let Some(size) = self.bucket.as_deref() {
+            let size = match size {
+                "day" => TimeBucketSize::Day,
+                "month" => TimeBucketSize::Month,
+                _ => TimeBucketSize::Week,
+            };
+            built.get_or_insert_with(Default::default).time_bucket_size = Some(size);
+        }
+        Ok(ReportRequest {
+            report_type,
+            filters: built,
+            limit: page_size(&self.output),
+            bucket_start,
+            finding_state,
+            ..Default::default()
+        })
+    }
+}
+
+/// Lists the report's findings; returns how many were printed (for
+/// `--exit-code`).
+pub async fn report(
+    client: &Client,
+    req: ReportRequest,
+    args: &ReportArgs,
+    script: &Script,
+) -> Result<usize, Failure> {
+    let format = args.output.format()?;
+    if format == Format::Json && !script.selects() {
+        return report_json(client, req, &args.output).await;
+    }
+    if script.selects() || format == Format::Ndjson {
+        // The findings exactly as the server sent them, without decoding
+        // them into the model and encoding them again.
+        return run_listing(
+            client,
+            RawReportRequest::new(req),
+            &args.output,
+            format,
+            script,
+            |page: RawReportPage| page.findings,
+            |_, _| Ok(()),
+        )
+        .await;
+    }
+    if matches!(format, Format::Csv | Format::Table | Format::Markdown) {
+        // Only the columns' fields are decoded: the rest is skipped unread.
+        let mut totals_shown = false;
+        return run_listing(
+            client,
+            ListedReportRequest::new(req),
+            &args.output,
+            format,
+            script,
+            |page: ListedReportPage| page.findings.into_iter().map(Issue::from).collect(),
+            |page: &ListedReportPage, out: &mut dyn std::io::Write| {
+                // The totals head a table; other formats carry items only.
+                if format == Format::Table && !totals_shown {
+                    totals_shown = true;
+                    writeln!(out, "{}\n", totals_line(&page.totals))?;
+                }
+                Ok(())
+            },
+        )
+        .await;
+    }
+    // SARIF, the one format left: only what a result and its rule read is
+    // decoded.
+    run_listing(
+        client,
+        SarifReportRequest::new(req),
+        &args.output,
+        format,
+        script,
+        |page: SarifReportPage| page.findings.into_iter().map(Issue::from).collect(),
+        |_, _| Ok(()),
+    )
+    .await
+}
+
+/// `Total 1098   Code 646   Supply chain 304   Secrets 148`, of a report's
+/// total, code, supply-chain and secrets totals.
+pub fn totals_line(t: &ReportTotals) -> String {
+    let [total, code, sca, secrets] =
+        [t.total, t.total_code, t.total_sca, t.total_secrets].map(|v| v.unwrap_or(0));
+    format!("Total {total}   Code {code}   Supply chain {sca}   Secrets {secrets}")
+}
+
+/// `--format json` of `report` is the response shape: the totals of the
+/// first page, the findings of every page fetched, and the cursor to go on.
+/// Streamed: the findings are written as their pages arrive (the totals
+/// first, the cursor last), so memory stays flat however many pages
+/// `--all` follows. A listing cut short leaves the document unclosed.
+async fn report_json(
+    client: &Client,
+    req: ReportRequest,
+    output: &OutputArgs,
+) -> Result<usize, Failure> {
+    let mut dest = output.file.open()?;
+    let mut doc = ReportDocument::new(&mut dest);
+    let max = output.max.map(|m| m as usize);
+    let follow = Follow::every_page(output.all && max.is_none());
+    let mut stream = Box::pin(pages_following(
+        client.clone(),
+        RawReportRequest::new(req),
+        output.max_pages as usize,
+        follow,
+    ));
+    let mut progress = Progress::new();
+    let mut cursor = None;
+    while let Some(page) = stream.next().await {
+        let mut page = match page {
+            Ok(page) => page,
+            Err(e) => {
+                progress.done();
+                let n = doc.findings;
+                doc.abandon()?;
+                if n > 0 {
+                    match output.file.path() {
+                        Some(path) => eprintln!(
+                            "findings: partial: {n} findings fetched before the error; {} was not written",
+                            path.display()
+                        ),
+                        None => eprintln!(
+                            "findings: partial: {n} findings written before the error; the JSON is left unclosed"
+                        ),
+                    }
+                }
+                dest.abandon();
+                return Err(e.into());
+            }
+        };
+        cursor = page.cursor.take();
+        let findings = std::mem::take(&mut page.findings);
+        doc.head(&page.totals)?;
+        for finding in &findings {
+            if max.is_some_and(|m| doc.findings >= m) {
+                break;
+            }
+            doc.finding(finding.json())?;
+        }
+        progress.page(doc.findings);
+        if max.is_some_and(|m| doc.findings >= m) || (!output.all && max.is_none()) {
+            break;
+        }
+    }
+    progress.done();
+    let written = doc.findings;
+    doc.finish(cursor.as_deref())?;
+    dest.finish()?;
+    Ok(written)
+}
+
+/// A report's JSON document written piece by piece: the totals
+/// pretty-printed as serde_json would, each finding as the server sent it
+/// on a line of its own (as `issues --format json` writes its items), the
+/// secrets of the process masked.
+struct ReportDocument<W: std::io::Write> {
+    out: std::io::BufWriter<findings_base::redact::ScrubWriter<W>>,
+    head_written: bool,
+    findings: usize,
+}
+
+impl<W: std::io::Write> ReportDocument<W> {
+    fn new(out: W) -> Self {
+        ReportDocument {
+            out: std::io::BufWriter::new(findings_base::redact::ScrubWriter::new(out)),
+            head_written: false,
+            findings: 0,
+        }
+    }
+
+    /// The totals (every field of the first page but its findings and
+    /// cursor), once, and the start of the findings.
+    fn head(&mut self, totals: &ReportTotals) -> std::io::Result<()> {
+        use std::io::Write;
+        if self.head_written {
+            return Ok(());
+        }
+        self.head_written = true;
+        let totals = findings_base::json::pretty(totals).map_err(std::io::Error::other)?;
+        match totals.strip_suffix("\n}") {
+            // `{\n  "total": ...` and its last field: the findings follow.
+            Some(open) => write!(self.out, "{open},\n  \"findings\": [")?,
+            None => write!(self.out, "{{\n  \"findings\": [")?,
+        }
+        Ok(())
+    }
+
+    /// One finding, as the server sent it, on one line.
+    fn finding(&mut self, text: &str) -> std::io::Result<()> {
+        use std::io::Write;
+        let sep = if self.findings == 0 { "" } else { "," };
+        write!(self.out, "{sep}\n    {text}")?;
+        self.findings += 1;
+        Ok(())
+    }
+
+    /// Closes the findings, adds the cursor to go on, closes the document.
+    fn finish(mut self, cursor: Option<&str>) -> std::io::Result<()> {
+        use std::io::Write;
+        if !self.head_written {
+            self.head(&ReportTotals::default())?;
+        }
+        if self.findings == 0 {
+            write!(self.out, "]")?;
+        } else {
+            write!(self.out, "\n  ]")?;
+        }
+        if let Some(cursor) = cursor.filter(|c| !c.is_empty()) {
+            let cursor = findings_base::json::pretty(cursor).map_err(std::io::Error::other)?;
+            write!(self.out, ",\n  \"cursor\": {cursor}")?;
+        }
+        writeln!(self.out, "\n}}")?;
+        self.abandon()
+    }
+
+    /// Pushes out what was written, as it is.
+    fn abandon(self) -> std::io::Result<()> {
+        self.out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?
+            .finish()
+            .map(drop)
+    }
+}
+
+#[cfg(test)]
+mod listed_tests {
+    use super::*;
+    use findings_export::Record;
+
+    #[test]
+    fn the_columns_and_totals_of_a_listed_report_page_are_those_of_the_whole_page() {
+        let items: Vec<IssueItem> =
+            serde_json::from_str(include_str!("../../../../assets/pack-samples.json")).unwrap();
+        let page = ReportResponse {
+            findings: items.into_iter().filter_map(|i| i.issue).collect(),
+            cursor: Some("c".into()),
+            total: Some(1098),
+            total_code: Some(646),
+            total_sca: Some(304),
+            total_secrets: Some(148),
+        };
+        let json = findings_base::json::encode(&page).unwrap();
+        let listed: ListedReportPage = findings_base::json::decode(&json).unwrap();
+        assert_eq!(listed.cursor, page.cursor);
+        assert_eq!(listed.totals, page.totals());
+        assert_eq!(
+            totals_line(&listed.totals),
+            "Total 1098   Code 646   Supply chain 304   Secrets 148"
+        );
+        assert_eq!(listed.findings.len(), page.findings.len());
+        assert!(!page.findings.is_empty());
+        for (slim, whole) in listed.findings.into_iter().zip(&page.findings) {
+            assert_eq!(Issue::from(slim).cells(), whole.cells());
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! `findings --snapshot FILE`: the TUI on a snapshot, with no network. The
+//! snapshot's findings become the demo server's data set (the same query
+//! engine filters, sorts and counts them), served in-process on 127.0.0.1
+//! with a token of this run's own; writes are refused by the app and by
+//! that server. The config's base URL and token are never used.
+
+use super::Failure;
+use super::session::Session;
+use findings_client::{Client, ClientConfig, Token};
+use findings_demo::DemoServer;
+use findings_demo::dataset::{OfflineBuilder, StoredFindings};
+use findings_model::IssueItem;
+use findings_snapshot::{Header, Position, Reader, SnapshotError, Stored};
+use std::path::Path;
+
+/// A snapshot opened offline: the session on its in-process server, and
+/// its header.
+pub struct Opened {
+    pub session: Session,
+    pub header: Header,
+}
+
+/// Reads the snapshot through once (its findings into compact rows, their
+/// places in the file kept) and serves it. Every problem with the file is
+/// a usage error naming it (exit 2).
+pub async fn open(path: &Path) -> Result<Opened, Failure> {
+    let owned = path.to_owned();
+    let (dataset, header) = tokio::task::spawn_blocking(move || read(&owned))
+        .await
+        .map_err(|e| Failure::Runtime(e.to_string()))??;
+    let token = run_token();
+    let server = DemoServer::start_offline(dataset, &token)
+        .await
+        .map_err(|e| Failure::Runtime(format!("cannot start the offline server: {e}")))?;
+    let client = Client::new(ClientConfig::new(
+        server.url(),
+        header.deployment.clone(),
+        Token::new(token),
+    ))
+    .map_err(|e| file_failure(path, &e.to_string()))?;
+    Ok(Opened {
+        session: Session {
+            client,
+            demo: Some(server),
+            discovered: None,
+            profile: None,
+            views: Vec::new(),
+        },
+        header,
+    })
+}
+
+fn read(path: &Path) -> Result<(findings_demo::dataset::Dataset, Header), Failure> {
+    let failed = |e: SnapshotError| file_failure(path, &e.to_string());
+    let file = findings_snapshot::open_file(path)
+        .map_err(|e| file_failure(path, &format!("cannot open it: {e}")))?;
+    let mut reader = Reader::new(file).map_err(failed)?;
+    let header = reader.header().clone();
+    if header.deployment.parse::<i64>().is_err() {
+        return Err(file_failure(
+            path,
+            &format!(
+                "its deployment {:?} is not a deployment id",
+                findings_base::text::one_line(&header.deployment)
+            ),
+        ));
+    }
+    let mut builder = OfflineBuilder::new();
+    let mut positions = Vec::new();
+    while let Some((position, item)) = reader.next_item().map_err(failed)? {
+        builder
+            .add(&item)
+            .map_err(|e| file_failure(path, &e.to_string()))?;
+        positions.push(position);
+    }
+    let store = SnapshotFindings {
+        stored: Stored::open(path).map_err(failed)?,
+        positions,
+    };
+    let dataset = builder.finish(header.saved_at, &header.deployment, Box::new(store));
+    Ok((dataset, header))
+}
+
+/// The stored findings of the data set: row `i` is the `i`th of the file.
+struct SnapshotFindings {
+    stored: Stored,
+    positions: Vec<Position>,
+}
+
+impl StoredFindings for SnapshotFindings {
+    fn item(&self, index: usize) -> Option<IssueItem> {
+        let position = *self.positions.get(index)?;
+        self.stored
+            .item(position)
+            .inspect_err(|e| tracing::warn!("offline snapshot: finding {index}: {e}"))
+            .ok()
+    }
+}
+
+/// A token of this run only, for the in-process server: the config's
+/// token is never sent, and nothing else on the machine knows this one.
+fn run_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.write_u32(std::process::id());
+    format!("offline-{:016x}", hasher.finish())
+}
+
+fn file_failure(path: &Path, said: &str) -> Failure {
+    Failure::Usage(format!(
+        "--snapshot {}: {said}",
+        findings_base::text::one_line(&path.display().to_string())
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use findings_client::ApiError;
+
+    /// The server of `--snapshot` answers this run's token only: a name
+    /// everyone knows (the embedded demo's tokens) opens nothing on it.
+    #[test]
+    fn the_snapshot_server_answers_its_run_token_only() {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            // A snapshot of no findings is enough: the server is what is tested.
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("empty.snap");
+            let header = Header::new(
+                "2026-11-25T10:00:00Z".parse().unwrap(),
+                "https://findings.example.com",
+                "7",
+                &Default::default(),
+            );
+            let bytes = findings_snapshot::Writer::new(Vec::new(), &header)
+                .unwrap()
+                .finish()
+                .unwrap();
+            std::fs::write(&path, bytes).unwrap();
+            let opened = open(&path).await.unwrap();
+            let server = opened.session.demo.as_ref().unwrap();
+            let with = |token: &str| {
+                Client::new(ClientConfig::new(
+                    server.url(),
+                    opened.header.deployment.clone(),
+                    Token::new(token),
+                ))
+                .unwrap()
+            };
+            assert!(with(server.token()).deployment_by_token().await.is_ok());
+            for built_in in [
+                findings_demo::DEMO_TOKEN,
+                findings_demo::routes::TOKEN_WITHOUT_ACTIONS,
+                findings_demo::routes::TOKEN_WITHOUT_WEB_API,
+            ] {
+                let answer = with(built_in).deployment_by_token().await;
+                assert!(
+                    matches!(answer, Err(ApiError::Unauthorized(_))),
+                    "{built_in}: {answer:?}"
+                );
+            }
+        });
+    }
+}

@@ -1,0 +1,570 @@
+//! `--jq EXPR`: a jq program compiled once, with jq's standard library
+//! (jaq's: jaq-core, jaq-std, jaq-json), and run over each item in turn.
+//! No module is ever read from disk, and `halt` ends the run as an error
+//! rather than the process.
+//!
+//! It runs on a thread of its own ([`Jq`]) with a large stack, so that a
+//! deep value or a deep recursion ends in an error, never in a stack
+//! overflow (an abort no handler sees, leaving `-o FILE`'s temporary
+//! file): values parsed (an item, `fromjson`) are refused past
+//! [`MAX_DEPTH`] levels before they are built, and every definition of the
+//! expression checks the stack left on each call and each result (jaq has
+//! no depth limit of its own). The caller waits for results a moment at a
+//! time, so Ctrl-C stops even an expression that never gives one.
+
+use super::deep::{
+    Data, MAX_DEPTH, STACK, guard, mark_stack_top, nesting_past, shorter, std_defs, std_funs,
+    value_past,
+};
+use jaq_core::load::parse::Def;
+use jaq_core::load::{Arena, File, Loader};
+use jaq_core::{Compiler, Ctx, Vars};
+use jaq_json::Val;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The expression itself, as one definition of the prelude.
+const MAIN: &str = "__findings_main";
+
+/// A compiled `--jq` expression.
+struct Program {
+    filter: jaq_core::Filter<Data>,
+}
+
+impl Program {
+    /// Parses and compiles `code`; the error says what is wrong and where,
+    /// as jq would.
+    fn compile(code: &str) -> Result<Program, String> {
+        // As written first: its errors say where, in the user's words.
+        let arena = Arena::default();
+        let modules = Loader::new(std_defs())
+            .load(&arena, File { code, path: () })
+            .map_err(|errors| {
+                let said: Vec<String> = errors
+                    .into_iter()
+                    .map(|(_, e)| load_error(code, e))
+                    .collect();
+                said.join("; ")
+            })?;
+        Compiler::default()
+            .with_funs(std_funs())
+            .compile(modules)
+            .map_err(|errors| {
+                let said: Vec<String> = errors
+                    .into_iter()
+                    .flat_map(|(_, undefined)| undefined)
+                    .map(|(name, what)| {
+                        let name = match what {
+                            jaq_core::compile::Undefined::Filter(arity) => {
+                                format!("{name}/{arity}")
+                            }
+                            _ => name.to_owned(),
+                        };
+                        format!(
+                            "undefined {} {name}{}",
+                            what.as_str(),
+                            at(code, name_in(code, &name))
+                        )
+                    })
+                    .collect();
+                said.join("; ")
+            })?;
+        // Then with its definitions guarded, as the last of the prelude.
+        let mut main = jaq_core::load::parse(code, |p| p.term())
+            .ok_or("module directives are not supported")?;
+        guard(&mut main);
+        let expression = Def {
+            name: MAIN,
+            args: Vec::new(),
+            body: main,
+        };
+        let arena = Arena::default();
+        let modules = Loader::new(std_defs().map(shorter).chain([expression]))
+            .load(
+                &arena,
+                File {
+                    code: MAIN,
+                    path: (),
+                },
+            )
+            .map_err(|_| "the expression cannot be guarded".to_owned())?;
+        let filter = Compiler::default()
+            .with_funs(std_funs())
+            .compile(modules)
+            .map_err(|_| "the expression cannot be guarded".to_owned())?;
+        Ok(Program { filter })
+    }
+
+    /// Runs the program over `input`, giving each result to `each`; the
+    /// first error (the program's, or `each`'s) stops the run.
+    fn run(
+        &self,
+        input: Val,
+        mut each: impl FnMut(Val) -> std::io::Result<()>,
+    ) -> Result<(), RunError> {
+        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new([]));
+        for out in self.filter.id.run((ctx, input)) {
+            match out {
+                // Written out recursively: not past MAX_DEPTH.
+                Ok(v) if value_past(&v, MAX_DEPTH) => {
+                    return Err(RunError::Jq(format!(
+                        "a result nested deeper than {MAX_DEPTH} levels is not written"
+                    )));
+                }
+                Ok(v) => each(v).map_err(RunError::Io)?,
+                Err(exn) => {
+                    let message = match exn.get_err() {
+                        Ok(error) => match error.into_val() {
+                            // error("text"): the text, as jq says it.
+                            Val::TStr(text) => String::from_utf8_lossy(&text).into_owned(),
+                            other => other.to_string(),
+                        },
+                        Err(exn) => match exn.get_halt() {
+                            Ok(code) => format!("halt with exit code {code}"),
+                            Err(_) => "the expression stopped unexpectedly".to_owned(),
+                        },
+                    };
+                    return Err(RunError::Jq(message));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a run stopped.
+#[derive(Debug)]
+pub enum RunError {
+    /// The expression failed on the item.
+    Jq(String),
+    /// Its output could not be written.
+    Io(std::io::Error),
+    /// Ctrl-C, while it ran.
+    Interrupted,
+}
+
+/// One result, written out on the expression's thread.
+pub struct Output {
+    /// As compact JSON.
+    pub json: Vec<u8>,
+    /// A string's text (`jq -r`), for a string.
+    pub text: Option<Vec<u8>>,
+}
+
+enum Reply {
+    Output(Output),
+    /// The run ended: the error's message and the item's id.
+    Done(Result<(), (String, Option<String>)>),
+}
+
+struct Job {
+    item: Vec<u8>,
+    replies: mpsc::SyncSender<Reply>,
+}
+
+/// The expression, compiled and run on its own thread.
+pub struct Jq {
+    jobs: mpsc::SyncSender<Job>,
+}
+
+impl std::fmt::Debug for Jq {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Jq")
+    }
+}
+
+impl Jq {
+    /// Compiles `code` on a new thread, which then runs it over the items
+    /// (each made `shape`, its `fields` picked).
+    pub fn start(
+        code: &str,
+        shape: super::Shape,
+        fields: Option<Vec<String>>,
+    ) -> Result<Jq, String> {
+        let (jobs, incoming) = mpsc::sync_channel::<Job>(0);
+        let (compiled, outcome) = mpsc::sync_channel(1);
+        let code = code.to_owned();
+        std::thread::Builder::new()
+            .name("jq".into())
+            .stack_size(STACK)
+            .spawn(move || {
+                mark_stack_top();
+                let program = match Program::compile(&code) {
+                    Ok(p) => {
+                        let _ = compiled.send(Ok(()));
+                        p
+                    }
+                    Err(e) => {
+                        let _ = compiled.send(Err(e));
+                        return;
+                    }
+                };
+                for job in incoming {
+                    serve(&program, shape, fields.as_deref(), job);
+                }
+            })
+            .map_err(|e| format!("cannot start: {e}"))?;
+        outcome
+            .recv()
+            .map_err(|_| "it stopped while compiled".to_owned())??;
+        Ok(Jq { jobs })
+    }
+
+    /// Runs the expression over one item (its JSON), giving each result to
+    /// `each` as it comes. Waits a moment at a time, so a Ctrl-C
+    /// (`interrupted`) ends the wait even when no result ever comes.
+    pub fn run(
+        &self,
+        item: Vec<u8>,
+        interrupted: impl Fn() -> bool,
+        mut each: impl FnMut(Output) -> std::io::Result<()>,
+    ) -> Result<(), (RunError, Option<String>)> {
+        let stopped = || {
+            (
+                RunError::Jq("the expression stopped unexpectedly".into()),
+                None,
+            )
+        };
+        let (replies, results) = mpsc::sync_channel(64);
+        self.jobs
+            .send(Job { item, replies })
+            .map_err(|_| stopped())?;
+        loop {
+            if interrupted() {
+                return Err((RunError::Interrupted, None));
+            }
+            match results.recv_timeout(Duration::from_millis(50)) {
+                Ok(Reply::Output(out)) => each(out).map_err(|e| (RunError::Io(e), None))?,
+                Ok(Reply::Done(Ok(()))) => return Ok(()),
+                Ok(Reply::Done(Err((message, named)))) => {
+                    return Err((RunError::Jq(message), named));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(stopped()),
+            }
+        }
+    }
+}
+
+/// One item, on the expression's thread. A result nobody waits for any
+/// more (an error, Ctrl-C) ends the run.
+fn serve(program: &Program, shape: super::Shape, fields: Option<&[String]>, job: Job) {
+    let done = |r| {
+        let _ = job.replies.send(Reply::Done(r));
+    };
+    if nesting_past(&job.item, MAX_DEPTH) {
+        return done(Err((
+            format!("the item is nested deeper than {MAX_DEPTH} levels"),
+            None,
+        )));
+    }
+    let value = match jaq_json::read::parse_single(&job.item) {
+        Ok(v) => v,
+        Err(e) => return done(Err((format!("the item is not JSON: {e}"), None))),
+    };
+    let value = shape.apply(value);
+    let value = match fields {
+        Some(fields) => super::shape::pick(&value, fields),
+        None => value,
+    };
+    let named = super::shape::id_of(&value);
+    let outcome = program.run(value, |v| {
+        let mut json = Vec::new();
+        jaq_json::write::write(&mut json, &Default::default(), 0, &v)?;
+        let text = match &v {
+            Val::TStr(text) => Some(text.to_vec()),
+            _ => None,
+        };
+        job.replies
+            .send(Reply::Output(Output { json, text }))
+            .map_err(|_| std::io::Error::other("no one waits for the results"))
+    });
+    match outcome {
+        Ok(()) => done(Ok(())),
+        Err(RunError::Jq(message)) => done(Err((message, named))),
+        Err(RunError::Io(_) | RunError::Interrupted) => {}
+    }
+}
+
+/// A lexer's or parser's complaint, as jq words them.
+fn load_error(code: &str, e: jaq_core::load::Error<&str>) -> String {
+    use jaq_core::load::Error;
+    let found = |s: &str| -> String {
+        let token: String = s.chars().take(20).collect();
+        if token.is_empty() {
+            "end of input".to_owned()
+        } else {
+            format!("{token:?}")
+        }
+    };
+    let said: Vec<String> = match e {
+        Error::Io(errors) => errors.into_iter().map(|(_, e)| e).collect(),
+        Error::Lex(errors) => errors
+            .into_iter()
+            .map(|(expect, rest)| {
+                format!(
+                    "expected {}, found {}{}",
+                    expect.as_str(),
+                    found(rest),
+                    at(code, Some(rest))
+                )
+            })
+            .collect(),
+        Error::Parse(errors) => errors
+            .into_iter()
+            .map(|(expect, token)| {
+                format!(
+                    "expected {}, found {}{}",
+                    expect.as_str(),
+                    found(token),
+                    at(code, Some(token))
+                )
+            })
+            .collect(),
+    };
+    said.join("; ")
+}
+
+/// Where the first `name` is in `code`, for an undefined name.
+fn name_in<'a>(code: &'a str, name: &str) -> Option<&'a str> {
+    let bare = name.split('/').next().unwrap_or(name);
+    code.find(bare).map(|i| &code[i..i + bare.len()])
+}
+
+/// " at column N" of `part`, a slice of `code` (nothing when it is not one).
+fn at(code: &str, part: Option<&str>) -> String {
+    let Some(part) = part else {
+        return String::new();
+    };
+    let start = code.as_ptr() as usize;
+    let offset = (part.as_ptr() as usize).wrapping_sub(start);
+    if offset > code.len() || !code.is_char_boundary(offset) {
+        return String::new();
+    }
+    format!(" at column {}", code[..offset].chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(code: &str) -> Result<Jq, String> {
+        Jq::start(code, crate::scripting::shape::FINDING, None)
+    }
+
+    /// The results (as JSON) of `code` over `input`, run as a command runs
+    /// it: on the expression's thread.
+    fn outputs(code: &str, input: &str) -> Result<Vec<String>, String> {
+        let jq = start(code)?;
+        let mut out = Vec::new();
+        jq.run(
+            input.as_bytes().to_vec(),
+            || false,
+            |v| {
+                out.push(String::from_utf8(v.json).unwrap());
+                Ok(())
+            },
+        )
+        .map_err(|(e, _)| match e {
+            RunError::Jq(m) => m,
+            RunError::Io(e) => e.to_string(),
+            RunError::Interrupted => "interrupted".into(),
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn the_standard_library_is_there() {
+        let item = r#"{"id":"7","severity":"SEVERITY_HIGH","filePath":"src/app.py","line":3,"createdAt":"2026-01-02T03:04:05Z"}"#;
+        for (code, want) in [
+            (".id", vec![r#""7""#]),
+            ("select(.severity == \"SEVERITY_HIGH\") | .line", vec!["3"]),
+            ("select(.severity == \"SEVERITY_LOW\")", vec![]),
+            (
+                "[.filePath | test(\"^src/\"), ascii_upcase]",
+                vec![r#"[true,"SRC/APP.PY"]"#],
+            ),
+            (
+                ".filePath | sub(\"\\\\.py$\"; \".rs\")",
+                vec![r#""src/app.rs""#],
+            ),
+            (".createdAt | fromdateiso8601", vec!["1767323045"]),
+            ("\"\\(.id):\\(.line)\" | @base64", vec![r#""Nzoz""#]),
+            ("keys | length", vec!["5"]),
+            (
+                "[.line, 4] | map(. * 2) | add | sqrt",
+                vec!["3.7416573867739413"],
+            ),
+            ("tojson | fromjson | .id", vec![r#""7""#]),
+        ] {
+            assert_eq!(outputs(code, item).unwrap(), want, "{code}");
+        }
+    }
+
+    #[test]
+    fn a_bad_expression_says_what_and_where() {
+        let e = start(".[").unwrap_err();
+        assert_eq!(
+            e,
+            "expected closing bracket, found end of input at column 3"
+        );
+        let e = start(".a | | .b").unwrap_err();
+        assert!(
+            e.starts_with("expected term, found \"|\" at column 6"),
+            "{e}"
+        );
+        let e = start(".a | nosuchfilter(1)").unwrap_err();
+        assert_eq!(e, "undefined filter nosuchfilter/1 at column 6");
+        let e = start("$nope").unwrap_err();
+        assert!(e.contains("undefined variable"), "{e}");
+        let e = start("include \"x\"; .").unwrap_err();
+        assert!(e.contains("module loading not supported"), "{e}");
+        // No input beyond the item.
+        assert!(start("input").is_err());
+    }
+
+    #[test]
+    fn a_failing_run_says_why_and_halt_does_not_end_the_process() {
+        assert_eq!(
+            outputs("error(\"no \\(.id)\")", r#"{"id":"7"}"#).unwrap_err(),
+            "no 7"
+        );
+        let e = outputs(".id | .x", r#"{"id":"7"}"#).unwrap_err();
+        assert!(e.contains("cannot index"), "{e}");
+        assert_eq!(outputs("halt", "{}").unwrap_err(), "halt with exit code 0");
+        // Results before the error were given.
+        let jq = start("1, error(\"x\")").unwrap();
+        let mut seen = 0;
+        assert!(
+            jq.run(
+                b"null".to_vec(),
+                || false,
+                |_| {
+                    seen += 1;
+                    Ok(())
+                }
+            )
+            .is_err()
+        );
+        assert_eq!(seen, 1);
+    }
+
+    /// A deep recursion, or a value too deep to parse, is an error the
+    /// run returns, never a stack overflow (which aborts the process).
+    #[test]
+    fn deep_recursion_and_deep_values_are_errors_never_an_abort() {
+        for code in ["def f: f; f", "def f: 1 + f; f", "def f(g): g | f(g); f(.)"] {
+            let e = outputs(code, "{}").unwrap_err();
+            assert!(e.contains("recursion too deep"), "{code}: {e}");
+        }
+        // Caught by try, as any error: the run goes on.
+        assert_eq!(
+            outputs("def f: 1 + f; try f catch \"deep\"", "{}").unwrap(),
+            [r#""deep""#]
+        );
+        let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+        let item = serde_json::json!({ "message": deep }).to_string();
+        let e = outputs(".message | fromjson", &item).unwrap_err();
+        assert!(e.contains("deeper than 10000"), "{e}");
+        assert_eq!(
+            outputs(".message | try fromjson catch \"no\"", &item).unwrap(),
+            [r#""no""#]
+        );
+        // A value the expression builds deeper is not written, by tojson
+        // or as a result.
+        for code in [
+            "reduce range(100000) as $i (null; [.]) | tojson",
+            "reduce range(100000) as $i (null; {a: .})",
+        ] {
+            let e = outputs(code, "{}").unwrap_err();
+            assert!(e.contains("deeper than 10000"), "{code}: {e}");
+        }
+        // Within the limit, fromjson parses as before; a recursion that
+        // ends is no error.
+        let fine = format!("{}1{}", "[".repeat(1000), "]".repeat(1000));
+        let item = serde_json::json!({ "message": fine }).to_string();
+        assert_eq!(
+            outputs("[.message | fromjson | .. | numbers]", &item).unwrap(),
+            ["[1]"]
+        );
+        assert_eq!(
+            outputs("def f: if . < 100 then . + 1 | f else . end; 0 | f", "{}").unwrap(),
+            ["100"]
+        );
+        // A definition still works in path expressions and updates.
+        assert_eq!(
+            outputs("def a: .a; {a: 1} | a |= . + 1 | [path(a)], .", "{}").unwrap(),
+            [r#"[["a"]]"#, r#"{"a":2}"#]
+        );
+    }
+
+    /// jq 1.7's formats, as its manual shows them; as format strings too.
+    #[test]
+    fn jqs_formats_are_there_as_jq_words_them() {
+        for (code, input, want) in [
+            (
+                "@csv",
+                r#"[1,"one","a\"b",true,null,1.5]"#,
+                r#""1,\"one\",\"a\"\"b\",true,,1.5""#,
+            ),
+            (
+                "@tsv",
+                r#"["a\tb","c\nd\re\\",null,2,false]"#,
+                r#""a\\tb\tc\\nd\\re\\\\\t\t2\tfalse""#,
+            ),
+            (
+                "@sh \"echo \\(.)\"",
+                r#""O'Hara's Ale""#,
+                r#""echo 'O'\\''Hara'\\''s Ale'""#,
+            ),
+            ("@sh", r#"["a b",1,null]"#, r#""'a b' 1 null""#),
+            ("@json", r#"[1,"x"]"#, r#""[1,\"x\"]""#),
+            ("@text", "[1]", r#""[1]""#),
+            (
+                "@html",
+                r#""<a href='x'>&\"</a>""#,
+                r#""&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;""#,
+            ),
+            ("@uri", r#""ö a-_.~/""#, r#""%C3%B6%20a-_.~%2F""#),
+            (
+                "@base64",
+                r#""This is a message""#,
+                r#""VGhpcyBpcyBhIG1lc3NhZ2U=""#,
+            ),
+            (
+                "@base64d",
+                r#""VGhpcyBpcyBhIG1lc3NhZ2U=""#,
+                r#""This is a message""#,
+            ),
+            ("@csv \"row: \\(.)\"", r#"[1,"a"]"#, r#""row: 1,\"a\"""#),
+        ] {
+            assert_eq!(outputs(code, input).unwrap(), [want], "{code} of {input}");
+        }
+        for (code, input, want) in [
+            (
+                "@csv",
+                r#"[1,"one",[1]]"#,
+                "array ([1]) is not valid in a csv row",
+            ),
+            (
+                "@csv",
+                r#"[{"a":1}]"#,
+                r#"object ({"a":1}) is not valid in a csv row"#,
+            ),
+            (
+                "@csv",
+                r#""x""#,
+                r#"string ("x") cannot be csv-formatted, only an array can be"#,
+            ),
+            ("@tsv", "[[]]", "array ([]) is not valid in a tsv row"),
+            (
+                "@sh",
+                r#"{"a":1}"#,
+                r#"object ({"a":1}) can not be escaped for shell"#,
+            ),
+            ("@sh", "[[1]]", "array ([1]) can not be escaped for shell"),
+        ] {
+            assert_eq!(outputs(code, input).unwrap_err(), want, "{code} of {input}");
+        }
+    }
+}

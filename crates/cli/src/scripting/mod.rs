@@ -1,0 +1,213 @@
+//! What scripts and CI jobs ask of a command's output: `--json FIELDS`
+//! (only those fields, gh's convention), `--jq EXPR` (a jq expression run
+//! here, over each item), and `--exit-code N` (exit N when anything
+//! matched, trivy's convention). Also the one rule every command picks its
+//! format by.
+//!
+//! `shape` says what the items look like to `--json` and `--jq`; `jq`
+//! compiles and runs the expression; `sink` writes the items.
+
+mod deep;
+mod formats;
+mod jq;
+pub mod shape;
+mod sink;
+
+pub use shape::Shape;
+pub use sink::Sink;
+
+use super::destination::OutputFile;
+use super::{Failure, UsageError};
+use clap::{Args, ValueHint};
+use findings_export::Format;
+use std::io::Write;
+
+/// The scripting flags of the commands that print items.
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Scripting")]
+pub struct ScriptArgs {
+    /// Print only these fields of each item, as JSON (FIELD,FIELD,...);
+    /// without fields, list the fields there are
+    ///
+    /// The fields are the item's, by their names in the API contract
+    /// (`issues`: the finding's fields, as `report` and `show` have them,
+    /// and the list's counters such as reviewCount). One a line (ndjson),
+    /// or one array with --format json.
+    #[arg(long, value_name = "FIELDS", num_args = 0..=1, default_missing_value = "",
+          value_hint = ValueHint::Other)]
+    json: Option<String>,
+    /// Run this jq expression over each item, here (jq's standard library;
+    /// no external jq): one result a line, a string as its text
+    ///
+    /// The expression sees one item at a time, as `jq -c` over ndjson does
+    /// (with --json, only those fields), so memory stays flat however many
+    /// pages --all follows; `input` and `inputs` are not available. For the
+    /// whole list as one array, use --format json and an external jq. A bad
+    /// expression exits 2 before anything is sent; one that fails on an
+    /// item exits 1 naming the item. jq's formats are there: @csv, @tsv,
+    /// @sh, @json, @text, @html, @uri, @base64, @base64d
+    /// (--jq '[.id, .severity] | @csv': one CSV row an item).
+    #[arg(long, value_name = "EXPR", value_hint = ValueHint::Other)]
+    jq: Option<String>,
+    /// Exit with N when at least one item is printed (after printing them
+    /// all; with --jq, an item the expression gives a result for)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8),
+          value_hint = ValueHint::Other)]
+    exit_code: Option<u8>,
+}
+
+/// The scripting flags, checked: the fields known, the expression compiled.
+#[derive(Debug)]
+pub struct Script {
+    shape: Shape,
+    fields: Option<Vec<String>>,
+    jq: Option<jq::Jq>,
+    exit_code: Option<u8>,
+}
+
+impl Script {
+    /// Whether `--json` or `--jq` choose what is printed.
+    pub fn selects(&self) -> bool {
+        self.fields.is_some() || self.jq.is_some()
+    }
+
+    /// The command's verdict once its output is written: `--exit-code N`
+    /// when `matched` items were printed.
+    pub fn gate(&self, matched: usize) -> Result<(), Failure> {
+        match self.exit_code {
+            Some(code) if code != 0 && matched > 0 => Err(Failure::Matched {
+                code,
+                matched,
+                item: self.shape.item,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Checks the scripting flags of a command whose items have `shape`,
+/// before anything is sent. `Ok(None)`: `--json` without fields, whose
+/// list of fields is printed (the command is done, as after `--help`).
+pub fn prepare(args: &ScriptArgs, shape: Shape) -> Result<Option<Script>, Failure> {
+    let fields = match args.json.as_deref() {
+        None => None,
+        Some(given) => {
+            let names = shape.names();
+            let asked: Vec<String> = given
+                .split(',')
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+                .map(str::to_owned)
+                .collect();
+            if asked.is_empty() {
+                // gh's words, on stdout as a help text is.
+                let mut out = std::io::stdout().lock();
+                writeln!(
+                    out,
+                    "Specify one or more comma-separated fields for `--json`:"
+                )?;
+                for name in &names {
+                    writeln!(out, "  {name}")?;
+                }
+                out.flush()?;
+                return Ok(None);
+            }
+            let mut fields: Vec<String> = Vec::new();
+            for field in asked {
+                if !names.contains(&field.as_str()) {
+                    return Err(Failure::Usage(unknown_field(&field, &names)));
+                }
+                if !fields.contains(&field) {
+                    fields.push(field);
+                }
+            }
+            Some(fields)
+        }
+    };
+    let jq =
+        match args.jq.as_deref() {
+            None => None,
+            Some(code) => Some(jq::Jq::start(code, shape, fields.clone()).map_err(|e| {
+                Failure::Usage(format!("--jq: {}", findings_base::text::one_line(&e)))
+            })?),
+        };
+    Ok(Some(Script {
+        shape,
+        fields,
+        jq,
+        exit_code: args.exit_code,
+    }))
+}
+
+/// gh's refusal of a field, with the closest name.
+fn unknown_field(field: &str, names: &[&str]) -> String {
+    let known: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let hint = findings_requests::filter_spec::closest(&known, field)
+        .map(|n| format!(" (did you mean {n}?)"))
+        .unwrap_or_default();
+    let mut text = format!(
+        "Unknown JSON field: {:?}{hint}\nAvailable fields:",
+        findings_base::text::one_line(field)
+    );
+    for name in names {
+        text.push_str("\n  ");
+        text.push_str(name);
+    }
+    text
+}
+
+/// The format of a command's output, one rule for every command: `--format`
+/// as given (one of `valid`); else with `--jq` or `--json`, JSON lines (an
+/// array for `--json` into a `.json` file); else a table on a terminal;
+/// else what `-o FILE`'s extension names; else ndjson.
+pub fn format(
+    given: Option<&str>,
+    file: &OutputFile,
+    script: &ScriptArgs,
+    valid: &[Format],
+) -> Result<Format, UsageError> {
+    let check = |f: &str| {
+        Format::parse(f)
+            .filter(|f| valid.contains(f))
+            .ok_or_else(|| {
+                let names: Vec<&str> = valid.iter().map(|f| f.name()).collect();
+                UsageError(format!(
+                    "unknown format {f:?}; valid formats: {}",
+                    names.join(", ")
+                ))
+            })
+    };
+    let given = given.map(check).transpose()?;
+    let from_file = || {
+        file.path()
+            .and_then(|p| Format::from_path(&p.to_string_lossy()))
+    };
+    if script.jq.is_some() {
+        return match given {
+            None | Some(Format::Ndjson) => Ok(Format::Ndjson),
+            Some(f) => Err(UsageError(format!(
+                "--jq prints each result on a line of its own, item by item: it takes no --format {} \
+                 (for one array, use --json FIELDS --format json)",
+                f.name()
+            ))),
+        };
+    }
+    if script.json.is_some() {
+        return match given.or_else(|| from_file().filter(|f| *f == Format::Json)) {
+            None | Some(Format::Ndjson) => Ok(Format::Ndjson),
+            Some(Format::Json) => Ok(Format::Json),
+            Some(f) => Err(UsageError(format!(
+                "--json prints JSON: it takes --format json or ndjson, not {}",
+                f.name()
+            ))),
+        };
+    }
+    match given {
+        Some(f) => Ok(f),
+        None if file.is_terminal() => Ok(Format::Table),
+        None => match from_file() {
+            Some(f) => check(f.name()),
+            None => Ok(Format::Ndjson),
+        },
+    }
+}

@@ -1,0 +1,332 @@
+//! The one shape each command's items have for `--json` and `--jq`: the
+//! fields of the item at the top level, by their names in the API contract.
+//! `issues` lifts the finding out of its list wrapper, so its items have a
+//! finding's fields as `report` and `show` give them, plus the wrapper's
+//! counters.
+
+use jaq_json::{Map, Rc, Val};
+
+/// What the items of a command look like to `--json` and `--jq`.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    /// What an item is, for messages.
+    pub item: &'static str,
+    /// The item's fields (the contract's names).
+    pub fields: &'static [&'static str],
+    /// Fields of the wrapper whose `issue` is lifted to the top level,
+    /// kept beside the finding's (`issues` only).
+    pub wrapper: &'static [&'static str],
+}
+
+/// A finding (`protos.issues.v1.Issue`): `report` and `show`.
+pub const FINDING: Shape = Shape {
+    item: "finding",
+    fields: FINDING_FIELDS,
+    wrapper: &[],
+};
+
+/// A List issues item (`ListIssuesResponse_IssueSummary`): the finding's
+/// fields, then the wrapper's counters.
+pub const LIST_ITEM: Shape = Shape {
+    item: "finding",
+    fields: FINDING_FIELDS,
+    wrapper: LIST_WRAPPER_FIELDS,
+};
+
+/// An agentic-workflow issue (`protos.issues.api.Issue`): `search`.
+pub const AGENTIC_ISSUE: Shape = Shape {
+    item: "issue",
+    fields: AGENTIC_FIELDS,
+    wrapper: &[],
+};
+
+/// A change between two snapshots: `diff`.
+pub const CHANGE: Shape = Shape {
+    item: "change",
+    fields: findings_snapshot::CHANGE_FIELDS,
+    wrapper: &[],
+};
+
+/// An SCM config (`protos.scm.v1.ScmConfig`): `scm list`.
+pub const SCM_CONFIG: Shape = Shape {
+    item: "config",
+    fields: SCM_CONFIG_FIELDS,
+    wrapper: &[],
+};
+
+/// The key of the finding inside a List issues item.
+const LIFTED: &str = "issue";
+
+pub(super) const FINDING_FIELDS: &[&str] = &[
+    "activityHistory",
+    "aggregateState",
+    "aiExploitConditions",
+    "aiImpact",
+    "aiTags",
+    "autotriage",
+    "category",
+    "clickToFixCommitMsg",
+    "clickToFixPrId",
+    "clickToFixPrUrl",
+    "codeSnippet",
+    "codeSnippets",
+    "codeowners",
+    "column",
+    "commitUrl",
+    "confidence",
+    "createdAt",
+    "dataflowTrace",
+    "endColumn",
+    "endLine",
+    "exceptionRequest",
+    "externalTicket",
+    "filePath",
+    "firstDetectedAt",
+    "firstSeenScan",
+    "id",
+    "isArchived",
+    "isBlocking",
+    "issueParentId",
+    "issueType",
+    "lastSeenScan",
+    "line",
+    "lineOfCodeUrl",
+    "matchBasedId",
+    "message",
+    "note",
+    "policySlug",
+    "ref",
+    "refUrl",
+    "relatedIssues",
+    "relevantSince",
+    "remediation",
+    "repository",
+    "ruleCweNames",
+    "ruleDisplayName",
+    "ruleExplanation",
+    "ruleHashId",
+    "ruleId",
+    "ruleOrigin",
+    "ruleOwaspNames",
+    "rulePath",
+    "ruleReferences",
+    "ruleSupersededBy",
+    "ruleUrl",
+    "ruleset",
+    "sastAttributes",
+    "scaAttributes",
+    "secretsAttributes",
+    "severity",
+    "status",
+    "subcategories",
+    "syntacticId",
+    "ticketAttempts",
+    "triagePermission",
+    "triageReason",
+    "triageState",
+    "vulnGroupKey",
+];
+
+pub(super) const LIST_WRAPPER_FIELDS: &[&str] = &[
+    "aiSilencedCount",
+    "allRefs",
+    "allReviewComments",
+    "allReviewThreadIds",
+    "reviewCount",
+    "triageCount",
+];
+
+pub(super) const AGENTIC_FIELDS: &[&str] = &[
+    "actions",
+    "createdAt",
+    "cwes",
+    "dependencyPaths",
+    "deploymentId",
+    "description",
+    "detectionState",
+    "directDependencies",
+    "domains",
+    "filePaths",
+    "id",
+    "identities",
+    "lastDetectedAt",
+    "owasps",
+    "projectIds",
+    "reasoning",
+    "refIds",
+    "severity",
+    "title",
+    "triageReason",
+    "triageState",
+    "triagedAt",
+    "triggerSources",
+    "workflowIds",
+];
+
+pub(super) const SCM_CONFIG_FIELDS: &[&str] = &[
+    "app",
+    "autoScan",
+    "autoScanSettings",
+    "baseUrl",
+    "hasAccessToken",
+    "hostAEntityType",
+    "id",
+    "installed",
+    "lastSuccessfulSyncAt",
+    "namespace",
+    "scmId",
+    "sourceId",
+    "status",
+    "subscriptions",
+    "suspended",
+    "tokenScopes",
+    "type",
+    "useNetworkBroker",
+];
+
+impl Shape {
+    /// Every field `--json` takes, sorted (as gh lists them).
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> =
+            self.fields.iter().chain(self.wrapper).copied().collect();
+        names.sort_unstable();
+        names
+    }
+
+    /// An item as the server sent it, in this shape: a List issues
+    /// wrapper's finding lifted to the top level, its other fields after
+    /// the finding's (the finding's win should a name be in both).
+    pub fn apply(&self, item: Val) -> Val {
+        if self.wrapper.is_empty() {
+            return item;
+        }
+        let Val::Obj(wrapper) = item else {
+            return item;
+        };
+        let key = Val::from(LIFTED.to_owned());
+        let mut flat = Map::default();
+        if let Some(Val::Obj(finding)) = wrapper.get(&key) {
+            flat.extend(finding.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        for (k, v) in wrapper.iter() {
+            if *k != key && !flat.contains_key(k) {
+                flat.insert(k.clone(), v.clone());
+            }
+        }
+        Val::Obj(Rc::new(flat))
+    }
+}
+
+/// Only `fields` of `item`, in that order; one it lacks is `null` (so every
+/// line has the same keys).
+pub fn pick(item: &Val, fields: &[String]) -> Val {
+    let mut picked = Map::default();
+    for field in fields {
+        let key = Val::from(field.clone());
+        let value = match item {
+            Val::Obj(map) => map.get(&key).cloned().unwrap_or(Val::Null),
+            _ => Val::Null,
+        };
+        picked.insert(key, value);
+    }
+    Val::Obj(Rc::new(picked))
+}
+
+/// The item's `id`, when it has one that is text, to name it in an error.
+pub fn id_of(item: &Val) -> Option<String> {
+    let Val::Obj(map) = item else { return None };
+    match map.get(&Val::from("id".to_owned()))? {
+        Val::TStr(id) => Some(String::from_utf8_lossy(id).into_owned()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val(json: &str) -> Val {
+        jaq_json::read::parse_single(json.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_list_item_has_the_finding_at_the_top_and_the_counters_beside() {
+        let item = val(
+            r#"{"issue":{"id":"7","severity":"SEVERITY_HIGH"},"reviewCount":"2","allRefs":["main"]}"#,
+        );
+        let flat = LIST_ITEM.apply(item);
+        assert_eq!(
+            flat.to_string(),
+            r#"{"id":"7","severity":"SEVERITY_HIGH","reviewCount":"2","allRefs":["main"]}"#
+        );
+        // Without a finding: the counters alone. Not an object: as it is.
+        assert_eq!(
+            LIST_ITEM.apply(val(r#"{"reviewCount":"1"}"#)).to_string(),
+            r#"{"reviewCount":"1"}"#
+        );
+        assert_eq!(LIST_ITEM.apply(val("[1]")).to_string(), "[1]");
+        // A bare finding is left alone.
+        let bare = val(r#"{"issue":{"id":"x"},"id":"7"}"#);
+        assert_eq!(FINDING.apply(bare.clone()).to_string(), bare.to_string());
+        // The finding's field wins over a wrapper's of the same name.
+        let both = val(r#"{"issue":{"id":"7"},"id":"wrapper"}"#);
+        assert_eq!(LIST_ITEM.apply(both).to_string(), r#"{"id":"7"}"#);
+    }
+
+    #[test]
+    fn picked_fields_come_in_the_order_asked_absent_ones_null() {
+        let item = val(r#"{"id":"7","severity":"SEVERITY_LOW","line":3}"#);
+        let fields = ["line".to_owned(), "id".to_owned(), "ruleId".to_owned()];
+        assert_eq!(
+            pick(&item, &fields).to_string(),
+            r#"{"line":3,"id":"7","ruleId":null}"#
+        );
+        assert_eq!(id_of(&item).as_deref(), Some("7"));
+        assert_eq!(id_of(&val(r#"{"id":7}"#)), None);
+    }
+
+    #[test]
+    fn the_field_names_are_sorted_and_a_list_item_has_the_counters_too() {
+        let names = LIST_ITEM.names();
+        assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
+        assert_eq!(
+            names.len(),
+            FINDING_FIELDS.len() + LIST_WRAPPER_FIELDS.len()
+        );
+        assert!(names.contains(&"reviewCount") && !names.contains(&"issue"));
+        assert!(!FINDING.names().contains(&"reviewCount"));
+    }
+
+    #[test]
+    fn the_fields_are_the_published_schemas_properties() {
+        let doc: serde_json::Value =
+            serde_json::from_str(include_str!("../../../../tests/data/platform-schemas.json"))
+                .unwrap();
+        let properties = |schema: &str| -> Vec<String> {
+            let props = doc["components"]["schemas"][schema]["properties"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{schema}"));
+            let mut names: Vec<String> = props.keys().cloned().collect();
+            names.sort();
+            names
+        };
+        let ours = |fields: &[&str]| -> Vec<String> {
+            let mut names: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+            names.sort();
+            names
+        };
+        assert_eq!(ours(FINDING_FIELDS), properties("protos.issues.v1.Issue"));
+        let mut wrapper = ours(LIST_WRAPPER_FIELDS);
+        wrapper.push(LIFTED.to_owned());
+        wrapper.sort();
+        assert_eq!(
+            wrapper,
+            properties("protos.issues.v1.ListIssuesResponse_IssueSummary")
+        );
+        assert_eq!(ours(AGENTIC_FIELDS), properties("protos.issues.api.Issue"));
+        assert_eq!(
+            ours(SCM_CONFIG_FIELDS),
+            properties("protos.scm.v1.ScmConfig")
+        );
+    }
+}

@@ -1,0 +1,292 @@
+//! Where a command's items go: a [`Writer`] in one of the formats, or,
+//! with `--json`/`--jq`, their selected fields or the expression's results,
+//! one item at a time (constant memory, as `jq -c` over ndjson).
+
+use super::Script;
+use super::jq::RunError;
+use crate::Failure;
+use findings_base::redact::ScrubWriter;
+use findings_export::{Format, Record, Writer};
+use jaq_json::Val;
+use std::io::{self, BufWriter, Write};
+
+/// The items of one command, written as they come.
+pub enum Sink<'s, W: Write> {
+    Formatted(Writer<W>),
+    Selected(Selected<'s, W>),
+}
+
+impl<'s, W: Write> Sink<'s, W> {
+    /// `terminal`: the output reaches a terminal, where a raw string is
+    /// made safe to show.
+    pub fn new<T: Record>(
+        out: W,
+        format: Format,
+        table_width: usize,
+        script: &'s Script,
+        terminal: bool,
+    ) -> Self {
+        if !script.selects() {
+            return Sink::Formatted(Writer::new::<T>(out, format, table_width));
+        }
+        Sink::Selected(Selected {
+            out: BufWriter::with_capacity(64 * 1024, ScrubWriter::new(out)),
+            script,
+            array: format == Format::Json,
+            terminal,
+            taken: 0,
+            printed: 0,
+            matched: 0,
+        })
+    }
+
+    /// Writes one item (with `--jq`: its results). An expression that
+    /// fails on it fails the command, naming it.
+    pub fn item<T: Record>(&mut self, item: &T) -> Result<(), Failure> {
+        match self {
+            Sink::Formatted(w) => Ok(w.item(item)?),
+            Sink::Selected(s) => s.item(item),
+        }
+    }
+
+    /// Items taken (what `--max` counts).
+    pub fn count(&self) -> usize {
+        match self {
+            Sink::Formatted(w) => w.count(),
+            Sink::Selected(s) => s.taken,
+        }
+    }
+
+    /// Items that printed something: every item, or with `--jq` those it
+    /// gave a result for (what `--exit-code` counts).
+    pub fn matched(&self) -> usize {
+        match self {
+            Sink::Formatted(w) => w.count(),
+            Sink::Selected(s) => s.matched,
+        }
+    }
+
+    /// Whether what is written should reach the reader at each page.
+    pub fn streams(&self, format: Format) -> bool {
+        matches!(self, Sink::Selected(_)) || format == Format::Ndjson
+    }
+
+    /// The output, to write around the items.
+    pub fn get_mut(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::Formatted(w) => w.get_mut(),
+            Sink::Selected(s) => &mut s.out,
+        }
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.get_mut().flush()
+    }
+
+    /// Ends the output (a JSON array closed).
+    pub fn finish(self) -> io::Result<W> {
+        match self {
+            Sink::Formatted(w) => w.finish(),
+            Sink::Selected(mut s) => {
+                if s.array {
+                    let end: &[u8] = if s.printed == 0 { b"[]\n" } else { b"\n]\n" };
+                    s.out.write_all(end)?;
+                }
+                s.into_inner()
+            }
+        }
+    }
+
+    /// Ends an output cut short: what was written is left as it is (a
+    /// JSON array unclosed).
+    pub fn abandon(self) -> io::Result<W> {
+        match self {
+            Sink::Formatted(w) => w.abandon(),
+            Sink::Selected(s) => s.into_inner(),
+        }
+    }
+}
+
+/// Items through `--json` and `--jq`.
+pub struct Selected<'s, W: Write> {
+    out: BufWriter<ScrubWriter<W>>,
+    script: &'s Script,
+    /// `--format json`: one array of the objects.
+    array: bool,
+    terminal: bool,
+    taken: usize,
+    /// Values written.
+    printed: usize,
+    matched: usize,
+}
+
+impl<W: Write> Selected<'_, W> {
+    fn item<T: Record>(&mut self, item: &T) -> Result<(), Failure> {
+        let script = self.script;
+        self.taken += 1;
+        let json = findings_base::json::encode(item).map_err(io::Error::other)?;
+        if let Some(jq) = &script.jq {
+            return self.run(jq, json);
+        }
+        let value = jaq_json::read::parse_single(&json).map_err(|e| {
+            Failure::Runtime(format!(
+                "{} {} is not JSON: {e}",
+                script.shape.item, self.taken
+            ))
+        })?;
+        let value = script.shape.apply(value);
+        let value = match &script.fields {
+            Some(fields) => super::shape::pick(&value, fields),
+            None => value,
+        };
+        self.value(&value)?;
+        self.matched += 1;
+        Ok(())
+    }
+
+    /// The item through `--jq`, on the expression's thread; Ctrl-C with
+    /// `-o FILE` stops the wait.
+    fn run(&mut self, jq: &super::jq::Jq, json: Vec<u8>) -> Result<(), Failure> {
+        let script = self.script;
+        let before = self.printed;
+        let outcome = jq.run(json, crate::destination::interrupted, |out| {
+            self.rendered(&out.json, out.text.as_deref())
+        });
+        if self.printed > before {
+            self.matched += 1;
+        }
+        match outcome {
+            Ok(()) => Ok(()),
+            Err((RunError::Io(e), _)) => Err(e.into()),
+            Err((RunError::Interrupted, _)) => Err(Failure::Interrupted("interrupted".into())),
+            Err((RunError::Jq(message), named)) => {
+                let which = match named {
+                    Some(id) => format!(
+                        "{} {}",
+                        script.shape.item,
+                        findings_base::text::one_line(&id)
+                    ),
+                    None => format!("{} {}", script.shape.item, self.taken),
+                };
+                Err(Failure::Runtime(format!(
+                    "--jq: {} (on {which})",
+                    findings_base::text::one_line(&message)
+                )))
+            }
+        }
+    }
+
+    /// One value on its own line: a string as its text (as gh's and
+    /// `jq -r`'s), anything else as compact JSON.
+    fn value(&mut self, value: &Val) -> io::Result<()> {
+        let mut json = Vec::new();
+        jaq_json::write::write(&mut json, &Default::default(), 0, value)?;
+        match value {
+            Val::TStr(text) => self.rendered(&json, Some(text)),
+            _ => self.rendered(&json, None),
+        }
+    }
+
+    /// A value written out: as `json`, or a string as its `text`.
+    fn rendered(&mut self, json: &[u8], text: Option<&[u8]>) -> io::Result<()> {
+        if self.array {
+            self.out
+                .write_all(if self.printed == 0 { b"[\n" } else { b",\n" })?;
+        }
+        self.printed += 1;
+        match text {
+            Some(text) if !self.array => {
+                if self.terminal {
+                    // No escape sequence from the data reaches a terminal.
+                    let text = String::from_utf8_lossy(text);
+                    self.out
+                        .write_all(findings_base::text::multi_line(&text).as_bytes())?;
+                } else {
+                    self.out.write_all(text)?;
+                }
+            }
+            _ => self.out.write_all(json)?,
+        }
+        if !self.array {
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn into_inner(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        self.out
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scripting::{ScriptArgs, prepare, shape};
+    use findings_model::Issue;
+
+    fn script(json: Option<&str>, jq: Option<&str>) -> Script {
+        let args = ScriptArgs {
+            json: json.map(str::to_owned),
+            jq: jq.map(str::to_owned),
+            exit_code: None,
+        };
+        prepare(&args, shape::FINDING).unwrap().unwrap()
+    }
+
+    fn written(script: &Script, format: Format, terminal: bool, items: &[Issue]) -> String {
+        let mut sink = Sink::new::<Issue>(Vec::new(), format, 80, script, terminal);
+        for item in items {
+            sink.item(item).unwrap();
+        }
+        String::from_utf8(sink.finish().unwrap()).unwrap()
+    }
+
+    fn finding(id: &str, message: &str) -> Issue {
+        Issue {
+            id: Some(id.into()),
+            message: Some(message.into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_raw_string_is_made_safe_on_a_terminal_only() {
+        let jq = script(None, Some(".message"));
+        let hostile = [finding("7", "a\u{1b}[2Jb\nc")];
+        let shown = written(&jq, Format::Ndjson, true, &hostile);
+        assert_eq!(shown, "a␛[2Jb\nc\n");
+        // Piped, the text is the reader's, as `jq -r` gives it.
+        let piped = written(&jq, Format::Ndjson, false, &hostile);
+        assert_eq!(piped, "a\u{1b}[2Jb\nc\n");
+        // As JSON, a control character is escaped either way.
+        let json = written(
+            &script(Some("message"), None),
+            Format::Ndjson,
+            true,
+            &hostile,
+        );
+        assert_eq!(json, "{\"message\":\"a\\u001b[2Jb\\nc\"}\n");
+    }
+
+    #[test]
+    fn selected_objects_make_one_array_with_format_json_and_count_what_matched() {
+        let items = [finding("1", "x"), finding("2", "y")];
+        let ids = script(Some("id"), None);
+        assert_eq!(
+            written(&ids, Format::Json, false, &items),
+            "[\n{\"id\":\"1\"},\n{\"id\":\"2\"}\n]\n"
+        );
+        assert_eq!(written(&ids, Format::Json, false, &[]), "[]\n");
+        let only_two = script(None, Some("select(.id == \"2\") | .id, .message"));
+        let mut sink = Sink::new::<Issue>(Vec::new(), Format::Ndjson, 80, &only_two, false);
+        for item in &items {
+            sink.item(item).unwrap();
+        }
+        assert_eq!((sink.count(), sink.matched()), (2, 1));
+        assert_eq!(String::from_utf8(sink.finish().unwrap()).unwrap(), "2\ny\n");
+    }
+}

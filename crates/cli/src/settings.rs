@@ -1,0 +1,95 @@
+//! The settings in force: flags > environment > the profile of the config
+//! file > defaults.
+
+use super::Failure;
+use super::args::ConnectionArgs;
+use clap::ArgMatches;
+use clap::parser::ValueSource;
+use findings_client::Token;
+use findings_config::{self as config, CommandLine, Effective, Given, Source};
+use std::path::Path;
+use std::time::Duration;
+
+/// The effective settings, from the config file at its usual place.
+pub(super) fn settings_here(
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<Effective, Failure> {
+    settings(conn, matches, &config::config_path()?)
+}
+
+/// Flags > environment > the profile of the config file at `path` >
+/// defaults.
+pub(super) fn settings(
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+    path: &Path,
+) -> Result<Effective, Failure> {
+    let given = |value: &Option<String>, id: &str, flag: &'static str, env: &'static str| {
+        value.clone().map(|v| {
+            let source = match value_source(matches, id) {
+                Some(ValueSource::EnvVariable) => Source::Env(env),
+                _ => Source::Flag(flag),
+            };
+            Given::new(v, source)
+        })
+    };
+    let cli = CommandLine {
+        base_url: given(
+            &conn.base_url,
+            "base_url",
+            "--base-url",
+            config::ENV_BASE_URL,
+        ),
+        deployment: given(
+            &conn.deployment,
+            "deployment",
+            "--deployment",
+            config::ENV_DEPLOYMENT,
+        ),
+        profile: given(&conn.profile, "profile", "--profile", config::ENV_PROFILE),
+        theme: given(&conn.theme, "theme", "--theme", config::ENV_THEME),
+        allow_http: conn.allow_http,
+        read_only: conn.read_only,
+        connect_timeout: Duration::from_secs(conn.connect_timeout),
+        request_timeout: Duration::from_secs(conn.timeout),
+        timeout_sources: (
+            flag_or_default(matches, "connect_timeout", "--connect-timeout"),
+            flag_or_default(matches, "timeout", "--timeout"),
+        ),
+    };
+    let env_token = std::env::var(config::ENV_TOKEN).ok().map(Token::new);
+    let loaded = config::load(path)?;
+    Ok(config::effective(
+        cli,
+        env_token,
+        path.to_owned(),
+        loaded.as_ref(),
+    )?)
+}
+
+fn flag_or_default(matches: &ArgMatches, id: &str, flag: &'static str) -> Source {
+    match value_source(matches, id) {
+        Some(ValueSource::CommandLine) => Source::Flag(flag),
+        _ => Source::Default,
+    }
+}
+
+/// Where a global argument's value came from, looking through the
+/// subcommands too (a global flag may be given after the subcommand).
+fn value_source(matches: &ArgMatches, id: &str) -> Option<ValueSource> {
+    let mut best = None;
+    let mut m = Some(matches);
+    while let Some(current) = m {
+        if current.try_contains_id(id).unwrap_or(false) {
+            best = best.max(current.value_source(id));
+        }
+        m = current.subcommand().map(|(_, sub)| sub);
+    }
+    best
+}
+
+/// `NO_COLOR` set to anything but "" (<https://no-color.org>).
+pub(super) fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}

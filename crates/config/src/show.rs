@@ -1,0 +1,278 @@
+//! `findings config init` and `show`: the example file, and the settings
+//! in force as TOML with where each came from.
+
+use super::ENV_TOKEN;
+use super::effective::{Effective, Given, Source, ThemeChoice, TokenSource};
+use super::file::ProfileToken;
+use std::fmt;
+
+/// What `findings config init` writes: every setting, commented out, so the
+/// file changes nothing until edited.
+pub const EXAMPLE: &str = r#"# findings configuration (TOML).
+#
+# Precedence: command-line flags > environment (FINDINGS_BASE_URL,
+# FINDINGS_DEPLOYMENT, FINDINGS_TOKEN, FINDINGS_PROFILE) > the profile in use >
+# defaults. With no base URL from any source, findings uses its embedded demo
+# server. `findings config show` prints what is in force.
+
+# The profile used when neither --profile nor FINDINGS_PROFILE names one.
+# default_profile = "work"
+
+# The TUI's colours: default, dark, light or high-contrast (--theme and
+# FINDINGS_THEME win over this, and a profile may set its own). A theme file,
+# theme.toml beside this file or the one theme_file names, changes single
+# styles (see the README, "Themes"). NO_COLOR=1 turns every colour off.
+# theme = "light"
+# theme_file = "~/.config/findings/theme.toml"
+
+# [profiles.work]
+# base_url = "https://findings.example.com"
+# deployment = 4711
+#
+# The token: FINDINGS_TOKEN wins over these. Set at most one of the three.
+# A command whose first line of output is the token (run with sh -c, no stdin):
+# token_command = "pass show findings/work"
+# Or a file holding it (must not be readable by others: chmod 600 FILE):
+# token_file = "~/.config/findings/work.token"
+# Or the token itself (this file must then be chmod 600):
+# token = "..."
+#
+# Page size of the TUI's lists, and of a headless command's single page (no
+# --limit, --all or --max; --all and --max ask pages of 1000) (1-1000).
+# page_size = 200
+# Above this many findings, :triage-all asks for a second y, and a headless
+# triage by filter or of ids from stdin takes --yes only with --count N (default 50).
+# triage_confirm_above = 50
+# Open-age targets: days a finding of each severity may stay open (the
+# Report's open age marks medians over them) (defaults shown).
+# sla_days = { critical = 7, high = 30, medium = 90, low = 180 }
+# The pane the TUI opens on: report, issues, agentic or scm.
+# default_pane = "issues"
+# The Issues pane's first sort and filters (as `:sort` and `:filter` take them).
+# default_sort = "severity"
+# default_direction = "desc"
+# default_filters = ["excludeHistorical=true"]
+# Refuse every write (SCM config updates, triage), as --read-only does.
+# read_only = true
+# This profile's theme (beats the top-level one).
+# theme = "high-contrast"
+
+# Saved views of the Issues pane, applied with `:view NAME`. A view in a
+# profile (profiles.NAME.views.VIEW) belongs to it; views.VIEW to all.
+# [views.secrets]
+# sort = "severity"
+# direction = "desc"
+# filters = ["issueTypes=secrets", "excludeHistorical=true"]
+#
+# [profiles.work.views.payments]
+# sort = "severity"
+# filters = ["repositoryNames=acme/payments-api", "repositoryNames=acme/payments-web"]
+"#;
+
+/// `findings config show`: the settings in force, secrets masked, each
+/// with where it came from. With `theme`, the theme as the TUI would draw
+/// with it (the theme file read); without, as the settings name it.
+pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let q = |s: &str| toml_string(s);
+    let _ = writeln!(
+        out,
+        "# config file: {}{}",
+        e.config_path.display(),
+        if e.config_exists {
+            ""
+        } else {
+            " (does not exist)"
+        }
+    );
+    let line = |out: &mut String, key: &str, value: String, source: &dyn fmt::Display| {
+        let _ = writeln!(out, "{:<40} # {source}", format!("{key} = {value}"));
+    };
+    match &e.profile {
+        Some(p) => line(&mut out, "profile", q(&p.value), &p.source),
+        None => {
+            let _ = writeln!(out, "# profile: none");
+        }
+    }
+    match &e.base_url {
+        // A password in the URL (refused when used) is never printed.
+        Some(g) => line(
+            &mut out,
+            "base_url",
+            q(&findings_base::redact::mask_url_credentials(&g.value)),
+            &g.source,
+        ),
+        None => {
+            let _ = writeln!(out, "# base_url: none (the embedded demo server is used)");
+        }
+    }
+    match &e.deployment {
+        Some(g) => line(&mut out, "deployment", q(&g.value), &g.source),
+        None if e.base_url.is_some() => {
+            let _ = writeln!(
+                out,
+                "# deployment: none (the token's deployment is asked of the server)"
+            );
+        }
+        None => {
+            let _ = writeln!(out, "# deployment: none");
+        }
+    }
+    match &e.token {
+        TokenSource::Env(_) => line(&mut out, "token", q("***"), &ENV_TOKEN),
+        TokenSource::Profile { profile, token } => {
+            let src = Source::Profile(profile.clone());
+            match token {
+                ProfileToken::Literal(_) => line(&mut out, "token", q("***"), &src),
+                ProfileToken::File(p) => line(&mut out, "token_file", q(p), &src),
+                ProfileToken::Command(c) => line(
+                    &mut out,
+                    "token_command",
+                    q(c),
+                    &format!("{src} (not run by show)"),
+                ),
+            }
+        }
+        TokenSource::Withheld {
+            profile,
+            profile_url,
+        } => {
+            let _ = writeln!(
+                out,
+                "# token: none (profile {profile}'s token is only sent to {profile_url})"
+            );
+        }
+        TokenSource::None if e.token_key().is_some() => {
+            let _ = writeln!(
+                out,
+                "# token: the one findings auth login stored, if any (findings auth status says)"
+            );
+        }
+        TokenSource::None => {
+            let _ = writeln!(out, "# token: none");
+        }
+    }
+    line(
+        &mut out,
+        "page_size",
+        e.page_size.value.to_string(),
+        &e.page_size.source,
+    );
+    line(
+        &mut out,
+        "triage_confirm_above",
+        e.triage_confirm_above.value.to_string(),
+        &e.triage_confirm_above.source,
+    );
+    line(
+        &mut out,
+        "sla_days",
+        e.sla_days.value.shown(),
+        &e.sla_days.source,
+    );
+    line(
+        &mut out,
+        "default_pane",
+        q(e.default_pane.value),
+        &e.default_pane.source,
+    );
+    if let Some(s) = &e.default_sort {
+        line(&mut out, "default_sort", q(s.value.label()), &s.source);
+    }
+    if let Some(d) = &e.default_direction {
+        line(&mut out, "default_direction", q(d.value.label()), &d.source);
+    }
+    if let Some(f) = &e.default_filters {
+        line(&mut out, "default_filters", toml_list(&f.value), &f.source);
+    }
+    line(
+        &mut out,
+        "read_only",
+        e.read_only.value.to_string(),
+        &e.read_only.source,
+    );
+    line(
+        &mut out,
+        "allow_http",
+        e.allow_http.value.to_string(),
+        &e.allow_http.source,
+    );
+    line(
+        &mut out,
+        "connect_timeout",
+        e.connect_timeout.as_secs().to_string(),
+        &e.timeout_sources.0,
+    );
+    line(
+        &mut out,
+        "timeout",
+        e.request_timeout.as_secs().to_string(),
+        &e.timeout_sources.1,
+    );
+    let default_theme = Given::new("default".to_owned(), Source::Default);
+    let name = theme
+        .map(|t| &t.name)
+        .or(e.theme.as_ref())
+        .unwrap_or(&default_theme);
+    line(&mut out, "theme", q(&name.value), &name.source);
+    let file_note = match theme {
+        None => format!("{}", e.theme_file.source),
+        Some(ThemeChoice { file: None, .. }) => format!("{} (not there)", e.theme_file.source),
+        Some(ThemeChoice {
+            file: Some(file), ..
+        }) => {
+            let roles: Vec<&str> = file.roles().iter().map(|r| r.name()).collect();
+            if roles.is_empty() {
+                format!("{} (sets no styles)", e.theme_file.source)
+            } else {
+                format!("{} (sets {})", e.theme_file.source, roles.join(", "))
+            }
+        }
+    };
+    line(
+        &mut out,
+        "theme_file",
+        q(&e.theme_file.value.display().to_string()),
+        &file_note,
+    );
+    if theme.is_some_and(|t| t.no_color) {
+        let _ = writeln!(
+            out,
+            "# NO_COLOR is set: no colours, whatever the theme (bold, dim, reverse and underline only)"
+        );
+    }
+    for (name, v) in &e.views {
+        let _ = writeln!(out, "\n[views.{}]  # {}", toml_key(name), v.source);
+        if let Some(s) = &v.value.sort_by {
+            let _ = writeln!(out, "sort = {}", q(s.label()));
+        }
+        if let Some(d) = &v.value.direction {
+            let _ = writeln!(out, "direction = {}", q(d.label()));
+        }
+        if !v.value.filters.is_empty() {
+            let _ = writeln!(out, "filters = {}", toml_list(&v.value.filters));
+        }
+    }
+    out
+}
+
+fn toml_string(s: &str) -> String {
+    toml::Value::String(findings_base::text::one_line(s).into_owned()).to_string()
+}
+
+fn toml_list(items: &[String]) -> String {
+    let parts: Vec<String> = items.iter().map(|s| toml_string(s)).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn toml_key(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        s.to_owned()
+    } else {
+        toml_string(s)
+    }
+}

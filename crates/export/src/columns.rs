@@ -1,0 +1,231 @@
+//! The columns of each exported item kind (tables and CSV).
+
+pub use findings_base::text::Cut;
+use findings_model::*;
+use serde::Serialize;
+
+/// One column: its header, and how a table lays it out and shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub name: &'static str,
+    /// Its width in a table with room to spare (the last column takes the
+    /// rest of the line).
+    pub width: usize,
+    /// The narrowest a table makes it; when every column at this width
+    /// does not fit, columns are left out instead.
+    pub min: usize,
+    /// The order a narrow table leaves columns out in: 1 first, then 2, …;
+    /// 0 never.
+    pub drop: u8,
+    /// How a table shows a cell (CSV and Markdown keep it whole), e.g. a
+    /// rule's last part.
+    pub table_cell: fn(&str) -> &str,
+    /// How a cell too long is cut: a path or `owner/name` keeps its end,
+    /// a time its date, as in the TUI.
+    pub cut: Cut,
+    /// Tables show it (a link cut to fit a terminal column is no link:
+    /// CSV and Markdown carry it, tables leave it out).
+    pub in_table: bool,
+}
+
+impl Column {
+    /// A narrow table leaves this column out in `order` (1 first).
+    const fn dropped(self, order: u8) -> Column {
+        Column {
+            drop: order,
+            ..self
+        }
+    }
+
+    /// A table cuts this column's long cells as `cut` says.
+    const fn cut(self, cut: Cut) -> Column {
+        Column { cut, ..self }
+    }
+
+    /// Only CSV and Markdown have this column.
+    const fn not_in_tables(self) -> Column {
+        Column {
+            in_table: false,
+            ..self
+        }
+    }
+
+    /// A table shows this column's cells through `f`.
+    const fn shown(self, f: fn(&str) -> &str) -> Column {
+        Column {
+            table_cell: f,
+            ..self
+        }
+    }
+}
+
+pub const fn col(name: &'static str, width: usize, min: usize) -> Column {
+    Column {
+        name,
+        width,
+        min,
+        drop: 0,
+        table_cell: whole,
+        cut: Cut::Right,
+        in_table: true,
+    }
+}
+
+fn whole(cell: &str) -> &str {
+    cell
+}
+
+/// An item that can be written as a row.
+pub trait Record: Serialize {
+    const COLUMNS: &'static [Column];
+    fn cells(&self) -> Vec<String>;
+    /// The finding this item is or wraps, for formats made of findings
+    /// (SARIF); `None` for items that are not findings.
+    fn issue(&self) -> Option<&Issue> {
+        None
+    }
+}
+
+fn time(t: &Option<Timestamp>) -> String {
+    t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}
+
+fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
+    v.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+/// A narrow table leaves columns out in the TUI's order (its findings
+/// list: the path, then the state, the repository, the date), after the
+/// two the TUI's list does not have (the type, the message); the id,
+/// severity and rule (by its short name, as the TUI shows it) stay. The
+/// minimums are the TUI's, so at 80 columns the state is still there.
+const ISSUE_COLUMNS: &[Column] = &[
+    col("id", 8, 6),
+    col("severity", 8, 8),
+    // What triage is about stays longest: the date, then the path and
+    // the repository give way before the state (as in the TUI).
+    col("state", 12, 9).dropped(6),
+    col("type", 8, 7).dropped(1),
+    col("rule", 34, 16).shown(short_rule),
+    col("repository", 24, 14).dropped(5).cut(Cut::Left),
+    col("location", 34, 12).dropped(4).cut(Cut::Left),
+    col("relevant_since", 16, 10).dropped(3).cut(Cut::Date),
+    col("message", 30, 18).dropped(2),
+    // The finding's web page, for a ticket.
+    col("url", 40, 20).not_in_tables(),
+];
+
+fn issue_cells(i: &Issue) -> Vec<String> {
+    vec![
+        i.id().to_owned(),
+        label(&i.severity),
+        label(&i.aggregate_state),
+        label(&i.issue_type),
+        i.rule_label(),
+        i.repository_name().to_owned(),
+        i.location(),
+        time(&i.relevant_since),
+        i.message.clone().unwrap_or_default(),
+        i.web_url().unwrap_or_default().to_owned(),
+    ]
+}
+
+impl Record for Issue {
+    const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
+    fn cells(&self) -> Vec<String> {
+        issue_cells(self)
+    }
+    fn issue(&self) -> Option<&Issue> {
+        Some(self)
+    }
+}
+
+impl Record for IssueItem {
+    const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
+    fn cells(&self) -> Vec<String> {
+        match &self.issue {
+            Some(i) => issue_cells(i),
+            None => vec![String::new(); ISSUE_COLUMNS.len()],
+        }
+    }
+    fn issue(&self) -> Option<&Issue> {
+        self.issue.as_ref()
+    }
+}
+
+/// Narrow, the paths go first, then the detection state, the triage state
+/// and the date, in the order of the TUI's list.
+impl Record for AgenticIssue {
+    const COLUMNS: &'static [Column] = &[
+        col("id", 10, 8),
+        col("severity", 8, 8),
+        col("detection", 16, 9).dropped(2),
+        col("triage", 12, 9).dropped(3),
+        col("last_detected", 16, 10).dropped(4).cut(Cut::Date),
+        col("file_paths", 30, 16).dropped(1).cut(Cut::Left),
+        col("title", 30, 18),
+    ];
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.id.clone().unwrap_or_default(),
+            label(&self.severity),
+            label(&self.detection_state),
+            label(&self.triage_state),
+            time(&self.last_detected_at),
+            self.file_paths.join(";"),
+            self.title.clone().unwrap_or_default(),
+        ]
+    }
+}
+
+/// The SCM configs of `findings scm list` and of the TUI's SCM pane: the
+/// values a PATCH changes, then the token, the last sync and the health.
+/// A narrow table leaves out the last sync first, then the type, the
+/// token, the broker and the diff scans, as the TUI's list does.
+impl Record for ScmConfig {
+    const COLUMNS: &'static [Column] = &[
+        col("id", 6, 4),
+        col("type", 17, 8).dropped(2),
+        col("namespace", 16, 12),
+        col("auto_scan", 9, 9),
+        col("network_broker", 14, 14).dropped(4),
+        col("diff_scan", 9, 9).dropped(5),
+        col("token", 5, 5).dropped(3),
+        col("last_sync", 16, 10).dropped(1).cut(Cut::Date),
+        col("status", 10, 10),
+    ];
+    fn cells(&self) -> Vec<String> {
+        // Absent is the protobuf default: off (docs/api.md §5).
+        let on = |v: Option<bool>| if v == Some(true) { "on" } else { "off" }.to_owned();
+        let status = match (&self.status, self.suspended) {
+            (_, Some(true)) => "suspended".to_owned(),
+            (Some(st), _) => match (st.ok, &st.error) {
+                (Some(true), _) => "ok".to_owned(),
+                (_, Some(e)) if !e.is_empty() => format!("error: {e}"),
+                (Some(false), _) => "error".to_owned(),
+                _ => String::new(),
+            },
+            (None, _) => String::new(),
+        };
+        vec![
+            self.id.clone().unwrap_or_default(),
+            label(&self.scm_type),
+            self.namespace.clone().unwrap_or_default(),
+            on(self.auto_scan),
+            on(self.use_network_broker),
+            on(self
+                .auto_scan_settings
+                .as_ref()
+                .and_then(|s| s.diff_enabled)),
+            if self.has_access_token == Some(true) {
+                "yes"
+            } else {
+                "no"
+            }
+            .to_owned(),
+            time(&self.last_successful_sync_at),
+            status,
+        ]
+    }
+}

@@ -1,0 +1,182 @@
+//! A small table of named columns (a dashboard report's rows) in the
+//! formats that fit it: an aligned table, CSV, Markdown, NDJSON (an object
+//! per row, whole numbers as numbers). Cells are made one line and safe as
+//! each format needs (CSV without formulas, Markdown without markup).
+
+use super::Format;
+use std::io::{self, Write};
+use unicode_width::UnicodeWidthStr;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rows {
+    pub header: Vec<&'static str>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Rows {
+    pub fn new(header: &[&'static str]) -> Rows {
+        Rows {
+            header: header.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    /// Writes the rows as `format` (table, csv, markdown, ndjson); another
+    /// format is an error naming them.
+    pub fn write(&self, format: Format, out: &mut dyn Write) -> io::Result<()> {
+        match format {
+            Format::Table => self.table(out),
+            Format::Csv => {
+                writeln!(out, "{}", self.header.join(","))?;
+                for row in &self.rows {
+                    let cells: Vec<String> = row.iter().map(|c| super::csv::field(c)).collect();
+                    writeln!(out, "{}", cells.join(","))?;
+                }
+                Ok(())
+            }
+            Format::Markdown => {
+                writeln!(
+                    out,
+                    "{}",
+                    super::markdown::header(self.header.iter().copied())
+                )?;
+                for row in &self.rows {
+                    writeln!(
+                        out,
+                        "{}",
+                        super::markdown::row(row.iter().map(String::as_str))
+                    )?;
+                }
+                Ok(())
+            }
+            Format::Ndjson => {
+                for row in &self.rows {
+                    let object: serde_json::Map<String, serde_json::Value> = self
+                        .header
+                        .iter()
+                        .zip(row)
+                        .map(|(name, cell)| {
+                            let value = match cell.parse::<i64>() {
+                                Ok(n) => serde_json::Value::from(n),
+                                Err(_) if cell.is_empty() => serde_json::Value::Null,
+                                Err(_) => serde_json::Value::from(cell.as_str()),
+                            };
+                            (name.to_ascii_lowercase(), value)
+                        })
+                        .collect();
+                    out.write_all(
+                        &findings_base::json::encode(&object).map_err(io::Error::other)?,
+                    )?;
+                    writeln!(out)?;
+                }
+                Ok(())
+            }
+            other => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} does not fit these rows: table, json, ndjson, csv or markdown",
+                    other.name()
+                ),
+            )),
+        }
+    }
+
+    /// Columns as wide as their widest cell, two spaces apart; numbers
+    /// right-aligned.
+    fn table(&self, out: &mut dyn Write) -> io::Result<()> {
+        let shown: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|c| findings_base::text::one_line(c).into_owned())
+                    .collect()
+            })
+            .collect();
+        let widths: Vec<usize> = (0..self.header.len())
+            .map(|i| {
+                shown
+                    .iter()
+                    .filter_map(|r| r.get(i))
+                    .map(|c| c.width())
+                    .chain([self.header[i].width()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |cells: Vec<&str>| {
+            let mut text = String::new();
+            for (i, (cell, width)) in cells.iter().zip(&widths).enumerate() {
+                let pad = width.saturating_sub(cell.width());
+                let number = !cell.is_empty() && cell.parse::<i64>().is_ok();
+                if i > 0 {
+                    text.push_str("  ");
+                }
+                if number {
+                    text.push_str(&" ".repeat(pad));
+                    text.push_str(cell);
+                } else {
+                    text.push_str(cell);
+                    if i + 1 < cells.len() {
+                        text.push_str(&" ".repeat(pad));
+                    }
+                }
+            }
+            text.trim_end().to_owned()
+        };
+        writeln!(out, "{}", line(self.header.clone()))?;
+        for row in &shown {
+            writeln!(out, "{}", line(row.iter().map(String::as_str).collect()))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Rows {
+        let mut rows = Rows::new(&["REPOSITORY", "CRITICAL", "NOTE"]);
+        rows.push(vec![
+            "acme/api".into(),
+            "12".into(),
+            "=cmd|' /C calc'!A0".into(),
+        ]);
+        rows.push(vec!["a|b".into(), "3".into(), String::new()]);
+        rows
+    }
+
+    fn written(rows: &Rows, format: Format) -> String {
+        let mut out = Vec::new();
+        rows.write(format, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn each_format_writes_every_row_safely() {
+        let rows = sample();
+        assert_eq!(
+            written(&rows, Format::Table),
+            "REPOSITORY  CRITICAL  NOTE\nacme/api          12  =cmd|' /C calc'!A0\na|b                3\n"
+        );
+        let csv = written(&rows, Format::Csv);
+        assert!(csv.contains("'=cmd"), "no formula in a cell: {csv}");
+        let md = written(&rows, Format::Markdown);
+        assert!(md.contains("| a\\|b | 3 |"), "{md}");
+        assert_eq!(
+            written(&rows, Format::Ndjson).lines().nth(1),
+            Some(r#"{"critical":3,"note":null,"repository":"a|b"}"#)
+        );
+        let mut out = Vec::new();
+        let err = rows.write(Format::Sarif, &mut out).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("table, json, ndjson, csv or markdown")
+        );
+    }
+}

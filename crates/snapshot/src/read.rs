@@ -1,0 +1,280 @@
+//! Reading a snapshot a block at a time: the header first, then each
+//! finding, the trailer's count checked at the end. Every way a file can be
+//! foreign, damaged or cut short is an error that says so, never a panic.
+
+use super::write::{MAGIC_PREFIX, MAX_BLOCK_TEXT, MAX_LINE};
+use super::{Entry, FORMAT, Header, Position, Trailer, VERSION};
+use findings_model::IssueItem;
+use std::io::{self, Read};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    #[error("not a findings snapshot (it does not start as one)")]
+    Foreign,
+    #[error("damaged snapshot: {0}")]
+    Damaged(String),
+    #[error("snapshot format version {0} is newer than this build reads ({VERSION})")]
+    Newer(u32),
+    #[error(
+        "snapshot format version {0} keeps only a few fields of each finding, not the whole \
+         finding: save it again with this build (`findings snapshot save`)"
+    )]
+    FewFields(u32),
+    #[error("the snapshot is larger than this build reads: {0}")]
+    TooLarge(String),
+    #[error("cannot read the snapshot: {0}")]
+    Io(#[from] io::Error),
+}
+
+pub(super) fn damaged(what: impl Into<String>) -> SnapshotError {
+    SnapshotError::Damaged(what.into())
+}
+
+/// A snapshot being read from `R`.
+pub struct Reader<R: Read> {
+    input: R,
+    header: Header,
+    text: Vec<u8>,
+    at: usize,
+    /// Where in the file the block in hand starts, and where the next does.
+    block_start: u64,
+    next_block_start: u64,
+    count: u64,
+    ended: bool,
+}
+
+impl<R: Read> Reader<R> {
+    /// Checks the magic bytes and reads the header.
+    pub fn new(mut input: R) -> Result<Self, SnapshotError> {
+        let mut magic = [0u8; 8];
+        match input.read_exact(&mut magic) {
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                return Err(SnapshotError::Foreign);
+            }
+            other => other?,
+        }
+        if magic[..5] != MAGIC_PREFIX[..] || magic[7] != b'\n' {
+            return Err(SnapshotError::Foreign);
+        }
+        let version = u32::from(u16::from_be_bytes([magic[5], magic[6]]));
+        if version == 0 {
+            return Err(SnapshotError::Foreign);
+        }
+        if version > VERSION {
+            return Err(SnapshotError::Newer(version));
+        }
+        let mut reader = Reader {
+            input,
+            header: placeholder(),
+            text: Vec::new(),
+            at: 0,
+            block_start: 8,
+            next_block_start: 8,
+            count: 0,
+            ended: false,
+        };
+        let line = reader.next_line()?.ok_or_else(|| damaged("no header"))?;
+        let header: Header = serde_json::from_slice(line)
+            .map_err(|e| damaged(format!("its header is not one: {e}")))?;
+        if header.format != FORMAT {
+            return Err(SnapshotError::Foreign);
+        }
+        if header.version != version {
+            return Err(damaged(format!(
+                "it starts as version {version}, its header says {}",
+                header.version
+            )));
+        }
+        reader.header = header;
+        Ok(reader)
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The next finding's few fields (of either version); `None` after the
+    /// last, once the trailer's count agrees with the findings read.
+    pub fn next_entry(&mut self) -> Result<Option<Entry>, SnapshotError> {
+        let version = self.header.version;
+        let Some((number, _, line)) = self.next_finding()? else {
+            return Ok(None);
+        };
+        let entry = if version == 1 {
+            serde_json::from_slice::<Entry>(line)
+                .map_err(|e| damaged(format!("line {number}: {e}")))?
+        } else {
+            let item = decode_item(number, line)?;
+            Entry::of(&item)
+                .ok_or_else(|| damaged(format!("line {number}: a finding without an id")))?
+        };
+        if entry.id.is_empty() {
+            return Err(damaged(format!("line {number}: a finding without an id")));
+        }
+        Ok(Some(entry))
+    }
+
+    /// The next whole finding and where it is in the file (version 2 on);
+    /// `None` after the last.
+    pub fn next_item(&mut self) -> Result<Option<(Position, IssueItem)>, SnapshotError> {
+        if self.header.version < 2 {
+            return Err(SnapshotError::FewFields(self.header.version));
+        }
+        let Some((number, position, line)) = self.next_finding()? else {
+            return Ok(None);
+        };
+        let item = decode_item(number, line)?;
+        if item
+            .issue
+            .as_ref()
+            .and_then(|i| i.id.as_deref())
+            .is_none_or(str::is_empty)
+        {
+            return Err(damaged(format!("line {number}: a finding without an id")));
+        }
+        Ok(Some((position, item)))
+    }
+
+    /// The next finding's line, its number and place; `None` after the
+    /// trailer.
+    fn next_finding(&mut self) -> Result<Option<Finding<'_>>, SnapshotError> {
+        if self.ended {
+            return Ok(None);
+        }
+        let number = self.count + 2;
+        if self.count >= super::MAX_FINDINGS {
+            return Err(SnapshotError::TooLarge(format!(
+                "more than {} findings",
+                super::MAX_FINDINGS
+            )));
+        }
+        let Some(line) = self.next_line()? else {
+            return Err(damaged("it ends before its last line (cut short?)"));
+        };
+        if line.starts_with(b"{\"end\":") {
+            let trailer: Trailer =
+                serde_json::from_slice(line).map_err(|e| damaged(format!("line {number}: {e}")))?;
+            if trailer.end != self.count {
+                return Err(damaged(format!(
+                    "it says {} findings, {} were read",
+                    trailer.end, self.count
+                )));
+            }
+            self.ended = true;
+            if self.next_line()?.is_some() {
+                return Err(damaged("lines follow its last line"));
+            }
+            return Ok(None);
+        }
+        let len = line.len();
+        self.count += 1;
+        let at = self.at - len - 1;
+        let position = Position {
+            block: self.block_start,
+            at: at as u32,
+        };
+        Ok(Some((number, position, &self.text[at..at + len])))
+    }
+
+    /// The next line's bytes (without its newline), reading a block when
+    /// the one in hand is used up; `None` at the end of the file.
+    fn next_line(&mut self) -> Result<Option<&[u8]>, SnapshotError> {
+        if self.at >= self.text.len() {
+            self.block_start = self.next_block_start;
+            match read_block(&mut self.input)? {
+                None => return Ok(None),
+                Some((text, size)) => {
+                    self.text = text;
+                    self.at = 0;
+                    self.next_block_start += size;
+                }
+            }
+        }
+        let line = line_at(&self.text, &mut self.at)?;
+        // A finding's strings cost at most its line (a crafted name of
+        // 30 MB is refused here, before anything holds it).
+        if line.len() >= MAX_LINE {
+            return Err(SnapshotError::TooLarge(format!(
+                "a line of {} bytes (a finding is at most {MAX_LINE})",
+                line.len() + 1
+            )));
+        }
+        Ok(Some(line))
+    }
+}
+
+/// A finding's line number, place in the file and text.
+type Finding<'t> = (u64, Position, &'t [u8]);
+
+/// A version 2 finding's line as the model reads it.
+fn decode_item(number: u64, line: &[u8]) -> Result<IssueItem, SnapshotError> {
+    findings_base::json::decode::<IssueItem>(line)
+        .map_err(|e| damaged(format!("line {number}: {e}")))
+}
+
+/// The line of `text` at `*at`, without its newline; `*at` moves past it.
+pub(super) fn line_at<'t>(text: &'t [u8], at: &mut usize) -> Result<&'t [u8], SnapshotError> {
+    let rest = text.get(*at..).unwrap_or_default();
+    let Some(end) = memchr::memchr(b'\n', rest) else {
+        return Err(damaged("a block ends inside a line"));
+    };
+    let start = *at;
+    *at += end + 1;
+    Ok(&text[start..start + end])
+}
+
+/// Reads and unpacks the next block: its text and how many bytes of the
+/// file it took; `None` at the end of the file.
+pub(super) fn read_block(input: &mut impl Read) -> Result<Option<(Vec<u8>, u64)>, SnapshotError> {
+    let mut len = [0u8; 4];
+    let mut got = 0;
+    while got < 4 {
+        match input.read(&mut len[got..])? {
+            0 if got == 0 => return Ok(None),
+            0 => return Err(damaged("it ends inside a block's length")),
+            n => got += n,
+        }
+    }
+    let len = u32::from_le_bytes(len) as usize;
+    if len < 4 {
+        return Err(damaged(format!("a block of {len} bytes")));
+    }
+    // lz4's worst case for the largest block a reader takes.
+    if len > MAX_BLOCK_TEXT + MAX_BLOCK_TEXT / 255 + 64 {
+        return Err(SnapshotError::TooLarge(format!(
+            "a block of {len} bytes packed (at most {MAX_BLOCK_TEXT} unpacked)"
+        )));
+    }
+    let mut packed = Vec::new();
+    input.take(len as u64).read_to_end(&mut packed)?;
+    if packed.len() != len {
+        return Err(damaged("it ends inside a block (cut short?)"));
+    }
+    let size = u32::from_le_bytes([packed[0], packed[1], packed[2], packed[3]]) as usize;
+    if size == 0 {
+        return Err(damaged("an empty block"));
+    }
+    // Checked before unpacking allocates it.
+    if size > MAX_BLOCK_TEXT {
+        return Err(SnapshotError::TooLarge(format!(
+            "a block of {size} bytes unpacked (at most {MAX_BLOCK_TEXT}: a finding is at most \
+             {MAX_LINE})"
+        )));
+    }
+    let text = lz4_flex::block::decompress(&packed[4..], size)
+        .map_err(|e| damaged(format!("a block does not unpack: {e}")))?;
+    Ok(Some((text, 4 + len as u64)))
+}
+
+/// The header until the real one is read.
+fn placeholder() -> Header {
+    Header {
+        format: String::new(),
+        version: 0,
+        saved_at: chrono::DateTime::UNIX_EPOCH,
+        tool: String::new(),
+        base_url: String::new(),
+        deployment: String::new(),
+        request: Default::default(),
+    }
+}

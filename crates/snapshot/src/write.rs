@@ -1,0 +1,177 @@
+//! Writing a snapshot: lines gathered into blocks, each block compressed
+//! and written as soon as it is full, so memory holds one block.
+//!
+//! The version follows what is written: whole findings (the server's List
+//! issues items) make version 2, [`Entry`] lines version 1 (what a bounded
+//! baseline keeps). The header waits for the first line, so it says which.
+
+use super::{Entry, Header, Trailer};
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// The file's first bytes: "FSNAP", the version (u16, big-endian), "\n".
+pub(super) const MAGIC_PREFIX: &[u8; 5] = b"FSNAP";
+/// A block is written once it holds this much text (whole lines only).
+pub(super) const BLOCK_TEXT: usize = 256 * 1024;
+/// The most text one line may hold (a finding, its newline included): a
+/// reader refuses more, so no finding's strings cost more than this.
+pub const MAX_LINE: usize = 1024 * 1024;
+/// The most text one block may hold (a block is written once it passes
+/// [`BLOCK_TEXT`], so it holds at most that and one line): a reader refuses
+/// more, so a damaged or hostile size cannot make it allocate without bound.
+pub(super) const MAX_BLOCK_TEXT: usize = BLOCK_TEXT + MAX_LINE;
+
+/// The 8 magic bytes of a version.
+pub(super) fn magic(version: u32) -> [u8; 8] {
+    let v = (version as u16).to_be_bytes();
+    let mut magic = [0u8; 8];
+    magic[..5].copy_from_slice(MAGIC_PREFIX);
+    magic[5..7].copy_from_slice(&v);
+    magic[7] = b'\n';
+    magic
+}
+
+/// A snapshot being written to `W`.
+pub struct Writer<W: Write> {
+    out: W,
+    /// The header until the first line says the version.
+    header: Option<Header>,
+    /// The version written (0 until the first line).
+    version: u32,
+    text: Vec<u8>,
+    count: u64,
+}
+
+impl<W: Write> Writer<W> {
+    /// Starts a snapshot; the magic bytes and the header are written with
+    /// the first line (or at the end, in the header's version, when there
+    /// is none).
+    pub fn new(out: W, header: &Header) -> io::Result<Self> {
+        Ok(Writer {
+            out,
+            header: Some(header.clone()),
+            version: 0,
+            text: Vec::with_capacity(BLOCK_TEXT + 4096),
+            count: 0,
+        })
+    }
+
+    /// A finding's few fields: a version 1 line.
+    pub fn entry(&mut self, entry: &Entry) -> io::Result<()> {
+        self.start(1)?;
+        self.room()?;
+        self.line(entry)?;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// A whole finding: the List issues item's JSON text as the server sent
+    /// it, on one line (a version 2 line). The caller checks it is one
+    /// JSON object with no raw newline.
+    pub fn item(&mut self, json: &[u8]) -> io::Result<()> {
+        self.start(2)?;
+        self.room()?;
+        if json.contains(&b'\n') {
+            return Err(io::Error::other("a finding's JSON spans lines"));
+        }
+        let start = self.text.len();
+        self.text.extend_from_slice(json);
+        self.text.push(b'\n');
+        self.ended_line(start)?;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// One finding more would pass what a reader takes.
+    fn room(&self) -> io::Result<()> {
+        if self.count >= super::MAX_FINDINGS {
+            return Err(io::Error::other(format!(
+                "a snapshot holds at most {} findings",
+                super::MAX_FINDINGS
+            )));
+        }
+        Ok(())
+    }
+
+    /// How many findings were written.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Writes the trailer and the last block; returns the output (to be
+    /// flushed or committed by its owner).
+    pub fn finish(mut self) -> io::Result<W> {
+        if let Some(header) = &self.header {
+            self.start(header.version)?;
+        }
+        self.line(&Trailer { end: self.count })?;
+        self.block()?;
+        Ok(self.out)
+    }
+
+    /// The magic bytes and the header, in `version`, before the first
+    /// line; a second kind of line after the first is refused.
+    fn start(&mut self, version: u32) -> io::Result<()> {
+        let Some(mut header) = self.header.take() else {
+            return if self.version == version {
+                Ok(())
+            } else {
+                Err(io::Error::other("a snapshot holds one kind of line"))
+            };
+        };
+        header.version = version;
+        self.version = version;
+        self.out.write_all(&magic(version))?;
+        self.line(&header)
+    }
+
+    fn line<T: Serialize>(&mut self, value: &T) -> io::Result<()> {
+        let start = self.text.len();
+        serde_json::to_writer(&mut self.text, value)?;
+        self.text.push(b'\n');
+        self.ended_line(start)
+    }
+
+    fn ended_line(&mut self, start: usize) -> io::Result<()> {
+        self.scrub_from(start);
+        if self.text.len() - start > MAX_LINE {
+            return Err(io::Error::other(
+                "a finding is too long for a snapshot (over 1 MiB)",
+            ));
+        }
+        if self.text.len() >= BLOCK_TEXT {
+            self.block()?;
+        }
+        Ok(())
+    }
+
+    /// A secret the server echoed (the token in a finding's message) is
+    /// masked in the line from `start`, as in every export.
+    fn scrub_from(&mut self, start: usize) {
+        let masked = match std::str::from_utf8(&self.text[start..]) {
+            Ok(line) => match findings_base::redact::scrub(line) {
+                std::borrow::Cow::Owned(masked) => Some(masked),
+                std::borrow::Cow::Borrowed(_) => None,
+            },
+            Err(_) => None,
+        };
+        if let Some(masked) = masked {
+            self.text.truncate(start);
+            self.text.extend_from_slice(masked.as_bytes());
+        }
+    }
+
+    /// One block: the compressed length (u32, little-endian), then the lz4
+    /// block with the text's length prepended.
+    fn block(&mut self) -> io::Result<()> {
+        if self.text.is_empty() {
+            return Ok(());
+        }
+        let packed = lz4_flex::block::compress_prepend_size(&self.text);
+        let len = u32::try_from(packed.len()).map_err(io::Error::other)?;
+        self.out.write_all(&len.to_le_bytes())?;
+        self.out.write_all(&packed)?;
+        self.text.clear();
+        Ok(())
+    }
+}

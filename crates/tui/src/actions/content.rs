@@ -1,0 +1,365 @@
+//! What the Act menu (unavailable entries greyed with the reason), each
+//! action's form, the review of the exact request, the sending notice and
+//! the result show, as lines: read by the view to draw them and by update
+//! to know a review's end. Server text is made terminal-safe here.
+
+use super::form::Form;
+use super::{Actions, Step};
+use crate::theme::Theme;
+use crate::widgets::common::{safe, wrap};
+use crate::widgets::dialog::Dialog;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+
+/// What the dialog shows now, and how wide it is: a function of the state
+/// and the body, read by the view to draw it and by update to know where
+/// a review's end is.
+pub fn shown<'a>(body: Rect, actions: &'a Actions, theme: &Theme) -> Option<(u16, Dialog<'a>)> {
+    let width = body.width.saturating_sub(4).clamp(20, 90);
+    let inner = width.saturating_sub(2) as usize;
+    let (title, lines, hint) = match actions.step {
+        Step::Hidden => return None,
+        Step::Menu => (
+            " Act on findings ".to_owned(),
+            menu(actions, inner, theme),
+            " j/k move · Enter or its key choose · Esc close ",
+        ),
+        Step::Form => (
+            " Act on findings ".to_owned(),
+            form(actions, inner, theme),
+            form_hint(actions.form.as_ref()),
+        ),
+        Step::Review => (
+            " Review: only y sends ".to_owned(),
+            review(actions, inner, theme),
+            " y send · Esc back · j/k g/G scroll ",
+        ),
+        Step::Sending => (
+            " Sending ".to_owned(),
+            vec![Line::from(
+                "Sending… (once, never retried; one action at a time)",
+            )],
+            " Esc hide (it goes on) ",
+        ),
+        Step::Result => (
+            format!(" {} ", safe(&actions.result.0)),
+            actions
+                .result
+                .1
+                .iter()
+                .flat_map(|l| wrap(&safe(l), inner))
+                .map(Line::from)
+                .collect(),
+            " Esc close · j/k g/G scroll ",
+        ),
+    };
+    let scroll = matches!(actions.step, Step::Review | Step::Result).then_some(actions.scroll);
+    let dialog = Dialog {
+        title,
+        lines,
+        hint,
+        scroll,
+    };
+    Some((width, dialog))
+}
+
+/// What the flow acts on: the findings, or the list's filter.
+fn subject(actions: &Actions) -> String {
+    if let (
+        Some(Form::Tickets {
+            by_filter: true, ..
+        }),
+        Some(filter),
+    ) = (&actions.form, &actions.filter)
+    {
+        return format!(
+            "every finding of the filter {}",
+            crate::list::filters_shown::summary(filter).join(" ")
+        );
+    }
+    match actions.issues.as_slice() {
+        [one] => format!(
+            "finding {} · {} · {}",
+            one.id(),
+            one.rule_id.as_deref().unwrap_or("-"),
+            one.repository_name()
+        ),
+        many => format!("{} marked findings", many.len()),
+    }
+}
+
+fn menu<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let mut lines = para(&subject(actions), width);
+    lines.push(Line::default());
+    let entries = actions.entries();
+    for (i, entry) in entries.iter().enumerate() {
+        let selected = i == actions.cursor;
+        let marker = if selected { "›" } else { " " };
+        let unavailable = if entry.refusal.is_some() {
+            " (unavailable)"
+        } else {
+            ""
+        };
+        let text = format!(
+            "{marker} {}  {}{unavailable}",
+            entry.choice.key(),
+            entry.label
+        );
+        let style = match (&entry.refusal, selected) {
+            (None, true) => theme.selected(),
+            (None, false) => ratatui::style::Style::new(),
+            (Some(_), true) => theme.dim().patch(theme.selected()),
+            (Some(_), false) => theme.dim(),
+        };
+        let text: String = safe(&text).chars().take(width).collect();
+        lines.push(Line::from(Span::styled(text, style)));
+    }
+    // Why the entry under the cursor is unavailable, in full.
+    if let Some(why) = entries.get(actions.cursor).and_then(|e| e.refusal.as_ref()) {
+        lines.push(Line::default());
+        for part in wrap(&safe(&format!("Unavailable: {why}")), width) {
+            lines.push(Line::from(Span::styled(part, theme.error())));
+        }
+    }
+    lines
+}
+
+fn form_hint(form: Option<&Form>) -> &'static str {
+    match form {
+        Some(Form::Tickets { .. }) => {
+            " j/k instance · Tab one each/grouped · Enter review · Esc back "
+        }
+        Some(Form::Feedback { .. }) => {
+            " Tab agree/disagree · type a note · Enter review · Esc back "
+        }
+        Some(Form::Remember { .. }) => " Tab scope · type the note · Enter review · Esc back ",
+        Some(Form::Link { .. }) => " type the URL · Enter review · Esc back ",
+        _ => " Enter review · Esc back ",
+    }
+}
+
+fn choice<'a>(label: &str, value: String, theme: &Theme) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(format!("{label:<12}"), theme.dim()),
+        Span::raw(value),
+    ])
+}
+
+/// `text` made safe and wrapped to `width`, as lines.
+fn para<'a>(text: &str, width: usize) -> Vec<Line<'a>> {
+    wrap(&safe(text), width)
+        .into_iter()
+        .map(Line::from)
+        .collect()
+}
+
+fn form<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let mut lines = para(&subject(actions), width);
+    lines.push(Line::default());
+    let Some(form) = &actions.form else {
+        return lines;
+    };
+    match form {
+        Form::Tickets { by_filter, group } => {
+            lines.push(Line::from(if *by_filter {
+                "Create tickets for every finding of the filter".to_owned()
+            } else {
+                format!("Create tickets for {} finding(s)", actions.issues.len())
+            }));
+            lines.push(choice(
+                "tickets",
+                if *group {
+                    "one grouped ticket (Tab: one per finding)".into()
+                } else {
+                    "one per finding (Tab: one grouped ticket)".into()
+                },
+                theme,
+            ));
+            lines.push(Line::default());
+            lines.push(Line::from(
+                "Ticketing instance (j/k; remembered for this profile):",
+            ));
+            let chosen = actions.instance().and_then(|i| i.id);
+            for instance in actions.all_instances() {
+                let mark = if instance.id == chosen && chosen.is_some() {
+                    "›"
+                } else {
+                    " "
+                };
+                let text = format!("{mark} {} {}", instance.id_text(), instance.name());
+                match instance.unavailable() {
+                    Some(why) => {
+                        lines.push(Line::from(Span::styled(safe(&text), theme.dim())));
+                        for part in wrap(&safe(&why), width.saturating_sub(4)) {
+                            lines
+                                .push(Line::from(Span::styled(format!("    {part}"), theme.dim())));
+                        }
+                    }
+                    None => lines.push(Line::from(safe(&text))),
+                }
+            }
+        }
+        Form::Link { url } => {
+            lines.push(Line::from("Link an existing ticket: its URL"));
+            lines.push(choice("URL", format!("{}▏", safe(url)), theme));
+            let replaced = actions.replaced_by_link(url.trim());
+            if !replaced.is_empty() {
+                lines.push(Line::default());
+                for part in wrap(
+                    &safe(&format!(
+                        "These have another ticket and lose it: {}",
+                        replaced.join(", ")
+                    )),
+                    width,
+                ) {
+                    lines.push(Line::from(Span::styled(part, theme.error())));
+                }
+            }
+        }
+        Form::Unlink => {
+            let with: Vec<&str> = actions
+                .issues
+                .iter()
+                .filter(|i| i.external_ticket.is_some())
+                .map(|i| i.id())
+                .collect();
+            lines.extend(para(
+                &format!(
+                    "Unlink the tickets of {} finding(s): {}",
+                    with.len(),
+                    with.join(", ")
+                ),
+                width,
+            ));
+        }
+        Form::Fix { operation } => {
+            lines.extend(para(
+                &format!(
+                    "Ask for a fix pull request: {} ({})",
+                    operation.describe(),
+                    operation.operation_id()
+                ),
+                width,
+            ));
+            let kind = actions
+                .issues
+                .first()
+                .and_then(|i| i.issue_type.as_ref())
+                .map_or("-", |t| t.label())
+                .to_owned();
+            lines.extend(para(
+                &format!(
+                    "the operation {kind} findings take; the pull request opens later on the finding"
+                ),
+                width,
+            ));
+        }
+        Form::Feedback { agree, note } => {
+            let verdict = actions
+                .issues
+                .first()
+                .and_then(|i| i.autotriage.as_ref()?.verdict.as_ref())
+                .map_or("-", |v| v.label())
+                .to_owned();
+            lines.push(choice("AI verdict", safe(&verdict), theme));
+            lines.push(choice(
+                "you",
+                if *agree {
+                    "agree (Tab: disagree)".into()
+                } else {
+                    "disagree (Tab: agree)".into()
+                },
+                theme,
+            ));
+            for (k, part) in wrap(&format!("{}▏", safe(note)), width.saturating_sub(12))
+                .into_iter()
+                .enumerate()
+            {
+                lines.push(choice(if k == 0 { "note" } else { "" }, part, theme));
+            }
+        }
+        Form::Remember { everywhere, note } => {
+            let scope = actions
+                .memory_filter(*everywhere)
+                .map(|(f, _)| {
+                    let rule = f.rule_ids.join(",");
+                    if *everywhere {
+                        format!("rule {rule} in every repository (Tab: this repository)")
+                    } else {
+                        format!(
+                            "rule {rule} in this repository, {} (Tab: everywhere)",
+                            actions.issues.first().map_or("", |i| i.repository_name())
+                        )
+                    }
+                })
+                .unwrap_or_else(|| "-".into());
+            for (k, part) in wrap(&safe(&scope), width.saturating_sub(12))
+                .into_iter()
+                .enumerate()
+            {
+                lines.push(choice(if k == 0 { "scope" } else { "" }, part, theme));
+            }
+            for (k, part) in wrap(&format!("{}▏", safe(note)), width.saturating_sub(12))
+                .into_iter()
+                .enumerate()
+            {
+                lines.push(choice(if k == 0 { "note" } else { "" }, part, theme));
+            }
+            lines.push(Line::default());
+            for part in wrap(&safe(&actions.relevant_line()), width) {
+                lines.push(Line::from(part));
+            }
+            lines.push(Line::from(
+                "how many verdicts it flips is said when the service answers",
+            ));
+        }
+    }
+    if let Some(problem) = &actions.problem {
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled(
+            safe(&format!("not ready: {problem}")),
+            theme.error(),
+        )));
+    }
+    lines
+}
+
+fn review<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(request) = &actions.reviewed else {
+        return Vec::new();
+    };
+    let review = request.review(&actions.deployment);
+    let mut lines = para(&subject(actions), width);
+    if let Some(form) = &actions.form {
+        lines.extend(para(&actions.does(form), width));
+    }
+    lines.push(Line::default());
+    for part in wrap(&safe(&format!("{} {}", review.method, review.path)), width) {
+        lines.push(Line::from(Span::styled(part, theme.title())));
+    }
+    let body = findings_base::json::pretty(&review.body).unwrap_or_default();
+    for line in body.lines() {
+        for part in wrap(&safe(line), width) {
+            lines.push(Line::from(part));
+        }
+    }
+    if let Form::Link { url } = actions.form.as_ref().unwrap_or(&Form::Unlink) {
+        let replaced = actions.replaced_by_link(url.trim());
+        if !replaced.is_empty() {
+            lines.push(Line::default());
+            lines.push(Line::from(Span::styled(
+                safe(&format!("lose their ticket: {}", replaced.join(", "))),
+                theme.error(),
+            )));
+        }
+    }
+    if let Form::Remember { .. } = actions.form.as_ref().unwrap_or(&Form::Unlink) {
+        lines.push(Line::default());
+        lines.extend(para(&actions.relevant_line(), width));
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(
+        "Sent once, never retried. y sends; Esc goes back.",
+    ));
+    lines
+}

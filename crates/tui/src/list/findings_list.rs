@@ -1,0 +1,467 @@
+//! What the finding lists (Issues, Report) share: marks, "new since the
+//! last visit", the keys every list answers the same way, and what export
+//! and copy read of a list. Each pane keeps its own `PagedList` of packed
+//! rows and hands it here.
+
+use crate::keymap::Action;
+use crate::list::load::PagedList;
+use crate::message::rows::{Finding, FindingRow};
+use crate::message::{ApiRequest, AppEvent, ExportItems, Fetch, Outbox, Then};
+use crate::pane::FindingsSource;
+use findings_base::handoff::{ClipboardText, SafeUrl};
+use findings_model::{Issue, IssueItem, ListIssuesRequest, MAX_PAGE_SIZE, Timestamp};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The finding ids marked on a pane (`Space`).
+#[derive(Debug, Clone, Default)]
+pub struct Marks {
+    ids: HashSet<String>,
+}
+
+impl Marks {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
+    }
+
+    pub fn clear(&mut self) {
+        self.ids.clear();
+    }
+
+    /// Unmarks these findings (their marks were spent on a triage).
+    pub fn unmark(&mut self, ids: &[String]) {
+        for id in ids {
+            self.ids.remove(id);
+        }
+    }
+
+    /// Marks or unmarks the finding `id`; `Err` when it has no id to mark
+    /// it by.
+    pub fn toggle(&mut self, id: &str) -> Result<bool, String> {
+        if id.is_empty() {
+            return Err("this finding has no id; it cannot be marked".into());
+        }
+        if self.ids.remove(id) {
+            Ok(false)
+        } else {
+            self.ids.insert(id.to_owned());
+            Ok(true)
+        }
+    }
+}
+
+/// "New since the last visit" on a findings pane: the last visit, how many
+/// loaded findings came after it, and when the list on show was asked for
+/// (the visit to record).
+#[derive(Debug, Clone, Default)]
+pub struct NewSince {
+    /// The last visit under this profile (none on a first visit).
+    pub last_visit: Option<Timestamp>,
+    /// How many loaded findings are new.
+    pub count: usize,
+    /// When the list on show was asked for.
+    pub listed_at: Option<Timestamp>,
+}
+
+impl NewSince {
+    pub fn new(last_visit: Option<Timestamp>) -> Self {
+        NewSince {
+            last_visit,
+            ..NewSince::default()
+        }
+    }
+
+    /// The list is asked for anew at `now`.
+    pub fn restart(&mut self, now: Timestamp) {
+        self.listed_at = Some(now);
+        self.count = 0;
+    }
+
+    /// Counts the new ones of a page: their `date` is after the last visit.
+    pub fn count_page<T>(
+        &mut self,
+        rows: &[FindingRow<T>],
+        date: fn(&FindingRow<T>) -> Option<Timestamp>,
+    ) {
+        let Some(last) = self.last_visit else { return };
+        self.count += rows
+            .iter()
+            .filter(|r| date(r).is_some_and(|d| d > last))
+            .count();
+    }
+
+    /// `n`: the start of the time range to ask for next, given the one in
+    /// force. Only the findings new since the last visit, or all of them
+    /// again; says which in the status line.
+    pub fn toggle(&self, in_force: Option<Timestamp>, outbox: &mut Outbox) -> Option<Timestamp> {
+        match self.last_visit {
+            None => {
+                outbox.status("no earlier visit recorded under this profile: nothing is new yet");
+                in_force
+            }
+            Some(last) if in_force == Some(last) => {
+                outbox.status("showing every finding again");
+                None
+            }
+            Some(last) => {
+                outbox.status(format!(
+                    "only the findings new since your last visit ({})",
+                    last.format("%Y-%m-%d %H:%M UTC")
+                ));
+                Some(last)
+            }
+        }
+    }
+}
+
+/// What a key did to a findings list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListKey {
+    /// Nothing more to do.
+    Handled,
+    /// Ask for the next page (`r` after a failure part-way).
+    LoadNext,
+    /// Ask for the list anew (`r`).
+    Reload,
+    /// Not a key every list answers alike: the pane's own.
+    Unhandled,
+}
+
+/// The keys every findings list answers alike: moving, `Enter`, `r`,
+/// `Esc` (stops a load), `o`, `y`, `Space` and `U` (clear the marks).
+/// `rows` is how many rows the list shows.
+pub fn on_list_key<T: Exportable>(
+    list: &mut PagedList<FindingRow<T>>,
+    marks: &mut Marks,
+    action: Action,
+    rows: usize,
+    outbox: &mut Outbox,
+) -> ListKey {
+    if list.navigate(action, rows) {
+        return ListKey::Handled;
+    }
+    // The link is not in the row: the finding is fetched for it.
+    let fetch = |list: &PagedList<FindingRow<T>>, then: Then, outbox: &mut Outbox| {
+        if let Some(row) = list.selected_item() {
+            let fetch = Fetch::one(row.id(), T::ITEMS, then);
+            outbox.events.push(AppEvent::Fetch(Box::new(fetch)));
+        }
+    };
+    match action {
+        Action::Open => {
+            if let Some(row) = list.selected_item() {
+                let issue = row.summary().finding().cloned().unwrap_or_default();
+                outbox.events.push(AppEvent::OpenDetail(Box::new(issue)));
+            }
+        }
+        Action::Refresh if list.retry_failed_page() => return ListKey::LoadNext,
+        Action::Refresh => return ListKey::Reload,
+        Action::Back => {
+            if !list.stop(outbox) {
+                return ListKey::Unhandled;
+            }
+        }
+        Action::OpenInBrowser => fetch(list, Then::OpenUrl, outbox),
+        Action::Copy => fetch(list, Then::CopyLink, outbox),
+        Action::Mark => {
+            if let Some(row) = list.selected_item() {
+                match marks.toggle(row.id()) {
+                    Ok(_) => list.move_by(1),
+                    Err(e) => outbox.status(e),
+                }
+            }
+        }
+        Action::ClearMarks => {
+            let n = marks.len();
+            marks.clear();
+            outbox.status(match n {
+                0 => "no row is marked".to_owned(),
+                1 => "1 mark cleared".to_owned(),
+                n => format!("{n} marks cleared"),
+            });
+        }
+        _ => return ListKey::Unhandled,
+    }
+    ListKey::Handled
+}
+
+/// Opens the finding's line of code, if it is a web URL (it comes from the
+/// server: it is checked and cleaned, and anything else is refused).
+pub fn open_url(outbox: &mut Outbox, issue: Option<&Issue>) {
+    match issue.and_then(|i| i.line_of_code_url.as_deref()) {
+        Some(url) => match SafeUrl::parse(url) {
+            Ok(url) => {
+                outbox.status(opening(url.as_str()));
+                outbox.effects.push(crate::message::Effect::OpenUrl(url));
+            }
+            Err(why) => outbox.status(format!("the finding's link is not opened: {why}")),
+        },
+        None => outbox.status("this finding has no line-of-code URL"),
+    }
+}
+
+/// The status line while `url` opens.
+pub fn opening(url: &str) -> String {
+    format!("opening {}", findings_base::text::one_line(url))
+}
+
+/// The status line once `url` opened, or did not: the message of the
+/// opening is replaced (if it is still there), a failure always shows.
+pub fn opened(status: &mut Option<String>, url: &str, result: Result<(), String>) {
+    match result {
+        Ok(()) if status.as_deref() == Some(opening(url).as_str()) => {
+            *status = Some(format!("opened {}", findings_base::text::one_line(url)));
+        }
+        Ok(()) => {}
+        // The reason first: a long URL is what the status line cuts.
+        Err(why) => {
+            *status = Some(format!(
+                "cannot open the link: {} · {}",
+                findings_base::text::one_line(&why),
+                findings_base::text::one_line(url)
+            ));
+        }
+    }
+}
+
+/// Copies the finding's URL (checked and cleaned), or its id (cleaned)
+/// when it has no usable URL.
+pub fn copy_link(outbox: &mut Outbox, issue: Option<&Issue>) {
+    let Some(issue) = issue else { return };
+    let url = issue.line_of_code_url.as_deref().map(SafeUrl::parse);
+    let text = match url {
+        Some(Ok(url)) => ClipboardText::url(&url),
+        _ => match ClipboardText::line(issue.id()) {
+            Some(id) => id,
+            None => return,
+        },
+    };
+    outbox.status(format!("copied {text}"));
+    outbox.effects.push(crate::message::Effect::Copy(text));
+}
+
+/// The most marked findings an export fetches one by one; more are
+/// picked out of the listing again (pages of 1,000).
+const FETCHED_ONE_BY_ONE: usize = 100;
+
+/// How a list's items become export items.
+pub trait Exportable: Finding + Sized {
+    /// Whether the list holds List issues items (else report findings).
+    const ITEMS: bool;
+    fn export(items: Vec<Self>) -> ExportItems;
+}
+
+impl Exportable for IssueItem {
+    const ITEMS: bool = true;
+    fn export(items: Vec<Self>) -> ExportItems {
+        ExportItems::Issues(items)
+    }
+}
+
+impl Exportable for Issue {
+    const ITEMS: bool = false;
+    fn export(items: Vec<Self>) -> ExportItems {
+        ExportItems::Findings(items)
+    }
+}
+
+/// A findings list and its marks, as export and copy read them.
+pub struct Findings<'a, T> {
+    pub list: &'a PagedList<FindingRow<T>>,
+    pub marks: &'a Marks,
+    /// The List issues request the list was loaded with, when it was: an
+    /// export of every row shown lists them again (pages of the largest
+    /// size) rather than fetching them one by one.
+    pub listing: Option<ListIssuesRequest>,
+}
+
+impl<'a, T: Exportable + 'a> Findings<'a, T> {
+    pub fn boxed(
+        list: &'a PagedList<FindingRow<T>>,
+        marks: &'a Marks,
+    ) -> Box<dyn FindingsSource + 'a> {
+        Box::new(Findings {
+            list,
+            marks,
+            listing: None,
+        })
+    }
+
+    /// The marked rows, in list order (shown or not).
+    fn marked_rows(&self) -> impl Iterator<Item = &FindingRow<T>> {
+        self.list
+            .items
+            .iter()
+            .filter(|row| self.marks.contains(row.id()))
+    }
+
+    fn shown_rows(&self) -> impl Iterator<Item = &FindingRow<T>> {
+        (0..self.list.len()).filter_map(|r| self.list.row(r))
+    }
+}
+
+impl<T: Exportable> FindingsSource for Findings<'_, T> {
+    fn marked(&self) -> usize {
+        self.marks.len()
+    }
+
+    fn shown(&self) -> usize {
+        self.list.len()
+    }
+
+    fn selected_issue(&self) -> Option<Issue> {
+        self.list.selected_item()?.summary().finding().cloned()
+    }
+
+    fn marked_issues(&self) -> Vec<Issue> {
+        self.marked_rows()
+            .filter_map(|row| row.summary().finding().cloned())
+            .collect()
+    }
+
+    fn export_fetch(&self, then: Then) -> Option<Fetch> {
+        let fetch = |request, count| Fetch {
+            request,
+            one: None,
+            items: T::ITEMS,
+            count,
+            then,
+        };
+        let ids = |rows: &mut dyn Iterator<Item = &FindingRow<T>>| -> Vec<String> {
+            rows.map(|r| r.id().to_owned())
+                .filter(|id| !id.is_empty())
+                .collect()
+        };
+        let marked = !self.marks.is_empty();
+        if marked && (self.listing.is_none() || self.marks.len() <= FETCHED_ONE_BY_ONE) {
+            let ids = ids(&mut self.marked_rows());
+            let count = ids.len();
+            let request = ApiRequest::GetIssues {
+                ids,
+                items: T::ITEMS,
+            };
+            return (count > 0).then(|| fetch(request, count));
+        }
+        let count = if marked {
+            self.marks.len()
+        } else {
+            self.list.len()
+        };
+        if count == 0 {
+            return None;
+        }
+        match &self.listing {
+            Some(listing) => {
+                // Only the rows marked, or shown (under a local filter).
+                let keep = if marked {
+                    Some(Arc::new(ids(&mut self.marked_rows()).into_iter().collect()))
+                } else {
+                    self.list
+                        .visible
+                        .is_some()
+                        .then(|| Arc::new(ids(&mut self.shown_rows()).into_iter().collect()))
+                };
+                let request = ApiRequest::Relist {
+                    request: ListIssuesRequest {
+                        limit: Some(MAX_PAGE_SIZE),
+                        cursor: None,
+                        ..listing.clone()
+                    },
+                    keep,
+                    max: self.list.items.len(),
+                };
+                Some(fetch(request, count))
+            }
+            None => {
+                let request = ApiRequest::GetIssues {
+                    ids: ids(&mut self.shown_rows()),
+                    items: T::ITEMS,
+                };
+                Some(fetch(request, count))
+            }
+        }
+    }
+
+    fn selected_fetch(&self, then: Then) -> Option<Fetch> {
+        let row = self.list.selected_item()?;
+        Some(Fetch::one(row.id(), T::ITEMS, then))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(n: usize) -> PagedList<FindingRow<IssueItem>> {
+        let mut list = PagedList::default();
+        let rows = (0..n)
+            .map(|i| {
+                FindingRow::new(&IssueItem::from_issue(Issue {
+                    id: Some(format!("f{i}")),
+                    ..Issue::default()
+                }))
+            })
+            .collect();
+        list.append(rows, None).unwrap();
+        list
+    }
+
+    fn request_of(findings: &Findings<'_, IssueItem>) -> ApiRequest {
+        findings.export_fetch(Then::CopyLink).unwrap().request
+    }
+
+    #[test]
+    fn an_export_fetches_few_marked_rows_by_id_and_many_out_of_the_listing() {
+        let list = list(300);
+        let mut marks = Marks::default();
+        let listing = Some(ListIssuesRequest::default());
+        for i in 0..3 {
+            marks.toggle(&format!("f{i}")).unwrap();
+        }
+        let findings = Findings {
+            list: &list,
+            marks: &marks,
+            listing: listing.clone(),
+        };
+        assert!(
+            matches!(request_of(&findings), ApiRequest::GetIssues { ids, items: true } if ids.len() == 3)
+        );
+        let mut many = Marks::default();
+        for i in 0..150 {
+            many.toggle(&format!("f{i}")).unwrap();
+        }
+        let findings = Findings {
+            list: &list,
+            marks: &many,
+            listing: listing.clone(),
+        };
+        let ApiRequest::Relist { request, keep, max } = request_of(&findings) else {
+            panic!("listed again")
+        };
+        assert_eq!((keep.unwrap().len(), max), (150, 300));
+        assert_eq!(request.limit, Some(MAX_PAGE_SIZE));
+        // Nothing marked, no local filter: the first 300 of the listing.
+        let none = Marks::default();
+        let findings = Findings {
+            list: &list,
+            marks: &none,
+            listing,
+        };
+        assert!(matches!(
+            request_of(&findings),
+            ApiRequest::Relist {
+                keep: None,
+                max: 300,
+                ..
+            }
+        ));
+    }
+}

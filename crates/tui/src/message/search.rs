@@ -1,0 +1,593 @@
+//! What `/` searches, for every loaded row, in little memory and read in
+//! order. A finding's text is mostly repeated across findings (14
+//! repositories for 90,955 findings, a rule's message for each of its
+//! findings): each distinct lower-case text is kept once ([`Strings`]) and a
+//! row points at its own by number. Only what is a row's own (its id and
+//! path) is kept per row, every row's in one block. A search looks at each
+//! distinct text once, then at each row's numbers: the cost grows with the
+//! rows, not with the length of their texts.
+
+use findings_model::Issue;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
+
+/// Many texts in one block, each found by its number.
+#[derive(Debug, Clone, Default)]
+pub struct Texts {
+    text: String,
+    /// Where each text ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl Texts {
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn push(&mut self, parts: &[&str]) {
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                self.text.push('\u{1f}');
+            }
+            // Lower case, char by char (as `str::to_lowercase`, without the
+            // final-sigma rule, which a substring search does not need).
+            self.text.extend(part.chars().flat_map(char::to_lowercase));
+        }
+        // Each text ends with a separator, so a needle (which never holds
+        // one) is never found across two texts.
+        self.text.push('\u{1f}');
+        self.ends.push(self.text.len());
+    }
+
+    /// Adds a text as it is (already lower case).
+    fn push_as_is(&mut self, text: &str) {
+        self.text.push_str(text);
+        self.text.push('\u{1f}');
+        self.ends.push(self.text.len());
+    }
+
+    fn start(&self, k: usize) -> usize {
+        match k.checked_sub(1) {
+            Some(prev) => self.ends.get(prev).copied().unwrap_or(self.text.len()),
+            None => 0,
+        }
+    }
+
+    /// Text `k`, without its separator.
+    pub fn get(&self, k: usize) -> &str {
+        let start = self.start(k);
+        let end = self.ends.get(k).map_or(start, |e| e - 1);
+        self.text.get(start..end).unwrap_or("")
+    }
+
+    /// The texts from `from` on that hold `finder`'s needle, in order: one
+    /// search through the block, skipping to the next text after a hit.
+    fn matching(&self, from: usize, finder: &memchr::memmem::Finder<'_>) -> Vec<usize> {
+        let mut hits = Vec::new();
+        let mut k = from;
+        let mut pos = self.start(from);
+        let text = self.text.as_bytes();
+        while k < self.ends.len() {
+            let Some(found) = text.get(pos..).and_then(|rest| finder.find(rest)) else {
+                break;
+            };
+            let at = pos + found;
+            // The text holding `at`: the first whose end is past it (a
+            // walk: hits are mostly a few texts apart).
+            while self.ends.get(k).is_some_and(|&end| end <= at) {
+                k += 1;
+            }
+            let Some(&end) = self.ends.get(k) else {
+                break;
+            };
+            hits.push(k);
+            k += 1;
+            pos = end;
+        }
+        hits
+    }
+
+    fn holds(&self, k: usize, finder: &memchr::memmem::Finder<'_>) -> bool {
+        finder.find(self.get(k).as_bytes()).is_some()
+    }
+}
+
+/// Distinct texts, each kept once and known by its number.
+#[derive(Debug, Clone, Default)]
+pub struct Strings {
+    texts: Texts,
+    /// A text's hash to its number (a collision is probed on, salted).
+    by_hash: HashMap<u64, u32>,
+    /// The texts met as sent, to their numbers: a page's rows repeat
+    /// them, and this spares lower-casing each again (a page's index
+    /// only; an index made of pages never fills it).
+    as_sent: HashMap<Box<str>, u32>,
+}
+
+/// "No text" in a row's field.
+const NONE: u32 = u32::MAX;
+
+impl Strings {
+    /// The number of `text` (lower-cased), added if new.
+    fn intern(&mut self, text: &str) -> u32 {
+        if text.is_empty() {
+            return NONE;
+        }
+        if let Some(&k) = self.as_sent.get(text) {
+            return k;
+        }
+        let k = self.intern_lower(&lower(text));
+        self.as_sent.insert(text.into(), k);
+        k
+    }
+
+    fn intern_lower(&mut self, lower: &str) -> u32 {
+        let mut salt = 0u64;
+        loop {
+            let key = hash(lower, salt);
+            match self.by_hash.get(&key) {
+                Some(&k) if self.texts.get(k as usize) == lower => return k,
+                Some(_) => salt += 1,
+                None => {
+                    let k = self.texts.len() as u32;
+                    self.texts.push_as_is(lower);
+                    self.by_hash.insert(key, k);
+                    return k;
+                }
+            }
+        }
+    }
+}
+
+fn lower(text: &str) -> String {
+    text.chars().flat_map(char::to_lowercase).collect()
+}
+
+fn hash(text: &str, salt: u64) -> u64 {
+    // A fixed hasher: the same text always has the same key.
+    let mut h =
+        std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+            .build_hasher();
+    salt.hash(&mut h);
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// The shared texts of a row, by number: severity, state, rule label, rule
+/// name, repository, message and file path (findings of one file share
+/// it).
+type Fields = [u32; 7];
+
+/// The places of some shared texts in [`Fields`].
+pub const SEVERITY: usize = 0;
+pub const STATE: usize = 1;
+pub const RULE: usize = 2;
+pub const REPOSITORY: usize = 4;
+
+/// The text `/` searches of every loaded row, in order.
+#[derive(Debug, Clone, Default)]
+pub struct SearchIndex {
+    /// Each row's own text: its id.
+    own: Texts,
+    /// Each row's relevant-since, in seconds since 1970 (0: none), read
+    /// in order by a sort.
+    since: Vec<u32>,
+    /// Each row's shared texts, as the number of their combination: rows
+    /// of one rule, repository, state and message share one (a search
+    /// looks at each combination once, then at one number per row).
+    kind_of_row: Vec<u32>,
+    kinds: Vec<Fields>,
+    /// How many rows each combination has.
+    rows_of_kind: Vec<u32>,
+    kind_numbers: HashMap<Fields, u32>,
+    strings: Strings,
+    /// Each row's ref (branch), as the number of its name in `refs`: a
+    /// sort key only (`/` does not search it), 4 bytes a row.
+    ref_of_row: Vec<u32>,
+    refs: Refs,
+}
+
+/// The distinct ref names, as sent (the server orders them so).
+#[derive(Debug, Clone, Default)]
+struct Refs {
+    names: Vec<Box<str>>,
+    numbers: HashMap<Box<str>, u32>,
+}
+
+impl Refs {
+    fn intern(&mut self, name: &str) -> u32 {
+        if name.is_empty() {
+            return NONE;
+        }
+        if let Some(&k) = self.numbers.get(name) {
+            return k;
+        }
+        let k = self.names.len() as u32;
+        self.names.push(name.into());
+        self.numbers.insert(name.into(), k);
+        k
+    }
+}
+
+impl SearchIndex {
+    pub fn push(&mut self, issue: Option<&Issue>) {
+        let fields = match issue {
+            None => {
+                self.own.push(&[]);
+                self.since.push(0);
+                self.ref_of_row.push(NONE);
+                [NONE; 7]
+            }
+            Some(i) => {
+                self.own.push(&[i.id()]);
+                let r = self.refs.intern(i.ref_.as_deref().unwrap_or(""));
+                self.ref_of_row.push(r);
+                let since = i.relevant_since.map_or(0, |t| t.timestamp());
+                self.since.push(since.clamp(0, i64::from(u32::MAX)) as u32);
+                let s = &mut self.strings;
+                [
+                    s.intern(i.severity.as_ref().map_or("", |v| v.label())),
+                    s.intern(i.aggregate_state.as_ref().map_or("", |v| v.label())),
+                    s.intern(&i.rule_label()),
+                    s.intern(i.rule_name()),
+                    s.intern(i.repository_name()),
+                    s.intern(i.message.as_deref().unwrap_or("")),
+                    s.intern(i.file_path.as_deref().unwrap_or("")),
+                ]
+            }
+        };
+        let kind = self.kind(fields);
+        self.kind_of_row.push(kind);
+    }
+
+    /// The number of the combination `fields`, added if new; one more row
+    /// of it.
+    fn kind(&mut self, fields: Fields) -> u32 {
+        let next = self.kinds.len() as u32;
+        let kind = *self.kind_numbers.entry(fields).or_insert(next);
+        if kind == next {
+            self.kinds.push(fields);
+            self.rows_of_kind.push(0);
+        }
+        self.rows_of_kind[kind as usize] += 1;
+        kind
+    }
+
+    /// Appends the rows of another index (a page's).
+    pub fn extend(&mut self, other: &SearchIndex) {
+        let base = self.own.text.len();
+        self.own.text.push_str(&other.own.text);
+        self.own
+            .ends
+            .extend(other.own.ends.iter().map(|e| e + base));
+        self.since.extend(&other.since);
+        let refs: Vec<u32> = other
+            .refs
+            .names
+            .iter()
+            .map(|name| self.refs.intern(name))
+            .collect();
+        self.ref_of_row.extend(
+            other
+                .ref_of_row
+                .iter()
+                .map(|&k| refs.get(k as usize).copied().unwrap_or(NONE)),
+        );
+        let strings: Vec<u32> = (0..other.strings.texts.len())
+            .map(|k| self.strings.intern_lower(other.strings.texts.get(k)))
+            .collect();
+        let kinds: Vec<u32> = other
+            .kinds
+            .iter()
+            .map(|fields| {
+                let fields = fields.map(|k| strings.get(k as usize).copied().unwrap_or(NONE));
+                let kind = self.kind(fields);
+                // Counted below, row by row.
+                self.rows_of_kind[kind as usize] -= 1;
+                kind
+            })
+            .collect();
+        for &k in &other.kind_of_row {
+            let kind = kinds[k as usize];
+            self.rows_of_kind[kind as usize] += 1;
+            self.kind_of_row.push(kind);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        *self = SearchIndex::default();
+    }
+
+    /// Rows indexed.
+    pub fn len(&self) -> usize {
+        self.kind_of_row.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kind_of_row.is_empty()
+    }
+
+    /// Bytes held (for the memory bench).
+    pub fn heap_bytes(&self) -> usize {
+        self.own.text.capacity()
+            + self.own.ends.capacity() * size_of::<usize>()
+            + self.kind_of_row.capacity() * size_of::<u32>()
+            + self.since.capacity() * size_of::<u32>()
+            + self.ref_of_row.capacity() * size_of::<u32>()
+            + self.kinds.capacity() * (size_of::<Fields>() + 4)
+            + self.kind_numbers.capacity() * (size_of::<Fields>() + 4 + 8)
+            + self.strings.texts.text.capacity()
+            + self.strings.texts.ends.capacity() * size_of::<usize>()
+            + self.strings.by_hash.capacity() * 16
+    }
+
+    /// Each row's relevant-since in seconds (0: none): a sort key.
+    pub fn since_keys(&self) -> &[u32] {
+        &self.since
+    }
+
+    /// Each row's rank by its ref's name (as sent, as the server orders
+    /// them), rows without one last: a sort key.
+    pub fn ref_keys(&self) -> Vec<u32> {
+        let names = &self.refs.names;
+        let mut sorted: Vec<u32> = (0..names.len() as u32).collect();
+        sorted.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+        let mut rank = vec![0u32; names.len()];
+        for (r, &k) in sorted.iter().enumerate() {
+            rank[k as usize] = r as u32;
+        }
+        self.ref_of_row
+            .iter()
+            .map(|&k| rank.get(k as usize).copied().unwrap_or(u32::MAX - 1))
+            .collect()
+    }
+
+    /// Each row's key by its shared text `field` ([`SEVERITY`] and
+    /// [`STATE`]: `rank` of the text; else the text's place in string
+    /// order, rows without one last): a sort key read from one number a
+    /// row.
+    pub fn field_keys(&self, field: usize, rank: impl Fn(&str) -> u32) -> Vec<u32> {
+        let texts = &self.strings.texts;
+        let of_text: Vec<u32> = (0..texts.len()).map(|k| rank(texts.get(k))).collect();
+        let none = rank("");
+        let of_kind: Vec<u32> = self
+            .kinds
+            .iter()
+            .map(|kind| {
+                kind.get(field)
+                    .and_then(|&k| of_text.get(k as usize).copied())
+                    .unwrap_or(none)
+            })
+            .collect();
+        self.kind_of_row
+            .iter()
+            .map(|&k| of_kind[k as usize])
+            .collect()
+    }
+
+    /// Each row's rank by its shared text `field` ([`RULE`],
+    /// [`REPOSITORY`]) in string order, rows without one last: a sort key.
+    pub fn sort_keys(&self, field: usize) -> Option<Vec<u32>> {
+        let texts = &self.strings.texts;
+        // Only the texts of that field are ranked (not every message).
+        let mut used = vec![false; texts.len()];
+        for kind in &self.kinds {
+            if let Some(u) = kind.get(field).and_then(|&k| used.get_mut(k as usize)) {
+                *u = true;
+            }
+        }
+        let mut sorted: Vec<u32> = (0..texts.len() as u32)
+            .filter(|&k| used[k as usize])
+            .collect();
+        sorted.sort_unstable_by(|&a, &b| texts.get(a as usize).cmp(texts.get(b as usize)));
+        let mut rank = vec![u32::MAX - 1; texts.len()];
+        for (r, &k) in sorted.iter().enumerate() {
+            rank[k as usize] = r as u32;
+        }
+        let of_kind: Vec<u32> = self
+            .kinds
+            .iter()
+            .map(|kind| {
+                kind.get(field)
+                    .and_then(|&k| rank.get(k as usize).copied())
+                    .unwrap_or(u32::MAX - 1)
+            })
+            .collect();
+        Some(
+            self.kind_of_row
+                .iter()
+                .map(|&k| of_kind[k as usize])
+                .collect(),
+        )
+    }
+
+    /// A search for the lower-case `needle`, ready to test rows.
+    pub fn matcher<'n>(&self, needle: &'n str) -> Matcher<'n> {
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        let mut shared = vec![false; self.strings.texts.len()];
+        for k in self.strings.texts.matching(0, &finder) {
+            shared[k] = true;
+        }
+        let hit = |k: u32| shared.get(k as usize).copied().unwrap_or(false);
+        let kinds: Vec<bool> = self
+            .kinds
+            .iter()
+            .map(|fields| fields.iter().any(|&k| hit(k)))
+            .collect();
+        let rows_by_kind = kinds
+            .iter()
+            .zip(&self.rows_of_kind)
+            .filter(|(hit, _)| **hit)
+            .map(|(_, &n)| n as usize)
+            .sum();
+        Matcher {
+            finder,
+            kinds,
+            rows_by_kind,
+        }
+    }
+
+    /// Whether row `row`'s text holds what `m` looks for.
+    pub fn matches(&self, row: usize, m: &Matcher<'_>) -> bool {
+        row < self.len() && (m.kind_hit(self.kind_of_row[row]) || self.own.holds(row, &m.finder))
+    }
+
+    /// The rows from `from` on whose text holds what `m` looks for, in
+    /// order. When most rows hold it in their shared texts, each row is
+    /// looked at (its own text only if they do not); else one search
+    /// through the rows' own text, joined with the rows whose shared texts
+    /// hold it.
+    pub fn matching(&self, from: usize, m: &Matcher<'_>) -> Vec<usize> {
+        let rows = self.len().saturating_sub(from);
+        if m.rows_by_kind * 2 > rows {
+            return (from..self.len())
+                .filter(|&row| self.matches(row, m))
+                .collect();
+        }
+        let own = self.own.matching(from, &m.finder);
+        if m.rows_by_kind == 0 {
+            return own;
+        }
+        let mut own = own.into_iter().peekable();
+        let mut hits = Vec::new();
+        for (row, &kind) in self.kind_of_row.iter().enumerate().skip(from) {
+            let in_own = own.next_if_eq(&row).is_some();
+            if in_own || m.kind_hit(kind) {
+                hits.push(row);
+            }
+        }
+        hits
+    }
+}
+
+/// One search: its needle, and which combinations of shared texts hold
+/// it.
+pub struct Matcher<'n> {
+    finder: memchr::memmem::Finder<'n>,
+    kinds: Vec<bool>,
+    /// How many rows hold it in their shared texts.
+    rows_by_kind: usize,
+}
+
+impl Matcher<'_> {
+    fn kind_hit(&self, kind: u32) -> bool {
+        self.kinds.get(kind as usize).copied().unwrap_or(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use findings_model::IssueItem;
+
+    fn samples() -> Vec<IssueItem> {
+        serde_json::from_str(include_str!("../../../../assets/pack-samples.json")).unwrap()
+    }
+
+    fn hits(index: &SearchIndex, from: usize, needle: &str) -> Vec<usize> {
+        index.matching(from, &index.matcher(needle))
+    }
+
+    #[test]
+    fn hostile_text_is_searchable() {
+        let mut item = samples().remove(0);
+        let issue = item.issue.as_mut().unwrap();
+        issue.message = Some("\u{1b}]52;c;SGVsbG8=\u{7}ÉCHO \u{202e}zero\u{200b}".into());
+        let mut index = SearchIndex::default();
+        index.push(None);
+        index.push(item.issue.as_ref());
+        let m = index.matcher("écho");
+        assert!(index.matches(1, &m));
+        assert!(!index.matches(1, &index.matcher("absent")));
+        assert!(!index.matches(0, &m), "a row without an issue has no text");
+        assert!(!index.matches(7, &m), "no such row");
+    }
+
+    #[test]
+    fn one_search_finds_the_rows_a_row_by_row_search_finds() {
+        let items = samples();
+        let mut index = SearchIndex::default();
+        for k in 0..40 {
+            // Rows with no text, and a needle at the very end of a row.
+            index.push(if k % 5 == 0 {
+                None
+            } else {
+                items[k % items.len()].issue.as_ref()
+            });
+        }
+        let path = items[1].issue.as_ref().unwrap().file_path.clone().unwrap();
+        let tail = &path[path.len() - 3..];
+        for needle in [
+            "a",
+            "sql",
+            "secret",
+            tail,
+            "zz-absent",
+            "é",
+            "high",
+            "critical",
+        ] {
+            let m = index.matcher(needle);
+            for from in [0, 1, 17, 39, 40, 55] {
+                let one_by_one: Vec<usize> = (from..index.len())
+                    .filter(|&r| index.matches(r, &m))
+                    .collect();
+                assert_eq!(
+                    hits(&index, from, needle),
+                    one_by_one,
+                    "{needle:?} from {from}"
+                );
+            }
+        }
+        assert!(!hits(&index, 0, "a").is_empty());
+        assert!(!hits(&index, 0, tail).is_empty());
+    }
+
+    #[test]
+    fn each_shared_text_is_kept_once_and_pages_join_as_one() {
+        let items = samples();
+        let mut whole = SearchIndex::default();
+        let mut pages = SearchIndex::default();
+        for chunk in items.chunks(2) {
+            let mut page = SearchIndex::default();
+            for item in chunk.iter().cycle().take(50) {
+                whole.push(item.issue.as_ref());
+                page.push(item.issue.as_ref());
+            }
+            pages.extend(&page);
+        }
+        assert_eq!(whole.len(), pages.len());
+        assert_eq!(whole.strings.texts.len(), pages.strings.texts.len());
+        assert_eq!(whole.kinds.len(), pages.kinds.len());
+        assert_eq!(whole.rows_of_kind, pages.rows_of_kind);
+        assert!(whole.strings.texts.len() <= items.len() * 6);
+        let repo = items[0]
+            .issue
+            .as_ref()
+            .unwrap()
+            .repository_name()
+            .to_lowercase();
+        for needle in [repo.as_str(), "a", "sql", "zz"] {
+            assert_eq!(hits(&whole, 0, needle), hits(&pages, 0, needle), "{needle}");
+        }
+    }
+
+    #[test]
+    fn a_needle_across_a_row_end_is_no_hit() {
+        let mut index = SearchIndex::default();
+        let issue = |id: &str, path: &str| Issue {
+            id: Some(id.into()),
+            file_path: Some(path.into()),
+            ..Issue::default()
+        };
+        index.push(Some(&issue("1", "ab")));
+        index.push(Some(&issue("cd", "x")));
+        assert!(hits(&index, 0, "bcd").is_empty());
+        assert_eq!(hits(&index, 0, "cd"), vec![1]);
+        assert_eq!(hits(&index, 0, "ab"), vec![0]);
+    }
+}

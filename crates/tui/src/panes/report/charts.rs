@@ -1,0 +1,434 @@
+//! The Report's charts. By severity, by type and the trend count the whole
+//! filtered set (the counts and the totals, see [`super::counts`]); top
+//! rules and top projects are the backlog reports' of the whole set where
+//! the report counts the same findings (total-open of all time), else
+//! they count the loaded findings, and their titles say which.
+
+use super::labels::{fit, group, key_label};
+use super::{ReportPane, SEVERITIES};
+use crate::keymap::Action;
+use crate::pane::ViewCx;
+use crate::widgets::common::{paragraph, safe, spinner};
+use findings_model::{Severity, TimeBucketSize, Timestamp};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+/// One bar of a chart: label, count, style of the bar.
+struct Bar {
+    label: String,
+    count: u64,
+    style: Style,
+    /// A repository: cut on the left, its distinctive end kept.
+    keep_end: bool,
+}
+
+/// What a chart shows under its title.
+enum Body {
+    Bars(Vec<Bar>),
+    /// Counts by time bucket (oldest first), and the bucket size.
+    Trend(Vec<(Timestamp, i64)>, TimeBucketSize),
+    /// Not (yet) counted: why.
+    Note(String, Style),
+}
+
+struct Chart {
+    title: String,
+    /// A shorter title, for a panel too narrow for the title.
+    short: Option<String>,
+    body: Body,
+    /// The panel's width: fixed, or a share of what is left.
+    width: Constraint,
+}
+
+pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    let w = area.width;
+    let panels = if w >= 110 {
+        4
+    } else if w >= 64 {
+        3
+    } else if w >= 40 {
+        2
+    } else {
+        1
+    };
+    // The trend, when a bucket size is chosen, comes before the charts of
+    // what is loaded; by type repeats the totals' boxes, so it comes last.
+    let mut charts = vec![by_severity(pane, v)];
+    if pane.bucket.is_some() {
+        charts.push(trend(pane, v));
+    }
+    use super::dashboard::Block;
+    charts.push(
+        whole_set_top(pane, v, "Top rules", Block::Rules)
+            .unwrap_or_else(|| top(pane, v, "Top rules", &pane.stats.top_rules)),
+    );
+    charts.push(
+        whole_set_top(pane, v, "Top projects", Block::Repositories)
+            .unwrap_or_else(|| top(pane, v, "Top projects", &pane.stats.top_projects)),
+    );
+    if let Some(Body::Bars(bars)) = charts.last_mut().map(|c| &mut c.body) {
+        bars.iter_mut().for_each(|b| b.keep_end = true);
+    }
+    charts.push(by_type(pane, v));
+    charts.truncate(panels);
+    if charts.len() == 1 {
+        charts[0].width = Constraint::Fill(1);
+    }
+    let rects = Layout::horizontal(charts.iter().map(|c| c.width))
+        .spacing(2)
+        .split(area);
+    for (rect, c) in rects.iter().zip(&charts) {
+        draw_chart(f, *rect, v, c);
+    }
+}
+
+/// The note of a chart still counting (or stopped, or failed).
+fn pending(pane: &ReportPane, v: &ViewCx) -> Body {
+    let counts = &pane.counts;
+    let theme = v.theme;
+    if let Some(e) = counts.error.as_ref().or(pane.list.loader.error.as_ref()) {
+        let retry = key_label(v, Action::Refresh, "r");
+        return Body::Note(
+            format!("failed: {} ({retry} retries)", safe(e)),
+            theme.error(),
+        );
+    }
+    if pane.is_counting() {
+        return Body::Note(format!("{} counting…", spinner(v.spinner)), theme.dim());
+    }
+    let retry = key_label(v, Action::Refresh, "r");
+    Body::Note(format!("stopped ({retry} reloads)"), theme.dim())
+}
+
+/// " (all 1,234)": the whole set's size, once known.
+fn of_all(pane: &ReportPane) -> String {
+    pane.current_totals()
+        .and_then(|t| t.all)
+        .map(|n| format!(" (all {})", group(n)))
+        .unwrap_or_default()
+}
+
+fn by_severity(pane: &ReportPane, v: &ViewCx) -> Chart {
+    let theme = v.theme;
+    let total = pane.current_totals().and_then(|t| t.all);
+    let body = match pane.counts.severities() {
+        Some(counts) => {
+            let mut bars: Vec<Bar> = SEVERITIES
+                .iter()
+                .zip(counts)
+                .map(|(s, n)| Bar {
+                    label: s.label().to_owned(),
+                    count: n.max(0) as u64,
+                    style: theme.severity(Some(&to_severity(s))),
+                    keep_end: false,
+                })
+                .collect();
+            // Info and unrated findings: what the four leave of the total.
+            let rest = total.map_or(0, |t| t - counts.iter().sum::<i64>());
+            if rest > 0 {
+                bars.push(Bar {
+                    label: "other".to_owned(),
+                    count: rest as u64,
+                    style: theme.severity(None),
+                    keep_end: false,
+                });
+            }
+            Body::Bars(bars)
+        }
+        None => pending(pane, v),
+    };
+    Chart {
+        title: format!("By severity{}", of_all(pane)),
+        short: None,
+        body,
+        width: Constraint::Length(26),
+    }
+}
+
+fn to_severity(s: &findings_model::FindingSeverity) -> Severity {
+    use findings_model::FindingSeverity as F;
+    match s {
+        F::Critical => Severity::Critical,
+        F::High => Severity::High,
+        F::Medium => Severity::Medium,
+        _ => Severity::Low,
+    }
+}
+
+fn by_type(pane: &ReportPane, v: &ViewCx) -> Chart {
+    let theme = v.theme;
+    let body = match pane.current_totals() {
+        Some(t) => {
+            let parts = [t.code, t.sca, t.secrets].map(|n| n.unwrap_or(0).max(0));
+            let mut bars: Vec<Bar> = ["code", "supply chain", "secrets"]
+                .iter()
+                .zip(parts)
+                .map(|(label, n)| Bar {
+                    label: (*label).to_owned(),
+                    count: n as u64,
+                    style: theme.accent(),
+                    keep_end: false,
+                })
+                .collect();
+            let rest = t.all.map_or(0, |a| a - parts.iter().sum::<i64>());
+            if rest > 0 {
+                bars.push(Bar {
+                    label: "other".to_owned(),
+                    count: rest as u64,
+                    style: theme.accent(),
+                    keep_end: false,
+                });
+            }
+            Body::Bars(bars)
+        }
+        None => pending(pane, v),
+    };
+    Chart {
+        title: format!("By type{}", of_all(pane)),
+        short: None,
+        body,
+        width: Constraint::Length(24),
+    }
+}
+
+fn trend(pane: &ReportPane, v: &ViewCx) -> Chart {
+    let size = pane
+        .counts
+        .bucket_size
+        .clone()
+        .unwrap_or(TimeBucketSize::Day);
+    let (body, max) = match pane.counts.trend() {
+        Some(counts) => {
+            let max = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
+            (Body::Trend(counts, size.clone()), Some(max))
+        }
+        None => (pending(pane, v), None),
+    };
+    let max = max
+        .map(|m| format!(" (max {})", group(m)))
+        .unwrap_or_default();
+    // The time the report type reads is the time its buckets read.
+    let time = match pane.report_type {
+        findings_model::ReportType::BacklogActivity => "Active",
+        _ => "Created",
+    };
+    Chart {
+        title: format!("{time} per {}{max}", size.label()),
+        short: None,
+        body,
+        width: Constraint::Fill(1),
+    }
+}
+
+/// A top chart of the whole set, from the backlog report of `block`'s
+/// view, when the report counts the same findings and its answer is in
+/// (else the loaded pages' chart stands).
+fn whole_set_top(
+    pane: &ReportPane,
+    v: &ViewCx,
+    name: &str,
+    block: super::dashboard::Block,
+) -> Option<Chart> {
+    let top = pane
+        .dashboard
+        .top_of(block)
+        .filter(|_| pane.tops_of_whole_set())?;
+    let scope = format!("all {} open", group(top.open));
+    Some(Chart {
+        title: format!("{name} ({scope})"),
+        short: Some(format!("{name}, all open")),
+        body: bars(&top.items, v),
+        width: Constraint::Fill(1),
+    })
+}
+
+/// The bars of a top chart.
+fn bars(items: &[(String, u64)], v: &ViewCx) -> Body {
+    Body::Bars(
+        items
+            .iter()
+            .map(|(name, count)| Bar {
+                label: safe(name),
+                count: *count,
+                style: v.theme.accent(),
+                keep_end: false,
+            })
+            .collect(),
+    )
+}
+
+/// A chart of what is loaded: its title says of how many findings, or
+/// "all" once every page is in.
+fn top(pane: &ReportPane, v: &ViewCx, name: &str, items: &[(String, u64)]) -> Chart {
+    let theme = v.theme;
+    let loaded = pane.stats.count;
+    let scope = if pane.list.complete {
+        format!("all {}", group(loaded as i64))
+    } else {
+        format!("of {} loaded", group(loaded as i64))
+    };
+    let body = if loaded == 0 {
+        if pane.list.loader.is_loading() {
+            Body::Note(format!("{} loading…", spinner(v.spinner)), theme.dim())
+        } else {
+            Body::Note("no findings loaded".to_owned(), theme.dim())
+        }
+    } else {
+        bars(items, v)
+    };
+    Chart {
+        title: format!("{name} ({scope})"),
+        short: Some(format!("{name}, {}", scope.trim_start_matches("of "))),
+        body,
+        width: Constraint::Fill(1),
+    }
+}
+
+fn draw_chart(f: &mut Frame, area: Rect, v: &ViewCx, chart: &Chart) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let theme = v.theme;
+    let width = area.width as usize;
+    let title = match &chart.short {
+        Some(short) if chart.title.width() > width => short,
+        _ => &chart.title,
+    };
+    let mut lines = vec![Line::from(Span::styled(fit(title, width), theme.title()))];
+    let rows = area.height.saturating_sub(1) as usize;
+    match &chart.body {
+        Body::Note(text, style) => {
+            lines.extend(paragraph(text, width, 0, *style).into_iter().take(rows));
+        }
+        Body::Bars(bars) => lines.extend(bar_lines(bars, width, rows, v)),
+        Body::Trend(counts, size) => lines.extend(trend_lines(counts, size, width, rows, v)),
+    }
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+fn bar_lines(bars: &[Bar], width: usize, rows: usize, v: &ViewCx) -> Vec<Line<'static>> {
+    let max = bars.iter().map(|b| b.count).max().unwrap_or(0).max(1);
+    let count_w = bars
+        .iter()
+        .map(|b| b.count.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let longest = bars.iter().map(|b| b.label.width()).max().unwrap_or(0);
+    // Labels take at most half the panel; the bar gets what is left.
+    let label_w = longest.min(width / 2).max(1);
+    let bar_w = width.saturating_sub(label_w + count_w + 2);
+    bars.iter()
+        .take(rows)
+        .map(|b| {
+            let label = if b.keep_end {
+                findings_base::text::cut_left(&b.label, label_w)
+            } else {
+                fit_label(&b.label, label_w)
+            };
+            let pad = label_w.saturating_sub(label.width());
+            Line::from(vec![
+                Span::raw(format!("{label}{} ", " ".repeat(pad))),
+                Span::styled(bar(b.count, max, bar_w), b.style),
+                Span::styled(format!(" {:>count_w$}", b.count), v.theme.dim()),
+            ])
+        })
+        .collect()
+}
+
+/// Columns of the bucket counts, `rows - 1` high, over a line with the
+/// first and last bucket's start. Buckets that do not fit are the oldest
+/// left out.
+fn trend_lines(
+    counts: &[(Timestamp, i64)],
+    size: &TimeBucketSize,
+    width: usize,
+    rows: usize,
+    v: &ViewCx,
+) -> Vec<Line<'static>> {
+    const LEVELS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let height = rows.saturating_sub(1);
+    if counts.is_empty() || height == 0 || width == 0 {
+        return Vec::new();
+    }
+    let slot = (width / counts.len()).clamp(1, 4);
+    let shown = &counts[counts.len().saturating_sub(width / slot)..];
+    // A gap between columns when there is room for one.
+    let column = if slot >= 2 { slot - 1 } else { 1 };
+    let max = shown.iter().map(|(_, n)| *n).max().unwrap_or(0).max(1) as u128;
+    let eighths: Vec<usize> = shown
+        .iter()
+        .map(|(_, n)| {
+            let e = (*n).max(0) as u128 * height as u128 * 8 / max;
+            // A count above zero always shows a sliver.
+            if *n > 0 { e.max(1) as usize } else { 0 }
+        })
+        .collect();
+    let mut lines = Vec::new();
+    for row in 0..height {
+        let from_bottom = height - 1 - row;
+        let text: String = eighths
+            .iter()
+            .map(|e| {
+                let level = e.saturating_sub(from_bottom * 8).min(8);
+                let mut cell = LEVELS[level].to_string().repeat(column);
+                cell.push_str(&" ".repeat(slot - column));
+                cell
+            })
+            .collect();
+        lines.push(Line::from(Span::styled(text, v.theme.accent())));
+    }
+    let label = |t: &Timestamp| match size {
+        TimeBucketSize::Month => t.format("%Y-%m").to_string(),
+        _ => t.format("%m-%d").to_string(),
+    };
+    let first = shown.first().map(|(t, _)| label(t)).unwrap_or_default();
+    let last = shown.last().map(|(t, _)| label(t)).unwrap_or_default();
+    let span = (shown.len() * slot).min(width);
+    let axis = if shown.len() > 1 && first.width() + last.width() < span {
+        let gap = span - first.width() - last.width();
+        format!("{first}{}{last}", " ".repeat(gap))
+    } else {
+        fit(&last, width)
+    };
+    lines.push(Line::from(Span::styled(axis, v.theme.dim())));
+    lines
+}
+
+/// A horizontal bar of `count / max` of `width` cells, in eighths, padded.
+fn bar(count: u64, max: u64, width: usize) -> String {
+    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    if width == 0 {
+        return String::new();
+    }
+    let eighths = (count as u128 * width as u128 * 8 / max.max(1) as u128) as usize;
+    // A count above zero always shows a sliver.
+    let eighths = if count > 0 { eighths.max(1) } else { 0 };
+    let full = eighths / 8;
+    let mut s = "█".repeat(full.min(width));
+    if full < width {
+        let part = PARTS[eighths % 8];
+        s.push(part);
+        s.push_str(&" ".repeat(width - full - 1));
+    }
+    s
+}
+
+/// Cuts a bar's label to `width` cells, in the name rather than in the
+/// qualifier that tells it from a namesake (`tainted-sql… (java)`).
+pub(super) fn fit_label(label: &str, width: usize) -> String {
+    if let Some((name, qualifier)) = label.rsplit_once(" (")
+        && qualifier.ends_with(')')
+        && label.width() > width
+    {
+        let tail = format!(" ({qualifier}");
+        // The name keeps a few cells, else the qualifier is what is cut.
+        if width >= tail.width() + 4 {
+            return format!("{}{tail}", fit(name, width - tail.width()));
+        }
+    }
+    fit(label, width)
+}

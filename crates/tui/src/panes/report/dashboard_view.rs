@@ -1,0 +1,455 @@
+//! The charts area when it shows one of the dashboard's reports: a title
+//! saying what it covers, then its rows with their values (the most
+//! recent buckets, the worst repositories and rules), each cut to the
+//! width.
+
+use super::ReportPane;
+use super::dashboard::{Answer, Block};
+use crate::keymap::Action;
+use crate::message::DashboardAnswer;
+use crate::pane::ViewCx;
+use crate::widgets::common::{safe, spinner};
+use findings_base::text::thousands;
+use findings_model::*;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+const SEVERITY_NAMES: [&str; 4] = ["critical", "high", "medium", "low"];
+
+/// The view shown; on a wide screen (160 columns and more) the next one
+/// beside it.
+pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
+    if area.width >= 160 {
+        let [left, right] = ratatui::layout::Layout::horizontal([
+            ratatui::layout::Constraint::Percentage(50),
+            ratatui::layout::Constraint::Percentage(50),
+        ])
+        .areas(area);
+        draw_block(f, left, pane, pane.dashboard.block, v);
+        draw_block(f, right, pane, pane.dashboard.beside(), v);
+    } else {
+        draw_block(f, area, pane, pane.dashboard.block, v);
+    }
+}
+
+fn draw_block(f: &mut Frame, area: Rect, pane: &ReportPane, block: Block, v: &ViewCx) {
+    let Some(report) = block.report() else {
+        return;
+    };
+    let width = area.width as usize;
+    let filters = pane.dashboard.asked_with().cloned().unwrap_or_default();
+    let rows = area.height.saturating_sub(1) as usize;
+    let mut shown = None;
+    let body: Vec<Line> = match pane.dashboard.answer(report) {
+        Answer::NotAsked => vec![Line::styled("  not asked yet", v.theme.dim())],
+        Answer::Loading(_) => vec![Line::styled(
+            format!("  {} asking the report…", spinner(v.spinner)),
+            v.theme.dim(),
+        )],
+        Answer::NotOffered(why) => vec![Line::styled(
+            format!(
+                "  this deployment does not offer the {} report ({}); the other views work",
+                block.label(),
+                safe(why)
+            ),
+            v.theme.dim(),
+        )],
+        Answer::Failed(why) => vec![Line::styled(
+            format!("  failed: {} (r asks again)", safe(why)),
+            v.theme.error(),
+        )],
+        Answer::Known(answer) => {
+            let (lines, window) = known(block, answer, rows, width, pane, v);
+            shown = window;
+            lines
+        }
+    };
+    // A list's entries add up to the open findings it covers.
+    let entries = pane.dashboard.entries_of(block);
+    let open = (!entries.is_empty()).then(|| entries.iter().map(|e| e.total).sum::<i64>());
+    let mut lines = vec![title(block, &filters, shown, open, v)];
+    lines.extend(body.into_iter().take(rows));
+    let lines: Vec<Line> = lines.into_iter().map(|l| cut(l, width)).collect();
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+/// The rows a view shows when they do not all fit: the first and last
+/// shown (from 1) and how many there are.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    first: usize,
+    last: usize,
+    of: usize,
+}
+
+/// The first of `len` rows to show in `rows` lines so that `selected`
+/// stays in sight, and the window when it is not all of them.
+fn scrolled(selected: usize, len: usize, rows: usize) -> (usize, Option<Window>) {
+    let start = (selected + 1).saturating_sub(rows);
+    let window = (len > rows && rows > 0).then(|| Window {
+        first: start + 1,
+        last: (start + rows).min(len),
+        of: len,
+    });
+    (start, window)
+}
+
+/// "Activity 9–13 of 13 · since 2026-10-26, by week · … · d next view",
+/// "Repositories 1–8 of 15 · 1,098 open now · …".
+fn title<'a>(
+    block: Block,
+    f: &ReportFilters,
+    shown: Option<Window>,
+    open: Option<i64>,
+    v: &ViewCx,
+) -> Line<'a> {
+    let since = f
+        .time_period
+        .as_ref()
+        .and_then(|p| p.since)
+        .map_or("all time".to_owned(), |t| {
+            format!("since {}", t.format("%Y-%m-%d"))
+        });
+    let bucket = f
+        .time_bucket_size
+        .as_ref()
+        .map_or(String::new(), |b| format!(", by {}", b.label()));
+    let scope = match block {
+        Block::Repositories | Block::Rules => match open {
+            Some(n) => format!("{} open now", thousands(n)),
+            None => "open now".to_owned(),
+        },
+        _ => format!("{since}{bucket}"),
+    };
+    let position = shown.map_or(String::new(), |w| {
+        format!("{}–{} of {} ", w.first, w.last, w.of)
+    });
+    Line::from(vec![
+        Span::styled(
+            format!(" {} ", findings_base::text::capitalised(block.label())),
+            v.theme.title(),
+        ),
+        Span::styled(position, v.theme.accent()),
+        Span::styled(
+            format!(
+                "· {scope} · {}{} · {} next view",
+                block.meaning(),
+                match block {
+                    Block::Repositories | Block::Rules => {
+                        " · j/k choose, Enter: its open findings in Issues"
+                    }
+                    Block::Activity => " · j/k scroll",
+                    _ => "",
+                },
+                v.key(super::KEYS, Action::NextReportView)
+            ),
+            v.theme.dim(),
+        ),
+    ])
+}
+
+fn known<'a>(
+    block: Block,
+    answer: &DashboardAnswer,
+    rows: usize,
+    width: usize,
+    pane: &ReportPane,
+    v: &ViewCx,
+) -> (Vec<Line<'a>>, Option<Window>) {
+    let n = |x: Option<i64>| x.unwrap_or(0);
+    // The selected row, in the view the keys move (the other, beside it on
+    // a wide screen, shows its first rows, or the activity's latest).
+    let selected = |len: usize| {
+        if block == pane.dashboard.block {
+            Some(pane.dashboard.selected_row())
+        } else if block == Block::Activity {
+            Some(len.saturating_sub(1))
+        } else {
+            None
+        }
+    };
+    let lines = match (block, answer) {
+        (Block::Activity, DashboardAnswer::Activity(a)) => {
+            let mut lines = Vec::new();
+            // The headline is the rows added up, every term of the net
+            // shown; against the period before only when a period is
+            // chosen ("all time" has none before it).
+            let sums = a.row_sums();
+            let before = a
+                .previous_period
+                .filter(|_| pane.since.is_some())
+                .map(|p| p.sums());
+            let term = |label: &str, now: i64, then: Option<i64>| match then {
+                Some(then) => {
+                    let d = now - then;
+                    let sign = if d >= 0 { "+" } else { "" };
+                    format!("{label} {} ({sign}{})", thousands(now), thousands(d))
+                }
+                None => format!("{label} {}", thousands(now)),
+            };
+            if !a.buckets.is_empty() {
+                let parts = [
+                    term("opened", sums.opened, before.map(|b| b.opened)),
+                    term("fixed", sums.fixed, before.map(|b| b.fixed)),
+                    term("ignored", sums.ignored, before.map(|b| b.ignored)),
+                    term("removed", sums.removed, before.map(|b| b.removed)),
+                    term("net", sums.net, before.map(|b| b.net)),
+                ];
+                let mut text = String::from(if before.is_some() {
+                    "  the rows, against the period before:"
+                } else {
+                    "  the rows added up:"
+                });
+                let mut first_on_line = true;
+                for part in parts {
+                    if text.width() + 3 + part.width() > width {
+                        lines.push(Line::raw(std::mem::take(&mut text)));
+                        text.push_str("   ");
+                        first_on_line = true;
+                    }
+                    text.push_str(if first_on_line { " " } else { " · " });
+                    text.push_str(&part);
+                    first_on_line = false;
+                }
+                lines.push(Line::raw(text));
+            }
+            let len = a.buckets.len();
+            let at = selected(len).unwrap_or(0).min(len.saturating_sub(1));
+            let (start, window) = scrolled(at, len, rows.saturating_sub(lines.len()));
+            let fits = rows.saturating_sub(lines.len());
+            for (i, b) in a.buckets.iter().enumerate().skip(start).take(fits) {
+                let when = b
+                    .time_period
+                    .as_ref()
+                    .and_then(|p| p.since)
+                    .map_or("?".to_owned(), |t| t.format("%Y-%m-%d").to_string());
+                let net = n(b.net);
+                let style = if net > 0 {
+                    v.theme.error()
+                } else {
+                    v.theme.ok()
+                };
+                let mut line = Line::from(vec![
+                    Span::raw(format!(
+                        "  {when}  opened {:>5}  fixed {:>5}  ignored {:>5}  removed {:>4}  ",
+                        thousands(n(b.opened)),
+                        thousands(n(b.fixed)),
+                        thousands(n(b.ignored) + n(b.provisionally_ignored)),
+                        thousands(n(b.removed)),
+                    )),
+                    Span::styled(
+                        format!("net {}{}", if net > 0 { "+" } else { "" }, thousands(net)),
+                        style,
+                    ),
+                ]);
+                // Marked only where the keys move it and it scrolls.
+                if window.is_some() && block == pane.dashboard.block && i == at {
+                    line = line.style(v.theme.selected());
+                }
+                lines.push(line);
+            }
+            return (lines, window);
+        }
+        (Block::Repositories | Block::Rules, _) => {
+            let entries = pane.dashboard.entries_of(block);
+            if entries.is_empty() {
+                return (
+                    vec![Line::styled("  no open findings", v.theme.dim())],
+                    None,
+                );
+            }
+            let selected = selected(entries.len());
+            let (start, window) = scrolled(selected.unwrap_or(0), entries.len(), rows);
+            let lines = entries
+                .iter()
+                .enumerate()
+                .skip(start)
+                .take(rows)
+                .map(|(i, e)| {
+                    let mut line = match &e.by_severity {
+                        Some(counts) => severity_line(&safe(&e.key), counts, v),
+                        None => Line::raw(format!(
+                            "  {:>6}  {}",
+                            thousands(e.total),
+                            safe(&rule_name(pane, &e.key))
+                        )),
+                    };
+                    if Some(i) == selected {
+                        line = line.style(v.theme.selected());
+                    }
+                    line
+                })
+                .collect();
+            return (lines, window);
+        }
+        (Block::OpenAge, DashboardAnswer::BySeverity(r)) => {
+            let (Some(first), Some(last)) = (r.buckets.first(), r.buckets.last()) else {
+                return (vec![Line::styled("  no buckets", v.theme.dim())], None);
+            };
+            let [f, l] = [first.counts, last.counts].map(|c| [c.critical, c.high, c.medium, c.low]);
+            let targets = pane.sla_days.most_severe_first();
+            let mut lines: Vec<Line> = SEVERITY_NAMES
+                .iter()
+                .zip(f.iter().zip(l))
+                .zip(targets)
+                .enumerate()
+                // The severity toggles choose the rows, as every view's.
+                .filter(|(k, _)| severity_chosen(pane, *k))
+                .map(|(_, row)| row)
+                .map(|((name, (then, now)), target)| {
+                    let was = then.map_or(String::new(), |t| {
+                        format!(", was {t} at the period's start")
+                    });
+                    let target_days = i64::from(target);
+                    let (text, style) = match now {
+                        None => ("nothing open".to_owned(), v.theme.dim()),
+                        Some(n) if n > target_days => (
+                            format!(
+                                "{n} days: over the {target}-day target by {}{was}",
+                                n - target_days
+                            ),
+                            v.theme.error(),
+                        ),
+                        Some(n) => (
+                            format!("{n} days: within the {target}-day target{was}"),
+                            v.theme.ok(),
+                        ),
+                    };
+                    Line::from(vec![
+                        Span::styled(
+                            format!("  {name:<9}"),
+                            v.theme.severity(Some(&severity(name))),
+                        ),
+                        Span::styled(text, style),
+                    ])
+                })
+                .collect();
+            lines.push(past_target(pane, v));
+            lines
+        }
+        _ => vec![Line::styled(
+            "  an answer of another report",
+            v.theme.error(),
+        )],
+    };
+    (lines, None)
+}
+
+/// `past target now: crit 209/233 · high 412/580 · med 20/300 · low 0/100`:
+/// the open findings past their target, of those open (the reports give
+/// the median age only; these are counted from the open findings).
+fn past_target<'a>(pane: &ReportPane, v: &ViewCx) -> Line<'a> {
+    let over = &pane.over_target;
+    let Some(counts) = &over.counts else {
+        let text = match &over.error {
+            Some(e) => format!("  past target now: failed: {}", safe(e)),
+            None if over.is_loading() => format!(
+                "  {} counting the open findings past their target…",
+                spinner(v.spinner)
+            ),
+            None => String::new(),
+        };
+        return Line::styled(text, v.theme.dim());
+    };
+    let parts: Vec<String> = ["crit", "high", "med", "low"]
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| severity_chosen(pane, *k))
+        .map(|(k, name)| {
+            format!(
+                "{name} {}/{}",
+                thousands(counts.over[k] as i64),
+                thousands(counts.open[k] as i64)
+            )
+        })
+        .collect();
+    let mut text = format!("  past target now: {}", parts.join(" · "));
+    if counts.undated > 0 {
+        text.push_str(&format!(" · {} undated", thousands(counts.undated as i64)));
+    }
+    let over_chosen: u64 = (0..4)
+        .filter(|&k| severity_chosen(pane, k))
+        .map(|k| counts.over[k])
+        .sum();
+    let style = if over_chosen > 0 {
+        v.theme.error()
+    } else {
+        v.theme.ok()
+    };
+    Line::styled(text, style)
+}
+
+/// Whether the severity toggles show severity `k` (critical first); none
+/// on means all.
+fn severity_chosen(pane: &ReportPane, k: usize) -> bool {
+    pane.severities.iter().all(|on| !on) || pane.severities.get(k).copied().unwrap_or(false)
+}
+
+/// A rule's name as the filter values give it, else its id.
+fn rule_name(pane: &ReportPane, id: &str) -> String {
+    pane.known.rule_name(id).unwrap_or_else(|| id.to_owned())
+}
+
+fn severity(name: &str) -> Severity {
+    match name {
+        "critical" => Severity::Critical,
+        "high" => Severity::High,
+        "medium" => Severity::Medium,
+        _ => Severity::Low,
+    }
+}
+
+fn severity_line<'a>(name: &str, counts: &BySeverity, v: &ViewCx) -> Line<'a> {
+    let mut spans = vec![Span::raw(format!("  {:>6}  ", thousands(counts.total())))];
+    let severities = [
+        Severity::Critical,
+        Severity::High,
+        Severity::Medium,
+        Severity::Low,
+    ];
+    for ((label, severity), count) in ["crit", "high", "med", "low"]
+        .iter()
+        .zip(&severities)
+        .zip(counts.most_severe_first())
+    {
+        let style = if count > 0 {
+            v.theme.severity(Some(severity))
+        } else {
+            v.theme.dim()
+        };
+        spans.push(Span::styled(format!("{label} {count:<4} "), style));
+    }
+    spans.push(Span::raw(name.to_owned()));
+    Line::from(spans)
+}
+
+/// A line cut to `width` columns.
+fn cut(line: Line<'_>, width: usize) -> Line<'_> {
+    let mut used = 0;
+    let mut spans = Vec::new();
+    for span in line.spans {
+        let w = span.content.width();
+        if used + w <= width {
+            used += w;
+            spans.push(span);
+            continue;
+        }
+        let mut kept = String::new();
+        for c in span.content.chars() {
+            let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + cw + 1 > width {
+                break;
+            }
+            used += cw;
+            kept.push(c);
+        }
+        kept.push('…');
+        spans.push(Span::styled(kept, span.style));
+        break;
+    }
+    Line::from(spans).style(Style::default())
+}

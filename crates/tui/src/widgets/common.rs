@@ -1,0 +1,254 @@
+//! Small drawing helpers every view uses. All server text goes through
+//! [`safe`] (or [`wrap`], which calls it) before it becomes a `Span`.
+
+use crate::keymap::{Action, Context};
+use crate::pane::ViewCx;
+use crate::theme::Theme;
+use findings_model::{AggregateState, ExceptionState, Timestamp};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthChar;
+
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+pub fn spinner(tick: usize) -> &'static str {
+    SPINNER[tick % SPINNER.len()]
+}
+
+/// Untrusted text as one terminal-safe line.
+pub fn safe(s: &str) -> String {
+    findings_base::text::one_line(s).into_owned()
+}
+
+pub fn opt(s: &Option<String>) -> String {
+    s.as_deref().map(safe).unwrap_or_default()
+}
+
+pub fn time(t: &Option<Timestamp>) -> String {
+    t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}
+
+/// A finding's state as the Overview shows it: its aggregate state, and
+/// where its exception request stands when one is known (`open ·
+/// exception requested`), so a request made instead of an ignore is seen
+/// where the state is.
+pub fn state_label(state: Option<&AggregateState>, exception: Option<&ExceptionState>) -> String {
+    let state = state.map_or(String::new(), |s| safe(s.label()));
+    match exception {
+        Some(e) if state.is_empty() => format!("exception {}", safe(e.label())),
+        Some(e) => format!("{state} · exception {}", safe(e.label())),
+        None => state,
+    }
+}
+
+/// [`state_label`] as a list's narrow column shows it: the exception
+/// first, which a cut keeps (`exc. requested · open`).
+pub fn state_cell(state: Option<&AggregateState>, exception: Option<&ExceptionState>) -> String {
+    let state = state.map_or(String::new(), |s| safe(s.label()));
+    match exception {
+        Some(e) if state.is_empty() => format!("exc. {}", safe(e.label())),
+        Some(e) => format!("exc. {} · {state}", safe(e.label())),
+        None => state,
+    }
+}
+
+pub fn date(t: &Option<Timestamp>) -> String {
+    t.map(|t| t.format("%Y-%m-%d").to_string())
+        .unwrap_or_default()
+}
+
+/// Untrusted multi-line text, made safe and wrapped to `width` columns
+/// (wide characters count as two). Long words are broken.
+pub fn wrap(s: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let text = findings_base::text::multi_line(s);
+    let mut out = Vec::new();
+    for raw_line in text.split('\n') {
+        let mut line = String::new();
+        let mut used = 0;
+        for word in raw_line.split_inclusive(' ') {
+            let w: usize = word.chars().map(|c| c.width().unwrap_or(0)).sum();
+            if used + w > width && used > 0 {
+                out.push(std::mem::take(&mut line).trim_end().to_owned());
+                used = 0;
+            }
+            if w > width {
+                for c in word.chars() {
+                    let cw = c.width().unwrap_or(0);
+                    if used + cw > width {
+                        out.push(std::mem::take(&mut line));
+                        used = 0;
+                    }
+                    line.push(c);
+                    used += cw;
+                }
+            } else {
+                line.push_str(word);
+                used += w;
+            }
+        }
+        out.push(line.trim_end().to_owned());
+    }
+    out
+}
+
+/// `label  value` with the label dimmed and padded.
+pub fn field<'a>(theme: &Theme, label: &str, value: impl Into<String>) -> Line<'a> {
+    Line::from(vec![
+        // A long label still keeps a space before its value.
+        Span::styled(format!("{label:<17} "), theme.dim()),
+        Span::raw(value.into()),
+    ])
+}
+
+/// A section heading inside a detail.
+pub fn heading<'a>(theme: &Theme, text: &str) -> Line<'a> {
+    Line::from(Span::styled(text.to_owned(), theme.title()))
+}
+
+/// A wrapped block of untrusted text, indented, in `style`.
+pub fn paragraph<'a>(text: &str, width: usize, indent: usize, style: Style) -> Vec<Line<'a>> {
+    wrap(text, width.saturating_sub(indent))
+        .into_iter()
+        .map(|l| Line::from(Span::styled(format!("{}{l}", " ".repeat(indent)), style)))
+        .collect()
+}
+
+/// Each part's share of `whole` in whole percent, rounded. When the parts
+/// make up the whole exactly, by largest remainder, so the shares add up
+/// to 100; else each to the nearest. `None` where there is no share to give
+/// (no part, a whole of zero or less, a negative part).
+pub fn percentages(parts: &[Option<i64>], whole: Option<i64>) -> Vec<Option<i64>> {
+    let Some(whole) = whole.filter(|w| *w > 0).map(i128::from) else {
+        return vec![None; parts.len()];
+    };
+    let valid = |p: &Option<i64>| p.filter(|v| *v >= 0).map(i128::from);
+    let known: Vec<i128> = parts.iter().filter_map(valid).collect();
+    if known.len() == parts.len() && known.iter().sum::<i128>() == whole {
+        let mut shares: Vec<i128> = known.iter().map(|p| p * 100 / whole).collect();
+        let mut by_remainder: Vec<usize> = (0..known.len()).collect();
+        by_remainder.sort_by_key(|&k| std::cmp::Reverse(known[k] * 100 % whole));
+        let left = 100 - shares.iter().sum::<i128>();
+        for &k in by_remainder.iter().take(left.max(0) as usize) {
+            shares[k] += 1;
+        }
+        return shares.into_iter().map(|s| Some(s as i64)).collect();
+    }
+    parts
+        .iter()
+        .map(|p| valid(p).map(|p| ((p * 200 + whole) / (whole * 2)).min(i64::MAX as i128) as i64))
+        .collect()
+}
+
+pub use findings_model::short_rule;
+
+pub use findings_base::text::cut_left;
+
+/// How much of a list is loaded, for the status line.
+pub fn loaded_note<T>(list: &crate::list::load::PagedList<T>) -> String {
+    let n = list.items.len();
+    let shown = thousands(n as i64);
+    if n == 0 && list.loader.is_loading() {
+        "loading the first page".to_owned()
+    } else if list.complete {
+        format!("{shown} loaded, all")
+    } else if list.paused {
+        // What follows says it stopped.
+        format!("{shown} loaded")
+    } else {
+        format!("{shown} loaded, more available")
+    }
+}
+
+/// The start of a list's status line: how much is loaded, then a load
+/// that failed or that `Esc` stopped, first where no cut reaches it.
+pub fn load_parts<T>(
+    list: &crate::list::load::PagedList<T>,
+    loaded: String,
+    v: &ViewCx,
+    context: Context,
+) -> Vec<String> {
+    let mut parts = vec![loaded];
+    if let Some(e) = &list.loader.error {
+        parts.push(format!("error: {}", safe(e)));
+    } else if list.paused {
+        parts.push(stopped(v, context));
+    }
+    parts
+}
+
+/// What a list says when `Esc` stopped its load, with the keys of the
+/// pane's `context` (its own, then the list's, then the global ones). It
+/// starts with "stopped": a cut status line must not leave "loading…".
+pub fn stopped(v: &ViewCx, context: Context) -> String {
+    let key = |action| v.key_among(&[context, Context::LIST], action);
+    format!(
+        "stopped by {}: moving on loads more, {} reloads",
+        key(Action::Back),
+        key(Action::Refresh)
+    )
+}
+
+pub use findings_base::text::thousands;
+
+/// The status line's note of what is new since the last visit (none on a
+/// first visit).
+pub fn new_note(last_visit: Option<Timestamp>, count: usize, only_new: bool) -> Option<String> {
+    let last = last_visit?;
+    let when = last.format("%Y-%m-%d %H:%M");
+    Some(if only_new {
+        format!("only new since {when}")
+    } else {
+        // Of the rows loaded so far: the server may hold more.
+        format!("new since {when}: {count} loaded")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_respects_width_and_safety() {
+        let lines = wrap("alpha beta gamma delta", 11);
+        assert_eq!(lines, vec!["alpha beta", "gamma delta"]);
+        let lines = wrap("用户输入未经验证即被使用", 6);
+        assert!(
+            lines
+                .iter()
+                .all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= 6)
+        );
+        let lines = wrap("a\u{1b}[2Jb\nnext", 40);
+        assert_eq!(lines, vec!["a␛[2Jb", "next"]);
+    }
+
+    #[test]
+    fn percentages_are_rounded_and_parts_of_a_whole_add_up_to_100() {
+        let p = |parts: &[i64], whole| {
+            let parts: Vec<Option<i64>> = parts.iter().copied().map(Some).collect();
+            percentages(&parts, Some(whole))
+                .into_iter()
+                .map(|s| s.unwrap())
+                .collect::<Vec<_>>()
+        };
+        // Cut, these were 33 + 33 + 33 = 99 (and 49 + 24 + 24 = 97).
+        assert_eq!(p(&[1, 1, 1], 3), vec![34, 33, 33]);
+        assert_eq!(p(&[995, 499, 506], 2000), vec![50, 25, 25]);
+        assert_eq!(p(&[1200, 845, 300], 2345), vec![51, 36, 13]);
+        assert_eq!(p(&[0, 7, 0], 7), vec![0, 100, 0]);
+        // Parts that are not the whole: each rounded to the nearest.
+        assert_eq!(p(&[2, 1], 3 + 6), vec![22, 11]);
+        assert_eq!(p(&[995, 499], 2000), vec![50, 25]);
+        // Nothing to share, or nonsense from the server: no figure, no panic.
+        assert_eq!(percentages(&[Some(1), None], Some(0)), vec![None, None]);
+        assert_eq!(
+            percentages(&[Some(-1), Some(2)], Some(1)),
+            vec![None, Some(200)]
+        );
+        assert_eq!(
+            percentages(&[Some(i64::MAX)], Some(1)),
+            vec![Some(i64::MAX)]
+        );
+    }
+}
