@@ -67,7 +67,7 @@ fn proc_status(key: &str) -> String {
 /// List issues bodies, by name: each sort field and direction, and filters
 /// from the dense (every finding) to the sparse (one, or none, in 200,000).
 const LIST: &[(&str, &str)] = &[
-    ("default", r#"{}"#),
+    ("default", r"{}"),
     ("severity-desc", r#"{"sortBy":"SORT_BY_SEVERITY"}"#),
     (
         "severity-asc",
@@ -204,7 +204,7 @@ fn list_page_deep(bencher: divan::Bencher, name: &str) {
 }
 
 const REPORT: &[(&str, &str)] = &[
-    ("default", r#"{}"#),
+    ("default", r"{}"),
     (
         "critical-code-30d",
         r#"{"filters":{"findingSeverities":["FINDING_SEVERITY_CRITICAL"],"findingTypes":["FINDING_TYPE_CODE"],"timePeriod":{"since":"2026-10-02T00:00:00Z"}}}"#,
@@ -277,7 +277,7 @@ fn report_next_page(bencher: divan::Bencher, name: &str) {
 
 /// Counts by state of List issues' selection, bodies by name.
 const COUNTS: &[(&str, &str)] = &[
-    ("default", r#"{}"#),
+    ("default", r"{}"),
     ("sca", r#"{"issueTypes":["ISSUE_TYPE_SCA"]}"#),
     (
         "one-repo",

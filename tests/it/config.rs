@@ -1132,7 +1132,7 @@ mod tui_hooks {
                 assert!(
                     message.contains("\"nope\"") && message.contains("secrets"),
                     "{message}"
-                )
+                );
             }
             other => panic!("{other:?}"),
         }

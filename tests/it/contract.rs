@@ -102,7 +102,7 @@ fn shared_server() -> &'static DemoServer {
                 .expect("a runtime for the shared server");
             runtime.block_on(async move {
                 tx.send(start_server().await).expect("the test waits");
-                std::future::pending::<()>().await
+                std::future::pending::<()>().await;
             });
         });
         rx.recv().expect("the shared server starts")
@@ -1799,7 +1799,7 @@ fn project_report(filters: ReportFilters) -> ReportRequest {
 
 fn finding_type(i: &Issue) -> FindingType {
     match i.issue_type {
-        Some(IssueType::Sast) | Some(IssueType::AiSast) => FindingType::Code,
+        Some(IssueType::Sast | IssueType::AiSast) => FindingType::Code,
         Some(IssueType::Sca) => FindingType::Sca,
         Some(IssueType::Secrets) => FindingType::Secrets,
         _ => FindingType::Unspecified,
@@ -1855,7 +1855,7 @@ report_test!(report_filter_finding_severities, |t| {
             finding_severities: vec![FindingSeverity::Critical, FindingSeverity::Low],
             ..Default::default()
         }),
-        t.ids_where(|i| matches!(i.severity, Some(Severity::Critical) | Some(Severity::Low))),
+        t.ids_where(|i| matches!(i.severity, Some(Severity::Critical | Severity::Low))),
     ));
     cases
 });
@@ -2030,7 +2030,7 @@ report_test!(report_filter_ai_verdicts, |t| {
         t.ids_where(|i| {
             matches!(
                 verdict(i),
-                Some(Verdict::TruePositive) | Some(Verdict::FalsePositive)
+                Some(Verdict::TruePositive | Verdict::FalsePositive)
             )
         }),
     ));
@@ -2438,7 +2438,7 @@ report_test!(report_filters_combine_with_and, |t| {
         t.ids_where(|i| {
             is_open(i)
                 && finding_type(i) == FindingType::Code
-                && matches!(i.severity, Some(Severity::High) | Some(Severity::Critical))
+                && matches!(i.severity, Some(Severity::High | Severity::Critical))
         }),
     )]
 });

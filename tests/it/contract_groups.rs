@@ -19,12 +19,11 @@ async fn all_groups(client: &Client, mut req: ListIssueGroupsRequest) -> Vec<Rul
             out.len(),
             "fetched counts the groups so far"
         );
-        match page.cursor {
-            Some(c) => req.cursor = Some(c),
-            None => {
-                assert_eq!(page.total, Some(out.len() as i64));
-                return out;
-            }
+        if let Some(c) = page.cursor {
+            req.cursor = Some(c);
+        } else {
+            assert_eq!(page.total, Some(out.len() as i64));
+            return out;
         }
     }
 }

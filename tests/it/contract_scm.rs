@@ -285,7 +285,7 @@ async fn a_false_reaches_the_server_and_comes_back_false() {
         .await
         .unwrap();
     assert_eq!(v["config"]["useNetworkBroker"], Value::Bool(false));
-    let v: Value = send(r#"{}"#).await.unwrap().json().await.unwrap();
+    let v: Value = send(r"{}").await.unwrap().json().await.unwrap();
     assert_eq!(v["config"]["useNetworkBroker"], Value::Bool(false));
     assert_eq!(v["config"]["autoScan"], Value::Bool(true), "1002 untouched");
 }

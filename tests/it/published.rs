@@ -236,13 +236,12 @@ pub fn watch(server: &findings_demo::DemoServer) {
 /// last check (not while the test is already failing).
 pub fn assert_no_violations() {
     let violations = std::mem::take(&mut *VIOLATIONS.lock().unwrap_or_else(|e| e.into_inner()));
-    if !violations.is_empty() && !std::thread::panicking() {
-        panic!(
-            "{} exchange(s) broke the published contract:\n{}",
-            violations.len(),
-            violations.join("\n")
-        );
-    }
+    assert!(
+        !(!violations.is_empty() && !std::thread::panicking()),
+        "{} exchange(s) broke the published contract:\n{}",
+        violations.len(),
+        violations.join("\n")
+    );
 }
 
 /// A demo server of a test's own, watched; checked when the test ends.

@@ -28,7 +28,7 @@ fn poison(v: &mut Value) {
         Value::String(s)
             if chrono::DateTime::parse_from_rfc3339(s).is_err() && s.parse::<i64>().is_err() =>
         {
-            s.insert_str(0, HOSTILE)
+            s.insert_str(0, HOSTILE);
         }
         Value::Array(items) => items.iter_mut().for_each(poison),
         Value::Object(map) => map.values_mut().for_each(poison),

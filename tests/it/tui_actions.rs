@@ -108,7 +108,7 @@ async fn a_filtered_rule_gets_one_grouped_ticket_and_its_rows_show_it() {
     let rows = h.app.issues().list.items.clone();
     let rule = rows
         .iter()
-        .filter_map(|r| {
+        .find_map(|r| {
             let i = r.id().parse::<usize>().ok()? - 100_000;
             let issue = ds.issue(i, Default::default());
             let rule = issue.rule_id.clone()?;
@@ -121,7 +121,6 @@ async fn a_filtered_rule_gets_one_grouped_ticket_and_its_rows_show_it() {
                     .all(|&j| !ds.rows[j].ticket && !ds.rows[j].ticket_failed))
             .then_some(rule)
         })
-        .next()
         .expect("a rule with findings to ticket");
     command(&mut h, &format!("filter ruleIds={rule}"));
     h.settle().await;

@@ -119,7 +119,7 @@ async fn local_filter_narrows_instantly_and_inverts() {
     assert!(shown > 0 && shown < 100, "{shown}");
     for r in 0..shown {
         let issue = h.app.issues().list.row(r).unwrap().summary().issue;
-        let hay = format!("{:?}", issue).to_lowercase();
+        let hay = format!("{issue:?}").to_lowercase();
         assert!(hay.contains("secrets"));
     }
     h.key(KeyCode::Enter);
@@ -440,7 +440,7 @@ async fn report_charts_count_the_whole_set() {
             r.filters = Some(ReportFilters {
                 finding_severities: vec![sev],
                 ..Default::default()
-            })
+            });
         })
         .await;
         assert_eq!(severity_bar(&screen, label), asked, "{label}");
@@ -462,7 +462,7 @@ async fn report_charts_count_the_whole_set() {
                 until: None,
             }),
             ..Default::default()
-        })
+        });
     })
     .await;
     assert_eq!(trend.iter().map(|(_, n)| n).sum::<i64>(), created);
@@ -486,7 +486,7 @@ async fn report_charts_count_the_whole_set() {
         r.filters = Some(ReportFilters {
             projects: vec![repo.clone()],
             ..Default::default()
-        })
+        });
     })
     .await;
     let totals = h.app.report().current_totals().unwrap().clone();

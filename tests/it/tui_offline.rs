@@ -155,7 +155,7 @@ async fn the_offline_server_answers_as_the_live_one_for_the_snapshots_findings()
                 AggregateState::Open,
                 AggregateState::Reviewing,
                 AggregateState::Fixing,
-            ]
+            ];
         }))
         .await
         .unwrap();

@@ -76,7 +76,8 @@ impl AtomicFile {
                         committed: false,
                     });
                 }
-                Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+                // Taken by another writer meanwhile: the next name.
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),
             }
         }

@@ -452,7 +452,7 @@ mod tests {
         assert!(!err.truncated);
         let err = decode::<Vec<Item>>(br#"[{"line":1}"#).unwrap_err();
         assert!(err.truncated, "{err}");
-        let err = decode::<Vec<Item>>(br#"[] []"#).unwrap_err();
+        let err = decode::<Vec<Item>>(br"[] []").unwrap_err();
         assert_eq!(err.path, ".");
         assert!(decode::<Vec<Item>>(b" [ ] \n").unwrap().is_empty());
     }

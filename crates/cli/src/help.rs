@@ -32,7 +32,7 @@ fn globals_of(path: &[&str]) -> Option<Vec<&'static str>> {
         ["issues" | "expired" | "report" | "search" | "show"] | ["scm", "list"] => {
             Some(CONNECT.to_vec())
         }
-        ["scm"] | ["scm", "update"] | ["triage"] => Some(writes()),
+        ["scm" | "triage"] | ["scm", "update"] => Some(writes()),
         ["ticket", ..] | ["fix" | "feedback" | "remember"] => Some(writes()),
         ["auth", ..] => Some(CONNECT.to_vec()),
         _ => Some(Vec::new()),

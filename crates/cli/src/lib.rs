@@ -480,15 +480,12 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let settings = settings_here(&conn, matches)?;
             if !std::io::stdout().is_terminal() {
                 // Piped: a summary instead of a screen.
-                return match snapshot {
-                    Some(path) => {
-                        let opened = offline::open(path).await?;
-                        listing::overview(&opened.session.client).await
-                    }
-                    None => {
-                        let session = Session::open(&settings).await?;
-                        listing::overview(&session.client).await
-                    }
+                return if let Some(path) = snapshot {
+                    let opened = offline::open(path).await?;
+                    listing::overview(&opened.session.client).await
+                } else {
+                    let session = Session::open(&settings).await?;
+                    listing::overview(&session.client).await
                 };
             }
             interactive::run(settings, snapshot).await

@@ -39,17 +39,17 @@ pub fn confirm(question: &str, stdin_used: bool) -> Result<bool, Failure> {
             "refusing to send without confirmation: no terminal to ask on; pass --yes".into(),
         )
     };
-    let mut input: Box<dyn BufRead> = if !stdin_used {
-        if !std::io::stdin().is_terminal() {
-            return Err(refuse());
-        }
-        Box::new(std::io::stdin().lock())
-    } else {
+    let mut input: Box<dyn BufRead> = if stdin_used {
         let tty = std::fs::File::open("/dev/tty").map_err(|_| refuse())?;
         if !tty.is_terminal() {
             return Err(refuse());
         }
         Box::new(std::io::BufReader::new(tty))
+    } else {
+        if !std::io::stdin().is_terminal() {
+            return Err(refuse());
+        }
+        Box::new(std::io::stdin().lock())
     };
     eprint!("{question} [y/N] ");
     let _ = std::io::stderr().flush();

@@ -266,26 +266,25 @@ fn parse_error_body(status: u16, body: &[u8]) -> ServerMessage {
             other => Some(clean(&other.to_string())),
         }
     };
-    match json {
-        Some(serde_json::Value::Object(_)) => ServerMessage {
+    if let Some(serde_json::Value::Object(_)) = json {
+        ServerMessage {
             status,
             message: field("error")
                 .or_else(|| field("message"))
                 .unwrap_or_default(),
             code: field("code"),
             details: field("details"),
-        },
-        _ => {
-            let head = String::from_utf8_lossy(&body[..body.len().min(4 * MAX_MESSAGE_CHARS)]);
-            ServerMessage {
-                status,
-                message: match html_summary(&head) {
-                    Some(summary) => summary,
-                    None => clean(&head),
-                },
-                code: None,
-                details: None,
-            }
+        }
+    } else {
+        let head = String::from_utf8_lossy(&body[..body.len().min(4 * MAX_MESSAGE_CHARS)]);
+        ServerMessage {
+            status,
+            message: match html_summary(&head) {
+                Some(summary) => summary,
+                None => clean(&head),
+            },
+            code: None,
+            details: None,
         }
     }
 }

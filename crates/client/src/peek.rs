@@ -167,7 +167,7 @@ impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed<'_> {
+impl Visitor<'_> for KeySeed<'_> {
     type Value = Key;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a field name")
@@ -281,7 +281,7 @@ mod tests {
     #[test]
     fn what_is_not_a_page_is_left_to_the_decode() {
         for bad in [
-            r#"[1]"#,
+            r"[1]",
             r#"{"cursor":7}"#,
             r#"{"cursor":"a","cursor":"b"}"#,
             r#"{"issues":[],"issues":[{}]}"#,

@@ -300,7 +300,7 @@ pub fn decode<R: DeserializeOwned>(bytes: &[u8], content_type: &str) -> Result<R
     }
     let looks_like_json = matches!(
         bytes.iter().find(|b| !b.is_ascii_whitespace()),
-        Some(b'{') | Some(b'[')
+        Some(b'{' | b'[')
     );
     if !looks_like_json {
         return Err(ApiError::NotJson {

@@ -266,7 +266,7 @@ impl Dataset {
     fn codeowners(&self, row: &Row) -> Vec<Codeowner> {
         let team = &self.catalog.people.teams[row.team as usize];
         vec![Codeowner {
-            id: Some(format!("team-{}", row.team as u32 + 1)),
+            id: Some(format!("team-{}", u32::from(row.team) + 1)),
             name: Some(team.name.clone()),
             is_team: Some(true),
             members: team

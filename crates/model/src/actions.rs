@@ -157,8 +157,7 @@ pub fn issue_refusal(issue: &Issue, action: FindingAction) -> Option<String> {
             .autotriage
             .as_ref()
             .and_then(|a| a.id.as_deref())
-            .filter(|s| !s.is_empty())
-            .is_none()
+            .is_none_or(str::is_empty)
             .then(|| format!("finding {id} has no AI verdict to give feedback on")),
         FindingAction::UnlinkTicket => issue
             .external_ticket

@@ -248,34 +248,30 @@ impl Baseline {
             self.label(entry.triage_state.as_deref())?,
             self.label(entry.triage_reason.as_deref())?,
         ];
-        let fields = match self.field_ids.get(&labels) {
-            Some(&n) => n,
-            None => {
-                let n = self.fields.len() as u32;
-                self.fields.push(labels);
-                self.field_ids.insert(labels, n);
-                n
-            }
+        let fields = if let Some(&n) = self.field_ids.get(&labels) {
+            n
+        } else {
+            let n = self.fields.len() as u32;
+            self.fields.push(labels);
+            self.field_ids.insert(labels, n);
+            n
         };
         let compact = Compact {
             triaged_at: entry.triaged_at.map_or(i64::MIN, |t| t.timestamp_millis()),
             triaged_by: self.label(entry.triaged_by.as_deref())?,
             fields,
         };
-        match numeric_id(&entry.id) {
-            Some(n) => {
-                if self.by_number.len() == self.by_number.capacity() {
-                    self.compact();
-                }
-                self.by_number.push((n, compact));
-                self.sorted = false;
+        if let Some(n) = numeric_id(&entry.id) {
+            if self.by_number.len() == self.by_number.capacity() {
+                self.compact();
             }
-            None => {
-                if !self.by_text.contains_key(entry.id.as_str()) {
-                    self.hold(entry.id.len())?;
-                }
-                self.by_text.insert(entry.id.as_str().into(), compact);
+            self.by_number.push((n, compact));
+            self.sorted = false;
+        } else {
+            if !self.by_text.contains_key(entry.id.as_str()) {
+                self.hold(entry.id.len())?;
             }
+            self.by_text.insert(entry.id.as_str().into(), compact);
         }
         Ok(())
     }
@@ -457,7 +453,9 @@ mod tests {
     /// The changes from `old` to `new`, as (category, id, was).
     fn diff(old: &[Entry], new: &[Entry]) -> Vec<(&'static str, String, Option<String>)> {
         let mut baseline = Baseline::default();
-        old.iter().for_each(|e| baseline.add(e).unwrap());
+        for e in old {
+            baseline.add(e).unwrap();
+        }
         let mut changes = Vec::new();
         for e in new {
             baseline.compare(e, |c| changes.push(c));

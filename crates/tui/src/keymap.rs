@@ -83,7 +83,7 @@ impl Keymap {
         // A key the user binds is taken from the defaults of the contexts
         // looked up before theirs too, or those would still win it.
         for (context, bindings) in &user.contexts {
-            for (inner, defaults) in self.contexts.iter_mut() {
+            for (inner, defaults) in &mut self.contexts {
                 if !looked_up_before(*inner, *context) {
                     continue;
                 }

@@ -61,13 +61,12 @@ pub fn child_ends(child: Child, within: Duration) -> (Option<ExitStatus>, String
     std::thread::spawn(move || {
         let _ = tx.send(child.wait_with_output());
     });
-    let (ended, output) = match rx.recv_timeout(within) {
-        Ok(output) => (true, output),
-        Err(_) => {
-            // SAFETY: a signal to our own child, which has not been reaped.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            (false, rx.recv().expect("the waiting thread answers"))
-        }
+    let (ended, output) = if let Ok(output) = rx.recv_timeout(within) {
+        (true, output)
+    } else {
+        // SAFETY: a signal to our own child, which has not been reaped.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        (false, rx.recv().expect("the waiting thread answers"))
     };
     let output = output.expect("the child's output");
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();

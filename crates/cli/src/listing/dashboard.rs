@@ -76,15 +76,14 @@ pub async fn dashboard(
     let mut out = output.file.open()?;
     {
         let mut safe = findings_base::redact::ScrubWriter::new(&mut out);
-        match format {
-            Format::Json => writeln!(safe, "{json}")?,
-            _ => {
-                // The summary heads a table or a Markdown page.
-                if let (Some(line), Format::Table | Format::Markdown) = (&summary, format) {
-                    writeln!(safe, "{line}\n")?;
-                }
-                rows.write(format, &mut safe)?;
+        if format == Format::Json {
+            writeln!(safe, "{json}")?;
+        } else {
+            // The summary heads a table or a Markdown page.
+            if let (Some(line), Format::Table | Format::Markdown) = (&summary, format) {
+                writeln!(safe, "{line}\n")?;
             }
+            rows.write(format, &mut safe)?;
         }
         safe.flush()?;
     }

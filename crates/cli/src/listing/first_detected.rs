@@ -92,13 +92,12 @@ impl FirstDetected {
         }
         items
             .into_iter()
-            .filter(|item| match item.first_detected_at() {
-                Some(at) => {
+            .filter(|item| {
+                if let Some(at) = item.first_detected_at() {
                     self.since.is_none_or(|s| at >= s)
                         && self.until.is_none_or(|u| at < u)
                         && self.past_target(item, at)
-                }
-                None => {
+                } else {
                     self.missing.set(self.missing.get() + 1);
                     false
                 }

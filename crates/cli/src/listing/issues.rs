@@ -92,7 +92,7 @@ impl IssuesArgs {
                 "activity" | "activity-history" => req.include_activity_history = Some(true),
                 "archived" | "is-archived" => req.include_is_archived = Some(true),
                 "first-detected" | "first-detected-at" => {
-                    req.include_first_detected_at = Some(true)
+                    req.include_first_detected_at = Some(true);
                 }
                 other => {
                     return Err(UsageError(format!(

@@ -196,7 +196,7 @@ mod raw_export_tests {
     fn raw_pages_read_null_and_absent_fields_as_empty() {
         let page: RawListPage = decode(br#"{"issues": null}"#, "application/json").unwrap();
         assert_eq!((page.item_count(), page.next_cursor()), (0, None));
-        let page: RawListPage = decode(br#"{}"#, "application/json").unwrap();
+        let page: RawListPage = decode(br"{}", "application/json").unwrap();
         assert_eq!(page.item_count(), 0);
     }
 }

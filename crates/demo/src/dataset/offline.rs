@@ -264,18 +264,17 @@ impl OfflineBuilder {
         else {
             return Ok(0);
         };
-        let k = match self.team_index.get(&name) {
-            Some(&k) => k,
-            None => {
-                let teams = &mut self.catalog.people.teams;
-                let k = u8::try_from(teams.len()).map_err(|_| too_many(255, "teams"))?;
-                teams.push(Team {
-                    name: name.clone(),
-                    members: Vec::new(),
-                });
-                self.team_index.insert(name, k);
-                k
-            }
+        let k = if let Some(&k) = self.team_index.get(&name) {
+            k
+        } else {
+            let teams = &mut self.catalog.people.teams;
+            let k = u8::try_from(teams.len()).map_err(|_| too_many(255, "teams"))?;
+            teams.push(Team {
+                name: name.clone(),
+                members: Vec::new(),
+            });
+            self.team_index.insert(name, k);
+            k
         };
         let teams = &mut self.repos[repo as usize].teams;
         if !teams.contains(&k) {
@@ -322,13 +321,12 @@ impl OfflineBuilder {
                 entry
             }
         };
-        let slot = match kind {
-            Kind::Sca => u8::from(transitive(issue)),
-            _ => {
-                let paths = self.paths_mut(kind, entry);
-                paths.push(path);
-                (paths.len() - 1) as u8
-            }
+        let slot = if kind == Kind::Sca {
+            u8::from(transitive(issue))
+        } else {
+            let paths = self.paths_mut(kind, entry);
+            paths.push(path);
+            (paths.len() - 1) as u8
         };
         if kind != Kind::Sca {
             self.files.insert(file_key, (entry, slot));
@@ -421,7 +419,7 @@ impl OfflineBuilder {
                     parents: Vec::new(),
                     has_cve: false,
                     references: Vec::new(),
-                })
+                });
             }
             Kind::Secrets => c.secret_rules.push(SecretRule {
                 rule_id,

@@ -185,20 +185,17 @@ fn grouping<'a>(plan: impl IntoIterator<Item = Planned<'a>>, skip_unchanged: boo
             to.note.as_deref(),
         );
         let clears = to.note.is_none() && now.note.is_some();
-        match at.get(&key) {
-            Some(&i) => {
-                groups[i].ids.push(id.to_owned());
-                groups[i].clears |= clears;
-            }
-            None => {
-                at.insert(key, groups.len());
-                groups.push(Group {
-                    setting: to.clone(),
-                    ids: vec![id.to_owned()],
-                    archived,
-                    clears,
-                });
-            }
+        if let Some(&i) = at.get(&key) {
+            groups[i].ids.push(id.to_owned());
+            groups[i].clears |= clears;
+        } else {
+            at.insert(key, groups.len());
+            groups.push(Group {
+                setting: to.clone(),
+                ids: vec![id.to_owned()],
+                archived,
+                clears,
+            });
         }
     }
     groups

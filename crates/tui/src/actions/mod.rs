@@ -223,7 +223,7 @@ impl Actions {
         match key.code {
             KeyCode::Esc | KeyCode::Char('q') => self.step = Step::Hidden,
             KeyCode::Char('j') | KeyCode::Down => {
-                self.cursor = (self.cursor + 1).min(entries.len().saturating_sub(1))
+                self.cursor = (self.cursor + 1).min(entries.len().saturating_sub(1));
             }
             KeyCode::Char('k') | KeyCode::Up => self.cursor = self.cursor.saturating_sub(1),
             KeyCode::Enter => {
@@ -307,10 +307,10 @@ impl Actions {
             }
             KeyCode::Enter => self.review(),
             KeyCode::Up | KeyCode::Char('k') if matches!(form, Form::Tickets { .. }) => {
-                self.choose_instance(-1)
+                self.choose_instance(-1);
             }
             KeyCode::Down | KeyCode::Char('j') if matches!(form, Form::Tickets { .. }) => {
-                self.choose_instance(1)
+                self.choose_instance(1);
             }
             _ => {
                 if form.on_key(key)

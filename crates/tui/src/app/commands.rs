@@ -25,20 +25,17 @@ impl App {
             }
             _ => {}
         }
-        let result = match self.command_target(name) {
-            Some(pane) => {
-                if pane != self.pane {
-                    self.switch_pane(pane);
-                }
-                self.with_pane(pane, |p, cx| p.command(name, &args, cx))
-                    .unwrap_or_else(|| Err(format!("unknown command :{name}")))
+        let result = if let Some(pane) = self.command_target(name) {
+            if pane != self.pane {
+                self.switch_pane(pane);
             }
-            None => {
-                // Only the status line: a popup would swallow the next key
-                // (`:w` then `q`).
-                self.status = Some(self.unknown(name));
-                return;
-            }
+            self.with_pane(pane, |p, cx| p.command(name, &args, cx))
+                .unwrap_or_else(|| Err(format!("unknown command :{name}")))
+        } else {
+            // Only the status line: a popup would swallow the next key
+            // (`:w` then `q`).
+            self.status = Some(self.unknown(name));
+            return;
         };
         if let Err(message) = result {
             self.status = Some(message.clone());

@@ -70,8 +70,8 @@ impl App {
     /// (a second `q` included) is not an answer.
     pub(super) fn on_quit_key(&mut self, key: KeyEvent) {
         match key.code {
-            KeyCode::Char('y') | KeyCode::Char('Y') => self.quit_now(),
-            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
+            KeyCode::Char('y' | 'Y') => self.quit_now(),
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => {
                 self.overlay = None;
                 self.status = Some("not quitting: nothing was dropped".into());
             }

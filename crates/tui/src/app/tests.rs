@@ -161,7 +161,7 @@ fn with_one_row() -> (App, Issue) {
     use findings_model::{IssueItem, ListIssuesResponse};
     let mut app = app();
     let effects = app.start();
-    let Some((id, _)) = effects.iter().find_map(|e| match e {
+    let Some((id, ())) = effects.iter().find_map(|e| match e {
         Effect::Send {
             id,
             request: ApiRequest::ListRows(_),

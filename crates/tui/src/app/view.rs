@@ -129,7 +129,7 @@ fn command_line(f: &mut Frame, status: Rect, app: &App, line: &super::CommandLin
 /// drawn, and this makes sure no cell of the frame carries a control
 /// character anyway (a raw ESC would reach the terminal as is).
 fn scrub(buf: &mut ratatui::buffer::Buffer) {
-    for cell in buf.content.iter_mut() {
+    for cell in &mut buf.content {
         let symbol = cell.symbol();
         if symbol.chars().any(|c| {
             c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')

@@ -302,7 +302,7 @@ impl DetailView {
             Action::Down => self.scroll = self.scroll.saturating_add(1),
             Action::Up => self.scroll = self.scroll.saturating_sub(1),
             Action::PageDown | Action::HalfPageDown => {
-                self.scroll = self.scroll.saturating_add(page)
+                self.scroll = self.scroll.saturating_add(page);
             }
             Action::PageUp | Action::HalfPageUp => self.scroll = self.scroll.saturating_sub(page),
             Action::Top => self.scroll = 0,

@@ -301,7 +301,7 @@ pub(super) fn person(name: &Option<String>, login: &Option<String>) -> String {
     }
 }
 
-fn push_owner<'a>(lines: &mut Vec<Line<'a>>, owner: &Codeowner, depth: usize) {
+fn push_owner(lines: &mut Vec<Line<'_>>, owner: &Codeowner, depth: usize) {
     if depth > 8 {
         return;
     }
@@ -368,7 +368,7 @@ fn code<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             ("sink", &trace.taint_sink),
         ];
         for (k, (label, locs)) in steps.iter().enumerate() {
-            for l in locs.iter() {
+            for l in *locs {
                 lines.push(Line::from(vec![
                     Span::styled(format!("  {label:<8}"), theme.accent()),
                     Span::raw(location_text(l)),

@@ -358,35 +358,32 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
         if count == 0 {
             return None;
         }
-        match &self.listing {
-            Some(listing) => {
-                // Only the rows marked, or shown (under a local filter).
-                let keep = if marked {
-                    Some(Arc::new(ids(&mut self.marked_rows()).into_iter().collect()))
-                } else {
-                    self.list
-                        .visible
-                        .is_some()
-                        .then(|| Arc::new(ids(&mut self.shown_rows()).into_iter().collect()))
-                };
-                let request = ApiRequest::Relist {
-                    request: ListIssuesRequest {
-                        limit: Some(MAX_PAGE_SIZE),
-                        cursor: None,
-                        ..listing.clone()
-                    },
-                    keep,
-                    max: self.list.items.len(),
-                };
-                Some(fetch(request, count))
-            }
-            None => {
-                let request = ApiRequest::GetIssues {
-                    ids: ids(&mut self.shown_rows()),
-                    items: T::ITEMS,
-                };
-                Some(fetch(request, count))
-            }
+        if let Some(listing) = &self.listing {
+            // Only the rows marked, or shown (under a local filter).
+            let keep = if marked {
+                Some(Arc::new(ids(&mut self.marked_rows()).into_iter().collect()))
+            } else {
+                self.list
+                    .visible
+                    .is_some()
+                    .then(|| Arc::new(ids(&mut self.shown_rows()).into_iter().collect()))
+            };
+            let request = ApiRequest::Relist {
+                request: ListIssuesRequest {
+                    limit: Some(MAX_PAGE_SIZE),
+                    cursor: None,
+                    ..listing.clone()
+                },
+                keep,
+                max: self.list.items.len(),
+            };
+            Some(fetch(request, count))
+        } else {
+            let request = ApiRequest::GetIssues {
+                ids: ids(&mut self.shown_rows()),
+                items: T::ITEMS,
+            };
+            Some(fetch(request, count))
         }
     }
 

@@ -45,11 +45,10 @@ pub fn names() -> Vec<(Name, Vec<Context>)> {
 /// The pane of this name, or which there are.
 pub fn find(name: &str) -> Result<PaneId, String> {
     let panes = names();
-    match panes.iter().find(|(n, _)| n.as_str() == name) {
-        Some((n, _)) => Ok(PaneId(n.as_str())),
-        None => {
-            let names: Vec<&str> = panes.iter().map(|(n, _)| n.as_str()).collect();
-            Err(format!("no such pane; panes: {}", names.join(", ")))
-        }
+    if let Some((n, _)) = panes.iter().find(|(n, _)| n.as_str() == name) {
+        Ok(PaneId(n.as_str()))
+    } else {
+        let names: Vec<&str> = panes.iter().map(|(n, _)| n.as_str()).collect();
+        Err(format!("no such pane; panes: {}", names.join(", ")))
     }
 }

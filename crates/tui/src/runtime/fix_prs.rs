@@ -34,7 +34,9 @@ impl FixPrs {
         match response {
             ApiResponse::Issue(issue) => self.learn(issue),
             ApiResponse::Items(ExportItems::Findings(list)) => {
-                list.iter().for_each(|i| self.learn(i))
+                for i in list {
+                    self.learn(i);
+                }
             }
             ApiResponse::Items(ExportItems::Issues(items)) => self.learn_items(items),
             ApiResponse::ListIssues(page) => self.learn_items(&page.issues),

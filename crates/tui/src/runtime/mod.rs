@@ -111,7 +111,7 @@ where
                 turn = runner.step(app, terminal) => if turn? == Turn::Stop {
                     return Ok(());
                 },
-                _ = &mut shutdown => return Ok(()),
+                () = &mut shutdown => return Ok(()),
             }
         }
     }
@@ -236,5 +236,5 @@ async fn sigterm() {
         s.recv().await;
         return;
     }
-    std::future::pending::<()>().await
+    std::future::pending::<()>().await;
 }

@@ -129,7 +129,7 @@ impl<P> Runner<P> {
             },
             Some(reply) = self.replies.recv() => msgs.push(Msg::Reply(reply)),
             Some(msg) = self.done.recv() => msgs.push(msg),
-            _ = self.clock.beat(), if loading => msgs.push(Msg::Tick),
+            () = self.clock.beat(), if loading => msgs.push(Msg::Tick),
         }
         msgs.extend(self.queued()?);
         Ok(Some(msgs))

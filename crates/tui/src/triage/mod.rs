@@ -404,10 +404,10 @@ impl Triage {
                 return self.review(outbox);
             }
             KeyCode::Tab | KeyCode::Down if !(in_note && key.code == KeyCode::Down) => {
-                draft.focus = next_field(draft, 1)
+                draft.focus = next_field(draft, 1);
             }
             KeyCode::BackTab | KeyCode::Up if !(in_note && key.code == KeyCode::Up) => {
-                draft.focus = next_field(draft, -1)
+                draft.focus = next_field(draft, -1);
             }
             _ if in_note => edit_note(&mut draft.note, key),
             // One line: Enter reviews (above), the rest edits it.
@@ -418,7 +418,7 @@ impl Triage {
             }
             KeyCode::Char('j') => draft.focus = next_field(draft, 1),
             KeyCode::Char('k') => draft.focus = next_field(draft, -1),
-            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => choose(draft, 1),
+            KeyCode::Right | KeyCode::Char('l' | ' ') => choose(draft, 1),
             KeyCode::Left | KeyCode::Char('h') => choose(draft, -1),
             _ => {}
         }

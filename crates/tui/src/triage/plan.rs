@@ -375,26 +375,23 @@ fn counted(n: usize) -> String {
 fn changed_since(shown: &Target, shown_setting: Option<&Setting>, now: &Target) -> Option<String> {
     let now_setting = Setting::of(now)?;
     let mut what = Vec::new();
-    match shown_setting {
-        Some(was) => {
-            if !was.same_state(&now_setting) {
-                what.push(format!("{} → {}", was.describe(), now_setting.describe()));
-            }
-            if was.note != now_setting.note {
-                what.push("its note".to_owned());
-            }
+    if let Some(was) = shown_setting {
+        if !was.same_state(&now_setting) {
+            what.push(format!("{} → {}", was.describe(), now_setting.describe()));
         }
-        None => {
-            // Shown from a row: its state and reason, not its note.
-            let row = Target {
-                note: None,
-                note_read: true,
-                ..shown.clone()
-            };
-            let was = Setting::of(&row)?;
-            if !was.same_state(&now_setting) {
-                what.push(format!("{} → {}", was.describe(), now_setting.describe()));
-            }
+        if was.note != now_setting.note {
+            what.push("its note".to_owned());
+        }
+    } else {
+        // Shown from a row: its state and reason, not its note.
+        let row = Target {
+            note: None,
+            note_read: true,
+            ..shown.clone()
+        };
+        let was = Setting::of(&row)?;
+        if !was.same_state(&now_setting) {
+            what.push(format!("{} → {}", was.describe(), now_setting.describe()));
         }
     }
     if what.is_empty() {

@@ -215,25 +215,22 @@ impl Triage {
                 sending.answers.push(answer.summary());
             }
             Ok(ApiResponse::AgenticTriaged(answer)) => {
-                match answer
+                if let Some(issue) = answer
                     .data
                     .filter(|d| d.id.as_deref() == sending.batch.ids.first().map(String::as_str))
                 {
-                    Some(issue) => {
-                        sending.answers.push(format!(
-                            "{} updated",
-                            findings_base::text::one_line(issue.id.as_deref().unwrap_or(""))
-                        ));
-                        outbox
-                            .events
-                            .push(AppEvent::Changed(Changed::Agentic(Box::new(issue))));
-                    }
-                    None => {
-                        sending.answers.push("answered without the issue".into());
-                        outbox
-                            .events
-                            .push(AppEvent::Changed(Changed::AgenticReload));
-                    }
+                    sending.answers.push(format!(
+                        "{} updated",
+                        findings_base::text::one_line(issue.id.as_deref().unwrap_or(""))
+                    ));
+                    outbox
+                        .events
+                        .push(AppEvent::Changed(Changed::Agentic(Box::new(issue))));
+                } else {
+                    sending.answers.push("answered without the issue".into());
+                    outbox
+                        .events
+                        .push(AppEvent::Changed(Changed::AgenticReload));
                 }
             }
             Ok(_) => {

@@ -230,8 +230,8 @@ pub(crate) fn assert_same_drop_order(
         here.push((rank(col.drop), name));
         there.push((rank(column.drop), name));
     }
-    here.sort();
-    there.sort();
+    here.sort_unstable();
+    there.sort_unstable();
     let order = |v: &[(u8, &str)]| -> Vec<(bool, String)> {
         v.iter()
             .map(|(r, n)| (*r == u8::MAX, n.to_string()))

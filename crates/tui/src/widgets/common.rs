@@ -137,7 +137,9 @@ pub fn percentages(parts: &[Option<i64>], whole: Option<i64>) -> Vec<Option<i64>
     }
     parts
         .iter()
-        .map(|p| valid(p).map(|p| ((p * 200 + whole) / (whole * 2)).min(i64::MAX as i128) as i64))
+        .map(|p| {
+            valid(p).map(|p| ((p * 200 + whole) / (whole * 2)).min(i128::from(i64::MAX)) as i64)
+        })
         .collect()
 }
 

@@ -69,7 +69,7 @@ mod tests {
             t.draw(|f| {
                 let area = f.area();
                 let rows = Rect::new(1, 2, 3, 9);
-                scrollbar(f, &theme, area, rows, len, offset)
+                scrollbar(f, &theme, area, rows, len, offset);
             })
             .unwrap();
             let buf = t.backend().buffer().clone();

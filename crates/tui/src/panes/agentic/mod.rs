@@ -369,10 +369,10 @@ impl Pane for AgenticPane {
                 Action::PageDown => detail.scroll = detail.scroll.saturating_add(page),
                 Action::PageUp => detail.scroll = detail.scroll.saturating_sub(page),
                 Action::HalfPageDown => {
-                    detail.scroll = detail.scroll.saturating_add((page / 2).max(1))
+                    detail.scroll = detail.scroll.saturating_add((page / 2).max(1));
                 }
                 Action::HalfPageUp => {
-                    detail.scroll = detail.scroll.saturating_sub((page / 2).max(1))
+                    detail.scroll = detail.scroll.saturating_sub((page / 2).max(1));
                 }
                 Action::Top => detail.scroll = 0,
                 // The view clamps to the end of the content.
@@ -380,7 +380,7 @@ impl Pane for AgenticPane {
                 Action::Back => self.detail = None,
                 Action::Copy => copy_id(outbox, Some(&detail.issue)),
                 Action::OpenInBrowser => {
-                    outbox.status("agentic issues have no URL to open; y copies the id")
+                    outbox.status("agentic issues have no URL to open; y copies the id");
                 }
                 _ => {}
             }
@@ -416,7 +416,7 @@ impl Pane for AgenticPane {
             }
             Action::Copy => copy_id(outbox, self.list.selected_item()),
             Action::OpenInBrowser => {
-                outbox.status("agentic issues have no URL to open; y copies the id")
+                outbox.status("agentic issues have no URL to open; y copies the id");
             }
             _ => {}
         }

@@ -109,7 +109,7 @@ pub fn radix_order(keys: &[u32]) -> Vec<u32> {
             counts[digit(p)] += 1;
         }
         let mut at = 0;
-        for c in counts.iter_mut() {
+        for c in &mut counts {
             let n = *c;
             *c = at;
             at += n;

@@ -453,17 +453,17 @@ impl Pane for IssuesPane {
                 match result {
                     // The worker packs the rows; a page as decoded is packed here.
                     Ok(ApiResponse::Rows(page) | ApiResponse::RowsSoFar(page)) => {
-                        self.take_page(page, cx.outbox)
+                        self.take_page(page, cx.outbox);
                     }
                     Ok(ApiResponse::ListIssues(page)) => {
                         self.take_page(RowPage::from(page), cx.outbox);
                     }
                     Ok(other) => {
                         self.list
-                            .failed("Loading findings", &other.unexpected(), cx.outbox)
+                            .failed("Loading findings", &other.unexpected(), cx.outbox);
                     }
                     Err(e) if self.kept.is_some() && self.list.items.is_empty() => {
-                        self.put_back_kept(&e, cx.outbox)
+                        self.put_back_kept(&e, cx.outbox);
                     }
                     Err(e) => self.list.failed("Loading findings", &e, cx.outbox),
                 }
@@ -536,7 +536,7 @@ impl Pane for IssuesPane {
             Changed::FindingsReload
                 if !self.list.items.is_empty() || self.list.loader.is_loading() =>
             {
-                self.reload_and_recount(cx)
+                self.reload_and_recount(cx);
             }
             // A triage moved findings between states: counted again.
             Changed::Totals if self.counts.was_asked() => {

@@ -59,7 +59,7 @@ impl IssuesPane {
             self.load_all(false, cx);
         }
         cx.outbox.in_slot(Slot::Counts, |o| {
-            self.counts.ask(&self.selection, recount, o)
+            self.counts.ask(&self.selection, recount, o);
         });
         // A new filter (`:filter`, `:view`) while the groups show: theirs too.
         if self.groups.shown {

@@ -134,9 +134,9 @@ fn categories(f: &mut Frame, table: Rect, block: Block<'_>, since: &Since, v: &V
                 since::meaning(category)
             );
             let style = match () {
-                _ if row == list.selected => theme.selected(),
-                _ if count == 0 => theme.dim(),
-                _ => Style::new(),
+                () if row == list.selected => theme.selected(),
+                () if count == 0 => theme.dim(),
+                () => Style::new(),
             };
             let pad = (rows.width as usize).saturating_sub(text.chars().count());
             Some(Line::styled(format!("{text}{}", " ".repeat(pad)), style))

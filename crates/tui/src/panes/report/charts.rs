@@ -71,7 +71,9 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
             .unwrap_or_else(|| top(pane, v, "Top projects", &pane.stats.top_projects)),
     );
     if let Some(Body::Bars(bars)) = charts.last_mut().map(|c| &mut c.body) {
-        bars.iter_mut().for_each(|b| b.keep_end = true);
+        for b in bars.iter_mut() {
+            b.keep_end = true;
+        }
     }
     charts.push(by_type(pane, v));
     charts.truncate(panels);
@@ -404,7 +406,7 @@ fn bar(count: u64, max: u64, width: usize) -> String {
     if width == 0 {
         return String::new();
     }
-    let eighths = (count as u128 * width as u128 * 8 / max.max(1) as u128) as usize;
+    let eighths = (u128::from(count) * width as u128 * 8 / u128::from(max.max(1))) as usize;
     // A count above zero always shows a sliver.
     let eighths = if count > 0 { eighths.max(1) } else { 0 };
     let full = eighths / 8;

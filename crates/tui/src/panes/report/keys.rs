@@ -148,19 +148,16 @@ impl ReportPane {
                     .filter(|(_, on)| *on || none_on)
                     .map(|(s, _)| Severity::from_wire(&s.as_wire().replacen("FINDING_", "", 1)))
                     .collect();
-                let what = match self.dashboard.block {
-                    Block::Rules => {
-                        f.rule_ids = vec![entry.key.clone()];
-                        let name = self.known.rule_name(&entry.key);
-                        format!(
-                            "open findings of rule {}",
-                            name.as_deref().unwrap_or(&entry.key)
-                        )
-                    }
-                    _ => {
-                        f.repository_names = vec![entry.key.clone()];
-                        format!("open findings of {}", entry.key)
-                    }
+                let what = if self.dashboard.block == Block::Rules {
+                    f.rule_ids = vec![entry.key.clone()];
+                    let name = self.known.rule_name(&entry.key);
+                    format!(
+                        "open findings of rule {}",
+                        name.as_deref().unwrap_or(&entry.key)
+                    )
+                } else {
+                    f.repository_names = vec![entry.key.clone()];
+                    format!("open findings of {}", entry.key)
                 };
                 cx.outbox.events.push(AppEvent::ToPane(
                     crate::panes::FINDINGS,

@@ -567,7 +567,7 @@ impl Pane for ReportPane {
                     Ok(ApiResponse::Report(page)) => self.take_page(page, first, cx.outbox),
                     Ok(other) => {
                         self.list
-                            .failed("Loading the report", &other.unexpected(), cx.outbox)
+                            .failed("Loading the report", &other.unexpected(), cx.outbox);
                     }
                     Err(e) => self.list.failed("Loading the report", &e, cx.outbox),
                 }

@@ -98,33 +98,30 @@ fn totals(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         let big = (inner.height >= 3 && value.is_some())
             .then(|| big_figure(value.unwrap_or(0), inner.width as usize))
             .flatten();
-        let lines: Vec<Line> = match big {
-            Some(rows) => {
-                // The exact figure (and its share) in the bottom border.
-                let bottom = match &share {
-                    Some(s) => format!(" {text} · {s} "),
-                    None => format!(" {text} "),
-                };
-                block = block
-                    .title_bottom(Line::from(Span::styled(bottom, theme.dim())).right_aligned());
-                let pad = inner.height.saturating_sub(3) / 2;
-                std::iter::repeat_n(Line::default(), pad as usize)
-                    .chain(
-                        rows.into_iter()
-                            .map(|r| Line::from(Span::styled(r, figure_style))),
-                    )
-                    .collect()
+        let lines: Vec<Line> = if let Some(rows) = big {
+            // The exact figure (and its share) in the bottom border.
+            let bottom = match &share {
+                Some(s) => format!(" {text} · {s} "),
+                None => format!(" {text} "),
+            };
+            block =
+                block.title_bottom(Line::from(Span::styled(bottom, theme.dim())).right_aligned());
+            let pad = inner.height.saturating_sub(3) / 2;
+            std::iter::repeat_n(Line::default(), pad as usize)
+                .chain(
+                    rows.into_iter()
+                        .map(|r| Line::from(Span::styled(r, figure_style))),
+                )
+                .collect()
+        } else {
+            let mut spans = vec![Span::styled(text, figure_style)];
+            if let Some(s) = share {
+                spans.push(Span::styled(format!("  {s}"), theme.dim()));
             }
-            None => {
-                let mut spans = vec![Span::styled(text, figure_style)];
-                if let Some(s) = share {
-                    spans.push(Span::styled(format!("  {s}"), theme.dim()));
-                }
-                let pad = inner.height.saturating_sub(1) / 2;
-                std::iter::repeat_n(Line::default(), pad as usize)
-                    .chain(std::iter::once(Line::from(spans)))
-                    .collect()
-            }
+            let pad = inner.height.saturating_sub(1) / 2;
+            std::iter::repeat_n(Line::default(), pad as usize)
+                .chain(std::iter::once(Line::from(spans)))
+                .collect()
         };
         f.render_widget(
             Paragraph::new(lines)

@@ -503,7 +503,7 @@ impl Pane for ScmPane {
             },
             Step::Sending => match action {
                 Action::Confirm => {
-                    outbox.status("the update is already being sent; not sent again")
+                    outbox.status("the update is already being sent; not sent again");
                 }
                 Action::Back => outbox.status(
                     "the update is in flight and cannot be taken back; wait for the answer",
@@ -511,7 +511,7 @@ impl Pane for ScmPane {
                 _ => {}
             },
             Step::Editing | Step::Sent | Step::Failed => {
-                self.form_action(action, outbox, cx.keymap)
+                self.form_action(action, outbox, cx.keymap);
             }
         }
     }

@@ -96,7 +96,7 @@ pub(super) fn reply(
     resp: ReportResponse,
     outbox: &mut Outbox,
 ) {
-    pane.reply(id, Ok(ApiResponse::Report(resp)), outbox)
+    pane.reply(id, Ok(ApiResponse::Report(resp)), outbox);
 }
 
 /// An activated pane whose first page has arrived.
@@ -592,9 +592,9 @@ fn esc_cancels_the_request_in_flight() {
     assert_eq!(tops.len(), 2, "the whole set's top rules and repositories");
     pane.act(Action::Back, 20, &mut outbox);
     let mut stopped = cancelled(&outbox);
-    stopped.sort();
+    stopped.sort_unstable();
     let mut expected = [vec![id], counting, comparing, tops].concat();
-    expected.sort();
+    expected.sort_unstable();
     assert_eq!(stopped, expected, "the page, the counts and the tops");
     assert!(!pane.is_loading());
     // The stopped request's late answer is not taken.
