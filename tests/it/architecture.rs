@@ -13,6 +13,7 @@
 //! - in the TUI, views import neither the client nor the worker, and the
 //!   vocabulary (`message`) imports nothing else of the TUI;
 //! - the only unsafe code is `findings_base::sys` (and the test harness);
+//! - no answer is dropped by an `Ok(_) =>` arm;
 //!
 //! and no source file grows past 700 lines.
 
@@ -567,6 +568,23 @@ fn unsafe_code_is_allowed_in_sys_alone() {
         .filter(|f| !allowed.contains(&f.as_str()) && !f.ends_with("architecture.rs"))
         .collect();
     assert!(elsewhere.is_empty(), "unsafe code allowed in {elsewhere:?}");
+}
+
+/// No answer is dropped unread: a result's value is named or matched by
+/// kind, never swallowed by `Ok(_) =>` (the TUI takes a reply by its kind,
+/// `message::answer`, so a reply of another kind is an error said, not a
+/// silent drop).
+#[test]
+fn no_answer_is_dropped_by_a_wildcard() {
+    let files = product_files();
+    assert!(files.len() > 200, "the scan found the sources");
+    let dropping: Vec<String> = files
+        .iter()
+        .filter(|f| !is_test_file(f))
+        .filter(|f| code_of(f).contains("Ok(_) =>"))
+        .map(|f| f.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    assert!(dropping.is_empty(), "`Ok(_) =>` in {dropping:?}");
 }
 
 #[test]

@@ -20,10 +20,12 @@ pub use view::draw;
 
 use crate::message::{
     ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Effect, Outbox, PaneId, RequestId,
+    answer,
 };
 use crossterm::event::{KeyCode, KeyEvent};
 use findings_base::handoff::SafeUrl;
 use findings_base::text::capitalised;
+use findings_client::ApiError;
 use findings_model::*;
 use menu::Choice;
 
@@ -356,11 +358,10 @@ impl Actions {
     pub fn on_reply(&mut self, id: RequestId, result: ApiResult, outbox: &mut Outbox) -> bool {
         if self.refresh == Some(id) {
             self.refresh = None;
-            match result {
-                Ok(ApiResponse::ListIssues(page)) => outbox
+            match answer::<ListIssuesResponse>(result) {
+                Ok(page) => outbox
                     .events
                     .push(AppEvent::Changed(Changed::Findings(page.issues))),
-                Ok(_) => {}
                 Err(e) => outbox.status(format!(
                     "the findings acted on could not be fetched again ({e}): r reloads"
                 )),
@@ -368,24 +369,15 @@ impl Actions {
             return true;
         }
         if self.authorized == Known::Asking(id) {
-            self.authorized = known(result, |r| match r {
-                ApiResponse::Authorized(a) => Some(a),
-                _ => None,
-            });
+            self.authorized = known(answer(result));
             return true;
         }
         if self.instances == Known::Asking(id) {
-            self.instances = known(result, |r| match r {
-                ApiResponse::Instances(a) => Some(a),
-                _ => None,
-            });
+            self.instances = known(answer(result));
             return true;
         }
         if self.relevant == Known::Asking(id) {
-            self.relevant = known(result, |r| match r {
-                ApiResponse::Relevant(a) => Some(a),
-                _ => None,
-            });
+            self.relevant = known(answer(result));
             return true;
         }
         let Some((_, request)) = self.sending.take_if(|(sent, _)| *sent == id) else {
@@ -461,17 +453,8 @@ fn asked<T>(id: Option<RequestId>) -> Known<T> {
     }
 }
 
-fn known<T>(result: ApiResult, take: impl FnOnce(ApiResponse) -> Option<T>) -> Known<T> {
-    match result {
-        Ok(answer) => {
-            let kind = answer.kind();
-            take(answer).map_or_else(
-                || Known::Failed(format!("an answer of another kind ({kind}) came back")),
-                Known::Have,
-            )
-        }
-        Err(e) => Known::Failed(e.to_string()),
-    }
+fn known<T>(answer: Result<T, ApiError>) -> Known<T> {
+    answer.map_or_else(|e| Known::Failed(e.to_string()), Known::Have)
 }
 
 /// Opens a finding's `what` link (checked: http(s) only) and closes the

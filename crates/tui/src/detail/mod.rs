@@ -185,7 +185,7 @@ impl DetailView {
                 findings_base::text::one_line(&key)
             )),
             Ok(ApiResponse::Issue(issue)) => Enriched::Loaded(issue),
-            Ok(_) => Enriched::Failed("unexpected answer".into()),
+            Ok(other) => Enriched::Failed(other.unexpected().to_string()),
             Err(e) => {
                 outbox.error("Loading the finding failed", &e);
                 Enriched::Failed(e.to_string())

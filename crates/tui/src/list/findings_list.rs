@@ -174,7 +174,7 @@ pub fn on_list_key<T: Exportable>(
         Action::Mark => {
             if let Some(row) = list.selected_item() {
                 match marks.toggle(row.id()) {
-                    Ok(_) => list.move_by(1),
+                    Ok(_marked_or_not) => list.move_by(1),
                     Err(e) => outbox.status(e),
                 }
             }

@@ -7,6 +7,7 @@
 //! (the packed rows the worker answers with are part of it, `rows.rs`), so
 //! every other module may import it without a circle.
 
+pub mod answer;
 mod listed;
 pub mod open_age;
 mod outbox;
@@ -15,6 +16,7 @@ pub mod rows;
 pub mod search;
 pub mod since;
 
+pub use answer::{Answer, answer};
 pub use outbox::Outbox;
 pub use read_only::{READ_ONLY_FLAG, READ_ONLY_OFFLINE};
 
@@ -290,10 +292,15 @@ impl ApiResponse {
     /// of this app): said as the error of what waited for it, never
     /// dropped unseen.
     pub fn unexpected(&self) -> ApiError {
-        ApiError::Decode {
-            path: "(reply)".into(),
-            message: format!("an answer of another kind ({}) came back", self.kind()),
-        }
+        another_kind(self.kind())
+    }
+}
+
+/// The error of an answer of another kind (`kind`) than was asked for.
+pub fn another_kind(kind: &str) -> ApiError {
+    ApiError::Decode {
+        path: "(reply)".into(),
+        message: format!("an answer of another kind ({kind}) came back"),
     }
 }
 

@@ -293,7 +293,7 @@ impl Check {
         }
         *self = match result {
             Ok(crate::message::ApiResponse::Targets(targets, _)) => Check::Read(targets.clone()),
-            Ok(_) => Check::Failed("the server's answer is not a listing".into()),
+            Ok(other) => Check::Failed(other.unexpected().to_string()),
             Err(e) => Check::Failed(e.to_string()),
         };
         true

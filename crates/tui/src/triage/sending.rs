@@ -5,7 +5,9 @@
 
 use super::plan::{Batch, Check, Matched, Scope};
 use super::{Draft, Step, Triage};
-use crate::message::{ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Outbox, RequestId};
+use crate::message::{
+    ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Outbox, RequestId, answer,
+};
 use findings_base::text::capitalised;
 use findings_client::WriteOutcome;
 use findings_model::*;
@@ -189,13 +191,12 @@ impl Triage {
     ) -> bool {
         if self.refresh == Some(id) {
             self.refresh = None;
-            match result {
-                Ok(ApiResponse::ListIssues(page)) => {
+            match answer::<ListIssuesResponse>(result) {
+                Ok(page) => {
                     outbox
                         .events
                         .push(AppEvent::Changed(Changed::Findings(page.issues)));
                 }
-                Ok(_) => {}
                 Err(e) => outbox.status(format!(
                     "the triaged findings could not be fetched again ({e}): r reloads"
                 )),
@@ -233,10 +234,10 @@ impl Triage {
                         .push(AppEvent::Changed(Changed::AgenticReload));
                 }
             }
-            Ok(_) => {
+            Ok(other) => {
                 return self.failed(
                     sending,
-                    "the server's answer is not a triage's".into(),
+                    other.unexpected().to_string(),
                     Some(WriteOutcome::Unknown),
                     outbox,
                 );
@@ -297,7 +298,7 @@ impl Triage {
                     .collect(),
                 *complete,
             ),
-            Ok(_) => Matched::Failed("unexpected answer".into()),
+            Ok(other) => Matched::Failed(other.unexpected().to_string()),
             Err(e) => Matched::Failed(e.to_string()),
         };
         draft.count_notes();
