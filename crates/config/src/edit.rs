@@ -19,11 +19,12 @@ pub struct SavedAt {
 /// file is created.
 pub fn save_view(path: &Path, profile: Option<&str>, view: &SavedView) -> Result<SavedAt, String> {
     let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+    let bytes = match findings_base::atomic_file::read_capped(path, super::file::MAX_FILE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(format!("cannot read {shown}: {e}")),
     };
+    let text = String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text"))?;
     let edited = with_view(&text, profile, view)
         .map_err(|e| format!("{shown}: {e}; the view is not saved"))?;
     // What is written must load: the same check as at start.

@@ -7,6 +7,7 @@ use super::values::{
     DeploymentId, DirectionName, Filters, PageSize, PaneName, SortName, ThemeName,
 };
 use super::views::{SavedView, named_views};
+use findings_base::atomic_file::open_capped;
 use findings_base::token::Token;
 use findings_model::{SortBy, SortDirection};
 use serde::Deserialize;
@@ -165,6 +166,10 @@ pub struct Loaded {
     pub file: ConfigFile,
 }
 
+/// The most a config, keymap or theme file may hold (a config of many
+/// profiles and views is a few kilobytes).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
 /// Reads the config file; `None` when there is none.
 pub fn load(path: &Path) -> Result<Option<Loaded>, ConfigError> {
     use std::io::Read;
@@ -174,15 +179,23 @@ pub fn load(path: &Path) -> Result<Option<Loaded>, ConfigError> {
             path.display()
         ))
     };
-    let mut opened = match std::fs::File::open(path) {
+    // A regular file of a bounded size only: a FIFO or a device at the
+    // path would otherwise hold the start forever, or fill the memory.
+    let mut opened = match open_capped(path, MAX_FILE_BYTES) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(cannot(e)),
     };
     let mut text = Vec::new();
     opened.read_to_end(&mut text).map_err(cannot)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(cannot(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            "it grew past the 1 MiB it may have while read",
+        )));
+    }
     // The metadata of the file read, not of whatever is at the path now.
-    let meta = opened.metadata().map_err(cannot)?;
+    let meta = opened.get_ref().metadata().map_err(cannot)?;
     let text = String::from_utf8(text)
         .map_err(|_| ConfigError(format!("config file {}: not UTF-8 text", path.display())))?;
     let file = parse(path, &text)?;
