@@ -93,6 +93,23 @@ impl ReportArgs {
         super::dashboard::kind(self.kind.as_deref())
     }
 
+    /// The buckets the request asks for: `--bucket`, or for a `--kind`
+    /// report weeks (said in the request, so that its buckets and the
+    /// period's start agree whatever a server's default); none for the
+    /// findings. A typo is an error, not some other size.
+    fn bucket_size(&self) -> Result<Option<TimeBucketSize>, UsageError> {
+        match self.bucket.as_deref() {
+            None => Ok(self.kind.is_some().then_some(TimeBucketSize::Week)),
+            Some("day") => Ok(Some(TimeBucketSize::Day)),
+            Some("week") => Ok(Some(TimeBucketSize::Week)),
+            Some("month") => Ok(Some(TimeBucketSize::Month)),
+            Some(other) => Err(UsageError(format!(
+                "--bucket {:?}: day, week or month",
+                findings_base::text::one_line(other)
+            ))),
+        }
+    }
+
     /// The request the flags ask for, every name checked by `names`.
     pub fn request(&self, names: &Names) -> Result<ReportRequest, UsageError> {
         let (severities, types) = (list(&self.severities), list(&self.types));
@@ -115,12 +132,7 @@ impl ReportArgs {
         push_all(&mut pairs, "ruleIds", &rules);
         push_all(&mut pairs, "teams", &teams);
         push_all(&mut pairs, "tags", &tags);
-        let bucket = match self.bucket.as_deref() {
-            Some("day") => TimeBucketSize::Day,
-            Some("month") => TimeBucketSize::Month,
-            Some(_) => TimeBucketSize::Week,
-            None => TimeBucketSize::Day,
-        };
+        let bucket = self.bucket_size()?;
         // A period starts on its buckets' boundary (UTC midnight, Monday,
         // the first of the month): run an hour later, the same buckets.
         let period_start = match &self.period {
@@ -128,7 +140,8 @@ impl ReportArgs {
             Some(span) => match filters::parse_point(span) {
                 Ok(filters::Point::Span(back)) => {
                     let now = crate::clock::now().map_err(UsageError)?;
-                    Some(bucket.floor(now - back).to_rfc3339())
+                    let floor = bucket.clone().unwrap_or(TimeBucketSize::Day);
+                    Some(floor.floor(now - back).to_rfc3339())
                 }
                 _ => {
                     return Err(UsageError(format!(
@@ -178,12 +191,7 @@ impl ReportArgs {
             .map(|s| filters::parse_time(s).map_err(|e| UsageError(format!("--bucket-start: {e}"))))
             .transpose()?;
         let mut built: Option<ReportFilters> = filters::build(REPORT_FILTERS, "report", &pairs)?;
-        if let Some(size) = self.bucket.as_deref() {
-            let size = match size {
-                "day" => TimeBucketSize::Day,
-                "month" => TimeBucketSize::Month,
-                _ => TimeBucketSize::Week,
-            };
+        if let Some(size) = bucket {
             built.get_or_insert_with(Default::default).time_bucket_size = Some(size);
         }
         Ok(ReportRequest {
@@ -435,5 +443,57 @@ mod listed_tests {
         for (slim, whole) in listed.findings.into_iter().zip(&page.findings) {
             assert_eq!(Issue::from(slim).cells(), whole.cells());
         }
+    }
+}
+
+#[cfg(test)]
+mod bucket_tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        report: ReportArgs,
+    }
+
+    fn args(line: &[&str]) -> ReportArgs {
+        Line::try_parse_from([&["report"], line].concat())
+            .unwrap()
+            .report
+    }
+
+    /// A typo in `--bucket` is an error, not weeks; a `--kind` report says
+    /// its weeks in the request, so that its buckets and its period's
+    /// start (floored to a Monday) agree whatever a server's default.
+    #[test]
+    fn the_bucket_is_one_of_three_and_a_kind_report_says_it() {
+        let e = args(&["--kind", "activity", "--bucket", "dya"])
+            .bucket_size()
+            .unwrap_err();
+        assert!(e.0.contains("day, week or month"), "{}", e.0);
+        let sizes = [
+            (&["--bucket", "month"][..], Some(TimeBucketSize::Month)),
+            (
+                &["--kind", "activity", "--bucket", "day"][..],
+                Some(TimeBucketSize::Day),
+            ),
+            (&["--kind", "activity"][..], Some(TimeBucketSize::Week)),
+            (&[][..], None),
+        ];
+        for (line, size) in sizes {
+            assert_eq!(args(line).bucket_size().unwrap(), size, "{line:?}");
+        }
+        let request = args(&["--kind", "activity", "--period", "28d"])
+            .request(&Names::unchecked(crate::filter_spec::REPORT_NAMES))
+            .unwrap();
+        let filters = request.filters.unwrap();
+        assert_eq!(filters.time_bucket_size, Some(TimeBucketSize::Week));
+        let since = filters.time_period.unwrap().since.unwrap();
+        assert_eq!(
+            chrono::Datelike::weekday(&since),
+            chrono::Weekday::Mon,
+            "{since}"
+        );
     }
 }
