@@ -60,139 +60,182 @@ const RUNS: &[(&str, &str)] = &[
     ("report", "json"),
 ];
 
+/// What the environment asks: the sizes, the runs of each, and ONLY's words.
+struct Asked {
+    counts: Vec<usize>,
+    runs: usize,
+    only: Vec<String>,
+}
+
+impl Asked {
+    fn from_env() -> Self {
+        let counts: Vec<usize> = std::env::var("FINDINGS")
+            .ok()
+            .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+            .filter(|v: &Vec<usize>| !v.is_empty())
+            .unwrap_or_else(|| vec![20_000, 100_000]);
+        let runs: usize = std::env::var("RUNS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        let only: Vec<String> = std::env::var("ONLY")
+            .ok()
+            .map(|v| v.split(',').map(|w| w.trim().to_owned()).collect())
+            .unwrap_or_default();
+        Asked { counts, runs, only }
+    }
+
+    /// Whether the run of this label is asked for.
+    fn chosen(&self, label: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|w| label.contains(w.as_str()))
+    }
+}
+
+/// Every run of each row, in turns: (label, bytes, peaks, seconds, CPU seconds).
+type Row = (String, u64, Vec<f64>, Vec<f64>, Vec<f64>);
+
+/// The raw transfer's seconds, of `issues` and of `report`.
+type Raw = [Vec<f64>; 2];
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         // `cargo bench -- --list` asks harnesses for their benches.
         println!("export_memory: bench");
         return;
     }
-    let counts: Vec<usize> = std::env::var("FINDINGS")
-        .ok()
-        .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
-        .filter(|v: &Vec<usize>| !v.is_empty())
-        .unwrap_or_else(|| vec![20_000, 100_000]);
-    let runs: usize = std::env::var("RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1)
-        .max(1);
-    let only: Vec<String> = std::env::var("ONLY")
-        .ok()
-        .map(|v| v.split(',').map(|w| w.trim().to_owned()).collect())
-        .unwrap_or_default();
-    let chosen = |label: &str| only.is_empty() || only.iter().any(|w| label.contains(w.as_str()));
+    let asked = Asked::from_env();
     // Before the runtime's threads start: they and every child keep off
     // the server's core.
     own_core::pin_off_server_core();
     findings_client::install_crypto_provider();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    for findings in counts {
-        let server = OwnCoreServer::start(env!("CARGO_BIN_EXE_findings"), findings);
-        // Every page's request body, for curl to send.
-        let configs: Vec<std::path::PathBuf> = ["issues", "report"]
-            .into_iter()
-            .map(|endpoint| {
-                let url = endpoint_url(&server, endpoint);
-                runtime.block_on(curl::curl_config_file(&url, &server.token, endpoint))
-            })
-            .collect();
-        println!(
-            "export_memory: {findings} findings, every page of 1,000 (--all), {runs} run(s): min / median / max; {}",
-            server.placement()
-        );
-        println!(
-            "  {:<18} {:>10} {:>24} {:>24} {:>10} {:>20}",
-            "run", "output MB", "peak RSS MB", "seconds", "x raw", "CPU s (user+sys)"
-        );
-        let snapshot =
-            std::env::temp_dir().join(format!("findings-bench-{}.snap", std::process::id()));
-        let path = snapshot
-            .to_str()
-            .expect("a UTF-8 temporary path")
-            .to_owned();
-        // Every run of each row, in turns: (label, bytes, peaks, seconds).
-        type Row = (String, u64, Vec<f64>, Vec<f64>, Vec<f64>);
-        let mut rows: Vec<Row> = Vec::new();
-        let mut raw = [Vec::new(), Vec::new()];
-        for _ in 0..runs {
-            for (slot, config) in configs.iter().enumerate() {
-                raw[slot].push(curl::curl_pages(config));
+    for &findings in &asked.counts {
+        bench_size(&runtime, &asked, findings);
+    }
+}
+
+/// Every run at one size, against a server of its own, and its table.
+fn bench_size(runtime: &tokio::runtime::Runtime, asked: &Asked, findings: usize) {
+    let runs = asked.runs;
+    let server = OwnCoreServer::start(env!("CARGO_BIN_EXE_findings"), findings);
+    // Every page's request body, for curl to send.
+    let configs: Vec<std::path::PathBuf> = ["issues", "report"]
+        .into_iter()
+        .map(|endpoint| {
+            let url = endpoint_url(&server, endpoint);
+            runtime.block_on(curl::curl_config_file(&url, &server.token, endpoint))
+        })
+        .collect();
+    println!(
+        "export_memory: {findings} findings, every page of 1,000 (--all), {runs} run(s): min / median / max; {}",
+        server.placement()
+    );
+    println!(
+        "  {:<18} {:>10} {:>24} {:>24} {:>10} {:>20}",
+        "run", "output MB", "peak RSS MB", "seconds", "x raw", "CPU s (user+sys)"
+    );
+    let snapshot = std::env::temp_dir().join(format!("findings-bench-{}.snap", std::process::id()));
+    let path = snapshot
+        .to_str()
+        .expect("a UTF-8 temporary path")
+        .to_owned();
+    let (mut rows, raw) = measure(&server, &configs, asked, &path);
+    print_rows(&mut rows, &raw);
+    let file = std::fs::metadata(&snapshot).map_or(0, |m| m.len());
+    println!("  (snapshot file {:.1} MB)", file as f64 / MB);
+    let _ = std::fs::remove_file(&snapshot);
+    for path in configs {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Runs the raw transfers and every asked run, `asked.runs` times in turns.
+fn measure(
+    server: &OwnCoreServer,
+    configs: &[std::path::PathBuf],
+    asked: &Asked,
+    path: &str,
+) -> (Vec<Row>, Raw) {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut raw = [Vec::new(), Vec::new()];
+    for _ in 0..asked.runs {
+        for (slot, config) in configs.iter().enumerate() {
+            raw[slot].push(curl::curl_pages(config));
+        }
+        let mut k = 0;
+        let mut add = |label: String, (bytes, peak, secs, cpu): Ran| {
+            if rows.len() <= k {
+                rows.push((label, bytes, Vec::new(), Vec::new(), Vec::new()));
             }
-            let mut k = 0;
-            let mut add = |label: String, (bytes, peak, secs, cpu): Ran| {
-                if rows.len() <= k {
-                    rows.push((label, bytes, Vec::new(), Vec::new(), Vec::new()));
-                }
-                rows[k].2.push(peak / MB);
-                rows[k].3.push(secs);
-                rows[k].4.push(cpu);
-                k += 1;
-            };
-            for &(command, format) in RUNS {
-                let label = format!("{command} {format}");
-                if chosen(&label) {
-                    add(label, export(&server, command, format));
-                }
-            }
-            if only.is_empty() {
-                add(
-                    "snapshot save".into(),
-                    run(&server, &["snapshot", "save", "-o", &path]),
-                );
-                add(
-                    "diff (live)".into(),
-                    run(&server, &["diff", &path, "--format", "ndjson"]),
-                );
-                add(
-                    "snapshot show".into(),
-                    run(&server, &["snapshot", "show", &path]),
-                );
-                add(
-                    "diff (snapshots)".into(),
-                    run(&server, &["diff", &path, &path, "--format", "ndjson"]),
-                );
-                add("offline open".into(), run(&server, &["--snapshot", &path]));
+            rows[k].2.push(peak / MB);
+            rows[k].3.push(secs);
+            rows[k].4.push(cpu);
+            k += 1;
+        };
+        for &(command, format) in RUNS {
+            let label = format!("{command} {format}");
+            if asked.chosen(&label) {
+                add(label, export(server, command, format));
             }
         }
-        for (slot, label) in ["raw issues (curl)", "raw report (curl)"]
-            .into_iter()
-            .enumerate()
+        if asked.only.is_empty() {
+            add(
+                "snapshot save".into(),
+                run(server, &["snapshot", "save", "-o", path]),
+            );
+            add(
+                "diff (live)".into(),
+                run(server, &["diff", path, "--format", "ndjson"]),
+            );
+            add(
+                "snapshot show".into(),
+                run(server, &["snapshot", "show", path]),
+            );
+            add(
+                "diff (snapshots)".into(),
+                run(server, &["diff", path, path, "--format", "ndjson"]),
+            );
+            add("offline open".into(), run(server, &["--snapshot", path]));
+        }
+    }
+    (rows, raw)
+}
+
+/// The table: the raw transfers, then each run against its raw transfer.
+fn print_rows(rows: &mut [Row], raw: &Raw) {
+    for (slot, label) in ["raw issues (curl)", "raw report (curl)"]
+        .into_iter()
+        .enumerate()
+    {
+        println!(
+            "  {label:<18} {:>10} {:>24} {:>24}",
+            "",
+            "",
+            spread(&mut raw[slot].clone(), 1)
+        );
+    }
+    for (label, bytes, peaks, secs, cpu) in rows {
+        let base = if label.starts_with("report") {
+            &raw[1]
+        } else {
+            &raw[0]
+        };
+        let ratio = if label.starts_with("snapshot")
+            || label.starts_with("diff")
+            || label.starts_with("offline")
         {
-            println!(
-                "  {label:<18} {:>10} {:>24} {:>24}",
-                "",
-                "",
-                spread(&mut raw[slot].clone(), 1)
-            );
-        }
-        for (label, bytes, peaks, secs, cpu) in &mut rows {
-            let base = if label.starts_with("report") {
-                &raw[1]
-            } else {
-                &raw[0]
-            };
-            let ratio = if label.starts_with("snapshot")
-                || label.starts_with("diff")
-                || label.starts_with("offline")
-            {
-                String::new()
-            } else {
-                format!("{:.2}", median(secs) / median(base))
-            };
-            println!(
-                "  {label:<18} {:>10.1} {:>24} {:>24} {ratio:>10} {:>20}",
-                *bytes as f64 / MB,
-                spread(peaks, 1),
-                spread(secs, 1),
-                spread(cpu, 1),
-            );
-        }
-        let file = std::fs::metadata(&snapshot).map_or(0, |m| m.len());
-        println!("  (snapshot file {:.1} MB)", file as f64 / MB);
-        let _ = std::fs::remove_file(&snapshot);
-        for path in configs {
-            let _ = std::fs::remove_file(path);
-        }
+            String::new()
+        } else {
+            format!("{:.2}", median(secs) / median(base))
+        };
+        println!(
+            "  {label:<18} {:>10.1} {:>24} {:>24} {ratio:>10} {:>20}",
+            *bytes as f64 / MB,
+            spread(peaks, 1),
+            spread(secs, 1),
+            spread(cpu, 1),
+        );
     }
 }
 

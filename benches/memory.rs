@@ -100,6 +100,46 @@ fn main() {
     let baseline = rss();
     let heap_before = heap();
 
+    let Loaded {
+        served,
+        json_bytes,
+        pages,
+    } = load_every_page(&mut app, &st);
+    terminal
+        .draw(|f| findings_tui::app::view::draw(f, &app))
+        .expect("a frame");
+    let loaded = app.issues().list.items.len();
+    assert_eq!(loaded, served, "every finding listed of {n} loaded");
+    let after = rss();
+    let heap_after = heap();
+    let peak = status_bytes("VmHWM:").unwrap_or(0);
+    report(
+        &app,
+        &Measured {
+            loaded,
+            pages,
+            json_bytes,
+            start,
+            baseline,
+            after,
+            peak,
+            heap_before,
+            heap_after,
+        },
+    );
+}
+
+/// What loading every page gave: findings the server listed, bytes of
+/// JSON received, pages.
+struct Loaded {
+    served: usize,
+    json_bytes: usize,
+    pages: usize,
+}
+
+/// Loads the Issues pane page by page, as the worker would hand the pages
+/// over, until the server has no more.
+fn load_every_page(app: &mut App, st: &DemoState) -> Loaded {
     let mut effects = app.start();
     let mut cursor = None;
     // What the server lists: archived projects' findings are left out.
@@ -148,14 +188,41 @@ fn main() {
             KeyModifiers::NONE,
         ))));
     }
-    terminal
-        .draw(|f| findings_tui::app::view::draw(f, &app))
-        .expect("a frame");
-    let loaded = app.issues().list.items.len();
-    assert_eq!(loaded, served, "every finding listed of {n} loaded");
-    let after = rss();
-    let heap_after = heap();
-    let peak = status_bytes("VmHWM:").unwrap_or(0);
+    Loaded {
+        served,
+        json_bytes,
+        pages,
+    }
+}
+
+/// The figures measured around the load: findings loaded, pages, JSON
+/// bytes, resident bytes (at the start, before and after loading, the
+/// peak) and the heap's (bytes, blocks) before and after.
+struct Measured {
+    loaded: usize,
+    pages: usize,
+    json_bytes: usize,
+    start: u64,
+    baseline: u64,
+    after: u64,
+    peak: u64,
+    heap_before: (usize, usize),
+    heap_after: (usize, usize),
+}
+
+/// Prints the figures and whether the targets hold.
+fn report(app: &App, m: &Measured) {
+    let Measured {
+        loaded,
+        pages,
+        json_bytes,
+        start,
+        baseline,
+        after,
+        peak,
+        heap_before,
+        heap_after,
+    } = *m;
     let held = after.saturating_sub(baseline);
     let limit = json_bytes as u64 + 30 * 1024 * 1024;
 

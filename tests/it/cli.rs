@@ -479,18 +479,20 @@ fn report_json_has_the_totals_and_every_finding() {
     assert!(v.get("cursor").is_none(), "no cursor after the last page");
 }
 
+/// `findings report ARGS`: its exit code, stdout and stderr.
+fn report_run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = findings().arg("report").args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// By project, as CSV: worst first, OPEN the sum of the severities.
 #[test]
-fn report_kinds_print_the_dashboards_reports_in_each_format() {
-    let run = |args: &[&str]| {
-        let out = findings().arg("report").args(args).output().unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
-    // By project, as CSV: worst first, OPEN the sum of the severities.
-    let (code, csv, err) = run(&["--kind", "by-project", "--format", "csv"]);
+fn report_kind_by_project_as_csv_is_worst_first_and_adds_up() {
+    let (code, csv, err) = report_run(&["--kind", "by-project", "--format", "csv"]);
     assert_eq!(code, Some(0), "{err}");
     let mut lines = csv.lines();
     assert_eq!(
@@ -508,8 +510,12 @@ fn report_kinds_print_the_dashboards_reports_in_each_format() {
         rows.windows(2).all(|w| w[0][..4] >= w[1][..4]),
         "worst first: {csv}"
     );
-    // Activity as a Markdown page: the summary, then a row per bucket.
-    let (code, md, err) = run(&[
+}
+
+/// Activity as a Markdown page: the summary, then a row per bucket.
+#[test]
+fn report_kind_activity_as_markdown_says_the_rows_added_up() {
+    let (code, md, err) = report_run(&[
         "--kind", "activity", "--since", "28d", "--bucket", "week", "--format", "markdown",
     ]);
     assert_eq!(code, Some(0), "{err}");
@@ -549,8 +555,12 @@ fn report_kinds_print_the_dashboards_reports_in_each_format() {
         4,
         "{md}"
     );
-    // --period SPAN is --since SPAN, said as the period covered.
-    let (code, by_period, err) = run(&[
+}
+
+/// --period SPAN is --since SPAN, said as the period covered.
+#[test]
+fn report_kind_activity_by_period_starts_on_a_monday_and_is_reproducible() {
+    let (code, by_period, err) = report_run(&[
         "--kind", "activity", "--period", "28d", "--bucket", "week", "--format", "markdown",
     ]);
     assert_eq!(code, Some(0), "{err}");
@@ -562,22 +572,30 @@ fn report_kinds_print_the_dashboards_reports_in_each_format() {
         .unwrap_or_else(|| panic!("{by_period}"));
     let day = chrono::NaiveDate::parse_from_str(first[2..12].trim(), "%Y-%m-%d").unwrap();
     assert_eq!(day.weekday(), chrono::Weekday::Mon, "{by_period}");
-    let (_, again, _) = run(&[
+    let (_, again, _) = report_run(&[
         "--kind", "activity", "--period", "28d", "--bucket", "week", "--format", "markdown",
     ]);
     assert_eq!(again, by_period, "reproducible");
-    // "All time" has no period before it: no comparison.
-    let (_, all, _) = run(&["--kind", "activity", "--format", "markdown"]);
+}
+
+/// "All time" has no period before it: no comparison.
+#[test]
+fn report_kind_all_time_has_no_comparison_and_json_is_the_answer() {
+    let (_, all, _) = report_run(&["--kind", "activity", "--format", "markdown"]);
     assert!(all.starts_with("The rows added up: opened "), "{all}");
     // JSON is the answer as the service gives it.
-    let (_, json, _) = run(&["--kind", "open-age", "--format", "json"]);
+    let (_, json, _) = report_run(&["--kind", "open-age", "--format", "json"]);
     let v: Value = serde_json::from_str(&json).unwrap();
     assert!(
         v["buckets"].as_array().is_some_and(|b| !b.is_empty()),
         "{json}"
     );
-    // A typo, a format that does not fit, a findings' field selection: exit
-    // 2, said before any server starts.
+}
+
+/// A typo, a format that does not fit, a findings' field selection: exit
+/// 2, said before any server starts.
+#[test]
+fn report_kind_usage_errors_exit_2_before_any_server_starts() {
     for (args, said) in [
         (&["--kind", "actvity"][..], "unknown --kind \"actvity\""),
         (
@@ -593,7 +611,7 @@ fn report_kinds_print_the_dashboards_reports_in_each_format() {
             "for a fixed start use --since",
         ),
     ] {
-        let (code, _, err) = run(args);
+        let (code, _, err) = report_run(args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(err.contains(said), "{err}");
         assert!(

@@ -16,6 +16,14 @@ fn listed(server: &Server, args: &[&str]) -> Vec<String> {
 #[test]
 fn commas_and_repetition_are_one_list_in_every_command() {
     let server = Server::start(300);
+    issues_lists_are_one_way(&server);
+    report_lists_are_one_way(&server);
+    search_lists_are_one_way(&server);
+}
+
+/// issues: each flag given with commas lists what it lists repeated; and
+/// mixed, one given with a comma, one repeated.
+fn issues_lists_are_one_way(server: &Server) {
     let issues = ["issues", "--all", "--format", "ndjson"];
     let cases: [(&[&str], &[&str]); 4] = [
         (
@@ -51,16 +59,16 @@ fn commas_and_repetition_are_one_list_in_every_command() {
         ),
     ];
     for (commas, repeated) in cases {
-        let a = listed(&server, &[&issues[..], commas].concat());
-        let b = listed(&server, &[&issues[..], repeated].concat());
+        let a = listed(server, &[&issues[..], commas].concat());
+        let b = listed(server, &[&issues[..], repeated].concat());
         assert!(!a.is_empty(), "{commas:?} matches some");
         assert_eq!(a, b, "{commas:?} and {repeated:?}");
-        let all = listed(&server, &issues);
+        let all = listed(server, &issues);
         assert!(a.len() < all.len(), "{commas:?} narrows");
     }
     // Mixed: one given with a comma, one repeated.
     let mixed = listed(
-        &server,
+        server,
         &[
             &issues[..],
             &[
@@ -73,7 +81,7 @@ fn commas_and_repetition_are_one_list_in_every_command() {
         .concat(),
     );
     let three = listed(
-        &server,
+        server,
         &[
             &issues[..],
             &[
@@ -88,8 +96,10 @@ fn commas_and_repetition_are_one_list_in_every_command() {
         .concat(),
     );
     assert_eq!(mixed, three);
+}
 
-    // report: the total of two repositories is the sum of each.
+/// report: the total of two repositories is the sum of each.
+fn report_lists_are_one_way(server: &Server) {
     let total = |args: &[&str]| -> u64 {
         let (code, stdout, stderr) =
             server.run(&[&["report", "--format", "json", "--max", "1"][..], args].concat());
@@ -107,10 +117,12 @@ fn commas_and_repetition_are_one_list_in_every_command() {
         total(&["--severity", "critical,high"]),
         total(&["--severity", "critical", "--severity", "high"])
     );
+}
 
-    // search: workflow ids.
+/// search: workflow ids.
+fn search_lists_are_one_way(server: &Server) {
     let search = ["search", "--all", "--format", "ndjson"];
-    let every = listed(&server, &search);
+    let every = listed(server, &search);
     let workflows: Vec<String> = {
         let (_, stdout, _) = server.run(&search);
         let mut w: Vec<String> = stdout
@@ -126,9 +138,9 @@ fn commas_and_repetition_are_one_list_in_every_command() {
     };
     assert!(workflows.len() >= 3, "{workflows:?}");
     let two = format!("{},{}", workflows[0], workflows[1]);
-    let a = listed(&server, &[&search[..], &["--workflow", &two]].concat());
+    let a = listed(server, &[&search[..], &["--workflow", &two]].concat());
     let b = listed(
-        &server,
+        server,
         &[
             &search[..],
             &["--workflow", &workflows[0], "--workflow", &workflows[1]],

@@ -555,13 +555,33 @@ fn the_readme_ci_recipes_run_as_written_against_demo_serve() {
     let dir = tempfile::tempdir().unwrap();
     let all = serve.findings(dir.path());
     let week_ago = Utc::now() - Duration::days(7);
-    let severity = |f: &Value, s: &[&str]| s.contains(&f["severity"].as_str().unwrap_or(""));
-    let open = |f: &Value| f["aggregateState"] == "AGGREGATE_ISSUE_STATE_OPEN";
-    let payments = |f: &Value| f["repository"]["name"] == "acme/payments-api";
+    the_gate_recipe(&serve, dir.path(), &all, week_ago);
+    the_weekly_summary_recipe(&serve, dir.path(), &all, week_ago);
+    the_sarif_recipe(&serve, dir.path(), &all);
+}
 
-    // 1. The gate: the open criticals of the repository that became
-    // relevant this week are listed as a table, and the job fails.
-    let out = serve.sh(dir.path(), &recipe("gate"));
+/// Whether the finding's severity is one of `s`.
+fn severity_in(f: &Value, s: &[&str]) -> bool {
+    s.contains(&f["severity"].as_str().unwrap_or(""))
+}
+
+fn is_open(f: &Value) -> bool {
+    f["aggregateState"] == "AGGREGATE_ISSUE_STATE_OPEN"
+}
+
+fn in_payments(f: &Value) -> bool {
+    f["repository"]["name"] == "acme/payments-api"
+}
+
+/// The gate: the open criticals of the repository that became
+/// relevant this week are listed as a table, and the job fails.
+fn the_gate_recipe(
+    serve: &DemoServe,
+    dir: &std::path::Path,
+    all: &[Value],
+    week_ago: DateTime<Utc>,
+) {
+    let out = serve.sh(dir, &recipe("gate"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
@@ -574,17 +594,24 @@ fn the_readme_ci_recipes_run_as_written_against_demo_serve() {
     let listed: BTreeSet<String> = rows
         .map(|r| r.split_whitespace().next().unwrap().to_owned())
         .collect();
-    window(&all, week_ago, |f| {
-        payments(f) && open(f) && severity(f, &["SEVERITY_CRITICAL"])
+    window(all, week_ago, |f| {
+        in_payments(f) && is_open(f) && severity_in(f, &["SEVERITY_CRITICAL"])
     })
     .check(&listed, "gate");
     assert!(stderr.contains("matched (--exit-code 1)"), "{stderr}");
+}
 
-    // 2. The weekly summary: a heading, the week's count, the open ones
-    // as a Markdown table, critical before high.
-    let out = serve.sh(dir.path(), &recipe("weekly-summary"));
+/// The weekly summary: a heading, the week's count, the open ones
+/// as a Markdown table, critical before high.
+fn the_weekly_summary_recipe(
+    serve: &DemoServe,
+    dir: &std::path::Path,
+    all: &[Value],
+    week_ago: DateTime<Utc>,
+) {
+    let out = serve.sh(dir, &recipe("weekly-summary"));
     assert!(out.status.success(), "{out:?}");
-    let summary = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
     let mut parts = summary.lines();
     let today = Utc::now().format("%Y-%m-%d").to_string();
     assert_eq!(
@@ -598,8 +625,8 @@ fn the_readme_ci_recipes_run_as_written_against_demo_serve() {
         .unwrap()
         .parse()
         .unwrap_or_else(|_| panic!("{summary}"));
-    let this_week = window(&all, week_ago, |f| {
-        severity(f, &["SEVERITY_CRITICAL", "SEVERITY_HIGH"])
+    let this_week = window(all, week_ago, |f| {
+        severity_in(f, &["SEVERITY_CRITICAL", "SEVERITY_HIGH"])
     });
     assert!(
         count >= this_week.sure.len() && count <= this_week.sure.len() + this_week.maybe.len(),
@@ -620,8 +647,8 @@ fn the_readme_ci_recipes_run_as_written_against_demo_serve() {
     };
     let rows: Vec<Vec<String>> = table[2..].iter().map(|r| cells(r)).collect();
     let ids: BTreeSet<String> = rows.iter().map(|r| r[0].clone()).collect();
-    window(&all, week_ago, |f| {
-        open(f) && severity(f, &["SEVERITY_CRITICAL", "SEVERITY_HIGH"])
+    window(all, week_ago, |f| {
+        is_open(f) && severity_in(f, &["SEVERITY_CRITICAL", "SEVERITY_HIGH"])
     })
     .check(&ids, "summary");
     let severities: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
@@ -631,13 +658,15 @@ fn the_readme_ci_recipes_run_as_written_against_demo_serve() {
         severities[first_high..].iter().all(|s| *s == "high"),
         "{severities:?}"
     );
+}
 
-    // 3. SARIF: one log whose results are the repository's open findings.
-    let out = serve.sh(dir.path(), &recipe("sarif"));
+/// SARIF: one log whose results are the repository's open findings.
+fn the_sarif_recipe(serve: &DemoServe, dir: &std::path::Path, all: &[Value]) {
+    let out = serve.sh(dir, &recipe("sarif"));
     assert!(out.status.success(), "{out:?}");
     assert!(out.stdout.is_empty(), "the log goes to the file");
     let sarif: Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("findings.sarif")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(dir.join("findings.sarif")).unwrap()).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     let got: BTreeSet<String> = results
@@ -646,7 +675,7 @@ fn the_readme_ci_recipes_run_as_written_against_demo_serve() {
         .collect();
     let expected: BTreeSet<String> = all
         .iter()
-        .filter(|f| payments(f) && open(f))
+        .filter(|f| in_payments(f) && is_open(f))
         .map(|f| f["id"].as_str().unwrap().to_owned())
         .collect();
     assert!(!expected.is_empty());
@@ -657,7 +686,7 @@ fn the_readme_ci_recipes_run_as_written_against_demo_serve() {
             .all(|r| r["ruleId"].is_string() && r["level"].is_string())
     );
     // No temporary file is left beside it.
-    let names: Vec<String> = std::fs::read_dir(dir.path())
+    let names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();

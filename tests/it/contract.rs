@@ -3691,9 +3691,8 @@ async fn scm_body_ids_must_match_the_path() {
 
 // ================================================================ 8. cursor
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cursor_replayed_with_another_query_is_400() {
-    let env = Env::start().await;
+/// The SAST listing's request and its first page of 10, which has a cursor.
+async fn first_sast_page(env: &Env) -> (ListIssuesRequest, ListIssuesResponse, String) {
     let req = ListIssuesRequest {
         issue_types: vec![IssueType::Sast],
         ..Default::default()
@@ -3707,8 +3706,14 @@ async fn cursor_replayed_with_another_query_is_400() {
         .await
         .expect("first page");
     let cursor = first.cursor.clone().expect("a cursor");
+    (req, first, cursor)
+}
 
-    // The same query continues.
+/// The same query continues where the last page ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cursor_continues_the_same_query() {
+    let env = Env::start().await;
+    let (req, first, cursor) = first_sast_page(&env).await;
     let second = env
         .client
         .list_issues(&ListIssuesRequest {
@@ -3739,7 +3744,12 @@ async fn cursor_replayed_with_another_query_is_400() {
         ids(&twenty),
         "pages continue where the last one ended"
     );
+}
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cursor_replayed_with_another_query_is_400() {
+    let env = Env::start().await;
+    let (req, _, cursor) = first_sast_page(&env).await;
     let other_filter = ListIssuesRequest {
         cursor: Some(cursor.clone()),
         issue_types: vec![IssueType::Sca],
@@ -3773,8 +3783,11 @@ async fn cursor_replayed_with_another_query_is_400() {
         .await
         .expect_err("list cursor in report");
     assert!(matches!(e, ApiError::BadRequest(_)), "{e:?}");
+}
 
-    // Search and report cursors are bound to their query as well.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_and_report_cursors_are_bound_to_their_query() {
+    let env = Env::start().await;
     let s = env
         .client
         .search_issues(&SearchIssuesRequest {

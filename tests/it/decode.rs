@@ -170,258 +170,261 @@ fn first_issue(r: &ListIssuesResponse) -> &Issue {
 // 1. list_issues_full.json: every field of the Issue table
 // ---------------------------------------------------------------------------
 
+/// Every field the spec lists, by object: (JSON pointer under
+/// `issues[0].issue`, the keys that object must hold, none null).
+const SPEC_FIELDS: &[(&str, &[&str])] = &[
+    (
+        "",
+        &[
+            "id",
+            "createdAt",
+            "ref",
+            "syntacticId",
+            "matchBasedId",
+            "ruleId",
+            "status",
+            "repository",
+            "firstSeenScan",
+            "lastSeenScan",
+            "triageState",
+            "triageReason",
+            "relevantSince",
+            "aggregateState",
+            "note",
+            "externalTicket",
+            "vulnGroupKey",
+            "isBlocking",
+            "autotriage",
+            "aiTags",
+            "lineOfCodeUrl",
+            "codeSnippet",
+            "dataflowTrace",
+            "commitUrl",
+            "refUrl",
+            "activityHistory",
+            "relatedIssues",
+            "remediation",
+            "filePath",
+            "line",
+            "endLine",
+            "column",
+            "endColumn",
+            "severity",
+            "message",
+            "rulePath",
+            "confidence",
+            "ruleUrl",
+            "ruleReferences",
+            "ruleOrigin",
+            "ruleHashId",
+            "ruleCweNames",
+            "ruleOwaspNames",
+            "ruleset",
+            "policySlug",
+            "category",
+            "subcategories",
+            "ruleSupersededBy",
+            "issueType",
+            "issueParentId",
+            "ticketAttempts",
+            "sastAttributes",
+            "scaAttributes",
+            "secretsAttributes",
+            "codeowners",
+            "codeSnippets",
+            "ruleExplanation",
+            "ruleDisplayName",
+            "clickToFixPrUrl",
+            "clickToFixPrId",
+            "clickToFixCommitMsg",
+            "aiImpact",
+            "aiExploitConditions",
+            "exceptionRequest",
+            "triagePermission",
+            "isArchived",
+            "firstDetectedAt",
+        ],
+    ),
+    ("/repository", &["name", "id", "type", "primaryRef"]),
+    ("/repository/primaryRef", &["id", "ref"]),
+    ("/firstSeenScan", &["id", "meta"]),
+    ("/lastSeenScan", &["id", "meta"]),
+    (
+        "/externalTicket",
+        &["url", "externalSlug", "id", "linkedIssueIds"],
+    ),
+    (
+        "/autotriage",
+        &[
+            "id",
+            "issueId",
+            "verdict",
+            "reason",
+            "feedback",
+            "matchBasedId",
+            "memoryIdsReferenced",
+            "memoryIdsRendered",
+        ],
+    ),
+    ("/autotriage/feedback", &["autotriageId", "rating", "note"]),
+    ("/aiTags", &["id", "path", "tags", "sensitivity"]),
+    (
+        "/dataflowTrace",
+        &["taintSource", "intermediateVars", "taintSink"],
+    ),
+    (
+        "/dataflowTrace/taintSource/0",
+        &["path", "start", "end", "locationUrl"],
+    ),
+    (
+        "/dataflowTrace/taintSource/0/start",
+        &["line", "col", "offset"],
+    ),
+    (
+        "/dataflowTrace/taintSource/0/end",
+        &["line", "col", "offset"],
+    ),
+    (
+        "/activityHistory/1",
+        &[
+            "date",
+            "title",
+            "triageReason",
+            "note",
+            "actor",
+            "historyType",
+            "exceptionRequestDetails",
+        ],
+    ),
+    (
+        "/activityHistory/1/exceptionRequestDetails",
+        &["actionSource"],
+    ),
+    (
+        "/relatedIssues/0",
+        &["id", "ref", "pullRequestId", "aggregateState", "createdAt"],
+    ),
+    (
+        "/remediation",
+        &["issueId", "matchBasedId", "autofix", "guidance"],
+    ),
+    (
+        "/remediation/autofix",
+        &["id", "fixCode", "fixDiff", "explanation", "url"],
+    ),
+    (
+        "/remediation/guidance",
+        &["id", "summary", "guidanceText", "memoryIdsUsed"],
+    ),
+    ("/ruleSupersededBy/0", &["product", "rulePath"]),
+    ("/ticketAttempts/0", &["attemptedAt", "responseMessage"]),
+    (
+        "/scaAttributes",
+        &[
+            "severity",
+            "vulnDatabaseIdentifier",
+            "reachability",
+            "reachableCondition",
+            "cwes",
+            "foundDependency",
+            "fixRecommendations",
+            "bestFix",
+            "epssScore",
+            "rulePublishDate",
+            "scaRuleKind",
+            "scaMatchInfo",
+            "introducedBy",
+        ],
+    ),
+    (
+        "/scaAttributes/foundDependency",
+        &[
+            "package",
+            "version",
+            "transitivity",
+            "lockfileLineUrl",
+            "filePath",
+            "ecosystem",
+            "manifestFilePath",
+        ],
+    ),
+    ("/scaAttributes/bestFix", &["package", "version"]),
+    (
+        "/scaAttributes/fixRecommendations/0",
+        &["package", "version"],
+    ),
+    ("/scaAttributes/introducedBy/0", &["package", "version"]),
+    (
+        "/scaAttributes/epssScore",
+        &["score", "percentile", "updatedAt", "categorization"],
+    ),
+    (
+        "/scaAttributes/scaMatchInfo",
+        &["matchKind", "analyzedPackages", "transitiveMatches"],
+    ),
+    (
+        "/scaAttributes/scaMatchInfo/analyzedPackages/0",
+        &[
+            "package",
+            "version",
+            "transitivity",
+            "lockfileLineUrl",
+            "filePath",
+            "ecosystem",
+            "manifestFilePath",
+        ],
+    ),
+    (
+        "/scaAttributes/scaMatchInfo/transitiveMatches/0",
+        &["dependency", "path", "line"],
+    ),
+    (
+        "/secretsAttributes",
+        &["validationState", "secretType", "historicalInfo"],
+    ),
+    (
+        "/secretsAttributes/historicalInfo",
+        &["gitCommit", "gitCommitTimestamp", "gitBlob"],
+    ),
+    ("/codeowners/0", &["id", "name", "isTeam", "members"]),
+    (
+        "/codeowners/0/members/0",
+        &["id", "name", "isTeam", "members"],
+    ),
+    (
+        "/codeowners/0/members/0/members/0",
+        &["id", "name", "isTeam"],
+    ),
+    ("/codeSnippets/0", &["path", "content"]),
+    ("/ruleExplanation", &["id", "summary", "explanation"]),
+    ("/aiExploitConditions/0", &["description", "confirmed"]),
+    (
+        "/exceptionRequest",
+        &[
+            "exceptionState",
+            "requesterLogin",
+            "requesterName",
+            "requesterNote",
+            "requesterTriageReason",
+            "requesterActionSource",
+            "reviewerLogin",
+            "reviewerName",
+            "requestId",
+            "reviewId",
+            "issueId",
+            "createdAt",
+            "reviewedAt",
+        ],
+    ),
+];
+
 /// The fixture itself must populate every field the spec lists, so that the
 /// tests below really cover every field (guards against the fixture rotting).
 #[test]
 fn full_fixture_populates_every_spec_field() {
     let v = fixture_value("list_issues_full.json");
     let issue = &v["issues"][0]["issue"];
-    let table: &[(&str, &[&str])] = &[
-        (
-            "",
-            &[
-                "id",
-                "createdAt",
-                "ref",
-                "syntacticId",
-                "matchBasedId",
-                "ruleId",
-                "status",
-                "repository",
-                "firstSeenScan",
-                "lastSeenScan",
-                "triageState",
-                "triageReason",
-                "relevantSince",
-                "aggregateState",
-                "note",
-                "externalTicket",
-                "vulnGroupKey",
-                "isBlocking",
-                "autotriage",
-                "aiTags",
-                "lineOfCodeUrl",
-                "codeSnippet",
-                "dataflowTrace",
-                "commitUrl",
-                "refUrl",
-                "activityHistory",
-                "relatedIssues",
-                "remediation",
-                "filePath",
-                "line",
-                "endLine",
-                "column",
-                "endColumn",
-                "severity",
-                "message",
-                "rulePath",
-                "confidence",
-                "ruleUrl",
-                "ruleReferences",
-                "ruleOrigin",
-                "ruleHashId",
-                "ruleCweNames",
-                "ruleOwaspNames",
-                "ruleset",
-                "policySlug",
-                "category",
-                "subcategories",
-                "ruleSupersededBy",
-                "issueType",
-                "issueParentId",
-                "ticketAttempts",
-                "sastAttributes",
-                "scaAttributes",
-                "secretsAttributes",
-                "codeowners",
-                "codeSnippets",
-                "ruleExplanation",
-                "ruleDisplayName",
-                "clickToFixPrUrl",
-                "clickToFixPrId",
-                "clickToFixCommitMsg",
-                "aiImpact",
-                "aiExploitConditions",
-                "exceptionRequest",
-                "triagePermission",
-                "isArchived",
-                "firstDetectedAt",
-            ],
-        ),
-        ("/repository", &["name", "id", "type", "primaryRef"]),
-        ("/repository/primaryRef", &["id", "ref"]),
-        ("/firstSeenScan", &["id", "meta"]),
-        ("/lastSeenScan", &["id", "meta"]),
-        (
-            "/externalTicket",
-            &["url", "externalSlug", "id", "linkedIssueIds"],
-        ),
-        (
-            "/autotriage",
-            &[
-                "id",
-                "issueId",
-                "verdict",
-                "reason",
-                "feedback",
-                "matchBasedId",
-                "memoryIdsReferenced",
-                "memoryIdsRendered",
-            ],
-        ),
-        ("/autotriage/feedback", &["autotriageId", "rating", "note"]),
-        ("/aiTags", &["id", "path", "tags", "sensitivity"]),
-        (
-            "/dataflowTrace",
-            &["taintSource", "intermediateVars", "taintSink"],
-        ),
-        (
-            "/dataflowTrace/taintSource/0",
-            &["path", "start", "end", "locationUrl"],
-        ),
-        (
-            "/dataflowTrace/taintSource/0/start",
-            &["line", "col", "offset"],
-        ),
-        (
-            "/dataflowTrace/taintSource/0/end",
-            &["line", "col", "offset"],
-        ),
-        (
-            "/activityHistory/1",
-            &[
-                "date",
-                "title",
-                "triageReason",
-                "note",
-                "actor",
-                "historyType",
-                "exceptionRequestDetails",
-            ],
-        ),
-        (
-            "/activityHistory/1/exceptionRequestDetails",
-            &["actionSource"],
-        ),
-        (
-            "/relatedIssues/0",
-            &["id", "ref", "pullRequestId", "aggregateState", "createdAt"],
-        ),
-        (
-            "/remediation",
-            &["issueId", "matchBasedId", "autofix", "guidance"],
-        ),
-        (
-            "/remediation/autofix",
-            &["id", "fixCode", "fixDiff", "explanation", "url"],
-        ),
-        (
-            "/remediation/guidance",
-            &["id", "summary", "guidanceText", "memoryIdsUsed"],
-        ),
-        ("/ruleSupersededBy/0", &["product", "rulePath"]),
-        ("/ticketAttempts/0", &["attemptedAt", "responseMessage"]),
-        (
-            "/scaAttributes",
-            &[
-                "severity",
-                "vulnDatabaseIdentifier",
-                "reachability",
-                "reachableCondition",
-                "cwes",
-                "foundDependency",
-                "fixRecommendations",
-                "bestFix",
-                "epssScore",
-                "rulePublishDate",
-                "scaRuleKind",
-                "scaMatchInfo",
-                "introducedBy",
-            ],
-        ),
-        (
-            "/scaAttributes/foundDependency",
-            &[
-                "package",
-                "version",
-                "transitivity",
-                "lockfileLineUrl",
-                "filePath",
-                "ecosystem",
-                "manifestFilePath",
-            ],
-        ),
-        ("/scaAttributes/bestFix", &["package", "version"]),
-        (
-            "/scaAttributes/fixRecommendations/0",
-            &["package", "version"],
-        ),
-        ("/scaAttributes/introducedBy/0", &["package", "version"]),
-        (
-            "/scaAttributes/epssScore",
-            &["score", "percentile", "updatedAt", "categorization"],
-        ),
-        (
-            "/scaAttributes/scaMatchInfo",
-            &["matchKind", "analyzedPackages", "transitiveMatches"],
-        ),
-        (
-            "/scaAttributes/scaMatchInfo/analyzedPackages/0",
-            &[
-                "package",
-                "version",
-                "transitivity",
-                "lockfileLineUrl",
-                "filePath",
-                "ecosystem",
-                "manifestFilePath",
-            ],
-        ),
-        (
-            "/scaAttributes/scaMatchInfo/transitiveMatches/0",
-            &["dependency", "path", "line"],
-        ),
-        (
-            "/secretsAttributes",
-            &["validationState", "secretType", "historicalInfo"],
-        ),
-        (
-            "/secretsAttributes/historicalInfo",
-            &["gitCommit", "gitCommitTimestamp", "gitBlob"],
-        ),
-        ("/codeowners/0", &["id", "name", "isTeam", "members"]),
-        (
-            "/codeowners/0/members/0",
-            &["id", "name", "isTeam", "members"],
-        ),
-        (
-            "/codeowners/0/members/0/members/0",
-            &["id", "name", "isTeam"],
-        ),
-        ("/codeSnippets/0", &["path", "content"]),
-        ("/ruleExplanation", &["id", "summary", "explanation"]),
-        ("/aiExploitConditions/0", &["description", "confirmed"]),
-        (
-            "/exceptionRequest",
-            &[
-                "exceptionState",
-                "requesterLogin",
-                "requesterName",
-                "requesterNote",
-                "requesterTriageReason",
-                "requesterActionSource",
-                "reviewerLogin",
-                "reviewerName",
-                "requestId",
-                "reviewId",
-                "issueId",
-                "createdAt",
-                "reviewedAt",
-            ],
-        ),
-    ];
-    for (pointer, keys) in table {
+    for (pointer, keys) in SPEC_FIELDS {
         let obj = issue
             .pointer(pointer)
             .and_then(Value::as_object)
@@ -1158,11 +1161,17 @@ macro_rules! assert_unknown {
     }};
 }
 
+/// The `listIssues` section of `unknown_enums.json`.
+fn unknown_list_issues() -> ListIssuesResponse {
+    let s: Sections = load("unknown_enums.json");
+    s.list_issues
+        .unwrap_or_else(|| panic!("section listIssues missing"))
+}
+
 #[test]
 fn unknown_enums_in_list_issues_are_kept() {
-    let s: Sections = load("unknown_enums.json");
-    let list = section(&s.list_issues, "listIssues");
-    let i = first_issue(list);
+    let list = unknown_list_issues();
+    let i = first_issue(&list);
     assert_unknown!(IssueStatus, i.status.as_ref(), "ISSUE_STATUS_QUARANTINED");
     assert_unknown!(Severity, i.severity.as_ref(), "SEVERITY_CATASTROPHIC");
     assert_unknown!(Confidence, i.confidence.as_ref(), "CONFIDENCE_CERTAIN");
@@ -1205,6 +1214,12 @@ fn unknown_enums_in_list_issues_are_kept() {
         i.ai_tags.as_ref().unwrap().sensitivity.as_ref(),
         "SENSITIVITY_EXTREME_SENSITIVITY"
     );
+}
+
+#[test]
+fn unknown_enums_in_list_issues_history_and_related_are_kept() {
+    let list = unknown_list_issues();
+    let i = first_issue(&list);
     let ev = &i.activity_history[0];
     assert_unknown!(
         HistoryType,
@@ -1229,6 +1244,12 @@ fn unknown_enums_in_list_issues_are_kept() {
         i.rule_superseded_by[0].product.as_ref(),
         "RULE_TYPE_IAC"
     );
+}
+
+#[test]
+fn unknown_enums_in_list_issues_sca_and_secrets_are_kept() {
+    let list = unknown_list_issues();
+    let i = first_issue(&list);
     let sca = i.sca_attributes.as_ref().unwrap();
     assert_unknown!(Severity, sca.severity.as_ref(), "SEVERITY_SEVERE");
     assert_unknown!(
@@ -1264,6 +1285,12 @@ fn unknown_enums_in_list_issues_are_kept() {
             .as_ref(),
         "VALIDATION_STATE_RATE_LIMITED"
     );
+}
+
+#[test]
+fn unknown_enums_in_list_issues_exception_request_are_kept() {
+    let list = unknown_list_issues();
+    let i = first_issue(&list);
     let ex = i.exception_request.as_ref().unwrap();
     assert_unknown!(
         ExceptionState,
@@ -1279,8 +1306,12 @@ fn unknown_enums_in_list_issues_are_kept() {
         ex.requester_action_source.as_deref(),
         Some("ACTION_SOURCE_API")
     );
+}
 
-    // The protobuf numeric form of an enum is kept as its decimal text.
+/// The protobuf numeric form of an enum is kept as its decimal text.
+#[test]
+fn numeric_enum_in_list_issues_is_kept_as_text() {
+    let list = unknown_list_issues();
     let numeric = list.issues[1].issue.as_ref().unwrap();
     assert_unknown!(Severity, numeric.severity.as_ref(), "7");
     assert_eq!(numeric.severity.as_ref().unwrap().rank(), 5);
@@ -1445,8 +1476,13 @@ fn nulls_decode_as_absent_or_empty() {
             ..IssueItem::default()
         }
     );
+}
 
-    // Every field of every nested object null.
+/// Every field of every nested object null: each object is its empty value.
+#[test]
+fn nulls_in_nested_objects_decode_as_empty() {
+    let s: Sections = load("nulls.json");
+    let list = section(&s.list_issues, "listIssues");
     let i = list.issues[1].issue.as_ref().unwrap();
     assert_eq!(i.id(), "4002");
     assert_eq!(
@@ -1523,7 +1559,11 @@ fn nulls_decode_as_absent_or_empty() {
         list.issues[1].all_review_comments,
         vec![ReviewComment::default()]
     );
+}
 
+#[test]
+fn nulls_in_the_other_sections_decode_as_absent_or_empty() {
+    let s: Sections = load("nulls.json");
     assert_eq!(
         section(&s.list_issues_no_items, "listIssuesNoItems"),
         &ListIssuesResponse::default()

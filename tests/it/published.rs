@@ -10,6 +10,7 @@
 //! items keep their own `enum`.
 
 use boon::{Compiler, SchemaIndex, Schemas};
+use findings_client::Client;
 use findings_demo::tap::Exchange;
 use serde_json::Value;
 use std::sync::{Mutex, OnceLock};
@@ -308,12 +309,43 @@ fn routes_map_to_published_operations_whatever_the_parameter_names() {
     );
 }
 
+/// Every operation the client uses, by its published operation id.
+const CLIENT_OPERATIONS: &[&str] = &[
+    "DeploymentService_GetDeploymentByToken",
+    "IssuesService_ListIssues",
+    "IssuesService_GetIssue",
+    "IssuesService_ListIssueGroups",
+    "IssuesService_GetIssueFilters",
+    "IssuesService_GetIssueCounts",
+    "PublicIssuesService_SearchIssues",
+    "ReportsService_GetReportFindings",
+    "ScmService_ListScmConfig",
+    "ScmService_PatchScmConfig",
+    "IssuesService_BulkUpdateIssues",
+    "PublicIssuesService_TriageIssue",
+    "PublicIssuesService_CountIssues",
+    "ReportsService_GetFindingsActivityReport",
+    "ReportsService_GetFindingsByProjectAndSeverityReport",
+    "ReportsService_GetBacklogByRuleReport",
+    "ReportsService_GetBacklogBySeverityReport",
+    "ReportsService_GetMedianOpenAgeBySeverityReport",
+    "DeploymentService_GetDeploymentAuthorizedActions",
+    "ExternalTicketingService_GetTicketingInstances",
+    "ExternalTicketingService_CreateTickets",
+    "ExternalTicketingService_LinkTicket",
+    "ExternalTicketingService_UnlinkTicket",
+    "AutofixService_CreateAutofix",
+    "AiFixJobsService_CreateFixJob",
+    "AutotriageFeedbackService_PostAutotriageFeedback",
+    "MemoriesService_CreateMemoryFromTriage",
+    "MemoriesService_FindRelevantIssues",
+];
+
 /// Every operation the app uses goes through the check: each is called
 /// once by the client and must have been seen and found as published.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
-    use findings_client::{Client, ClientConfig, Token};
-    use findings_model::*;
+    use findings_client::{ClientConfig, Token};
     let server = Watched::new(crate::common::demo(50).await);
     let unscoped = Client::for_token(ClientConfig::new(
         server.url(),
@@ -322,6 +354,21 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
     ))
     .expect("a client");
     let (client, _) = unscoped.discover_deployment().await.expect("discovery");
+    let id = call_the_listings(&client).await;
+    call_the_writes(&client, &id).await;
+    call_the_counts_and_reports(&client).await;
+    call_the_actions(&client, &id).await;
+    let called = CALLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for op in CLIENT_OPERATIONS {
+        assert!(called.contains(*op), "{op} was not seen: {called:?}");
+    }
+    drop(server);
+}
+
+/// Lists, gets, groups, searches and reports findings; returns a
+/// finding's id.
+async fn call_the_listings(client: &Client) -> String {
+    use findings_model::*;
     let page = client
         .list_issues(&ListIssuesRequest::default())
         .await
@@ -350,6 +397,12 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .report_findings(&ReportRequest::default())
         .await
         .expect("report");
+    id
+}
+
+/// Updates an SCM config, triages a finding and an agentic issue.
+async fn call_the_writes(client: &Client, id: &str) {
+    use findings_model::*;
     let configs = client
         .list_scm_configs(&ListScmConfigsRequest::default())
         .await
@@ -365,7 +418,7 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .expect("scm update");
     let answer = client
         .update_findings(&UpdateFindingsRequest::for_ids(
-            vec![id.clone()],
+            vec![id.to_owned()],
             UpdateFindingParams {
                 triage_state: Some(TriageState::Ignored),
                 triage_reason: Some(TriageReason::Duplicate),
@@ -393,6 +446,11 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         )
         .await
         .expect("agentic triage");
+}
+
+/// The filter values, the counts and the dashboard reports.
+async fn call_the_counts_and_reports(client: &Client) {
+    use findings_model::*;
     client
         .issue_filters(&IssueFiltersRequest::default())
         .await
@@ -417,7 +475,11 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .median_open_age_report(&report)
         .await
         .expect("median open age");
-    // The actions on findings.
+}
+
+/// The actions on findings: tickets, fixes, feedback, memories.
+async fn call_the_actions(client: &Client, id: &str) {
+    use findings_model::*;
     client
         .authorized_actions()
         .await
@@ -429,7 +491,7 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .instances[0]
         .id
         .expect("an instance id");
-    let ids = vec![id.clone()];
+    let ids = vec![id.to_owned()];
     client
         .create_tickets(instance, &CreateTicketsRequest::for_ids(ids.clone(), true))
         .await
@@ -448,8 +510,8 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .unlink_ticket(instance, &UnlinkTicketRequest { issue_ids: ids })
         .await
         .expect("unlink ticket");
-    client.create_autofix(&id).await.expect("autofix");
-    client.create_fix_job(&id).await.expect("fix job");
+    client.create_autofix(id).await.expect("autofix");
+    client.create_fix_job(id).await.expect("fix job");
     client
         .post_autotriage_feedback(&AutotriageFeedback::new(
             &format!("at-{id}"),
@@ -462,7 +524,7 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .create_memory_from_triage(&CreateMemoryFromTriageRequest {
             note: Some("fixtures".into()),
             filter: Some(ListIssuesFilter {
-                ids: vec![id.clone()],
+                ids: vec![id.to_owned()],
                 ..Default::default()
             }),
             ..Default::default()
@@ -473,38 +535,4 @@ async fn every_operation_the_client_uses_is_checked_against_the_schemas() {
         .find_relevant_issues(&FindRelevantIssuesRequest::default())
         .await
         .expect("relevant issues");
-    let called = CALLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    for op in [
-        "DeploymentService_GetDeploymentByToken",
-        "IssuesService_ListIssues",
-        "IssuesService_GetIssue",
-        "IssuesService_ListIssueGroups",
-        "IssuesService_GetIssueFilters",
-        "IssuesService_GetIssueCounts",
-        "PublicIssuesService_SearchIssues",
-        "ReportsService_GetReportFindings",
-        "ScmService_ListScmConfig",
-        "ScmService_PatchScmConfig",
-        "IssuesService_BulkUpdateIssues",
-        "PublicIssuesService_TriageIssue",
-        "PublicIssuesService_CountIssues",
-        "ReportsService_GetFindingsActivityReport",
-        "ReportsService_GetFindingsByProjectAndSeverityReport",
-        "ReportsService_GetBacklogByRuleReport",
-        "ReportsService_GetBacklogBySeverityReport",
-        "ReportsService_GetMedianOpenAgeBySeverityReport",
-        "DeploymentService_GetDeploymentAuthorizedActions",
-        "ExternalTicketingService_GetTicketingInstances",
-        "ExternalTicketingService_CreateTickets",
-        "ExternalTicketingService_LinkTicket",
-        "ExternalTicketingService_UnlinkTicket",
-        "AutofixService_CreateAutofix",
-        "AiFixJobsService_CreateFixJob",
-        "AutotriageFeedbackService_PostAutotriageFeedback",
-        "MemoriesService_CreateMemoryFromTriage",
-        "MemoriesService_FindRelevantIssues",
-    ] {
-        assert!(called.contains(op), "{op} was not seen: {called:?}");
-    }
-    drop(server);
 }

@@ -180,6 +180,34 @@ fn hostile_text_never_reaches_the_terminal_raw() {
         findings: 60,
         ..Default::default()
     });
+    let issues = poisoned_findings(&st);
+    let mut s = Screen::new();
+    check_issues_and_details(&mut s, &issues);
+    // Local filter input with hostile paste-like input is typed text, shown safely.
+    s.key(KeyCode::Char('/'));
+    for c in "\u{1b}]0;x".chars() {
+        s.key(KeyCode::Char(c));
+    }
+    s.check("local filter input");
+    s.key(KeyCode::Esc);
+
+    check_report_and_agentic(&mut s, &st, &issues);
+    check_scm(&mut s, &st);
+    // An error whose body is hostile: the popup and the status line.
+    let effects = s.key(KeyCode::Char('2'));
+    let effects = if sent(&effects).is_empty() {
+        s.key(KeyCode::Char('r'))
+    } else {
+        effects
+    };
+    let (id, _) = sent(&effects)[0].clone();
+    let err = ApiError::from_status(500, HOSTILE.as_bytes(), None);
+    s.reply(id, Err(err));
+    s.check("error popup");
+}
+
+/// A code, an SCA and a secrets finding with every part, all poisoned.
+fn poisoned_findings(st: &DemoState) -> Vec<Issue> {
     let all = Parts {
         remediation: true,
         activity_history: true,
@@ -187,7 +215,6 @@ fn hostile_text_never_reaches_the_terminal_raw() {
         first_detected_at: true,
         single_issue: true,
     };
-    // A code, an SCA and a secrets finding with every part, all poisoned.
     let mut issues = Vec::new();
     for kind in [IssueType::Sast, IssueType::Sca, IssueType::Secrets] {
         let i = (0..60)
@@ -195,6 +222,11 @@ fn hostile_text_never_reaches_the_terminal_raw() {
             .unwrap();
         issues.push(poisoned(&st.dataset.issue(i, all)));
     }
+    issues
+}
+
+/// The Issues pane listing `issues`, and each one's detail, every tab.
+fn check_issues_and_details(s: &mut Screen, issues: &[Issue]) {
     let items: Vec<IssueItem> = issues
         .iter()
         .map(|i| IssueItem {
@@ -203,7 +235,6 @@ fn hostile_text_never_reaches_the_terminal_raw() {
         })
         .collect();
 
-    let mut s = Screen::new();
     let first = sent(&s.app.start());
     let page = ListIssuesResponse {
         issues: items.clone(),
@@ -236,20 +267,16 @@ fn hostile_text_never_reaches_the_terminal_raw() {
         }
         s.key(KeyCode::Esc);
     }
+}
 
-    // Local filter input with hostile paste-like input is typed text, shown safely.
-    s.key(KeyCode::Char('/'));
-    for c in "\u{1b}]0;x".chars() {
-        s.key(KeyCode::Char(c));
-    }
-    s.check("local filter input");
-    s.key(KeyCode::Esc);
-
+/// The Report pane with hostile findings and totals; the Agentic pane and
+/// its detail.
+fn check_report_and_agentic(s: &mut Screen, st: &DemoState, issues: &[Issue]) {
     // Report pane with hostile findings and totals.
     let effects = s.key(KeyCode::Char('1'));
     let (id, _) = sent(&effects)[0].clone();
     let report = ReportResponse {
-        findings: issues.clone(),
+        findings: issues.to_vec(),
         cursor: None,
         total: Some(3),
         total_code: Some(1),
@@ -281,9 +308,11 @@ fn hostile_text_never_reaches_the_terminal_raw() {
     s.key(KeyCode::Enter);
     s.check("agentic detail");
     s.key(KeyCode::Esc);
+}
 
-    // SCM: hostile configs listed, their values in the form, and a
-    // hostile returned config.
+/// SCM: hostile configs listed, their values in the form, and a
+/// hostile returned config.
+fn check_scm(s: &mut Screen, st: &DemoState) {
     let effects = s.key(KeyCode::Char('4'));
     let (id, _) = sent(&effects)[0].clone();
     let configs: Vec<ScmConfig> = st.dataset.scm_configs.iter().map(poisoned).collect();
@@ -319,16 +348,4 @@ fn hostile_text_never_reaches_the_terminal_raw() {
         })),
     );
     s.check("scm returned config");
-
-    // An error whose body is hostile: the popup and the status line.
-    let effects = s.key(KeyCode::Char('2'));
-    let effects = if sent(&effects).is_empty() {
-        s.key(KeyCode::Char('r'))
-    } else {
-        effects
-    };
-    let (id, _) = sent(&effects)[0].clone();
-    let err = ApiError::from_status(500, HOSTILE.as_bytes(), None);
-    s.reply(id, Err(err));
-    s.check("error popup");
 }

@@ -134,55 +134,9 @@ pub async fn run(
         }
     };
     let new_saved_at = match (&args.new, client) {
-        (Some(new), _) => {
-            let mut reader = open(new)?;
-            let saved_at = reader.header().saved_at;
-            while let Some(entry) = reader.next_entry().map_err(|e| snapshot_failure(new, &e))? {
-                compare(&mut baseline, &entry, &mut emit)?;
-            }
-            saved_at
-        }
+        (Some(new), _) => compare_snapshot(new, &mut baseline, &mut emit)?,
         (None, Some(client)) => {
-            if client.deployment() != old_header.deployment {
-                // Likely the wrong profile: every finding would be new.
-                eprintln!(
-                    "findings: warning: {} is of deployment {}, this is deployment {}",
-                    findings_base::text::one_line(&args.old.display().to_string()),
-                    findings_base::text::one_line(&old_header.deployment),
-                    findings_base::text::one_line(client.deployment()),
-                );
-            }
-            let saved_at = chrono::Utc::now();
-            let mut req = old_header.request.clone();
-            // Who triaged, from the activity; a version 2 snapshot's other
-            // includes (remediation …) are not compared.
-            req.include_activity_history = Some(true);
-            req.include_remediation = None;
-            req.include_is_archived = None;
-            req.include_first_detected_at = None;
-            req.limit = Some(MAX_PAGE_ITEMS as i64);
-            // One page at a time: pages with their activity are the
-            // larger part of a diff's memory beside the old side.
-            let mut pages = Box::pin(pages_following(
-                client.clone(),
-                req,
-                args.max_pages as usize,
-                Follow::WhenAsked,
-            ));
-            let mut progress = Progress::new();
-            let mut seen = 0;
-            while let Some(page) = pages.next().await {
-                let page = page.inspect_err(|_| progress.done())?;
-                for item in &page.issues {
-                    if let Some(entry) = Entry::of(item) {
-                        compare(&mut baseline, &entry, &mut emit)?;
-                    }
-                }
-                seen += page.issues.len();
-                progress.page(seen);
-            }
-            progress.done();
-            saved_at
+            compare_live(args, client, &old_header, &mut baseline, &mut emit).await?
         }
         (None, None) => return Err(Failure::Usage("diff: no NEW and no deployment".into())),
     };
@@ -209,6 +163,71 @@ pub async fn run(
             Ok(changes.len())
         }
     }
+}
+
+/// The new side from the snapshot NEW; returns when it was saved.
+fn compare_snapshot(
+    new: &Path,
+    baseline: &mut Baseline,
+    emit: &mut impl FnMut(Change) -> Result<(), Failure>,
+) -> Result<findings_model::Timestamp, Failure> {
+    let mut reader = open(new)?;
+    let saved_at = reader.header().saved_at;
+    while let Some(entry) = reader.next_entry().map_err(|e| snapshot_failure(new, &e))? {
+        compare(baseline, &entry, emit)?;
+    }
+    Ok(saved_at)
+}
+
+/// The new side from the live deployment, read with the old side's
+/// request; returns when it was read.
+async fn compare_live(
+    args: &DiffArgs,
+    client: &Client,
+    old_header: &Header,
+    baseline: &mut Baseline,
+    emit: &mut impl FnMut(Change) -> Result<(), Failure>,
+) -> Result<findings_model::Timestamp, Failure> {
+    if client.deployment() != old_header.deployment {
+        // Likely the wrong profile: every finding would be new.
+        eprintln!(
+            "findings: warning: {} is of deployment {}, this is deployment {}",
+            findings_base::text::one_line(&args.old.display().to_string()),
+            findings_base::text::one_line(&old_header.deployment),
+            findings_base::text::one_line(client.deployment()),
+        );
+    }
+    let saved_at = chrono::Utc::now();
+    let mut req = old_header.request.clone();
+    // Who triaged, from the activity; a version 2 snapshot's other
+    // includes (remediation …) are not compared.
+    req.include_activity_history = Some(true);
+    req.include_remediation = None;
+    req.include_is_archived = None;
+    req.include_first_detected_at = None;
+    req.limit = Some(MAX_PAGE_ITEMS as i64);
+    // One page at a time: pages with their activity are the
+    // larger part of a diff's memory beside the old side.
+    let mut pages = Box::pin(pages_following(
+        client.clone(),
+        req,
+        args.max_pages as usize,
+        Follow::WhenAsked,
+    ));
+    let mut progress = Progress::new();
+    let mut seen = 0;
+    while let Some(page) = pages.next().await {
+        let page = page.inspect_err(|_| progress.done())?;
+        for item in &page.issues {
+            if let Some(entry) = Entry::of(item) {
+                compare(baseline, &entry, emit)?;
+            }
+        }
+        seen += page.issues.len();
+        progress.page(seen);
+    }
+    progress.done();
+    Ok(saved_at)
 }
 
 fn read_baseline(path: &Path) -> Result<(Header, Baseline), Failure> {

@@ -52,7 +52,7 @@ pub use args::{Cli, OutputArgs};
 pub use offline::{Opened as OpenedSnapshot, open as open_snapshot};
 pub use session::Session;
 
-use args::{Command, at_least_one};
+use args::{Command, ConnectionArgs, at_least_one};
 use clap::{ArgMatches, FromArgMatches};
 use destination::until_interrupted;
 use findings_client::ApiError;
@@ -236,6 +236,8 @@ fn check_offline(matches: &ArgMatches) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Runs the command given, or the TUI when none is: each command family
+/// has its own function below.
 async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
     if cli.snapshot.is_some() && cli.command.is_some() {
         return Err(Failure::Usage(
@@ -244,211 +246,31 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 .into(),
         ));
     }
-    let conn = cli.connection;
+    let conn = &cli.connection;
     match cli.command {
         Some(Command::Demo { command }) => demo::run(command).await,
         Some(Command::Auth { command }) => {
-            let settings = settings_here(&conn, matches)?;
+            let settings = settings_here(conn, matches)?;
             auth::run(command, &settings).await
         }
         Some(Command::Completions { shell }) => shell::completions(shell),
         Some(Command::Man { dir }) => shell::man(dir.as_deref()),
-        Some(Command::Config { command }) => {
-            let path = config::config_path()?;
-            match command {
-                config_cmd::ConfigCommand::Path => config_cmd::path(&path),
-                config_cmd::ConfigCommand::Init => config_cmd::init(&path),
-                config_cmd::ConfigCommand::Show => {
-                    let settings = settings(&conn, matches, &path)?;
-                    let theme = settings.theme_choice(no_color())?;
-                    config_cmd::show(&settings, &theme)
-                }
-            }
-        }
-        Some(Command::Issues(args)) => {
-            // Usage errors before connecting; names checked once connected.
-            let Some(script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
-                return Ok(()); // the fields were listed
-            };
-            args.output.format()?;
-            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
-            args.request(&probe)?;
-            let settings = settings_here(&conn, matches)?;
-            let mut args = args;
-            args.set_targets(settings.sla_days.value);
-            let session = Session::open(&settings).await?;
-            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
-            // List issues always says its page size (the default is 100).
-            request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
-            let file = args.output.file.path();
-            let matched = until_interrupted(
-                file,
-                listing::issues(&session.client, request, &args, &script),
-            )
-            .await?;
-            script.gate(matched)
-        }
-        Some(Command::Expired(args)) => {
-            // As `issues`, with the clock `clock::now` reads.
-            let Some(script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)?
-            else {
-                return Ok(()); // the fields were listed
-            };
-            args.list.output.format()?;
-            let now = clock::now().map_err(Failure::Usage)?;
-            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
-            args.request(&probe)?;
-            let settings = settings_here(&conn, matches)?;
-            let session = Session::open(&settings).await?;
-            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
-            request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
-            let file = args.list.output.file.path();
-            let matched = until_interrupted(
-                file,
-                listing::expired(&session.client, request, &args, &script, now),
-            )
-            .await?;
-            script.gate(matched)
-        }
-        Some(Command::Report(args)) => {
-            let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
-                return Ok(()); // the fields were listed
-            };
-            let format = args.output.format()?;
-            // A --kind report's flags are checked before anything starts.
-            let kind = args.kind()?;
-            if kind.is_some() {
-                if script.selects() {
-                    return Err(UsageError(
-                        "--json and --jq select the fields of findings; a --kind report: --format json | jq".into(),
-                    )
-                    .into());
-                }
-                if format == findings_export::Format::Sarif {
-                    return Err(UsageError(
-                        "--format sarif is for findings; a --kind report is table, json, ndjson, csv or markdown".into(),
-                    )
-                    .into());
-                }
-            }
-            let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
-            args.request(&probe)?;
-            let settings = settings_here(&conn, matches)?;
-            let session = Session::open(&settings).await?;
-            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
-            request.limit = request.limit.or(settings.page_size_override());
-            let file = args.output.file.path();
-            if let Some(kind) = kind {
-                let filters = request.filters.unwrap_or_default();
-                let rows = until_interrupted(
-                    file,
-                    listing::dashboard(&session.client, kind, filters, &args.output),
-                )
-                .await?;
-                return script.gate(rows);
-            }
-            let matched = until_interrupted(
-                file,
-                listing::report(&session.client, request, &args, &script),
-            )
-            .await?;
-            script.gate(matched)
-        }
-        Some(Command::Search(args)) => {
-            let Some(script) = scripting::prepare(&args.output.script, shape::AGENTIC_ISSUE)?
-            else {
-                return Ok(()); // the fields were listed
-            };
-            args.output.format()?;
-            let probe = listing::Names::unchecked(filter_spec::SEARCH_NAMES);
-            args.request(&probe)?;
-            let settings = settings_here(&conn, matches)?;
-            let session = Session::open(&settings).await?;
-            let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
-            request.limit = request.limit.or(settings.page_size_override());
-            let file = args.output.file.path();
-            let matched = until_interrupted(
-                file,
-                listing::search(&session.client, request, &args, &script),
-            )
-            .await?;
-            script.gate(matched)
-        }
-        Some(Command::Show(args)) => {
-            let Some(script) = scripting::prepare(&args.script, shape::FINDING)? else {
-                return Ok(()); // the fields were listed
-            };
-            let format = args.format()?;
-            let settings = settings_here(&conn, matches)?;
-            let session = Session::open(&settings).await?;
-            let file = args.file.path();
-            let matched =
-                until_interrupted(file, show::run(&session.client, &args, format, &script)).await?;
-            script.gate(matched)
-        }
-        Some(Command::Scm {
-            command: scm::ScmCommand::List(args),
-        }) => {
-            let Some(script) = scripting::prepare(&args.script, shape::SCM_CONFIG)? else {
-                return Ok(()); // the fields were listed
-            };
-            let format = args.format()?;
-            let settings = settings_here(&conn, matches)?;
-            let session = Session::open(&settings).await?;
-            let file = args.file.path();
-            let matched =
-                until_interrupted(file, scm::list(&session.client, format, &args, &script)).await?;
-            script.gate(matched)
-        }
-        Some(Command::Scm {
-            command: scm::ScmCommand::Update(args),
-        }) => {
-            let settings = settings_here(&conn, matches)?;
-            write::refuse_if_read_only(&settings, "the SCM config update")?;
-            let prepared = scm::prepare(args)?;
-            let session = Session::open(&settings).await?;
-            scm::run(&session.client, prepared, session.demo.is_some()).await
-        }
-        Some(Command::Diff(args)) => {
-            let Some(script) = scripting::prepare(&args.script, shape::CHANGE)? else {
-                return Ok(()); // the fields were listed
-            };
-            args.format()?;
-            args.categories()?;
-            let session = if args.is_live() {
-                let settings = settings_here(&conn, matches)?;
-                Some(Session::open(&settings).await?)
-            } else {
-                None
-            };
-            let client = session.as_ref().map(|s| &s.client);
-            let matched = until_interrupted(args.file(), diff::run(&args, client, &script)).await?;
-            script.gate(matched)
-        }
+        Some(Command::Config { command }) => run_config(command, conn, matches),
+        Some(Command::Issues(args)) => run_issues(args, conn, matches).await,
+        Some(Command::Expired(args)) => run_expired(&args, conn, matches).await,
+        Some(Command::Report(args)) => run_report(&args, conn, matches).await,
+        Some(Command::Search(args)) => run_search(&args, conn, matches).await,
+        Some(Command::Show(args)) => run_show(&args, conn, matches).await,
+        Some(Command::Scm { command }) => run_scm(command, conn, matches).await,
+        Some(Command::Diff(args)) => run_diff(&args, conn, matches).await,
         Some(Command::Snapshot {
             command: snapshot::SnapshotCommand::Show(args),
         }) => snapshot::show(&args),
         Some(Command::Snapshot {
             command: snapshot::SnapshotCommand::Save(args),
-        }) => {
-            let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
-            args.request(&probe)?;
-            let settings = settings_here(&conn, matches)?;
-            let session = Session::open(&settings).await?;
-            let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
-            let count = until_interrupted(
-                Some(args.path()),
-                snapshot::save(&session.client, request, &args),
-            )
-            .await?;
-            eprintln!(
-                "findings: saved {count} findings to {}",
-                findings_base::text::one_line(&args.path().display().to_string())
-            );
-            Ok(())
-        }
+        }) => run_snapshot_save(&args, conn, matches).await,
         Some(Command::Triage(args)) => {
-            let settings = settings_here(&conn, matches)?;
+            let settings = settings_here(conn, matches)?;
             write::refuse_if_read_only(&settings, "the triage")?;
             let prepared = triage::prepare(args)?;
             let session = Session::open(&settings).await?;
@@ -456,41 +278,304 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             triage::run(&session, prepared, above).await
         }
         Some(Command::Ticket { command }) => {
-            let settings = settings_here(&conn, matches)?;
-            actions::run(actions::ActionCommand::Ticket(command), &settings).await
+            run_action(actions::ActionCommand::Ticket(command), conn, matches).await
         }
         Some(Command::Fix(args)) => {
-            let settings = settings_here(&conn, matches)?;
-            actions::run(actions::ActionCommand::Fix(args), &settings).await
+            run_action(actions::ActionCommand::Fix(args), conn, matches).await
         }
         Some(Command::Feedback(args)) => {
-            let settings = settings_here(&conn, matches)?;
-            actions::run(actions::ActionCommand::Feedback(args), &settings).await
+            run_action(actions::ActionCommand::Feedback(args), conn, matches).await
         }
         Some(Command::Remember(args)) => {
-            let settings = settings_here(&conn, matches)?;
-            actions::run(actions::ActionCommand::Remember(Box::new(args)), &settings).await
+            let command = actions::ActionCommand::Remember(Box::new(args));
+            run_action(command, conn, matches).await
         }
-        None => {
-            use std::io::IsTerminal;
-            let snapshot = cli.snapshot.as_deref();
-            if snapshot.is_some() {
-                check_offline(matches)?;
-            }
-            let settings = settings_here(&conn, matches)?;
-            if !std::io::stdout().is_terminal() {
-                // Piped: a summary instead of a screen.
-                return if let Some(path) = snapshot {
-                    let opened = offline::open(path).await?;
-                    listing::overview(&opened.session.client).await
-                } else {
-                    let session = Session::open(&settings).await?;
-                    listing::overview(&session.client).await
-                };
-            }
-            interactive::run(settings, snapshot).await
+        None => run_without_command(cli.snapshot.as_deref(), conn, matches).await,
+    }
+}
+
+/// `findings config path | init | show`.
+fn run_config(
+    command: config_cmd::ConfigCommand,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let path = config::config_path()?;
+    match command {
+        config_cmd::ConfigCommand::Path => config_cmd::path(&path),
+        config_cmd::ConfigCommand::Init => config_cmd::init(&path),
+        config_cmd::ConfigCommand::Show => {
+            let settings = settings(conn, matches, &path)?;
+            let theme = settings.theme_choice(no_color())?;
+            config_cmd::show(&settings, &theme)
         }
     }
+}
+
+/// `findings issues`.
+async fn run_issues(
+    mut args: listing::IssuesArgs,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    // Usage errors before connecting; names checked once connected.
+    let Some(script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
+        return Ok(()); // the fields were listed
+    };
+    args.output.format()?;
+    let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+    args.request(&probe)?;
+    let settings = settings_here(conn, matches)?;
+    args.set_targets(settings.sla_days.value);
+    let session = Session::open(&settings).await?;
+    let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    // List issues always says its page size (the default is 100).
+    request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
+    let file = args.output.file.path();
+    let matched = until_interrupted(
+        file,
+        listing::issues(&session.client, request, &args, &script),
+    )
+    .await?;
+    script.gate(matched)
+}
+
+/// `findings expired`: as `issues`, with the clock `clock::now` reads.
+async fn run_expired(
+    args: &listing::ExpiredArgs,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let Some(script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)? else {
+        return Ok(()); // the fields were listed
+    };
+    args.list.output.format()?;
+    let now = clock::now().map_err(Failure::Usage)?;
+    let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+    args.request(&probe)?;
+    let settings = settings_here(conn, matches)?;
+    let session = Session::open(&settings).await?;
+    let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
+    let file = args.list.output.file.path();
+    let matched = until_interrupted(
+        file,
+        listing::expired(&session.client, request, args, &script, now),
+    )
+    .await?;
+    script.gate(matched)
+}
+
+/// `findings report`: the findings, or with `--kind` a dashboard report.
+async fn run_report(
+    args: &listing::ReportArgs,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
+        return Ok(()); // the fields were listed
+    };
+    let format = args.output.format()?;
+    // A --kind report's flags are checked before anything starts.
+    let kind = args.kind()?;
+    if kind.is_some() {
+        check_kind_report(&script, format)?;
+    }
+    let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
+    args.request(&probe)?;
+    let settings = settings_here(conn, matches)?;
+    let session = Session::open(&settings).await?;
+    let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    request.limit = request.limit.or(settings.page_size_override());
+    let file = args.output.file.path();
+    if let Some(kind) = kind {
+        let filters = request.filters.unwrap_or_default();
+        let rows = until_interrupted(
+            file,
+            listing::dashboard(&session.client, kind, filters, &args.output),
+        )
+        .await?;
+        return script.gate(rows);
+    }
+    let matched = until_interrupted(
+        file,
+        listing::report(&session.client, request, args, &script),
+    )
+    .await?;
+    script.gate(matched)
+}
+
+/// A `--kind` report is not findings: `--json`, `--jq` and `--format sarif`,
+/// which are for findings, are refused with it.
+fn check_kind_report(
+    script: &scripting::Script,
+    format: findings_export::Format,
+) -> Result<(), Failure> {
+    if script.selects() {
+        return Err(UsageError(
+            "--json and --jq select the fields of findings; a --kind report: --format json | jq"
+                .into(),
+        )
+        .into());
+    }
+    if format == findings_export::Format::Sarif {
+        return Err(UsageError(
+            "--format sarif is for findings; a --kind report is table, json, ndjson, csv or markdown".into(),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// `findings search`.
+async fn run_search(
+    args: &listing::SearchArgs,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let Some(script) = scripting::prepare(&args.output.script, shape::AGENTIC_ISSUE)? else {
+        return Ok(()); // the fields were listed
+    };
+    args.output.format()?;
+    let probe = listing::Names::unchecked(filter_spec::SEARCH_NAMES);
+    args.request(&probe)?;
+    let settings = settings_here(conn, matches)?;
+    let session = Session::open(&settings).await?;
+    let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    request.limit = request.limit.or(settings.page_size_override());
+    let file = args.output.file.path();
+    let matched = until_interrupted(
+        file,
+        listing::search(&session.client, request, args, &script),
+    )
+    .await?;
+    script.gate(matched)
+}
+
+/// `findings show`.
+async fn run_show(
+    args: &show::ShowArgs,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let Some(script) = scripting::prepare(&args.script, shape::FINDING)? else {
+        return Ok(()); // the fields were listed
+    };
+    let format = args.format()?;
+    let settings = settings_here(conn, matches)?;
+    let session = Session::open(&settings).await?;
+    let file = args.file.path();
+    let matched =
+        until_interrupted(file, show::run(&session.client, args, format, &script)).await?;
+    script.gate(matched)
+}
+
+/// `findings scm list | update`.
+async fn run_scm(
+    command: scm::ScmCommand,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    match command {
+        scm::ScmCommand::List(args) => {
+            let Some(script) = scripting::prepare(&args.script, shape::SCM_CONFIG)? else {
+                return Ok(()); // the fields were listed
+            };
+            let format = args.format()?;
+            let settings = settings_here(conn, matches)?;
+            let session = Session::open(&settings).await?;
+            let file = args.file.path();
+            let matched =
+                until_interrupted(file, scm::list(&session.client, format, &args, &script)).await?;
+            script.gate(matched)
+        }
+        scm::ScmCommand::Update(args) => {
+            let settings = settings_here(conn, matches)?;
+            write::refuse_if_read_only(&settings, "the SCM config update")?;
+            let prepared = scm::prepare(args)?;
+            let session = Session::open(&settings).await?;
+            scm::run(&session.client, prepared, session.demo.is_some()).await
+        }
+    }
+}
+
+/// `findings diff`: connects only when one side is the live deployment.
+async fn run_diff(
+    args: &diff::DiffArgs,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let Some(script) = scripting::prepare(&args.script, shape::CHANGE)? else {
+        return Ok(()); // the fields were listed
+    };
+    args.format()?;
+    args.categories()?;
+    let session = if args.is_live() {
+        let settings = settings_here(conn, matches)?;
+        Some(Session::open(&settings).await?)
+    } else {
+        None
+    };
+    let client = session.as_ref().map(|s| &s.client);
+    let matched = until_interrupted(args.file(), diff::run(args, client, &script)).await?;
+    script.gate(matched)
+}
+
+/// `findings snapshot save`.
+async fn run_snapshot_save(
+    args: &snapshot::SaveArgs,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+    args.request(&probe)?;
+    let settings = settings_here(conn, matches)?;
+    let session = Session::open(&settings).await?;
+    let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    let count = until_interrupted(
+        Some(args.path()),
+        snapshot::save(&session.client, request, args),
+    )
+    .await?;
+    eprintln!(
+        "findings: saved {count} findings to {}",
+        findings_base::text::one_line(&args.path().display().to_string())
+    );
+    Ok(())
+}
+
+/// `findings ticket | fix | feedback | remember`: the actions.
+async fn run_action(
+    command: actions::ActionCommand,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let settings = settings_here(conn, matches)?;
+    actions::run(command, &settings).await
+}
+
+/// No command: the TUI on a terminal, else a summary.
+async fn run_without_command(
+    snapshot: Option<&std::path::Path>,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    if snapshot.is_some() {
+        check_offline(matches)?;
+    }
+    let settings = settings_here(conn, matches)?;
+    if !std::io::stdout().is_terminal() {
+        // Piped: a summary instead of a screen.
+        return if let Some(path) = snapshot {
+            let opened = offline::open(path).await?;
+            listing::overview(&opened.session.client).await
+        } else {
+            let session = Session::open(&settings).await?;
+            listing::overview(&session.client).await
+        };
+    }
+    interactive::run(settings, snapshot).await
 }
 
 #[cfg(test)]

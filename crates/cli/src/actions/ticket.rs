@@ -180,64 +180,18 @@ async fn instance(client: &Client, asked: Option<i64>) -> Result<TicketingInstan
 }
 
 async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Result<(), Failure> {
-    let filtered = args.filters.given(&[]);
     let ids = numeric_ids(&args.ids)?;
     let probe = Names::unchecked(LIST_NAMES);
-    match (ids.is_empty(), filtered) {
-        (false, true) => {
-            return Err(Failure::Usage(
-                "give ids or filter flags, not both: the filter chooses the findings itself".into(),
-            ));
-        }
-        (true, false) => {
-            return Err(Failure::Usage(
-                "which findings? give their ids, or filter flags (--repo, --rule, --severity, --filter FIELD=VALUE, ...)".into(),
-            ));
-        }
-        (true, true) => {
-            // Usage errors now, before connecting.
-            args.filters.request(&probe, "--filter", &[])?;
-        }
-        (false, false) => {}
-    }
+    check_ids_or_filter(&args, &ids, &probe)?;
     let session = Session::open(settings).await?;
     let client = &session.client;
     permissions::authorized(client, FindingAction::CreateTickets).await?;
     let instance = instance(client, args.instance).await?;
     let (request, named) = if ids.is_empty() {
-        let list = listing::checked(&session, &probe, |n| {
-            args.filters.request(n, "--filter", &[])
-        })
-        .await?;
-        let named = match args
-            .filters
-            .matching_ids(client, list.clone(), MAX_BY_FILTER)
-            .await?
-        {
-            Ok(ids) => ids,
-            Err(max) => {
-                return Err(Failure::Usage(format!(
-                    "the filter matches more than {max} findings: narrow it; nothing was sent"
-                )));
-            }
-        };
-        eprintln!("findings: the filter matches {} findings", named.len());
-        if named.is_empty() {
-            eprintln!("findings: nothing to ticket; nothing was sent");
+        let Some(chosen) = by_filter(&session, &args, &probe).await? else {
             return Ok(());
-        }
-        // A first-detection window is compared here, not by the server:
-        // the findings it kept are named, not the server's filter.
-        let request = if args.filters.compares_first_detected() {
-            CreateTicketsRequest::for_ids(named.clone(), args.group)
-        } else {
-            CreateTicketsRequest::for_filter(
-                list.filter.unwrap_or_default(),
-                list.issue_types,
-                args.group,
-            )
         };
-        (request, named)
+        chosen
     } else {
         (CreateTicketsRequest::for_ids(ids.clone(), args.group), ids)
     };
@@ -270,6 +224,77 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
     else {
         return Err(send::mismatch());
     };
+    send::print(json, &answer, &created_lines(&answer))?;
+    let ticketed: Vec<String> = answer
+        .succeeded
+        .iter()
+        .flat_map(|t| t.issue_ids.clone())
+        .collect();
+    not_all("ticketed", &named, &ticketed)
+}
+
+/// Ids or filter flags, one of the two; the filter's usage errors now,
+/// before connecting.
+fn check_ids_or_filter(args: &CreateArgs, ids: &[String], probe: &Names) -> Result<(), Failure> {
+    let filtered = args.filters.given(&[]);
+    match (ids.is_empty(), filtered) {
+        (false, true) => Err(Failure::Usage(
+            "give ids or filter flags, not both: the filter chooses the findings itself".into(),
+        )),
+        (true, false) => Err(Failure::Usage(
+            "which findings? give their ids, or filter flags (--repo, --rule, --severity, --filter FIELD=VALUE, ...)".into(),
+        )),
+        (true, true) => {
+            args.filters.request(probe, "--filter", &[])?;
+            Ok(())
+        }
+        (false, false) => Ok(()),
+    }
+}
+
+/// The request and the findings it names when the filter flags choose
+/// them; `None` (nothing sent) when the filter matches none.
+async fn by_filter(
+    session: &Session,
+    args: &CreateArgs,
+    probe: &Names<'_>,
+) -> Result<Option<(CreateTicketsRequest, Vec<String>)>, Failure> {
+    let client = &session.client;
+    let list =
+        listing::checked(session, probe, |n| args.filters.request(n, "--filter", &[])).await?;
+    let named = match args
+        .filters
+        .matching_ids(client, list.clone(), MAX_BY_FILTER)
+        .await?
+    {
+        Ok(ids) => ids,
+        Err(max) => {
+            return Err(Failure::Usage(format!(
+                "the filter matches more than {max} findings: narrow it; nothing was sent"
+            )));
+        }
+    };
+    eprintln!("findings: the filter matches {} findings", named.len());
+    if named.is_empty() {
+        eprintln!("findings: nothing to ticket; nothing was sent");
+        return Ok(None);
+    }
+    // A first-detection window is compared here, not by the server:
+    // the findings it kept are named, not the server's filter.
+    let request = if args.filters.compares_first_detected() {
+        CreateTicketsRequest::for_ids(named.clone(), args.group)
+    } else {
+        CreateTicketsRequest::for_filter(
+            list.filter.unwrap_or_default(),
+            list.issue_types,
+            args.group,
+        )
+    };
+    Ok(Some((request, named)))
+}
+
+/// One line per finding with what became of it, then the summary.
+fn created_lines(answer: &CreateTicketsResponse) -> Vec<String> {
     let mut lines: Vec<String> = answer
         .outcomes()
         .into_iter()
@@ -293,13 +318,7 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
         })
         .collect();
     lines.push(answer.summary());
-    send::print(json, &answer, &lines)?;
-    let ticketed: Vec<String> = answer
-        .succeeded
-        .iter()
-        .flat_map(|t| t.issue_ids.clone())
-        .collect();
-    not_all("ticketed", &named, &ticketed)
+    lines
 }
 
 async fn link(
