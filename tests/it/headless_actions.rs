@@ -251,9 +251,20 @@ fn link_names_the_replaced_and_unlink_of_an_unticketed_one_exits_1() {
     let server = Server::start(120);
     let plain = ticketable(&server, 1).remove(0);
     let had = already_ticketed(&server);
+    let had_ticket = issue(&server, &had)
+        .external_ticket
+        .and_then(|t| t.external_slug)
+        .expect("the ticketed finding's key");
     let url = "https://tickets.example.com/browse/OPS-9";
     let (code, out, err) = run(&server, &["ticket", "link", url, &plain, &had, "--yes"]);
     assert_eq!(code, 0, "{err}");
+    // Said before it is sent: the ticket the finding had loses it.
+    assert!(
+        err.contains(&format!(
+            "1 of them loses the ticket it has now: {had} ({had_ticket})"
+        )),
+        "{err}"
+    );
     assert!(
         out.contains(&format!("replaced: {had} had another ticket")),
         "{out}"
@@ -269,6 +280,12 @@ fn link_names_the_replaced_and_unlink_of_an_unticketed_one_exits_1() {
     let other = ticketable(&server, 3).remove(2);
     let (code, _, err) = run(&server, &["ticket", "unlink", &plain, &other, "--yes"]);
     assert_eq!(code, 1, "{err}");
+    // Said before it is sent: the ticket each loses, and which had none.
+    assert!(err.contains(&format!("{plain} from OPS-9")), "{err}");
+    assert!(
+        err.contains(&format!("no ticket, nothing to unlink: {other}")),
+        "{err}"
+    );
     assert!(
         err.contains(&format!(
             "1 of 2 findings not unlinked (no ticket?): {other}"
@@ -457,4 +474,26 @@ fn a_timeout_sends_once_says_outcome_unknown_and_refetches() {
     );
     // Two reads, the one write, the refetch.
     assert_eq!(server.demo().requests(), 4);
+}
+
+#[test]
+fn a_link_or_unlink_of_no_finding_is_refused_before_anything_is_sent() {
+    let server = Server::start(120);
+    let plain = ticketable(&server, 1).remove(0);
+    for args in [
+        &[
+            "ticket",
+            "link",
+            "https://tickets.example.com/browse/OPS-1",
+            &plain,
+            "999999999",
+            "--yes",
+        ][..],
+        &["ticket", "unlink", "999999999", "--yes"][..],
+    ] {
+        let (code, _, err) = run(&server, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("no finding 999999999: nothing sent"), "{err}");
+    }
+    nothing_written(&server);
 }

@@ -43,6 +43,18 @@ impl Sender<'_> {
     /// without --verbose), then what it does, and asks `question`. Nothing
     /// is sent on any answer but `y`.
     pub fn review(&self, req: &ActionRequest, does: &str, question: &str) -> Result<(), Failure> {
+        self.review_naming(req, does, &[], question)
+    }
+
+    /// [`Sender::review`], with `named` (what the request changes of each
+    /// finding: the ticket it loses) said after what it does, a line each.
+    pub fn review_naming(
+        &self,
+        req: &ActionRequest,
+        does: &str,
+        named: &[String],
+        question: &str,
+    ) -> Result<(), Failure> {
         if !self.args.yes || self.args.verbose {
             let review = req.review(self.client.deployment());
             eprintln!("{} {}", review.method, one_line(&review.path));
@@ -52,6 +64,9 @@ impl Sender<'_> {
             );
         }
         eprintln!("{}", one_line(does));
+        for line in named {
+            eprintln!("  {}", one_line(line));
+        }
         if self.demo {
             eprintln!("{}", write::DEMO_NOTE);
         }

@@ -340,13 +340,30 @@ async fn link(
     let sender = Sender::new(session, &args.sending, read_only);
     let json = sender.json()?;
     let n = ids.len();
-    sender.review(
+    let now = tickets_now(client, &ids).await?;
+    let losing: Vec<String> = now
+        .iter()
+        .filter_map(|(id, ticket)| ticket.as_ref().map(|t| format!("{id} ({t})")))
+        .collect();
+    let named = if losing.is_empty() {
+        vec!["none of them has a ticket now".to_owned()]
+    } else {
+        vec![format!(
+            "{} of them lose{} the ticket {} now: {}",
+            losing.len(),
+            if losing.len() == 1 { "s" } else { "" },
+            if losing.len() == 1 {
+                "it has"
+            } else {
+                "they have"
+            },
+            losing.join(", ")
+        )]
+    };
+    sender.review_naming(
         &request,
-        &format!(
-            "{} linked to {n} finding{} (a finding with another ticket loses it)",
-            args.url,
-            s(n)
-        ),
+        &format!("{} linked to {n} finding{}", args.url, s(n)),
+        &named,
         &format!("Link the ticket to {n} finding{}?", s(n)),
     )?;
     let ActionAnswer::Linked(answer) = sender
@@ -388,9 +405,20 @@ async fn unlink(
     let sender = Sender::new(session, &args.sending, read_only);
     let json = sender.json()?;
     let n = ids.len();
-    sender.review(
+    let now = tickets_now(client, &ids).await?;
+    let (with, without): (Vec<_>, Vec<_>) = now.iter().partition(|(_, t)| t.is_some());
+    let mut named: Vec<String> = with
+        .iter()
+        .map(|(id, t)| format!("{id} from {}", t.as_deref().unwrap_or_default()))
+        .collect();
+    if !without.is_empty() {
+        let ids: Vec<&str> = without.iter().map(|(id, _)| id.as_str()).collect();
+        named.push(format!("no ticket, nothing to unlink: {}", ids.join(", ")));
+    }
+    sender.review_naming(
         &request,
-        &format!("{n} finding{} unlinked from their tickets", s(n)),
+        &format!("{n} finding{} unlinked from their tickets:", s(n)),
+        &named,
         &format!("Unlink {n} finding{}?", s(n)),
     )?;
     let ActionAnswer::Unlinked(answer) = sender
@@ -405,6 +433,50 @@ async fn unlink(
     )];
     send::print(json, &answer, &lines)?;
     not_all("unlinked (no ticket?)", &ids, &answer.unlinked_issue_ids)
+}
+
+/// Each finding of `ids`, in their order, with the ticket it has now (its
+/// key, else its web link, else "a ticket"), read before the review so
+/// that it names what a link replaces or an unlink removes. An id that is
+/// no finding is an error before anything is sent: a typo is likelier
+/// than a finding gone.
+async fn tickets_now(
+    client: &Client,
+    ids: &[String],
+) -> Result<Vec<(String, Option<String>)>, Failure> {
+    let found = findings_client::issues_by_id(
+        client,
+        ids.to_vec(),
+        |issue, _archived| {
+            let ticket = issue.external_ticket.as_ref().map(|t| {
+                t.external_slug
+                    .as_deref()
+                    .filter(|s| !s.is_empty())
+                    .or_else(|| issue.ticket_url())
+                    .unwrap_or("a ticket")
+                    .to_owned()
+            });
+            Some((issue.id().to_owned(), ticket))
+        },
+        |(id, _)| id.as_str(),
+    )
+    .await?;
+    let mut in_order = Vec::with_capacity(ids.len());
+    let mut unknown = Vec::new();
+    for id in ids {
+        match found.iter().find(|(f, _)| f == id) {
+            Some(one) => in_order.push(one.clone()),
+            None => unknown.push(one_line(id).into_owned()),
+        }
+    }
+    if unknown.is_empty() {
+        Ok(in_order)
+    } else {
+        Err(Failure::Usage(format!(
+            "no finding {}: nothing sent",
+            unknown.join(", ")
+        )))
+    }
 }
 
 /// Exit 1, naming how many, when some of `named` are not among `done`.
