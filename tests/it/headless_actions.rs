@@ -34,11 +34,13 @@ fn ds(server: &Server) -> &Dataset {
     &server.demo().state().dataset
 }
 
-/// Findings with no ticket whose creation does not fail.
+/// Findings with no ticket whose creation does not fail, in projects
+/// listed without `includeArchived` (each read by id in one request).
 fn ticketable(server: &Server, n: usize) -> Vec<String> {
     let ds = ds(server);
+    let listed = |i: usize| !ds.catalog.repositories[usize::from(ds.rows[i].repo)].archived;
     (0..ds.rows.len())
-        .filter(|&i| !ds.rows[i].ticket && !ds.rows[i].ticket_failed)
+        .filter(|&i| !ds.rows[i].ticket && !ds.rows[i].ticket_failed && listed(i))
         .take(n)
         .map(finding_id)
         .collect()
@@ -108,8 +110,20 @@ fn a_partly_handled_ticket_creation_exits_1_naming_the_rest() {
     let mut ids = ticketable(&server, 2);
     let skipped = already_ticketed(&server);
     ids.push(skipped.clone());
+    let slug = issue(&server, &skipped)
+        .external_ticket
+        .and_then(|t| t.external_slug)
+        .expect("the ticketed finding's key");
     let (code, out, err) = run(&server, &["ticket", "create", &ids.join(","), "--yes"]);
     assert_eq!(code, 1, "{err}");
+    // Said before it is sent: which are ticketed already, and that they
+    // keep their ticket.
+    assert!(
+        err.contains(&format!(
+            "1 already ticketed, skipped (they keep their ticket): {skipped} ({slug})"
+        )),
+        "{err}"
+    );
     assert!(
         err.contains(&format!("1 of 3 findings not ticketed: {skipped}")),
         "{err}"
@@ -125,7 +139,7 @@ fn a_partly_handled_ticket_creation_exits_1_naming_the_rest() {
 }
 
 #[test]
-fn tickets_by_filter_count_first_and_send_the_filter() {
+fn tickets_by_filter_count_first_and_send_the_ids_counted() {
     let server = Server::start(200);
     let repo = ds(&server).catalog.repositories[0].name.clone();
     let (code, _, err) = run(
@@ -137,6 +151,8 @@ fn tickets_by_filter_count_first_and_send_the_filter() {
             &repo,
             "--severity",
             "critical",
+            "--state",
+            "open",
             "--group",
             "--yes",
             "-v",
@@ -144,10 +160,9 @@ fn tickets_by_filter_count_first_and_send_the_filter() {
     );
     assert!(code == 0 || code == 1, "{err}");
     assert!(err.contains("the filter matches"), "{err}");
-    assert!(
-        err.contains("\"issueFilters\""),
-        "the filter is sent: {err}"
-    );
+    // The ids counted are sent, not the filter: exactly what was reviewed.
+    assert!(err.contains("\"issueIds\""), "the ids are sent: {err}");
+    assert!(!err.contains("\"issueFilters\""), "not the filter: {err}");
     assert!(err.contains("create_tickets"), "{err}");
 }
 
@@ -457,10 +472,11 @@ fn remember_previews_then_reports_the_counts_it_would_flip() {
 fn a_timeout_sends_once_says_outcome_unknown_and_refetches() {
     let server = Server::start(60);
     let ids = ticketable(&server, 1);
-    // The authorized actions and the instances answer; the write hangs.
+    // The authorized actions, the instances and the findings' tickets
+    // answer; the write hangs.
     server
         .demo()
-        .set_faults(Faults::kind(FaultKind::Hang).after(2).times(1));
+        .set_faults(Faults::kind(FaultKind::Hang).after(3).times(1));
     let (code, _, err) = run(
         &server,
         &["ticket", "create", &ids[0], "--yes", "--timeout", "1"],
@@ -472,8 +488,8 @@ fn a_timeout_sends_once_says_outcome_unknown_and_refetches() {
         err.contains(&format!("  {}  no ticket", ids[0])),
         "refetched: {err}"
     );
-    // Two reads, the one write, the refetch.
-    assert_eq!(server.demo().requests(), 4);
+    // Three reads, the one write, the refetch.
+    assert_eq!(server.demo().requests(), 5);
 }
 
 #[test]

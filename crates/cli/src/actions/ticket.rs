@@ -49,6 +49,11 @@ pub struct CreateArgs {
     ids: Vec<String>,
     #[command(flatten)]
     filters: FindingFilters,
+    /// State, as `issues --state` takes it (LIST)
+    #[arg(long = "state", value_name = "STATE", help_heading = "Filters",
+          value_parser = crate::offer(listing::finding_states()),
+          hide_possible_values = true)]
+    states: Vec<String>,
     /// The ticketing instance (`ticket instances` lists them); default: the
     /// only one that can take tickets
     #[arg(long, value_name = "ID", help_heading = "Ticket", value_hint = ValueHint::Other)]
@@ -208,7 +213,21 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
         instance_id: id,
         request,
     };
-    sender.review(
+    let ticketed_now: Vec<String> = tickets_now(client, &named)
+        .await?
+        .into_iter()
+        .filter_map(|(id, ticket)| ticket.map(|t| format!("{id} ({t})")))
+        .collect();
+    let already = if ticketed_now.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!(
+            "{} already ticketed, skipped (they keep their ticket): {}",
+            ticketed_now.len(),
+            ticketed_now.join(", ")
+        )]
+    };
+    sender.review_naming(
         &request,
         &format!(
             "tickets for {n} finding{} through {} ({}), {how}",
@@ -216,6 +235,7 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
             instance.name(),
             instance.id_text()
         ),
+        &already,
         &format!("Create tickets for {n} finding{}?", s(n)),
     )?;
     let ActionAnswer::Tickets(answer) = sender
@@ -236,7 +256,7 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
 /// Ids or filter flags, one of the two; the filter's usage errors now,
 /// before connecting.
 fn check_ids_or_filter(args: &CreateArgs, ids: &[String], probe: &Names) -> Result<(), Failure> {
-    let filtered = args.filters.given(&[]);
+    let filtered = args.filters.given(&args.states);
     match (ids.is_empty(), filtered) {
         (false, true) => Err(Failure::Usage(
             "give ids or filter flags, not both: the filter chooses the findings itself".into(),
@@ -245,7 +265,7 @@ fn check_ids_or_filter(args: &CreateArgs, ids: &[String], probe: &Names) -> Resu
             "which findings? give their ids, or filter flags (--repo, --rule, --severity, --filter FIELD=VALUE, ...)".into(),
         )),
         (true, true) => {
-            args.filters.request(probe, "--filter", &[])?;
+            args.filters.request(probe, "--state", &args.states)?;
             Ok(())
         }
         (false, false) => Ok(()),
@@ -260,8 +280,10 @@ async fn by_filter(
     probe: &Names<'_>,
 ) -> Result<Option<(CreateTicketsRequest, Vec<String>)>, Failure> {
     let client = &session.client;
-    let list =
-        listing::checked(session, probe, |n| args.filters.request(n, "--filter", &[])).await?;
+    let list = listing::checked(session, probe, |n| {
+        args.filters.request(n, "--state", &args.states)
+    })
+    .await?;
     let named = match args
         .filters
         .matching_ids(client, list.clone(), MAX_BY_FILTER)
@@ -279,17 +301,9 @@ async fn by_filter(
         eprintln!("findings: nothing to ticket; nothing was sent");
         return Ok(None);
     }
-    // A first-detection window is compared here, not by the server:
-    // the findings it kept are named, not the server's filter.
-    let request = if args.filters.compares_first_detected() {
-        CreateTicketsRequest::for_ids(named.clone(), args.group)
-    } else {
-        CreateTicketsRequest::for_filter(
-            list.filter.unwrap_or_default(),
-            list.issue_types,
-            args.group,
-        )
-    };
+    // The ids counted, not the filter: the request touches exactly the
+    // findings the review names, whatever changed since.
+    let request = CreateTicketsRequest::for_ids(named.clone(), args.group);
     Ok(Some((request, named)))
 }
 
