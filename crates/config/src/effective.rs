@@ -2,7 +2,7 @@
 //! with where it came from.
 
 use super::connection::{ConnectionInput, Target, normalize_url, resolve_with};
-use super::file::{ConfigFile, Loaded, ProfileToken, profile_names};
+use super::file::{ConfigFile, Loaded, Profile, ProfileToken, profile_names};
 use super::paths::{expand_path, theme_path};
 use super::stored_token::{self, TokenKey};
 use super::theme_file::{BuiltinTheme, ThemeFile};
@@ -156,36 +156,7 @@ pub fn effective(
 ) -> Result<Effective, ConfigError> {
     let empty = ConfigFile::default();
     let file = loaded.map_or(&empty, |l| &l.file);
-    let profile_name = match cli.profile.filter(|p| !p.value.trim().is_empty()) {
-        Some(p) => Some(p),
-        None => file
-            .default_profile
-            .clone()
-            .map(|name| Given::new(name, Source::File)),
-    };
-    let profile = match &profile_name {
-        None => None,
-        Some(name) => match file.profiles.get(&name.value) {
-            Some(p) => Some(p),
-            None if loaded.is_none() => {
-                return Err(ConfigError(format!(
-                    "profile {:?} ({}): there is no config file at {} (create one with: findings config init)",
-                    name.value,
-                    name.source,
-                    config_path.display()
-                )));
-            }
-            None => {
-                return Err(ConfigError(format!(
-                    "no profile {:?} in {} ({}); profiles there: {}",
-                    name.value,
-                    config_path.display(),
-                    name.source,
-                    profile_names(file)
-                )));
-            }
-        },
-    };
+    let (profile_name, profile) = chosen_profile(cli.profile, file, loaded, &config_path)?;
     let pname = profile_name
         .as_ref()
         .map(|p| p.value.clone())
@@ -198,32 +169,7 @@ pub fn effective(
     };
     let base_url = pick(cli.base_url, profile.and_then(|p| p.base_url.as_ref()));
     let deployment = pick(cli.deployment, profile.and_then(|p| p.deployment.as_ref()));
-
-    let token = match (env_token.filter(|t| !t.is_empty()), profile) {
-        (Some(t), _) => TokenSource::Env(t),
-        (None, Some(p)) => match &p.token {
-            None => TokenSource::None,
-            Some(token) => {
-                // A profile's token goes only to the profile's own server.
-                let withheld = match (&p.base_url, &base_url) {
-                    (Some(own), Some(used)) => normalize_url(own) != normalize_url(&used.value),
-                    _ => false,
-                };
-                if withheld {
-                    TokenSource::Withheld {
-                        profile: pname.clone(),
-                        profile_url: p.base_url.clone().unwrap_or_default(),
-                    }
-                } else {
-                    TokenSource::Profile {
-                        profile: pname.clone(),
-                        token: token.clone(),
-                    }
-                }
-            }
-        },
-        (None, None) => TokenSource::None,
-    };
+    let token = token_source(env_token, profile, &pname, base_url.as_ref());
 
     let or_default = |v: Option<bool>, flag: bool, name: &'static str| {
         if flag {
@@ -245,34 +191,12 @@ pub fn effective(
         "--allow-http",
     );
 
-    let mut views: BTreeMap<String, Given<SavedView>> = file
-        .views
-        .iter()
-        .map(|(k, v)| (k.clone(), Given::new(v.clone(), Source::File)))
-        .collect();
-    if let Some(p) = profile {
-        for (k, v) in &p.views {
-            views.insert(k.clone(), Given::new(v.clone(), from_profile()));
-        }
-    }
-
+    let views = merged_views(file, profile, &pname);
     let config_dir = config_path
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let theme = cli
-        .theme
-        .filter(|t| !t.value.trim().is_empty())
-        .or_else(|| {
-            profile
-                .and_then(|p| p.theme.as_ref())
-                .map(|t| Given::new(t.0.clone(), from_profile()))
-        })
-        .or_else(|| {
-            file.theme
-                .as_ref()
-                .map(|t| Given::new(t.0.clone(), Source::File))
-        });
+    let theme = chosen_theme(cli.theme, file, profile, &pname);
     let theme_file = match file.theme_file.as_deref().filter(|p| !p.trim().is_empty()) {
         Some(p) => Given::new(expand_path(p, &config_dir), Source::File),
         None => Given::new(theme_path(&config_path), Source::Default),
@@ -321,6 +245,126 @@ pub fn effective(
         timeout_sources: cli.timeout_sources,
         profile: profile_name,
     })
+}
+
+/// The profile in force: the command line's (`--profile`,
+/// `FINDINGS_PROFILE`), else the file's `default_profile`. A profile named
+/// but not in the file is an error, not a silent fallback.
+fn chosen_profile<'f>(
+    given: Option<Given<String>>,
+    file: &'f ConfigFile,
+    loaded: Option<&Loaded>,
+    config_path: &Path,
+) -> Result<(Option<Given<String>>, Option<&'f Profile>), ConfigError> {
+    let profile_name = match given.filter(|p| !p.value.trim().is_empty()) {
+        Some(p) => Some(p),
+        None => file
+            .default_profile
+            .clone()
+            .map(|name| Given::new(name, Source::File)),
+    };
+    let profile = match &profile_name {
+        None => None,
+        Some(name) => match file.profiles.get(&name.value) {
+            Some(p) => Some(p),
+            None if loaded.is_none() => {
+                return Err(ConfigError(format!(
+                    "profile {:?} ({}): there is no config file at {} (create one with: findings config init)",
+                    name.value,
+                    name.source,
+                    config_path.display()
+                )));
+            }
+            None => {
+                return Err(ConfigError(format!(
+                    "no profile {:?} in {} ({}); profiles there: {}",
+                    name.value,
+                    config_path.display(),
+                    name.source,
+                    profile_names(file)
+                )));
+            }
+        },
+    };
+    Ok((profile_name, profile))
+}
+
+/// Where the token comes from: the environment's beats the profile's.
+fn token_source(
+    env_token: Option<Token>,
+    profile: Option<&Profile>,
+    pname: &str,
+    base_url: Option<&Given<String>>,
+) -> TokenSource {
+    match (env_token.filter(|t| !t.is_empty()), profile) {
+        (Some(t), _) => TokenSource::Env(t),
+        (None, Some(p)) => match &p.token {
+            None => TokenSource::None,
+            Some(token) => {
+                // A profile's token goes only to the profile's own server.
+                let withheld = match (&p.base_url, base_url) {
+                    (Some(own), Some(used)) => normalize_url(own) != normalize_url(&used.value),
+                    _ => false,
+                };
+                if withheld {
+                    TokenSource::Withheld {
+                        profile: pname.to_owned(),
+                        profile_url: p.base_url.clone().unwrap_or_default(),
+                    }
+                } else {
+                    TokenSource::Profile {
+                        profile: pname.to_owned(),
+                        token: token.clone(),
+                    }
+                }
+            }
+        },
+        (None, None) => TokenSource::None,
+    }
+}
+
+/// The file's top-level views, with the profile's views over them.
+fn merged_views(
+    file: &ConfigFile,
+    profile: Option<&Profile>,
+    pname: &str,
+) -> BTreeMap<String, Given<SavedView>> {
+    let mut views: BTreeMap<String, Given<SavedView>> = file
+        .views
+        .iter()
+        .map(|(k, v)| (k.clone(), Given::new(v.clone(), Source::File)))
+        .collect();
+    if let Some(p) = profile {
+        for (k, v) in &p.views {
+            views.insert(
+                k.clone(),
+                Given::new(v.clone(), Source::Profile(pname.to_owned())),
+            );
+        }
+    }
+    views
+}
+
+/// The theme's name: the command line's, else the profile's, else the
+/// file's top-level `theme`.
+fn chosen_theme(
+    given: Option<Given<String>>,
+    file: &ConfigFile,
+    profile: Option<&Profile>,
+    pname: &str,
+) -> Option<Given<String>> {
+    given
+        .filter(|t| !t.value.trim().is_empty())
+        .or_else(|| {
+            profile
+                .and_then(|p| p.theme.as_ref())
+                .map(|t| Given::new(t.0.clone(), Source::Profile(pname.to_owned())))
+        })
+        .or_else(|| {
+            file.theme
+                .as_ref()
+                .map(|t| Given::new(t.0.clone(), Source::File))
+        })
 }
 
 impl Effective {

@@ -75,7 +75,6 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let q = |s: &str| toml_string(s);
     let _ = writeln!(
         out,
         "# config file: {}{}",
@@ -86,11 +85,26 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
             " (does not exist)"
         }
     );
-    let line = |out: &mut String, key: &str, value: String, source: &dyn fmt::Display| {
-        let _ = writeln!(out, "{:<40} # {source}", format!("{key} = {value}"));
-    };
+    show_connection(&mut out, e);
+    show_token(&mut out, e);
+    show_preferences(&mut out, e);
+    show_theme(&mut out, e, theme);
+    show_views(&mut out, e);
+    out
+}
+
+/// One setting: `key = value`, its source as a comment in a column.
+fn line(out: &mut String, key: &str, value: String, source: &dyn fmt::Display) {
+    use std::fmt::Write;
+    let _ = writeln!(out, "{:<40} # {source}", format!("{key} = {value}"));
+}
+
+/// The profile, the server and the deployment.
+fn show_connection(out: &mut String, e: &Effective) {
+    use std::fmt::Write;
+    let q = |s: &str| toml_string(s);
     match &e.profile {
-        Some(p) => line(&mut out, "profile", q(&p.value), &p.source),
+        Some(p) => line(out, "profile", q(&p.value), &p.source),
         None => {
             let _ = writeln!(out, "# profile: none");
         }
@@ -98,7 +112,7 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
     match &e.base_url {
         // A password in the URL (refused when used) is never printed.
         Some(g) => line(
-            &mut out,
+            out,
             "base_url",
             q(&findings_base::redact::mask_url_credentials(&g.value)),
             &g.source,
@@ -108,7 +122,7 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
         }
     }
     match &e.deployment {
-        Some(g) => line(&mut out, "deployment", q(&g.value), &g.source),
+        Some(g) => line(out, "deployment", q(&g.value), &g.source),
         None if e.base_url.is_some() => {
             let _ = writeln!(
                 out,
@@ -119,15 +133,21 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
             let _ = writeln!(out, "# deployment: none");
         }
     }
+}
+
+/// Where the token comes from, never the token itself.
+fn show_token(out: &mut String, e: &Effective) {
+    use std::fmt::Write;
+    let q = |s: &str| toml_string(s);
     match &e.token {
-        TokenSource::Env(_) => line(&mut out, "token", q("***"), &ENV_TOKEN),
+        TokenSource::Env(_) => line(out, "token", q("***"), &ENV_TOKEN),
         TokenSource::Profile { profile, token } => {
             let src = Source::Profile(profile.clone());
             match token {
-                ProfileToken::Literal(_) => line(&mut out, "token", q("***"), &src),
-                ProfileToken::File(p) => line(&mut out, "token_file", q(p), &src),
+                ProfileToken::Literal(_) => line(out, "token", q("***"), &src),
+                ProfileToken::File(p) => line(out, "token_file", q(p), &src),
                 ProfileToken::Command(c) => line(
-                    &mut out,
+                    out,
                     "token_command",
                     q(c),
                     &format!("{src} (not run by show)"),
@@ -153,69 +173,81 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
             let _ = writeln!(out, "# token: none");
         }
     }
+}
+
+/// The listing's defaults, the safety switches and the timeouts.
+fn show_preferences(out: &mut String, e: &Effective) {
+    let q = |s: &str| toml_string(s);
     line(
-        &mut out,
+        out,
         "page_size",
         e.page_size.value.to_string(),
         &e.page_size.source,
     );
     line(
-        &mut out,
+        out,
         "triage_confirm_above",
         e.triage_confirm_above.value.to_string(),
         &e.triage_confirm_above.source,
     );
     line(
-        &mut out,
+        out,
         "sla_days",
         e.sla_days.value.shown(),
         &e.sla_days.source,
     );
     line(
-        &mut out,
+        out,
         "default_pane",
         q(e.default_pane.value),
         &e.default_pane.source,
     );
     if let Some(s) = &e.default_sort {
-        line(&mut out, "default_sort", q(s.value.label()), &s.source);
+        line(out, "default_sort", q(s.value.label()), &s.source);
     }
     if let Some(d) = &e.default_direction {
-        line(&mut out, "default_direction", q(d.value.label()), &d.source);
+        line(out, "default_direction", q(d.value.label()), &d.source);
     }
     if let Some(f) = &e.default_filters {
-        line(&mut out, "default_filters", toml_list(&f.value), &f.source);
+        line(out, "default_filters", toml_list(&f.value), &f.source);
     }
     line(
-        &mut out,
+        out,
         "read_only",
         e.read_only.value.to_string(),
         &e.read_only.source,
     );
     line(
-        &mut out,
+        out,
         "allow_http",
         e.allow_http.value.to_string(),
         &e.allow_http.source,
     );
     line(
-        &mut out,
+        out,
         "connect_timeout",
         e.connect_timeout.as_secs().to_string(),
         &e.timeout_sources.0,
     );
     line(
-        &mut out,
+        out,
         "timeout",
         e.request_timeout.as_secs().to_string(),
         &e.timeout_sources.1,
     );
+}
+
+/// The theme's name and file; with `theme`, what the file sets and
+/// whether `NO_COLOR` overrides it.
+fn show_theme(out: &mut String, e: &Effective, theme: Option<&ThemeChoice>) {
+    use std::fmt::Write;
+    let q = |s: &str| toml_string(s);
     let default_theme = Given::new("default".to_owned(), Source::Default);
     let name = theme
         .map(|t| &t.name)
         .or(e.theme.as_ref())
         .unwrap_or(&default_theme);
-    line(&mut out, "theme", q(&name.value), &name.source);
+    line(out, "theme", q(&name.value), &name.source);
     let file_note = match theme {
         None => format!("{}", e.theme_file.source),
         Some(ThemeChoice { file: None, .. }) => format!("{} (not there)", e.theme_file.source),
@@ -231,7 +263,7 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
         }
     };
     line(
-        &mut out,
+        out,
         "theme_file",
         q(&e.theme_file.value.display().to_string()),
         &file_note,
@@ -242,6 +274,12 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
             "# NO_COLOR is set: no colours, whatever the theme (bold, dim, reverse and underline only)"
         );
     }
+}
+
+/// The saved views, one `[views.NAME]` table each.
+fn show_views(out: &mut String, e: &Effective) {
+    use std::fmt::Write;
+    let q = |s: &str| toml_string(s);
     for (name, v) in &e.views {
         let _ = writeln!(out, "\n[views.{}]  # {}", toml_key(name), v.source);
         if let Some(s) = &v.value.sort_by {
@@ -254,7 +292,6 @@ pub fn show(e: &Effective, theme: Option<&ThemeChoice>) -> String {
             let _ = writeln!(out, "filters = {}", toml_list(&v.value.filters));
         }
     }
-    out
 }
 
 fn toml_string(s: &str) -> String {

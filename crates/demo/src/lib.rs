@@ -10,6 +10,7 @@ pub mod dataset;
 pub mod deployment;
 pub mod faults;
 pub mod http;
+mod issue_rule;
 pub mod materialize;
 pub mod offline_guard;
 pub mod query;

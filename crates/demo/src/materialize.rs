@@ -1,7 +1,7 @@
 //! Building the wire `Issue` of a demo row, with exactly the parts a request
 //! asked for.
 
-use super::catalog::{CodeRule, ScaAdvisory, SecretRule};
+use super::catalog::SecretRule;
 use super::dataset::*;
 use super::rng::Rng;
 use super::snippets::{dependency_snippet, retarget_diff};
@@ -64,9 +64,9 @@ impl Dataset {
         let row = &changes.row(index, base);
         let change = changes.findings.get(&index);
         let repo_meta = self.repo(row);
-        let repo_info = &self.repos[row.repo as usize];
-        let facts = self.rule_facts(row);
         let id = finding_id(index);
+        // The detail stream's draws come in this order: the commit, the end
+        // line, autotriage, the SCA then the secrets attributes.
         let mut r = Rng::for_item(self.seed, stream::DETAIL, index as u64);
         let commit = r.hex(40);
         let path = self.file_path(row).to_owned();
@@ -74,32 +74,14 @@ impl Dataset {
         let host = host_of(&scm_type);
         let ref_name = self.ref_name(row).to_owned();
         let line = i64::from(row.line);
-        let mut end_line = line + r.range(0, 3);
-        if let Some(cr) = self.code_rule(row) {
-            // Within the snippet, which ends where the sink's line says.
-            let last = line + cr.last_line() as i64 - 1 - cr.sink_line() as i64;
-            end_line = end_line.min(last);
-        }
+        let end_line = self.end_line(row, line, &mut r);
         let line_url = format!(
             "https://{host}/{}/blob/{commit}/{path}#L{line}",
             repo_meta.name
         );
-        let match_based_id = format!(
-            "mb-{}",
-            &Rng::for_item(
-                self.seed,
-                stream::MATCH_ID,
-                u64::from(row.rule) << 8 | u64::from(row.repo)
-            )
-            .hex(24)
-        );
-        let code_rule = self.code_rule(row);
+        let match_based_id = self.match_based_id(row);
         let advisory = self.advisory(row);
         let secret = self.secret_rule(row);
-
-        let message = self.message(row, code_rule, advisory, secret);
-
-        let (cwe, owasp, references, origin) = rule_taxonomy(code_rule, advisory);
 
         let codeowners = self.codeowners(row);
 
@@ -108,14 +90,6 @@ impl Dataset {
             at.feedback = Some(feedback.clone());
         }
 
-        // An in-flight request has no pull request yet.
-        let fix_pr_id = match changes.acted.fixes.get(&index) {
-            Some(fix) => (fix.state != FixPr::Requested).then(|| fix.pr_number.to_string()),
-            None => row
-                .fix_pr
-                .filter(|pr| *pr != FixPr::Requested)
-                .map(|_| (3100 + index % 9000).to_string()),
-        };
         let sca_attributes =
             advisory.map(|a| self.sca_attributes(row, a, &mut r, host, &repo_meta.name, &commit));
         let secrets_attributes = secret.map(|s| secrets_attributes(row, s, &mut r));
@@ -128,25 +102,10 @@ impl Dataset {
                 Rng::for_item(self.seed, stream::SYNTACTIC_ID, index as u64).hex(32),
             ),
             match_based_id: Some(match_based_id.clone()),
-            rule_id: Some(facts.rule_id.to_owned()),
             status: Some(IssueStatus::ALL[row.status as usize].clone()),
-            repository: Some(Repository {
-                name: Some(repo_meta.name.clone()),
-                id: Some(repo_info.id.clone()),
-                scm_type: Some(scm_type.clone()),
-                primary_ref: Some(PrimaryRef {
-                    id: Some(repo_info.primary_ref_id.clone()),
-                    ref_: Some(repo_meta.primary_ref.clone()),
-                }),
-            }),
-            first_seen_scan: Some(Scan {
-                id: Some((9_000_000 + index * 3).to_string()),
-                meta: Some(serde_json::json!({"trigger": "push", "branch": ref_name})),
-            }),
-            last_seen_scan: Some(Scan {
-                id: Some((9_000_000 + index * 3 + 2).to_string()),
-                meta: Some(serde_json::json!({"trigger": "schedule", "branch": ref_name})),
-            }),
+            repository: Some(self.wire_repository(row, scm_type)),
+            first_seen_scan: Some(scan(9_000_000 + index * 3, "push", &ref_name)),
+            last_seen_scan: Some(scan(9_000_000 + index * 3 + 2, "schedule", &ref_name)),
             triage_state: Some(TriageState::ALL[row.triage as usize].clone()),
             triage_reason: row
                 .triage_reason
@@ -161,7 +120,6 @@ impl Dataset {
                 Some(Some(linked)) => linked.wire(),
                 _ => external_ticket(index, &id),
             }),
-            vuln_group_key: advisory.map(|a| format!("{}:{}", a.package, a.vuln_id)),
             is_blocking: Some(row.blocking),
             autotriage,
             ai_tags: row.sensitivity.map(|k| ai_tags(index, &id, &path, k)),
@@ -172,26 +130,7 @@ impl Dataset {
             column: Some(i64::from(1 + row.line % 17)),
             end_column: Some(i64::from(20 + row.line % 40)),
             severity: Some(Severity::ALL[row.severity as usize].clone()),
-            message: Some(message),
-            rule_path: Some(facts.rule_path.to_owned()),
             confidence: Some(Confidence::ALL[row.confidence as usize].clone()),
-            rule_url: Some(format!("https://rules.example.com/r/{}", facts.rule_id)),
-            rule_references: references,
-            rule_origin: Some(origin),
-            rule_hash_id: Some(
-                Rng::for_item(self.seed, stream::RULE_HASH, u64::from(row.rule)).hex(16),
-            ),
-            rule_cwe_names: cwe,
-            rule_owasp_names: owasp,
-            ruleset: Some(facts.ruleset.to_owned()),
-            policy_slug: Some(facts.policy_slug.to_owned()),
-            category: Some(facts.category.to_owned()),
-            subcategories: code_rule
-                .map(|r| r.subcategories.clone())
-                .unwrap_or_else(|| vec!["vuln".into()]),
-            rule_superseded_by: superseded_by(index, facts.rule_path),
-            issue_type: Some(row.kind.issue_type()),
-            issue_parent_id: Some(format!("ip-{}-{}", row.repo, row.rule)),
             ticket_attempts: self.ticket_attempts(index, base, row),
             sast_attributes: matches!(row.kind, Kind::Code | Kind::AiCode)
                 .then(SastAttributes::default),
@@ -202,7 +141,7 @@ impl Dataset {
             // the published List issues request cannot: never (docs/api.md).
             exception_request: None,
             triage_permission: Some(Dataset::triage_permission(index, row)),
-            ..Issue::default()
+            ..self.rule_fields(row, index)
         };
 
         if parts.remediation {
@@ -218,16 +157,75 @@ impl Dataset {
             issue.first_detected_at = Some(ts(row.first_detected));
         }
         if parts.single_issue {
-            // "Available in the GetIssue RPC and in list responses that opt
-            // into it": no published list request can opt in.
-            issue.click_to_fix_pr_url = fix_pr_id
-                .as_ref()
-                .map(|pr| format!("https://{host}/{}/pull/{pr}", repo_meta.name));
-            issue.click_to_fix_pr_id = fix_pr_id;
+            self.add_fix_pr_link(&mut issue, changes, index, row, host);
             self.add_single_issue_fields(&mut issue, index, &commit, host);
             issue.activity_history = self.activity_now(changes, index);
         }
         issue
+    }
+
+    /// The last line of the finding: a few after its first, within the
+    /// snippet for a code finding (which ends where the sink's line says).
+    fn end_line(&self, row: &Row, line: i64, r: &mut Rng) -> i64 {
+        let end_line = line + r.range(0, 3);
+        match self.code_rule(row) {
+            Some(cr) => end_line.min(line + cr.last_line() as i64 - 1 - cr.sink_line() as i64),
+            None => end_line,
+        }
+    }
+
+    /// The id shared by the findings of one rule in one repository.
+    fn match_based_id(&self, row: &Row) -> String {
+        format!(
+            "mb-{}",
+            &Rng::for_item(
+                self.seed,
+                stream::MATCH_ID,
+                u64::from(row.rule) << 8 | u64::from(row.repo)
+            )
+            .hex(24)
+        )
+    }
+
+    /// The finding's repository as the wire names it.
+    fn wire_repository(&self, row: &Row, scm_type: ScmType) -> Repository {
+        let repo_meta = self.repo(row);
+        let repo_info = &self.repos[row.repo as usize];
+        Repository {
+            name: Some(repo_meta.name.clone()),
+            id: Some(repo_info.id.clone()),
+            scm_type: Some(scm_type),
+            primary_ref: Some(PrimaryRef {
+                id: Some(repo_info.primary_ref_id.clone()),
+                ref_: Some(repo_meta.primary_ref.clone()),
+            }),
+        }
+    }
+
+    /// The fix pull request's number and link. "Available in the GetIssue
+    /// RPC and in list responses that opt into it": no published list
+    /// request can opt in, so only the single issue has them.
+    fn add_fix_pr_link(
+        &self,
+        issue: &mut Issue,
+        changes: &Changes,
+        index: usize,
+        row: &Row,
+        host: &str,
+    ) {
+        // An in-flight request has no pull request yet.
+        let fix_pr_id = match changes.acted.fixes.get(&index) {
+            Some(fix) => (fix.state != FixPr::Requested).then(|| fix.pr_number.to_string()),
+            None => row
+                .fix_pr
+                .filter(|pr| *pr != FixPr::Requested)
+                .map(|_| (3100 + index % 9000).to_string()),
+        };
+        let repo = &self.repo(row).name;
+        issue.click_to_fix_pr_url = fix_pr_id
+            .as_ref()
+            .map(|pr| format!("https://{host}/{repo}/pull/{pr}"));
+        issue.click_to_fix_pr_id = fix_pr_id;
     }
 
     /// The activity of finding `index` as `changes` leave it: generated,
@@ -239,27 +237,6 @@ impl Dataset {
             events.sort_by_key(|e| e.date);
         }
         events
-    }
-
-    /// The finding's message: its rule's, with a sample of hostile text
-    /// for the few rows that carry one.
-    fn message(
-        &self,
-        row: &Row,
-        code_rule: Option<&CodeRule>,
-        advisory: Option<&ScaAdvisory>,
-        secret: Option<&SecretRule>,
-    ) -> String {
-        let mut message = code_rule
-            .map(|r| r.message.clone())
-            .or_else(|| advisory.map(|a| a.message.clone()))
-            .or_else(|| secret.map(|s| s.message.clone()))
-            .unwrap_or_default();
-        if let Some(u) = row.unicode {
-            let sample = &self.catalog.unicode_samples[u as usize];
-            message = format!("{message} {}", sample.text);
-        }
-        message
     }
 
     /// The team that owns the finding's code, with its members.
@@ -543,38 +520,6 @@ impl Dataset {
     }
 }
 
-/// The rule's CWE and OWASP names, references and origin.
-fn rule_taxonomy(
-    code_rule: Option<&CodeRule>,
-    advisory: Option<&ScaAdvisory>,
-) -> (Vec<String>, Vec<String>, Vec<String>, RuleOrigin) {
-    if let Some(cr) = code_rule {
-        (
-            cr.cwe.clone(),
-            cr.owasp.clone(),
-            cr.references.clone(),
-            RuleOrigin::from_wire(&cr.rule_origin),
-        )
-    } else if let Some(a) = advisory {
-        (
-            a.cwes.clone(),
-            vec!["A06:2021 - Vulnerable and Outdated Components".into()],
-            a.references.clone(),
-            RuleOrigin::ProRules,
-        )
-    } else {
-        (
-            vec!["CWE-798: Use of Hard-coded Credentials".into()],
-            vec!["A07:2021 - Identification and Authentication Failures".into()],
-            vec![
-                "https://owasp.org/Top10/A07_2021-Identification_and_Authentication_Failures/"
-                    .into(),
-            ],
-            RuleOrigin::ProRules,
-        )
-    }
-}
-
 /// The AI's verdict on a code finding, with feedback on some.
 fn autotriage(
     row: &Row,
@@ -624,6 +569,14 @@ fn secrets_attributes(row: &Row, s: &SecretRule, r: &mut Rng) -> SecretsAttribut
     }
 }
 
+/// A scan that saw the finding, and what started it.
+fn scan(id: usize, trigger: &str, branch: &str) -> Scan {
+    Scan {
+        id: Some(id.to_string()),
+        meta: Some(serde_json::json!({"trigger": trigger, "branch": branch})),
+    }
+}
+
 /// The ticket a finding was filed as.
 fn external_ticket(index: usize, id: &str) -> ExternalTicket {
     ExternalTicket {
@@ -653,18 +606,6 @@ fn ai_tags(index: usize, id: &str, path: &str, k: u8) -> AiTags {
                 .into(),
         ),
         sensitivity: Some(Sensitivity::ALL[k as usize].clone()),
-    }
-}
-
-/// The rule that replaces this one, for a few findings.
-fn superseded_by(index: usize, rule_path: &str) -> Vec<RuleSupersededBy> {
-    if index.is_multiple_of(97) {
-        vec![RuleSupersededBy {
-            product: Some(RuleType::Sast),
-            rule_path: Some(format!("{rule_path}-v2")),
-        }]
-    } else {
-        vec![]
     }
 }
 

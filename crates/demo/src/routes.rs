@@ -24,7 +24,46 @@ use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::decompression::RequestDecompressionLayer;
 
+/// The demo's API: the reporting, issue and SCM routes and the actions,
+/// behind the middleware (offline guard, served-request clock, tap, faults)
+/// and the gzip layers.
 pub fn router(state: Arc<DemoState>) -> Router {
+    Router::new()
+        .merge(reporting_routes())
+        .merge(issue_routes())
+        .merge(triage_and_scm_routes())
+        .route("/api/agent/deployment", get(deployment_of_token))
+        .merge(super::action_routes::routes())
+        // A snapshot's server refuses every write.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::offline_guard::refuse_writes,
+        ))
+        // The clock of the fix pull requests: the requests served.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::action_routes::count_served,
+        ))
+        // The tap sees what the handlers take and give, inside the faults.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::tap::record,
+        ))
+        // Faults (when asked for) on the API routes only, inside
+        // compression: they see and spoil the plain JSON.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::faults::inject,
+        ))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(RequestDecompressionLayer::new())
+        .layer(CompressionLayer::new())
+        .with_state(state)
+}
+
+/// The reporting API: the findings report and the aggregate reports.
+fn reporting_routes() -> Router<Arc<DemoState>> {
     Router::new()
         .route(
             "/api/reporting/{deployment}/findings",
@@ -68,6 +107,12 @@ pub fn router(state: Arc<DemoState>) -> Router {
                 |s, r| query::median_open_age_report(&s.dataset, r),
             )),
         )
+}
+
+/// The issue API: counting, searching, listing and grouping findings, one
+/// issue, and the values the filters take.
+fn issue_routes() -> Router<Arc<DemoState>> {
+    Router::new()
         .route(
             "/api/issues/{deployment}/counts",
             post(json_query(
@@ -126,6 +171,12 @@ pub fn router(state: Arc<DemoState>) -> Router {
                 |s, r| query::update_findings(&s.dataset, r),
             )),
         )
+}
+
+/// The writes: triaging findings (by filter or one agentic issue) and the
+/// SCM configurations.
+fn triage_and_scm_routes() -> Router<Arc<DemoState>> {
+    Router::new()
         .route(
             "/api/issues/{deployment}/issue/{issue}",
             post(triage_agentic_issue),
@@ -138,34 +189,6 @@ pub fn router(state: Arc<DemoState>) -> Router {
             "/api/scm/deployments/{deployment}/configs",
             get(list_scm_configs),
         )
-        .route("/api/agent/deployment", get(deployment_of_token))
-        .merge(super::action_routes::routes())
-        // A snapshot's server refuses every write.
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            super::offline_guard::refuse_writes,
-        ))
-        // The clock of the fix pull requests: the requests served.
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            super::action_routes::count_served,
-        ))
-        // The tap sees what the handlers take and give, inside the faults.
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            super::tap::record,
-        ))
-        // Faults (when asked for) on the API routes only, inside
-        // compression: they see and spoil the plain JSON.
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            super::faults::inject,
-        ))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(RequestDecompressionLayer::new())
-        .layer(CompressionLayer::new())
-        .with_state(state)
 }
 
 async fn not_found() -> ApiFailure {

@@ -18,37 +18,13 @@ impl Dataset {
         let info = &self.repos[repo];
         let (kind, rule) = self.kind_and_rule(&mut r, info);
         // The files of the rule that fit the repository.
-        let (rule_severity, files) = match kind {
-            Kind::Code | Kind::AiCode => (
-                c.code_rules[rule as usize].severity.as_str(),
-                info.code_paths.get(&rule),
-            ),
-            Kind::Sca => (c.sca_advisories[rule as usize].severity.as_str(), None),
-            Kind::Secrets => (
-                c.secret_rules[rule as usize].severity.as_str(),
-                info.secret_paths.get(&rule),
-            ),
+        let files = match kind {
+            Kind::Code | Kind::AiCode => info.code_paths.get(&rule),
+            Kind::Sca => None,
+            Kind::Secrets => info.secret_paths.get(&rule),
         };
-        let issue_severities = &Severity::ALL[..4];
-        let severity = if r.chance(0.85) {
-            Severity::from_wire(rule_severity)
-        } else {
-            r.pick(issue_severities).clone()
-        };
-        let confidence = match kind {
-            Kind::Code | Kind::AiCode if r.chance(0.8) => {
-                Confidence::from_wire(&c.code_rules[rule as usize].confidence)
-            }
-            Kind::Secrets => Confidence::High,
-            _ => r.pick(Confidence::ALL).clone(),
-        };
-
-        let repo_meta = &c.repositories[repo];
-        let ref_slot = if repo_meta.other_refs.is_empty() || r.chance(0.8) {
-            0
-        } else {
-            1 + r.below(repo_meta.other_refs.len()) as u8
-        };
+        let (severity, confidence) = self.levels(&mut r, kind, rule);
+        let ref_slot = ref_slot(&mut r, &c.repositories[repo].other_refs);
 
         let (created, first_detected, relevant_since) = self.dates(&mut r);
 
@@ -67,18 +43,8 @@ impl Dataset {
         let team = *r.pick(&info.teams);
         let ticket = r.chance(0.15);
         let ticket_failed = r.chance(0.04);
-        let policy_blocking = match kind {
-            Kind::Code | Kind::AiCode => {
-                c.code_rules[rule as usize].policy_slug.contains("blocking")
-            }
-            _ => true,
-        };
-        let blocking = policy_blocking && severity.rank() <= 1 && r.chance(0.6);
-        let fix_pr = (is_code && r.chance(0.12)).then(|| match r.weighted(&[6, 3, 1]) {
-            0 => FixPr::Open,
-            1 => FixPr::Merged,
-            _ => FixPr::Failed,
-        });
+        let blocking = self.policy_blocking(kind, rule) && severity.rank() <= 1 && r.chance(0.6);
+        let fix_pr = (is_code && r.chance(0.12)).then(|| fix_pr(&mut r));
         let memory_referenced = (verdict.is_some() && r.chance(0.2)).then(|| r.below(12) as u8);
         let memory_rendered = (verdict.is_some() && r.chance(0.1)).then(|| r.below(12) as u8);
         let exception = (status == IssueStatus::Unresolved && r.chance(0.05))
@@ -133,6 +99,41 @@ impl Dataset {
             row.fix_pr = Some(FixPr::Requested);
         }
         row
+    }
+
+    /// The finding's severity (mostly its rule's) and confidence.
+    fn levels(&self, r: &mut Rng, kind: Kind, rule: u16) -> (Severity, Confidence) {
+        let c = &self.catalog;
+        let rule_severity = match kind {
+            Kind::Code | Kind::AiCode => c.code_rules[rule as usize].severity.as_str(),
+            Kind::Sca => c.sca_advisories[rule as usize].severity.as_str(),
+            Kind::Secrets => c.secret_rules[rule as usize].severity.as_str(),
+        };
+        let issue_severities = &Severity::ALL[..4];
+        let severity = if r.chance(0.85) {
+            Severity::from_wire(rule_severity)
+        } else {
+            r.pick(issue_severities).clone()
+        };
+        let confidence = match kind {
+            Kind::Code | Kind::AiCode if r.chance(0.8) => {
+                Confidence::from_wire(&c.code_rules[rule as usize].confidence)
+            }
+            Kind::Secrets => Confidence::High,
+            _ => r.pick(Confidence::ALL).clone(),
+        };
+        (severity, confidence)
+    }
+
+    /// Whether the rule's policy can block a merge (code rules say so in
+    /// their policy; the other kinds always can).
+    fn policy_blocking(&self, kind: Kind, rule: u16) -> bool {
+        match kind {
+            Kind::Code | Kind::AiCode => self.catalog.code_rules[rule as usize]
+                .policy_slug
+                .contains("blocking"),
+            _ => true,
+        }
     }
 
     /// The row's kind and rule: one the repository holds, else one of the
@@ -240,6 +241,25 @@ fn states(r: &mut Rng) -> (IssueStatus, TriageState, AggregateState, Option<u8>)
 }
 
 /// How reachable an advisory's vulnerable code is, by the advisory's kind.
+/// Which of the repository's refs the finding is on: mostly the default
+/// (0), else one of the others.
+fn ref_slot<T>(r: &mut Rng, other_refs: &[T]) -> u8 {
+    if other_refs.is_empty() || r.chance(0.8) {
+        0
+    } else {
+        1 + r.below(other_refs.len()) as u8
+    }
+}
+
+/// A fix pull request's fate: mostly open, some merged, a few failed.
+fn fix_pr(r: &mut Rng) -> FixPr {
+    match r.weighted(&[6, 3, 1]) {
+        0 => FixPr::Open,
+        1 => FixPr::Merged,
+        _ => FixPr::Failed,
+    }
+}
+
 fn reachability(r: &mut Rng, adv: &ScaAdvisory) -> u8 {
     let v = match adv.sca_rule_kind.as_str() {
         "SCA_RULE_KIND_MALICIOUS_DEPENDENCY" => Reachability::AlwaysReachable,

@@ -15,59 +15,14 @@ pub fn issue_filters(
     ds: &Dataset,
     req: &IssueFiltersRequest,
 ) -> Result<IssueFiltersResponse, BadRequest> {
-    require_known_all!(req.issue_types, "issueTypes");
-    if let Some(t) = &req.issue_type
-        && !t.is_known()
-    {
-        return Err(BadRequest(format!(
-            "unknown value {:?} for issueType",
-            t.as_wire()
-        )));
-    }
-    let chosen: Vec<IssueType> = req
-        .issue_types
-        .iter()
-        .filter(|t| **t != IssueType::Unspecified)
-        .cloned()
-        .collect();
-    let generic_only = chosen.is_empty() && req.issue_type == Some(IssueType::Unspecified);
-    let wants = |kind: Kind| {
-        !generic_only
-            && match (&chosen[..], &req.issue_type) {
-                ([], None | Some(IssueType::Unspecified)) => true,
-                ([], Some(t)) => *t == kind.issue_type(),
-                (types, _) => types.contains(&kind.issue_type()),
-            }
-    };
+    let wants = kinds_asked(req)?;
     let cat = &ds.catalog;
     let repos = &cat.repositories;
     let sorted = |set: BTreeSet<&String>| -> Vec<String> { set.into_iter().cloned().collect() };
     let tag_names = sorted(repos.iter().flat_map(|r| &r.tags).collect());
     let code = wants(Kind::Code) || wants(Kind::AiCode);
     let code_rules = cat.code_rules.iter().filter(|_| code);
-    let mut rules: Vec<RuleFilterItem> = code_rules
-        .clone()
-        .map(|r| RuleFilterItem {
-            id: Some(r.rule_id.clone()),
-            name: Some(r.name.clone()),
-            ..Default::default()
-        })
-        .collect();
-    if wants(Kind::Sca) {
-        rules.extend(cat.sca_advisories.iter().map(|a| RuleFilterItem {
-            id: Some(a.rule_id.clone()),
-            name: Some(a.message.clone()),
-            sca_cve: a.vuln_id.starts_with("CVE-").then(|| a.vuln_id.clone()),
-            sca_ghsa: a.vuln_id.starts_with("GHSA-").then(|| a.vuln_id.clone()),
-        }));
-    }
-    if wants(Kind::Secrets) {
-        rules.extend(cat.secret_rules.iter().map(|r| RuleFilterItem {
-            id: Some(r.rule_id.clone()),
-            name: Some(r.secret_type.clone()),
-            ..Default::default()
-        }));
-    }
+    let rules = rule_items(ds, code, wants(Kind::Sca), wants(Kind::Secrets));
     Ok(IssueFiltersResponse {
         repo_names: repos.iter().map(|r| r.name.clone()).collect(),
         repo_tags: tag_names.clone(),
@@ -77,26 +32,7 @@ pub fn issue_filters(
                 .flat_map(|r| std::iter::once(&r.primary_ref).chain(&r.other_refs))
                 .collect(),
         ),
-        repo_ref_groups: repos
-            .iter()
-            .zip(&ds.repos)
-            .map(|(r, info)| RepoRefGroup {
-                repo_name: Some(r.name.clone()),
-                // Only the primary ref has an id the demo's filters know.
-                repo_refs: std::iter::once(RepoRef {
-                    id: Some(info.primary_ref_id.clone()),
-                    ref_name: Some(r.primary_ref.clone()),
-                    is_primary: Some(true),
-                })
-                .chain(r.other_refs.iter().map(|name| RepoRef {
-                    ref_name: Some(name.clone()),
-                    is_primary: Some(false),
-                    ..Default::default()
-                }))
-                .collect(),
-                has_primary_ref: Some(true),
-            })
-            .collect(),
+        repo_ref_groups: repo_ref_groups(ds),
         ruleset_names: sorted(code_rules.clone().map(|r| &r.ruleset).collect()),
         rule_names: first_of_each(code_rules.clone().map(|r| r.rule_path.clone()), |p| {
             p.clone()
@@ -136,6 +72,90 @@ pub fn issue_filters(
             })
             .collect(),
     })
+}
+
+/// The kinds of finding the request's type selection asks the lists of.
+fn kinds_asked(req: &IssueFiltersRequest) -> Result<impl Fn(Kind) -> bool + '_, BadRequest> {
+    require_known_all!(req.issue_types, "issueTypes");
+    if let Some(t) = &req.issue_type
+        && !t.is_known()
+    {
+        return Err(BadRequest(format!(
+            "unknown value {:?} for issueType",
+            t.as_wire()
+        )));
+    }
+    let chosen: Vec<IssueType> = req
+        .issue_types
+        .iter()
+        .filter(|t| **t != IssueType::Unspecified)
+        .cloned()
+        .collect();
+    let generic_only = chosen.is_empty() && req.issue_type == Some(IssueType::Unspecified);
+    Ok(move |kind: Kind| {
+        !generic_only
+            && match (&chosen[..], &req.issue_type) {
+                ([], None | Some(IssueType::Unspecified)) => true,
+                ([], Some(t)) => *t == kind.issue_type(),
+                (types, _) => types.contains(&kind.issue_type()),
+            }
+    })
+}
+
+/// The rules of the kinds asked for, code rules first.
+fn rule_items(ds: &Dataset, code: bool, sca: bool, secrets: bool) -> Vec<RuleFilterItem> {
+    let cat = &ds.catalog;
+    let mut rules: Vec<RuleFilterItem> = cat
+        .code_rules
+        .iter()
+        .filter(|_| code)
+        .map(|r| RuleFilterItem {
+            id: Some(r.rule_id.clone()),
+            name: Some(r.name.clone()),
+            ..Default::default()
+        })
+        .collect();
+    if sca {
+        rules.extend(cat.sca_advisories.iter().map(|a| RuleFilterItem {
+            id: Some(a.rule_id.clone()),
+            name: Some(a.message.clone()),
+            sca_cve: a.vuln_id.starts_with("CVE-").then(|| a.vuln_id.clone()),
+            sca_ghsa: a.vuln_id.starts_with("GHSA-").then(|| a.vuln_id.clone()),
+        }));
+    }
+    if secrets {
+        rules.extend(cat.secret_rules.iter().map(|r| RuleFilterItem {
+            id: Some(r.rule_id.clone()),
+            name: Some(r.secret_type.clone()),
+            ..Default::default()
+        }));
+    }
+    rules
+}
+
+/// Each repository's refs, its primary first.
+fn repo_ref_groups(ds: &Dataset) -> Vec<RepoRefGroup> {
+    ds.catalog
+        .repositories
+        .iter()
+        .zip(&ds.repos)
+        .map(|(r, info)| RepoRefGroup {
+            repo_name: Some(r.name.clone()),
+            // Only the primary ref has an id the demo's filters know.
+            repo_refs: std::iter::once(RepoRef {
+                id: Some(info.primary_ref_id.clone()),
+                ref_name: Some(r.primary_ref.clone()),
+                is_primary: Some(true),
+            })
+            .chain(r.other_refs.iter().map(|name| RepoRef {
+                ref_name: Some(name.clone()),
+                is_primary: Some(false),
+                ..Default::default()
+            }))
+            .collect(),
+            has_primary_ref: Some(true),
+        })
+        .collect()
 }
 
 /// Each value once (by `key`), in the order first met.

@@ -8,8 +8,9 @@
 //! the SAST type. `*_UNSPECIFIED` values do not filter.
 
 use super::fuzzy::PathQuery;
+use super::list_tables::{active, admits, ref_id_table, ref_table, repo_table, rule_tables};
 use super::memo::Bits;
-use super::{CLASS_KINDS, bound, class};
+use super::{bound, class};
 use crate::dataset::*;
 use crate::materialize::Parts;
 use findings_model::*;
@@ -17,27 +18,11 @@ use findings_model::*;
 /// How long a fix PR request stays in flight ("a 10-minute cooldown").
 const AUTOFIX_COOLDOWN_SECS: i64 = 600;
 
-/// The values of an array filter that filter: `None` when there are none
-/// (an empty list, or only `*_UNSPECIFIED`).
-fn active<T: Clone>(list: &[T], wire: impl Fn(&T) -> &str) -> Option<Vec<T>> {
-    let kept: Vec<T> = list
-        .iter()
-        .filter(|v| !wire(v).ends_with("_UNSPECIFIED"))
-        .cloned()
-        .collect();
-    (!kept.is_empty()).then_some(kept)
-}
-
 /// [`active`] for the model's enums.
 macro_rules! active {
     ($list:expr) => {
         active(&$list, |v| v.as_wire())
     };
-}
-
-/// Whether an optional filter list admits `v`.
-fn admits<T: PartialEq>(list: &Option<Vec<T>>, v: &T) -> bool {
-    list.as_ref().is_none_or(|l| l.contains(v))
 }
 
 /// A memory-id filter: `None` when absent or empty, else the memory index
@@ -90,14 +75,6 @@ fn epss_of(categorization: Option<&str>) -> EpssProbability {
         Some("MEDIUM") => EpssProbability::Medium,
         Some("LOW") => EpssProbability::Low,
         _ => EpssProbability::None,
-    }
-}
-
-fn rule_source(origin: &RuleOrigin) -> RuleSource {
-    match origin {
-        RuleOrigin::Community => RuleSource::Community,
-        RuleOrigin::Custom => RuleSource::Custom,
-        _ => RuleSource::Pro,
     }
 }
 
@@ -169,122 +146,13 @@ impl<'a> ListMatcher<'a> {
         f: &'a ListIssuesFilter,
         issue_types: &[IssueType],
     ) -> Self {
-        let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
-        let ids = (!f.ids.is_empty()).then(|| {
-            let mut bits = Bits::new(ds.rows.len());
-            for i in f.ids.iter().filter_map(|id| ds.index_of(id)) {
-                bits.set(i);
-            }
-            bits
-        });
         let kinds = [Kind::Code, Kind::AiCode, Kind::Sca, Kind::Secrets];
         let kind_ok =
             kinds.map(|k| issue_types.is_empty() || issue_types.contains(&k.issue_type()));
-        let team_ids: Option<Vec<u8>> = (!f.team_names.is_empty()).then(|| {
-            let teams = &ds.catalog.people.teams;
-            (0..teams.len())
-                .filter(|&k| f.team_names.contains(&teams[k].name))
-                .map(|k| k as u8)
-                .collect()
-        });
-        let statuses = active!(f.repository_deployment_statuses);
-        let exposures = active!(f.repository_public_exposures);
-        let only_archived = f.include_archived == Some(true);
-        let repo_ok = ds
-            .catalog
-            .repositories
-            .iter()
-            .zip(&ds.repos)
-            .map(|(repo, info)| {
-                any(&f.repository_names, &repo.name)
-                    && any(&f.repository_ids, &info.id)
-                    && (f.repository_tags.is_empty()
-                        || repo.tags.iter().any(|t| f.repository_tags.contains(t)))
-                    && team_ids
-                        .as_ref()
-                        .is_none_or(|t| info.teams.iter().any(|k| t.contains(k)))
-                    && admits(
-                        &statuses,
-                        &DeploymentStatus::from_wire(&repo.deployment_status),
-                    )
-                    && admits(&exposures, &PublicExposure::from_wire(&repo.public_exposure))
-                    // Only archived projects when true; none otherwise.
-                    && repo.archived == only_archived
-            })
-            .collect();
-        let ref_ok = (!f.refs.is_empty()).then(|| {
-            (0..ds.catalog.repositories.len())
-                .flat_map(|repo| (0..=u8::MAX).map(move |slot| (repo as u8, slot)))
-                .map(|(repo, slot)| any(&f.refs, ds.ref_name_of(repo, slot)))
-                .collect()
-        });
-        let ref_id_ok = (!f.repository_ref_ids.is_empty()).then(|| {
-            ds.repos
-                .iter()
-                .map(|info| f.repository_ref_ids.contains(&info.primary_ref_id))
-                .collect()
-        });
-        let sources = active!(f.source);
-        let rule_kinds = active!(f.sca_rule_kind);
-        let rule_ok = CLASS_KINDS.map(|kind| {
-            (0..ds.rule_count(kind) as u16)
-                .map(|rule| {
-                    let facts = ds.rule_facts_of(kind, rule);
-                    let all_types = any(&f.rule_ids, facts.rule_id);
-                    all_types
-                        && match kind {
-                            Kind::Code | Kind::AiCode => {
-                                let origin = ds
-                                    .catalog
-                                    .code_rules
-                                    .get(rule as usize)
-                                    .map(|r| RuleOrigin::from_wire(&r.rule_origin))
-                                    .unwrap_or(RuleOrigin::ProRules);
-                                any(&f.policy_slugs, facts.policy_slug)
-                                    && any(&f.rules, facts.rule_path)
-                                    && any(&f.rulesets, facts.ruleset)
-                                    && any(&f.categories, facts.category)
-                                    && admits(&sources, &rule_source(&origin))
-                            }
-                            Kind::Sca => {
-                                let a = ds.advisory_of(kind, rule);
-                                let has = |list: &[String], v: Option<&String>| {
-                                    list.is_empty() || v.is_some_and(|v| list.contains(v))
-                                };
-                                has(&f.dependencies, a.map(|a| &a.package))
-                                    && has(&f.cves, a.map(|a| &a.vuln_id))
-                                    && has(&f.advisory_ids, a.map(|a| &a.vuln_id))
-                                    && rule_kinds.as_ref().is_none_or(|k| {
-                                        a.is_some_and(|a| {
-                                            k.contains(&ScaRuleKind::from_wire(&a.sca_rule_kind))
-                                        })
-                                    })
-                            }
-                            Kind::Secrets => {
-                                f.secret_types.is_empty()
-                                    || ds
-                                        .secret_rule_of(kind, rule)
-                                        .is_some_and(|s| f.secret_types.contains(&s.secret_type))
-                            }
-                        }
-                })
-                .collect()
-        });
         let sensitivity = (!f.ai_sensitivities.is_empty()).then(|| {
             f.ai_sensitivities
                 .iter()
                 .map(|s| Sensitivity::from_wire(s))
-                .collect()
-        });
-        // Parent ids are `ip-{repo}-{rule}`: keep those a row can have.
-        let parents = (!f.issue_parent_ids.is_empty()).then(|| {
-            f.issue_parent_ids
-                .iter()
-                .filter_map(|p| {
-                    let (repo, rule) = p.strip_prefix("ip-")?.split_once('-')?;
-                    let key = (repo.parse::<u8>().ok()?, rule.parse::<u16>().ok()?);
-                    (format!("ip-{}-{}", key.0, key.1) == *p).then_some(key)
-                })
                 .collect()
         });
         let since_of = match f.time_filter {
@@ -292,34 +160,15 @@ impl<'a> ListMatcher<'a> {
             Some(TimeFilter::FixedAt) => SinceOf::FixedAt,
             _ => SinceOf::RelevantSince,
         };
-        let relative = f.relative_since.as_ref().and_then(|r| {
-            let day = 86_400;
-            let span = match r {
-                RelativeSince::OneMinute => 60,
-                RelativeSince::OneDay => day,
-                RelativeSince::OneWeek => 7 * day,
-                RelativeSince::OneMonth => 30 * day,
-                RelativeSince::ThreeMonths => 90 * day,
-                RelativeSince::SixMonths => 182 * day,
-                RelativeSince::OneYear => 365 * day,
-                _ => return None,
-            };
-            Some(ds.now() - span)
-        });
-        // Both bounds hold when both are given.
-        let since = match (f.since.map(bound), relative) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        };
         ListMatcher {
             ds,
             changes,
-            ids,
+            ids: ids_table(ds, f),
             kind_ok,
-            repo_ok,
-            ref_ok,
-            ref_id_ok,
-            rule_ok,
+            repo_ok: repo_table(ds, f),
+            ref_ok: ref_table(ds, f),
+            ref_id_ok: ref_id_table(ds, f),
+            rule_ok: rule_tables(ds, f),
             sensitivity,
             verdicts: active!(f.ai_verdicts),
             status: active!(f.status),
@@ -342,14 +191,14 @@ impl<'a> ListMatcher<'a> {
             upgrade_guidance_set: active!(f.upgrade_guidance).is_some()
                 || active!(f.upgrade_guidance_filters).is_some(),
             preprod_only: f.backlog_type == Some(BacklogType::Preprod),
-            parents,
+            parents: parent_keys(f),
             file_path: f
                 .file_paths
                 .first()
                 .and_then(|p| PathQuery::new(p))
                 .map(|q| PathTable::new(ds, &q)),
             since_of,
-            since,
+            since: since_bound(ds, f),
             until: f.until.map(bound),
             exclude_historical: f.exclude_historical == Some(true),
             on_primary_branch: f.on_primary_branch,
@@ -571,6 +420,55 @@ impl<'a> ListMatcher<'a> {
             }
         }
         bits
+    }
+}
+
+/// The findings `ids` names, when it names any.
+fn ids_table(ds: &Dataset, f: &ListIssuesFilter) -> Option<Bits> {
+    (!f.ids.is_empty()).then(|| {
+        let mut bits = Bits::new(ds.rows.len());
+        for i in f.ids.iter().filter_map(|id| ds.index_of(id)) {
+            bits.set(i);
+        }
+        bits
+    })
+}
+
+/// The (repository, rule) keys of `issueParentIds`. Parent ids are
+/// `ip-{repo}-{rule}`: keep those a row can have.
+fn parent_keys(f: &ListIssuesFilter) -> Option<Vec<(u8, u16)>> {
+    (!f.issue_parent_ids.is_empty()).then(|| {
+        f.issue_parent_ids
+            .iter()
+            .filter_map(|p| {
+                let (repo, rule) = p.strip_prefix("ip-")?.split_once('-')?;
+                let key = (repo.parse::<u8>().ok()?, rule.parse::<u16>().ok()?);
+                (format!("ip-{}-{}", key.0, key.1) == *p).then_some(key)
+            })
+            .collect()
+    })
+}
+
+/// The lower time bound of `since` and `relativeSince` (before the data
+/// set's now); both hold when both are given.
+fn since_bound(ds: &Dataset, f: &ListIssuesFilter) -> Option<i64> {
+    let relative = f.relative_since.as_ref().and_then(|r| {
+        let day = 86_400;
+        let span = match r {
+            RelativeSince::OneMinute => 60,
+            RelativeSince::OneDay => day,
+            RelativeSince::OneWeek => 7 * day,
+            RelativeSince::OneMonth => 30 * day,
+            RelativeSince::ThreeMonths => 90 * day,
+            RelativeSince::SixMonths => 182 * day,
+            RelativeSince::OneYear => 365 * day,
+            _ => return None,
+        };
+        Some(ds.now() - span)
+    });
+    match (f.since.map(bound), relative) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
     }
 }
 

@@ -45,6 +45,7 @@ mod fuzzy;
 mod groups;
 mod list;
 mod list_match;
+mod list_tables;
 mod memo;
 mod memories;
 mod order;

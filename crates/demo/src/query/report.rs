@@ -53,7 +53,6 @@ impl<'a> ReportMatcher<'a> {
         req: &ReportRequest,
         f: &'a ReportFilters,
     ) -> Self {
-        let any = |list: &[String], v: &str| list.is_empty() || list.iter().any(|x| x == v);
         let since = f.time_period.as_ref().and_then(|p| p.since).map(bound);
         let until = f.time_period.as_ref().and_then(|p| p.until).map(bound);
         let bucket = req.bucket_start.map(|start| {
@@ -61,41 +60,7 @@ impl<'a> ReportMatcher<'a> {
             (bound(start), bound(bucket_end(start, &size)))
         });
         let report_type = req.report_type.clone().unwrap_or(ReportType::TotalOpen);
-        let state = req.finding_state.clone();
-        let state_ok = AggregateState::ALL
-            .iter()
-            .map(|agg| {
-                let by_type = match report_type {
-                    ReportType::TotalFixed => *agg == AggregateState::Fixed,
-                    ReportType::TotalIgnored => matches!(
-                        agg,
-                        AggregateState::IgnoredApp | AggregateState::IgnoredCode
-                    ),
-                    ReportType::TotalProvisionallyIgnored => {
-                        *agg == AggregateState::ProvisionallyIgnoredApp
-                    }
-                    ReportType::OpenBacklog => is_open(agg),
-                    ReportType::BacklogActivity
-                    | ReportType::Project
-                    | ReportType::GuardrailsActivity => true,
-                    _ => is_open(agg),
-                };
-                by_type && state.as_ref().is_none_or(|s| s == agg)
-            })
-            .collect();
-        let types: Vec<&FindingType> = f
-            .finding_types
-            .iter()
-            .filter(|t| **t != FindingType::Unspecified)
-            .collect();
-        let kind_ok = [Kind::Code, Kind::AiCode, Kind::Sca, Kind::Secrets].map(|kind| {
-            let finding_type = match kind {
-                Kind::Code | Kind::AiCode => FindingType::Code,
-                Kind::Sca => FindingType::Sca,
-                Kind::Secrets => FindingType::Secrets,
-            };
-            types.is_empty() || types.contains(&&finding_type)
-        });
+        let state_ok = state_table(&report_type, req.finding_state.as_ref());
         let severity_ok = level_table(
             &f.finding_severities,
             &FindingSeverity::Unspecified,
@@ -110,93 +75,19 @@ impl<'a> ReportMatcher<'a> {
             Confidence::ALL,
             Confidence::from_wire,
         );
-        let reachability: Vec<&FindingReachability> = f
-            .reachability
-            .iter()
-            .filter(|s| **s != FindingReachability::Unspecified)
-            .collect();
-        let reachability_ok = (!reachability.is_empty()).then(|| {
-            Reachability::ALL
-                .iter()
-                .map(|k| {
-                    let r = match k {
-                        Reachability::Reachable => FindingReachability::Reachable,
-                        Reachability::AlwaysReachable => FindingReachability::AlwaysReachable,
-                        Reachability::ConditionallyReachable => {
-                            FindingReachability::ConditionallyReachable
-                        }
-                        Reachability::Unreachable => FindingReachability::Unreachable,
-                        _ => FindingReachability::NoReachabilityAnalysis,
-                    };
-                    reachability.contains(&&r)
-                })
-                .collect()
-        });
-        let validity: Vec<ValidationState> = f
-            .validity
-            .iter()
-            .filter_map(|v| match v {
-                FindingValidity::Valid => Some(ValidationState::ConfirmedValid),
-                FindingValidity::Invalid => Some(ValidationState::ConfirmedInvalid),
-                FindingValidity::Error => Some(ValidationState::ValidationError),
-                FindingValidity::NoValidator => Some(ValidationState::NoValidator),
-                _ => None,
-            })
-            .collect();
-        let validity_ok = (!validity.is_empty()).then(|| {
-            ValidationState::ALL
-                .iter()
-                .map(|v| validity.contains(v))
-                .collect()
-        });
-        let verdicts: Vec<&Verdict> = f
-            .ai_verdicts
-            .iter()
-            .filter(|v| **v != Verdict::Unspecified)
-            .collect();
-        let verdict_ok = Verdict::ALL
-            .iter()
-            .chain([&Verdict::NoVerdict])
-            .map(|v| verdicts.is_empty() || verdicts.contains(&v))
-            .collect();
-        let deployment_statuses: Vec<&DeploymentStatus> = f
-            .deployment_statuses
-            .iter()
-            .filter(|v| **v != DeploymentStatus::Unspecified)
-            .collect();
-        let exposures: Vec<&PublicExposure> = f
-            .public_exposures
-            .iter()
-            .filter(|v| **v != PublicExposure::Unspecified)
-            .collect();
-        let repo_ok = ds
-            .catalog
-            .repositories
-            .iter()
-            .zip(&ds.repos)
-            .map(|(repo, info)| {
-                any(&f.projects, &repo.name)
-                    && any(&f.project_ids, &info.id)
-                    && (f.tags.is_empty() || repo.tags.iter().any(|t| f.tags.contains(t)))
-                    && (deployment_statuses.is_empty()
-                        || deployment_statuses
-                            .contains(&&DeploymentStatus::from_wire(&repo.deployment_status)))
-                    && (exposures.is_empty()
-                        || exposures.contains(&&PublicExposure::from_wire(&repo.public_exposure)))
-            })
-            .collect();
         let team_ok = ds
             .catalog
             .people
             .teams
             .iter()
-            .map(|t| any(&f.teams, &t.name))
+            .map(|t| allows(&f.teams, &t.name))
             .collect();
         let rule_ok = CLASS_KINDS.map(|kind| {
             (0..ds.rule_count(kind) as u16)
                 .map(|rule| {
                     let facts = ds.rule_facts_of(kind, rule);
-                    any(&f.rule_ids, facts.rule_id) && any(&f.finding_categories, facts.category)
+                    allows(&f.rule_ids, facts.rule_id)
+                        && allows(&f.finding_categories, facts.category)
                 })
                 .collect()
         });
@@ -207,13 +98,13 @@ impl<'a> ReportMatcher<'a> {
             created_range: (since, until),
             bucket,
             state_ok,
-            kind_ok,
+            kind_ok: kind_table(f),
             severity_ok,
             confidence_ok,
-            reachability_ok,
-            validity_ok,
-            verdict_ok,
-            repo_ok,
+            reachability_ok: reachability_table(f),
+            validity_ok: validity_table(f),
+            verdict_ok: verdict_table(f),
+            repo_ok: repo_table(ds, f),
             team_ok,
             rule_ok,
         }
@@ -282,6 +173,147 @@ impl<'a> ReportMatcher<'a> {
         }
         scan
     }
+}
+
+/// An empty list allows every value.
+fn allows(list: &[String], v: &str) -> bool {
+    list.is_empty() || list.iter().any(|x| x == v)
+}
+
+/// By aggregate state: whether the report type counts it, and
+/// `findingState` (when given) is it.
+fn state_table(report_type: &ReportType, state: Option<&AggregateState>) -> Vec<bool> {
+    AggregateState::ALL
+        .iter()
+        .map(|agg| {
+            let by_type = match report_type {
+                ReportType::TotalFixed => *agg == AggregateState::Fixed,
+                ReportType::TotalIgnored => matches!(
+                    agg,
+                    AggregateState::IgnoredApp | AggregateState::IgnoredCode
+                ),
+                ReportType::TotalProvisionallyIgnored => {
+                    *agg == AggregateState::ProvisionallyIgnoredApp
+                }
+                ReportType::OpenBacklog => is_open(agg),
+                ReportType::BacklogActivity
+                | ReportType::Project
+                | ReportType::GuardrailsActivity => true,
+                _ => is_open(agg),
+            };
+            by_type && state.is_none_or(|s| s == agg)
+        })
+        .collect()
+}
+
+/// By kind (code, AI code, SCA, secrets): whether `findingTypes` takes it.
+fn kind_table(f: &ReportFilters) -> [bool; 4] {
+    let types: Vec<&FindingType> = f
+        .finding_types
+        .iter()
+        .filter(|t| **t != FindingType::Unspecified)
+        .collect();
+    [Kind::Code, Kind::AiCode, Kind::Sca, Kind::Secrets].map(|kind| {
+        let finding_type = match kind {
+            Kind::Code | Kind::AiCode => FindingType::Code,
+            Kind::Sca => FindingType::Sca,
+            Kind::Secrets => FindingType::Secrets,
+        };
+        types.is_empty() || types.contains(&&finding_type)
+    })
+}
+
+/// By reachability: whether `reachability` takes it; `None` when the
+/// filter is not given.
+fn reachability_table(f: &ReportFilters) -> Option<Vec<bool>> {
+    let reachability: Vec<&FindingReachability> = f
+        .reachability
+        .iter()
+        .filter(|s| **s != FindingReachability::Unspecified)
+        .collect();
+    (!reachability.is_empty()).then(|| {
+        Reachability::ALL
+            .iter()
+            .map(|k| {
+                let r = match k {
+                    Reachability::Reachable => FindingReachability::Reachable,
+                    Reachability::AlwaysReachable => FindingReachability::AlwaysReachable,
+                    Reachability::ConditionallyReachable => {
+                        FindingReachability::ConditionallyReachable
+                    }
+                    Reachability::Unreachable => FindingReachability::Unreachable,
+                    _ => FindingReachability::NoReachabilityAnalysis,
+                };
+                reachability.contains(&&r)
+            })
+            .collect()
+    })
+}
+
+/// By validation state: whether `validity` takes it; `None` when the
+/// filter is not given.
+fn validity_table(f: &ReportFilters) -> Option<Vec<bool>> {
+    let validity: Vec<ValidationState> = f
+        .validity
+        .iter()
+        .filter_map(|v| match v {
+            FindingValidity::Valid => Some(ValidationState::ConfirmedValid),
+            FindingValidity::Invalid => Some(ValidationState::ConfirmedInvalid),
+            FindingValidity::Error => Some(ValidationState::ValidationError),
+            FindingValidity::NoValidator => Some(ValidationState::NoValidator),
+            _ => None,
+        })
+        .collect();
+    (!validity.is_empty()).then(|| {
+        ValidationState::ALL
+            .iter()
+            .map(|v| validity.contains(v))
+            .collect()
+    })
+}
+
+/// By verdict, then one entry for no verdict: whether `aiVerdicts` takes it.
+fn verdict_table(f: &ReportFilters) -> Vec<bool> {
+    let verdicts: Vec<&Verdict> = f
+        .ai_verdicts
+        .iter()
+        .filter(|v| **v != Verdict::Unspecified)
+        .collect();
+    Verdict::ALL
+        .iter()
+        .chain([&Verdict::NoVerdict])
+        .map(|v| verdicts.is_empty() || verdicts.contains(&v))
+        .collect()
+}
+
+/// By repository: whether the project, tag, deployment status and public
+/// exposure filters take it.
+fn repo_table(ds: &Dataset, f: &ReportFilters) -> Vec<bool> {
+    let deployment_statuses: Vec<&DeploymentStatus> = f
+        .deployment_statuses
+        .iter()
+        .filter(|v| **v != DeploymentStatus::Unspecified)
+        .collect();
+    let exposures: Vec<&PublicExposure> = f
+        .public_exposures
+        .iter()
+        .filter(|v| **v != PublicExposure::Unspecified)
+        .collect();
+    ds.catalog
+        .repositories
+        .iter()
+        .zip(&ds.repos)
+        .map(|(repo, info)| {
+            allows(&f.projects, &repo.name)
+                && allows(&f.project_ids, &info.id)
+                && (f.tags.is_empty() || repo.tags.iter().any(|t| f.tags.contains(t)))
+                && (deployment_statuses.is_empty()
+                    || deployment_statuses
+                        .contains(&&DeploymentStatus::from_wire(&repo.deployment_status)))
+                && (exposures.is_empty()
+                    || exposures.contains(&&PublicExposure::from_wire(&repo.public_exposure)))
+        })
+        .collect()
 }
 
 /// The rows `f` matches, every state, whatever its time period (the

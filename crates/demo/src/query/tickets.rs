@@ -63,6 +63,27 @@ fn usable(id: i64) -> Result<(), Refusal> {
     }
 }
 
+/// The findings `ids` name, each once, in the order named; an id that
+/// names none is a failure in `answer`.
+fn findings_named(ds: &Dataset, ids: &[String], answer: &mut CreateTicketsResponse) -> Vec<usize> {
+    let mut seen = std::collections::HashSet::new();
+    let mut rows = Vec::new();
+    for id in ids {
+        match finding_index(id, ds.rows.len()) {
+            Some(i) if seen.insert(i) => rows.push(i),
+            Some(_) => {}
+            None => answer.failed.push(TicketFailed {
+                issue_ids: vec![id.clone()],
+                error: Some(format!(
+                    "finding {} not found",
+                    findings_base::text::one_line(id)
+                )),
+            }),
+        }
+    }
+    rows
+}
+
 /// `ExternalTicketingService_CreateTickets` through instance `instance`.
 pub fn create_tickets(
     ds: &Dataset,
@@ -82,24 +103,7 @@ pub fn create_tickets(
                 "issueIds or issueFilters is required".into(),
             ));
         }
-        (false, None) => {
-            let mut seen = std::collections::HashSet::new();
-            let mut rows = Vec::new();
-            for id in &req.issue_ids {
-                match finding_index(id, ds.rows.len()) {
-                    Some(i) if seen.insert(i) => rows.push(i),
-                    Some(_) => {}
-                    None => answer.failed.push(TicketFailed {
-                        issue_ids: vec![id.clone()],
-                        error: Some(format!(
-                            "finding {} not found",
-                            findings_base::text::one_line(id)
-                        )),
-                    }),
-                }
-            }
-            rows
-        }
+        (false, None) => findings_named(ds, &req.issue_ids, &mut answer),
         (true, Some(_)) => {
             let (f, types) = selection(
                 &req.issue_type,

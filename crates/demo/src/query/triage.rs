@@ -57,25 +57,7 @@ pub fn update_findings(
 ) -> Result<UpdateFindingsResponse, BadRequest> {
     let empty = UpdateFindingParams::default();
     let params = req.params.as_ref().unwrap_or(&empty);
-    let Some(state) = params.triage_state.clone() else {
-        return Err(BadRequest("params.triageState is required".into()));
-    };
-    if !state.is_known() || state == TriageState::Unknown {
-        return Err(BadRequest(format!(
-            "{:?} is not a triage state a finding can be given",
-            state.as_wire()
-        )));
-    }
-    let reason = match &params.triage_reason {
-        None | Some(TriageReason::NoTriageReason) => None,
-        Some(r) if !r.is_known() || *r == TriageReason::Unknown => {
-            return Err(BadRequest(format!(
-                "{:?} is not a triage reason a finding can be given",
-                r.as_wire()
-            )));
-        }
-        Some(r) => Some(r.clone()),
-    };
+    let (state, reason) = triage_asked(params)?;
     let (f, types) = selection(&req.issue_type, &req.issue_types, req.filter.as_ref())?;
     let ignores = matches!(
         state,
@@ -159,6 +141,33 @@ pub fn update_findings(
         answer.num_skipped = Some(skipped);
         answer
     }))
+}
+
+/// The triage state and reason a bulk update asks for, refused when
+/// they are not ones a finding can be given.
+fn triage_asked(
+    params: &UpdateFindingParams,
+) -> Result<(TriageState, Option<TriageReason>), BadRequest> {
+    let Some(state) = params.triage_state.clone() else {
+        return Err(BadRequest("params.triageState is required".into()));
+    };
+    if !state.is_known() || state == TriageState::Unknown {
+        return Err(BadRequest(format!(
+            "{:?} is not a triage state a finding can be given",
+            state.as_wire()
+        )));
+    }
+    let reason = match &params.triage_reason {
+        None | Some(TriageReason::NoTriageReason) => None,
+        Some(r) if !r.is_known() || *r == TriageReason::Unknown => {
+            return Err(BadRequest(format!(
+                "{:?} is not a triage reason a finding can be given",
+                r.as_wire()
+            )));
+        }
+        Some(r) => Some(r.clone()),
+    };
+    Ok((state, reason))
 }
 
 /// `PublicIssuesService_TriageIssue`: agentic issue `issue_id` gets the
