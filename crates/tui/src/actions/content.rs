@@ -8,6 +8,7 @@ use super::{Actions, Step};
 use crate::theme::Theme;
 use crate::widgets::common::{safe, wrap};
 use crate::widgets::dialog::Dialog;
+use findings_model::FixOperation;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
@@ -159,161 +160,18 @@ fn form<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     let Some(form) = &actions.form else {
         return lines;
     };
-    match form {
+    lines.extend(match form {
         Form::Tickets { by_filter, group } => {
-            lines.push(Line::from(if *by_filter {
-                "Create tickets for every finding of the filter".to_owned()
-            } else {
-                format!("Create tickets for {} finding(s)", actions.issues.len())
-            }));
-            lines.push(choice(
-                "tickets",
-                if *group {
-                    "one grouped ticket (Tab: one per finding)".into()
-                } else {
-                    "one per finding (Tab: one grouped ticket)".into()
-                },
-                theme,
-            ));
-            lines.push(Line::default());
-            lines.push(Line::from(
-                "Ticketing instance (j/k; remembered for this profile):",
-            ));
-            let chosen = actions.instance().and_then(|i| i.id);
-            for instance in actions.all_instances() {
-                let mark = if instance.id == chosen && chosen.is_some() {
-                    "›"
-                } else {
-                    " "
-                };
-                let text = format!("{mark} {} {}", instance.id_text(), instance.name());
-                match instance.unavailable() {
-                    Some(why) => {
-                        lines.push(Line::from(Span::styled(safe(&text), theme.dim())));
-                        for part in wrap(&safe(&why), width.saturating_sub(4)) {
-                            lines
-                                .push(Line::from(Span::styled(format!("    {part}"), theme.dim())));
-                        }
-                    }
-                    None => lines.push(Line::from(safe(&text))),
-                }
-            }
+            tickets_form(actions, *by_filter, *group, width, theme)
         }
-        Form::Link { url } => {
-            lines.push(Line::from("Link an existing ticket: its URL"));
-            lines.push(choice("URL", format!("{}▏", safe(url)), theme));
-            let replaced = actions.replaced_by_link(url.trim());
-            if !replaced.is_empty() {
-                lines.push(Line::default());
-                for part in wrap(
-                    &safe(&format!(
-                        "These have another ticket and lose it: {}",
-                        replaced.join(", ")
-                    )),
-                    width,
-                ) {
-                    lines.push(Line::from(Span::styled(part, theme.error())));
-                }
-            }
-        }
-        Form::Unlink => {
-            let with: Vec<&str> = actions
-                .issues
-                .iter()
-                .filter(|i| i.external_ticket.is_some())
-                .map(|i| i.id())
-                .collect();
-            lines.extend(para(
-                &format!(
-                    "Unlink the tickets of {} finding(s): {}",
-                    with.len(),
-                    with.join(", ")
-                ),
-                width,
-            ));
-        }
-        Form::Fix { operation } => {
-            lines.extend(para(
-                &format!(
-                    "Ask for a fix pull request: {} ({})",
-                    operation.describe(),
-                    operation.operation_id()
-                ),
-                width,
-            ));
-            let kind = actions
-                .issues
-                .first()
-                .and_then(|i| i.issue_type.as_ref())
-                .map_or("-", |t| t.label())
-                .to_owned();
-            lines.extend(para(
-                &format!(
-                    "the operation {kind} findings take; the pull request opens later on the finding"
-                ),
-                width,
-            ));
-        }
-        Form::Feedback { agree, note } => {
-            let verdict = actions
-                .issues
-                .first()
-                .and_then(|i| i.autotriage.as_ref()?.verdict.as_ref())
-                .map_or("-", |v| v.label())
-                .to_owned();
-            lines.push(choice("AI verdict", safe(&verdict), theme));
-            lines.push(choice(
-                "you",
-                if *agree {
-                    "agree (Tab: disagree)".into()
-                } else {
-                    "disagree (Tab: agree)".into()
-                },
-                theme,
-            ));
-            for (k, part) in wrap(&format!("{}▏", safe(note)), width.saturating_sub(12))
-                .into_iter()
-                .enumerate()
-            {
-                lines.push(choice(if k == 0 { "note" } else { "" }, part, theme));
-            }
-        }
+        Form::Link { url } => link_form(actions, url, width, theme),
+        Form::Unlink => unlink_form(actions, width),
+        Form::Fix { operation } => fix_form(actions, *operation, width),
+        Form::Feedback { agree, note } => feedback_form(actions, *agree, note, width, theme),
         Form::Remember { everywhere, note } => {
-            let scope = actions
-                .memory_filter(*everywhere)
-                .map(|(f, _)| {
-                    let rule = f.rule_ids.join(",");
-                    if *everywhere {
-                        format!("rule {rule} in every repository (Tab: this repository)")
-                    } else {
-                        format!(
-                            "rule {rule} in this repository, {} (Tab: everywhere)",
-                            actions.issues.first().map_or("", |i| i.repository_name())
-                        )
-                    }
-                })
-                .unwrap_or_else(|| "-".into());
-            for (k, part) in wrap(&safe(&scope), width.saturating_sub(12))
-                .into_iter()
-                .enumerate()
-            {
-                lines.push(choice(if k == 0 { "scope" } else { "" }, part, theme));
-            }
-            for (k, part) in wrap(&format!("{}▏", safe(note)), width.saturating_sub(12))
-                .into_iter()
-                .enumerate()
-            {
-                lines.push(choice(if k == 0 { "note" } else { "" }, part, theme));
-            }
-            lines.push(Line::default());
-            for part in wrap(&safe(&actions.relevant_line()), width) {
-                lines.push(Line::from(part));
-            }
-            lines.push(Line::from(
-                "how many verdicts it flips is said when the service answers",
-            ));
+            remember_form(actions, *everywhere, note, width, theme)
         }
-    }
+    });
     if let Some(problem) = &actions.problem {
         lines.push(Line::default());
         lines.push(Line::from(Span::styled(
@@ -322,6 +180,196 @@ fn form<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
         )));
     }
     lines
+}
+
+/// The tickets form: what gets tickets, one each or grouped, and the
+/// ticketing instances to choose from (the unavailable ones dimmed with
+/// why).
+fn tickets_form<'a>(
+    actions: &Actions,
+    by_filter: bool,
+    group: bool,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
+    lines.push(Line::from(if by_filter {
+        "Create tickets for every finding of the filter".to_owned()
+    } else {
+        format!("Create tickets for {} finding(s)", actions.issues.len())
+    }));
+    lines.push(choice(
+        "tickets",
+        if group {
+            "one grouped ticket (Tab: one per finding)".into()
+        } else {
+            "one per finding (Tab: one grouped ticket)".into()
+        },
+        theme,
+    ));
+    lines.push(Line::default());
+    lines.push(Line::from(
+        "Ticketing instance (j/k; remembered for this profile):",
+    ));
+    let chosen = actions.instance().and_then(|i| i.id);
+    for instance in actions.all_instances() {
+        let mark = if instance.id == chosen && chosen.is_some() {
+            "›"
+        } else {
+            " "
+        };
+        let text = format!("{mark} {} {}", instance.id_text(), instance.name());
+        match instance.unavailable() {
+            Some(why) => {
+                lines.push(Line::from(Span::styled(safe(&text), theme.dim())));
+                for part in wrap(&safe(&why), width.saturating_sub(4)) {
+                    lines.push(Line::from(Span::styled(format!("    {part}"), theme.dim())));
+                }
+            }
+            None => lines.push(Line::from(safe(&text))),
+        }
+    }
+    lines
+}
+
+/// The link form: the URL being typed, and which findings would lose the
+/// ticket they have.
+fn link_form<'a>(actions: &Actions, url: &str, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    let mut lines = vec![
+        Line::from("Link an existing ticket: its URL"),
+        choice("URL", format!("{}▏", safe(url)), theme),
+    ];
+    let replaced = actions.replaced_by_link(url.trim());
+    if !replaced.is_empty() {
+        lines.push(Line::default());
+        for part in wrap(
+            &safe(&format!(
+                "These have another ticket and lose it: {}",
+                replaced.join(", ")
+            )),
+            width,
+        ) {
+            lines.push(Line::from(Span::styled(part, theme.error())));
+        }
+    }
+    lines
+}
+
+/// The unlink form: the findings whose tickets are unlinked.
+fn unlink_form<'a>(actions: &Actions, width: usize) -> Vec<Line<'a>> {
+    let with: Vec<&str> = actions
+        .issues
+        .iter()
+        .filter(|i| i.external_ticket.is_some())
+        .map(|i| i.id())
+        .collect();
+    para(
+        &format!(
+            "Unlink the tickets of {} finding(s): {}",
+            with.len(),
+            with.join(", ")
+        ),
+        width,
+    )
+}
+
+/// The fix form: the operation asked for, and the kind of findings it is
+/// for.
+fn fix_form<'a>(actions: &Actions, operation: FixOperation, width: usize) -> Vec<Line<'a>> {
+    let mut lines = para(
+        &format!(
+            "Ask for a fix pull request: {} ({})",
+            operation.describe(),
+            operation.operation_id()
+        ),
+        width,
+    );
+    let kind = actions
+        .issues
+        .first()
+        .and_then(|i| i.issue_type.as_ref())
+        .map_or("-", |t| t.label())
+        .to_owned();
+    lines.extend(para(
+        &format!("the operation {kind} findings take; the pull request opens later on the finding"),
+        width,
+    ));
+    lines
+}
+
+/// The feedback form: the AI's verdict, agree or disagree, and the note.
+fn feedback_form<'a>(
+    actions: &Actions,
+    agree: bool,
+    note: &str,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let verdict = actions
+        .issues
+        .first()
+        .and_then(|i| i.autotriage.as_ref()?.verdict.as_ref())
+        .map_or("-", |v| v.label())
+        .to_owned();
+    let mut lines = vec![
+        choice("AI verdict", safe(&verdict), theme),
+        choice(
+            "you",
+            if agree {
+                "agree (Tab: disagree)".into()
+            } else {
+                "disagree (Tab: agree)".into()
+            },
+            theme,
+        ),
+    ];
+    lines.extend(labelled("note", &format!("{}▏", safe(note)), width, theme));
+    lines
+}
+
+/// The remember form: the memory's scope, its note, and what it is
+/// relevant to.
+fn remember_form<'a>(
+    actions: &Actions,
+    everywhere: bool,
+    note: &str,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let scope = actions
+        .memory_filter(everywhere)
+        .map(|(f, _)| {
+            let rule = f.rule_ids.join(",");
+            if everywhere {
+                format!("rule {rule} in every repository (Tab: this repository)")
+            } else {
+                format!(
+                    "rule {rule} in this repository, {} (Tab: everywhere)",
+                    actions.issues.first().map_or("", |i| i.repository_name())
+                )
+            }
+        })
+        .unwrap_or_else(|| "-".into());
+    let mut lines = labelled("scope", &safe(&scope), width, theme);
+    lines.extend(labelled("note", &format!("{}▏", safe(note)), width, theme));
+    lines.push(Line::default());
+    for part in wrap(&safe(&actions.relevant_line()), width) {
+        lines.push(Line::from(part));
+    }
+    lines.push(Line::from(
+        "how many verdicts it flips is said when the service answers",
+    ));
+    lines
+}
+
+/// `text` (already safe) wrapped beside `label`: the label on the first
+/// line only, the rest under the text.
+fn labelled<'a>(label: &str, text: &str, width: usize, theme: &Theme) -> Vec<Line<'a>> {
+    wrap(text, width.saturating_sub(12))
+        .into_iter()
+        .enumerate()
+        .map(|(k, part)| choice(if k == 0 { label } else { "" }, part, theme))
+        .collect()
 }
 
 fn review<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {

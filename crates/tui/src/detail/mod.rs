@@ -3,6 +3,7 @@
 //! for when such a tab opens, then cached by id).
 
 mod acted;
+mod overview_view;
 pub mod related;
 pub mod relatives;
 pub mod view;
@@ -504,9 +505,9 @@ mod tests {
         assert!(!text.iter().any(|l| l.starts_with("path ")), "{text:#?}");
         assert_eq!(line("requester"), "Elena Guzman (eguzman)");
         assert_eq!(line("reviewer"), "pnair");
-        assert_eq!(view::person(&None, &None), "-");
+        assert_eq!(overview_view::person(&None, &None), "-");
         assert_eq!(
-            view::person(&Some("Elena Guzman".into()), &None),
+            overview_view::person(&Some("Elena Guzman".into()), &None),
             "Elena Guzman"
         );
     }

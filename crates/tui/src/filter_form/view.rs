@@ -4,10 +4,12 @@ use super::{FieldValue, FilterForm};
 use crate::keymap::{Action, Context};
 use crate::layout;
 use crate::pane::ViewCx;
+use crate::theme::Theme;
 use crate::widgets::common::safe;
 use findings_requests::filter_spec::FieldKind;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
@@ -102,6 +104,14 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
         )));
     }
     let height = (body.height as usize).saturating_sub(1 + draft);
+    lines.extend(row_lines(form, height, body.width as usize, theme));
+    lines.extend(help_line(form, theme));
+    f.render_widget(Paragraph::new(lines), body);
+}
+
+/// The rows that fit in `height` (scrolled so the selected one shows):
+/// the fields, then Apply, the saved views and Clear all.
+fn row_lines<'a>(form: &FilterForm, height: usize, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     let offset = form.selected.saturating_sub(height.saturating_sub(1));
     let name_width = form
         .schema
@@ -112,38 +122,17 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
         + 1;
     // The type column is as wide as its widest word, the value takes the rest.
     const HINT_WIDTH: usize = 7;
-    let value_width = (body.width as usize)
-        .saturating_sub(name_width + HINT_WIDTH)
-        .max(4);
+    let value_width = width.saturating_sub(name_width + HINT_WIDTH).max(4);
+    let mut lines = Vec::new();
     for row in offset..(offset + height).min(form.rows()) {
         let selected = row == form.selected;
         let style = if selected {
             theme.selected()
         } else {
-            ratatui::style::Style::new()
+            Style::new()
         };
         let line = if row < form.schema.len() {
-            let field = &form.schema[row];
-            let hint = match field.kind {
-                FieldKind::Strings => "list",
-                FieldKind::Enums(_) => "values",
-                FieldKind::Enum(_) => "value",
-                // Space cycles it: any, true, false.
-                FieldKind::Bool => "toggle",
-                FieldKind::Time => "time",
-                FieldKind::Text => "text",
-            };
-            let value = match (&form.values[row], &form.editing) {
-                (_, Some(input)) if selected => format!("{}▏", safe(input.value())),
-                (FieldValue::Text(t), _) => safe(t),
-                (FieldValue::Tri(None), _) => "any".into(),
-                (FieldValue::Tri(Some(b)), _) => b.to_string(),
-            };
-            Line::from(vec![
-                Span::styled(format!("{:<name_width$}", field.name), style),
-                Span::styled(fit(&value, value_width), style),
-                Span::styled(format!(" {hint}"), theme.dim()),
-            ])
+            field_line(form, row, style, (name_width, value_width), theme)
         } else if row == form.schema.len() {
             Line::from(Span::styled("[ Apply filters ]", style.patch(theme.key())))
         } else if let Some((name, summary)) = form.view_of_row(row).map(|k| &form.views[k]) {
@@ -156,10 +145,49 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
         };
         lines.push(line);
     }
+    lines
+}
+
+/// The field of `row`: its name, its value (the input while it is
+/// edited) and the kind of value it takes, in `widths` (name, value).
+fn field_line<'a>(
+    form: &FilterForm,
+    row: usize,
+    style: Style,
+    (name_width, value_width): (usize, usize),
+    theme: &Theme,
+) -> Line<'a> {
+    let field = &form.schema[row];
+    let hint = match field.kind {
+        FieldKind::Strings => "list",
+        FieldKind::Enums(_) => "values",
+        FieldKind::Enum(_) => "value",
+        // Space cycles it: any, true, false.
+        FieldKind::Bool => "toggle",
+        FieldKind::Time => "time",
+        FieldKind::Text => "text",
+    };
+    let value = match (&form.values[row], &form.editing) {
+        (_, Some(input)) if row == form.selected => format!("{}▏", safe(input.value())),
+        (FieldValue::Text(t), _) => safe(t),
+        (FieldValue::Tri(None), _) => "any".into(),
+        (FieldValue::Tri(Some(b)), _) => b.to_string(),
+    };
+    Line::from(vec![
+        Span::styled(format!("{:<name_width$}", field.name), style),
+        Span::styled(fit(&value, value_width), style),
+        Span::styled(format!(" {hint}"), theme.dim()),
+    ])
+}
+
+/// The line under the rows: the error, else what Tab would complete, else
+/// the values the selected field takes or how many are known.
+fn help_line<'a>(form: &FilterForm, theme: &Theme) -> Option<Line<'a>> {
     let candidates = form.candidates();
     if let Some(err) = &form.error {
-        lines.push(Line::from(Span::styled(safe(err), theme.error())));
-    } else if form.is_editing() && !candidates.is_empty() {
+        return Some(Line::from(Span::styled(safe(err), theme.error())));
+    }
+    let text = if form.is_editing() && !candidates.is_empty() {
         // What Tab would give, as far as a line shows.
         let shown: Vec<String> = candidates.iter().take(12).map(|c| safe(c)).collect();
         let more = candidates.len().saturating_sub(shown.len());
@@ -168,34 +196,27 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
         } else {
             String::new()
         };
-        lines.push(Line::from(Span::styled(
-            format!("Tab: {}{more}", shown.join(", ")),
-            theme.dim(),
-        )));
+        format!("Tab: {}{more}", shown.join(", "))
     } else if let Some(values) = form.schema.get(form.selected).and_then(|f| match f.kind {
         FieldKind::Enums(names) | FieldKind::Enum(names) => Some(names()),
         _ => None,
     }) {
         // What the selected field takes, as one types it.
         let typed = findings_requests::filter_spec::typed_names(&values).join(", ");
-        lines.push(Line::from(Span::styled(
-            format!("one of: {typed}"),
-            theme.dim(),
-        )));
+        format!("one of: {typed}")
     } else if !candidates.is_empty()
         && form
             .schema
             .get(form.selected)
             .is_some_and(|f| matches!(f.kind, FieldKind::Strings | FieldKind::Text))
     {
-        lines.push(Line::from(Span::styled(
-            format!(
-                "{} known values (e.g. {}); Tab completes while editing",
-                candidates.len(),
-                safe(&candidates[0])
-            ),
-            theme.dim(),
-        )));
-    }
-    f.render_widget(Paragraph::new(lines), body);
+        format!(
+            "{} known values (e.g. {}); Tab completes while editing",
+            candidates.len(),
+            safe(&candidates[0])
+        )
+    } else {
+        return None;
+    };
+    Some(Line::from(Span::styled(text, theme.dim())))
 }

@@ -349,6 +349,10 @@ async fn write_apart<T: findings_export::Record + Send + 'static>(
     written.map_err(|e| ApiError::Connection(format!("the export stopped: {e}")))
 }
 
+/// Answers one request: each arm says which client call or function of
+/// this module answers it, the arms grouped by what they do (the findings
+/// read, a file written, triage's targets, the writes, the reports and
+/// counts, the deployment's settings).
 async fn perform(
     client: &Client,
     request: ApiRequest,
@@ -360,68 +364,43 @@ async fn perform(
             let answer = client.list_issues_answer(&r).await?;
             answer.decode_apart().await.map(ApiResponse::Rows)
         }
-        ApiRequest::GetIssues { ids, items } => {
-            let issues = get_issues(client, ids).await?;
-            Ok(ApiResponse::Items(if items {
-                ExportItems::Issues(
-                    issues
-                        .into_iter()
-                        .map(|issue| IssueItem {
-                            issue: Some(issue),
-                            ..IssueItem::default()
-                        })
-                        .collect(),
-                )
-            } else {
-                ExportItems::Findings(issues)
-            }))
-        }
+        ApiRequest::GetIssues { ids, items } => issue_items(client, ids, items).await,
         ApiRequest::Relist { request, keep, max } => relist(client, request, keep, max)
             .await
             .map(|items| ApiResponse::Items(ExportItems::Issues(items))),
-        ApiRequest::ExportTo {
-            fetch,
-            path,
-            format,
-        } => export_to(client, *fetch, &path, format, fix_prs).await,
         ApiRequest::ListIssues(r) => client.list_issues(&r).await.map(ApiResponse::ListIssues),
         ApiRequest::GetIssue { id } => client
             .get_issue(&id)
             .await
             .map(|issue| ApiResponse::Issue(Box::new(issue))),
-        ApiRequest::Report(r) => client.report_findings(&r).await.map(ApiResponse::Report),
         ApiRequest::Search(r) => client.search_issues(&r).await.map(ApiResponse::Search),
+        ApiRequest::ListGroups(r) => client.list_issue_groups(&r).await.map(ApiResponse::Groups),
+        ApiRequest::IssueFilters(r) => client
+            .issue_filters(&r)
+            .await
+            .map(ApiResponse::IssueFilters),
+        ApiRequest::RelevantIssues(r) => client
+            .find_relevant_issues(&r)
+            .await
+            .map(ApiResponse::Relevant),
+        ApiRequest::ExportTo {
+            fetch,
+            path,
+            format,
+        } => export_to(client, *fetch, &path, format, fix_prs).await,
+        ApiRequest::TargetsById(ids) => targets_by_id(client, ids).await,
+        ApiRequest::MatchingTargets(r) => matching_targets(client, r).await,
         ApiRequest::UpdateScm { config_id, patch } => client
             .update_scm_config(&config_id, &patch)
             .await
             .map(ApiResponse::Scm),
-        ApiRequest::TargetsById(ids) => {
-            let found = findings_client::issues_by_id(
-                client,
-                ids,
-                |issue, archived| findings_requests::triage::Target::read(&issue, archived),
-                |t| t.id.as_str(),
-            )
-            .await;
-            found.map(|targets| ApiResponse::Targets(targets, true))
-        }
-        ApiRequest::MatchingTargets(r) => {
-            findings_client::collect_issues(client, r, MAX_COUNTED, |issue| {
-                (!issue.id().is_empty()).then(|| findings_requests::triage::Target::finding(&issue))
-            })
-            .await
-            .map(|(targets, complete)| ApiResponse::Targets(targets, complete))
-        }
-        ApiRequest::ListGroups(r) => client.list_issue_groups(&r).await.map(ApiResponse::Groups),
         ApiRequest::TriageFindings(r) => client.update_findings(&r).await.map(ApiResponse::Triaged),
         ApiRequest::TriageAgentic { issue_id, request } => client
             .triage_agentic_issue(&issue_id, &request)
             .await
             .map(ApiResponse::AgenticTriaged),
-        ApiRequest::IssueFilters(r) => client
-            .issue_filters(&r)
-            .await
-            .map(ApiResponse::IssueFilters),
+        ApiRequest::Act(r) => client.act(&r).await.map(ApiResponse::Acted),
+        ApiRequest::Report(r) => client.report_findings(&r).await.map(ApiResponse::Report),
         // With the unknown state counted apart, so the counts add up to the list.
         ApiRequest::IssueCounts(r) => findings_client::issue_counts_listed(client, &r)
             .await
@@ -434,24 +413,6 @@ async fn perform(
             .dashboard_report(report, &r)
             .await
             .map(ApiResponse::Dashboard),
-        ApiRequest::ListScmConfigs(r) => {
-            findings_client::all_scm_configs(client, r, findings_client::MAX_SCM_CONFIGS)
-                .await
-                .map(ApiResponse::ScmConfigs)
-        }
-        ApiRequest::Act(r) => client.act(&r).await.map(ApiResponse::Acted),
-        ApiRequest::AuthorizedActions => client
-            .authorized_actions()
-            .await
-            .map(ApiResponse::Authorized),
-        ApiRequest::TicketingInstances => client
-            .ticketing_instances()
-            .await
-            .map(ApiResponse::Instances),
-        ApiRequest::RelevantIssues(r) => client
-            .find_relevant_issues(&r)
-            .await
-            .map(ApiResponse::Relevant),
         ApiRequest::OverTarget {
             request,
             targets,
@@ -466,5 +427,64 @@ async fn perform(
         } => super::since::compare(client, request, files, now)
             .await
             .map(|report| ApiResponse::Since(Box::new(report))),
+        ApiRequest::ListScmConfigs(r) => {
+            findings_client::all_scm_configs(client, r, findings_client::MAX_SCM_CONFIGS)
+                .await
+                .map(ApiResponse::ScmConfigs)
+        }
+        ApiRequest::AuthorizedActions => client
+            .authorized_actions()
+            .await
+            .map(ApiResponse::Authorized),
+        ApiRequest::TicketingInstances => client
+            .ticketing_instances()
+            .await
+            .map(ApiResponse::Instances),
     }
+}
+
+/// The findings of `ids`, whole: as List issues items when `items`, else
+/// as report findings.
+async fn issue_items(
+    client: &Client,
+    ids: Vec<String>,
+    items: bool,
+) -> Result<ApiResponse, ApiError> {
+    let issues = get_issues(client, ids).await?;
+    Ok(ApiResponse::Items(if items {
+        ExportItems::Issues(
+            issues
+                .into_iter()
+                .map(|issue| IssueItem {
+                    issue: Some(issue),
+                    ..IssueItem::default()
+                })
+                .collect(),
+        )
+    } else {
+        ExportItems::Findings(issues)
+    }))
+}
+
+/// Triage's targets of `ids`, each read from its finding (all of them
+/// asked for: the answer is whole).
+async fn targets_by_id(client: &Client, ids: Vec<String>) -> Result<ApiResponse, ApiError> {
+    let found = findings_client::issues_by_id(
+        client,
+        ids,
+        |issue, archived| findings_requests::triage::Target::read(&issue, archived),
+        |t| t.id.as_str(),
+    )
+    .await;
+    found.map(|targets| ApiResponse::Targets(targets, true))
+}
+
+/// Triage's targets of the findings a listing matches, at most
+/// [`MAX_COUNTED`] (whether that was all of them said with them).
+async fn matching_targets(client: &Client, r: ListIssuesRequest) -> Result<ApiResponse, ApiError> {
+    findings_client::collect_issues(client, r, MAX_COUNTED, |issue| {
+        (!issue.id().is_empty()).then(|| findings_requests::triage::Target::finding(&issue))
+    })
+    .await
+    .map(|(targets, complete)| ApiResponse::Targets(targets, complete))
 }

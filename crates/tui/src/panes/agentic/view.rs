@@ -173,20 +173,7 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
         .collect();
     let texts: Vec<Vec<String>> = shown
         .iter()
-        .map(|(_, issue)| {
-            vec![
-                label_of(&issue.severity, Severity::label),
-                label_of(&issue.detection_state, DetectionState::label),
-                label_of(&issue.triage_state, AgenticTriageState::label),
-                project_cell(&issue.project_ids, &pane.names),
-                safe(issue.title.as_deref().unwrap_or("")),
-                time(if by_created {
-                    &issue.created_at
-                } else {
-                    &issue.last_detected_at
-                }),
-            ]
-        })
+        .map(|(_, issue)| row_texts(issue, &pane.names, by_created))
         .collect();
     let cols = columns(by_created);
     let widths = columns::layout(&cols, &texts, rows_area.width);
@@ -211,6 +198,40 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
             Row::new(cells.collect::<Vec<_>>()).style(style)
         })
         .collect();
+    let table = Table::new(rows, constraints)
+        .column_spacing(columns::GAP)
+        .header(Row::new(header).style(theme.header_row()))
+        .block(results_block(pane));
+    f.render_widget(table, area);
+    scroll::scrollbar(f, theme, area, rows_area, list.len(), offset);
+
+    if list.is_empty() {
+        let text = empty_text(pane, v);
+        f.render_widget(Paragraph::new(text).style(theme.dim()), rows_area);
+    }
+}
+
+/// The cells of one agentic issue's row, made safe; the date is when it
+/// was created if the list is sorted by that, else when last detected.
+fn row_texts(issue: &AgenticIssue, names: &FilterValues, by_created: bool) -> Vec<String> {
+    vec![
+        label_of(&issue.severity, Severity::label),
+        label_of(&issue.detection_state, DetectionState::label),
+        label_of(&issue.triage_state, AgenticTriageState::label),
+        project_cell(&issue.project_ids, names),
+        safe(issue.title.as_deref().unwrap_or("")),
+        time(if by_created {
+            &issue.created_at
+        } else {
+            &issue.last_detected_at
+        }),
+    ]
+}
+
+/// The results' frame: how many are loaded (of how many), the sort, and
+/// where the selection is.
+fn results_block(pane: &AgenticPane) -> Block<'static> {
+    let list = &pane.list;
     let loaded = list.len();
     let title = match pane.total {
         Some(total) => format!(" Agentic issues {loaded} of {total} "),
@@ -231,33 +252,30 @@ fn results(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
     if let Some(p) = scroll::position(list.selected, loaded, Some(of)) {
         block = block.title_bottom(p);
     }
-    let table = Table::new(rows, constraints)
-        .column_spacing(columns::GAP)
-        .header(Row::new(header).style(theme.header_row()))
-        .block(block);
-    f.render_widget(table, area);
-    scroll::scrollbar(f, theme, area, rows_area, loaded, offset);
+    block
+}
 
-    if list.is_empty() {
-        let text = if list.loader.is_loading() {
-            format!("{} searching agentic issues…", spinner(v.spinner))
-        } else if let Some(e) = &list.loader.error {
-            format!(
-                "failed: {} · {} tries again",
-                safe(e),
-                v.key(Context::LIST, Action::Refresh)
-            )
-        } else if list.paused {
-            crate::widgets::common::stopped(v, super::KEYS)
-        } else if pane.offline {
-            "a snapshot holds findings only: agentic issues are shown when connected to the deployment"
-                .to_owned()
-        } else if !pane.query_summary().is_empty() {
-            "no agentic issue matches the queries".to_owned()
-        } else {
-            "no agentic issues".to_owned()
-        };
-        f.render_widget(Paragraph::new(text).style(theme.dim()), rows_area);
+/// Why there are no results: loading, failed, stopped, offline, or none
+/// matching.
+fn empty_text(pane: &AgenticPane, v: &ViewCx) -> String {
+    let list = &pane.list;
+    if list.loader.is_loading() {
+        format!("{} searching agentic issues…", spinner(v.spinner))
+    } else if let Some(e) = &list.loader.error {
+        format!(
+            "failed: {} · {} tries again",
+            safe(e),
+            v.key(Context::LIST, Action::Refresh)
+        )
+    } else if list.paused {
+        crate::widgets::common::stopped(v, super::KEYS)
+    } else if pane.offline {
+        "a snapshot holds findings only: agentic issues are shown when connected to the deployment"
+            .to_owned()
+    } else if !pane.query_summary().is_empty() {
+        "no agentic issue matches the queries".to_owned()
+    } else {
+        "no agentic issues".to_owned()
     }
 }
 
@@ -269,6 +287,15 @@ pub fn detail_lines<'a>(
     width: usize,
 ) -> Vec<Line<'a>> {
     let width = width.max(1);
+    let mut lines = summary_lines(issue, theme, width);
+    lines.extend(text_lines(issue, theme, width));
+    lines.extend(list_lines(issue, names, theme, width));
+    lines
+}
+
+/// The title, then what the issue is: id, severity, detection, triage and
+/// its dates.
+fn summary_lines<'a>(issue: &AgenticIssue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     let mut lines = paragraph(
         issue.title.as_deref().unwrap_or("(untitled)"),
         width,
@@ -315,6 +342,13 @@ pub fn detail_lines<'a>(
             if value.is_empty() { "-".into() } else { value },
         ));
     }
+    lines
+}
+
+/// The description and the reasoning, each under its heading ("none"
+/// when empty).
+fn text_lines<'a>(issue: &AgenticIssue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
     for (label, text) in [
         ("Description", &issue.description),
         ("Reasoning", &issue.reasoning),
@@ -326,6 +360,19 @@ pub fn detail_lines<'a>(
             None => lines.push(Line::from(Span::styled("  none", theme.dim()))),
         }
     }
+    lines
+}
+
+/// The issue's lists (workflows, actions, repositories, files, …), each
+/// under its heading with its count; the empty ones named on one line at
+/// the end.
+fn list_lines<'a>(
+    issue: &AgenticIssue,
+    names: &FilterValues,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
     // By name where the filter values know the id: "acme/api (51007)".
     let named = |ids: &[String], name: &dyn Fn(&str) -> String| -> Vec<String> {
         ids.iter()

@@ -152,6 +152,8 @@ fn title<'a>(
     ])
 }
 
+/// The lines of a report that answered, and the window they scroll in
+/// (when not all fit).
 fn known<'a>(
     block: Block,
     answer: &DashboardAnswer,
@@ -160,183 +162,224 @@ fn known<'a>(
     pane: &ReportPane,
     v: &ViewCx,
 ) -> (Vec<Line<'a>>, Option<Window>) {
-    let n = |x: Option<i64>| x.unwrap_or(0);
-    // The selected row, in the view the keys move (the other, beside it on
-    // a wide screen, shows its first rows, or the activity's latest).
-    let selected = |len: usize| {
-        if block == pane.dashboard.block {
-            Some(pane.dashboard.selected_row())
-        } else if block == Block::Activity {
-            Some(len.saturating_sub(1))
+    match (block, answer) {
+        (Block::Activity, DashboardAnswer::Activity(a)) => activity(a, rows, width, pane, v),
+        (Block::Repositories | Block::Rules, _) => entries(block, rows, pane, v),
+        (Block::OpenAge, DashboardAnswer::BySeverity(r)) => (open_age(r, pane, v), None),
+        _ => (
+            vec![Line::styled(
+                "  an answer of another report",
+                v.theme.error(),
+            )],
+            None,
+        ),
+    }
+}
+
+/// The selected row of `block`'s `len`, in the view the keys move (the
+/// other, beside it on a wide screen, shows its first rows, or the
+/// activity's latest).
+fn selected(block: Block, pane: &ReportPane, len: usize) -> Option<usize> {
+    if block == pane.dashboard.block {
+        Some(pane.dashboard.selected_row())
+    } else if block == Block::Activity {
+        Some(len.saturating_sub(1))
+    } else {
+        None
+    }
+}
+
+/// The activity: its headline, then the buckets that fit (the selected
+/// one in sight).
+fn activity<'a>(
+    a: &ActivityReport,
+    rows: usize,
+    width: usize,
+    pane: &ReportPane,
+    v: &ViewCx,
+) -> (Vec<Line<'a>>, Option<Window>) {
+    let mut lines = activity_headline(a, width, pane);
+    let len = a.buckets.len();
+    let at = selected(Block::Activity, pane, len)
+        .unwrap_or(0)
+        .min(len.saturating_sub(1));
+    let (start, window) = scrolled(at, len, rows.saturating_sub(lines.len()));
+    let fits = rows.saturating_sub(lines.len());
+    for (i, b) in a.buckets.iter().enumerate().skip(start).take(fits) {
+        let mut line = bucket_line(b, v);
+        // Marked only where the keys move it and it scrolls.
+        if window.is_some() && Block::Activity == pane.dashboard.block && i == at {
+            line = line.style(v.theme.selected());
+        }
+        lines.push(line);
+    }
+    (lines, window)
+}
+
+/// The headline is the rows added up, every term of the net shown;
+/// against the period before only when a period is chosen ("all time"
+/// has none before it). Wrapped to `width`; none without rows.
+fn activity_headline<'a>(a: &ActivityReport, width: usize, pane: &ReportPane) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
+    let sums = a.row_sums();
+    let before = a
+        .previous_period
+        .filter(|_| pane.since.is_some())
+        .map(|p| p.sums());
+    let term = |label: &str, now: i64, then: Option<i64>| match then {
+        Some(then) => {
+            let d = now - then;
+            let sign = if d >= 0 { "+" } else { "" };
+            format!("{label} {} ({sign}{})", thousands(now), thousands(d))
+        }
+        None => format!("{label} {}", thousands(now)),
+    };
+    if !a.buckets.is_empty() {
+        let parts = [
+            term("opened", sums.opened, before.map(|b| b.opened)),
+            term("fixed", sums.fixed, before.map(|b| b.fixed)),
+            term("ignored", sums.ignored, before.map(|b| b.ignored)),
+            term("removed", sums.removed, before.map(|b| b.removed)),
+            term("net", sums.net, before.map(|b| b.net)),
+        ];
+        let mut text = String::from(if before.is_some() {
+            "  the rows, against the period before:"
         } else {
-            None
-        }
-    };
-    let lines = match (block, answer) {
-        (Block::Activity, DashboardAnswer::Activity(a)) => {
-            let mut lines = Vec::new();
-            // The headline is the rows added up, every term of the net
-            // shown; against the period before only when a period is
-            // chosen ("all time" has none before it).
-            let sums = a.row_sums();
-            let before = a
-                .previous_period
-                .filter(|_| pane.since.is_some())
-                .map(|p| p.sums());
-            let term = |label: &str, now: i64, then: Option<i64>| match then {
-                Some(then) => {
-                    let d = now - then;
-                    let sign = if d >= 0 { "+" } else { "" };
-                    format!("{label} {} ({sign}{})", thousands(now), thousands(d))
-                }
-                None => format!("{label} {}", thousands(now)),
-            };
-            if !a.buckets.is_empty() {
-                let parts = [
-                    term("opened", sums.opened, before.map(|b| b.opened)),
-                    term("fixed", sums.fixed, before.map(|b| b.fixed)),
-                    term("ignored", sums.ignored, before.map(|b| b.ignored)),
-                    term("removed", sums.removed, before.map(|b| b.removed)),
-                    term("net", sums.net, before.map(|b| b.net)),
-                ];
-                let mut text = String::from(if before.is_some() {
-                    "  the rows, against the period before:"
-                } else {
-                    "  the rows added up:"
-                });
-                let mut first_on_line = true;
-                for part in parts {
-                    if text.width() + 3 + part.width() > width {
-                        lines.push(Line::raw(std::mem::take(&mut text)));
-                        text.push_str("   ");
-                        first_on_line = true;
-                    }
-                    text.push_str(if first_on_line { " " } else { " · " });
-                    text.push_str(&part);
-                    first_on_line = false;
-                }
-                lines.push(Line::raw(text));
+            "  the rows added up:"
+        });
+        let mut first_on_line = true;
+        for part in parts {
+            if text.width() + 3 + part.width() > width {
+                lines.push(Line::raw(std::mem::take(&mut text)));
+                text.push_str("   ");
+                first_on_line = true;
             }
-            let len = a.buckets.len();
-            let at = selected(len).unwrap_or(0).min(len.saturating_sub(1));
-            let (start, window) = scrolled(at, len, rows.saturating_sub(lines.len()));
-            let fits = rows.saturating_sub(lines.len());
-            for (i, b) in a.buckets.iter().enumerate().skip(start).take(fits) {
-                let when = b
-                    .time_period
-                    .as_ref()
-                    .and_then(|p| p.since)
-                    .map_or("?".to_owned(), |t| t.format("%Y-%m-%d").to_string());
-                let net = n(b.net);
-                let style = if net > 0 {
-                    v.theme.error()
-                } else {
-                    v.theme.ok()
-                };
-                let mut line = Line::from(vec![
-                    Span::raw(format!(
-                        "  {when}  opened {:>5}  fixed {:>5}  ignored {:>5}  removed {:>4}  ",
-                        thousands(n(b.opened)),
-                        thousands(n(b.fixed)),
-                        thousands(n(b.ignored) + n(b.provisionally_ignored)),
-                        thousands(n(b.removed)),
-                    )),
-                    Span::styled(
-                        format!("net {}{}", if net > 0 { "+" } else { "" }, thousands(net)),
-                        style,
+            text.push_str(if first_on_line { " " } else { " · " });
+            text.push_str(&part);
+            first_on_line = false;
+        }
+        lines.push(Line::raw(text));
+    }
+    lines
+}
+
+/// One bucket of the activity: its start, what it opened, fixed, ignored
+/// and removed, and its net (red when it grew).
+fn bucket_line<'a>(b: &ActivityBucket, v: &ViewCx) -> Line<'a> {
+    let n = |x: Option<i64>| x.unwrap_or(0);
+    let when = b
+        .time_period
+        .as_ref()
+        .and_then(|p| p.since)
+        .map_or("?".to_owned(), |t| t.format("%Y-%m-%d").to_string());
+    let net = n(b.net);
+    let style = if net > 0 {
+        v.theme.error()
+    } else {
+        v.theme.ok()
+    };
+    Line::from(vec![
+        Span::raw(format!(
+            "  {when}  opened {:>5}  fixed {:>5}  ignored {:>5}  removed {:>4}  ",
+            thousands(n(b.opened)),
+            thousands(n(b.fixed)),
+            thousands(n(b.ignored) + n(b.provisionally_ignored)),
+            thousands(n(b.removed)),
+        )),
+        Span::styled(
+            format!("net {}{}", if net > 0 { "+" } else { "" }, thousands(net)),
+            style,
+        ),
+    ])
+}
+
+/// The repositories' or rules' entries that fit, by severity where known
+/// (the selected one in sight and marked).
+fn entries<'a>(
+    block: Block,
+    rows: usize,
+    pane: &ReportPane,
+    v: &ViewCx,
+) -> (Vec<Line<'a>>, Option<Window>) {
+    let entries = pane.dashboard.entries_of(block);
+    if entries.is_empty() {
+        return (
+            vec![Line::styled("  no open findings", v.theme.dim())],
+            None,
+        );
+    }
+    let selected = selected(block, pane, entries.len());
+    let (start, window) = scrolled(selected.unwrap_or(0), entries.len(), rows);
+    let lines = entries
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(rows)
+        .map(|(i, e)| {
+            let mut line = match &e.by_severity {
+                Some(counts) => severity_line(&safe(&e.key), counts, v),
+                None => Line::raw(format!(
+                    "  {:>6}  {}",
+                    thousands(e.total),
+                    safe(&rule_name(pane, &e.key))
+                )),
+            };
+            if Some(i) == selected {
+                line = line.style(v.theme.selected());
+            }
+            line
+        })
+        .collect();
+    (lines, window)
+}
+
+/// How old the oldest open finding of each chosen severity is, against
+/// its target (and what it was at the period's start), then how many are
+/// past their target.
+fn open_age<'a>(r: &BySeverityReport, pane: &ReportPane, v: &ViewCx) -> Vec<Line<'a>> {
+    let (Some(first), Some(last)) = (r.buckets.first(), r.buckets.last()) else {
+        return vec![Line::styled("  no buckets", v.theme.dim())];
+    };
+    let [f, l] = [first.counts, last.counts].map(|c| [c.critical, c.high, c.medium, c.low]);
+    let targets = pane.sla_days.most_severe_first();
+    let mut lines: Vec<Line> = SEVERITY_NAMES
+        .iter()
+        .zip(f.iter().zip(l))
+        .zip(targets)
+        .enumerate()
+        // The severity toggles choose the rows, as every view's.
+        .filter(|(k, _)| severity_chosen(pane, *k))
+        .map(|(_, row)| row)
+        .map(|((name, (then, now)), target)| {
+            let was = then.map_or(String::new(), |t| {
+                format!(", was {t} at the period's start")
+            });
+            let target_days = i64::from(target);
+            let (text, style) = match now {
+                None => ("nothing open".to_owned(), v.theme.dim()),
+                Some(n) if n > target_days => (
+                    format!(
+                        "{n} days: over the {target}-day target by {}{was}",
+                        n - target_days
                     ),
-                ]);
-                // Marked only where the keys move it and it scrolls.
-                if window.is_some() && block == pane.dashboard.block && i == at {
-                    line = line.style(v.theme.selected());
-                }
-                lines.push(line);
-            }
-            return (lines, window);
-        }
-        (Block::Repositories | Block::Rules, _) => {
-            let entries = pane.dashboard.entries_of(block);
-            if entries.is_empty() {
-                return (
-                    vec![Line::styled("  no open findings", v.theme.dim())],
-                    None,
-                );
-            }
-            let selected = selected(entries.len());
-            let (start, window) = scrolled(selected.unwrap_or(0), entries.len(), rows);
-            let lines = entries
-                .iter()
-                .enumerate()
-                .skip(start)
-                .take(rows)
-                .map(|(i, e)| {
-                    let mut line = match &e.by_severity {
-                        Some(counts) => severity_line(&safe(&e.key), counts, v),
-                        None => Line::raw(format!(
-                            "  {:>6}  {}",
-                            thousands(e.total),
-                            safe(&rule_name(pane, &e.key))
-                        )),
-                    };
-                    if Some(i) == selected {
-                        line = line.style(v.theme.selected());
-                    }
-                    line
-                })
-                .collect();
-            return (lines, window);
-        }
-        (Block::OpenAge, DashboardAnswer::BySeverity(r)) => {
-            let (Some(first), Some(last)) = (r.buckets.first(), r.buckets.last()) else {
-                return (vec![Line::styled("  no buckets", v.theme.dim())], None);
+                    v.theme.error(),
+                ),
+                Some(n) => (
+                    format!("{n} days: within the {target}-day target{was}"),
+                    v.theme.ok(),
+                ),
             };
-            let [f, l] = [first.counts, last.counts].map(|c| [c.critical, c.high, c.medium, c.low]);
-            let targets = pane.sla_days.most_severe_first();
-            let mut lines: Vec<Line> = SEVERITY_NAMES
-                .iter()
-                .zip(f.iter().zip(l))
-                .zip(targets)
-                .enumerate()
-                // The severity toggles choose the rows, as every view's.
-                .filter(|(k, _)| severity_chosen(pane, *k))
-                .map(|(_, row)| row)
-                .map(|((name, (then, now)), target)| {
-                    let was = then.map_or(String::new(), |t| {
-                        format!(", was {t} at the period's start")
-                    });
-                    let target_days = i64::from(target);
-                    let (text, style) = match now {
-                        None => ("nothing open".to_owned(), v.theme.dim()),
-                        Some(n) if n > target_days => (
-                            format!(
-                                "{n} days: over the {target}-day target by {}{was}",
-                                n - target_days
-                            ),
-                            v.theme.error(),
-                        ),
-                        Some(n) => (
-                            format!("{n} days: within the {target}-day target{was}"),
-                            v.theme.ok(),
-                        ),
-                    };
-                    Line::from(vec![
-                        Span::styled(
-                            format!("  {name:<9}"),
-                            v.theme.severity(Some(&severity(name))),
-                        ),
-                        Span::styled(text, style),
-                    ])
-                })
-                .collect();
-            lines.push(past_target(pane, v));
-            lines
-        }
-        _ => vec![Line::styled(
-            "  an answer of another report",
-            v.theme.error(),
-        )],
-    };
-    (lines, None)
+            Line::from(vec![
+                Span::styled(
+                    format!("  {name:<9}"),
+                    v.theme.severity(Some(&severity(name))),
+                ),
+                Span::styled(text, style),
+            ])
+        })
+        .collect();
+    lines.push(past_target(pane, v));
+    lines
 }
 
 /// `past target now: crit 209/233 · high 412/580 · med 20/300 · low 0/100`:

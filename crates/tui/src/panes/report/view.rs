@@ -178,31 +178,26 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     if area.height == 0 || area.width == 0 {
         return;
     }
-    let theme = v.theme;
     let width = area.width as usize;
+    let mut lines = vec![selector_line(pane, v, width), toggle_line(pane, v, width)];
+    if area.height >= 4 {
+        lines.extend(coverage_lines(pane, v, width));
+    }
+    f.render_widget(Paragraph::new(lines), area);
+    if let Some(input) = &pane.repo_input {
+        repo_input(f, area, input, v);
+    }
+}
 
-    // Line 1: the selectors and their values.
+/// Line 1: the selectors and their values, with their names and the
+/// period's start where they fit.
+fn selector_line(pane: &ReportPane, v: &ViewCx, width: usize) -> Line<'static> {
     let since = pane
         .since
         .filter(|_| pane.period_days.is_some() || pane.new_only)
         .map(|s| format!(" (since {})", date(&Some(s))))
         .unwrap_or_default();
-    let selector = |key: String, name: &str, value: String| -> Vec<Span<'static>> {
-        vec![
-            Span::styled(key, theme.key()),
-            Span::styled(
-                if name.is_empty() {
-                    " ".to_owned()
-                } else {
-                    format!(" {name} ")
-                },
-                theme.dim(),
-            ),
-            Span::styled(value, theme.accent()),
-            Span::raw("  "),
-        ]
-    };
-    let build_first = |with_since: bool, long: bool| -> Line<'static> {
+    let build = |with_since: bool, long: bool| -> Line<'static> {
         let names = if long {
             ["type", "period", "trend", "state", "repo"]
         } else {
@@ -210,11 +205,13 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         };
         let mut spans = Vec::new();
         spans.extend(selector(
+            v,
             key_label(v, Action::CycleReportType, "v"),
             names[0],
             pane.report_type.label().to_owned(),
         ));
         spans.extend(selector(
+            v,
             key_label(v, Action::CyclePeriod, "p"),
             names[1],
             format!(
@@ -224,56 +221,53 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
             ),
         ));
         spans.extend(selector(
+            v,
             key_label(v, Action::CycleBucket, "b"),
             names[2],
             pane.bucket_label().to_owned(),
         ));
         spans.extend(selector(
+            v,
             key_label(v, Action::CycleState, "x"),
             names[3],
             safe(pane.state_label()),
         ));
         spans.extend(selector(
+            v,
             key_label(v, Action::RepoFilter, "/"),
             names[4],
             safe(&pane.repo_label()),
         ));
         Line::from(spans)
     };
-    let first = [
-        build_first(true, true),
-        build_first(false, true),
-        build_first(false, false),
-    ]
-    .into_iter()
-    .find(|l| l.width() <= width)
-    .unwrap_or_else(|| build_first(false, false));
+    [build(true, true), build(false, true), build(false, false)]
+        .into_iter()
+        .find(|l| l.width() <= width)
+        .unwrap_or_else(|| build(false, false))
+}
 
-    // Line 2: the toggles; those on are highlighted (all off = no filter).
-    let toggles = |on: &[bool], items: &[(Action, &str, &str, &str)], long: bool| {
-        let any = on.iter().any(|b| *b);
-        let mut spans = Vec::new();
-        for (i, (action, key, long_name, short_name)) in items.iter().enumerate() {
-            let style = if on[i] {
-                theme.selected()
-            } else if any {
-                theme.dim()
+/// One selector: its key, its name (none when empty) and its value.
+fn selector(v: &ViewCx, key: String, name: &str, value: String) -> Vec<Span<'static>> {
+    let theme = v.theme;
+    vec![
+        Span::styled(key, theme.key()),
+        Span::styled(
+            if name.is_empty() {
+                " ".to_owned()
             } else {
-                Style::new()
-            };
-            spans.push(Span::styled(key_label(v, *action, key), theme.key()));
-            spans.push(Span::raw(" "));
-            spans.push(Span::styled(
-                if long { *long_name } else { *short_name }.to_owned(),
-                style,
-            ));
-            spans.push(Span::raw(" "));
-        }
-        if !any {
-            spans.push(Span::styled("(all) ", theme.dim()));
-        }
-        spans
-    };
+                format!(" {name} ")
+            },
+            theme.dim(),
+        ),
+        Span::styled(value, theme.accent()),
+        Span::raw("  "),
+    ]
+}
+
+/// Line 2: the type and severity toggles, with long names and headings
+/// where they fit.
+fn toggle_line(pane: &ReportPane, v: &ViewCx, width: usize) -> Line<'static> {
+    let theme = v.theme;
     let type_items = [
         (Action::ToggleCode, "c", "code", "code"),
         (Action::ToggleSca, "a", "supply chain", "sca"),
@@ -285,36 +279,56 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         (Action::ToggleMedium, "M", "medium", "med"),
         (Action::ToggleLow, "L", "low", "low"),
     ];
-    let build_second = |long: bool, headings: bool| -> Line<'static> {
+    let build = |long: bool, headings: bool| -> Line<'static> {
         let mut spans = Vec::new();
         if headings {
             spans.push(Span::styled("types ", theme.dim()));
         }
-        spans.extend(toggles(&pane.types, &type_items, long));
+        spans.extend(toggles(v, &pane.types, &type_items, long));
         spans.push(Span::raw(" "));
         if headings {
             spans.push(Span::styled("severity ", theme.dim()));
         }
-        spans.extend(toggles(&pane.severities, &sev_items, long));
+        spans.extend(toggles(v, &pane.severities, &sev_items, long));
         Line::from(spans)
     };
-    let second = [
-        build_second(true, true),
-        build_second(true, false),
-        build_second(false, false),
-    ]
-    .into_iter()
-    .find(|l| l.width() <= width)
-    .unwrap_or_else(|| build_second(false, false));
+    [build(true, true), build(true, false), build(false, false)]
+        .into_iter()
+        .find(|l| l.width() <= width)
+        .unwrap_or_else(|| build(false, false))
+}
 
-    let mut lines = vec![first, second];
-    if area.height >= 4 {
-        lines.extend(coverage_lines(pane, v, width));
+/// The toggles of `items` (action, key, long and short name): those on
+/// highlighted, the others dimmed; all off is no filter, said "(all)".
+fn toggles(
+    v: &ViewCx,
+    on: &[bool],
+    items: &[(Action, &str, &str, &str)],
+    long: bool,
+) -> Vec<Span<'static>> {
+    let theme = v.theme;
+    let any = on.iter().any(|b| *b);
+    let mut spans = Vec::new();
+    for (i, (action, key, long_name, short_name)) in items.iter().enumerate() {
+        let style = if on[i] {
+            theme.selected()
+        } else if any {
+            theme.dim()
+        } else {
+            Style::new()
+        };
+        spans.push(Span::styled(key_label(v, *action, key), theme.key()));
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(
+            if long { *long_name } else { *short_name }.to_owned(),
+            style,
+        ));
+        spans.push(Span::raw(" "));
     }
-    f.render_widget(Paragraph::new(lines), area);
-    if let Some(input) = &pane.repo_input {
-        repo_input(f, area, input, v);
+    if !any {
+        spans.push(Span::styled("(all) ", theme.dim()));
     }
+    spans
 }
 
 /// What the report type counts, in words, and how its total compares with

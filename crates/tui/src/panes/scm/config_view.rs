@@ -3,7 +3,7 @@
 
 use crate::theme::Theme;
 use crate::widgets::common::{heading, paragraph, safe, time, wrap};
-use findings_model::ScmConfig;
+use findings_model::{ScmConfig, Timestamp};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -51,40 +51,79 @@ pub(super) fn fact(
     }
 }
 
+/// The config in full, section by section: what it is, its settings and
+/// health, the app, the token's scopes and the subscriptions.
 pub(super) fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
-    let plain = Style::new();
-    let s = |v: &Option<String>| v.as_deref().map_or("-".to_owned(), safe);
-    let on_off = |v: Option<bool>| match v {
+    identity_lines(lines, c, theme, width);
+    settings_lines(lines, c, theme, width);
+    status_lines(lines, c, theme, width);
+    app_lines(lines, c, theme, width);
+    token_scope_lines(lines, c, theme, width);
+    subscription_lines(lines, c, theme, width);
+}
+
+/// A server's string made safe, or "-".
+fn or_dash(v: &Option<String>) -> String {
+    v.as_deref().map_or("-".to_owned(), safe)
+}
+
+/// A switch as "on" (ok), "off" or "-", with its style.
+fn on_off(theme: &Theme, v: Option<bool>) -> (&'static str, Style) {
+    match v {
         Some(true) => ("on", theme.ok()),
         Some(false) => ("off", theme.removed()),
         None => ("-", theme.dim()),
-    };
-    let yes_no = |v: Option<bool>| match v {
+    }
+}
+
+fn yes_no(v: Option<bool>) -> &'static str {
+    match v {
         Some(true) => "yes",
         Some(false) => "no",
         None => "-",
-    };
-    let utc = |t| {
-        let t = time(t);
-        if t.is_empty() {
-            "-".to_owned()
-        } else {
-            format!("{t} UTC")
-        }
-    };
+    }
+}
 
-    let mut id = s(&c.id);
+/// A time said in UTC, or "-".
+fn utc(t: &Option<Timestamp>) -> String {
+    let t = time(t);
+    if t.is_empty() {
+        "-".to_owned()
+    } else {
+        format!("{t} UTC")
+    }
+}
+
+/// What the config is: its ids, type, namespace, base URL, entity type
+/// and whether it is installed (suspended in red).
+fn identity_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
+    let plain = Style::new();
+    let mut id = or_dash(&c.id);
     if c.scm_id.is_some() {
-        id.push_str(&format!(" · SCM id {}", s(&c.scm_id)));
+        id.push_str(&format!(" · SCM id {}", or_dash(&c.scm_id)));
     }
     if c.source_id.is_some() {
-        id.push_str(&format!(" · source {}", s(&c.source_id)));
+        id.push_str(&format!(" · source {}", or_dash(&c.source_id)));
     }
     fact(lines, theme, "id", &id, theme.accent(), width);
     let kind = c.scm_type.as_ref().map_or("-", |t| t.label());
     fact(lines, theme, "type", kind, plain, width);
-    fact(lines, theme, "namespace", &s(&c.namespace), plain, width);
-    fact(lines, theme, "base URL", &s(&c.base_url), plain, width);
+    fact(
+        lines,
+        theme,
+        "namespace",
+        &or_dash(&c.namespace),
+        plain,
+        width,
+    );
+    fact(
+        lines,
+        theme,
+        "base URL",
+        &or_dash(&c.base_url),
+        plain,
+        width,
+    );
     let entity = c.host_a_entity_type.as_ref().map_or("-", |e| e.label());
     fact(lines, theme, "entity type", entity, plain, width);
     let installed = format!(
@@ -98,11 +137,19 @@ pub(super) fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, widt
         plain
     };
     fact(lines, theme, "installed", &installed, style, width);
-    let (v, st) = on_off(c.auto_scan);
+}
+
+/// The switches (autoScan, diffEnabled, network broker) and whether an
+/// access token is set.
+fn settings_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
+    let (v, st) = on_off(theme, c.auto_scan);
     fact(lines, theme, "autoScan", v, st, width);
-    let (v, st) = on_off(c.auto_scan_settings.as_ref().and_then(|a| a.diff_enabled));
+    let (v, st) = on_off(
+        theme,
+        c.auto_scan_settings.as_ref().and_then(|a| a.diff_enabled),
+    );
     fact(lines, theme, "diffEnabled", v, st, width);
-    let (v, st) = on_off(c.use_network_broker);
+    let (v, st) = on_off(theme, c.use_network_broker);
     fact(lines, theme, "network broker", v, st, width);
     let (token, style) = match c.has_access_token {
         Some(true) => ("set", theme.ok()),
@@ -110,6 +157,10 @@ pub(super) fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, widt
         None => ("-", theme.dim()),
     };
     fact(lines, theme, "access token", token, style, width);
+}
+
+/// Its health when last checked (with the error), and the last sync.
+fn status_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
     match &c.status {
         Some(st) => {
             let (health, style) = match st.ok {
@@ -130,24 +181,45 @@ pub(super) fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, widt
         theme,
         "last sync",
         &utc(&c.last_successful_sync_at),
-        plain,
+        Style::new(),
         width,
     );
+}
 
+/// The App section: the app's slug, ids, name, code access and tenant.
+fn app_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
+    let plain = Style::new();
     lines.push(Line::default());
     lines.push(heading(theme, "App"));
     match &c.app {
         Some(app) => {
-            fact(lines, theme, "slug", &s(&app.slug), plain, width);
-            fact(lines, theme, "app id", &s(&app.app_id), plain, width);
-            fact(lines, theme, "SCM name", &s(&app.scm_name), plain, width);
-            let (v, st) = on_off(app.code_access);
+            fact(lines, theme, "slug", &or_dash(&app.slug), plain, width);
+            fact(lines, theme, "app id", &or_dash(&app.app_id), plain, width);
+            fact(
+                lines,
+                theme,
+                "SCM name",
+                &or_dash(&app.scm_name),
+                plain,
+                width,
+            );
+            let (v, st) = on_off(theme, app.code_access);
             fact(lines, theme, "code access", v, st, width);
-            fact(lines, theme, "tenant", &s(&app.tenant_id), plain, width);
+            fact(
+                lines,
+                theme,
+                "tenant",
+                &or_dash(&app.tenant_id),
+                plain,
+                width,
+            );
         }
         None => text(lines, "none", width, theme.dim()),
     }
+}
 
+/// The Token scopes section: each scope granted or not.
+fn token_scope_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
     lines.push(Line::default());
     lines.push(heading(theme, "Token scopes"));
     match &c.token_scopes {
@@ -172,7 +244,10 @@ pub(super) fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, widt
         }
         None => text(lines, "  not reported", width, theme.dim()),
     }
+}
 
+/// The Subscriptions section: each one's URL and the events it gets.
+fn subscription_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, width: usize) {
     lines.push(Line::default());
     lines.push(heading(theme, "Subscriptions"));
     if c.subscriptions.is_empty() {
@@ -190,6 +265,6 @@ pub(super) fn config_lines(lines: &mut Lines, c: &ScmConfig, theme: &Theme, widt
         } else {
             sub.events.join(", ")
         };
-        lines.extend(paragraph(&events, width, 4, plain));
+        lines.extend(paragraph(&events, width, 4, Style::new()));
     }
 }

@@ -22,25 +22,7 @@ const MARK: usize = 2;
 pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let theme = v.theme;
     let list = &pane.list;
-    let mut title = vec![Span::styled(
-        format!(" SCM configs ({}) ", list.configs.len()),
-        theme.title(),
-    )];
-    if pane.read_only {
-        title.push(Span::styled(" READ-ONLY ", theme.badge()));
-    }
-    let key = |action| v.key(super::LIST_KEYS, action);
-    let mut block = Block::default()
-        .borders(Borders::ALL)
-        .title(Line::from(title))
-        .title_bottom(format!(
-            " {} edit · {} list again · :scm ID edits by id ",
-            key(Action::Open),
-            key(Action::Refresh)
-        ));
-    if let Some(p) = scroll::position(list.selected, list.configs.len(), None) {
-        block = block.title_bottom(p);
-    }
+    let block = list_block(pane, v);
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.width == 0 || inner.height == 0 {
@@ -98,9 +80,47 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             }));
         }
     }
+    if let Some((text, style)) = load_note(pane, v) {
+        lines.push(Line::from(Span::styled(text, style)));
+    }
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// The list's frame: how many configs, READ-ONLY when so, the keys, and
+/// where the selection is.
+fn list_block(pane: &ScmPane, v: &ViewCx) -> Block<'static> {
+    let theme = v.theme;
+    let list = &pane.list;
+    let mut title = vec![Span::styled(
+        format!(" SCM configs ({}) ", list.configs.len()),
+        theme.title(),
+    )];
+    if pane.read_only {
+        title.push(Span::styled(" READ-ONLY ", theme.badge()));
+    }
+    let key = |action| v.key(super::LIST_KEYS, action);
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(Line::from(title))
+        .title_bottom(format!(
+            " {} edit · {} list again · :scm ID edits by id ",
+            key(Action::Open),
+            key(Action::Refresh)
+        ));
+    if let Some(p) = scroll::position(list.selected, list.configs.len(), None) {
+        block = block.title_bottom(p);
+    }
+    block
+}
+
+/// The note under the rows while the list is not all there: listing,
+/// failed, offline, or none listed (with the keys that go on from there).
+fn load_note(pane: &ScmPane, v: &ViewCx) -> Option<(String, Style)> {
+    let theme = v.theme;
+    let list = &pane.list;
     let retry = v.key(super::LIST_KEYS, Action::Refresh);
     let by_id = v.key(super::LIST_KEYS, Action::Open);
-    let note = match &list.load {
+    match &list.load {
         Load::NotAsked | Load::Loading(_) => Some((
             format!("{} listing the SCM configs…", spinner(v.spinner)),
             theme.accent(),
@@ -124,11 +144,7 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             theme.dim(),
         )),
         Load::Loaded => None,
-    };
-    if let Some((text, style)) = note {
-        lines.push(Line::from(Span::styled(text, style)));
     }
-    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 
 /// The columns of [`ScmConfig::cells`](findings_model::ScmConfig), sized from the configs shown; the

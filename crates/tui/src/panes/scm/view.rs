@@ -61,29 +61,7 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
 fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let theme = v.theme;
     let interactive = !matches!(pane.step, Step::Review | Step::Sending);
-    let name = if pane.draft.config_id.is_empty() {
-        " SCM config draft ".to_owned()
-    } else {
-        format!(" SCM config {} ", safe(&pane.draft.config_id))
-    };
-    let mut title = vec![Span::styled(name, theme.title())];
-    if pane.read_only {
-        title.push(Span::styled(" READ-ONLY ", theme.badge()));
-        title.push(Span::raw(" "));
-    }
-    let mut block = Block::default()
-        .borders(Borders::ALL)
-        .title(Line::from(title));
-    if interactive {
-        let key = |action| v.key(super::KEYS, action);
-        block = block.title_bottom(format!(
-            " {} edit · {} flip · {} review · {} list ",
-            key(Action::Submit),
-            key(Action::Toggle),
-            key(Action::Review),
-            key(Action::Back)
-        ));
-    }
+    let block = form_block(pane, v, interactive);
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.width == 0 || inner.height == 0 {
@@ -141,8 +119,49 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             Span::styled(value, if selected { base } else { style }),
         ]));
     }
-    // The note line: the problem, or what the keys do now.
-    let (note, style) = if let Some(problem) = &pane.problem {
+    let (note, style) = form_note(pane, interactive, theme);
+    lines.push(Line::from(Span::styled(note, style)));
+    f.render_widget(Paragraph::new(lines), inner);
+    if let Some(pos) = cursor
+        && pos.1 < inner.bottom()
+    {
+        f.set_cursor_position(pos);
+    }
+}
+
+/// The form's frame: which config, READ-ONLY when so, and the keys while
+/// it can be edited.
+fn form_block(pane: &ScmPane, v: &ViewCx, interactive: bool) -> Block<'static> {
+    let theme = v.theme;
+    let name = if pane.draft.config_id.is_empty() {
+        " SCM config draft ".to_owned()
+    } else {
+        format!(" SCM config {} ", safe(&pane.draft.config_id))
+    };
+    let mut title = vec![Span::styled(name, theme.title())];
+    if pane.read_only {
+        title.push(Span::styled(" READ-ONLY ", theme.badge()));
+        title.push(Span::raw(" "));
+    }
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(Line::from(title));
+    if interactive {
+        let key = |action| v.key(super::KEYS, action);
+        block = block.title_bottom(format!(
+            " {} edit · {} flip · {} review · {} list ",
+            key(Action::Submit),
+            key(Action::Toggle),
+            key(Action::Review),
+            key(Action::Back)
+        ));
+    }
+    block
+}
+
+/// The note line under the rows: the problem, or what the keys do now.
+fn form_note(pane: &ScmPane, interactive: bool, theme: &Theme) -> (String, Style) {
+    if let Some(problem) = &pane.problem {
         (safe(problem), theme.error())
     } else if pane.editing.is_some() {
         let what = if pane.selected_row() == Row::AccessToken {
@@ -166,13 +185,6 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             "on review: y send · n back"
         };
         (keys.to_owned(), theme.dim())
-    };
-    lines.push(Line::from(Span::styled(note, style)));
-    f.render_widget(Paragraph::new(lines), inner);
-    if let Some(pos) = cursor
-        && pos.1 < inner.bottom()
-    {
-        f.set_cursor_position(pos);
     }
 }
 
