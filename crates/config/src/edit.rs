@@ -19,7 +19,7 @@ pub struct SavedAt {
 /// file is created.
 pub fn save_view(path: &Path, profile: Option<&str>, view: &SavedView) -> Result<SavedAt, String> {
     let shown = path.display().to_string();
-    let bytes = match findings_base::atomic_file::read_capped(path, super::file::MAX_FILE_BYTES) {
+    let bytes = match findings_base::atomic_file::read_capped(path, crate::MAX_FILE_BYTES) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(format!("cannot read {shown}: {e}")),

@@ -166,10 +166,6 @@ pub struct Loaded {
     pub file: ConfigFile,
 }
 
-/// The most a config, keymap or theme file may hold (a config of many
-/// profiles and views is a few kilobytes).
-pub const MAX_FILE_BYTES: u64 = 1 << 20;
-
 /// Reads the config file; `None` when there is none.
 pub fn load(path: &Path) -> Result<Option<Loaded>, ConfigError> {
     use std::io::Read;
@@ -181,14 +177,14 @@ pub fn load(path: &Path) -> Result<Option<Loaded>, ConfigError> {
     };
     // A regular file of a bounded size only: a FIFO or a device at the
     // path would otherwise hold the start forever, or fill the memory.
-    let mut opened = match open_capped(path, MAX_FILE_BYTES) {
+    let mut opened = match open_capped(path, crate::MAX_FILE_BYTES) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(cannot(e)),
     };
     let mut text = Vec::new();
     opened.read_to_end(&mut text).map_err(cannot)?;
-    if text.len() as u64 > MAX_FILE_BYTES {
+    if text.len() as u64 > crate::MAX_FILE_BYTES {
         return Err(cannot(std::io::Error::new(
             std::io::ErrorKind::FileTooLarge,
             "it grew past the 1 MiB it may have while read",

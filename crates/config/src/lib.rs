@@ -39,9 +39,15 @@ mod values;
 mod views;
 
 #[cfg(test)]
+mod file_tests;
+#[cfg(test)]
 mod tests;
 
 use std::fmt;
+
+/// The most a config, keymap or theme file may hold (a config of many
+/// profiles and views is a few kilobytes): a larger one is refused unread.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 pub use connection::{ConnectionInput, Remote, SET_DEPLOYMENT, Target, resolve};
 pub use edit::{SavedAt, save_view, with_view};

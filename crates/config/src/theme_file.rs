@@ -218,8 +218,7 @@ const MODIFIERS: [(&str, TextModifier); 9] = [
 impl ThemeFile {
     /// Reads and checks the file; `Ok(None)` when there is none.
     pub fn read(path: &Path) -> Result<Option<ThemeFile>, String> {
-        let bytes = match findings_base::atomic_file::read_capped(path, crate::file::MAX_FILE_BYTES)
-        {
+        let bytes = match findings_base::atomic_file::read_capped(path, crate::MAX_FILE_BYTES) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => {
