@@ -97,7 +97,7 @@ fn login_stores_the_token_status_says_where_from_and_logout_forgets_it() {
         }
         eprintln!("the fallback file was used: no secret store reachable here");
     }
-    assert!(stderr.contains("Acme Corp (demo) (1234)"), "{stderr}");
+    assert!(stderr.contains("Acme Corp (demo) · 1234"), "{stderr}");
     // Status: where the token comes from, checked with the deployment.
     let (code, stdout, stderr) = home.run(&["auth", "status"], "");
     assert_eq!(code, 0, "{stderr}");
@@ -110,7 +110,7 @@ fn login_stores_the_token_status_says_where_from_and_logout_forgets_it() {
     }
     assert!(
         stdout.contains(
-            "deployment: Acme Corp (demo) (1234), the token checked with GetDeploymentByToken"
+            "deployment: Acme Corp (demo) · 1234, the token checked with GetDeploymentByToken"
         ),
         "{stdout}"
     );
@@ -160,4 +160,44 @@ fn a_token_the_deployment_refuses_is_not_stored_and_none_comes_from_argv() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("no token given"), "{stderr}");
     assert!(home.token_files().is_empty());
+}
+
+/// On a terminal, `auth login` says whose token it asks for before it asks
+/// (the profile, or none, and the server), takes it without echo, and names
+/// the deployment it belongs to, its name and id each once.
+#[cfg(unix)]
+#[test]
+fn login_on_a_terminal_names_whose_token_it_asks_for_before_asking() {
+    let server = Server::start(20);
+    let home = Home::new(&server);
+    let dir = home.dir.path();
+    let env: Vec<(&str, String)> = vec![
+        ("HOME", dir.display().to_string()),
+        ("XDG_CONFIG_HOME", dir.join("config").display().to_string()),
+        ("XDG_STATE_HOME", dir.join("state").display().to_string()),
+        ("XDG_RUNTIME_DIR", dir.display().to_string()),
+        ("FINDINGS_CONFIG", home.config().display().to_string()),
+        ("DBUS_SESSION_BUS_ADDRESS", String::new()),
+    ];
+    let args = [
+        "auth",
+        "login",
+        "--base-url",
+        &home.url,
+        "--deployment",
+        "1234",
+    ];
+    let mut pty = crate::common::pty::Pty::start(24, 120, &args, &env);
+    let asked = pty.wait_for("not shown as typed:");
+    assert!(
+        asked.contains(&format!(
+            "Token for {} (no profile), not shown as typed:",
+            home.url
+        )),
+        "{asked}"
+    );
+    pty.press(b"demo-token\r");
+    let done = pty.wait_for("stored in");
+    assert!(!done.contains("demo-token"), "not echoed: {done}");
+    assert!(done.contains("Acme Corp (demo) · 1234"), "{done}");
 }

@@ -57,7 +57,8 @@ fn said(key: &TokenKey) -> String {
 
 async fn login(settings: &Effective) -> Result<(), Failure> {
     let key = key_of(settings)?;
-    let token = read_token()?;
+    // Whose token it is, said before it is asked for.
+    let token = read_token(&said(&key))?;
     let deployment = check(settings, token.clone()).await?;
     let (at, why) = stored::save(&key, &token, settings.config_dir())
         .map_err(|e| Failure::Runtime(format!("the token was not stored: {e}")))?;
@@ -128,17 +129,19 @@ async fn check(settings: &Effective, token: Token) -> Result<String, Failure> {
     let id = deployment
         .path_id()
         .map_or("?".to_owned(), |i| i.to_string());
-    Ok(match deployment.shown_name() {
-        Some(name) => format!("{} ({id})", findings_base::text::one_line(name)),
-        None => format!("deployment {id}"),
-    })
+    let name = deployment.shown_name().map(findings_base::text::one_line);
+    Ok(findings_model::shown_deployment(name.as_deref(), &id))
 }
 
 /// The token: standard input's first line when it is not a terminal, else
 /// typed on the terminal without echo.
-fn read_token() -> Result<Token, Failure> {
+fn read_token(for_whom: &str) -> Result<Token, Failure> {
     let text = if std::io::stdin().is_terminal() {
-        prompt_without_echo("Token (not shown): ")?
+        let prompt = format!(
+            "Token for {}, not shown as typed: ",
+            findings_base::text::one_line(for_whom)
+        );
+        prompt_without_echo(&prompt)?
     } else {
         let mut bytes = Vec::new();
         std::io::stdin()

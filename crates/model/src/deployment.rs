@@ -77,6 +77,17 @@ impl Deployment {
     }
 }
 
+/// A deployment as people are shown it, its name and its id each once:
+/// "Acme Corp (demo) · 1234" (a name may hold parentheses of its own), or
+/// "deployment 1234" without a name. The name comes from a server: the
+/// caller makes it safe to show first.
+pub fn shown_deployment(name: Option<&str>, id: &str) -> String {
+    match name {
+        Some(name) => format!("{name} · {id}"),
+        None => format!("deployment {id}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

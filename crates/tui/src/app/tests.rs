@@ -265,3 +265,35 @@ fn esc_stops_a_fetch_and_a_failed_fetch_says_why() {
     );
     assert!(app.fetching.is_none());
 }
+
+/// The header names the deployment with its name and id each once ("Acme
+/// Corp (demo) · 1234", a name with parentheses of its own), and gives way
+/// to the id alone, then the bare id, as the width shrinks.
+#[test]
+fn the_header_names_the_deployment_once_each_and_gives_way_by_width() {
+    use ratatui::{Terminal, backend::TestBackend};
+    let session = Session {
+        deployment: "1234".into(),
+        deployment_name: Some("Acme Corp (demo)".into()),
+        ..Session::default()
+    };
+    let header_at = |width: u16| {
+        let app = App::new(
+            session.clone(),
+            Keymap::default_keymap(),
+            Theme::default(),
+            (width, 20),
+        );
+        let mut terminal = Terminal::new(TestBackend::new(width, 20)).unwrap();
+        terminal.draw(|f| super::view::draw(f, &app)).unwrap();
+        let buffer = terminal.backend().buffer();
+        (0..width)
+            .map(|x| buffer[(x, 0)].symbol().to_owned())
+            .collect::<String>()
+    };
+    let wide = header_at(120);
+    assert!(wide.contains("Acme Corp (demo) · 1234"), "{wide}");
+    assert!(!wide.contains("(1234)"), "{wide}");
+    let narrow = header_at(60);
+    assert!(!narrow.contains("Acme"), "{narrow}");
+}

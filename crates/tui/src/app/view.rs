@@ -191,12 +191,13 @@ fn header_line(app: &App, counts: bool, deployment: Deployment) -> Line<'static>
     spans.push(Span::raw("  "));
     let id = safe(&app.session.deployment);
     let deployment = match (deployment, &app.session.deployment_name) {
-        (Deployment::Named, Some(name)) => Some(format!(
-            "deployment {} ({id})",
-            safe(&findings_base::text::truncate(name, 40)),
+        (Deployment::Named, Some(name)) => Some(findings_model::shown_deployment(
+            Some(&safe(&findings_base::text::truncate(name, 40))),
+            &id,
         )),
-        (Deployment::Named, None) => Some(format!("deployment {id}")),
-        (Deployment::Id, _) => Some(format!("deployment {id}")),
+        (Deployment::Named, None) | (Deployment::Id, _) => {
+            Some(findings_model::shown_deployment(None, &id))
+        }
         (Deployment::Bare, _) => Some(id.clone()),
         (Deployment::Hidden, _) => None,
     };
