@@ -480,5 +480,13 @@ async fn an_archived_projects_finding_is_read_again_and_triaged() {
         fetched(&h, &id).await.triage_state,
         Some(TriageState::Reviewing)
     );
+    // The list's row is fetched again too, among the archived: a plain
+    // listing by id leaves archived projects' findings out.
+    h.settle().await;
+    let row = loaded(&h)
+        .into_iter()
+        .find(|i| i.id() == id)
+        .expect("the row is still listed");
+    assert_eq!(row.triage_state, Some(TriageState::Reviewing));
     published::assert_no_violations();
 }

@@ -1,6 +1,7 @@
 //! The HTTP client of the platform's API: requests, cursor pagination,
 //! retries of reads, and errors that say what happened. Over the model.
 
+pub mod by_id;
 pub mod client;
 pub mod error;
 pub mod paginate;
@@ -8,12 +9,13 @@ pub mod peek;
 pub mod retry;
 pub mod transport;
 
+pub use by_id::{issues_by_id, items_by_id};
 pub use client::{Client, ClientConfig, install_crypto_provider};
 pub use error::{ApiError, ConnectFailure, ConnectKind, ServerMessage, WriteOutcome};
 pub use findings_base::token::Token;
 pub use paginate::{
     CursorGuard, DEFAULT_MAX_PAGES, Follow, ListedReportRequest, ListedRequest, MAX_SCM_CONFIGS,
     Page, PagedRequest, PagesAs, SarifReportRequest, SarifRequest, all_scm_configs, collect_issues,
-    issue_counts_listed, issues_by_id, pages, pages_following, pages_up_to,
+    issue_counts_listed, pages, pages_following, pages_up_to,
 };
 pub use retry::RetryPolicy;

@@ -521,41 +521,6 @@ pub async fn issue_counts_listed(
     Ok(counts)
 }
 
-/// What `keep` makes of each finding of `ids`, wherever it is: List issues
-/// leaves out archived projects' findings unless `includeArchived` is true,
-/// and then lists only those (published), so the ids not found the first
-/// time are asked for again among the archived (`keep`'s second argument:
-/// found there). At most `ids.len()` kept.
-pub async fn issues_by_id<T>(
-    client: &Client,
-    ids: Vec<String>,
-    mut keep: impl FnMut(Issue, bool) -> Option<T>,
-    id_of: impl Fn(&T) -> &str,
-) -> Result<Vec<T>, ApiError> {
-    let n = ids.len();
-    let asked = |ids: Vec<String>, archived: Option<bool>| {
-        let mut request = ListIssuesRequest::of_ids(ids);
-        if let Some(filter) = &mut request.filter {
-            filter.include_archived = archived;
-        }
-        request
-    };
-    let (mut found, _) =
-        collect_issues(client, asked(ids.clone(), None), n, |i| keep(i, false)).await?;
-    let seen: std::collections::HashSet<&str> = found.iter().map(&id_of).collect();
-    let missing: Vec<String> = ids
-        .into_iter()
-        .filter(|id| !seen.contains(id.as_str()))
-        .collect();
-    if !missing.is_empty() {
-        let m = missing.len();
-        let (archived, _) =
-            collect_issues(client, asked(missing, Some(true)), m, |i| keep(i, true)).await?;
-        found.extend(archived);
-    }
-    Ok(found)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

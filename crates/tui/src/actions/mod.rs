@@ -442,7 +442,7 @@ impl Actions {
             return;
         }
         outbox.cancel(self.refresh.take());
-        self.refresh = outbox.send(ApiRequest::ListIssues(ListIssuesRequest::of_ids(ids)));
+        self.refresh = outbox.send(ApiRequest::Refetch(ids));
     }
 }
 

@@ -145,6 +145,9 @@ pub enum ApiRequest {
     /// These findings as they are now, each as a triage target (note and
     /// latest activity included), archived projects' too.
     TargetsById(Vec<String>),
+    /// These findings' list items as they are now, archived projects'
+    /// too, answered as a listing: a list's rows after a write.
+    Refetch(Vec<String>),
     /// One page of findings grouped by rule (`IssuesService_ListIssueGroups`).
     ListGroups(ListIssueGroupsRequest),
     /// Triage the findings a filter matches (`IssuesService_BulkUpdateIssues`).

@@ -389,6 +389,14 @@ async fn perform(
             format,
         } => export_to(client, *fetch, &path, format, fix_prs).await,
         ApiRequest::TargetsById(ids) => targets_by_id(client, ids).await,
+        ApiRequest::Refetch(ids) => findings_client::items_by_id(client, ids)
+            .await
+            .map(|issues| {
+                ApiResponse::ListIssues(findings_model::ListIssuesResponse {
+                    issues,
+                    ..Default::default()
+                })
+            }),
         ApiRequest::MatchingTargets(r) => matching_targets(client, r).await,
         ApiRequest::UpdateScm { config_id, patch } => client
             .update_scm_config(&config_id, &patch)

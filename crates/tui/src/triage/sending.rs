@@ -434,9 +434,10 @@ impl Triage {
                 if ids.is_empty() {
                     return;
                 }
-                let request = ListIssuesRequest::of_ids(ids);
+                // Archived projects' findings too: a plain listing by id
+                // leaves them out.
                 outbox.cancel(self.refresh.take());
-                self.refresh = outbox.send(ApiRequest::ListIssues(request));
+                self.refresh = outbox.send(ApiRequest::Refetch(ids));
                 // Report totals and anything else counted change too.
                 outbox.events.push(AppEvent::Changed(Changed::Totals));
             }

@@ -241,11 +241,11 @@ fn after_the_answer_the_counts_are_said_the_rows_fetched_and_undo_offered() {
         .requests()
         .into_iter()
         .find_map(|(rid, r)| match r {
-            ApiRequest::ListIssues(req) => Some((rid, req.clone())),
+            ApiRequest::Refetch(ids) => Some((rid, ids.clone())),
             _ => None,
         })
         .expect("a refresh");
-    assert_eq!(refresh.1.filter.unwrap().ids, vec!["7".to_owned()]);
+    assert_eq!(refresh.1, vec!["7".to_owned()]);
     let page = ListIssuesResponse {
         issues: vec![IssueItem {
             issue: Some(Issue {
@@ -324,7 +324,7 @@ fn a_refused_triage_keeps_the_draft_and_changes_nothing_shown() {
         !outbox
             .requests()
             .iter()
-            .any(|(_, r)| matches!(r, ApiRequest::ListIssues(_)))
+            .any(|(_, r)| matches!(r, ApiRequest::Refetch(_)))
     );
     assert!(t.history.is_empty(), "nothing to undo");
 }
@@ -349,7 +349,7 @@ fn a_timeout_says_outcome_unknown_fetches_the_findings_and_never_resends() {
         outbox
             .requests()
             .iter()
-            .any(|(_, r)| matches!(r, ApiRequest::ListIssues(_)))
+            .any(|(_, r)| matches!(r, ApiRequest::Refetch(_)))
     );
     assert!(t.draft.is_some(), "the draft is kept");
     assert!(!t.in_flight());
