@@ -183,6 +183,40 @@ pub struct ActivitySums {
     pub net: i64,
 }
 
+impl ActivitySums {
+    /// Every term of the net in words, each against `before` when there is
+    /// a period to compare with: "opened 540 (+311)", "fixed 131 (+80)",
+    /// "ignored 111 (+78) (provisionally 23)", "removed 38 (+22)",
+    /// "net 260 (+131)". The one wording of the TUI's headline and every
+    /// headless format; `number` writes a count (with or without
+    /// thousands separators).
+    pub fn terms(
+        &self,
+        before: Option<&ActivitySums>,
+        number: impl Fn(i64) -> String,
+    ) -> Vec<String> {
+        let term = |label: &str, now: i64, then: Option<i64>| match then {
+            Some(then) => {
+                let d = now - then;
+                let sign = if d >= 0 { "+" } else { "-" };
+                format!("{label} {} ({sign}{})", number(now), number(d.abs()))
+            }
+            None => format!("{label} {}", number(now)),
+        };
+        vec![
+            term("opened", self.opened, before.map(|b| b.opened)),
+            term("fixed", self.fixed, before.map(|b| b.fixed)),
+            format!(
+                "{} (provisionally {})",
+                term("ignored", self.ignored, before.map(|b| b.ignored)),
+                number(self.provisionally_ignored)
+            ),
+            term("removed", self.removed, before.map(|b| b.removed)),
+            term("net", self.net, before.map(|b| b.net)),
+        ]
+    }
+}
+
 impl ActivityReport {
     /// The rows (buckets) added up.
     pub fn row_sums(&self) -> ActivitySums {
@@ -289,4 +323,47 @@ pub struct SeverityBucket {
     pub time_period: Option<TimePeriod>,
     #[serde(flatten)]
     pub counts: BySeverity,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ActivitySums;
+
+    /// One wording for every term of the net, the provisionally ignored
+    /// inside the ignored, a fall said with its minus once.
+    #[test]
+    fn the_terms_say_every_part_of_the_net_against_the_period_before() {
+        let now = ActivitySums {
+            opened: 1_540,
+            fixed: 131,
+            removed: 38,
+            ignored: 111,
+            provisionally_ignored: 23,
+            net: 1_260,
+        };
+        let before = ActivitySums {
+            opened: 229,
+            fixed: 151,
+            ..now
+        };
+        let grouped = |n: i64| {
+            let s = n.to_string();
+            if s.len() > 3 {
+                format!("{},{}", &s[..s.len() - 3], &s[s.len() - 3..])
+            } else {
+                s
+            }
+        };
+        assert_eq!(
+            now.terms(Some(&before), grouped),
+            [
+                "opened 1,540 (+1,311)",
+                "fixed 131 (-20)",
+                "ignored 111 (+0) (provisionally 23)",
+                "removed 38 (+0)",
+                "net 1,260 (+0)",
+            ]
+        );
+        assert_eq!(now.terms(None, |n| n.to_string())[0], "opened 1540");
+    }
 }

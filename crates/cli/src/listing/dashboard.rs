@@ -139,28 +139,16 @@ fn activity_summary(r: &ActivityReport, compared: bool) -> Option<String> {
     if r.buckets.is_empty() {
         return None;
     }
-    let sums = r.row_sums();
     let before = r.previous_period.filter(|_| compared).map(|p| p.sums());
-    let term = |label: &str, now: i64, then: Option<i64>| match then {
-        Some(then) => {
-            let d = now - then;
-            format!("{label} {now} ({}{d})", if d >= 0 { "+" } else { "" })
-        }
-        None => format!("{label} {now}"),
-    };
+    let terms = r.row_sums().terms(before.as_ref(), |n| n.to_string());
     Some(format!(
-        "The rows added up{}: {} · {} · {} (provisionally {}) · {} · {}",
+        "The rows added up{}: {}",
         if before.is_some() {
             ", against the period before"
         } else {
             ""
         },
-        term("opened", sums.opened, before.map(|b| b.opened)),
-        term("fixed", sums.fixed, before.map(|b| b.fixed)),
-        term("ignored", sums.ignored, before.map(|b| b.ignored)),
-        sums.provisionally_ignored,
-        term("removed", sums.removed, before.map(|b| b.removed)),
-        term("net", sums.net, before.map(|b| b.net)),
+        terms.join(" · ")
     ))
 }
 

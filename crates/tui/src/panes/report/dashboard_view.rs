@@ -221,27 +221,12 @@ fn activity<'a>(
 /// has none before it). Wrapped to `width`; none without rows.
 fn activity_headline<'a>(a: &ActivityReport, width: usize, pane: &ReportPane) -> Vec<Line<'a>> {
     let mut lines = Vec::new();
-    let sums = a.row_sums();
     let before = a
         .previous_period
         .filter(|_| pane.since.is_some())
         .map(|p| p.sums());
-    let term = |label: &str, now: i64, then: Option<i64>| match then {
-        Some(then) => {
-            let d = now - then;
-            let sign = if d >= 0 { "+" } else { "" };
-            format!("{label} {} ({sign}{})", thousands(now), thousands(d))
-        }
-        None => format!("{label} {}", thousands(now)),
-    };
     if !a.buckets.is_empty() {
-        let parts = [
-            term("opened", sums.opened, before.map(|b| b.opened)),
-            term("fixed", sums.fixed, before.map(|b| b.fixed)),
-            term("ignored", sums.ignored, before.map(|b| b.ignored)),
-            term("removed", sums.removed, before.map(|b| b.removed)),
-            term("net", sums.net, before.map(|b| b.net)),
-        ];
+        let parts = a.row_sums().terms(before.as_ref(), thousands);
         let mut text = String::from(if before.is_some() {
             "  the rows, against the period before:"
         } else {
