@@ -127,7 +127,9 @@ async fn a_filtered_rule_gets_one_grouped_ticket_and_its_rows_show_it() {
     open_menu(&mut h).await;
     h.keys("T");
     let form = h.screen();
-    assert!(form.contains("one grouped ticket"), "{form}");
+    // One rule, perhaps several repositories: the grouping said as the
+    // platform does it, by rule and repository.
+    assert!(form.contains("one per rule and repository"), "{form}");
     assert!(
         form.contains("revoked"),
         "the revoked instance is greyed with why: {form}"
@@ -446,6 +448,20 @@ async fn a_timeout_sends_once_and_says_the_outcome_is_unknown() {
     select(&mut h, &id);
     open_menu(&mut h).await;
     h.keys("t");
+    // One ticket per finding, or (Tab) one per rule and repository: for
+    // one finding, one ticket, and the form says so.
+    let form = h.screen();
+    assert!(
+        form.contains("one per finding (Tab: one per rule and repository)"),
+        "{form}"
+    );
+    h.key(KeyCode::Tab);
+    let grouped = h.screen();
+    assert!(
+        grouped.contains("one per rule and repository: 1 ticket (Tab: one per finding)"),
+        "{grouped}"
+    );
+    h.key(KeyCode::Tab);
     h.key(KeyCode::Enter);
     h.server()
         .set_faults(Faults::kind(FaultKind::Hang).times(1));

@@ -198,12 +198,30 @@ fn tickets_form<'a>(
     } else {
         format!("Create tickets for {} finding(s)", actions.issues.len())
     }));
+    // The platform groups by rule and repository: said as it is, with the
+    // number of tickets when the findings are known.
+    let grouped = if by_filter {
+        "one per rule and repository".to_owned()
+    } else {
+        let mut keys: Vec<(&str, &str)> = actions
+            .issues
+            .iter()
+            .map(|i| (i.rule_id.as_deref().unwrap_or(""), i.repository_name()))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let n = keys.len();
+        format!(
+            "one per rule and repository: {n} ticket{}",
+            if n == 1 { "" } else { "s" }
+        )
+    };
     lines.push(choice(
         "tickets",
         if group {
-            "one grouped ticket (Tab: one per finding)".into()
+            format!("{grouped} (Tab: one per finding)")
         } else {
-            "one per finding (Tab: one grouped ticket)".into()
+            "one per finding (Tab: one per rule and repository)".into()
         },
         theme,
     ));

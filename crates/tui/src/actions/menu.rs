@@ -9,7 +9,8 @@ use findings_model::*;
 /// One entry of the menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
-    /// One ticket per finding, or one grouped ticket, for the findings.
+    /// One ticket per finding, or one per rule and repository, for the
+    /// findings.
     Tickets,
     /// Tickets for every finding of the list's filter.
     TicketsByFilter,
