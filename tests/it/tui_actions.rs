@@ -135,9 +135,14 @@ async fn a_filtered_rule_gets_one_grouped_ticket_and_its_rows_show_it() {
         "the revoked instance is greyed with why: {form}"
     );
     h.key(KeyCode::Enter);
+    // The filter's findings are listed first; the review names exactly
+    // them (their ids), never the filter.
+    h.settle().await;
     let review = h.screen();
     assert!(review.contains("create_tickets"), "{review}");
     assert!(review.contains("\"groupIssues\": true"), "{review}");
+    assert!(review.contains("\"issueIds\""), "{review}");
+    assert!(!review.contains("\"issueFilters\""), "{review}");
     assert_eq!(writes.load(Ordering::SeqCst), 0, "only y sends");
     send(&mut h).await;
     let said = result(&h);
@@ -156,8 +161,16 @@ async fn a_filtered_rule_gets_one_grouped_ticket_and_its_rows_show_it() {
     assert_eq!(h.app.issues().list.items[0].acted, Acted::Ticket);
     h.key(KeyCode::Esc);
     let screen = h.screen();
-    let flagged = screen.lines().filter(|l| l.starts_with("│T ")).count();
+    // Every row is flagged: T, or P where the fresh fetch learned of a fix
+    // pull request too (the flag shows one); each finding has its ticket.
+    let flagged = screen
+        .lines()
+        .filter(|l| l.starts_with("│T ") || l.starts_with("│P "))
+        .count();
     assert_eq!(flagged, row_ids(&h).len(), "{screen}");
+    for id in row_ids(&h) {
+        assert!(fetched(&h, &id).await.ticket_slug().is_some(), "{id}");
+    }
     assert!(published::VIOLATIONS.lock().unwrap().is_empty());
 }
 

@@ -194,7 +194,13 @@ fn tickets_form<'a>(
 ) -> Vec<Line<'a>> {
     let mut lines = Vec::new();
     lines.push(Line::from(if by_filter {
-        "Create tickets for every finding of the filter".to_owned()
+        match &actions.counted {
+            super::Known::Have(ids) => format!(
+                "Create tickets for the {} finding(s) the filter matches (listed now: exactly these are sent)",
+                findings_base::text::thousands(ids.len() as i64)
+            ),
+            _ => "Create tickets for every finding of the filter (listed when reviewed)".to_owned(),
+        }
     } else {
         format!("Create tickets for {} finding(s)", actions.issues.len())
     }));

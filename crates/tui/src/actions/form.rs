@@ -187,12 +187,17 @@ impl Actions {
         Ok(match form {
             Form::Tickets { by_filter, group } => {
                 let request = if *by_filter {
-                    let selection = self.filter.as_ref().ok_or("the list has no filter")?;
-                    CreateTicketsRequest::for_filter(
-                        selection.filter.clone(),
-                        selection.issue_types.clone(),
-                        *group,
-                    )
+                    // The ids the filter matched, listed first: the request
+                    // touches exactly the findings the review counts.
+                    match &self.counted {
+                        Known::Have(ids) if ids.is_empty() => {
+                            return Err("the filter matches no finding".into());
+                        }
+                        Known::Have(ids) => CreateTicketsRequest::for_ids(ids.clone(), *group),
+                        Known::Asking(_) => return Err("listing the filter's findings…".into()),
+                        Known::Failed(why) => return Err(why.clone()),
+                        Known::NotAsked => return Err("the list has no filter".into()),
+                    }
                 } else {
                     CreateTicketsRequest::for_ids(self.ids(false), *group)
                 };

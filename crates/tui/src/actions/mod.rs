@@ -18,6 +18,7 @@ mod view;
 pub use form::Form;
 pub use view::draw;
 
+use crate::message::answer::Matching;
 use crate::message::{
     ApiRequest, ApiResponse, ApiResult, AppEvent, Changed, Effect, Outbox, PaneId, RequestId,
     answer,
@@ -82,6 +83,9 @@ pub struct Actions {
     pub authorized: Known<GetDeploymentAuthorizedActionsResponse>,
     pub instances: Known<GetTicketingInstancesResponse>,
     pub relevant: Known<FindRelevantIssuesResponse>,
+    /// The findings the list's filter matches, listed before a review of
+    /// tickets by filter: the request names exactly them, never the filter.
+    pub counted: Known<Vec<String>>,
     /// The instance chosen for tickets (remembered per profile).
     pub instance: Option<i64>,
     /// The one remembered from the last run.
@@ -113,6 +117,7 @@ impl Actions {
             authorized: Known::NotAsked,
             instances: Known::NotAsked,
             relevant: Known::NotAsked,
+            counted: Known::NotAsked,
             instance: kept.instance,
             kept,
             result: (String::new(), Vec::new()),
@@ -148,6 +153,7 @@ impl Actions {
             || matches!(self.authorized, Known::Asking(_))
             || matches!(self.instances, Known::Asking(_))
             || matches!(self.relevant, Known::Asking(_))
+            || matches!(self.counted, Known::Asking(_))
     }
 
     /// What quitting would lose.
@@ -177,7 +183,12 @@ impl Actions {
         self.issues = issues;
         self.read_only = outbox.read_only;
         self.read_only_why = outbox.why_read_only();
-        self.filter = filter.filter(|f| !crate::list::filters_shown::summary(f).is_empty());
+        let filter = filter.filter(|f| !crate::list::filters_shown::summary(f).is_empty());
+        if filter != self.filter {
+            // Another filter: its findings are listed anew.
+            self.counted = Known::NotAsked;
+        }
+        self.filter = filter;
         self.scroll = 0;
         self.problem = None;
         if same && self.form.is_some() {
@@ -260,6 +271,10 @@ impl Actions {
             }
             _ => {}
         }
+        if choice == Choice::TicketsByFilter {
+            // Listed when the review opens: what the filter matches now.
+            self.counted = Known::NotAsked;
+        }
         self.form = Form::of(choice);
         // A memory starts from the finding's triage note (the decision's
         // why), to be edited.
@@ -307,7 +322,7 @@ impl Actions {
                 self.form = None;
                 self.step = Step::Menu;
             }
-            KeyCode::Enter => self.review(),
+            KeyCode::Enter => self.review(outbox),
             KeyCode::Up | KeyCode::Char('k') if matches!(form, Form::Tickets { .. }) => {
                 self.choose_instance(-1);
             }
@@ -326,8 +341,25 @@ impl Actions {
     }
 
     /// Opens the review of the form's request, or says what is missing.
-    fn review(&mut self) {
+    /// Tickets by filter list the filter's findings first.
+    fn review(&mut self, outbox: &mut Outbox) {
         let Some(form) = &self.form else { return };
+        if matches!(
+            form,
+            Form::Tickets {
+                by_filter: true,
+                ..
+            }
+        ) && matches!(self.counted, Known::NotAsked | Known::Failed(_))
+            && let Some(selection) = &self.filter
+        {
+            let request = ListIssuesRequest {
+                filter: Some(selection.filter.clone()),
+                issue_types: selection.issue_types.clone(),
+                ..Default::default()
+            };
+            self.counted = asked(outbox.send(ApiRequest::MatchingTargets(request)));
+        }
         match self.request(form) {
             Ok(request) => {
                 self.reviewed = Some(request);
@@ -365,6 +397,23 @@ impl Actions {
                 Err(e) => outbox.status(format!(
                     "the findings acted on could not be fetched again ({e}): r reloads"
                 )),
+            }
+            return true;
+        }
+        if self.counted == Known::Asking(id) {
+            self.counted = match answer::<Matching>(result) {
+                Ok(Matching(targets, true)) => {
+                    Known::Have(targets.into_iter().map(|t| t.id).collect())
+                }
+                Ok(Matching(_, false)) => Known::Failed(format!(
+                    "the filter matches more than {} findings: narrow it",
+                    findings_base::text::thousands(crate::message::MAX_COUNTED as i64)
+                )),
+                Err(e) => Known::Failed(format!("the filter's findings could not be listed: {e}")),
+            };
+            // The review waited for them.
+            if self.step == Step::Form {
+                self.review(outbox);
             }
             return true;
         }
@@ -441,10 +490,21 @@ impl Actions {
         if ids.is_empty() {
             return;
         }
+        if ids.len() > REFETCHED {
+            // Many: the lists load again rather than a listing by id.
+            outbox
+                .events
+                .push(AppEvent::Changed(Changed::FindingsReload));
+            return;
+        }
         outbox.cancel(self.refresh.take());
         self.refresh = outbox.send(ApiRequest::Refetch(ids));
     }
 }
+
+/// The most findings fetched again by id after an action; more, and the
+/// lists load again.
+const REFETCHED: usize = 1_000;
 
 fn asked<T>(id: Option<RequestId>) -> Known<T> {
     match id {

@@ -59,6 +59,19 @@ answers! {
     OverTarget => OverTargetCounts,
 }
 
+/// The findings a listing matched as triage targets, and whether that is
+/// all of them (else the first [`super::MAX_COUNTED`]).
+pub struct Matching(pub Vec<findings_requests::triage::Target>, pub bool);
+
+impl Answer for Matching {
+    fn take(response: ApiResponse) -> Result<Self, &'static str> {
+        match response {
+            ApiResponse::Targets(targets, complete) => Ok(Matching(targets, complete)),
+            other => Err(other.kind()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
