@@ -10,7 +10,7 @@ use findings_model::*;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Tabs};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 /// The lines of the open tab, as they will be drawn at `width`.
@@ -79,11 +79,9 @@ pub fn draw(f: &mut Frame, area: Rect, detail: &DetailView, cache: &Cache, v: &V
     if inner.height < 2 {
         return;
     }
-    let tabs = Tabs::new(detail.tabs.iter().map(|t| t.title()))
-        .select(detail.tab)
-        .highlight_style(theme.selected())
-        .divider("│");
-    f.render_widget(tabs, Rect { height: 1, ..inner });
+    let titles: Vec<&str> = detail.tabs.iter().map(|t| t.title()).collect();
+    let tabs = crate::widgets::tab_bar::tab_bar(&titles, detail.tab, inner.width as usize, theme);
+    f.render_widget(Paragraph::new(tabs), Rect { height: 1, ..inner });
     let body = crate::layout::detail_text(area);
     // Long values (URLs, CWE names) wrap rather than end at the edge.
     let lines = reflow(

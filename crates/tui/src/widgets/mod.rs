@@ -8,3 +8,4 @@ pub mod dialog;
 pub mod findings_table;
 pub mod reflow;
 pub mod scroll;
+pub mod tab_bar;
