@@ -225,8 +225,18 @@ pub fn open_capped(path: &Path, cap: u64) -> io::Result<io::Take<File>> {
 /// The whole of `path`, a regular file of at most `cap` bytes
 /// ([`open_capped`]).
 pub fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    read_capped_with_metadata(path, cap).map(|(bytes, _)| bytes)
+}
+
+/// [`read_capped`], with the metadata of the file read (not of whatever
+/// is at the path by now): whose it is and who may read it.
+pub fn read_capped_with_metadata(
+    path: &Path,
+    cap: u64,
+) -> io::Result<(Vec<u8>, std::fs::Metadata)> {
     use std::io::Read;
     let mut file = open_capped(path, cap)?;
+    let meta = file.get_ref().metadata()?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
@@ -235,7 +245,7 @@ pub fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
             format!("it grew past the {cap} bytes it may have while read"),
         ));
     }
-    Ok(bytes)
+    Ok((bytes, meta))
 }
 
 fn open_new(path: &Path, access: Access) -> io::Result<File> {

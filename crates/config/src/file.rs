@@ -7,7 +7,7 @@ use super::values::{
     DeploymentId, DirectionName, Filters, PageSize, PaneName, SortName, ThemeName,
 };
 use super::views::{SavedView, named_views};
-use findings_base::atomic_file::open_capped;
+use findings_base::atomic_file::read_capped_with_metadata;
 use findings_base::token::Token;
 use findings_model::{SortBy, SortDirection};
 use serde::Deserialize;
@@ -168,7 +168,6 @@ pub struct Loaded {
 
 /// Reads the config file; `None` when there is none.
 pub fn load(path: &Path) -> Result<Option<Loaded>, ConfigError> {
-    use std::io::Read;
     let cannot = |e: std::io::Error| {
         ConfigError(format!(
             "cannot read the config file {}: {e}",
@@ -177,21 +176,11 @@ pub fn load(path: &Path) -> Result<Option<Loaded>, ConfigError> {
     };
     // A regular file of a bounded size only: a FIFO or a device at the
     // path would otherwise hold the start forever, or fill the memory.
-    let mut opened = match open_capped(path, crate::MAX_FILE_BYTES) {
-        Ok(f) => f,
+    let (text, meta) = match read_capped_with_metadata(path, crate::MAX_FILE_BYTES) {
+        Ok(read) => read,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(cannot(e)),
     };
-    let mut text = Vec::new();
-    opened.read_to_end(&mut text).map_err(cannot)?;
-    if text.len() as u64 > crate::MAX_FILE_BYTES {
-        return Err(cannot(std::io::Error::new(
-            std::io::ErrorKind::FileTooLarge,
-            "it grew past the 1 MiB it may have while read",
-        )));
-    }
-    // The metadata of the file read, not of whatever is at the path now.
-    let meta = opened.get_ref().metadata().map_err(cannot)?;
     let text = String::from_utf8(text)
         .map_err(|_| ConfigError(format!("config file {}: not UTF-8 text", path.display())))?;
     let file = parse(path, &text)?;

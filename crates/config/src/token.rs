@@ -14,19 +14,12 @@ const MAX_TOKEN_BYTES: u64 = 64 * 1024;
 /// A `token_file`'s first line, refused when the file is another user's or
 /// group or others may read it.
 pub(super) fn read_token_file(path: &Path, profile: &str) -> Result<Token, ConfigError> {
-    use std::io::Read;
     let what = format!("token_file {} (profile {profile:?})", path.display());
     // A regular file only: a FIFO at the path would hold the start forever.
-    let mut file = findings_base::atomic_file::open_capped(path, MAX_TOKEN_BYTES)
-        .map_err(|e| ConfigError(format!("cannot read {what}: {e}")))?;
-    let meta = file
-        .get_ref()
-        .metadata()
-        .map_err(|e| ConfigError(format!("cannot read {what}: {e}")))?;
+    let (bytes, meta) =
+        findings_base::atomic_file::read_capped_with_metadata(path, MAX_TOKEN_BYTES)
+            .map_err(|e| ConfigError(format!("cannot read {what}: {e}")))?;
     check_trusted(&meta, path, &format!("{what} holds a token"), Keep::Secret)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
-        .map_err(|e| ConfigError(format!("cannot read {what}: {e}")))?;
     let text =
         String::from_utf8(bytes).map_err(|_| ConfigError(format!("{what} is not UTF-8 text")))?;
     first_line(&text)

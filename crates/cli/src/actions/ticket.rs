@@ -192,14 +192,20 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
     let client = &session.client;
     permissions::authorized(client, FindingAction::CreateTickets).await?;
     let instance = instance(client, args.instance).await?;
-    let (request, named) = if ids.is_empty() {
-        let Some(chosen) = by_filter(&session, &args, &probe).await? else {
+    // Each finding with the ticket it has now: the filter's listing says
+    // it, ids are read for it.
+    let now = if ids.is_empty() {
+        let Some(listed) = by_filter(&session, &args, &probe).await? else {
             return Ok(());
         };
-        chosen
+        listed
     } else {
-        (CreateTicketsRequest::for_ids(ids.clone(), args.group), ids)
+        tickets_now(client, &ids).await?
     };
+    let named: Vec<String> = now.iter().map(|(id, _)| id.clone()).collect();
+    // The ids, not the filter: the request touches exactly the findings
+    // the review names, whatever changed since.
+    let request = CreateTicketsRequest::for_ids(named.clone(), args.group);
     let sender = Sender::new(&session, &args.sending, read_only);
     let json = sender.json()?;
     let n = named.len();
@@ -213,8 +219,7 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
         instance_id: id,
         request,
     };
-    let ticketed_now: Vec<String> = tickets_now(client, &named)
-        .await?
+    let ticketed_now: Vec<String> = now
         .into_iter()
         .filter_map(|(id, ticket)| ticket.map(|t| format!("{id} ({t})")))
         .collect();
@@ -278,7 +283,7 @@ async fn by_filter(
     session: &Session,
     args: &CreateArgs,
     probe: &Names<'_>,
-) -> Result<Option<(CreateTicketsRequest, Vec<String>)>, Failure> {
+) -> Result<Option<Vec<(String, Option<String>)>>, Failure> {
     let client = &session.client;
     let list = listing::checked(session, probe, |n| {
         args.filters.request(n, "--state", &args.states)
@@ -286,10 +291,10 @@ async fn by_filter(
     .await?;
     let named = match args
         .filters
-        .matching_ids(client, list.clone(), MAX_BY_FILTER)
+        .matching(client, list, MAX_BY_FILTER, ticket_of)
         .await?
     {
-        Ok(ids) => ids,
+        Ok(found) => found,
         Err(max) => {
             return Err(Failure::Usage(format!(
                 "the filter matches more than {max} findings: narrow it; nothing was sent"
@@ -301,10 +306,7 @@ async fn by_filter(
         eprintln!("findings: nothing to ticket; nothing was sent");
         return Ok(None);
     }
-    // The ids counted, not the filter: the request touches exactly the
-    // findings the review names, whatever changed since.
-    let request = CreateTicketsRequest::for_ids(named.clone(), args.group);
-    Ok(Some((request, named)))
+    Ok(Some(named))
 }
 
 /// One line per finding with what became of it, then the summary.
@@ -461,40 +463,51 @@ async fn tickets_now(
     let found = findings_client::issues_by_id(
         client,
         ids.to_vec(),
-        |issue, _archived| {
-            let ticket = issue.external_ticket.as_ref().map(|t| {
-                t.external_slug
-                    .as_deref()
-                    .filter(|s| !s.is_empty())
-                    .or_else(|| issue.ticket_url())
-                    .unwrap_or("a ticket")
-                    .to_owned()
-            });
-            Some((issue.id().to_owned(), ticket))
-        },
+        |issue, _archived| Some((issue.id().to_owned(), ticket_of(&issue))),
         |(id, _)| id.as_str(),
     )
     .await?;
+    let mut by_id: std::collections::HashMap<String, Option<String>> = found.into_iter().collect();
     let mut in_order = Vec::with_capacity(ids.len());
     let mut unknown = Vec::new();
     for id in ids {
-        match found.iter().find(|(f, _)| f == id) {
-            Some(one) => in_order.push(one.clone()),
+        match by_id.remove(id) {
+            Some(ticket) => in_order.push((id.clone(), ticket)),
             None => unknown.push(one_line(id).into_owned()),
         }
     }
     if unknown.is_empty() {
-        Ok(in_order)
-    } else {
-        Err(Failure::Usage(format!(
-            "no finding {}: nothing sent",
-            unknown.join(", ")
-        )))
+        return Ok(in_order);
     }
+    let more = unknown.len().saturating_sub(10);
+    unknown.truncate(10);
+    Err(Failure::Usage(format!(
+        "no finding {}{}: nothing sent",
+        unknown.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )))
+}
+
+/// The ticket a finding has now, as the review names it: its key, else its
+/// web link, else "a ticket".
+fn ticket_of(issue: &Issue) -> Option<String> {
+    issue.external_ticket.as_ref().map(|t| {
+        t.external_slug
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .or_else(|| issue.ticket_url())
+            .unwrap_or("a ticket")
+            .to_owned()
+    })
 }
 
 /// Exit 1, naming how many, when some of `named` are not among `done`.
 pub(super) fn not_all(what: &str, named: &[String], done: &[String]) -> Result<(), Failure> {
+    let done: std::collections::HashSet<&String> = done.iter().collect();
     let missing: Vec<&String> = named.iter().filter(|id| !done.contains(id)).collect();
     if missing.is_empty() {
         return Ok(());

@@ -237,6 +237,19 @@ impl FindingFilters {
         req: ListIssuesRequest,
         max: usize,
     ) -> Result<Result<Vec<String>, usize>, Failure> {
+        let matched = self.matching(client, req, max, |_| ()).await?;
+        Ok(matched.map(|found| found.into_iter().map(|(id, ())| id).collect()))
+    }
+
+    /// [`FindingFilters::matching_ids`], each id with what `keep` reads of
+    /// its finding in the same listing (no second read).
+    pub async fn matching<T>(
+        &self,
+        client: &Client,
+        req: ListIssuesRequest,
+        max: usize,
+        mut keep: impl FnMut(&Issue) -> T,
+    ) -> Result<Result<Vec<(String, T)>, usize>, Failure> {
         use futures_util::StreamExt;
         let window = self.first_detected()?;
         let req = ListIssuesRequest {
@@ -244,23 +257,22 @@ impl FindingFilters {
             cursor: None,
             ..req
         };
-        let mut ids: Vec<String> = Vec::new();
+        let mut found: Vec<(String, T)> = Vec::new();
         let mut pages = std::pin::pin!(findings_client::pages(client.clone(), req));
         while let Some(page) = pages.next().await {
             for item in window.keep(page?.issues) {
-                let Some(id) = item.issue.and_then(|i| i.id) else {
-                    continue;
-                };
-                if ids.len() == max {
+                let Some(issue) = item.issue else { continue };
+                let Some(id) = issue.id.clone() else { continue };
+                if found.len() == max {
                     return Ok(Err(max));
                 }
-                ids.push(id);
+                found.push((id, keep(&issue)));
             }
         }
         window.warn();
         // A server that repeats a finding across pages names it once.
         let mut seen = std::collections::HashSet::new();
-        ids.retain(|id| seen.insert(id.clone()));
-        Ok(Ok(ids))
+        found.retain(|(id, _)| seen.insert(id.clone()));
+        Ok(Ok(found))
     }
 }

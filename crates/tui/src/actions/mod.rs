@@ -490,7 +490,7 @@ impl Actions {
         if ids.is_empty() {
             return;
         }
-        if ids.len() > REFETCHED {
+        if ids.len() > crate::message::REFETCHED {
             // Many: the lists load again rather than a listing by id.
             outbox
                 .events
@@ -501,10 +501,6 @@ impl Actions {
         self.refresh = outbox.send(ApiRequest::Refetch(ids));
     }
 }
-
-/// The most findings fetched again by id after an action; more, and the
-/// lists load again.
-const REFETCHED: usize = 1_000;
 
 fn asked<T>(id: Option<RequestId>) -> Known<T> {
     match id {

@@ -37,6 +37,10 @@ pub type RequestId = u64;
 /// The most findings a triage by filter lists (following pages).
 pub const MAX_COUNTED: usize = 100_000;
 
+/// The most findings fetched again by id after a write (one page); above,
+/// the lists load again.
+pub const REFETCHED: usize = 1_000;
+
 /// A pane's name: how the registry, the config file (`default_pane`),
 /// commands and replies refer to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -14,10 +14,6 @@ use findings_model::*;
 use findings_requests::triage::setting::Setting;
 use findings_requests::triage::{Kind, Target};
 
-/// The most findings fetched again by id after a triage (one page); above,
-/// the lists load again.
-const REFETCHED: usize = 1000;
-
 /// The triage in flight: its batches one at a time.
 #[derive(Debug, Clone)]
 pub(super) struct Sending {
@@ -425,7 +421,7 @@ impl Triage {
                 ids.sort();
                 ids.dedup();
                 let unknown = sending.by_filter && sending.matched != sending.listed as i64;
-                if unknown || ids.len() > REFETCHED {
+                if unknown || ids.len() > crate::message::REFETCHED {
                     outbox
                         .events
                         .push(AppEvent::Changed(Changed::FindingsReload));
