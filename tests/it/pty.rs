@@ -133,8 +133,8 @@ fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
     s.wait_until("new rows", |t| {
         t.contains(&note) && t.contains("│•") && !t.contains(&zero)
     });
-    // `n`: only the new ones, asked of the server (relevant since the visit).
-    s.press(b"n");
+    // `+`: only the new ones, asked of the server (relevant since the visit).
+    s.press(b"+");
     let message = format!("only the findings new since your last visit ({since} UTC)");
     let screen = s.wait_until("the new findings", |t| {
         t.contains(&message) && t.contains("│•")

@@ -55,10 +55,13 @@ async fn groups_count_what_the_list_gives_enter_narrows_and_esc_restores() {
         total += n;
     }
     assert_eq!(total as usize, listed(&client, &filtered).await.len());
+    // The rule by its display name, with its id's last part.
+    let id = groups[0].rule_id.clone().unwrap();
+    let name = h.app.issues().known.rule_name(&id).expect("a display name");
     let label = format!(
-        "{:>8}  {}",
+        "{:>8}  {name} · {}",
         groups[0].issues_count.unwrap(),
-        groups[0].label()
+        findings_model::short_rule(&id)
     );
     assert!(screen.contains(&label), "{label}\n{screen}");
 

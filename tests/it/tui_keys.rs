@@ -262,3 +262,70 @@ async fn a_cut_message_points_to_messages_which_shows_it_whole() {
     let newest = message.lines().next().unwrap_or_default();
     assert!(newest.ends_with(&said), "{message}");
 }
+
+/// `n` and `N` step through the rows the last `/` search matches, among
+/// every row once Esc has cleared the filter, round the ends as vim does;
+/// the since-last-visit toggles moved to `+` and `W`.
+#[tokio::test(flavor = "multi_thread")]
+async fn n_and_n_step_through_the_matches_of_the_last_search() {
+    let mut h = harness(120, 35).await;
+    h.keys("n");
+    let said = h.app.status.clone().unwrap_or_default();
+    assert!(said.contains("no search yet"), "{said}");
+    // A repository most findings are not in.
+    h.keys("/");
+    h.keys("payments-api");
+    h.settle().await;
+    h.key(KeyCode::Enter);
+    let issues = h.app.issues();
+    let matching = issues.list.len();
+    let loaded = issues.list.items.len();
+    assert!(issues.list.complete, "/ loads everything");
+    assert!(
+        matching > 2 && matching < loaded / 2,
+        "{matching} of {loaded}"
+    );
+    // With the filter on: one row a step, round the end.
+    h.keys("G");
+    h.keys("n");
+    assert_eq!(h.app.issues().list.selected, 0);
+    let said = h.app.status.clone().unwrap_or_default();
+    assert!(
+        said.contains(&format!("match 1 of {matching}")) && said.contains("continued at the top"),
+        "{said}"
+    );
+    h.keys("N");
+    assert_eq!(h.app.issues().list.selected, matching - 1);
+    // Esc: every row again, the query kept; n skips to each match.
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.issues().list.len(), loaded);
+    h.keys("g");
+    let repo_of = |h: &Harness| {
+        let list = &h.app.issues().list;
+        list.row(list.selected).unwrap().repository().to_owned()
+    };
+    let mut seen = Vec::new();
+    for _ in 0..matching {
+        h.keys("n");
+        assert!(repo_of(&h).contains("payments-api"), "{}", repo_of(&h));
+        seen.push(h.app.issues().list.selected);
+    }
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "in order: {seen:?}");
+    assert!(
+        seen.windows(2).any(|w| w[1] > w[0] + 1),
+        "rows between skipped"
+    );
+    // One more: round to the first match.
+    h.keys("n");
+    assert_eq!(h.app.issues().list.selected, seen[0]);
+    h.keys("N");
+    assert_eq!(h.app.issues().list.selected, seen[matching - 1]);
+    // The old keys' actions on their new ones.
+    h.keys("W");
+    h.settle().await;
+    let said = h.app.status.clone().unwrap_or_default();
+    assert!(
+        h.app.issues().since.shown || said.contains("last visits are not kept"),
+        "W: what changed since the last visit ({said})"
+    );
+}

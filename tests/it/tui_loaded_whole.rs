@@ -1,4 +1,4 @@
-//! A list loaded whole stays: `n` (new since the last visit), every sort
+//! A list loaded whole stays: `+` (new since the last visit), every sort
 //! (each column, the ref and the AGE column included) work on the loaded
 //! rows without asking the server, a new server-side filter asks before it
 //! drops them, and an empty result says its true reason.
@@ -55,7 +55,7 @@ async fn n_on_a_list_loaded_whole_picks_the_new_rows_here() {
     assert!(new > 0 && new < loaded);
     h.app.issues_mut().new.last_visit = Some(last);
     let sent = h.sent;
-    h.keys("n");
+    h.keys("+");
     h.settle().await;
     assert_eq!(h.sent, sent, "the server is not asked");
     let issues = h.app.issues();
@@ -72,13 +72,13 @@ async fn n_on_a_list_loaded_whole_picks_the_new_rows_here() {
         )),
         "{screen}"
     );
-    // `n` again: every loaded row, still without the server.
-    h.keys("n");
+    // `+` again: every loaded row, still without the server.
+    h.keys("+");
     assert_eq!(h.app.issues().list.len(), loaded);
     assert_eq!(h.sent, sent);
     // Nothing new: the reason said is that, not a local filter.
     h.app.issues_mut().new.last_visit = since.last().copied();
-    h.keys("n");
+    h.keys("+");
     let screen = h.screen();
     assert!(
         screen.contains(&format!(
@@ -205,7 +205,7 @@ async fn a_new_filter_asks_before_it_drops_a_list_loaded_whole() {
     assert!(h.app.issues().list.items.len() <= 100);
 }
 
-/// `n` before everything is loaded asks the server; nothing new since the
+/// `+` before everything is loaded asks the server; nothing new since the
 /// last visit is said as that, whatever `/` holds.
 #[tokio::test(flavor = "multi_thread")]
 async fn nothing_new_from_the_server_says_so() {
@@ -214,7 +214,7 @@ async fn nothing_new_from_the_server_says_so() {
     assert!(!h.app.issues().list.complete);
     h.app.issues_mut().local_query = "a".into();
     h.app.issues_mut().new.last_visit = Some(common::anchor() + chrono::Duration::days(30));
-    h.keys("n");
+    h.keys("+");
     h.settle().await;
     assert!(h.app.issues().list.items.is_empty());
     let screen = h.screen();

@@ -1,7 +1,7 @@
 //! "Since last visit" through the real app, worker and demo server: a
 //! first session keeps its snapshot; a second one, on the demo two weeks
 //! later, shows each category with the counts `findings diff` gives for
-//! the same snapshot, in the list's title and in the view (`N`); `Enter`
+//! the same snapshot, in the list's title and in the view (`W`); `Enter`
 //! narrows to a category and opens a finding.
 
 use crate::common::{Harness, anchor, run_at_anchor};
@@ -56,7 +56,7 @@ async fn a_second_session_shows_what_changed_since_the_first_as_findings_diff_do
     let report = first.app.issues().since.report.clone().unwrap();
     assert_eq!(report.last_visit, None);
     assert!(report.now > 1000, "{}", report.now);
-    first.keys("N");
+    first.keys("W");
     let screen = first.screen();
     assert!(screen.contains("No earlier visit"), "{screen}");
     findings_tui::runtime::keep_visits(&first.app);
@@ -94,8 +94,8 @@ async fn a_second_session_shows_what_changed_since_the_first_as_findings_diff_do
     let title = format!("since last visit: {new} new");
     assert!(screen.contains(&title), "{title}\n{screen}");
 
-    // `N`: the categories; Enter: the new ones; Enter: the detail.
-    second.keys("N");
+    // `W`: the categories; Enter: the new ones; Enter: the detail.
+    second.keys("W");
     let screen = second.screen();
     assert!(
         screen.contains("Since your last visit 2026-11-01 00:00"),
@@ -152,7 +152,7 @@ async fn a_filter_has_its_own_last_visit_and_a_run_without_a_state_folder_keeps_
 
     let mut plain = Harness::new(200, 100, 30).await;
     plain.start().await;
-    plain.keys("N");
+    plain.keys("W");
     assert!(!plain.app.issues().since.shown);
     let screen = plain.screen();
     assert!(screen.contains("last visits are not kept"), "{screen}");

@@ -1,14 +1,25 @@
-//! Snapshots of every pane and detail tab at 120×35 and 80×24, drawn from a
-//! demo data set with a fixed date (review `.snap` changes like code). Each
-//! is taken once every request sent is answered (`quiesce`): a background
-//! answer, such as the repository names, changes what a screen shows.
+//! Snapshots of every pane, detail tab and popup at 60×20 (a narrow tmux
+//! split), 80×24, 100×30 and 120×35, drawn from a demo data set with a
+//! fixed date (review `.snap` changes like code). Each is taken once every
+//! request sent is answered (`quiesce`): a background answer, such as the
+//! repository names, changes what a screen shows. Each is also checked for
+//! what no size may do ([`common::drawn_whole`]).
 
 use crate::common;
 
 use common::Harness;
 use crossterm::event::KeyCode;
 
-const SIZES: [(u16, u16); 2] = [(120, 35), (80, 24)];
+const SIZES: [(u16, u16); 4] = [(60, 20), (80, 24), (100, 30), (120, 35)];
+
+/// Checks the screen is drawn whole, then snapshots it.
+macro_rules! snap {
+    ($name:expr, $screen:expr) => {{
+        let screen = $screen;
+        common::drawn_whole(&screen);
+        insta::assert_snapshot!($name, screen);
+    }};
+}
 
 async fn harness(w: u16, h: u16) -> Harness {
     let mut h = Harness::anchored(2000, w, h).await;
@@ -21,7 +32,7 @@ async fn harness(w: u16, h: u16) -> Harness {
 async fn issues_pane() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
-        insta::assert_snapshot!(format!("issues_{w}x{h}"), app.screen());
+        snap!(format!("issues_{w}x{h}"), app.screen());
     }
 }
 
@@ -32,7 +43,7 @@ async fn issues_grouped_by_rule() {
         app.keys("R");
         app.quiesce().await;
         app.keys("j");
-        insta::assert_snapshot!(format!("groups_{w}x{h}"), app.screen());
+        snap!(format!("groups_{w}x{h}"), app.screen());
     }
 }
 
@@ -47,7 +58,7 @@ async fn detail_tabs(kind: &str, filter: &str) {
         let tabs = app.app.detail.as_ref().unwrap().tabs.clone();
         for tab in tabs {
             app.quiesce().await;
-            insta::assert_snapshot!(
+            snap!(
                 format!(
                     "detail_{kind}_{}_{w}x{h}",
                     tab.title().replace(' ', "_").to_lowercase()
@@ -81,7 +92,7 @@ async fn help_overlay() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('?'));
-        insta::assert_snapshot!(format!("help_issues_{w}x{h}"), app.screen());
+        snap!(format!("help_issues_{w}x{h}"), app.screen());
     }
 }
 
@@ -89,14 +100,14 @@ async fn help_overlay() {
 async fn filter_form() {
     let mut app = harness(120, 35).await;
     app.key(KeyCode::Char('f'));
-    insta::assert_snapshot!("filter_form_120x35", app.screen());
+    snap!("filter_form_120x35", app.screen());
 }
 
 /// At 80 and 60 columns nothing of the form is cut: the type column, the
 /// keys' hint (wrapped), `[ Apply filters ]`.
 #[tokio::test(flavor = "multi_thread")]
 async fn filter_form_narrow() {
-    for (w, h) in [(80, 24), (60, 20)] {
+    for (w, h) in [(60, 20), (80, 24), (100, 30)] {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('f'));
         app.keys("G");
@@ -105,7 +116,7 @@ async fn filter_form_narrow() {
         assert!(screen.contains("Apply filters"), "{screen}");
         assert!(screen.contains("Ctrl-s apply"), "{screen}");
         assert!(screen.contains("close"), "{screen}");
-        insta::assert_snapshot!(format!("filter_form_{w}x{h}"), screen);
+        snap!(format!("filter_form_{w}x{h}"), screen);
     }
 }
 
@@ -115,7 +126,7 @@ async fn report_pane() {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('1'));
         app.quiesce().await;
-        insta::assert_snapshot!(format!("report_{w}x{h}"), app.screen());
+        snap!(format!("report_{w}x{h}"), app.screen());
     }
 }
 
@@ -129,11 +140,11 @@ async fn report_repository_filter_and_selectors_back() {
         app.key(KeyCode::Char('1'));
         app.quiesce().await;
         app.keys("/acme/payments-api");
-        insta::assert_snapshot!(format!("report_repo_typed_{w}x{h}"), app.screen());
+        snap!(format!("report_repo_typed_{w}x{h}"), app.screen());
         app.key(KeyCode::Enter);
         app.keys("VV");
         app.quiesce().await;
-        insta::assert_snapshot!(format!("report_repo_{w}x{h}"), app.screen());
+        snap!(format!("report_repo_{w}x{h}"), app.screen());
     }
 }
 
@@ -143,7 +154,7 @@ async fn report_repository_filter_and_selectors_back() {
 /// periods are the same every day.
 #[tokio::test(flavor = "multi_thread")]
 async fn report_dashboard_views() {
-    for (w, h) in [(80, 24), (200, 50)] {
+    for (w, h) in [(60, 20), (80, 24), (100, 30), (200, 50)] {
         let mut app = Harness::anchored(2000, w, h).await;
         app.start().await;
         app.key(KeyCode::Char('1'));
@@ -158,7 +169,7 @@ async fn report_dashboard_views() {
                 (80, "repositories" | "rules") => app.keys("jjjjjj"),
                 _ => {}
             }
-            insta::assert_snapshot!(format!("report_{view}_{w}x{h}"), app.screen());
+            snap!(format!("report_{view}_{w}x{h}"), app.screen());
         }
     }
 }
@@ -169,9 +180,9 @@ async fn agentic_pane_and_detail() {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('3'));
         app.quiesce().await;
-        insta::assert_snapshot!(format!("agentic_{w}x{h}"), app.screen());
+        snap!(format!("agentic_{w}x{h}"), app.screen());
         app.key(KeyCode::Enter);
-        insta::assert_snapshot!(format!("agentic_detail_{w}x{h}"), app.screen());
+        snap!(format!("agentic_detail_{w}x{h}"), app.screen());
     }
 }
 
@@ -181,19 +192,19 @@ async fn scm_pane_list_form_review_and_result() {
         let mut app = harness(w, h).await;
         app.key(KeyCode::Char('4'));
         app.quiesce().await;
-        insta::assert_snapshot!(format!("scm_list_{w}x{h}"), app.screen());
+        snap!(format!("scm_list_{w}x{h}"), app.screen());
         // 1002, from its current values.
         app.key(KeyCode::Char('j'));
         app.key(KeyCode::Enter);
-        insta::assert_snapshot!(format!("scm_form_{w}x{h}"), app.screen());
+        snap!(format!("scm_form_{w}x{h}"), app.screen());
         // autoScan on → off, diffEnabled off → on.
         app.keys("jjj ");
         app.keys("jjj ");
         app.keys("R");
-        insta::assert_snapshot!(format!("scm_review_{w}x{h}"), app.screen());
+        snap!(format!("scm_review_{w}x{h}"), app.screen());
         app.keys("y");
         app.quiesce().await;
-        insta::assert_snapshot!(format!("scm_result_{w}x{h}"), app.screen());
+        snap!(format!("scm_result_{w}x{h}"), app.screen());
     }
 }
 
@@ -204,23 +215,64 @@ async fn marks_export_prompt_and_copy_menu() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
         app.keys("j  j ");
-        insta::assert_snapshot!(format!("issues_marked_{w}x{h}"), app.screen());
+        snap!(format!("issues_marked_{w}x{h}"), app.screen());
         app.key(KeyCode::Char('e'));
         app.key(KeyCode::Tab);
         app.ctrl('u');
         app.keys("triage.json");
-        insta::assert_snapshot!(format!("export_prompt_{w}x{h}"), app.screen());
+        snap!(format!("export_prompt_{w}x{h}"), app.screen());
         app.key(KeyCode::Esc);
         app.key(KeyCode::Char('y'));
-        insta::assert_snapshot!(format!("copy_menu_{w}x{h}"), app.screen());
+        snap!(format!("copy_menu_{w}x{h}"), app.screen());
     }
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn command_line_completions() {
-    let mut app = harness(80, 24).await;
-    app.keys(":filter severities=");
-    app.key(KeyCode::Tab);
-    app.key(KeyCode::Tab);
-    insta::assert_snapshot!("command_completion_80x24", app.screen());
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        app.keys(":filter severities=");
+        app.key(KeyCode::Tab);
+        app.key(KeyCode::Tab);
+        snap!(format!("command_completion_{w}x{h}"), app.screen());
+    }
+}
+
+/// The popups a triage session goes through: the triage dialog with a
+/// reason and a note, its review, and the Act menu.
+#[tokio::test(flavor = "multi_thread")]
+async fn triage_dialog_review_and_act_menu() {
+    for (w, h) in SIZES {
+        let mut app = harness(w, h).await;
+        // The first open finding (the demo's first rows are the same every run).
+        let row = app
+            .app
+            .issues()
+            .list
+            .items
+            .iter()
+            .position(|r| r.state() == Some(findings_model::AggregateState::Open))
+            .expect("an open finding");
+        for _ in 0..row {
+            app.key(KeyCode::Char('j'));
+        }
+        app.keys("T");
+        app.key(KeyCode::Tab);
+        app.key(KeyCode::Right);
+        app.key(KeyCode::Tab);
+        app.key(KeyCode::Tab);
+        app.keys("dup of SEC-1");
+        snap!(format!("triage_dialog_{w}x{h}"), app.screen());
+        app.ctrl('s');
+        app.quiesce().await;
+        snap!(format!("triage_review_{w}x{h}"), app.screen());
+        app.key(KeyCode::Esc);
+        app.key(KeyCode::Esc);
+        app.key(KeyCode::Esc);
+        app.quiesce().await;
+        assert!(!app.app.triage.is_open(), "{}", app.screen());
+        app.keys("A");
+        app.quiesce().await;
+        snap!(format!("act_menu_{w}x{h}"), app.screen());
+    }
 }

@@ -73,6 +73,9 @@ pub(super) struct ConnectionArgs {
     #[arg(long, global = true, env = config::ENV_THEME, value_name = "NAME",
           value_parser = offer(findings_tui::theme::NAMES), hide_possible_values = true)]
     pub(super) theme: Option<String>,
+    /// No progress on stderr (it shows only on a terminal, for steps over a second)
+    #[arg(long, short = 'q', global = true)]
+    pub(super) quiet: bool,
 }
 
 #[derive(Subcommand, Debug)]

@@ -4,7 +4,8 @@
 //! through it; the old file is read again for the findings now gone.
 
 use super::destination::OutputFile;
-use super::listing::{Progress, output_width};
+use super::listing::output_width;
+use super::progress::Progress;
 use super::scripting::{self, Script, ScriptArgs, Sink};
 use super::snapshot::{open, snapshot_failure};
 use super::{Failure, UsageError, at_least_one, offer};
@@ -214,7 +215,7 @@ async fn compare_live(
         args.max_pages as usize,
         Follow::WhenAsked,
     ));
-    let mut progress = Progress::new();
+    let mut progress = Progress::new("diff: compared", "findings");
     let mut seen = 0;
     while let Some(page) = pages.next().await {
         let page = page.inspect_err(|_| progress.done())?;
@@ -224,7 +225,7 @@ async fn compare_live(
             }
         }
         seen += page.issues.len();
-        progress.page(seen);
+        progress.update(seen as u64, None);
     }
     progress.done();
     Ok(saved_at)

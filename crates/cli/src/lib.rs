@@ -38,6 +38,7 @@ mod logging;
 mod names_cache;
 mod offer;
 mod offline;
+mod progress;
 mod scm;
 mod scripting;
 mod session;
@@ -153,6 +154,7 @@ pub fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
+    progress::set_quiet(cli.connection.quiet);
     if let Err(failure) = logging::init(cli.connection.log_file.as_deref()) {
         return report(failure);
     }

@@ -6,6 +6,7 @@
 
 use super::Failure;
 use super::session::Session;
+use crate::progress::Progress;
 use findings_client::{Client, ClientConfig, Token};
 use findings_demo::DemoServer;
 use findings_demo::dataset::{OfflineBuilder, StoredFindings};
@@ -67,12 +68,23 @@ fn read(path: &Path) -> Result<(findings_demo::dataset::Dataset, Header), Failur
     }
     let mut builder = OfflineBuilder::new();
     let mut positions = Vec::new();
+    // Before the TUI starts, the terminal shows this (a big file takes
+    // seconds), from the first moment.
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut progress = Progress::at_once(&format!("opening {name}"), "findings");
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
     while let Some((position, item)) = reader.next_item().map_err(failed)? {
         builder
             .add(&item)
             .map_err(|e| file_failure(path, &e.to_string()))?;
         positions.push(position);
+        let read = (size > 0).then(|| position.file_offset() as f64 / size as f64);
+        progress.update(positions.len() as u64, read);
     }
+    progress.done();
     let store = SnapshotFindings {
         stored: Stored::open(path).map_err(failed)?,
         positions,

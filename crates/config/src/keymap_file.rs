@@ -48,6 +48,10 @@ pub enum Action {
     /// Show only the findings new since the last visit (again: all).
     NewOnly,
     LocalFilter,
+    /// The next row the last `/` search matches (vim's `n`).
+    NextMatch,
+    /// The previous row the last `/` search matches (vim's `N`).
+    PrevMatch,
     FilterForm,
     CycleSort,
     ToggleSortDirection,

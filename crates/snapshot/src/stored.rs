@@ -18,6 +18,13 @@ pub struct Position {
     pub(super) at: u32,
 }
 
+impl Position {
+    /// Where its block starts in the file: how far a reading has come.
+    pub fn file_offset(self) -> u64 {
+        self.block
+    }
+}
+
 /// How many unpacked blocks are kept (a page in another order than the
 /// file's touches many; one in the file's order, one or two).
 const KEPT_BLOCKS: usize = 8;

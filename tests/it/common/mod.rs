@@ -33,6 +33,30 @@ pub mod wait;
 const DEADLINE: Duration = Duration::from_secs(20);
 
 /// The fixed "now" of test data, so screens are the same every day.
+/// What no screen may show at any size: a title or a label run into a
+/// box's corner (`…title┐`, `┌text`), text drawn over a border's line.
+/// Panics naming the line.
+pub fn drawn_whole(screen: &str) {
+    // What may touch a corner: lines, corners, blank (big digits use the
+    // short pieces).
+    let border = |c: char| " ─│┬┴┼├┤┌┐└┘╶╴╷╵═".contains(c);
+    for (n, line) in screen.lines().enumerate() {
+        let chars: Vec<char> = line.chars().collect();
+        for (k, &c) in chars.iter().enumerate() {
+            let before = k.checked_sub(1).map(|b| chars[b]);
+            let after = chars.get(k + 1).copied();
+            let touched = match c {
+                '┐' | '┘' => before.filter(|&b| !border(b)),
+                '┌' | '└' => after.filter(|&a| !border(a)),
+                _ => None,
+            };
+            if let Some(t) = touched {
+                panic!("line {n}: {t:?} runs into the corner {c:?}:\n{line}\n\n{screen}");
+            }
+        }
+    }
+}
+
 pub fn anchor() -> chrono::DateTime<chrono::Utc> {
     chrono::DateTime::parse_from_rfc3339("2026-11-01T00:00:00Z")
         .unwrap()

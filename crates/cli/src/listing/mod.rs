@@ -25,7 +25,7 @@ pub use expired::{ExpiredArgs, expired};
 pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};
 pub use names::{Names, checked};
-pub(crate) use output::{Progress, output_width};
+pub(crate) use output::output_width;
 pub use overview::overview;
 pub use report::{ReportArgs, report};
 pub use search::{SearchArgs, search};

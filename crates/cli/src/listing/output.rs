@@ -2,6 +2,7 @@
 //! write the items as they come, show progress, fit a table to the width.
 
 use crate::destination::OutputFile;
+use crate::progress::Progress;
 use crate::scripting::{Script, Sink};
 use crate::{Failure, OutputArgs};
 use findings_client::{Client, Follow, PagedRequest, pages_following};
@@ -39,7 +40,7 @@ where
         output.max_pages as usize,
         follow,
     ));
-    let mut progress = Progress::new();
+    let mut progress = Progress::new("listed", "items");
     let mut outcome = Ok(());
     let mut failed_item = 0;
     'pages: while let Some(page) = stream.next().await {
@@ -64,7 +65,7 @@ where
                 break 'pages;
             }
         }
-        progress.page(sink.count());
+        progress.update(sink.count() as u64, None);
         if sink.streams(format) {
             // Stream: each page reaches the reader as it arrives.
             sink.flush()?;
@@ -142,38 +143,6 @@ fn table_width(terminal: Option<u16>, columns_env: Option<&str>) -> usize {
                 .filter(|&w| w > 0)
         })
         .unwrap_or(PIPED_TABLE_WIDTH)
-}
-
-/// "items so far" on stderr, only when stderr is a terminal.
-pub(crate) struct Progress {
-    enabled: bool,
-    pages: usize,
-    shown: bool,
-}
-
-impl Progress {
-    pub(crate) fn new() -> Self {
-        Progress {
-            enabled: std::io::stderr().is_terminal(),
-            pages: 0,
-            shown: false,
-        }
-    }
-
-    pub(crate) fn page(&mut self, items: usize) {
-        self.pages += 1;
-        if self.enabled && self.pages > 1 {
-            eprint!("\r\x1b[2K{items} items, {} pages…", self.pages);
-            self.shown = true;
-        }
-    }
-
-    pub(crate) fn done(&mut self) {
-        if self.shown {
-            eprint!("\r\x1b[2K");
-            self.shown = false;
-        }
-    }
 }
 
 #[cfg(test)]

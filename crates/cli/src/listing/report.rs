@@ -1,9 +1,10 @@
 //! `findings report`: Report findings, with the totals by type.
 
 use super::names::Names;
-use super::output::{Progress, run_listing};
+use super::output::run_listing;
 use super::raw_report::{RawReportPage, RawReportRequest};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
+use crate::progress::Progress;
 use crate::scripting::Script;
 use crate::{Failure, OutputArgs, UsageError, offer};
 use clap::{Args, ValueHint};
@@ -294,7 +295,7 @@ async fn report_json(
         output.max_pages as usize,
         follow,
     ));
-    let mut progress = Progress::new();
+    let mut progress = Progress::new("report", "findings");
     let mut cursor = None;
     while let Some(page) = stream.next().await {
         let mut page = match page {
@@ -327,7 +328,7 @@ async fn report_json(
             }
             doc.finding(finding.json())?;
         }
-        progress.page(doc.findings);
+        progress.update(doc.findings as u64, None);
         if max.is_some_and(|m| doc.findings >= m) || (!output.all && max.is_none()) {
             break;
         }

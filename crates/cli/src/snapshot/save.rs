@@ -3,7 +3,8 @@
 //! first detection) and write each finding whole, as the server sent it,
 //! as it comes, through the atomic writer.
 
-use crate::listing::{FindingFilters, Names, Progress, RawListRequest};
+use crate::listing::{FindingFilters, Names, RawListRequest};
+use crate::progress::Progress;
 use crate::{Failure, UsageError, at_least_one, offer};
 use clap::{Args, ValueHint};
 use findings_base::atomic_file::{Access, AtomicFile, Replace};
@@ -86,14 +87,14 @@ pub async fn save(
         args.max_pages as usize,
         Follow::Ahead,
     ));
-    let mut progress = Progress::new();
+    let mut progress = Progress::new("snapshot save", "findings");
     while let Some(page) = pages.next().await {
         // On an error the temporary file is dropped: FILE stays as it was.
         let page = page.inspect_err(|_| progress.done())?;
         for item in page.issues.iter().filter(|i| i.has_id()) {
             writer.item(item.json().as_bytes()).map_err(fail)?;
         }
-        progress.page(writer.count() as usize);
+        progress.update(writer.count(), None);
     }
     progress.done();
     let count = writer.count();

@@ -79,10 +79,11 @@ fn subject(actions: &Actions) -> String {
         );
     }
     match actions.issues.as_slice() {
+        // The rule as the list names it (a supply-chain rule id is opaque).
         [one] => format!(
             "finding {} · {} · {}",
             one.id(),
-            one.rule_id.as_deref().unwrap_or("-"),
+            one.rule_label(),
             one.repository_name()
         ),
         many => format!("{} marked findings", many.len()),
@@ -112,8 +113,19 @@ fn menu<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
             (Some(_), true) => theme.dim().patch(theme.selected()),
             (Some(_), false) => theme.dim(),
         };
-        let text: String = safe(&text).chars().take(width).collect();
-        lines.push(Line::from(Span::styled(text, style)));
+        // An entry too long for the line wraps under its label.
+        let indent = "     ";
+        for (k, part) in wrap(&safe(&text), width.saturating_sub(indent.len()).max(8))
+            .into_iter()
+            .enumerate()
+        {
+            let part = if k == 0 {
+                part
+            } else {
+                format!("{indent}{part}")
+            };
+            lines.push(Line::from(Span::styled(part, style)));
+        }
     }
     // Why the entry under the cursor is unavailable, in full.
     if let Some(why) = entries.get(actions.cursor).and_then(|e| e.refusal.as_ref()) {

@@ -277,7 +277,7 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
             .max(20.min(room)),
         None => room,
     };
-    let summary = clip(&pane_status, summary_room);
+    let summary = whole_parts(&pane_status, summary_room);
     let mut used = summary.width();
     spans.push(Span::raw(summary));
     if let Some(m) = message {
@@ -298,6 +298,31 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
     spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
     spans.push(Span::styled(HELP, theme.dim()));
     f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The pane's summary in `width`: its parts (` · ` between them) whole, as
+/// many as fit, then `…`; a first part too long for the line is cut.
+fn whole_parts(summary: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if summary.width() <= width {
+        return summary.to_owned();
+    }
+    let mut kept = String::new();
+    for part in summary.split(" · ") {
+        let with = if kept.is_empty() {
+            part.to_owned()
+        } else {
+            format!("{kept} · {part}")
+        };
+        if with.width() + " …".width() > width {
+            break;
+        }
+        kept = with;
+    }
+    if kept.is_empty() {
+        return findings_export::fit(summary, width).trim_end().to_owned();
+    }
+    kept + " …"
 }
 
 /// The keys of where help was opened (see [`super::help`]).
@@ -395,4 +420,23 @@ fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str, scrol
             .scroll((scroll.min(end), 0)),
         popup,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_parts;
+
+    #[test]
+    fn the_summary_keeps_its_parts_whole() {
+        let s = "100 loaded, more available · new since 2026-11-28 10:50: 12 loaded · sort since";
+        assert_eq!(whole_parts(s, 200), s);
+        assert_eq!(whole_parts(s, 40), "100 loaded, more available …");
+        assert_eq!(
+            whole_parts(s, 70),
+            "100 loaded, more available · new since 2026-11-28 10:50: 12 loaded …"
+        );
+        // A first part longer than the line: cut, as before.
+        assert_eq!(whole_parts(s, 12).chars().count(), 12);
+        assert!(whole_parts(s, 12).ends_with('…'));
+    }
 }

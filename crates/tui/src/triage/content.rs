@@ -76,17 +76,17 @@ pub fn shown<'a>(body: Rect, triage: &'a Triage, theme: &Theme) -> Option<(u16, 
 }
 
 fn dialog_hint(draft: &Draft) -> &'static str {
+    // What sends and what closes first: a narrow dialog keeps the first
+    // parts whole (`widgets::common::fit_hint`).
     match draft.focus {
         Field::Until => {
-            " type 30d or 2026-12-25 (empty: never) · Tab next · Enter review · Esc close (kept) "
+            " Enter review · type 30d or 2026-12-25 (empty: never) · Esc close (kept) · Tab next "
         }
-        Field::Note => {
-            " type the note · Enter new line · Tab next · Ctrl-S review · Esc close (kept) "
-        }
+        Field::Note => " Ctrl-S review · Esc close (kept) · Tab next · Enter new line ",
         Field::Notes => {
-            " ←/→ keep or replace their notes · Tab next · Enter review · Esc close (kept) "
+            " Enter review · Esc close (kept) · ←/→ keep or replace their notes · Tab next "
         }
-        _ => " ←/→ choose · Tab/j/k next · Enter review · Esc close (kept) ",
+        _ => " Enter review · Esc close (kept) · ←/→ choose · Tab/j/k next ",
     }
 }
 

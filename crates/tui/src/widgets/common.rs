@@ -147,6 +147,44 @@ pub use findings_model::short_rule;
 
 pub use findings_base::text::cut_left;
 
+/// A border's hint (` a · b · c `) in `inner` columns: its parts whole,
+/// as many as fit, then `…`, with a space before the corner; never a
+/// part cut in the middle running into it.
+pub fn fit_hint(hint: &str, inner: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if hint.width() <= inner {
+        return hint.to_owned();
+    }
+    let mut kept = String::new();
+    for part in hint.trim().split(" · ") {
+        let with = if kept.is_empty() {
+            format!(" {part}")
+        } else {
+            format!("{kept} · {part}")
+        };
+        if with.width() + " … ".width() > inner {
+            break;
+        }
+        kept = with;
+    }
+    if kept.is_empty() {
+        return String::new();
+    }
+    kept + " … "
+}
+
+/// A border's title in a block `outer` columns wide: whole when it fits,
+/// else cut with `…` and a space kept before the corner.
+pub fn fit_title(title: &str, outer: u16) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let inner = outer.saturating_sub(2) as usize;
+    if title.width() <= inner {
+        return title.to_owned();
+    }
+    let cut = findings_export::fit(title.trim_end(), inner.saturating_sub(1));
+    format!("{} ", cut.trim_end())
+}
+
 /// How much of a list is loaded, for the status line.
 pub fn loaded_note<T>(list: &crate::list::load::PagedList<T>) -> String {
     let n = list.items.len();
@@ -210,6 +248,26 @@ pub fn new_note(last_visit: Option<Timestamp>, count: usize, only_new: bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_cut_keeps_a_space_before_the_corner() {
+        let t = " info · Workflow downloads and executes install script over curl ";
+        assert_eq!(fit_title(t, 200), t);
+        let cut = fit_title(t, 40);
+        assert_eq!(cut.chars().count(), 38, "{cut:?}");
+        assert!(cut.ends_with("… "), "{cut:?}");
+    }
+
+    #[test]
+    fn a_hint_keeps_its_parts_whole() {
+        let hint = " type the note · Enter new line · Tab next · Ctrl-S review · Esc close (kept) ";
+        assert_eq!(fit_hint(hint, 200), hint);
+        assert_eq!(
+            fit_hint(hint, 56),
+            " type the note · Enter new line · Tab next … "
+        );
+        assert_eq!(fit_hint(hint, 5), "");
+    }
 
     #[test]
     fn wrap_respects_width_and_safety() {

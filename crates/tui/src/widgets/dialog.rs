@@ -34,7 +34,10 @@ pub fn draw(f: &mut Frame, body: Rect, width: u16, dialog: Dialog<'_>, theme: &T
     let block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(dialog.title, theme.title()))
-        .title_bottom(dialog.hint);
+        .title_bottom(super::common::fit_hint(
+            dialog.hint,
+            popup.width.saturating_sub(2) as usize,
+        ));
     f.render_widget(
         Paragraph::new(dialog.lines)
             .block(block)

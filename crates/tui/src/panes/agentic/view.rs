@@ -448,8 +448,11 @@ fn detail(
     );
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(title)
-        .title_bottom(format!(" {} ", detail_keys(v)));
+        .title(crate::widgets::common::fit_title(&title, area.width))
+        .title_bottom(crate::widgets::common::fit_hint(
+            &format!(" {} ", detail_keys(v)),
+            area.width.saturating_sub(2) as usize,
+        ));
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.width == 0 || inner.height == 0 {

@@ -55,7 +55,8 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
             } else {
                 Style::new()
             };
-            let text = format!("{count:>COUNT$}  {}", safe(g.label()));
+            let room = (rows.width as usize).saturating_sub(COUNT + 2);
+            let text = format!("{count:>COUNT$}  {}", group_name(pane, g, room));
             let pad = (rows.width as usize).saturating_sub(text.chars().count());
             Some(Line::from(Span::styled(
                 format!("{text}{}", " ".repeat(pad)),
@@ -87,4 +88,25 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let mut parts = load_parts(list, loaded, v, super::GROUP_KEYS);
     parts.push(format!("order {}", pane.groups.sort_label()));
     parts.join(" · ")
+}
+
+/// A group's rule as the lists name it: its display name (from the
+/// filter values) with the rule's last part where there is room, else the
+/// name alone, cut at its end (words); without a name, the rule's last
+/// part, cut at its start (an id keeps its end).
+pub(super) fn group_name(pane: &IssuesPane, g: &findings_model::RuleGroup, room: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let short = safe(findings_model::short_rule(g.label()));
+    match g.rule_id.as_deref().and_then(|id| pane.known.rule_name(id)) {
+        Some(name) if name != short => {
+            let name = safe(&name);
+            let both = format!("{name} · {short}");
+            if both.width() <= room {
+                both
+            } else {
+                findings_export::fit(&name, room).trim_end().to_owned()
+            }
+        }
+        _ => findings_base::text::cut_left(&short, room),
+    }
 }

@@ -7,6 +7,7 @@ mod groups_view;
 mod load_all;
 mod local_filter;
 mod local_sort;
+mod matches;
 mod narrow;
 mod reload;
 mod saving;
@@ -98,7 +99,7 @@ pub struct IssuesPane {
     /// sort by: the loaded rows are, once everything is loaded (the server
     /// is asked by `sort_by` meanwhile).
     pub sort_age: bool,
-    /// `n` on a list loaded whole: only the rows new since the last visit
+    /// `+` on a list loaded whole: only the rows new since the last visit
     /// show, picked here (the server is not asked again).
     pub new_local: bool,
     /// A new selection that would drop a whole set loaded, asked about.
@@ -107,6 +108,9 @@ pub struct IssuesPane {
     pub local_input: Option<Input>,
     /// The local filter in force ("" = none).
     pub local_query: String,
+    /// The last `/` query, kept after Esc cleared the filter: `n` and `N`
+    /// step through its matches among every row.
+    pub last_query: String,
     pub form: Option<FilterForm>,
     /// Edits left with Esc, not applied, and the filter they were made
     /// over: `f` reopens them while that filter is in force.
@@ -124,7 +128,7 @@ pub struct IssuesPane {
     pub start_note: Option<String>,
     /// The findings grouped by rule (`R`).
     pub groups: Groups,
-    /// What changed since the last visit (`N`).
+    /// What changed since the last visit (`W`).
     pub since: since::Since,
     /// Open-age targets by severity (a profile's `sla_days`).
     pub targets: findings_config::SlaDays,
@@ -371,10 +375,7 @@ impl Pane for IssuesPane {
         }
         match action {
             // Esc with no load to stop clears the local filter.
-            Action::Back if !self.local_query.is_empty() => {
-                self.local_query.clear();
-                self.apply_local_filter();
-            }
+            Action::Back if !self.local_query.is_empty() => self.clear_local_query(),
             Action::Back => {
                 self.restore(cx);
             }
@@ -382,6 +383,8 @@ impl Pane for IssuesPane {
             Action::SinceLastVisit => self.show_since(cx),
             Action::OverTarget => self.toggle_over_target(cx),
             Action::NewOnly => self.toggle_new_only(cx),
+            Action::NextMatch => self.step_match(true, cx),
+            Action::PrevMatch => self.step_match(false, cx),
             // `/` filters everything: the rest is loaded meanwhile.
             Action::LocalFilter => {
                 self.local_input = Some(Input::new(self.local_query.clone()));
@@ -428,8 +431,7 @@ impl Pane for IssuesPane {
             KeyCode::Enter => self.local_input = None,
             KeyCode::Esc => {
                 self.local_input = None;
-                self.local_query.clear();
-                self.apply_local_filter();
+                self.clear_local_query();
             }
             _ => {
                 input.handle_event(&crossterm::event::Event::Key(key));

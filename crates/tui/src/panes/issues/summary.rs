@@ -21,8 +21,8 @@ pub struct IssuesAreas {
 
 impl IssuesPane {
     /// The lines the counts take: by state (two when the states do not fit
-    /// one), and one more when archived projects hold findings of the
-    /// filter.
+    /// one), and the note (wrapped) when archived projects hold findings
+    /// of the filter.
     fn counts_height(&self, body: Rect) -> u16 {
         if self.groups.shown || body.height < ROOM_FOR_COUNTS {
             return 0;
@@ -33,7 +33,10 @@ impl IssuesPane {
                     .len()
                     .clamp(1, 2);
                 let archived = self.selection.filter.include_archived == Some(true);
-                (states + usize::from(archived_note(c, archived).is_some())) as u16
+                let note = archived_note(c, archived).map_or(0, |note| {
+                    crate::widgets::common::wrap(&note, body.width as usize).len()
+                });
+                (states + note) as u16
             }
             _ => 1,
         }

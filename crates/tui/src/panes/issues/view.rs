@@ -174,11 +174,11 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         let stop = v.key_among(&[super::KEYS, Context::LIST], Action::Back);
         parts.insert(0, format!("{progress} ({stop} stops)"));
     }
-    parts.extend(new_note(
-        pane.new.last_visit,
-        pane.new.count,
-        pane.new_only(),
-    ));
+    // What says how to get back first: the line keeps its first parts whole.
+    if let Some(what) = pane.narrowed_to() {
+        let back = v.key(super::KEYS, Action::Back);
+        parts.push(format!("narrowed to {} ({back}: back)", safe(what)));
+    }
     if !pane.local_query.is_empty() {
         parts.push(format!(
             "/{} ({} shown)",
@@ -189,11 +189,12 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     if !pane.marked.is_empty() {
         parts.push(format!("{} marked", pane.marked.len()));
     }
+    parts.extend(new_note(
+        pane.new.last_visit,
+        pane.new.count,
+        pane.new_only(),
+    ));
     parts.push(format!("sort {}", pane.sort_label()));
-    if let Some(what) = pane.narrowed_to() {
-        let back = v.key(super::KEYS, Action::Back);
-        parts.push(format!("narrowed to {} ({back}: back)", safe(what)));
-    }
     // The filters are in the title, which always has room for them.
     parts.join(" · ")
 }
@@ -225,10 +226,13 @@ pub(super) fn counts(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
                 .take(2)
                 .map(|l| Line::from(Span::raw(cut(l))))
                 .collect();
-            lines.extend(
-                archived_note(c, include_archived)
-                    .map(|note| Line::from(Span::styled(cut(&note), theme.accent()))),
-            );
+            // What the counts leave out wraps rather than vanishes.
+            for note in archived_note(c, include_archived)
+                .map(|note| crate::widgets::common::wrap(&note, width))
+                .unwrap_or_default()
+            {
+                lines.push(Line::from(Span::styled(note, theme.accent())));
+            }
             lines
         }
         CountState::Failed(e) => vec![Line::from(Span::styled(

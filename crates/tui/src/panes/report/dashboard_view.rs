@@ -164,7 +164,7 @@ fn known<'a>(
 ) -> (Vec<Line<'a>>, Option<Window>) {
     match (block, answer) {
         (Block::Activity, DashboardAnswer::Activity(a)) => activity(a, rows, width, pane, v),
-        (Block::Repositories | Block::Rules, _) => entries(block, rows, pane, v),
+        (Block::Repositories | Block::Rules, _) => entries(block, rows, width, pane, v),
         (Block::OpenAge, DashboardAnswer::BySeverity(r)) => (open_age(r, pane, v), None),
         _ => (
             vec![Line::styled(
@@ -206,7 +206,7 @@ fn activity<'a>(
     let (start, window) = scrolled(at, len, rows.saturating_sub(lines.len()));
     let fits = rows.saturating_sub(lines.len());
     for (i, b) in a.buckets.iter().enumerate().skip(start).take(fits) {
-        let mut line = bucket_line(b, v);
+        let mut line = bucket_line(b, width, v);
         // Marked only where the keys move it and it scrolls.
         if window.is_some() && Block::Activity == pane.dashboard.block && i == at {
             line = line.style(v.theme.selected());
@@ -249,14 +249,25 @@ fn activity_headline<'a>(a: &ActivityReport, width: usize, pane: &ReportPane) ->
 }
 
 /// One bucket of the activity: its start, what it opened, fixed, ignored
-/// and removed, and its net (red when it grew).
-fn bucket_line<'a>(b: &ActivityBucket, v: &ViewCx) -> Line<'a> {
+/// and removed, and its net (red when it grew). Under 80 columns the
+/// words shorten (the headline above says them whole) and the year goes,
+/// so the net is never cut.
+fn bucket_line<'a>(b: &ActivityBucket, width: usize, v: &ViewCx) -> Line<'a> {
     let n = |x: Option<i64>| x.unwrap_or(0);
+    let narrow = width < 80;
     let when = b
         .time_period
         .as_ref()
         .and_then(|p| p.since)
-        .map_or("?".to_owned(), |t| t.format("%Y-%m-%d").to_string());
+        .map_or("?".to_owned(), |t| {
+            t.format(if narrow { "%m-%d" } else { "%Y-%m-%d" })
+                .to_string()
+        });
+    let [opened, fixed, ignored, removed] = if narrow {
+        ["opn", "fix", "ign", "rem"]
+    } else {
+        ["opened", "fixed", "ignored", "removed"]
+    };
     let net = n(b.net);
     let style = if net > 0 {
         v.theme.error()
@@ -265,7 +276,7 @@ fn bucket_line<'a>(b: &ActivityBucket, v: &ViewCx) -> Line<'a> {
     };
     Line::from(vec![
         Span::raw(format!(
-            "  {when}  opened {:>5}  fixed {:>5}  ignored {:>5}  removed {:>4}  ",
+            "  {when}  {opened} {:>5}  {fixed} {:>5}  {ignored} {:>5}  {removed} {:>4}  ",
             thousands(n(b.opened)),
             thousands(n(b.fixed)),
             thousands(n(b.ignored) + n(b.provisionally_ignored)),
@@ -283,6 +294,7 @@ fn bucket_line<'a>(b: &ActivityBucket, v: &ViewCx) -> Line<'a> {
 fn entries<'a>(
     block: Block,
     rows: usize,
+    width: usize,
     pane: &ReportPane,
     v: &ViewCx,
 ) -> (Vec<Line<'a>>, Option<Window>) {
@@ -302,7 +314,7 @@ fn entries<'a>(
         .take(rows)
         .map(|(i, e)| {
             let mut line = match &e.by_severity {
-                Some(counts) => severity_line(&safe(&e.key), counts, v),
+                Some(counts) => severity_line(&safe(&e.key), counts, width, v),
                 None => Line::raw(format!(
                     "  {:>6}  {}",
                     thousands(e.total),
@@ -431,15 +443,24 @@ fn severity(name: &str) -> Severity {
     }
 }
 
-fn severity_line<'a>(name: &str, counts: &BySeverity, v: &ViewCx) -> Line<'a> {
+/// A repository's total and counts by severity, then its name: under 80
+/// columns the severities by their initials, the name cut at its start
+/// (`…/payments-api`), as the lists keep names' ends.
+fn severity_line<'a>(name: &str, counts: &BySeverity, width: usize, v: &ViewCx) -> Line<'a> {
+    let narrow = width < 80;
     let mut spans = vec![Span::raw(format!("  {:>6}  ", thousands(counts.total())))];
+    let labels = if narrow {
+        ["c", "h", "m", "l"]
+    } else {
+        ["crit ", "high ", "med ", "low "]
+    };
     let severities = [
         Severity::Critical,
         Severity::High,
         Severity::Medium,
         Severity::Low,
     ];
-    for ((label, severity), count) in ["crit", "high", "med", "low"]
+    for ((label, severity), count) in labels
         .iter()
         .zip(&severities)
         .zip(counts.most_severe_first())
@@ -449,9 +470,13 @@ fn severity_line<'a>(name: &str, counts: &BySeverity, v: &ViewCx) -> Line<'a> {
         } else {
             v.theme.dim()
         };
-        spans.push(Span::styled(format!("{label} {count:<4} "), style));
+        spans.push(Span::styled(format!("{label}{count:<4} "), style));
     }
-    spans.push(Span::raw(name.to_owned()));
+    let used: usize = spans.iter().map(|s| s.content.width()).sum();
+    spans.push(Span::raw(findings_base::text::cut_left(
+        name,
+        width.saturating_sub(used).max(8),
+    )));
     Line::from(spans)
 }
 

@@ -218,21 +218,32 @@ pub struct ReportAreas {
 }
 
 /// The pane's areas in `body`; a dashboard view chosen with `d` takes
-/// more of the height than the counts' charts (the list keeps the rest).
-pub fn areas(body: Rect, block: dashboard::Block) -> ReportAreas {
+/// more of the height than the counts' charts (the list keeps the rest;
+/// in a short body, the view is what was asked for, the list gets what
+/// remains). `coverage` is how many lines the words under the selectors
+/// take at this width.
+pub fn areas(body: Rect, block: dashboard::Block, coverage: u16) -> ReportAreas {
     let report_view = block != dashboard::Block::Counts;
+    // The selectors' two lines, then what the report covers and how it
+    // compares with the Issues list, wrapped (at most four lines).
+    let selectors = if body.height >= 12 {
+        2 + coverage.clamp(1, 4)
+    } else {
+        2
+    };
+    let totals = if body.height >= 26 { 5 } else { 1 };
     let charts_height = match body.height {
         30.. if report_view => 12,
         30.. => 9,
         20.. if report_view => 9,
         20.. => 6,
+        // A short body: the view, over a list of a row or two.
+        12.. if report_view => body.height.saturating_sub(totals + selectors + 4).min(9),
         _ => 0,
     };
-    // The selectors, what the report covers and how it compares with the
-    // Issues list; the totals in large figures when there is room.
     let [totals, selectors, charts, list] = Layout::vertical([
-        Constraint::Length(if body.height >= 26 { 5 } else { 1 }),
-        Constraint::Length(if body.height >= 12 { 4 } else { 2 }),
+        Constraint::Length(totals),
+        Constraint::Length(selectors),
         Constraint::Length(charts_height),
         Constraint::Min(0),
     ])
@@ -245,12 +256,22 @@ pub fn areas(body: Rect, block: dashboard::Block) -> ReportAreas {
     }
 }
 
-/// Rows of the findings table in the screen's body.
-fn list_rows(body: Rect, block: dashboard::Block) -> usize {
-    layout::table_rows(areas(body, block).list).height.max(1) as usize
-}
-
 impl ReportPane {
+    /// The pane's areas in `body` (see [`areas`]).
+    pub fn areas(&self, body: Rect) -> ReportAreas {
+        let width = body.width as usize;
+        let coverage: usize = view::coverage_texts(self, "·")
+            .iter()
+            .map(|(text, _)| crate::widgets::common::wrap(text, width).len())
+            .sum();
+        areas(body, self.dashboard.block, coverage as u16)
+    }
+
+    /// Rows of the findings table in the screen's body.
+    fn table_rows(&self, body: Rect) -> usize {
+        layout::table_rows(self.areas(body).list).height.max(1) as usize
+    }
+
     pub fn new(session: &Session) -> Self {
         let mut pane = ReportPane {
             new: NewSince::new(session.last_visit.of(ID)),
@@ -537,7 +558,7 @@ impl Pane for ReportPane {
         if self.dashboard.has_rows() && self.on_view_key(action, cx) {
             return;
         }
-        let rows = list_rows(cx.area, self.dashboard.block);
+        let rows = self.table_rows(cx.area);
         let stopping = action == Action::Back;
         // Esc stops the counts in flight too.
         let counts_stopped = stopping
@@ -589,18 +610,18 @@ impl Pane for ReportPane {
     /// Prefetch: within one screen of the end of what is loaded, the next
     /// page is requested.
     fn after_update(&mut self, cx: &mut Cx) {
-        if self.list.follow(list_rows(cx.area, self.dashboard.block)) {
+        if self.list.follow(self.table_rows(cx.area)) {
             self.load_next(cx.outbox);
         }
     }
 
     fn list_rows(&self, area: Rect) -> usize {
-        list_rows(area, self.dashboard.block)
+        self.table_rows(area)
     }
 
     /// A click on a row of the findings table selects it.
     fn click(&mut self, area: Rect, _x: u16, y: u16) {
-        let rows = layout::table_rows(areas(area, self.dashboard.block).list);
+        let rows = layout::table_rows(self.areas(area).list);
         if rows.height > 0 && y >= rows.y && y < rows.y.saturating_add(rows.height) {
             self.list.select(self.list.offset + (y - rows.y) as usize);
         }

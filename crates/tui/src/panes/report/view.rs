@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
-    let areas = super::areas(area, pane.dashboard.block);
+    let areas = pane.areas(area);
     totals(f, areas.totals, pane, v);
     selectors(f, areas.selectors, pane, v);
     if areas.charts.height > 0 {
@@ -180,8 +180,9 @@ fn selectors(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     }
     let width = area.width as usize;
     let mut lines = vec![selector_line(pane, v, width), toggle_line(pane, v, width)];
-    if area.height >= 4 {
-        lines.extend(coverage_lines(pane, v, width));
+    let rows = (area.height as usize).saturating_sub(2);
+    if rows > 0 {
+        lines.extend(coverage_lines(pane, v, width, rows));
     }
     f.render_widget(Paragraph::new(lines), area);
     if let Some(input) = &pane.repo_input {
@@ -332,10 +333,10 @@ fn toggles(
 }
 
 /// What the report type counts, in words, and how its total compares with
-/// the Issues list for the same question (or why it cannot).
-fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize) -> [Line<'static>; 2] {
+/// the Issues list for the same question (or why it cannot): the text and
+/// how it is shown.
+pub(super) fn coverage_texts(pane: &ReportPane, spinner_char: &str) -> [(String, Tone); 2] {
     use super::Comparison;
-    let theme = v.theme;
     let total = pane
         .current_totals()
         .and_then(|t| t.all)
@@ -345,14 +346,14 @@ fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize) -> [Line<'static>
             .map(|q| crate::list::filters_shown::summary(&q).join(" "))
             .unwrap_or_default()
     };
-    let (text, style) = match pane.comparison() {
+    let comparison = match pane.comparison() {
         Comparison::NotComparable(why) => (
             format!("not comparable with the Issues list: {why}"),
-            theme.dim(),
+            Tone::Dim,
         ),
         Comparison::Pending => (
-            format!("{} comparing with the Issues list…", spinner(v.spinner)),
-            theme.dim(),
+            format!("{spinner_char} comparing with the Issues list…"),
+            Tone::Dim,
         ),
         Comparison::Same { listed } => (
             format!(
@@ -360,7 +361,7 @@ fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize) -> [Line<'static>
                 group(listed),
                 question()
             ),
-            theme.dim(),
+            Tone::Dim,
         ),
         Comparison::Archived { listed, archived } => (
             format!(
@@ -370,7 +371,7 @@ fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize) -> [Line<'static>
                 group(archived),
                 question()
             ),
-            theme.accent(),
+            Tone::Accent,
         ),
         Comparison::Differs { listed, archived } => (
             format!(
@@ -380,17 +381,50 @@ fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize) -> [Line<'static>
                 group(archived),
                 question()
             ),
-            theme.accent(),
+            Tone::Accent,
         ),
         Comparison::Unavailable(why) => (
             format!("the Issues list's count is unavailable: {}", safe(&why)),
-            theme.error(),
+            Tone::Error,
         ),
     };
-    [
-        Line::from(Span::raw(fit(&pane.covers(), width))),
-        Line::from(Span::styled(fit(&text, width), style)),
-    ]
+    [(pane.covers(), Tone::Plain), comparison]
+}
+
+/// How a line of words is shown.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Tone {
+    Plain,
+    Dim,
+    Accent,
+    Error,
+}
+
+/// The coverage lines, wrapped to `width` (what a count leaves out is
+/// never cut), at most `rows` of them (the last then ends in `…`).
+fn coverage_lines(pane: &ReportPane, v: &ViewCx, width: usize, rows: usize) -> Vec<Line<'static>> {
+    let theme = v.theme;
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for (text, tone) in coverage_texts(pane, spinner(v.spinner)) {
+        let style = match tone {
+            Tone::Plain => Style::default(),
+            Tone::Dim => theme.dim(),
+            Tone::Accent => theme.accent(),
+            Tone::Error => theme.error(),
+        };
+        for line in crate::widgets::common::wrap(&text, width) {
+            lines.push(Line::from(Span::styled(line, style)));
+        }
+    }
+    if lines.len() > rows {
+        lines.truncate(rows);
+        if let Some(last) = lines.last_mut() {
+            let text: String = last.spans.iter().map(|s| s.content.as_ref()).collect();
+            let style = last.spans.first().map(|s| s.style).unwrap_or_default();
+            *last = Line::from(Span::styled(fit(&format!("{text} …"), width), style));
+        }
+    }
+    lines
 }
 
 /// The repository filter being typed, over the first selector line.

@@ -272,9 +272,10 @@ fn draw_panel(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             (None, None) => (" SCM config ", intro_lines(pane, v, width), theme.title()),
         },
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(title, title_style));
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(
+        crate::widgets::common::fit_title(title, area.width),
+        title_style,
+    ));
     let inner = block.inner(area);
     let max = lines.len().saturating_sub(inner.height as usize);
     // Update bounds scrolling by what was drawn.
