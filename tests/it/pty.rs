@@ -172,7 +172,7 @@ fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
 /// `findings --snapshot FILE` in a real terminal at 80×24, the deployment
 /// the snapshot came from stopped and the configured one unreachable: the
 /// list is drawn from the file, with the SNAPSHOT badge, and no visit of
-/// the profile is recorded.
+/// the profile is recorded. Opening it said so at once, on stderr.
 #[test]
 fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
     let state = tempfile::tempdir().unwrap();
@@ -206,6 +206,12 @@ fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
     assert!(status.success(), "{status:?}");
     assert!(!alternate);
     assert!(!raw.contains("panicked"));
+    // Before the first frame, the terminal said what it was opening (a
+    // big file takes seconds), and the line went before the TUI drew.
+    let opening = raw.find("opening review.snap: 0 findings").expect(&raw);
+    let wiped = raw[opening..].find("\r\x1b[2K").expect("the line wiped");
+    let drawn = raw.find("loaded, more available").expect(&raw);
+    assert!(opening + wiped < drawn, "{raw}");
     assert!(!state.path().join("findings").join("visits.json").exists());
 }
 

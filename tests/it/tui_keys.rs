@@ -329,3 +329,70 @@ async fn n_and_n_step_through_the_matches_of_the_last_search() {
         "W: what changed since the last visit ({said})"
     );
 }
+
+/// A review of many findings shows its id list as the first ids and how
+/// many in all; Enter shows every one, and again the count.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_id_list_in_a_review_is_counted_until_enter_expands_it() {
+    let mut h = harness(100, 30).await;
+    h.keys(&" ".repeat(20));
+    assert_eq!(h.app.issues().marked.len(), 20);
+    h.keys("T");
+    h.key(KeyCode::Right);
+    h.ctrl('s');
+    h.settle().await;
+    // The review's lines in full, however many (a tall area).
+    let body = |h: &Harness| {
+        let area = ratatui::layout::Rect::new(0, 0, 100, 2000);
+        let theme = findings_tui::theme::Theme::no_color();
+        let (_, dialog) =
+            findings_tui::triage::content::shown(area, &h.app.triage, &theme).expect("the review");
+        dialog
+            .lines
+            .iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+                    + "\n"
+            })
+            .collect::<String>()
+    };
+    // The ids each request sends, from the bodies `y` would send.
+    let sent: Vec<Vec<String>> = h
+        .app
+        .triage
+        .reviewed
+        .iter()
+        .map(|r| {
+            let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+            v["filter"]["ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|id| id.as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect();
+    let long = sent.iter().find(|ids| ids.len() > 12).expect("a long list");
+    let review = body(&h);
+    let counted = format!(
+        "{} more: {} in all (Enter shows every one)",
+        long.len() - 8,
+        long.len()
+    );
+    assert!(review.contains(&counted), "{review}");
+    assert!(
+        !review.contains(&format!("\"{}\"", long[long.len() - 1])),
+        "{review}"
+    );
+    h.key(KeyCode::Enter);
+    let review = body(&h);
+    assert!(!review.contains("Enter shows every one"), "{review}");
+    for id in sent.iter().flatten() {
+        assert!(review.contains(&format!("\"{id}\"")), "{id}: {review}");
+    }
+    h.key(KeyCode::Enter);
+    assert!(body(&h).contains(&counted));
+}

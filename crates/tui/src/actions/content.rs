@@ -33,7 +33,7 @@ pub fn shown<'a>(body: Rect, actions: &'a Actions, theme: &Theme) -> Option<(u16
         Step::Review => (
             " Review: only y sends ".to_owned(),
             review(actions, inner, theme),
-            " y send · Esc back · j/k g/G scroll ",
+            " y send · Esc back · j/k g/G scroll · Enter every id ",
         ),
         Step::Sending => (
             " Sending ".to_owned(),
@@ -421,9 +421,12 @@ fn review<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
     for part in wrap(&safe(&format!("{} {}", review.method, review.path)), width) {
         lines.push(Line::from(Span::styled(part, theme.title())));
     }
-    let body = findings_base::json::pretty(&review.body).unwrap_or_default();
+    let body = crate::widgets::review_json::arrays_on_one_line(
+        &findings_base::json::pretty(&review.body).unwrap_or_default(),
+    );
     for line in body.lines() {
-        for part in wrap(&safe(line), width) {
+        let shown = crate::widgets::review_json::collapsed(line, actions.ids_expanded);
+        for part in wrap(&safe(shown.as_deref().unwrap_or(line)), width) {
             lines.push(Line::from(part));
         }
     }

@@ -93,6 +93,8 @@ pub struct Actions {
     /// The result popup's title and lines.
     pub result: (String, Vec<String>),
     pub scroll: u16,
+    /// The review shows every id of a long list (Enter), not its count.
+    pub ids_expanded: bool,
     /// Where the review's or result's end is (the app sets it).
     pub bound: crate::triage::ScrollBound,
     pub read_only: bool,
@@ -122,6 +124,7 @@ impl Actions {
             kept,
             result: (String::new(), Vec::new()),
             scroll: 0,
+            ids_expanded: false,
             bound: Default::default(),
             read_only,
             read_only_why: crate::message::READ_ONLY_FLAG,
@@ -214,6 +217,7 @@ impl Actions {
             Step::Form => self.form_key(key, outbox),
             Step::Review => match key.code {
                 KeyCode::Char('y') => self.send(outbox),
+                KeyCode::Enter => self.ids_expanded = !self.ids_expanded,
                 KeyCode::Esc | KeyCode::Char('n') => self.step = Step::Form,
                 _ => self.scroll = crate::triage::scrolled(self.scroll, key, self.bound),
             },
@@ -365,6 +369,7 @@ impl Actions {
                 self.reviewed = Some(request);
                 self.problem = None;
                 self.step = Step::Review;
+                self.ids_expanded = false;
                 self.scroll = 0;
             }
             Err(why) => self.problem = Some(why),

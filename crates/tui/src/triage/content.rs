@@ -40,9 +40,9 @@ pub fn shown<'a>(body: Rect, triage: &'a Triage, theme: &Theme) -> Option<(u16, 
             " Review: only y sends ",
             review(draft, triage, inner, theme),
             if draft.undo.is_some() {
-                " y send · Esc cancel the undo · j/k g/G scroll "
+                " y send · Esc cancel the undo · j/k g/G scroll · Enter every id "
             } else {
-                " y send · Esc back (kept) · j/k g/G scroll "
+                " y send · Esc back (kept) · j/k g/G scroll · Enter every id "
             },
         ),
         (Step::ConfirmAgain, Some(draft)) => (
@@ -366,8 +366,11 @@ fn review<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
             safe(&batch.line(&triage.deployment)),
             theme.key(),
         )));
-        // Long lines (a note) wrap: the whole body is seen, never cut.
+        // Long lines (a note) wrap: the whole body is seen, never cut; a
+        // long id list shows its count until Enter expands it.
         for line in body.lines() {
+            let shown = crate::widgets::review_json::collapsed(line, triage.ids_expanded);
+            let line = shown.as_deref().unwrap_or(line);
             let indent = line.len() - line.trim_start().len();
             let wrapped = wrap(&safe(line), width.saturating_sub(indent + 2).max(10));
             for (k, part) in wrapped.into_iter().enumerate() {

@@ -72,6 +72,8 @@ pub struct Triage {
     pub confirm_above: usize,
     /// Scroll of the review or of the history.
     pub scroll: u16,
+    /// The review shows every id of a long list (Enter), not its count.
+    pub ids_expanded: bool,
     /// Where the review's or history's end is (the app sets it).
     pub bound: ScrollBound,
     /// What the open review shows and `y` sends.
@@ -99,6 +101,7 @@ impl Triage {
             deployment: deployment.to_owned(),
             confirm_above: CONFIRM_ABOVE,
             scroll: 0,
+            ids_expanded: false,
             bound: ScrollBound::default(),
             reviewed: Vec::new(),
             check: Check::Idle,
@@ -313,6 +316,7 @@ impl Triage {
     fn open_review(&mut self, outbox: &mut Outbox) {
         let Some(draft) = &self.draft else { return };
         self.step = Step::Review;
+        self.ids_expanded = false;
         self.scroll = 0;
         self.include_changed = false;
         self.plan = None;
@@ -349,6 +353,7 @@ impl Triage {
             Step::Editing => self.edit_key(key, now, outbox),
             Step::Review => match key.code {
                 KeyCode::Char('y') => self.confirm(outbox),
+                KeyCode::Enter => self.ids_expanded = !self.ids_expanded,
                 KeyCode::Char('i') => self.include_meanwhile(outbox),
                 KeyCode::Esc | KeyCode::Char('n') => {
                     if self.draft.as_ref().is_some_and(|d| d.undo.is_some()) {

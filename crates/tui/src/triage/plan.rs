@@ -150,53 +150,8 @@ impl Batch {
             ApiRequest::TriageAgentic { request, .. } => findings_base::json::pretty(request),
             _ => Ok(String::new()),
         };
-        ids_on_one_line(&value.unwrap_or_default())
+        crate::widgets::review_json::arrays_on_one_line(&value.unwrap_or_default())
     }
-}
-
-/// Pretty JSON with each array of strings on one line: `"ids": ["1", "2"]`
-/// (the same JSON, read back equal).
-fn ids_on_one_line(pretty: &str) -> String {
-    let mut out = String::with_capacity(pretty.len());
-    let mut lines = pretty.lines().peekable();
-    while let Some(line) = lines.next() {
-        if line.trim_end().ends_with('[') {
-            let mut items = Vec::new();
-            while let Some(next) = lines.peek() {
-                let item = next.trim();
-                if item.starts_with('"') {
-                    items.push(item.trim_end_matches(','));
-                    lines.next();
-                } else {
-                    break;
-                }
-            }
-            match lines.peek().map(|l| l.trim()) {
-                Some(close) if !items.is_empty() && close.starts_with(']') => {
-                    out.push_str(line.trim_end());
-                    out.push_str(&items.join(", "));
-                    out.push_str(close);
-                    out.push('\n');
-                    lines.next();
-                    continue;
-                }
-                _ => {
-                    // Not an array of strings only: as it was.
-                    out.push_str(line);
-                    out.push('\n');
-                    for item in items {
-                        out.push_str(item);
-                        out.push('\n');
-                    }
-                    continue;
-                }
-            }
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.pop();
-    out
 }
 
 /// A request as the review shows it, its body written once when the review

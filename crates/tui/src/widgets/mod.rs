@@ -7,5 +7,6 @@ pub mod common;
 pub mod dialog;
 pub mod findings_table;
 pub mod reflow;
+pub mod review_json;
 pub mod scroll;
 pub mod tab_bar;

@@ -17,17 +17,23 @@ pub(super) fn label_width(width: usize) -> usize {
     LABEL.min(width / 3)
 }
 
-/// A label cut or padded to `width` cells (labels are ASCII), with a gap.
+/// A label padded to `width` cells (labels are ASCII), with a gap; one
+/// too long is cut with `…`, never run into its value.
 pub(super) fn label_cell(label: &str, width: usize) -> String {
-    let cut: String = label.chars().take(width.saturating_sub(1)).collect();
-    format!("{cut:<width$}")
+    let room = width.saturating_sub(1);
+    if label.len() <= room {
+        return format!("{label:<width$}");
+    }
+    let cut: String = label.chars().take(room.saturating_sub(1)).collect();
+    format!("{cut}… ")
 }
 
 pub(super) fn text(lines: &mut Lines, s: &str, width: usize, style: Style) {
     lines.extend(paragraph(s, width, 0, style));
 }
 
-/// `label  value`, the value wrapped under itself.
+/// `label  value`, the value wrapped under itself; a label wider than its
+/// column has its own line, the value under it.
 pub(super) fn fact(
     lines: &mut Lines,
     theme: &Theme,
@@ -38,6 +44,19 @@ pub(super) fn fact(
 ) {
     let label_w = label_width(width);
     let avail = width.saturating_sub(label_w).max(1);
+    if label.len() >= label_w {
+        lines.push(Line::from(Span::styled(
+            findings_export::fit(label, width).trim_end().to_owned(),
+            theme.dim(),
+        )));
+        for part in wrap(value, avail) {
+            lines.push(Line::from(vec![
+                Span::raw(" ".repeat(label_w)),
+                Span::styled(part, style),
+            ]));
+        }
+        return;
+    }
     for (i, part) in wrap(value, avail).into_iter().enumerate() {
         let label = if i == 0 {
             label_cell(label, label_w)
