@@ -101,6 +101,31 @@ fn a_snapshot_shows_its_header_and_counts_and_differs_from_itself_in_nothing() {
         let (code, stdout, stderr) = server.run(&args);
         assert_eq!((code, stdout.as_str()), (0, ""), "{args:?}: {stderr}");
     }
+    // Where a person reads it (a table, the Markdown summary), no change
+    // is said, with the snapshot's time; the machine formats stay empty.
+    let saved = shown["header"]["savedAt"].as_str().unwrap();
+    let when = chrono::DateTime::parse_from_rfc3339(saved)
+        .unwrap()
+        .format("%Y-%m-%d %H:%M UTC")
+        .to_string();
+    for format in ["table", "markdown"] {
+        let (code, stdout, stderr) = server.run(&["diff", path, path, "--format", format]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stdout.contains(&format!("no change since now.snap ({when})")),
+            "{format}: {stdout}"
+        );
+    }
+    let (_, stdout, _) =
+        server.run(&["diff", path, path, "--format", "table", "--category", "new"]);
+    assert!(
+        stdout.contains("no change of the kinds asked for (new) since"),
+        "{stdout}"
+    );
+    for format in ["csv", "json"] {
+        let (_, stdout, _) = server.run(&["diff", path, path, "--format", format]);
+        assert!(!stdout.contains("no change"), "{format}: {stdout}");
+    }
 }
 
 #[test]

@@ -154,12 +154,23 @@ pub async fn run(
     match output {
         Output::Stream(sink) => {
             let matched = sink.matched();
-            (*sink).finish()?.finish()?;
+            let mut out = (*sink).finish()?;
+            // A table is read by someone: an empty one says so.
+            if matched == 0 && format == Format::Table && !script.selects() {
+                writeln!(out, "{}", no_change(&args.old, &old_header, &wanted))?;
+            }
+            out.finish()?;
             Ok(matched)
         }
         Output::Summary(changes) => {
             let mut out = args.file.open()?;
-            summary(&mut out, &old_header, new_saved_at, &wanted, &changes)?;
+            summary(
+                &mut out,
+                (&args.old, &old_header),
+                new_saved_at,
+                &wanted,
+                &changes,
+            )?;
             out.finish()?;
             Ok(changes.len())
         }
@@ -260,11 +271,31 @@ fn compare(
     result
 }
 
+/// "no change since review.snap (2026-11-20 14:02 UTC)", and of which kinds
+/// when not all were asked for.
+fn no_change(old: &Path, header: &Header, wanted: &[Category]) -> String {
+    let name = old.file_name().map_or_else(
+        || old.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let kinds = if wanted.len() == Category::ALL.len() {
+        String::new()
+    } else {
+        let names: Vec<&str> = wanted.iter().map(|c| c.name()).collect();
+        format!(" of the kinds asked for ({})", names.join(", "))
+    };
+    format!(
+        "no change{kinds} since {} ({})",
+        findings_base::text::one_line(&name),
+        header.saved_at.format("%Y-%m-%d %H:%M UTC")
+    )
+}
+
 /// The Markdown summary: a heading, the count of each kind asked for, then
-/// a table per kind that has changes.
+/// a table per kind that has changes (or that there is none).
 fn summary(
     out: &mut impl Write,
-    old: &Header,
+    (old_path, old): (&Path, &Header),
     new_time: findings_model::Timestamp,
     wanted: &[Category],
     changes: &[Change],
@@ -278,6 +309,10 @@ fn summary(
         new_time.format("%Y-%m-%d %H:%M"),
         markdown::cell(&old.deployment),
     )?;
+    if changes.is_empty() {
+        writeln!(out, "{}", no_change(old_path, old, wanted))?;
+        return Ok(());
+    }
     writeln!(out, "{}", markdown::header(["change", "findings"]))?;
     for &c in wanted {
         writeln!(out, "{}", markdown::row([c.name(), &count(c).to_string()]))?;
