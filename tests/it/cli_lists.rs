@@ -358,3 +358,37 @@ fn jq_formats_a_row_of_csv_for_each_finding() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout.lines().collect::<Vec<_>>(), want);
 }
+
+/// Every command's table fits `--width` (and keeps names' ends): the
+/// dashboard reports, the SCM configs, the expired ignores, the findings.
+#[test]
+fn every_table_fits_the_width_asked_for() {
+    let server = Server::start(500);
+    let commands: [&[&str]; 7] = [
+        &["report", "--kind", "backlog-by-rule"],
+        &["report", "--kind", "by-project"],
+        &["report", "--kind", "activity"],
+        &["report", "--kind", "backlog-by-severity"],
+        &["scm", "list"],
+        &["expired"],
+        &["issues"],
+    ];
+    for command in commands {
+        for width in [60usize, 80] {
+            let mut args = command.to_vec();
+            let w = width.to_string();
+            args.extend(["--format", "table", "--width", &w]);
+            let (code, stdout, stderr) = server.run(&args);
+            assert!(code == 0, "{args:?}: {stderr}");
+            let long: Vec<&str> = stdout
+                .lines()
+                .filter(|l| l.chars().count() > width)
+                .collect();
+            assert!(long.is_empty(), "{args:?}: {long:#?}");
+        }
+    }
+    // A width out of range is refused, naming the flag.
+    let (code, _, stderr) = server.run(&["issues", "--width", "5"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--width"), "{stderr}");
+}

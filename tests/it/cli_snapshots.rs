@@ -369,3 +369,28 @@ fn a_snapshot_repeating_a_finding_is_refused_offline_by_name() {
         "{stderr}"
     );
 }
+
+/// A diff's table fits the width asked for, every line, at 80 and 60
+/// columns: the change, the finding, its severity, state and rule stay.
+#[test]
+fn a_diff_table_fits_the_width_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.snap"), dir.path().join("new.snap"));
+    let (before, after) = (demo(0), demo(14));
+    save(&before, &old, &[]);
+    save(&after, &new, &[]);
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    for width in ["80", "60"] {
+        let (code, table, stderr) =
+            after.run(&["diff", old, new, "--format", "table", "--width", width]);
+        assert_eq!(code, 0, "{stderr}");
+        let w: usize = width.parse().unwrap();
+        assert!(table.lines().count() > 10, "{table}");
+        let long: Vec<&str> = table.lines().filter(|l| l.chars().count() > w).collect();
+        assert!(long.is_empty(), "{width}: {long:#?}");
+        let header = table.lines().next().unwrap_or_default();
+        for kept in ["CATEGORY", "ID", "SEVERITY", "STATE", "RULE"] {
+            assert!(header.contains(kept), "{width}: {header}");
+        }
+    }
+}

@@ -199,6 +199,44 @@ pub fn capitalised(s: &str) -> String {
         .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }
 
+/// Untrusted multi-line text, made safe and wrapped to `width` columns
+/// (wide characters count as two). Long words are broken.
+pub fn wrap(s: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let text = multi_line(s);
+    let mut out = Vec::new();
+    for raw_line in text.split('\n') {
+        let mut line = String::new();
+        let mut used = 0;
+        for word in raw_line.split_inclusive(' ') {
+            let w: usize = word
+                .chars()
+                .map(|c| UnicodeWidthChar::width(c).unwrap_or(0))
+                .sum();
+            if used + w > width && used > 0 {
+                out.push(std::mem::take(&mut line).trim_end().to_owned());
+                used = 0;
+            }
+            if w > width {
+                for c in word.chars() {
+                    let cw = UnicodeWidthChar::width(c).unwrap_or(0);
+                    if used + cw > width {
+                        out.push(std::mem::take(&mut line));
+                        used = 0;
+                    }
+                    line.push(c);
+                    used += cw;
+                }
+            } else {
+                line.push_str(word);
+                used += w;
+            }
+        }
+        out.push(line.trim_end().to_owned());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

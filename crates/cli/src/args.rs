@@ -76,6 +76,10 @@ pub(super) struct ConnectionArgs {
     /// No progress on stderr (it shows only on a terminal, for steps over a second)
     #[arg(long, short = 'q', global = true)]
     pub(super) quiet: bool,
+    /// Width of tables (default: the terminal's; piped: COLUMNS, else 200)
+    #[arg(long, global = true, value_name = "N", value_hint = ValueHint::Other,
+          value_parser = clap::value_parser!(u16).range(20..=1000))]
+    pub(super) width: Option<u16>,
 }
 
 #[derive(Subcommand, Debug)]

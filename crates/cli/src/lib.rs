@@ -155,6 +155,7 @@ pub fn main() -> ExitCode {
         }
     };
     progress::set_quiet(cli.connection.quiet);
+    listing::set_table_width(cli.connection.width);
     if let Err(failure) = logging::init(cli.connection.log_file.as_deref()) {
         return report(failure);
     }

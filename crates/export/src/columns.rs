@@ -30,7 +30,7 @@ pub struct Column {
 
 impl Column {
     /// A narrow table leaves this column out in `order` (1 first).
-    const fn dropped(self, order: u8) -> Column {
+    pub const fn dropped(self, order: u8) -> Column {
         Column {
             drop: order,
             ..self
@@ -38,7 +38,7 @@ impl Column {
     }
 
     /// A table cuts this column's long cells as `cut` says.
-    const fn cut(self, cut: Cut) -> Column {
+    pub const fn cut(self, cut: Cut) -> Column {
         Column { cut, ..self }
     }
 
@@ -51,7 +51,7 @@ impl Column {
     }
 
     /// A table shows this column's cells through `f`.
-    const fn shown(self, f: fn(&str) -> &str) -> Column {
+    pub const fn shown(self, f: fn(&str) -> &str) -> Column {
         Column {
             table_cell: f,
             ..self

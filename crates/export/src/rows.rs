@@ -11,6 +11,8 @@ use unicode_width::UnicodeWidthStr;
 pub struct Rows {
     pub header: Vec<&'static str>,
     pub rows: Vec<Vec<String>>,
+    /// The width a table fits in (`None`: as wide as its cells).
+    pub width: Option<usize>,
 }
 
 impl Rows {
@@ -18,6 +20,7 @@ impl Rows {
         Rows {
             header: header.to_vec(),
             rows: Vec::new(),
+            width: None,
         }
     }
 
@@ -86,7 +89,9 @@ impl Rows {
     }
 
     /// Columns as wide as their widest cell, two spaces apart; numbers
-    /// right-aligned.
+    /// right-aligned. Wider than [`Rows::width`], the widest column of
+    /// words gives way first, its cells keeping their ends (a rule's last
+    /// part, a repository's name), as `issues` does.
     fn table(&self, out: &mut dyn Write) -> io::Result<()> {
         let shown: Vec<Vec<String>> = self
             .rows
@@ -97,7 +102,7 @@ impl Rows {
                     .collect()
             })
             .collect();
-        let widths: Vec<usize> = (0..self.header.len())
+        let mut widths: Vec<usize> = (0..self.header.len())
             .map(|i| {
                 shown
                     .iter()
@@ -106,6 +111,47 @@ impl Rows {
                     .chain([self.header[i].width()])
                     .max()
                     .unwrap_or(0)
+            })
+            .collect();
+        if let Some(width) = self.width {
+            let cells: Vec<usize> = (0..self.header.len())
+                .map(|i| {
+                    shown
+                        .iter()
+                        .filter_map(|r| r.get(i))
+                        .map(|c| c.width())
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect();
+            fit_widths(&mut widths, &self.columns_of_words(&shown), &cells, width);
+        }
+        // A header wider than its column is cut at its end.
+        let header: Vec<String> = self
+            .header
+            .iter()
+            .zip(&widths)
+            .map(|(h, &w)| {
+                if h.width() > w {
+                    super::fit(h, w)
+                } else {
+                    (*h).to_owned()
+                }
+            })
+            .collect();
+        let shown: Vec<Vec<String>> = shown
+            .into_iter()
+            .map(|row| {
+                row.iter()
+                    .zip(&widths)
+                    .map(|(cell, &w)| {
+                        if cell.width() > w {
+                            findings_base::text::cut_left(cell, w)
+                        } else {
+                            cell.clone()
+                        }
+                    })
+                    .collect()
             })
             .collect();
         let line = |cells: Vec<&str>| {
@@ -128,11 +174,55 @@ impl Rows {
             }
             text.trim_end().to_owned()
         };
-        writeln!(out, "{}", line(self.header.clone()))?;
+        writeln!(out, "{}", line(header.iter().map(String::as_str).collect()))?;
         for row in &shown {
             writeln!(out, "{}", line(row.iter().map(String::as_str).collect()))?;
         }
         Ok(())
+    }
+}
+
+impl Rows {
+    /// Which columns hold words (not every cell a whole number): those a
+    /// narrow table may cut.
+    fn columns_of_words(&self, shown: &[Vec<String>]) -> Vec<bool> {
+        (0..self.header.len())
+            .map(|i| {
+                shown
+                    .iter()
+                    .filter_map(|r| r.get(i))
+                    .any(|c| !c.is_empty() && c.parse::<i64>().is_err())
+            })
+            .collect()
+    }
+}
+
+/// The narrowest a column of words is cut to.
+const NARROWEST: usize = 12;
+
+/// Narrows the widest column of words, in turn, until the line (two
+/// spaces between columns) fits `width`; then the columns of numbers
+/// whose header is wider than their cells (down to their cells, at least
+/// four columns: the header is cut), widest first. A number is never cut.
+fn fit_widths(widths: &mut [usize], words: &[bool], cells: &[usize], width: usize) {
+    let total = |w: &[usize]| w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
+    let least = |i: usize| {
+        if words.get(i).copied().unwrap_or(false) {
+            NARROWEST
+        } else {
+            cells.get(i).copied().unwrap_or(0).max(4)
+        }
+    };
+    for pass_words in [true, false] {
+        while total(widths) > width {
+            let widest = (0..widths.len())
+                .filter(|&i| words.get(i).copied().unwrap_or(false) == pass_words)
+                .filter(|&i| widths[i] > least(i))
+                .max_by_key(|&i| widths[i]);
+            let Some(i) = widest else { break };
+            let over = total(widths) - width;
+            widths[i] = widths[i].saturating_sub(over).max(least(i));
+        }
     }
 }
 
@@ -155,6 +245,39 @@ mod tests {
         let mut out = Vec::new();
         rows.write(format, &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_table_fits_its_width_the_widest_words_giving_way_keeping_their_ends() {
+        let mut rows = Rows::new(&["BUCKET", "RULE", "OPEN"]);
+        rows.push(vec![
+            "2026-10-29".into(),
+            "java.spring.security.injection.tainted-sql-string.tainted-sql-string".into(),
+            "33".into(),
+        ]);
+        rows.push(vec![
+            "2026-11-05".into(),
+            "use-of-md5".into(),
+            "1200".into(),
+        ]);
+        rows.width = Some(50);
+        let table = written(&rows, Format::Table);
+        assert!(table.lines().all(|l| l.width() <= 50), "{table}");
+        assert!(
+            table.contains("2026-10-29  …d-sql-string.tainted-sql-string    33"),
+            "{table}"
+        );
+        assert!(table.contains("use-of-md5"), "{table}");
+        // Wide enough: as before.
+        rows.width = Some(200);
+        assert!(written(&rows, Format::Table).contains("java.spring"));
+        // Too narrow for anything: the words stop at 12 columns, numbers whole.
+        rows.width = Some(10);
+        let table = written(&rows, Format::Table);
+        assert!(table.contains("2026-10-29  …-sql-string    33"), "{table}");
+        assert!(table.contains("1200"), "{table}");
+        // Other formats keep every cell whole.
+        assert!(written(&rows, Format::Csv).contains("java.spring.security"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! the old side read again for the findings the new one no longer has.
 
 use super::{Entry, SnapshotError};
-use findings_export::{Column, Record, col};
+use findings_export::{Column, Cut, Record, col};
 use findings_model::Timestamp;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -136,18 +136,22 @@ fn triage_of(state: Option<&str>, reason: Option<&str>) -> Option<String> {
     })
 }
 
+/// A narrow table keeps what changed and what it is about longest (the
+/// change, the finding, its severity and state, the rule by its short
+/// name); the time and who give way first, then the path, the triage, the
+/// repository and what it was.
 const COLUMNS: &[Column] = &[
-    col("category", 9, 5),
+    col("category", 9, 9),
     col("id", 8, 6),
-    col("severity", 8, 4),
-    col("state", 10, 6),
-    col("was", 16, 6),
-    col("triage", 18, 6),
-    col("by", 14, 4),
-    col("at", 16, 10),
-    col("rule", 24, 8),
-    col("repo", 18, 8),
-    col("path", 30, 8),
+    col("severity", 8, 8),
+    col("state", 10, 9),
+    col("was", 16, 9).dropped(6),
+    col("triage", 18, 9).dropped(4),
+    col("by", 14, 8).dropped(2),
+    col("at", 16, 10).dropped(1).cut(Cut::Date),
+    col("rule", 24, 16).shown(findings_model::short_rule),
+    col("repo", 18, 14).dropped(5).cut(Cut::Left),
+    col("path", 30, 12).dropped(3).cut(Cut::Left),
 ];
 
 impl Record for Change {

@@ -73,6 +73,8 @@ pub async fn dashboard(
         }
         DashboardAnswer::BySeverity(r) => (severity_rows(r, "COUNT"), None),
     };
+    let mut rows = rows;
+    rows.width = Some(super::output_width(&output.file));
     let mut out = output.file.open()?;
     {
         let mut safe = findings_base::redact::ScrubWriter::new(&mut out);
@@ -80,8 +82,17 @@ pub async fn dashboard(
             writeln!(safe, "{json}")?;
         } else {
             // The summary heads a table or a Markdown page.
-            if let (Some(line), Format::Table | Format::Markdown) = (&summary, format) {
-                writeln!(safe, "{line}\n")?;
+            match (&summary, format) {
+                // A table's line fits its width, as the table does.
+                (Some(line), Format::Table) => {
+                    let width = rows.width.unwrap_or(usize::MAX);
+                    for part in findings_base::text::wrap(line, width) {
+                        writeln!(safe, "{part}")?;
+                    }
+                    writeln!(safe)?;
+                }
+                (Some(line), Format::Markdown) => writeln!(safe, "{line}\n")?,
+                _ => {}
             }
             rows.write(format, &mut safe)?;
         }

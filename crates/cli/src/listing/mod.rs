@@ -26,6 +26,7 @@ pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};
 pub use names::{Names, checked};
 pub(crate) use output::output_width;
+pub use output::set_table_width;
 pub use overview::overview;
 pub use report::{ReportArgs, report};
 pub use search::{SearchArgs, search};

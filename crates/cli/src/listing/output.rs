@@ -111,16 +111,33 @@ fn say_partial(count: usize, format: Format, file: &OutputFile) {
     eprintln!("findings: partial: {count} items written before the error{how}");
 }
 
-/// The width a table fills: the terminal's on a terminal, else as piped.
+/// `--width N`: every table's width, whatever the terminal.
+static WIDTH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// Said once, at the start, from `--width`.
+pub fn set_table_width(width: Option<u16>) {
+    if let Some(w) = width {
+        let _ = WIDTH.set(usize::from(w));
+    }
+}
+
+/// The width a table fills: `--width`, else the terminal's on a terminal,
+/// else as piped.
 pub(crate) fn output_width(file: &OutputFile) -> usize {
+    if let Some(&w) = WIDTH.get() {
+        return w;
+    }
     match file.path() {
         None => terminal_width(),
         Some(_) => table_width(None, std::env::var("COLUMNS").ok().as_deref()),
     }
 }
 
-/// The width a table on stdout fills ([`table_width`]).
+/// The width a table on stdout fills: `--width`, else [`table_width`].
 pub(crate) fn terminal_width() -> usize {
+    if let Some(&w) = WIDTH.get() {
+        return w;
+    }
     let terminal = std::io::stdout()
         .is_terminal()
         .then(|| crossterm::terminal::size().ok().map(|(w, _)| w))

@@ -7,7 +7,6 @@ use crate::theme::Theme;
 use findings_model::{AggregateState, ExceptionState, Timestamp};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthChar;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -58,40 +57,7 @@ pub fn date(t: &Option<Timestamp>) -> String {
         .unwrap_or_default()
 }
 
-/// Untrusted multi-line text, made safe and wrapped to `width` columns
-/// (wide characters count as two). Long words are broken.
-pub fn wrap(s: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let text = findings_base::text::multi_line(s);
-    let mut out = Vec::new();
-    for raw_line in text.split('\n') {
-        let mut line = String::new();
-        let mut used = 0;
-        for word in raw_line.split_inclusive(' ') {
-            let w: usize = word.chars().map(|c| c.width().unwrap_or(0)).sum();
-            if used + w > width && used > 0 {
-                out.push(std::mem::take(&mut line).trim_end().to_owned());
-                used = 0;
-            }
-            if w > width {
-                for c in word.chars() {
-                    let cw = c.width().unwrap_or(0);
-                    if used + cw > width {
-                        out.push(std::mem::take(&mut line));
-                        used = 0;
-                    }
-                    line.push(c);
-                    used += cw;
-                }
-            } else {
-                line.push_str(word);
-                used += w;
-            }
-        }
-        out.push(line.trim_end().to_owned());
-    }
-    out
-}
+pub use findings_base::text::wrap;
 
 /// `label  value` with the label dimmed and padded.
 pub fn field<'a>(theme: &Theme, label: &str, value: impl Into<String>) -> Line<'a> {
