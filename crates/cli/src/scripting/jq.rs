@@ -29,6 +29,9 @@ const MAIN: &str = "__findings_main";
 /// A compiled `--jq` expression.
 struct Program {
     filter: jaq_core::Filter<Data>,
+    /// The only fields of an item it can read, when that is certain
+    /// ([`super::reads`]): the rest is never decoded.
+    reads: Option<Vec<String>>,
 }
 
 impl Program {
@@ -72,6 +75,11 @@ impl Program {
         // Then with its definitions guarded, as the last of the prelude.
         let mut main = jaq_core::load::parse(code, |p| p.term())
             .ok_or("module directives are not supported")?;
+        // The id too: an error names the item by it.
+        let reads = super::reads::fields_read(&main).map(|mut fields| {
+            fields.insert("id".to_owned());
+            fields.into_iter().collect()
+        });
         guard(&mut main);
         let expression = Def {
             name: MAIN,
@@ -92,7 +100,7 @@ impl Program {
             .with_funs(std_funs())
             .compile(modules)
             .map_err(|_| "the expression cannot be guarded".to_owned())?;
-        Ok(Program { filter })
+        Ok(Program { filter, reads })
     }
 
     /// Runs the program over `input`, giving each result to `each`; the
@@ -252,20 +260,31 @@ fn serve(program: &Program, shape: super::Shape, fields: Option<&[String]>, job:
     let done = |r| {
         let _ = job.replies.send(Reply::Done(r));
     };
-    if nesting_past(&job.item, MAX_DEPTH) {
+    // Only the fields the expression can read (or `--json` names), when
+    // that is known: picked from the text, the rest never decoded.
+    let picked = match fields.or(program.reads.as_deref()) {
+        Some(fields) => match super::pick_raw::pick(&job.item, &shape, fields) {
+            Ok(picked) => Some(picked),
+            Err(e) => return done(Err((format!("the item is not a JSON object: {e}"), None))),
+        },
+        None => None,
+    };
+    let text = picked.as_deref().unwrap_or(&job.item);
+    if nesting_past(text, MAX_DEPTH) {
         return done(Err((
             format!("the item is nested deeper than {MAX_DEPTH} levels"),
             None,
         )));
     }
-    let value = match jaq_json::read::parse_single(&job.item) {
+    let value = match jaq_json::read::parse_single(text) {
         Ok(v) => v,
         Err(e) => return done(Err((format!("the item is not JSON: {e}"), None))),
     };
-    let value = shape.apply(value);
-    let value = match fields {
-        Some(fields) => super::shape::pick(&value, fields),
-        None => value,
+    // Picked, it has its shape already.
+    let value = if picked.is_some() {
+        value
+    } else {
+        shape.apply(value)
     };
     let named = super::shape::id_of(&value);
     let outcome = program.run(value, |v| {

@@ -10,6 +10,8 @@
 mod deep;
 mod formats;
 mod jq;
+mod pick_raw;
+mod reads;
 pub mod shape;
 mod sink;
 

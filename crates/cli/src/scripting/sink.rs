@@ -128,6 +128,18 @@ impl<W: Write> Selected<'_, W> {
         if let Some(jq) = &script.jq {
             return self.run(jq, json);
         }
+        // `--json FIELDS`: the fields copied from the item's text.
+        if let (Some(fields), false) = (&script.fields, self.array) {
+            let picked = super::pick_raw::pick(&json, &script.shape, fields).map_err(|e| {
+                Failure::Runtime(format!(
+                    "{} {} is not a JSON object: {e}",
+                    script.shape.item, self.taken
+                ))
+            })?;
+            self.rendered(&picked, None)?;
+            self.matched += 1;
+            return Ok(());
+        }
         let value = jaq_json::read::parse_single(&json).map_err(|e| {
             Failure::Runtime(format!(
                 "{} {} is not JSON: {e}",
