@@ -1,6 +1,7 @@
 //! The columns of each exported item kind (tables and CSV).
 
 pub use findings_base::text::Cut;
+use crate::catalog::{self, Chosen, Context, label, time};
 use findings_model::*;
 use serde::Serialize;
 
@@ -30,7 +31,7 @@ pub struct Column {
 
 impl Column {
     /// A narrow table leaves this column out in `order` (1 first).
-    const fn dropped(self, order: u8) -> Column {
+    pub(crate) const fn dropped(self, order: u8) -> Column {
         Column {
             drop: order,
             ..self
@@ -38,12 +39,12 @@ impl Column {
     }
 
     /// A table cuts this column's long cells as `cut` says.
-    const fn cut(self, cut: Cut) -> Column {
+    pub(crate) const fn cut(self, cut: Cut) -> Column {
         Column { cut, ..self }
     }
 
     /// Only CSV and Markdown have this column.
-    const fn not_in_tables(self) -> Column {
+    pub(crate) const fn not_in_tables(self) -> Column {
         Column {
             in_table: false,
             ..self
@@ -51,7 +52,7 @@ impl Column {
     }
 
     /// A table shows this column's cells through `f`.
-    const fn shown(self, f: fn(&str) -> &str) -> Column {
+    pub(crate) const fn shown(self, f: fn(&str) -> &str) -> Column {
         Column {
             table_cell: f,
             ..self
@@ -86,49 +87,27 @@ pub trait Record: Serialize {
     }
 }
 
-fn time(t: &Option<Timestamp>) -> String {
-    t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
-        .unwrap_or_default()
-}
-
-fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
-    v.as_ref().map(ToString::to_string).unwrap_or_default()
-}
-
-/// A narrow table leaves columns out in the TUI's order (its findings
-/// list: the path, then the state, the repository, the date), after the
-/// two the TUI's list does not have (the type, the message); the id,
-/// severity and rule (by its short name, as the TUI shows it) stay. The
-/// minimums are the TUI's, so at 80 columns the state is still there.
-const ISSUE_COLUMNS: &[Column] = &[
-    col("id", 8, 6),
-    col("severity", 8, 8),
-    // What triage is about stays longest: the date, then the path and
-    // the repository give way before the state (as in the TUI).
-    col("state", 12, 9).dropped(6),
-    col("type", 8, 7).dropped(1),
-    col("rule", 34, 16).shown(short_rule),
-    col("repository", 24, 14).dropped(5).cut(Cut::Left),
-    col("location", 34, 12).dropped(4).cut(Cut::Left),
-    col("relevant_since", 16, 10).dropped(3).cut(Cut::Date),
-    col("message", 30, 18).dropped(2),
-    // The finding's web page, for a ticket.
-    col("url", 40, 20).not_in_tables(),
+/// The ten columns of a finding without `--columns`: the catalog's
+/// `default` preset, whose layouts these are.
+pub(crate) const ISSUE_COLUMNS: &[Column] = &[
+    catalog::ID,
+    catalog::SEVERITY,
+    catalog::STATE,
+    catalog::TYPE,
+    catalog::RULE,
+    catalog::REPOSITORY,
+    catalog::LOCATION,
+    catalog::RELEVANT_SINCE,
+    catalog::MESSAGE,
+    catalog::URL,
 ];
 
+/// The `default` preset's columns, found in the catalog once.
+static DEFAULT: std::sync::LazyLock<Chosen> =
+    std::sync::LazyLock::new(|| Chosen::preset("default", Context::default()));
+
 fn issue_cells(i: &Issue) -> Vec<String> {
-    vec![
-        i.id().to_owned(),
-        label(&i.severity),
-        label(&i.aggregate_state),
-        label(&i.issue_type),
-        i.rule_label(),
-        i.repository_name().to_owned(),
-        i.location(),
-        time(&i.relevant_since),
-        i.message.clone().unwrap_or_default(),
-        i.web_url().unwrap_or_default().to_owned(),
-    ]
+    DEFAULT.cells(Some(i))
 }
 
 impl Record for Issue {

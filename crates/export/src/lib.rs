@@ -6,6 +6,7 @@
 //! SARIF gathers its rules across results, so it keeps a small summary of
 //! each finding and writes the document when the writer finishes.
 
+pub mod catalog;
 mod columns;
 mod csv;
 pub mod markdown;
@@ -13,6 +14,7 @@ pub mod rows;
 pub mod sarif;
 
 pub use columns::col;
+pub use catalog::{CATALOG, Chosen, ColumnsError, Context, FindingColumn, Needs};
 pub use columns::{Column, Cut, Record};
 
 use findings_base::redact::ScrubWriter;
@@ -111,7 +113,10 @@ pub struct Writer<W: Write> {
     /// serde's many small writes.
     out: io::BufWriter<ScrubWriter<W>>,
     format: Format,
-    columns: &'static [Column],
+    columns: Vec<Column>,
+    /// Columns of the catalog chosen for findings (`--columns`): their
+    /// cells, not the item's own.
+    chosen: Option<Chosen>,
     /// A table's width for each column, `None` for one left out
     /// ([`table_layout`]).
     table_widths: Vec<Option<usize>>,
@@ -123,14 +128,33 @@ pub struct Writer<W: Write> {
 impl<W: Write> Writer<W> {
     /// `table_width`: the terminal columns a table may fill.
     pub fn new<T: Record>(out: W, format: Format, table_width: usize) -> Self {
+        Self::laid_out(out, format, table_width, T::COLUMNS.to_vec(), None)
+    }
+
+    /// A writer of findings (items whose [`Record::issue`] is one) in the
+    /// columns `chosen` of the catalog: csv, table and markdown write
+    /// those; the other formats write the items as [`Writer::new`] does.
+    pub fn with_columns(out: W, format: Format, table_width: usize, chosen: Chosen) -> Self {
+        let columns = chosen.columns.iter().map(|c| c.layout).collect();
+        Self::laid_out(out, format, table_width, columns, Some(chosen))
+    }
+
+    fn laid_out(
+        out: W,
+        format: Format,
+        table_width: usize,
+        columns: Vec<Column>,
+        chosen: Option<Chosen>,
+    ) -> Self {
         let table_widths = match format {
-            Format::Table => table_layout(T::COLUMNS, table_width),
+            Format::Table => table_layout(&columns, table_width),
             _ => Vec::new(),
         };
         Writer {
             out: io::BufWriter::with_capacity(64 * 1024, ScrubWriter::new(out)),
             format,
-            columns: T::COLUMNS,
+            columns,
+            chosen,
             table_widths,
             count: 0,
             sarif: (format == Format::Sarif).then(sarif::SarifLog::new),
@@ -158,17 +182,17 @@ impl<W: Write> Writer<W> {
                 self.out.write_all(b"\n")?;
             }
             Format::Csv => {
-                let cells = item.cells();
+                let cells = self.cells(item);
                 let line: Vec<String> = cells.iter().map(|c| csv::field(c)).collect();
                 writeln!(self.out, "{}", line.join(","))?;
             }
             Format::Table => {
-                let cells = item.cells();
+                let cells = self.cells(item);
                 let line = self.table_line(cells.iter().map(String::as_str));
                 writeln!(self.out, "{line}")?;
             }
             Format::Markdown => {
-                let cells = item.cells();
+                let cells = self.cells(item);
                 writeln!(
                     self.out,
                     "{}",
@@ -185,6 +209,14 @@ impl<W: Write> Writer<W> {
         }
         self.count += 1;
         Ok(())
+    }
+
+    /// The cells of `item`: of the columns chosen, else its own.
+    fn cells<T: Record>(&self, item: &T) -> Vec<String> {
+        match &self.chosen {
+            Some(chosen) => chosen.cells(item.issue()),
+            None => item.cells(),
+        }
     }
 
     fn begin(&mut self) -> io::Result<()> {
@@ -253,7 +285,7 @@ impl<W: Write> Writer<W> {
 
     fn table_line<'a>(&self, cells: impl Iterator<Item = &'a str>) -> String {
         let shown: Vec<(&str, &Column, usize)> = cells
-            .zip(self.columns)
+            .zip(&self.columns)
             .zip(&self.table_widths)
             .filter_map(|((cell, col), width)| width.map(|w| (cell, col, w)))
             .collect();
