@@ -1,7 +1,7 @@
 //! The columns of each exported item kind (tables and CSV).
 
-pub use findings_base::text::Cut;
 use crate::catalog::{self, Chosen, Context, label, time};
+pub use findings_base::text::Cut;
 use findings_model::*;
 use serde::Serialize;
 

@@ -13,8 +13,8 @@ pub mod markdown;
 pub mod rows;
 pub mod sarif;
 
-pub use columns::col;
 pub use catalog::{CATALOG, Chosen, ColumnsError, Context, FindingColumn, Needs};
+pub use columns::col;
 pub use columns::{Column, Cut, Record};
 
 use findings_base::redact::ScrubWriter;

@@ -152,7 +152,11 @@ pub fn parse_list<S: AsRef<str>>(names: &[S]) -> Result<Vec<&'static FindingColu
             if preset.columns.is_empty() {
                 CATALOG.iter().for_each(&mut add);
             } else {
-                preset.columns.iter().filter_map(|n| find(n)).for_each(&mut add);
+                preset
+                    .columns
+                    .iter()
+                    .filter_map(|n| find(n))
+                    .for_each(&mut add);
             }
         } else {
             return Err(ColumnsError::Unknown {
@@ -174,7 +178,9 @@ fn closest(name: &str) -> Option<&'static str> {
         .iter()
         .map(FindingColumn::name)
         .chain(PRESETS.iter().map(|p| p.name));
-    let (edits, best) = known.map(|k| (distance(name, k), k)).min_by_key(|(d, _)| *d)?;
+    let (edits, best) = known
+        .map(|k| (distance(name, k), k))
+        .min_by_key(|(d, _)| *d)?;
     if edits <= (name.chars().count() / 3).max(2) {
         return Some(best);
     }
@@ -273,7 +279,10 @@ pub fn catalog_text() -> String {
         } else {
             p.columns.join(",")
         };
-        out.push_str(&format!("  {:width$}  {}: {names}\n", p.name, p.description));
+        out.push_str(&format!(
+            "  {:width$}  {}: {names}\n",
+            p.name, p.description
+        ));
     }
     out
 }

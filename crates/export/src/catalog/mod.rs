@@ -100,9 +100,7 @@ pub(crate) const TYPE: Column = col("type", 8, 7).dropped(22);
 pub(crate) const RULE: Column = col("rule", 34, 16).shown(short_rule);
 pub(crate) const REPOSITORY: Column = col("repository", 24, 14).dropped(44).cut(Cut::Left);
 pub(crate) const LOCATION: Column = col("location", 34, 12).dropped(40).cut(Cut::Left);
-pub(crate) const RELEVANT_SINCE: Column = col("relevant_since", 16, 10)
-    .dropped(36)
-    .cut(Cut::Date);
+pub(crate) const RELEVANT_SINCE: Column = col("relevant_since", 16, 10).dropped(36).cut(Cut::Date);
 pub(crate) const MESSAGE: Column = col("message", 30, 18).dropped(24);
 /// The finding's web page, for a ticket: a link cut to fit a terminal
 /// column is no link, so tables leave it out.
@@ -218,7 +216,13 @@ pub const CATALOG: &[FindingColumn] = &[
     column(
         col("reachability", 14, 9).dropped(32),
         "supply chain: whether the vulnerable code is reachable from yours",
-        |i, _| label(&i.sca_attributes.as_ref().and_then(|s| s.reachability.clone())),
+        |i, _| {
+            label(
+                &i.sca_attributes
+                    .as_ref()
+                    .and_then(|s| s.reachability.clone()),
+            )
+        },
     ),
     column(MESSAGE, "the finding's message", |i, _| text(&i.message)),
     column(URL, "the finding's web page (its line of code)", |i, _| {
