@@ -257,7 +257,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Some(Command::Man { dir }) => shell::man(dir.as_deref()),
         Some(Command::Config { command }) => run_config(command, conn, matches),
         Some(Command::Issues(args)) => run_issues(args, conn, matches).await,
-        Some(Command::Expired(args)) => run_expired(&args, conn, matches).await,
+        Some(Command::Expired(args)) => run_expired(args, conn, matches).await,
         Some(Command::Report(args)) => run_report(&args, conn, matches).await,
         Some(Command::Search(args)) => run_search(&args, conn, matches).await,
         Some(Command::Show(args)) => run_show(&args, conn, matches).await,
@@ -318,11 +318,14 @@ async fn run_issues(
     conn: &ConnectionArgs,
     matches: &ArgMatches,
 ) -> Result<(), Failure> {
+    if args.columns.asks_help() {
+        return Ok(listing::print_catalog()?);
+    }
     // Usage errors before connecting; names checked once connected.
     let Some(script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
         return Ok(()); // the fields were listed
     };
-    args.output.format()?;
+    args.columns.chosen(args.output.format()?, &script)?;
     let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
@@ -342,25 +345,31 @@ async fn run_issues(
 
 /// `findings expired`: as `issues`, with the clock `clock::now` reads.
 async fn run_expired(
-    args: &listing::ExpiredArgs,
+    mut args: listing::ExpiredArgs,
     conn: &ConnectionArgs,
     matches: &ArgMatches,
 ) -> Result<(), Failure> {
+    if args.list.columns.asks_help() {
+        return Ok(listing::print_catalog()?);
+    }
     let Some(script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)? else {
         return Ok(()); // the fields were listed
     };
-    args.list.output.format()?;
+    args.list
+        .columns
+        .chosen(args.list.output.format()?, &script)?;
     let now = clock::now().map_err(Failure::Usage)?;
     let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
+    args.list.set_targets(settings.sla_days.value);
     let session = Session::open(&settings).await?;
     let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
     request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
     let file = args.list.output.file.path();
     let matched = until_interrupted(
         file,
-        listing::expired(&session.client, request, args, &script, now),
+        listing::expired(&session.client, request, &args, &script, now),
     )
     .await?;
     script.gate(matched)

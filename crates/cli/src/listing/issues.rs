@@ -1,5 +1,6 @@
 //! `findings issues`: List issues.
 
+use super::columns::{ColumnsArgs, with_context};
 use super::finding_filters::FindingFilters;
 use super::first_detected::{FirstDetected, OverTarget};
 use super::names::Names;
@@ -47,7 +48,9 @@ pub struct IssuesArgs {
     /// The targets `--over-target` compares with: the profile's, once the
     /// settings are read ([`IssuesArgs::set_targets`]).
     #[arg(skip)]
-    targets: findings_config::SlaDays,
+    pub(super) targets: findings_config::SlaDays,
+    #[command(flatten)]
+    pub(crate) columns: ColumnsArgs,
     #[command(flatten)]
     pub(crate) output: OutputArgs,
 }
@@ -72,6 +75,8 @@ impl IssuesArgs {
             // Compared on the client: the items must carry the time.
             req.include_first_detected_at = Some(true);
         }
+        // What the columns show: the first detection, the activity.
+        self.columns.ask_for(&mut req);
         // A sort flag replaces a view's (`--view`).
         if let Some(s) = self.sort.as_deref() {
             req.sort_by = Some(parse_enum(
@@ -149,6 +154,7 @@ pub async fn issues(
     script: &Script,
 ) -> Result<usize, Failure> {
     let format = args.output.format()?;
+    let columns = with_context(args.columns.chosen(format, script)?, args.targets)?;
     let window = args.window()?;
     let output = &args.followed(false);
     let done = if script.selects() || matches!(format, Format::Json | Format::Ndjson) {
@@ -160,6 +166,7 @@ pub async fn issues(
             output,
             format,
             script,
+            None,
             |page: RawListPage| window.keep(page.issues),
             |_, _| Ok(()),
         )
@@ -172,6 +179,7 @@ pub async fn issues(
             output,
             format,
             script,
+            columns,
             |page: ListedPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
             |_, _| Ok(()),
         )
@@ -185,6 +193,7 @@ pub async fn issues(
             output,
             format,
             script,
+            None,
             |page: SarifPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
             |_, _| Ok(()),
         )

@@ -226,6 +226,7 @@ pub async fn report(
             &args.output,
             format,
             script,
+            None,
             |page: RawReportPage| page.findings,
             |_, _| Ok(()),
         )
@@ -240,6 +241,7 @@ pub async fn report(
             &args.output,
             format,
             script,
+            None,
             |page: ListedReportPage| page.findings.into_iter().map(Issue::from).collect(),
             |page: &ListedReportPage, out: &mut dyn std::io::Write| {
                 // The totals head a table; other formats carry items only.
@@ -260,6 +262,7 @@ pub async fn report(
         &args.output,
         format,
         script,
+        None,
         |page: SarifReportPage| page.findings.into_iter().map(Issue::from).collect(),
         |_, _| Ok(()),
     )

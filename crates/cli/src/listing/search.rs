@@ -111,6 +111,7 @@ pub async fn search(
         &args.output,
         format,
         script,
+        None,
         |page: SearchIssuesResponse| page.issues,
         |_, _| Ok(()),
     )
