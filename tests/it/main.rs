@@ -10,6 +10,7 @@ mod common;
 mod architecture;
 mod cli;
 mod cli_auth;
+mod cli_columns;
 mod cli_expiry;
 mod cli_help;
 mod cli_lists;

@@ -76,10 +76,8 @@ pub async fn expired(
     // Every page: an expired ignore may be on any of them.
     let output = &args.list.followed(true);
     let format = output.format()?;
-    let columns = super::columns::with_context(
-        args.list.columns.chosen(format, script)?,
-        args.list.targets,
-    )?;
+    let columns =
+        super::columns::with_context(args.list.columns.chosen(format, script)?, args.list.targets)?;
     let window = args.list.filters.first_detected()?;
     let matched = run_listing(
         client,
