@@ -217,6 +217,20 @@ pub struct Chosen {
     pub context: Context,
 }
 
+/// The same columns (by name) reckoned the same way.
+impl PartialEq for Chosen {
+    fn eq(&self, other: &Chosen) -> bool {
+        self.names() == other.names() && self.context == other.context
+    }
+}
+
+/// The `default` preset, its cells reckoned with nothing.
+impl Default for Chosen {
+    fn default() -> Chosen {
+        Chosen::preset("default", Context::default())
+    }
+}
+
 impl Chosen {
     pub fn new(columns: Vec<&'static FindingColumn>, context: Context) -> Chosen {
         Chosen { columns, context }

@@ -273,10 +273,23 @@ impl Exportable for Issue {
     }
 }
 
+/// What an export of a list writes unless told otherwise: the list's
+/// columns, and the targets and time its AGE column counts with.
+#[derive(Debug, Clone, Default)]
+pub struct ListColumns {
+    /// By their names in the export catalog, in the list's order
+    /// (`findings_table::export_columns`).
+    pub names: Vec<&'static str>,
+    pub targets: findings_model::SlaDays,
+    /// The time the list counts ages to, when not now (`O` holds it).
+    pub age_at: Option<Timestamp>,
+}
+
 /// A findings list and its marks, as export and copy read them.
 pub struct Findings<'a, T> {
     pub list: &'a PagedList<FindingRow<T>>,
     pub marks: &'a Marks,
+    pub columns: ListColumns,
     /// The List issues request the list was loaded with, when it was: an
     /// export of every row shown lists them again (pages of the largest
     /// size) rather than fetching them one by one.
@@ -287,10 +300,12 @@ impl<'a, T: Exportable + 'a> Findings<'a, T> {
     pub fn boxed(
         list: &'a PagedList<FindingRow<T>>,
         marks: &'a Marks,
+        columns: ListColumns,
     ) -> Box<dyn FindingsSource + 'a> {
         Box::new(Findings {
             list,
             marks,
+            columns,
             listing: None,
         })
     }
@@ -311,6 +326,20 @@ impl<'a, T: Exportable + 'a> Findings<'a, T> {
 impl<T: Exportable> FindingsSource for Findings<'_, T> {
     fn marked(&self) -> usize {
         self.marks.len()
+    }
+
+    fn export_columns(&self, now: Timestamp) -> findings_export::Chosen {
+        let names: Vec<&str> = std::iter::once("id")
+            .chain(self.columns.names.iter().copied())
+            .collect();
+        let context = findings_export::Context {
+            now: Some(self.columns.age_at.unwrap_or(now)),
+            targets: self.columns.targets,
+        };
+        match findings_export::catalog::parse_list(&names) {
+            Ok(columns) => findings_export::Chosen::new(columns, context),
+            Err(_) => findings_export::Chosen::preset("default", context),
+        }
     }
 
     fn shown(&self) -> usize {

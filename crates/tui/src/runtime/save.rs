@@ -5,7 +5,7 @@
 
 use crate::message::{ExportItems, Msg, PaneId};
 use findings_base::atomic_file::{Access, AtomicFile, Replace};
-use findings_export::{Format, Record, Writer};
+use findings_export::{Chosen, Format, Record, Writer};
 use std::io::{BufWriter, ErrorKind};
 use std::path::{Path, PathBuf};
 
@@ -25,9 +25,9 @@ pub fn save_view(
 const TABLE_WIDTH: usize = 200;
 
 /// Writes the export and says how it went, as the message for the app.
-pub fn export(path: &Path, format: Format, items: &ExportItems) -> Msg {
+pub fn export(path: &Path, how: &(Format, Chosen), items: &ExportItems) -> Msg {
     let target = resolve(path);
-    let result = write(&target, format, items);
+    let result = write(&target, how, items);
     Msg::Exported {
         path: target.display().to_string(),
         result,
@@ -38,13 +38,13 @@ pub fn export(path: &Path, format: Format, items: &ExportItems) -> Msg {
 /// the loop goes on meanwhile.
 pub fn export_off_loop(
     path: PathBuf,
-    format: Format,
+    how: (Format, Chosen),
     items: ExportItems,
     done: &tokio::sync::mpsc::UnboundedSender<Msg>,
 ) {
     let done = done.clone();
     tokio::task::spawn_blocking(move || {
-        let _ = done.send(export(&path, format, &items));
+        let _ = done.send(export(&path, &how, &items));
     });
 }
 
@@ -62,15 +62,15 @@ pub fn resolve(path: &Path) -> PathBuf {
 /// Writes the items to a new file at `path` (refusing an existing file or
 /// link), whole or not at all (`atomic_file`): a failure part-way leaves
 /// nothing behind.
-pub fn write(path: &Path, format: Format, items: &ExportItems) -> Result<usize, String> {
-    fn all<T: Record>(path: &Path, format: Format, items: &[T]) -> Result<usize, String> {
-        let mut file = ExportFile::create::<T>(path, format)?;
+pub fn write(path: &Path, how: &(Format, Chosen), items: &ExportItems) -> Result<usize, String> {
+    fn all<T: Record>(path: &Path, how: &(Format, Chosen), items: &[T]) -> Result<usize, String> {
+        let mut file = ExportFile::create(path, how.0, how.1.clone())?;
         items.iter().try_for_each(|item| file.item(item))?;
         file.finish()
     }
     match items {
-        ExportItems::Issues(v) => all(path, format, v),
-        ExportItems::Findings(v) => all(path, format, v),
+        ExportItems::Issues(v) => all(path, how, v),
+        ExportItems::Findings(v) => all(path, how, v),
     }
 }
 
@@ -85,8 +85,9 @@ pub struct ExportFile {
 }
 
 impl ExportFile {
-    /// Creates the file at `path` for items of type `T`.
-    pub fn create<T: Record>(path: &Path, format: Format) -> Result<ExportFile, String> {
+    /// Creates the file at `path` for findings, written in `format` (csv,
+    /// table and markdown in `columns`).
+    pub fn create(path: &Path, format: Format, columns: Chosen) -> Result<ExportFile, String> {
         let shown = findings_base::text::one_line(&path.display().to_string()).into_owned();
         let file =
             AtomicFile::create(path, Access::Private, Replace::Never).map_err(|e| {
@@ -97,7 +98,7 @@ impl ExportFile {
                     _ => format!("cannot create {shown}: {e}"),
                 }
             })?;
-        let writer = Writer::new::<T>(BufWriter::new(file), format, TABLE_WIDTH);
+        let writer = Writer::with_columns(BufWriter::new(file), format, TABLE_WIDTH, columns);
         Ok(ExportFile { shown, writer })
     }
 

@@ -33,7 +33,7 @@ pub use stats::{Stats, rule_labels};
 use crate::keymap::{Action, Context};
 use crate::layout;
 use crate::list::filter_values::FilterValues;
-use crate::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::list::findings_list::{self, Findings, ListColumns, ListKey, Marks, NewSince};
 use crate::list::issue_counts::IssueCounts;
 use crate::list::load::PagedList;
 use crate::message::rows::FindingRow;
@@ -43,6 +43,7 @@ use crate::message::{
 use crate::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::state::remembered::ReportSelectors;
 use crate::state::session::Session;
+use crate::widgets::findings_table::{self, DateColumn};
 use findings_model::*;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -635,7 +636,12 @@ impl Pane for ReportPane {
     }
 
     fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
-        Some(Findings::boxed(&self.list, &self.marked))
+        let columns = ListColumns {
+            names: findings_table::export_columns(DateColumn::Created, false),
+            targets: self.sla_days,
+            age_at: None,
+        };
+        Some(Findings::boxed(&self.list, &self.marked, columns))
     }
 
     /// When the list on show was asked for (its first page): the visit to
