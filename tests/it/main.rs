@@ -44,6 +44,7 @@ mod terminal_safety;
 mod tui_actions;
 mod tui_command_line;
 mod tui_counts;
+mod tui_export_columns;
 mod tui_filter_values;
 mod tui_flows;
 mod tui_groups;

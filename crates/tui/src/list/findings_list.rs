@@ -455,6 +455,7 @@ mod tests {
         let findings = Findings {
             list: &list,
             marks: &marks,
+            columns: ListColumns::default(),
             listing: listing.clone(),
         };
         assert!(
@@ -467,6 +468,7 @@ mod tests {
         let findings = Findings {
             list: &list,
             marks: &many,
+            columns: ListColumns::default(),
             listing: listing.clone(),
         };
         let ApiRequest::Relist { request, keep, max } = request_of(&findings) else {
@@ -479,6 +481,7 @@ mod tests {
         let findings = Findings {
             list: &list,
             marks: &none,
+            columns: ListColumns::default(),
             listing,
         };
         assert!(matches!(

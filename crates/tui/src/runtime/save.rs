@@ -148,12 +148,12 @@ mod tests {
     fn writes_a_new_file_and_never_overwrites() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.sarif");
-        assert_eq!(write(&path, Format::Sarif, &items()), Ok(1));
+        assert_eq!(write(&path, &(Format::Sarif, Chosen::default()), &items()), Ok(1));
         let doc: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "r");
         let before = std::fs::read(&path).unwrap();
-        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        let err = write(&path, &(Format::Csv, Chosen::default()), &items()).unwrap_err();
         assert!(err.contains("already exists"), "{err}");
         assert_eq!(std::fs::read(&path).unwrap(), before, "left untouched");
     }
@@ -162,7 +162,7 @@ mod tests {
     fn a_missing_directory_is_an_error_and_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("no/such/dir/out.csv");
-        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        let err = write(&path, &(Format::Csv, Chosen::default()), &items()).unwrap_err();
         assert!(err.starts_with("cannot create"), "{err}");
         assert!(!path.exists());
     }
@@ -188,12 +188,12 @@ mod tests {
         std::fs::write(&victim, "precious").unwrap();
         let path = dir.path().join("out.csv");
         std::os::unix::fs::symlink(&victim, &path).unwrap();
-        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        let err = write(&path, &(Format::Csv, Chosen::default()), &items()).unwrap_err();
         assert!(err.contains("already exists"), "{err}");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
         let dangling = dir.path().join("new.csv");
         std::os::unix::fs::symlink(dir.path().join("made"), &dangling).unwrap();
-        assert!(write(&dangling, Format::Csv, &items()).is_err());
+        assert!(write(&dangling, &(Format::Csv, Chosen::default()), &items()).is_err());
         assert!(!dir.path().join("made").exists());
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 3, "no temporary file left: {names:?}");
@@ -207,7 +207,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        write(&path, Format::Csv, &items()).unwrap();
+        write(&path, &(Format::Csv, Chosen::default()), &items()).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
     }

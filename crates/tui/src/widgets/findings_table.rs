@@ -298,6 +298,36 @@ mod tests {
     use findings_export::Record;
     use findings_model::Issue;
 
+    /// What an export writes by default is the list's columns, each by
+    /// its name in the export catalog, in the list's order.
+    #[test]
+    fn the_export_columns_are_the_lists_in_its_order() {
+        let catalog_name = |header: &str| match header {
+            "SEVERITY" => "severity",
+            "STATE" => "state",
+            "AGE" => "age",
+            "RULE" => "rule",
+            "REPOSITORY" => "repository",
+            "PATH:LINE" => "location",
+            "RELEVANT SINCE" => "relevant_since",
+            "CREATED" => "created",
+            other => panic!("{other}"),
+        };
+        for date in [DateColumn::RelevantSince, DateColumn::Created] {
+            for age in [false, true] {
+                let shown: Vec<&str> = named_columns(date, age.then_some(true))
+                    .iter()
+                    .map(|(col, _)| catalog_name(col.header))
+                    .collect();
+                let exported = export_columns(date, age);
+                assert_eq!(shown, exported);
+                for name in exported {
+                    assert!(findings_export::catalog::find(name).is_some(), "{name}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_headless_table_leaves_columns_out_in_this_order() {
         for date in [DateColumn::RelevantSince, DateColumn::Created] {
