@@ -5,7 +5,7 @@
 
 use super::issues::IssuesArgs;
 use super::names::Names;
-use super::output::run_listing;
+use super::output::{Writing, run_listing};
 use crate::scripting::Script;
 use crate::{Failure, UsageError};
 use chrono::{DateTime, Utc};
@@ -83,9 +83,11 @@ pub async fn expired(
         client,
         req,
         output,
-        format,
-        script,
-        columns,
+        Writing {
+            format,
+            script,
+            columns,
+        },
         |page: ListIssuesResponse| {
             window
                 .keep(page.issues)

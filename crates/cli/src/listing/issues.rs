@@ -4,7 +4,7 @@ use super::columns::{ColumnsArgs, with_context};
 use super::finding_filters::FindingFilters;
 use super::first_detected::{FirstDetected, OverTarget};
 use super::names::Names;
-use super::output::run_listing;
+use super::output::{Writing, run_listing};
 use super::raw::{RawListPage, RawListRequest};
 use super::{INCLUDES, LISTS_HELP, direction, list, page_size, parse_enum};
 use crate::scripting::Script;
@@ -164,9 +164,11 @@ pub async fn issues(
             client,
             RawListRequest::new(req),
             output,
-            format,
-            script,
-            None,
+            Writing {
+                format,
+                script,
+                columns: None,
+            },
             |page: RawListPage| window.keep(page.issues),
             |_, _| Ok(()),
         )
@@ -177,9 +179,11 @@ pub async fn issues(
             client,
             ListedRequest::new(req),
             output,
-            format,
-            script,
-            columns,
+            Writing {
+                format,
+                script,
+                columns,
+            },
             |page: ListedPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
             |_, _| Ok(()),
         )
@@ -191,9 +195,11 @@ pub async fn issues(
             client,
             SarifRequest::new(req),
             output,
-            format,
-            script,
-            None,
+            Writing {
+                format,
+                script,
+                columns: None,
+            },
             |page: SarifPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
             |_, _| Ok(()),
         )

@@ -9,6 +9,14 @@ use findings_export::{Chosen, Format, Record, Writer};
 use futures_util::StreamExt;
 use std::io::{IsTerminal, Write};
 
+/// How a listing writes its items: the format, the scripting flags, and
+/// the columns chosen of the catalog (`--columns`).
+pub(super) struct Writing<'s> {
+    pub(super) format: Format,
+    pub(super) script: &'s Script,
+    pub(super) columns: Option<Chosen>,
+}
+
 /// Follows pages as `--all`/`--max` ask and streams each item to stdout,
 /// or to `-o FILE` (put in place only if every page arrived), through
 /// `--json`/`--jq` when `script` selects; csv, table and markdown in the
@@ -19,9 +27,7 @@ pub(super) async fn run_listing<R, T>(
     client: &Client,
     req: R,
     output: &OutputArgs,
-    format: Format,
-    script: &Script,
-    columns: Option<Chosen>,
+    writing: Writing<'_>,
     items_of: impl Fn(R::Page) -> Vec<T>,
     mut on_page: impl FnMut(&R::Page, &mut dyn Write) -> Result<(), Failure>,
 ) -> Result<usize, Failure>
@@ -29,6 +35,11 @@ where
     R: PagedRequest,
     T: Record,
 {
+    let Writing {
+        format,
+        script,
+        columns,
+    } = writing;
     let max = output.max.map(|m| m as usize);
     let width = output_width(&output.file);
     let terminal = output.file.is_terminal();

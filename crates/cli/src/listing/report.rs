@@ -1,7 +1,7 @@
 //! `findings report`: Report findings, with the totals by type.
 
 use super::names::Names;
-use super::output::{Progress, run_listing};
+use super::output::{Progress, Writing, run_listing};
 use super::raw_report::{RawReportPage, RawReportRequest};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::scripting::Script;
@@ -224,9 +224,11 @@ pub async fn report(
             client,
             RawReportRequest::new(req),
             &args.output,
-            format,
-            script,
-            None,
+            Writing {
+                format,
+                script,
+                columns: None,
+            },
             |page: RawReportPage| page.findings,
             |_, _| Ok(()),
         )
@@ -239,9 +241,11 @@ pub async fn report(
             client,
             ListedReportRequest::new(req),
             &args.output,
-            format,
-            script,
-            None,
+            Writing {
+                format,
+                script,
+                columns: None,
+            },
             |page: ListedReportPage| page.findings.into_iter().map(Issue::from).collect(),
             |page: &ListedReportPage, out: &mut dyn std::io::Write| {
                 // The totals head a table; other formats carry items only.
@@ -260,9 +264,11 @@ pub async fn report(
         client,
         SarifReportRequest::new(req),
         &args.output,
-        format,
-        script,
-        None,
+        Writing {
+            format,
+            script,
+            columns: None,
+        },
         |page: SarifReportPage| page.findings.into_iter().map(Issue::from).collect(),
         |_, _| Ok(()),
     )

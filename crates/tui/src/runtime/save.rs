@@ -148,7 +148,10 @@ mod tests {
     fn writes_a_new_file_and_never_overwrites() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.sarif");
-        assert_eq!(write(&path, &(Format::Sarif, Chosen::default()), &items()), Ok(1));
+        assert_eq!(
+            write(&path, &(Format::Sarif, Chosen::default()), &items()),
+            Ok(1)
+        );
         let doc: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "r");
