@@ -1,6 +1,5 @@
 //! The columns of each exported item kind (tables and CSV).
 
-use crate::catalog::{self, Chosen, Context, label, time};
 pub use findings_base::text::Cut;
 use findings_model::*;
 use serde::Serialize;
@@ -87,50 +86,14 @@ pub trait Record: Serialize {
     }
 }
 
-/// The ten columns of a finding without `--columns`: the catalog's
-/// `default` preset, whose layouts these are.
-pub(crate) const ISSUE_COLUMNS: &[Column] = &[
-    catalog::ID,
-    catalog::SEVERITY,
-    catalog::STATE,
-    catalog::TYPE,
-    catalog::RULE,
-    catalog::REPOSITORY,
-    catalog::LOCATION,
-    catalog::RELEVANT_SINCE,
-    catalog::MESSAGE,
-    catalog::URL,
-];
-
-/// The `default` preset's columns, found in the catalog once.
-static DEFAULT: std::sync::LazyLock<Chosen> =
-    std::sync::LazyLock::new(|| Chosen::preset("default", Context::default()));
-
-fn issue_cells(i: &Issue) -> Vec<String> {
-    DEFAULT.cells(Some(i))
+/// `YYYY-MM-DD HH:MM` (UTC), as every date column writes it.
+pub(crate) fn time(t: &Option<Timestamp>) -> String {
+    t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
 }
 
-impl Record for Issue {
-    const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
-    fn cells(&self) -> Vec<String> {
-        issue_cells(self)
-    }
-    fn issue(&self) -> Option<&Issue> {
-        Some(self)
-    }
-}
-
-impl Record for IssueItem {
-    const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
-    fn cells(&self) -> Vec<String> {
-        match &self.issue {
-            Some(i) => issue_cells(i),
-            None => vec![String::new(); ISSUE_COLUMNS.len()],
-        }
-    }
-    fn issue(&self) -> Option<&Issue> {
-        self.issue.as_ref()
-    }
+pub(crate) fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
+    v.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
 /// Narrow, the paths go first, then the detection state, the triage state

@@ -15,7 +15,7 @@ mod tests;
 
 pub use choice::{Chosen, ColumnsError, PRESETS, Preset, catalog_text, parse, parse_list};
 
-use crate::columns::{Column, Cut, col};
+use crate::columns::{Column, Cut, Record, col, label, time};
 use findings_model::*;
 
 /// What a column's cells are reckoned with besides the finding: the time
@@ -72,16 +72,6 @@ impl FindingColumn {
     const fn needing(self, needs: Needs) -> FindingColumn {
         FindingColumn { needs, ..self }
     }
-}
-
-/// `YYYY-MM-DD HH:MM` (UTC), as every date column writes it.
-pub(crate) fn time(t: &Option<Timestamp>) -> String {
-    t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
-        .unwrap_or_default()
-}
-
-pub(crate) fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
-    v.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
 fn text(v: &Option<String>) -> String {
@@ -294,4 +284,50 @@ fn epss(i: &Issue) -> String {
 /// The column named `name` (snake case).
 pub fn find(name: &str) -> Option<&'static FindingColumn> {
     CATALOG.iter().find(|c| c.name() == name)
+}
+
+/// The ten columns of a finding without `--columns`: the catalog's
+/// `default` preset, whose layouts these are.
+pub(crate) const ISSUE_COLUMNS: &[Column] = &[
+    ID,
+    SEVERITY,
+    STATE,
+    TYPE,
+    RULE,
+    REPOSITORY,
+    LOCATION,
+    RELEVANT_SINCE,
+    MESSAGE,
+    URL,
+];
+
+/// The `default` preset's columns, found in the catalog once.
+static DEFAULT: std::sync::LazyLock<Chosen> =
+    std::sync::LazyLock::new(|| Chosen::preset("default", Context::default()));
+
+fn issue_cells(i: &Issue) -> Vec<String> {
+    DEFAULT.cells(Some(i))
+}
+
+impl Record for Issue {
+    const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
+    fn cells(&self) -> Vec<String> {
+        issue_cells(self)
+    }
+    fn issue(&self) -> Option<&Issue> {
+        Some(self)
+    }
+}
+
+impl Record for IssueItem {
+    const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
+    fn cells(&self) -> Vec<String> {
+        match &self.issue {
+            Some(i) => issue_cells(i),
+            None => vec![String::new(); ISSUE_COLUMNS.len()],
+        }
+    }
+    fn issue(&self) -> Option<&Issue> {
+        self.issue.as_ref()
+    }
 }
