@@ -280,6 +280,24 @@ fn presets_mix_with_names_and_the_default_is_todays_output() {
             "| id | severity | state | triage_state | triage_reason | rule | repository | location | note | url |"
         )
     );
+    // `report` takes them too, not with a --kind report.
+    let report = ok(
+        &server,
+        &[
+            "report",
+            "--max",
+            "5",
+            "--format",
+            "csv",
+            "--columns",
+            "id,owner_team,ticket",
+        ],
+    );
+    let mut lines = report.lines();
+    assert_eq!(lines.next(), Some("id,owner_team,ticket"));
+    assert_eq!(lines.count(), 5);
+    let (code, _, stderr) = server.run(&["report", "--kind", "activity", "--columns", "id"]);
+    assert_eq!(code, 2, "{stderr}");
     // `expired` takes them too.
     let expired = ok(
         &server,

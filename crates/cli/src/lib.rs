@@ -258,7 +258,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Some(Command::Config { command }) => run_config(command, conn, matches),
         Some(Command::Issues(args)) => run_issues(args, conn, matches).await,
         Some(Command::Expired(args)) => run_expired(args, conn, matches).await,
-        Some(Command::Report(args)) => run_report(&args, conn, matches).await,
+        Some(Command::Report(args)) => run_report(args, conn, matches).await,
         Some(Command::Search(args)) => run_search(&args, conn, matches).await,
         Some(Command::Show(args)) => run_show(&args, conn, matches).await,
         Some(Command::Scm { command }) => run_scm(command, conn, matches).await,
@@ -377,10 +377,13 @@ async fn run_expired(
 
 /// `findings report`: the findings, or with `--kind` a dashboard report.
 async fn run_report(
-    args: &listing::ReportArgs,
+    mut args: listing::ReportArgs,
     conn: &ConnectionArgs,
     matches: &ArgMatches,
 ) -> Result<(), Failure> {
+    if args.columns.asks_help() {
+        return Ok(listing::print_catalog()?);
+    }
     let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
         return Ok(()); // the fields were listed
     };
@@ -389,10 +392,18 @@ async fn run_report(
     let kind = args.kind()?;
     if kind.is_some() {
         check_kind_report(&script, format)?;
+        if args.columns.given() {
+            return Err(UsageError(
+                "--columns chooses the columns of findings; a --kind report has its own".into(),
+            )
+            .into());
+        }
     }
+    args.columns.chosen(format, &script)?;
     let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
+    args.set_targets(settings.sla_days.value);
     let session = Session::open(&settings).await?;
     let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
     request.limit = request.limit.or(settings.page_size_override());
@@ -408,7 +419,7 @@ async fn run_report(
     }
     let matched = until_interrupted(
         file,
-        listing::report(&session.client, request, args, &script),
+        listing::report(&session.client, request, &args, &script),
     )
     .await?;
     script.gate(matched)

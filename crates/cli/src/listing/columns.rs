@@ -1,5 +1,5 @@
 //! `--columns LIST`: the columns of csv, table and markdown for the
-//! listings that write findings (`issues`, `expired`), from the export
+//! listings that write findings (`issues`, `expired`, `report`), from the export
 //! crate's one catalog ([`findings_export::catalog`]); `--columns help`
 //! prints it.
 
@@ -32,6 +32,11 @@ fn offered() -> Vec<&'static str> {
 }
 
 impl ColumnsArgs {
+    /// Whether `--columns` was given.
+    pub(crate) fn given(&self) -> bool {
+        !self.columns.is_empty()
+    }
+
     /// `--columns help`: the catalog is printed instead of a listing.
     pub(crate) fn asks_help(&self) -> bool {
         list(&self.columns)

@@ -1,5 +1,6 @@
 //! `findings report`: Report findings, with the totals by type.
 
+use super::columns::{ColumnsArgs, with_context};
 use super::names::Names;
 use super::output::{Progress, Writing, run_listing};
 use super::raw_report::{RawReportPage, RawReportRequest};
@@ -84,10 +85,21 @@ pub struct ReportArgs {
     #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
     until: Option<String>,
     #[command(flatten)]
+    pub(crate) columns: ColumnsArgs,
+    /// The open-age targets of the age columns: the profile's, once the
+    /// settings are read ([`ReportArgs::set_targets`]).
+    #[arg(skip)]
+    targets: findings_model::SlaDays,
+    #[command(flatten)]
     pub(crate) output: OutputArgs,
 }
 
 impl ReportArgs {
+    /// The open-age targets of the age columns (the profile's).
+    pub fn set_targets(&mut self, targets: findings_model::SlaDays) {
+        self.targets = targets;
+    }
+
     /// The dashboard report `--kind` asks for (`None`: the findings).
     pub fn kind(&self) -> Result<Option<DashboardReport>, UsageError> {
         super::dashboard::kind(self.kind.as_deref())
@@ -235,6 +247,7 @@ pub async fn report(
         .await;
     }
     if matches!(format, Format::Csv | Format::Table | Format::Markdown) {
+        let columns = with_context(args.columns.chosen(format, script)?, args.targets)?;
         // Only the columns' fields are decoded: the rest is skipped unread.
         let mut totals_shown = false;
         return run_listing(
@@ -244,7 +257,7 @@ pub async fn report(
             Writing {
                 format,
                 script,
-                columns: None,
+                columns,
             },
             |page: ListedReportPage| page.findings.into_iter().map(Issue::from).collect(),
             |page: &ListedReportPage, out: &mut dyn std::io::Write| {
