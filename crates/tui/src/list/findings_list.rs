@@ -9,6 +9,7 @@ use crate::message::rows::{Finding, FindingRow};
 use crate::message::{ApiRequest, AppEvent, ExportItems, Fetch, Outbox, Then};
 use crate::pane::FindingsSource;
 use findings_base::handoff::{ClipboardText, SafeUrl};
+use findings_export::Needs;
 use findings_model::{Issue, IssueItem, ListIssuesRequest, MAX_PAGE_SIZE, Timestamp};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -357,6 +358,14 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
     }
 
     fn export_fetch(&self, then: Then) -> Option<Fetch> {
+        let asked = match &then {
+            Then::Export { columns, .. } => [Needs::FirstDetected, Needs::Activity]
+                .into_iter()
+                .filter(|n| columns.needs(*n))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let needs = |n: Needs| asked.contains(&n);
         let fetch = |request, count| Fetch {
             request,
             one: None,
@@ -397,12 +406,20 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
                     .is_some()
                     .then(|| Arc::new(ids(&mut self.shown_rows()).into_iter().collect()))
             };
+            let mut request = ListIssuesRequest {
+                limit: Some(MAX_PAGE_SIZE),
+                cursor: None,
+                ..listing.clone()
+            };
+            // What the export's columns need of each finding, asked for.
+            if needs(Needs::FirstDetected) {
+                request.include_first_detected_at = Some(true);
+            }
+            if needs(Needs::Activity) {
+                request.include_activity_history = Some(true);
+            }
             let request = ApiRequest::Relist {
-                request: ListIssuesRequest {
-                    limit: Some(MAX_PAGE_SIZE),
-                    cursor: None,
-                    ..listing.clone()
-                },
+                request,
                 keep,
                 max: self.list.items.len(),
             };
@@ -492,5 +509,27 @@ mod tests {
                 ..
             }
         ));
+        // Listed again for an export, with what its columns need.
+        let export = |list: &str| {
+            let columns = findings_export::Chosen::new(
+                findings_export::catalog::parse(list).unwrap(),
+                findings_export::Context::default(),
+            );
+            let then = Then::Export {
+                path: "x.csv".into(),
+                format: findings_export::Format::Csv,
+                columns,
+            };
+            match findings.export_fetch(then).unwrap().request {
+                ApiRequest::Relist { request, .. } => (
+                    request.include_first_detected_at,
+                    request.include_activity_history,
+                ),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(export("default"), (None, None));
+        assert_eq!(export("id,age"), (Some(true), None));
+        assert_eq!(export("fixed_at"), (None, Some(true)));
     }
 }
