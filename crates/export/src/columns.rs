@@ -7,7 +7,11 @@ use serde::Serialize;
 /// One column: its header, and how a table lays it out and shows it.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
+    /// The CSV and Markdown header.
     pub name: &'static str,
+    /// A table's header when not the name in capitals (a long name in a
+    /// narrow column).
+    pub header: Option<&'static str>,
     /// Its width in a table with room to spare (the last column takes the
     /// rest of the line).
     pub width: usize,
@@ -50,6 +54,20 @@ impl Column {
         }
     }
 
+    /// A table heads this column `header`, not its name in capitals.
+    pub(crate) const fn headed(self, header: &'static str) -> Column {
+        Column {
+            header: Some(header),
+            ..self
+        }
+    }
+
+    /// The header a table shows.
+    pub fn table_header(&self) -> String {
+        self.header
+            .map_or_else(|| self.name.to_uppercase(), str::to_owned)
+    }
+
     /// A table shows this column's cells through `f`.
     pub(crate) const fn shown(self, f: fn(&str) -> &str) -> Column {
         Column {
@@ -62,6 +80,7 @@ impl Column {
 pub const fn col(name: &'static str, width: usize, min: usize) -> Column {
     Column {
         name,
+        header: None,
         width,
         min,
         drop: 0,

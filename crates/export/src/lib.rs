@@ -227,8 +227,7 @@ impl<W: Write> Writer<W> {
                 writeln!(self.out, "{}", names.join(","))
             }
             Format::Table => {
-                let names: Vec<String> =
-                    self.columns.iter().map(|c| c.name.to_uppercase()).collect();
+                let names: Vec<String> = self.columns.iter().map(Column::table_header).collect();
                 let line = self.table_line(names.iter().map(String::as_str));
                 writeln!(self.out, "{line}")
             }

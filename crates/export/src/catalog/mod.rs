@@ -1,6 +1,7 @@
 //! The one catalog of finding columns: what `--columns` of the headless
 //! listings (csv, table, markdown) and the TUI's export take, each with its
-//! name (snake case: the CSV header; a table's header is it in capitals),
+//! name (snake case: the CSV header; a table's header is it in capitals,
+//! but `OVER` for days_over_target),
 //! a one-line description, its table layout, what the request must ask
 //! for so it has values, and how a finding gives its cell. A value the
 //! finding lacks is an empty cell, never "null".
@@ -152,8 +153,8 @@ pub const CATALOG: &[FindingColumn] = &[
     )
     .needing(Needs::FirstDetected),
     column(
-        col("days_over_target", 16, 5).dropped(46),
-        "days past the severity's target (the profile's sla_days; 0 within it; open findings only)",
+        col("days_over_target", 5, 4).dropped(46).headed("OVER"),
+        "days past the severity's target (the profile's sla_days; 0 within it; open findings only; a table heads it OVER)",
         |i, c| open_age(i, c).map_or(String::new(), |a| a.over.to_string()),
     )
     .needing(Needs::FirstDetected),
