@@ -322,7 +322,7 @@ async fn run_issues(
         return Ok(listing::print_catalog()?);
     }
     // Usage errors before connecting; names checked once connected.
-    let Some(script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
+    let Some(mut script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
         return Ok(()); // the fields were listed
     };
     args.columns.chosen(args.output.format()?, &script)?;
@@ -330,6 +330,10 @@ async fn run_issues(
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     args.set_targets(settings.sla_days.value);
+    script.set_clock(shape::OpenAgeClock {
+        targets: settings.sla_days.value,
+        now: clock::now().map_err(Failure::Usage)?,
+    });
     let session = Session::open(&settings).await?;
     let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
     // List issues always says its page size (the default is 100).
@@ -352,7 +356,7 @@ async fn run_expired(
     if args.list.columns.asks_help() {
         return Ok(listing::print_catalog()?);
     }
-    let Some(script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)? else {
+    let Some(mut script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)? else {
         return Ok(()); // the fields were listed
     };
     args.list
@@ -363,6 +367,10 @@ async fn run_expired(
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     args.list.set_targets(settings.sla_days.value);
+    script.set_clock(shape::OpenAgeClock {
+        targets: settings.sla_days.value,
+        now,
+    });
     let session = Session::open(&settings).await?;
     let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
     request.limit = Some(request.limit.unwrap_or(settings.page_size.value));

@@ -62,7 +62,8 @@ impl ColumnsArgs {
         if script.selects() {
             return Err(UsageError(
                 "--columns chooses the columns of csv, table and markdown; \
-                 --json and --jq choose fields of JSON (`--json` alone lists them)"
+                 --json and --jq choose fields of JSON (`--json` alone lists them; \
+                 age and days_over_target are among them)"
                     .into(),
             ));
         }

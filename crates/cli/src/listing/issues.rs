@@ -75,8 +75,16 @@ impl IssuesArgs {
             // Compared on the client: the items must carry the time.
             req.include_first_detected_at = Some(true);
         }
-        // What the columns show: the first detection, the activity.
+        // What the columns show: the first detection, the activity; and
+        // `--json`'s computed age fields, the first detection.
         self.columns.ask_for(&mut req);
+        if self
+            .output
+            .script
+            .names_any(crate::scripting::shape::COMPUTED)
+        {
+            req.include_first_detected_at = Some(true);
+        }
         // A sort flag replaces a view's (`--view`).
         if let Some(s) = self.sort.as_deref() {
             req.sort_by = Some(parse_enum(
