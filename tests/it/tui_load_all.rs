@@ -214,6 +214,7 @@ async fn findings_exported_as_they_come_flag_their_fix_pull_requests() {
             }),
             path: path.clone(),
             format: findings_export::Format::Ndjson,
+            columns: findings_export::Chosen::default(),
         },
     );
     match replies.recv().await.unwrap().result.unwrap() {

@@ -260,8 +260,8 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Some(Command::Man { dir }) => shell::man(dir.as_deref()),
         Some(Command::Config { command }) => run_config(command, conn, matches),
         Some(Command::Issues(args)) => run_issues(args, conn, matches).await,
-        Some(Command::Expired(args)) => run_expired(&args, conn, matches).await,
-        Some(Command::Report(args)) => run_report(&args, conn, matches).await,
+        Some(Command::Expired(args)) => run_expired(args, conn, matches).await,
+        Some(Command::Report(args)) => run_report(args, conn, matches).await,
         Some(Command::Search(args)) => run_search(&args, conn, matches).await,
         Some(Command::Show(args)) => run_show(&args, conn, matches).await,
         Some(Command::Scm { command }) => run_scm(command, conn, matches).await,
@@ -321,15 +321,22 @@ async fn run_issues(
     conn: &ConnectionArgs,
     matches: &ArgMatches,
 ) -> Result<(), Failure> {
+    if args.columns.asks_help() {
+        return Ok(listing::print_catalog()?);
+    }
     // Usage errors before connecting; names checked once connected.
-    let Some(script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
+    let Some(mut script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
         return Ok(()); // the fields were listed
     };
-    args.output.format()?;
+    args.columns.chosen(args.output.format()?, &script)?;
     let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     args.set_targets(settings.sla_days.value);
+    script.set_clock(shape::OpenAgeClock {
+        targets: settings.sla_days.value,
+        now: clock::now().map_err(Failure::Usage)?,
+    });
     let session = Session::open(&settings).await?;
     let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
     // List issues always says its page size (the default is 100).
@@ -345,25 +352,35 @@ async fn run_issues(
 
 /// `findings expired`: as `issues`, with the clock `clock::now` reads.
 async fn run_expired(
-    args: &listing::ExpiredArgs,
+    mut args: listing::ExpiredArgs,
     conn: &ConnectionArgs,
     matches: &ArgMatches,
 ) -> Result<(), Failure> {
-    let Some(script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)? else {
+    if args.list.columns.asks_help() {
+        return Ok(listing::print_catalog()?);
+    }
+    let Some(mut script) = scripting::prepare(&args.list.output.script, shape::LIST_ITEM)? else {
         return Ok(()); // the fields were listed
     };
-    args.list.output.format()?;
+    args.list
+        .columns
+        .chosen(args.list.output.format()?, &script)?;
     let now = clock::now().map_err(Failure::Usage)?;
     let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
+    args.list.set_targets(settings.sla_days.value);
+    script.set_clock(shape::OpenAgeClock {
+        targets: settings.sla_days.value,
+        now,
+    });
     let session = Session::open(&settings).await?;
     let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
     request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
     let file = args.list.output.file.path();
     let matched = until_interrupted(
         file,
-        listing::expired(&session.client, request, args, &script, now),
+        listing::expired(&session.client, request, &args, &script, now),
     )
     .await?;
     script.gate(matched)
@@ -371,10 +388,13 @@ async fn run_expired(
 
 /// `findings report`: the findings, or with `--kind` a dashboard report.
 async fn run_report(
-    args: &listing::ReportArgs,
+    mut args: listing::ReportArgs,
     conn: &ConnectionArgs,
     matches: &ArgMatches,
 ) -> Result<(), Failure> {
+    if args.columns.asks_help() {
+        return Ok(listing::print_catalog()?);
+    }
     let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
         return Ok(()); // the fields were listed
     };
@@ -383,10 +403,18 @@ async fn run_report(
     let kind = args.kind()?;
     if kind.is_some() {
         check_kind_report(&script, format)?;
+        if args.columns.given() {
+            return Err(UsageError(
+                "--columns chooses the columns of findings; a --kind report has its own".into(),
+            )
+            .into());
+        }
     }
+    args.columns.chosen(format, &script)?;
     let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
+    args.set_targets(settings.sla_days.value);
     let session = Session::open(&settings).await?;
     let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
     request.limit = request.limit.or(settings.page_size_override());
@@ -402,7 +430,7 @@ async fn run_report(
     }
     let matched = until_interrupted(
         file,
-        listing::report(&session.client, request, args, &script),
+        listing::report(&session.client, request, &args, &script),
     )
     .await?;
     script.gate(matched)

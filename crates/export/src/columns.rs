@@ -7,7 +7,11 @@ use serde::Serialize;
 /// One column: its header, and how a table lays it out and shows it.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
+    /// The CSV and Markdown header.
     pub name: &'static str,
+    /// A table's header when not the name in capitals (a long name in a
+    /// narrow column).
+    pub header: Option<&'static str>,
     /// Its width in a table with room to spare (the last column takes the
     /// rest of the line).
     pub width: usize,
@@ -43,11 +47,25 @@ impl Column {
     }
 
     /// Only CSV and Markdown have this column.
-    const fn not_in_tables(self) -> Column {
+    pub(crate) const fn not_in_tables(self) -> Column {
         Column {
             in_table: false,
             ..self
         }
+    }
+
+    /// A table heads this column `header`, not its name in capitals.
+    pub(crate) const fn headed(self, header: &'static str) -> Column {
+        Column {
+            header: Some(header),
+            ..self
+        }
+    }
+
+    /// The header a table shows.
+    pub fn table_header(&self) -> String {
+        self.header
+            .map_or_else(|| self.name.to_uppercase(), str::to_owned)
     }
 
     /// A table shows this column's cells through `f`.
@@ -62,6 +80,7 @@ impl Column {
 pub const fn col(name: &'static str, width: usize, min: usize) -> Column {
     Column {
         name,
+        header: None,
         width,
         min,
         drop: 0,
@@ -86,72 +105,14 @@ pub trait Record: Serialize {
     }
 }
 
-fn time(t: &Option<Timestamp>) -> String {
+/// `YYYY-MM-DD HH:MM` (UTC), as every date column writes it.
+pub(crate) fn time(t: &Option<Timestamp>) -> String {
     t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_default()
 }
 
-fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
+pub(crate) fn label<T: std::fmt::Display>(v: &Option<T>) -> String {
     v.as_ref().map(ToString::to_string).unwrap_or_default()
-}
-
-/// A narrow table leaves columns out in the TUI's order (its findings
-/// list: the path, then the state, the repository, the date), after the
-/// two the TUI's list does not have (the type, the message); the id,
-/// severity and rule (by its short name, as the TUI shows it) stay. The
-/// minimums are the TUI's, so at 80 columns the state is still there.
-const ISSUE_COLUMNS: &[Column] = &[
-    col("id", 8, 6),
-    col("severity", 8, 8),
-    // What triage is about stays longest: the date, then the path and
-    // the repository give way before the state (as in the TUI).
-    col("state", 12, 9).dropped(6),
-    col("type", 8, 7).dropped(1),
-    col("rule", 34, 16).shown(short_rule),
-    col("repository", 24, 14).dropped(5).cut(Cut::Left),
-    col("location", 34, 12).dropped(4).cut(Cut::Left),
-    col("relevant_since", 16, 10).dropped(3).cut(Cut::Date),
-    col("message", 30, 18).dropped(2),
-    // The finding's web page, for a ticket.
-    col("url", 40, 20).not_in_tables(),
-];
-
-fn issue_cells(i: &Issue) -> Vec<String> {
-    vec![
-        i.id().to_owned(),
-        label(&i.severity),
-        label(&i.aggregate_state),
-        label(&i.issue_type),
-        i.rule_label(),
-        i.repository_name().to_owned(),
-        i.location(),
-        time(&i.relevant_since),
-        i.message.clone().unwrap_or_default(),
-        i.web_url().unwrap_or_default().to_owned(),
-    ]
-}
-
-impl Record for Issue {
-    const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
-    fn cells(&self) -> Vec<String> {
-        issue_cells(self)
-    }
-    fn issue(&self) -> Option<&Issue> {
-        Some(self)
-    }
-}
-
-impl Record for IssueItem {
-    const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
-    fn cells(&self) -> Vec<String> {
-        match &self.issue {
-            Some(i) => issue_cells(i),
-            None => vec![String::new(); ISSUE_COLUMNS.len()],
-        }
-    }
-    fn issue(&self) -> Option<&Issue> {
-        self.issue.as_ref()
-    }
 }
 
 /// Narrow, the paths go first, then the detection state, the triage state

@@ -11,7 +11,6 @@ use super::issue::*;
 use super::pages::{FindingsPage, IssuesPage, ItemOf};
 use super::wire::{self, Timestamp};
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 
 /// A List issues page with only what a list shows of each finding.
 pub type ListedPage = IssuesPage<ListedItem>;
@@ -43,8 +42,8 @@ pub struct ListedIssue {
     aggregate_state: Option<AggregateState>,
     /// The triage note: an ignore's expiry is read from it.
     note: Option<String>,
-    /// Only whether there is one (the `T` flag).
-    external_ticket: Option<IgnoredAny>,
+    /// Its key and link (the `T` flag; the ticket columns).
+    external_ticket: Option<ListedTicket>,
     /// Exception and pull request events, the latest triage's note.
     #[serde(deserialize_with = "wire::null_as_default")]
     activity_history: Vec<ActivityEvent>,
@@ -64,6 +63,23 @@ pub struct ListedIssue {
     line_of_code_url: Option<String>,
     #[serde(deserialize_with = "wire::timestamp::deserialize")]
     first_detected_at: Option<Timestamp>,
+    /// The owning teams (the owner_team column).
+    #[serde(deserialize_with = "wire::null_as_default")]
+    codeowners: Vec<ListedOwner>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct ListedTicket {
+    url: Option<String>,
+    external_slug: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct ListedOwner {
+    name: Option<String>,
+    is_team: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -77,6 +93,15 @@ struct ListedRepository {
 struct ListedSca {
     vuln_database_identifier: Option<String>,
     found_dependency: Option<ListedDependency>,
+    reachability: Option<Reachability>,
+    epss_score: Option<ListedEpss>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+struct ListedEpss {
+    #[serde(deserialize_with = "wire::float::deserialize")]
+    score: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -107,7 +132,11 @@ impl From<ListedIssue> for Issue {
             relevant_since: i.relevant_since,
             aggregate_state: i.aggregate_state,
             note: i.note,
-            external_ticket: i.external_ticket.map(|_| ExternalTicket::default()),
+            external_ticket: i.external_ticket.map(|t| ExternalTicket {
+                url: t.url,
+                external_slug: t.external_slug,
+                ..ExternalTicket::default()
+            }),
             activity_history: i.activity_history,
             file_path: i.file_path,
             line: i.line,
@@ -121,6 +150,11 @@ impl From<ListedIssue> for Issue {
                     package: d.package,
                     ..Dependency::default()
                 }),
+                reachability: s.reachability,
+                epss_score: s.epss_score.map(|e| EpssScore {
+                    score: e.score,
+                    ..EpssScore::default()
+                }),
                 ..ScaAttributes::default()
             }),
             rule_display_name: i.rule_display_name,
@@ -132,6 +166,15 @@ impl From<ListedIssue> for Issue {
             triage_permission: i.triage_permission,
             line_of_code_url: i.line_of_code_url,
             first_detected_at: i.first_detected_at,
+            codeowners: i
+                .codeowners
+                .into_iter()
+                .map(|o| Codeowner {
+                    name: o.name,
+                    is_team: o.is_team,
+                    ..Codeowner::default()
+                })
+                .collect(),
             ..Issue::default()
         }
     }

@@ -76,6 +76,10 @@ pub trait FindingsSource {
     fn export_fetch(&self, then: Then) -> Option<Fetch>;
     /// How to fetch the selected row whole.
     fn selected_fetch(&self, then: Then) -> Option<Fetch>;
+    /// The columns an export (`e`) writes unless told otherwise, with what
+    /// their cells are reckoned with as of `now`: the finding's id, then
+    /// the columns the list shows, in its order.
+    fn export_columns(&self, now: findings_model::Timestamp) -> findings_export::Chosen;
 }
 
 pub trait Pane: Any {

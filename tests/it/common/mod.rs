@@ -108,12 +108,12 @@ impl Platform<TestBackend> for Recording {
     fn export(
         &mut self,
         path: PathBuf,
-        format: Format,
+        how: (Format, findings_export::Chosen),
         items: ExportItems,
         done: &mpsc::UnboundedSender<Msg>,
     ) {
-        self.exported.push((path.clone(), format, items.len()));
-        save::export_off_loop(path, format, items, done);
+        self.exported.push((path.clone(), how.0, items.len()));
+        save::export_off_loop(path, how, items, done);
     }
 }
 

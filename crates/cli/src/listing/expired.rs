@@ -5,7 +5,7 @@
 
 use super::issues::IssuesArgs;
 use super::names::Names;
-use super::output::run_listing;
+use super::output::{Writing, run_listing};
 use crate::scripting::Script;
 use crate::{Failure, UsageError};
 use chrono::{DateTime, Utc};
@@ -76,13 +76,18 @@ pub async fn expired(
     // Every page: an expired ignore may be on any of them.
     let output = &args.list.followed(true);
     let format = output.format()?;
+    let columns =
+        super::columns::with_context(args.list.columns.chosen(format, script)?, args.list.targets)?;
     let window = args.list.filters.first_detected()?;
     let matched = run_listing(
         client,
         req,
         output,
-        format,
-        script,
+        Writing {
+            format,
+            script,
+            columns,
+        },
         |page: ListIssuesResponse| {
             window
                 .keep(page.issues)

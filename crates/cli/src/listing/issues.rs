@@ -1,9 +1,10 @@
 //! `findings issues`: List issues.
 
+use super::columns::{ColumnsArgs, with_context};
 use super::finding_filters::FindingFilters;
 use super::first_detected::{FirstDetected, OverTarget};
 use super::names::Names;
-use super::output::run_listing;
+use super::output::{Writing, run_listing};
 use super::raw::{RawListPage, RawListRequest};
 use super::{INCLUDES, LISTS_HELP, direction, list, page_size, parse_enum};
 use crate::scripting::Script;
@@ -47,7 +48,9 @@ pub struct IssuesArgs {
     /// The targets `--over-target` compares with: the profile's, once the
     /// settings are read ([`IssuesArgs::set_targets`]).
     #[arg(skip)]
-    targets: findings_config::SlaDays,
+    pub(super) targets: findings_config::SlaDays,
+    #[command(flatten)]
+    pub(crate) columns: ColumnsArgs,
     #[command(flatten)]
     pub(crate) output: OutputArgs,
 }
@@ -70,6 +73,16 @@ impl IssuesArgs {
         let mut req = self.filters.request(names, "--state", states)?;
         if self.over_target {
             // Compared on the client: the items must carry the time.
+            req.include_first_detected_at = Some(true);
+        }
+        // What the columns show: the first detection, the activity; and
+        // `--json`'s computed age fields, the first detection.
+        self.columns.ask_for(&mut req);
+        if self
+            .output
+            .script
+            .names_any(crate::scripting::shape::COMPUTED)
+        {
             req.include_first_detected_at = Some(true);
         }
         // A sort flag replaces a view's (`--view`).
@@ -149,6 +162,7 @@ pub async fn issues(
     script: &Script,
 ) -> Result<usize, Failure> {
     let format = args.output.format()?;
+    let columns = with_context(args.columns.chosen(format, script)?, args.targets)?;
     let window = args.window()?;
     let output = &args.followed(false);
     let done = if script.selects() || matches!(format, Format::Json | Format::Ndjson) {
@@ -158,8 +172,11 @@ pub async fn issues(
             client,
             RawListRequest::new(req),
             output,
-            format,
-            script,
+            Writing {
+                format,
+                script,
+                columns: None,
+            },
             |page: RawListPage| window.keep(page.issues),
             |_, _| Ok(()),
         )
@@ -170,8 +187,11 @@ pub async fn issues(
             client,
             ListedRequest::new(req),
             output,
-            format,
-            script,
+            Writing {
+                format,
+                script,
+                columns,
+            },
             |page: ListedPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
             |_, _| Ok(()),
         )
@@ -183,8 +203,11 @@ pub async fn issues(
             client,
             SarifRequest::new(req),
             output,
-            format,
-            script,
+            Writing {
+                format,
+                script,
+                columns: None,
+            },
             |page: SarifPage| window.keep(page.issues.into_iter().map(IssueItem::from).collect()),
             |_, _| Ok(()),
         )

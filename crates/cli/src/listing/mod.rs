@@ -6,6 +6,7 @@
 //! `raw` keeps List issues items as the server sent them. Here: the flags
 //! and helpers the commands share.
 
+mod columns;
 mod dashboard;
 mod expired;
 mod finding_filters;
@@ -20,6 +21,7 @@ pub(crate) use raw::RawListRequest;
 mod report;
 mod search;
 
+pub(crate) use columns::print_catalog;
 pub use dashboard::dashboard;
 pub use expired::{ExpiredArgs, expired};
 pub use finding_filters::FindingFilters;

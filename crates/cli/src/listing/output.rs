@@ -6,21 +6,29 @@ use crate::progress::Progress;
 use crate::scripting::{Script, Sink};
 use crate::{Failure, OutputArgs};
 use findings_client::{Client, Follow, PagedRequest, pages_following};
-use findings_export::{Format, Record};
+use findings_export::{Chosen, Format, Record, Writer};
 use futures_util::StreamExt;
 use std::io::{IsTerminal, Write};
 
+/// How a listing writes its items: the format, the scripting flags, and
+/// the columns chosen of the catalog (`--columns`).
+pub(super) struct Writing<'s> {
+    pub(super) format: Format,
+    pub(super) script: &'s Script,
+    pub(super) columns: Option<Chosen>,
+}
+
 /// Follows pages as `--all`/`--max` ask and streams each item to stdout,
 /// or to `-o FILE` (put in place only if every page arrived), through
-/// `--json`/`--jq` when `script` selects. `on_page` sees each page, and may
+/// `--json`/`--jq` when `script` selects; csv, table and markdown in the
+/// catalog's `columns` when chosen. `on_page` sees each page, and may
 /// write to the output, before its items are written. Returns how many
 /// items matched (were printed), for `--exit-code`.
 pub(super) async fn run_listing<R, T>(
     client: &Client,
     req: R,
     output: &OutputArgs,
-    format: Format,
-    script: &Script,
+    writing: Writing<'_>,
     items_of: impl Fn(R::Page) -> Vec<T>,
     mut on_page: impl FnMut(&R::Page, &mut dyn Write) -> Result<(), Failure>,
 ) -> Result<usize, Failure>
@@ -28,10 +36,22 @@ where
     R: PagedRequest,
     T: Record,
 {
+    let Writing {
+        format,
+        script,
+        columns,
+    } = writing;
     let max = output.max.map(|m| m as usize);
     let width = output_width(&output.file);
     let terminal = output.file.is_terminal();
-    let mut sink = Sink::new::<T>(output.file.open()?, format, width, script, terminal);
+    let out = output.file.open()?;
+    let mut sink = match columns {
+        // `--columns`: the catalog's columns of each finding.
+        Some(chosen) if !script.selects() => {
+            Sink::Formatted(Writer::with_columns(out, format, width, chosen))
+        }
+        _ => Sink::new::<T>(out, format, width, script, terminal),
+    };
     // Every page followed: the next one is asked for while this one is written.
     let follow = Follow::every_page(output.all && max.is_none());
     let mut stream = Box::pin(pages_following(

@@ -1,7 +1,8 @@
 //! `findings report`: Report findings, with the totals by type.
 
+use super::columns::{ColumnsArgs, with_context};
 use super::names::Names;
-use super::output::run_listing;
+use super::output::{Writing, run_listing};
 use super::raw_report::{RawReportPage, RawReportRequest};
 use super::{FilterArgs, LISTS_HELP, list, offered, page_size, parse_enum, push_all, typed};
 use crate::progress::Progress;
@@ -85,10 +86,21 @@ pub struct ReportArgs {
     #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
     until: Option<String>,
     #[command(flatten)]
+    pub(crate) columns: ColumnsArgs,
+    /// The open-age targets of the age columns: the profile's, once the
+    /// settings are read ([`ReportArgs::set_targets`]).
+    #[arg(skip)]
+    targets: findings_model::SlaDays,
+    #[command(flatten)]
     pub(crate) output: OutputArgs,
 }
 
 impl ReportArgs {
+    /// The open-age targets of the age columns (the profile's).
+    pub fn set_targets(&mut self, targets: findings_model::SlaDays) {
+        self.targets = targets;
+    }
+
     /// The dashboard report `--kind` asks for (`None`: the findings).
     pub fn kind(&self) -> Result<Option<DashboardReport>, UsageError> {
         super::dashboard::kind(self.kind.as_deref())
@@ -225,22 +237,29 @@ pub async fn report(
             client,
             RawReportRequest::new(req),
             &args.output,
-            format,
-            script,
+            Writing {
+                format,
+                script,
+                columns: None,
+            },
             |page: RawReportPage| page.findings,
             |_, _| Ok(()),
         )
         .await;
     }
     if matches!(format, Format::Csv | Format::Table | Format::Markdown) {
+        let columns = with_context(args.columns.chosen(format, script)?, args.targets)?;
         // Only the columns' fields are decoded: the rest is skipped unread.
         let mut totals_shown = false;
         return run_listing(
             client,
             ListedReportRequest::new(req),
             &args.output,
-            format,
-            script,
+            Writing {
+                format,
+                script,
+                columns,
+            },
             |page: ListedReportPage| page.findings.into_iter().map(Issue::from).collect(),
             |page: &ListedReportPage, out: &mut dyn std::io::Write| {
                 // The totals head a table; other formats carry items only.
@@ -259,8 +278,11 @@ pub async fn report(
         client,
         SarifReportRequest::new(req),
         &args.output,
-        format,
-        script,
+        Writing {
+            format,
+            script,
+            columns: None,
+        },
         |page: SarifReportPage| page.findings.into_iter().map(Issue::from).collect(),
         |_, _| Ok(()),
     )

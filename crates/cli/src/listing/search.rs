@@ -1,7 +1,7 @@
 //! `findings search`: Search issues (agentic-workflow issues).
 
 use super::names::Names;
-use super::output::run_listing;
+use super::output::{Writing, run_listing};
 use super::{FilterArgs, LISTS_HELP, direction, list, page_size, parse_enum, push_all};
 use crate::scripting::Script;
 use crate::{Failure, OutputArgs, UsageError, offer};
@@ -109,8 +109,11 @@ pub async fn search(
         client,
         req,
         &args.output,
-        format,
-        script,
+        Writing {
+            format,
+            script,
+            columns: None,
+        },
         |page: SearchIssuesResponse| page.issues,
         |_, _| Ok(()),
     )

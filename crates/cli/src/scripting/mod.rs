@@ -33,8 +33,9 @@ pub struct ScriptArgs {
     ///
     /// The fields are the item's, by their names in the API contract
     /// (`issues`: the finding's fields, as `report` and `show` have them,
-    /// and the list's counters such as reviewCount). One a line (ndjson),
-    /// or one array with --format json.
+    /// and the list's counters such as reviewCount; and two reckoned here,
+    /// age and days_over_target, as the columns of those names). One a
+    /// line (ndjson), or one array with --format json.
     #[arg(long, value_name = "FIELDS", num_args = 0..=1, default_missing_value = "",
           value_hint = ValueHint::Other)]
     json: Option<String>,
@@ -65,9 +66,29 @@ pub struct Script {
     fields: Option<Vec<String>>,
     jq: Option<jq::Jq>,
     exit_code: Option<u8>,
+    /// What `--json`'s computed fields are reckoned with, once the
+    /// settings are read ([`Script::set_clock`]); none: they are null.
+    clock: Option<shape::OpenAgeClock>,
 }
 
 impl Script {
+    /// The targets and time the computed fields (`age`,
+    /// `days_over_target`) are reckoned with.
+    pub fn set_clock(&mut self, clock: shape::OpenAgeClock) {
+        self.clock = Some(clock);
+    }
+
+    /// The fields `--json` asks for when one of them is computed here,
+    /// and what they are reckoned with.
+    fn computing(&self) -> Option<(&[String], &shape::OpenAgeClock)> {
+        let fields = self.fields.as_deref()?;
+        let clock = self.clock.as_ref()?;
+        fields
+            .iter()
+            .any(|f| self.shape.computed.contains(&f.as_str()))
+            .then_some((fields, clock))
+    }
+
     /// Whether `--json` or `--jq` choose what is printed.
     pub fn selects(&self) -> bool {
         self.fields.is_some() || self.jq.is_some()
@@ -84,6 +105,15 @@ impl Script {
             }),
             _ => Ok(()),
         }
+    }
+}
+
+impl ScriptArgs {
+    /// Whether `--json` names one of `names`.
+    pub fn names_any(&self, names: &[&str]) -> bool {
+        self.json
+            .as_deref()
+            .is_some_and(|given| given.split(',').any(|f| names.contains(&f.trim())))
     }
 }
 
@@ -138,6 +168,7 @@ pub fn prepare(args: &ScriptArgs, shape: Shape) -> Result<Option<Script>, Failur
         fields,
         jq,
         exit_code: args.exit_code,
+        clock: None,
     }))
 }
 

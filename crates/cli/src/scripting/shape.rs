@@ -16,6 +16,8 @@ pub struct Shape {
     /// Fields of the wrapper whose `issue` is lifted to the top level,
     /// kept beside the finding's (`issues` only).
     pub wrapper: &'static [&'static str],
+    /// Fields reckoned here when `--json` names them ([`COMPUTED`]).
+    pub computed: &'static [&'static str],
 }
 
 /// A finding (`protos.issues.v1.Issue`): `report` and `show`.
@@ -23,6 +25,7 @@ pub const FINDING: Shape = Shape {
     item: "finding",
     fields: FINDING_FIELDS,
     wrapper: &[],
+    computed: &[],
 };
 
 /// A List issues item (`ListIssuesResponse_IssueSummary`): the finding's
@@ -31,13 +34,30 @@ pub const LIST_ITEM: Shape = Shape {
     item: "finding",
     fields: FINDING_FIELDS,
     wrapper: LIST_WRAPPER_FIELDS,
+    computed: COMPUTED,
 };
+
+/// Fields no server sends, reckoned here when `--json` names them (the
+/// export catalog's columns of the same names, counted the same way): an
+/// open finding's age in days from its first detection, and its days past
+/// its severity's target (the profile's sla_days); null when the finding
+/// is not open or its first detection is unknown.
+pub const COMPUTED: &[&str] = &["age", "days_over_target"];
+
+/// What the computed fields are reckoned with: the profile's targets and
+/// the command's clock.
+#[derive(Debug, Clone, Copy)]
+pub struct OpenAgeClock {
+    pub targets: findings_model::SlaDays,
+    pub now: findings_model::Timestamp,
+}
 
 /// An agentic-workflow issue (`protos.issues.api.Issue`): `search`.
 pub const AGENTIC_ISSUE: Shape = Shape {
     item: "issue",
     fields: AGENTIC_FIELDS,
     wrapper: &[],
+    computed: &[],
 };
 
 /// A change between two snapshots: `diff`.
@@ -45,6 +65,7 @@ pub const CHANGE: Shape = Shape {
     item: "change",
     fields: findings_snapshot::CHANGE_FIELDS,
     wrapper: &[],
+    computed: &[],
 };
 
 /// An SCM config (`protos.scm.v1.ScmConfig`): `scm list`.
@@ -52,6 +73,7 @@ pub const SCM_CONFIG: Shape = Shape {
     item: "config",
     fields: SCM_CONFIG_FIELDS,
     wrapper: &[],
+    computed: &[],
 };
 
 /// The key of the finding inside a List issues item.
@@ -187,8 +209,13 @@ pub(super) const SCM_CONFIG_FIELDS: &[&str] = &[
 impl Shape {
     /// Every field `--json` takes, sorted (as gh lists them).
     pub fn names(&self) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> =
-            self.fields.iter().chain(self.wrapper).copied().collect();
+        let mut names: Vec<&'static str> = self
+            .fields
+            .iter()
+            .chain(self.wrapper)
+            .chain(self.computed)
+            .copied()
+            .collect();
         names.sort_unstable();
         names
     }
@@ -215,6 +242,45 @@ impl Shape {
         }
         Val::Obj(Rc::new(flat))
     }
+}
+
+/// `item` (flat, [`Shape::apply`]) with the computed fields `fields`
+/// names ([`COMPUTED`]) added, reckoned as of `clock`.
+pub fn with_computed(item: Val, fields: &[String], clock: &OpenAgeClock) -> Val {
+    use findings_model::{AggregateState, Severity};
+    let asked: Vec<&str> = COMPUTED
+        .iter()
+        .copied()
+        .filter(|c| fields.iter().any(|f| f == c))
+        .collect();
+    let Val::Obj(map) = &item else {
+        return item;
+    };
+    if asked.is_empty() {
+        return item;
+    }
+    let text = |key: &str| match map.get(&Val::from(key.to_owned())) {
+        Some(Val::TStr(s)) => Some(String::from_utf8_lossy(s).into_owned()),
+        _ => None,
+    };
+    let first = text("firstDetectedAt")
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t.trim()).ok())
+        .map(|t| t.with_timezone(&chrono::Utc));
+    let severity = text("severity").map(|s| Severity::from_wire(&s));
+    let state = text("aggregateState").map(|s| AggregateState::from_wire(&s));
+    let age = clock
+        .targets
+        .open_age(severity.as_ref(), state.as_ref(), first, clock.now);
+    let mut flat = (**map).clone();
+    for name in asked {
+        let value = match age {
+            Some(a) if name == "age" => Val::from(a.days as isize),
+            Some(a) => Val::from(a.over as isize),
+            None => Val::Null,
+        };
+        flat.insert(Val::from(name.to_owned()), value);
+    }
+    Val::Obj(Rc::new(flat))
 }
 
 /// Only `fields` of `item`, in that order; one it lacks is `null` (so every
@@ -274,6 +340,41 @@ mod tests {
     }
 
     #[test]
+    fn the_computed_fields_are_the_open_age_when_asked_else_absent() {
+        let clock = OpenAgeClock {
+            targets: findings_model::SlaDays::default(),
+            now: "2026-11-20T12:00:00Z".parse().unwrap(),
+        };
+        let open = val(
+            r#"{"id":"7","severity":"SEVERITY_CRITICAL","aggregateState":"AGGREGATE_ISSUE_STATE_OPEN","firstDetectedAt":"2026-11-10T00:00:00Z"}"#,
+        );
+        let asked = [
+            "id".to_owned(),
+            "age".to_owned(),
+            "days_over_target".to_owned(),
+        ];
+        let with = with_computed(open.clone(), &asked, &clock);
+        assert_eq!(
+            pick(&with, &asked).to_string(),
+            r#"{"id":"7","age":10,"days_over_target":3}"#
+        );
+        // Not asked: the item as it was. No first detection: null.
+        let plain = ["id".to_owned()];
+        assert!(
+            !with_computed(open, &plain, &clock)
+                .to_string()
+                .contains("age")
+        );
+        let unknown = with_computed(val(r#"{"id":"8"}"#), &asked, &clock);
+        assert_eq!(
+            pick(&unknown, &asked).to_string(),
+            r#"{"id":"8","age":null,"days_over_target":null}"#
+        );
+        assert!(LIST_ITEM.names().contains(&"days_over_target"));
+        assert!(!FINDING.names().contains(&"age"));
+    }
+
+    #[test]
     fn picked_fields_come_in_the_order_asked_absent_ones_null() {
         let item = val(r#"{"id":"7","severity":"SEVERITY_LOW","line":3}"#);
         let fields = ["line".to_owned(), "id".to_owned(), "ruleId".to_owned()];
@@ -291,7 +392,7 @@ mod tests {
         assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
         assert_eq!(
             names.len(),
-            FINDING_FIELDS.len() + LIST_WRAPPER_FIELDS.len()
+            FINDING_FIELDS.len() + LIST_WRAPPER_FIELDS.len() + COMPUTED.len()
         );
         assert!(names.contains(&"reviewCount") && !names.contains(&"issue"));
         assert!(!FINDING.names().contains(&"reviewCount"));

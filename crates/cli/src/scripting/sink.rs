@@ -124,7 +124,19 @@ impl<W: Write> Selected<'_, W> {
     fn item<T: Record>(&mut self, item: &T) -> Result<(), Failure> {
         let script = self.script;
         self.taken += 1;
-        let json = findings_base::json::encode(item).map_err(io::Error::other)?;
+        let mut json = findings_base::json::encode(item).map_err(io::Error::other)?;
+        if let Some((fields, clock)) = script.computing() {
+            // The computed fields added (to what jq sees too).
+            let value = jaq_json::read::parse_single(&json).map_err(|e| {
+                Failure::Runtime(format!(
+                    "{} {} is not JSON: {e}",
+                    script.shape.item, self.taken
+                ))
+            })?;
+            let value = super::shape::with_computed(script.shape.apply(value), fields, clock);
+            json.clear();
+            jaq_json::write::write(&mut json, &Default::default(), 0, &value)?;
+        }
         if let Some(jq) = &script.jq {
             return self.run(jq, json);
         }

@@ -8,7 +8,7 @@ use super::{App, Effect, Overlay, PaneId};
 use crate::message::{ExportItems, Then};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use findings_base::handoff::{ClipboardText, SafeUrl};
-use findings_export::Format;
+use findings_export::{Chosen, Context, Format, catalog};
 use findings_model::Issue;
 use std::path::PathBuf;
 use tui_input::Input;
@@ -24,12 +24,21 @@ pub const FORMATS: [Format; 6] = [
     Format::Markdown,
 ];
 
-/// The `e` prompt: a format and a file path.
+/// The `e` prompt: a format, a file path and the columns.
 #[derive(Debug, Clone)]
 pub struct ExportPrompt {
     pub pane: PaneId,
     pub format: Format,
     pub path: Input,
+    /// The columns of csv, table and markdown, names of the export
+    /// catalog and presets (`findings issues --columns help`): at first
+    /// the list's ([`FindingsSource::export_columns`](crate::pane::FindingsSource::export_columns)).
+    pub columns: Input,
+    /// What the columns' cells are reckoned with (the list's clock and
+    /// targets).
+    pub context: Context,
+    /// Typing edits the columns (else the path); `↑`/`↓` switch.
+    pub on_columns: bool,
     /// How many rows will be written, and whether they are the marked ones.
     pub count: usize,
     pub marked: bool,
@@ -42,6 +51,21 @@ impl ExportPrompt {
     /// names (`mine.json` holds JSON), else the one chosen.
     pub fn format(&self) -> Format {
         Format::from_path(self.path.value().trim()).unwrap_or(self.format)
+    }
+
+    /// Whether the format written has columns (csv, table, markdown).
+    pub fn has_columns(&self) -> bool {
+        matches!(
+            self.format(),
+            Format::Csv | Format::Table | Format::Markdown
+        )
+    }
+
+    /// The columns typed, read from the catalog.
+    pub fn chosen(&self) -> Result<Chosen, String> {
+        catalog::parse(self.columns.value())
+            .map(|columns| Chosen::new(columns, self.context))
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -120,19 +144,24 @@ pub(super) fn open_export(app: &mut App) {
         return;
     }
     let format = app.export_format;
+    let columns =
+        findings_of(app, pane).map_or_else(Chosen::default, |f| f.export_columns(app.now));
     app.overlay = Some(Overlay::Export(ExportPrompt {
         pane,
         format,
         path: Input::new(default_path(format)),
+        columns: Input::new(columns.list()),
+        context: columns.context,
+        on_columns: false,
         count,
         marked: marked > 0,
         error: None,
     }));
 }
 
-/// Keys while the export prompt is open: `Tab`/`↓` and `Shift-Tab`/`↑`
-/// choose the format, typing edits the path, `Enter` exports, `Esc`
-/// cancels.
+/// Keys while the export prompt is open: `Tab` and `Shift-Tab` choose the
+/// format, `↑`/`↓` switch between the path and the columns, typing edits
+/// the one chosen, `Enter` exports, `Esc` cancels.
 pub fn on_export_key(app: &mut App, key: KeyEvent) {
     let Some(Overlay::Export(prompt)) = &mut app.overlay else {
         return;
@@ -142,14 +171,26 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
             app.overlay = None;
             app.status = Some("export cancelled".into());
         }
-        KeyCode::Tab | KeyCode::Down => cycle_format(prompt, 1),
-        KeyCode::BackTab | KeyCode::Up => cycle_format(prompt, FORMATS.len() - 1),
+        KeyCode::Tab => cycle_format(prompt, 1),
+        KeyCode::BackTab => cycle_format(prompt, FORMATS.len() - 1),
+        KeyCode::Up | KeyCode::Down => prompt.on_columns = !prompt.on_columns,
         KeyCode::Enter => {
             let path = prompt.path.value().trim().to_owned();
             if path.is_empty() {
                 prompt.error = Some("type a file name".into());
+                prompt.on_columns = false;
                 return;
             }
+            // Formats without columns write the findings whole.
+            let columns = match prompt.chosen() {
+                Ok(columns) => columns,
+                Err(_) if !prompt.has_columns() => Chosen::default(),
+                Err(why) => {
+                    prompt.error = Some(why);
+                    prompt.on_columns = true;
+                    return;
+                }
+            };
             let format = prompt.format();
             let pane = prompt.pane;
             app.overlay = None;
@@ -160,6 +201,7 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
             let then = Then::Export {
                 path: PathBuf::from(path),
                 format,
+                columns,
             };
             match findings_of(app, pane).and_then(|f| f.export_fetch(then)) {
                 Some(fetch) => app.start_fetch(fetch),
@@ -168,7 +210,12 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
         }
         _ => {
             prompt.error = None;
-            prompt.path.handle_event(&crossterm::event::Event::Key(key));
+            let input = if prompt.on_columns {
+                &mut prompt.columns
+            } else {
+                &mut prompt.path
+            };
+            input.handle_event(&crossterm::event::Event::Key(key));
         }
     }
 }

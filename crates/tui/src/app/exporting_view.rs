@@ -25,7 +25,7 @@ pub fn export_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &ExportPrompt
     let block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(what, theme.title()))
-        .title_bottom(" Tab format · Enter export · Esc cancel ");
+        .title_bottom(" Tab format · ↑↓ file/columns · Enter export · Esc cancel ");
     let inner = block.inner(popup);
     f.render_widget(block, popup);
 
@@ -38,17 +38,31 @@ pub fn export_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &ExportPrompt
         };
         formats.push(Span::styled(format!(" {} ", fmt.name()), style));
     }
-    // The path line scrolls with its cursor, as the other inputs do.
+    // The line typed into scrolls with its cursor, as the other inputs
+    // do; the other shows its start.
     let label = "File     ";
     let width = (inner.width as usize).saturating_sub(label.len() + 1);
-    let scroll = prompt.path.visual_scroll(width);
-    let shown: String = prompt.path.value().chars().skip(scroll).collect();
+    let scroll = |input: &tui_input::Input, typed: bool| {
+        if typed { input.visual_scroll(width) } else { 0 }
+    };
+    let shown = |input: &tui_input::Input, typed: bool| -> String {
+        input.value().chars().skip(scroll(input, typed)).collect()
+    };
+    let columns = if prompt.has_columns() {
+        Span::raw(safe(&shown(&prompt.columns, prompt.on_columns)))
+    } else {
+        Span::styled(
+            format!("(all of each finding, as {})", prompt.format().name()),
+            theme.dim(),
+        )
+    };
     let mut lines = vec![
         Line::from(formats),
         Line::from(vec![
             Span::styled(label, theme.dim()),
-            Span::raw(safe(&shown)),
+            Span::raw(safe(&shown(&prompt.path, !prompt.on_columns))),
         ]),
+        Line::from(vec![Span::styled("Columns  ", theme.dim()), columns]),
         Line::default(),
     ];
     match &prompt.error {
@@ -59,11 +73,16 @@ pub fn export_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &ExportPrompt
         ))),
     }
     f.render_widget(Paragraph::new(lines), inner);
-    if inner.height >= 2 {
+    let (input, row) = if prompt.on_columns {
+        (&prompt.columns, 2)
+    } else {
+        (&prompt.path, 1)
+    };
+    if inner.height > row {
         let x = inner.x
             + label.len() as u16
-            + prompt.path.visual_cursor().saturating_sub(scroll) as u16;
-        f.set_cursor_position((x.min(inner.right().saturating_sub(1)), inner.y + 1));
+            + input.visual_cursor().saturating_sub(scroll(input, true)) as u16;
+        f.set_cursor_position((x.min(inner.right().saturating_sub(1)), inner.y + row));
     }
 }
 

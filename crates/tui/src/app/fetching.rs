@@ -39,13 +39,16 @@ impl App {
         // An export of many findings is written by the worker as they come,
         // page by page: they are never all held.
         let request = match &fetch.then {
-            Then::Export { path, format } if exports_as_it_comes(&fetch.request) => {
-                ApiRequest::ExportTo {
-                    fetch: Box::new(fetch.request.clone()),
-                    path: path.clone(),
-                    format: *format,
-                }
-            }
+            Then::Export {
+                path,
+                format,
+                columns,
+            } if exports_as_it_comes(&fetch.request) => ApiRequest::ExportTo {
+                fetch: Box::new(fetch.request.clone()),
+                path: path.clone(),
+                format: *format,
+                columns: columns.clone(),
+            },
             _ => fetch.request.clone(),
         };
         let Some(id) = self.outbox.send(request) else {
@@ -116,7 +119,11 @@ impl App {
             Then::OpenUrl => open_url(&mut self.outbox, first.as_ref()),
             Then::CopyLink => copy_link(&mut self.outbox, first.as_ref()),
             Then::Copy(choice) => exporting::copy_fetched(self, choice, &items),
-            Then::Export { path, format } => {
+            Then::Export {
+                path,
+                format,
+                columns,
+            } => {
                 self.status = Some(format!(
                     "exporting {} finding{} to {} as {}…",
                     items.len(),
@@ -128,6 +135,7 @@ impl App {
                 self.outbox.effects.push(Effect::Export {
                     path,
                     format,
+                    columns,
                     items,
                 });
             }

@@ -9,6 +9,7 @@ use crate::message::rows::{Finding, FindingRow};
 use crate::message::{ApiRequest, AppEvent, ExportItems, Fetch, Outbox, Then};
 use crate::pane::FindingsSource;
 use findings_base::handoff::{ClipboardText, SafeUrl};
+use findings_export::Needs;
 use findings_model::{Issue, IssueItem, ListIssuesRequest, MAX_PAGE_SIZE, Timestamp};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -273,10 +274,23 @@ impl Exportable for Issue {
     }
 }
 
+/// What an export of a list writes unless told otherwise: the list's
+/// columns, and the targets and time its AGE column counts with.
+#[derive(Debug, Clone, Default)]
+pub struct ListColumns {
+    /// By their names in the export catalog, in the list's order
+    /// (`findings_table::export_columns`).
+    pub names: Vec<&'static str>,
+    pub targets: findings_model::SlaDays,
+    /// The time the list counts ages to, when not now (`O` holds it).
+    pub age_at: Option<Timestamp>,
+}
+
 /// A findings list and its marks, as export and copy read them.
 pub struct Findings<'a, T> {
     pub list: &'a PagedList<FindingRow<T>>,
     pub marks: &'a Marks,
+    pub columns: ListColumns,
     /// The List issues request the list was loaded with, when it was: an
     /// export of every row shown lists them again (pages of the largest
     /// size) rather than fetching them one by one.
@@ -287,10 +301,12 @@ impl<'a, T: Exportable + 'a> Findings<'a, T> {
     pub fn boxed(
         list: &'a PagedList<FindingRow<T>>,
         marks: &'a Marks,
+        columns: ListColumns,
     ) -> Box<dyn FindingsSource + 'a> {
         Box::new(Findings {
             list,
             marks,
+            columns,
             listing: None,
         })
     }
@@ -313,6 +329,20 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
         self.marks.len()
     }
 
+    fn export_columns(&self, now: Timestamp) -> findings_export::Chosen {
+        let names: Vec<&str> = std::iter::once("id")
+            .chain(self.columns.names.iter().copied())
+            .collect();
+        let context = findings_export::Context {
+            now: Some(self.columns.age_at.unwrap_or(now)),
+            targets: self.columns.targets,
+        };
+        match findings_export::catalog::parse_list(&names) {
+            Ok(columns) => findings_export::Chosen::new(columns, context),
+            Err(_) => findings_export::Chosen::preset("default", context),
+        }
+    }
+
     fn shown(&self) -> usize {
         self.list.len()
     }
@@ -328,6 +358,14 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
     }
 
     fn export_fetch(&self, then: Then) -> Option<Fetch> {
+        let asked = match &then {
+            Then::Export { columns, .. } => [Needs::FirstDetected, Needs::Activity]
+                .into_iter()
+                .filter(|n| columns.needs(*n))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let needs = |n: Needs| asked.contains(&n);
         let fetch = |request, count| Fetch {
             request,
             one: None,
@@ -368,12 +406,20 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
                     .is_some()
                     .then(|| Arc::new(ids(&mut self.shown_rows()).into_iter().collect()))
             };
+            let mut request = ListIssuesRequest {
+                limit: Some(MAX_PAGE_SIZE),
+                cursor: None,
+                ..listing.clone()
+            };
+            // What the export's columns need of each finding, asked for.
+            if needs(Needs::FirstDetected) {
+                request.include_first_detected_at = Some(true);
+            }
+            if needs(Needs::Activity) {
+                request.include_activity_history = Some(true);
+            }
             let request = ApiRequest::Relist {
-                request: ListIssuesRequest {
-                    limit: Some(MAX_PAGE_SIZE),
-                    cursor: None,
-                    ..listing.clone()
-                },
+                request,
                 keep,
                 max: self.list.items.len(),
             };
@@ -426,6 +472,7 @@ mod tests {
         let findings = Findings {
             list: &list,
             marks: &marks,
+            columns: ListColumns::default(),
             listing: listing.clone(),
         };
         assert!(
@@ -438,6 +485,7 @@ mod tests {
         let findings = Findings {
             list: &list,
             marks: &many,
+            columns: ListColumns::default(),
             listing: listing.clone(),
         };
         let ApiRequest::Relist { request, keep, max } = request_of(&findings) else {
@@ -450,6 +498,7 @@ mod tests {
         let findings = Findings {
             list: &list,
             marks: &none,
+            columns: ListColumns::default(),
             listing,
         };
         assert!(matches!(
@@ -460,5 +509,27 @@ mod tests {
                 ..
             }
         ));
+        // Listed again for an export, with what its columns need.
+        let export = |list: &str| {
+            let columns = findings_export::Chosen::new(
+                findings_export::catalog::parse(list).unwrap(),
+                findings_export::Context::default(),
+            );
+            let then = Then::Export {
+                path: "x.csv".into(),
+                format: findings_export::Format::Csv,
+                columns,
+            };
+            match findings.export_fetch(then).unwrap().request {
+                ApiRequest::Relist { request, .. } => (
+                    request.include_first_detected_at,
+                    request.include_activity_history,
+                ),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(export("default"), (None, None));
+        assert_eq!(export("id,age"), (Some(true), None));
+        assert_eq!(export("fixed_at"), (None, Some(true)));
     }
 }

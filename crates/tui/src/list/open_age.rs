@@ -14,41 +14,26 @@ pub struct OpenAge {
     pub now: Timestamp,
 }
 
-/// The age of an open finding and its days past target (0: within it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Age {
-    pub days: i64,
-    pub over: i64,
-}
+/// The age of an open finding and its days past target (defined in the
+/// model, where the exports' age columns read it too).
+pub use findings_model::Age;
 
 impl OpenAge {
     /// The age of `row` when it is open (open, reviewing, fixing) and its
     /// first detection is known; `None` otherwise (a closed finding has
-    /// no open age).
+    /// no open age): [`SlaDays::open_age`].
     pub fn of<T>(&self, row: &FindingRow<T>) -> Option<Age> {
-        let open = row.state().is_some_and(|s| s.is_open());
-        let first = row.first_detected().filter(|_| open)?;
-        let days = (self.now - first).num_days().max(0);
-        let over = row
-            .severity()
-            .and_then(|s| self.targets.days_over(&s, first, self.now))
-            .unwrap_or(0);
-        Some(Age { days, over })
+        self.targets.open_age(
+            row.severity().as_ref(),
+            row.state().as_ref(),
+            row.first_detected(),
+            self.now,
+        )
     }
 
     /// Whether `row` is open past its target.
     pub fn is_over<T>(&self, row: &FindingRow<T>) -> bool {
         self.of(row).is_some_and(|a| a.over > 0)
-    }
-}
-
-impl Age {
-    /// `102d`, or `102d +95` past the target.
-    pub fn cell(&self) -> String {
-        match self.over {
-            0 => format!("{}d", self.days),
-            over => format!("{}d +{over}", self.days),
-        }
     }
 }
 

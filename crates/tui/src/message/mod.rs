@@ -27,7 +27,7 @@ use crossterm::event::{KeyEvent, MouseEvent};
 use findings_base::handoff::{ClipboardText, SafeUrl};
 use findings_client::ApiError;
 use findings_config::{SavedAt, SavedView};
-use findings_export::{Format, Record, Writer};
+use findings_export::{Chosen, Format, Record, Writer};
 use findings_model::*;
 use rows::RowPage;
 use std::collections::HashMap;
@@ -133,6 +133,7 @@ pub enum ApiRequest {
         fetch: Box<ApiRequest>,
         path: std::path::PathBuf,
         format: Format,
+        columns: Chosen,
     },
     Report(ReportRequest),
     Search(SearchIssuesRequest),
@@ -372,6 +373,8 @@ pub enum Effect {
     Export {
         path: std::path::PathBuf,
         format: Format,
+        /// The columns of csv, table and markdown.
+        columns: Chosen,
         items: ExportItems,
     },
     /// Save a view of pane `pane` into the config file (under the profile
@@ -447,6 +450,8 @@ pub enum Then {
     Export {
         path: std::path::PathBuf,
         format: Format,
+        /// The columns of csv, table and markdown.
+        columns: Chosen,
     },
     /// `A`: open the Act menu on them (it checks their type, verdict and
     /// ticket, which a row does not keep, before anything is sent).

@@ -20,7 +20,7 @@ use crate::{keymap, state::session, theme};
 use clock::Clock;
 use crossterm::event::Event;
 use findings_base::handoff::{ClipboardText, SafeUrl};
-use findings_export::Format;
+use findings_export::{Chosen, Format};
 use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -42,11 +42,11 @@ pub trait Platform<B: Backend> {
     fn export(
         &mut self,
         path: std::path::PathBuf,
-        format: Format,
+        how: (Format, Chosen),
         items: ExportItems,
         done: &mpsc::UnboundedSender<Msg>,
     ) {
-        save::export_off_loop(path, format, items, done);
+        save::export_off_loop(path, how, items, done);
     }
 }
 
@@ -63,11 +63,11 @@ impl<B: Backend, P: Platform<B> + ?Sized> Platform<B> for &mut P {
     fn export(
         &mut self,
         path: std::path::PathBuf,
-        format: Format,
+        how: (Format, Chosen),
         items: ExportItems,
         done: &mpsc::UnboundedSender<Msg>,
     ) {
-        (**self).export(path, format, items, done);
+        (**self).export(path, how, items, done);
     }
 }
 

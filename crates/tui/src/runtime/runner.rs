@@ -273,8 +273,9 @@ impl<P> Runner<P> {
                 Effect::Export {
                     path,
                     format,
+                    columns,
                     items,
-                } => self.platform.export(path, format, items, done),
+                } => self.platform.export(path, (format, columns), items, done),
                 Effect::SaveView {
                     pane,
                     path,

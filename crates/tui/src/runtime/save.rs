@@ -5,7 +5,7 @@
 
 use crate::message::{ExportItems, Msg, PaneId};
 use findings_base::atomic_file::{Access, AtomicFile, Replace};
-use findings_export::{Format, Record, Writer};
+use findings_export::{Chosen, Format, Record, Writer};
 use std::io::{BufWriter, ErrorKind};
 use std::path::{Path, PathBuf};
 
@@ -25,9 +25,9 @@ pub fn save_view(
 const TABLE_WIDTH: usize = 200;
 
 /// Writes the export and says how it went, as the message for the app.
-pub fn export(path: &Path, format: Format, items: &ExportItems) -> Msg {
+pub fn export(path: &Path, how: &(Format, Chosen), items: &ExportItems) -> Msg {
     let target = resolve(path);
-    let result = write(&target, format, items);
+    let result = write(&target, how, items);
     Msg::Exported {
         path: target.display().to_string(),
         result,
@@ -38,13 +38,13 @@ pub fn export(path: &Path, format: Format, items: &ExportItems) -> Msg {
 /// the loop goes on meanwhile.
 pub fn export_off_loop(
     path: PathBuf,
-    format: Format,
+    how: (Format, Chosen),
     items: ExportItems,
     done: &tokio::sync::mpsc::UnboundedSender<Msg>,
 ) {
     let done = done.clone();
     tokio::task::spawn_blocking(move || {
-        let _ = done.send(export(&path, format, &items));
+        let _ = done.send(export(&path, &how, &items));
     });
 }
 
@@ -62,15 +62,15 @@ pub fn resolve(path: &Path) -> PathBuf {
 /// Writes the items to a new file at `path` (refusing an existing file or
 /// link), whole or not at all (`atomic_file`): a failure part-way leaves
 /// nothing behind.
-pub fn write(path: &Path, format: Format, items: &ExportItems) -> Result<usize, String> {
-    fn all<T: Record>(path: &Path, format: Format, items: &[T]) -> Result<usize, String> {
-        let mut file = ExportFile::create::<T>(path, format)?;
+pub fn write(path: &Path, how: &(Format, Chosen), items: &ExportItems) -> Result<usize, String> {
+    fn all<T: Record>(path: &Path, how: &(Format, Chosen), items: &[T]) -> Result<usize, String> {
+        let mut file = ExportFile::create(path, how.0, how.1.clone())?;
         items.iter().try_for_each(|item| file.item(item))?;
         file.finish()
     }
     match items {
-        ExportItems::Issues(v) => all(path, format, v),
-        ExportItems::Findings(v) => all(path, format, v),
+        ExportItems::Issues(v) => all(path, how, v),
+        ExportItems::Findings(v) => all(path, how, v),
     }
 }
 
@@ -85,8 +85,9 @@ pub struct ExportFile {
 }
 
 impl ExportFile {
-    /// Creates the file at `path` for items of type `T`.
-    pub fn create<T: Record>(path: &Path, format: Format) -> Result<ExportFile, String> {
+    /// Creates the file at `path` for findings, written in `format` (csv,
+    /// table and markdown in `columns`).
+    pub fn create(path: &Path, format: Format, columns: Chosen) -> Result<ExportFile, String> {
         let shown = findings_base::text::one_line(&path.display().to_string()).into_owned();
         let file =
             AtomicFile::create(path, Access::Private, Replace::Never).map_err(|e| {
@@ -97,7 +98,7 @@ impl ExportFile {
                     _ => format!("cannot create {shown}: {e}"),
                 }
             })?;
-        let writer = Writer::new::<T>(BufWriter::new(file), format, TABLE_WIDTH);
+        let writer = Writer::with_columns(BufWriter::new(file), format, TABLE_WIDTH, columns);
         Ok(ExportFile { shown, writer })
     }
 
@@ -147,12 +148,15 @@ mod tests {
     fn writes_a_new_file_and_never_overwrites() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.sarif");
-        assert_eq!(write(&path, Format::Sarif, &items()), Ok(1));
+        assert_eq!(
+            write(&path, &(Format::Sarif, Chosen::default()), &items()),
+            Ok(1)
+        );
         let doc: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "r");
         let before = std::fs::read(&path).unwrap();
-        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        let err = write(&path, &(Format::Csv, Chosen::default()), &items()).unwrap_err();
         assert!(err.contains("already exists"), "{err}");
         assert_eq!(std::fs::read(&path).unwrap(), before, "left untouched");
     }
@@ -161,7 +165,7 @@ mod tests {
     fn a_missing_directory_is_an_error_and_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("no/such/dir/out.csv");
-        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        let err = write(&path, &(Format::Csv, Chosen::default()), &items()).unwrap_err();
         assert!(err.starts_with("cannot create"), "{err}");
         assert!(!path.exists());
     }
@@ -187,12 +191,12 @@ mod tests {
         std::fs::write(&victim, "precious").unwrap();
         let path = dir.path().join("out.csv");
         std::os::unix::fs::symlink(&victim, &path).unwrap();
-        let err = write(&path, Format::Csv, &items()).unwrap_err();
+        let err = write(&path, &(Format::Csv, Chosen::default()), &items()).unwrap_err();
         assert!(err.contains("already exists"), "{err}");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
         let dangling = dir.path().join("new.csv");
         std::os::unix::fs::symlink(dir.path().join("made"), &dangling).unwrap();
-        assert!(write(&dangling, Format::Csv, &items()).is_err());
+        assert!(write(&dangling, &(Format::Csv, Chosen::default()), &items()).is_err());
         assert!(!dir.path().join("made").exists());
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 3, "no temporary file left: {names:?}");
@@ -206,7 +210,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        write(&path, Format::Csv, &items()).unwrap();
+        write(&path, &(Format::Csv, Chosen::default()), &items()).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
     }

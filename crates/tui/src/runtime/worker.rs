@@ -228,13 +228,14 @@ async fn export_to(
     client: &Client,
     fetch: ApiRequest,
     path: &std::path::Path,
-    format: findings_export::Format,
+    (format, columns): (findings_export::Format, findings_export::Chosen),
     fix_prs: &SharedFixPrs,
 ) -> Result<ApiResponse, ApiError> {
     let target = super::save::resolve(path);
     let how = Exporting {
         target: &target,
         format,
+        columns: &columns,
         fix_prs,
     };
     let result = match fetch {
@@ -266,6 +267,7 @@ type Written = Result<Result<usize, String>, ApiError>;
 struct Exporting<'a> {
     target: &'a std::path::Path,
     format: findings_export::Format,
+    columns: &'a findings_export::Chosen,
     fix_prs: &'a SharedFixPrs,
 }
 
@@ -276,7 +278,7 @@ async fn export_relisted(
     how: Exporting<'_>,
 ) -> Written {
     use futures_util::StreamExt;
-    let mut file = match ExportFile::create::<IssueItem>(how.target, how.format) {
+    let mut file = match ExportFile::create(how.target, how.format, how.columns.clone()) {
         Ok(file) => file,
         Err(e) => return Ok(Err(e)),
     };
@@ -303,7 +305,7 @@ async fn export_by_id<T: Finding + findings_export::Record + Send + 'static>(
     how: Exporting<'_>,
 ) -> Written {
     use futures_util::StreamExt;
-    let mut file = match ExportFile::create::<T>(how.target, how.format) {
+    let mut file = match ExportFile::create(how.target, how.format, how.columns.clone()) {
         Ok(file) => file,
         Err(e) => return Ok(Err(e)),
     };
@@ -387,7 +389,8 @@ async fn perform(
             fetch,
             path,
             format,
-        } => export_to(client, *fetch, &path, format, fix_prs).await,
+            columns,
+        } => export_to(client, *fetch, &path, (format, columns), fix_prs).await,
         ApiRequest::TargetsById(ids) => targets_by_id(client, ids).await,
         ApiRequest::Refetch(ids) => findings_client::items_by_id(client, ids)
             .await

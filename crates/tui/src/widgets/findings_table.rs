@@ -108,34 +108,62 @@ pub fn draw_list<T>(
 /// is of findings over target), then the date, the path and the
 /// repository.
 fn columns(date_column: DateColumn, age: Option<AgeColumn>) -> Vec<Col> {
+    named_columns(date_column, age.map(|a| a.first))
+        .into_iter()
+        .map(|(col, _)| col)
+        .collect()
+}
+
+/// The columns the list shows, in order, by their names in the export
+/// catalog ([`findings_export::CATALOG`]): what an export (`e`) writes
+/// unless told otherwise. `age`: whether the AGE column shows.
+pub fn export_columns(date_column: DateColumn, age: bool) -> Vec<&'static str> {
+    named_columns(date_column, age.then_some(false))
+        .into_iter()
+        .map(|(_, name)| name)
+        .collect()
+}
+
+/// [`columns`], each with its name in the export catalog; `age_first`:
+/// the AGE column shows, kept before the others when `true`.
+fn named_columns(date_column: DateColumn, age_first: Option<bool>) -> Vec<(Col, &'static str)> {
     let date = match date_column {
-        DateColumn::RelevantSince => Col::new("RELEVANT SINCE", 10).short("SINCE"),
-        DateColumn::Created => Col::new("CREATED", 10),
+        DateColumn::RelevantSince => (
+            Col::new("RELEVANT SINCE", 10).short("SINCE"),
+            "relevant_since",
+        ),
+        DateColumn::Created => (Col::new("CREATED", 10), "created"),
     };
     let mut cols = vec![
-        Col::new("SEVERITY", 8),
+        (Col::new("SEVERITY", 8), "severity"),
         // Weighty: `exc. requested · open` is whole before a rule grows.
-        Col::new("STATE", 9).drop(5).weight(4),
-        Col::new("RULE", 16).weight(3).grow(),
+        (Col::new("STATE", 9).drop(5).weight(4), "state"),
+        (Col::new("RULE", 16).weight(3).grow(), "rule"),
         // `owner/name`: the name is what tells repositories apart.
-        Col::new("REPOSITORY", 14)
-            .short("REPO")
-            .cut(Cut::Left)
-            .drop(4)
-            .weight(2),
-        Col::new("PATH:LINE", 12)
-            .short("PATH")
-            .cut(Cut::Left)
-            .drop(3)
-            .grow(),
-        date.cut(Cut::Date).drop(2).weight(2),
+        (
+            Col::new("REPOSITORY", 14)
+                .short("REPO")
+                .cut(Cut::Left)
+                .drop(4)
+                .weight(2),
+            "repository",
+        ),
+        (
+            Col::new("PATH:LINE", 12)
+                .short("PATH")
+                .cut(Cut::Left)
+                .drop(3)
+                .grow(),
+            "location",
+        ),
+        (date.0.cut(Cut::Date).drop(2).weight(2), date.1),
     ];
-    if let Some(age) = age {
+    if let Some(first) = age_first {
         // `102d +95` whole (a cut one reads as another number), else
         // left out first; kept when the list is of findings over target.
         let col = Col::new("AGE", 9);
-        let col = if age.first { col } else { col.drop(1) };
-        cols.insert(2, col);
+        let col = if first { col } else { col.drop(1) };
+        cols.insert(2, (col, "age"));
     }
     cols
 }
@@ -269,6 +297,36 @@ mod tests {
     use super::*;
     use findings_export::Record;
     use findings_model::Issue;
+
+    /// What an export writes by default is the list's columns, each by
+    /// its name in the export catalog, in the list's order.
+    #[test]
+    fn the_export_columns_are_the_lists_in_its_order() {
+        let catalog_name = |header: &str| match header {
+            "SEVERITY" => "severity",
+            "STATE" => "state",
+            "AGE" => "age",
+            "RULE" => "rule",
+            "REPOSITORY" => "repository",
+            "PATH:LINE" => "location",
+            "RELEVANT SINCE" => "relevant_since",
+            "CREATED" => "created",
+            other => panic!("{other}"),
+        };
+        for date in [DateColumn::RelevantSince, DateColumn::Created] {
+            for age in [false, true] {
+                let shown: Vec<&str> = named_columns(date, age.then_some(true))
+                    .iter()
+                    .map(|(col, _)| catalog_name(col.header))
+                    .collect();
+                let exported = export_columns(date, age);
+                assert_eq!(shown, exported);
+                for name in exported {
+                    assert!(findings_export::catalog::find(name).is_some(), "{name}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_headless_table_leaves_columns_out_in_this_order() {

@@ -25,7 +25,7 @@ use crate::keymap::{Action, Context};
 use crate::layout;
 use crate::list::choices;
 use crate::list::filter_values::FilterValues;
-use crate::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::list::findings_list::{self, Findings, ListColumns, ListKey, Marks, NewSince};
 use crate::list::issue_counts::IssueCounts;
 use crate::list::learned::Learned;
 use crate::list::load::PagedList;
@@ -35,6 +35,7 @@ use crate::message::{
 };
 use crate::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::state::session::{SavedView, Session};
+use crate::widgets::findings_table::{self, DateColumn};
 use crossterm::event::{KeyCode, KeyEvent};
 use findings_model::*;
 use findings_requests::filter_spec::{self, LIST_FILTER};
@@ -572,6 +573,11 @@ impl Pane for IssuesPane {
         Some(Box::new(Findings {
             list: &self.list,
             marks: &self.marked,
+            columns: ListColumns {
+                names: findings_table::export_columns(DateColumn::RelevantSince, true),
+                targets: self.targets,
+                age_at: self.age_at.or(self.over_target),
+            },
             listing: Some(self.request(None)),
         }))
     }

@@ -13,6 +13,7 @@
 //! (dimmed) until the new ones arrive. The bucket size changes only the
 //! trend.
 
+mod areas;
 mod charts;
 mod counts;
 mod coverage;
@@ -33,7 +34,7 @@ pub use stats::{Stats, rule_labels};
 use crate::keymap::{Action, Context};
 use crate::layout;
 use crate::list::filter_values::FilterValues;
-use crate::list::findings_list::{self, Findings, ListKey, Marks, NewSince};
+use crate::list::findings_list::{self, Findings, ListColumns, ListKey, Marks, NewSince};
 use crate::list::issue_counts::IssueCounts;
 use crate::list::load::PagedList;
 use crate::message::rows::FindingRow;
@@ -43,9 +44,11 @@ use crate::message::{
 use crate::pane::{Cx, FindingsSource, Pane, ViewCx};
 use crate::state::remembered::ReportSelectors;
 use crate::state::session::Session;
+use crate::widgets::findings_table::{self, DateColumn};
+pub use areas::{ReportAreas, areas};
 use findings_model::*;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 
 pub const ID: PaneId = PaneId("report");
 
@@ -204,55 +207,6 @@ impl Default for ReportPane {
             new_only: false,
             keep_place: None,
         }
-    }
-}
-
-/// Where the parts of the pane go in the screen's body: totals,
-/// selectors (with what the report covers), charts, and the findings list
-/// (the view draws them, clicks and paging read them).
-pub struct ReportAreas {
-    pub totals: Rect,
-    pub selectors: Rect,
-    pub charts: Rect,
-    pub list: Rect,
-}
-
-/// The pane's areas in `body`; a dashboard view chosen with `d` takes
-/// more of the height than the counts' charts (the list keeps the rest;
-/// in a short body, the view is what was asked for, the list gets what
-/// remains). `coverage` is how many lines the words under the selectors
-/// take at this width.
-pub fn areas(body: Rect, block: dashboard::Block, coverage: u16) -> ReportAreas {
-    let report_view = block != dashboard::Block::Counts;
-    // The selectors' two lines, then what the report covers and how it
-    // compares with the Issues list, wrapped (at most four lines).
-    let selectors = if body.height >= 12 {
-        2 + coverage.clamp(1, 4)
-    } else {
-        2
-    };
-    let totals = if body.height >= 26 { 5 } else { 1 };
-    let charts_height = match body.height {
-        30.. if report_view => 12,
-        30.. => 9,
-        20.. if report_view => 9,
-        20.. => 6,
-        // A short body: the view, over a list of a row or two.
-        12.. if report_view => body.height.saturating_sub(totals + selectors + 4).min(9),
-        _ => 0,
-    };
-    let [totals, selectors, charts, list] = Layout::vertical([
-        Constraint::Length(totals),
-        Constraint::Length(selectors),
-        Constraint::Length(charts_height),
-        Constraint::Min(0),
-    ])
-    .areas(body);
-    ReportAreas {
-        totals,
-        selectors,
-        charts,
-        list,
     }
 }
 
@@ -656,7 +610,12 @@ impl Pane for ReportPane {
     }
 
     fn findings(&self) -> Option<Box<dyn FindingsSource + '_>> {
-        Some(Findings::boxed(&self.list, &self.marked))
+        let columns = ListColumns {
+            names: findings_table::export_columns(DateColumn::Created, false),
+            targets: self.sla_days,
+            age_at: None,
+        };
+        Some(Findings::boxed(&self.list, &self.marked, columns))
     }
 
     /// When the list on show was asked for (its first page): the visit to

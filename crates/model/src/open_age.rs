@@ -1,0 +1,117 @@
+//! Open age against targets (a profile's `sla_days`): how long an open
+//! finding has been open, counted from its first detection, and by how
+//! many days it is past its severity's target. The one definition the
+//! TUI's AGE column and `O`, `issues --over-target` and the exports' `age`
+//! and `days_over_target` columns read.
+
+use super::enums::{AggregateState, Severity};
+use super::wire::Timestamp;
+use serde::Deserialize;
+
+/// Open-age targets: how many days a finding of each severity may stay
+/// open (a profile's `sla_days`). Ours by default: critical 7, high 30,
+/// medium 90, low 180 days.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SlaDays {
+    pub critical: u32,
+    pub high: u32,
+    pub medium: u32,
+    pub low: u32,
+}
+
+impl Default for SlaDays {
+    fn default() -> Self {
+        SlaDays {
+            critical: 7,
+            high: 30,
+            medium: 90,
+            low: 180,
+        }
+    }
+}
+
+/// The age of an open finding in whole days and its days past target (0:
+/// within it, or no target).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Age {
+    pub days: i64,
+    pub over: i64,
+}
+
+impl Age {
+    /// `102d`, or `102d +95` past the target (the TUI's AGE column).
+    pub fn cell(&self) -> String {
+        match self.over {
+            0 => format!("{}d", self.days),
+            over => format!("{}d +{over}", self.days),
+        }
+    }
+}
+
+impl SlaDays {
+    /// The target of a finding of `severity` (none for info and the
+    /// unknown: they have no target).
+    pub fn days_for(&self, severity: &Severity) -> Option<u32> {
+        match severity {
+            Severity::Critical => Some(self.critical),
+            Severity::High => Some(self.high),
+            Severity::Medium => Some(self.medium),
+            Severity::Low => Some(self.low),
+            _ => None,
+        }
+    }
+
+    /// Days past the target of a finding of `severity` first detected
+    /// at `first` (`None`: within it, or no target); open age counts from
+    /// the first detection.
+    pub fn days_over(&self, severity: &Severity, first: Timestamp, now: Timestamp) -> Option<i64> {
+        let target = i64::from(self.days_for(severity)?);
+        let over = (now - first).num_days() - target;
+        (over > 0).then_some(over)
+    }
+
+    /// The open age as of `now` of a finding in `state`, of `severity`,
+    /// first detected at `first`: `None` when it is not open (open,
+    /// reviewing, fixing: a closed finding has no open age) or its first
+    /// detection is unknown.
+    pub fn open_age(
+        &self,
+        severity: Option<&Severity>,
+        state: Option<&AggregateState>,
+        first: Option<Timestamp>,
+        now: Timestamp,
+    ) -> Option<Age> {
+        let open = state.is_some_and(AggregateState::is_open);
+        let first = first.filter(|_| open)?;
+        let days = (now - first).num_days().max(0);
+        let over = severity
+            .and_then(|s| self.days_over(s, first, now))
+            .unwrap_or(0);
+        Some(Age { days, over })
+    }
+
+    /// Critical, high, medium, low: most severe first.
+    pub fn most_severe_first(&self) -> [u32; 4] {
+        [self.critical, self.high, self.medium, self.low]
+    }
+
+    /// Every target at least a day.
+    pub fn checked(self) -> Result<SlaDays, String> {
+        match self.most_severe_first().iter().position(|d| *d == 0) {
+            Some(i) => Err(format!(
+                "sla_days.{} must be at least 1 day",
+                ["critical", "high", "medium", "low"][i]
+            )),
+            None => Ok(self),
+        }
+    }
+
+    /// As the config file writes it.
+    pub fn shown(&self) -> String {
+        format!(
+            "{{ critical = {}, high = {}, medium = {}, low = {} }}",
+            self.critical, self.high, self.medium, self.low
+        )
+    }
+}
