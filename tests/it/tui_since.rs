@@ -4,7 +4,7 @@
 //! the same snapshot, in the list's title and in the view (`W`); `Enter`
 //! narrows to a category and opens a finding.
 
-use crate::common::{Harness, anchor, run_at_anchor};
+use crate::common::{self, Harness, anchor, run_at_anchor};
 use crossterm::event::KeyCode;
 use findings_demo::{DemoOptions, DemoServer};
 use findings_snapshot::Category;
@@ -106,6 +106,13 @@ async fn a_second_session_shows_what_changed_since_the_first_as_findings_diff_do
         "the count of new findings\n{screen}"
     );
     insta::assert_snapshot!("since_categories_80x24", screen);
+    // At the other sizes, as drawn whole.
+    for (w, h) in [(60, 20), (100, 30)] {
+        let screen = second.screen_at(w, h);
+        common::drawn_whole(&screen);
+        insta::assert_snapshot!(format!("since_categories_{w}x{h}"), screen);
+    }
+    second.screen_at(80, 24);
     second.key(KeyCode::Enter);
     let changes = &second.app.issues().since.changes;
     let (category, list) = changes.as_ref().expect("the new findings");

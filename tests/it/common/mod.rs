@@ -443,6 +443,18 @@ impl Harness {
         self.replied - before
     }
 
+    /// The screen as text at `width`×`height` (the terminal resized, as
+    /// a user's would be; it stays that size).
+    pub fn screen_at(&mut self, width: u16, height: u16) -> String {
+        self.terminal.backend_mut().resize(width, height);
+        self.terminal
+            .resize(ratatui::layout::Rect::new(0, 0, width, height))
+            .unwrap();
+        self.app
+            .update(findings_tui::message::Msg::Resize(width, height));
+        self.screen()
+    }
+
     /// The screen as text, one line per row.
     pub fn screen(&mut self) -> String {
         self.runner

@@ -138,8 +138,11 @@ fn categories(f: &mut Frame, table: Rect, block: Block<'_>, since: &Since, v: &V
                 () if count == 0 => theme.dim(),
                 () => Style::new(),
             };
-            let pad = (rows.width as usize).saturating_sub(text.chars().count());
-            Some(Line::styled(format!("{text}{}", " ".repeat(pad)), style))
+            // Too long for the row: cut, saying so.
+            Some(Line::styled(
+                findings_export::fit(&text, rows.width as usize),
+                style,
+            ))
         })
         .collect();
     for note in &report.notes {

@@ -80,7 +80,7 @@ fn empty_reason(pane: &IssuesPane) -> String {
 pub(super) fn titled(pane: &IssuesPane, name: &str, width: u16) -> String {
     let filters = filters_shown::summary(&pane.selection);
     if filters.is_empty() {
-        return format!(" {name} ");
+        return crate::widgets::common::fit_title(&format!(" {name} "), width);
     }
     let head = format!(" {name} · filtered: ");
     // The box's corners and a space after the filters.
@@ -95,7 +95,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
     let list = &pane.list;
     let rows_area = layout::table_rows(table_area);
     counts(pane, f, areas.counts, v);
-    // What changed since the last visit, when anything did (`N` shows it).
+    // What changed since the last visit, when anything did (`W` shows it).
     let since = pane
         .since
         .report_for(&pane.selection)
