@@ -310,7 +310,7 @@ async fn a_dashboard_view_scrolls_to_the_rows_that_do_not_fit() {
             .as_ref()
             .and_then(|p| p.since)
             .unwrap()
-            .format("  %Y-%m-%d  opened")
+            .format(" %Y-%m-%d  opened")
             .to_string()
     };
     let (first, last) = (day(0), day(buckets.len() - 1));
@@ -336,4 +336,40 @@ async fn a_dashboard_view_scrolls_to_the_rows_that_do_not_fit() {
 
 fn thousands(n: i64) -> String {
     findings_base::text::thousands(n)
+}
+
+/// `?` in a view of the dashboard's reports lists what its keys do there
+/// first: moving in its rows (the one marked ›), Enter on a list's entry.
+#[tokio::test(flavor = "multi_thread")]
+async fn help_in_a_report_view_says_what_its_keys_do_there() {
+    let mut h = Harness::anchored(300, 120, 40).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.keys("ddd");
+    h.quiesce().await;
+    assert_eq!(
+        h.app.report().dashboard.block,
+        findings_tui::panes::report::dashboard::Block::Rules
+    );
+    let view = h.screen();
+    assert!(
+        view.lines().any(|l| l.starts_with('›')),
+        "a row marked: {view}"
+    );
+    h.keys("?");
+    let help = h.screen();
+    assert!(help.contains("In the rules view"), "{help}");
+    assert!(
+        help.contains("Move in the rules: the row marked ›"),
+        "{help}"
+    );
+    assert!(
+        help.contains("The open findings of the marked rule"),
+        "{help}"
+    );
+    // Elsewhere, no such section.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('2'));
+    h.keys("?");
+    assert!(!h.screen().contains("In the "), "{}", h.screen());
 }

@@ -144,6 +144,13 @@ pub trait Pane: Any {
 
     fn on_action(&mut self, _action: Action, _cx: &mut Cx) {}
 
+    /// What keys mean in what the pane shows now, beyond its bindings
+    /// (a view whose rows `j`/`k` move): a title and its (keys, meaning)
+    /// rows, listed first by `?`.
+    fn help_here(&self, _v: &ViewCx) -> Option<(String, Vec<(String, String)>)> {
+        None
+    }
+
     /// A key while [`Pane::text_input_active`].
     fn on_text_key(&mut self, _key: KeyEvent, _cx: &mut Cx) {}
 

@@ -32,6 +32,12 @@ impl HelpBox {
         // what the key really does here is listed.
         let mut seen = std::collections::HashSet::new();
         let mut sections = Vec::new();
+        // What the keys mean in what is shown, first.
+        if app.detail.is_none()
+            && let Some(here) = app.current().help_here(&app.view_cx())
+        {
+            sections.push(here);
+        }
         for ctx in contexts {
             let bindings = app.keymap.bindings(ctx);
             let mut rows = Vec::new();
@@ -47,7 +53,7 @@ impl HelpBox {
                 }
             }
             seen.extend(bindings.iter().flat_map(|b| b.keys.iter().copied()));
-            sections.push((app.context_title(ctx), rows));
+            sections.push((app.context_title(ctx).to_owned(), rows));
         }
         let key_width = sections
             .iter()

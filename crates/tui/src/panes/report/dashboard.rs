@@ -2,9 +2,10 @@
 //! the charts area shows one block at a time (`d`/`D`): the counts of the
 //! whole set, the activity, the worst repositories, the worst rules, the
 //! open age. A block's report is asked when it is shown, with the pane's
-//! selectors (period, bucket, types, severities, repositories), kept for
-//! that selection, and asked again on the next; a report the server does
-//! not offer (404, 501) says so in its place.
+//! selectors (period, bucket, types, severities, repositories), and kept
+//! for that selection for the session (a selection seen before is not
+//! asked again) until a write changes what they count; a report the
+//! server does not offer (404, 501) says so in its place.
 
 use crate::message::{
     ApiRequest, ApiResponse, ApiResult, DashboardAnswer, DashboardReport, Outbox, RequestId,
@@ -110,7 +111,21 @@ pub struct Dashboard {
     /// The same entries as the counts' top charts show them: most first,
     /// labelled, with the open findings they add up to.
     tops: Vec<(DashboardReport, Top)>,
+    /// What was answered for the other selections of the session, newest
+    /// last: cycling the period back finds its answers, nothing asked.
+    kept: Vec<(ReportFilters, Kept)>,
 }
+
+/// The answers of one selection, kept while another is shown.
+#[derive(Debug, Clone, Default)]
+struct Kept {
+    answers: Vec<(DashboardReport, Answer)>,
+    lists: Vec<(DashboardReport, Vec<Entry>)>,
+    tops: Vec<(DashboardReport, Top)>,
+}
+
+/// How many other selections' answers are kept (a few kilobytes each).
+const KEPT_SELECTIONS: usize = 32;
 
 impl Dashboard {
     pub fn answer(&self, report: DashboardReport) -> &Answer {
@@ -133,14 +148,45 @@ impl Dashboard {
             .any(|(_, a)| matches!(a, Answer::Loading(_)))
     }
 
-    /// Forgets every answer (a write changed what they count): the next
-    /// [`Dashboard::show`] asks again.
+    /// Forgets every answer, of every selection (a write changed what
+    /// they count): the next [`Dashboard::show`] asks again.
     pub fn forget(&mut self, outbox: &mut Outbox) {
         self.cancel(outbox);
         self.answers.clear();
         self.lists.clear();
         self.tops.clear();
+        self.kept.clear();
         self.asked_with = None;
+    }
+
+    /// Puts the shown selection's answers aside (what is in flight for it
+    /// cancelled) and takes out `filters`' when they were kept.
+    fn switch_to(&mut self, filters: &ReportFilters, outbox: &mut Outbox) {
+        self.cancel(outbox);
+        let shown = Kept {
+            answers: std::mem::take(&mut self.answers)
+                .into_iter()
+                .filter(|(_, a)| !matches!(a, Answer::NotAsked | Answer::Failed(_)))
+                .collect(),
+            lists: std::mem::take(&mut self.lists),
+            tops: std::mem::take(&mut self.tops),
+        };
+        if let Some(before) = self.asked_with.take()
+            && !shown.answers.is_empty()
+        {
+            self.kept.retain(|(f, _)| *f != before);
+            if self.kept.len() == KEPT_SELECTIONS {
+                self.kept.remove(0);
+            }
+            self.kept.push((before, shown));
+        }
+        if let Some(k) = self.kept.iter().position(|(f, _)| f == filters) {
+            let (_, kept) = self.kept.remove(k);
+            self.answers = kept.answers;
+            self.lists = kept.lists;
+            self.tops = kept.tops;
+        }
+        self.asked_with = Some(filters.clone());
     }
 
     /// Forgets the answers of another selection (cancelling what is in
@@ -150,8 +196,7 @@ impl Dashboard {
     /// are then theirs). The caller files the requests in its slot.
     pub fn show(&mut self, filters: &ReportFilters, tops: bool, outbox: &mut Outbox) {
         if self.asked_with.as_ref() != Some(filters) {
-            self.forget(outbox);
-            self.asked_with = Some(filters.clone());
+            self.switch_to(filters, outbox);
         }
         let wanted: &[DashboardReport] = match self.block {
             Block::Counts if tops => &[DashboardReport::ByProject, DashboardReport::BacklogByRule],

@@ -13,7 +13,6 @@ use findings_base::text::thousands;
 use findings_model::*;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
@@ -207,9 +206,9 @@ fn activity<'a>(
     let fits = rows.saturating_sub(lines.len());
     for (i, b) in a.buckets.iter().enumerate().skip(start).take(fits) {
         let mut line = bucket_line(b, width, v);
-        // Marked only where the keys move it and it scrolls.
-        if window.is_some() && Block::Activity == pane.dashboard.block && i == at {
-            line = line.style(v.theme.selected());
+        // Marked where the keys move it.
+        if Block::Activity == pane.dashboard.block && i == at {
+            line = marked(line, v);
         }
         lines.push(line);
     }
@@ -322,7 +321,7 @@ fn entries<'a>(
                 )),
             };
             if Some(i) == selected {
-                line = line.style(v.theme.selected());
+                line = marked(line, v);
             }
             line
         })
@@ -480,8 +479,22 @@ fn severity_line<'a>(name: &str, counts: &BySeverity, width: usize, v: &ViewCx) 
     Line::from(spans)
 }
 
+/// The selected row: highlighted, and `›` in its first column, so it is
+/// seen without colours too.
+fn marked<'a>(line: Line<'a>, v: &ViewCx) -> Line<'a> {
+    let mut spans = line.spans;
+    if let Some(first) = spans.first_mut()
+        && first.content.starts_with(' ')
+    {
+        first.content = format!("›{}", &first.content[1..]).into();
+    }
+    Line::from(spans).style(v.theme.selected())
+}
+
 /// A line cut to `width` columns.
 fn cut(line: Line<'_>, width: usize) -> Line<'_> {
+    // The line's own style (the selected row's) stays.
+    let style = line.style;
     let mut used = 0;
     let mut spans = Vec::new();
     for span in line.spans {
@@ -504,5 +517,5 @@ fn cut(line: Line<'_>, width: usize) -> Line<'_> {
         spans.push(Span::styled(kept, span.style));
         break;
     }
-    Line::from(spans).style(Style::default())
+    Line::from(spans).style(style)
 }

@@ -3,11 +3,11 @@
 
 use super::repo_prompt::RepoPrompt;
 use super::{PERIODS, ReportPane};
-use crate::keymap::Action;
+use crate::keymap::{Action, Context};
 use crate::list::choices;
 use crate::list::filter_values::FilterValues;
 use crate::message::{AppEvent, PaneMsg};
-use crate::pane::Cx;
+use crate::pane::{Cx, ViewCx};
 use crossterm::event::{KeyCode, KeyEvent};
 use findings_model::*;
 use findings_requests::filter_spec::{self, REPORT_NAMES};
@@ -109,6 +109,55 @@ impl ReportPane {
             Action::Back if !self.projects.is_empty() => self.set_projects(Vec::new(), cx),
             _ => {}
         }
+    }
+
+    /// `?` in a view of the dashboard's reports: what `j`/`k`, `g`/`G` and
+    /// `Enter` do there, with the keys bound to them.
+    pub(super) fn view_help(&self, v: &ViewCx) -> Option<(String, Vec<(String, String)>)> {
+        use super::dashboard::Block;
+        let block = self.dashboard.block;
+        if block == Block::Counts {
+            return None;
+        }
+        let key = |a| v.key_among(&[super::KEYS, Context::LIST], a);
+        let mut rows = Vec::new();
+        let what = match block {
+            Block::Activity => Some("the buckets (the latest first selected)"),
+            Block::Repositories => Some("the repositories"),
+            Block::Rules => Some("the rules"),
+            _ => None,
+        };
+        if let Some(what) = what {
+            rows.push((
+                format!("{}, {}", key(Action::Down), key(Action::Up)),
+                format!("Move in {what}: the row marked ›"),
+            ));
+            rows.push((
+                format!("{}, {}", key(Action::Top), key(Action::Bottom)),
+                "First, last row".to_owned(),
+            ));
+        }
+        if self.dashboard.is_list() {
+            rows.push((
+                key(Action::Open),
+                format!(
+                    "The open findings of the marked {} in the Issues pane (an archived repository's only with :filter includeArchived=true there)",
+                    if block == Block::Rules { "rule" } else { "repository" }
+                ),
+            ));
+        }
+        rows.push((
+            format!(
+                "{}, {}",
+                key(Action::NextReportView),
+                key(Action::PrevReportView)
+            ),
+            "Next, previous view (the selectors keep)".to_owned(),
+        ));
+        Some((
+            format!("In the {} view: {}", block.label(), block.meaning()),
+            rows,
+        ))
     }
 
     /// `j`/`k` in the views with rows (the activity's buckets, the

@@ -478,6 +478,10 @@ impl Pane for ReportPane {
             .flatten()
     }
 
+    fn help_here(&self, v: &ViewCx) -> Option<(String, Vec<(String, String)>)> {
+        self.view_help(v)
+    }
+
     fn is_loading(&self) -> bool {
         self.list.loader.is_loading()
             || self.counts.is_loading()

@@ -111,6 +111,28 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
     }
     let severities = &again[4].2.filters.as_ref().unwrap().finding_severities;
     assert_eq!(severities, &vec![FindingSeverity::Critical]);
+
+    // Back to the first selection: its activity answered is kept, not
+    // asked again (the three cancelled are).
+    pane.act(Action::ToggleCritical, 20, &mut outbox);
+    let back = asked(&outbox);
+    let activity_again = back[8..]
+        .iter()
+        .filter(|(_, r, _)| *r == DashboardReport::Activity)
+        .count();
+    assert_eq!(activity_again, 0, "{back:?}");
+    assert_eq!(back.len(), 11, "the other three asked again: {back:?}");
+    assert!(matches!(
+        pane.dashboard.answer(DashboardReport::Activity),
+        Answer::Known(_)
+    ));
+    // A write forgets every selection's answers.
+    let mut fresh = Outbox::default();
+    pane.dashboard.forget(&mut fresh);
+    assert_eq!(
+        pane.dashboard.answer(DashboardReport::Activity),
+        &Answer::NotAsked
+    );
 }
 
 #[test]
