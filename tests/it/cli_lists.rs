@@ -392,3 +392,57 @@ fn every_table_fits_the_width_asked_for() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--width"), "{stderr}");
 }
+
+/// A rule is named as the TUI names it: its display name from the
+/// deployment's filter values, its id beside it; JSON keeps the ids.
+#[test]
+fn backlog_by_rule_names_each_rule_and_keeps_its_id() {
+    let server = Server::start(300);
+    let (code, csv, stderr) =
+        server.run(&["report", "--kind", "backlog-by-rule", "--format", "csv"]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("BUCKET,RULE,RULE_ID,OPEN"));
+    let rows: Vec<Vec<String>> = lines.map(csv_row).collect();
+    assert!(!rows.is_empty());
+    let (code, json, _) = server.run(&["report", "--kind", "backlog-by-rule", "--format", "json"]);
+    assert_eq!(code, 0);
+    let ids: Vec<String> = serde_json::from_str::<serde_json::Value>(&json).unwrap()["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|b| {
+            b["open"]
+                .as_object()
+                .map(|m| m.keys().cloned().collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+        .collect();
+    for row in &rows {
+        assert!(ids.contains(&row[2]), "an id of the JSON: {row:?}");
+        assert_ne!(row[1], row[2], "a name, not the id again: {row:?}");
+    }
+    assert!(
+        rows.iter()
+            .any(|r| r[1] == "SQL injection in JdbcTemplate query"),
+        "{rows:?}"
+    );
+}
+
+/// One CSV line's cells (quotes and doubled quotes undone).
+fn csv_row(line: &str) -> Vec<String> {
+    let mut cells = vec![String::new()];
+    let (mut quoted, mut chars) = (false, line.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                cells.last_mut().unwrap().push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => cells.push(String::new()),
+            (c, _) => cells.last_mut().unwrap().push(c),
+        }
+    }
+    cells
+}

@@ -67,7 +67,15 @@ pub async fn dashboard(
     let (rows, summary) = match &answer {
         DashboardAnswer::Activity(r) => (activity_rows(r), activity_summary(r, compared)),
         DashboardAnswer::ByProject(r) => (project_rows(r), None),
-        DashboardAnswer::BacklogByRule(r) => (rule_rows(r), None),
+        DashboardAnswer::BacklogByRule(r) => {
+            // Rules by the names people know them by (the ids stay, and
+            // JSON keeps only them); without the names, the ids alone.
+            let names = client
+                .issue_filters(&IssueFiltersRequest::default())
+                .await
+                .ok();
+            (rule_rows(r, names.as_ref()), None)
+        }
         DashboardAnswer::BySeverity(r) if kind == DashboardReport::MedianOpenAge => {
             (severity_rows(r, "DAYS"), None)
         }
@@ -179,12 +187,21 @@ fn project_rows(r: &ByProjectReport) -> Rows {
     rows
 }
 
-/// By bucket, then most open first.
-fn rule_rows(r: &BacklogByRuleReport) -> Rows {
-    let mut rows = Rows::new(&["BUCKET", "RULE", "OPEN"]);
+/// By bucket, then most open first; each rule by its display name (from
+/// the deployment's filter values, else its id's last part) and its id.
+fn rule_rows(r: &BacklogByRuleReport, names: Option<&IssueFiltersResponse>) -> Rows {
+    let mut rows = Rows::new(&["BUCKET", "RULE", "RULE_ID", "OPEN"]);
     for b in &r.buckets {
         for (rule, count) in b.most_first() {
-            rows.push(vec![start(&b.time_period), rule.clone(), count.to_string()]);
+            let name = names
+                .and_then(|n| n.rule_name(rule))
+                .unwrap_or_else(|| short_rule(rule));
+            rows.push(vec![
+                start(&b.time_period),
+                name.to_owned(),
+                rule.clone(),
+                count.to_string(),
+            ]);
         }
     }
     rows
