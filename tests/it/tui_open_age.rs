@@ -98,7 +98,7 @@ async fn the_reports_open_age_view_counts_the_findings_past_target_by_severity()
     h.start().await;
     h.key(KeyCode::Char('1'));
     h.quiesce().await;
-    for _ in 0..4 {
+    for _ in 0..5 {
         h.key(KeyCode::Char('d'));
     }
     h.until("the count past target", |app| {

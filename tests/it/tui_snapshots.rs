@@ -160,12 +160,12 @@ async fn report_dashboard_views() {
         app.key(KeyCode::Char('1'));
         app.keys("pp");
         app.quiesce().await;
-        for view in ["activity", "repositories", "rules", "open_age"] {
+        for view in ["activity", "backlog", "repositories", "rules", "open_age"] {
             app.key(KeyCode::Char('d'));
             app.quiesce().await;
             // Back two buckets; down past the rows that fit.
             match (w, view) {
-                (80, "activity") => app.keys("kk"),
+                (80, "activity" | "backlog") => app.keys("kk"),
                 (80, "repositories" | "rules") => app.keys("jjjjjj"),
                 _ => {}
             }

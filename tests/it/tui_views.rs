@@ -182,6 +182,34 @@ async fn the_dashboard_views_show_what_the_reports_answer() {
         screen.contains(&format!("net {}", thousands(sums.net))),
         "{screen}"
     );
+    // The backlog trend: each bucket's open findings as the report has
+    // them, the latest marked, with its change since the bucket before.
+    h.key(KeyCode::Char('d'));
+    h.quiesce().await;
+    let backlog = client.backlog_by_severity_report(&req).await.unwrap();
+    let screen = h.screen();
+    let n = backlog.buckets.len();
+    assert!(n >= 2, "{backlog:?}");
+    let (last, before) = (&backlog.buckets[n - 1], &backlog.buckets[n - 2]);
+    let day = last.time_period.as_ref().and_then(|p| p.since).unwrap();
+    let row = screen
+        .lines()
+        .find(|l| l.contains(&day.format("%Y-%m-%d").to_string()))
+        .unwrap_or_default();
+    assert!(row.starts_with('›'), "the latest marked: {row}\n{screen}");
+    let change = last.counts.total() - before.counts.total();
+    assert!(
+        row.contains(&format!(
+            " {}  crit {}",
+            thousands(last.counts.total()),
+            last.counts.critical.unwrap_or(0)
+        )) && row.ends_with(&format!(
+            "{}{}",
+            if change > 0 { "+" } else { "" },
+            thousands(change)
+        )),
+        "{row}\n{screen}"
+    );
     // Repositories: the worst first, as the report has it.
     h.key(KeyCode::Char('d'));
     h.quiesce().await;
@@ -345,7 +373,7 @@ async fn help_in_a_report_view_says_what_its_keys_do_there() {
     let mut h = Harness::anchored(300, 120, 40).await;
     h.start().await;
     h.key(KeyCode::Char('1'));
-    h.keys("ddd");
+    h.keys("dddd");
     h.quiesce().await;
     assert_eq!(
         h.app.report().dashboard.block,

@@ -20,15 +20,18 @@ pub enum Block {
     #[default]
     Counts,
     Activity,
+    /// The open backlog at each bucket's end, by severity.
+    Backlog,
     Repositories,
     Rules,
     OpenAge,
 }
 
 impl Block {
-    pub const ALL: [Block; 5] = [
+    pub const ALL: [Block; 6] = [
         Block::Counts,
         Block::Activity,
+        Block::Backlog,
         Block::Repositories,
         Block::Rules,
         Block::OpenAge,
@@ -39,6 +42,7 @@ impl Block {
         match self {
             Block::Counts => None,
             Block::Activity => Some(DashboardReport::Activity),
+            Block::Backlog => Some(DashboardReport::BacklogBySeverity),
             Block::Repositories => Some(DashboardReport::ByProject),
             Block::Rules => Some(DashboardReport::BacklogByRule),
             Block::OpenAge => Some(DashboardReport::MedianOpenAge),
@@ -49,6 +53,7 @@ impl Block {
         match self {
             Block::Counts => "counts",
             Block::Activity => "activity",
+            Block::Backlog => "backlog",
             Block::Repositories => "repositories",
             Block::Rules => "rules",
             Block::OpenAge => "open age",
@@ -60,6 +65,7 @@ impl Block {
         match self {
             Block::Counts => "the report type's findings by severity, and by bucket",
             Block::Activity => "opened, fixed and ignored per bucket, and the net change",
+            Block::Backlog => "open findings at each bucket's end, by severity: the trend",
             Block::Repositories => "open findings by repository at the period's end, worst first",
             Block::Rules => "open findings by rule at the period's end, most first",
             Block::OpenAge => "median age in days of the open findings, by severity",
@@ -68,8 +74,9 @@ impl Block {
 }
 
 /// The reports the views show (in [`Block::ALL`]'s order).
-const VIEWS: [DashboardReport; 4] = [
+const VIEWS: [DashboardReport; 5] = [
     DashboardReport::Activity,
+    DashboardReport::BacklogBySeverity,
     DashboardReport::ByProject,
     DashboardReport::BacklogByRule,
     DashboardReport::MedianOpenAge,
@@ -255,14 +262,20 @@ impl Dashboard {
     /// where the screen is too short): the lists and the activity's
     /// buckets.
     pub fn has_rows(&self) -> bool {
-        self.is_list() || self.block == Block::Activity
+        self.is_list() || matches!(self.block, Block::Activity | Block::Backlog)
     }
 
     /// The rows of view `block`: its entries, or the activity's buckets.
     pub fn row_count(&self, block: Block) -> usize {
-        match (block, self.answer(DashboardReport::Activity)) {
-            (Block::Activity, Answer::Known(DashboardAnswer::Activity(a))) => a.buckets.len(),
-            (Block::Activity, _) => 0,
+        match block {
+            Block::Activity => match self.answer(DashboardReport::Activity) {
+                Answer::Known(DashboardAnswer::Activity(a)) => a.buckets.len(),
+                _ => 0,
+            },
+            Block::Backlog => match self.answer(DashboardReport::BacklogBySeverity) {
+                Answer::Known(DashboardAnswer::BySeverity(r)) => r.buckets.len(),
+                _ => 0,
+            },
             _ => self.entries_of(block).len(),
         }
     }
@@ -277,7 +290,8 @@ impl Dashboard {
     /// Shows `block`, its first row selected (the activity's latest).
     pub fn choose(&mut self, block: Block) {
         self.block = block;
-        self.selected = if block == Block::Activity {
+        // A trend starts at its latest bucket.
+        self.selected = if matches!(block, Block::Activity | Block::Backlog) {
             usize::MAX
         } else {
             0

@@ -163,6 +163,7 @@ fn known<'a>(
 ) -> (Vec<Line<'a>>, Option<Window>) {
     match (block, answer) {
         (Block::Activity, DashboardAnswer::Activity(a)) => activity(a, rows, width, pane, v),
+        (Block::Backlog, DashboardAnswer::BySeverity(r)) => backlog(r, rows, width, pane, v),
         (Block::Repositories | Block::Rules, _) => entries(block, rows, width, pane, v),
         (Block::OpenAge, DashboardAnswer::BySeverity(r)) => (open_age(r, pane, v), None),
         _ => (
@@ -181,7 +182,7 @@ fn known<'a>(
 fn selected(block: Block, pane: &ReportPane, len: usize) -> Option<usize> {
     if block == pane.dashboard.block {
         Some(pane.dashboard.selected_row())
-    } else if block == Block::Activity {
+    } else if matches!(block, Block::Activity | Block::Backlog) {
         Some(len.saturating_sub(1))
     } else {
         None
@@ -213,6 +214,68 @@ fn activity<'a>(
         lines.push(line);
     }
     (lines, window)
+}
+
+/// The backlog trend: what was open at each bucket's end, by severity and
+/// in all, with how it moved since the bucket before (the selected bucket
+/// in sight; the latest at first).
+fn backlog<'a>(
+    r: &BySeverityReport,
+    rows: usize,
+    width: usize,
+    pane: &ReportPane,
+    v: &ViewCx,
+) -> (Vec<Line<'a>>, Option<Window>) {
+    let len = r.buckets.len();
+    if len == 0 {
+        return (vec![Line::styled("  no buckets", v.theme.dim())], None);
+    }
+    let at = selected(Block::Backlog, pane, len)
+        .unwrap_or(0)
+        .min(len - 1);
+    let (start, window) = scrolled(at, len, rows);
+    let mut lines = Vec::new();
+    for (i, b) in r.buckets.iter().enumerate().skip(start).take(rows) {
+        let before = i.checked_sub(1).map(|k| r.buckets[k].counts.total());
+        let mut line = backlog_line(b, before, width, v);
+        if Block::Backlog == pane.dashboard.block && i == at {
+            line = marked(line, v);
+        }
+        lines.push(line);
+    }
+    (lines, window)
+}
+
+/// One bucket of the backlog: its start, the open findings by severity,
+/// their total and its change since the bucket before (red when it grew).
+fn backlog_line<'a>(b: &SeverityBucket, before: Option<i64>, width: usize, v: &ViewCx) -> Line<'a> {
+    let narrow = width < 80;
+    let when = b
+        .time_period
+        .as_ref()
+        .and_then(|p| p.since)
+        .map_or("?".to_owned(), |t| {
+            t.format(if narrow { "%m-%d" } else { "%Y-%m-%d" })
+                .to_string()
+        });
+    let mut line = severity_line("", &b.counts, width, v);
+    // `severity_line` leads with the total: the date goes first.
+    if let Some(first) = line.spans.first_mut() {
+        first.content = format!("  {when}{}", first.content).into();
+    }
+    line.spans.pop();
+    if let Some(before) = before {
+        let change = b.counts.total() - before;
+        let style = if change > 0 {
+            v.theme.error()
+        } else {
+            v.theme.ok()
+        };
+        let sign = if change > 0 { "+" } else { "" };
+        line.spans
+            .push(Span::styled(format!("{sign}{}", thousands(change)), style));
+    }
+    line
 }
 
 /// The headline is the rows added up, every term of the net shown;

@@ -122,7 +122,7 @@ impl ReportPane {
         let key = |a| v.key_among(&[super::KEYS, Context::LIST], a);
         let mut rows = Vec::new();
         let what = match block {
-            Block::Activity => Some("the buckets (the latest first selected)"),
+            Block::Activity | Block::Backlog => Some("the buckets (the latest first selected)"),
             Block::Repositories => Some("the repositories"),
             Block::Rules => Some("the rules"),
             _ => None,
