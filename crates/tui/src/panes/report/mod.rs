@@ -302,8 +302,9 @@ impl ReportPane {
         let filters = self.dashboard_filters();
         let tops = self.tops_of_whole_set();
         outbox.in_slot(Slot::Dashboard, |o| self.dashboard.show(&filters, tops, o));
-        // The rules view names its rules.
-        if self.dashboard.block == dashboard::Block::Rules {
+        // The rules view names its rules: asked with the first view, so
+        // the names are there when it shows.
+        if self.dashboard.block != dashboard::Block::Counts {
             outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
         }
     }
