@@ -45,6 +45,7 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
             DashboardReport::ByProject,
             DashboardReport::BacklogByRule,
             DashboardReport::Activity,
+            DashboardReport::BacklogBySeverity,
             DashboardReport::MedianOpenAge
         ]
     );
@@ -99,29 +100,29 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
     // again.
     pane.act(Action::PrevReportView, 20, &mut outbox);
     pane.act(Action::NextReportView, 20, &mut outbox);
-    assert_eq!(asked(&outbox).len(), 4);
+    assert_eq!(asked(&outbox).len(), 5);
 
-    // A selector: the three in flight cancelled, all asked again for the
+    // A selector: the four in flight cancelled, all asked again for the
     // new selection.
     pane.act(Action::ToggleCritical, 20, &mut outbox);
     let again = asked(&outbox);
-    assert_eq!(again.len(), 8, "{again:?}");
+    assert_eq!(again.len(), 10, "{again:?}");
     for (i, (id, _, _)) in sent.iter().enumerate().filter(|(i, _)| *i != 2) {
         assert!(outbox.cancelled().contains(id), "{i}");
     }
-    let severities = &again[4].2.filters.as_ref().unwrap().finding_severities;
+    let severities = &again[5].2.filters.as_ref().unwrap().finding_severities;
     assert_eq!(severities, &vec![FindingSeverity::Critical]);
 
     // Back to the first selection: its activity answered is kept, not
-    // asked again (the three cancelled are).
+    // asked again (the four cancelled are).
     pane.act(Action::ToggleCritical, 20, &mut outbox);
     let back = asked(&outbox);
-    let activity_again = back[8..]
+    let activity_again = back[10..]
         .iter()
         .filter(|(_, r, _)| *r == DashboardReport::Activity)
         .count();
     assert_eq!(activity_again, 0, "{back:?}");
-    assert_eq!(back.len(), 11, "the other three asked again: {back:?}");
+    assert_eq!(back.len(), 14, "the other four asked again: {back:?}");
     assert!(matches!(
         pane.dashboard.answer(DashboardReport::Activity),
         Answer::Known(_)
@@ -139,6 +140,7 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
 fn a_report_the_server_does_not_offer_says_so_and_a_selector_change_cancels_the_one_in_flight() {
     let mut outbox = Outbox::default();
     let mut pane = loaded(&mut outbox);
+    pane.act(Action::NextReportView, 20, &mut outbox);
     pane.act(Action::NextReportView, 20, &mut outbox);
     pane.act(Action::NextReportView, 20, &mut outbox);
     assert_eq!(pane.dashboard.block, Block::Repositories);
