@@ -98,7 +98,8 @@ fn scrolled(selected: usize, len: usize, rows: usize) -> (usize, Option<Window>)
 }
 
 /// "Activity 9–13 of 13 · since 2026-10-26, by week · … · d next view",
-/// "Repositories 1–8 of 15 · 1,098 open now · …".
+/// "Repositories 1–8 of 15 · 1,098 open at the period's end, archived
+/// included · …".
 fn title<'a>(
     block: Block,
     f: &ReportFilters,
@@ -117,12 +118,17 @@ fn title<'a>(
         .time_bucket_size
         .as_ref()
         .map_or(String::new(), |b| format!(", by {}", b.label()));
+    // What the view covers: the reports count archived projects too
+    // (the Issues list leaves them out unless asked).
     let scope = match block {
         Block::Repositories | Block::Rules => match open {
-            Some(n) => format!("{} open now", thousands(n)),
-            None => "open now".to_owned(),
+            Some(n) => format!(
+                "{} open at the period's end, archived included",
+                thousands(n)
+            ),
+            None => "open at the period's end, archived included".to_owned(),
         },
-        _ => format!("{since}{bucket}"),
+        _ => format!("{since}{bucket}, archived included"),
     };
     let position = shown.map_or(String::new(), |w| {
         format!("{}–{} of {} ", w.first, w.last, w.of)
@@ -141,7 +147,7 @@ fn title<'a>(
                     Block::Repositories | Block::Rules => {
                         " · j/k choose, Enter: its open findings in Issues"
                     }
-                    Block::Activity => " · j/k scroll",
+                    Block::Activity | Block::Backlog => " · j/k scroll",
                     _ => "",
                 },
                 v.key(super::KEYS, Action::NextReportView)
