@@ -401,3 +401,38 @@ async fn help_in_a_report_view_says_what_its_keys_do_there() {
     h.keys("?");
     assert!(!h.screen().contains("In the "), "{}", h.screen());
 }
+
+/// With a period, the top charts still count the whole backlog (from the
+/// report operations, never the pages loaded) and say that it is the
+/// backlog at the period's end, not the report's set.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_top_charts_of_a_period_come_from_the_reports_and_say_their_basis() {
+    let mut h = Harness::anchored(2000, 140, 40).await;
+    h.start().await;
+    h.key(KeyCode::Char('1'));
+    h.keys("pp");
+    h.quiesce().await;
+    let screen = h.screen();
+    assert!(!screen.contains("loaded)"), "{screen}");
+    let open = h
+        .app
+        .report()
+        .dashboard
+        .top_of(findings_tui::panes::report::dashboard::Block::Rules)
+        .expect("the backlog by rule answered")
+        .open;
+    // The long title where it fits, else the short one, the number in both.
+    let long = format!(
+        "Top rules (open at the period's end: {}, any creation)",
+        thousands(open)
+    );
+    let short = format!("Top rules, {} open at end", thousands(open));
+    assert!(
+        screen.contains(&long) || screen.contains(&short),
+        "{short}\n{screen}"
+    );
+    // Supply-chain rules by their names (their ids say nothing).
+    assert!(screen.contains("use-of-md5"), "{screen}");
+    assert!(screen.contains("Log4j2 JNDI"), "{screen}");
+    assert!(!screen.contains("ssc-"), "{screen}");
+}

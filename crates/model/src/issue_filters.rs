@@ -138,6 +138,8 @@ impl IssueFiltersResponse {
             .iter()
             .find(|r| r.id.as_deref() == Some(id))
             .and_then(|r| r.name.as_deref())
+            // A blank name is no name: the id is shown instead.
+            .filter(|name| !name.trim().is_empty())
     }
 
     /// Ref `id` as `repository:ref`, as the answer lists it.

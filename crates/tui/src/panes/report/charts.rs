@@ -226,9 +226,10 @@ fn trend(pane: &ReportPane, v: &ViewCx) -> Chart {
     }
 }
 
-/// A top chart of the whole set, from the backlog report of `block`'s
-/// view, when the report counts the same findings and its answer is in
-/// (else the loaded pages' chart stands).
+/// A top chart of the whole backlog at the period's end, from the report
+/// of `block`'s view, for the report types about open findings once its
+/// answer is in (else the loaded pages' chart stands); its title says
+/// when that is not the report's own set.
 fn whole_set_top(
     pane: &ReportPane,
     v: &ViewCx,
@@ -238,12 +239,35 @@ fn whole_set_top(
     let top = pane
         .dashboard
         .top_of(block)
-        .filter(|_| pane.tops_of_whole_set())?;
-    let scope = format!("all {} open", group(top.open));
+        .filter(|_| pane.tops_from_reports())?;
+    // The same findings as the report's, or said to be others.
+    let open = group(top.open);
+    let (scope, short) = if pane.tops_of_whole_set() {
+        (format!("all {open} open"), format!("{name}, all open"))
+    } else {
+        (
+            format!("open at the period's end: {open}, any creation"),
+            format!("{name}, {open} open at end"),
+        )
+    };
+    // A bar's label is narrow: a rule by its id's last part (told apart
+    // where two share one), but a supply-chain rule, whose id says
+    // nothing, by its name.
+    let items: Vec<(String, u64)> = top
+        .items
+        .iter()
+        .zip(&top.keys)
+        .map(|((label, n), key)| {
+            let named = (block == super::dashboard::Block::Rules && key.starts_with("ssc-"))
+                .then(|| pane.known.rule_name(key))
+                .flatten();
+            (named.unwrap_or_else(|| label.clone()), *n)
+        })
+        .collect();
     Some(Chart {
         title: format!("{name} ({scope})"),
-        short: Some(format!("{name}, all open")),
-        body: bars(&top.items, v),
+        short: Some(short),
+        body: bars(&items, v),
         width: Constraint::Fill(1),
     })
 }

@@ -355,6 +355,8 @@ impl Dashboard {
 pub struct Top {
     /// Label and open findings, most first.
     pub items: Vec<(String, u64)>,
+    /// The report's key of each item (a rule's id, a repository's name).
+    pub keys: Vec<String>,
     /// The open findings of them all.
     pub open: i64,
 }
@@ -381,6 +383,7 @@ impl Top {
                 .zip(&entries)
                 .map(|(label, e)| (label, e.total.max(0) as u64))
                 .collect(),
+            keys: entries.iter().map(|e| e.key.clone()).collect(),
             open: entries.iter().map(|e| e.total).sum(),
         }
     }

@@ -300,11 +300,11 @@ impl ReportPane {
                 .ask(&self.projects, self.sla_days, now, outbox);
         }
         let filters = self.dashboard_filters();
-        let tops = self.tops_of_whole_set();
+        let tops = self.tops_from_reports();
         outbox.in_slot(Slot::Dashboard, |o| self.dashboard.show(&filters, tops, o));
-        // The rules view names its rules: asked with the first view, so
-        // the names are there when it shows.
-        if self.dashboard.block != dashboard::Block::Counts {
+        // The rules view and the top rules chart name their rules: asked
+        // with the first of them, so the names are there when they show.
+        if self.dashboard.block != dashboard::Block::Counts || tops {
             outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
         }
     }
@@ -317,6 +317,18 @@ impl ReportPane {
         self.report_type == ReportType::TotalOpen
             && self.since.is_none()
             && self.finding_state.is_none()
+    }
+
+    /// Whether the top charts come from the report operations (the
+    /// backlog at the period's end, every finding of it) rather than from
+    /// the pages loaded: for the report types about open findings, whose
+    /// question the backlog answers for the whole set. Their titles say
+    /// when that is another set than the report's (a period, a state).
+    pub fn tops_from_reports(&self) -> bool {
+        matches!(
+            self.report_type,
+            ReportType::TotalOpen | ReportType::OpenBacklog
+        )
     }
 
     /// The request for a page of the current query. `since` is the one
