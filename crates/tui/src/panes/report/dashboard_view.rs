@@ -479,6 +479,9 @@ fn past_target<'a>(pane: &ReportPane, v: &ViewCx) -> Line<'a> {
     if counts.undated > 0 {
         text.push_str(&format!(" · {} undated", thousands(counts.undated as i64)));
     }
+    // Counted from the Issues list, which leaves archived projects out
+    // (the medians above count them).
+    text.push_str(" (of the open in the Issues list, archived left out)");
     let over_chosen: u64 = (0..4)
         .filter(|&k| severity_chosen(pane, k))
         .map(|k| counts.over[k])
