@@ -365,3 +365,37 @@ async fn every_backlog_report_follows_a_triage_at_once() {
     let after = figures(&client).await;
     assert_eq!(after, before.map(|n| n - 2), "before {before:?}");
 }
+
+/// For every period the TUI offers and every bucket size: each bucket's
+/// net is its opened less the four ways out, and the headline (the rows
+/// added up) is the period's own totals, term by term.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_headline_is_the_rows_added_up_for_every_period_and_bucket() {
+    let server = Watched::new(common::demo(400).await);
+    let client = common::client_for(&server);
+    let n = |v: Option<i64>| v.unwrap_or(0);
+    for days in [7, 30, 90, 365] {
+        for size in [
+            TimeBucketSize::Day,
+            TimeBucketSize::Week,
+            TimeBucketSize::Month,
+        ] {
+            let report = client
+                .activity_report(&request(period(days, size.clone())))
+                .await
+                .unwrap();
+            for b in &report.buckets {
+                let out = n(b.fixed) + n(b.removed) + n(b.ignored) + n(b.provisionally_ignored);
+                assert_eq!(n(b.net), n(b.opened) - out, "{days}d {size:?}: {b:?}");
+            }
+            let rows = report.row_sums();
+            let totals = report.this_period.expect("this period").sums();
+            assert_eq!(rows, totals, "{days}d {size:?}");
+            assert_eq!(
+                rows.net,
+                rows.opened - rows.fixed - rows.removed - rows.ignored,
+                "{days}d {size:?}"
+            );
+        }
+    }
+}
