@@ -128,14 +128,27 @@ fn a_snapshot_shows_its_header_and_counts_and_differs_from_itself_in_nothing() {
     }
 }
 
+/// Snapshots of the demo now (`old.snap`) and two weeks later
+/// (`new.snap`), in the folder returned, with the two servers.
+fn two_weeks_apart() -> (tempfile::TempDir, Server, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let (before, after) = (demo(0), demo(14));
+    save(&before, &dir.path().join("old.snap"), &[]);
+    save(&after, &dir.path().join("new.snap"), &[]);
+    (dir, before, after)
+}
+
+/// The two snapshots' paths of [`two_weeks_apart`].
+fn paths(dir: &tempfile::TempDir) -> (String, String) {
+    let text = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    (text("old.snap"), text("new.snap"))
+}
+
 #[test]
 fn a_diff_against_the_demo_two_weeks_later_shows_every_kind_of_change() {
-    let dir = tempfile::tempdir().unwrap();
-    let (old, new) = (dir.path().join("old.snap"), dir.path().join("new.snap"));
-    let (before, after) = (demo(0), demo(14));
-    save(&before, &old, &[]);
-    save(&after, &new, &[]);
-    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let (dir, before, after) = two_weeks_apart();
+    let (old, new) = paths(&dir);
+    let (old, new) = (old.as_str(), new.as_str());
     let (code, stdout, stderr) = after.run(&["diff", old, new, "--format", "ndjson"]);
     assert_eq!(code, 0, "{stderr}");
     let changes = lines(&stdout);
@@ -374,12 +387,9 @@ fn a_snapshot_repeating_a_finding_is_refused_offline_by_name() {
 /// columns: the change, the finding, its severity, state and rule stay.
 #[test]
 fn a_diff_table_fits_the_width_asked_for() {
-    let dir = tempfile::tempdir().unwrap();
-    let (old, new) = (dir.path().join("old.snap"), dir.path().join("new.snap"));
-    let (before, after) = (demo(0), demo(14));
-    save(&before, &old, &[]);
-    save(&after, &new, &[]);
-    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let (dir, _before, after) = two_weeks_apart();
+    let (old, new) = paths(&dir);
+    let (old, new) = (old.as_str(), new.as_str());
     for width in ["80", "60"] {
         let (code, table, stderr) =
             after.run(&["diff", old, new, "--format", "table", "--width", width]);

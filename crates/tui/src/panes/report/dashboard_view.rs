@@ -252,18 +252,18 @@ fn backlog<'a>(
     (lines, window)
 }
 
+/// A bucket's start: its date, without the year under 80 columns.
+fn bucket_start(period: Option<&TimePeriod>, width: usize) -> String {
+    let format = if width < 80 { "%m-%d" } else { "%Y-%m-%d" };
+    period
+        .and_then(|p| p.since)
+        .map_or("?".to_owned(), |t| t.format(format).to_string())
+}
+
 /// One bucket of the backlog: its start, the open findings by severity,
 /// their total and its change since the bucket before (red when it grew).
 fn backlog_line<'a>(b: &SeverityBucket, before: Option<i64>, width: usize, v: &ViewCx) -> Line<'a> {
-    let narrow = width < 80;
-    let when = b
-        .time_period
-        .as_ref()
-        .and_then(|p| p.since)
-        .map_or("?".to_owned(), |t| {
-            t.format(if narrow { "%m-%d" } else { "%Y-%m-%d" })
-                .to_string()
-        });
+    let when = bucket_start(b.time_period.as_ref(), width);
     let mut line = severity_line("", &b.counts, width, v);
     // `severity_line` leads with the total: the date goes first.
     if let Some(first) = line.spans.first_mut() {
@@ -323,14 +323,7 @@ fn activity_headline<'a>(a: &ActivityReport, width: usize, pane: &ReportPane) ->
 fn bucket_line<'a>(b: &ActivityBucket, width: usize, v: &ViewCx) -> Line<'a> {
     let n = |x: Option<i64>| x.unwrap_or(0);
     let narrow = width < 80;
-    let when = b
-        .time_period
-        .as_ref()
-        .and_then(|p| p.since)
-        .map_or("?".to_owned(), |t| {
-            t.format(if narrow { "%m-%d" } else { "%Y-%m-%d" })
-                .to_string()
-        });
+    let when = bucket_start(b.time_period.as_ref(), width);
     let [opened, fixed, ignored, removed] = if narrow {
         ["opn", "fix", "ign", "rem"]
     } else {
