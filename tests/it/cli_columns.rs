@@ -4,30 +4,8 @@
 //! with the closest one, and a table of many columns that fits 80 columns.
 
 use crate::cli::Server;
-use crate::common::findings;
+use crate::common::{csv_cells, findings};
 use serde_json::Value;
-
-/// One CSV line read as RFC 4180 says (the writer's lines are one each).
-fn csv_cells(line: &str) -> Vec<String> {
-    let mut cells = Vec::new();
-    let mut cell = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                chars.next();
-                cell.push('"');
-            }
-            '"' if quoted => quoted = false,
-            '"' if cell.is_empty() => quoted = true,
-            ',' if !quoted => cells.push(std::mem::take(&mut cell)),
-            c => cell.push(c),
-        }
-    }
-    cells.push(cell);
-    cells
-}
 
 fn ok(server: &Server, args: &[&str]) -> String {
     let (code, stdout, stderr) = server.run(args);

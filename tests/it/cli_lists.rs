@@ -403,7 +403,7 @@ fn backlog_by_rule_names_each_rule_and_keeps_its_id() {
     assert_eq!(code, 0, "{stderr}");
     let mut lines = csv.lines();
     assert_eq!(lines.next(), Some("BUCKET,RULE,RULE_ID,OPEN"));
-    let rows: Vec<Vec<String>> = lines.map(csv_row).collect();
+    let rows: Vec<Vec<String>> = lines.map(crate::common::csv_cells).collect();
     assert!(!rows.is_empty());
     let (code, json, _) = server.run(&["report", "--kind", "backlog-by-rule", "--format", "json"]);
     assert_eq!(code, 0);
@@ -427,22 +427,4 @@ fn backlog_by_rule_names_each_rule_and_keeps_its_id() {
             .any(|r| r[1] == "SQL injection in JdbcTemplate query"),
         "{rows:?}"
     );
-}
-
-/// One CSV line's cells (quotes and doubled quotes undone).
-fn csv_row(line: &str) -> Vec<String> {
-    let mut cells = vec![String::new()];
-    let (mut quoted, mut chars) = (false, line.chars().peekable());
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                chars.next();
-                cells.last_mut().unwrap().push('"');
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => cells.push(String::new()),
-            (c, _) => cells.last_mut().unwrap().push(c),
-        }
-    }
-    cells
 }

@@ -57,6 +57,28 @@ pub fn drawn_whole(screen: &str) {
     }
 }
 
+/// One CSV line read as RFC 4180 says (the writer's lines are one each).
+pub fn csv_cells(line: &str) -> Vec<String> {
+    let mut cells = Vec::new();
+    let mut cell = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            '"' if quoted => quoted = false,
+            '"' if cell.is_empty() => quoted = true,
+            ',' if !quoted => cells.push(std::mem::take(&mut cell)),
+            c => cell.push(c),
+        }
+    }
+    cells.push(cell);
+    cells
+}
+
 pub fn anchor() -> chrono::DateTime<chrono::Utc> {
     chrono::DateTime::parse_from_rfc3339("2026-11-01T00:00:00Z")
         .unwrap()
