@@ -66,7 +66,7 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
     h.key(KeyCode::Char('1'));
     assert_eq!(h.app.pane, findings_tui::panes::report::ID);
     assert!(h.app.report().is_loading());
-    held_by_server(&h, 11).await;
+    held_by_server(&h, 12).await;
     h.key(KeyCode::Esc);
     assert!(!h.app.report().is_loading());
     // Back on Issues, still waiting; Esc cancels.
@@ -85,9 +85,9 @@ async fn keys_work_while_requests_hang_and_esc_cancels_them() {
         "the spinner stopped: {status}"
     );
     // Issues' page and counts, the Agentic tab's count; the Report's
-    // page, its four severity counts, the Issues list's count and the
-    // whole set's top rules and repositories.
-    assert_eq!(h.server().requests(), 11, "no retry");
+    // page, its four severity counts, the Issues list's count, the whole
+    // set's top rules and repositories and the rules' names.
+    assert_eq!(h.server().requests(), 12, "no retry");
     // Healed, `r` loads the page.
     h.server().set_faults(Faults::none());
     h.key(KeyCode::Char('r'));
