@@ -259,13 +259,11 @@ fn overdue(s: &Summary) -> String {
         &["critical", "high", "medium", "low", "all"],
         &[severity_cells("overdue", &o.count)],
     ));
-    if o.undated > 0 {
-        let _ = writeln!(
-            out,
-            "<p>{} open findings came without a first detection and are not counted.</p>",
-            span("overdue.undated", &o.undated.to_string())
-        );
-    }
+    let _ = writeln!(
+        out,
+        "<p>Open findings without a first detection (not counted): {}.</p>",
+        span("overdue.undated", &o.undated.to_string())
+    );
     if !o.most_overdue.is_empty() {
         out.push_str("<p>The most overdue:</p>\n");
         out.push_str(&table(
