@@ -75,7 +75,7 @@ fn period(s: &Summary) -> String {
     if let Some(until) = &s.period.until {
         let _ = write!(out, "until {} ", span("period.until", until));
     }
-    let _ = write!(out, "by {}.</p>\n", span("period.bucket", &s.period.bucket));
+    let _ = writeln!(out, "by {}.</p>", span("period.bucket", &s.period.bucket));
     out
 }
 
@@ -264,7 +264,7 @@ fn overdue(s: &Summary) -> String {
         "<p>Open findings without a first detection (not counted): {}.</p>",
         span("overdue.undated", &o.undated.to_string())
     );
-    if !o.most_overdue.is_empty() {
+    if !o.findings.is_empty() {
         out.push_str("<p>The most overdue:</p>\n");
         out.push_str(&table(
             &[
@@ -276,8 +276,8 @@ fn overdue(s: &Summary) -> String {
                 "age (days)",
                 "days over target",
             ],
-            &rows(&o.most_overdue, |i, f| {
-                let at = format!("overdue.most_overdue.{i}");
+            &rows(&o.findings, |i, f| {
+                let at = format!("overdue.findings.{i}");
                 [
                     td(&format!("{at}.id"), &f.id),
                     td(&format!("{at}.severity"), &f.severity),

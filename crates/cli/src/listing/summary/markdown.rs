@@ -147,7 +147,7 @@ fn overdue(s: &Summary) -> String {
             o.undated
         );
     }
-    if !o.most_overdue.is_empty() {
+    if !o.findings.is_empty() {
         let _ = writeln!(out, "\nThe most overdue:\n");
         out.push_str(&table(
             &[
@@ -158,7 +158,7 @@ fn overdue(s: &Summary) -> String {
                 "age (days)",
                 "days over target",
             ],
-            o.most_overdue.iter().map(|f| {
+            o.findings.iter().map(|f| {
                 vec![
                     f.id.clone(),
                     f.severity.clone(),

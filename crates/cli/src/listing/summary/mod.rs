@@ -237,7 +237,8 @@ pub struct Overdue {
     pub count: Severities,
     /// Open findings without a first detection (not counted).
     pub undated: u64,
-    pub most_overdue: Vec<OverdueFinding>,
+    /// The most overdue (at most 25), the most days over first.
+    pub findings: Vec<OverdueFinding>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -317,7 +318,7 @@ async fn gather(
     let backlog = backlog?;
     let names = names.ok();
     let mut overdue = overdue?;
-    for f in &mut overdue.most_overdue {
+    for f in &mut overdue.findings {
         f.rule = match names.as_ref().and_then(|n| n.rule_name(&f.rule_id)) {
             Some(name) if f.rule == f.rule_id => name.to_owned(),
             _ => short_rule(&f.rule).to_owned(),
@@ -491,7 +492,7 @@ async fn overdue(
             all: critical + high + medium + low,
         },
         undated: counts.undated,
-        most_overdue: most
+        findings: most
             .iter()
             .map(|(over, age, issue)| OverdueFinding {
                 id: cell("id", issue, &cx),

@@ -53,7 +53,7 @@ fn hostile() -> Summary {
         overdue: Overdue {
             count: open,
             undated: 1,
-            most_overdue: vec![OverdueFinding {
+            findings: vec![OverdueFinding {
                 id: "7".into(),
                 severity: "critical".into(),
                 rule: HOSTILE.into(),
