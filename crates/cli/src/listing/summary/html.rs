@@ -200,7 +200,7 @@ fn activity(s: &Summary) -> String {
             .collect();
         format!("<td class=\"text\">{}</td>{cells}", escape(label))
     };
-    let mut rows = vec![line("this period", "activity.", &a.now)];
+    let mut rows = vec![line(super::markdown::rows_label(s), "activity.", &a.now)];
     rows.extend(
         a.previous
             .as_ref()
@@ -315,9 +315,22 @@ fn backlog_chart(s: &Summary) -> String {
     let n = i64::try_from(s.backlog.len()).unwrap_or(1);
     let step = (CHART_WIDTH / n).max(4);
     let mut out = format!(
-        "<svg width=\"{CHART_WIDTH}\" height=\"{height}\" \
-         role=\"img\" aria-label=\"Open findings per bucket, by severity\">\n"
+        "<svg width=\"{}\" height=\"{height}\" \
+         role=\"img\" aria-label=\"Open findings per bucket, by severity\">\n",
+        CHART_WIDTH + 100
     );
+    // The legend, right of the bars.
+    for (i, name) in (0_i64..).zip(["critical", "high", "medium", "low"]) {
+        let y = 10 + i * 18;
+        let _ = writeln!(
+            out,
+            "<rect class=\"{name}\" x=\"{}\" y=\"{y}\" width=\"10\" height=\"10\"></rect>\
+             <text x=\"{}\" y=\"{}\">{name}</text>",
+            CHART_WIDTH + 10,
+            CHART_WIDTH + 24,
+            y + 9
+        );
+    }
     for (i, b) in (0_i64..).zip(&s.backlog) {
         let x = i * step + 2;
         let mut top = base;
@@ -330,6 +343,14 @@ fn backlog_chart(s: &Summary) -> String {
                  <title>{} {name}: {count}</title></rect>",
                 (step - 4).max(1),
                 escape(&b.start)
+            );
+        }
+        if step >= 30 {
+            let _ = writeln!(
+                out,
+                "<text x=\"{x}\" y=\"{}\">{}</text>",
+                top - 3,
+                b.open.all
             );
         }
         if i == 0 || i == n - 1 {

@@ -117,7 +117,7 @@ fn activity(s: &Summary) -> String {
         cells.extend(f.named().iter().map(|(_, n)| n.to_string()));
         cells
     };
-    let mut rows = vec![line("this period", &a.now)];
+    let mut rows = vec![line(rows_label(s), &a.now)];
     rows.extend(a.previous.as_ref().map(|p| line("the period before", p)));
     let mut out = String::new();
     if let Some(said) = &a.said {
@@ -171,4 +171,14 @@ fn overdue(s: &Summary) -> String {
         ));
     }
     out
+}
+
+/// What the activity's rows added up cover: the period chosen, or all
+/// time.
+pub fn rows_label(s: &Summary) -> &'static str {
+    if s.period.since.is_some() {
+        "this period"
+    } else {
+        "all time"
+    }
 }
