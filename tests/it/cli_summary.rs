@@ -346,4 +346,17 @@ fn summary_usage_errors_are_clear() {
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
+    // `--exit-code N`: when open findings are past their target.
+    let (code, stdout, stderr) = server.run(&[
+        "report",
+        "--kind",
+        "summary",
+        "--format",
+        "json",
+        "--exit-code",
+        "3",
+    ]);
+    let overdue = n(&json(&stdout)["overdue"]["all"]);
+    assert!(overdue > 0, "{stdout}");
+    assert_eq!(code, 3, "{stderr}");
 }

@@ -471,7 +471,7 @@ async fn run_summary(
     let settings = settings_here(conn, matches)?;
     let session = Session::open(&settings).await?;
     let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
-    until_interrupted(
+    let overdue = until_interrupted(
         args.output.file.path(),
         listing::summary(
             &session.client,
@@ -481,7 +481,9 @@ async fn run_summary(
             &args.output,
         ),
     )
-    .await
+    .await?;
+    // `--exit-code N`: when findings are past their target.
+    script.gate(overdue)
 }
 
 /// A `--kind` report is not findings: `--json`, `--jq` and `--format sarif`,

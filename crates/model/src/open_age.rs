@@ -173,3 +173,62 @@ impl OverTargetCounts {
         over
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Open findings of a severity with a target are counted, past it or
+    /// not; the undated apart; closed ones, info and unknown not at all.
+    #[test]
+    fn over_target_counts_open_findings_by_severity() {
+        let now: Timestamp = "2026-11-01T00:00:00Z".parse().unwrap();
+        let days_ago = |d: i64| Some(now - chrono::Duration::days(d));
+        let issue = |severity: Severity, state: AggregateState, first| Issue {
+            severity: Some(severity),
+            aggregate_state: Some(state),
+            first_detected_at: first,
+            ..Default::default()
+        };
+        let mut counts = OverTargetCounts::default();
+        let targets = SlaDays::default();
+        let open = AggregateState::OPEN[0].clone();
+        assert_eq!(
+            counts.add(
+                &issue(Severity::Critical, open.clone(), days_ago(10)),
+                &targets,
+                now
+            ),
+            Some(3)
+        );
+        assert_eq!(
+            counts.add(
+                &issue(Severity::High, open.clone(), days_ago(10)),
+                &targets,
+                now
+            ),
+            None
+        );
+        assert_eq!(
+            counts.add(&issue(Severity::Low, open.clone(), None), &targets, now),
+            None
+        );
+        assert_eq!(
+            counts.add(&issue(Severity::Info, open, days_ago(999)), &targets, now),
+            None
+        );
+        let fixed = AggregateState::Fixed;
+        assert_eq!(
+            counts.add(
+                &issue(Severity::Critical, fixed, days_ago(99)),
+                &targets,
+                now
+            ),
+            None
+        );
+        assert_eq!(counts.open, [1, 1, 0, 0]);
+        assert_eq!(counts.over, [1, 0, 0, 0]);
+        assert_eq!(counts.undated, 1);
+        assert_eq!((counts.total_open(), counts.total_over()), (2, 1));
+    }
+}

@@ -27,7 +27,8 @@ pub struct ReportArgs {
     /// backlog-by-rule, backlog-by-severity, open-age (median days open);
     /// or summary, the monthly review of them all in one page (with the
     /// findings past their target): --format markdown (the default), html
-    /// (one self-contained file) or json
+    /// (one self-contained file) or json; --exit-code N exits N when
+    /// open findings are past their target
     #[arg(long, help_heading = "Report", value_name = "KIND",
           value_parser = offer(super::dashboard::KINDS), hide_possible_values = true)]
     pub kind: Option<String>,

@@ -254,14 +254,16 @@ pub struct OverdueFinding {
     pub days_over_target: i64,
 }
 
-/// Writes the review of `request`'s filters (its period among them).
+/// Writes the review of `request`'s filters (its period among them);
+/// returns how many open findings are past their target (for
+/// `--exit-code`).
 pub async fn summary(
     client: &Client,
     request: ReportRequest,
     targets: SlaDays,
     format: SummaryFormat,
     output: &OutputArgs,
-) -> Result<(), Failure> {
+) -> Result<usize, Failure> {
     let now = crate::clock::now().map_err(UsageError)?;
     let summary = gather(client, request, targets, now).await?;
     let text = match format {
@@ -279,7 +281,7 @@ pub async fn summary(
         safe.flush()?;
     }
     out.finish()?;
-    Ok(())
+    Ok(usize::try_from(summary.overdue.count.all).unwrap_or(0))
 }
 
 /// Asks every report (at once) and counts the overdue findings.
