@@ -19,6 +19,7 @@ mod cli_offline;
 mod cli_scm;
 mod cli_scripting;
 mod cli_snapshots;
+mod cli_summary;
 mod cli_triage;
 mod cli_views;
 mod client_faults;

@@ -192,6 +192,11 @@ pub struct OutputArgs {
 }
 
 impl OutputArgs {
+    /// `--format` as given: `report --kind summary` reads its own formats.
+    pub(super) fn format_given(&self) -> Option<&str> {
+        self.format.as_deref()
+    }
+
     pub(super) fn format(&self) -> Result<Format, UsageError> {
         scripting::format(
             self.format.as_deref(),

@@ -398,6 +398,14 @@ async fn run_report(
     let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
         return Ok(()); // the fields were listed
     };
+    if args.kind.as_deref() == Some("summary") {
+        return run_summary(&args, &script, conn, matches).await;
+    }
+    if args.output.format_given() == Some("html") {
+        return Err(
+            UsageError("--format html is the format of report --kind summary only".into()).into(),
+        );
+    }
     let format = args.output.format()?;
     // A --kind report's flags are checked before anything starts.
     let kind = args.kind()?;
@@ -434,6 +442,48 @@ async fn run_report(
     )
     .await?;
     script.gate(matched)
+}
+
+/// `findings report --kind summary`: the review, in its own formats
+/// (markdown, html, json).
+async fn run_summary(
+    args: &listing::ReportArgs,
+    script: &scripting::Script,
+    conn: &ConnectionArgs,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    if script.selects() {
+        return Err(UsageError(
+            "--json and --jq select the fields of findings; a --kind summary: --format json | jq"
+                .into(),
+        )
+        .into());
+    }
+    if args.columns.given() {
+        return Err(UsageError(
+            "--columns chooses the columns of findings; a --kind summary has its own".into(),
+        )
+        .into());
+    }
+    let format = listing::summary_format(args.output.format_given(), args.output.file.path())?;
+    let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
+    args.request(&probe)?;
+    let settings = settings_here(conn, matches)?;
+    let session = Session::open(&settings).await?;
+    let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    let overdue = until_interrupted(
+        args.output.file.path(),
+        listing::summary(
+            &session.client,
+            request,
+            settings.sla_days.value,
+            format,
+            &args.output,
+        ),
+    )
+    .await?;
+    // `--exit-code N`: when findings are past their target.
+    script.gate(overdue)
 }
 
 /// A `--kind` report is not findings: `--json`, `--jq` and `--format sarif`,

@@ -5,6 +5,7 @@
 //! and `days_over_target` columns read.
 
 use super::enums::{AggregateState, Severity};
+use super::issue::Issue;
 use super::wire::Timestamp;
 use serde::Deserialize;
 
@@ -113,5 +114,121 @@ impl SlaDays {
             "{{ critical = {}, high = {}, medium = {}, low = {} }}",
             self.critical, self.high, self.medium, self.low
         )
+    }
+}
+
+/// How many open findings are past their open-age target, by severity,
+/// most severe first (critical, high, medium, low): the TUI's open-age
+/// view and `report --kind summary` count them so. The published reports
+/// give the median open age only, so the open findings are listed (with
+/// their first detection) and each is counted with [`OverTargetCounts::add`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OverTargetCounts {
+    /// Open findings (open, reviewing, fixing) of each severity.
+    pub open: [u64; 4],
+    /// Of them, those past their severity's target.
+    pub over: [u64; 4],
+    /// Open findings that came without a first detection (not counted).
+    pub undated: u64,
+}
+
+/// The severities with a target, in the counts' order.
+const TARGETED: [Severity; 4] = [
+    Severity::Critical,
+    Severity::High,
+    Severity::Medium,
+    Severity::Low,
+];
+
+impl OverTargetCounts {
+    pub fn total_over(&self) -> u64 {
+        self.over.iter().sum()
+    }
+
+    pub fn total_open(&self) -> u64 {
+        self.open.iter().sum()
+    }
+
+    /// Counts one finding as of `now`: an open one of a severity with a
+    /// target and a known first detection is open, and past its target
+    /// when older than it (its days over are returned); info, unknown
+    /// severities and closed findings are not counted, the undated apart.
+    pub fn add(&mut self, issue: &Issue, targets: &SlaDays, now: Timestamp) -> Option<i64> {
+        let open = issue
+            .aggregate_state
+            .as_ref()
+            .is_some_and(AggregateState::is_open);
+        let severity = issue.severity.as_ref().filter(|_| open)?;
+        // Info and unknown severities have no target.
+        let rank = TARGETED.iter().position(|s| s == severity)?;
+        let Some(first) = issue.first_detected_at else {
+            self.undated += 1;
+            return None;
+        };
+        self.open[rank] += 1;
+        let over = targets.days_over(severity, first, now);
+        if over.is_some() {
+            self.over[rank] += 1;
+        }
+        over
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Open findings of a severity with a target are counted, past it or
+    /// not; the undated apart; closed ones, info and unknown not at all.
+    #[test]
+    fn over_target_counts_open_findings_by_severity() {
+        let now: Timestamp = "2026-11-01T00:00:00Z".parse().unwrap();
+        let days_ago = |d: i64| Some(now - chrono::Duration::days(d));
+        let issue = |severity: Severity, state: AggregateState, first| Issue {
+            severity: Some(severity),
+            aggregate_state: Some(state),
+            first_detected_at: first,
+            ..Default::default()
+        };
+        let mut counts = OverTargetCounts::default();
+        let targets = SlaDays::default();
+        let open = AggregateState::OPEN[0].clone();
+        assert_eq!(
+            counts.add(
+                &issue(Severity::Critical, open.clone(), days_ago(10)),
+                &targets,
+                now
+            ),
+            Some(3)
+        );
+        assert_eq!(
+            counts.add(
+                &issue(Severity::High, open.clone(), days_ago(10)),
+                &targets,
+                now
+            ),
+            None
+        );
+        assert_eq!(
+            counts.add(&issue(Severity::Low, open.clone(), None), &targets, now),
+            None
+        );
+        assert_eq!(
+            counts.add(&issue(Severity::Info, open, days_ago(999)), &targets, now),
+            None
+        );
+        let fixed = AggregateState::Fixed;
+        assert_eq!(
+            counts.add(
+                &issue(Severity::Critical, fixed, days_ago(99)),
+                &targets,
+                now
+            ),
+            None
+        );
+        assert_eq!(counts.open, [1, 1, 0, 0]);
+        assert_eq!(counts.over, [1, 0, 0, 0]);
+        assert_eq!(counts.undated, 1);
+        assert_eq!((counts.total_open(), counts.total_over()), (2, 1));
     }
 }

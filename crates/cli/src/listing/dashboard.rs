@@ -2,7 +2,7 @@
 //! backlog-by-severity|open-age`: the dashboard's reports headless, of the
 //! same filters as the findings report, as a table, JSON (the answer as
 //! the service gives it), NDJSON, CSV or Markdown: a weekly summary in a
-//! script.
+//! script. `--kind summary`, all of them in one page, is `summary`'s.
 
 use crate::{Failure, OutputArgs, UsageError};
 use findings_client::Client;
@@ -23,7 +23,7 @@ pub fn kind(name: Option<&str>) -> Result<Option<DashboardReport>, UsageError> {
             .ok_or_else(|| {
                 let names: Vec<&str> = DashboardReport::ALL.iter().map(|r| r.name()).collect();
                 UsageError(format!(
-                    "unknown --kind {name:?}; valid: findings, {}",
+                    "unknown --kind {name:?}; valid: findings, {}, summary",
                     names.join(", ")
                 ))
             }),
@@ -31,13 +31,14 @@ pub fn kind(name: Option<&str>) -> Result<Option<DashboardReport>, UsageError> {
 }
 
 /// The `--kind` values, for completion.
-pub const KINDS: [&str; 6] = [
+pub const KINDS: [&str; 7] = [
     "findings",
     "activity",
     "by-project",
     "backlog-by-rule",
     "backlog-by-severity",
     "open-age",
+    "summary",
 ];
 
 /// Prints a dashboard report; returns how many rows it has (for
@@ -110,7 +111,7 @@ pub async fn dashboard(
     Ok(rows.rows.len())
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+pub(super) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
     findings_base::json::pretty(value).map_err(|e| Failure::Runtime(e.to_string()))
 }
 
@@ -119,7 +120,7 @@ fn n(v: Option<i64>) -> String {
 }
 
 /// A bucket's start as a date (and time when not midnight).
-fn start(p: &Option<TimePeriod>) -> String {
+pub(super) fn start(p: &Option<TimePeriod>) -> String {
     match p.as_ref().and_then(|p| p.since) {
         Some(t) if t.time() == chrono::NaiveTime::MIN => t.format("%Y-%m-%d").to_string(),
         Some(t) => t.format("%Y-%m-%d %H:%M").to_string(),
@@ -154,7 +155,7 @@ fn activity_rows(r: &ActivityReport) -> Rows {
 /// The rows added up, every term of the net said: "The rows added up,
 /// against the period before: opened 519 (+303) · fixed 95 (+3) · ...".
 /// Against the period before only when one was chosen (`compared`).
-fn activity_summary(r: &ActivityReport, compared: bool) -> Option<String> {
+pub(super) fn activity_summary(r: &ActivityReport, compared: bool) -> Option<String> {
     if r.buckets.is_empty() {
         return None;
     }
@@ -193,9 +194,7 @@ fn rule_rows(r: &BacklogByRuleReport, names: Option<&IssueFiltersResponse>) -> R
     let mut rows = Rows::new(&["BUCKET", "RULE", "RULE_ID", "OPEN"]);
     for b in &r.buckets {
         for (rule, count) in b.most_first() {
-            let name = names
-                .and_then(|n| n.rule_name(rule))
-                .unwrap_or_else(|| short_rule(rule));
+            let name = rule_name(rule, names);
             rows.push(vec![
                 start(&b.time_period),
                 name.to_owned(),
@@ -205,6 +204,14 @@ fn rule_rows(r: &BacklogByRuleReport, names: Option<&IssueFiltersResponse>) -> R
         }
     }
     rows
+}
+
+/// A rule as people know it: its display name from the deployment's
+/// filter values, else its id's last part.
+pub(super) fn rule_name<'a>(rule: &'a str, names: Option<&'a IssueFiltersResponse>) -> &'a str {
+    names
+        .and_then(|n| n.rule_name(rule))
+        .unwrap_or_else(|| short_rule(rule))
 }
 
 /// A cell per severity; an absent value (a median of nothing) is empty.

@@ -20,6 +20,7 @@ mod raw_report;
 pub(crate) use raw::RawListRequest;
 mod report;
 mod search;
+mod summary;
 
 pub(crate) use columns::print_catalog;
 pub use dashboard::dashboard;
@@ -32,6 +33,8 @@ pub use output::set_table_width;
 pub use overview::overview;
 pub use report::{ReportArgs, report};
 pub use search::{SearchArgs, search};
+pub(crate) use summary::format as summary_format;
+pub use summary::summary;
 
 use super::{OutputArgs, UsageError};
 use clap::{Args, ValueHint};

@@ -24,7 +24,11 @@ pub struct ReportArgs {
     /// of the dashboard's reports of the same filters: activity (opened,
     /// fixed, ignored per bucket, and this period against the one before),
     /// by-project (open findings by repository and severity),
-    /// backlog-by-rule, backlog-by-severity, open-age (median days open)
+    /// backlog-by-rule, backlog-by-severity, open-age (median days open);
+    /// or summary, the monthly review of them all in one page (with the
+    /// findings past their target): --format markdown (the default), html
+    /// (one self-contained file) or json; --exit-code N exits N when
+    /// open findings are past their target
     #[arg(long, help_heading = "Report", value_name = "KIND",
           value_parser = offer(super::dashboard::KINDS), hide_possible_values = true)]
     pub kind: Option<String>,

@@ -8,16 +8,8 @@
 use crate::message::open_age::OverTargetCounts;
 use findings_client::{ApiError, Client, transport::MAX_PAGE_ITEMS};
 use findings_config::SlaDays;
-use findings_model::{AggregateState, ListIssuesRequest, Severity, Timestamp};
+use findings_model::{AggregateState, ListIssuesRequest, Timestamp};
 use futures_util::StreamExt;
-
-/// The severities with a target, in the counts' order.
-const TARGETED: [Severity; 4] = [
-    Severity::Critical,
-    Severity::High,
-    Severity::Medium,
-    Severity::Low,
-];
 
 pub async fn count(
     client: &Client,
@@ -36,25 +28,7 @@ pub async fn count(
     let mut counts = OverTargetCounts::default();
     while let Some(page) = pages.next().await {
         for issue in page?.issues.iter().filter_map(|i| i.issue.as_ref()) {
-            let open = issue
-                .aggregate_state
-                .as_ref()
-                .is_some_and(AggregateState::is_open);
-            let Some(severity) = issue.severity.as_ref().filter(|_| open) else {
-                continue;
-            };
-            // Info and unknown severities have no target.
-            let Some(rank) = TARGETED.iter().position(|s| s == severity) else {
-                continue;
-            };
-            let Some(first) = issue.first_detected_at else {
-                counts.undated += 1;
-                continue;
-            };
-            counts.open[rank] += 1;
-            if targets.days_over(severity, first, now).is_some() {
-                counts.over[rank] += 1;
-            }
+            counts.add(issue, &targets, now);
         }
     }
     Ok(counts)
