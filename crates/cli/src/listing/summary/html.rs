@@ -5,7 +5,7 @@
 //! JSON (`activity.opened`, `top_rules.0.name`), so a test or a script
 //! reads the page as it reads `--format json`.
 
-use super::markdown::period_said;
+use super::markdown::title as review_title;
 use super::{ActivityFigures, SECTIONS, Severities, Summary};
 use std::fmt::Write;
 
@@ -46,7 +46,7 @@ pub fn escape(s: &str) -> String {
 
 /// The whole page.
 pub fn page(s: &Summary) -> String {
-    let title = format!("Review: {}", period_said(s));
+    let title = review_title(s);
     let mut out = String::new();
     let _ = write!(
         out,
@@ -69,6 +69,11 @@ pub fn page(s: &Summary) -> String {
 
 fn period(s: &Summary) -> String {
     let mut out = String::from("<p class=\"period\">");
+    let _ = write!(
+        out,
+        "Deployment {}. ",
+        span("period.deployment", &s.period.deployment)
+    );
     if let Some(since) = &s.period.since {
         let _ = write!(out, "From {} ", span("period.since", since));
     }

@@ -8,7 +8,7 @@ use std::fmt::Write;
 /// The whole page.
 pub fn page(s: &Summary) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# Review: {}\n", period_said(s));
+    let _ = writeln!(out, "# {}\n", title(s));
     for (i, title) in SECTIONS.iter().enumerate() {
         let _ = writeln!(out, "## {title}\n");
         out.push_str(&section(i, s));
@@ -18,6 +18,15 @@ pub fn page(s: &Summary) -> String {
 }
 
 /// "since 2026-10-26 (weekly buckets)", or "all time".
+/// "Findings review of deployment 1234: 2026-10-26 to 2026-11-28, by week".
+pub fn title(s: &Summary) -> String {
+    format!(
+        "Findings review of deployment {}: {}",
+        findings_base::text::one_line(&s.period.deployment),
+        period_said(s)
+    )
+}
+
 pub fn period_said(s: &Summary) -> String {
     let since = s.period.since.as_deref().map(|t| t.get(..10).unwrap_or(t));
     let until = s.period.until.as_deref().map(|t| t.get(..10).unwrap_or(t));

@@ -103,7 +103,10 @@ pub struct Summary {
 /// The period: its start (none: all time) and end, the buckets' size.
 #[derive(Debug, Clone, Serialize)]
 pub struct Period {
+    /// The deployment reviewed.
+    pub deployment: String,
     pub since: Option<String>,
+    /// The period's end: the one asked for, else the run's time.
     pub until: Option<String>,
     pub bucket: String,
 }
@@ -327,7 +330,7 @@ async fn gather(
         };
     }
     Ok(Summary {
-        period: period(&filters),
+        period: period(&filters, client.deployment(), now),
         totals: Totals {
             all: totals.total.unwrap_or(0),
             code: totals.total_code.unwrap_or(0),
@@ -370,15 +373,17 @@ async fn gather(
     })
 }
 
-fn period(filters: &ReportFilters) -> Period {
+fn period(filters: &ReportFilters, deployment: &str, now: Timestamp) -> Period {
     let time = |t: Option<Timestamp>| t.map(|t| t.to_rfc3339());
-    let p = filters.time_period.clone().unwrap_or_default();
+    let mut p = filters.time_period.clone().unwrap_or_default();
+    p.until = p.until.or(Some(now));
     let bucket = match filters.time_bucket_size {
         Some(TimeBucketSize::Day) => "day",
         Some(TimeBucketSize::Month) => "month",
         _ => "week",
     };
     Period {
+        deployment: deployment.to_owned(),
         since: time(p.since),
         until: time(p.until),
         bucket: bucket.to_owned(),

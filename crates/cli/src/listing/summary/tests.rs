@@ -20,6 +20,7 @@ fn hostile() -> Summary {
     };
     Summary {
         period: Period {
+            deployment: "1234".to_owned(),
             since: Some("2026-10-26T00:00:00+00:00".into()),
             until: None,
             bucket: "week".into(),
