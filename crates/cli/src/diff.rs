@@ -152,7 +152,8 @@ pub async fn run(
         }
     }
     match output {
-        Output::Stream(sink) => {
+        Output::Stream(mut sink) => {
+            sink.settle()?;
             let matched = sink.matched();
             let mut out = (*sink).finish()?;
             // A table is read by someone: an empty one says so.

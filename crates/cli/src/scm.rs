@@ -71,6 +71,7 @@ pub async fn list(
     for config in &configs {
         sink.item(config)?;
     }
+    sink.settle()?;
     let matched = sink.matched();
     sink.finish()?.finish()?;
     if configs.is_empty() && format == Format::Table {

@@ -83,6 +83,7 @@ pub async fn run(
             let terminal = args.file.is_terminal();
             let mut sink = Sink::new::<Issue>(out, format, width, script, terminal);
             sink.item(&issue)?;
+            sink.settle()?;
             let matched = sink.matched();
             out = sink.finish()?;
             matched

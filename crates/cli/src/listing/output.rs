@@ -62,7 +62,6 @@ where
     ));
     let mut progress = Progress::new("listed", "items");
     let mut outcome = Ok(());
-    let mut failed_item = 0;
     'pages: while let Some(page) = stream.next().await {
         let page = match page {
             Ok(p) => p,
@@ -81,9 +80,13 @@ where
                 // An expression that failed on an item: as a page that
                 // failed, the items before it written.
                 outcome = Err(e);
-                failed_item = 1;
                 break 'pages;
             }
+        }
+        // `--jq` runs its items a batch at a time: the page's are run now.
+        if let Err(e) = sink.settle() {
+            outcome = Err(e);
+            break;
         }
         progress.update(sink.count() as u64, None);
         if sink.streams(format) {
@@ -95,14 +98,20 @@ where
         }
     }
     progress.done();
-    let (count, matched) = (sink.count(), sink.matched());
+    // What was taken before a failure is written first (`--jq`'s queue).
+    let settled = sink.settle();
+    if outcome.is_ok() {
+        outcome = settled;
+    }
     if let Err(e) = outcome {
         // Stdout keeps what was written, never completed; a file is not
         // put in place.
+        let written = sink.done();
         sink.abandon()?.abandon();
-        say_partial(count - failed_item, format, &output.file);
+        say_partial(written, format, &output.file);
         return Err(e);
     }
+    let (count, matched) = (sink.count(), sink.matched());
     sink.finish()?.finish()?;
     if count == 0 && format == Format::Table {
         eprintln!("findings: no items match");

@@ -160,14 +160,48 @@ pub struct Output {
 }
 
 enum Reply {
-    Output(Output),
-    /// The run ended: the error's message and the item's id.
-    Done(Result<(), (String, Option<String>)>),
+    /// Results, each of the item at that index of the batch, in order.
+    Outputs(Vec<(usize, Output)>),
+    /// The batch ended: the error's message, the item's id and its index.
+    Done(Result<(), (String, Option<String>, usize)>),
 }
 
+/// Items run one after the other, their results handed back in chunks:
+/// a thread hand-off a batch, not an item (a hundred thousand hand-offs
+/// cost more than the expression).
 struct Job {
-    item: Vec<u8>,
+    items: Vec<Vec<u8>>,
     replies: mpsc::SyncSender<Reply>,
+}
+
+/// Results sent back at a time (a bound on what waits in memory, also for
+/// an expression that never ends).
+const CHUNK: usize = 64;
+/// The longest a result waits in a chunk: one that comes after a quiet
+/// spell goes at once (a slow expression's results are seen as they come).
+const CHUNK_WAIT: Duration = Duration::from_millis(10);
+
+/// Results waiting to be sent back, and when the last were sent.
+struct Chunk {
+    results: Vec<(usize, Output)>,
+    sent: std::time::Instant,
+}
+
+impl Chunk {
+    /// Adds a result; sends the chunk when full or when it has waited.
+    fn push(&mut self, result: (usize, Output), replies: &mpsc::SyncSender<Reply>) -> bool {
+        self.results.push(result);
+        self.results.len() < CHUNK && self.sent.elapsed() < CHUNK_WAIT || self.send(replies)
+    }
+
+    /// Sends what waits; `false` when no one waits any more.
+    fn send(&mut self, replies: &mpsc::SyncSender<Reply>) -> bool {
+        self.sent = std::time::Instant::now();
+        self.results.is_empty()
+            || replies
+                .send(Reply::Outputs(std::mem::take(&mut self.results)))
+                .is_ok()
+    }
 }
 
 /// The expression, compiled and run on its own thread.
@@ -219,33 +253,53 @@ impl Jq {
     }
 
     /// Runs the expression over one item (its JSON), giving each result to
-    /// `each` as it comes. Waits a moment at a time, so a Ctrl-C
-    /// (`interrupted`) ends the wait even when no result ever comes.
+    /// `each` as it comes.
+    #[cfg(test)]
     pub fn run(
         &self,
         item: Vec<u8>,
         interrupted: impl Fn() -> bool,
         mut each: impl FnMut(Output) -> std::io::Result<()>,
     ) -> Result<(), (RunError, Option<String>)> {
+        self.run_batch(vec![item], interrupted, |_, out| each(out))
+            .map_err(|(e, named, _)| (e, named))
+    }
+
+    /// Runs the expression over `items` in turn, giving each result to
+    /// `each` with the index of its item, as they come; the first error
+    /// stops the batch and names the item (its id, its index). Waits a
+    /// moment at a time, so a Ctrl-C (`interrupted`) ends the wait even
+    /// when no result ever comes.
+    pub fn run_batch(
+        &self,
+        items: Vec<Vec<u8>>,
+        interrupted: impl Fn() -> bool,
+        mut each: impl FnMut(usize, Output) -> std::io::Result<()>,
+    ) -> Result<(), (RunError, Option<String>, usize)> {
         let stopped = || {
             (
                 RunError::Jq("the expression stopped unexpectedly".into()),
                 None,
+                0,
             )
         };
-        let (replies, results) = mpsc::sync_channel(64);
+        let (replies, results) = mpsc::sync_channel(4);
         self.jobs
-            .send(Job { item, replies })
+            .send(Job { items, replies })
             .map_err(|_| stopped())?;
         loop {
             if interrupted() {
-                return Err((RunError::Interrupted, None));
+                return Err((RunError::Interrupted, None, 0));
             }
             match results.recv_timeout(Duration::from_millis(50)) {
-                Ok(Reply::Output(out)) => each(out).map_err(|e| (RunError::Io(e), None))?,
+                Ok(Reply::Outputs(outs)) => {
+                    for (k, out) in outs {
+                        each(k, out).map_err(|e| (RunError::Io(e), None, k))?;
+                    }
+                }
                 Ok(Reply::Done(Ok(()))) => return Ok(()),
-                Ok(Reply::Done(Err((message, named)))) => {
-                    return Err((RunError::Jq(message), named));
+                Ok(Reply::Done(Err((message, named, k)))) => {
+                    return Err((RunError::Jq(message), named, k));
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => return Err(stopped()),
@@ -254,31 +308,65 @@ impl Jq {
     }
 }
 
-/// One item, on the expression's thread. A result nobody waits for any
-/// more (an error, Ctrl-C) ends the run.
+/// A batch, on the expression's thread: its items in turn, until one
+/// fails. A result nobody waits for any more (an error, Ctrl-C) ends it.
 fn serve(program: &Program, shape: super::Shape, fields: Option<&[String]>, job: Job) {
-    let done = |r| {
-        let _ = job.replies.send(Reply::Done(r));
+    let mut chunk = Chunk {
+        results: Vec::new(),
+        // Long ago: the first result goes at once.
+        sent: std::time::Instant::now()
+            .checked_sub(CHUNK_WAIT)
+            .unwrap_or_else(std::time::Instant::now),
     };
+    let mut outcome = Ok(());
+    for (k, item) in job.items.iter().enumerate() {
+        match serve_item(program, shape, fields, item, k, &mut chunk, &job.replies) {
+            Ok(()) => {}
+            Err(Some((message, named))) => {
+                outcome = Err((message, named, k));
+                break;
+            }
+            // No one waits any more.
+            Err(None) => return,
+        }
+    }
+    if !chunk.send(&job.replies) {
+        return;
+    }
+    let _ = job.replies.send(Reply::Done(outcome));
+}
+
+/// One item of a batch: its results added to `chunk` (sent when full).
+/// `Err(Some(..))`: the expression failed on it (the message and the
+/// item's id); `Err(None)`: no one waits for the results.
+fn serve_item(
+    program: &Program,
+    shape: super::Shape,
+    fields: Option<&[String]>,
+    item: &[u8],
+    k: usize,
+    chunk: &mut Chunk,
+    replies: &mpsc::SyncSender<Reply>,
+) -> Result<(), Option<(String, Option<String>)>> {
     // Only the fields the expression can read (or `--json` names), when
     // that is known: picked from the text, the rest never decoded.
     let picked = match fields.or(program.reads.as_deref()) {
-        Some(fields) => match super::pick_raw::pick(&job.item, &shape, fields) {
+        Some(fields) => match super::pick_raw::pick(item, &shape, fields) {
             Ok(picked) => Some(picked),
-            Err(e) => return done(Err((format!("the item is not a JSON object: {e}"), None))),
+            Err(e) => return Err(Some((format!("the item is not a JSON object: {e}"), None))),
         },
         None => None,
     };
-    let text = picked.as_deref().unwrap_or(&job.item);
+    let text = picked.as_deref().unwrap_or(item);
     if nesting_past(text, MAX_DEPTH) {
-        return done(Err((
+        return Err(Some((
             format!("the item is nested deeper than {MAX_DEPTH} levels"),
             None,
         )));
     }
     let value = match jaq_json::read::parse_single(text) {
         Ok(v) => v,
-        Err(e) => return done(Err((format!("the item is not JSON: {e}"), None))),
+        Err(e) => return Err(Some((format!("the item is not JSON: {e}"), None))),
     };
     // Picked, it has its shape already.
     let value = if picked.is_some() {
@@ -294,14 +382,16 @@ fn serve(program: &Program, shape: super::Shape, fields: Option<&[String]>, job:
             Val::TStr(text) => Some(text.to_vec()),
             _ => None,
         };
-        job.replies
-            .send(Reply::Output(Output { json, text }))
-            .map_err(|_| std::io::Error::other("no one waits for the results"))
+        if chunk.push((k, Output { json, text }), replies) {
+            Ok(())
+        } else {
+            Err(std::io::Error::other("no one waits for the results"))
+        }
     });
     match outcome {
-        Ok(()) => done(Ok(())),
-        Err(RunError::Jq(message)) => done(Err((message, named))),
-        Err(RunError::Io(_) | RunError::Interrupted) => {}
+        Ok(()) => Ok(()),
+        Err(RunError::Jq(message)) => Err(Some((message, named))),
+        Err(RunError::Io(_) | RunError::Interrupted) => Err(None),
     }
 }
 

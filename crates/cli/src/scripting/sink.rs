@@ -37,6 +37,8 @@ impl<'s, W: Write> Sink<'s, W> {
             taken: 0,
             printed: 0,
             matched: 0,
+            queued: Vec::new(),
+            done: 0,
         })
     }
 
@@ -49,6 +51,24 @@ impl<'s, W: Write> Sink<'s, W> {
         }
     }
 
+    /// Runs the items taken and not yet run (`--jq` runs a batch at a
+    /// time): before a page's end is said, before `matched`. A failure is
+    /// the item's, as from [`Sink::item`].
+    pub fn settle(&mut self) -> Result<(), Failure> {
+        match self {
+            Sink::Formatted(_) => Ok(()),
+            Sink::Selected(s) => s.settle(),
+        }
+    }
+
+    /// Items written out whole: what an output cut short holds.
+    pub fn done(&self) -> usize {
+        match self {
+            Sink::Formatted(w) => w.count(),
+            Sink::Selected(s) => s.done,
+        }
+    }
+
     /// Items taken (what `--max` counts).
     pub fn count(&self) -> usize {
         match self {
@@ -58,11 +78,15 @@ impl<'s, W: Write> Sink<'s, W> {
     }
 
     /// Items that printed something: every item, or with `--jq` those it
-    /// gave a result for (what `--exit-code` counts).
+    /// gave a result for (what `--exit-code` counts), once
+    /// [`Sink::settle`]d.
     pub fn matched(&self) -> usize {
         match self {
             Sink::Formatted(w) => w.count(),
-            Sink::Selected(s) => s.matched,
+            Sink::Selected(s) => {
+                debug_assert!(s.queued.is_empty(), "matched before settle");
+                s.matched
+            }
         }
     }
 
@@ -83,16 +107,18 @@ impl<'s, W: Write> Sink<'s, W> {
         self.get_mut().flush()
     }
 
-    /// Ends the output (a JSON array closed).
-    pub fn finish(self) -> io::Result<W> {
+    /// Ends the output (a JSON array closed), the items still queued for
+    /// `--jq` run first.
+    pub fn finish(self) -> Result<W, Failure> {
         match self {
-            Sink::Formatted(w) => w.finish(),
+            Sink::Formatted(w) => Ok(w.finish()?),
             Sink::Selected(mut s) => {
+                s.settle()?;
                 if s.array {
                     let end: &[u8] = if s.printed == 0 { b"[]\n" } else { b"\n]\n" };
                     s.out.write_all(end)?;
                 }
-                s.into_inner()
+                Ok(s.into_inner()?)
             }
         }
     }
@@ -118,7 +144,15 @@ pub struct Selected<'s, W: Write> {
     /// Values written.
     printed: usize,
     matched: usize,
+    /// Items taken for `--jq`, not run yet (at most [`BATCH`]).
+    queued: Vec<Vec<u8>>,
+    /// Items written out whole (all their results): what a partial
+    /// output says it holds.
+    done: usize,
 }
+
+/// Items run by `--jq` at a time: a hand-off to its thread a batch.
+const BATCH: usize = 256;
 
 impl<W: Write> Selected<'_, W> {
     fn item<T: Record>(&mut self, item: &T) -> Result<(), Failure> {
@@ -138,7 +172,12 @@ impl<W: Write> Selected<'_, W> {
             jaq_json::write::write(&mut json, &Default::default(), 0, &value)?;
         }
         if let Some(jq) = &script.jq {
-            return self.run(jq, json);
+            // Run a batch at a time on the expression's thread.
+            self.queued.push(json);
+            if self.queued.len() == BATCH {
+                return self.run(jq);
+            }
+            return Ok(());
         }
         // `--json FIELDS`: the fields copied from the item's text.
         if let (Some(fields), false) = (&script.fields, self.array) {
@@ -150,6 +189,7 @@ impl<W: Write> Selected<'_, W> {
             })?;
             self.rendered(&picked, None)?;
             self.matched += 1;
+            self.done = self.taken;
             return Ok(());
         }
         let value = jaq_json::read::parse_single(&json).map_err(|e| {
@@ -165,38 +205,58 @@ impl<W: Write> Selected<'_, W> {
         };
         self.value(&value)?;
         self.matched += 1;
+        self.done = self.taken;
         Ok(())
     }
 
-    /// The item through `--jq`, on the expression's thread; Ctrl-C with
-    /// `-o FILE` stops the wait.
-    fn run(&mut self, jq: &super::jq::Jq, json: Vec<u8>) -> Result<(), Failure> {
+    /// The items queued for `--jq`, run on the expression's thread in one
+    /// batch; Ctrl-C with `-o FILE` stops the wait. An item that fails
+    /// stops the run, the results of those before it written.
+    fn run(&mut self, jq: &super::jq::Jq) -> Result<(), Failure> {
         let script = self.script;
-        let before = self.printed;
-        let outcome = jq.run(json, crate::destination::interrupted, |out| {
+        let items = std::mem::take(&mut self.queued);
+        let n = items.len();
+        // The taken number of the batch's first item (from 1).
+        let first = self.taken - n + 1;
+        let mut last_printed = None;
+        let outcome = jq.run_batch(items, crate::destination::interrupted, |k, out| {
+            if last_printed != Some(k) {
+                last_printed = Some(k);
+                self.matched += 1;
+            }
             self.rendered(&out.json, out.text.as_deref())
         });
-        if self.printed > before {
-            self.matched += 1;
-        }
+        // The items before the one that stopped it are whole.
+        self.done += match &outcome {
+            Ok(()) => n,
+            Err((_, _, k)) => *k,
+        };
         match outcome {
             Ok(()) => Ok(()),
-            Err((RunError::Io(e), _)) => Err(e.into()),
-            Err((RunError::Interrupted, _)) => Err(Failure::Interrupted("interrupted".into())),
-            Err((RunError::Jq(message), named)) => {
+            Err((RunError::Io(e), _, _)) => Err(e.into()),
+            Err((RunError::Interrupted, _, _)) => Err(Failure::Interrupted("interrupted".into())),
+            Err((RunError::Jq(message), named, k)) => {
                 let which = match named {
                     Some(id) => format!(
                         "{} {}",
                         script.shape.item,
                         findings_base::text::one_line(&id)
                     ),
-                    None => format!("{} {}", script.shape.item, self.taken),
+                    None => format!("{} {}", script.shape.item, first + k),
                 };
                 Err(Failure::Runtime(format!(
                     "--jq: {} (on {which})",
                     findings_base::text::one_line(&message)
                 )))
             }
+        }
+    }
+
+    /// Runs what is queued for `--jq`.
+    fn settle(&mut self) -> Result<(), Failure> {
+        match &self.script.jq {
+            Some(jq) if !self.queued.is_empty() => self.run(jq),
+            _ => Ok(()),
         }
     }
 
@@ -310,7 +370,10 @@ mod tests {
         for item in &items {
             sink.item(item).unwrap();
         }
-        assert_eq!((sink.count(), sink.matched()), (2, 1));
+        // Queued for the expression's thread until settled.
+        assert_eq!(sink.done(), 0);
+        sink.settle().unwrap();
+        assert_eq!((sink.count(), sink.matched(), sink.done()), (2, 1, 2));
         assert_eq!(String::from_utf8(sink.finish().unwrap()).unwrap(), "2\ny\n");
     }
 }
