@@ -21,6 +21,10 @@
 //! comma-separated words, e.g. `csv,sarif,report json`; the snapshot and
 //! the diff run only without it).
 //!
+//! The scripting runs too: `--json id,severity`, `--jq .id`, `--jq
+//! '[.id, .severity] | @csv'` and `--format csv --columns leadership`
+//! (target: within 1.2x of `issues ndjson`).
+//!
 //! Also `findings snapshot save` (every page into one snapshot file, each
 //! finding whole), `snapshot show` and `findings diff` of that snapshot
 //! against the live deployment and against itself (the old side held as a
@@ -58,6 +62,18 @@ const RUNS: &[(&str, &str)] = &[
     ("issues", "sarif"),
     ("report", "ndjson"),
     ("report", "json"),
+];
+
+/// The scripting runs beside the formats (issue 39: within 1.2x of
+/// `issues ndjson`): their label and their flags after `issues --all`.
+const SCRIPTED: &[(&str, &[&str])] = &[
+    ("issues --json id,severity", &["--json", "id,severity"]),
+    ("issues --jq .id", &["--jq", ".id"]),
+    ("issues --jq @csv", &["--jq", "[.id, .severity] | @csv"]),
+    (
+        "issues --columns leadership",
+        &["--format", "csv", "--columns", "leadership"],
+    ),
 ];
 
 /// What the environment asks: the sizes, the runs of each, and ONLY's words.
@@ -132,7 +148,7 @@ fn bench_size(runtime: &tokio::runtime::Runtime, asked: &Asked, findings: usize)
         server.placement()
     );
     println!(
-        "  {:<18} {:>10} {:>24} {:>24} {:>10} {:>20}",
+        "  {:<28} {:>10} {:>24} {:>24} {:>10} {:>20}",
         "run", "output MB", "peak RSS MB", "seconds", "x raw", "CPU s (user+sys)"
     );
     let snapshot = std::env::temp_dir().join(format!("findings-bench-{}.snap", std::process::id()));
@@ -179,6 +195,13 @@ fn measure(
                 add(label, export(server, command, format));
             }
         }
+        for &(label, flags) in SCRIPTED {
+            if asked.chosen(label) {
+                let mut args = vec!["issues", "--all", "--limit", "1000"];
+                args.extend_from_slice(flags);
+                add(label.to_owned(), run(server, &args));
+            }
+        }
         if asked.only.is_empty() {
             add(
                 "snapshot save".into(),
@@ -209,7 +232,7 @@ fn print_rows(rows: &mut [Row], raw: &Raw) {
         .enumerate()
     {
         println!(
-            "  {label:<18} {:>10} {:>24} {:>24}",
+            "  {label:<28} {:>10} {:>24} {:>24}",
             "",
             "",
             spread(&mut raw[slot].clone(), 1)
@@ -230,7 +253,7 @@ fn print_rows(rows: &mut [Row], raw: &Raw) {
             format!("{:.2}", median(secs) / median(base))
         };
         println!(
-            "  {label:<18} {:>10.1} {:>24} {:>24} {ratio:>10} {:>20}",
+            "  {label:<28} {:>10.1} {:>24} {:>24} {ratio:>10} {:>20}",
             *bytes as f64 / MB,
             spread(peaks, 1),
             spread(secs, 1),
