@@ -1,7 +1,7 @@
 //! Scripts and CI: `--exit-code` both ways, `--json` (the fields listed,
 //! then selected), `--jq` (a bad expression, one that fails on an item),
 //! every listing format and the same default in `scm list`, the table's
-//! columns at 80 and 100 columns, and the README's three CI recipes run as
+//! columns at 80 and 100 columns, and the book's three CI recipes run as
 //! written against `findings demo serve`.
 
 use crate::cli::Server;
@@ -495,16 +495,27 @@ impl Drop for DemoServe {
     }
 }
 
-/// The README's recipe `name`: the `sh` block after its marker, as written.
+/// The recipe `name` of the README or a page of the book (`docs/src/`):
+/// the `sh` block after its marker, as written.
 fn recipe(name: &str) -> String {
-    let readme = include_str!("../../README.md");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs/src")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
     let marker = format!("<!-- ci-recipe: {name} -->\n```sh\n");
-    let start = readme
-        .find(&marker)
-        .unwrap_or_else(|| panic!("README has no recipe {name}"))
-        + marker.len();
-    let end = readme[start..].find("```").unwrap() + start;
-    readme[start..end].to_owned()
+    files
+        .iter()
+        .find_map(|file| {
+            let text = std::fs::read_to_string(file).unwrap();
+            let start = text.find(&marker)? + marker.len();
+            let end = text[start..].find("```").unwrap() + start;
+            Some(text[start..end].to_owned())
+        })
+        .unwrap_or_else(|| panic!("neither the README nor the book has the recipe {name}"))
 }
 
 /// The ids of `all` that `keep` accepts, split by whether the finding

@@ -307,7 +307,7 @@ fn files_holding_findings_are_the_owners_only() {
 }
 
 /// A snapshot of `lines` (header first), each line a block of its own,
-/// however long: what a crafted file can hold (docs/snapshots.md).
+/// however long: what a crafted file can hold (docs/src/snapshots.md).
 fn crafted(version: u8, lines: &[String]) -> Vec<u8> {
     let mut bytes = b"FSNAP\0".to_vec();
     bytes.extend([version, b'\n']);

@@ -1,5 +1,5 @@
 //! The client against small misbehaving servers: retries only where
-//! docs/api.md §13 allows, Retry-After honoured, the PATCH never retried, and
+//! docs/src/api.md §13 allows, Retry-After honoured, the PATCH never retried, and
 //! a cursor loop stopped.
 
 use axum::Router;

@@ -1286,14 +1286,14 @@ fn the_log_counts_retries() {
     assert!(!text.contains("tok-never-logged"));
 }
 
-/// The example of the README's Configuration section is a valid file.
+/// The example of the book's Configuration page is a valid file.
 #[test]
 fn the_readme_example_is_a_valid_config() {
-    let readme = include_str!("../../README.md");
-    let section = &readme[readme.find("## Configuration").expect("the section")..];
+    let page = include_str!("../../docs/src/configuration.md");
+    let section = &page[page.find("# Configuration").expect("the section")..];
     let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];
-    let file = findings_config::parse(Path::new("README.md"), example)
+    let file = findings_config::parse(Path::new("configuration.md"), example)
         .unwrap_or_else(|e| panic!("{}", e.0));
     assert_eq!(file.default_profile.as_deref(), Some("work"));
     assert_eq!(file.profiles.len(), 2);
@@ -1301,13 +1301,13 @@ fn the_readme_example_is_a_valid_config() {
     assert_eq!(file.views.len(), 1);
 }
 
-/// The theme file example of the README's Themes section is valid and
-/// does what the text says.
+/// The theme file example of the book's Themes section (on the
+/// Configuration page) is valid and does what the text says.
 #[test]
 fn the_readme_theme_example_is_a_valid_theme_file() {
     use findings_tui::theme::{Theme, ThemeFile};
-    let readme = include_str!("../../README.md");
-    let section = &readme[readme.find("### Themes").expect("the section")..];
+    let page = include_str!("../../docs/src/configuration.md");
+    let section = &page[page.find("## Themes").expect("the section")..];
     let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];
     let file = ThemeFile::parse(Path::new("theme.toml"), example).unwrap_or_else(|e| panic!("{e}"));

@@ -4,7 +4,7 @@
 //! Ground truth is computed here, independently of the server's matcher: from
 //! the full, unfiltered listing (and, for the few facts the wire does not
 //! carry, such as project tags, from the demo catalog), by applying the
-//! semantics of `docs/api.md` ("Semantics of filters") to the returned
+//! semantics of `docs/src/api.md` ("Semantics of filters") to the returned
 //! fields. The read-only tests share one server (started once, on a runtime
 //! of its own) and the full listings read from it; a test that changes the
 //! server's data starts its own.
@@ -416,7 +416,7 @@ impl Env {
                 "{what}: totalSecrets"
             );
         }
-        // Report findings come by severity descending (docs/api.md §10).
+        // Report findings come by severity descending (docs/src/api.md §10).
         assert_order(
             what,
             &keyed(&findings, |i| Reverse(severity_rank(i.severity.as_ref()))),
@@ -690,7 +690,7 @@ fn keyed<K>(issues: &[Issue], key: impl Fn(&Issue) -> K) -> Vec<(String, K)> {
 }
 
 /// The order is by key (ascending, or descending when `desc`), ties broken by
-/// ascending id (docs/api.md §10).
+/// ascending id (docs/src/api.md §10).
 fn assert_order<K: Ord + std::fmt::Debug>(what: &str, items: &[(String, K)], desc: bool) {
     for w in items.windows(2) {
         let (a, b) = (&w[0], &w[1]);
@@ -749,7 +749,7 @@ impl Raw {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
-    /// A JSON error body `{"error": ..., "code": ...}` (docs/api.md §12).
+    /// A JSON error body `{"error": ..., "code": ...}` (docs/src/api.md §12).
     fn assert_error(&self, status: u16) -> (String, String) {
         assert_eq!(
             self.status,
@@ -1079,7 +1079,7 @@ async fn paging_search_returns_total_issues_exactly_once() {
             "total counts all matches on every page"
         );
     }
-    // docs/api.md §3: `total` travels as a string.
+    // docs/src/api.md §3: `total` travels as a string.
     let answer = raw(
         &crate::common::http(),
         reqwest::Method::POST,
@@ -2305,7 +2305,7 @@ report_test!(
 );
 
 /// A relevantSince (or createdAt) value of the data set plus half a second:
-/// docs/api.md §6 allows fractional seconds, and the bound is exact.
+/// docs/src/api.md §6 allows fractional seconds, and the bound is exact.
 fn half_second_after(times: impl Iterator<Item = DateTime<Utc>>) -> DateTime<Utc> {
     let mut times: Vec<DateTime<Utc>> = times.collect();
     times.sort();
@@ -3393,7 +3393,7 @@ async fn error_invalid_bodies_are_400_json() {
         .await;
         answer.assert_error(400);
     }
-    // The body's deploymentId must equal the path's (docs/api.md §2).
+    // The body's deploymentId must equal the path's (docs/src/api.md §2).
     for path in [
         "/api/agent/deployments/1234/issues",
         "/api/issues/1234/search",
@@ -3413,7 +3413,7 @@ async fn error_invalid_bodies_are_400_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_json_array_body_is_400() {
     // The request body is a JSON object (spec: "Request bodies are JSON",
-    // with named fields); anything else is an invalid body (docs/api.md §11).
+    // with named fields); anything else is an invalid body (docs/src/api.md §11).
     // serde's derived Deserialize also accepts a sequence for a struct, so
     // without a check `[]` would be served as an empty request and
     // `[null, 5]` as `{"limit": 5}`.

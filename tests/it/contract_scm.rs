@@ -220,7 +220,7 @@ async fn the_list_is_a_read_retried_and_its_loops_are_stopped() {
     assert!(matches!(err, ApiError::CursorLoop { .. }), "{err:?}");
 }
 
-/// docs/api.md §14: a switch to `false` is written out, reaches the
+/// docs/src/api.md §14: a switch to `false` is written out, reaches the
 /// server, and comes back `false`; the list then says so too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_false_reaches_the_server_and_comes_back_false() {

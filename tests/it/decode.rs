@@ -1,7 +1,7 @@
 //! Decoding hand-written response fixtures (tests/fixtures/) with the client's
 //! own decoder, `findings_client::client::decode`, into the wire model.
 //!
-//! What is checked, against findings-api.md and docs/api.md §3–6: every field of
+//! What is checked, against findings-api.md and docs/src/api.md §3–6: every field of
 //! the contract is mapped (nothing silently dropped as "unknown"), int64 values
 //! arrive as numbers or strings, unknown enum values are kept verbatim, `null`,
 //! missing and extra fields are accepted, timestamps follow RFC 3339, hostile
@@ -1011,7 +1011,7 @@ fn round_trip_other_responses() {
 }
 
 // ---------------------------------------------------------------------------
-// 2. int64 as numbers or strings (docs/api.md §3)
+// 2. int64 as numbers or strings (docs/src/api.md §3)
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -1091,7 +1091,7 @@ fn int64_edge_forms() {
     assert_eq!(r.total, Some(i64::MAX));
     assert_eq!(r.total_code, Some(i64::MIN));
     assert_eq!(r.total_sca, Some(7));
-    // "" is the protobuf default (docs/api.md §5): absent.
+    // "" is the protobuf default (docs/src/api.md §5): absent.
     assert_eq!(r.total_secrets, None);
     // An integral float is an integer.
     let l: ListIssuesResponse = decode_ok(r#"{"issues":[{"issue":{"line":42.0}}]}"#);
@@ -1139,7 +1139,7 @@ fn int64_edge_forms() {
 }
 
 // ---------------------------------------------------------------------------
-// 3. Unknown enum values (docs/api.md §4)
+// 3. Unknown enum values (docs/src/api.md §4)
 // ---------------------------------------------------------------------------
 
 /// The value is `Other(raw)`, shows as `raw`, writes back as `raw`.
@@ -1456,7 +1456,7 @@ fn known_enum_names_are_exact_and_case_sensitive() {
 }
 
 // ---------------------------------------------------------------------------
-// 4. null everywhere (docs/api.md §5)
+// 4. null everywhere (docs/src/api.md §5)
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -1600,7 +1600,7 @@ fn nulls_in_the_other_sections_decode_as_absent_or_empty() {
 }
 
 // ---------------------------------------------------------------------------
-// 5. Missing and extra fields (docs/api.md §5)
+// 5. Missing and extra fields (docs/src/api.md §5)
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -2063,7 +2063,7 @@ fn scm_config_response_with_every_field() {
 }
 
 // ---------------------------------------------------------------------------
-// 9. Timestamps (docs/api.md §6)
+// 9. Timestamps (docs/src/api.md §6)
 // ---------------------------------------------------------------------------
 
 #[test]

@@ -1,6 +1,6 @@
 //! The headless commands against a demo server that misbehaves on purpose
 //! (src/demo/faults.rs): for each fault, the exit code, an error that names
-//! what happened, no panic, retries only where docs/api.md §13 allows (counted
+//! what happened, no panic, retries only where docs/src/api.md §13 allows (counted
 //! on the server), and the rows already fetched kept on stdout.
 
 use crate::common;
@@ -172,7 +172,11 @@ fn a_503_is_retried_up_to_four_attempts_and_named() {
     server
         .run(LIST)
         .fails_naming(&["server error", "HTTP 503", "injected"]);
-    assert_eq!(server.requests(), 4, "docs/api.md §13: at most 4 attempts");
+    assert_eq!(
+        server.requests(),
+        4,
+        "docs/src/api.md §13: at most 4 attempts"
+    );
 }
 
 #[test]

@@ -359,7 +359,7 @@ fn echoed_secrets_are_masked_on_stderr() {
     assert!(!out.stdout.contains(SCM_TOKEN), "{}", out.stdout);
 }
 
-/// The text of a snapshot file: its blocks unpacked (docs/snapshots.md).
+/// The text of a snapshot file: its blocks unpacked (docs/src/snapshots.md).
 fn snapshot_text(bytes: &[u8]) -> String {
     let mut text = Vec::new();
     let mut rest = &bytes[8..];

@@ -8,6 +8,7 @@
 mod common;
 
 mod architecture;
+mod book;
 mod cli;
 mod cli_auth;
 mod cli_columns;

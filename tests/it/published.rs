@@ -128,7 +128,7 @@ impl Published {
     /// An exchange with the demo server: the request the client built (others,
     /// like deliberately odd raw requests, are not the client's) and every
     /// successful answer must be as published. Error answers have no published
-    /// schema (docs/api.md §11–12).
+    /// schema (docs/src/api.md §11–12).
     pub fn check_exchange(&self, ex: &Exchange) -> Result<(), String> {
         let op = self
             .operation(&ex.method, &ex.route)

@@ -6,7 +6,7 @@
 //! starts the TUI; one file per headless command (group) runs it.
 
 /// The exit codes, one table for every `--help` that lists items, the man
-/// pages and the README (a macro, so help texts can `concat!` it).
+/// pages and the book (docs/src/scripting.md; a macro, so help texts can `concat!` it).
 macro_rules! exit_codes_help {
     () => {
         "Exit codes:\n  \

@@ -1,6 +1,6 @@
 //! `findings scm list`: the SCM configs with their current values
-//! (docs/api.md §15). `findings scm update`: a partial update of an SCM
-//! config (docs/api.md §14), shown and confirmed before it is sent, never
+//! (docs/src/api.md §15). `findings scm update`: a partial update of an SCM
+//! config (docs/src/api.md §14), shown and confirmed before it is sent, never
 //! retried, and its answer checked against what was asked.
 
 use super::destination::OutputFile;
@@ -241,7 +241,7 @@ pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure
         }
         None => eprintln!("findings: updated; the server returned no config"),
     }
-    // What was asked against what came back (docs/api.md §14).
+    // What was asked against what came back (docs/src/api.md §14).
     let unapplied = match &response.config {
         Some(config) => update_mismatches(&p.patch, None, config),
         None => Vec::new(),

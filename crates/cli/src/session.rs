@@ -98,7 +98,7 @@ pub(super) fn client_config(remote: Remote) -> findings_client::ClientConfig {
     config
 }
 
-/// The deployment of the token (docs/api.md §16); a failure says what to
+/// The deployment of the token (docs/src/api.md §16); a failure says what to
 /// configure instead.
 async fn discover(cfg: findings_client::ClientConfig) -> Result<(Client, Deployment), Failure> {
     let client = Client::for_token(cfg)?;

@@ -1,4 +1,4 @@
-//! Typed API errors (docs/api.md §11–12). Every message that came from the
+//! Typed API errors (docs/src/api.md §11–12). Every message that came from the
 //! server is made terminal-safe and cut to a readable length here, once.
 
 use findings_base::text;
@@ -180,7 +180,7 @@ impl ApiError {
         }
     }
 
-    /// Whether a read request may be tried again (docs/api.md §13).
+    /// Whether a read request may be tried again (docs/src/api.md §13).
     pub fn is_retryable(&self) -> bool {
         match self {
             ApiError::Connection(_) | ApiError::RateLimited { .. } => true,
@@ -253,7 +253,7 @@ fn clean(s: &str) -> String {
     text::truncate(&text::one_line(s.trim()), MAX_MESSAGE_CHARS).into_owned()
 }
 
-/// Lenient error-body parsing (docs/api.md §12): `error`, `message`, `code` and
+/// Lenient error-body parsing (docs/src/api.md §12): `error`, `message`, `code` and
 /// `details` of a JSON object when present, else the start of the raw body.
 fn parse_error_body(status: u16, body: &[u8]) -> ServerMessage {
     let json: Option<serde_json::Value> = serde_json::from_slice(body).ok();

@@ -1,4 +1,4 @@
-//! Cursor pagination as an async stream (docs/api.md §7).
+//! Cursor pagination as an async stream (docs/src/api.md §7).
 //!
 //! Follows `cursor` until it is absent or empty, or a page is empty; a cursor
 //! seen twice in one listing ends the stream with [`ApiError::CursorLoop`].

@@ -1,9 +1,9 @@
-//! How the read operations are retried (docs/api.md §13): exponential
+//! How the read operations are retried (docs/src/api.md §13): exponential
 //! backoff with jitter, a server's Retry-After winning. Writes never are.
 
 use std::time::Duration;
 
-/// Retry policy of the read operations (docs/api.md §13).
+/// Retry policy of the read operations (docs/src/api.md §13).
 #[derive(Debug, Clone, Copy)]
 pub struct RetryPolicy {
     /// Attempts in all, the first included.

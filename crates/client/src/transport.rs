@@ -19,7 +19,7 @@ const BODY_BYTES_PER_ITEM: usize = 1024 * 1024;
 const MIN_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 /// The items a page may hold when its request names no limit: the most a
-/// server pages by (docs/api.md §8).
+/// server pages by (docs/src/api.md §8).
 pub const MAX_PAGE_ITEMS: usize = findings_model::MAX_PAGE_SIZE as usize;
 
 /// The least weight counted per item when a page's items are bounded by

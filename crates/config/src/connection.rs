@@ -39,7 +39,7 @@ pub enum Target {
     Remote(Remote),
     /// A real server and a token, but no deployment from any source: the
     /// deployment is asked of the server (`GET /api/agent/deployment`,
-    /// docs/api.md §16). The config's deployment is empty.
+    /// docs/src/api.md §16). The config's deployment is empty.
     Discover(Remote),
     /// No base URL from any source: the embedded demo server.
     Demo,

@@ -21,7 +21,8 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # The TUI's colours: default, dark, light or high-contrast (--theme and
 # FINDINGS_THEME win over this, and a profile may set its own). A theme file,
 # theme.toml beside this file or the one theme_file names, changes single
-# styles (see the README, "Themes"). NO_COLOR=1 turns every colour off.
+# styles (see docs/src/configuration.md, "Themes"). NO_COLOR=1 turns every
+# colour off.
 # theme = "light"
 # theme_file = "~/.config/findings/theme.toml"
 

@@ -1,4 +1,4 @@
-//! The demo's routes of the actions on findings (docs/api.md "Acting on
+//! The demo's routes of the actions on findings (docs/src/api.md "Acting on
 //! findings"): authorized actions, tickets, fix pull requests, AI verdict
 //! feedback and memories, each a query of `query` behind the same auth,
 //! deployment and body checks as the other routes.

@@ -1,4 +1,4 @@
-//! Demo cursors (docs/api.md §9): opaque to clients, they encode the position in
+//! Demo cursors (docs/src/api.md §9): opaque to clients, they encode the position in
 //! the sorted order and a fingerprint of the query, so a cursor replayed with
 //! another filter or sort is refused.
 

@@ -80,7 +80,7 @@ pub struct DemoState {
     /// An observer of every exchange (none unless a test installs one).
     pub tap: tap::TapState,
     /// API requests served since start: the clock fix pull requests open
-    /// by (docs/api.md "Fix pull requests").
+    /// by (docs/src/api.md "Fix pull requests").
     pub served: std::sync::atomic::AtomicU64,
 }
 

@@ -138,7 +138,7 @@ impl Dataset {
             secrets_attributes,
             codeowners,
             // Only for a request asking for exception request info, which
-            // the published List issues request cannot: never (docs/api.md).
+            // the published List issues request cannot: never (docs/src/api.md).
             exception_request: None,
             triage_permission: Some(Dataset::triage_permission(index, row)),
             ..self.rule_fields(row, index)

@@ -1,5 +1,5 @@
 //! HTTP routes of the demo server: auth, path checks, JSON bodies in and out,
-//! JSON errors (docs/api.md §11–12), gzip.
+//! JSON errors (docs/src/api.md §11–12), gzip.
 
 use super::DemoState;
 pub use super::http::{ApiFailure, TOKEN_WITHOUT_ACTIONS, TOKEN_WITHOUT_WEB_API};

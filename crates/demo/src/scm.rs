@@ -1,5 +1,5 @@
-//! SCM configs in the demo: the list (docs/api.md §15), cursor paged and
-//! sorted, and the PATCH (docs/api.md §14): a partial update; absent fields
+//! SCM configs in the demo: the list (docs/src/api.md §15), cursor paged and
+//! sorted, and the PATCH (docs/src/api.md §14): a partial update; absent fields
 //! are left as they are, and an explicit `false` is a change like any other.
 
 use super::cursor::{self, Cursor};
@@ -19,7 +19,7 @@ pub struct ListQuery {
 }
 
 /// One page of `configs` as `query` asks: sorted (ties by ascending id,
-/// docs/api.md §10; by id ascending when no sort is given), cut at the
+/// docs/src/api.md §10; by id ascending when no sort is given), cut at the
 /// query's cursor.
 pub fn list_page(
     configs: &[ScmConfig],

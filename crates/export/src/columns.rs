@@ -157,7 +157,7 @@ impl Record for ScmConfig {
         col("status", 10, 10),
     ];
     fn cells(&self) -> Vec<String> {
-        // Absent is the protobuf default: off (docs/api.md §5).
+        // Absent is the protobuf default: off (docs/src/api.md §5).
         let on = |v: Option<bool>| if v == Some(true) { "on" } else { "off" }.to_owned();
         let status = match (&self.status, self.suspended) {
             (_, Some(true)) => "suspended".to_owned(),

@@ -1,7 +1,7 @@
 //! What the token may do (`DeploymentService_GetDeploymentAuthorizedActions`)
 //! and whether an action on a finding is available before anything is
 //! sent: the deployment's authorized actions, the finding's own
-//! `triagePermission`, type and autotriage (docs/api.md "Acting on
+//! `triagePermission`, type and autotriage (docs/src/api.md "Acting on
 //! findings").
 
 use super::enums::TriagePermission;
@@ -47,7 +47,7 @@ impl FindingAction {
     ];
 
     /// The published operation, which is also the name the authorized
-    /// actions give it (docs/api.md "Authorized actions").
+    /// actions give it (docs/src/api.md "Authorized actions").
     pub fn operation_id(self) -> &'static str {
         match self {
             FindingAction::CreateTickets => "ExternalTicketingService_CreateTickets",

@@ -1,4 +1,4 @@
-//! Every enumeration of the contract (and of docs/api.md for the agentic
+//! Every enumeration of the contract (and of docs/src/api.md for the agentic
 //! resource), as open enums: unknown values are kept, never rejected.
 
 use crate::wire_enum;
@@ -15,7 +15,7 @@ wire_enum! {
 }
 
 impl Severity {
-    /// 0 for the most severe; unknown values rank after INFO (docs/api.md §10).
+    /// 0 for the most severe; unknown values rank after INFO (docs/src/api.md §10).
     pub fn rank(&self) -> u8 {
         match self {
             Severity::Critical => 0,
@@ -362,7 +362,7 @@ wire_enum! {
     }
 }
 
-// ---- Agentic-workflow issues (docs/api.md, "Agentic-workflow issue enums") ----
+// ---- Agentic-workflow issues (docs/src/api.md, "Agentic-workflow issue enums") ----
 
 wire_enum! {
     DetectionState {

@@ -11,7 +11,7 @@ use crate::wire_enum;
 use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
-/// Which operation asks for a finding's fix (docs/api.md "Fix pull
+/// Which operation asks for a finding's fix (docs/src/api.md "Fix pull
 /// requests").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FixOperation {

@@ -1,6 +1,6 @@
 //! List issue groups (`IssuesService_ListIssueGroups`): findings grouped by
 //! rule, with their counts. The published `groupBy` has one value
-//! (`GROUP_BY_RULE`) and a group carries no severity (docs/api.md,
+//! (`GROUP_BY_RULE`) and a group carries no severity (docs/src/api.md,
 //! "Issue groups").
 
 use super::enums::*;

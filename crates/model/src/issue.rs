@@ -1,6 +1,6 @@
 //! The Issue (finding) and every object nested in it.
 //!
-//! Every field is optional or defaulted (docs/api.md §5); `null` is accepted
+//! Every field is optional or defaulted (docs/src/api.md §5); `null` is accepted
 //! everywhere; unknown fields are ignored. Serialisation writes only what is
 //! present, the way protobuf JSON does.
 

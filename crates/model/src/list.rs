@@ -1,5 +1,5 @@
 //! List issues: request (sort as `sortBy`/`sortDirection`, filter as
-//! `filter`, the type selection as top-level `issueTypes`, docs/api.md §1),
+//! `filter`, the type selection as top-level `issueTypes`, docs/src/api.md §1),
 //! filter object and the response wrapper.
 
 use super::enums::*;
@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use serde_with::skip_serializing_none;
 
 /// The page size of every list when its request gives none: what the
-/// server answers with (docs/api.md §8), and so what the client, the
+/// server answers with (docs/src/api.md §8), and so what the client, the
 /// settings and each pane ask for by default. The one definition.
 pub const DEFAULT_PAGE_SIZE: i64 = 100;
 
-/// The most items a server puts in one page (docs/api.md §8): what `--all`
+/// The most items a server puts in one page (docs/src/api.md §8): what `--all`
 /// asks for, and the most a setting may ask. The one definition.
 pub const MAX_PAGE_SIZE: i64 = 1000;
 

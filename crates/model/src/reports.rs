@@ -2,7 +2,7 @@
 //! all `POST /api/reporting/{deploymentId}/reports/...`): one request of
 //! the Report pane's filters, and an answer per report. Counts are numbers
 //! in the published schema (strings are read too); the maps are keyed as
-//! docs/api.md ("Dashboard reports") says.
+//! docs/src/api.md ("Dashboard reports") says.
 
 use super::report::{ReportFilters, TimePeriod};
 use super::wire;

@@ -1,5 +1,5 @@
-//! SCM configs: the list (docs/api.md §15), the PATCH body (partial,
-//! docs/api.md §14) and the config.
+//! SCM configs: the list (docs/src/api.md §15), the PATCH body (partial,
+//! docs/src/api.md §14) and the config.
 
 use super::enums::*;
 use super::wire::{self, Timestamp};
@@ -60,9 +60,9 @@ pub struct ListScmConfigsResponse {
     pub cursor: Option<String>,
 }
 
-/// The PATCH body. Only fields the user changed are `Some` (docs/api.md §14),
+/// The PATCH body. Only fields the user changed are `Some` (docs/src/api.md §14),
 /// and a changed boolean is always written, `false` included: `Some(false)`
-/// is `"autoScan": false` on the wire, never left out (docs/api.md §14).
+/// is `"autoScan": false` on the wire, never left out (docs/src/api.md §14).
 /// `access_token` is a secret: `Debug` masks it; serialise only to send.
 #[skip_serializing_none]
 #[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -241,7 +241,7 @@ pub enum ScmField {
     DiffEnabled,
 }
 
-/// A field's value, absent read as the protobuf default (docs/api.md §5).
+/// A field's value, absent read as the protobuf default (docs/src/api.md §5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ScmValue {
     Text(String),
@@ -304,7 +304,7 @@ impl ScmField {
     }
 }
 
-/// What a PATCH's answer shows was not done as asked (docs/api.md §14): each
+/// What a PATCH's answer shows was not done as asked (docs/src/api.md §14): each
 /// field the patch set that the returned config does not hold ("autoScan is
 /// still on after the update"), a new access token the config does not
 /// report, and, when the config before is known, each field the patch left

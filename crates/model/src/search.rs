@@ -1,5 +1,5 @@
 //! Search issues (agentic workflows): request (sort as `sortField`/
-//! `sortDirection`, filters as `filters`, docs/api.md §1), filters, response.
+//! `sortDirection`, filters as `filters`, docs/src/api.md §1), filters, response.
 
 use super::enums::*;
 use super::wire::{self, Timestamp};

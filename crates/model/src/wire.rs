@@ -1,7 +1,7 @@
 //! Wire-format helpers shared by every model type: open enums, int64 values
 //! that arrive as numbers or strings, lenient timestamps and floats.
 //!
-//! The platform is protobuf-JSON based and in alpha (docs/api.md §3–6): enums grow
+//! The platform is protobuf-JSON based and in alpha (docs/src/api.md §3–6): enums grow
 //! new values, int64 arrives as either JSON type, and default values may be
 //! omitted. Everything here accepts what such a server sends without failing.
 
@@ -27,7 +27,7 @@ macro_rules! wire_enum {
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum $name {
             $( $variant, )+
-            /// A value this build does not know; kept verbatim (docs/api.md §4).
+            /// A value this build does not know; kept verbatim (docs/src/api.md §4).
             Other(String),
         }
 
@@ -351,7 +351,7 @@ pub mod timestamp {
     }
 }
 
-/// `null` for a collection or string means the default (docs/api.md §5).
+/// `null` for a collection or string means the default (docs/src/api.md §5).
 pub fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,

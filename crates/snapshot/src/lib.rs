@@ -1,5 +1,5 @@
 //! Snapshots: every finding a filter matched at one time, in one file of
-//! our own format (docs/snapshots.md), written and read a line at a time so
+//! our own format (docs/src/snapshots.md), written and read a line at a time so
 //! 100,000 findings take no more memory than one.
 //!
 //! The file is lz4 blocks holding NDJSON: first a [`Header`], then one line

@@ -1,5 +1,5 @@
 //! The published meanings of the List issues and Search filter fields
-//! (docs/api.md, "Semantics of filters"), against the data: the enum
+//! (docs/src/api.md, "Semantics of filters"), against the data: the enum
 //! arrays, the archived and historical rules, `until`, the fuzzy file path
 //! search, the time attribute `timeFilter` picks, and where the type
 //! selection is read.
@@ -402,7 +402,7 @@ fn edits(a: &str, b: &str) -> usize {
     rows[a.len()][b.len()]
 }
 
-/// docs/api.md: every word of the query is a word of the path, within
+/// docs/src/api.md: every word of the query is a word of the path, within
 /// 0 (up to 2 letters), 1 (up to 5) or 2 edits.
 fn fuzzy_path_match(path: &str, query: &str) -> bool {
     let words = |s: &str| -> Vec<String> {

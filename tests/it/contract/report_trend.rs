@@ -1,4 +1,4 @@
-//! The report's time buckets bound the time its type reads (docs/api.md,
+//! The report's time buckets bound the time its type reads (docs/src/api.md,
 //! "Report findings"): the latest activity for BACKLOG_ACTIVITY, so its
 //! trend counts the findings the report counts.
 

@@ -1,4 +1,4 @@
-//! The actions on findings beyond triage, headless (docs/api.md "Acting on
+//! The actions on findings beyond triage, headless (docs/src/api.md "Acting on
 //! findings"): `ticket instances|create|link|unlink`, `fix`, `feedback`,
 //! `remember`. Each is a write under triage's rules ([`send`]): what the
 //! token and the finding allow is checked first, the exact body is shown,

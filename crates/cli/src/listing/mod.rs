@@ -161,7 +161,7 @@ fn parse_enum<T: Clone>(
 
 /// The page size to ask for: `--limit`; else, following cursors, the
 /// largest page the server allows (`--all`) or no more than `--max`
-/// needs, so a long listing takes few round trips (docs/api.md §8); else
+/// needs, so a long listing takes few round trips (docs/src/api.md §8); else
 /// none (the profile's `page_size`, or the server's default).
 fn page_size(output: &OutputArgs) -> Option<i64> {
     let largest = findings_client::transport::MAX_PAGE_ITEMS as u64;

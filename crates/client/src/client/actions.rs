@@ -1,4 +1,4 @@
-//! The actions on findings beyond triage (docs/api.md "Acting on
+//! The actions on findings beyond triage (docs/src/api.md "Acting on
 //! findings"): tickets, fix pull requests, AI verdict feedback, memories,
 //! and what the token may do. Every write goes through [`Client::act`],
 //! sent once, never retried; the typed functions are its shorthands.

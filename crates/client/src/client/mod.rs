@@ -1,7 +1,7 @@
 //! The HTTP client of the operations the app uses.
 //!
 //! One `reqwest::Client` (rustls, gzip, connection reuse) for everything.
-//! Reads are retried per docs/api.md §13; the SCM PATCH never is.
+//! Reads are retried per docs/src/api.md §13; the SCM PATCH never is.
 
 mod actions;
 mod pages;
@@ -282,7 +282,7 @@ impl Client {
 
     /// Asks the deployment of the token and returns this client for it
     /// (its numeric `id` is the `{deploymentId}` of every path,
-    /// docs/api.md §16), with the deployment as answered.
+    /// docs/src/api.md §16), with the deployment as answered.
     pub async fn discover_deployment(&self) -> Result<(Client, Deployment), ApiError> {
         let answer = self.deployment_by_token().await?;
         let Some(deployment) = answer.deployment else {

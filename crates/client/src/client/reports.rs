@@ -1,4 +1,4 @@
-//! The dashboard's reports (`ReportsService_Get*Report`, docs/api.md
+//! The dashboard's reports (`ReportsService_Get*Report`, docs/src/api.md
 //! "Dashboard reports"): one request of the Report's filters each.
 
 use super::Client;

@@ -33,7 +33,7 @@ pub struct FixRequest {
     pub state: FixPr,
     pub pr_number: u32,
     /// The served-request count at which the pull request opens
-    /// (docs/api.md "Fix pull requests": a delay counted in requests).
+    /// (docs/src/api.md "Fix pull requests": a delay counted in requests).
     pub opens_at: u64,
 }
 

@@ -1,6 +1,6 @@
 //! Get issue counts: the findings List issues would give for the same
 //! filter and type selection, counted by state, and how many of the
-//! filter's findings are in archived projects (docs/api.md, "Issue
+//! filter's findings are in archived projects (docs/src/api.md, "Issue
 //! counts").
 
 use super::BadRequest;

@@ -1,5 +1,5 @@
 //! The dashboard's reports (`ReportsService_Get*Report`) over the data set,
-//! triage applied (docs/api.md, "Dashboard reports"): the findings the
+//! triage applied (docs/src/api.md, "Dashboard reports"): the findings the
 //! report filters match, whatever their time, read as a backlog that
 //! findings enter when created and leave when fixed, removed, ignored or
 //! provisionally ignored.

@@ -1,4 +1,4 @@
-//! Fix pull requests in the demo (docs/api.md "Fix pull requests"): a
+//! Fix pull requests in the demo (docs/src/api.md "Fix pull requests"): a
 //! finding's answer follows from its state (type, repository, branch,
 //! triage, a fix in flight) and, for the rest, from its index, so some
 //! findings succeed and others fail with each typed error, the same every

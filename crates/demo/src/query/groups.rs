@@ -1,6 +1,6 @@
 //! List issue groups: the findings List issues would give for the same
 //! filter and type selection, grouped by rule id, counted and ordered
-//! (docs/api.md, "Issue groups").
+//! (docs/src/api.md, "Issue groups").
 
 use super::list::{matching, selection};
 use super::memo::Bits;

@@ -47,7 +47,7 @@ pub fn list_issues(
         activity_history: req.include_activity_history == Some(true),
         is_archived: req.include_is_archived == Some(true),
         first_detected_at: req.include_first_detected_at == Some(true),
-        // Only the single-issue fetch gives those (docs/api.md).
+        // Only the single-issue fetch gives those (docs/src/api.md).
         single_issue: false,
     };
     let issues = items

@@ -1,5 +1,5 @@
 //! The List issues filter, compiled against the data set: each field with
-//! the meaning its published description gives (docs/api.md, "Semantics of
+//! the meaning its published description gives (docs/src/api.md, "Semantics of
 //! filters", List issues).
 //!
 //! A field the description scopes to one issue type ("Only applies when the
@@ -319,7 +319,7 @@ impl<'a> ListMatcher<'a> {
 
     /// `aiMemoryWillFlipVerdict`: for a generated memory, the findings
     /// that referenced it and are false positives; for one created from a
-    /// triage note (docs/api.md "Memories"), the findings in its scope
+    /// triage note (docs/src/api.md "Memories"), the findings in its scope
     /// whose verdict is true positive (the note would make them false
     /// positives).
     fn will_flip_ok(&self, i: usize, row: &Row) -> bool {

@@ -1,4 +1,4 @@
-//! AI memories in the demo (docs/api.md "Memories"): a memory made from a
+//! AI memories in the demo (docs/src/api.md "Memories"): a memory made from a
 //! triage note applies to the findings its filter (and identifiers)
 //! select; it is a suggestion whose preanalysis counts say honestly how
 //! many verdicts in its scope it would flip (a false-positive note makes

@@ -1,5 +1,5 @@
-//! The demo server's query engine: filter semantics (docs/api.md, "Semantics of
-//! filters"), total orders (docs/api.md §10) and cursor pages (docs/api.md §7–9).
+//! The demo server's query engine: filter semantics (docs/src/api.md, "Semantics of
+//! filters"), total orders (docs/src/api.md §10) and cursor pages (docs/src/api.md §7–9).
 //!
 //! Each sort order is computed once, on first use, as a permutation of row
 //! indices; a page walks that permutation from the cursor's position and

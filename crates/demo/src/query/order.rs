@@ -1,4 +1,4 @@
-//! Total orders (docs/api.md §10): each sort order of List issues is a
+//! Total orders (docs/src/api.md §10): each sort order of List issues is a
 //! permutation of the row indices, built once.
 
 use super::memo::{Bits, Memo, ReportScan};
@@ -48,7 +48,7 @@ fn ranks<'s>(names: impl Iterator<Item = &'s str> + Clone) -> impl Fn(&str) -> u
 }
 
 /// Each row's sort key for `by`, ascending: the order of the contract
-/// (docs/api.md §10) as a number.
+/// (docs/src/api.md §10) as a number.
 fn sort_keys(ds: &Dataset, changes: &Changes, by: &SortBy) -> Vec<u64> {
     let per_row = |key: &dyn Fn(&Row) -> u64| {
         ds.rows

@@ -1,4 +1,4 @@
-//! Cursor pages (docs/api.md §7–9): the page size asked for, and one page
+//! Cursor pages (docs/src/api.md §7–9): the page size asked for, and one page
 //! cut out of a sort order.
 
 use super::BadRequest;

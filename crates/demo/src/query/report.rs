@@ -1,4 +1,4 @@
-//! Report findings: its filter semantics (docs/api.md, "Semantics of
+//! Report findings: its filter semantics (docs/src/api.md, "Semantics of
 //! filters", Report findings), its totals and its pages.
 
 use super::memo::{Bits, ReportScan};

@@ -1,4 +1,4 @@
-//! Search issues: its filter semantics (docs/api.md, "Semantics of
+//! Search issues: its filter semantics (docs/src/api.md, "Semantics of
 //! filters", Search issues), its order and its pages. The enum arrays
 //! (`detectionStates`, `severities`, `triageStates`, `triageReasons`) match
 //! the issue's value of that name, any of the listed ones.

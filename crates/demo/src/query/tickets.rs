@@ -1,4 +1,4 @@
-//! External tickets in the demo (docs/api.md "Tickets"): two instances, one
+//! External tickets in the demo (docs/src/api.md "Tickets"): two instances, one
 //! with its authorisation revoked; tickets created per finding or per rule
 //! and repository, at `https://tickets.example.com/browse/SEC-N`; findings
 //! already ticketed skipped, those whose generated ticket attempt failed

@@ -1,6 +1,6 @@
 //! What the report's number covers, in words, and how it compares with
 //! the Issues list. A report type is a state set and a time it reads
-//! (docs/api.md, "Report findings"); where the Issues list can ask the
+//! (docs/src/api.md, "Report findings"); where the Issues list can ask the
 //! same question (the same states, types, severities, repositories and
 //! no creation-time bound it lacks), the pane asks Get issue counts for it
 //! and says whether the numbers agree, and when not, why: the report

@@ -1,6 +1,6 @@
 //! The draft of one config's update: what the form shows, what changed
 //! against the config as it was when the draft began, and the checked
-//! request (docs/api.md §14: only the changed fields, a `false` written
+//! request (docs/src/api.md §14: only the changed fields, a `false` written
 //! out).
 //!
 //! The access token is a secret: kept only here (and in the request handed
@@ -203,7 +203,7 @@ impl Draft {
     }
 
     /// The body's fields: only those that differ from the config
-    /// (docs/api.md §14), diffEnabled inside `autoScanSettings`, a `false`
+    /// (docs/src/api.md §14), diffEnabled inside `autoScanSettings`, a `false`
     /// as `Some(false)` (written out on the wire).
     pub fn patch(&self) -> ScmConfigPatch {
         let base = self.base.as_ref();

@@ -1,5 +1,5 @@
 //! The configs of the deployment as listed (`ScmService_ListScmConfig`,
-//! docs/api.md §15), with the row selected.
+//! docs/src/api.md §15), with the row selected.
 
 use super::{Draft, Slot};
 use crate::keymap::Action;

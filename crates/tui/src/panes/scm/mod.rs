@@ -1,9 +1,9 @@
 //! The SCM config pane. It opens on the deployment's configs as listed
-//! (`ScmService_ListScmConfig`, docs/api.md §15) with their current values;
-//! `Enter` edits one: a draft of a partial update (docs/api.md §14) that
+//! (`ScmService_ListScmConfig`, docs/src/api.md §15) with their current values;
+//! `Enter` edits one: a draft of a partial update (docs/src/api.md §14) that
 //! starts from the config's values, a review of each change (`from → to`)
 //! and of the exact body, one PATCH on confirmation (never retried,
-//! docs/api.md §13), and the config the server returns, checked against
+//! docs/src/api.md §13), and the config the server returns, checked against
 //! what was asked.
 //!
 //! A draft belongs to one config: opening another keeps it aside (the list
