@@ -1,28 +1,25 @@
 //! `--json FIELDS` without jq: the fields picked straight from the item's
 //! JSON text, each value copied as it came (whitespace outside strings
-//! dropped), never decoded into values and encoded again. The same object
-//! `shape::apply` then `shape::pick` would give: a List issues item's
-//! finding lifted to the top, the wrapper's counters beside it, the fields
-//! in the order asked, one missing as `null`.
+//! dropped), never decoded into values and encoded again; the other
+//! members are skipped unread. The same object `shape::apply` then
+//! `shape::pick` would give: a List issues item's finding lifted to the
+//! top, the wrapper's counters beside it, the fields in the order asked,
+//! one missing as `null`.
 
 use super::shape::Shape;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::HashMap;
-
-/// An object's members, its values left as text.
-type Members<'a> = HashMap<Cow<'a, str>, &'a RawValue>;
+use std::fmt;
 
 /// The item in `json` as `{"field": value, ...}` for `fields`, compact.
 pub(super) fn pick(json: &[u8], shape: &Shape, fields: &[String]) -> Result<Vec<u8>, String> {
-    let top: Members = serde_json::from_slice(json).map_err(|e| e.to_string())?;
+    let lift = !shape.wrapper.is_empty();
+    let top = members(json, fields, lift)?;
     // A wrapper's finding, when the shape lifts it (and it is an object).
-    let lifted: Option<Members> = if shape.wrapper.is_empty() {
-        None
-    } else {
-        top.get(LIFTED)
-            .and_then(|raw| serde_json::from_str::<Members>(raw.get()).ok())
-    };
+    let lifted = top
+        .lifted
+        .and_then(|raw| members(raw.get().as_bytes(), fields, false).ok());
     let mut out = Vec::with_capacity(32 * fields.len() + 2);
     out.push(b'{');
     for (k, field) in fields.iter().enumerate() {
@@ -31,13 +28,9 @@ pub(super) fn pick(json: &[u8], shape: &Shape, fields: &[String]) -> Result<Vec<
         }
         serde_json::to_writer(&mut out, field).map_err(|e| e.to_string())?;
         out.push(b':');
-        let from_finding = lifted.as_ref().and_then(|f| f.get(field.as_str()));
-        let from_top = match shape.wrapper.is_empty() {
-            true => top.get(field.as_str()),
-            // The wrapper's own key is not one of the item's fields.
-            false if field == LIFTED => None,
-            false => top.get(field.as_str()),
-        };
+        let from_finding = lifted.as_ref().and_then(|f| f.values[k]);
+        // The wrapper's own key is not one of the item's fields.
+        let from_top = top.values[k].filter(|_| !(lift && field == LIFTED));
         match from_finding.or(from_top) {
             Some(raw) => out.extend_from_slice(compact(raw.get()).as_bytes()),
             None => out.extend_from_slice(b"null"),
@@ -45,6 +38,92 @@ pub(super) fn pick(json: &[u8], shape: &Shape, fields: &[String]) -> Result<Vec<
     }
     out.push(b'}');
     Ok(out)
+}
+
+/// What an object holds of the fields asked (by their place), and the
+/// finding to lift.
+struct Found<'de> {
+    values: Vec<Option<&'de RawValue>>,
+    lifted: Option<&'de RawValue>,
+}
+
+fn members<'de>(json: &'de [u8], fields: &[String], lift: bool) -> Result<Found<'de>, String> {
+    let mut de = serde_json::Deserializer::from_slice(json);
+    let found = Wanted { fields, lift }
+        .deserialize(&mut de)
+        .map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(found)
+}
+
+/// Reads an object, keeping the members asked for as text and skipping
+/// the others unread.
+struct Wanted<'f> {
+    fields: &'f [String],
+    lift: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Wanted<'_> {
+    type Value = Found<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Found<'de>, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Wanted<'_> {
+    type Value = Found<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Found<'de>, A::Error> {
+        let mut found = Found {
+            values: vec![None; self.fields.len()],
+            lifted: None,
+        };
+        while let Some(key) = map.next_key_seed(Key)? {
+            if self.lift && key == LIFTED {
+                found.lifted = Some(map.next_value()?);
+                continue;
+            }
+            match self.fields.iter().position(|f| *f == key) {
+                Some(k) => found.values[k] = Some(map.next_value()?),
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// A member's name: borrowed from the text unless it has escapes.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Cow<'de, str>, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member's name")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
 }
 
 /// The key of the finding inside a List issues item (as `shape`).
