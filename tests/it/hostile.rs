@@ -359,14 +359,23 @@ fn echoed_secrets_are_masked_on_stderr() {
     assert!(!out.stdout.contains(SCM_TOKEN), "{}", out.stdout);
 }
 
-/// The text of a snapshot file: its blocks unpacked (docs/src/snapshots.md).
+/// The text of a snapshot file: its blocks unpacked (docs/src/snapshots.md:
+/// deflate from version 3, lz4 before).
 fn snapshot_text(bytes: &[u8]) -> String {
+    use std::io::Read;
+    let version = u16::from_be_bytes([bytes[5], bytes[6]]);
     let mut text = Vec::new();
     let mut rest = &bytes[8..];
     while rest.len() >= 4 {
         let len = u32::from_le_bytes(rest[..4].try_into().unwrap()) as usize;
         let block = &rest[4..4 + len];
-        text.extend(lz4_flex::block::decompress_size_prepended(block).unwrap());
+        if version >= 3 {
+            flate2::read::DeflateDecoder::new(&block[4..])
+                .read_to_end(&mut text)
+                .unwrap();
+        } else {
+            text.extend(lz4_flex::block::decompress_size_prepended(block).unwrap());
+        }
         rest = &rest[4 + len..];
     }
     String::from_utf8(text).unwrap()

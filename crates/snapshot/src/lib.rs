@@ -2,12 +2,13 @@
 //! our own format (docs/src/snapshots.md), written and read a line at a time so
 //! 100,000 findings take no more memory than one.
 //!
-//! The file is lz4 blocks holding NDJSON: first a [`Header`], then one line
-//! per finding, then a [`Trailer`] with the count (a file cut short has
-//! none, and is refused as damaged). A finding's line is, in version 2, the
-//! whole List issues item as the server sent it (what the offline TUI
-//! shows); in version 1 an [`Entry`], its few fields. Either reads as an
-//! [`Entry`] for a diff.
+//! The file is compressed blocks (deflate in version 3, lz4 before)
+//! holding NDJSON: first a [`Header`], then one line per finding, then a
+//! [`Trailer`] with the count (a file cut short has none, and is refused as
+//! damaged). A finding's line is, in versions 3 and 2, the whole List
+//! issues item as the server sent it (what the offline TUI shows); in
+//! version 1 an [`Entry`], its few fields. Either reads as an [`Entry`] for
+//! a diff.
 
 mod diff;
 mod entry;
@@ -30,7 +31,7 @@ use serde::{Deserialize, Serialize};
 pub const FORMAT: &str = "findings-snapshot";
 /// The newest version this build reads (and writes, for whole findings;
 /// [`Writer::entry`] writes version 1).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The most findings a snapshot holds: a reader refuses more (and the
 /// writer writes no more), so what a reader holds per finding (a diff's

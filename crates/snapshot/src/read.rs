@@ -33,6 +33,8 @@ pub(super) fn damaged(what: impl Into<String>) -> SnapshotError {
 /// A snapshot being read from `R`.
 pub struct Reader<R: Read> {
     input: R,
+    /// The version of the magic bytes: how its blocks are packed.
+    version: u32,
     header: Header,
     text: Vec<u8>,
     at: usize,
@@ -65,6 +67,7 @@ impl<R: Read> Reader<R> {
         }
         let mut reader = Reader {
             input,
+            version,
             header: placeholder(),
             text: Vec::new(),
             at: 0,
@@ -181,7 +184,7 @@ impl<R: Read> Reader<R> {
     fn next_line(&mut self) -> Result<Option<&[u8]>, SnapshotError> {
         if self.at >= self.text.len() {
             self.block_start = self.next_block_start;
-            match read_block(&mut self.input)? {
+            match read_block(&mut self.input, self.version)? {
                 None => return Ok(None),
                 Some((text, size)) => {
                     self.text = text;
@@ -225,7 +228,10 @@ pub(super) fn line_at<'t>(text: &'t [u8], at: &mut usize) -> Result<&'t [u8], Sn
 
 /// Reads and unpacks the next block: its text and how many bytes of the
 /// file it took; `None` at the end of the file.
-pub(super) fn read_block(input: &mut impl Read) -> Result<Option<(Vec<u8>, u64)>, SnapshotError> {
+pub(super) fn read_block(
+    input: &mut impl Read,
+    version: u32,
+) -> Result<Option<(Vec<u8>, u64)>, SnapshotError> {
     let mut len = [0u8; 4];
     let mut got = 0;
     while got < 4 {
@@ -261,9 +267,30 @@ pub(super) fn read_block(input: &mut impl Read) -> Result<Option<(Vec<u8>, u64)>
              {MAX_LINE})"
         )));
     }
-    let text = lz4_flex::block::decompress(&packed[4..], size)
-        .map_err(|e| damaged(format!("a block does not unpack: {e}")))?;
+    let text = if version >= 3 {
+        inflated(&packed[4..], size)?
+    } else {
+        lz4_flex::block::decompress(&packed[4..], size)
+            .map_err(|e| damaged(format!("a block does not unpack: {e}")))?
+    };
     Ok(Some((text, 4 + len as u64)))
+}
+
+/// A deflate block's text, exactly `size` bytes (never more is read out of
+/// it: a block that unpacks to more is damaged, not a bomb).
+fn inflated(packed: &[u8], size: usize) -> Result<Vec<u8>, SnapshotError> {
+    let mut text = Vec::with_capacity(size);
+    flate2::read::DeflateDecoder::new(packed)
+        .take(size as u64 + 1)
+        .read_to_end(&mut text)
+        .map_err(|e| damaged(format!("a block does not unpack: {e}")))?;
+    if text.len() != size {
+        return Err(damaged(format!(
+            "a block unpacks to {} bytes, not the {size} it says",
+            text.len()
+        )));
+    }
+    Ok(text)
 }
 
 /// The header until the real one is read.

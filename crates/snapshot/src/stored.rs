@@ -31,6 +31,8 @@ const KEPT_BLOCKS: usize = 8;
 
 /// A snapshot file open for reading findings by position.
 pub struct Stored {
+    /// The file's version: how its blocks are packed.
+    version: u32,
     inner: Mutex<Inner>,
 }
 
@@ -49,10 +51,12 @@ impl Stored {
             findings_base::atomic_file::open_capped(path, super::MAX_FILE_BYTES)?.into_inner();
         // Checks it is still a snapshot of a version with whole findings.
         let reader = Reader::new(BufReader::new(file.try_clone()?))?;
-        if reader.header().version < 2 {
-            return Err(SnapshotError::FewFields(reader.header().version));
+        let version = reader.header().version;
+        if version < 2 {
+            return Err(SnapshotError::FewFields(version));
         }
         Ok(Stored {
+            version,
             inner: Mutex::new(Inner {
                 file,
                 blocks: Vec::new(),
@@ -79,7 +83,7 @@ impl Stored {
             return Ok(text);
         }
         inner.file.seek(SeekFrom::Start(offset))?;
-        let (text, _) = read_block(&mut BufReader::new(&mut inner.file))?
+        let (text, _) = read_block(&mut BufReader::new(&mut inner.file), self.version)?
             .ok_or_else(|| damaged("it ends before a finding it held (changed since opened?)"))?;
         let text = Arc::new(text);
         inner.blocks.insert(0, (offset, text.clone()));

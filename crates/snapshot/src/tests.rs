@@ -143,11 +143,11 @@ fn written_items(count: usize) -> Vec<u8> {
 }
 
 #[test]
-fn whole_findings_make_version_2_and_read_back_whole_and_as_entries() {
+fn whole_findings_make_version_3_and_read_back_whole_and_as_entries() {
     let bytes = written_items(5_000);
-    assert_eq!(&bytes[..8], b"FSNAP\x00\x02\n");
+    assert_eq!(&bytes[..8], b"FSNAP\x00\x03\n");
     let mut reader = Reader::new(&bytes[..]).unwrap();
-    assert_eq!(reader.header().version, 2);
+    assert_eq!(reader.header().version, 3);
     let mut items = Vec::new();
     while let Some((_, item)) = reader.next_item().unwrap() {
         items.push(item);
@@ -200,4 +200,65 @@ fn a_stored_finding_is_read_back_by_its_position() {
         assert_eq!(item.issue.unwrap().id, Some(format!("f-{n}")));
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A version 2 file (whole findings in lz4 blocks, as written before)
+/// still reads; version 3's deflate blocks are a fraction of it.
+#[test]
+fn a_version_2_file_still_reads_and_version_3_is_smaller() {
+    // Version 2 as its writer wrote it: the same blocks in lz4, the header
+    // saying 2.
+    let v3 = written_items(2_000);
+    let mut input = &v3[8..];
+    let mut v2 = crate::write::magic(2).to_vec();
+    let mut first = true;
+    while let Some((mut text, _)) = crate::read::read_block(&mut input, 3).unwrap() {
+        if first {
+            let line = text.iter().position(|&b| b == b'\n').unwrap();
+            let header = String::from_utf8(text[..line].to_vec()).unwrap();
+            let header = header.replace("\"version\":3", "\"version\":2");
+            text.splice(..line, header.into_bytes());
+            first = false;
+        }
+        let packed = lz4_flex::block::compress_prepend_size(&text);
+        v2.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+        v2.extend_from_slice(&packed);
+    }
+    let mut reader = Reader::new(&v2[..]).unwrap();
+    assert_eq!(reader.header().version, 2);
+    let mut n = 0;
+    while let Some((_, item)) = reader.next_item().unwrap() {
+        assert_eq!(item.issue.unwrap().id, Some(format!("f-{n}")));
+        n += 1;
+    }
+    assert_eq!(n, 2_000);
+    assert!(
+        v3.len() * 10 < v2.len() * 6,
+        "v3 {} against v2 {}",
+        v3.len(),
+        v2.len()
+    );
+}
+
+/// A deflate block that unpacks to more than it says is damaged: nothing
+/// past the size it gives is read out of it.
+#[test]
+fn a_deflate_block_bigger_than_it_says_is_damaged() {
+    use std::io::Write;
+    let mut header = header();
+    header.version = 3;
+    let mut text = serde_json::to_vec(&header).unwrap();
+    text.push(b'\n');
+    text.extend(std::iter::repeat_n(b' ', 900_000));
+    let mut packed = (text.len() as u32 / 2).to_le_bytes().to_vec();
+    let mut encoder = flate2::write::DeflateEncoder::new(&mut packed, flate2::Compression::new(6));
+    encoder.write_all(&text).unwrap();
+    encoder.finish().unwrap();
+    let mut file = crate::write::magic(3).to_vec();
+    file.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+    file.extend_from_slice(&packed);
+    let Err(e) = Reader::new(&file[..]) else {
+        panic!("read a block bigger than it says");
+    };
+    assert!(e.to_string().contains("not the"), "{e}");
 }

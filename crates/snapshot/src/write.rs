@@ -2,8 +2,10 @@
 //! and written as soon as it is full, so memory holds one block.
 //!
 //! The version follows what is written: whole findings (the server's List
-//! issues items) make version 2, [`Entry`] lines version 1 (what a bounded
-//! baseline keeps). The header waits for the first line, so it says which.
+//! issues items) make version 3 (deflate blocks; version 2 had them in lz4
+//! blocks, still read), [`Entry`] lines version 1 (what a bounded baseline
+//! keeps, in lz4 blocks). The header waits for the first line, so it says
+//! which.
 
 use super::{Entry, Header, Trailer};
 use serde::Serialize;
@@ -66,10 +68,10 @@ impl<W: Write> Writer<W> {
     }
 
     /// A whole finding: the List issues item's JSON text as the server sent
-    /// it, on one line (a version 2 line). The caller checks it is one
+    /// it, on one line (a version 3 line). The caller checks it is one
     /// JSON object with no raw newline.
     pub fn item(&mut self, json: &[u8]) -> io::Result<()> {
-        self.start(2)?;
+        self.start(3)?;
         self.room()?;
         if json.contains(&b'\n') {
             return Err(io::Error::other("a finding's JSON spans lines"));
@@ -161,17 +163,33 @@ impl<W: Write> Writer<W> {
         }
     }
 
-    /// One block: the compressed length (u32, little-endian), then the lz4
-    /// block with the text's length prepended.
+    /// One block: the compressed length (u32, little-endian), then the
+    /// text's length (u32, little-endian) and the text packed (deflate from
+    /// version 3, lz4 before).
     fn block(&mut self) -> io::Result<()> {
         if self.text.is_empty() {
             return Ok(());
         }
-        let packed = lz4_flex::block::compress_prepend_size(&self.text);
+        let packed = if self.version >= 3 {
+            deflated(&self.text)?
+        } else {
+            lz4_flex::block::compress_prepend_size(&self.text)
+        };
         let len = u32::try_from(packed.len()).map_err(io::Error::other)?;
         self.out.write_all(&len.to_le_bytes())?;
         self.out.write_all(&packed)?;
         self.text.clear();
         Ok(())
     }
+}
+
+/// `text`'s length (u32, little-endian), then `text` deflated.
+fn deflated(text: &[u8]) -> io::Result<Vec<u8>> {
+    let size = u32::try_from(text.len()).map_err(io::Error::other)?;
+    let mut packed = size.to_le_bytes().to_vec();
+    // Level 6 is zlib's default: a fifth of the text's size on findings.
+    let mut encoder = flate2::write::DeflateEncoder::new(&mut packed, flate2::Compression::new(6));
+    encoder.write_all(text)?;
+    encoder.finish()?;
+    Ok(packed)
 }
