@@ -68,13 +68,22 @@ impl Server {
 
     /// Runs the binary against this server: exit code, stdout, stderr.
     pub(crate) fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let out = findings()
+        self.run_at(None, args)
+    }
+
+    /// [`Server::run`], the binary's clock at `now` when given
+    /// (`FINDINGS_NOW`: ages and periods that do not move between runs).
+    pub(crate) fn run_at(&self, now: Option<&str>, args: &[&str]) -> (i32, String, String) {
+        let mut command = findings();
+        command
             .args(args)
             .env("FINDINGS_BASE_URL", self.url())
             .env("FINDINGS_DEPLOYMENT", "1234")
-            .env("FINDINGS_TOKEN", "demo-token")
-            .output()
-            .unwrap();
+            .env("FINDINGS_TOKEN", "demo-token");
+        if let Some(now) = now {
+            command.env("FINDINGS_NOW", now);
+        }
+        let out = command.output().unwrap();
         (
             out.status.code().unwrap_or(-1),
             String::from_utf8_lossy(&out.stdout).into_owned(),

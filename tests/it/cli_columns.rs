@@ -116,16 +116,9 @@ fn age_and_days_over_target_count_from_first_detection_to_the_clock() {
     let server = Server::start(120);
     let now = "2026-12-20T12:00:00Z";
     let run = |args: &[&str]| {
-        let out = findings()
-            .args(args)
-            .env("FINDINGS_BASE_URL", server.url())
-            .env("FINDINGS_DEPLOYMENT", "1234")
-            .env("FINDINGS_TOKEN", "demo-token")
-            .env("FINDINGS_NOW", now)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        String::from_utf8(out.stdout).unwrap()
+        let (code, stdout, stderr) = server.run_at(Some(now), args);
+        assert!(code == 0, "{args:?}: {stderr}");
+        stdout
     };
     let csv = run(&[
         "issues",

@@ -3,26 +3,14 @@
 //! one well-formed, self-contained page carrying every figure of its JSON.
 
 use crate::cli::Server;
-use crate::common::findings;
 use serde_json::Value;
 
 /// Runs the binary against `server` at one fixed time (the ages and the
 /// period must not move between the runs compared).
 fn run(server: &Server, now: &str, args: &[&str]) -> String {
-    let out = findings()
-        .args(args)
-        .env("FINDINGS_BASE_URL", server.url())
-        .env("FINDINGS_DEPLOYMENT", "1234")
-        .env("FINDINGS_TOKEN", "demo-token")
-        .env("FINDINGS_NOW", now)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let (code, stdout, stderr) = server.run_at(Some(now), args);
+    assert!(code == 0, "{args:?}: {stderr}");
+    stdout
 }
 
 fn json(text: &str) -> Value {
