@@ -6,7 +6,7 @@
 //! top, the wrapper's counters beside it, the fields in the order asked,
 //! one missing as `null`.
 
-use super::shape::Shape;
+use super::shape::{LIFTED, Shape};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -125,9 +125,6 @@ impl<'de> Visitor<'de> for Key {
         Ok(Cow::Owned(v.to_owned()))
     }
 }
-
-/// The key of the finding inside a List issues item (as `shape`).
-const LIFTED: &str = "issue";
 
 /// JSON text without the whitespace between its tokens (strings kept as
 /// they are).

@@ -77,7 +77,7 @@ pub const SCM_CONFIG: Shape = Shape {
 };
 
 /// The key of the finding inside a List issues item.
-const LIFTED: &str = "issue";
+pub(super) const LIFTED: &str = "issue";
 
 pub(super) const FINDING_FIELDS: &[&str] = &[
     "activityHistory",
@@ -284,7 +284,9 @@ pub fn with_computed(item: Val, fields: &[String], clock: &OpenAgeClock) -> Val 
 }
 
 /// Only `fields` of `item`, in that order; one it lacks is `null` (so every
-/// line has the same keys).
+/// line has the same keys). What `pick_raw` does on the text, on a value:
+/// the tests' reference.
+#[cfg(test)]
 pub fn pick(item: &Val, fields: &[String]) -> Val {
     let mut picked = Map::default();
     for field in fields {

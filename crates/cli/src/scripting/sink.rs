@@ -7,7 +7,6 @@ use super::jq::RunError;
 use crate::Failure;
 use findings_base::redact::ScrubWriter;
 use findings_export::{Format, Record, Writer};
-use jaq_json::Val;
 use std::io::{self, BufWriter, Write};
 
 /// The items of one command, written as they come.
@@ -179,31 +178,16 @@ impl<W: Write> Selected<'_, W> {
             }
             return Ok(());
         }
-        // `--json FIELDS`: the fields copied from the item's text.
-        if let (Some(fields), false) = (&script.fields, self.array) {
-            let picked = super::pick_raw::pick(&json, &script.shape, fields).map_err(|e| {
-                Failure::Runtime(format!(
-                    "{} {} is not a JSON object: {e}",
-                    script.shape.item, self.taken
-                ))
-            })?;
-            self.rendered(&picked, None)?;
-            self.matched += 1;
-            self.done = self.taken;
-            return Ok(());
-        }
-        let value = jaq_json::read::parse_single(&json).map_err(|e| {
+        // `--json FIELDS` (a selecting sink without `--jq` has them): the
+        // fields copied from the item's text, nothing decoded into values.
+        let fields = script.fields.as_deref().unwrap_or_default();
+        let picked = super::pick_raw::pick(&json, &script.shape, fields).map_err(|e| {
             Failure::Runtime(format!(
-                "{} {} is not JSON: {e}",
+                "{} {} is not a JSON object: {e}",
                 script.shape.item, self.taken
             ))
         })?;
-        let value = script.shape.apply(value);
-        let value = match &script.fields {
-            Some(fields) => super::shape::pick(&value, fields),
-            None => value,
-        };
-        self.value(&value)?;
+        self.rendered(&picked, None)?;
         self.matched += 1;
         self.done = self.taken;
         Ok(())
@@ -257,17 +241,6 @@ impl<W: Write> Selected<'_, W> {
         match &self.script.jq {
             Some(jq) if !self.queued.is_empty() => self.run(jq),
             _ => Ok(()),
-        }
-    }
-
-    /// One value on its own line: a string as its text (as gh's and
-    /// `jq -r`'s), anything else as compact JSON.
-    fn value(&mut self, value: &Val) -> io::Result<()> {
-        let mut json = Vec::new();
-        jaq_json::write::write(&mut json, &Default::default(), 0, value)?;
-        match value {
-            Val::TStr(text) => self.rendered(&json, Some(text)),
-            _ => self.rendered(&json, None),
         }
     }
 

@@ -307,22 +307,8 @@ fn whole_parts(summary: &str, width: usize) -> String {
     if summary.width() <= width {
         return summary.to_owned();
     }
-    let mut kept = String::new();
-    for part in summary.split(" · ") {
-        let with = if kept.is_empty() {
-            part.to_owned()
-        } else {
-            format!("{kept} · {part}")
-        };
-        if with.width() + " …".width() > width {
-            break;
-        }
-        kept = with;
-    }
-    if kept.is_empty() {
-        return findings_export::fit(summary, width).trim_end().to_owned();
-    }
-    kept + " …"
+    crate::widgets::common::parts_that_fit(summary, width, " …")
+        .unwrap_or_else(|| findings_export::fit(summary, width).trim_end().to_owned())
 }
 
 /// The keys of where help was opened (see [`super::help`]).

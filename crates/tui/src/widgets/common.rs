@@ -113,6 +113,25 @@ pub use findings_model::short_rule;
 
 pub use findings_base::text::cut_left;
 
+/// `text`'s parts (` · ` between them) whole, as many as fit in `width`
+/// with `more` after them; `None` when not even the first does.
+pub fn parts_that_fit(text: &str, width: usize, more: &str) -> Option<String> {
+    use unicode_width::UnicodeWidthStr;
+    let mut kept = String::new();
+    for part in text.split(" · ") {
+        let with = if kept.is_empty() {
+            part.to_owned()
+        } else {
+            format!("{kept} · {part}")
+        };
+        if with.width() + more.width() > width {
+            break;
+        }
+        kept = with;
+    }
+    (!kept.is_empty()).then(|| kept + more)
+}
+
 /// A border's hint (` a · b · c `) in `inner` columns: its parts whole,
 /// as many as fit, then `…`, with a space before the corner; never a
 /// part cut in the middle running into it.
@@ -121,22 +140,8 @@ pub fn fit_hint(hint: &str, inner: usize) -> String {
     if hint.width() <= inner {
         return hint.to_owned();
     }
-    let mut kept = String::new();
-    for part in hint.trim().split(" · ") {
-        let with = if kept.is_empty() {
-            format!(" {part}")
-        } else {
-            format!("{kept} · {part}")
-        };
-        if with.width() + " … ".width() > inner {
-            break;
-        }
-        kept = with;
-    }
-    if kept.is_empty() {
-        return String::new();
-    }
-    kept + " … "
+    parts_that_fit(hint.trim(), inner.saturating_sub(1), " … ")
+        .map_or_else(String::new, |kept| format!(" {kept}"))
 }
 
 /// A border's title in a block `outer` columns wide: whole when it fits,
