@@ -262,15 +262,17 @@ async fn raw_listener(reply: &'static [u8]) -> (SocketAddr, Seen) {
             tokio::spawn(async move {
                 let mut buf = vec![0u8; 8192];
                 let n = socket.read(&mut buf).await.unwrap_or(0);
-                if !reply.is_empty() {
-                    use tokio::io::AsyncWriteExt;
-                    let _ = socket.write_all(reply).await;
-                }
+                // Recorded before the reply: the client, answered, may end
+                // and the test count before this task runs again.
                 record
                     .0
                     .lock()
                     .unwrap()
                     .push(String::from_utf8_lossy(&buf[..n]).into_owned());
+                if !reply.is_empty() {
+                    use tokio::io::AsyncWriteExt;
+                    let _ = socket.write_all(reply).await;
+                }
             });
         }
     });
@@ -591,12 +593,16 @@ fn https_to_a_plain_http_port_says_so_and_is_not_retried() {
 
 #[test]
 fn a_closed_port_is_named_with_its_fix() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
+    // Bound and never listening: a connection there is refused, and no
+    // other test's server can be given the port while this one holds it
+    // (a listener dropped would free it for the next bind to port 0).
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket
+        .bind(&SocketAddr::from(([127, 0, 0, 1], 0)).into())
         .unwrap();
-    // The listener is dropped: nothing listens there any more.
+    let port = socket.local_addr().unwrap().as_socket().unwrap();
     let out = run(&mut cli(port, &["issues", "--max", "1"]), "");
+    drop(socket);
     assert_eq!(out.code, 1);
     assert!(
         out.stderr.contains("connection was refused"),
