@@ -43,6 +43,7 @@ mod hostile;
 mod pty;
 mod published;
 mod readme;
+mod reference;
 mod terminal_safety;
 mod tui_actions;
 mod tui_command_line;
