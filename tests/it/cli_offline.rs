@@ -39,11 +39,11 @@ fn run(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
-fn a_version_3_snapshot_holds_each_finding_whole() {
+fn a_version_4_snapshot_holds_each_finding_whole() {
     let dir = tempfile::tempdir().unwrap();
     let path = saved(dir.path());
     let mut reader = Reader::new(std::fs::File::open(&path).unwrap()).unwrap();
-    assert_eq!(reader.header().version, 3);
+    assert_eq!(reader.header().version, 4);
     let request = &reader.header().request;
     assert_eq!(request.include_remediation, Some(true));
     assert_eq!(request.include_first_detected_at, Some(true));

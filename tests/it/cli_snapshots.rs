@@ -53,7 +53,7 @@ fn a_snapshot_shows_its_header_and_counts_and_differs_from_itself_in_nothing() {
     assert_eq!(code, 0, "{stderr}");
     let shown: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(shown["header"]["format"], "findings-snapshot");
-    assert_eq!(shown["header"]["version"], 3);
+    assert_eq!(shown["header"]["version"], 4);
     assert_eq!(shown["header"]["deployment"], "1234");
     assert!(
         shown["header"]["tool"]

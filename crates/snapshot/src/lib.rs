@@ -2,13 +2,14 @@
 //! our own format (docs/src/snapshots.md), written and read a line at a time so
 //! 100,000 findings take no more memory than one.
 //!
-//! The file is compressed blocks (deflate in version 3, lz4 before)
+//! The file is compressed blocks (deflate from version 3, lz4 before)
 //! holding NDJSON: first a [`Header`], then one line per finding, then a
 //! [`Trailer`] with the count (a file cut short has none, and is refused as
-//! damaged). A finding's line is, in versions 3 and 2, the whole List
-//! issues item as the server sent it (what the offline TUI shows); in
-//! version 1 an [`Entry`], its few fields. Either reads as an [`Entry`] for
-//! a diff.
+//! damaged). From version 4 each block stores its lines rule by rule,
+//! after a line giving the order they were written in. A finding's line
+//! is, from version 2, the whole List issues item as the server sent it
+//! (what the offline TUI shows); in version 1 an [`Entry`], its few
+//! fields. Either reads as an [`Entry`] for a diff.
 
 mod diff;
 mod entry;
@@ -31,7 +32,7 @@ use serde::{Deserialize, Serialize};
 pub const FORMAT: &str = "findings-snapshot";
 /// The newest version this build reads (and writes, for whole findings;
 /// [`Writer::entry`] writes version 1).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// The most findings a snapshot holds: a reader refuses more (and the
 /// writer writes no more), so what a reader holds per finding (a diff's

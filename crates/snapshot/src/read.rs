@@ -37,6 +37,9 @@ pub struct Reader<R: Read> {
     version: u32,
     header: Header,
     text: Vec<u8>,
+    /// Where the block's lines start, in the order they were written (the
+    /// next one last); `at` is where the line in hand ends.
+    starts: Vec<usize>,
     at: usize,
     /// Where in the file the block in hand starts, and where the next does.
     block_start: u64,
@@ -70,6 +73,7 @@ impl<R: Read> Reader<R> {
             version,
             header: placeholder(),
             text: Vec::new(),
+            starts: Vec::new(),
             at: 0,
             block_start: 8,
             next_block_start: 8,
@@ -182,17 +186,23 @@ impl<R: Read> Reader<R> {
     /// The next line's bytes (without its newline), reading a block when
     /// the one in hand is used up; `None` at the end of the file.
     fn next_line(&mut self) -> Result<Option<&[u8]>, SnapshotError> {
-        if self.at >= self.text.len() {
+        if self.starts.is_empty() {
             self.block_start = self.next_block_start;
             match read_block(&mut self.input, self.version)? {
                 None => return Ok(None),
                 Some((text, size)) => {
+                    let mut starts = written_order(&text, self.version)?;
+                    starts.reverse();
                     self.text = text;
-                    self.at = 0;
+                    self.starts = starts;
                     self.next_block_start += size;
                 }
             }
         }
+        let Some(start) = self.starts.pop() else {
+            return Err(damaged("an empty block"));
+        };
+        self.at = start;
         let line = line_at(&self.text, &mut self.at)?;
         // A finding's strings cost at most its line (a crafted name of
         // 30 MB is refused here, before anything holds it).
@@ -208,6 +218,55 @@ impl<R: Read> Reader<R> {
 
 /// A finding's line number, place in the file and text.
 type Finding<'t> = (u64, Position, &'t [u8]);
+
+/// Where a block's lines start, in the order they were written: in the
+/// order they are stored before version 4; from it, as the block's order
+/// line says (each stored line once, else the block is damaged).
+pub(super) fn written_order(text: &[u8], version: u32) -> Result<Vec<usize>, SnapshotError> {
+    let mut at = 0;
+    let order = if version >= 4 {
+        let line = line_at(text, &mut at)?;
+        if line.len() >= MAX_LINE {
+            return Err(damaged("a block's order line is longer than one may be"));
+        }
+        let order: super::write::BlockOrder = serde_json::from_slice(line)
+            .map_err(|e| damaged(format!("a block's order line: {e}")))?;
+        Some(order.order)
+    } else {
+        None
+    };
+    let mut starts = Vec::new();
+    while at < text.len() {
+        starts.push(at);
+        line_at(text, &mut at)?;
+    }
+    let Some(order) = order else {
+        return Ok(starts);
+    };
+    if order.len() != starts.len() {
+        return Err(damaged(format!(
+            "a block's order names {} lines, it holds {}",
+            order.len(),
+            starts.len()
+        )));
+    }
+    let mut taken = vec![false; starts.len()];
+    order
+        .iter()
+        .map(|&place| {
+            let place = place as usize;
+            match taken.get_mut(place) {
+                Some(taken) if !*taken => {
+                    *taken = true;
+                    Ok(starts[place])
+                }
+                _ => Err(damaged(
+                    "a block's order does not name each of its lines once",
+                )),
+            }
+        })
+        .collect()
+}
 
 /// A version 2 finding's line as the model reads it.
 fn decode_item(number: u64, line: &[u8]) -> Result<IssueItem, SnapshotError> {

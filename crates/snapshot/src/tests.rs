@@ -143,11 +143,11 @@ fn written_items(count: usize) -> Vec<u8> {
 }
 
 #[test]
-fn whole_findings_make_version_3_and_read_back_whole_and_as_entries() {
+fn whole_findings_make_version_4_and_read_back_whole_and_as_entries() {
     let bytes = written_items(5_000);
-    assert_eq!(&bytes[..8], b"FSNAP\x00\x03\n");
+    assert_eq!(&bytes[..8], b"FSNAP\x00\x04\n");
     let mut reader = Reader::new(&bytes[..]).unwrap();
-    assert_eq!(reader.header().version, 3);
+    assert_eq!(reader.header().version, 4);
     let mut items = Vec::new();
     while let Some((_, item)) = reader.next_item().unwrap() {
         items.push(item);
@@ -202,42 +202,127 @@ fn a_stored_finding_is_read_back_by_its_position() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A version 2 file (whole findings in lz4 blocks, as written before)
-/// still reads; version 3's deflate blocks are a fraction of it.
-#[test]
-fn a_version_2_file_still_reads_and_version_3_is_smaller() {
-    // Version 2 as its writer wrote it: the same blocks in lz4, the header
-    // saying 2.
-    let v3 = written_items(2_000);
-    let mut input = &v3[8..];
-    let mut v2 = crate::write::magic(2).to_vec();
+/// `file` (version 4) as the writer of `version` (3: deflate, 2: lz4)
+/// wrote it: the same lines in the order written, the header saying it.
+fn as_version(file: &[u8], version: u32) -> Vec<u8> {
+    let mut input = &file[8..];
+    let mut out = crate::write::magic(version).to_vec();
     let mut first = true;
-    while let Some((mut text, _)) = crate::read::read_block(&mut input, 3).unwrap() {
+    while let Some((text, _)) = crate::read::read_block(&mut input, 4).unwrap() {
+        let mut starts = crate::read::written_order(&text, 4).unwrap();
+        let mut lines = Vec::new();
+        for start in starts.drain(..) {
+            let mut at = start;
+            lines.extend_from_slice(crate::read::line_at(&text, &mut at).unwrap());
+            lines.push(b'\n');
+        }
         if first {
-            let line = text.iter().position(|&b| b == b'\n').unwrap();
-            let header = String::from_utf8(text[..line].to_vec()).unwrap();
-            let header = header.replace("\"version\":3", "\"version\":2");
-            text.splice(..line, header.into_bytes());
+            let line = lines.iter().position(|&b| b == b'\n').unwrap();
+            let header = String::from_utf8(lines[..line].to_vec()).unwrap();
+            let header = header.replace("\"version\":4", &format!("\"version\":{version}"));
+            lines.splice(..line, header.into_bytes());
             first = false;
         }
-        let packed = lz4_flex::block::compress_prepend_size(&text);
-        v2.extend_from_slice(&(packed.len() as u32).to_le_bytes());
-        v2.extend_from_slice(&packed);
+        let packed = if version == 3 {
+            crate::write::deflated(&lines).unwrap()
+        } else {
+            lz4_flex::block::compress_prepend_size(&lines)
+        };
+        out.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+        out.extend_from_slice(&packed);
     }
-    let mut reader = Reader::new(&v2[..]).unwrap();
-    assert_eq!(reader.header().version, 2);
+    out
+}
+
+/// Files of versions 3 and 2 (whole findings in the order read, in
+/// deflate and lz4 blocks, as written before) still read, through and by
+/// position (the offline view).
+#[test]
+fn versions_3_and_2_still_read() {
+    let dir = tempfile_dir("old-versions");
+    let v4 = written_items(12_000);
+    for version in [3, 2] {
+        let path = dir.join(format!("v{version}.fsnap"));
+        std::fs::write(&path, as_version(&v4, version)).unwrap();
+        let mut reader =
+            Reader::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap())).unwrap();
+        assert_eq!(reader.header().version, version);
+        let mut positions = Vec::new();
+        while let Some((position, item)) = reader.next_item().unwrap() {
+            let n = positions.len();
+            assert_eq!(item.issue.unwrap().id, Some(format!("f-{n}")), "v{version}");
+            positions.push(position);
+        }
+        assert_eq!(positions.len(), 12_000);
+        let stored = Stored::open(&path).unwrap();
+        for n in [11_999, 0, 6_001] {
+            let item = stored.item(positions[n]).unwrap();
+            assert_eq!(item.issue.unwrap().id, Some(format!("f-{n}")), "v{version}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A fresh folder of this test run under the system's temporary folder.
+fn tempfile_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("snapshot-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Findings of a few rules, each rule's text long and its own (as a
+/// rule's description, references and remediation are), in no order.
+fn item_of_rules(n: usize) -> String {
+    let rule = (n * 7919) % 40;
+    let text: String = (0..60)
+        .map(|k| format!("rule {rule} says {} ", (rule * 31 + k * 17) % 1000))
+        .collect();
+    format!(r#"{{"issue":{{"id":"f-{n}","ruleId":"r-{rule}","message":"{text}","line":{n}}}}}"#)
+}
+
+/// Version 4 stores a block's findings rule by rule: smaller than the
+/// order read, and read back in that order, by position too.
+#[test]
+fn version_4_stores_by_rule_and_reads_back_in_the_order_written() {
+    let mut writer = Writer::new(Vec::new(), &header()).unwrap();
+    for n in 0..6_000 {
+        writer.item(item_of_rules(n).as_bytes()).unwrap();
+    }
+    let v4 = writer.finish().unwrap();
+    let v3 = as_version(&v4, 3);
+    assert!(
+        v4.len() * 10 < v3.len() * 7,
+        "v4 {} against v3 {}",
+        v4.len(),
+        v3.len()
+    );
+    let mut reader = Reader::new(&v4[..]).unwrap();
     let mut n = 0;
     while let Some((_, item)) = reader.next_item().unwrap() {
-        assert_eq!(item.issue.unwrap().id, Some(format!("f-{n}")));
+        assert_eq!(item.issue.unwrap().line, Some(n as i64));
         n += 1;
     }
-    assert_eq!(n, 2_000);
-    assert!(
-        v3.len() * 10 < v2.len() * 6,
-        "v3 {} against v2 {}",
-        v3.len(),
-        v2.len()
-    );
+    assert_eq!(n, 6_000);
+}
+
+/// A block whose order line does not name each line once is damaged.
+#[test]
+fn a_block_order_that_is_not_each_line_once_is_damaged() {
+    use crate::read::written_order;
+    let text = b"{\"order\":[1,0]}\nb\na\n";
+    assert_eq!(written_order(text, 4).unwrap(), [18, 16]);
+    for bad in [
+        &b"{\"order\":[0,0]}\nb\na\n"[..],
+        b"{\"order\":[0]}\nb\na\n",
+        b"{\"order\":[2,0]}\nb\na\n",
+        b"{\"order\":[1,0]}\nb\na",
+        b"not an order\nb\na\n",
+    ] {
+        let e = written_order(bad, 4).unwrap_err();
+        assert!(e.to_string().starts_with("damaged snapshot"), "{e}");
+    }
+    // Before version 4 the lines are in the order written.
+    assert_eq!(written_order(b"b\na\n", 3).unwrap(), [0, 2]);
 }
 
 /// A deflate block that unpacks to more than it says is damaged: nothing
@@ -261,4 +346,25 @@ fn a_deflate_block_bigger_than_it_says_is_damaged() {
         panic!("read a block bigger than it says");
     };
     assert!(e.to_string().contains("not the"), "{e}");
+}
+
+/// However short its lines, a block's order line stays a line a reader
+/// takes: a block is written at [`crate::write::MAX_BLOCK_LINES`] lines.
+#[test]
+fn a_block_of_short_lines_keeps_its_order_line_within_a_line() {
+    let mut writer = Writer::new(Vec::new(), &header()).unwrap();
+    for _ in 0..150_000 {
+        writer.item(b"{\"i\":1}").unwrap();
+    }
+    let file = writer.finish().unwrap();
+    let mut input = &file[8..];
+    let (mut blocks, mut lines) = (0, 0);
+    while let Some((text, _)) = crate::read::read_block(&mut input, 4).unwrap() {
+        let starts = crate::read::written_order(&text, 4).unwrap();
+        assert!(starts.len() <= crate::write::MAX_BLOCK_LINES);
+        blocks += 1;
+        lines += starts.len();
+    }
+    // The header, the findings and the trailer, in three blocks.
+    assert_eq!((blocks, lines), (3, 150_002));
 }
