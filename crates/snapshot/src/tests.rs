@@ -274,9 +274,10 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
 /// rule's description, references and remediation are), in no order.
 fn item_of_rules(n: usize) -> String {
     let rule = (n * 7919) % 40;
-    let text: String = (0..60)
-        .map(|k| format!("rule {rule} says {} ", (rule * 31 + k * 17) % 1000))
-        .collect();
+    let mut text = String::new();
+    for k in 0..60 {
+        text.push_str(&format!("rule {rule} says {} ", (rule * 31 + k * 17) % 1000));
+    }
     format!(r#"{{"issue":{{"id":"f-{n}","ruleId":"r-{rule}","message":"{text}","line":{n}}}}}"#)
 }
 
@@ -299,7 +300,7 @@ fn version_4_stores_by_rule_and_reads_back_in_the_order_written() {
     let mut reader = Reader::new(&v4[..]).unwrap();
     let mut n = 0;
     while let Some((_, item)) = reader.next_item().unwrap() {
-        assert_eq!(item.issue.unwrap().line, Some(n as i64));
+        assert_eq!(item.issue.unwrap().line, Some(i64::from(n)));
         n += 1;
     }
     assert_eq!(n, 6_000);
