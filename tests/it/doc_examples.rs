@@ -1,0 +1,565 @@
+//! Every command example of the README and the book runs, against one demo
+//! server at a fixed clock, so a number in the docs is the number the demo
+//! prints. `console` blocks are transcripts (`$ command`, an optional
+//! `? CODE` line, then the expected stdout, with `[..]` and `...`
+//! redactions); each command of an `sh` block must exit 0, or the code an
+//! `exit` marker gives it; a command that cannot run here carries a
+//! `not run` marker with its reason. CONTRIBUTING.md ("Examples") has the
+//! conventions; `FINDINGS_BLESS=1` rewrites the transcripts' output.
+
+use crate::cli::Server;
+use crate::common;
+use findings_demo::DemoOptions;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The subcommands: a `findings` command with none of them starts the TUI.
+const SUBCOMMANDS: [&str; 19] = [
+    "issues",
+    "report",
+    "search",
+    "show",
+    "scm",
+    "snapshot",
+    "diff",
+    "expired",
+    "triage",
+    "ticket",
+    "fix",
+    "feedback",
+    "remember",
+    "auth",
+    "demo",
+    "config",
+    "completions",
+    "man",
+    "help",
+];
+
+/// Longer than any example takes; only a hang reaches it.
+const DEADLINE: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Clone, PartialEq)]
+enum Marker {
+    /// `<!-- examples: not run — REASON -->`, or with `` `TEXT` `` (one or
+    /// more) after `not run`: only the commands containing a TEXT.
+    NotRun { only: Vec<String>, reason: String },
+    /// `<!-- examples: exit CODE `TEXT`… -->`: the commands containing a
+    /// TEXT exit CODE.
+    Exit { only: Vec<String>, code: i32 },
+}
+
+impl Marker {
+    /// Whether the marker is about `command`.
+    fn covers(&self, command: &str) -> bool {
+        let (Marker::NotRun { only, .. } | Marker::Exit { only, .. }) = self;
+        only.is_empty() || only.iter().any(|t| command.contains(t.as_str()))
+    }
+}
+
+/// The `` `TEXT` `` quoted at the start of `s`, and what follows them.
+fn quoted(mut s: &str) -> (Vec<String>, &str) {
+    let mut texts = Vec::new();
+    while let Some((text, rest)) = s
+        .trim_start()
+        .strip_prefix('`')
+        .and_then(|inner| inner.split_once('`'))
+    {
+        texts.push(text.to_owned());
+        s = rest;
+    }
+    (texts, s)
+}
+
+/// The marker an HTML comment line is, if it is one of ours.
+fn marker(line: &str) -> Result<Option<Marker>, String> {
+    let body = line
+        .trim()
+        .trim_start_matches("<!--")
+        .trim_end_matches("-->")
+        .trim();
+    if body.starts_with("ci-recipe:") {
+        // cli_scripting.rs runs these against `demo serve` and checks them.
+        let reason = "a CI recipe, run and checked by cli_scripting.rs".to_owned();
+        return Ok(Some(Marker::NotRun { only: Vec::new(), reason }));
+    }
+    let Some(rest) = body.strip_prefix("examples:") else {
+        return Ok(None);
+    };
+    let rest = rest.trim();
+    if let Some(rest) = rest.strip_prefix("not run") {
+        let (only, rest) = quoted(rest);
+        let reason = rest.trim_start_matches([' ', '—', '-', ':']).trim();
+        if reason.is_empty() {
+            return Err(format!("a `not run` marker without its reason: {line}"));
+        }
+        let reason = reason.to_owned();
+        return Ok(Some(Marker::NotRun { only, reason }));
+    }
+    if let Some(rest) = rest.strip_prefix("exit ") {
+        let (code, rest) = rest.trim_start().split_once(' ').unwrap_or((rest, ""));
+        let (only, _) = quoted(rest);
+        return match code.parse() {
+            Ok(code) if !only.is_empty() => Ok(Some(Marker::Exit { only, code })),
+            _ => Err(format!("an `exit` marker is `exit CODE `TEXT``: {line}")),
+        };
+    }
+    Err(format!("an unknown examples marker: {line}"))
+}
+
+/// A fenced `sh` or `console` block of a page.
+struct Block {
+    file: String,
+    console: bool,
+    markers: Vec<Marker>,
+    /// Its lines, with their 1-based line numbers in the file.
+    lines: Vec<(usize, String)>,
+}
+
+/// The `sh` and `console` blocks of `text`, with the markers of the
+/// comment lines right above each.
+fn blocks(file: &str, text: &str) -> Result<Vec<Block>, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let fence = lines[i].trim();
+        if !fence.starts_with("```") {
+            i += 1;
+            continue;
+        }
+        let tag = fence.trim_start_matches('`').trim();
+        let end = (i + 1..lines.len())
+            .find(|&j| lines[j].trim().starts_with("```"))
+            .ok_or_else(|| format!("{file}:{}: a fence that never closes", i + 1))?;
+        if tag == "sh" || tag == "console" {
+            let mut markers = Vec::new();
+            let mut above = i;
+            while above > 0 && lines[above - 1].trim_start().starts_with("<!--") {
+                above -= 1;
+                let m = marker(lines[above]).map_err(|e| format!("{file}:{}: {e}", above + 1))?;
+                markers.extend(m);
+            }
+            out.push(Block {
+                file: file.to_owned(),
+                console: tag == "console",
+                markers,
+                lines: (i + 1..end).map(|j| (j + 1, lines[j].to_owned())).collect(),
+            });
+        }
+        i = end + 1;
+    }
+    Ok(out)
+}
+
+/// One command to run and what it should do.
+#[derive(Debug, PartialEq)]
+struct Example {
+    /// The line of the command in its file.
+    line: usize,
+    command: String,
+    code: i32,
+    /// A transcript's expected stdout (none: not checked).
+    stdout: Option<Expected>,
+}
+
+#[derive(Debug, PartialEq)]
+struct Expected {
+    lines: Vec<String>,
+    /// The file's lines (0-based, end exclusive) of the `? CODE` line and
+    /// the output: what bless rewrites.
+    span: (usize, usize),
+}
+
+/// A line with its `\` continuations joined, and the index after them.
+fn joined(lines: &[(usize, String)], mut i: usize) -> (String, usize) {
+    let mut text = String::new();
+    while i < lines.len() {
+        let line = lines[i].1.trim();
+        i += 1;
+        match line.strip_suffix('\\') {
+            Some(head) => {
+                text.push_str(head.trim_end());
+                text.push(' ');
+            }
+            None => {
+                text.push_str(line);
+                break;
+            }
+        }
+    }
+    (text.trim().to_owned(), i)
+}
+
+/// The commands of a transcript: `$ ` lines, an optional `? CODE` line
+/// (the exit code; 0 without it), then stdout up to the next `$ `.
+fn transcript(lines: &[(usize, String)]) -> Result<Vec<Example>, String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let (number, first) = &lines[i];
+        let Some(_) = first.strip_prefix("$ ") else {
+            return Err(format!("line {number}: a transcript's output with no `$ ` before it"));
+        };
+        let (text, mut next) = joined(lines, i);
+        let command = text.trim_start_matches("$ ").to_owned();
+        let mut code = 0;
+        // File lines (1-based numbers → 0-based indices): the `? CODE` line
+        // and the output start here.
+        let from = lines.get(next).map_or(lines.last().unwrap().0, |l| l.0 - 1);
+        if let Some(c) = lines.get(next).and_then(|(_, l)| l.strip_prefix("? ")) {
+            code = c
+                .trim()
+                .parse()
+                .map_err(|_| format!("line {}: `? CODE` wants a number", lines[next].0))?;
+            next += 1;
+        }
+        let end = (next..lines.len())
+            .find(|&j| lines[j].1.starts_with("$ "))
+            .unwrap_or(lines.len());
+        let expected = lines[next..end].iter().map(|(_, l)| l.clone()).collect();
+        let to = lines.get(end).map_or(lines.last().unwrap().0, |l| l.0 - 1);
+        out.push(Example {
+            line: *number,
+            command,
+            code,
+            stdout: Some(Expected {
+                lines: expected,
+                span: (from, to),
+            }),
+        });
+        i = end;
+    }
+    Ok(out)
+}
+
+/// The commands of an `sh` block: each line (continuations joined) but
+/// comments and blank lines, expected to exit 0.
+fn script(lines: &[(usize, String)]) -> Vec<Example> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let number = lines[i].0;
+        let (command, next) = joined(lines, i);
+        i = next;
+        if !command.is_empty() && !command.starts_with('#') {
+            out.push(Example {
+                line: number,
+                command,
+                code: 0,
+                stdout: None,
+            });
+        }
+    }
+    out
+}
+
+/// Whether `command` runs `findings` itself (after `NAME=value`
+/// assignments), and with a subcommand: the others are other tools or the
+/// TUI, which only a `not run` marker lets through.
+fn runs_headless(command: &str) -> bool {
+    let mut words = command
+        .split_whitespace()
+        .skip_while(|w| w.contains('=') && !w.starts_with('-'));
+    if words.next() != Some("findings") {
+        return false;
+    }
+    words
+        .take_while(|w| !matches!(*w, "|" | ">" | ">>" | "#" | "&&" | ";"))
+        .any(|w| SUBCOMMANDS.contains(&w))
+}
+
+/// `line` matches `pattern`, where `[..]` stands for any text.
+fn line_matches(pattern: &str, line: &str) -> bool {
+    let (pattern, line) = (pattern.trim_end(), line.trim_end());
+    let mut parts = pattern.split("[..]");
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = line.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// `actual` matches `expected`, line by line; a line `...` stands for any
+/// number of lines.
+fn output_matches(expected: &[String], actual: &[&str]) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((first, rest)) if first == "..." => {
+            (0..=actual.len()).any(|skip| output_matches(rest, &actual[skip..]))
+        }
+        Some((first, rest)) => {
+            actual
+                .split_first()
+                .is_some_and(|(line, more)| line_matches(first, line) && output_matches(rest, more))
+        }
+    }
+}
+
+/// What a command did.
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `command` with `sh` in `dir`: the built `findings` first on the
+/// PATH, the server's settings and the fixed clock in an environment of
+/// their own (HOME and the XDG folders in `dir`: no user file read or
+/// written), stdin closed (no terminal: writes without `--yes` refuse).
+fn run(server: &Server, dir: &Path, command: &str) -> Ran {
+    let bin = Path::new(env!("CARGO_BIN_EXE_findings")).parent().unwrap();
+    let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display());
+    let capture = tempfile::tempdir().unwrap();
+    let (out, err) = (capture.path().join("out"), capture.path().join("err"));
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir.join(".config"))
+        .env("XDG_STATE_HOME", dir.join(".local/state"))
+        .env("XDG_DATA_HOME", dir.join(".local/share"))
+        .env("XDG_CACHE_HOME", dir.join(".cache"))
+        .env("FINDINGS_BASE_URL", server.url())
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "demo-token")
+        .env("FINDINGS_NOW", common::anchor().to_rfc3339())
+        .stdin(Stdio::null())
+        // Files, not pipes: a large output cannot block the child.
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            let stderr = format!("(killed: still running after {DEADLINE:?})");
+            return Ran { code: -1, stdout: String::new(), stderr };
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let read = |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
+    Ran {
+        code: status.code().unwrap_or(-1),
+        stdout: read(&out),
+        stderr: read(&err),
+    }
+}
+
+/// The README and every page of the book, in a fixed order (writes with
+/// `--yes` change the server for the examples after them).
+fn pages() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs/src"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    pages.insert(0, root.join("README.md"));
+    pages
+}
+
+fn indented(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+/// Tallies for the summary line.
+#[derive(Default)]
+struct Count {
+    blocks: usize,
+    run: usize,
+    checked: usize,
+    skipped: Vec<String>,
+}
+
+#[test]
+fn every_command_example_of_the_readme_and_the_book_runs_as_shown() {
+    let bless = std::env::var_os("FINDINGS_BLESS").is_some_and(|v| v == "1");
+    let server = Server::with_options(DemoOptions {
+        anchor: Some(common::anchor()),
+        ..Default::default()
+    });
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut failures = Vec::new();
+    let mut count = Count::default();
+    for page in pages() {
+        let name = page.strip_prefix(root).unwrap().display().to_string();
+        let text = std::fs::read_to_string(&page).unwrap();
+        let mut file_lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        // Bless edits, applied from the bottom so the line numbers hold.
+        let mut edits: Vec<(usize, usize, Vec<String>)> = Vec::new();
+        let blocks = blocks(&name, &text).unwrap_or_else(|e| panic!("{e}"));
+        for block in blocks {
+            count.blocks += 1;
+            let examples = if block.console {
+                transcript(&block.lines).unwrap_or_else(|e| panic!("{}: {e}", block.file))
+            } else {
+                script(&block.lines)
+            };
+            let dir = tempfile::tempdir().unwrap();
+            let mut used = vec![false; block.markers.len()];
+            for mut example in examples {
+                let at = format!("{name}:{}: `{}`", example.line, example.command);
+                let mut skip = None;
+                for (i, m) in block.markers.iter().enumerate() {
+                    if m.covers(&example.command) {
+                        used[i] = true;
+                        match m {
+                            Marker::NotRun { reason, .. } => skip = Some(reason.clone()),
+                            Marker::Exit { code, .. } => example.code = *code,
+                        }
+                    }
+                }
+                if let Some(reason) = skip {
+                    count.skipped.push(format!("{at}: {reason}"));
+                    continue;
+                }
+                if !runs_headless(&example.command) {
+                    failures.push(format!(
+                        "{at}: not a headless `findings` command (another tool, or the TUI); \
+                         mark it <!-- examples: not run `TEXT` — REASON -->"
+                    ));
+                    continue;
+                }
+                let ran = run(&server, dir.path(), &example.command);
+                count.run += 1;
+                let actual: Vec<&str> = ran.stdout.lines().collect();
+                let code_ok = ran.code == example.code;
+                let out_ok = example
+                    .stdout
+                    .as_ref()
+                    .is_none_or(|e| output_matches(&e.lines, &actual));
+                if let Some(expected) = &example.stdout {
+                    count.checked += 1;
+                    if bless && !(code_ok && out_ok) {
+                        let code = (ran.code != 0).then(|| format!("? {}", ran.code));
+                        let out = actual.iter().map(|l| l.trim_end().to_owned());
+                        let (from, to) = expected.span;
+                        edits.push((from, to, code.into_iter().chain(out).collect()));
+                        continue;
+                    }
+                }
+                if !(code_ok && out_ok) {
+                    let expected = example
+                        .stdout
+                        .as_ref()
+                        .map_or("(not checked)\n".to_owned(), |e| indented(&e.lines.join("\n")));
+                    failures.push(format!(
+                        "{at}\n  expected exit {}, stdout:\n{expected}  got exit {}, stdout:\n{}  stderr:\n{}",
+                        example.code,
+                        ran.code,
+                        indented(&ran.stdout),
+                        indented(&ran.stderr),
+                    ));
+                }
+            }
+            for (m, used) in block.markers.iter().zip(used) {
+                if !used {
+                    failures.push(format!("{name}: a marker no command of its block matches: {m:?}"));
+                }
+            }
+        }
+        if !edits.is_empty() {
+            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+            for (from, to, new) in edits {
+                file_lines.splice(from..to, new);
+            }
+            std::fs::write(&page, file_lines.join("\n") + "\n").unwrap();
+            eprintln!("blessed {name}");
+        }
+    }
+    eprintln!(
+        "{} blocks: {} commands run ({} transcripts checked), {} not run:\n{}",
+        count.blocks,
+        count.run,
+        count.checked,
+        count.skipped.len(),
+        count.skipped.join("\n")
+    );
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+    // The test checks something: the docs hold transcripts and they ran.
+    assert!(count.checked >= 10, "only {} transcripts", count.checked);
+}
+
+#[test]
+fn the_matcher_takes_redactions_and_the_exit_code_line() {
+    let lines = |s: &str| -> Vec<String> { s.lines().map(str::to_owned).collect() };
+    // `[..]` is any text within a line, the rest is literal.
+    assert!(line_matches("saved [..] findings to a.snap", "saved 1824 findings to a.snap"));
+    assert!(line_matches("[..]", ""));
+    assert!(line_matches("a[..]b[..]c", "a1b2b3c"));
+    assert!(!line_matches("saved [..] findings", "saved 3 issues"));
+    assert!(!line_matches("ab[..]ba", "aba"), "the two ends may not overlap");
+    assert!(!line_matches("total 12", "total 123"));
+    // `...` is any number of lines, none included.
+    let out = ["head", "1", "2", "tail"];
+    assert!(output_matches(&lines("head\n...\ntail"), &out));
+    assert!(output_matches(&lines("...\ntail"), &out));
+    assert!(output_matches(&lines("head\n1\n2\ntail\n..."), &out));
+    assert!(!output_matches(&lines("head\n...\n1"), &out));
+    assert!(!output_matches(&lines("head\n1"), &out), "every line is shown");
+    // A transcript: commands, continuations, `? CODE`, output.
+    let block: Vec<(usize, String)> = ["$ findings a \\", "    --b", "? 2", "x", "$ findings c"]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (i + 11, l.to_string()))
+        .collect();
+    let got = transcript(&block).unwrap();
+    assert_eq!(got[0].command, "findings a --b");
+    assert_eq!((got[0].line, got[0].code), (11, 2));
+    let first = got[0].stdout.as_ref().unwrap();
+    assert_eq!((first.lines.clone(), first.span), (lines("x"), (12, 14)));
+    assert_eq!((got[1].code, got[1].stdout.as_ref().unwrap().span), (0, (15, 15)));
+    assert!(transcript(&[(1, "output first".into())]).is_err());
+}
+
+#[test]
+fn markers_need_a_reason_and_commands_need_a_marker_to_be_skipped() {
+    let not_run = marker("<!-- examples: not run `auth login` — needs a real deployment -->");
+    assert_eq!(
+        not_run.unwrap(),
+        Some(Marker::NotRun {
+            only: vec!["auth login".into()],
+            reason: "needs a real deployment".into()
+        })
+    );
+    assert!(marker("<!-- examples: not run -->").is_err());
+    assert!(marker("<!-- examples: not run `tmux` -->").is_err());
+    assert!(marker("<!-- examples: skip it -->").is_err());
+    assert_eq!(
+        marker("<!-- examples: exit 3 `--exit-code 3` `fix` -->").unwrap(),
+        Some(Marker::Exit {
+            only: vec!["--exit-code 3".into(), "fix".into()],
+            code: 3
+        })
+    );
+    assert!(marker("<!-- examples: exit 3 -->").is_err(), "about which commands?");
+    assert_eq!(marker("<!-- a comment of the page -->").unwrap(), None);
+    // Only headless `findings` commands run unmarked.
+    assert!(runs_headless("findings issues --all | wc -l"));
+    assert!(runs_headless("FINDINGS_LOG=debug findings --profile work auth status"));
+    assert!(!runs_headless("findings"), "the TUI");
+    assert!(!runs_headless("findings --snapshot week-48.snap # issues"), "the TUI");
+    assert!(!runs_headless("cargo run --release"));
+    assert!(!runs_headless("tmux split-window -h -l 80 findings"));
+}
