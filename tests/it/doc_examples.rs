@@ -82,7 +82,10 @@ fn marker(line: &str) -> Result<Option<Marker>, String> {
     if body.starts_with("ci-recipe:") {
         // cli_scripting.rs runs these against `demo serve` and checks them.
         let reason = "a CI recipe, run and checked by cli_scripting.rs".to_owned();
-        return Ok(Some(Marker::NotRun { only: Vec::new(), reason }));
+        return Ok(Some(Marker::NotRun {
+            only: Vec::new(),
+            reason,
+        }));
     }
     let Some(rest) = body.strip_prefix("examples:") else {
         return Ok(None);
@@ -110,7 +113,6 @@ fn marker(line: &str) -> Result<Option<Marker>, String> {
 
 /// A fenced `sh` or `console` block of a page.
 struct Block {
-    file: String,
     console: bool,
     markers: Vec<Marker>,
     /// Its lines, with their 1-based line numbers in the file.
@@ -142,7 +144,6 @@ fn blocks(file: &str, text: &str) -> Result<Vec<Block>, String> {
                 markers.extend(m);
             }
             out.push(Block {
-                file: file.to_owned(),
                 console: tag == "console",
                 markers,
                 lines: (i + 1..end).map(|j| (j + 1, lines[j].to_owned())).collect(),
@@ -178,15 +179,12 @@ fn joined(lines: &[(usize, String)], mut i: usize) -> (String, usize) {
     while i < lines.len() {
         let line = lines[i].1.trim();
         i += 1;
-        match line.strip_suffix('\\') {
-            Some(head) => {
-                text.push_str(head.trim_end());
-                text.push(' ');
-            }
-            None => {
-                text.push_str(line);
-                break;
-            }
+        if let Some(head) = line.strip_suffix('\\') {
+            text.push_str(head.trim_end());
+            text.push(' ');
+        } else {
+            text.push_str(line);
+            break;
         }
     }
     (text.trim().to_owned(), i)
@@ -200,7 +198,9 @@ fn transcript(lines: &[(usize, String)]) -> Result<Vec<Example>, String> {
     while i < lines.len() {
         let (number, first) = &lines[i];
         let Some(_) = first.strip_prefix("$ ") else {
-            return Err(format!("line {number}: a transcript's output with no `$ ` before it"));
+            return Err(format!(
+                "line {number}: a transcript's output with no `$ ` before it"
+            ));
         };
         let (text, mut next) = joined(lines, i);
         let command = text.trim_start_matches("$ ").to_owned();
@@ -299,11 +299,9 @@ fn output_matches(expected: &[String], actual: &[&str]) -> bool {
         Some((first, rest)) if first == "..." => {
             (0..=actual.len()).any(|skip| output_matches(rest, &actual[skip..]))
         }
-        Some((first, rest)) => {
-            actual
-                .split_first()
-                .is_some_and(|(line, more)| line_matches(first, line) && output_matches(rest, more))
-        }
+        Some((first, rest)) => actual
+            .split_first()
+            .is_some_and(|(line, more)| line_matches(first, line) && output_matches(rest, more)),
     }
 }
 
@@ -353,7 +351,11 @@ fn run(server: &Server, dir: &Path, command: &str) -> Ran {
             let _ = child.kill();
             let _ = child.wait();
             let stderr = format!("(killed: still running after {DEADLINE:?})");
-            return Ran { code: -1, stdout: String::new(), stderr };
+            return Ran {
+                code: -1,
+                stdout: String::new(),
+                stderr,
+            };
         }
         std::thread::sleep(Duration::from_millis(5));
     };
@@ -379,137 +381,207 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
-fn indented(text: &str) -> String {
-    text.lines().map(|l| format!("    {l}\n")).collect()
+/// `text` indented, cut after `max` lines (an unchecked stdout can be long).
+fn indented(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for line in text.lines().take(max) {
+        out.push_str("    ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    let more = text.lines().count().saturating_sub(max);
+    if more > 0 {
+        out.push_str(&format!("    ({more} more lines)\n"));
+    }
+    out
 }
 
-/// Tallies for the summary line.
-#[derive(Default)]
-struct Count {
+/// The first output line (1-based) that differs, when the expected output
+/// has no `...` to make that a question.
+fn first_difference(expected: &[String], actual: &[&str]) -> Option<usize> {
+    if expected.iter().any(|l| l == "...") {
+        return None;
+    }
+    let differs =
+        (0..expected.len().max(actual.len())).find(|&i| match (expected.get(i), actual.get(i)) {
+            (Some(e), Some(a)) => !line_matches(e, a),
+            _ => true,
+        });
+    differs.map(|i| i + 1)
+}
+
+/// The run over every page: the server, what failed, what was skipped,
+/// and for bless the edits of the page at hand.
+struct Check {
+    server: Server,
+    bless: bool,
+    failures: Vec<String>,
     blocks: usize,
     run: usize,
     checked: usize,
     skipped: Vec<String>,
+    /// Bless edits of the page (file lines from, to, the new lines).
+    edits: Vec<(usize, usize, Vec<String>)>,
+}
+
+impl Check {
+    fn block(&mut self, name: &str, block: &Block) {
+        self.blocks += 1;
+        let examples = if block.console {
+            transcript(&block.lines).unwrap_or_else(|e| panic!("{name}: {e}"))
+        } else {
+            script(&block.lines)
+        };
+        // A marker's every TEXT names a command of its block: a stale
+        // marker would skip nothing, or the next command written to fit it.
+        for m in &block.markers {
+            let (Marker::NotRun { only, .. } | Marker::Exit { only, .. }) = m;
+            for text in only {
+                if !examples.iter().any(|e| e.command.contains(text.as_str())) {
+                    let line = block.lines.first().map_or(0, |l| l.0);
+                    self.failures.push(format!(
+                        "{name}:{line}: the marker's `{text}` is in no command of the block"
+                    ));
+                }
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for mut example in examples {
+            let at = format!("{name}:{}: `{}`", example.line, example.command);
+            let mut skip = None;
+            for m in block.markers.iter().filter(|m| m.covers(&example.command)) {
+                match m {
+                    Marker::NotRun { reason, .. } => skip = Some(reason.clone()),
+                    Marker::Exit { code, .. } => example.code = *code,
+                }
+            }
+            if let Some(reason) = skip {
+                self.skipped.push(format!("{at}: {reason}"));
+            } else if runs_headless(&example.command) {
+                self.example(&at, &example, dir.path());
+            } else {
+                self.failures.push(format!(
+                    "{at}: not a headless `findings` command (another tool, or the TUI); \
+                     mark it <!-- examples: not run `TEXT` — REASON -->"
+                ));
+            }
+        }
+    }
+
+    /// Runs one command and compares (or, blessing, records the edit).
+    fn example(&mut self, at: &str, example: &Example, dir: &Path) {
+        let ran = run(&self.server, dir, &example.command);
+        self.run += 1;
+        let actual: Vec<&str> = ran.stdout.lines().collect();
+        let code_ok = ran.code == example.code;
+        let out_ok = example
+            .stdout
+            .as_ref()
+            .is_none_or(|e| output_matches(&e.lines, &actual));
+        if code_ok && out_ok {
+            return;
+        }
+        let Some(expected) = &example.stdout else {
+            self.failures.push(format!(
+                "{at}\n  expected exit {}, got exit {}, stdout:\n{}  stderr:\n{}",
+                example.code,
+                ran.code,
+                indented(&ran.stdout, 30),
+                indented(&ran.stderr, 30),
+            ));
+            return;
+        };
+        if self.bless {
+            let code = (ran.code != 0).then(|| format!("? {}", ran.code));
+            let out = actual.iter().map(|l| l.trim_end().to_owned());
+            let (from, to) = expected.span;
+            self.edits
+                .push((from, to, code.into_iter().chain(out).collect()));
+            return;
+        }
+        let differs = first_difference(&expected.lines, &actual)
+            .map_or(String::new(), |n| format!(" (differs from line {n})"));
+        self.failures.push(format!(
+            "{at}\n  expected exit {}, stdout:\n{}  got exit {}, stdout{differs}:\n{}  stderr:\n{}",
+            example.code,
+            indented(&expected.lines.join("\n"), usize::MAX),
+            ran.code,
+            indented(&ran.stdout, usize::MAX),
+            indented(&ran.stderr, 30),
+        ));
+    }
+
+    /// Writes the page with the bless edits, from the bottom up so the
+    /// line numbers hold.
+    fn write_edits(&mut self, page: &Path, text: &str) {
+        if self.edits.is_empty() {
+            return;
+        }
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        self.edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (from, to, new) in self.edits.drain(..) {
+            lines.splice(from..to, new);
+        }
+        std::fs::write(page, lines.join("\n") + "\n").unwrap();
+        eprintln!("blessed {}", page.display());
+    }
 }
 
 #[test]
 fn every_command_example_of_the_readme_and_the_book_runs_as_shown() {
-    let bless = std::env::var_os("FINDINGS_BLESS").is_some_and(|v| v == "1");
-    let server = Server::with_options(DemoOptions {
-        anchor: Some(common::anchor()),
-        ..Default::default()
-    });
+    let mut check = Check {
+        server: Server::with_options(DemoOptions {
+            anchor: Some(common::anchor()),
+            ..Default::default()
+        }),
+        bless: std::env::var_os("FINDINGS_BLESS").is_some_and(|v| v == "1"),
+        failures: Vec::new(),
+        blocks: 0,
+        run: 0,
+        checked: 0,
+        skipped: Vec::new(),
+        edits: Vec::new(),
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut failures = Vec::new();
-    let mut count = Count::default();
     for page in pages() {
         let name = page.strip_prefix(root).unwrap().display().to_string();
         let text = std::fs::read_to_string(&page).unwrap();
-        let mut file_lines: Vec<String> = text.lines().map(str::to_owned).collect();
-        // Bless edits, applied from the bottom so the line numbers hold.
-        let mut edits: Vec<(usize, usize, Vec<String>)> = Vec::new();
-        let blocks = blocks(&name, &text).unwrap_or_else(|e| panic!("{e}"));
-        for block in blocks {
-            count.blocks += 1;
-            let examples = if block.console {
-                transcript(&block.lines).unwrap_or_else(|e| panic!("{}: {e}", block.file))
-            } else {
-                script(&block.lines)
-            };
-            let dir = tempfile::tempdir().unwrap();
-            let mut used = vec![false; block.markers.len()];
-            for mut example in examples {
-                let at = format!("{name}:{}: `{}`", example.line, example.command);
-                let mut skip = None;
-                for (i, m) in block.markers.iter().enumerate() {
-                    if m.covers(&example.command) {
-                        used[i] = true;
-                        match m {
-                            Marker::NotRun { reason, .. } => skip = Some(reason.clone()),
-                            Marker::Exit { code, .. } => example.code = *code,
-                        }
-                    }
-                }
-                if let Some(reason) = skip {
-                    count.skipped.push(format!("{at}: {reason}"));
-                    continue;
-                }
-                if !runs_headless(&example.command) {
-                    failures.push(format!(
-                        "{at}: not a headless `findings` command (another tool, or the TUI); \
-                         mark it <!-- examples: not run `TEXT` — REASON -->"
-                    ));
-                    continue;
-                }
-                let ran = run(&server, dir.path(), &example.command);
-                count.run += 1;
-                let actual: Vec<&str> = ran.stdout.lines().collect();
-                let code_ok = ran.code == example.code;
-                let out_ok = example
-                    .stdout
-                    .as_ref()
-                    .is_none_or(|e| output_matches(&e.lines, &actual));
-                if let Some(expected) = &example.stdout {
-                    count.checked += 1;
-                    if bless && !(code_ok && out_ok) {
-                        let code = (ran.code != 0).then(|| format!("? {}", ran.code));
-                        let out = actual.iter().map(|l| l.trim_end().to_owned());
-                        let (from, to) = expected.span;
-                        edits.push((from, to, code.into_iter().chain(out).collect()));
-                        continue;
-                    }
-                }
-                if !(code_ok && out_ok) {
-                    let expected = example
-                        .stdout
-                        .as_ref()
-                        .map_or("(not checked)\n".to_owned(), |e| indented(&e.lines.join("\n")));
-                    failures.push(format!(
-                        "{at}\n  expected exit {}, stdout:\n{expected}  got exit {}, stdout:\n{}  stderr:\n{}",
-                        example.code,
-                        ran.code,
-                        indented(&ran.stdout),
-                        indented(&ran.stderr),
-                    ));
-                }
-            }
-            for (m, used) in block.markers.iter().zip(used) {
-                if !used {
-                    failures.push(format!("{name}: a marker no command of its block matches: {m:?}"));
-                }
-            }
+        for block in blocks(&name, &text).unwrap_or_else(|e| panic!("{e}")) {
+            check.checked += usize::from(block.console);
+            check.block(&name, &block);
         }
-        if !edits.is_empty() {
-            edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-            for (from, to, new) in edits {
-                file_lines.splice(from..to, new);
-            }
-            std::fs::write(&page, file_lines.join("\n") + "\n").unwrap();
-            eprintln!("blessed {name}");
-        }
+        check.write_edits(&page, &text);
     }
     eprintln!(
-        "{} blocks: {} commands run ({} transcripts checked), {} not run:\n{}",
-        count.blocks,
-        count.run,
-        count.checked,
-        count.skipped.len(),
-        count.skipped.join("\n")
+        "{} blocks ({} transcripts): {} commands run, {} not run:\n{}",
+        check.blocks,
+        check.checked,
+        check.run,
+        check.skipped.len(),
+        check.skipped.join("\n")
     );
+    let failures = &check.failures;
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
     // The test checks something: the docs hold transcripts and they ran.
-    assert!(count.checked >= 10, "only {} transcripts", count.checked);
+    assert!(check.checked >= 5, "only {} transcripts", check.checked);
+    assert!(check.run >= 40, "only {} commands ran", check.run);
 }
 
 #[test]
 fn the_matcher_takes_redactions_and_the_exit_code_line() {
     let lines = |s: &str| -> Vec<String> { s.lines().map(str::to_owned).collect() };
     // `[..]` is any text within a line, the rest is literal.
-    assert!(line_matches("saved [..] findings to a.snap", "saved 1824 findings to a.snap"));
+    assert!(line_matches(
+        "saved [..] findings to a.snap",
+        "saved 1824 findings to a.snap"
+    ));
     assert!(line_matches("[..]", ""));
     assert!(line_matches("a[..]b[..]c", "a1b2b3c"));
     assert!(!line_matches("saved [..] findings", "saved 3 issues"));
-    assert!(!line_matches("ab[..]ba", "aba"), "the two ends may not overlap");
+    assert!(
+        !line_matches("ab[..]ba", "aba"),
+        "the two ends may not overlap"
+    );
     assert!(!line_matches("total 12", "total 123"));
     // `...` is any number of lines, none included.
     let out = ["head", "1", "2", "tail"];
@@ -517,7 +589,10 @@ fn the_matcher_takes_redactions_and_the_exit_code_line() {
     assert!(output_matches(&lines("...\ntail"), &out));
     assert!(output_matches(&lines("head\n1\n2\ntail\n..."), &out));
     assert!(!output_matches(&lines("head\n...\n1"), &out));
-    assert!(!output_matches(&lines("head\n1"), &out), "every line is shown");
+    assert!(
+        !output_matches(&lines("head\n1"), &out),
+        "every line is shown"
+    );
     // A transcript: commands, continuations, `? CODE`, output.
     let block: Vec<(usize, String)> = ["$ findings a \\", "    --b", "? 2", "x", "$ findings c"]
         .iter()
@@ -529,7 +604,10 @@ fn the_matcher_takes_redactions_and_the_exit_code_line() {
     assert_eq!((got[0].line, got[0].code), (11, 2));
     let first = got[0].stdout.as_ref().unwrap();
     assert_eq!((first.lines.clone(), first.span), (lines("x"), (12, 14)));
-    assert_eq!((got[1].code, got[1].stdout.as_ref().unwrap().span), (0, (15, 15)));
+    assert_eq!(
+        (got[1].code, got[1].stdout.as_ref().unwrap().span),
+        (0, (15, 15))
+    );
     assert!(transcript(&[(1, "output first".into())]).is_err());
 }
 
@@ -553,13 +631,33 @@ fn markers_need_a_reason_and_commands_need_a_marker_to_be_skipped() {
             code: 3
         })
     );
-    assert!(marker("<!-- examples: exit 3 -->").is_err(), "about which commands?");
+    assert!(
+        marker("<!-- examples: exit 3 -->").is_err(),
+        "about which commands?"
+    );
     assert_eq!(marker("<!-- a comment of the page -->").unwrap(), None);
     // Only headless `findings` commands run unmarked.
     assert!(runs_headless("findings issues --all | wc -l"));
-    assert!(runs_headless("FINDINGS_LOG=debug findings --profile work auth status"));
+    assert!(runs_headless(
+        "FINDINGS_LOG=debug findings --profile work auth status"
+    ));
     assert!(!runs_headless("findings"), "the TUI");
-    assert!(!runs_headless("findings --snapshot week-48.snap # issues"), "the TUI");
+    assert!(
+        !runs_headless("findings --snapshot week-48.snap # issues"),
+        "the TUI"
+    );
     assert!(!runs_headless("cargo run --release"));
     assert!(!runs_headless("tmux split-window -h -l 80 findings"));
+}
+
+#[test]
+fn a_failure_names_the_first_line_that_differs() {
+    let lines = |s: &str| -> Vec<String> { s.lines().map(str::to_owned).collect() };
+    assert_eq!(
+        first_difference(&lines("a\nb [..]\nc"), &["a", "b 1", "d"]),
+        Some(3)
+    );
+    assert_eq!(first_difference(&lines("a\nb"), &["a"]), Some(2));
+    assert_eq!(first_difference(&lines("a"), &["a"]), None);
+    assert_eq!(first_difference(&lines("a\n..."), &["b"]), None);
 }
