@@ -420,6 +420,9 @@ struct Check {
     run: usize,
     checked: usize,
     skipped: Vec<String>,
+    /// The slowest command, for the summary: what to look at when the
+    /// test grows slow.
+    slowest: (Duration, String),
     /// Bless edits of the page (file lines from, to, the new lines).
     edits: Vec<(usize, usize, Vec<String>)>,
 }
@@ -470,8 +473,12 @@ impl Check {
 
     /// Runs one command and compares (or, blessing, records the edit).
     fn example(&mut self, at: &str, example: &Example, dir: &Path) {
+        let start = Instant::now();
         let ran = run(&self.server, dir, &example.command);
         self.run += 1;
+        if start.elapsed() > self.slowest.0 {
+            self.slowest = (start.elapsed(), at.to_owned());
+        }
         let actual: Vec<&str> = ran.stdout.lines().collect();
         let code_ok = ran.code == example.code;
         let out_ok = example
@@ -540,6 +547,7 @@ fn every_command_example_of_the_readme_and_the_book_runs_as_shown() {
         run: 0,
         checked: 0,
         skipped: Vec::new(),
+        slowest: (Duration::ZERO, String::new()),
         edits: Vec::new(),
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -553,10 +561,12 @@ fn every_command_example_of_the_readme_and_the_book_runs_as_shown() {
         check.write_edits(&page, &text);
     }
     eprintln!(
-        "{} blocks ({} transcripts): {} commands run, {} not run:\n{}",
+        "{} blocks ({} transcripts): {} commands run (the slowest {:?}: {}), {} not run:\n{}",
         check.blocks,
         check.checked,
         check.run,
+        check.slowest.0,
+        check.slowest.1,
         check.skipped.len(),
         check.skipped.join("\n")
     );
