@@ -367,15 +367,22 @@ fn run(server: &Server, dir: &Path, command: &str) -> Ran {
     }
 }
 
-/// The README and every page of the book, in a fixed order (writes with
-/// `--yes` change the server for the examples after them).
+/// The README and every page of the book (subfolders too), in a fixed
+/// order (writes with `--yes` change the server for the examples after them).
 fn pages() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs/src"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
+    let mut pages = Vec::new();
+    walk(&root.join("docs/src"), &mut pages);
     pages.sort();
     pages.insert(0, root.join("README.md"));
     pages
