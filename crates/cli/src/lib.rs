@@ -52,6 +52,7 @@ mod write;
 pub use args::{Cli, OutputArgs};
 pub use offline::{Opened as OpenedSnapshot, open as open_snapshot};
 pub use session::Session;
+pub use shell::command_reference;
 
 use args::{Command, ConnectionArgs, at_least_one};
 use clap::{ArgMatches, FromArgMatches};

@@ -260,3 +260,52 @@ fn see_also(w: &mut dyn Write, path: &[&str], subcommands: &[String]) -> std::io
         .collect();
     writeln!(w, "{}", refs.join(", "))
 }
+
+/// The width the reference's help texts are wrapped to: the book's pages
+/// and a terminal's both hold it.
+const REFERENCE_WIDTH: usize = 80;
+
+/// The book's command-line reference (`docs/src/reference/commands.md`):
+/// every command's `--help`, from the same command line that parses, so
+/// the page cannot say what the parser does not do.
+pub fn command_reference() -> String {
+    use std::fmt::Write as _;
+    let mut cmd = help::command()
+        .disable_help_subcommand(true)
+        .term_width(REFERENCE_WIDTH)
+        .max_term_width(REFERENCE_WIDTH);
+    cmd.build();
+    let paths = help::paths(&cmd);
+    let title = |path: &[String]| {
+        std::iter::once("findings")
+            .chain(path.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = String::from(
+        "# Command-line reference\n\n\
+         <!-- Generated from the command line's definitions; \
+         `FINDINGS_BLESS=1 cargo test --test it reference` writes it anew. -->\n\n\
+         Every command's `--help`, as `findings COMMAND --help` prints it \
+         (the man pages, `findings man`, say the same).\n\n",
+    );
+    for path in &paths {
+        let name = title(path);
+        let _ = writeln!(out, "- [`{name}`](#{})", name.replace(' ', "-"));
+    }
+    for path in &paths {
+        let mut sub = cmd.clone();
+        for name in path {
+            sub = sub
+                .find_subcommand(name)
+                .cloned()
+                .expect("a path of the command line");
+        }
+        let _ = write!(out, "\n## {}\n\n```text\n", title(path));
+        for line in sub.render_long_help().to_string().lines() {
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+        out.push_str("```\n");
+    }
+    out
+}

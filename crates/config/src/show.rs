@@ -55,12 +55,16 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # default_filters = ["excludeHistorical=true"]
 # Refuse every write (SCM config updates, triage), as --read-only does.
 # read_only = true
+# Allow plain http:// to a host other than this machine, as --allow-http does
+# (the token then crosses the network unencrypted; loopback needs no leave).
+# allow_http = false
 # This profile's theme (beats the top-level one).
 # theme = "high-contrast"
 
 # Saved views of the Issues pane, applied with `:view NAME`. A view in a
 # profile (profiles.NAME.views.VIEW) belongs to it; views.VIEW to all.
 # [views.secrets]
+# pane = "issues"        # optional: views are the Issues pane's
 # sort = "severity"
 # direction = "desc"
 # filters = ["issueTypes=secrets", "excludeHistorical=true"]
