@@ -197,11 +197,11 @@ fn transcript(lines: &[(usize, String)]) -> Result<Vec<Example>, String> {
     let mut i = 0;
     while i < lines.len() {
         let (number, first) = &lines[i];
-        let Some(_) = first.strip_prefix("$ ") else {
+        if !first.starts_with("$ ") {
             return Err(format!(
                 "line {number}: a transcript's output with no `$ ` before it"
             ));
-        };
+        }
         let (text, mut next) = joined(lines, i);
         let command = text.trim_start_matches("$ ").to_owned();
         let mut code = 0;
