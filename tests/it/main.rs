@@ -34,6 +34,7 @@ mod contract_reports;
 mod contract_scm;
 mod contract_triage;
 mod decode;
+mod doc_examples;
 mod doc_screens;
 mod faults_headless;
 mod faults_tui;

@@ -276,7 +276,10 @@ fn item_of_rules(n: usize) -> String {
     let rule = (n * 7919) % 40;
     let mut text = String::new();
     for k in 0..60 {
-        text.push_str(&format!("rule {rule} says {} ", (rule * 31 + k * 17) % 1000));
+        text.push_str(&format!(
+            "rule {rule} says {} ",
+            (rule * 31 + k * 17) % 1000
+        ));
     }
     format!(r#"{{"issue":{{"id":"f-{n}","ruleId":"r-{rule}","message":"{text}","line":{n}}}}}"#)
 }
