@@ -159,7 +159,22 @@ fn bench_size(runtime: &tokio::runtime::Runtime, asked: &Asked, findings: usize)
     let (mut rows, raw) = measure(&server, &configs, asked, &path);
     print_rows(&mut rows, &raw);
     let file = std::fs::metadata(&snapshot).map_or(0, |m| m.len());
-    println!("  (snapshot file {:.1} MB)", file as f64 / MB);
+    // Its size against the NDJSON of the same findings (issue 39: at most
+    // a quarter), when both ran.
+    let ndjson = rows
+        .iter()
+        .find(|row| row.0 == "issues ndjson")
+        .map_or(0, |row| row.1);
+    match (file, ndjson) {
+        (0, _) => {}
+        (_, 0) => println!("  (snapshot file {:.1} MB)", file as f64 / MB),
+        _ => println!(
+            "  (snapshot file {:.1} MB: {:.1} % of issues ndjson's {:.1} MB)",
+            file as f64 / MB,
+            100.0 * file as f64 / ndjson as f64,
+            ndjson as f64 / MB
+        ),
+    }
     let _ = std::fs::remove_file(&snapshot);
     for path in configs {
         let _ = std::fs::remove_file(path);

@@ -79,23 +79,8 @@ const SHOTS: &[Shot] = &[
             Box::pin(async move {
                 // The first open finding, ignored as a false positive with
                 // a note; Ctrl-s shows the review.
-                let row = h
-                    .app
-                    .issues()
-                    .list
-                    .items
-                    .iter()
-                    .position(|r| r.state() == Some(findings_model::AggregateState::Open))
-                    .expect("an open finding");
-                for _ in 0..row {
-                    h.key(KeyCode::Char('j'));
-                }
-                h.keys("T");
-                h.key(KeyCode::Tab);
-                h.key(KeyCode::Right);
-                h.key(KeyCode::Tab);
-                h.key(KeyCode::Tab);
-                h.keys("dup of SEC-1");
+                h.select_first_open();
+                h.draft_ignore_as_false_positive("dup of SEC-1");
                 h.ctrl('s');
                 h.quiesce().await;
             })

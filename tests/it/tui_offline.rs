@@ -250,17 +250,7 @@ async fn every_write_is_refused_offline_with_the_reason_and_none_is_sent() {
     h.quiesce().await;
     let writes = count_writes(&h);
     // A triage: refused where it would be sent.
-    let open = h
-        .app
-        .issues()
-        .list
-        .items
-        .iter()
-        .position(|r| r.state() == Some(AggregateState::Open))
-        .expect("an open finding");
-    for _ in 0..open {
-        h.key(KeyCode::Char('j'));
-    }
+    h.select_first_open();
     command(&mut h, "triage ignored");
     h.settle().await;
     let review = h.screen();

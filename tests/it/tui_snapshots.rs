@@ -244,24 +244,8 @@ async fn command_line_completions() {
 async fn triage_dialog_review_and_act_menu() {
     for (w, h) in SIZES {
         let mut app = harness(w, h).await;
-        // The first open finding (the demo's first rows are the same every run).
-        let row = app
-            .app
-            .issues()
-            .list
-            .items
-            .iter()
-            .position(|r| r.state() == Some(findings_model::AggregateState::Open))
-            .expect("an open finding");
-        for _ in 0..row {
-            app.key(KeyCode::Char('j'));
-        }
-        app.keys("T");
-        app.key(KeyCode::Tab);
-        app.key(KeyCode::Right);
-        app.key(KeyCode::Tab);
-        app.key(KeyCode::Tab);
-        app.keys("dup of SEC-1");
+        app.select_first_open();
+        app.draft_ignore_as_false_positive("dup of SEC-1");
         snap!(format!("triage_dialog_{w}x{h}"), app.screen());
         app.ctrl('s');
         app.quiesce().await;

@@ -62,15 +62,21 @@ fn page_name(path: &[&str]) -> String {
         .join("-")
 }
 
-/// The page of the command at `path` of `root` (built).
-fn page(root: &Command, path: &[&str]) -> Vec<u8> {
+/// The command at `path` of `root`.
+fn command_at<S: AsRef<str>>(root: &Command, path: &[S]) -> Command {
     let mut cmd = root.clone();
     for name in path {
         cmd = cmd
-            .find_subcommand(name)
+            .find_subcommand(name.as_ref())
             .cloned()
             .expect("a path of the command line");
     }
+    cmd
+}
+
+/// The page of the command at `path` of `root` (built).
+fn page(root: &Command, path: &[&str]) -> Vec<u8> {
+    let mut cmd = command_at(root, path);
     let usage = cmd.render_usage().to_string();
     let usage = usage.trim_start_matches("Usage:").trim().to_owned();
     let notes = cmd
@@ -294,13 +300,7 @@ pub fn command_reference() -> String {
         let _ = writeln!(out, "- [`{name}`](#{})", name.replace(' ', "-"));
     }
     for path in &paths {
-        let mut sub = cmd.clone();
-        for name in path {
-            sub = sub
-                .find_subcommand(name)
-                .cloned()
-                .expect("a path of the command line");
-        }
+        let mut sub = command_at(&cmd, path);
         let _ = write!(out, "\n## {}\n\n```text\n", title(path));
         for line in sub.render_long_help().to_string().lines() {
             let _ = writeln!(out, "{}", line.trim_end());

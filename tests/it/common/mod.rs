@@ -465,6 +465,33 @@ impl Harness {
         self.replied - before
     }
 
+    /// Moves to the first open finding of the list (the demo's first rows
+    /// are the same every run).
+    pub fn select_first_open(&mut self) {
+        let row = self
+            .app
+            .issues()
+            .list
+            .items
+            .iter()
+            .position(|r| r.state() == Some(findings_model::AggregateState::Open))
+            .expect("an open finding");
+        for _ in 0..row {
+            self.key(KeyCode::Char('j'));
+        }
+    }
+
+    /// Opens the triage dialog (`T`) and fills it in: ignored, as a false
+    /// positive, with `note`; the review is one `Ctrl-s` away.
+    pub fn draft_ignore_as_false_positive(&mut self, note: &str) {
+        self.keys("T");
+        self.key(KeyCode::Tab);
+        self.key(KeyCode::Right);
+        self.key(KeyCode::Tab);
+        self.key(KeyCode::Tab);
+        self.keys(note);
+    }
+
     /// The screen as text at `width`×`height` (the terminal resized, as
     /// a user's would be; it stays that size).
     pub fn screen_at(&mut self, width: u16, height: u16) -> String {
