@@ -210,7 +210,7 @@ async fn compare_live(
             findings_base::text::one_line(client.deployment()),
         );
     }
-    let saved_at = chrono::Utc::now();
+    let saved_at = findings_requests::clock::now().map_err(Failure::Usage)?;
     let mut req = old_header.request.clone();
     // Who triaged, from the activity; a version 2 snapshot's other
     // includes (remediation …) are not compared.

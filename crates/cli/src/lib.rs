@@ -25,7 +25,6 @@ pub const EXIT_CODES: &str = exit_codes_help!();
 mod actions;
 mod args;
 mod auth;
-mod clock;
 mod complete;
 mod config_cmd;
 mod demo;
@@ -336,7 +335,7 @@ async fn run_issues(
     args.set_targets(settings.sla_days.value);
     script.set_clock(shape::OpenAgeClock {
         targets: settings.sla_days.value,
-        now: clock::now().map_err(Failure::Usage)?,
+        now: findings_requests::clock::now().map_err(Failure::Usage)?,
     });
     let session = Session::open(&settings).await?;
     let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
@@ -366,7 +365,7 @@ async fn run_expired(
     args.list
         .columns
         .chosen(args.list.output.format()?, &script)?;
-    let now = clock::now().map_err(Failure::Usage)?;
+    let now = findings_requests::clock::now().map_err(Failure::Usage)?;
     let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;

@@ -3,5 +3,6 @@
 //! schemas, and their completion) and `triage` (decisions by name, the
 //! settings a triage plans, and expiry dates).
 
+pub mod clock;
 pub mod filter_spec;
 pub mod triage;

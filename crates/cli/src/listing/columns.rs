@@ -103,7 +103,7 @@ pub(crate) fn with_context(
     let Some(columns) = columns else {
         return Ok(None);
     };
-    let now = crate::clock::now().map_err(UsageError)?;
+    let now = findings_requests::clock::now().map_err(UsageError)?;
     Ok(Some(Chosen::new(
         columns,
         Context {

@@ -142,7 +142,7 @@ impl IssuesArgs {
     /// the targets as of the command's clock.
     pub(super) fn window(&self) -> Result<FirstDetected, UsageError> {
         let over_target = if self.over_target {
-            let now = crate::clock::now().map_err(UsageError)?;
+            let now = findings_requests::clock::now().map_err(UsageError)?;
             Some(OverTarget {
                 targets: self.targets,
                 now,

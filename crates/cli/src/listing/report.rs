@@ -156,7 +156,7 @@ impl ReportArgs {
             None => None,
             Some(span) => match filters::parse_point(span) {
                 Ok(filters::Point::Span(back)) => {
-                    let now = crate::clock::now().map_err(UsageError)?;
+                    let now = findings_requests::clock::now().map_err(UsageError)?;
                     let floor = bucket.clone().unwrap_or(TimeBucketSize::Day);
                     Some(floor.floor(now - back).to_rfc3339())
                 }

@@ -71,7 +71,7 @@ pub async fn save(
     let shown = findings_base::text::one_line(&args.path.display().to_string()).into_owned();
     let fail = |e: std::io::Error| Failure::Runtime(format!("cannot write {shown}: {e}"));
     let header = Header::new(
-        crate::clock::now().map_err(Failure::Usage)?,
+        findings_requests::clock::now().map_err(Failure::Usage)?,
         client.base_url(),
         client.deployment(),
         &req,

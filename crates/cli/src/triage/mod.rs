@@ -215,7 +215,7 @@ fn add_expiry(decision: &mut Decision, until: &str) -> Result<(), Failure> {
             "--ignore-until goes with --state ignored or provisionally-ignored (of findings): only an ignore expires".into(),
         ));
     };
-    let now = crate::clock::now().map_err(Failure::Usage)?;
+    let now = findings_requests::clock::now().map_err(Failure::Usage)?;
     let at = findings_requests::triage::expiry::parse_until(until, now).map_err(Failure::Usage)?;
     *note = Some(findings_requests::triage::expiry::with_expiry(
         note.as_deref(),

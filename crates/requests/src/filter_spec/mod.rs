@@ -303,7 +303,7 @@ fn shown(names: &[(&'static str, &'static str)], wire_name: &str) -> String {
 pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
     match parse_point(s)? {
         Point::At(t) => Ok(t),
-        Point::Span(span) => Ok(Utc::now() - span),
+        Point::Span(span) => Ok(crate::clock::now()? - span),
     }
 }
 

@@ -267,7 +267,7 @@ pub async fn summary(
     format: SummaryFormat,
     output: &OutputArgs,
 ) -> Result<usize, Failure> {
-    let now = crate::clock::now().map_err(UsageError)?;
+    let now = findings_requests::clock::now().map_err(UsageError)?;
     let summary = gather(client, request, targets, now).await?;
     let text = match format {
         SummaryFormat::Json => to_json(&summary)?,

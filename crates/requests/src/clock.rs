@@ -1,10 +1,11 @@
 //! The headless commands' clock: now, or the time `FINDINGS_NOW` names.
+//! Every "now" of a command reads it: a span (`--since 7d`), a period, an
+//! expiry, a snapshot's time, so a test or a doc example fixes them all.
 
 use chrono::{DateTime, Utc};
 
-/// The variable that sets the clock of `triage --ignore-until`, `findings
-/// expired` and a snapshot's saved time (an RFC 3339 time), so tests can be
-/// "two days later" without waiting. Nothing else reads it.
+/// The variable that sets the clock (an RFC 3339 time), so tests can be
+/// "two days later" without waiting.
 const NOW_VAR: &str = "FINDINGS_NOW";
 
 /// Now, or the time `FINDINGS_NOW` names.
