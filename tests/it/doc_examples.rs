@@ -14,28 +14,23 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The subcommands: a `findings` command with none of them starts the TUI.
-const SUBCOMMANDS: [&str; 19] = [
-    "issues",
-    "report",
-    "search",
-    "show",
-    "scm",
-    "snapshot",
-    "diff",
-    "expired",
-    "triage",
-    "ticket",
-    "fix",
-    "feedback",
-    "remember",
-    "auth",
-    "demo",
-    "config",
-    "completions",
-    "man",
-    "help",
-];
+/// The subcommands (as the parser has them, through the command-line
+/// reference's headings): a `findings` command with none of them starts
+/// the TUI.
+fn subcommands() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = findings_cli::command_reference()
+            .lines()
+            .filter_map(|l| l.strip_prefix("## findings "))
+            .filter_map(|rest| rest.split_whitespace().next())
+            .map(str::to_owned)
+            .collect();
+        names.dedup();
+        names.push("help".to_owned());
+        names
+    })
+}
 
 /// Longer than any example takes; only a hang reaches it.
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -267,7 +262,7 @@ fn runs_headless(command: &str) -> bool {
     }
     words
         .take_while(|w| !matches!(*w, "|" | ">" | ">>" | "#" | "&&" | ";"))
-        .any(|w| SUBCOMMANDS.contains(&w))
+        .any(|w| subcommands().iter().any(|s| s == w))
 }
 
 /// `line` matches `pattern`, where `[..]` stands for any text.
