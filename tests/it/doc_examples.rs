@@ -316,9 +316,13 @@ fn run(server: &Server, dir: &Path, command: &str) -> Ran {
     let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display());
     let capture = tempfile::tempdir().unwrap();
     let (out, err) = (capture.path().join("out"), capture.path().join("err"));
+    use std::os::unix::process::CommandExt;
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(command)
+        // Its own process group, so a hung `findings` under `sh` is
+        // killed with it.
+        .process_group(0)
         .current_dir(dir)
         .env_clear()
         .env("PATH", path)
@@ -343,6 +347,9 @@ fn run(server: &Server, dir: &Path, command: &str) -> Ran {
             break status;
         }
         if start.elapsed() > DEADLINE {
+            let group = i32::try_from(child.id()).expect("a pid");
+            // SAFETY: kill(2) with a process group id; no memory involved.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
             let _ = child.kill();
             let _ = child.wait();
             let stderr = format!("(killed: still running after {DEADLINE:?})");

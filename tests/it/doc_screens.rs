@@ -164,15 +164,22 @@ async fn the_screens_of_the_docs_are_the_apps_own_frames() {
     }
 }
 
-/// The README and every page of the book.
+/// The README and every page of the book (its folders too).
 fn pages() -> Vec<PathBuf> {
-    let mut files = vec![root().join("README.md")];
-    let mut book: Vec<PathBuf> = std::fs::read_dir(root().join("docs/src"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut book = Vec::new();
+    walk(&root().join("docs/src"), &mut book);
     book.sort();
+    let mut files = vec![root().join("README.md")];
     files.extend(book);
     files
 }

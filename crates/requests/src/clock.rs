@@ -4,8 +4,10 @@
 
 use chrono::{DateTime, Utc};
 
-/// The variable that sets the clock (an RFC 3339 time), so tests can be
-/// "two days later" without waiting.
+/// The variable that sets the clock (an RFC 3339 time), so tests and the
+/// docs' examples can be "two days later" without waiting. Set, it is the
+/// now of the TUI's span filters too (`:filter relevantSince=7d`), which
+/// otherwise count back from the system clock as the commands do.
 const NOW_VAR: &str = "FINDINGS_NOW";
 
 /// Now, or the time `FINDINGS_NOW` names.

@@ -235,6 +235,17 @@ pub(super) fn written_order(text: &[u8], version: u32) -> Result<Vec<usize>, Sna
     } else {
         None
     };
+    // The lines counted before their places are held (a crafted block of
+    // empty lines would hold millions).
+    if let Some(order) = &order {
+        let lines = memchr::memchr_iter(b'\n', &text[at..]).count();
+        if order.len() != lines {
+            return Err(damaged(format!(
+                "a block's order names {} lines, it holds {lines}",
+                order.len()
+            )));
+        }
+    }
     let mut starts = Vec::new();
     while at < text.len() {
         starts.push(at);

@@ -300,13 +300,36 @@ fn version_4_stores_by_rule_and_reads_back_in_the_order_written() {
         v4.len(),
         v3.len()
     );
-    let mut reader = Reader::new(&v4[..]).unwrap();
-    let mut n = 0;
-    while let Some((_, item)) = reader.next_item().unwrap() {
-        assert_eq!(item.issue.unwrap().line, Some(i64::from(n)));
-        n += 1;
+    let dir = tempfile_dir("by-rule");
+    let path = dir.join("v4.fsnap");
+    std::fs::write(&path, &v4).unwrap();
+    let mut reader =
+        Reader::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap())).unwrap();
+    let mut positions = Vec::new();
+    while let Some((position, item)) = reader.next_item().unwrap() {
+        let n = i64::try_from(positions.len()).unwrap();
+        assert_eq!(item.issue.unwrap().line, Some(n));
+        positions.push(position);
     }
-    assert_eq!(n, 6_000);
+    assert_eq!(positions.len(), 6_000);
+    // By position: where each line is stored, not where it was written.
+    let stored = Stored::open(&path).unwrap();
+    for n in [5_999, 0, 1, 2_345, 41, 2_345] {
+        let item = stored.item(positions[n]).unwrap();
+        assert_eq!(item.issue.unwrap().line, Some(i64::try_from(n).unwrap()));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The rule a line is stored under, however the server spaced its JSON;
+/// a line without one is stored first.
+#[test]
+fn the_rule_of_a_line_is_read_as_spaced() {
+    use crate::write::rule_id;
+    assert_eq!(rule_id(br#"{"issue":{"ruleId":"r-1","x":1}}"#), b"r-1");
+    assert_eq!(rule_id(br#"{"issue": {"ruleId" : "r-2"}}"#), b"r-2");
+    assert_eq!(rule_id(br#"{"issue":{"id":"1"}}"#), b"");
+    assert_eq!(rule_id(br#"{"ruleId":5}"#), b"");
 }
 
 /// A block whose order line does not name each line once is damaged.
@@ -321,6 +344,7 @@ fn a_block_order_that_is_not_each_line_once_is_damaged() {
         b"{\"order\":[2,0]}\nb\na\n",
         b"{\"order\":[1,0]}\nb\na",
         b"not an order\nb\na\n",
+        format!("{{\"order\":[{}0]}}\n", "0,".repeat(MAX_LINE / 2)).as_bytes(),
     ] {
         let e = written_order(bad, 4).unwrap_err();
         assert!(e.to_string().starts_with("damaged snapshot"), "{e}");
