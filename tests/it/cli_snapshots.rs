@@ -404,3 +404,57 @@ fn a_diff_table_fits_the_width_asked_for() {
         }
     }
 }
+
+/// `snapshot show` and `diff` read each finding only as far as its entry
+/// needs: for every finding of the demo (with every include a snapshot
+/// asks), that entry is the whole finding's.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_entry_read_lightly_is_the_whole_findings_for_every_demo_finding() {
+    use findings_model::IssueItem;
+    use findings_model::list::ListIssuesResponse;
+    use findings_model::listed::ListedPage;
+    use findings_snapshot::Entry;
+    let server = crate::common::demo(2000).await;
+    let url = format!(
+        "{}/api/agent/deployments/{}/issues",
+        server.url(),
+        server.deployment()
+    );
+    let mut cursor: Option<String> = None;
+    let mut compared = 0;
+    loop {
+        let body = serde_json::json!({
+            "limit": 1000, "cursor": cursor, "includeRemediation": true,
+            "includeActivityHistory": true, "includeIsArchived": true,
+            "includeFirstDetectedAt": true
+        });
+        let text = crate::common::http()
+            .post(&url)
+            .bearer_auth(server.token())
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        let whole: ListIssuesResponse = findings_base::json::decode(&text).unwrap();
+        let light: ListedPage = findings_base::json::decode(&text).unwrap();
+        assert_eq!(whole.issues.len(), light.issues.len());
+        for (whole, light) in whole.issues.iter().zip(light.issues) {
+            let entry = Entry::of(whole);
+            assert!(entry.is_some());
+            assert_eq!(entry, Entry::of(&IssueItem::from(light)));
+            compared += 1;
+        }
+        cursor = whole.cursor.filter(|c| !c.is_empty());
+        if cursor.is_none() || whole.issues.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(
+        compared,
+        crate::common::listed(2000),
+        "every finding listed"
+    );
+}

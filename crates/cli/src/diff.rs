@@ -10,8 +10,9 @@ use super::scripting::{self, Script, ScriptArgs, Sink};
 use super::snapshot::{open, snapshot_failure};
 use super::{Failure, UsageError, at_least_one, offer};
 use clap::{Args, ValueHint};
-use findings_client::{Client, Follow, pages_following, transport::MAX_PAGE_ITEMS};
+use findings_client::{Client, Follow, ListedRequest, pages_following, transport::MAX_PAGE_ITEMS};
 use findings_export::{Format, Writer, markdown};
+use findings_model::IssueItem;
 use findings_snapshot::{Baseline, Category, Change, Entry, Header};
 use futures_util::StreamExt;
 use std::io::Write;
@@ -221,9 +222,10 @@ async fn compare_live(
     req.limit = Some(MAX_PAGE_ITEMS as i64);
     // One page at a time: pages with their activity are the
     // larger part of a diff's memory beside the old side.
+    // Each finding read only as far as an entry needs.
     let mut pages = Box::pin(pages_following(
         client.clone(),
-        req,
+        ListedRequest::new(req),
         args.max_pages as usize,
         Follow::WhenAsked,
     ));
@@ -231,12 +233,12 @@ async fn compare_live(
     let mut seen = 0;
     while let Some(page) = pages.next().await {
         let page = page.inspect_err(|_| progress.done())?;
-        for item in &page.issues {
-            if let Some(entry) = Entry::of(item) {
+        seen += page.issues.len();
+        for item in page.issues {
+            if let Some(entry) = Entry::of(&IssueItem::from(item)) {
                 compare(baseline, &entry, emit)?;
             }
         }
-        seen += page.issues.len();
         progress.update(seen as u64, None);
     }
     progress.done();

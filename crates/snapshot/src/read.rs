@@ -111,8 +111,11 @@ impl<R: Read> Reader<R> {
             serde_json::from_slice::<Entry>(line)
                 .map_err(|e| damaged(format!("line {number}: {e}")))?
         } else {
-            let item = decode_item(number, line)?;
-            Entry::of(&item)
+            // Only what an entry reads: the rest of the finding (its code,
+            // remediation, rule text) is skipped unread.
+            let listed: findings_model::listed::ListedItem = findings_base::json::decode(line)
+                .map_err(|e| damaged(format!("line {number}: {e}")))?;
+            Entry::of(&IssueItem::from(listed))
                 .ok_or_else(|| damaged(format!("line {number}: a finding without an id")))?
         };
         if entry.id.is_empty() {

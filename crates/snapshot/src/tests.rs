@@ -396,3 +396,19 @@ fn a_block_of_short_lines_keeps_its_order_line_within_a_line() {
     // The header, the findings and the trailer, in three blocks.
     assert_eq!((blocks, lines), (3, 150_002));
 }
+
+/// An entry read with only the fields it needs (what `snapshot show` and
+/// `diff` do) is the entry of the whole finding (every finding of the demo
+/// is compared in `tests/it/cli_snapshots.rs`).
+#[test]
+fn an_entry_read_lightly_is_the_entry_of_the_whole_finding() {
+    use findings_model::IssueItem;
+    let item = item_json(7);
+    let whole: IssueItem = findings_base::json::decode(item.as_bytes()).unwrap();
+    let light: findings_model::listed::ListedItem =
+        findings_base::json::decode(item.as_bytes()).unwrap();
+    let entry = Entry::of(&IssueItem::from(light)).unwrap();
+    assert_eq!(Entry::of(&whole), Some(entry.clone()));
+    assert_eq!(entry.triaged_by.as_deref(), Some("ana"));
+    assert_eq!(entry.path.as_deref(), Some("src/file_7.rs"));
+}
