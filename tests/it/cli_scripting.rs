@@ -498,14 +498,7 @@ impl Drop for DemoServe {
 /// The recipe `name` of the README or a page of the book (`docs/src/`):
 /// the `sh` block after its marker, as written.
 fn recipe(name: &str) -> String {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = vec![root.join("README.md")];
-    for entry in std::fs::read_dir(root.join("docs/src")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            files.push(path);
-        }
-    }
+    let files = crate::common::doc_pages();
     let marker = format!("<!-- ci-recipe: {name} -->\n```sh\n");
     files
         .iter()

@@ -10,7 +10,7 @@
 use crate::cli::Server;
 use crate::common;
 use findings_demo::DemoOptions;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -369,27 +369,6 @@ fn run(server: &Server, dir: &Path, command: &str) -> Ran {
     }
 }
 
-/// The README and every page of the book (subfolders too), in a fixed
-/// order (writes with `--yes` change the server for the examples after them).
-fn pages() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                out.push(path);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages = Vec::new();
-    walk(&root.join("docs/src"), &mut pages);
-    pages.sort();
-    pages.insert(0, root.join("README.md"));
-    pages
-}
-
 /// `text` indented, cut after `max` lines (an unchecked stdout can be long).
 fn indented(text: &str, max: usize) -> String {
     let mut out = String::new();
@@ -568,7 +547,7 @@ fn every_command_example_of_the_readme_and_the_book_runs_as_shown() {
         edits: Vec::new(),
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for page in pages() {
+    for page in common::doc_pages() {
         let name = page.strip_prefix(root).unwrap().display().to_string();
         let text = std::fs::read_to_string(&page).unwrap();
         for block in blocks(&name, &text).unwrap_or_else(|e| panic!("{e}")) {

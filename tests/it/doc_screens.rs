@@ -120,7 +120,7 @@ async fn the_screens_of_the_docs_are_the_apps_own_frames() {
     let mut stale = Vec::new();
     let mut shown = std::collections::BTreeSet::new();
     // The text blocks after each marker.
-    for file in pages() {
+    for file in common::doc_pages() {
         let text = std::fs::read_to_string(&file).unwrap();
         let (fresh, names) =
             with_screens(&text, &frames).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -152,7 +152,7 @@ async fn the_screens_of_the_docs_are_the_apps_own_frames() {
     );
     assert!(shown.contains("issues"), "the README shows the Issues pane");
     // A picture no page shows (by its text or its SVG) is dead weight.
-    let all_text: String = pages()
+    let all_text: String = common::doc_pages()
         .iter()
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
@@ -162,26 +162,6 @@ async fn the_screens_of_the_docs_are_the_apps_own_frames() {
             "no page shows the screen {name}"
         );
     }
-}
-
-/// The README and every page of the book (its folders too).
-fn pages() -> Vec<PathBuf> {
-    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                out.push(path);
-            }
-        }
-    }
-    let mut book = Vec::new();
-    walk(&root().join("docs/src"), &mut book);
-    book.sort();
-    let mut files = vec![root().join("README.md")];
-    files.extend(book);
-    files
 }
 
 const MARKER: &str = "<!-- screen: ";

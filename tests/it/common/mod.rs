@@ -649,6 +649,27 @@ pub fn listed(findings: usize) -> usize {
         .count()
 }
 
+/// The README and every page of the book (`docs/src/`, its folders too),
+/// in a fixed order: the README first, then the pages by path.
+pub fn doc_pages() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = Vec::new();
+    walk(&root.join("docs/src"), &mut pages);
+    pages.sort();
+    pages.insert(0, root.join("README.md"));
+    pages
+}
+
 /// A plain HTTP client, for requests made as any client would make them.
 pub fn http() -> reqwest::Client {
     findings_client::install_crypto_provider();
