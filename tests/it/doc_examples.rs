@@ -341,26 +341,25 @@ fn run(server: &Server, dir: &Path, command: &str) -> Ran {
         .stderr(std::fs::File::create(&err).unwrap())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > DEADLINE {
-            let group = i32::try_from(child.id()).expect("a pid");
-            // SAFETY: kill(2) with a process group id; no memory involved.
-            unsafe { libc::kill(-group, libc::SIGKILL) };
-            let _ = child.kill();
-            let _ = child.wait();
-            let stderr = format!("(killed: still running after {DEADLINE:?})");
-            return Ran {
-                code: -1,
-                stdout: String::new(),
-                stderr,
-            };
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    // The exit is waited for on a thread of its own; here, that wait
+    // with a deadline only a hang reaches.
+    let group = i32::try_from(child.id()).expect("a pid");
+    let (exited, exit) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = exited.send(child.wait());
+    });
+    let Ok(status) = exit.recv_timeout(DEADLINE) else {
+        // SAFETY: kill(2) with a process group id; no memory involved.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+        let _ = exit.recv();
+        let stderr = format!("(killed: still running after {DEADLINE:?})");
+        return Ran {
+            code: -1,
+            stdout: String::new(),
+            stderr,
+        };
     };
+    let status = status.unwrap();
     let read = |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
     Ran {
         code: status.code().unwrap_or(-1),

@@ -38,9 +38,9 @@ pub struct Reader<R: Read> {
     header: Header,
     text: Vec<u8>,
     /// Where the block's lines start, in the order they were written (the
-    /// next one last); `at` is where the line in hand ends.
+    /// next one last), and where the line in hand starts.
     starts: Vec<usize>,
-    at: usize,
+    line_start: usize,
     /// Where in the file the block in hand starts, and where the next does.
     block_start: u64,
     next_block_start: u64,
@@ -74,7 +74,7 @@ impl<R: Read> Reader<R> {
             header: placeholder(),
             text: Vec::new(),
             starts: Vec::new(),
-            at: 0,
+            line_start: 0,
             block_start: 8,
             next_block_start: 8,
             count: 0,
@@ -178,7 +178,7 @@ impl<R: Read> Reader<R> {
         }
         let len = line.len();
         self.count += 1;
-        let at = self.at - len - 1;
+        let at = self.line_start;
         let position = Position {
             block: self.block_start,
             at: at as u32,
@@ -205,8 +205,8 @@ impl<R: Read> Reader<R> {
         let Some(start) = self.starts.pop() else {
             return Err(damaged("an empty block"));
         };
-        self.at = start;
-        let line = line_at(&self.text, &mut self.at)?;
+        self.line_start = start;
+        let line = line_at(&self.text, &mut { start })?;
         // A finding's strings cost at most its line (a crafted name of
         // 30 MB is refused here, before anything holds it).
         if line.len() >= MAX_LINE {
@@ -254,16 +254,10 @@ pub(super) fn written_order(text: &[u8], version: u32) -> Result<Vec<usize>, Sna
         starts.push(at);
         line_at(text, &mut at)?;
     }
+    // Counted above: as many places as lines.
     let Some(order) = order else {
         return Ok(starts);
     };
-    if order.len() != starts.len() {
-        return Err(damaged(format!(
-            "a block's order names {} lines, it holds {}",
-            order.len(),
-            starts.len()
-        )));
-    }
     let mut taken = vec![false; starts.len()];
     order
         .iter()
