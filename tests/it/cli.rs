@@ -1335,7 +1335,8 @@ fn demo_serve_with_stdout_closed_serves_and_stops_cleanly() {
 fn a_closed_pipe_ends_quietly() {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
         .args(["issues", "--all", "--format", "ndjson", "--limit", "50"])
-        .env_remove("FINDINGS_BASE_URL")
+        .env("FINDINGS_BASE_URL", "demo")
+        .env_remove("CI")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

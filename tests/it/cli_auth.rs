@@ -38,7 +38,6 @@ impl Home {
             .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
             .env("XDG_STATE_HOME", self.dir.path().join("state"))
             .env("XDG_RUNTIME_DIR", self.dir.path())
-            .env("FINDINGS_CONFIG", self.config())
             .env_remove("DBUS_SESSION_BUS_ADDRESS")
             .write_stdin(stdin)
             .output()
@@ -122,7 +121,6 @@ fn login_stores_the_token_status_says_where_from_and_logout_forgets_it() {
     // FINDINGS_TOKEN comes first, and status says so.
     let out = findings()
         .args(["auth", "status", "--base-url", &home.url])
-        .env("FINDINGS_CONFIG", home.config())
         .env("HOME", home.dir.path())
         .env("XDG_RUNTIME_DIR", home.dir.path())
         .env_remove("DBUS_SESSION_BUS_ADDRESS")
@@ -176,7 +174,6 @@ fn login_on_a_terminal_names_whose_token_it_asks_for_before_asking() {
         ("XDG_CONFIG_HOME", dir.join("config").display().to_string()),
         ("XDG_STATE_HOME", dir.join("state").display().to_string()),
         ("XDG_RUNTIME_DIR", dir.display().to_string()),
-        ("FINDINGS_CONFIG", home.config().display().to_string()),
         ("DBUS_SESSION_BUS_ADDRESS", String::new()),
     ];
     let args = [

@@ -392,10 +392,10 @@ fn scm_list_takes_every_listing_format_and_ndjson_is_its_default_piped() {
 #[test]
 fn on_a_terminal_scm_list_and_issues_print_tables_that_keep_the_state() {
     let state = tempfile::tempdir().unwrap();
-    let no_config = state.path().join("none.toml");
+    let no_config = state.path().join("config-home");
     let env = [
         ("XDG_STATE_HOME", state.path().as_os_str()),
-        ("FINDINGS_CONFIG", no_config.as_os_str()),
+        ("XDG_CONFIG_HOME", no_config.as_os_str()),
     ];
     // scm list: a table by default, as every listing on a terminal.
     let s = common::pty::Pty::start(30, 100, &["scm", "list"], &env);
@@ -471,7 +471,7 @@ impl DemoServe {
         for var in ["FINDINGS_PROFILE", "FINDINGS_LOG", "FINDINGS_THEME"] {
             cmd.env_remove(var);
         }
-        cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
+        cmd.env("XDG_CONFIG_HOME", crate::common::empty_config_home());
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd.output().unwrap()
     }

@@ -650,7 +650,7 @@ fn ids_from_standard_input_are_confirmed_on_the_terminal() {
                 ("FINDINGS_BASE_URL", url.as_str()),
                 ("FINDINGS_DEPLOYMENT", "1234"),
                 ("FINDINGS_TOKEN", "demo-token"),
-                ("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml"),
+                ("XDG_CONFIG_HOME", "/nonexistent/findings-tests"),
                 ("XDG_STATE_HOME", state.path().to_str().unwrap()),
             ],
         )

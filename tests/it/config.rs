@@ -79,8 +79,14 @@ impl Setup {
         self
     }
 
+    /// The binary with the config file at its usual place (the config
+    /// folder is this setup's), not named by `FINDINGS_CONFIG`.
     fn cmd(&self) -> Command {
-        findings(&self.path)
+        let mut cmd = findings(&self.path);
+        cmd.env_remove("FINDINGS_CONFIG")
+            .env("XDG_CONFIG_HOME", self.dir.path())
+            .env_remove("CI");
+        cmd
     }
 }
 
@@ -160,8 +166,17 @@ fn config_init_writes_a_private_example_and_never_overwrites() {
         let mode = std::fs::metadata(&s.path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
     }
-    // The example changes nothing: commands still use the demo server.
+    // The example configures no server: without a terminal, a command
+    // asks for one (it never falls back to demo data unasked)...
     s.cmd()
+        .args(["issues", "--max", "2", "--format", "ndjson"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no server configured"))
+        .stderr(predicate::str::contains("FINDINGS_BASE_URL=demo"));
+    // ...and runs on the demo server when asked.
+    s.cmd()
+        .env("FINDINGS_BASE_URL", "demo")
         .args(["issues", "--max", "2", "--format", "ndjson"])
         .assert()
         .success()
@@ -321,6 +336,7 @@ fn the_theme_comes_from_flag_env_profile_file_and_theme_file_in_that_order() {
     // The headless commands do not draw, so a theme does not stop them.
     s.write("");
     s.cmd()
+        .env("FINDINGS_BASE_URL", "demo")
         .args(["issues", "--max", "1", "--theme", "solarized"])
         .assert()
         .success();
@@ -389,8 +405,11 @@ mod in_a_terminal {
     pub fn run(config: &Path, args: &[&str], env: &[(&str, &str)], ready: Option<&str>) -> Run {
         // Visits and crash logs go beside the test's config, not the user's.
         let state = config.parent().expect("the config's folder");
+        // The config file at its usual place (FINDINGS_CONFIG would say a
+        // configuration was meant, and the demo is not used unasked).
+        let home = state.parent().expect("the config folder's parent");
         let mut vars: Vec<(&str, &OsStr)> = vec![
-            ("FINDINGS_CONFIG", config.as_os_str()),
+            ("XDG_CONFIG_HOME", home.as_os_str()),
             ("XDG_STATE_HOME", state.as_os_str()),
         ];
         vars.extend(env.iter().map(|(k, v)| (*k, OsStr::new(v))));
@@ -604,12 +623,13 @@ fn flags_beat_environment_beat_profile_beat_defaults() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("the connection was refused"));
-    // Without the file, the defaults: the embedded demo server.
+    // A file named that is not there is a mistake, not the defaults.
     findings(&s.dir.path().join("none.toml"))
+        .env("FINDINGS_BASE_URL", "demo")
         .args(["issues", "--max", "1", "--format", "ndjson"])
         .assert()
-        .success()
-        .stderr(predicate::str::contains("embedded demo server"));
+        .code(2)
+        .stderr(predicate::str::contains("none.toml, which does not exist"));
 }
 
 #[test]
@@ -993,6 +1013,7 @@ fn findings_log_alone_writes_to_the_state_folder() {
     let state = s.dir.path().join("state");
     let mut cmd = s.cmd();
     cmd.env("FINDINGS_LOG", "debug")
+        .env("FINDINGS_BASE_URL", "demo")
         .env("XDG_STATE_HOME", &state)
         .env("HOME", s.dir.path())
         .args(["issues", "--max", "1", "--format", "ndjson"]);

@@ -729,7 +729,7 @@ fn ctrl_c_leaves_the_output_file_as_it_was_and_nothing_beside_it() {
         .args(["issues", "--all", "--limit", "10", "-o"])
         .arg(&file)
         .env_remove("FINDINGS_PROFILE")
-        .env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml")
+        .env("XDG_CONFIG_HOME", crate::common::empty_config_home())
         .env("FINDINGS_BASE_URL", server.demo().url())
         .env("FINDINGS_DEPLOYMENT", server.demo().deployment())
         .env("FINDINGS_TOKEN", server.demo().token())

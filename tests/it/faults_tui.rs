@@ -345,7 +345,7 @@ fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
     let url = server.url();
     // Visits and logs go to a temporary folder, not the user's.
     let state = tempfile::tempdir().unwrap();
-    let no_config = state.path().join("none.toml");
+    let no_config = state.path().join("config-home");
     let mut app = Pty::start(
         30,
         100,
@@ -355,7 +355,7 @@ fn in_a_real_terminal_keys_are_answered_while_the_server_hangs() {
             ("FINDINGS_DEPLOYMENT", server.deployment().as_ref()),
             ("FINDINGS_TOKEN", server.token().as_ref()),
             ("XDG_STATE_HOME", state.path().as_os_str()),
-            ("FINDINGS_CONFIG", no_config.as_os_str()),
+            ("XDG_CONFIG_HOME", no_config.as_os_str()),
         ],
     );
     app.wait_for("loading findings");

@@ -884,7 +884,7 @@ fn ctrl_c_stops_a_jq_expression_and_leaves_no_temporary_file() {
             .args(["issues", "--max", "1", "--jq", expr, "-o"])
             .arg(&file)
             .env_remove("FINDINGS_PROFILE")
-            .env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml")
+            .env("XDG_CONFIG_HOME", crate::common::empty_config_home())
             .env("FINDINGS_BASE_URL", format!("http://{api}"))
             .env("FINDINGS_DEPLOYMENT", "1234")
             .env("FINDINGS_TOKEN", TOKEN)

@@ -36,6 +36,7 @@ mod contract_triage;
 mod decode;
 mod doc_examples;
 mod doc_screens;
+mod fail_closed;
 mod faults_headless;
 mod faults_tui;
 mod handoff;

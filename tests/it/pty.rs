@@ -9,14 +9,14 @@ use common::pty::Pty;
 #[test]
 fn the_app_runs_in_a_real_terminal_and_restores_it() {
     let state = tempfile::tempdir().unwrap();
-    let no_config = state.path().join("none.toml");
+    let no_config = state.path().join("config-home");
     let mut s = Pty::start(
         30,
         100,
         &[],
         &[
             ("XDG_STATE_HOME", state.path().as_os_str()),
-            ("FINDINGS_CONFIG", no_config.as_os_str()),
+            ("XDG_CONFIG_HOME", no_config.as_os_str()),
         ],
     );
     let first = s.wait_for("loaded, more available");
@@ -60,7 +60,7 @@ fn the_app_runs_in_a_real_terminal_and_restores_it() {
 #[test]
 fn a_panic_restores_the_terminal_and_leaves_a_crash_log() {
     let state = tempfile::tempdir().unwrap();
-    let no_config = state.path().join("none.toml");
+    let no_config = state.path().join("config-home");
     let mut s = Pty::start(
         24,
         80,
@@ -68,7 +68,7 @@ fn a_panic_restores_the_terminal_and_leaves_a_crash_log() {
         &[
             ("FINDINGS_TEST_PANIC", "1".as_ref()),
             ("XDG_STATE_HOME", state.path().as_os_str()),
-            ("FINDINGS_CONFIG", no_config.as_os_str()),
+            ("XDG_CONFIG_HOME", no_config.as_os_str()),
         ],
     );
     s.wait_for("loaded, more available");
@@ -103,7 +103,7 @@ fn a_panic_restores_the_terminal_and_leaves_a_crash_log() {
 #[test]
 fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
     let state = tempfile::tempdir().unwrap();
-    let no_config = state.path().join("none.toml");
+    let no_config = state.path().join("config-home");
     let dir = state.path().join("findings");
     std::fs::create_dir_all(&dir).unwrap();
     let last = chrono::Utc::now() - chrono::Duration::days(3);
@@ -123,7 +123,7 @@ fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
         &[],
         &[
             ("XDG_STATE_HOME", state.path().as_os_str()),
-            ("FINDINGS_CONFIG", no_config.as_os_str()),
+            ("XDG_CONFIG_HOME", no_config.as_os_str()),
         ],
     );
     let since = last.format("%Y-%m-%d %H:%M").to_string();
@@ -176,7 +176,7 @@ fn findings_new_since_the_last_visit_are_marked_and_the_visit_recorded() {
 #[test]
 fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
     let state = tempfile::tempdir().unwrap();
-    let no_config = state.path().join("none.toml");
+    let no_config = state.path().join("config-home");
     let snap = state.path().join("review.snap");
     let server = crate::cli::Server::with_options(findings_demo::DemoOptions {
         findings: 300,
@@ -192,7 +192,7 @@ fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
         &["--snapshot", snap.to_str().unwrap()],
         &[
             ("XDG_STATE_HOME", state.path().as_os_str()),
-            ("FINDINGS_CONFIG", no_config.as_os_str()),
+            ("XDG_CONFIG_HOME", no_config.as_os_str()),
             ("FINDINGS_BASE_URL", "http://127.0.0.1:9".as_ref()),
             ("FINDINGS_DEPLOYMENT", "1234".as_ref()),
             ("FINDINGS_TOKEN", "the-configured-secret".as_ref()),
@@ -221,14 +221,14 @@ fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
 #[test]
 fn ctrl_z_suspends_and_fg_redraws_the_same_screen() {
     let state = tempfile::tempdir().unwrap();
-    let no_config = state.path().join("none.toml");
+    let no_config = state.path().join("config-home");
     let mut s = Pty::start(
         30,
         100,
         &[],
         &[
             ("XDG_STATE_HOME", state.path().as_os_str()),
-            ("FINDINGS_CONFIG", no_config.as_os_str()),
+            ("XDG_CONFIG_HOME", no_config.as_os_str()),
         ],
     );
     s.wait_for("loaded, more available");

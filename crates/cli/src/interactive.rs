@@ -20,7 +20,10 @@ pub(super) async fn run(settings: Effective, snapshot: Option<&Path>) -> Result<
             let saved_at = opened.header.saved_at;
             (opened.session, Some(saved_at))
         }
-        None => (Session::open_quiet(&settings, true).await?, None),
+        None => (
+            Session::open_for(&settings, super::session::Audience::Tui).await?,
+            None,
+        ),
     };
     let default_view = (settings.default_sort.is_some()
         || settings.default_direction.is_some()

@@ -46,6 +46,7 @@ mod shell;
 mod show;
 mod snapshot;
 mod triage;
+mod watching;
 mod write;
 
 pub use args::{Cli, OutputArgs};

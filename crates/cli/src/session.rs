@@ -4,7 +4,9 @@
 
 use super::Failure;
 use findings_client::{Client, Token};
-use findings_config::{Effective, Remote, SET_DEPLOYMENT, Target};
+use findings_config::{
+    DEMO_BASE_URL, DemoWhy, ENV_BASE_URL, Effective, Remote, SET_DEPLOYMENT, Target,
+};
 use findings_demo::{DemoOptions, DemoServer};
 use findings_model::Deployment;
 
@@ -21,20 +23,34 @@ pub struct Session {
     pub views: Vec<findings_config::SavedView>,
 }
 
+/// Who the session is for: the demo server stands in for "nothing
+/// configured" only where a person sees it is the demo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Audience {
+    /// The TUI: a person at a terminal, who sees the DEMO badge.
+    Tui,
+    /// A headless command: its output may go to a file, a pipe or a CI
+    /// log where one line on stderr is not seen.
+    Headless,
+}
+
 impl Session {
+    /// The session of a headless command.
     pub(super) async fn open(settings: &Effective) -> Result<Session, Failure> {
-        Self::open_quiet(settings, false).await
+        Self::open_for(settings, Audience::Headless).await
     }
 
-    /// `quiet`: no demo notice on stderr (the TUI shows a DEMO badge).
-    pub(super) async fn open_quiet(settings: &Effective, quiet: bool) -> Result<Session, Failure> {
-        let mut session = Self::connect(settings, quiet).await?;
+    pub(super) async fn open_for(
+        settings: &Effective,
+        audience: Audience,
+    ) -> Result<Session, Failure> {
+        let mut session = Self::connect(settings, audience).await?;
         session.profile = settings.profile.as_ref().map(|p| p.value.clone());
         session.views = settings.saved_views();
         Ok(session)
     }
 
-    async fn connect(settings: &Effective, quiet: bool) -> Result<Session, Failure> {
+    async fn connect(settings: &Effective, audience: Audience) -> Result<Session, Failure> {
         match settings.target()? {
             Target::Remote(cfg) => Ok(Session {
                 client: Client::new(client_config(cfg))?,
@@ -54,15 +70,28 @@ impl Session {
                     views: Vec::new(),
                 })
             }
-            Target::Demo => {
+            Target::Demo(why) => {
+                if why == DemoWhy::NothingConfigured
+                    && audience == Audience::Headless
+                    && let Some(nobody) = super::watching::nobody_watching()
+                {
+                    return Err(Failure::Usage(format!(
+                        "no server configured and {nobody}: set {ENV_BASE_URL} (or --base-url) to the deployment's address, \
+                         or {ENV_BASE_URL}={DEMO_BASE_URL} to run on the embedded demo server's data"
+                    )));
+                }
                 let server = DemoServer::start_local(DemoOptions::default())
                     .await
                     .map_err(|e| Failure::Runtime(format!("cannot start the demo server: {e}")))?;
-                if !quiet {
+                if audience == Audience::Headless {
                     // Each run has its own demo data: say so, or a count
-                    // after a triage in the TUI looks like a disagreement.
+                    // after a triage looks like a disagreement.
+                    let why = match why {
+                        DemoWhy::Asked => "as the base URL asks",
+                        DemoWhy::NothingConfigured => "nothing is configured",
+                    };
                     eprintln!(
-                        "findings: no base URL configured; using the embedded demo server at {} (deployment {}): \
+                        "findings: demo data: using the embedded demo server at {} (deployment {}), {why}: \
                          fresh demo data, without the triages of other runs (`findings demo serve` runs one to share)",
                         server.url(),
                         server.deployment()

@@ -57,6 +57,7 @@ pub(super) fn settings(
             flag_or_default(matches, "connect_timeout", "--connect-timeout"),
             flag_or_default(matches, "timeout", "--timeout"),
         ),
+        config_named: config_named(),
     };
     let env_token = std::env::var(config::ENV_TOKEN).ok().map(Token::new);
     let loaded = config::load(path)?;
@@ -66,6 +67,13 @@ pub(super) fn settings(
         path.to_owned(),
         loaded.as_ref(),
     )?)
+}
+
+/// `FINDINGS_CONFIG`, when it names the config file.
+fn config_named() -> Option<Source> {
+    std::env::var_os(config::ENV_CONFIG)
+        .filter(|p| !p.is_empty())
+        .map(|_| Source::Env(config::ENV_CONFIG))
 }
 
 fn flag_or_default(matches: &ArgMatches, id: &str, flag: &'static str) -> Source {

@@ -41,8 +41,29 @@ pub enum Target {
     /// deployment is asked of the server (`GET /api/agent/deployment`,
     /// docs/src/api.md §16). The config's deployment is empty.
     Discover(Remote),
-    /// No base URL from any source: the embedded demo server.
-    Demo,
+    /// The embedded demo server, and why.
+    Demo(DemoWhy),
+}
+
+/// Why the embedded demo server is the target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DemoWhy {
+    /// [`DEMO_BASE_URL`] as the base URL: asked for by name.
+    Asked,
+    /// Nothing at all configured. A person at a terminal gets the demo; a
+    /// command with nobody watching (no terminal, `CI` set) is refused,
+    /// since demo data in a CI log or an uploaded SARIF looks like a
+    /// deployment's.
+    NothingConfigured,
+}
+
+/// The base URL that asks for the embedded demo server by name
+/// (`--base-url demo`, `FINDINGS_BASE_URL=demo`, `base_url = "demo"`).
+pub const DEMO_BASE_URL: &str = "demo";
+
+/// Whether `url` asks for the embedded demo server by name.
+pub fn is_demo_url(url: &str) -> bool {
+    url.trim().eq_ignore_ascii_case(DEMO_BASE_URL)
 }
 
 /// What to configure when the deployment cannot be found out.
@@ -66,8 +87,11 @@ pub(super) fn resolve_with(
     token: impl FnOnce() -> Result<Token, ConfigError>,
 ) -> Result<Target, ConfigError> {
     let Some(base_url) = input.base_url.filter(|u| !u.trim().is_empty()) else {
-        return Ok(Target::Demo);
+        return Ok(Target::Demo(DemoWhy::NothingConfigured));
     };
+    if is_demo_url(&base_url) {
+        return Ok(Target::Demo(DemoWhy::Asked));
+    }
     let base_url = normalize_url(&base_url);
     check_base_url(&base_url, input.allow_http)?;
     let deployment = input

@@ -1,14 +1,16 @@
 //! The settings in force: flags > environment > profile > defaults, each
 //! with where it came from.
 
-use super::connection::{ConnectionInput, Target, normalize_url, resolve_with};
+use super::connection::{
+    ConnectionInput, DEMO_BASE_URL, Target, is_demo_url, normalize_url, resolve_with,
+};
 use super::file::{ConfigFile, Loaded, Profile, ProfileToken, profile_names};
 use super::paths::{expand_path, theme_path};
 use super::stored_token::{self, TokenKey};
 use super::theme_file::{BuiltinTheme, ThemeFile};
 use super::token::{TOKEN_COMMAND_TIMEOUT, read_token_file, run_token_command};
 use super::views::SavedView;
-use super::{ConfigError, ENV_TOKEN};
+use super::{ConfigError, ENV_BASE_URL, ENV_TOKEN};
 use findings_base::token::Token;
 use findings_model::{SortBy, SortDirection};
 use std::collections::BTreeMap;
@@ -72,6 +74,9 @@ pub struct CommandLine {
     pub request_timeout: Duration,
     /// Where the two timeouts came from (flag, env or default).
     pub timeout_sources: (Source, Source),
+    /// `FINDINGS_CONFIG`, when it names the config file: a configuration
+    /// was meant, so a missing base URL is not a cue for the demo.
+    pub config_named: Option<Source>,
 }
 
 /// Where the token will come from.
@@ -124,6 +129,11 @@ pub struct Effective {
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     pub timeout_sources: (Source, Source),
+    /// A base URL given empty (`FINDINGS_BASE_URL=` in a CI job whose
+    /// variable is unset), and where.
+    pub base_url_blank: Option<Source>,
+    /// See [`CommandLine::config_named`].
+    pub config_named: Option<Source>,
     /// Directory relative `token_file` paths are taken from.
     config_dir: PathBuf,
 }
@@ -167,6 +177,11 @@ pub fn effective(
             .filter(|g| !g.value.trim().is_empty())
             .or_else(|| from.map(|v| Given::new(v.clone(), from_profile())))
     };
+    let base_url_blank = cli
+        .base_url
+        .as_ref()
+        .filter(|g| g.value.trim().is_empty())
+        .map(|g| g.source.clone());
     let base_url = pick(cli.base_url, profile.and_then(|p| p.base_url.as_ref()));
     let deployment = pick(cli.deployment, profile.and_then(|p| p.deployment.as_ref()));
     let token = token_source(env_token, profile, &pname, base_url.as_ref());
@@ -243,6 +258,8 @@ pub fn effective(
         connect_timeout: cli.connect_timeout,
         request_timeout: cli.request_timeout,
         timeout_sources: cli.timeout_sources,
+        base_url_blank,
+        config_named: cli.config_named,
         profile: profile_name,
     })
 }
@@ -371,6 +388,23 @@ impl Effective {
     /// Where to connect. The token is fetched (its file read, its command
     /// run) only when a real server is to be reached.
     pub fn target(&self) -> Result<Target, ConfigError> {
+        if let Some(source) = &self.config_named
+            && !self.config_exists
+        {
+            // A file named but not there is a mistake (a typo, a secret
+            // not mounted), not a request for the defaults.
+            return Err(ConfigError(format!(
+                "{source} names {}, which does not exist (`findings config init` creates it; unset {source} for the usual place)",
+                self.config_path.display()
+            )));
+        }
+        if self.base_url.is_none()
+            && let Some(what) = self.configured_without_url()
+        {
+            return Err(ConfigError(format!(
+                "no base URL, but {what}: set {ENV_BASE_URL} (or --base-url, or base_url in a profile) to the deployment's address, or {ENV_BASE_URL}={DEMO_BASE_URL} for the embedded demo server (used unasked only when nothing at all is configured)"
+            )));
+        }
         let input = ConnectionInput {
             base_url: self.base_url.as_ref().map(|g| g.value.clone()),
             deployment: self.deployment.as_ref().map(|g| g.value.clone()),
@@ -380,6 +414,29 @@ impl Effective {
             request_timeout: self.request_timeout,
         };
         resolve_with(input, || self.fetch_token())
+    }
+
+    /// What is configured although the base URL is not, in words: the
+    /// demo server is never used in place of a deployment someone meant.
+    fn configured_without_url(&self) -> Option<String> {
+        if let Some(source) = &self.base_url_blank {
+            return Some(format!("{source} is set and empty"));
+        }
+        if let TokenSource::Env(_) = self.token {
+            return Some(format!("{ENV_TOKEN} is set"));
+        }
+        if let Some(d) = &self.deployment {
+            return Some(format!("a deployment is set ({})", d.source));
+        }
+        if let Some(p) = &self.profile {
+            return Some(format!("profile {:?} is in force ({})", p.value, p.source));
+        }
+        self.config_named.as_ref().map(|source| {
+            format!(
+                "the config file {} is named by {source}",
+                self.config_path.display()
+            )
+        })
     }
 
     fn fetch_token(&self) -> Result<Token, ConfigError> {
@@ -458,7 +515,7 @@ impl Effective {
         let base_url = self
             .base_url
             .as_ref()
-            .filter(|u| !u.value.trim().is_empty())?;
+            .filter(|u| !u.value.trim().is_empty() && !is_demo_url(&u.value))?;
         Some(TokenKey {
             profile: self.profile.as_ref().map(|p| p.value.clone()),
             base_url: normalize_url(&base_url.value),

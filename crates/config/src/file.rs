@@ -136,6 +136,7 @@ impl TryFrom<RawProfile> for Profile {
         }
         if let Some(url) = &raw.base_url
             && !url.trim().is_empty()
+            && !super::connection::is_demo_url(url)
         {
             url::Url::parse(url.trim())
                 .map_err(|e| format!("base_url {url:?} is not a URL: {e}"))?;

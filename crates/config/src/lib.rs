@@ -39,6 +39,8 @@ mod values;
 mod views;
 
 #[cfg(test)]
+mod connection_tests;
+#[cfg(test)]
 mod file_tests;
 #[cfg(test)]
 mod tests;
@@ -49,7 +51,9 @@ use std::fmt;
 /// profiles and views is a few kilobytes): a larger one is refused unread.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
-pub use connection::{ConnectionInput, Remote, SET_DEPLOYMENT, Target, resolve};
+pub use connection::{
+    ConnectionInput, DEMO_BASE_URL, DemoWhy, Remote, SET_DEPLOYMENT, Target, is_demo_url, resolve,
+};
 pub use edit::{SavedAt, save_view, with_view};
 pub use effective::{
     CommandLine, DEFAULT_PAGE_SIZE, DEFAULT_TRIAGE_CONFIRM_ABOVE, Effective, Given, Source,

@@ -123,7 +123,10 @@ fn show_connection(out: &mut String, e: &Effective) {
             &g.source,
         ),
         None => {
-            let _ = writeln!(out, "# base_url: none (the embedded demo server is used)");
+            let _ = writeln!(
+                out,
+                "# base_url: none (the embedded demo server only when nothing else is configured and a person is at a terminal; base_url = \"demo\" asks for it)"
+            );
         }
     }
     match &e.deployment {

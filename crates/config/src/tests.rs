@@ -11,74 +11,6 @@ use findings_model::SortBy;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-fn input(url: Option<&str>) -> ConnectionInput {
-    ConnectionInput {
-        base_url: url.map(str::to_owned),
-        deployment: Some("42".into()),
-        token: Some(Token::new("t")),
-        connect_timeout: Duration::from_secs(10),
-        request_timeout: Duration::from_secs(30),
-        ..Default::default()
-    }
-}
-
-#[test]
-fn no_base_url_means_demo() {
-    assert!(matches!(resolve(input(None)), Ok(Target::Demo)));
-    assert!(matches!(resolve(input(Some("  "))), Ok(Target::Demo)));
-}
-
-#[test]
-fn plain_http_only_to_loopback_or_when_allowed() {
-    assert!(resolve(input(Some("http://127.0.0.1:8787"))).is_ok());
-    assert!(resolve(input(Some("http://localhost:8787"))).is_ok());
-    assert!(resolve(input(Some("http://[::1]:8787"))).is_ok());
-    let err = resolve(input(Some("http://findings.example.com"))).unwrap_err();
-    assert!(err.0.contains("--allow-http"), "{}", err.0);
-    let mut allowed = input(Some("http://findings.example.com"));
-    allowed.allow_http = true;
-    assert!(resolve(allowed).is_ok());
-    assert!(resolve(input(Some("https://findings.example.com/"))).is_ok());
-}
-
-/// url's IDNA goes through `idna_adapter` pinned to its unicode-rs backend
-/// (Cargo.toml): a pin to the ASCII-only 1.0 would refuse this host.
-#[test]
-fn an_internationalised_host_is_accepted_and_sent_as_punycode() {
-    assert!(resolve(input(Some("https://Bücher.example/findings"))).is_ok());
-    let url = url::Url::parse("https://Bücher.example/findings").unwrap();
-    assert_eq!(url.host_str(), Some("xn--bcher-kva.example"));
-    // UTS 46 mapping: full-width letters fold to ASCII.
-    let url = url::Url::parse("https://findings.\u{ff45}\u{ff58}ample").unwrap();
-    assert_eq!(url.host_str(), Some("findings.example"));
-}
-
-#[test]
-fn missing_token_is_named_and_a_missing_deployment_is_asked_for() {
-    let mut i = input(Some("https://x"));
-    i.token = None;
-    assert!(resolve(i).unwrap_err().0.contains(ENV_TOKEN));
-    for none in [None, Some("  ".to_owned())] {
-        let mut i = input(Some("https://x"));
-        i.deployment = none;
-        match resolve(i).unwrap() {
-            Target::Discover(cfg) => {
-                assert_eq!(cfg.deployment, "");
-                assert_eq!(cfg.token.expose(), "t");
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-    // Without a token there is nothing to ask with.
-    let mut i = input(Some("https://x"));
-    i.deployment = None;
-    i.token = None;
-    assert!(resolve(i).unwrap_err().0.contains(ENV_TOKEN));
-    let mut i = input(Some("https://x"));
-    i.deployment = Some("abc".into());
-    assert!(resolve(i).unwrap_err().0.contains("numeric"));
-}
-
 // ---- the file ----
 
 fn path() -> PathBuf {
@@ -264,7 +196,10 @@ fn defaults_without_a_file() {
     assert_eq!(e.triage_confirm_above, Given::new(50, Source::Default));
     assert_eq!(e.default_pane.value, "issues");
     assert_eq!(e.page_size_override(), None);
-    assert!(matches!(e.target(), Ok(Target::Demo)));
+    assert!(matches!(
+        e.target(),
+        Ok(Target::Demo(DemoWhy::NothingConfigured))
+    ));
     assert_eq!(e.token, TokenSource::None);
 }
 
@@ -320,7 +255,7 @@ fn a_deployment_given_anywhere_beats_the_lookup() {
             assert_eq!(cfg.deployment, "");
             None
         }
-        Target::Demo => panic!("a base URL is set"),
+        Target::Demo(_) => panic!("a base URL is set"),
     };
     let token = || Some(Token::new("t"));
     // No file: a base URL and a token, no deployment: looked up.
@@ -684,4 +619,64 @@ fn a_literal_token_or_a_token_file_is_refused_when_not_the_users_alone() {
             "{err}"
         );
     }
+}
+
+/// The demo stands in only for "nothing at all configured": a token, a
+/// deployment, a profile, a named config file or an empty base URL without
+/// a base URL is a usage error naming what is set and where to set the URL.
+#[test]
+fn a_missing_base_url_is_refused_when_anything_else_is_configured() {
+    let refused = |e: &Effective, what: &str| {
+        let err = e.target().unwrap_err().0;
+        assert!(err.contains(what), "{err}");
+        assert!(err.contains(ENV_BASE_URL) && err.contains("=demo"), "{err}");
+    };
+    let token = effective(cli(), Some(Token::new("real-secret")), path(), None).unwrap();
+    refused(&token, "FINDINGS_TOKEN is set");
+    let mut c = cli();
+    c.deployment = given("4711", Source::Env(ENV_DEPLOYMENT));
+    refused(
+        &effective(c, None, path(), None).unwrap(),
+        "FINDINGS_DEPLOYMENT",
+    );
+    let mut c = cli();
+    c.base_url = given("", Source::Env(ENV_BASE_URL));
+    refused(
+        &effective(c, None, path(), None).unwrap(),
+        "FINDINGS_BASE_URL is set and empty",
+    );
+    let mut c = cli();
+    c.config_named = Some(Source::Env(ENV_CONFIG));
+    let empty = Loaded {
+        path: path(),
+        file: parse_ok(""),
+    };
+    refused(
+        &effective(c.clone(), None, path(), Some(&empty)).unwrap(),
+        "named by FINDINGS_CONFIG",
+    );
+    // Named and not there: a mistake, said before anything else.
+    let err = effective(c, None, path(), None)
+        .unwrap()
+        .target()
+        .unwrap_err()
+        .0;
+    assert!(
+        err.contains("FINDINGS_CONFIG names") && err.contains("does not exist"),
+        "{err}"
+    );
+    // The file's default profile (no base URL in it) is a configuration too.
+    let file = parse_ok("default_profile = \"ci\"\n[profiles.ci]\ndeployment = 4711\n");
+    let loaded = Loaded { path: path(), file };
+    refused(
+        &effective(cli(), None, path(), Some(&loaded)).unwrap(),
+        "(profile ci)",
+    );
+    // Asked for by name, the demo serves whatever else is set (its own
+    // token and deployment).
+    let mut c = cli();
+    c.base_url = given("demo", Source::Env(ENV_BASE_URL));
+    let e = effective(c, Some(Token::new("real-secret")), path(), None).unwrap();
+    assert!(matches!(e.target(), Ok(Target::Demo(DemoWhy::Asked))));
+    assert!(e.token_key().is_none(), "no token is stored for the demo");
 }

@@ -523,21 +523,28 @@ impl Harness {
     }
 }
 
-/// The `findings` binary with no connection settings from the environment,
-/// and not the config file of whoever runs the tests.
+/// The `findings` binary on the embedded demo server, asked for by name
+/// (`FINDINGS_BASE_URL=demo`: with no terminal a headless command never
+/// falls back to it), with no other connection settings from the
+/// environment and not the config file of whoever runs the tests (the
+/// config folder is an empty one). A test of what happens with nothing
+/// configured removes `FINDINGS_BASE_URL`; one that sets it replaces it.
 pub fn findings() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("findings").expect("binary built");
     for var in [
-        "FINDINGS_BASE_URL",
         "FINDINGS_DEPLOYMENT",
         "FINDINGS_TOKEN",
         "FINDINGS_CONFIG",
         "FINDINGS_PROFILE",
         "FINDINGS_LOG",
+        "FINDINGS_NO_PROGRESS",
+        // Tests of what CI changes set it themselves.
+        "CI",
     ] {
         cmd.env_remove(var);
     }
-    cmd.env("FINDINGS_CONFIG", "/nonexistent/findings-tests/config.toml");
+    cmd.env("FINDINGS_BASE_URL", "demo");
+    cmd.env("XDG_CONFIG_HOME", empty_config_home());
     // The names a listing keeps for completion go to a test's folder, not
     // the user's state folder.
     cmd.env(
@@ -545,6 +552,15 @@ pub fn findings() -> assert_cmd::Command {
         std::env::temp_dir().join("findings-tests-state"),
     );
     cmd
+}
+
+/// An empty folder for `XDG_CONFIG_HOME`: the config file's usual place,
+/// with no file in it.
+pub fn empty_config_home() -> std::path::PathBuf {
+    static HOME: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    HOME.get_or_init(|| tempfile::tempdir().expect("a temporary folder"))
+        .path()
+        .to_owned()
 }
 
 /// Runs the binary with `args` against the demo server at `url`, its

@@ -17,8 +17,13 @@ const DEADLINE: Duration = Duration::from_secs(30);
 
 /// The settings from the environment the app must not see: every session
 /// says what it means to use.
-const REMOVED: [&str; 7] = [
+const REMOVED: [&str; 10] = [
     "FINDINGS_BASE_URL",
+    "FINDINGS_CONFIG",
+    // A CI run of the tests must not make the binary think nobody is
+    // watching (tests of that set it themselves).
+    "CI",
+    "FINDINGS_NO_PROGRESS",
     "FINDINGS_DEPLOYMENT",
     "FINDINGS_TOKEN",
     "FINDINGS_PROFILE",
@@ -80,14 +85,18 @@ impl Pty {
     /// Starts `findings ARGS` at `rows`×`cols` with `env` over an
     /// environment cleared of the `FINDINGS_*` settings and `NO_COLOR`.
     ///
-    /// `env` must set `XDG_STATE_HOME` and `FINDINGS_CONFIG` (to temporary
-    /// places), so no test reads the user's config or writes into their
-    /// state folder.
+    /// `env` must set `XDG_STATE_HOME` and `XDG_CONFIG_HOME` or
+    /// `FINDINGS_CONFIG` (to temporary places), so no test reads the user's
+    /// config or writes into their state folder. With `XDG_CONFIG_HOME` on
+    /// an empty folder, nothing is configured, as on a fresh machine.
     pub fn start<V: AsRef<OsStr>>(rows: u16, cols: u16, args: &[&str], env: &[(&str, V)]) -> Pty {
-        for needed in ["XDG_STATE_HOME", "FINDINGS_CONFIG"] {
+        for needed in [
+            &["XDG_STATE_HOME"][..],
+            &["XDG_CONFIG_HOME", "FINDINGS_CONFIG"],
+        ] {
             assert!(
-                env.iter().any(|(k, _)| *k == needed),
-                "a pty session must set {needed} to a temporary place"
+                env.iter().any(|(k, _)| needed.contains(k)),
+                "a pty session must set {needed:?} to a temporary place"
             );
         }
         let pair = native_pty_system()

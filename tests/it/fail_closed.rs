@@ -1,0 +1,89 @@
+//! Fail closed where nobody watches: demo data never stands in for a
+//! deployment someone meant, nor reaches a pipe or a CI log unasked.
+
+use crate::common::findings;
+use predicates::prelude::*;
+
+/// The CI job whose URL variable is unset: a token and a deployment are
+/// set, the base URL is empty. Before, it wrote the demo's findings of
+/// deployment 1234 to the SARIF file and exited 0.
+#[test]
+fn an_empty_base_url_with_a_token_and_a_deployment_is_refused_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("findings.sarif");
+    findings()
+        .env("FINDINGS_BASE_URL", "")
+        .env("FINDINGS_TOKEN", "real-secret")
+        .env("FINDINGS_DEPLOYMENT", "4711")
+        .args(["issues", "--repo", "acme/payments-api", "--all", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no base URL, but FINDINGS_BASE_URL is set and empty",
+        ))
+        .stderr(predicate::str::contains("FINDINGS_BASE_URL=demo"))
+        .stderr(predicate::str::contains("real-secret").not());
+    assert!(!out.exists(), "no file is written");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // A token alone, with no base URL at all, is refused the same way.
+    findings()
+        .env_remove("FINDINGS_BASE_URL")
+        .env("FINDINGS_TOKEN", "real-secret")
+        .args(["issues", "--max", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("FINDINGS_TOKEN is set"));
+}
+
+#[test]
+fn a_config_file_named_that_does_not_exist_is_an_error() {
+    findings()
+        .env_remove("FINDINGS_BASE_URL")
+        .env("FINDINGS_CONFIG", "/path/that/does/not/exist/config.toml")
+        .args(["issues", "--max", "1"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "FINDINGS_CONFIG names /path/that/does/not/exist/config.toml, which does not exist",
+        ));
+}
+
+/// Nothing configured at all: a person at a terminal gets the demo (the
+/// pty tests show it); a pipe or CI does not, unless it asks by name.
+#[test]
+fn with_nothing_configured_a_command_without_a_terminal_or_in_ci_needs_the_demo_asked_for() {
+    for ci in [None, Some("true")] {
+        let mut cmd = findings();
+        cmd.env_remove("FINDINGS_BASE_URL");
+        if let Some(v) = ci {
+            cmd.env("CI", v);
+        }
+        let why = if ci.is_some() {
+            "CI is set"
+        } else {
+            "no terminal on standard output"
+        };
+        cmd.args(["issues", "--max", "1"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "no server configured and {why}"
+            )));
+    }
+    for asked in [["--base-url", "demo"], ["--base-url", "DEMO"]] {
+        findings()
+            .env_remove("FINDINGS_BASE_URL")
+            .env("CI", "true")
+            .args(asked)
+            .args(["issues", "--max", "1", "--json", "id"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("\"id\""))
+            .stderr(predicate::str::contains(
+                "demo data: using the embedded demo server",
+            ));
+    }
+}
