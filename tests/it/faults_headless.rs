@@ -717,48 +717,70 @@ fn a_failed_run_leaves_the_output_file_as_it_was_and_nothing_beside_it() {
     }
 }
 
+/// Ctrl-C, SIGTERM (how CI cancels a job or ends one past its time) and
+/// SIGHUP mid-export: `-o FILE` as it was, no temporary file beside it, the
+/// shell's code for the signal; on stdout, the output said to be partial.
 #[cfg(unix)]
 #[test]
-fn ctrl_c_leaves_the_output_file_as_it_was_and_nothing_beside_it() {
-    // The first page arrives; the second never does.
-    let server = Server::start(50, Faults::kind(FaultKind::Hang).after(1));
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("out.ndjson");
-    std::fs::write(&file, "before\n").unwrap();
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
-        .args(["issues", "--all", "--limit", "10", "-o"])
-        .arg(&file)
-        .env_remove("FINDINGS_PROFILE")
-        .env("XDG_CONFIG_HOME", crate::common::empty_config_home())
-        .env("FINDINGS_BASE_URL", server.demo().url())
-        .env("FINDINGS_DEPLOYMENT", server.demo().deployment())
-        .env("FINDINGS_TOKEN", server.demo().token())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Waits until the second page is asked for: the first is being written.
-    assert!(
-        server.demo().wait_for_requests(2, Duration::from_secs(60)),
-        "the second page was never asked for"
-    );
-    assert_eq!(
-        others_in(dir.path(), "out.ndjson").len(),
-        1,
-        "a temporary file"
-    );
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
-    assert!(
-        stderr.contains("interrupted") && stderr.contains("not written"),
-        "{stderr}"
-    );
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), "before\n");
-    assert_eq!(others_in(dir.path(), "out.ndjson"), Vec::<String>::new());
+fn a_stop_signal_leaves_the_output_file_as_it_was_and_says_stdout_is_partial() {
+    for (signal, code, name) in [
+        ("INT", 130, "Ctrl-C"),
+        ("TERM", 143, "SIGTERM"),
+        ("HUP", 129, "SIGHUP"),
+    ] {
+        for to_file in [true, false] {
+            // The first page arrives; the second never does.
+            let server = Server::start(50, Faults::kind(FaultKind::Hang).after(1));
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("out.ndjson");
+            std::fs::write(&file, "before\n").unwrap();
+            let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"));
+            cmd.args(["issues", "--all", "--limit", "10"]);
+            if to_file {
+                cmd.arg("-o").arg(&file);
+            }
+            let child = cmd
+                .env_remove("FINDINGS_PROFILE")
+                .env("XDG_CONFIG_HOME", crate::common::empty_config_home())
+                .env("FINDINGS_BASE_URL", server.demo().url())
+                .env("FINDINGS_DEPLOYMENT", server.demo().deployment())
+                .env("FINDINGS_TOKEN", server.demo().token())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            // Waits until the second page is asked for: the first is being
+            // written.
+            assert!(
+                server.demo().wait_for_requests(2, Duration::from_secs(60)),
+                "the second page was never asked for"
+            );
+            if to_file {
+                assert_eq!(
+                    others_in(dir.path(), "out.ndjson").len(),
+                    1,
+                    "a temporary file"
+                );
+            }
+            let kill = std::process::Command::new("kill")
+                .args([format!("-{signal}"), child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(kill.success());
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(code), "{signal}: {stderr}");
+            let left = if to_file {
+                "out.ndjson is not written"
+            } else {
+                "the output is cut short (partial)"
+            };
+            assert!(
+                stderr.contains(&format!("interrupted by {name}; ")) && stderr.contains(left),
+                "{signal}: {stderr}"
+            );
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), "before\n");
+            assert_eq!(others_in(dir.path(), "out.ndjson"), Vec::<String>::new());
+        }
+    }
 }

@@ -1,14 +1,14 @@
 //! Where a headless command's output goes: stdout, or `-o FILE`. A file is
 //! written whole through [`atomic_file`](findings_base::atomic_file): it replaces
-//! FILE only once the command has succeeded; on an error or Ctrl-C nothing
-//! replaces FILE and the temporary file is removed.
+//! FILE only once the command has succeeded; on an error, Ctrl-C, SIGTERM
+//! or SIGHUP nothing replaces FILE and the temporary file is removed.
 
 use super::Failure;
 use clap::{Args, ValueHint};
 use findings_base::atomic_file::{Access, AtomicFile, Replace};
 use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The `-o FILE` flag of the commands that print a listing.
 #[derive(Args, Debug, Clone, Default)]
@@ -95,46 +95,127 @@ impl Write for Out {
 }
 
 /// Runs `command`, which writes to `-o FILE` when `file` is given, until
-/// it ends or Ctrl-C: on Ctrl-C it is dropped (its temporary file with it)
-/// and the run fails as interrupted. Without a file, Ctrl-C is left to its
-/// default (the process ends at once; stdout has what it had).
+/// it ends or a stop: Ctrl-C (SIGINT), SIGTERM (how CI cancels a job or
+/// ends one past its time) or SIGHUP (the terminal closed). On a stop the
+/// command is dropped (a file's temporary file with it, so FILE stays as
+/// it was) and the run fails as interrupted, saying what is left: FILE not
+/// written, or stdout cut short. Its exit code is the shell's for that
+/// signal (130, 143, 129).
 pub async fn until_interrupted<T>(
     file: Option<&Path>,
     command: impl Future<Output = Result<T, Failure>>,
 ) -> Result<T, Failure> {
-    let Some(file) = file else {
-        return command.await;
-    };
-    let said = || {
-        Failure::Interrupted(format!(
-            "interrupted; {} is not written",
-            findings_base::text::one_line(&file.display().to_string())
-        ))
+    let said = |stop: Stop| {
+        let left = match file {
+            Some(file) => format!(
+                "{} is not written",
+                findings_base::text::one_line(&file.display().to_string())
+            ),
+            None => "the output is cut short (partial)".to_owned(),
+        };
+        Failure::Interrupted(format!("interrupted by {}; {left}", stop.name()))
     };
     // Also noted where a command's work waits without awaiting (a `--jq`
     // expression running on its thread): it looks at `interrupted()`.
     tokio::spawn(async {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            INTERRUPTED.store(true, Ordering::Relaxed);
-        }
+        let stop = stop_signal().await;
+        STOPPED.store(stop.code(), Ordering::Relaxed);
     });
-    let interrupted = tokio::signal::ctrl_c();
     tokio::select! {
-        // Biased: the signal is listened for before the command starts
+        // Biased: the signals are listened for before the command starts
         // (and creates its temporary file).
         biased;
-        _ = interrupted => Err(said()),
+        stop = stop_signal() => Err(said(stop)),
         result = command => match result {
-            Err(Failure::Interrupted(_)) => Err(said()),
+            Err(Failure::Interrupted(_)) => Err(said(stopped().unwrap_or(Stop::Interrupt))),
             other => other,
         },
     }
 }
 
-/// Set by Ctrl-C while `-o FILE` is written ([`until_interrupted`]).
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// A signal that stops a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// SIGINT: Ctrl-C.
+    Interrupt,
+    /// SIGTERM.
+    Terminate,
+    /// SIGHUP.
+    Hangup,
+}
 
-/// Whether Ctrl-C was pressed while `-o FILE` is written.
+impl Stop {
+    /// The exit code a shell gives for the signal: 128 + its number.
+    pub fn code(self) -> u8 {
+        match self {
+            Stop::Interrupt => 130,
+            Stop::Terminate => 143,
+            Stop::Hangup => 129,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Stop::Interrupt => "Ctrl-C",
+            Stop::Terminate => "SIGTERM",
+            Stop::Hangup => "SIGHUP",
+        }
+    }
+}
+
+/// The first of Ctrl-C, SIGTERM and SIGHUP to come. A signal that cannot be
+/// listened for is left to its default (it ends the process).
+async fn stop_signal() -> Stop {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let listen = |kind: SignalKind| signal(kind).ok();
+        let (mut term, mut hup) = (
+            listen(SignalKind::terminate()),
+            listen(SignalKind::hangup()),
+        );
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => match r {
+                Ok(()) => Stop::Interrupt,
+                Err(_) => std::future::pending().await,
+            },
+            Some(()) = next_of(&mut term) => Stop::Terminate,
+            Some(()) = next_of(&mut hup) => Stop::Hangup,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match tokio::signal::ctrl_c().await {
+            Ok(()) => Stop::Interrupt,
+            Err(_) => std::future::pending().await,
+        }
+    }
+}
+
+/// The next of a signal listened for; never, for one that is not.
+#[cfg(unix)]
+async fn next_of(signal: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
+    match signal {
+        Some(s) => s.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Set by a stop while a command runs ([`until_interrupted`]): the exit
+/// code of its signal, 0 before.
+static STOPPED: AtomicU8 = AtomicU8::new(0);
+
+/// The stop that came while a command ran, if one did.
+pub fn stopped() -> Option<Stop> {
+    match STOPPED.load(Ordering::Relaxed) {
+        130 => Some(Stop::Interrupt),
+        143 => Some(Stop::Terminate),
+        129 => Some(Stop::Hangup),
+        _ => None,
+    }
+}
+
+/// Whether a stop (Ctrl-C, SIGTERM, SIGHUP) came while a command runs.
 pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
+    stopped().is_some()
 }

@@ -15,7 +15,9 @@ macro_rules! exit_codes_help {
           2    usage error: a flag, a value, a name the deployment lacks, a --json field, \
                a --jq expression\n  \
           N    --exit-code N: at least one item was printed (after all of them)\n  \
-          130  interrupted (Ctrl-C) while writing -o FILE"
+          129  stopped by SIGHUP (the output said to be partial; -o FILE left as it was)\n  \
+          130  interrupted by Ctrl-C (likewise)\n  \
+          143  stopped by SIGTERM, as CI cancels a job (likewise)"
     };
 }
 
@@ -74,7 +76,8 @@ pub enum Failure {
     Usage(String),
     /// The API or the network failed (exit 1).
     Runtime(String),
-    /// Ctrl-C while writing `-o FILE` (exit 130, as a shell reports SIGINT).
+    /// Ctrl-C, SIGTERM or SIGHUP while a listing runs (exit 130, 143 or
+    /// 129, as a shell reports the signal).
     Interrupted(String),
     /// Not a failure: `--exit-code N` and `matched` items printed (exit N,
     /// as trivy's `--exit-code`).
@@ -204,7 +207,8 @@ fn report(failure: Failure) -> ExitCode {
         }
         Failure::Interrupted(msg) => {
             eprintln!("findings: {}", multi_line(&msg));
-            ExitCode::from(130)
+            // 128 + the signal's number, as a shell reports it.
+            ExitCode::from(destination::stopped().map_or(130, destination::Stop::code))
         }
         Failure::Matched {
             code,
