@@ -87,3 +87,43 @@ fn with_nothing_configured_a_command_without_a_terminal_or_in_ci_needs_the_demo_
             ));
     }
 }
+
+/// `-o out.sarf` (a typo) used to write NDJSON and exit 0.
+#[test]
+fn an_output_file_extension_that_names_no_format_is_refused_unless_the_format_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let typo = dir.path().join("out.sarf");
+    for args in [
+        &["issues", "--max", "3"][..],
+        &["issues", "--max", "3", "--json", "id"],
+        &["report", "--max", "3"],
+        &["scm", "list"],
+    ] {
+        findings()
+            .args(args)
+            .arg("-o")
+            .arg(&typo)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "out.sarf: the extension .sarf names no format",
+            ))
+            .stderr(predicate::str::contains("--format"));
+        assert!(!typo.exists(), "{args:?}");
+    }
+    // Said outright, the name is the user's to choose; no extension at all
+    // is NDJSON, as documented.
+    findings()
+        .args(["issues", "--max", "3", "--format", "sarif", "-o"])
+        .arg(&typo)
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&typo).unwrap().contains("\"version\": \"2.1.0\""));
+    let bare = dir.path().join("out");
+    findings()
+        .args(["issues", "--max", "3", "-o"])
+        .arg(&bare)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&bare).unwrap().lines().count(), 3);
+}

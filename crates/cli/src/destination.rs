@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 #[derive(Args, Debug, Clone, Default)]
 pub struct OutputFile {
     /// Write to FILE instead of stdout: FILE is replaced only when the
-    /// command succeeds (default format: from FILE's extension, else ndjson)
+    /// command succeeds (default format: from FILE's extension, else ndjson;
+    /// an extension that names no format needs --format)
     #[arg(short = 'o', long = "output", value_name = "FILE", value_hint = ValueHint::FilePath)]
     path: Option<PathBuf>,
 }

@@ -192,7 +192,8 @@ fn unknown_field(field: &str, names: &[&str]) -> String {
 /// The format of a command's output, one rule for every command: `--format`
 /// as given (one of `valid`); else with `--jq` or `--json`, JSON lines (an
 /// array for `--json` into a `.json` file); else a table on a terminal;
-/// else what `-o FILE`'s extension names; else ndjson.
+/// else what `-o FILE`'s extension names (an extension that names none is
+/// refused); else ndjson.
 pub fn format(
     given: Option<&str>,
     file: &OutputFile,
@@ -224,6 +225,19 @@ pub fn format(
                 f.name()
             ))),
         };
+    }
+    // A file named with an extension no format has (`-o out.sarf`) is a
+    // typo far more often than a wish for NDJSON.
+    if given.is_none()
+        && let Some(path) = file.path()
+        && from_file().is_none()
+        && let Some(ext) = path.extension()
+    {
+        return Err(UsageError(format!(
+            "-o {}: the extension .{} names no format; use .json, .ndjson (.jsonl), .csv, .sarif, .md or .txt, or say which with --format",
+            findings_base::text::one_line(&path.display().to_string()),
+            findings_base::text::one_line(&ext.to_string_lossy())
+        )));
     }
     if script.json.is_some() {
         return match given.or_else(|| from_file().filter(|f| *f == Format::Json)) {
