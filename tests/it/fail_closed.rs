@@ -118,7 +118,11 @@ fn an_output_file_extension_that_names_no_format_is_refused_unless_the_format_is
         .arg(&typo)
         .assert()
         .success();
-    assert!(std::fs::read_to_string(&typo).unwrap().contains("\"version\": \"2.1.0\""));
+    assert!(
+        std::fs::read_to_string(&typo)
+            .unwrap()
+            .contains("\"version\": \"2.1.0\"")
+    );
     let bare = dir.path().join("out");
     findings()
         .args(["issues", "--max", "3", "-o"])
@@ -126,4 +130,59 @@ fn an_output_file_extension_that_names_no_format_is_refused_unless_the_format_is
         .assert()
         .success();
     assert_eq!(std::fs::read_to_string(&bare).unwrap().lines().count(), 3);
+}
+
+/// An archived repository used to pass every gate with an empty SARIF,
+/// which, uploaded, closes all its alerts.
+#[test]
+fn an_empty_answer_is_said_and_an_archived_repository_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("findings.sarif");
+    findings()
+        .args([
+            "issues",
+            "--repo",
+            "acme/legacy-billing",
+            "--all",
+            "--exit-code",
+            "3",
+            "-o",
+        ])
+        .arg(&sarif)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "nothing matched: the findings these filters match are all in archived repositories",
+        ))
+        .stderr(predicate::str::contains(
+            "the SARIF holds no results: uploaded to code scanning, it closes every open alert",
+        ));
+    // Not archived, just nothing there: said plainly, no SARIF warning for
+    // another format.
+    findings()
+        .args(["issues", "--repo", "acme/payments-api", "--severity", "low"])
+        .args(["--until", "2000-01-01", "--json", "id"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "findings: nothing matched these filters\n",
+        ))
+        .stderr(predicate::str::contains("SARIF").not());
+}
+
+/// `--primary-branch` asks for the published `onPrimaryBranch`, so SARIF
+/// for a default-branch upload holds no other branch's findings.
+#[test]
+fn primary_branch_sends_the_published_filter() {
+    let recorder = crate::common::Recorder::start();
+    findings()
+        .args(["issues", "--primary-branch", "--format", "sarif"])
+        .env("FINDINGS_BASE_URL", &recorder.url)
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "t")
+        .assert()
+        .success();
+    let body = &recorder.bodies()[0];
+    assert_eq!(body["filter"]["onPrimaryBranch"], serde_json::json!(true));
 }

@@ -347,11 +347,15 @@ async fn run_issues(
     // List issues always says its page size (the default is 100).
     request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
     let file = args.output.file.path();
+    let asked = request.clone();
     let matched = until_interrupted(
         file,
         listing::issues(&session.client, request, &args, &script),
     )
     .await?;
+    if matched == 0 {
+        listing::say_empty(&session.client, &asked, args.output.format()?).await;
+    }
     script.gate(matched)
 }
 

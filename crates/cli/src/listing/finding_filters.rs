@@ -45,6 +45,11 @@ pub struct FindingFilters {
     /// Branch (LIST)
     #[arg(long = "ref", value_name = "REF", value_hint = ValueHint::Other)]
     refs: Vec<String>,
+    /// Only findings on each repository's primary branch (the filter's
+    /// onPrimaryBranch): what a code-scanning upload for the default
+    /// branch holds (--ref names branches instead)
+    #[arg(long)]
+    primary_branch: bool,
     /// Team assigned to the repository (LIST)
     #[arg(long = "team", value_name = "NAME", value_hint = ValueHint::Other)]
     teams: Vec<String>,
@@ -113,6 +118,9 @@ impl FindingFilters {
         push_all(&mut pairs, "repositoryNames", &repos);
         push_all(&mut pairs, "ruleIds", &rules);
         push_all(&mut pairs, "refs", &refs);
+        if self.primary_branch {
+            pairs.push(("onPrimaryBranch".into(), "true".into()));
+        }
         push_all(&mut pairs, "teamNames", &teams);
         push_all(&mut pairs, "repositoryTags", &tags);
         push_all(&mut pairs, "filePaths", &list(&self.paths));

@@ -8,6 +8,7 @@
 
 mod columns;
 mod dashboard;
+mod empty;
 mod expired;
 mod finding_filters;
 mod first_detected;
@@ -24,6 +25,7 @@ mod summary;
 
 pub(crate) use columns::print_catalog;
 pub use dashboard::dashboard;
+pub use empty::say_empty;
 pub use expired::{ExpiredArgs, expired};
 pub use finding_filters::FindingFilters;
 pub use issues::{IssuesArgs, issues};
