@@ -481,7 +481,7 @@ impl DemoServe {
     fn findings(&self, dir: &std::path::Path) -> Vec<Value> {
         let out = self.sh(
             dir,
-            "findings issues --all --json id,severity,aggregateState,relevantSince,repository",
+            "findings issues --all --json id,severity,aggregateState,relevantSince,repository,ref",
         );
         assert!(out.status.success(), "{out:?}");
         lines(&String::from_utf8_lossy(&out.stdout))
@@ -571,6 +571,11 @@ fn severity_in(f: &Value, s: &[&str]) -> bool {
 
 fn is_open(f: &Value) -> bool {
     f["aggregateState"] == "AGGREGATE_ISSUE_STATE_OPEN"
+}
+
+/// Whether a finding (the issue) is on its repository's primary branch.
+fn on_primary_branch(f: &Value) -> bool {
+    f["ref"] == f["repository"]["primaryRef"]["ref"]
 }
 
 fn in_payments(f: &Value) -> bool {
@@ -664,7 +669,8 @@ fn the_weekly_summary_recipe(
     );
 }
 
-/// SARIF: one log whose results are the repository's open findings.
+/// SARIF: one log whose results are the open findings of the repository's
+/// primary branch (`--primary-branch`), none of another branch.
 fn the_sarif_recipe(serve: &DemoServe, dir: &std::path::Path, all: &[Value]) {
     let out = serve.sh(dir, &recipe("sarif"));
     assert!(out.status.success(), "{out:?}");
@@ -679,11 +685,19 @@ fn the_sarif_recipe(serve: &DemoServe, dir: &std::path::Path, all: &[Value]) {
         .collect();
     let expected: BTreeSet<String> = all
         .iter()
-        .filter(|f| in_payments(f) && is_open(f))
+        .filter(|f| in_payments(f) && is_open(f) && on_primary_branch(f))
         .map(|f| f["id"].as_str().unwrap().to_owned())
         .collect();
     assert!(!expected.is_empty());
     assert_eq!(got, expected);
+    let elsewhere = all
+        .iter()
+        .filter(|f| in_payments(f) && is_open(f) && !on_primary_branch(f))
+        .count();
+    assert!(
+        elsewhere > 0,
+        "the data set has open findings on other branches"
+    );
     assert!(
         results
             .iter()

@@ -17,8 +17,10 @@ use std::path::PathBuf;
     version,
     about = "A keyboard-driven terminal client for a security-findings platform",
     long_about = "A keyboard-driven terminal client for a security-findings platform.\n\n\
-        With no subcommand it shows the findings of the deployment. With no base URL \
-        from any source, every command runs against the embedded demo server.\n\n\
+        With no subcommand it shows the findings of the deployment. The embedded demo \
+        server is used when asked for (--base-url demo, FINDINGS_BASE_URL=demo), or when \
+        nothing at all is configured and a person is at a terminal; otherwise a missing \
+        base URL is an error, never demo data in place of a deployment.\n\n\
         The API token is read from the FINDINGS_TOKEN environment variable, or from the \
         token_command, token_file or token of a profile in the config file, never from \
         the command line. `findings config path` prints where the config file is.",
@@ -40,7 +42,8 @@ pub struct Cli {
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Global options")]
 pub(super) struct ConnectionArgs {
-    /// Base URL of the platform, e.g. https://findings.example.com
+    /// Base URL of the platform, e.g. https://findings.example.com ("demo": the
+    /// embedded demo server)
     #[arg(long, global = true, env = config::ENV_BASE_URL, value_name = "URL",
           value_hint = ValueHint::Other)]
     pub(super) base_url: Option<String>,
