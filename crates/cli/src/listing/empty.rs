@@ -10,10 +10,13 @@ use findings_export::Format;
 use findings_model::{ListIssuesFilter, ListIssuesRequest};
 
 /// Says on stderr that `request` matched nothing, and why when it can
-/// tell (one more request of one item, only when nothing matched).
+/// tell (one more request of one item, only when nothing matched and a
+/// repository is named).
 pub async fn say_empty(client: &Client, request: &ListIssuesRequest, format: Format) {
     let filter = request.filter.clone().unwrap_or_default();
-    let archived = if filter.include_archived == Some(true) {
+    // Asked only where a repository is named: "my repository is clean"
+    // is the gate an archived repository fools.
+    let archived = if filter.include_archived == Some(true) || filter.repository_names.is_empty() {
         false
     } else {
         let probe = ListIssuesRequest {
