@@ -2,7 +2,6 @@
 //! usage errors and exit codes, the SCM update flow, and `demo serve`.
 
 use crate::common;
-use chrono::Datelike;
 
 use common::findings;
 use findings_demo::{DemoOptions, DemoServer};
@@ -566,25 +565,54 @@ fn report_kind_activity_as_markdown_says_the_rows_added_up() {
     );
 }
 
-/// --period SPAN is --since SPAN, said as the period covered.
+/// --period SPAN is exactly the span asked, to the end of today (UTC), in
+/// every report: the same buckets run again within the day, and a bucket
+/// shorter than its size said with its days.
 #[test]
-fn report_kind_activity_by_period_starts_on_a_monday_and_is_reproducible() {
+fn report_kind_activity_by_period_is_the_span_asked_and_reproducible() {
+    let now = chrono::Utc::now();
     let (code, by_period, err) = report_run(&[
-        "--kind", "activity", "--period", "28d", "--bucket", "week", "--format", "markdown",
+        "--kind", "activity", "--period", "30d", "--bucket", "week", "--format", "markdown",
     ]);
     assert_eq!(code, Some(0), "{err}");
-    // The period starts on a Monday (its weekly buckets' boundary, UTC), so
-    // the same command run later gives the same buckets.
-    let first = by_period
+    let buckets: Vec<&str> = by_period
         .lines()
-        .find(|l| l.starts_with("| 20"))
-        .unwrap_or_else(|| panic!("{by_period}"));
+        .filter(|l| l.starts_with("| 20"))
+        .collect();
+    let first = buckets.first().unwrap_or_else(|| panic!("{by_period}"));
     let day = chrono::NaiveDate::parse_from_str(first[2..12].trim(), "%Y-%m-%d").unwrap();
-    assert_eq!(day.weekday(), chrono::Weekday::Mon, "{by_period}");
+    let end = now.date_naive() + chrono::Duration::days(1);
+    assert_eq!(end - day, chrono::Duration::days(30), "{by_period}");
+    // 30 days in weeks: four whole weeks, then 2 days said as such.
+    assert_eq!(buckets.len(), 5, "{by_period}");
+    assert!(buckets[4].contains(" (2 days) |"), "{by_period}");
+    assert!(
+        buckets[..4].iter().all(|b| !b.contains("days)")),
+        "{by_period}"
+    );
     let (_, again, _) = report_run(&[
-        "--kind", "activity", "--period", "28d", "--bucket", "week", "--format", "markdown",
+        "--kind", "activity", "--period", "30d", "--bucket", "week", "--format", "markdown",
     ]);
-    assert_eq!(again, by_period, "reproducible");
+    if chrono::Utc::now().date_naive() == now.date_naive() {
+        assert_eq!(again, by_period, "reproducible within the day");
+    }
+    // The findings report and the summary count the same period.
+    let total = |args: &[&str], pointer: &str| {
+        let (code, json, err) = report_run(args);
+        assert_eq!(code, Some(0), "{err}");
+        let v: Value = serde_json::from_str(&json).unwrap();
+        v.pointer(pointer).and_then(Value::as_i64).unwrap()
+    };
+    assert_eq!(
+        total(
+            &["--period", "30d", "--format", "json", "--max", "1"],
+            "/total"
+        ),
+        total(
+            &["--kind", "summary", "--period", "30d", "--format", "json"],
+            "/totals/all"
+        ),
+    );
 }
 
 /// "All time" has no period before it: no comparison.

@@ -109,6 +109,38 @@ pub struct TimePeriod {
     pub until: Option<Timestamp>,
 }
 
+impl TimePeriod {
+    /// The last `span` as of `now`: exactly `span` long, in every command
+    /// and pane. A span of whole days ends at the end of today (UTC), so a
+    /// rerun within the day asks for the same period (and the same
+    /// buckets); a span of hours ends now. A bucket shorter than its size
+    /// is said as such ([`TimePeriod::partial_days`]).
+    pub fn last(span: chrono::Duration, now: Timestamp) -> TimePeriod {
+        let until = if span.num_seconds() % 86_400 == 0 {
+            TimeBucketSize::Day.floor(now) + chrono::Duration::days(1)
+        } else {
+            now
+        };
+        TimePeriod {
+            since: Some(until - span),
+            until: Some(until),
+        }
+    }
+
+    /// The days a bucket of `size` spans when it is shorter than one of
+    /// its size (a period of 30 days in weeks: four whole weeks and a
+    /// bucket of 2 days), else `None`.
+    pub fn partial_days(&self, size: &TimeBucketSize) -> Option<i64> {
+        let (since, until) = (self.since?, self.until?);
+        let whole = match size {
+            TimeBucketSize::Day => since + chrono::Duration::days(1),
+            TimeBucketSize::Month => since.checked_add_months(chrono::Months::new(1))?,
+            _ => since + chrono::Duration::days(7),
+        };
+        (until < whole).then(|| ((until - since).num_hours() + 23) / 24)
+    }
+}
+
 /// The totals a report page carries (every field of the response but its
 /// findings and cursor), as the JSON document's head writes them.
 #[skip_serializing_none]

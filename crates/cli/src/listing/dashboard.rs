@@ -55,6 +55,10 @@ pub async fn dashboard(
         .time_period
         .as_ref()
         .is_some_and(|p| p.since.is_some());
+    let size = filters
+        .time_bucket_size
+        .clone()
+        .unwrap_or(TimeBucketSize::Week);
     let req = GetReportRequest {
         filters: Some(filters),
     };
@@ -66,7 +70,7 @@ pub async fn dashboard(
         DashboardAnswer::BySeverity(r) => to_json(r)?,
     };
     let (rows, summary) = match &answer {
-        DashboardAnswer::Activity(r) => (activity_rows(r), activity_summary(r, compared)),
+        DashboardAnswer::Activity(r) => (activity_rows(r, &size), activity_summary(r, compared)),
         DashboardAnswer::ByProject(r) => (project_rows(r), None),
         DashboardAnswer::BacklogByRule(r) => {
             // Rules by the names people know them by (the ids stay, and
@@ -75,12 +79,12 @@ pub async fn dashboard(
                 .issue_filters(&IssueFiltersRequest::default())
                 .await
                 .ok();
-            (rule_rows(r, names.as_ref()), None)
+            (rule_rows(r, names.as_ref(), &size), None)
         }
         DashboardAnswer::BySeverity(r) if kind == DashboardReport::MedianOpenAge => {
-            (severity_rows(r, "DAYS"), None)
+            (severity_rows(r, "DAYS", &size), None)
         }
-        DashboardAnswer::BySeverity(r) => (severity_rows(r, "COUNT"), None),
+        DashboardAnswer::BySeverity(r) => (severity_rows(r, "COUNT", &size), None),
     };
     let mut rows = rows;
     rows.width = Some(super::output_width(&output.file));
@@ -119,16 +123,23 @@ fn n(v: Option<i64>) -> String {
     v.unwrap_or(0).to_string()
 }
 
-/// A bucket's start as a date (and time when not midnight).
-pub(super) fn start(p: &Option<TimePeriod>) -> String {
-    match p.as_ref().and_then(|p| p.since) {
+/// A bucket's start as a date (and time when not midnight), and its days
+/// when it is shorter than a bucket of `size` (`2026-12-05 (2 days)`): a
+/// period of 30 days in weeks ends with a partial one.
+pub(super) fn start(p: &Option<TimePeriod>, size: &TimeBucketSize) -> String {
+    let shown = match p.as_ref().and_then(|p| p.since) {
         Some(t) if t.time() == chrono::NaiveTime::MIN => t.format("%Y-%m-%d").to_string(),
         Some(t) => t.format("%Y-%m-%d %H:%M").to_string(),
-        None => String::new(),
+        None => return String::new(),
+    };
+    match p.as_ref().and_then(|p| p.partial_days(size)) {
+        Some(1) => format!("{shown} (1 day)"),
+        Some(days) => format!("{shown} ({days} days)"),
+        None => shown,
     }
 }
 
-fn activity_rows(r: &ActivityReport) -> Rows {
+fn activity_rows(r: &ActivityReport, size: &TimeBucketSize) -> Rows {
     let mut rows = Rows::new(&[
         "BUCKET",
         "OPENED",
@@ -140,7 +151,7 @@ fn activity_rows(r: &ActivityReport) -> Rows {
     ]);
     for b in &r.buckets {
         rows.push(vec![
-            start(&b.time_period),
+            start(&b.time_period, size),
             n(b.opened),
             n(b.fixed),
             n(b.ignored),
@@ -190,13 +201,17 @@ fn project_rows(r: &ByProjectReport) -> Rows {
 
 /// By bucket, then most open first; each rule by its display name (from
 /// the deployment's filter values, else its id's last part) and its id.
-fn rule_rows(r: &BacklogByRuleReport, names: Option<&IssueFiltersResponse>) -> Rows {
+fn rule_rows(
+    r: &BacklogByRuleReport,
+    names: Option<&IssueFiltersResponse>,
+    size: &TimeBucketSize,
+) -> Rows {
     let mut rows = Rows::new(&["BUCKET", "RULE", "RULE_ID", "OPEN"]);
     for b in &r.buckets {
         for (rule, count) in b.most_first() {
             let name = rule_name(rule, names);
             rows.push(vec![
-                start(&b.time_period),
+                start(&b.time_period, size),
                 name.to_owned(),
                 rule.clone(),
                 count.to_string(),
@@ -215,7 +230,7 @@ pub(super) fn rule_name<'a>(rule: &'a str, names: Option<&'a IssueFiltersRespons
 }
 
 /// A cell per severity; an absent value (a median of nothing) is empty.
-fn severity_rows(r: &BySeverityReport, unit: &'static str) -> Rows {
+fn severity_rows(r: &BySeverityReport, unit: &'static str, size: &TimeBucketSize) -> Rows {
     let header: [&'static str; 5] = match unit {
         "DAYS" => [
             "BUCKET",
@@ -231,7 +246,7 @@ fn severity_rows(r: &BySeverityReport, unit: &'static str) -> Rows {
     for b in &r.buckets {
         let c = b.counts;
         rows.push(vec![
-            start(&b.time_period),
+            start(&b.time_period, size),
             cell(c.critical),
             cell(c.high),
             cell(c.medium),

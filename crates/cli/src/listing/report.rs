@@ -80,10 +80,11 @@ pub struct ReportArgs {
     /// 7d/12h/2w ago
     #[arg(long, value_name = "TIME", help_heading = "Time", value_hint = ValueHint::Other)]
     since: Option<String>,
-    /// The last SPAN (30d, 12w, 24h): --since SPAN, said as the period a
-    /// weekly summary covers (`--kind activity --period 30d`)
+    /// The last SPAN (30d, 12w, 24h), exactly: a span of days ends at the
+    /// end of today (UTC), so a rerun within the day reports the same
+    /// period; a bucket shorter than its size is said with its days
     #[arg(long, value_name = "SPAN", help_heading = "Time", value_hint = ValueHint::Other,
-          conflicts_with = "since")]
+          conflicts_with_all = ["since", "until"])]
     period: Option<String>,
     /// Only findings created before TIME: timePeriod.until (as `issues
     /// --until`)
@@ -150,15 +151,14 @@ impl ReportArgs {
         push_all(&mut pairs, "teams", &teams);
         push_all(&mut pairs, "tags", &tags);
         let bucket = self.bucket_size()?;
-        // A period starts on its buckets' boundary (UTC midnight, Monday,
-        // the first of the month): run an hour later, the same buckets.
-        let period_start = match &self.period {
+        // The last SPAN, exactly (TimePeriod::last): the same period in
+        // every command and in the TUI, the same within the day.
+        let period = match &self.period {
             None => None,
             Some(span) => match filters::parse_point(span) {
                 Ok(filters::Point::Span(back)) => {
                     let now = findings_requests::clock::now().map_err(UsageError)?;
-                    let floor = bucket.clone().unwrap_or(TimeBucketSize::Day);
-                    Some(floor.floor(now - back).to_rfc3339())
+                    Some(TimePeriod::last(back, now))
                 }
                 _ => {
                     return Err(UsageError(format!(
@@ -168,9 +168,13 @@ impl ReportArgs {
                 }
             },
         };
+        let time = |t: Option<Timestamp>| t.map(|t| t.to_rfc3339());
+        let (period_since, period_until) =
+            period.map_or((None, None), |p| (time(p.since), time(p.until)));
         push_all(&mut pairs, "timePeriod.since", self.since.as_slice());
-        push_all(&mut pairs, "timePeriod.since", period_start.as_slice());
+        push_all(&mut pairs, "timePeriod.since", period_since.as_slice());
         push_all(&mut pairs, "timePeriod.until", self.until.as_slice());
+        push_all(&mut pairs, "timePeriod.until", period_until.as_slice());
         let given = self.filters.pairs(REPORT_FILTERS)?;
         names.check_pairs(&given)?;
         pairs.extend(given);
@@ -491,8 +495,8 @@ mod bucket_tests {
     }
 
     /// A typo in `--bucket` is an error, not weeks; a `--kind` report says
-    /// its weeks in the request, so that its buckets and its period's
-    /// start (floored to a Monday) agree whatever a server's default.
+    /// its weeks in the request, so that its buckets agree whatever a
+    /// server's default; `--period` is the span asked, exactly.
     #[test]
     fn the_bucket_is_one_of_three_and_a_kind_report_says_it() {
         let e = args(&["--kind", "activity", "--bucket", "dya"])
@@ -516,11 +520,15 @@ mod bucket_tests {
             .unwrap();
         let filters = request.filters.unwrap();
         assert_eq!(filters.time_bucket_size, Some(TimeBucketSize::Week));
-        let since = filters.time_period.unwrap().since.unwrap();
-        assert_eq!(
-            chrono::Datelike::weekday(&since),
-            chrono::Weekday::Mon,
-            "{since}"
+        // The period asked, exactly: 28 days to the end of today.
+        let period = filters.time_period.unwrap();
+        let (since, until) = (period.since.unwrap(), period.until.unwrap());
+        assert_eq!(until - since, chrono::Duration::days(28), "{since} {until}");
+        assert_eq!(until, TimeBucketSize::Day.floor(until), "{until}");
+        let now = chrono::Utc::now();
+        assert!(
+            until > now && until - now <= chrono::Duration::days(1),
+            "{until}"
         );
     }
 }

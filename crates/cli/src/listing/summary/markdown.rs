@@ -27,7 +27,26 @@ pub fn title(s: &Summary) -> String {
     )
 }
 
+/// The period in words: its first and last days, both included, and its
+/// length when it is whole days ("2026-10-03 to 2026-11-01 (30 days)").
 pub fn period_said(s: &Summary) -> String {
+    let parse = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
+    let whole = match (s.period.since.as_deref(), s.period.until.as_deref()) {
+        (Some(a), Some(b)) => parse(a).zip(parse(b)).filter(|(a, b)| {
+            a.time() == chrono::NaiveTime::MIN && b.time() == chrono::NaiveTime::MIN && a < b
+        }),
+        _ => None,
+    };
+    if let Some((a, b)) = whole {
+        let last = b - chrono::Duration::days(1);
+        return format!(
+            "{} to {} ({} days), by {}",
+            a.format("%Y-%m-%d"),
+            last.format("%Y-%m-%d"),
+            (b - a).num_days(),
+            s.period.bucket
+        );
+    }
     let since = s.period.since.as_deref().map(|t| t.get(..10).unwrap_or(t));
     let until = s.period.until.as_deref().map(|t| t.get(..10).unwrap_or(t));
     let span = match (since, until) {

@@ -300,6 +300,10 @@ async fn gather(
         .time_period
         .as_ref()
         .is_some_and(|p| p.since.is_some());
+    let size = filters
+        .time_bucket_size
+        .clone()
+        .unwrap_or(TimeBucketSize::Week);
     let req = GetReportRequest {
         filters: Some(filters.clone()),
     };
@@ -364,7 +368,7 @@ async fn gather(
             .buckets
             .iter()
             .map(|b| BacklogBucket {
-                start: start(&b.time_period),
+                start: start(&b.time_period, &size),
                 open: Severities::of(&b.counts),
             })
             .collect(),

@@ -22,7 +22,7 @@ impl ReportPane {
         let mut f = self.request(None).filters.unwrap_or_default();
         f.time_period = Some(TimePeriod {
             since: self.dashboard_since.or(self.since),
-            until: None,
+            until: self.until,
         });
         f.time_bucket_size = Some(self.dashboard_bucket());
         f

@@ -139,6 +139,9 @@ pub struct ReportPane {
     /// The start of the time period of the current query, fixed when the
     /// query starts so that every page of it asks for the same set.
     pub since: Option<Timestamp>,
+    /// Its end, for a period of days (the end of the day: see
+    /// `TimePeriod::last`); none for "since the last visit" or all time.
+    pub until: Option<Timestamp>,
     /// The totals last received, and the generation of their query (they
     /// stay visible, dimmed, while a newer query loads).
     pub totals: Option<(Totals, u64)>,
@@ -192,6 +195,7 @@ impl Default for ReportPane {
             types: [false; 3],
             severities: [false; 4],
             since: None,
+            until: None,
             totals: None,
             counts: Counts::default(),
             stats: Stats::default(),
@@ -337,7 +341,7 @@ impl ReportPane {
         let filters = ReportFilters {
             time_period: self.since.map(|since| TimePeriod {
                 since: Some(since),
-                until: None,
+                until: self.until,
             }),
             finding_types: selected(&self.types, &TYPES),
             finding_severities: selected(&self.severities, &SEVERITIES),
@@ -358,20 +362,26 @@ impl ReportPane {
     /// flight, empties the list and asks for the first page and the counts.
     /// The totals of the previous query stay until the new ones arrive.
     ///
-    /// The start of the time period is fixed here, once per query, as
-    /// `now - period_days` (the message's time), so a query's pages all
-    /// ask for the same set.
+    /// The time period is fixed here, once per query, as the last
+    /// `period_days` (`TimePeriod::last`, at the message's time), so a
+    /// query's pages all ask for the same set.
     pub fn reload(&mut self, cx: &mut Cx) {
         self.new.restart(cx.now);
-        // A period starts on its buckets' boundary (UTC midnight, Monday,
-        // the first): the same question asked later has the same buckets.
+        // The period asked, exactly (the same as `report --period`): fixed
+        // once per query, and the same asked again within the day.
         let bucket = self.dashboard_bucket();
-        self.since = match self.new.last_visit {
-            Some(last) if self.new_only => Some(last),
+        let period = match self.new.last_visit {
+            Some(last) if self.new_only => TimePeriod {
+                since: Some(last),
+                until: None,
+            },
             _ => self
                 .period_days
-                .map(|d| bucket.floor(cx.now - chrono::Duration::days(i64::from(d)))),
+                .map(|d| TimePeriod::last(chrono::Duration::days(i64::from(d)), cx.now))
+                .unwrap_or_default(),
         };
+        self.since = period.since;
+        self.until = period.until;
         let cancel = self.list.reset();
         cx.outbox.cancel(cancel);
         self.marked.clear();

@@ -232,24 +232,19 @@ fn the_period_is_counted_back_from_now() {
         pane.act(Action::CyclePeriod, 20, &mut outbox);
         seen.push(pane.period_days);
         let req = last_request(&outbox);
-        let since = req
-            .filters
-            .and_then(|f| f.time_period)
-            .and_then(|p| p.since);
+        let period = req.filters.and_then(|f| f.time_period);
+        let since = period.as_ref().and_then(|p| p.since);
         match pane.period_days {
             Some(days) => {
-                // On its buckets' boundary (weeks up to 90 days, months
-                // beyond), at or before now - days, by less than a bucket.
-                let back = chrono::Utc::now() - chrono::Duration::days(i64::from(days));
-                let bucket = if days <= 90 {
-                    TimeBucketSize::Week
-                } else {
-                    TimeBucketSize::Month
-                };
-                let since = since.expect("a period sends timePeriod.since");
-                assert_eq!(since, bucket.floor(back), "{days} days");
-                assert!(since <= back && back - since < chrono::Duration::days(31));
-                assert_eq!(since.time(), chrono::NaiveTime::MIN);
+                // Exactly the days asked (as `report --period`), to the
+                // end of today, whatever the buckets.
+                let period = period.expect("a period sends timePeriod");
+                let (since, until) = (period.since.unwrap(), period.until.unwrap());
+                assert_eq!(until - since, chrono::Duration::days(i64::from(days)));
+                assert_eq!(until.time(), chrono::NaiveTime::MIN);
+                let now = chrono::Utc::now();
+                assert!(until > now - chrono::Duration::minutes(1));
+                assert!(until - now <= chrono::Duration::days(1), "{until}");
             }
             None => assert_eq!(since, None, "all time sends no period"),
         }
