@@ -14,6 +14,8 @@ macro_rules! exit_codes_help {
           1    runtime or API error, a --jq error on an item, a write not applied as asked\n  \
           2    usage error: a flag, a value, a name the deployment lacks, a --json field, \
                a --jq expression\n  \
+          4    partly done: a triage applied, but some findings got an exception \
+               request instead or were skipped (no permission); stdout has the counts\n  \
           N    --exit-code N: at least one item was printed (after all of them)\n  \
           130  interrupted (Ctrl-C) while writing -o FILE"
     };
@@ -21,6 +23,9 @@ macro_rules! exit_codes_help {
 
 /// [`exit_codes_help`] as a value.
 pub const EXIT_CODES: &str = exit_codes_help!();
+
+/// The exit code of a command done only in part ([`Failure::Partly`]).
+pub const PARTLY_DONE: u8 = 4;
 
 mod actions;
 mod args;
@@ -75,6 +80,8 @@ pub enum Failure {
     Runtime(String),
     /// Ctrl-C while writing `-o FILE` (exit 130, as a shell reports SIGINT).
     Interrupted(String),
+    /// Done as far as the server would: the rest said (exit [`PARTLY_DONE`]).
+    Partly(String),
     /// Not a failure: `--exit-code N` and `matched` items printed (exit N,
     /// as trivy's `--exit-code`).
     Matched {
@@ -88,7 +95,10 @@ impl Failure {
     /// What the failure says, without its kind.
     pub fn into_message(self) -> String {
         match self {
-            Failure::Usage(said) | Failure::Runtime(said) | Failure::Interrupted(said) => said,
+            Failure::Usage(said)
+            | Failure::Runtime(said)
+            | Failure::Interrupted(said)
+            | Failure::Partly(said) => said,
             Failure::Matched {
                 code,
                 matched,
@@ -204,6 +214,10 @@ fn report(failure: Failure) -> ExitCode {
         Failure::Interrupted(msg) => {
             eprintln!("findings: {}", multi_line(&msg));
             ExitCode::from(130)
+        }
+        Failure::Partly(msg) => {
+            eprintln!("findings: partly done: {}", multi_line(&msg));
+            ExitCode::from(PARTLY_DONE)
         }
         Failure::Matched {
             code,
@@ -395,7 +409,7 @@ async fn run_report(
     if args.columns.asks_help() {
         return Ok(listing::print_catalog()?);
     }
-    let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
+    let Some(script) = scripting::prepare(&args.output.script, shape::REPORT_FINDING)? else {
         return Ok(()); // the fields were listed
     };
     if args.kind.as_deref() == Some("summary") {

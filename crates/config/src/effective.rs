@@ -68,10 +68,15 @@ pub struct CommandLine {
     /// `--theme` or `FINDINGS_THEME` (not checked yet: only the TUI and
     /// `config show` use it).
     pub theme: Option<Given<String>>,
-    pub connect_timeout: Duration,
-    pub request_timeout: Duration,
-    /// Where the two timeouts came from (flag, env or default).
-    pub timeout_sources: (Source, Source),
+    /// `--connect-timeout` or `FINDINGS_CONNECT_TIMEOUT`; none: the
+    /// profile's `connect_timeout`, else [`DEFAULT_CONNECT_TIMEOUT`].
+    pub connect_timeout: Option<Given<Duration>>,
+    /// `--timeout` or `FINDINGS_TIMEOUT`; none: the profile's `timeout`,
+    /// else [`DEFAULT_REQUEST_TIMEOUT`].
+    pub request_timeout: Option<Given<Duration>>,
+    /// `-q` or `FINDINGS_NO_PROGRESS`, where it came from: no progress,
+    /// whatever the profile says.
+    pub no_progress: Option<Source>,
 }
 
 /// Where the token will come from.
@@ -123,7 +128,12 @@ pub struct Effective {
     pub theme_file: Given<PathBuf>,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
+    /// Where the two timeouts came from (flag, env, profile or default).
     pub timeout_sources: (Source, Source),
+    /// Progress lines on stderr (still only for a person: a terminal, no
+    /// `CI`, no `TERM=dumb`): off with `-q`, `FINDINGS_NO_PROGRESS` or a
+    /// profile's `progress = false`.
+    pub progress: Given<bool>,
     /// Directory relative `token_file` paths are taken from.
     config_dir: PathBuf,
 }
@@ -146,6 +156,11 @@ pub use findings_model::DEFAULT_PAGE_SIZE;
 
 /// Above this many findings a triage by filter asks a second `y`.
 pub const DEFAULT_TRIAGE_CONFIRM_ABOVE: u32 = 50;
+
+/// How long to wait for a connection, when nothing says.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long to wait for a whole answer, when nothing says.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Merges the command line, the environment's token and the config file.
 pub fn effective(
@@ -190,6 +205,27 @@ pub fn effective(
         cli.allow_http,
         "--allow-http",
     );
+
+    let seconds = |given: Option<Given<Duration>>, from: Option<u64>, default: Duration| {
+        given
+            .or_else(|| from.map(|n| Given::new(Duration::from_secs(n), from_profile())))
+            .unwrap_or(Given::new(default, Source::Default))
+    };
+    let connect_timeout = seconds(
+        cli.connect_timeout,
+        profile.and_then(|p| p.connect_timeout),
+        DEFAULT_CONNECT_TIMEOUT,
+    );
+    let request_timeout = seconds(
+        cli.request_timeout,
+        profile.and_then(|p| p.timeout),
+        DEFAULT_REQUEST_TIMEOUT,
+    );
+    let progress = match (cli.no_progress, profile.and_then(|p| p.progress)) {
+        (Some(source), _) => Given::new(false, source),
+        (None, Some(on)) => Given::new(on, from_profile()),
+        (None, None) => Given::new(true, Source::Default),
+    };
 
     let views = merged_views(file, profile, &pname);
     let config_dir = config_path
@@ -240,9 +276,10 @@ pub fn effective(
         read_only,
         allow_http,
         views,
-        connect_timeout: cli.connect_timeout,
-        request_timeout: cli.request_timeout,
-        timeout_sources: cli.timeout_sources,
+        connect_timeout: connect_timeout.value,
+        request_timeout: request_timeout.value,
+        timeout_sources: (connect_timeout.source, request_timeout.source),
+        progress,
         profile: profile_name,
     })
 }

@@ -245,11 +245,7 @@ fn loaded() -> Loaded {
 }
 
 fn cli() -> CommandLine {
-    CommandLine {
-        connect_timeout: Duration::from_secs(10),
-        request_timeout: Duration::from_secs(30),
-        ..Default::default()
-    }
+    CommandLine::default()
 }
 
 fn given(v: &str, s: Source) -> Option<Given<String>> {

@@ -17,7 +17,7 @@ const DEADLINE: Duration = Duration::from_secs(30);
 
 /// The settings from the environment the app must not see: every session
 /// says what it means to use.
-const REMOVED: [&str; 7] = [
+const REMOVED: [&str; 9] = [
     "FINDINGS_BASE_URL",
     "FINDINGS_DEPLOYMENT",
     "FINDINGS_TOKEN",
@@ -25,6 +25,9 @@ const REMOVED: [&str; 7] = [
     "FINDINGS_THEME",
     "FINDINGS_LOG",
     "NO_COLOR",
+    // Each turns progress off: a test run in CI is no CI job's progress.
+    "CI",
+    "FINDINGS_NO_PROGRESS",
 ];
 
 /// `findings` running in a pty, with what it wrote parsed as a screen.

@@ -78,12 +78,22 @@ impl IssuesArgs {
         // What the columns show: the first detection, the activity; and
         // `--json`'s computed age fields, the first detection.
         self.columns.ask_for(&mut req);
-        if self
-            .output
-            .script
-            .names_any(crate::scripting::shape::COMPUTED)
+        // `--json` fetches what it names, as gh does: a field a list gives
+        // only when asked is asked for.
+        let script = &self.output.script;
+        if script.names_any(crate::scripting::shape::COMPUTED)
+            || script.names_any(&["firstDetectedAt"])
         {
             req.include_first_detected_at = Some(true);
+        }
+        if script.names_any(&["remediation"]) {
+            req.include_remediation = Some(true);
+        }
+        if script.names_any(&["activityHistory"]) {
+            req.include_activity_history = Some(true);
+        }
+        if script.names_any(&["isArchived"]) {
+            req.include_is_archived = Some(true);
         }
         // A sort flag replaces a view's (`--view`).
         if let Some(s) = self.sort.as_deref() {

@@ -146,6 +146,9 @@ pub fn prepare(args: &ScriptArgs, shape: Shape) -> Result<Option<Script>, Failur
             }
             let mut fields: Vec<String> = Vec::new();
             for field in asked {
+                if let Some(why) = shape.lacks(&field) {
+                    return Err(Failure::Usage(unfilled_field(&field, why, &names)));
+                }
                 if !names.contains(&field.as_str()) {
                     return Err(Failure::Usage(unknown_field(&field, &names)));
                 }
@@ -172,6 +175,21 @@ pub fn prepare(args: &ScriptArgs, shape: Shape) -> Result<Option<Script>, Failur
     }))
 }
 
+/// A field of the schema the command's items never have: refused (it
+/// would be null on every line), saying where it is, with the fields there
+/// are.
+fn unfilled_field(field: &str, why: &str, names: &[&str]) -> String {
+    let mut text = format!(
+        "--json {field}: this command's items never have it ({})\nAvailable fields:",
+        why.replace("FIELD", field)
+    );
+    for name in names {
+        text.push_str("\n  ");
+        text.push_str(name);
+    }
+    text
+}
+
 /// gh's refusal of a field, with the closest name.
 fn unknown_field(field: &str, names: &[&str]) -> String {
     let known: Vec<String> = names.iter().map(|n| n.to_string()).collect();
@@ -191,8 +209,9 @@ fn unknown_field(field: &str, names: &[&str]) -> String {
 
 /// The format of a command's output, one rule for every command: `--format`
 /// as given (one of `valid`); else with `--jq` or `--json`, JSON lines (an
-/// array for `--json` into a `.json` file); else a table on a terminal;
-/// else what `-o FILE`'s extension names; else ndjson.
+/// array for `--json` into a `.json` file); else what `-o FILE`'s extension
+/// names; else `FINDINGS_FORMAT` (one of `valid`, or a usage error naming
+/// it); else a table on a terminal; else ndjson.
 pub fn format(
     given: Option<&str>,
     file: &OutputFile,
@@ -235,12 +254,24 @@ pub fn format(
             ))),
         };
     }
+    let from_env = || {
+        let var = findings_config::ENV_FORMAT;
+        match std::env::var(var) {
+            Ok(f) if !f.trim().is_empty() => check(f.trim())
+                .map(Some)
+                .map_err(|e| UsageError(format!("{var}: {}", e.0))),
+            _ => Ok(None),
+        }
+    };
     match given {
         Some(f) => Ok(f),
-        None if file.is_terminal() => Ok(Format::Table),
         None => match from_file() {
             Some(f) => check(f.name()),
-            None => Ok(Format::Ndjson),
+            None => match from_env()? {
+                Some(f) => Ok(f),
+                None if file.is_terminal() => Ok(Format::Table),
+                None => Ok(Format::Ndjson),
+            },
         },
     }
 }
