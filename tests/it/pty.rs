@@ -255,7 +255,7 @@ fn no_progress_reaches_a_terminal_that_is_no_person() {
                 (var, value),
             ],
         );
-        s.wait_for("loaded, more available");
+        s.wait_for(" SNAPSHOT 20");
         s.press(b"q");
         let (status, _, raw) = s.finish();
         assert!(status.success(), "{var}: {status:?}");
