@@ -168,8 +168,8 @@ pub(super) enum Command {
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
-    /// Output format: table, json, ndjson, csv, sarif or markdown (default: table on a
-    /// terminal, else ndjson)
+    /// Output format: table, json, ndjson, csv, sarif or markdown (default:
+    /// FINDINGS_FORMAT, else table on a terminal, else ndjson)
     #[arg(long, value_name = "FORMAT", value_parser = offer(Format::NAMES.iter().copied()),
           hide_possible_values = true)]
     format: Option<String>,

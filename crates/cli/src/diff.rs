@@ -33,8 +33,8 @@ pub struct DiffArgs {
           value_parser = offer(Category::ALL.map(Category::name)), hide_possible_values = true)]
     categories: Vec<String>,
     /// Output format: table, json, ndjson, csv or markdown (a summary for a
-    /// pull request: the counts, then a table per kind) (default: table on a
-    /// terminal, else ndjson)
+    /// pull request: the counts, then a table per kind) (default:
+    /// FINDINGS_FORMAT, else table on a terminal, else ndjson)
     #[arg(long, value_name = "FORMAT", help_heading = "Output",
           value_parser = offer(FORMATS.map(|f| f.name())), hide_possible_values = true)]
     format: Option<String>,
