@@ -206,27 +206,8 @@ pub fn effective(
         "--allow-http",
     );
 
-    let seconds = |given: Option<Given<Duration>>, from: Option<u64>, default: Duration| {
-        given
-            .or_else(|| from.map(|n| Given::new(Duration::from_secs(n), from_profile())))
-            .unwrap_or(Given::new(default, Source::Default))
-    };
-    let connect_timeout = seconds(
-        cli.connect_timeout,
-        profile.and_then(|p| p.connect_timeout),
-        DEFAULT_CONNECT_TIMEOUT,
-    );
-    let request_timeout = seconds(
-        cli.request_timeout,
-        profile.and_then(|p| p.timeout),
-        DEFAULT_REQUEST_TIMEOUT,
-    );
-    let progress = match (cli.no_progress, profile.and_then(|p| p.progress)) {
-        (Some(source), _) => Given::new(false, source),
-        (None, Some(on)) => Given::new(on, from_profile()),
-        (None, None) => Given::new(true, Source::Default),
-    };
-
+    let asked = (cli.connect_timeout, cli.request_timeout, cli.no_progress);
+    let (connect_timeout, request_timeout, progress) = patience(asked, profile, &pname);
     let views = merged_views(file, profile, &pname);
     let config_dir = config_path
         .parent()
@@ -282,6 +263,41 @@ pub fn effective(
         progress,
         profile: profile_name,
     })
+}
+
+/// The timeouts (connect, whole answer) and progress: the command line's
+/// (flag or environment), else the profile's, else the defaults.
+fn patience(
+    (connect, answer, no_progress): (
+        Option<Given<Duration>>,
+        Option<Given<Duration>>,
+        Option<Source>,
+    ),
+    profile: Option<&Profile>,
+    pname: &str,
+) -> (Given<Duration>, Given<Duration>, Given<bool>) {
+    let from_profile = || Source::Profile(pname.to_owned());
+    let seconds = |given: Option<Given<Duration>>, from: Option<u64>, default: Duration| {
+        given
+            .or_else(|| from.map(|n| Given::new(Duration::from_secs(n), from_profile())))
+            .unwrap_or(Given::new(default, Source::Default))
+    };
+    let connect = seconds(
+        connect,
+        profile.and_then(|p| p.connect_timeout),
+        DEFAULT_CONNECT_TIMEOUT,
+    );
+    let answer = seconds(
+        answer,
+        profile.and_then(|p| p.timeout),
+        DEFAULT_REQUEST_TIMEOUT,
+    );
+    let progress = match (no_progress, profile.and_then(|p| p.progress)) {
+        (Some(source), _) => Given::new(false, source),
+        (None, Some(on)) => Given::new(on, from_profile()),
+        (None, None) => Given::new(true, Source::Default),
+    };
+    (connect, answer, progress)
 }
 
 /// The profile in force: the command line's (`--profile`,
