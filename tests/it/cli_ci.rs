@@ -102,6 +102,15 @@ fn json_fetches_the_fields_it_names_and_refuses_those_the_command_never_has() {
         assert!(item["activityHistory"].is_array(), "{item}");
     }
     assert!(items.iter().any(|i| i["remediation"].is_object()));
+    // A --jq expression that reads one asks for it too.
+    let (code, stdout, stderr) = server.run(&[
+        "issues",
+        "--all",
+        "--jq",
+        "select(.remediation != null and .isArchived != null) | .id",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.lines().count() > 0, "{stdout}");
     // A field only the single-issue fetch gives: refused in a list,
     // naming where it is, without it in the fields offered.
     let (code, stdout, stderr) = server.run(&["issues", "--json", "id,ruleDisplayName"]);
@@ -196,6 +205,14 @@ fn the_timeouts_and_progress_have_an_environment_variable_and_a_profile_key() {
     let (_, shown, _) = config_show(&[("FINDINGS_NO_PROGRESS", "0")], None);
     assert_eq!(setting(&shown, "progress"), "progress = true # default");
     assert_eq!(setting(&shown, "timeout"), "timeout = 30 # default");
+    // Read-only, for a job that must never write.
+    let (_, shown, _) = config_show(&[("FINDINGS_READ_ONLY", "1")], None);
+    assert_eq!(
+        setting(&shown, "read_only"),
+        "read_only = true # FINDINGS_READ_ONLY"
+    );
+    let (_, shown, _) = config_show(&[("FINDINGS_READ_ONLY", "false")], None);
+    assert_eq!(setting(&shown, "read_only"), "read_only = false # default");
     // Out of range, from the environment or the file: refused (exit 2).
     let (code, _, stderr) = config_show(&[("FINDINGS_TIMEOUT", "0")], None);
     assert_eq!(code, 2, "{stderr}");
@@ -239,4 +256,36 @@ fn findings_format_is_the_format_when_no_flag_says() {
     let (code, _, stderr) = run("html", &["issues"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("FINDINGS_FORMAT"), "{stderr}");
+}
+
+#[test]
+fn read_only_and_the_log_file_have_environment_variables_too() {
+    let server = Server::start(60);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("requests.log");
+    let out = findings()
+        .args(["triage", "100042", "--state", "ignored", "--yes"])
+        .env("FINDINGS_BASE_URL", server.url())
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "demo-token")
+        .env("FINDINGS_READ_ONLY", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("read-only is set (FINDINGS_READ_ONLY)"),
+        "{stderr}"
+    );
+    let out = findings()
+        .args(["issues", "--json", "id"])
+        .env("FINDINGS_BASE_URL", server.url())
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "demo-token")
+        .env("FINDINGS_LOG_FILE", &log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(logged.contains("/issues"), "{logged}");
 }

@@ -63,15 +63,17 @@ pub(super) struct ConnectionArgs {
           value_parser = clap::value_parser!(u64).range(1..=config::MAX_REQUEST_TIMEOUT),
           value_hint = ValueHint::Other)]
     pub(super) timeout: Option<u64>,
-    /// Refuse every write (SCM config updates, triage)
-    #[arg(long, global = true)]
+    /// Refuse every write (SCM config updates, triage, the actions)
+    #[arg(long, global = true, env = config::ENV_READ_ONLY,
+          value_parser = clap::builder::FalseyValueParser::new(), hide_env_values = true)]
     pub(super) read_only: bool,
     /// Profile of the config file to use (default: the file's default_profile)
     #[arg(long, global = true, env = config::ENV_PROFILE, value_name = "NAME",
           value_hint = ValueHint::Other)]
     pub(super) profile: Option<String>,
     /// Write a log line per HTTP request to this file (level from FINDINGS_LOG, default info)
-    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    #[arg(long, global = true, env = config::ENV_LOG_FILE, value_name = "PATH",
+          value_hint = ValueHint::FilePath)]
     pub(super) log_file: Option<PathBuf>,
     /// The TUI's colours: default, dark, light or high-contrast (NO_COLOR turns colours off)
     #[arg(long, global = true, env = config::ENV_THEME, value_name = "NAME",

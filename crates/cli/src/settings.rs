@@ -52,7 +52,13 @@ pub(super) fn settings(
         profile: given(&conn.profile, "profile", "--profile", config::ENV_PROFILE),
         theme: given(&conn.theme, "theme", "--theme", config::ENV_THEME),
         allow_http: conn.allow_http,
-        read_only: conn.read_only,
+        read_only: conn.read_only.then(|| {
+            source(
+                value_source(matches, "read_only"),
+                "--read-only",
+                config::ENV_READ_ONLY,
+            )
+        }),
         connect_timeout: seconds(
             conn.connect_timeout,
             "connect_timeout",

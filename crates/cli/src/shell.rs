@@ -186,6 +186,11 @@ fn environment(w: &mut dyn Write) -> std::io::Result<()> {
         (ENV_CONFIG, "Path of the config file."),
         (ENV_THEME, "The TUI's colours, as --theme."),
         (
+            ENV_READ_ONLY,
+            "Set to anything but empty, 0, false, no or off: refuse every write, as --read-only.",
+        ),
+        (ENV_LOG_FILE, "The file of the HTTP log, as --log-file."),
+        (
             ENV_CONNECT_TIMEOUT,
             "Seconds to wait for a connection, as --connect-timeout (beats the profile's connect_timeout).",
         ),

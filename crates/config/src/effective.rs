@@ -64,7 +64,8 @@ pub struct CommandLine {
     pub deployment: Option<Given<String>>,
     pub profile: Option<Given<String>>,
     pub allow_http: bool,
-    pub read_only: bool,
+    /// `--read-only` or `FINDINGS_READ_ONLY`, where it came from.
+    pub read_only: Option<Source>,
     /// `--theme` or `FINDINGS_THEME` (not checked yet: only the TUI and
     /// `config show` use it).
     pub theme: Option<Given<String>>,
@@ -186,24 +187,19 @@ pub fn effective(
     let deployment = pick(cli.deployment, profile.and_then(|p| p.deployment.as_ref()));
     let token = token_source(env_token, profile, &pname, base_url.as_ref());
 
-    let or_default = |v: Option<bool>, flag: bool, name: &'static str| {
-        if flag {
-            Given::new(true, Source::Flag(name))
+    let or_default = |v: Option<bool>, given: Option<Source>| {
+        if let Some(source) = given {
+            Given::new(true, source)
         } else if let Some(v) = v {
             Given::new(v, from_profile())
         } else {
             Given::new(false, Source::Default)
         }
     };
-    let read_only = or_default(
-        profile.and_then(|p| p.read_only),
-        cli.read_only,
-        "--read-only",
-    );
+    let read_only = or_default(profile.and_then(|p| p.read_only), cli.read_only);
     let allow_http = or_default(
         profile.and_then(|p| p.allow_http),
-        cli.allow_http,
-        "--allow-http",
+        cli.allow_http.then_some(Source::Flag("--allow-http")),
     );
 
     let asked = (cli.connect_timeout, cli.request_timeout, cli.no_progress);

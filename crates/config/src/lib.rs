@@ -79,6 +79,8 @@ pub const ENV_TIMEOUT: &str = "FINDINGS_TIMEOUT";
 pub const ENV_CONNECT_TIMEOUT: &str = "FINDINGS_CONNECT_TIMEOUT";
 pub const ENV_NO_PROGRESS: &str = "FINDINGS_NO_PROGRESS";
 pub const ENV_FORMAT: &str = "FINDINGS_FORMAT";
+pub const ENV_READ_ONLY: &str = "FINDINGS_READ_ONLY";
+pub const ENV_LOG_FILE: &str = "FINDINGS_LOG_FILE";
 
 /// A problem with the given settings (a usage error, exit 2).
 #[derive(Debug, Clone, PartialEq)]

@@ -419,7 +419,7 @@ fn a_profile_token_is_not_sent_to_another_server() {
 fn flags_turn_on_what_the_profile_leaves_off() {
     let mut c = cli();
     c.profile = given("other", Source::Flag("--profile"));
-    c.read_only = true;
+    c.read_only = Some(Source::Flag("--read-only"));
     let e = effective(c, None, path(), Some(&loaded())).unwrap();
     assert_eq!(e.read_only, Given::new(true, Source::Flag("--read-only")));
 }

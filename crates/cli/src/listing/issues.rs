@@ -78,21 +78,19 @@ impl IssuesArgs {
         // What the columns show: the first detection, the activity; and
         // `--json`'s computed age fields, the first detection.
         self.columns.ask_for(&mut req);
-        // `--json` fetches what it names, as gh does: a field a list gives
-        // only when asked is asked for.
+        // `--json` fetches what it names, as gh does (and `--jq` what its
+        // expression reads): a field a list gives only when asked is asked for.
         let script = &self.output.script;
-        if script.names_any(crate::scripting::shape::COMPUTED)
-            || script.names_any(&["firstDetectedAt"])
-        {
+        if script.names_any(crate::scripting::shape::COMPUTED) || script.wants("firstDetectedAt") {
             req.include_first_detected_at = Some(true);
         }
-        if script.names_any(&["remediation"]) {
+        if script.wants("remediation") {
             req.include_remediation = Some(true);
         }
-        if script.names_any(&["activityHistory"]) {
+        if script.wants("activityHistory") {
             req.include_activity_history = Some(true);
         }
-        if script.names_any(&["isArchived"]) {
+        if script.wants("isArchived") {
             req.include_is_archived = Some(true);
         }
         // A sort flag replaces a view's (`--view`).

@@ -109,6 +109,22 @@ impl Script {
 }
 
 impl ScriptArgs {
+    /// Whether `--json` names `field`, or `--jq`'s expression has it as a
+    /// word (`.remediation.guidance`): a part a list gives only when asked
+    /// is then asked for. Asking for more than the expression reads costs
+    /// only bytes.
+    pub fn wants(&self, field: &str) -> bool {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let in_jq = self.jq.as_deref().is_some_and(|code| {
+            code.match_indices(field).any(|(at, _)| {
+                let before = code[..at].chars().next_back();
+                let after = code[at + field.len()..].chars().next();
+                !before.is_some_and(word) && !after.is_some_and(word)
+            })
+        });
+        self.names_any(&[field]) || in_jq
+    }
+
     /// Whether `--json` names one of `names`.
     pub fn names_any(&self, names: &[&str]) -> bool {
         self.json
