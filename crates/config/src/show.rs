@@ -12,8 +12,8 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 #
 # Precedence: command-line flags > environment (FINDINGS_BASE_URL,
 # FINDINGS_DEPLOYMENT, FINDINGS_TOKEN, FINDINGS_PROFILE, FINDINGS_TIMEOUT,
-# FINDINGS_CONNECT_TIMEOUT, FINDINGS_NO_PROGRESS) > the profile in use >
-# defaults. With no base URL from any source, findings uses its embedded demo
+# FINDINGS_CONNECT_TIMEOUT, FINDINGS_NO_PROGRESS, FINDINGS_READ_ONLY) > the
+# profile in use > defaults. With no base URL from any source, findings uses its embedded demo
 # server. `findings config show` prints what is in force.
 
 # The profile used when neither --profile nor FINDINGS_PROFILE names one.
