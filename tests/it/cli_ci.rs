@@ -216,8 +216,9 @@ fn the_timeouts_and_progress_have_an_environment_variable_and_a_profile_key() {
     // Out of range, from the environment or the file: refused (exit 2).
     let (code, _, stderr) = config_show(&[("FINDINGS_TIMEOUT", "0")], None);
     assert_eq!(code, 2, "{stderr}");
+    // Named as the variable it came from, not as the flag not given.
     assert!(
-        stderr.contains("FINDINGS_TIMEOUT") || stderr.contains("--timeout"),
+        stderr.contains("'--timeout <SECS>' (from FINDINGS_TIMEOUT)"),
         "{stderr}"
     );
     let (code, _, stderr) = config_show(&[], Some("[profiles.ci]\ntimeout = 99999\n"));

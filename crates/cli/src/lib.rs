@@ -151,7 +151,7 @@ pub fn main() -> ExitCode {
         Err(e) if e.use_stderr() => {
             // Clap's usage errors in the style of every other error:
             // `findings: error: …`, uncoloured.
-            let text = e.render().to_string();
+            let text = help::naming_the_variable(&e, e.render().to_string());
             eprint!("findings: {text}");
             if !text.ends_with('\n') {
                 eprintln!();
