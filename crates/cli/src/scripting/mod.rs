@@ -291,3 +291,24 @@ pub fn format(
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ScriptArgs;
+
+    #[test]
+    fn a_field_is_wanted_when_json_names_it_or_jq_has_it_as_a_word() {
+        let args = |json: Option<&str>, jq: Option<&str>| ScriptArgs {
+            json: json.map(str::to_owned),
+            jq: jq.map(str::to_owned),
+            exit_code: None,
+        };
+        assert!(args(Some("id, remediation"), None).wants("remediation"));
+        assert!(args(None, Some(".remediation.guidance")).wants("remediation"));
+        assert!(args(None, Some(r#".["isArchived"]"#)).wants("isArchived"));
+        // Part of another word, or named nowhere: not wanted.
+        assert!(!args(None, Some(".remediationX")).wants("remediation"));
+        assert!(!args(None, Some(".my_isArchived")).wants("isArchived"));
+        assert!(!args(Some("id"), Some(".id")).wants("remediation"));
+    }
+}
