@@ -121,9 +121,23 @@ fn json_fetches_the_fields_it_names_and_refuses_those_the_command_never_has() {
             && stderr.contains("Available fields:\n  activityHistory"),
         "{stderr}"
     );
-    let (_, offered, _) = server.run(&["issues", "--json"]);
-    assert!(!offered.contains("ruleDisplayName"), "{offered}");
-    assert!(offered.contains("remediation"), "{offered}");
+    let offered = |command: &[&str]| {
+        let (_, listed, _) = server.run(&[command, &["--json"]].concat());
+        listed
+            .lines()
+            .skip(1)
+            .map(|l| l.trim().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let issues = offered(&["issues"]);
+    assert!(!issues.contains(&"ruleDisplayName".into()), "{issues:?}");
+    assert!(issues.contains(&"remediation".into()), "{issues:?}");
+    // The single-issue fetch gives what Report findings does, and more.
+    let (show, report) = (offered(&["show", "x"]), offered(&["report"]));
+    assert!(report.iter().all(|f| show.contains(f)), "{show:?}");
+    for only_show in ["codeSnippets", "remediation", "ruleDisplayName"] {
+        assert!(show.contains(&only_show.into()) && !report.contains(&only_show.into()));
+    }
     // `show` has it, filled.
     let id = items[0]["id"].as_str().unwrap();
     let (code, stdout, stderr) = server.run(&["show", id, "--json", "ruleDisplayName"]);
