@@ -118,6 +118,22 @@ fn every_man_page_has_every_section_and_names_only_pages_written() {
         }
         assert!(!page.contains("findings\\-help"), "{name}");
     }
+    // EXIT STATUS lists every code of the help's table, `--exit-code N`
+    // and the partly done of a triage included.
+    let root_page = &pages.iter().find(|(n, _)| n == "findings.1").unwrap().1;
+    let status = &root_page[root_page.find(".SH EXIT STATUS").unwrap()..];
+    let status = &status[..status.find(".SH SEE ALSO").unwrap_or(status.len())];
+    for code in findings_cli::EXIT_CODES
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.chars().all(|c| c.is_ascii_digit()) || *w == "N")
+    {
+        assert!(
+            status.contains(&format!(".TP\n\\fB{code}\\fR\n")),
+            "EXIT STATUS lacks {code}: {status}"
+        );
+    }
     // The synopsis is the command's usage: its flags as [OPTIONS], not
     // every global flag spelled out.
     let triage = &pages

@@ -245,7 +245,7 @@ fn json_without_fields_lists_them_and_with_fields_selects_them() {
     );
     let report = listed(&["report", "--json"]);
     assert!(report.contains(&"ruleId".to_owned()) && !report.contains(&"reviewCount".to_owned()));
-    assert_eq!(listed(&["show", "x", "--json"]), report);
+    // `show` offers more than `report`: tests/it/cli_ci.rs.
     assert!(listed(&["search", "--json"]).contains(&"title".to_owned()));
     assert!(listed(&["scm", "list", "--json"]).contains(&"autoScan".to_owned()));
     assert!(recorder.bodies().is_empty(), "nothing was sent");

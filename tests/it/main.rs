@@ -11,6 +11,7 @@ mod architecture;
 mod book;
 mod cli;
 mod cli_auth;
+mod cli_ci;
 mod cli_columns;
 mod cli_expiry;
 mod cli_help;

@@ -215,6 +215,54 @@ fn a_snapshot_opens_offline_in_a_real_terminal_with_no_deployment_at_all() {
     assert!(!state.path().join("findings").join("visits.json").exists());
 }
 
+/// Progress is for a person: on a CI runner's pseudo-terminal (`CI` set),
+/// on a dumb terminal, with `FINDINGS_NO_PROGRESS` or a profile's
+/// `progress = false`, opening a snapshot says nothing on stderr, where a
+/// person's terminal was told at once (the test above).
+#[test]
+fn no_progress_reaches_a_terminal_that_is_no_person() {
+    let state = tempfile::tempdir().unwrap();
+    let snap = state.path().join("review.snap");
+    let quiet_profile = state.path().join("quiet.toml");
+    std::fs::write(
+        &quiet_profile,
+        "default_profile = \"ci\"\n[profiles.ci]\nprogress = false\n",
+    )
+    .unwrap();
+    let no_config = state.path().join("none.toml");
+    let server = crate::cli::Server::start(60);
+    let (code, _, stderr) = server.run(&["snapshot", "save", "-o", snap.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    drop(server);
+    for (var, value) in [
+        ("CI", "true"),
+        ("TERM", "dumb"),
+        ("FINDINGS_NO_PROGRESS", "1"),
+        ("FINDINGS_CONFIG", quiet_profile.to_str().unwrap()),
+    ] {
+        let config = if var == "FINDINGS_CONFIG" {
+            value
+        } else {
+            no_config.to_str().unwrap()
+        };
+        let mut s = Pty::start(
+            24,
+            80,
+            &["--snapshot", snap.to_str().unwrap()],
+            &[
+                ("XDG_STATE_HOME", state.path().to_str().unwrap()),
+                ("FINDINGS_CONFIG", config),
+                (var, value),
+            ],
+        );
+        s.wait_for(" SNAPSHOT 20");
+        s.press(b"q");
+        let (status, _, raw) = s.finish();
+        assert!(status.success(), "{var}: {status:?}");
+        assert!(!raw.contains("opening review.snap"), "{var}={value}: {raw}");
+    }
+}
+
 /// Ctrl-Z gives the terminal back and stops the app; `fg` (SIGCONT) takes
 /// it again and draws the same screen, and the app goes on answering keys.
 /// The pty answers no cursor-position query: the app must not ask one.

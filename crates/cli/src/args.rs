@@ -54,30 +54,39 @@ pub(super) struct ConnectionArgs {
     /// Allow plain http:// to a host other than this machine
     #[arg(long, global = true)]
     pub(super) allow_http: bool,
-    /// Seconds to wait for a connection
-    #[arg(long, global = true, value_name = "SECS", default_value_t = 10,
-          value_parser = clap::value_parser!(u64).range(1..=600), value_hint = ValueHint::Other)]
-    pub(super) connect_timeout: u64,
-    /// Seconds to wait for a whole answer
-    #[arg(long, global = true, value_name = "SECS", default_value_t = 30,
-          value_parser = clap::value_parser!(u64).range(1..=3600), value_hint = ValueHint::Other)]
-    pub(super) timeout: u64,
-    /// Refuse every write (SCM config updates, triage)
-    #[arg(long, global = true)]
+    /// Seconds to wait for a connection, 1 to 600 (default: the profile's
+    /// connect_timeout, else 10)
+    #[arg(long, global = true, env = config::ENV_CONNECT_TIMEOUT, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=config::MAX_CONNECT_TIMEOUT),
+          value_hint = ValueHint::Other)]
+    pub(super) connect_timeout: Option<u64>,
+    /// Seconds to wait for a whole answer, 1 to 3600 (default: the
+    /// profile's timeout, else 30)
+    #[arg(long, global = true, env = config::ENV_TIMEOUT, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=config::MAX_REQUEST_TIMEOUT),
+          value_hint = ValueHint::Other)]
+    pub(super) timeout: Option<u64>,
+    /// Refuse every write (SCM config updates, triage, the actions)
+    #[arg(long, global = true, env = config::ENV_READ_ONLY,
+          value_parser = clap::builder::FalseyValueParser::new(), hide_env_values = true)]
     pub(super) read_only: bool,
     /// Profile of the config file to use (default: the file's default_profile)
     #[arg(long, global = true, env = config::ENV_PROFILE, value_name = "NAME",
           value_hint = ValueHint::Other)]
     pub(super) profile: Option<String>,
     /// Write a log line per HTTP request to this file (level from FINDINGS_LOG, default info)
-    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    #[arg(long, global = true, env = config::ENV_LOG_FILE, value_name = "PATH",
+          value_hint = ValueHint::FilePath)]
     pub(super) log_file: Option<PathBuf>,
     /// The TUI's colours: default, dark, light or high-contrast (NO_COLOR turns colours off)
     #[arg(long, global = true, env = config::ENV_THEME, value_name = "NAME",
           value_parser = offer(findings_tui::theme::NAMES), hide_possible_values = true)]
     pub(super) theme: Option<String>,
-    /// No progress on stderr (it shows only on a terminal, for steps over a second)
-    #[arg(long, short = 'q', global = true)]
+    /// No progress on stderr. It shows only for a person: stderr a
+    /// terminal, CI unset, TERM not dumb, for steps over a second (also:
+    /// FINDINGS_NO_PROGRESS=1, or progress = false in the profile)
+    #[arg(long, short = 'q', global = true, env = config::ENV_NO_PROGRESS,
+          value_parser = clap::builder::FalseyValueParser::new(), hide_env_values = true)]
     pub(super) quiet: bool,
     /// Width of tables (default: the terminal's; piped: COLUMNS, else 200)
     #[arg(long, global = true, value_name = "N", value_hint = ValueHint::Other,
@@ -164,8 +173,8 @@ pub(super) enum Command {
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Output")]
 pub struct OutputArgs {
-    /// Output format: table, json, ndjson, csv, sarif or markdown (default: table on a
-    /// terminal, else ndjson)
+    /// Output format: table, json, ndjson, csv, sarif or markdown (default:
+    /// FINDINGS_FORMAT, else table on a terminal, else ndjson)
     #[arg(long, value_name = "FORMAT", value_parser = offer(Format::NAMES.iter().copied()),
           hide_possible_values = true)]
     format: Option<String>,

@@ -33,8 +33,8 @@ pub struct DiffArgs {
           value_parser = offer(Category::ALL.map(Category::name)), hide_possible_values = true)]
     categories: Vec<String>,
     /// Output format: table, json, ndjson, csv or markdown (a summary for a
-    /// pull request: the counts, then a table per kind) (default: table on a
-    /// terminal, else ndjson)
+    /// pull request: the counts, then a table per kind) (default:
+    /// FINDINGS_FORMAT, else table on a terminal, else ndjson)
     #[arg(long, value_name = "FORMAT", help_heading = "Output",
           value_parser = offer(FORMATS.map(|f| f.name())), hide_possible_values = true)]
     format: Option<String>,
@@ -43,6 +43,11 @@ pub struct DiffArgs {
           value_parser = at_least_one("--max-pages"), value_hint = ValueHint::Other,
           help_heading = "Output")]
     max_pages: u64,
+    /// Compare even when the two sides come from different servers or
+    /// deployments (refused without it: every finding would show as new
+    /// on one side and gone on the other)
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     file: OutputFile,
     #[command(flatten)]
@@ -108,6 +113,7 @@ pub async fn run(
 ) -> Result<usize, Failure> {
     let format = args.format()?;
     let wanted = args.categories()?;
+    check_origins(args, client)?;
     let (old_header, mut baseline) = read_baseline(&args.old)?;
     let mut output = if format == Format::Markdown && !script.selects() {
         Output::Summary(Vec::new())
@@ -202,15 +208,6 @@ async fn compare_live(
     baseline: &mut Baseline,
     emit: &mut impl FnMut(Change) -> Result<(), Failure>,
 ) -> Result<findings_model::Timestamp, Failure> {
-    if client.deployment() != old_header.deployment {
-        // Likely the wrong profile: every finding would be new.
-        eprintln!(
-            "findings: warning: {} is of deployment {}, this is deployment {}",
-            findings_base::text::one_line(&args.old.display().to_string()),
-            findings_base::text::one_line(&old_header.deployment),
-            findings_base::text::one_line(client.deployment()),
-        );
-    }
     let saved_at = findings_requests::clock::now().map_err(Failure::Usage)?;
     let mut req = old_header.request.clone();
     // Who triaged, from the activity; a version 2 snapshot's other
@@ -243,6 +240,72 @@ async fn compare_live(
     }
     progress.done();
     Ok(saved_at)
+}
+
+/// Where a side came from: its name, base URL and deployment.
+struct Origin {
+    name: String,
+    base_url: String,
+    deployment: String,
+}
+
+impl Origin {
+    fn of_file(path: &Path) -> Result<Origin, Failure> {
+        let header = open(path)?.header().clone();
+        Ok(Origin {
+            name: path.display().to_string(),
+            base_url: header.base_url,
+            deployment: header.deployment,
+        })
+    }
+
+    /// "https://findings.example.com, deployment 4711".
+    fn said(&self) -> String {
+        let url = findings_base::redact::mask_url_credentials(&self.base_url);
+        findings_base::text::one_line(&format!("{url}, deployment {}", self.deployment))
+            .into_owned()
+    }
+}
+
+/// The two sides must come from the same server and deployment: else
+/// (likely the wrong profile or file) every finding would show as new on
+/// one side and gone on the other. Refused naming both, or with `--force`
+/// said and compared. A side that does not record one is not compared on it.
+fn check_origins(args: &DiffArgs, client: Option<&Client>) -> Result<(), Failure> {
+    let old = Origin::of_file(&args.old)?;
+    let new = match (&args.new, client) {
+        (Some(path), _) => Origin::of_file(path)?,
+        (None, Some(client)) => Origin {
+            name: "the live side".into(),
+            base_url: client.base_url().to_owned(),
+            deployment: client.deployment().to_owned(),
+        },
+        (None, None) => return Ok(()),
+    };
+    let known = |a: &str, b: &str| !a.trim().is_empty() && !b.trim().is_empty();
+    let other_server = known(&old.base_url, &new.base_url)
+        && !findings_base::net::same_server(&old.base_url, &new.base_url);
+    let other_deployment =
+        known(&old.deployment, &new.deployment) && old.deployment.trim() != new.deployment.trim();
+    if !other_server && !other_deployment {
+        return Ok(());
+    }
+    let what = if other_server { "server" } else { "deployment" };
+    let said = format!(
+        "{} is of {}; {} is of {}",
+        findings_base::text::one_line(&old.name),
+        old.said(),
+        findings_base::text::one_line(&new.name),
+        new.said(),
+    );
+    if args.force {
+        eprintln!("findings: warning: another {what}, compared anyway (--force): {said}");
+        return Ok(());
+    }
+    Err(Failure::Usage(format!(
+        "{said}: another {what}, where every finding would show as new or gone; \
+         --force compares anyway"
+    )))
 }
 
 fn read_baseline(path: &Path) -> Result<(Header, Baseline), Failure> {

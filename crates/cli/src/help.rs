@@ -444,6 +444,34 @@ pub fn paths(cmd: &Command) -> Vec<Vec<String>> {
     out
 }
 
+/// A bad value that came from a flag's environment variable, not the
+/// command line: clap's error names the flag, so it is told which
+/// variable (`'--timeout <SECS>' (from FINDINGS_TIMEOUT)`).
+pub(super) fn naming_the_variable(e: &clap::Error, text: String) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let (Some(ContextValue::String(arg)), Some(ContextValue::String(value))) = (
+        e.get(ContextKind::InvalidArg),
+        e.get(ContextKind::InvalidValue),
+    ) else {
+        return text;
+    };
+    let given: Vec<String> = std::env::args().collect();
+    let from_env = command().get_arguments().find_map(|a| {
+        let long = format!("--{}", a.get_long()?);
+        let var = a.get_env()?;
+        let on_line = given
+            .iter()
+            .any(|g| g == &long || g.starts_with(&format!("{long}=")));
+        let same = std::env::var_os(var).is_some_and(|v| v.to_string_lossy() == *value);
+        (arg.starts_with(&format!("{long} ")) && same && !on_line)
+            .then(|| var.to_string_lossy().into_owned())
+    });
+    match from_env {
+        Some(var) => text.replacen(&format!("'{arg}'"), &format!("'{arg}' (from {var})"), 1),
+        None => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,8 @@ macro_rules! exit_codes_help {
           1    runtime or API error, a --jq error on an item, a write not applied as asked\n  \
           2    usage error: a flag, a value, a name the deployment lacks, a --json field, \
                a --jq expression\n  \
+          4    partly done: a triage applied, but some findings got an exception \
+               request instead or were skipped (no permission); stdout has the counts\n  \
           N    --exit-code N: at least one item was printed (after all of them)\n  \
           129  stopped by SIGHUP (the output said to be partial; -o FILE left as it was)\n  \
           130  interrupted by Ctrl-C (likewise)\n  \
@@ -23,6 +25,9 @@ macro_rules! exit_codes_help {
 
 /// [`exit_codes_help`] as a value.
 pub const EXIT_CODES: &str = exit_codes_help!();
+
+/// The exit code of a command done only in part ([`Failure::Partly`]).
+pub const PARTLY_DONE: u8 = 4;
 
 mod actions;
 mod args;
@@ -79,6 +84,8 @@ pub enum Failure {
     /// Ctrl-C, SIGTERM or SIGHUP while a listing runs (exit 130, 143 or
     /// 129, as a shell reports the signal).
     Interrupted(String),
+    /// Done as far as the server would: the rest said (exit [`PARTLY_DONE`]).
+    Partly(String),
     /// Not a failure: `--exit-code N` and `matched` items printed (exit N,
     /// as trivy's `--exit-code`).
     Matched {
@@ -92,7 +99,10 @@ impl Failure {
     /// What the failure says, without its kind.
     pub fn into_message(self) -> String {
         match self {
-            Failure::Usage(said) | Failure::Runtime(said) | Failure::Interrupted(said) => said,
+            Failure::Usage(said)
+            | Failure::Runtime(said)
+            | Failure::Interrupted(said)
+            | Failure::Partly(said) => said,
             Failure::Matched {
                 code,
                 matched,
@@ -145,7 +155,7 @@ pub fn main() -> ExitCode {
         Err(e) if e.use_stderr() => {
             // Clap's usage errors in the style of every other error:
             // `findings: error: …`, uncoloured.
-            let text = e.render().to_string();
+            let text = help::naming_the_variable(&e, e.render().to_string());
             eprint!("findings: {text}");
             if !text.ends_with('\n') {
                 eprintln!();
@@ -209,6 +219,10 @@ fn report(failure: Failure) -> ExitCode {
             eprintln!("findings: {}", multi_line(&msg));
             // 128 + the signal's number, as a shell reports it.
             ExitCode::from(destination::stopped().map_or(130, destination::Stop::code))
+        }
+        Failure::Partly(msg) => {
+            eprintln!("findings: partly done: {}", multi_line(&msg));
+            ExitCode::from(PARTLY_DONE)
         }
         Failure::Matched {
             code,
@@ -404,7 +418,7 @@ async fn run_report(
     if args.columns.asks_help() {
         return Ok(listing::print_catalog()?);
     }
-    let Some(script) = scripting::prepare(&args.output.script, shape::FINDING)? else {
+    let Some(script) = scripting::prepare(&args.output.script, shape::REPORT_FINDING)? else {
         return Ok(()); // the fields were listed
     };
     if args.kind.as_deref() == Some("summary") {

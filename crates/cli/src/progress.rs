@@ -1,6 +1,8 @@
 //! Progress on stderr for a step that takes a while: what so far, of how
-//! much when known, the rate and the time left. Drawn only when stderr is
-//! a terminal and `--quiet` was not given, from a second in (a step the
+//! much when known, the rate and the time left. Drawn only for a person
+//! ([`for_a_person`]: stderr a terminal, `CI` unset, `TERM` not `dumb`) and
+//! when neither `-q`, `FINDINGS_NO_PROGRESS` nor the profile's `progress =
+//! false` turned it off, from a second in (a step the
 //! user waits on before anything else shows, as opening a snapshot before
 //! the TUI, at once), at most ten times a second, on one line wiped when
 //! the step ends, however it ends (the value is dropped).
@@ -10,12 +12,29 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// `--quiet`: no progress at all.
+/// `--quiet` (or its environment variable, or the profile): no progress.
 static QUIET: AtomicBool = AtomicBool::new(false);
 
-/// Said once, at the start, from `--quiet`.
+/// Said at the start, from `--quiet`, and again once the settings are
+/// read (the profile's `progress`).
 pub fn set_quiet(quiet: bool) {
     QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether stderr is read by a person as it is written: a terminal, but
+/// not a CI runner's pseudo-terminal (`CI` set, as every major CI sets
+/// it) nor a terminal that cannot wipe a line (`TERM=dumb`), whose log
+/// would keep each redrawing.
+fn for_a_person(terminal: bool, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let ci = env("CI").is_some_and(|v| !v.is_empty());
+    let dumb = env("TERM").is_some_and(|t| t == "dumb");
+    terminal && !ci && !dumb
+}
+
+/// Whether progress is drawn in this process.
+fn enabled() -> bool {
+    !QUIET.load(Ordering::Relaxed)
+        && for_a_person(std::io::stderr().is_terminal(), |k| std::env::var_os(k))
 }
 
 /// How long a step runs before its progress shows.
@@ -40,7 +59,7 @@ impl Progress {
     /// A headless step's progress: shown from a second in.
     pub(crate) fn new(what: &str, unit: &'static str) -> Self {
         Progress {
-            enabled: std::io::stderr().is_terminal() && !QUIET.load(Ordering::Relaxed),
+            enabled: enabled(),
             what: findings_base::text::one_line(what).into_owned(),
             unit,
             started: Instant::now(),
@@ -152,6 +171,26 @@ mod tests {
         // A fraction past the ends is held to them; a broken one is left out.
         assert!(line("x", 1, "items", Some(1.7), s(1)).contains("(100%)"));
         assert!(!line("x", 1, "items", Some(f64::NAN), s(1)).contains('%'));
+    }
+
+    #[test]
+    fn progress_is_for_a_person_only() {
+        use std::ffi::OsString;
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(name, _)| *name == k)
+                    .map(|(_, v)| OsString::from(v))
+            }
+        };
+        assert!(for_a_person(true, env(&[("TERM", "xterm-256color")])));
+        // A CI runner's pseudo-terminal, a dumb terminal, no terminal.
+        assert!(!for_a_person(true, env(&[("CI", "true")])));
+        assert!(!for_a_person(true, env(&[("CI", "1"), ("TERM", "xterm")])));
+        assert!(!for_a_person(true, env(&[("TERM", "dumb")])));
+        assert!(!for_a_person(false, env(&[])));
+        // CI set to nothing is CI unset.
+        assert!(for_a_person(true, env(&[("CI", "")])));
     }
 
     #[test]

@@ -23,8 +23,8 @@ pub enum ScmCommand {
 
 #[derive(Args, Debug)]
 pub struct ListArgs {
-    /// Output format: table, json, ndjson, csv or markdown (default: table
-    /// on a terminal, else ndjson)
+    /// Output format: table, json, ndjson, csv or markdown (default:
+    /// FINDINGS_FORMAT, else table on a terminal, else ndjson)
     #[arg(long, value_name = "FORMAT",
           value_parser = offer(FORMATS.iter().map(|f| f.name())), hide_possible_values = true)]
     format: Option<String>,
@@ -120,7 +120,8 @@ pub struct UpdateArgs {
     yes: bool,
     /// Output format of the updated config: table (on a terminal: every
     /// value, readable), json (indented), ndjson (one line), csv or
-    /// markdown (default: table on a terminal, else ndjson)
+    /// markdown (default: FINDINGS_FORMAT, else table on a terminal, else
+    /// ndjson)
     #[arg(long, value_name = "FORMAT",
           value_parser = offer(FORMATS.iter().map(|f| f.name())), hide_possible_values = true)]
     format: Option<String>,

@@ -26,12 +26,14 @@ pub(super) fn settings(
     path: &Path,
 ) -> Result<Effective, Failure> {
     let given = |value: &Option<String>, id: &str, flag: &'static str, env: &'static str| {
-        value.clone().map(|v| {
-            let source = match value_source(matches, id) {
-                Some(ValueSource::EnvVariable) => Source::Env(env),
-                _ => Source::Flag(flag),
-            };
-            Given::new(v, source)
+        value
+            .clone()
+            .map(|v| Given::new(v, source(value_source(matches, id), flag, env)))
+    };
+    let seconds = |value: Option<u64>, id: &str, flag: &'static str, env: &'static str| {
+        value.map(|n| {
+            let from = source(value_source(matches, id), flag, env);
+            Given::new(Duration::from_secs(n), from)
         })
     };
     let cli = CommandLine {
@@ -50,23 +52,35 @@ pub(super) fn settings(
         profile: given(&conn.profile, "profile", "--profile", config::ENV_PROFILE),
         theme: given(&conn.theme, "theme", "--theme", config::ENV_THEME),
         allow_http: conn.allow_http,
-        read_only: conn.read_only,
-        connect_timeout: Duration::from_secs(conn.connect_timeout),
-        request_timeout: Duration::from_secs(conn.timeout),
-        timeout_sources: (
-            flag_or_default(matches, "connect_timeout", "--connect-timeout"),
-            flag_or_default(matches, "timeout", "--timeout"),
+        read_only: conn.read_only.then(|| {
+            source(
+                value_source(matches, "read_only"),
+                "--read-only",
+                config::ENV_READ_ONLY,
+            )
+        }),
+        connect_timeout: seconds(
+            conn.connect_timeout,
+            "connect_timeout",
+            "--connect-timeout",
+            config::ENV_CONNECT_TIMEOUT,
         ),
         config_named: config_named(),
+        request_timeout: seconds(conn.timeout, "timeout", "--timeout", config::ENV_TIMEOUT),
+        no_progress: conn.quiet.then(|| {
+            source(
+                value_source(matches, "quiet"),
+                "--quiet",
+                config::ENV_NO_PROGRESS,
+            )
+        }),
     };
     let env_token = std::env::var(config::ENV_TOKEN).ok().map(Token::new);
     let loaded = config::load(path)?;
-    Ok(config::effective(
-        cli,
-        env_token,
-        path.to_owned(),
-        loaded.as_ref(),
-    )?)
+    let effective = config::effective(cli, env_token, path.to_owned(), loaded.as_ref())?;
+    // The profile may turn progress off (-q already did, at the start).
+    super::progress::set_quiet(!effective.progress.value);
+    Ok(effective)
 }
 
 /// `FINDINGS_CONFIG`, when it names the config file.
@@ -76,10 +90,11 @@ fn config_named() -> Option<Source> {
         .map(|_| Source::Env(config::ENV_CONFIG))
 }
 
-fn flag_or_default(matches: &ArgMatches, id: &str, flag: &'static str) -> Source {
-    match value_source(matches, id) {
-        Some(ValueSource::CommandLine) => Source::Flag(flag),
-        _ => Source::Default,
+/// A value given by its flag or its environment variable: which.
+fn source(from: Option<ValueSource>, flag: &'static str, env: &'static str) -> Source {
+    match from {
+        Some(ValueSource::EnvVariable) => Source::Env(env),
+        _ => Source::Flag(flag),
     }
 }
 

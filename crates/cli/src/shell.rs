@@ -186,6 +186,35 @@ fn environment(w: &mut dyn Write) -> std::io::Result<()> {
         (ENV_CONFIG, "Path of the config file."),
         (ENV_THEME, "The TUI's colours, as --theme."),
         (
+            ENV_READ_ONLY,
+            "Set to anything but empty, 0, false, no or off: refuse every write, as --read-only.",
+        ),
+        (ENV_LOG_FILE, "The file of the HTTP log, as --log-file."),
+        (
+            ENV_CONNECT_TIMEOUT,
+            "Seconds to wait for a connection, as --connect-timeout (beats the profile's connect_timeout).",
+        ),
+        (
+            ENV_TIMEOUT,
+            "Seconds to wait for a whole answer, as --timeout (beats the profile's timeout).",
+        ),
+        (
+            ENV_NO_PROGRESS,
+            "Set to anything but empty, 0, false, no or off: no progress on stderr, as -q.",
+        ),
+        (
+            ENV_FORMAT,
+            "The output format of a command that prints items when --format, --json, --jq and -o FILE's extension do not say (one the command takes, else exit 2).",
+        ),
+        (
+            "CI",
+            "Set to anything but empty (as CI runners do): no progress on stderr, even on a pseudo-terminal.",
+        ),
+        (
+            "TERM",
+            "dumb: no progress on stderr (the terminal cannot wipe a line).",
+        ),
+        (
             ENV_LOG,
             "Log level (error, warn, info, debug, trace, off); with no --log-file, the log goes to findings.log in the state folder.",
         ),
@@ -228,11 +257,19 @@ fn exit_status(w: &mut dyn Write) -> std::io::Result<()> {
         ("0", "Success."),
         (
             "1",
-            "A runtime or API error, or a triage that left a finding not updated.",
+            "A runtime or API error, or a triage or write not applied as asked (an id that matched no finding, a request that failed).",
         ),
         (
             "2",
             "A usage error: a flag, value or name the deployment does not have, a configuration error, or a write refused (read-only, no confirmation, a --count that does not match).",
+        ),
+        (
+            "4",
+            "Partly done: a triage applied, but some findings got an exception request instead or were skipped (no permission); stdout has the counts, stderr what was not done.",
+        ),
+        (
+            "N",
+            "--exit-code N: at least one item was printed (after all of them). A failure (1, 2) wins over it; choose N other than 1, 2 and 4 to tell a match from the rest.",
         ),
         (
             "130",

@@ -22,7 +22,7 @@ pub struct ShowArgs {
     pub(super) id: String,
     /// Output format: table (on a terminal: the detail, as the TUI shows
     /// it), json (indented), ndjson (one line), csv, markdown or sarif
-    /// (default: table on a terminal, else ndjson)
+    /// (default: FINDINGS_FORMAT, else table on a terminal, else ndjson)
     #[arg(long, value_name = "FORMAT", value_parser = offer(Format::NAMES.iter().copied()),
           hide_possible_values = true)]
     format: Option<String>,

@@ -66,14 +66,20 @@ pub struct CommandLine {
     pub deployment: Option<Given<String>>,
     pub profile: Option<Given<String>>,
     pub allow_http: bool,
-    pub read_only: bool,
+    /// `--read-only` or `FINDINGS_READ_ONLY`, where it came from.
+    pub read_only: Option<Source>,
     /// `--theme` or `FINDINGS_THEME` (not checked yet: only the TUI and
     /// `config show` use it).
     pub theme: Option<Given<String>>,
-    pub connect_timeout: Duration,
-    pub request_timeout: Duration,
-    /// Where the two timeouts came from (flag, env or default).
-    pub timeout_sources: (Source, Source),
+    /// `--connect-timeout` or `FINDINGS_CONNECT_TIMEOUT`; none: the
+    /// profile's `connect_timeout`, else [`DEFAULT_CONNECT_TIMEOUT`].
+    pub connect_timeout: Option<Given<Duration>>,
+    /// `--timeout` or `FINDINGS_TIMEOUT`; none: the profile's `timeout`,
+    /// else [`DEFAULT_REQUEST_TIMEOUT`].
+    pub request_timeout: Option<Given<Duration>>,
+    /// `-q` or `FINDINGS_NO_PROGRESS`, where it came from: no progress,
+    /// whatever the profile says.
+    pub no_progress: Option<Source>,
     /// `FINDINGS_CONFIG`, when it names the config file: a configuration
     /// was meant, so a missing base URL is not a cue for the demo.
     pub config_named: Option<Source>,
@@ -128,12 +134,17 @@ pub struct Effective {
     pub theme_file: Given<PathBuf>,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
+    /// Where the two timeouts came from (flag, env, profile or default).
     pub timeout_sources: (Source, Source),
     /// A base URL given empty (`FINDINGS_BASE_URL=` in a CI job whose
     /// variable is unset), and where.
     pub base_url_blank: Option<Source>,
     /// See [`CommandLine::config_named`].
     pub config_named: Option<Source>,
+    /// Progress lines on stderr (still only for a person: a terminal, no
+    /// `CI`, no `TERM=dumb`): off with `-q`, `FINDINGS_NO_PROGRESS` or a
+    /// profile's `progress = false`.
+    pub progress: Given<bool>,
     /// Directory relative `token_file` paths are taken from.
     config_dir: PathBuf,
 }
@@ -156,6 +167,11 @@ pub use findings_model::DEFAULT_PAGE_SIZE;
 
 /// Above this many findings a triage by filter asks a second `y`.
 pub const DEFAULT_TRIAGE_CONFIRM_ABOVE: u32 = 50;
+
+/// How long to wait for a connection, when nothing says.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long to wait for a whole answer, when nothing says.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Merges the command line, the environment's token and the config file.
 pub fn effective(
@@ -186,26 +202,23 @@ pub fn effective(
     let deployment = pick(cli.deployment, profile.and_then(|p| p.deployment.as_ref()));
     let token = token_source(env_token, profile, &pname, base_url.as_ref());
 
-    let or_default = |v: Option<bool>, flag: bool, name: &'static str| {
-        if flag {
-            Given::new(true, Source::Flag(name))
+    let or_default = |v: Option<bool>, given: Option<Source>| {
+        if let Some(source) = given {
+            Given::new(true, source)
         } else if let Some(v) = v {
             Given::new(v, from_profile())
         } else {
             Given::new(false, Source::Default)
         }
     };
-    let read_only = or_default(
-        profile.and_then(|p| p.read_only),
-        cli.read_only,
-        "--read-only",
-    );
+    let read_only = or_default(profile.and_then(|p| p.read_only), cli.read_only);
     let allow_http = or_default(
         profile.and_then(|p| p.allow_http),
-        cli.allow_http,
-        "--allow-http",
+        cli.allow_http.then_some(Source::Flag("--allow-http")),
     );
 
+    let asked = (cli.connect_timeout, cli.request_timeout, cli.no_progress);
+    let (connect_timeout, request_timeout, progress) = patience(asked, profile, &pname);
     let views = merged_views(file, profile, &pname);
     let config_dir = config_path
         .parent()
@@ -255,13 +268,49 @@ pub fn effective(
         read_only,
         allow_http,
         views,
-        connect_timeout: cli.connect_timeout,
-        request_timeout: cli.request_timeout,
-        timeout_sources: cli.timeout_sources,
+        connect_timeout: connect_timeout.value,
+        request_timeout: request_timeout.value,
+        timeout_sources: (connect_timeout.source, request_timeout.source),
+        progress,
         base_url_blank,
         config_named: cli.config_named,
         profile: profile_name,
     })
+}
+
+/// The timeouts (connect, whole answer) and progress: the command line's
+/// (flag or environment), else the profile's, else the defaults.
+fn patience(
+    (connect, answer, no_progress): (
+        Option<Given<Duration>>,
+        Option<Given<Duration>>,
+        Option<Source>,
+    ),
+    profile: Option<&Profile>,
+    pname: &str,
+) -> (Given<Duration>, Given<Duration>, Given<bool>) {
+    let from_profile = || Source::Profile(pname.to_owned());
+    let seconds = |given: Option<Given<Duration>>, from: Option<u64>, default: Duration| {
+        given
+            .or_else(|| from.map(|n| Given::new(Duration::from_secs(n), from_profile())))
+            .unwrap_or(Given::new(default, Source::Default))
+    };
+    let connect = seconds(
+        connect,
+        profile.and_then(|p| p.connect_timeout),
+        DEFAULT_CONNECT_TIMEOUT,
+    );
+    let answer = seconds(
+        answer,
+        profile.and_then(|p| p.timeout),
+        DEFAULT_REQUEST_TIMEOUT,
+    );
+    let progress = match (no_progress, profile.and_then(|p| p.progress)) {
+        (Some(source), _) => Given::new(false, source),
+        (None, Some(on)) => Given::new(on, from_profile()),
+        (None, None) => Given::new(true, Source::Default),
+    };
+    (connect, answer, progress)
 }
 
 /// The profile in force: the command line's (`--profile`,

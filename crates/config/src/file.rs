@@ -4,7 +4,8 @@ use super::ConfigError;
 use super::token::{Keep, check_trusted};
 use super::toml_error;
 use super::values::{
-    DeploymentId, DirectionName, Filters, PageSize, PaneName, SortName, ThemeName,
+    DeploymentId, DirectionName, Filters, MAX_CONNECT_TIMEOUT, MAX_REQUEST_TIMEOUT, PageSize,
+    PaneName, Seconds, SortName, ThemeName,
 };
 use super::views::{SavedView, named_views};
 use findings_base::atomic_file::read_capped_with_metadata;
@@ -56,6 +57,12 @@ pub struct Profile {
     pub allow_http: Option<bool>,
     pub views: BTreeMap<String, SavedView>,
     pub theme: Option<ThemeName>,
+    /// Seconds to wait for a connection (`--connect-timeout`).
+    pub connect_timeout: Option<u64>,
+    /// Seconds to wait for a whole answer (`--timeout`).
+    pub timeout: Option<u64>,
+    /// Progress lines on stderr for a person (`false`: as `-q`).
+    pub progress: Option<bool>,
 }
 
 /// Where a profile's token comes from (at most one of the three keys).
@@ -100,6 +107,9 @@ struct RawProfile {
     #[serde(default, deserialize_with = "named_views")]
     views: BTreeMap<String, SavedView>,
     theme: Option<ThemeName>,
+    connect_timeout: Option<Seconds<MAX_CONNECT_TIMEOUT>>,
+    timeout: Option<Seconds<MAX_REQUEST_TIMEOUT>>,
+    progress: Option<bool>,
 }
 
 impl TryFrom<RawProfile> for Profile {
@@ -156,6 +166,9 @@ impl TryFrom<RawProfile> for Profile {
             allow_http: raw.allow_http,
             views: raw.views,
             theme: raw.theme,
+            connect_timeout: raw.connect_timeout.map(|s| s.0),
+            timeout: raw.timeout.map(|s| s.0),
+            progress: raw.progress,
         })
     }
 }

@@ -23,3 +23,51 @@ fn a_fifo_or_a_huge_file_is_refused_at_once_not_waited_on() {
     let too_large = crate::file::load(&huge).unwrap_err();
     assert!(too_large.0.contains("more than the"), "{too_large:?}");
 }
+
+/// What a CI job sets by flag it may set in a profile too: the timeouts
+/// and progress, each from the flag or the environment first, then the
+/// profile, then the default; and each said by `config show`.
+#[test]
+fn the_timeouts_and_progress_come_from_a_profile_below_their_flags() {
+    use crate::{CommandLine, Given, Loaded, Source, effective, parse};
+    use std::path::PathBuf;
+    use std::time::Duration;
+    let path = PathBuf::from("/cfg/findings/config.toml");
+    let text = "default_profile = \"ci\"\n[profiles.ci]\nconnect_timeout = 5\ntimeout = 120\nprogress = false\n";
+    let loaded = Loaded {
+        path: path.clone(),
+        file: parse(&path, text).unwrap(),
+    };
+    let e = effective(CommandLine::default(), None, path.clone(), Some(&loaded)).unwrap();
+    assert_eq!(e.connect_timeout, Duration::from_secs(5));
+    assert_eq!(e.request_timeout, Duration::from_secs(120));
+    let profile = Source::Profile("ci".into());
+    assert_eq!(e.timeout_sources, (profile.clone(), profile.clone()));
+    assert_eq!(e.progress, Given::new(false, profile));
+    let shown = crate::show(&e, None);
+    for key in ["connect_timeout = 5", "timeout = 120", "progress = false"] {
+        assert!(shown.contains(key), "{shown}");
+    }
+    // The environment (or a flag) beats the profile.
+    let cli = CommandLine {
+        request_timeout: Some(Given::new(
+            Duration::from_secs(7),
+            Source::Env("FINDINGS_TIMEOUT"),
+        )),
+        ..Default::default()
+    };
+    let e = effective(cli, None, path.clone(), Some(&loaded)).unwrap();
+    assert_eq!(e.request_timeout, Duration::from_secs(7));
+    assert_eq!(e.timeout_sources.1, Source::Env("FINDINGS_TIMEOUT"));
+    // Nothing says: the defaults, progress on.
+    let e = effective(CommandLine::default(), None, path.clone(), None).unwrap();
+    assert_eq!(e.connect_timeout, crate::DEFAULT_CONNECT_TIMEOUT);
+    assert_eq!(e.request_timeout, crate::DEFAULT_REQUEST_TIMEOUT);
+    assert_eq!(e.progress, Given::new(true, Source::Default));
+    // Out of the flags' range: refused, naming the key.
+    for bad in ["timeout = 0", "connect_timeout = 601", "timeout = -3"] {
+        let err = parse(&path, &format!("[profiles.ci]\n{bad}\n")).unwrap_err();
+        let key = bad.split(' ').next().unwrap();
+        assert!(err.0.contains(key) && err.0.contains("seconds"), "{err:?}");
+    }
+}

@@ -56,8 +56,8 @@ pub use connection::{
 };
 pub use edit::{SavedAt, save_view, with_view};
 pub use effective::{
-    CommandLine, DEFAULT_PAGE_SIZE, DEFAULT_TRIAGE_CONFIRM_ABOVE, Effective, Given, Source,
-    ThemeChoice, TokenSource, effective,
+    CommandLine, DEFAULT_CONNECT_TIMEOUT, DEFAULT_PAGE_SIZE, DEFAULT_REQUEST_TIMEOUT,
+    DEFAULT_TRIAGE_CONFIRM_ABOVE, Effective, Given, Source, ThemeChoice, TokenSource, effective,
 };
 pub use file::{ConfigFile, Loaded, Profile, ProfileToken, load, parse};
 pub use paths::{config_path, keymap_path, state_dir, theme_path};
@@ -69,7 +69,7 @@ pub use token::{TOKEN_COMMAND_TIMEOUT, run_token_command};
 pub mod stored {
     pub use super::stored_token::{load, remove, save};
 }
-pub use values::{SlaDays, ThemeName, filter_pairs};
+pub use values::{MAX_CONNECT_TIMEOUT, MAX_REQUEST_TIMEOUT, SlaDays, ThemeName, filter_pairs};
 pub use views::SavedView;
 
 pub const ENV_BASE_URL: &str = "FINDINGS_BASE_URL";
@@ -79,6 +79,12 @@ pub const ENV_CONFIG: &str = "FINDINGS_CONFIG";
 pub const ENV_PROFILE: &str = "FINDINGS_PROFILE";
 pub const ENV_LOG: &str = "FINDINGS_LOG";
 pub const ENV_THEME: &str = "FINDINGS_THEME";
+pub const ENV_TIMEOUT: &str = "FINDINGS_TIMEOUT";
+pub const ENV_CONNECT_TIMEOUT: &str = "FINDINGS_CONNECT_TIMEOUT";
+pub const ENV_NO_PROGRESS: &str = "FINDINGS_NO_PROGRESS";
+pub const ENV_FORMAT: &str = "FINDINGS_FORMAT";
+pub const ENV_READ_ONLY: &str = "FINDINGS_READ_ONLY";
+pub const ENV_LOG_FILE: &str = "FINDINGS_LOG_FILE";
 
 /// A problem with the given settings (a usage error, exit 2).
 #[derive(Debug, Clone, PartialEq)]

@@ -11,8 +11,9 @@ use std::fmt;
 pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 #
 # Precedence: command-line flags > environment (FINDINGS_BASE_URL,
-# FINDINGS_DEPLOYMENT, FINDINGS_TOKEN, FINDINGS_PROFILE) > the profile in use >
-# defaults. With no base URL from any source, findings uses its embedded demo
+# FINDINGS_DEPLOYMENT, FINDINGS_TOKEN, FINDINGS_PROFILE, FINDINGS_TIMEOUT,
+# FINDINGS_CONNECT_TIMEOUT, FINDINGS_NO_PROGRESS, FINDINGS_READ_ONLY) > the
+# profile in use > defaults. With no base URL from any source, findings uses its embedded demo
 # server. `findings config show` prints what is in force.
 
 # The profile used when neither --profile nor FINDINGS_PROFILE names one.
@@ -60,6 +61,15 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # allow_http = false
 # This profile's theme (beats the top-level one).
 # theme = "high-contrast"
+# Seconds to wait for a connection (1-600) and for a whole answer (1-3600);
+# --connect-timeout and --timeout, or FINDINGS_CONNECT_TIMEOUT and
+# FINDINGS_TIMEOUT, win over these (defaults shown).
+# connect_timeout = 10
+# timeout = 30
+# Progress lines on stderr for a step over a second. They show only for a
+# person: on a terminal, with CI unset and TERM not dumb; false turns them
+# off, as -q and FINDINGS_NO_PROGRESS=1 do.
+# progress = true
 
 # Saved views of the Issues pane, applied with `:view NAME`. A view in a
 # profile (profiles.NAME.views.VIEW) belongs to it; views.VIEW to all.
@@ -242,6 +252,12 @@ fn show_preferences(out: &mut String, e: &Effective) {
         "timeout",
         e.request_timeout.as_secs().to_string(),
         &e.timeout_sources.1,
+    );
+    line(
+        out,
+        "progress",
+        e.progress.value.to_string(),
+        &e.progress.source,
     );
 }
 

@@ -177,11 +177,7 @@ fn loaded() -> Loaded {
 }
 
 fn cli() -> CommandLine {
-    CommandLine {
-        connect_timeout: Duration::from_secs(10),
-        request_timeout: Duration::from_secs(30),
-        ..Default::default()
-    }
+    CommandLine::default()
 }
 
 fn given(v: &str, s: Source) -> Option<Given<String>> {
@@ -358,7 +354,7 @@ fn a_profile_token_is_not_sent_to_another_server() {
 fn flags_turn_on_what_the_profile_leaves_off() {
     let mut c = cli();
     c.profile = given("other", Source::Flag("--profile"));
-    c.read_only = true;
+    c.read_only = Some(Source::Flag("--read-only"));
     let e = effective(c, None, path(), Some(&loaded())).unwrap();
     assert_eq!(e.read_only, Given::new(true, Source::Flag("--read-only")));
 }

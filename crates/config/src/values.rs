@@ -57,6 +57,26 @@ impl TryFrom<i64> for PageSize {
     }
 }
 
+/// The longest `connect_timeout` and `timeout` (seconds), as their flags
+/// take them.
+pub const MAX_CONNECT_TIMEOUT: u64 = 600;
+pub const MAX_REQUEST_TIMEOUT: u64 = 3600;
+
+/// A timeout in whole seconds, 1 to `MAX`.
+#[derive(Deserialize)]
+#[serde(try_from = "i64")]
+pub(super) struct Seconds<const MAX: u64>(pub(super) u64);
+
+impl<const MAX: u64> TryFrom<i64> for Seconds<MAX> {
+    type Error = String;
+    fn try_from(n: i64) -> Result<Self, String> {
+        match u64::try_from(n) {
+            Ok(s) if (1..=MAX).contains(&s) => Ok(Seconds(s)),
+            _ => Err(format!("must be 1 to {MAX} seconds, not {n}")),
+        }
+    }
+}
+
 /// A pane's name as `default_pane` gives it, in any case. Which panes
 /// there are is the TUI's to say (each pane declares its name); the wiring
 /// checks it before the TUI starts. (Interned: a `&'static str` field

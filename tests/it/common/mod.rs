@@ -538,6 +538,11 @@ pub fn findings() -> assert_cmd::Command {
         "FINDINGS_PROFILE",
         "FINDINGS_LOG",
         "FINDINGS_NO_PROGRESS",
+        "FINDINGS_FORMAT",
+        "FINDINGS_TIMEOUT",
+        "FINDINGS_CONNECT_TIMEOUT",
+        "FINDINGS_READ_ONLY",
+        "FINDINGS_LOG_FILE",
         // Tests of what CI changes set it themselves.
         "CI",
     ] {

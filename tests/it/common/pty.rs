@@ -20,16 +20,16 @@ const DEADLINE: Duration = Duration::from_secs(30);
 const REMOVED: [&str; 10] = [
     "FINDINGS_BASE_URL",
     "FINDINGS_CONFIG",
-    // A CI run of the tests must not make the binary think nobody is
-    // watching (tests of that set it themselves).
-    "CI",
-    "FINDINGS_NO_PROGRESS",
     "FINDINGS_DEPLOYMENT",
     "FINDINGS_TOKEN",
     "FINDINGS_PROFILE",
     "FINDINGS_THEME",
     "FINDINGS_LOG",
     "NO_COLOR",
+    // Each turns progress off, and CI refuses the demo unasked: a test
+    // run in CI is no CI job (tests of that set them themselves).
+    "CI",
+    "FINDINGS_NO_PROGRESS",
 ];
 
 /// `findings` running in a pty, with what it wrote parsed as a screen.

@@ -78,12 +78,20 @@ impl IssuesArgs {
         // What the columns show: the first detection, the activity; and
         // `--json`'s computed age fields, the first detection.
         self.columns.ask_for(&mut req);
-        if self
-            .output
-            .script
-            .names_any(crate::scripting::shape::COMPUTED)
-        {
+        // `--json` fetches what it names, as gh does (and `--jq` what its
+        // expression reads): a field a list gives only when asked is asked for.
+        let script = &self.output.script;
+        if script.names_any(crate::scripting::shape::COMPUTED) || script.wants("firstDetectedAt") {
             req.include_first_detected_at = Some(true);
+        }
+        if script.wants("remediation") {
+            req.include_remediation = Some(true);
+        }
+        if script.wants("activityHistory") {
+            req.include_activity_history = Some(true);
+        }
+        if script.wants("isArchived") {
+            req.include_is_archived = Some(true);
         }
         // A sort flag replaces a view's (`--view`).
         if let Some(s) = self.sort.as_deref() {

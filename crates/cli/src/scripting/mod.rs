@@ -109,6 +109,22 @@ impl Script {
 }
 
 impl ScriptArgs {
+    /// Whether `--json` names `field`, or `--jq`'s expression has it as a
+    /// word (`.remediation.guidance`): a part a list gives only when asked
+    /// is then asked for. Asking for more than the expression reads costs
+    /// only bytes.
+    pub fn wants(&self, field: &str) -> bool {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let in_jq = self.jq.as_deref().is_some_and(|code| {
+            code.match_indices(field).any(|(at, _)| {
+                let before = code[..at].chars().next_back();
+                let after = code[at + field.len()..].chars().next();
+                !before.is_some_and(word) && !after.is_some_and(word)
+            })
+        });
+        self.names_any(&[field]) || in_jq
+    }
+
     /// Whether `--json` names one of `names`.
     pub fn names_any(&self, names: &[&str]) -> bool {
         self.json
@@ -146,6 +162,9 @@ pub fn prepare(args: &ScriptArgs, shape: Shape) -> Result<Option<Script>, Failur
             }
             let mut fields: Vec<String> = Vec::new();
             for field in asked {
+                if let Some(why) = shape.lacks(&field) {
+                    return Err(Failure::Usage(unfilled_field(&field, why, &names)));
+                }
                 if !names.contains(&field.as_str()) {
                     return Err(Failure::Usage(unknown_field(&field, &names)));
                 }
@@ -172,6 +191,21 @@ pub fn prepare(args: &ScriptArgs, shape: Shape) -> Result<Option<Script>, Failur
     }))
 }
 
+/// A field of the schema the command's items never have: refused (it
+/// would be null on every line), saying where it is, with the fields there
+/// are.
+fn unfilled_field(field: &str, why: &str, names: &[&str]) -> String {
+    let mut text = format!(
+        "--json {field}: this command's items never have it ({})\nAvailable fields:",
+        why.replace("FIELD", field)
+    );
+    for name in names {
+        text.push_str("\n  ");
+        text.push_str(name);
+    }
+    text
+}
+
 /// gh's refusal of a field, with the closest name.
 fn unknown_field(field: &str, names: &[&str]) -> String {
     let known: Vec<String> = names.iter().map(|n| n.to_string()).collect();
@@ -191,9 +225,10 @@ fn unknown_field(field: &str, names: &[&str]) -> String {
 
 /// The format of a command's output, one rule for every command: `--format`
 /// as given (one of `valid`); else with `--jq` or `--json`, JSON lines (an
-/// array for `--json` into a `.json` file); else a table on a terminal;
-/// else what `-o FILE`'s extension names (an extension that names none is
-/// refused); else ndjson.
+/// array for `--json` into a `.json` file); else what `-o FILE`'s extension
+/// names (an extension that names none is refused unless `--format` is
+/// given); else `FINDINGS_FORMAT` (one of `valid`, or a usage error naming
+/// it); else a table on a terminal; else ndjson.
 pub fn format(
     given: Option<&str>,
     file: &OutputFile,
@@ -249,12 +284,45 @@ pub fn format(
             ))),
         };
     }
+    let from_env = || {
+        let var = findings_config::ENV_FORMAT;
+        match std::env::var(var) {
+            Ok(f) if !f.trim().is_empty() => check(f.trim())
+                .map(Some)
+                .map_err(|e| UsageError(format!("{var}: {}", e.0))),
+            _ => Ok(None),
+        }
+    };
     match given {
         Some(f) => Ok(f),
-        None if file.is_terminal() => Ok(Format::Table),
         None => match from_file() {
             Some(f) => check(f.name()),
-            None => Ok(Format::Ndjson),
+            None => match from_env()? {
+                Some(f) => Ok(f),
+                None if file.is_terminal() => Ok(Format::Table),
+                None => Ok(Format::Ndjson),
+            },
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ScriptArgs;
+
+    #[test]
+    fn a_field_is_wanted_when_json_names_it_or_jq_has_it_as_a_word() {
+        let args = |json: Option<&str>, jq: Option<&str>| ScriptArgs {
+            json: json.map(str::to_owned),
+            jq: jq.map(str::to_owned),
+            exit_code: None,
+        };
+        assert!(args(Some("id, remediation"), None).wants("remediation"));
+        assert!(args(None, Some(".remediation.guidance")).wants("remediation"));
+        assert!(args(None, Some(r#".["isArchived"]"#)).wants("isArchived"));
+        // Part of another word, or named nowhere: not wanted.
+        assert!(!args(None, Some(".remediationX")).wants("remediation"));
+        assert!(!args(None, Some(".my_isArchived")).wants("isArchived"));
+        assert!(!args(Some("id"), Some(".id")).wants("remediation"));
     }
 }

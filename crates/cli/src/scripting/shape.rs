@@ -18,14 +18,64 @@ pub struct Shape {
     pub wrapper: &'static [&'static str],
     /// Fields reckoned here when `--json` names them ([`COMPUTED`]).
     pub computed: &'static [&'static str],
+    /// Fields of the schema the command's operation never fills, and
+    /// where to get them instead: `--json` refuses them (they would be
+    /// null on every line).
+    pub unavailable: &'static [(&'static str, &'static str)],
 }
 
-/// A finding (`protos.issues.v1.Issue`): `report` and `show`.
+/// The contract's fields deprecated and no longer returned by any operation.
+const DEPRECATED: &[(&str, &str)] = &[(
+    "aiExploitConditions",
+    "deprecated: no operation returns it any longer",
+)];
+
+/// What a list of findings (List issues) never gives: the fields of the
+/// single-issue fetch only (docs/src/api.md, the contract), and the
+/// deprecated one.
+const LIST_LACKS: &[(&str, &str)] = &[
+    ("aiExploitConditions", DEPRECATED[0].1),
+    ("aiImpact", SINGLE_FETCH),
+    ("clickToFixCommitMsg", SINGLE_FETCH),
+    ("codeSnippets", SINGLE_FETCH),
+    ("ruleDisplayName", SINGLE_FETCH),
+    ("ruleExplanation", SINGLE_FETCH),
+];
+
+const SINGLE_FETCH: &str = "only the single-issue fetch gives it: findings show ID --json FIELD";
+
+/// What report findings never give: what a list lacks, and the fields a
+/// list gives only when asked (Report findings asks for none of them).
+const REPORT_LACKS: &[(&str, &str)] = &[
+    ("activityHistory", LISTED_WHEN_ASKED),
+    ("aiExploitConditions", DEPRECATED[0].1),
+    ("aiImpact", SINGLE_FETCH),
+    ("clickToFixCommitMsg", SINGLE_FETCH),
+    ("codeSnippets", SINGLE_FETCH),
+    ("firstDetectedAt", LISTED_WHEN_ASKED),
+    ("isArchived", LISTED_WHEN_ASKED),
+    ("remediation", LISTED_WHEN_ASKED),
+    ("ruleDisplayName", SINGLE_FETCH),
+    ("ruleExplanation", SINGLE_FETCH),
+];
+
+const LISTED_WHEN_ASKED: &str =
+    "Report findings cannot ask for it; findings issues --json FIELD asks List issues for it";
+
+/// A finding (`protos.issues.v1.Issue`) as the single-issue fetch gives
+/// it: `show`.
 pub const FINDING: Shape = Shape {
     item: "finding",
     fields: FINDING_FIELDS,
     wrapper: &[],
     computed: &[],
+    unavailable: DEPRECATED,
+};
+
+/// A finding as Report findings gives it: `report`.
+pub const REPORT_FINDING: Shape = Shape {
+    unavailable: REPORT_LACKS,
+    ..FINDING
 };
 
 /// A List issues item (`ListIssuesResponse_IssueSummary`): the finding's
@@ -35,6 +85,7 @@ pub const LIST_ITEM: Shape = Shape {
     fields: FINDING_FIELDS,
     wrapper: LIST_WRAPPER_FIELDS,
     computed: COMPUTED,
+    unavailable: LIST_LACKS,
 };
 
 /// Fields no server sends, reckoned here when `--json` names them (the
@@ -58,6 +109,7 @@ pub const AGENTIC_ISSUE: Shape = Shape {
     fields: AGENTIC_FIELDS,
     wrapper: &[],
     computed: &[],
+    unavailable: &[],
 };
 
 /// A change between two snapshots: `diff`.
@@ -66,6 +118,7 @@ pub const CHANGE: Shape = Shape {
     fields: findings_snapshot::CHANGE_FIELDS,
     wrapper: &[],
     computed: &[],
+    unavailable: &[],
 };
 
 /// An SCM config (`protos.scm.v1.ScmConfig`): `scm list`.
@@ -74,6 +127,7 @@ pub const SCM_CONFIG: Shape = Shape {
     fields: SCM_CONFIG_FIELDS,
     wrapper: &[],
     computed: &[],
+    unavailable: &[],
 };
 
 /// The key of the finding inside a List issues item.
@@ -207,7 +261,8 @@ pub(super) const SCM_CONFIG_FIELDS: &[&str] = &[
 ];
 
 impl Shape {
-    /// Every field `--json` takes, sorted (as gh lists them).
+    /// Every field `--json` takes, sorted (as gh lists them): those the
+    /// command's operation can fill.
     pub fn names(&self) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = self
             .fields
@@ -215,9 +270,18 @@ impl Shape {
             .chain(self.wrapper)
             .chain(self.computed)
             .copied()
+            .filter(|f| self.lacks(f).is_none())
             .collect();
         names.sort_unstable();
         names
+    }
+
+    /// Why the command's items never have `field`, when they do not.
+    pub fn lacks(&self, field: &str) -> Option<&'static str> {
+        self.unavailable
+            .iter()
+            .find(|(name, _)| *name == field)
+            .map(|(_, why)| *why)
     }
 
     /// An item as the server sent it, in this shape: a List issues
@@ -394,10 +458,39 @@ mod tests {
         assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
         assert_eq!(
             names.len(),
-            FINDING_FIELDS.len() + LIST_WRAPPER_FIELDS.len() + COMPUTED.len()
+            FINDING_FIELDS.len() + LIST_WRAPPER_FIELDS.len() + COMPUTED.len() - LIST_LACKS.len()
         );
         assert!(names.contains(&"reviewCount") && !names.contains(&"issue"));
         assert!(!FINDING.names().contains(&"reviewCount"));
+    }
+
+    #[test]
+    fn a_field_the_operation_never_fills_is_not_offered() {
+        // The single-issue fetch's fields: in show, not in a list.
+        assert!(FINDING.names().contains(&"ruleDisplayName"));
+        assert!(!LIST_ITEM.names().contains(&"ruleDisplayName"));
+        assert!(
+            LIST_ITEM
+                .lacks("ruleDisplayName")
+                .unwrap()
+                .contains("findings show")
+        );
+        // Report findings asks no includes: what List issues asks for,
+        // it lacks.
+        for field in [
+            "activityHistory",
+            "firstDetectedAt",
+            "isArchived",
+            "remediation",
+        ] {
+            assert!(LIST_ITEM.names().contains(&field), "{field}");
+            assert!(REPORT_FINDING.lacks(field).is_some(), "{field}");
+        }
+        // Every field refused is a field of the schema.
+        for (field, _) in REPORT_LACKS.iter().chain(LIST_LACKS) {
+            assert!(FINDING_FIELDS.contains(field), "{field}");
+        }
+        assert!(!FINDING.names().contains(&"aiExploitConditions"));
     }
 
     #[test]

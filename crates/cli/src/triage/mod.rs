@@ -28,6 +28,13 @@ use std::path::PathBuf;
 const MAX_NOTE_BYTES: u64 = 64 * 1024;
 
 #[derive(Args, Debug)]
+#[command(after_help = concat!(
+    "A finding named but not updated is said on stderr, and the exit code \
+    says why: 1 when an id matched no finding or a request failed, 4 (partly \
+    done) when the server skipped it (no permission) or gave it an exception \
+    request instead.\n\n",
+    exit_codes_help!()
+))]
 pub struct TriageArgs {
     /// Ids of the findings (or, with --agentic, of the agentic-workflow
     /// issues), as a,b or one after another; - reads them from standard

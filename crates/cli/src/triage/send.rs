@@ -135,10 +135,7 @@ impl Sending {
         } else {
             writeln!(out, "{}", answer.summary())?;
         }
-        match not_updated(&answer, n) {
-            Some(shortfall) => Err(Failure::Runtime(shortfall)),
-            None => Ok(()),
-        }
+        not_updated(&answer, n).map_or(Ok(()), Err)
     }
 
     /// The findings read again for their notes, grouped by what each gets:
@@ -281,16 +278,20 @@ impl Sending {
 
 /// Why not every finding named was updated, when one was not: "2 of 3
 /// findings not updated: 1 matched no finding, 1 skipped (no permission)".
-/// A script reads it as exit 1.
-fn not_updated(answer: &UpdateFindingsResponse, asked: usize) -> Option<String> {
+/// An id that matched no finding is an error (exit 1); findings the server
+/// knew but gave an exception request instead, or skipped for want of
+/// permission, leave the triage done as far as it would go: partly done
+/// (exit 4), so a script tells the two apart without reading stderr.
+fn not_updated(answer: &UpdateFindingsResponse, asked: usize) -> Option<Failure> {
     let count = |v: Option<i64>| usize::try_from(v.unwrap_or(0)).unwrap_or(0);
     let updated = count(answer.updated_count);
     if updated >= asked {
         return None;
     }
     let mut why = Vec::new();
+    let mut unmatched = 0;
     if let Some(matched) = answer.issue_count {
-        let unmatched = asked.saturating_sub(count(Some(matched)));
+        unmatched = asked.saturating_sub(count(Some(matched)));
         if unmatched > 0 {
             why.push(format!("{unmatched} matched no finding (unknown id?)"));
         }
@@ -303,16 +304,23 @@ fn not_updated(answer: &UpdateFindingsResponse, asked: usize) -> Option<String> 
     if skipped > 0 {
         why.push(format!("{skipped} skipped (no permission)"));
     }
+    // Partly done only when the server said where each one went.
+    let accounted = unmatched == 0 && updated + exceptions + skipped >= asked;
     let why = if why.is_empty() {
         String::new()
     } else {
         format!(": {}", why.join(", "))
     };
-    Some(format!(
+    let said = format!(
         "{} of {asked} {} not updated{why}",
         asked - updated,
         Kind::Finding.noun(asked)
-    ))
+    );
+    Some(if accounted {
+        Failure::Partly(said)
+    } else {
+        Failure::Runtime(said)
+    })
 }
 
 /// "agw-07001  ignored (acceptable risk)  <title>", terminal-safe.
