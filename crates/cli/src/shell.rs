@@ -272,8 +272,16 @@ fn exit_status(w: &mut dyn Write) -> std::io::Result<()> {
             "--exit-code N: at least one item was printed (after all of them). A failure (1, 2) wins over it; choose N other than 1, 2 and 4 to tell a match from the rest.",
         ),
         (
+            "129",
+            "Stopped by SIGHUP (the terminal closed) while a listing ran: -o FILE left as it was, no temporary file beside it; on stdout, stderr says the output is cut short.",
+        ),
+        (
             "130",
-            "Interrupted (Ctrl-C) while writing -o FILE, which was left as it was.",
+            "Interrupted by Ctrl-C (SIGINT), likewise.",
+        ),
+        (
+            "143",
+            "Stopped by SIGTERM (how CI cancels a job or ends one past its time), likewise.",
         ),
     ] {
         item(w, code, what)?;
