@@ -8,6 +8,7 @@
 //! compiles and runs the expression; `sink` writes the items.
 
 mod deep;
+mod env;
 mod formats;
 mod jq;
 mod pick_raw;

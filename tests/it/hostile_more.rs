@@ -1,0 +1,165 @@
+//! Hardened, round three (issue 47): a `--jq` expression never reads the
+//! token from the environment, the review's HTML shows what hides text,
+//! a cursor guard and a read by id hold a fixed bound however a server
+//! pages, and `report --kind summary` honours `--max-pages`. The servers
+//! and helpers are `hostile`'s.
+
+use crate::hostile::{Seen, TOKEN, cli, json, rand_suffix, recording, run, runtime, serve};
+use std::path::Path;
+
+/// A one-finding listing, for commands that only need an item to run over.
+fn one_finding(seen: Seen) -> axum::Router {
+    recording(seen, |_, _, _| {
+        json(
+            r#"{"issues":[{"issue":{"id":"1","ruleId":"r","severity":"SEVERITY_HIGH"}}],"cursor":""}"#
+                .to_owned(),
+        )
+    })
+}
+
+/// What `--jq EXPR` printed over the one finding: one line a result.
+fn jq_lines(cmd: &mut assert_cmd::Command) -> Vec<String> {
+    let out = run(cmd, "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout.lines().map(str::to_owned).collect()
+}
+
+/// Decodes standard base64 (what `@base64` writes).
+fn base64_decoded(text: &str) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut held = 0;
+    let mut out = Vec::new();
+    for c in text.bytes().filter(|c| *c != b'=') {
+        let v = ALPHABET.iter().position(|a| *a == c).expect("base64") as u32;
+        bits = bits << 6 | v;
+        held += 6;
+        if held >= 8 {
+            held -= 8;
+            out.push((bits >> held) as u8);
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The whole environment an expression sees, encoded past the output's
+/// masking: `env` and `$ENV`, each as base64 of its JSON.
+const ENV_ENCODED: &str = "env, $ENV | tojson | @base64";
+
+#[test]
+fn jq_never_sees_the_token_in_the_environment() {
+    let rt = runtime();
+    let api = rt.block_on(serve(one_finding(Seen::default())));
+    // FINDINGS_TOKEN, and another variable holding the same token.
+    let lines = jq_lines(
+        cli(api, &["issues", "--max", "1", "--jq", ENV_ENCODED])
+            .env("COPY_OF_THE_TOKEN", format!("x-{TOKEN}-y"))
+            .env("FINDINGS_KEPT_FOR_JQ", "kept"),
+    );
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for line in &lines {
+        let env = base64_decoded(line.trim_matches('"'));
+        assert!(!env.contains(TOKEN), "the token reached jq: {env}");
+        assert!(!env.contains("FINDINGS_TOKEN"), "{env}");
+        assert!(!env.contains("COPY_OF_THE_TOKEN"), "{env}");
+        // The rest of the environment is there, as jq's env has it.
+        assert!(env.contains(r#""FINDINGS_KEPT_FOR_JQ":"kept""#), "{env}");
+        assert!(env.contains(r#""FINDINGS_DEPLOYMENT":"1234""#), "{env}");
+    }
+}
+
+/// A config file of one profile at `api` whose token comes from
+/// `token_command`, private to the user.
+fn profile_with_token_command(dir: &Path, api: std::net::SocketAddr, command: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("config.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[profiles.work]\nbase_url = \"http://{api}\"\ndeployment = 1234\n\
+             token_command = {command:?}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[cfg(unix)]
+#[test]
+fn jq_never_sees_a_token_the_config_resolved() {
+    let rt = runtime();
+    let seen = Seen::default();
+    let api = rt.block_on(serve(one_finding(seen.clone())));
+    let dir = tempfile::tempdir().unwrap();
+    // The profile's command prints a variable of the environment: that
+    // variable holds the token, under a name of the user's choosing.
+    let config = profile_with_token_command(dir.path(), api, "printf %s \"$VAULT_EXPORT\"");
+    let resolved = "resolved-by-command-5150";
+    let mut cmd = cli(api, &["--profile", "work", "issues", "--max", "1"]);
+    cmd.args(["--jq", ENV_ENCODED])
+        .env_remove("FINDINGS_TOKEN")
+        .env_remove("FINDINGS_BASE_URL")
+        .env_remove("FINDINGS_DEPLOYMENT")
+        .env("FINDINGS_CONFIG", &config)
+        .env("VAULT_EXPORT", resolved);
+    let lines = jq_lines(&mut cmd);
+    // The token the command resolved is the one sent.
+    assert!(
+        seen.all().iter().all(|r| r.contains(resolved)),
+        "{:?}",
+        seen.all()
+    );
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for line in &lines {
+        let env = base64_decoded(line.trim_matches('"'));
+        assert!(!env.contains(resolved), "the resolved token reached jq: {env}");
+        assert!(!env.contains("VAULT_EXPORT"), "{env}");
+        assert!(env.contains("FINDINGS_CONFIG"), "{env}");
+    }
+}
+
+/// A listing whose every page names a new cursor `size` bytes long.
+fn endless_cursors(size: usize, seen: Seen) -> axum::Router {
+    recording(seen, move |_, _, body| {
+        let cursor = format!("{}{}", rand_suffix(body), "c".repeat(size));
+        json(format!(
+            r#"{{"issues":[{{"issue":{{"id":"{}","ruleId":"r","severity":"SEVERITY_HIGH"}}}}],"cursor":"{cursor}"}}"#,
+            rand_suffix(&cursor)
+        ))
+    })
+}
+
+#[test]
+fn report_kind_summary_honours_max_pages() {
+    let rt = runtime();
+    let seen = Seen::default();
+    let api = rt.block_on(serve(endless_cursors(8, seen.clone())));
+    let out = run(
+        &mut cli(
+            api,
+            &[
+                "report",
+                "--kind",
+                "summary",
+                "--max-pages",
+                "20",
+                "--format",
+                "json",
+            ],
+        ),
+        "",
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("passed 20 pages without ending"),
+        "{}",
+        out.stderr
+    );
+    let listed = seen
+        .all()
+        .iter()
+        .filter(|r| r.contains("/issues"))
+        .count();
+    assert!(listed <= 21, "{listed} pages of the listing asked for");
+}
