@@ -186,11 +186,27 @@ impl Page for ReportResponse {
 /// means a server that never stops paging.
 pub const DEFAULT_MAX_PAGES: usize = 100_000;
 
-/// Tracks the cursors of one listing and decides what comes next.
+/// Tracks the cursors of one listing and decides what comes next. It keeps
+/// a fixed-size digest of each cursor followed, never the cursor: a server
+/// may hand out cursors of megabytes (an answer of one item may weigh
+/// 16 MB), and a listing may follow [`DEFAULT_MAX_PAGES`] of them.
 #[derive(Debug, Clone)]
 pub struct CursorGuard {
-    seen: HashSet<String>,
+    seen: HashSet<CursorDigest>,
     max_pages: usize,
+}
+
+/// A cursor's fingerprint: 128 bits of two SipHashes under keys drawn at
+/// random for the process, so a server cannot choose two cursors that
+/// collide (a collision would only end the listing, as a loop).
+type CursorDigest = u128;
+
+fn digest(cursor: &str) -> CursorDigest {
+    use std::hash::{BuildHasher, RandomState};
+    static KEYS: std::sync::LazyLock<[RandomState; 2]> =
+        std::sync::LazyLock::new(|| [RandomState::new(), RandomState::new()]);
+    let [high, low] = &*KEYS;
+    u128::from(high.hash_one(cursor)) << 64 | u128::from(low.hash_one(cursor))
 }
 
 impl Default for CursorGuard {
@@ -220,7 +236,7 @@ impl CursorGuard {
         match cursor {
             None | Some("") => Ok(None),
             Some(_) if items == 0 => Ok(None),
-            Some(c) if !self.seen.insert(c.to_owned()) => Err(ApiError::CursorLoop {
+            Some(c) if !self.seen.insert(digest(c)) => Err(ApiError::CursorLoop {
                 cursor: findings_base::text::truncate(&findings_base::text::one_line(c), 40)
                     .into_owned(),
             }),
@@ -230,6 +246,12 @@ impl CursorGuard {
             }),
             Some(c) => Ok(Some(c.to_owned())),
         }
+    }
+
+    /// The bytes its record of the cursors followed takes: the same for
+    /// cursors of a byte and of megabytes.
+    pub fn held_bytes(&self) -> usize {
+        self.seen.capacity() * std::mem::size_of::<CursorDigest>()
     }
 }
 
@@ -328,7 +350,7 @@ type Fetched<R> = (
 fn page_then_next<R: PagedRequest>(
     client: Client,
     mut request: R,
-    mut guard: CursorGuard,
+    guard: CursorGuard,
     follow: Follow,
     ahead: Arc<tokio::sync::Semaphore>,
 ) -> Pin<Box<dyn Future<Output = Fetched<R>> + Send>> {
@@ -346,24 +368,45 @@ fn page_then_next<R: PagedRequest>(
             },
             Follow::WhenAsked => (None, None),
         };
-        let mut next = |cursor: Option<&str>, items: usize| match guard.next_of(cursor, items) {
-            Ok(Some(cursor)) => {
-                request.set_cursor(Some(cursor));
-                let request = request.clone();
-                let guard = guard.clone();
-                match follow {
-                    Follow::WhenAsked => Next::Fetch(request, guard),
-                    Follow::Ahead => Next::InFlight(InFlight(tokio::spawn(page_then_next(
-                        client.clone(),
-                        request,
-                        guard,
-                        follow,
-                        ahead.clone(),
-                    )))),
+        // The guard goes with the next page's request, moved, never copied
+        // (a copy a page would cost the pages followed so far, each page).
+        let mut guard = Some(guard);
+        let mut next = |cursor: Option<&str>, items: usize| {
+            let Some(mut held) = guard.take() else {
+                // Given to the request sent ahead, whose cursor the decoded
+                // page contradicts (never, of valid JSON): stop, as on an
+                // answer that cannot be read.
+                return match cursor {
+                    Some(c) if !c.is_empty() && items > 0 => Next::Fail(ApiError::Decode {
+                        path: "cursor".into(),
+                        message: "the page's cursor is not the one its text ends with".into(),
+                    }),
+                    _ => Next::Done,
+                };
+            };
+            let cursor = match held.next_of(cursor, items) {
+                Ok(Some(cursor)) => cursor,
+                Ok(None) => {
+                    guard = Some(held);
+                    return Next::Done;
                 }
+                Err(e) => {
+                    guard = Some(held);
+                    return Next::Fail(e);
+                }
+            };
+            request.set_cursor(Some(cursor));
+            let request = request.clone();
+            match follow {
+                Follow::WhenAsked => Next::Fetch(request, held),
+                Follow::Ahead => Next::InFlight(InFlight(tokio::spawn(page_then_next(
+                    client.clone(),
+                    request,
+                    held,
+                    follow,
+                    ahead.clone(),
+                )))),
             }
-            Ok(None) => Next::Done,
-            Err(e) => Next::Fail(e),
         };
         // Sent before the decoding when the page's text says where to go
         // (an answer the scan cannot read is decoded first, and refused
@@ -648,6 +691,29 @@ mod tests {
             pages += 1;
         }
         assert!(pages >= 4, "{pages}");
+    }
+
+    /// What the guard keeps of a cursor is a fixed-size digest: 500
+    /// cursors of 64 KB hold what 500 cursors of a byte hold (they held
+    /// 32 MB, and a copy of them went with each page's request).
+    #[test]
+    fn the_guard_keeps_a_fixed_size_digest_per_cursor_whatever_its_length() {
+        let held = |len: usize| {
+            let mut g = CursorGuard::default();
+            for i in 0..500 {
+                let cursor = format!("{i:06}{}", "c".repeat(len));
+                assert!(g.next(&page(Some(&cursor), 1)).unwrap().is_some());
+            }
+            let again = format!("{:06}{}", 7, "c".repeat(len));
+            assert!(matches!(
+                g.next(&page(Some(&again), 1)),
+                Err(ApiError::CursorLoop { .. })
+            ));
+            g.held_bytes()
+        };
+        let long = held(64 * 1024);
+        assert_eq!(long, held(1));
+        assert!(long <= 500 * 2 * 16, "{long} bytes held for 500 cursors");
     }
 
     #[test]
