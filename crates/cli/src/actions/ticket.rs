@@ -464,7 +464,6 @@ async fn tickets_now(
         client,
         ids.to_vec(),
         |issue, _archived| Some((issue.id().to_owned(), ticket_of(&issue))),
-        |(id, _)| id.as_str(),
     )
     .await?;
     let mut by_id: std::collections::HashMap<String, Option<String>> = found.into_iter().collect();

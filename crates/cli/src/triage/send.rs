@@ -153,7 +153,6 @@ impl Sending {
             client,
             self.ids.clone(),
             |issue, archived| findings_requests::triage::Target::read(&issue, archived),
-            |t| t.id.as_str(),
         )
         .await?;
         let by_id: std::collections::HashMap<&str, (Setting, bool)> = now

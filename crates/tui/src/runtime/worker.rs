@@ -484,7 +484,6 @@ async fn targets_by_id(client: &Client, ids: Vec<String>) -> Result<ApiResponse,
         client,
         ids,
         |issue, archived| findings_requests::triage::Target::read(&issue, archived),
-        |t| t.id.as_str(),
     )
     .await;
     found.map(|targets| ApiResponse::Targets(targets, true))
