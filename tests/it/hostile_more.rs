@@ -163,3 +163,77 @@ fn report_kind_summary_honours_max_pages() {
         .count();
     assert!(listed <= 21, "{listed} pages of the listing asked for");
 }
+
+/// A listing that answers every request with one finding of `ids` (the
+/// first, then the next, ...) and `extra` findings never asked for, and
+/// always one more page.
+fn pages_past_the_ids(ids: &'static [&'static str], extra: usize, seen: Seen) -> axum::Router {
+    let served = seen.clone();
+    recording(seen, move |_, _, body| {
+        let n = served.count();
+        let mut items: Vec<String> = (0..extra)
+            .map(|k| format!(r#"{{"issue":{{"id":"unasked-{n}-{k}","ruleId":"r"}}}}"#))
+            .collect();
+        if let Some(id) = ids.get(n - 1) {
+            items.push(format!(r#"{{"issue":{{"id":"{id}","ruleId":"r"}}}}"#));
+        }
+        json(format!(
+            r#"{{"issues":[{}],"cursor":"c{}"}}"#,
+            items.join(","),
+            rand_suffix(body)
+        ))
+    })
+}
+
+/// What the TUI fetches again after a write (and triage reads first): a
+/// server that pads its pages with findings never asked for and never
+/// stops paging costs one page an id, the asked ones kept, each once.
+#[test]
+fn a_read_by_id_stops_once_it_has_the_ids_asked() {
+    const IDS: &[&str] = &["100001", "100002", "100003"];
+    let rt = runtime();
+    rt.block_on(async {
+        let seen = Seen::default();
+        let api = serve(pages_past_the_ids(IDS, 50, seen.clone())).await;
+        let ids: Vec<String> = IDS.iter().map(|s| s.to_string()).collect();
+        let items = findings_client::items_by_id(&crate::hostile::client(api), ids.clone())
+            .await
+            .unwrap();
+        let got: Vec<String> = items
+            .iter()
+            .map(|i| i.issue.as_ref().unwrap().id().to_owned())
+            .collect();
+        assert_eq!(got, ids);
+        assert_eq!(seen.count(), 3, "{:?}", seen.all());
+        // Each page asked for the ids' number of items, not a thousand.
+        assert!(
+            seen.all().iter().all(|r| r.contains(r#""limit":3"#)),
+            "{:?}",
+            seen.all()
+        );
+    });
+}
+
+/// A server that never lists the asked findings and pages on is followed
+/// one page an id and one more, then the read stops with an error that
+/// says so (no flag raises this bound: it is the ids').
+#[test]
+fn a_read_by_id_of_a_finding_never_listed_stops_after_a_page_an_id() {
+    let rt = runtime();
+    rt.block_on(async {
+        let seen = Seen::default();
+        let api = serve(pages_past_the_ids(&[], 50, seen.clone())).await;
+        let ids = vec!["100001".to_owned(), "100002".to_owned()];
+        let e = findings_client::issues_by_id(&crate::hostile::client(api), ids, |i, _| {
+            Some(i.id().to_owned())
+        })
+        .await
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("the read of 2 finding(s) by id passed 3 pages without listing them"),
+            "{e}"
+        );
+        assert_eq!(seen.count(), 3, "{:?}", seen.all());
+    });
+}
