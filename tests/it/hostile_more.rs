@@ -113,7 +113,10 @@ fn jq_never_sees_a_token_the_config_resolved() {
     assert_eq!(lines.len(), 2, "{lines:?}");
     for line in &lines {
         let env = base64_decoded(line.trim_matches('"'));
-        assert!(!env.contains(resolved), "the resolved token reached jq: {env}");
+        assert!(
+            !env.contains(resolved),
+            "the resolved token reached jq: {env}"
+        );
         assert!(!env.contains("VAULT_EXPORT"), "{env}");
         assert!(env.contains("FINDINGS_CONFIG"), "{env}");
     }
@@ -156,11 +159,7 @@ fn report_kind_summary_honours_max_pages() {
         "{}",
         out.stderr
     );
-    let listed = seen
-        .all()
-        .iter()
-        .filter(|r| r.contains("/issues"))
-        .count();
+    let listed = seen.all().iter().filter(|r| r.contains("/issues")).count();
     assert!(listed <= 21, "{listed} pages of the listing asked for");
 }
 

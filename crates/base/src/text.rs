@@ -313,7 +313,10 @@ mod tests {
             assert_eq!(shown, format!("a<U+{:04X}>b", c as u32));
             assert!(acts_on_a_terminal(c), "U+{:04X}", c as u32);
         }
-        assert_eq!(one_line("\u{2764}\u{fe0f} ok\u{fe0e}"), "\u{2764}\u{fe0f} ok\u{fe0e}");
+        assert_eq!(
+            one_line("\u{2764}\u{fe0f} ok\u{fe0e}"),
+            "\u{2764}\u{fe0f} ok\u{fe0e}"
+        );
     }
 
     #[test]

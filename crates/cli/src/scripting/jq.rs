@@ -12,11 +12,11 @@
 //! no depth limit of its own). The caller waits for results a moment at a
 //! time, so Ctrl-C stops even an expression that never gives one.
 
-use super::env::ENV_VAR;
 use super::deep::{
     Data, MAX_DEPTH, STACK, guard, mark_stack_top, nesting_past, shorter, std_defs, std_funs,
     value_past,
 };
+use super::env::ENV_VAR;
 use jaq_core::load::parse::Def;
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars};
