@@ -236,3 +236,49 @@ fn a_read_by_id_of_a_finding_never_listed_stops_after_a_page_an_id() {
         assert_eq!(seen.count(), 3, "{:?}", seen.all());
     });
 }
+
+/// A finding whose message carries a C1 CSI, bidi, zero-width and
+/// invisible characters (an escape too, which JSON escapes anyway).
+const SLY: &str = "a\u{9b}2Jb\u{202e}gpj.exe\u{200b}\u{2066}\u{ad}\u{e0041}\u{1b}[2J 用户🔥";
+
+fn sly_finding() -> axum::Router {
+    recording(Seen::default(), |_, _, _| {
+        let item = serde_json::json!({"issues": [{"issue": {
+            "id": "7", "ruleId": "r", "severity": "SEVERITY_HIGH", "message": SLY,
+            "aggregateState": "AGGREGATE_STATE_OPEN",
+            "firstDetectedAt": "2026-01-01T00:00:00Z"
+        }}], "cursor": ""});
+        json(item.to_string())
+    })
+}
+
+/// What `--jq` and `--json` print as JSON writes those characters as
+/// `\uXXXX`, as every JSON output does: nothing of them reaches a
+/// terminal, and the JSON means the same (jq's writer left them raw).
+#[test]
+fn jq_and_computed_json_results_write_what_acts_on_a_terminal_escaped() {
+    let rt = runtime();
+    let api = rt.block_on(serve(sly_finding()));
+    for args in [
+        &["--jq", "{m: .message}"][..],
+        &["--jq", "[.message, {k: .message}]"],
+        // Computed fields: the item written again by jaq.
+        &["--json", "message,age"],
+    ] {
+        let mut all = vec!["issues", "--max", "1"];
+        all.extend_from_slice(args);
+        let out = run(&mut cli(api, &all), "");
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        crate::hostile::assert_terminal_safe(&out.stdout, &format!("{args:?}"));
+        for c in ['\u{ad}', '\u{e0041}'] {
+            assert!(!out.stdout.contains(c), "{args:?}: {:?}", out.stdout);
+        }
+        let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+        let message = value
+            .pointer("/m")
+            .or(value.pointer("/0"))
+            .or(value.pointer("/message"))
+            .and_then(|m| m.as_str());
+        assert_eq!(message, Some(SLY), "{args:?}: the same JSON to a reader");
+    }
+}

@@ -367,6 +367,41 @@ fn parts(text: &str) -> impl Iterator<Item = Part<'_>> {
     })
 }
 
+/// Compact JSON text another writer wrote (jq's), with every character
+/// that acts on a terminal written as `\uXXXX`, as [`encode`] writes
+/// them: a C1 control, a bidi or zero-width character in a jq result
+/// reaches no terminal, and the JSON means the same to a reader. Outside
+/// its strings JSON is ASCII, and a compact writer escapes newlines, so
+/// every such character is in a string, where the escape is the character.
+pub fn escape_acting(json: Vec<u8>) -> Vec<u8> {
+    // ASCII but DEL, most of what is written, needs nothing.
+    if json.iter().all(|b| *b < 0x7f) {
+        return json;
+    }
+    let Ok(text) = std::str::from_utf8(&json) else {
+        return json;
+    };
+    if !text
+        .chars()
+        .any(|c| c != '\n' && crate::text::acts_on_a_terminal(c))
+    {
+        return json;
+    }
+    let mut out = Vec::with_capacity(json.len() + 16);
+    for c in text.chars() {
+        if c != '\n' && crate::text::acts_on_a_terminal(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.extend_from_slice(format!("\\u{unit:04x}").as_bytes());
+            }
+        } else {
+            let mut utf8 = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +429,26 @@ mod tests {
         // The same JSON to a reader.
         let back: serde_json::Value = decode(&bytes).unwrap();
         assert_eq!(back, json!({ "k\u{202e}": hostile }));
+    }
+
+    /// What another writer wrote (jq's writer leaves C1, bidi and
+    /// zero-width characters as they are) is made what [`encode`] writes.
+    #[test]
+    fn escape_acting_writes_as_encode_writes_and_means_the_same() {
+        let hostile = "a\u{9b}2J\u{7f}\u{202e}b\u{200b}c\u{e0041}\u{ad} 用户🔥 e\u{301}";
+        let value = json!({ "k\u{202e}": [hostile, 1] });
+        let raw = serde_json::to_vec(&value).unwrap();
+        let escaped = escape_acting(raw);
+        let text = std::str::from_utf8(&escaped).unwrap();
+        assert!(
+            !text.chars().any(crate::text::acts_on_a_terminal),
+            "{text:?}"
+        );
+        assert_eq!(escaped, encode(&value).unwrap());
+        let back: serde_json::Value = decode(&escaped).unwrap();
+        assert_eq!(back, value);
+        let plain = br#"{"a":"b"}"#.to_vec();
+        assert_eq!(escape_acting(plain.clone()), plain);
     }
 
     #[test]

@@ -386,8 +386,7 @@ fn serve_item(
     };
     let named = super::shape::id_of(&value);
     let outcome = program.run(value, |v| {
-        let mut json = Vec::new();
-        jaq_json::write::write(&mut json, &Default::default(), 0, &v)?;
+        let json = super::json_text(&v)?;
         let text = match &v {
             Val::TStr(text) => Some(text.to_vec()),
             _ => None,
