@@ -200,10 +200,7 @@ impl serde_json::ser::Formatter for TerminalSafe {
         for (i, c) in fragment.char_indices() {
             if crate::text::acts_on_a_terminal(c) {
                 writer.write_all(&fragment.as_bytes()[start..i])?;
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
-                }
+                write_unicode_escape(writer, c)?;
                 start = i + c.len_utf8();
             }
         }
@@ -390,16 +387,26 @@ pub fn escape_acting(json: Vec<u8>) -> Vec<u8> {
     let mut out = Vec::with_capacity(json.len() + 16);
     for c in text.chars() {
         if c != '\n' && crate::text::acts_on_a_terminal(c) {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.extend_from_slice(format!("\\u{unit:04x}").as_bytes());
-            }
+            // Writing to a Vec cannot fail.
+            let _ = write_unicode_escape(&mut out, c);
         } else {
             let mut utf8 = [0u8; 4];
             out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
         }
     }
     out
+}
+
+/// `c` as JSON's `\uXXXX` (a surrogate pair past the first plane).
+fn write_unicode_escape<W: ?Sized + std::io::Write>(
+    writer: &mut W,
+    c: char,
+) -> std::io::Result<()> {
+    let mut units = [0u16; 2];
+    for unit in c.encode_utf16(&mut units) {
+        write!(writer, "\\u{unit:04x}")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
