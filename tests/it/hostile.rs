@@ -18,25 +18,25 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-const TOKEN: &str = "bearer-secret-0123456789";
+pub(crate) const TOKEN: &str = "bearer-secret-0123456789";
 const SCM_TOKEN: &str = "scm-access-secret-987654";
 
 /// What a server was sent: one entry per request, its method, path,
 /// Authorization header and body.
 #[derive(Clone, Default)]
-struct Seen(Arc<Mutex<Vec<String>>>);
+pub(crate) struct Seen(pub(crate) Arc<Mutex<Vec<String>>>);
 
 impl Seen {
-    fn all(&self) -> Vec<String> {
+    pub(crate) fn all(&self) -> Vec<String> {
         self.0.lock().unwrap().clone()
     }
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.0.lock().unwrap().len()
     }
 }
 
 /// A server that records every request and answers with `answer`.
-fn recording<F, R>(seen: Seen, answer: F) -> Router
+pub(crate) fn recording<F, R>(seen: Seen, answer: F) -> Router
 where
     F: Fn(&str, &str, &str) -> R + Clone + Send + Sync + 'static,
     R: IntoResponse,
@@ -64,7 +64,7 @@ where
 
 /// Serves `router` on a free loopback port, in the background of the
 /// calling test's runtime.
-async fn serve(router: Router) -> SocketAddr {
+pub(crate) async fn serve(router: Router) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, router).await });
@@ -72,7 +72,7 @@ async fn serve(router: Router) -> SocketAddr {
 }
 
 /// A runtime that serves in the background while a child process runs.
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -80,7 +80,7 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-fn client(addr: SocketAddr) -> Client {
+pub(crate) fn client(addr: SocketAddr) -> Client {
     let mut cfg = ClientConfig::new(format!("http://{addr}"), "1234", Token::new(TOKEN));
     cfg.retry = RetryPolicy {
         max_attempts: 4,
@@ -92,7 +92,7 @@ fn client(addr: SocketAddr) -> Client {
 }
 
 /// The binary pointed at `addr` with the test token.
-fn cli(addr: SocketAddr, args: &[&str]) -> assert_cmd::Command {
+pub(crate) fn cli(addr: SocketAddr, args: &[&str]) -> assert_cmd::Command {
     let mut cmd = findings();
     cmd.args(args)
         .env("FINDINGS_BASE_URL", format!("http://{addr}"))
@@ -114,13 +114,13 @@ fn cli(addr: SocketAddr, args: &[&str]) -> assert_cmd::Command {
     cmd
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
-fn run(cmd: &mut assert_cmd::Command, stdin: &str) -> Run {
+pub(crate) fn run(cmd: &mut assert_cmd::Command, stdin: &str) -> Run {
     let out = cmd.write_stdin(stdin.to_owned()).output().unwrap();
     Run {
         code: out.status.code().unwrap_or(-1),
@@ -146,7 +146,7 @@ fn redirect(status: u16, to: String) -> axum::response::Response {
         .into_response()
 }
 
-fn json(body: String) -> axum::response::Response {
+pub(crate) fn json(body: String) -> axum::response::Response {
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
@@ -508,7 +508,7 @@ fn an_endless_cursor_chain_is_cut_off_with_an_error() {
 
 /// A cursor that differs for every request body (the body holds the
 /// previous cursor).
-fn rand_suffix(body: &str) -> String {
+pub(crate) fn rand_suffix(body: &str) -> String {
     use std::hash::{BuildHasher, RandomState};
     format!("{:x}", RandomState::new().hash_one(body))
 }
@@ -614,7 +614,7 @@ fn a_closed_port_is_named_with_its_fix() {
 
 /// No escape, C1 control, other C0 control, bidi or zero-width character
 /// in `text` (what a command printed from hostile server text).
-fn assert_terminal_safe(text: &str, what: &str) {
+pub(crate) fn assert_terminal_safe(text: &str, what: &str) {
     for c in text.chars() {
         let bad = matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}' | '\u{061c}');

@@ -43,6 +43,7 @@ mod faults_tui;
 mod handoff;
 mod headless_actions;
 mod hostile;
+mod hostile_more;
 mod pty;
 mod published;
 mod readme;

@@ -200,10 +200,7 @@ impl serde_json::ser::Formatter for TerminalSafe {
         for (i, c) in fragment.char_indices() {
             if crate::text::acts_on_a_terminal(c) {
                 writer.write_all(&fragment.as_bytes()[start..i])?;
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
-                }
+                write_unicode_escape(writer, c)?;
                 start = i + c.len_utf8();
             }
         }
@@ -367,6 +364,51 @@ fn parts(text: &str) -> impl Iterator<Item = Part<'_>> {
     })
 }
 
+/// Compact JSON text another writer wrote (jq's), with every character
+/// that acts on a terminal written as `\uXXXX`, as [`encode`] writes
+/// them: a C1 control, a bidi or zero-width character in a jq result
+/// reaches no terminal, and the JSON means the same to a reader. Outside
+/// its strings JSON is ASCII, and a compact writer escapes newlines, so
+/// every such character is in a string, where the escape is the character.
+pub fn escape_acting(json: Vec<u8>) -> Vec<u8> {
+    // ASCII but DEL, most of what is written, needs nothing.
+    if json.iter().all(|b| *b < 0x7f) {
+        return json;
+    }
+    let Ok(text) = std::str::from_utf8(&json) else {
+        return json;
+    };
+    if !text
+        .chars()
+        .any(|c| c != '\n' && crate::text::acts_on_a_terminal(c))
+    {
+        return json;
+    }
+    let mut out = Vec::with_capacity(json.len() + 16);
+    for c in text.chars() {
+        if c != '\n' && crate::text::acts_on_a_terminal(c) {
+            // Writing to a Vec cannot fail.
+            let _ = write_unicode_escape(&mut out, c);
+        } else {
+            let mut utf8 = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        }
+    }
+    out
+}
+
+/// `c` as JSON's `\uXXXX` (a surrogate pair past the first plane).
+fn write_unicode_escape<W: ?Sized + std::io::Write>(
+    writer: &mut W,
+    c: char,
+) -> std::io::Result<()> {
+    let mut units = [0u16; 2];
+    for unit in c.encode_utf16(&mut units) {
+        write!(writer, "\\u{unit:04x}")?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +436,26 @@ mod tests {
         // The same JSON to a reader.
         let back: serde_json::Value = decode(&bytes).unwrap();
         assert_eq!(back, json!({ "k\u{202e}": hostile }));
+    }
+
+    /// What another writer wrote (jq's writer leaves C1, bidi and
+    /// zero-width characters as they are) is made what [`encode`] writes.
+    #[test]
+    fn escape_acting_writes_as_encode_writes_and_means_the_same() {
+        let hostile = "a\u{9b}2J\u{7f}\u{202e}b\u{200b}c\u{e0041}\u{ad} 用户🔥 e\u{301}";
+        let value = json!({ "k\u{202e}": [hostile, 1] });
+        let raw = serde_json::to_vec(&value).unwrap();
+        let escaped = escape_acting(raw);
+        let text = std::str::from_utf8(&escaped).unwrap();
+        assert!(
+            !text.chars().any(crate::text::acts_on_a_terminal),
+            "{text:?}"
+        );
+        assert_eq!(escaped, encode(&value).unwrap());
+        let back: serde_json::Value = decode(&escaped).unwrap();
+        assert_eq!(back, value);
+        let plain = br#"{"a":"b"}"#.to_vec();
+        assert_eq!(escape_acting(plain.clone()), plain);
     }
 
     #[test]

@@ -65,6 +65,19 @@ pub fn scrub(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Whether `text` holds a registered secret (what [`scrub`] would mask):
+/// for what is withheld whole rather than masked, as the environment a
+/// `--jq` expression reads.
+pub fn holds_secret(text: &str) -> bool {
+    if !ANY.load(Ordering::Acquire) {
+        return false;
+    }
+    let secrets = SECRETS.read().unwrap_or_else(|e| e.into_inner());
+    secrets
+        .iter()
+        .any(|secret| memchr::memmem::find(text.as_bytes(), secret.as_bytes()).is_some())
+}
+
 /// `scheme://user:password@host` → `scheme://***@host`, anywhere in `text`.
 pub fn mask_url_credentials(text: &str) -> Cow<'_, str> {
     // The common case, no URL holding credentials, allocates nothing.
@@ -259,6 +272,15 @@ mod tests {
             "HTTP 401: bad header Authorization: Bearer *** (x)"
         );
         assert!(matches!(scrub("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn holds_secret_finds_a_registered_secret_inside_text() {
+        assert!(!holds_secret("held-secret-6161"));
+        register("held-secret-6161");
+        assert!(holds_secret("held-secret-6161"));
+        assert!(holds_secret("prefix:held-secret-6161:suffix"));
+        assert!(!holds_secret("held-secret-616"));
     }
 
     #[test]

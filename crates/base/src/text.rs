@@ -82,6 +82,18 @@ fn needs_escape(c: char, keep_newlines: bool) -> bool {
         // separators and interlinear annotations too.
         '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2065}' | '\u{feff}' | '\u{180e}' => true,
         '\u{2028}' | '\u{2029}' | '\u{fff9}'..='\u{fffb}' | '\u{e0000}'..='\u{e007f}' => true,
+        // The rest of Unicode's default-ignorable code points, drawn as
+        // nothing: the soft hyphen, the grapheme joiner, the Hangul and
+        // Khmer fillers, Mongolian selectors, the deprecated format
+        // characters (they switch shaping and digit forms), musical and
+        // shorthand format controls, and the variation selectors that can
+        // spell hidden bytes after any character. VS15 and VS16
+        // (U+FE0E/U+FE0F) stay: they only pick text or emoji
+        // presentation, and every emoji message has them.
+        '\u{ad}' | '\u{34f}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}' => true,
+        '\u{180b}'..='\u{180f}' | '\u{206a}'..='\u{206f}' | '\u{3164}' | '\u{ffa0}' => true,
+        '\u{fe00}'..='\u{fe0d}' | '\u{fff0}'..='\u{fff8}' | '\u{1bca0}'..='\u{1bca3}' => true,
+        '\u{1d173}'..='\u{1d17a}' | '\u{e0080}'..='\u{e0fff}' => true,
         _ => false,
     }
 }
@@ -269,6 +281,41 @@ mod tests {
         assert_eq!(
             one_line("a\u{061c}b\u{2062}c\u{e0041}d"),
             "a<U+061C>b<U+2062>c<U+E0041>d"
+        );
+    }
+
+    /// Every default-ignorable code point (Unicode's
+    /// DerivedCoreProperties.txt), which a terminal draws as nothing, is
+    /// shown, but the two that pick an emoji's presentation.
+    #[test]
+    fn every_default_ignorable_code_point_is_shown() {
+        let ignorable = [
+            0xad..=0xad,
+            0x34f..=0x34f,
+            0x61c..=0x61c,
+            0x115f..=0x1160,
+            0x17b4..=0x17b5,
+            0x180b..=0x180f,
+            0x200b..=0x200f,
+            0x202a..=0x202e,
+            0x2060..=0x206f,
+            0x3164..=0x3164,
+            0xfe00..=0xfe0d,
+            0xfeff..=0xfeff,
+            0xffa0..=0xffa0,
+            0xfff0..=0xfff8,
+            0x1bca0..=0x1bca3,
+            0x1d173..=0x1d17a,
+            0xe0000..=0xe0fff,
+        ];
+        for c in ignorable.into_iter().flatten().filter_map(char::from_u32) {
+            let shown = one_line(&format!("a{c}b")).into_owned();
+            assert_eq!(shown, format!("a<U+{:04X}>b", c as u32));
+            assert!(acts_on_a_terminal(c), "U+{:04X}", c as u32);
+        }
+        assert_eq!(
+            one_line("\u{2764}\u{fe0f} ok\u{fe0e}"),
+            "\u{2764}\u{fe0f} ok\u{fe0e}"
         );
     }
 

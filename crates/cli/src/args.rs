@@ -192,8 +192,9 @@ pub struct OutputArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=findings_model::MAX_PAGE_SIZE),
           value_hint = ValueHint::Other)]
     pub(super) limit: Option<i64>,
-    /// With --all: stop with an error after N pages, a guard against a
-    /// server that never stops paging
+    /// With --all (and for report --kind summary's overdue findings):
+    /// stop with an error after N pages, a guard against a server that
+    /// never stops paging
     #[arg(long, value_name = "N", default_value_t = findings_client::DEFAULT_MAX_PAGES as u64,
           value_parser = at_least_one("--max-pages"), value_hint = ValueHint::Other)]
     pub(super) max_pages: u64,

@@ -2,27 +2,33 @@
 //! projects' findings out unless `includeArchived` is true, and then lists
 //! only those (published), so the ids not found at first are asked for
 //! again among the archived.
+//!
+//! A read by id costs what its ids allow, whatever the server answers: it
+//! keeps only the findings asked for, each once; it stops as soon as it
+//! has them all; its pages are asked for the ids' number of items (so an
+//! answer weighs what that many may, [`crate::transport`]); and it follows
+//! at most the pages a server honouring the filter could need, one an id
+//! and one more, before it stops with an error. What the TUI fetches again
+//! after a write, and what triage and tickets read first, go through here.
 
-use crate::paginate::{collect_issues, pages};
+use crate::paginate::pages_up_to;
 use crate::{ApiError, Client};
 use findings_model::{Issue, IssueItem, ListIssuesRequest, MAX_PAGE_SIZE};
 use std::collections::HashSet;
 
 /// The list items of `ids`, wherever they are (as [`issues_by_id`]),
 /// whole: what a list's rows are refreshed from after a write. At most
-/// `ids.len()`.
+/// `ids.len()`, one a finding.
 pub async fn items_by_id(client: &Client, ids: Vec<String>) -> Result<Vec<IssueItem>, ApiError> {
-    let n = ids.len();
-    let mut items = all_items(client, asked(ids.clone(), None)).await?;
-    let seen: HashSet<&str> = items
-        .iter()
-        .filter_map(|i| i.issue.as_ref().map(Issue::id))
-        .collect();
-    let missing = not_in(ids, &seen);
+    let mut items = Vec::new();
+    let mut take = |item| {
+        items.push(item);
+        true
+    };
+    let missing = read_ids(client, ids, None, &mut take).await?;
     if !missing.is_empty() {
-        items.extend(all_items(client, asked(missing, Some(true))).await?);
+        read_ids(client, missing, Some(true), &mut take).await?;
     }
-    items.truncate(n);
     Ok(items)
 }
 
@@ -32,53 +38,62 @@ pub async fn issues_by_id<T>(
     client: &Client,
     ids: Vec<String>,
     mut keep: impl FnMut(Issue, bool) -> Option<T>,
-    id_of: impl Fn(&T) -> &str,
 ) -> Result<Vec<T>, ApiError> {
-    let n = ids.len();
-    let (mut found, _) =
-        collect_issues(client, asked(ids.clone(), None), n, |i| keep(i, false)).await?;
-    let seen: HashSet<&str> = found.iter().map(&id_of).collect();
-    let missing = not_in(ids, &seen);
+    let mut found = Vec::new();
+    // Not kept: asked for again among the archived.
+    let mut kept = |item: IssueItem, archived: bool| {
+        let kept = item.issue.and_then(|issue| keep(issue, archived));
+        let taken = kept.is_some();
+        found.extend(kept);
+        taken
+    };
+    let missing = read_ids(client, ids, None, |item| kept(item, false)).await?;
     if !missing.is_empty() {
-        let m = missing.len();
-        let (archived, _) =
-            collect_issues(client, asked(missing, Some(true)), m, |i| keep(i, true)).await?;
-        found.extend(archived);
+        read_ids(client, missing, Some(true), |item| kept(item, true)).await?;
     }
     Ok(found)
 }
 
-/// The listing of `ids`, among archived projects' findings or not.
-fn asked(ids: Vec<String>, archived: Option<bool>) -> ListIssuesRequest {
-    let mut request = ListIssuesRequest::of_ids(ids);
+/// Lists `ids` (among archived projects' findings, or not), giving `each`
+/// every item that is one of them until `each` takes it (says `true`);
+/// returns the ids not taken, in their order. Stops once all are taken.
+async fn read_ids(
+    client: &Client,
+    ids: Vec<String>,
+    archived: Option<bool>,
+    mut each: impl FnMut(IssueItem) -> bool,
+) -> Result<Vec<String>, ApiError> {
+    use futures_util::StreamExt;
+    let mut wanted: HashSet<String> = ids.iter().cloned().collect();
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pages = wanted.len() + 1;
+    let mut request = ListIssuesRequest::of_ids(ids.clone());
+    request.limit = Some((wanted.len() as i64).clamp(1, MAX_PAGE_SIZE));
     if let Some(filter) = &mut request.filter {
         filter.include_archived = archived;
     }
-    request
-}
-
-/// The ids of `ids` not `seen`, in their order.
-fn not_in(ids: Vec<String>, seen: &HashSet<&str>) -> Vec<String> {
-    ids.into_iter()
-        .filter(|id| !seen.contains(id.as_str()))
-        .collect()
-}
-
-/// Every item `request` lists, page after page of the largest size.
-async fn all_items(
-    client: &Client,
-    request: ListIssuesRequest,
-) -> Result<Vec<IssueItem>, ApiError> {
-    use futures_util::StreamExt;
-    let request = ListIssuesRequest {
-        limit: Some(MAX_PAGE_SIZE),
-        cursor: None,
-        ..request
-    };
-    let mut items = Vec::new();
-    let mut stream = std::pin::pin!(pages(client.clone(), request));
-    while let Some(page) = stream.next().await {
-        items.extend(page?.issues);
+    let mut stream = std::pin::pin!(pages_up_to(client.clone(), request, pages));
+    while !wanted.is_empty() {
+        let Some(page) = stream.next().await else {
+            break;
+        };
+        let page = page.map_err(|e| match e {
+            ApiError::TooManyPages { pages } => ApiError::IdsNotListed {
+                ids: ids.len(),
+                pages,
+            },
+            e => e,
+        })?;
+        for item in page.issues {
+            let Some(id) = item.issue.as_ref().map(|issue| issue.id().to_owned()) else {
+                continue;
+            };
+            if wanted.contains(&id) && each(item) {
+                wanted.remove(&id);
+            }
+        }
     }
-    Ok(items)
+    Ok(ids.into_iter().filter(|id| wanted.contains(id)).collect())
 }

@@ -93,6 +93,10 @@ pub enum ApiError {
         "the listing passed {pages} pages without ending: stopped (no deployment has that many; --max-pages raises the limit)"
     )]
     TooManyPages { pages: usize },
+    #[error(
+        "the read of {ids} finding(s) by id passed {pages} pages without listing them: stopped (a server that honours the ids asked for needs one page an id at most)"
+    )]
+    IdsNotListed { ids: usize, pages: usize },
     #[error("invalid configuration: {0}")]
     Config(String),
 }

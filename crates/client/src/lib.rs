@@ -3,6 +3,7 @@
 
 pub mod by_id;
 pub mod client;
+pub mod cursor_guard;
 pub mod error;
 pub mod paginate;
 pub mod peek;
@@ -11,11 +12,12 @@ pub mod transport;
 
 pub use by_id::{issues_by_id, items_by_id};
 pub use client::{Client, ClientConfig, install_crypto_provider};
+pub use cursor_guard::{CursorGuard, DEFAULT_MAX_PAGES};
 pub use error::{ApiError, ConnectFailure, ConnectKind, ServerMessage, WriteOutcome};
 pub use findings_base::token::Token;
 pub use paginate::{
-    CursorGuard, DEFAULT_MAX_PAGES, Follow, ListedReportRequest, ListedRequest, MAX_SCM_CONFIGS,
-    Page, PagedRequest, PagesAs, SarifReportRequest, SarifRequest, all_scm_configs, collect_issues,
-    issue_counts_listed, pages, pages_following, pages_up_to,
+    Follow, ListedReportRequest, ListedRequest, MAX_SCM_CONFIGS, Page, PagedRequest, PagesAs,
+    SarifReportRequest, SarifRequest, all_scm_configs, collect_issues, issue_counts_listed, pages,
+    pages_following, pages_up_to,
 };
 pub use retry::RetryPolicy;

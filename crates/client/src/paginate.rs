@@ -1,15 +1,16 @@
 //! Cursor pagination as an async stream (docs/src/api.md §7).
 //!
 //! Follows `cursor` until it is absent or empty, or a page is empty; a cursor
-//! seen twice in one listing ends the stream with [`ApiError::CursorLoop`].
+//! seen twice in one listing ends the stream with [`ApiError::CursorLoop`]
+//! ([`CursorGuard`]).
 
 use super::client::{Answer, Client};
+use super::cursor_guard::{CursorGuard, DEFAULT_MAX_PAGES};
 use super::error::ApiError;
 use super::peek::{peek_page, tail_cursor};
 use findings_model::*;
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
-use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -181,58 +182,6 @@ impl Page for ReportResponse {
     }
 }
 
-/// The most pages one listing follows unless told otherwise: far more than
-/// any deployment has (10 million findings at 100 a page), so reaching it
-/// means a server that never stops paging.
-pub const DEFAULT_MAX_PAGES: usize = 100_000;
-
-/// Tracks the cursors of one listing and decides what comes next.
-#[derive(Debug, Clone)]
-pub struct CursorGuard {
-    seen: HashSet<String>,
-    max_pages: usize,
-}
-
-impl Default for CursorGuard {
-    fn default() -> Self {
-        CursorGuard::up_to(DEFAULT_MAX_PAGES)
-    }
-}
-
-impl CursorGuard {
-    /// A guard that ends the listing with an error after `max_pages`.
-    pub fn up_to(max_pages: usize) -> Self {
-        CursorGuard {
-            seen: HashSet::new(),
-            max_pages: max_pages.max(1),
-        }
-    }
-
-    /// The cursor to follow after `page`, `Ok(None)` at the end, or an error
-    /// when the server repeats a cursor.
-    pub fn next<P: Page>(&mut self, page: &P) -> Result<Option<String>, ApiError> {
-        self.next_of(page.next_cursor(), page.item_count())
-    }
-
-    /// [`CursorGuard::next`] after a page of `items` items that gives
-    /// `cursor`.
-    fn next_of(&mut self, cursor: Option<&str>, items: usize) -> Result<Option<String>, ApiError> {
-        match cursor {
-            None | Some("") => Ok(None),
-            Some(_) if items == 0 => Ok(None),
-            Some(c) if !self.seen.insert(c.to_owned()) => Err(ApiError::CursorLoop {
-                cursor: findings_base::text::truncate(&findings_base::text::one_line(c), 40)
-                    .into_owned(),
-            }),
-            // `seen` holds one cursor per page followed.
-            Some(_) if self.seen.len() >= self.max_pages => Err(ApiError::TooManyPages {
-                pages: self.max_pages,
-            }),
-            Some(c) => Ok(Some(c.to_owned())),
-        }
-    }
-}
-
 /// Every page of a listing, starting at the request's cursor, up to
 /// [`DEFAULT_MAX_PAGES`]. A page is yielded before a loop is detected on
 /// its cursor; the loop error follows.
@@ -328,7 +277,7 @@ type Fetched<R> = (
 fn page_then_next<R: PagedRequest>(
     client: Client,
     mut request: R,
-    mut guard: CursorGuard,
+    guard: CursorGuard,
     follow: Follow,
     ahead: Arc<tokio::sync::Semaphore>,
 ) -> Pin<Box<dyn Future<Output = Fetched<R>> + Send>> {
@@ -346,24 +295,45 @@ fn page_then_next<R: PagedRequest>(
             },
             Follow::WhenAsked => (None, None),
         };
-        let mut next = |cursor: Option<&str>, items: usize| match guard.next_of(cursor, items) {
-            Ok(Some(cursor)) => {
-                request.set_cursor(Some(cursor));
-                let request = request.clone();
-                let guard = guard.clone();
-                match follow {
-                    Follow::WhenAsked => Next::Fetch(request, guard),
-                    Follow::Ahead => Next::InFlight(InFlight(tokio::spawn(page_then_next(
-                        client.clone(),
-                        request,
-                        guard,
-                        follow,
-                        ahead.clone(),
-                    )))),
+        // The guard goes with the next page's request, moved, never copied
+        // (a copy a page would cost the pages followed so far, each page).
+        let mut guard = Some(guard);
+        let mut next = |cursor: Option<&str>, items: usize| {
+            let Some(mut held) = guard.take() else {
+                // Given to the request sent ahead, whose cursor the decoded
+                // page contradicts (never, of valid JSON): stop, as on an
+                // answer that cannot be read.
+                return match cursor {
+                    Some(c) if !c.is_empty() && items > 0 => Next::Fail(ApiError::Decode {
+                        path: "cursor".into(),
+                        message: "the page's cursor is not the one its text ends with".into(),
+                    }),
+                    _ => Next::Done,
+                };
+            };
+            let cursor = match held.next(cursor, items) {
+                Ok(Some(cursor)) => cursor,
+                Ok(None) => {
+                    guard = Some(held);
+                    return Next::Done;
                 }
+                Err(e) => {
+                    guard = Some(held);
+                    return Next::Fail(e);
+                }
+            };
+            request.set_cursor(Some(cursor));
+            let request = request.clone();
+            match follow {
+                Follow::WhenAsked => Next::Fetch(request, held),
+                Follow::Ahead => Next::InFlight(InFlight(tokio::spawn(page_then_next(
+                    client.clone(),
+                    request,
+                    held,
+                    follow,
+                    ahead.clone(),
+                )))),
             }
-            Ok(None) => Next::Done,
-            Err(e) => Next::Fail(e),
         };
         // Sent before the decoding when the page's text says where to go
         // (an answer the scan cannot read is decoded first, and refused
@@ -525,22 +495,6 @@ pub async fn issue_counts_listed(
 mod tests {
     use super::*;
 
-    fn page(cursor: Option<&str>, n: usize) -> ListIssuesResponse {
-        ListIssuesResponse {
-            issues: vec![IssueItem::default(); n],
-            cursor: cursor.map(str::to_owned),
-        }
-    }
-
-    #[test]
-    fn guard_stops_on_absent_empty_cursor_or_empty_page() {
-        let mut g = CursorGuard::default();
-        assert_eq!(g.next(&page(None, 3)).unwrap(), None);
-        assert_eq!(g.next(&page(Some(""), 3)).unwrap(), None);
-        assert_eq!(g.next(&page(Some("c1"), 0)).unwrap(), None);
-        assert_eq!(g.next(&page(Some("c1"), 2)).unwrap(), Some("c1".into()));
-    }
-
     /// A demo server of 450 findings, and a client of it.
     async fn demo_of_450() -> (findings_demo::DemoServer, Client) {
         use crate::{ClientConfig, Token};
@@ -648,14 +602,5 @@ mod tests {
             pages += 1;
         }
         assert!(pages >= 4, "{pages}");
-    }
-
-    #[test]
-    fn guard_refuses_a_repeated_cursor() {
-        let mut g = CursorGuard::default();
-        g.next(&page(Some("a"), 1)).unwrap();
-        g.next(&page(Some("b"), 1)).unwrap();
-        let err = g.next(&page(Some("a"), 1)).unwrap_err();
-        assert!(matches!(err, ApiError::CursorLoop { .. }));
     }
 }

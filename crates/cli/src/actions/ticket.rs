@@ -460,12 +460,9 @@ async fn tickets_now(
     client: &Client,
     ids: &[String],
 ) -> Result<Vec<(String, Option<String>)>, Failure> {
-    let found = findings_client::issues_by_id(
-        client,
-        ids.to_vec(),
-        |issue, _archived| Some((issue.id().to_owned(), ticket_of(&issue))),
-        |(id, _)| id.as_str(),
-    )
+    let found = findings_client::issues_by_id(client, ids.to_vec(), |issue, _archived| {
+        Some((issue.id().to_owned(), ticket_of(&issue)))
+    })
     .await?;
     let mut by_id: std::collections::HashMap<String, Option<String>> = found.into_iter().collect();
     let mut in_order = Vec::with_capacity(ids.len());

@@ -92,8 +92,10 @@ pub(super) fn std_funs() -> impl Iterator<Item = jaq_core::native::Fun<Data>> {
             Err(e) => fail(e.to_string()),
         }
     };
+    // `env` without the secrets ([`super::env`]).
+    let env: jaq_core::RunPtr<Data> = |_| jaq_core::box_iter::box_once(Ok(super::env::visible()));
     jaq_core::funs()
-        .chain(jaq_std::funs())
+        .chain(jaq_std::funs().filter(|(name, _, _)| *name != "env"))
         .chain(jaq_json::funs().filter(|(name, _, _)| !matches!(*name, "fromjson" | "tojson")))
         .chain([
             (
@@ -107,6 +109,7 @@ pub(super) fn std_funs() -> impl Iterator<Item = jaq_core::native::Fun<Data>> {
                 Native::<Data>::new(fromjson),
             ),
             (DEEP, [Bind::Fun(())].into(), deep),
+            ("env", jaq_core::native::v(0), Native::<Data>::new(env)),
         ])
         .chain(super::formats::funs())
 }

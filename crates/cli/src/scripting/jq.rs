@@ -16,6 +16,7 @@ use super::deep::{
     Data, MAX_DEPTH, STACK, guard, mark_stack_top, nesting_past, shorter, std_defs, std_funs,
     value_past,
 };
+use super::env::ENV_VAR;
 use jaq_core::load::parse::Def;
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars};
@@ -32,6 +33,8 @@ struct Program {
     /// The only fields of an item it can read, when that is certain
     /// ([`super::reads`]): the rest is never decoded.
     reads: Option<Vec<String>>,
+    /// `$ENV`, read at the first run (the token is known by then).
+    env: std::cell::OnceCell<Val>,
 }
 
 impl Program {
@@ -51,6 +54,7 @@ impl Program {
             })?;
         Compiler::default()
             .with_funs(std_funs())
+            .with_global_vars([ENV_VAR])
             .compile(modules)
             .map_err(|errors| {
                 let said: Vec<String> = errors
@@ -98,9 +102,14 @@ impl Program {
             .map_err(|_| "the expression cannot be guarded".to_owned())?;
         let filter = Compiler::default()
             .with_funs(std_funs())
+            .with_global_vars([ENV_VAR])
             .compile(modules)
             .map_err(|_| "the expression cannot be guarded".to_owned())?;
-        Ok(Program { filter, reads })
+        Ok(Program {
+            filter,
+            reads,
+            env: std::cell::OnceCell::new(),
+        })
     }
 
     /// Runs the program over `input`, giving each result to `each`; the
@@ -110,7 +119,8 @@ impl Program {
         input: Val,
         mut each: impl FnMut(Val) -> std::io::Result<()>,
     ) -> Result<(), RunError> {
-        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new([]));
+        let env = self.env.get_or_init(super::env::visible).clone();
+        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new([env]));
         for out in self.filter.id.run((ctx, input)) {
             match out {
                 // Written out recursively: not past MAX_DEPTH.
@@ -376,8 +386,7 @@ fn serve_item(
     };
     let named = super::shape::id_of(&value);
     let outcome = program.run(value, |v| {
-        let mut json = Vec::new();
-        jaq_json::write::write(&mut json, &Default::default(), 0, &v)?;
+        let json = super::json_text(&v)?;
         let text = match &v {
             Val::TStr(text) => Some(text.to_vec()),
             _ => None,
@@ -604,6 +613,16 @@ mod tests {
         assert_eq!(
             outputs("def a: .a; {a: 1} | a |= . + 1 | [path(a)], .", "{}").unwrap(),
             [r#"[["a"]]"#, r#"{"a":2}"#]
+        );
+    }
+
+    /// `env` and `$ENV` are jq's (one object, the same), what they
+    /// withhold said in [`super::super::env`].
+    #[test]
+    fn env_and_dollar_env_are_the_environment() {
+        assert_eq!(
+            outputs("[env, $ENV | type], (env == $ENV)", "{}").unwrap(),
+            [r#"["object","object"]"#, "true"]
         );
     }
 

@@ -8,6 +8,7 @@
 //! compiles and runs the expression; `sink` writes the items.
 
 mod deep;
+mod env;
 mod formats;
 mod jq;
 mod pick_raw;
@@ -23,6 +24,16 @@ use super::{Failure, UsageError};
 use clap::{Args, ValueHint};
 use findings_export::Format;
 use std::io::Write;
+
+/// `value` as compact JSON, its strings as the one JSON encoder writes
+/// them: jq's writer leaves C1 controls, bidi and zero-width characters as
+/// they are, which would reach a terminal from a result such as
+/// `{m: .message}` (`findings_base::json::escape_acting`).
+fn json_text(value: &jaq_json::Val) -> std::io::Result<Vec<u8>> {
+    let mut json = Vec::new();
+    jaq_json::write::write(&mut json, &Default::default(), 0, value)?;
+    Ok(findings_base::json::escape_acting(json))
+}
 
 /// The scripting flags of the commands that print items.
 #[derive(Args, Debug, Clone, Default)]

@@ -167,8 +167,7 @@ impl<W: Write> Selected<'_, W> {
                 ))
             })?;
             let value = super::shape::with_computed(script.shape.apply(value), fields, clock);
-            json.clear();
-            jaq_json::write::write(&mut json, &Default::default(), 0, &value)?;
+            json = super::json_text(&value)?;
         }
         if let Some(jq) = &script.jq {
             // Run a batch at a time on the expression's thread.

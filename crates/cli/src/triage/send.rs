@@ -146,12 +146,9 @@ impl Sending {
         client: &Client,
     ) -> Result<(Vec<findings_requests::triage::setting::Group>, String), Failure> {
         use findings_requests::triage::setting::{self, Notes, Setting};
-        let now = findings_client::issues_by_id(
-            client,
-            self.ids.clone(),
-            |issue, archived| findings_requests::triage::Target::read(&issue, archived),
-            |t| t.id.as_str(),
-        )
+        let now = findings_client::issues_by_id(client, self.ids.clone(), |issue, archived| {
+            findings_requests::triage::Target::read(&issue, archived)
+        })
         .await?;
         let by_id: std::collections::HashMap<&str, (Setting, bool)> = now
             .iter()

@@ -172,11 +172,7 @@ impl<T> PagedList<T> {
 
     /// Appends a page. `Err` when the server repeated a cursor (a loop).
     pub fn append(&mut self, items: Vec<T>, cursor: Option<String>) -> Result<(), String> {
-        let page = CursorPage {
-            cursor: cursor.as_deref(),
-            count: items.len(),
-        };
-        let next = self.guard.next(&page);
+        let next = self.guard.next(cursor.as_deref(), items.len());
         self.items.extend(items);
         match next {
             Ok(Some(c)) => {
@@ -316,22 +312,6 @@ impl<T> PagedList<T> {
     /// is loaded, so the next page should be fetched now.
     pub fn wants_more(&self, lookahead: usize) -> bool {
         self.can_load_more() && self.selected + lookahead >= self.len()
-    }
-}
-
-/// Adapts a page for the cursor guard.
-struct CursorPage<'a> {
-    cursor: Option<&'a str>,
-    count: usize,
-}
-
-impl findings_client::Page for CursorPage<'_> {
-    const ITEMS: &'static str = "issues";
-    fn next_cursor(&self) -> Option<&str> {
-        self.cursor
-    }
-    fn item_count(&self) -> usize {
-        self.count
     }
 }
 

@@ -480,12 +480,9 @@ async fn issue_items(
 /// Triage's targets of `ids`, each read from its finding (all of them
 /// asked for: the answer is whole).
 async fn targets_by_id(client: &Client, ids: Vec<String>) -> Result<ApiResponse, ApiError> {
-    let found = findings_client::issues_by_id(
-        client,
-        ids,
-        |issue, archived| findings_requests::triage::Target::read(&issue, archived),
-        |t| t.id.as_str(),
-    )
+    let found = findings_client::issues_by_id(client, ids, |issue, archived| {
+        findings_requests::triage::Target::read(&issue, archived)
+    })
     .await;
     found.map(|targets| ApiResponse::Targets(targets, true))
 }

@@ -26,18 +26,21 @@ svg text { font-size: 11px; fill: #333; }
 }
 ";
 
-/// `<`, `>`, `&` and both quotes as entities: text safe in an element and
-/// in an attribute's quotes.
+/// Text safe in an element and in an attribute's quotes: first made one
+/// visible line as the Markdown's cells are (`text::one_line`: secrets
+/// masked; controls, bidi and zero-width characters shown as stand-ins,
+/// which a browser would otherwise obey or draw as nothing), then `<`,
+/// `>`, `&` and both quotes as entities.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let shown = findings_base::text::one_line(s);
+    let mut out = String::with_capacity(shown.len());
+    for c in shown.chars() {
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
@@ -411,5 +414,19 @@ mod tests {
             escape("<script>alert('x' & \"y\")</script>"),
             "&lt;script&gt;alert(&#39;x&#39; &amp; &quot;y&quot;)&lt;/script&gt;"
         );
+    }
+
+    /// What reorders or hides text in a browser is shown as the Markdown
+    /// shows it (a rule named `evil<U+202E>gpj.exe` reads so, not as
+    /// `evilexe.jpg`), and a control character never reaches the page.
+    #[test]
+    fn bidi_zero_width_and_controls_are_shown_as_the_markdown_shows_them() {
+        let name = "evil\u{202e}gpj.exe\u{200b}x\u{2066}y\u{1b}[2J\u{9b}z\nw";
+        let html = escape(name);
+        assert_eq!(
+            html,
+            "evil&lt;U+202E&gt;gpj.exe&lt;U+200B&gt;x&lt;U+2066&gt;y\u{241b}[2J&lt;U+009B&gt;z\u{2424}w"
+        );
+        assert!(!html.chars().any(findings_base::text::acts_on_a_terminal));
     }
 }

@@ -268,7 +268,7 @@ pub async fn summary(
     output: &OutputArgs,
 ) -> Result<usize, Failure> {
     let now = findings_requests::clock::now().map_err(UsageError)?;
-    let summary = gather(client, request, targets, now).await?;
+    let summary = gather(client, request, targets, now, output.max_pages as usize).await?;
     let text = match format {
         SummaryFormat::Json => to_json(&summary)?,
         SummaryFormat::Markdown => markdown::page(&summary),
@@ -287,12 +287,14 @@ pub async fn summary(
     Ok(usize::try_from(summary.overdue.count.all).unwrap_or(0))
 }
 
-/// Asks every report (at once) and counts the overdue findings.
+/// Asks every report (at once) and counts the overdue findings, following
+/// at most `max_pages` pages of them (`--max-pages`).
 async fn gather(
     client: &Client,
     request: ReportRequest,
     targets: SlaDays,
     now: Timestamp,
+    max_pages: usize,
 ) -> Result<Summary, Failure> {
     let filters = request.filters.clone().unwrap_or_default();
     // "All time" has no period before it to compare with.
@@ -320,7 +322,7 @@ async fn gather(
         client.backlog_by_severity_report(&req),
         client.median_open_age_report(&req),
         client.issue_filters(&names_req),
-        overdue(client, &filters.projects, targets, now),
+        overdue(client, &filters.projects, targets, now, max_pages),
     );
     let totals = totals?;
     let activity = activity?;
@@ -452,12 +454,14 @@ pub fn age_said(over_by: Option<i64>) -> String {
 }
 
 /// Lists the open findings of `projects` (all: none given), as the TUI's
-/// open-age view does, and counts those past their target.
+/// open-age view does, up to `max_pages` pages, and counts those past
+/// their target.
 async fn overdue(
     client: &Client,
     projects: &[String],
     targets: SlaDays,
     now: Timestamp,
+    max_pages: usize,
 ) -> Result<Overdue, Failure> {
     let mut request = ListIssuesRequest::default();
     let filter = request.filter.get_or_insert_with(Default::default);
@@ -468,7 +472,7 @@ async fn overdue(
     let mut pages = std::pin::pin!(pages_following(
         client.clone(),
         request,
-        findings_client::DEFAULT_MAX_PAGES,
+        max_pages,
         Follow::Ahead,
     ));
     let mut counts = OverTargetCounts::default();

@@ -89,6 +89,30 @@ fn hostile_text_is_escaped_in_html_and_markdown() {
     }
 }
 
+/// What reorders or hides text in a browser or a terminal, and a secret
+/// the process holds, reach neither page: the HTML shows the stand-ins
+/// the Markdown shows.
+#[test]
+fn bidi_zero_width_and_secrets_are_shown_alike_in_html_and_markdown() {
+    findings_base::redact::register("summary-secret-3131");
+    let mut s = hostile();
+    let sly = "evil\u{202e}gpj.exe\u{200b}\u{2066} summary-secret-3131";
+    s.worst_repositories[0].name = sly.into();
+    s.overdue.findings[0].rule = sly.into();
+    for (format, page) in [("html", html::page(&s)), ("markdown", markdown::page(&s))] {
+        let hiding: Vec<String> = page
+            .chars()
+            .filter(|c| *c != '\n' && findings_base::text::acts_on_a_terminal(*c))
+            .map(|c| format!("U+{:04X}", c as u32))
+            .collect();
+        assert!(hiding.is_empty(), "{format}: {hiding:?}");
+        assert!(!page.contains("summary-secret-3131"), "{format}: {page}");
+        for shown in ["U+202E", "U+200B", "U+2066"] {
+            assert!(page.contains(shown), "{format}: {shown} not shown: {page}");
+        }
+    }
+}
+
 #[test]
 fn open_age_says_over_or_within_its_target() {
     assert_eq!(age_said(Some(5)), "over target by 5 days");
