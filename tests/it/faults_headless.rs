@@ -691,7 +691,7 @@ fn a_failed_run_leaves_the_output_file_as_it_was_and_nothing_beside_it() {
     std::fs::write(&file, "before\n").unwrap();
     server
         .run(&["issues", "--all", "--limit", "10", "-o", path])
-        .fails_naming(&["HTTP 500"]);
+        .fails_naming(&["HTTP 500", "out.csv is not written (left as it was)"]);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "before\n");
     assert_eq!(others_in(dir.path(), "out.csv"), Vec::<String>::new());
     // Every other listing command, failing at once.

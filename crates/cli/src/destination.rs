@@ -129,6 +129,15 @@ pub async fn until_interrupted<T>(
         stop = stop_signal() => Err(said(stop)),
         result = command => match result {
             Err(Failure::Interrupted(_)) => Err(said(stopped().unwrap_or(Stop::Interrupt))),
+            // A run that failed says what it left of -o FILE (a listing
+            // on stdout says "partial" itself).
+            Err(Failure::Runtime(why)) => Err(Failure::Runtime(match file {
+                Some(file) => format!(
+                    "{why}; {} is not written (left as it was)",
+                    findings_base::text::one_line(&file.display().to_string())
+                ),
+                None => why,
+            })),
             other => other,
         },
     }
