@@ -19,6 +19,14 @@ fn ndjson(stdout: &[u8]) -> Vec<Value> {
         .collect()
 }
 
+/// The one line of a run's stderr that says its error.
+pub(crate) fn error_line(stderr: &str) -> &str {
+    stderr
+        .lines()
+        .find(|l| l.starts_with("findings: error: "))
+        .unwrap_or_else(|| panic!("no error line: {stderr}"))
+}
+
 /// The ids of an ndjson listing (List issues wrappers or bare findings).
 pub(crate) fn ndjson_ids(stdout: &str) -> Vec<String> {
     stdout

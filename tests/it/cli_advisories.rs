@@ -4,17 +4,10 @@
 //! is refused with the advisory meant; and a field of one finding type
 //! given without a type asks for that type (other types would pass it).
 
-use crate::cli::{Server, ndjson_ids};
+use crate::cli::{Server, error_line, ndjson_ids};
 
 /// The demo's Log4Shell advisory: 35 findings of the default data set.
 const LOG4SHELL: &str = "CVE-2021-44228";
-
-fn error_line(stderr: &str) -> &str {
-    stderr
-        .lines()
-        .find(|l| l.starts_with("findings: error: "))
-        .unwrap_or_else(|| panic!("no error line: {stderr}"))
-}
 
 #[test]
 fn an_advisory_in_any_case_or_by_its_alias_finds_its_findings_and_a_typo_is_refused() {

@@ -2,7 +2,7 @@
 //! not have is refused (exit 2) with the closest names it has, before the
 //! listing is asked for; `--rule` takes the name a table shows.
 
-use crate::cli::{Server, ndjson_ids};
+use crate::cli::{Server, error_line, ndjson_ids};
 use crate::common::{self, findings};
 use findings_demo::faults::Faults;
 use serde_json::Value;
@@ -229,14 +229,6 @@ fn a_listing_goes_on_unchecked_after_one_warning_and_nothing_matched_exits_one()
         2,
         "a warning, then the error: {stderr}"
     );
-}
-
-/// The one line a run wrote on stderr that starts with `findings: error: `.
-fn error_line(stderr: &str) -> &str {
-    stderr
-        .lines()
-        .find(|l| l.starts_with("findings: error: "))
-        .unwrap_or_else(|| panic!("no error line: {stderr}"))
 }
 
 #[test]

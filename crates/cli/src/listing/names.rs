@@ -24,9 +24,7 @@ use crate::{Session, names_cache};
 use findings_base::text::one_line;
 use findings_client::{ApiError, Client};
 use findings_config::SavedView;
-use findings_model::{
-    IssueFiltersRequest, IssueFiltersResponse, IssueType, ListIssuesFilter, ListIssuesRequest,
-};
+use findings_model::{IssueFiltersRequest, IssueFiltersResponse};
 use findings_requests::filter_spec::{self as filters, Advisories, NamedField, Unknown};
 use serde::Deserialize;
 use std::cell::{Cell, RefCell};
@@ -345,56 +343,38 @@ async fn fetch(
     Ok(Some((answer, advisories)))
 }
 
-/// The most pages of findings read for an alias.
-const ALIAS_PAGES: usize = 5;
-
 /// Looks for advisory id `value`, when the answer does not list it, in
 /// the references of the advisories that could have it as an alias
-/// ([`Advisories::candidates`]): one page of their findings at a time,
-/// each rule's references read from its first finding, until one names
-/// it, every such rule was read, or [`ALIAS_PAGES`] pages.
+/// ([`filters::AliasSearch`]).
 async fn find_alias(
     client: &Client,
     advisories: &mut Advisories,
     value: &str,
 ) -> Result<(), ApiError> {
-    let Some(id) = filters::canonical_advisory(value) else {
+    let Some(mut search) = filters::AliasSearch::new(advisories, value) else {
         return Ok(());
     };
-    let mut left = advisories.candidates(&id);
-    for _ in 0..ALIAS_PAGES {
-        if left.is_empty() {
-            return Ok(());
-        }
-        let request = ListIssuesRequest {
-            limit: Some(findings_client::transport::MAX_PAGE_ITEMS as i64),
-            issue_types: vec![IssueType::Sca],
-            filter: Some(ListIssuesFilter {
-                rule_ids: left.clone(),
-                ..Default::default()
-            }),
-            ..Default::default()
-        };
+    loop {
+        let request = search.request(findings_client::transport::MAX_PAGE_ITEMS as i64);
         let page: ReferencesPage = client.list_issues_as(&request).await?;
-        let mut read = false;
-        for issue in page.issues.into_iter().flatten().filter_map(|i| i.issue) {
-            let Some(k) = left.iter().position(|r| Some(r) == issue.rule_id.as_ref()) else {
-                continue;
-            };
-            let rule = left.swap_remove(k);
-            read = true;
-            if filters::named_in(&issue.rule_references.unwrap_or_default(), &id) {
-                advisories.learn(&rule, &id);
+        let findings = page
+            .issues
+            .iter()
+            .flatten()
+            .filter_map(|i| i.issue.as_ref());
+        let step = search.read(findings.map(|f| {
+            let references = f.rule_references.as_deref().unwrap_or_default();
+            (f.rule_id.as_deref(), references)
+        }));
+        match step {
+            filters::AliasStep::Found(rule) => {
+                advisories.learn(&rule, &search.value);
                 return Ok(());
             }
-        }
-        if !read {
-            // The rules left have no finding: an alias of theirs would
-            // match nothing anyway.
-            return Ok(());
+            filters::AliasStep::Next => {}
+            filters::AliasStep::Done => return Ok(()),
         }
     }
-    Ok(())
 }
 
 /// A page of List issues, only each finding's rule and references read.

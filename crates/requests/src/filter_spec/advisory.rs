@@ -15,7 +15,7 @@
 
 use super::suggest::edits;
 use super::unknown::Unknown;
-use findings_model::IssueFiltersResponse;
+use findings_model::{IssueFiltersResponse, IssueType, ListIssuesFilter, ListIssuesRequest};
 
 /// One advisory the deployment lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,6 +213,87 @@ impl Advisories {
     }
 }
 
+/// The most pages of findings an [`AliasSearch`] reads.
+const ALIAS_PAGES: usize = 5;
+
+/// An advisory id the answer does not list, looked for in the references
+/// of the advisories that could have it as an alias
+/// ([`Advisories::candidates`]): a page of their supply-chain findings at a
+/// time, each rule's references read from its first finding, until one
+/// names it, every such rule was read (or has no finding: an alias of its
+/// would match nothing anyway), or [`ALIAS_PAGES`] pages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AliasSearch {
+    /// The id looked for, canonical.
+    pub value: String,
+    /// The rules whose references are not read yet.
+    left: Vec<String>,
+    pages: usize,
+}
+
+/// What a page of an [`AliasSearch`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AliasStep {
+    /// The references of this rule name it: its advisory's alias.
+    Found(String),
+    /// Not yet: ask for the next page ([`AliasSearch::request`]).
+    Next,
+    /// Not there.
+    Done,
+}
+
+impl AliasSearch {
+    /// The search for `value`, when it is an advisory id that `advisories`
+    /// do not list and could have as an alias.
+    pub fn new(advisories: &Advisories, value: &str) -> Option<Self> {
+        let value = canonical(value)?;
+        let left = advisories.candidates(&value);
+        (!left.is_empty()).then_some(AliasSearch {
+            value,
+            left,
+            pages: 0,
+        })
+    }
+
+    /// The next page to read: List issues of the rules left, supply chain
+    /// only, `limit` findings.
+    pub fn request(&self, limit: i64) -> ListIssuesRequest {
+        ListIssuesRequest {
+            limit: Some(limit),
+            issue_types: vec![IssueType::Sca],
+            filter: Some(ListIssuesFilter {
+                rule_ids: self.left.clone(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// Reads a page: each finding's rule id and references.
+    pub fn read<'a>(
+        &mut self,
+        findings: impl IntoIterator<Item = (Option<&'a str>, &'a [String])>,
+    ) -> AliasStep {
+        self.pages += 1;
+        let mut read = false;
+        for (rule, references) in findings {
+            let Some(k) = self.left.iter().position(|r| Some(r.as_str()) == rule) else {
+                continue;
+            };
+            let rule = self.left.swap_remove(k);
+            read = true;
+            if named_in(references, &self.value) {
+                return AliasStep::Found(rule);
+            }
+        }
+        if read && !self.left.is_empty() && self.pages < ALIAS_PAGES {
+            AliasStep::Next
+        } else {
+            AliasStep::Done
+        }
+    }
+}
+
 /// The forms an advisory id takes, as a refusal names them.
 const FORMS: &str =
     "CVE-YYYY-NNNN, GHSA-xxxx-xxxx-xxxx, or another database's PREFIX-ID (MAL-2024-1234)";
@@ -380,5 +461,37 @@ mod tests {
         assert_eq!(r.id, "CVE-2021-44228");
         assert_eq!(r.alias.as_deref(), Some("GHSA-jfh8-c2jp-5v3q"));
         assert!(a.candidates("GHSA-jfh8-c2jp-5v3q").is_empty());
+    }
+
+    #[test]
+    fn an_alias_search_reads_each_rule_once_and_stops_where_it_can() {
+        let a = advisories();
+        assert_eq!(AliasSearch::new(&a, "CVE-2021-44228"), None, "listed");
+        assert_eq!(AliasSearch::new(&a, "log4shell"), None, "no id");
+        let mut search = AliasSearch::new(&a, "ghsa-jfh8-c2jp-5v3q").unwrap();
+        let request = search.request(1000);
+        assert_eq!(request.issue_types, vec![IssueType::Sca]);
+        assert_eq!(
+            request.filter.unwrap().rule_ids,
+            vec!["ssc-log4j", "ssc-log4j-2"]
+        );
+        let none: Vec<String> = Vec::new();
+        let named = ["https://osv.dev/vulnerability/GHSA-jfh8-c2jp-5v3q".to_owned()];
+        // A rule read without it: the next page asks for the other only.
+        assert_eq!(
+            search.read([(Some("ssc-log4j"), &none[..])]),
+            AliasStep::Next
+        );
+        assert_eq!(
+            search.request(1000).filter.unwrap().rule_ids,
+            vec!["ssc-log4j-2"]
+        );
+        assert_eq!(
+            search.read([(Some("ssc-log4j-2"), &named[..])]),
+            AliasStep::Found("ssc-log4j-2".into())
+        );
+        // A page of none of the rules left: they have no finding.
+        let mut search = AliasSearch::new(&a, "GHSA-jfh8-c2jp-5v3q").unwrap();
+        assert_eq!(search.read([(Some("other"), &named[..])]), AliasStep::Done);
     }
 }

@@ -22,7 +22,10 @@ mod schemas;
 mod suggest;
 mod unknown;
 
-pub use advisory::{Advisories, Advisory, Resolved, canonical as canonical_advisory, named_in};
+pub use advisory::{
+    Advisories, Advisory, AliasSearch, AliasStep, Resolved, canonical as canonical_advisory,
+    named_in,
+};
 pub use complete::{complete, complete_with, values_for};
 pub use known::{
     LIST_NAMES, NamedField, REPORT_NAMES, SEARCH_NAMES, check_known, resolve_known, rule_ids,

@@ -126,11 +126,13 @@ impl FilterValues {
         Ok(said)
     }
 
-    /// The first advisory id of `pairs` the names do not list that could
-    /// be an alias named in the references of the advisories listed, with
-    /// the rules whose references could name it
-    /// ([`filter_spec::Advisories::candidates`]).
-    pub fn alias_to_look_for(&self, pairs: &[(String, String)]) -> Option<(String, Vec<String>)> {
+    /// The search for the first advisory id of `pairs` the names do not
+    /// list that could be an alias named in the references of the
+    /// advisories listed ([`filter_spec::AliasSearch`]).
+    pub fn alias_to_look_for(
+        &self,
+        pairs: &[(String, String)],
+    ) -> Option<filter_spec::AliasSearch> {
         let FilterValues::Known(answer) = self else {
             return None;
         };
@@ -142,11 +144,7 @@ impl FilterValues {
                     .iter()
                     .any(|n| n.field == field && n.is_advisory())
             })
-            .find_map(|(_, value)| {
-                let rules = advisories.candidates(value);
-                let id = filter_spec::canonical_advisory(value)?;
-                (!rules.is_empty()).then_some((id, rules))
-            })
+            .find_map(|(_, value)| filter_spec::AliasSearch::new(&advisories, value))
     }
 
     /// `alias`, named in the references of rule `rule_id`, is another id
