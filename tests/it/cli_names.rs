@@ -2,7 +2,7 @@
 //! not have is refused (exit 2) with the closest names it has, before the
 //! listing is asked for; `--rule` takes the name a table shows.
 
-use crate::cli::{Server, ndjson_ids};
+use crate::cli::{Server, error_line, ndjson_ids};
 use crate::common::{self, findings};
 use findings_demo::faults::Faults;
 use serde_json::Value;
@@ -160,8 +160,9 @@ fn a_rule_by_the_name_the_table_shows_finds_what_its_full_id_finds() {
 }
 
 #[test]
-fn names_go_unchecked_after_one_warning_when_the_deployment_cannot_list_them() {
-    // A server without the filter values operation (404).
+fn a_listing_goes_on_unchecked_after_one_warning_and_nothing_matched_exits_one() {
+    // A server without the filter values operation (404): the listing
+    // goes, its names as given, and its empty answer is no clean one.
     let recorder = common::Recorder::start();
     let out = findings()
         .args([
@@ -180,12 +181,17 @@ fn names_go_unchecked_after_one_warning_when_the_deployment_cannot_list_them() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_eq!(
         stderr
             .matches("warning: the deployment's names could not be fetched")
             .count(),
         1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("the filter is sent unchecked"), "{stderr}");
+    assert!(
+        stderr.contains("error: nothing matched, with the filter's names unchecked"),
         "{stderr}"
     );
     let body = &recorder.bodies()[0];
@@ -194,7 +200,8 @@ fn names_go_unchecked_after_one_warning_when_the_deployment_cannot_list_them() {
         serde_json::json!(["acme/new-repo"])
     );
     assert_eq!(body["filter"]["ruleIds"], serde_json::json!(["r1", "r2"]));
-    // A server whose filter values fail once: the listing still comes.
+    // A server whose filter values fail once: the listing still comes,
+    // and what it finds is found (exit 0).
     let server = Server::start(100);
     server.demo().set_faults(Faults::failing(500).times(1));
     let (code, stdout, stderr) = server.run(&[
@@ -212,4 +219,91 @@ fn names_go_unchecked_after_one_warning_when_the_deployment_cannot_list_them() {
         "{stderr}"
     );
     assert!(!ndjson_ids(&stdout).is_empty());
+    // A name it lacks, unchecked: nothing matched, exit 1, never 0.
+    server.demo().set_faults(Faults::failing(500).times(1));
+    let (code, stdout, stderr) = server.run(&["issues", "--repo", "acme/payment-api"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(
+        stderr.lines().count(),
+        2,
+        "a warning, then the error: {stderr}"
+    );
+}
+
+#[test]
+fn a_gate_or_a_write_whose_names_cannot_be_checked_exits_one_never_zero() {
+    let server = Server::start(200);
+    let gate = [
+        "issues",
+        "--repo",
+        "acme/payment-api",
+        "--severity",
+        "critical,high",
+        "--state",
+        "open",
+        "--all",
+        "--exit-code",
+        "3",
+    ];
+    // A 500 (never retried), once: exit 1 with the reason; the listing
+    // is never asked for.
+    server.demo().set_faults(Faults::failing(500).times(1));
+    let (code, stdout, stderr) = server.run(&gate);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.is_empty());
+    let error = error_line(&stderr);
+    assert!(
+        error.contains("the deployment's names could not be fetched to check the filter")
+            && error.contains("HTTP 500")
+            && error.contains("stopped before anything was listed or sent"),
+        "{error}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert_eq!(server.demo().requests(), 1, "only the names were asked for");
+    // A moment later, the same command: the name is refused (exit 2).
+    let (code, _, stderr) = server.run(&gate);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(error_line(&stderr).contains("did you mean acme/payments-api?"));
+    // A 503 is retried as every read is; still failing, exit 1.
+    server.demo().set_faults(Faults::failing(503).times(4));
+    let (code, _, stderr) = server.run(&gate);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(error_line(&stderr).contains("HTTP 503"), "{stderr}");
+    assert_eq!(server.demo().requests(), 4, "the lookup was tried 4 times");
+    // A write by filter: nothing sent.
+    server.demo().set_faults(Faults::failing(500).times(1));
+    let (code, _, stderr) = server.run(&[
+        "triage",
+        "--repo",
+        "acme/payments-api",
+        "--state",
+        "reviewing",
+        "--yes",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        error_line(&stderr).contains("stopped before anything was listed or sent"),
+        "{stderr}"
+    );
+    assert_eq!(server.demo().requests(), 1, "nothing listed, nothing sent");
+}
+
+#[test]
+fn a_wrong_token_says_one_line() {
+    let server = Server::start(50);
+    let out = findings()
+        .args(["issues", "--repo", "acme/payments-api", "--exit-code", "3"])
+        .env("FINDINGS_BASE_URL", server.url())
+        .env("FINDINGS_DEPLOYMENT", "1234")
+        .env("FINDINGS_TOKEN", "not-the-token")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("findings: error: not authenticated"),
+        "{stderr}"
+    );
 }

@@ -179,3 +179,67 @@ async fn the_report_refuses_a_repository_it_does_not_have_and_keeps_what_was_typ
         vec!["acme/payments-api"]
     );
 }
+
+/// `:filter cves=…` as the headless `--cve`: its type asked for (the
+/// supply-chain findings of the advisory, not every code and secrets
+/// finding beside them), in any case or by its alias; a typo refused with
+/// the advisory meant.
+#[tokio::test(flavor = "multi_thread")]
+async fn filter_by_an_advisory_asks_for_its_type_in_any_case_or_by_its_alias() {
+    use findings_model::IssueType;
+    let mut h = Harness::new(findings_demo::DEFAULT_FINDINGS, 200, 40).await;
+    h.start().await;
+    h.until("the filter values arrive", |app| {
+        app.issues().known.is_known()
+    })
+    .await;
+    for typed in ["cve-2021-44228", "GHSA-jfh8-c2jp-5v3q"] {
+        h.keys(&format!(":filter cves={typed}"));
+        h.key(KeyCode::Enter);
+        h.until("the filter applies", |app| {
+            !app.issues().selection.filter.cves.is_empty()
+        })
+        .await;
+        h.settle().await;
+        assert!(h.app.overlay.is_none(), "{typed}: {}", h.screen());
+        let issues = h.app.issues();
+        assert_eq!(issues.selection.filter.cves, vec!["CVE-2021-44228"]);
+        assert_eq!(issues.selection.issue_types, vec![IssueType::Sca]);
+        assert_eq!(issues.list.items.len(), 35, "{typed}");
+        assert!(issues.list.complete);
+        let status = h.app.status.clone().unwrap_or_default();
+        assert!(
+            status.contains("cves narrows sca findings only: the type sca is added"),
+            "{typed}: {status}"
+        );
+        if typed.starts_with("GHSA") {
+            assert!(status.contains("is an alias of CVE-2021-44228"), "{status}");
+        }
+        h.keys(":clear");
+        h.key(KeyCode::Enter);
+        h.settle().await;
+    }
+    // One digit off: refused, the advisory meant suggested.
+    h.keys(":filter cves=CVE-2021-44229");
+    h.key(KeyCode::Enter);
+    h.until("the refusal", |app| app.overlay.is_some()).await;
+    assert!(
+        h.screen().contains("did you mean CVE-2021-44228?"),
+        "{}",
+        h.screen()
+    );
+    assert!(h.app.issues().selection.filter.cves.is_empty());
+    // With types it does not narrow only: refused too.
+    h.key(KeyCode::Esc);
+    h.keys(":filter issueTypes=code");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    h.keys(":filter cves=CVE-2021-44228");
+    h.key(KeyCode::Enter);
+    h.until("the refusal", |app| app.overlay.is_some()).await;
+    assert!(
+        h.screen().contains("it would narrow nothing"),
+        "{}",
+        h.screen()
+    );
+}

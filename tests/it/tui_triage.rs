@@ -194,7 +194,8 @@ async fn triage_all_counts_first_and_asks_twice_when_large() {
     let mut h = harness(Duration::from_secs(10)).await;
     h.start().await;
     let first = loaded(&h)[0].clone();
-    command(&mut h, &format!("filter rules={}", first.rule_name()));
+    let rule = first.rule_id.clone().unwrap_or_default();
+    command(&mut h, &format!("filter ruleIds={rule}"));
     h.settle().await;
     command(
         &mut h,

@@ -11,7 +11,8 @@ macro_rules! exit_codes_help {
     () => {
         "Exit codes:\n  \
           0    success (with --exit-code: nothing matched)\n  \
-          1    runtime or API error, a --jq error on an item, a write not applied as asked\n  \
+          1    runtime or API error, a --jq error on an item, a write not applied as asked, \
+               names that could not be checked (a gate, a write, or nothing matched)\n  \
           2    usage error: a flag, a value, a name the deployment lacks, a --json field, \
                a --jq expression\n  \
           4    partly done: a triage applied, but some findings got an exception \
@@ -348,7 +349,7 @@ async fn run_issues(
         return Ok(()); // the fields were listed
     };
     args.columns.chosen(args.output.format()?, &script)?;
-    let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+    let probe = listing::Names::unchecked(filter_spec::LIST_NAMES).listing(script.gates());
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     args.set_targets(settings.sla_days.value);
@@ -357,7 +358,7 @@ async fn run_issues(
         now: findings_requests::clock::now().map_err(Failure::Usage)?,
     });
     let session = Session::open(&settings).await?;
-    let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    let (mut request, names) = listing::checked(&session, &probe, |n| args.request(n)).await?;
     // List issues always says its page size (the default is 100).
     request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
     let file = args.output.file.path();
@@ -370,7 +371,7 @@ async fn run_issues(
     if matched == 0 {
         listing::say_empty(&session.client, &asked, args.output.format()?).await;
     }
-    script.gate(matched)
+    names.gate(&script, matched)
 }
 
 /// `findings expired`: as `issues`, with the clock `clock::now` reads.
@@ -389,7 +390,7 @@ async fn run_expired(
         .columns
         .chosen(args.list.output.format()?, &script)?;
     let now = findings_requests::clock::now().map_err(Failure::Usage)?;
-    let probe = listing::Names::unchecked(filter_spec::LIST_NAMES);
+    let probe = listing::Names::unchecked(filter_spec::LIST_NAMES).listing(script.gates());
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     args.list.set_targets(settings.sla_days.value);
@@ -398,7 +399,7 @@ async fn run_expired(
         now,
     });
     let session = Session::open(&settings).await?;
-    let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    let (mut request, names) = listing::checked(&session, &probe, |n| args.request(n)).await?;
     request.limit = Some(request.limit.unwrap_or(settings.page_size.value));
     let file = args.list.output.file.path();
     let matched = until_interrupted(
@@ -406,7 +407,7 @@ async fn run_expired(
         listing::expired(&session.client, request, &args, &script, now),
     )
     .await?;
-    script.gate(matched)
+    names.gate(&script, matched)
 }
 
 /// `findings report`: the findings, or with `--kind` a dashboard report.
@@ -442,12 +443,12 @@ async fn run_report(
         }
     }
     args.columns.chosen(format, &script)?;
-    let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES);
+    let probe = listing::Names::unchecked(filter_spec::REPORT_NAMES).listing(script.gates());
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     args.set_targets(settings.sla_days.value);
     let session = Session::open(&settings).await?;
-    let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    let (mut request, names) = listing::checked(&session, &probe, |n| args.request(n)).await?;
     request.limit = request.limit.or(settings.page_size_override());
     let file = args.output.file.path();
     if let Some(kind) = kind {
@@ -457,14 +458,14 @@ async fn run_report(
             listing::dashboard(&session.client, kind, filters, &args.output),
         )
         .await?;
-        return script.gate(rows);
+        return names.gate(&script, rows);
     }
     let matched = until_interrupted(
         file,
         listing::report(&session.client, request, &args, &script),
     )
     .await?;
-    script.gate(matched)
+    names.gate(&script, matched)
 }
 
 /// `findings report --kind summary`: the review, in its own formats
@@ -493,7 +494,8 @@ async fn run_summary(
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     let session = Session::open(&settings).await?;
-    let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    // A review read as "nothing to see" stops rather than go unchecked.
+    let (request, _) = listing::checked(&session, &probe, |n| args.request(n)).await?;
     let overdue = until_interrupted(
         args.output.file.path(),
         listing::summary(
@@ -541,11 +543,11 @@ async fn run_search(
         return Ok(()); // the fields were listed
     };
     args.output.format()?;
-    let probe = listing::Names::unchecked(filter_spec::SEARCH_NAMES);
+    let probe = listing::Names::unchecked(filter_spec::SEARCH_NAMES).listing(script.gates());
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     let session = Session::open(&settings).await?;
-    let mut request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    let (mut request, names) = listing::checked(&session, &probe, |n| args.request(n)).await?;
     request.limit = request.limit.or(settings.page_size_override());
     let file = args.output.file.path();
     let matched = until_interrupted(
@@ -553,7 +555,7 @@ async fn run_search(
         listing::search(&session.client, request, args, &script),
     )
     .await?;
-    script.gate(matched)
+    names.gate(&script, matched)
 }
 
 /// `findings show`.
@@ -635,7 +637,8 @@ async fn run_snapshot_save(
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
     let session = Session::open(&settings).await?;
-    let request = listing::checked(&session, &probe, |n| args.request(n)).await?;
+    // A snapshot is what a later diff compares with: never on a guess.
+    let (request, _) = listing::checked(&session, &probe, |n| args.request(n)).await?;
     let count = until_interrupted(
         Some(args.path()),
         snapshot::save(&session.client, request, args),

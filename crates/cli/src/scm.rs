@@ -5,7 +5,7 @@
 
 use super::destination::OutputFile;
 use super::scripting::{self, Script, ScriptArgs, Sink};
-use super::write::{self, confirm};
+use super::write::{self, Confirmation, Go};
 use super::{Failure, UsageError, offer};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use findings_client::Client;
@@ -118,6 +118,8 @@ pub struct UpdateArgs {
     /// Send without asking for confirmation
     #[arg(long, short = 'y')]
     yes: bool,
+    #[command(flatten)]
+    dry_run: write::DryRunArg,
     /// Output format of the updated config: table (on a terminal: every
     /// value, readable), json (indented), ndjson (one line), csv or
     /// markdown (default: FINDINGS_FORMAT, else table on a terminal, else
@@ -132,9 +134,9 @@ pub struct UpdateArgs {
 pub struct Prepared {
     config_id: String,
     patch: ScmConfigPatch,
-    confirm: bool,
-    /// Whether stdin was used for the token (confirmation must use the tty).
-    token_from_stdin: bool,
+    /// Asked, `--yes` or `--dry-run` (a token read from stdin: the
+    /// question goes to the tty).
+    confirmation: Confirmation,
     format: Format,
     file: OutputFile,
 }
@@ -192,8 +194,11 @@ pub fn prepare(args: UpdateArgs) -> Result<Prepared, Failure> {
     Ok(Prepared {
         config_id,
         patch,
-        confirm: !args.yes,
-        token_from_stdin: args.access_token_stdin,
+        confirmation: Confirmation {
+            yes: args.yes,
+            dry_run: args.dry_run.dry_run,
+            stdin_used: args.access_token_stdin,
+        },
         format,
         file: args.file,
     })
@@ -214,11 +219,8 @@ pub async fn run(client: &Client, p: Prepared, demo: bool) -> Result<(), Failure
         "{}",
         findings_base::json::pretty(&shown.masked_json()).unwrap_or_default()
     );
-    if demo {
-        eprintln!("{}", write::DEMO_NOTE);
-    }
-    if p.confirm && !confirm("Send this update?", p.token_from_stdin)? {
-        return Err(Failure::Runtime("not sent: cancelled".into()));
+    if p.confirmation.ask("Send this update?", demo)? == Go::DryRun {
+        return Ok(());
     }
     let response = client
         .update_scm_config(&p.config_id, &p.patch)

@@ -189,6 +189,12 @@ impl IssueFiltersResponse {
                 .iter()
                 .filter_map(|r| r.sca_cve.clone())
                 .collect(),
+            "advisoryIds" => self
+                .rules
+                .iter()
+                .flat_map(|r| [r.sca_cve.clone(), r.sca_ghsa.clone()])
+                .flatten()
+                .collect(),
             _ => Vec::new(),
         };
         let mut seen = std::collections::HashSet::new();
@@ -209,7 +215,8 @@ mod tests {
             "refs": null,
             "repoRefGroups": [{"repoName": "acme/a", "repoRefs": [
                 {"id": "9", "refName": "main", "isPrimary": true}, {"refName": ""}]}],
-            "rules": [{"id": "7", "name": "x", "scaCve": "CVE-1"}],
+            "rules": [{"id": "7", "name": "x", "scaCve": "CVE-1"},
+                {"id": "8", "scaGhsa": "GHSA-1"}],
         }))
         .unwrap();
         assert_eq!(
@@ -220,6 +227,7 @@ mod tests {
         assert_eq!(answer.values_of("refs"), vec!["main"]);
         assert_eq!(answer.values_of("repositoryRefIds"), vec!["9"]);
         assert_eq!(answer.values_of("cves"), vec!["CVE-1"]);
+        assert_eq!(answer.values_of("advisoryIds"), vec!["CVE-1", "GHSA-1"]);
         assert!(answer.values_of("severities").is_empty());
     }
 }

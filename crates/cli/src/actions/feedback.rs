@@ -4,6 +4,7 @@
 use super::SendingArgs;
 use super::permissions;
 use super::send::{self, Sender};
+use crate::write::Go;
 use crate::{Failure, Session};
 use clap::{ArgGroup, Args, ValueHint};
 use findings_model::*;
@@ -82,7 +83,7 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
     let json = sender.json()?;
     let verdict = autotriage.verdict.as_ref().map_or("none", |v| v.label());
     let request = ActionRequest::Feedback(feedback);
-    sender.review(
+    let go = sender.review(
         &request,
         &format!(
             "{} with the AI verdict on {} ({verdict})",
@@ -91,6 +92,9 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
         ),
         &format!("Send the feedback on {}?", p.id),
     )?;
+    if go == Go::DryRun {
+        return Ok(());
+    }
     let ids = [p.id.clone()];
     let ActionAnswer::Feedback(answer) = sender
         .send("the feedback", &request, &ids, feedback_state)

@@ -5,6 +5,7 @@
 use super::SendingArgs;
 use super::permissions;
 use super::send::{self, Sender};
+use crate::write::Go;
 use crate::{Failure, Session};
 use clap::{Args, ValueHint};
 use findings_model::*;
@@ -63,7 +64,7 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
         operation: op,
         issue_id: p.id.clone(),
     };
-    sender.review(
+    let go = sender.review(
         &request,
         &format!(
             "{} for finding {} ({}, {}), with {}",
@@ -75,6 +76,9 @@ pub async fn run(session: &Session, p: Prepared, read_only: bool) -> Result<(), 
         ),
         &format!("Ask for a fix pull request for {}?", p.id),
     )?;
+    if go == Go::DryRun {
+        return Ok(());
+    }
     let ids = [p.id.clone()];
     let ActionAnswer::Fix(answer) = sender
         .send("the fix request", &request, &ids, fix_state)

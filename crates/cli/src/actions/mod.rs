@@ -32,6 +32,8 @@ pub struct SendingArgs {
     /// Show the exact request on stderr even with --yes
     #[arg(long, short = 'v')]
     verbose: bool,
+    #[command(flatten)]
+    dry_run: super::write::DryRunArg,
     /// Output: table (readable) or json (the answer as sent)
     #[arg(long, value_name = "FORMAT", default_value = "table", help_heading = "Output",
           value_parser = offer(["table", "json"]), hide_possible_values = true)]

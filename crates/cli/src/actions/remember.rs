@@ -9,6 +9,7 @@ use super::SendingArgs;
 use super::permissions;
 use super::send::{self, Sender};
 use crate::listing::{self, FindingFilters, Names};
+use crate::write::Go;
 use crate::{Failure, Session};
 use clap::{Args, ValueHint};
 use findings_client::Client;
@@ -83,7 +84,7 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
     let session = Session::open(settings).await?;
     let client = &session.client;
     permissions::authorized(client, FindingAction::Remember).await?;
-    let list = listing::checked(&session, &probe, |n| {
+    let (list, _) = listing::checked(&session, &probe, |n| {
         args.filters.request(n, "--filter", &[])
     })
     .await?;
@@ -124,11 +125,14 @@ pub async fn run(args: RememberArgs, settings: &Effective, read_only: bool) -> R
     let sender = Sender::new(&session, &args.sending, read_only);
     let json = sender.json()?;
     let request = ActionRequest::Remember(request);
-    sender.review(
+    let go = sender.review(
         &request,
         &format!("a memory of the note for the {all} findings of the filter"),
         "Create the memory?",
     )?;
+    if go == Go::DryRun {
+        return Ok(());
+    }
     let ActionAnswer::Memory(answer) = sender
         .send("the memory", &request, &[], |_| String::new())
         .await?

@@ -6,7 +6,7 @@
 use super::SendingArgs;
 use crate::Failure;
 use crate::session::Session;
-use crate::write::{self, confirm};
+use crate::write::{self, Confirmation, Go};
 use findings_base::text::one_line;
 use findings_client::Client;
 use findings_model::{ActionAnswer, ActionRequest, Issue};
@@ -41,8 +41,9 @@ impl Sender<'_> {
 
     /// Shows the method, path and exact body of `req` (unless --yes
     /// without --verbose), then what it does, and asks `question`. Nothing
-    /// is sent on any answer but `y`.
-    pub fn review(&self, req: &ActionRequest, does: &str, question: &str) -> Result<(), Failure> {
+    /// is sent on any answer but `y`, nor with `--dry-run` ([`Go::DryRun`]:
+    /// the command ends there).
+    pub fn review(&self, req: &ActionRequest, does: &str, question: &str) -> Result<Go, Failure> {
         self.review_naming(req, does, &[], question)
     }
 
@@ -54,8 +55,13 @@ impl Sender<'_> {
         does: &str,
         named: &[String],
         question: &str,
-    ) -> Result<(), Failure> {
-        if !self.args.yes || self.args.verbose {
+    ) -> Result<Go, Failure> {
+        let confirmation = Confirmation {
+            yes: self.args.yes,
+            dry_run: self.args.dry_run.dry_run,
+            stdin_used: false,
+        };
+        if confirmation.shows(self.args.verbose) {
             let review = req.review(self.client.deployment());
             eprintln!("{} {}", review.method, one_line(&review.path));
             eprintln!(
@@ -67,13 +73,7 @@ impl Sender<'_> {
         for line in named {
             eprintln!("  {}", one_line(line));
         }
-        if self.demo {
-            eprintln!("{}", write::DEMO_NOTE);
-        }
-        if !self.args.yes && !confirm(question, false)? {
-            return Err(Failure::Runtime("not sent: cancelled".into()));
-        }
-        Ok(())
+        confirmation.ask(question, self.demo)
     }
 
     /// Sends `req` once ([`Client::act`]). A failure whose outcome is

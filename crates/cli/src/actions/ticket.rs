@@ -7,6 +7,7 @@ use super::SendingArgs;
 use super::permissions::{self, numeric_ids};
 use super::send::{self, Sender};
 use crate::listing::{self, FindingFilters, Names};
+use crate::write::Go;
 use crate::{Failure, Session};
 use clap::{Args, Subcommand, ValueHint};
 use findings_base::text::one_line;
@@ -232,7 +233,7 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
             ticketed_now.join(", ")
         )]
     };
-    sender.review_naming(
+    let go = sender.review_naming(
         &request,
         &format!(
             "tickets for {n} finding{} through {} ({}), {how}",
@@ -243,6 +244,9 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
         &already,
         &format!("Create tickets for {n} finding{}?", s(n)),
     )?;
+    if go == Go::DryRun {
+        return Ok(());
+    }
     let ActionAnswer::Tickets(answer) = sender
         .send("the ticket creation", &request, &named, send::ticket_state)
         .await?
@@ -285,7 +289,7 @@ async fn by_filter(
     probe: &Names<'_>,
 ) -> Result<Option<Vec<(String, Option<String>)>>, Failure> {
     let client = &session.client;
-    let list = listing::checked(session, probe, |n| {
+    let (list, _) = listing::checked(session, probe, |n| {
         args.filters.request(n, "--state", &args.states)
     })
     .await?;
@@ -376,12 +380,15 @@ async fn link(
             losing.join(", ")
         )]
     };
-    sender.review_naming(
+    let go = sender.review_naming(
         &request,
         &format!("{} linked to {n} finding{}", args.url, s(n)),
         &named,
         &format!("Link the ticket to {n} finding{}?", s(n)),
     )?;
+    if go == Go::DryRun {
+        return Ok(());
+    }
     let ActionAnswer::Linked(answer) = sender
         .send("the ticket link", &request, &ids, send::ticket_state)
         .await?
@@ -431,12 +438,15 @@ async fn unlink(
         let ids: Vec<&str> = without.iter().map(|(id, _)| id.as_str()).collect();
         named.push(format!("no ticket, nothing to unlink: {}", ids.join(", ")));
     }
-    sender.review_naming(
+    let go = sender.review_naming(
         &request,
         &format!("{n} finding{} unlinked from their tickets:", s(n)),
         &named,
         &format!("Unlink {n} finding{}?", s(n)),
     )?;
+    if go == Go::DryRun {
+        return Ok(());
+    }
     let ActionAnswer::Unlinked(answer) = sender
         .send("the ticket unlink", &request, &ids, send::ticket_state)
         .await?

@@ -60,8 +60,10 @@ pub struct FindingFilters {
     /// uses only the first)
     #[arg(long = "path", value_name = "PATH", value_hint = ValueHint::AnyPath)]
     paths: Vec<String>,
-    /// CVE id of a supply-chain finding (LIST; implies --type sca when no
-    /// --type is given)
+    /// Advisory of a supply-chain finding: its CVE id in any case, or an
+    /// alias (its GHSA id); one the deployment does not list is refused
+    /// with the closest it does (LIST; implies --type sca when no --type
+    /// is given)
     #[arg(long = "cve", value_name = "ID", value_hint = ValueHint::Other)]
     cves: Vec<String>,
     /// Only findings relevant since TIME: the filter's `since`, which reads
@@ -110,7 +112,7 @@ impl FindingFilters {
         names.check("teamNames", "--team", &teams)?;
         names.check("repositoryTags", "--tag", &tags)?;
         let rules = names.rule_ids("--rule", &list(&self.rules))?;
-        let cves = list(&self.cves);
+        let cves = names.resolve("cves", "--cve", &list(&self.cves))?;
         let mut pairs = Vec::new();
         push_all(&mut pairs, "issueTypes", &types);
         push_all(&mut pairs, "severities", &severities);
@@ -127,17 +129,15 @@ impl FindingFilters {
         push_all(&mut pairs, "cves", &cves);
         push_all(&mut pairs, "since", self.since.as_slice());
         push_all(&mut pairs, "until", self.until.as_slice());
-        let given = self.filters.pairs(LIST_FILTER)?;
-        names.check_pairs(&given)?;
-        pairs.extend(given);
+        pairs.extend(names.check_pairs(self.filters.pairs(LIST_FILTER)?)?);
         let view = self.saved_view(names)?;
         if let Some(view) = view {
             pairs = with_view(pairs, view)?;
         }
-        // `cves` narrows supply-chain findings only (the published filter
-        // applies to that type): on its own, --cve asks for that type.
-        if !cves.is_empty() && !pairs.iter().any(|(k, _)| k == "issueTypes") {
-            pairs.push(("issueTypes".into(), IssueType::Sca.as_wire().into()));
+        // A field of one type only (`cves` narrows supply-chain findings,
+        // other types pass it): on its own, it asks for its type.
+        if let Some(note) = filters::scope_types(&mut pairs)? {
+            names.say(&note);
         }
         let selection: Option<ListSelection> = filters::build(LIST_FILTER, "issues", &pairs)?;
         let mut req = ListIssuesRequest::default();

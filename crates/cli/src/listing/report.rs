@@ -176,8 +176,7 @@ impl ReportArgs {
         push_all(&mut pairs, "timePeriod.until", self.until.as_slice());
         push_all(&mut pairs, "timePeriod.until", period_until.as_slice());
         let given = self.filters.pairs(REPORT_FILTERS)?;
-        names.check_pairs(&given)?;
-        pairs.extend(given);
+        pairs.extend(names.check_pairs(given)?);
         let report_type = self
             .report_type
             .as_deref()

@@ -72,8 +72,7 @@ impl SearchArgs {
         push_all(&mut pairs, "createdAt.startAt", self.since.as_slice());
         push_all(&mut pairs, "createdAt.endAt", self.until.as_slice());
         let given = self.filters.pairs(SEARCH_FILTERS)?;
-        names.check_pairs(&given)?;
-        pairs.extend(given);
+        pairs.extend(names.check_pairs(given)?);
         let sort_field = self
             .sort
             .as_deref()

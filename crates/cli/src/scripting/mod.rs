@@ -105,6 +105,11 @@ impl Script {
         self.fields.is_some() || self.jq.is_some()
     }
 
+    /// Whether `--exit-code N` (N > 0) makes the listing a gate.
+    pub fn gates(&self) -> bool {
+        self.exit_code.is_some_and(|code| code != 0)
+    }
+
     /// The command's verdict once its output is written: `--exit-code N`
     /// when `matched` items were printed.
     pub fn gate(&self, matched: usize) -> Result<(), Failure> {

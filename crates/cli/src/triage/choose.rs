@@ -114,7 +114,8 @@ pub(super) async fn resolve(
             states,
             probe,
         } => {
-            let request = listing::checked(session, &probe, |names| {
+            // A write: names that cannot be checked stop it.
+            let (request, _) = listing::checked(session, &probe, |names| {
                 filters.request(names, "--current-state", &states)
             })
             .await?;

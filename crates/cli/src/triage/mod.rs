@@ -89,6 +89,8 @@ pub struct TriageArgs {
     /// Show the exact request on stderr even with --yes
     #[arg(long, short = 'v', help_heading = "Sending")]
     verbose: bool,
+    #[command(flatten)]
+    dry_run: write::DryRunArg,
     /// Output: table (the counts, readable) or json (the raw answer)
     #[arg(long, value_name = "FORMAT", default_value = "table", help_heading = "Output",
           value_parser = offer(["table", "json"]), hide_possible_values = true)]
@@ -124,12 +126,11 @@ fn union(mut a: Vec<&'static str>, b: Vec<&'static str>) -> Vec<&'static str> {
 pub struct Prepared {
     chosen: Chosen,
     decision: Decision,
-    confirm: bool,
+    /// Asked, `--yes` or `--dry-run` (stdin carried the ids or the note:
+    /// the question goes to the tty).
+    confirmation: write::Confirmation,
     /// Whether the request is shown (always when asking first).
     show: bool,
-    /// Whether stdin carried the ids or the note (confirmation must use
-    /// the tty).
-    stdin_used: bool,
     /// `--count`: the number the triage must touch.
     count: Option<u64>,
     json: bool,
@@ -199,12 +200,16 @@ pub fn prepare(args: TriageArgs) -> Result<Prepared, Failure> {
     if let Some(until) = &args.ignore_until {
         add_expiry(&mut decision, until)?;
     }
+    let confirmation = write::Confirmation {
+        yes: args.yes,
+        dry_run: args.dry_run.dry_run,
+        stdin_used: ids_from_stdin || note_from_stdin,
+    };
     Ok(Prepared {
         chosen,
         decision,
-        confirm: !args.yes,
-        show: !args.yes || args.verbose,
-        stdin_used: ids_from_stdin || note_from_stdin,
+        confirmation,
+        show: confirmation.shows(args.verbose),
         count: args.count,
         json,
     })

@@ -5,7 +5,7 @@
 
 use super::Prepared;
 use super::choose::{self, Origin};
-use crate::write::{self, confirm};
+use crate::write::{self, Confirmation, Go};
 use crate::{Failure, Session};
 use findings_base::text::one_line;
 use findings_client::Client;
@@ -22,9 +22,8 @@ pub async fn run(session: &Session, p: Prepared, above: &Given<u32>) -> Result<(
     let Prepared {
         chosen,
         decision,
-        confirm,
+        confirmation,
         show,
-        stdin_used,
         count,
         json,
     } = p;
@@ -34,7 +33,7 @@ pub async fn run(session: &Session, p: Prepared, above: &Given<u32>) -> Result<(
         // The count first, whatever follows.
         eprintln!("findings: the filter matches {n} {}", Kind::Finding.noun(n));
     }
-    choose::check_count(n, origin, kind, count, !confirm, above)?;
+    choose::check_count(n, origin, kind, count, confirmation.yes, above)?;
     if n == 0 {
         eprintln!("findings: nothing to triage; nothing was sent");
         return Ok(());
@@ -42,9 +41,8 @@ pub async fn run(session: &Session, p: Prepared, above: &Given<u32>) -> Result<(
     let sending = Sending {
         ids,
         decision,
-        confirm,
+        confirmation,
         show,
-        stdin_used,
         json,
         demo,
     };
@@ -58,29 +56,15 @@ pub async fn run(session: &Session, p: Prepared, above: &Given<u32>) -> Result<(
 struct Sending {
     ids: Vec<String>,
     decision: findings_requests::triage::Decision,
-    confirm: bool,
+    confirmation: Confirmation,
     show: bool,
-    stdin_used: bool,
     json: bool,
     demo: bool,
 }
 
 impl Sending {
-    /// Asks, unless --yes (after the demo's note).
-    fn confirmed(&self, question: &str) -> Result<(), Failure> {
-        if self.demo {
-            eprintln!("{}", write::DEMO_NOTE);
-        }
-        if self.confirm && !confirm(question, self.stdin_used)? {
-            return Err(Failure::Runtime("not sent: cancelled".into()));
-        }
-        Ok(())
-    }
-
     async fn findings(&self, client: &Client) -> Result<(), Failure> {
-        if self.confirm {
-            write::can_confirm(self.stdin_used)?;
-        }
+        self.confirmation.can_go()?;
         let (groups, notes) = self.note_groups(client).await?;
         let requests: Vec<UpdateFindingsRequest> = groups.iter().map(|g| g.request()).collect();
         let n = self.ids.len();
@@ -109,7 +93,10 @@ impl Sending {
         if !notes.is_empty() {
             eprintln!("findings: notes: {}", one_line(&notes));
         }
-        self.confirmed(&format!("Triage {n} {}?", Kind::Finding.noun(n)))?;
+        let question = format!("Triage {n} {}?", Kind::Finding.noun(n));
+        if self.confirmation.ask(&question, self.demo)? == Go::DryRun {
+            return Ok(());
+        }
         let mut answers = Vec::new();
         for (k, request) in requests.iter().enumerate() {
             match client.update_findings(request).await {
@@ -235,7 +222,10 @@ impl Sending {
                 self.decision.describe()
             );
         }
-        self.confirmed(&format!("Triage {n} {}?", Kind::Agentic.noun(n)))?;
+        let question = format!("Triage {n} {}?", Kind::Agentic.noun(n));
+        if self.confirmation.ask(&question, self.demo)? == Go::DryRun {
+            return Ok(());
+        }
         let mut answers = Vec::new();
         let mut failure = None;
         for (k, id) in self.ids.iter().enumerate() {

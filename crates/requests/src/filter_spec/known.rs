@@ -1,10 +1,12 @@
-//! Names the deployment has: a repository, rule, team, tag or ref that the
-//! filter values (`IssuesService_GetIssueFilters`) do not list would match
-//! nothing, so it is refused with the closest names listed rather than
-//! sent to come back empty. The headless commands and the TUI check the
-//! same fields the same way.
+//! Names the deployment has: a repository, rule, team, tag, ref or
+//! advisory that the filter values (`IssuesService_GetIssueFilters`) do
+//! not list would match nothing, so it is refused with the closest names
+//! listed rather than sent to come back empty. The headless commands and
+//! the TUI check the same fields the same way.
 
+use super::advisory::{Advisories, Resolved};
 use super::suggest::nearest;
+use super::unknown::Unknown;
 use findings_model::{IssueFiltersResponse, short_rule};
 
 /// A filter field whose values name things of the deployment: the field,
@@ -25,9 +27,21 @@ const fn named(field: &'static str, noun: &'static str, known_as: &'static str) 
     }
 }
 
+/// What an advisory field is checked against: the advisories of the
+/// answer's rules ([`Advisories`]), not a list of its own.
+const ADVISORIES: &str = "advisories";
+
+impl NamedField {
+    /// Whether the field names advisories (case ignored, aliases resolved).
+    pub fn is_advisory(&self) -> bool {
+        self.known_as == ADVISORIES
+    }
+}
+
 /// List issues: the fields whose values the answer gives for every issue
 /// type (rule paths, rulesets, categories and secret types are of some
-/// types only, so they are not checked).
+/// types only, so they are not checked), and the advisories its rules
+/// name.
 pub const LIST_NAMES: &[NamedField] = &[
     named("repositoryNames", "repository", "repositoryNames"),
     named("repositoryIds", "repository id", "repositoryIds"),
@@ -35,6 +49,8 @@ pub const LIST_NAMES: &[NamedField] = &[
     named("refs", "ref", "refs"),
     named("teamNames", "team", "teamNames"),
     named("ruleIds", "rule", "ruleIds"),
+    named("cves", "advisory", ADVISORIES),
+    named("advisoryIds", "advisory", ADVISORIES),
 ];
 
 /// Report findings: projects are repositories, by name or id.
@@ -52,51 +68,43 @@ pub const SEARCH_NAMES: &[NamedField] = &[
     named("refIds", "ref id", "repositoryRefIds"),
 ];
 
-/// A value the deployment does not have.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Unknown {
-    /// As given, trimmed.
-    pub value: String,
-    /// What it was to name ("repository").
-    pub noun: &'static str,
-    /// The closest names the deployment has, likeliest first (at most 3).
-    pub nearest: Vec<String>,
-    /// How many names of its kind the deployment has.
-    pub known: usize,
-}
-
-impl Unknown {
-    /// "did you mean a, b or c?", when anything is near.
-    pub fn did_you_mean(&self) -> Option<String> {
-        let names: Vec<String> = self
-            .nearest
-            .iter()
-            .map(|n| findings_base::text::one_line(n).into_owned())
-            .collect();
-        match names.as_slice() {
-            [] => None,
-            [one] => Some(format!("did you mean {one}?")),
-            [first @ .., last] => Some(format!("did you mean {} or {last}?", first.join(", "))),
-        }
-    }
-}
-
 /// How many close names an [`Unknown`] offers.
 const SUGGESTED: usize = 3;
 
 /// Checks `values` of `field` against the names the deployment lists. A
 /// field the answer lists nothing for is not checked (the server could not
 /// say, so nothing is refused on its behalf). Names are compared as the API
-/// has them: case-sensitive.
+/// has them: case-sensitive; advisories as [`Advisories::resolve`] does.
 pub fn check_known(
     answer: &IssueFiltersResponse,
     field: &NamedField,
     values: &[String],
 ) -> Result<(), Unknown> {
-    let known = answer.values_of(field.known_as);
-    if known.is_empty() {
-        return Ok(());
+    resolve_known(answer, &Advisories::of(answer), field, values).map(drop)
+}
+
+/// Each of `values` of `field` as the filter sends it, checked as
+/// [`check_known`] says: a name as given (trimmed); an advisory as
+/// `advisories` (those of `answer`, with the aliases found in their
+/// references) resolves it, an alias to the id it stands for.
+pub fn resolve_known(
+    answer: &IssueFiltersResponse,
+    advisories: &Advisories,
+    field: &NamedField,
+    values: &[String],
+) -> Result<Vec<Resolved>, Unknown> {
+    if field.is_advisory() {
+        return values.iter().map(|v| advisories.resolve(v)).collect();
     }
+    let known = answer.values_of(field.known_as);
+    let as_given = |value: &str| Resolved {
+        id: value.to_owned(),
+        alias: None,
+    };
+    if known.is_empty() {
+        return Ok(values.iter().map(|v| as_given(v.trim())).collect());
+    }
+    let mut resolved = Vec::with_capacity(values.len());
     for value in values {
         let value = value.trim();
         if !known.iter().any(|k| k == value) {
@@ -108,10 +116,12 @@ pub fn check_known(
                     .map(str::to_owned)
                     .collect(),
                 known: known.len(),
+                form: None,
             });
         }
+        resolved.push(as_given(value));
     }
-    Ok(())
+    Ok(resolved)
 }
 
 /// The full rule ids `name` stands for: `name` itself when it is one; else
@@ -163,6 +173,7 @@ pub fn rule_ids(answer: &IssueFiltersResponse, name: &str) -> Result<Vec<String>
             .map(str::to_owned)
             .collect(),
         known: rules.len(),
+        form: None,
     })
 }
 

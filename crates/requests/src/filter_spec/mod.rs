@@ -14,17 +14,26 @@
 //! completions and the form list the labels as typed
 //! ([`wire::typed_name`]).
 
+mod advisory;
 mod complete;
 mod known;
+mod one_type;
 mod schemas;
 mod suggest;
+mod unknown;
 
+pub use advisory::{
+    Advisories, Advisory, AliasSearch, AliasStep, Resolved, canonical as canonical_advisory,
+    named_in,
+};
 pub use complete::{complete, complete_with, values_for};
 pub use known::{
-    LIST_NAMES, NamedField, REPORT_NAMES, SEARCH_NAMES, Unknown, check_known, rule_ids,
+    LIST_NAMES, NamedField, REPORT_NAMES, SEARCH_NAMES, check_known, resolve_known, rule_ids,
 };
+pub use one_type::{LIST_ONE_TYPE, OneType, scope_types};
 pub use schemas::{LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
 pub use suggest::{closest, matching, nearest};
+pub use unknown::Unknown;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use findings_model::wire;

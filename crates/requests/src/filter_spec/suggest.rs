@@ -60,7 +60,7 @@ pub fn matching(known: &[String], partial: &str) -> Vec<String> {
 /// Edits between two names, by characters: insertions, deletions,
 /// substitutions and swaps of two neighbours (`mian` is one from `main`),
 /// each one (optimal string alignment).
-fn edits(a: &str, b: &str) -> usize {
+pub(super) fn edits(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     // Rows i-2, i-1 and i of the table.

@@ -82,28 +82,100 @@ impl FilterValues {
     /// deployment lists ([`filter_spec::check_known`]): else which matches
     /// nothing, and the closest known.
     pub fn check_in(&self, names: &[NamedField], pairs: &[(String, String)]) -> Result<(), String> {
-        let FilterValues::Known(answer) = self else {
-            return Ok(());
-        };
-        for (field, value) in pairs {
-            let Some(named) = names.iter().find(|n| n.field == field) else {
-                continue;
-            };
-            if let Err(e) = filter_spec::check_known(answer, named, std::slice::from_ref(value)) {
-                let hint = match e.did_you_mean() {
-                    Some(hint) => format!("; {hint}"),
-                    None => format!("; {} known, Tab completes", e.known),
-                };
-                let value = findings_base::text::one_line(&e.value).into_owned();
-                return Err(format!("{field}: {value:?} matches nothing{hint}"));
-            }
-        }
-        Ok(())
+        self.resolve_in(names, &mut pairs.to_vec()).map(drop)
     }
 
-    /// [`FilterValues::check_in`] the List issues fields.
-    pub fn check(&self, pairs: &[(String, String)]) -> Result<(), String> {
-        self.check_in(filter_spec::LIST_NAMES, pairs)
+    /// Each value of `pairs` for a field of `names` made what the filter
+    /// sends ([`filter_spec::resolve_known`]: an advisory in the case the
+    /// deployment lists it, an alias as the id it stands for), every one a
+    /// value the deployment lists: else which matches nothing, and the
+    /// closest known. Returns what is to be said: an alias resolved, or
+    /// that the names went unchecked (the deployment could not say them).
+    pub fn resolve_in(
+        &self,
+        names: &[NamedField],
+        pairs: &mut [(String, String)],
+    ) -> Result<Vec<String>, String> {
+        let named = |field: &str| names.iter().find(|n| n.field == field);
+        let FilterValues::Known(answer) = self else {
+            let given = pairs.iter().any(|(field, _)| named(field).is_some());
+            return Ok(match self {
+                FilterValues::Failed if given => {
+                    vec!["names unchecked: the deployment's names could not be fetched".into()]
+                }
+                FilterValues::Asked(_) if given => {
+                    vec!["names unchecked: the deployment's names are still loading".into()]
+                }
+                _ => Vec::new(),
+            });
+        };
+        let advisories = filter_spec::Advisories::of(answer);
+        let mut said = Vec::new();
+        for (field, value) in pairs.iter_mut() {
+            let Some(named) = named(field) else {
+                continue;
+            };
+            let resolved =
+                filter_spec::resolve_known(answer, &advisories, named, std::slice::from_ref(value))
+                    .map_err(|e| refused(field, &e))?;
+            for r in resolved {
+                said.extend(r.said(field));
+                *value = r.id;
+            }
+        }
+        Ok(said)
+    }
+
+    /// The search for the first advisory id of `pairs` the names do not
+    /// list that could be an alias named in the references of the
+    /// advisories listed ([`filter_spec::AliasSearch`]).
+    pub fn alias_to_look_for(
+        &self,
+        pairs: &[(String, String)],
+    ) -> Option<filter_spec::AliasSearch> {
+        let FilterValues::Known(answer) = self else {
+            return None;
+        };
+        let advisories = filter_spec::Advisories::of(answer);
+        pairs
+            .iter()
+            .filter(|(field, _)| {
+                filter_spec::LIST_NAMES
+                    .iter()
+                    .any(|n| n.field == field && n.is_advisory())
+            })
+            .find_map(|(_, value)| filter_spec::AliasSearch::new(&advisories, value))
+    }
+
+    /// `alias`, named in the references of rule `rule_id`, is another id
+    /// of its advisory: kept as the answer's field of its kind (a CVE or a
+    /// GHSA id) for the session.
+    pub fn learn(&mut self, rule_id: &str, alias: &str) {
+        let FilterValues::Known(answer) = self else {
+            return;
+        };
+        let Some(rule) = answer
+            .rules
+            .iter_mut()
+            .find(|r| r.id.as_deref() == Some(rule_id))
+        else {
+            return;
+        };
+        let field = if alias.starts_with("CVE-") {
+            &mut rule.sca_cve
+        } else if alias.starts_with("GHSA-") {
+            &mut rule.sca_ghsa
+        } else {
+            return;
+        };
+        if field.is_none() {
+            *field = Some(alias.to_owned());
+        }
+    }
+
+    /// [`FilterValues::resolve_in`] the List issues fields.
+    pub fn resolve(&self, pairs: &mut [(String, String)]) -> Result<Vec<String>, String> {
+        self.resolve_in(filter_spec::LIST_NAMES, pairs)
     }
 
     /// What the form offers for each field of `schema` with known values.
@@ -115,6 +187,22 @@ impl FilterValues {
             .filter(|(_, v)| !v.is_empty())
             .collect()
     }
+}
+
+/// `repositoryNames: "payments-api" matches nothing; did you mean …?`
+fn refused(field: &str, e: &filter_spec::Unknown) -> String {
+    let value = findings_base::text::one_line(&e.value).into_owned();
+    if let Some(form) = e.form {
+        return format!(
+            "{field}: {value:?} is not an {} id; it takes {form}",
+            e.noun
+        );
+    }
+    let hint = match e.did_you_mean() {
+        Some(hint) => format!("; {hint}"),
+        None => format!("; {} known, Tab completes", e.known),
+    };
+    format!("{field}: {value:?} matches nothing{hint}")
 }
 
 #[cfg(test)]
@@ -158,18 +246,57 @@ mod tests {
     fn a_name_that_matches_nothing_is_refused_with_the_closest() {
         let values = known();
         let pair = |v: &str| vec![("repositoryNames".to_owned(), v.to_owned())];
-        assert_eq!(values.check(&pair("acme/payments-api")), Ok(()));
-        let e = values.check(&pair("payments-api")).unwrap_err();
+        let check =
+            |values: &FilterValues, mut pairs: Vec<(String, String)>| values.resolve(&mut pairs);
+        assert_eq!(check(&values, pair("acme/payments-api")), Ok(vec![]));
+        let e = check(&values, pair("payments-api")).unwrap_err();
         assert_eq!(
             e,
             "repositoryNames: \"payments-api\" matches nothing; did you mean acme/payments-api?"
         );
-        let e = values.check(&pair("zzz")).unwrap_err();
+        let e = check(&values, pair("zzz")).unwrap_err();
         assert!(e.contains("matches nothing; 1 known"), "{e}");
         // Fields without known values are not checked.
         let refs = vec![("refs".to_owned(), "anything".to_owned())];
-        assert_eq!(values.check(&refs), Ok(()));
-        assert_eq!(FilterValues::Failed.check(&pair("zzz")), Ok(()));
+        assert_eq!(check(&values, refs), Ok(vec![]));
+        // Names that cannot be had go unchecked, and it is said.
+        assert_eq!(
+            check(&FilterValues::Failed, pair("zzz")),
+            Ok(vec![
+                "names unchecked: the deployment's names could not be fetched".to_owned()
+            ])
+        );
+    }
+
+    #[test]
+    fn an_advisory_is_sent_as_the_deployment_lists_it_and_a_typo_refused() {
+        let values = FilterValues::Known(Box::new(IssueFiltersResponse {
+            rules: vec![findings_model::RuleFilterItem {
+                id: Some("ssc-1".into()),
+                sca_cve: Some("CVE-2021-23337".into()),
+                sca_ghsa: Some("GHSA-35jh-r3h4-6jhm".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }));
+        let mut pairs = vec![
+            ("cves".to_owned(), "cve-2021-23337".to_owned()),
+            ("advisoryIds".to_owned(), "GHSA-35JH-R3H4-6JHM".to_owned()),
+        ];
+        let said = values.resolve(&mut pairs).unwrap();
+        assert_eq!(pairs[0].1, "CVE-2021-23337");
+        assert_eq!(pairs[1].1, "CVE-2021-23337");
+        assert_eq!(
+            said,
+            vec![
+                "advisoryIds \"GHSA-35jh-r3h4-6jhm\" is an alias of CVE-2021-23337: the filter asks for CVE-2021-23337"
+            ]
+        );
+        let mut typo = vec![("cves".to_owned(), "CVE-2021-23338".to_owned())];
+        assert_eq!(
+            values.resolve(&mut typo).unwrap_err(),
+            "cves: \"CVE-2021-23338\" matches nothing; did you mean CVE-2021-23337?"
+        );
     }
 
     #[test]

@@ -163,12 +163,28 @@ impl IssuesPane {
                 .map(|v| (field.clone(), v)),
         );
         // Only the values given now: a view's may stand as they are.
-        let given: Vec<_> = pairs.iter().filter(|(k, _)| *k == field).cloned().collect();
-        self.known.check(&given)?;
+        self.check_and_filter(pairs, Some(&field), cx)
+    }
+
+    /// Applies the filter `pairs` make (their names already checked),
+    /// types added for a field of one type only; then says `said` (what
+    /// the check resolved) with what the types do.
+    pub(super) fn filter_by(
+        &mut self,
+        mut pairs: Vec<(String, String)>,
+        mut said: Vec<String>,
+        cx: &mut Cx,
+    ) -> Result<(), String> {
+        said.extend(filter_spec::scope_types(&mut pairs).map_err(|e| e.0)?);
         let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
         let selection = selection.unwrap_or_default();
         self.change_selection(super::narrow::Pending::Filter(selection), cx);
+        // Unless a question about the loaded rows waits for its answer.
+        if !said.is_empty() && self.pending.is_none() {
+            cx.outbox
+                .status(findings_base::text::one_line(&said.join("; ")));
+        }
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! The Issues pane: List issues, loaded lazily by cursor, with a local `/`
 //! filter over what is loaded, a server-side filter form, and sorting.
 
+mod aliases;
 mod commands;
 mod groups;
 mod groups_view;
@@ -59,6 +60,8 @@ pub enum Slot {
     Counts,
     /// The comparison with the last visit.
     Since,
+    /// The pages an advisory alias is looked for in.
+    Aliases,
 }
 
 impl ReplySlot for Slot {
@@ -68,6 +71,7 @@ impl ReplySlot for Slot {
         Slot::FilterValues,
         Slot::Counts,
         Slot::Since,
+        Slot::Aliases,
     ];
 }
 
@@ -143,6 +147,8 @@ pub struct IssuesPane {
     narrowed: Vec<narrow::Before>,
     /// The values the filters can take, asked for once.
     pub known: FilterValues,
+    /// An advisory alias looked for before a filter applies.
+    alias_search: Option<aliases::AliasSearch>,
     /// How many findings the filter matches, by state and in archived
     /// projects (asked once per filter, and after a triage).
     pub counts: IssueCounts,
@@ -241,10 +247,11 @@ impl IssuesPane {
 
     /// Sets the sort and filters of a saved view (without loading).
     pub fn apply_view(&mut self, view: &SavedView) -> Result<(), String> {
-        let pairs = view.pairs()?;
-        let selection: Option<ListSelection> =
-            filter_spec::build(LIST_FILTER, "List issues", &pairs)
-                .map_err(|e| format!("view {}: {}", view.name, e.0))?;
+        let mut pairs = view.pairs()?;
+        // A field of one type only, saved without its type, asks for it.
+        let selection: Option<ListSelection> = filter_spec::scope_types(&mut pairs)
+            .and_then(|_| filter_spec::build(LIST_FILTER, "List issues", &pairs))
+            .map_err(|e| format!("view {}: {}", view.name, e.0))?;
         self.selection = selection.unwrap_or_default();
         self.sort_by = view.sort_by.clone();
         self.sort_direction = view.direction.clone();
@@ -484,6 +491,7 @@ impl Pane for IssuesPane {
                 self.compare_when_counted(cx);
             }
             Slot::Since => self.since.on_reply(id, result, cx.outbox),
+            Slot::Aliases => self.on_alias_reply(id, result, cx),
         }
     }
 

@@ -11,7 +11,6 @@ use crate::message::rows::{FindingRow, RowPage, SearchIndex};
 use crate::message::{self, ApiRequest, Outbox};
 use crate::pane::Cx;
 use findings_model::IssueItem;
-use findings_model::ListSelection;
 use findings_requests::filter_spec::LIST_FILTER;
 
 /// The list as it was before a reload.
@@ -35,6 +34,11 @@ impl IssuesPane {
     /// findings may have changed), so the counts are asked again and the
     /// rows loaded are kept until the first page comes.
     pub(super) fn reload_with(&mut self, cx: &mut Cx, recount: bool) {
+        if !recount {
+            // Another filter: an alias looked for an older one is dropped
+            // (its reply finds no search).
+            self.alias_search = None;
+        }
         let new = self.new.clone();
         self.new.restart(cx.now);
         let (cancel, before) = self.list.reset_taking();
@@ -163,16 +167,13 @@ impl IssuesPane {
         };
         match outcome {
             FormOutcome::Applied(pairs) => {
-                let built = self.known.check(&pairs).and_then(|()| {
-                    FilterForm::build::<ListSelection>(LIST_FILTER, "List issues", &pairs)
-                });
-                match built {
-                    Ok(selection) => {
-                        self.form = None;
-                        let selection = selection.unwrap_or_default();
-                        self.change_selection(super::narrow::Pending::Filter(selection), cx);
+                let form = self.form.take();
+                if let Err(e) = self.check_and_filter(pairs, None, cx) {
+                    // Open again, saying what is wrong.
+                    self.form = form;
+                    if let Some(form) = &mut self.form {
+                        form.error = Some(e);
                     }
-                    Err(e) => form.error = Some(e),
                 }
             }
             FormOutcome::Cancelled => self.form = None,
