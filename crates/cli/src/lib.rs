@@ -368,7 +368,7 @@ async fn run_issues(
         listing::issues(&session.client, request, &args, &script),
     )
     .await?;
-    if matched == 0 {
+    if matched == 0 && names.checked() {
         listing::say_empty(&session.client, &asked, args.output.format()?).await;
     }
     names.gate(&script, matched)

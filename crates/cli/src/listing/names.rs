@@ -255,6 +255,13 @@ pub struct NamesCheck {
 }
 
 impl NamesCheck {
+    /// Whether the names were checked (or none needed it): only then is an
+    /// empty answer said as such ([`super::say_empty`]); unchecked, the
+    /// gate's error says it.
+    pub fn checked(&self) -> bool {
+        self.unchecked.is_none()
+    }
+
     /// The verdict of a listing of `matched` items: none matched with names
     /// unchecked is exit 1, never an empty answer that reads as clean;
     /// else the script's (`--exit-code`).
