@@ -19,7 +19,11 @@ fn the_scripting_page_has_the_exit_codes_of_the_help() {
         .skip(1)
         .filter_map(|l| l.split_whitespace().next())
         .collect();
-    assert_eq!(codes, ["0", "1", "2", "4", "N", "129", "130", "143"], "{help}");
+    assert_eq!(
+        codes,
+        ["0", "1", "2", "4", "N", "129", "130", "143"],
+        "{help}"
+    );
     let table = &SCRIPTING[SCRIPTING
         .find("<!-- exit-codes -->")
         .expect("the table's marker")..];

@@ -49,7 +49,7 @@ fn with_scm_draft() -> App {
 
 fn quit_prompt(app: &App) -> Vec<String> {
     match &app.overlay {
-        Some(Overlay::Quit(prompt)) => prompt.lost.clone(),
+        Some(Overlay::Question { question, .. }) => question.items.clone(),
         other => panic!("no quit prompt: {other:?}"),
     }
 }
