@@ -12,7 +12,7 @@ use findings_tui::app::Overlay;
 use findings_tui::message::Asker;
 use std::time::Duration;
 
-const FINDINGS: usize = 1_824;
+const FINDINGS: usize = 2_000;
 
 /// The status line: the screen's last row.
 fn status_line(screen: &str) -> String {
@@ -47,15 +47,16 @@ fn asking_pane(h: &Harness) -> bool {
 async fn a_new_filter_asks_in_a_popup_that_takes_only_its_answers(width: u16, height: u16) {
     let mut h = loaded_whole(width, height).await;
     let loaded = h.app.issues().list.items.len();
-    assert_eq!(loaded, FINDINGS);
+    let n = findings_base::text::thousands(loaded as i64);
+    assert_eq!(loaded, crate::common::listed(FINDINGS));
     let sort = h.app.issues().sort_label();
     let sent = h.sent;
     command(&mut h, "filter severities=critical");
     let screen = h.screen();
-    common_popup(&screen);
+    common_popup(&screen, &n);
     assert!(asking_pane(&h), "{screen}");
     assert!(
-        status_line(&screen).starts_with("Drop the 1,824 findings loaded?"),
+        status_line(&screen).starts_with(&format!("Drop the {n} findings loaded?")),
         "the status line says the question first: {screen}"
     );
     // What the user typed to read it: `:messages`, Enter, then `e`.
@@ -65,7 +66,7 @@ async fn a_new_filter_asks_in_a_popup_that_takes_only_its_answers(width: u16, he
     h.settle().await;
     let screen = h.screen();
     assert!(asking_pane(&h), "the question is still up: {screen}");
-    common_popup(&screen);
+    common_popup(&screen, &n);
     assert!(screen.contains("y or n"), "{screen}");
     assert_eq!(h.sent, sent, "nothing was asked of the server");
     let issues = h.app.issues();
@@ -77,7 +78,7 @@ async fn a_new_filter_asks_in_a_popup_that_takes_only_its_answers(width: u16, he
     assert!(h.app.overlay.is_none());
     assert_eq!(h.app.issues().list.items.len(), loaded);
     assert!(
-        status_line(&h.screen()).contains("kept the 1,824 loaded findings"),
+        status_line(&h.screen()).contains(&format!("kept the {n} loaded findings")),
         "{}",
         h.screen()
     );
@@ -93,13 +94,13 @@ async fn a_new_filter_asks_in_a_popup_that_takes_only_its_answers(width: u16, he
 }
 
 /// The popup is drawn whole: its title and what each answer does.
-fn common_popup(screen: &str) {
+fn common_popup(screen: &str, n: &str) {
     for said in [
-        "Drop the 1,824 findings loaded?",
-        "y  apply the new filter",
-        "n/Esc  keep the 1,824 findings loaded",
+        format!("Drop the {n} findings loaded?"),
+        "y  apply the new filter".to_owned(),
+        format!("n/Esc  keep the {n} findings loaded"),
     ] {
-        assert!(screen.contains(said), "{said:?} in\n{screen}");
+        assert!(screen.contains(&said), "{said:?} in\n{screen}");
     }
 }
 
@@ -122,7 +123,9 @@ async fn after_each_s_the_sort_is_in_the_status_line() {
         h.app.issues_mut().new.last_visit = Some(crate::common::anchor());
         for _ in 0..7 {
             h.keys("s");
-            let sort = format!("sort {}", h.app.issues().sort_label());
+            // "sort severity ↓", or "sorted the … by severity ↓" once
+            // everything is loaded.
+            let sort = h.app.issues().sort_label();
             let line = status_line(&h.screen());
             assert!(line.contains(&sort), "{width}: {sort:?} in {line:?}");
             h.settle().await;

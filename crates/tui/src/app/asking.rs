@@ -19,15 +19,14 @@ impl App {
         });
     }
 
-    /// What the status line says first: the question on show, else the
-    /// last message.
+    /// What the status line says first: the question on show (in short:
+    /// the popup says the rest), else the last message.
     pub fn said_first(&self) -> Option<String> {
         match &self.overlay {
-            Some(Overlay::Question { question, nagged }) => Some(if *nagged {
-                format!("y or n: {}", question.one_line())
-            } else {
-                question.one_line()
-            }),
+            Some(Overlay::Question { question, nagged }) if *nagged => {
+                Some(format!("y or n: {}", question.title))
+            }
+            Some(Overlay::Question { question, .. }) => Some(format!("{} y or n", question.title)),
             _ => self.status.clone(),
         }
     }

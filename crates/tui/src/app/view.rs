@@ -318,21 +318,38 @@ fn status_parts(
     let left = room.saturating_sub(first.width() + SEPARATOR.width());
     let unsaid: Vec<&str> = summary
         .split(" · ")
-        .filter(|part| !part.is_empty() && !said.contains(part))
+        .filter(|part| !part.is_empty() && !(part.len() >= 6 && said.contains(part)))
         .collect();
     let rest =
         (left >= SUMMARY_MIN && !unsaid.is_empty()).then(|| whole_parts(&unsaid.join(" · "), left));
     (Some(first), rest)
 }
 
-/// The pane's summary in `width`: its parts (` · ` between them) whole, as
-/// many as fit, then `…`; a first part too long for the line is cut.
+/// The pane's summary in `width`: its parts (` · ` between them) whole,
+/// as many as fit, then the next one cut (`…`) when enough of it shows,
+/// else `…`; a first part too long for the line is cut.
 fn whole_parts(summary: &str, width: usize) -> String {
+    /// Less than this of a part is not worth showing.
+    const CUT_PART_MIN: usize = 16;
     if summary.width() <= width {
         return summary.to_owned();
     }
-    crate::widgets::common::parts_that_fit(summary, width, " …")
-        .unwrap_or_else(|| findings_export::fit(summary, width).trim_end().to_owned())
+    let mut kept = String::new();
+    for part in summary.split(" · ") {
+        let sep = if kept.is_empty() { "" } else { " · " };
+        let with = format!("{kept}{sep}{part}");
+        if with.width() + " …".width() <= width {
+            kept = with;
+            continue;
+        }
+        let left = width.saturating_sub(kept.width() + sep.width());
+        if kept.is_empty() || left >= CUT_PART_MIN {
+            let cut = findings_export::fit(part, left);
+            return format!("{kept}{sep}{}", cut.trim_end());
+        }
+        break;
+    }
+    format!("{kept} …")
 }
 
 /// The keys of where help was opened (see [`super::help`]).

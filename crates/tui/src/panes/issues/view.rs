@@ -169,7 +169,8 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let mut parts = load_parts(list, loaded_note(list), v, super::KEYS);
     if let Some(progress) = pane.load_all_progress(v.now) {
         let stop = v.key_among(&[super::KEYS, Context::LIST], Action::Back);
-        parts.insert(0, format!("{progress} ({stop} stops)"));
+        // It says what is loaded too.
+        parts[0] = format!("{progress} ({stop} stops)");
     }
     // Position, then the sort: a narrow line keeps its first parts whole.
     parts.push(format!("sort {}", pane.sort_label()));
