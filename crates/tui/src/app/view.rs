@@ -316,9 +316,11 @@ fn status_parts(
         clip(&said, room)
     };
     let left = room.saturating_sub(first.width() + SEPARATOR.width());
+    // A short part ("all") is no repeat of a message that holds it.
+    let said_already = |part: &str| part.len() >= 6 && said.contains(part);
     let unsaid: Vec<&str> = summary
         .split(" · ")
-        .filter(|part| !part.is_empty() && !(part.len() >= 6 && said.contains(part)))
+        .filter(|part| !part.is_empty() && !said_already(part))
         .collect();
     let rest =
         (left >= SUMMARY_MIN && !unsaid.is_empty()).then(|| whole_parts(&unsaid.join(" · "), left));
