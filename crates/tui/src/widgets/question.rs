@@ -106,3 +106,52 @@ fn stake_lines<'a>(question: &Question, inner: usize, room: usize) -> Vec<Line<'
     }
     all.into_iter().map(Line::from).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn drawn(question: &Question, width: u16, height: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal
+            .draw(|f| draw(f, f.area(), question, true, &Theme::no_color()))
+            .unwrap();
+        let buf = terminal.backend().buffer();
+        (0..height)
+            .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn a_long_question_keeps_its_answers_in_60x20() {
+        let question = Question {
+            title: "Quit with unsent work?".into(),
+            said: "Quitting now loses:".into(),
+            items: (1..=30)
+                .map(|k| format!("an unsent SCM draft of config {k}"))
+                .collect(),
+            yes: "quit anyway".into(),
+            no: "stay: nothing is dropped".into(),
+            asker: Asker::Quit,
+        };
+        // The body of a 60×20 terminal: the header and status line less.
+        let screen = drawn(&question, 60, 18);
+        for said in [
+            "Quit with unsent work?",
+            "config 1\n",
+            "… and ",
+            "y  quit anyway",
+            "n/Esc  stay: nothing is dropped",
+            "y or n",
+        ] {
+            assert!(screen.contains(said.trim_end()), "{said:?} in\n{screen}");
+        }
+        let shown = screen.matches("an unsent SCM draft").count();
+        assert!(
+            screen.contains(&format!("… and {} more", 30 - shown)),
+            "{screen}"
+        );
+    }
+}
