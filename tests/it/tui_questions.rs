@@ -135,6 +135,21 @@ async fn after_each_s_the_sort_is_in_the_status_line() {
             let line = status_line(&h.screen());
             assert!(line.contains(&sort), "{width}: {sort:?} in {line:?}");
         }
+        // Each sort change is kept in `:messages`, once.
+        command(&mut h, "messages");
+        let Some(Overlay::Error { message, .. }) = &h.app.overlay else {
+            panic!("no messages: {:?}", h.app.overlay)
+        };
+        for sort in ["severity ↓", "state ↓", "repo ↓", "rule ↓", "ref ↓"] {
+            assert_eq!(
+                message
+                    .lines()
+                    .filter(|l| l.ends_with(&format!("  sort {sort}")))
+                    .count(),
+                1,
+                "{sort}: {message}"
+            );
+        }
     }
 }
 
