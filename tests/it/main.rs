@@ -64,6 +64,7 @@ mod tui_loaded_whole;
 mod tui_offline;
 mod tui_open_age;
 mod tui_props;
+mod tui_questions;
 mod tui_since;
 mod tui_snapshots;
 mod tui_triage;

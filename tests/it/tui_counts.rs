@@ -300,7 +300,9 @@ async fn esc_during_a_slow_page_stops_the_load_and_names_its_key() {
     let screen = h.screen();
     let status = screen.lines().last().unwrap();
     assert!(
-        status.starts_with("100 loaded · stopped by Esc: moving on loads more, r reloads"),
+        status.starts_with(
+            "request cancelled │ 100 loaded · stopped by Esc: moving on loads more, r reloads"
+        ),
         "{status}"
     );
     assert!(!screen.contains("(unbound)"), "{screen}");

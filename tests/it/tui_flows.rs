@@ -123,7 +123,7 @@ async fn local_filter_narrows_instantly_and_inverts() {
         assert!(hay.contains("secrets"));
     }
     h.key(KeyCode::Enter);
-    assert!(h.screen().contains("/secrets"));
+    assert!(h.screen().contains("/secrets"), "{}", h.screen());
     // Inverted: the rest.
     h.key(KeyCode::Char('/'));
     h.ctrl('u');

@@ -1,7 +1,7 @@
 //! A list loaded whole stays: `+` (new since the last visit), every sort
 //! (each column, the ref and the AGE column included) work on the loaded
-//! rows without asking the server, a new server-side filter asks before it
-//! drops them, and an empty result says its true reason.
+//! rows without asking the server, a new server-side filter asks (y or n)
+//! before it drops them, and an empty result says its true reason.
 
 use crate::common::{self, Harness};
 use crossterm::event::KeyCode;
@@ -183,14 +183,16 @@ async fn a_new_filter_asks_before_it_drops_a_list_loaded_whole() {
     let screen = h.screen();
     assert!(
         screen.contains(&format!(
-            "drops the {} findings loaded here",
+            "Drop the {} findings loaded?",
             findings_base::text::thousands(loaded as i64)
         )),
         "{screen}"
     );
     assert_eq!(h.sent, sent, "nothing asked yet");
-    // Any key but y keeps them.
+    // A key but y or n is no answer; n keeps them.
     h.keys("x");
+    assert!(h.app.overlay.is_some(), "still asking");
+    h.keys("n");
     assert_eq!(h.app.issues().list.items.len(), loaded);
     assert!(h.app.issues().selection.filter.severities.is_empty());
     assert!(h.screen().contains("kept the"), "{}", h.screen());

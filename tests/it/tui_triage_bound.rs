@@ -30,7 +30,7 @@ fn open_and_ignorable(i: &Issue) -> bool {
 
 fn quit_prompt(h: &crate::common::Harness) -> Vec<String> {
     match &h.app.overlay {
-        Some(Overlay::Quit(prompt)) => prompt.lost.clone(),
+        Some(Overlay::Question { question, .. }) => question.items.clone(),
         other => panic!("no quit prompt: {other:?}"),
     }
 }

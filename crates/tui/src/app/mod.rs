@@ -5,6 +5,7 @@
 //! out, and every reply goes back to the pane or detail that asked.
 
 mod actions;
+mod asking;
 mod command_line;
 mod commands;
 mod exporting;
@@ -24,7 +25,6 @@ pub use super::message::{AppEvent, Effect, Msg, Outbox, PaneId};
 pub use crate::state::session::{SavedView, Session};
 pub use command_line::CommandLine;
 pub use exporting::{CopyMenu, ExportPrompt};
-pub use quitting::QuitPrompt;
 
 use super::detail::{Cache, DetailView};
 use super::keymap::{Action, Context, Keymap};
@@ -66,8 +66,12 @@ pub enum Overlay {
     Export(ExportPrompt),
     /// The `y` menu: what to copy.
     CopyMenu(CopyMenu),
-    /// Quitting would lose unsent work: y/n.
-    Quit(QuitPrompt),
+    /// A yes/no question (quitting with unsent work, dropping what is
+    /// loaded); `nagged`: a key that is not an answer was pressed.
+    Question {
+        question: Box<crate::message::Question>,
+        nagged: bool,
+    },
 }
 
 pub struct App {
@@ -273,7 +277,10 @@ impl App {
             Some(Overlay::Help { .. }) => return vec![Context::HELP],
             Some(Overlay::Error { .. }) => return vec![Context::POPUP],
             Some(
-                Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_) | Overlay::Quit(_),
+                Overlay::Command(_)
+                | Overlay::Export(_)
+                | Overlay::CopyMenu(_)
+                | Overlay::Question { .. },
             ) => return vec![],
             None if self.triage.is_open() || self.actions.is_open() => return vec![],
             None => {}
@@ -297,7 +304,10 @@ impl App {
         matches!(
             self.overlay,
             Some(
-                Overlay::Command(_) | Overlay::Export(_) | Overlay::CopyMenu(_) | Overlay::Quit(_)
+                Overlay::Command(_)
+                    | Overlay::Export(_)
+                    | Overlay::CopyMenu(_)
+                    | Overlay::Question { .. }
             )
         ) || (self.overlay.is_none() && (self.triage.is_open() || self.actions.is_open()))
             || (self.overlay.is_none()
@@ -375,6 +385,7 @@ impl App {
                     self.overlay = Some(Overlay::error(title, message));
                 }
                 AppEvent::Status(text) => self.status = Some(text),
+                AppEvent::Ask(question) => self.ask(*question),
                 AppEvent::Changed(change) => self.on_changed(change),
                 AppEvent::ToPane(pane, msg) => self.hand_to_pane(pane, msg),
             }
@@ -442,7 +453,7 @@ impl App {
         match &self.overlay {
             Some(Overlay::Export(_)) => return exporting::on_export_key(self, key),
             Some(Overlay::CopyMenu(_)) => return exporting::on_copy_key(self, key),
-            Some(Overlay::Quit(_)) => return self.on_quit_key(key),
+            Some(Overlay::Question { .. }) => return self.on_question_key(key),
             None if self.triage.is_open() => return self.on_triage_key(key),
             None if self.actions.is_open() => return self.on_actions_key(key),
             _ => {}

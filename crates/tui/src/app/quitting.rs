@@ -1,19 +1,13 @@
-//! Quitting with unsent work. `q`, `:q` and Ctrl-C ask first, in a y/n
-//! prompt that names what would be lost (each unsent SCM draft by its
+//! Quitting with unsent work. `q`, `:q` and Ctrl-C ask first, in the
+//! question popup, naming what would be lost (each unsent SCM draft by its
 //! config, each kept triage draft by its findings, a triage in flight, an
 //! export being written, the demo's triages of the session); only `y`
 //! quits: a second `q` is not a yes (a double tap is a habit, not a
-//! decision). Ctrl-C on the prompt quits anyway, as the prompt says;
+//! decision). Ctrl-C on the question quits anyway, as the popup says;
 //! `:q!` quits without asking.
 
 use super::{App, Overlay};
-use crossterm::event::{KeyCode, KeyEvent};
-
-/// The prompt: what quitting would lose.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QuitPrompt {
-    pub lost: Vec<String>,
-}
+use crate::message::{Asker, Question};
 
 impl App {
     /// What quitting now would lose, one line each.
@@ -51,31 +45,33 @@ impl App {
         if lost.is_empty() {
             return self.quit_now();
         }
-        self.status = Some(format!(
-            "quit? {} would be lost: y quits, n stays",
-            lost.len()
-        ));
-        self.overlay = Some(Overlay::Quit(QuitPrompt { lost }));
+        self.ask(Question {
+            title: "Quit with unsent work?".into(),
+            said: "Quitting now loses:".into(),
+            items: lost,
+            yes: "quit anyway".into(),
+            no: "stay: nothing is dropped (a second q is not a yes)".into(),
+            asker: Asker::Quit,
+        });
     }
 
-    /// Ctrl-C: asks once when work is unsent; on the prompt, quits.
+    /// Ctrl-C: asks once when work is unsent; on that question, quits.
     pub(super) fn on_ctrl_c(&mut self) {
-        if matches!(self.overlay, Some(Overlay::Quit(_))) {
+        if self.asking() == Some(Asker::Quit) {
             return self.quit_now();
+        }
+        // Another question is answered no first: quitting is asked alone.
+        if self.asking().is_some() {
+            self.answer(false);
         }
         self.ask_to_quit();
     }
 
-    /// A key on the prompt: `y` quits, `n` or `Esc` stays, anything else
-    /// (a second `q` included) is not an answer.
-    pub(super) fn on_quit_key(&mut self, key: KeyEvent) {
-        match key.code {
-            KeyCode::Char('y' | 'Y') => self.quit_now(),
-            KeyCode::Char('n' | 'N') | KeyCode::Esc => {
-                self.overlay = None;
-                self.status = Some("not quitting: nothing was dropped".into());
-            }
-            _ => self.status = Some("only y quits (n or Esc stays)".into()),
+    /// Who asks the question on show, if one is.
+    pub(super) fn asking(&self) -> Option<Asker> {
+        match &self.overlay {
+            Some(Overlay::Question { question, .. }) => Some(question.asker),
+            _ => None,
         }
     }
 }

@@ -49,7 +49,7 @@ fn with_scm_draft() -> App {
 
 fn quit_prompt(app: &App) -> Vec<String> {
     match &app.overlay {
-        Some(Overlay::Quit(prompt)) => prompt.lost.clone(),
+        Some(Overlay::Question { question, .. }) => question.items.clone(),
         other => panic!("no quit prompt: {other:?}"),
     }
 }
@@ -296,4 +296,44 @@ fn the_header_names_the_deployment_once_each_and_gives_way_by_width() {
     assert!(!wide.contains("(1234)"), "{wide}");
     let narrow = header_at(60);
     assert!(!narrow.contains("Acme"), "{narrow}");
+}
+
+#[test]
+fn a_pane_question_takes_only_its_answers_and_ctrl_c_answers_no_first() {
+    use crate::message::{Asker, Question};
+    let mut app = with_scm_draft();
+    app.outbox.events.push(AppEvent::Ask(Box::new(Question {
+        title: "Drop the 1,824 findings loaded?".into(),
+        said: String::new(),
+        items: Vec::new(),
+        yes: "apply".into(),
+        no: "keep".into(),
+        asker: Asker::Pane(crate::panes::issues::ID),
+    })));
+    app.update(Msg::Tick);
+    for code in [
+        KeyCode::Char(':'),
+        KeyCode::Char('e'),
+        KeyCode::Enter,
+        KeyCode::Char('q'),
+    ] {
+        let effects = press(&mut app, code);
+        assert!(effects.is_empty(), "{code:?}: {effects:?}");
+        assert!(
+            matches!(&app.overlay, Some(Overlay::Question { nagged: true, question }) if question.asker != Asker::Quit),
+            "{code:?}: {:?}",
+            app.overlay
+        );
+    }
+    assert_eq!(
+        app.said_first().as_deref(),
+        Some("y or n: Drop the 1,824 findings loaded?")
+    );
+    // Ctrl-C: the pane's question is answered no, and quitting is asked.
+    app.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    )));
+    assert_eq!(quit_prompt(&app).len(), 1);
+    assert!(!app.quit);
 }

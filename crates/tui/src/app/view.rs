@@ -14,6 +14,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use unicode_width::UnicodeWidthStr;
 
 /// Below this size only a note is drawn (nothing half-drawn, no panic).
 const MIN_WIDTH: u16 = 20;
@@ -63,7 +64,9 @@ pub fn draw(f: &mut Frame, app: &App) {
         Some(Overlay::Export(prompt)) => exporting_view::export_prompt(f, screen.body, app, prompt),
         Some(Overlay::CopyMenu(menu)) => exporting_view::copy_menu(f, screen.body, app, menu),
         Some(Overlay::Command(line)) => command_line(f, screen.status, app, line),
-        Some(Overlay::Quit(prompt)) => quit_prompt(f, screen.body, app, prompt),
+        Some(Overlay::Question { question, nagged }) => {
+            crate::widgets::question::draw(f, screen.body, question, *nagged, &app.theme);
+        }
         None => {}
     }
     scrub(f.buffer_mut());
@@ -260,55 +263,95 @@ fn status(f: &mut Frame, area: Rect, app: &App) {
             theme.accent(),
         ));
     }
-    // A message (an export's path, an error) matters more than the pane's
-    // summary: when both do not fit, the summary gives way, down to 20
-    // columns. Whatever is cut ends in `…`; `? help` always shows, at the
-    // right end.
-    use unicode_width::UnicodeWidthStr;
-    const HELP: &str = "  ? help";
-    const SEPARATOR: &str = " │ ";
-    let clip = |text: &str, width: usize| findings_export::fit(text, width).trim_end().to_owned();
     let room = (area.width as usize)
-        .saturating_sub(spans.iter().map(|s| s.width()).sum::<usize>() + HELP.width());
-    let message = app.status.as_deref().map(safe);
-    let summary_room = match &message {
-        Some(m) => room
-            .saturating_sub(SEPARATOR.width() + m.width())
-            .max(20.min(room)),
-        None => room,
-    };
-    let summary = whole_parts(&pane_status, summary_room);
-    let mut used = summary.width();
-    spans.push(Span::raw(summary));
-    if let Some(m) = message {
-        let left = room.saturating_sub(used + SEPARATOR.width());
-        if left > 0 {
-            // Cut, it says where it is whole.
-            const WHOLE: &str = " :messages";
-            let m = if m.width() > left && left > 2 * WHOLE.len() {
-                format!("{}{WHOLE}", clip(&m, left - WHOLE.len()))
-            } else {
-                clip(&m, left)
-            };
-            used += SEPARATOR.width() + m.width();
+        .saturating_sub(spans.iter().map(Span::width).sum::<usize>() + HELP.width());
+    let (first, rest) = status_parts(app.said_first().as_deref(), &pane_status, room);
+    let mut used = 0;
+    if let Some(first) = first {
+        used += first.width();
+        spans.push(Span::styled(first, theme.accent()));
+    }
+    if let Some(rest) = rest {
+        if used > 0 {
+            used += SEPARATOR.width();
             spans.push(Span::raw(SEPARATOR));
-            spans.push(Span::styled(m, theme.accent()));
         }
+        used += rest.width();
+        spans.push(Span::raw(rest));
     }
     spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
     spans.push(Span::styled(HELP, theme.dim()));
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// The pane's summary in `width`: its parts (` · ` between them) whole, as
-/// many as fit, then `…`; a first part too long for the line is cut.
+/// Always at the right end.
+const HELP: &str = "  ? help";
+const SEPARATOR: &str = " │ ";
+/// Below this, the summary is not begun after a message.
+const SUMMARY_MIN: usize = 12;
+
+/// The status line's text in `room` columns, by priority: first what was
+/// said (a question, an error, the outcome of the last action with its
+/// counts), cut with `…` and a pointer to `:messages` where it is whole;
+/// then the pane's summary (position, sort, filter) in what is left, its
+/// parts whole, leaving out what the message already says.
+fn status_parts(
+    said: Option<&str>,
+    summary: &str,
+    room: usize,
+) -> (Option<String>, Option<String>) {
+    let clip = |text: &str, width: usize| findings_export::fit(text, width).trim_end().to_owned();
+    let Some(said) = said.map(safe).filter(|s| !s.is_empty()) else {
+        return (
+            None,
+            Some(whole_parts(summary, room)).filter(|s| !s.is_empty()),
+        );
+    };
+    const WHOLE: &str = " :messages";
+    let first = if said.width() <= room {
+        said.clone()
+    } else if room > 2 * WHOLE.len() {
+        format!("{}{WHOLE}", clip(&said, room - WHOLE.len()))
+    } else {
+        clip(&said, room)
+    };
+    let left = room.saturating_sub(first.width() + SEPARATOR.width());
+    // A short part ("all") is no repeat of a message that holds it.
+    let said_already = |part: &str| part.len() >= 6 && said.contains(part);
+    let unsaid: Vec<&str> = summary
+        .split(" · ")
+        .filter(|part| !part.is_empty() && !said_already(part))
+        .collect();
+    let rest =
+        (left >= SUMMARY_MIN && !unsaid.is_empty()).then(|| whole_parts(&unsaid.join(" · "), left));
+    (Some(first), rest)
+}
+
+/// The pane's summary in `width`: its parts (` · ` between them) whole,
+/// as many as fit, then the next one cut (`…`) when enough of it shows,
+/// else `…`; a first part too long for the line is cut.
 fn whole_parts(summary: &str, width: usize) -> String {
-    use unicode_width::UnicodeWidthStr;
+    /// Less than this of a part is not worth showing.
+    const CUT_PART_MIN: usize = 16;
     if summary.width() <= width {
         return summary.to_owned();
     }
-    crate::widgets::common::parts_that_fit(summary, width, " …")
-        .unwrap_or_else(|| findings_export::fit(summary, width).trim_end().to_owned())
+    let mut kept = String::new();
+    for part in summary.split(" · ") {
+        let sep = if kept.is_empty() { "" } else { " · " };
+        let with = format!("{kept}{sep}{part}");
+        if with.width() + " …".width() <= width {
+            kept = with;
+            continue;
+        }
+        let left = width.saturating_sub(kept.width() + sep.width());
+        if kept.is_empty() || left >= CUT_PART_MIN {
+            let cut = findings_export::fit(part, left);
+            return format!("{kept}{sep}{}", cut.trim_end());
+        }
+        break;
+    }
+    format!("{kept} …")
 }
 
 /// The keys of where help was opened (see [`super::help`]).
@@ -332,47 +375,6 @@ fn help(f: &mut Frame, body: Rect, app: &App, scroll: u16) {
             .scroll((scroll.min(max), 0)),
         popup,
     );
-}
-
-/// Quitting would lose unsent work: what, and y/n.
-fn quit_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &super::QuitPrompt) {
-    let theme = &app.theme;
-    let width = body.width.saturating_sub(4).clamp(20, 80);
-    let inner = width.saturating_sub(2) as usize;
-    let mut lines = vec![Line::from(Span::styled(
-        "Quitting now loses:",
-        theme.title(),
-    ))];
-    for lost in &prompt.lost {
-        for (k, part) in crate::widgets::common::wrap(lost, inner.saturating_sub(4))
-            .into_iter()
-            .enumerate()
-        {
-            let bullet = if k == 0 { "  • " } else { "    " };
-            lines.push(Line::from(format!("{bullet}{part}")));
-        }
-    }
-    lines.push(Line::default());
-    lines.push(Line::from(vec![
-        Span::styled("y", theme.key()),
-        Span::raw(" quit anyway · "),
-        Span::styled("n", theme.key()),
-        Span::raw("/"),
-        Span::styled("Esc", theme.key()),
-        Span::raw(" stay (a second q is not a yes)"),
-    ]));
-    lines.push(Line::from(Span::styled(
-        "Ctrl-C again quits at once.",
-        theme.dim(),
-    )));
-    let height = (lines.len() as u16 + 2).min(body.height);
-    let popup = layout::centered(body, width, height);
-    f.render_widget(Clear, popup);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(" Quit with unsent work? ", app.theme.error()))
-        .title_bottom(" y quit · n/Esc stay ");
-    f.render_widget(Paragraph::new(lines).block(block), popup);
 }
 
 fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str, scroll: u16) {
@@ -410,7 +412,59 @@ fn error(f: &mut Frame, body: Rect, app: &App, title: &str, message: &str, scrol
 
 #[cfg(test)]
 mod tests {
-    use super::whole_parts;
+    use super::{UnicodeWidthStr, status_parts, whole_parts};
+
+    const SUMMARY: &str =
+        "100 loaded, more available · sort severity ↓ · new since 2026-11-28 10:50: 0 loaded";
+
+    /// The line as drawn: what was said, then the summary.
+    fn line(said: Option<&str>, room: usize) -> String {
+        match status_parts(said, SUMMARY, room) {
+            (Some(first), Some(rest)) => format!("{first} │ {rest}"),
+            (first, rest) => first.or(rest).unwrap_or_default(),
+        }
+    }
+
+    #[test]
+    fn the_status_line_says_first_what_was_said_then_position_and_sort() {
+        let outcome = "29 updated, of 29 · 29 findings → ignored (false positive) · u undoes";
+        // 60, 80 and 100 columns, less the spinner and `  ? help`.
+        for room in [50, 52, 70, 72, 90, 92] {
+            let shown = line(Some(outcome), room);
+            assert!(shown.width() <= room, "{room}: {shown}");
+            assert!(
+                shown.starts_with("29 updated, of 29 · 29 findings"),
+                "{room}: {shown}"
+            );
+            if outcome.width() > room {
+                assert!(shown.ends_with("… :messages"), "{room}: {shown}");
+            }
+            // Nothing but a message: position, then the sort.
+            let shown = line(None, room);
+            assert!(
+                shown.starts_with("100 loaded, more available · sort severity ↓"),
+                "{room}: {shown}"
+            );
+            // A question comes first, whatever else there is.
+            let shown = line(
+                Some("Drop the 1,824 findings loaded? y: apply · n: keep"),
+                room,
+            );
+            assert!(
+                shown.starts_with("Drop the 1,824 findings loaded?"),
+                "{room}: {shown}"
+            );
+        }
+        // Room after the message: the summary follows, its parts whole.
+        assert_eq!(
+            line(Some("kept the 1,824 loaded findings"), 92),
+            "kept the 1,824 loaded findings │ 100 loaded, more available · sort severity ↓ …"
+        );
+        // What the message says is not said again.
+        let shown = line(Some("sort severity ↓"), 92);
+        assert_eq!(shown.matches("sort severity ↓").count(), 1, "{shown}");
+        assert!(shown.starts_with("sort severity ↓ │ 100 loaded"), "{shown}");
+    }
 
     #[test]
     fn the_summary_keeps_its_parts_whole() {

@@ -11,6 +11,7 @@ pub mod answer;
 mod listed;
 pub mod open_age;
 mod outbox;
+pub mod question;
 mod read_only;
 pub mod rows;
 pub mod search;
@@ -18,6 +19,7 @@ pub mod since;
 
 pub use answer::{Answer, answer};
 pub use outbox::Outbox;
+pub use question::{Asker, Question};
 pub use read_only::{READ_ONLY_FLAG, READ_ONLY_OFFLINE};
 
 /// The dashboard's reports, as requests and answers name them.
@@ -399,6 +401,9 @@ pub enum AppEvent {
         message: String,
     },
     Status(String),
+    /// A yes/no question for the user, in a popup; its asker hears the
+    /// answer.
+    Ask(Box<Question>),
     /// A message for one pane, by its id (the app shows the pane first
     /// when the message asks to be seen).
     ToPane(PaneId, PaneMsg),
@@ -470,6 +475,8 @@ pub enum PaneMsg {
         view: SavedView,
         result: Result<SavedAt, String>,
     },
+    /// The answer to the question the pane asked (`true`: yes).
+    Answered(bool),
 }
 
 impl PaneMsg {

@@ -345,16 +345,17 @@ impl Triage {
             1 => " · u undoes".into(),
             n => format!(" · u undoes ({n} to undo: :undo-list)"),
         };
-        // First after the answers: a narrow status line cuts the end.
+        // The counts first, then what was done: a narrow status line cuts
+        // the end (whole in `:messages`).
         let remember_hint = if sending.false_positive {
             " · A m: remember why (AI memory)"
         } else {
             ""
         };
         outbox.status(format!(
-            "{}: {}{remember_hint}{said}{undo_hint}",
-            capitalised(&sending.what),
-            sending.answers.join("; ")
+            "{} · {}{remember_hint}{said}{undo_hint}",
+            sending.answers.join("; "),
+            sending.what
         ));
     }
 

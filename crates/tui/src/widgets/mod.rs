@@ -6,6 +6,7 @@ pub mod columns;
 pub mod common;
 pub mod dialog;
 pub mod findings_table;
+pub mod question;
 pub mod reflow;
 pub mod review_json;
 pub mod scroll;

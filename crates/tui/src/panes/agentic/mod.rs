@@ -304,8 +304,14 @@ impl AgenticPane {
         if dir.is_some() {
             self.sort_direction = dir;
         }
-        self.reload(outbox);
+        self.sort_changed(outbox);
         Ok(())
+    }
+
+    /// Loads in the new sort, and says it (`:messages` keeps it).
+    fn sort_changed(&mut self, outbox: &mut Outbox) {
+        self.reload(outbox);
+        outbox.status(format!("sort {}", self.sort_label()));
     }
 }
 
@@ -408,11 +414,11 @@ impl Pane for AgenticPane {
                     .clone()
                     .unwrap_or(IssueSortField::LastDetectedAt);
                 self.sort_field = choices::next(IssueSortField::ALL, Some(&current));
-                self.reload(outbox);
+                self.sort_changed(outbox);
             }
             Action::ToggleSortDirection => {
                 self.sort_direction = Some(choices::flip(&self.sort_direction));
-                self.reload(outbox);
+                self.sort_changed(outbox);
             }
             Action::Copy => copy_id(outbox, self.list.selected_item()),
             Action::OpenInBrowser => {

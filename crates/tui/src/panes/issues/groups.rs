@@ -132,10 +132,12 @@ impl Groups {
         GroupKey::Handled
     }
 
+    /// Loads in the new order, and says it (`:messages` keeps it).
     fn reorder(&mut self, outbox: &mut Outbox) {
         if let Some(of) = self.of.clone() {
             self.reload(&of, outbox);
         }
+        outbox.status(format!("order {}", self.sort_label()));
     }
 
     /// The order in force, as shown.

@@ -178,11 +178,15 @@ impl IssuesPane {
         if self.sort_age {
             self.order = None;
             self.apply_local_filter();
-            cx.outbox
-                .status("sort by age: the server cannot, so everything loads and is sorted here");
+            cx.outbox.status(format!(
+                "sort {}: the server cannot sort by age, so everything loads and is sorted here",
+                self.sort_label()
+            ));
             return self.load_all(false, cx);
         }
         self.reload(cx);
+        // Every sort change is said (and kept in `:messages`).
+        cx.outbox.status(format!("sort {}", self.sort_label()));
     }
 
     /// Orders the loaded rows by the sort in force; `false` when the rows

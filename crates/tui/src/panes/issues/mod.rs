@@ -294,6 +294,7 @@ impl Pane for IssuesPane {
         match msg {
             PaneMsg::Narrow(selection, what) => self.narrow(*selection, what, cx),
             PaneMsg::ViewSaved { view, result } => self.view_saved(view, result, cx.outbox),
+            PaneMsg::Answered(yes) => self.answer_drop(yes, cx),
         }
     }
 
@@ -306,9 +307,7 @@ impl Pane for IssuesPane {
     }
 
     fn text_input_active(&self) -> bool {
-        self.pending.is_some()
-            || self.local_input.is_some()
-            || self.form.as_ref().is_some_and(FilterForm::is_editing)
+        self.local_input.is_some() || self.form.as_ref().is_some_and(FilterForm::is_editing)
     }
 
     fn is_loading(&self) -> bool {
@@ -419,9 +418,6 @@ impl Pane for IssuesPane {
     }
 
     fn on_text_key(&mut self, key: KeyEvent, cx: &mut Cx) {
-        if self.pending.is_some() {
-            return self.answer_drop(key, cx);
-        }
         if let Some(form) = &mut self.form {
             // The form's apply key applies from the field typed in too.
             let apply = crate::keymap::key_of_event(&key)

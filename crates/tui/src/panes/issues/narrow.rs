@@ -3,6 +3,7 @@
 //! mechanism for both.
 
 use super::IssuesPane;
+use crate::message::{AppEvent, Asker, Question};
 use crate::pane::Cx;
 use crate::state::session::SavedView;
 use findings_model::{DEFAULT_PAGE_SIZE, ListSelection};
@@ -42,11 +43,12 @@ impl IssuesPane {
     }
 
     /// Applies `pending` at once, or, when it would drop a whole set
-    /// loaded, asks first (`y` goes ahead, any other key keeps the rows).
+    /// loaded, asks first (`y` goes ahead, `n` keeps the rows).
     pub(super) fn change_selection(&mut self, pending: Pending, cx: &mut Cx) {
         if self.holds_a_whole_set() {
             self.pending = Some(pending);
-            return cx.outbox.status(self.drop_question().unwrap_or_default());
+            let question = self.drop_question();
+            return cx.outbox.events.push(AppEvent::Ask(Box::new(question)));
         }
         self.apply_pending(pending, cx);
     }
@@ -71,23 +73,30 @@ impl IssuesPane {
         }
     }
 
-    /// The question a pending selection asks, in the status line.
-    pub fn drop_question(&self) -> Option<String> {
-        self.pending.as_ref()?;
-        Some(format!(
-            "the server's list for the new filter drops the {} findings loaded here: \
-             y: go ahead · any other key: keep them (/ filters them here)",
-            findings_base::text::thousands(self.list.items.len() as i64)
-        ))
+    /// The question a new selection asks before it drops the list loaded
+    /// whole.
+    fn drop_question(&self) -> Question {
+        let n = findings_base::text::thousands(self.list.items.len() as i64);
+        Question {
+            title: format!("Drop the {n} findings loaded?"),
+            said: format!(
+                "The new filter is the server's to apply: its list replaces the {n} \
+                 findings loaded here. (/ filters the loaded ones instead.)"
+            ),
+            items: Vec::new(),
+            yes: "apply the new filter: its first page loads".into(),
+            no: format!("keep the {n} findings loaded, the filter as it was"),
+            asker: Asker::Pane(super::ID),
+        }
     }
 
-    /// A key while a pending selection asks: `y` applies it, any other
-    /// keeps what is loaded.
-    pub(super) fn answer_drop(&mut self, key: crossterm::event::KeyEvent, cx: &mut Cx) {
+    /// The answer to [`IssuesPane::drop_question`]: yes applies the new
+    /// selection, no keeps what is loaded.
+    pub(super) fn answer_drop(&mut self, yes: bool, cx: &mut Cx) {
         let Some(pending) = self.pending.take() else {
             return;
         };
-        if key.code == crossterm::event::KeyCode::Char('y') {
+        if yes {
             return self.apply_pending(pending, cx);
         }
         cx.outbox.status(format!(

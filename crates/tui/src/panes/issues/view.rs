@@ -167,14 +167,14 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
     let list = &pane.list;
     let mut parts = load_parts(list, loaded_note(list), v, super::KEYS);
-    if let Some(question) = pane.drop_question() {
-        parts.insert(0, question);
-    }
     if let Some(progress) = pane.load_all_progress(v.now) {
         let stop = v.key_among(&[super::KEYS, Context::LIST], Action::Back);
-        parts.insert(0, format!("{progress} ({stop} stops)"));
+        // It says what is loaded too.
+        parts[0] = format!("{progress} ({stop} stops)");
     }
-    // What says how to get back first: the line keeps its first parts whole.
+    // Position, then the sort: a narrow line keeps its first parts whole.
+    parts.push(format!("sort {}", pane.sort_label()));
+    // What says how to get back next.
     if let Some(what) = pane.narrowed_to() {
         let back = v.key(super::KEYS, Action::Back);
         parts.push(format!("narrowed to {} ({back}: back)", safe(what)));
@@ -194,7 +194,6 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         pane.new.count,
         pane.new_only(),
     ));
-    parts.push(format!("sort {}", pane.sort_label()));
     // The filters are in the title, which always has room for them.
     parts.join(" · ")
 }

@@ -232,7 +232,7 @@ fn after_the_answer_the_counts_are_said_the_rows_fetched_and_undo_offered() {
     assert_eq!(t.step, Step::Hidden);
     let said = statuses(&outbox).join("\n");
     assert!(
-        said.contains("1 finding → ignored (false positive): 1 updated"),
+        said.contains("1 updated, of 1 · 1 finding → ignored (false positive)"),
         "{said}"
     );
     assert!(said.contains("u undoes"), "{said}");
@@ -415,7 +415,7 @@ fn undo_puts_each_finding_back_one_request_at_a_time() {
     assert!(t.history.is_empty(), "an undo is not undone");
     let said = statuses(&outbox).join("\n");
     assert!(
-        said.contains("Undo of the triage of 14:02:11 (3 findings: reviewing ×2, untriaged → fixing): 2 updated, of 2; 1 updated, of 1"),
+        said.contains("2 updated, of 2; 1 updated, of 1 · undo of the triage of 14:02:11 (3 findings: reviewing ×2, untriaged → fixing)"),
         "{said}"
     );
 }
