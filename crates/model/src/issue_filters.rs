@@ -132,14 +132,28 @@ impl IssueFiltersResponse {
             .and_then(|r| r.name.as_deref())
     }
 
-    /// Rule `id`'s name, as the answer lists it.
+    /// Rule `id`'s name, one name everywhere it is shown: for a
+    /// supply-chain rule its advisory (`scaCve`, else `scaGhsa`: what the
+    /// list's RULE column leads with, and what `--cve` takes; never the
+    /// opaque `ssc-<uuid>` nor the advisory's first sentence), else the
+    /// name the answer lists.
     pub fn rule_name(&self, id: &str) -> Option<&str> {
-        self.rules
-            .iter()
-            .find(|r| r.id.as_deref() == Some(id))
-            .and_then(|r| r.name.as_deref())
-            // A blank name is no name: the id is shown instead.
-            .filter(|name| !name.trim().is_empty())
+        let rule = self.rules.iter().find(|r| r.id.as_deref() == Some(id))?;
+        // A blank name is no name: the id is shown instead.
+        [&rule.sca_cve, &rule.sca_ghsa, &rule.name]
+            .into_iter()
+            .find_map(|s| s.as_deref().filter(|s| !s.trim().is_empty()))
+    }
+
+    /// Whether rule `id` is named by its advisory ([`Self::rule_name`]):
+    /// its id is then opaque (`ssc-<uuid>`) and worth no room beside it.
+    pub fn names_an_advisory(&self, id: &str) -> bool {
+        self.rules.iter().any(|r| {
+            r.id.as_deref() == Some(id)
+                && [&r.sca_cve, &r.sca_ghsa]
+                    .into_iter()
+                    .any(|s| s.as_deref().is_some_and(|s| !s.trim().is_empty()))
+        })
     }
 
     /// Ref `id` as `repository:ref`, as the answer lists it.

@@ -59,6 +59,11 @@ impl FilterValues {
         }
     }
 
+    /// Whether rule `id` is named by its advisory: its id is opaque.
+    pub fn names_an_advisory(&self, id: &str) -> bool {
+        matches!(self, FilterValues::Known(a) if a.names_an_advisory(id))
+    }
+
     pub fn ref_name(&self, id: &str) -> String {
         match self {
             FilterValues::Known(a) => a.ref_name(id).unwrap_or_else(|| id.to_owned()),

@@ -98,6 +98,16 @@ pub(super) fn group_name(pane: &IssuesPane, g: &findings_model::RuleGroup, room:
     use unicode_width::UnicodeWidthStr;
     let short = safe(findings_model::short_rule(g.label()));
     match g.rule_id.as_deref().and_then(|id| pane.known.rule_name(id)) {
+        // A supply-chain rule: its advisory alone (its id is opaque).
+        Some(name)
+            if g.rule_id
+                .as_deref()
+                .is_some_and(|id| pane.known.names_an_advisory(id)) =>
+        {
+            findings_export::fit(&safe(&name), room)
+                .trim_end()
+                .to_owned()
+        }
         Some(name) if name != short => {
             let name = safe(&name);
             let both = format!("{name} · {short}");
