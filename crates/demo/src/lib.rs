@@ -14,6 +14,7 @@ mod issue_rule;
 pub mod materialize;
 pub mod offline_guard;
 pub mod query;
+mod read_routes;
 mod rng;
 pub mod routes;
 pub mod scm;
