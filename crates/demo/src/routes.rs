@@ -220,7 +220,7 @@ async fn not_found() -> ApiFailure {
     ApiFailure::new(
         StatusCode::NOT_FOUND,
         "NOT_FOUND",
-        "no such endpoint; the demo serves only the operations of the findings API the client uses",
+        "no such endpoint; the demo serves the operations of the published contract",
     )
 }
 
