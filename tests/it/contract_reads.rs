@@ -306,6 +306,27 @@ async fn projects_are_the_findings_repositories() {
             |v: &Value| chrono::DateTime::parse_from_rfc3339(v.as_str().unwrap()).unwrap();
         assert!(created(&project["createTime"]) <= created(&finding["createdAt"]));
     }
+    // The agentic issues name projects and their primary branches too.
+    let body = json!({"deploymentId": "1234", "limit": 1000});
+    let (_, search) = call(
+        &server,
+        "POST",
+        "/api/issues/1234/search",
+        Some(server.token()),
+        Some(body),
+    )
+    .await;
+    for issue in search["issues"].as_array().unwrap() {
+        for (project, branch) in issue["projectIds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(issue["refIds"].as_array().unwrap())
+        {
+            let project = by_id.get(project.as_str().unwrap()).expect("a project");
+            assert_eq!(&project["primaryBranchId"], branch);
+        }
+    }
     // A name filter keeps the projects whose name holds the text.
     let name = projects[0]["name"].as_str().unwrap().to_owned();
     let part = &name[name.len() - 4..];
