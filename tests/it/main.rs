@@ -33,6 +33,7 @@ mod contract_actions;
 mod contract_counts;
 mod contract_groups;
 mod contract_issue_filters;
+mod contract_reads;
 mod contract_reports;
 mod contract_scm;
 mod contract_triage;

@@ -99,6 +99,25 @@ impl Published {
             .find(|op| op.method.eq_ignore_ascii_case(method) && op.segments == wanted)
     }
 
+    /// The published operation a method and concrete path stand for (the
+    /// one with the most literal segments, when parameters could match
+    /// several).
+    pub fn operation_at(&self, method: &str, path: &str) -> Option<&Operation> {
+        let wanted: Vec<&str> = path.trim_matches('/').split('/').collect();
+        self.operations
+            .iter()
+            .filter(|op| {
+                op.method.eq_ignore_ascii_case(method) && op.segments.len() == wanted.len()
+            })
+            .filter(|op| {
+                op.segments
+                    .iter()
+                    .zip(&wanted)
+                    .all(|(t, s)| t.as_deref().is_none_or(|t| t == *s))
+            })
+            .max_by_key(|op| op.segments.iter().filter(|t| t.is_some()).count())
+    }
+
     pub fn operation_by_id(&self, id: &str) -> &Operation {
         self.operations
             .iter()

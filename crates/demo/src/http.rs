@@ -171,3 +171,13 @@ pub fn same_as_path(field: &str, body: &Option<String>, path: &str) -> Result<()
         _ => Ok(()),
     }
 }
+
+/// Runs a query off the async threads: a scan of 200,000 rows is CPU work.
+pub async fn run_blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, BadRequest> + Send + 'static,
+) -> Result<T, ApiFailure> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string()))?
+        .map_err(ApiFailure::from)
+}

@@ -1,5 +1,5 @@
-//! The embedded demo server: a real HTTP server (axum) implementing the four
-//! operations on a deterministic data set. Imports the model, never the
+//! The embedded demo server: a real HTTP server (axum) implementing every
+//! operation of the published contract on a deterministic data set. Imports the model, never the
 //! client or the TUI.
 
 pub mod action_routes;
@@ -14,6 +14,7 @@ mod issue_rule;
 pub mod materialize;
 pub mod offline_guard;
 pub mod query;
+mod read_routes;
 mod rng;
 pub mod routes;
 pub mod scm;

@@ -105,7 +105,7 @@ impl Dataset {
             status: Some(IssueStatus::ALL[row.status as usize].clone()),
             repository: Some(self.wire_repository(row, scm_type)),
             first_seen_scan: Some(scan(9_000_000 + index * 3, "push", &ref_name)),
-            last_seen_scan: Some(scan(9_000_000 + index * 3 + 2, "schedule", &ref_name)),
+            last_seen_scan: Some(scan(last_scan_id(index), "schedule", &ref_name)),
             triage_state: Some(TriageState::ALL[row.triage as usize].clone()),
             triage_reason: row
                 .triage_reason
@@ -570,6 +570,12 @@ fn secrets_attributes(row: &Row, s: &SecretRule, r: &mut Rng) -> SecretsAttribut
 }
 
 /// A scan that saw the finding, and what started it.
+/// The scan that saw generated finding `index` last (its first is two
+/// before).
+pub fn last_scan_id(index: usize) -> usize {
+    9_000_000 + index * 3 + 2
+}
+
 fn scan(id: usize, trigger: &str, branch: &str) -> Scan {
     Scan {
         id: Some(id.to_string()),

@@ -4,7 +4,8 @@
 use super::DemoState;
 pub use super::http::{ApiFailure, TOKEN_WITHOUT_ACTIONS, TOKEN_WITHOUT_WEB_API};
 use super::http::{
-    admit, authenticate, json_ok, parse_body, parse_query, same_as_path, same_deployment,
+    admit, authenticate, json_ok, parse_body, parse_query, run_blocking, same_as_path,
+    same_deployment,
 };
 use super::query::{self, BadRequest};
 use axum::Router;
@@ -32,6 +33,7 @@ pub fn router(state: Arc<DemoState>) -> Router {
         .merge(reporting_routes())
         .merge(issue_routes())
         .merge(triage_and_scm_routes())
+        .merge(published_read_routes())
         .route("/api/agent/deployment", get(deployment_of_token))
         .merge(super::action_routes::routes())
         // A snapshot's server refuses every write.
@@ -144,7 +146,7 @@ fn issue_routes() -> Router<Arc<DemoState>> {
         )
         .route(
             "/api/agent/deployments/{deployment}/issues/v2/{issue}",
-            get(get_issue),
+            get(super::read_routes::get_issue),
         )
         .route(
             "/api/agent/deployments/{deployment}/issue_filters",
@@ -179,7 +181,7 @@ fn triage_and_scm_routes() -> Router<Arc<DemoState>> {
     Router::new()
         .route(
             "/api/issues/{deployment}/issue/{issue}",
-            post(triage_agentic_issue),
+            get(super::read_routes::get_agentic_issue).post(triage_agentic_issue),
         )
         .route(
             "/api/scm/deployments/{deployment}/configs/{config}",
@@ -191,11 +193,34 @@ fn triage_and_scm_routes() -> Router<Arc<DemoState>> {
         )
 }
 
+/// The published reads no feature of the client uses yet: deployments,
+/// projects, a finding's code snippets, an agentic issue's history.
+fn published_read_routes() -> Router<Arc<DemoState>> {
+    use super::read_routes;
+    Router::new()
+        .route("/api/v2/deployments", get(read_routes::list_deployments))
+        .route(
+            "/api/v2/deployments/{deployment}/projects/list",
+            post(json_query(
+                |_: &ListProjectsRequest| None,
+                |s, r| query::list_projects(&s.dataset, r),
+            )),
+        )
+        .route(
+            "/api/agent/deployments/{deployment}/issues/v2/{issue}/code-snippets",
+            get(read_routes::code_snippets),
+        )
+        .route(
+            "/api/issues/{deployment}/issue/{issue}/activity",
+            get(read_routes::agentic_activity),
+        )
+}
+
 async fn not_found() -> ApiFailure {
     ApiFailure::new(
         StatusCode::NOT_FOUND,
         "NOT_FOUND",
-        "no such endpoint; the demo serves only the operations of the findings API the client uses",
+        "no such endpoint; the demo serves the operations of the published contract",
     )
 }
 
@@ -240,52 +265,6 @@ where
     }
 }
 
-/// The query of the single-issue fetch.
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct GetIssueQuery {
-    include_code_snippet: Option<bool>,
-    include_is_archived: Option<bool>,
-}
-
-/// `IssuesService_GetIssue`: the bare Issue with everything the list
-/// leaves out (code snippets, dataflow trace, related findings, the rule's
-/// display name and explanation) and, always, its remediation, activity
-/// history and first detection; `isArchived` when asked for.
-async fn get_issue(
-    State(state): State<Arc<DemoState>>,
-    Path((deployment, issue_id)): Path<(String, String)>,
-    query: Result<Query<GetIssueQuery>, QueryRejection>,
-    headers: HeaderMap,
-) -> Result<Response, ApiFailure> {
-    admit(&state, &headers, &deployment)?;
-    let query = parse_query(query)?;
-    let ds = &state.dataset;
-    let Some(index) = ds.index_of(&issue_id) else {
-        return Err(ApiFailure::new(
-            StatusCode::NOT_FOUND,
-            "NOT_FOUND",
-            format!(
-                "issue {} not found",
-                findings_base::text::one_line(&issue_id)
-            ),
-        ));
-    };
-    let parts = super::materialize::Parts {
-        remediation: true,
-        activity_history: true,
-        is_archived: query.include_is_archived == Some(true),
-        first_detected_at: true,
-        single_issue: true,
-    };
-    let mut issue = ds.issue(index, parts);
-    if query.include_code_snippet == Some(false) {
-        issue.code_snippet = None;
-        issue.code_snippets.clear();
-    }
-    Ok(json_ok(&issue))
-}
-
 /// `PublicIssuesService_TriageIssue`: triages one agentic-workflow issue
 /// and answers it as it is now.
 async fn triage_agentic_issue(
@@ -300,25 +279,8 @@ async fn triage_agentic_issue(
     same_as_path("issueId", &req.issue_id, &issue_id)?;
     match query::triage_agentic(&state.dataset, &issue_id, &req)? {
         Some(issue) => Ok(json_ok(&TriageIssueResponse { data: Some(issue) })),
-        None => Err(ApiFailure::new(
-            StatusCode::NOT_FOUND,
-            "NOT_FOUND",
-            format!(
-                "issue {} not found",
-                findings_base::text::one_line(&issue_id)
-            ),
-        )),
+        None => Err(super::read_routes::no_issue(&issue_id)),
     }
-}
-
-/// Runs a query off the async threads: a scan of 200,000 rows is CPU work.
-async fn run_blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, BadRequest> + Send + 'static,
-) -> Result<T, ApiFailure> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", e.to_string()))?
-        .map_err(ApiFailure::from)
 }
 
 async fn update_scm_config(

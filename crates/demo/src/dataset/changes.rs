@@ -31,6 +31,9 @@ pub struct AgenticChange {
     pub triage_state: AgenticTriageState,
     pub triage_reason: Option<AgenticTriageReason>,
     pub triaged_at: Timestamp,
+    /// The triages made through the API, oldest first (the history after
+    /// the generated one).
+    pub events: Vec<AgenticIssueActivity>,
 }
 
 /// Every change so far. `generation` counts the writes, so what is kept

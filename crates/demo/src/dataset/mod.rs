@@ -14,6 +14,7 @@
 mod acted;
 mod activity;
 mod agentic;
+mod agentic_history;
 mod changes;
 mod lookup;
 mod moved_on;
@@ -25,6 +26,7 @@ mod tests;
 
 pub use acted::{Acted, CreatedMemory, FixRequest, LinkedTicket};
 pub use activity::Event;
+pub use agentic_history::{activity, triage_values};
 pub use changes::{AgenticChange, Changes, FindingChange};
 pub use lookup::RuleFacts;
 pub use offline::{Offline, OfflineBuilder, StoredFindings, TooMany};

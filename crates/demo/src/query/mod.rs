@@ -43,6 +43,7 @@ mod filter_values;
 mod fixes;
 mod fuzzy;
 mod groups;
+mod issue_reads;
 mod list;
 mod list_match;
 mod list_tables;
@@ -50,6 +51,7 @@ mod memo;
 mod memories;
 mod order;
 mod pages;
+mod projects;
 mod refusal;
 mod report;
 mod search;
@@ -67,10 +69,12 @@ pub use fixes::{
     OPENS_AFTER_REQUESTS, autofix_error, fix_job_error, fixes_due, open_due_fixes, request_fix,
 };
 pub use groups::list_issue_groups;
+pub use issue_reads::{agentic_activity, agentic_index};
 pub use list::list_issues;
 pub use memo::Bits;
 pub use memories::{MAX_RELEVANT, create_memory, find_relevant};
 pub use order::Orders;
+pub use projects::{list_deployments, list_projects};
 pub use refusal::Refusal;
 pub use report::report_findings;
 pub use search::{count_issues, search_issues};

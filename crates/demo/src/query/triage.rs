@@ -189,13 +189,38 @@ pub fn triage_agentic(
     else {
         return Ok(None);
     };
-    let change = AgenticChange {
-        triage_state: state,
-        triage_reason: req.triage_reason.clone(),
-        triaged_at: ts(write_time(ds)),
-    };
-    Ok(Some(ds.change(|_, next| {
+    let triaged_at = ts(write_time(ds));
+    Ok(Some(ds.change(|before, next| {
+        // The triage is the next event of the issue's history.
+        let base = &ds.agentic[index].issue;
+        let old = before.agentic_issue(index, base);
+        let mut events = before
+            .agentic
+            .get(&index)
+            .map(|c| c.events.clone())
+            .unwrap_or_default();
+        let seq = ds.generated_agentic_history(index).len() + events.len();
+        let new = AgenticIssue {
+            triage_state: Some(state),
+            triage_reason: req.triage_reason.clone(),
+            triaged_at: Some(triaged_at),
+            ..Default::default()
+        };
+        events.push(activity(
+            &old,
+            seq,
+            (Some(triage_values(&old)), new.clone()),
+            (ActorType::User, Some(ACTOR.into())),
+            Some(triaged_at),
+            None,
+        ));
+        let change = AgenticChange {
+            triage_state: new.triage_state.unwrap_or(AgenticTriageState::Open),
+            triage_reason: new.triage_reason,
+            triaged_at,
+            events,
+        };
         next.agentic.insert(index, change);
-        next.agentic_issue(index, &ds.agentic[index].issue)
+        next.agentic_issue(index, base)
     })))
 }
