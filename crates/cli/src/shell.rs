@@ -275,10 +275,7 @@ fn exit_status(w: &mut dyn Write) -> std::io::Result<()> {
             "129",
             "Stopped by SIGHUP (the terminal closed) while a listing ran: -o FILE left as it was, no temporary file beside it; on stdout, stderr says the output is cut short.",
         ),
-        (
-            "130",
-            "Interrupted by Ctrl-C (SIGINT), likewise.",
-        ),
+        ("130", "Interrupted by Ctrl-C (SIGINT), likewise."),
         (
             "143",
             "Stopped by SIGTERM (how CI cancels a job or ends one past its time), likewise.",
