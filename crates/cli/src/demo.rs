@@ -46,7 +46,7 @@ pub struct ServeArgs {
     days_later: u32,
     /// The one token the server accepts. Without it: demo-token and the
     /// built-in test tokens, everyone knows them, so on a loopback address
-    /// only
+    /// only (and off loopback, not one of them)
     #[arg(long, value_name = "T", value_hint = ValueHint::Other)]
     token: Option<String>,
     /// Fault: wait this long before each answer (milliseconds)
@@ -138,6 +138,18 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
         if args.token.is_none() {
             return Err(Failure::Usage(format!(
                 "--addr {}: not a loopback address, so others can reach the server, and without --token it answers the built-in demo tokens everyone knows; give --token T (a token of your own), or listen on 127.0.0.1",
+                args.addr
+            )));
+        }
+        // --token demo-token-read-only is no token of one's own.
+        if let Some(published) = args
+            .token
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| demo::PUBLISHED_TOKENS.contains(t))
+        {
+            return Err(Failure::Usage(format!(
+                "--token {published}: the demo publishes that token, everyone knows it, and --addr {} is not a loopback address, so others can reach the server; give --token T (a token of your own), or listen on 127.0.0.1",
                 args.addr
             )));
         }

@@ -166,11 +166,7 @@ mod tests {
                 .unwrap()
             };
             assert!(with(server.token()).deployment_by_token().await.is_ok());
-            for built_in in [
-                findings_demo::DEMO_TOKEN,
-                findings_demo::routes::TOKEN_WITHOUT_ACTIONS,
-                findings_demo::routes::TOKEN_WITHOUT_WEB_API,
-            ] {
+            for built_in in findings_demo::PUBLISHED_TOKENS {
                 let answer = with(built_in).deployment_by_token().await;
                 assert!(
                     matches!(answer, Err(ApiError::Unauthorized(_))),
