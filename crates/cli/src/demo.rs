@@ -128,8 +128,9 @@ impl ServeArgs {
     }
 }
 
-pub async fn run(command: DemoCommand) -> Result<(), Failure> {
-    let DemoCommand::Serve(args) = command;
+/// Who can reach the server, and with which token: off loopback, only a
+/// token of the user's own, and said loudly.
+fn check_reach(args: &ServeArgs) -> Result<(), Failure> {
     if args.token.as_ref().is_some_and(|t| t.trim().is_empty()) {
         return Err(Failure::Usage("--token must not be empty".into()));
     }
@@ -165,6 +166,12 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
             args.addr
         );
     }
+    Ok(())
+}
+
+pub async fn run(command: DemoCommand) -> Result<(), Failure> {
+    let DemoCommand::Serve(args) = command;
+    check_reach(&args)?;
     let opts = DemoOptions {
         findings: args.findings,
         seed: args.seed,
