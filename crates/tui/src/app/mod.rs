@@ -436,10 +436,12 @@ impl App {
         self.on_action(action);
     }
 
-    /// The global suspend key with Ctrl (Ctrl-z): it is no prompt's text,
-    /// so it suspends from anywhere, as Ctrl-c quits from anywhere.
+    /// Ctrl-z while it is the suspend key: no prompt uses it (a keymap's
+    /// other Ctrl key may be a prompt's, as Ctrl-s reviews a triage), so it
+    /// suspends from anywhere, as Ctrl-c quits from anywhere.
     fn is_suspend_key(&self, key: &KeyEvent) -> bool {
-        key.modifiers.contains(KeyModifiers::CONTROL)
+        key.code == KeyCode::Char('z')
+            && key.modifiers.contains(KeyModifiers::CONTROL)
             && crate::keymap::key_of_event(key)
                 .and_then(|k| self.keymap.action(&[Context::GLOBAL], &k))
                 == Some(Action::Suspend)
