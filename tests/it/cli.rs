@@ -1316,6 +1316,28 @@ fn demo_serve_off_loopback_needs_a_token_and_warns() {
     );
 }
 
+/// Off loopback, `--token` set to a token the demo publishes is no token
+/// of one's own: refused as a usage error naming the flag, never served.
+#[test]
+fn demo_serve_off_loopback_refuses_a_published_token() {
+    for published in findings_demo::PUBLISHED_TOKENS {
+        // Bounded: a server that starts instead of refusing fails the test.
+        let out = findings()
+            .args(["demo", "serve", "--addr", "0.0.0.0:0", "--findings", "10"])
+            .args(["--token", published])
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{published}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--token {published}:")) && stderr.contains("loopback"),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{published}: no banner");
+    }
+}
+
 /// `demo serve | head -1`, or a service manager with stdout closed: the
 /// banner cannot be written, and the server serves all the same.
 #[cfg(unix)]

@@ -1,9 +1,12 @@
 //! The README is the front door: it must give the two set-up commands. The
 //! book under `docs/src/` is for users: its scripting page has the exit
-//! codes of the help (the keys page is generated: `reference.rs`).
+//! codes of the help (the keys page is generated: `reference.rs`); it and
+//! SECURITY.md state the snapshot reader's caps as the code has them.
 
 const README: &str = include_str!("../../README.md");
 const SCRIPTING: &str = include_str!("../../docs/src/scripting.md");
+const SECURITY: &str = include_str!("../../SECURITY.md");
+const SNAPSHOTS: &str = include_str!("../../docs/src/snapshots.md");
 
 #[test]
 fn the_readme_gives_the_two_commands() {
@@ -32,5 +35,49 @@ fn the_scripting_page_has_the_exit_codes_of_the_help() {
             table.contains(&format!("\n| {code} | ")),
             "docs/src/scripting.md lacks exit code {code}"
         );
+    }
+}
+
+/// A size as the docs write it: "3 MiB", "1.25 MiB".
+fn mib(bytes: usize) -> String {
+    let mib = bytes as f64 / (1024.0 * 1024.0);
+    format!("{mib} MiB")
+}
+
+/// Markdown's line breaks as spaces, so a phrase may wrap.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// SECURITY.md and the snapshots page state the snapshot reader's caps
+/// (a block's text, a line) as the code has them: one constant each.
+#[test]
+fn the_snapshot_caps_in_security_md_and_the_snapshots_page_are_the_codes() {
+    let block = mib(findings_snapshot::MAX_BLOCK_TEXT);
+    let line = mib(findings_snapshot::MAX_LINE);
+    let security = one_line(SECURITY);
+    let snapshots = one_line(SNAPSHOTS);
+    for (doc, text, phrases) in [
+        (
+            "SECURITY.md",
+            &security,
+            vec![
+                format!("a block unpacked {block},"),
+                format!("a finding's line {line},"),
+            ],
+        ),
+        (
+            "docs/src/snapshots.md",
+            &snapshots,
+            vec![
+                format!("a block holds at most {block} of text"),
+                format!("lz4's worst case / {block} (checked before unpacking"),
+                format!("a line is at most {line}"),
+            ],
+        ),
+    ] {
+        for phrase in phrases {
+            assert!(text.contains(&phrase), "{doc} lacks \"{phrase}\"");
+        }
     }
 }

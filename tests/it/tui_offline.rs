@@ -341,3 +341,47 @@ async fn offline_the_counts_are_the_snapshots_findings() {
     assert!(screen.contains(&format!("{n} match: ")), "{screen}");
     assert!(screen.contains(&format!("unknown {unknown}")), "{screen}");
 }
+
+/// A snapshot rewritten in place while the TUI has it open (saved again
+/// over it, cut short): its findings are read by position, so every answer
+/// after says the file changed, in a popup naming it, never findings
+/// read from the wrong places (empty ones).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_snapshot_rewritten_while_open_says_so_and_serves_nothing_from_it() {
+    let live = common::demo(FINDINGS).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = saved(&live, dir.path()).await;
+    let mut h = Harness::offline(&path, 100, 30).await;
+    h.start().await;
+    h.quiesce().await;
+    let rows = h.app.issues().list.items.len();
+    assert!(rows > 0);
+    // A second view of it, to ask its server directly.
+    let other = findings_cli::open_snapshot(&path).await.ok().unwrap();
+    // Rewritten in place (the same file, as `>` or an editor's save does):
+    // the first half of it, then other bytes.
+    let bytes = std::fs::read(&path).unwrap();
+    let mut rewritten = bytes[..bytes.len() / 2].to_vec();
+    rewritten.extend(std::iter::repeat_n(b'x', 1000));
+    std::fs::write(&path, &rewritten).unwrap();
+    let changed = "review.snap changed on disk since it was opened; reopen it";
+    // The list again: the popup says why, the rows stay as they were.
+    h.keys("r");
+    h.settle().await;
+    let said = popup(&h);
+    assert!(said.contains(changed), "{said}");
+    assert_eq!(h.app.issues().list.items.len(), rows);
+    assert!(
+        h.app.issues().list.items.iter().all(|r| !r.id().is_empty()),
+        "no empty finding"
+    );
+    // Any request, the server's answer says it.
+    let page = other
+        .session
+        .client
+        .list_issues(&ListIssuesRequest::default())
+        .await
+        .map(|p| p.issues.len());
+    let err = page.expect_err("no page from a changed file");
+    assert!(err.to_string().contains(changed), "{err}");
+}

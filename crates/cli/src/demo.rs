@@ -46,7 +46,7 @@ pub struct ServeArgs {
     days_later: u32,
     /// The one token the server accepts. Without it: demo-token and the
     /// built-in test tokens, everyone knows them, so on a loopback address
-    /// only
+    /// only (and off loopback, not one of them)
     #[arg(long, value_name = "T", value_hint = ValueHint::Other)]
     token: Option<String>,
     /// Fault: wait this long before each answer (milliseconds)
@@ -128,8 +128,9 @@ impl ServeArgs {
     }
 }
 
-pub async fn run(command: DemoCommand) -> Result<(), Failure> {
-    let DemoCommand::Serve(args) = command;
+/// Who can reach the server, and with which token: off loopback, only a
+/// token of the user's own, and said loudly.
+fn check_reach(args: &ServeArgs) -> Result<(), Failure> {
     if args.token.as_ref().is_some_and(|t| t.trim().is_empty()) {
         return Err(Failure::Usage("--token must not be empty".into()));
     }
@@ -138,6 +139,18 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
         if args.token.is_none() {
             return Err(Failure::Usage(format!(
                 "--addr {}: not a loopback address, so others can reach the server, and without --token it answers the built-in demo tokens everyone knows; give --token T (a token of your own), or listen on 127.0.0.1",
+                args.addr
+            )));
+        }
+        // --token demo-token-read-only is no token of one's own.
+        if let Some(published) = args
+            .token
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| demo::PUBLISHED_TOKENS.contains(t))
+        {
+            return Err(Failure::Usage(format!(
+                "--token {published}: the demo publishes that token, everyone knows it, and --addr {} is not a loopback address, so others can reach the server; give --token T (a token of your own), or listen on 127.0.0.1",
                 args.addr
             )));
         }
@@ -153,6 +166,12 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
             args.addr
         );
     }
+    Ok(())
+}
+
+pub async fn run(command: DemoCommand) -> Result<(), Failure> {
+    let DemoCommand::Serve(args) = command;
+    check_reach(&args)?;
     let opts = DemoOptions {
         findings: args.findings,
         seed: args.seed,

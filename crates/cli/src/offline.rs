@@ -66,6 +66,8 @@ fn read(path: &Path) -> Result<(findings_demo::dataset::Dataset, Header), Failur
             ),
         ));
     }
+    // Opened first: a change while it is read through is seen after.
+    let stored = Stored::open(path).map_err(failed)?;
     let mut builder = OfflineBuilder::new();
     let mut positions = Vec::new();
     // Before the TUI starts, the terminal shows this (a big file takes
@@ -85,9 +87,17 @@ fn read(path: &Path) -> Result<(findings_demo::dataset::Dataset, Header), Failur
         progress.update(positions.len() as u64, read);
     }
     progress.done();
+    stored.check().map_err(|_| {
+        file_failure(
+            path,
+            "it changed on disk while it was read; open it once it is written",
+        )
+    })?;
     let store = SnapshotFindings {
-        stored: Stored::open(path).map_err(failed)?,
+        stored,
         positions,
+        name: findings_base::text::one_line(&name).into_owned(),
+        unread: std::sync::Mutex::new(None),
     };
     let dataset = builder.finish(header.saved_at, &header.deployment, Box::new(store));
     Ok((dataset, header))
@@ -97,6 +107,11 @@ fn read(path: &Path) -> Result<(findings_demo::dataset::Dataset, Header), Failur
 struct SnapshotFindings {
     stored: Stored,
     positions: Vec<Position>,
+    /// The file's name, as the answers say it.
+    name: String,
+    /// The first finding that could not be read, and why: from then on
+    /// nothing is answered (the next could be read wrong).
+    unread: std::sync::Mutex<Option<String>>,
 }
 
 impl StoredFindings for SnapshotFindings {
@@ -104,8 +119,24 @@ impl StoredFindings for SnapshotFindings {
         let position = *self.positions.get(index)?;
         self.stored
             .item(position)
-            .inspect_err(|e| tracing::warn!("offline snapshot: finding {index}: {e}"))
+            .inspect_err(|e| {
+                tracing::warn!("offline snapshot: finding {index}: {e}");
+                let mut unread = self.unread.lock().unwrap_or_else(|e| e.into_inner());
+                unread.get_or_insert_with(|| format!("finding {index} cannot be read: {e}"));
+            })
             .ok()
+    }
+
+    fn unavailable(&self) -> Option<String> {
+        let name = &self.name;
+        if self.stored.check().is_err() {
+            return Some(format!(
+                "offline snapshot: {name} changed on disk since it was opened; reopen it"
+            ));
+        }
+        let unread = self.unread.lock().unwrap_or_else(|e| e.into_inner());
+        let why = unread.as_ref()?;
+        Some(format!("offline snapshot: {name}: {why}; reopen it"))
     }
 }
 
@@ -166,11 +197,7 @@ mod tests {
                 .unwrap()
             };
             assert!(with(server.token()).deployment_by_token().await.is_ok());
-            for built_in in [
-                findings_demo::DEMO_TOKEN,
-                findings_demo::routes::TOKEN_WITHOUT_ACTIONS,
-                findings_demo::routes::TOKEN_WITHOUT_WEB_API,
-            ] {
+            for built_in in findings_demo::PUBLISHED_TOKENS {
                 let answer = with(built_in).deployment_by_token().await;
                 assert!(
                     matches!(answer, Err(ApiError::Unauthorized(_))),

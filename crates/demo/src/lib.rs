@@ -31,6 +31,13 @@ use tokio::sync::oneshot;
 
 pub const DEMO_DEPLOYMENT: &str = "1234";
 pub const DEMO_TOKEN: &str = "demo-token";
+/// The tokens the demo documents (docs/src/demo-server.md), so everyone
+/// knows them: a server others can reach must not answer them.
+pub const PUBLISHED_TOKENS: [&str; 3] = [
+    DEMO_TOKEN,
+    http::TOKEN_WITHOUT_ACTIONS,
+    http::TOKEN_WITHOUT_WEB_API,
+];
 pub const DEFAULT_FINDINGS: usize = 2_000;
 pub const MAX_FINDINGS: usize = 1_000_000;
 pub const DEFAULT_SEED: u64 = 1;

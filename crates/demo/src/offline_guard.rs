@@ -1,6 +1,8 @@
 //! A snapshot's server is read-only: every write is refused with the
 //! reason, before its handler runs. The client refuses first (the offline
-//! TUI is read-only); this holds should anything get through.
+//! TUI is read-only); this holds should anything get through. And it
+//! answers nothing from a file that is no longer the one opened (its
+//! findings are read by position): every answer says so instead.
 
 use super::DemoState;
 use super::http::ApiFailure;
@@ -38,9 +40,26 @@ pub async fn refuse_writes(
     next: Next,
 ) -> Response {
     let route = route.as_ref().map_or("", MatchedPath::as_str);
-    if state.dataset.offline.is_some() && is_write(req.method().as_str(), route) {
+    let Some(offline) = &state.dataset.offline else {
+        return next.run(req).await;
+    };
+    if is_write(req.method().as_str(), route) {
         return ApiFailure::new(StatusCode::FORBIDDEN, "PERMISSION_DENIED", READ_ONLY)
             .into_response();
     }
-    next.run(req).await
+    if let Some(why) = offline.unavailable() {
+        return unavailable(why);
+    }
+    let answer = next.run(req).await;
+    // Changed while answering, or a finding unread: the answer may hold
+    // empty findings or others' bytes.
+    match offline.unavailable() {
+        Some(why) => unavailable(why),
+        None => answer,
+    }
+}
+
+/// 500: the client never retries it, and shows why.
+fn unavailable(why: String) -> Response {
+    ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "DATA_LOSS", why).into_response()
 }

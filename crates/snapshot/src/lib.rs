@@ -23,7 +23,7 @@ pub use entry::Entry;
 pub use last_visit::BaselineFiles;
 pub use read::{Reader, SnapshotError};
 pub use stored::{Position, Stored};
-pub use write::{MAX_LINE, Writer};
+pub use write::{MAX_BLOCK_TEXT, MAX_LINE, Writer};
 
 use findings_model::{ListIssuesRequest, Timestamp};
 use serde::{Deserialize, Serialize};

@@ -24,6 +24,8 @@ pub enum SnapshotError {
     TooLarge(String),
     #[error("cannot read the snapshot: {0}")]
     Io(#[from] io::Error),
+    #[error("the snapshot changed on disk since it was opened")]
+    Changed,
 }
 
 pub(super) fn damaged(what: impl Into<String>) -> SnapshotError {

@@ -7,7 +7,7 @@ use super::{Reader, SnapshotError};
 use findings_model::IssueItem;
 use std::fs::File;
 use std::io::{BufReader, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Where a finding's line is: the file offset of its block and the offset
@@ -33,7 +33,47 @@ const KEPT_BLOCKS: usize = 8;
 pub struct Stored {
     /// The file's version: how its blocks are packed.
     version: u32,
+    path: PathBuf,
+    /// The file as opened: a position means nothing in another.
+    opened: Fingerprint,
     inner: Mutex<Inner>,
+}
+
+/// What tells that a file is no longer the one opened: the open file's
+/// size and modification time (a rewrite in place), and the file its path
+/// names (one put in its place).
+#[derive(Debug, Clone, PartialEq)]
+struct Fingerprint {
+    held: Stamp,
+    named: Option<Stamp>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    inode: (u64, u64),
+}
+
+impl Stamp {
+    fn of(m: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+            #[cfg(unix)]
+            inode: (m.dev(), m.ino()),
+        }
+    }
+}
+
+fn fingerprint(file: &File, path: &Path) -> std::io::Result<Fingerprint> {
+    Ok(Fingerprint {
+        held: Stamp::of(&file.metadata()?),
+        named: std::fs::metadata(path).ok().as_ref().map(Stamp::of),
+    })
 }
 
 struct Inner {
@@ -57,11 +97,23 @@ impl Stored {
         }
         Ok(Stored {
             version,
+            path: path.to_owned(),
+            opened: fingerprint(&file, path)?,
             inner: Mutex::new(Inner {
                 file,
                 blocks: Vec::new(),
             }),
         })
+    }
+
+    /// Whether the file is still the one opened: `Changed` when it was
+    /// rewritten, replaced or removed since (its positions are void).
+    pub fn check(&self) -> Result<(), SnapshotError> {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        match fingerprint(&inner.file, &self.path) {
+            Ok(now) if now == self.opened => Ok(()),
+            _ => Err(SnapshotError::Changed),
+        }
     }
 
     /// The finding at `position`.

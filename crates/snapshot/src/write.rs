@@ -30,7 +30,7 @@ pub(super) const MAX_BLOCK_LINES: usize = 65_536;
 /// [`BLOCK_TEXT`], so it holds at most that and one line, and from version
 /// 4 its order line): a reader refuses more, so a damaged or hostile size
 /// cannot make it allocate without bound.
-pub(super) const MAX_BLOCK_TEXT: usize = BLOCK_TEXT + 2 * MAX_LINE;
+pub const MAX_BLOCK_TEXT: usize = BLOCK_TEXT + 2 * MAX_LINE;
 
 /// The 8 magic bytes of a version.
 pub(super) fn magic(version: u32) -> [u8; 8] {

@@ -18,9 +18,11 @@ use std::collections::HashMap;
 
 /// The whole findings of an offline data set, by row index.
 pub trait StoredFindings: Send + Sync {
-    /// Finding `index` as the snapshot holds it; `None` when it cannot be
-    /// read (the store says why in the log).
+    /// Finding `index` as the snapshot holds it; `None`: see `unavailable`.
     fn item(&self, index: usize) -> Option<IssueItem>;
+    /// Why no finding may be answered from it (the file changed since it
+    /// was opened, a finding could not be read); `None` while they may.
+    fn unavailable(&self) -> Option<String>;
 }
 
 /// What makes a data set offline: its stored findings and their ids.
@@ -30,10 +32,13 @@ pub struct Offline {
 }
 
 impl Offline {
-    /// Finding `index` whole, as the snapshot holds it (empty when it
-    /// cannot be read).
+    /// Finding `index` whole (empty if unread: the guard answers instead).
     pub fn item(&self, index: usize) -> IssueItem {
         self.store.item(index).unwrap_or_default()
+    }
+
+    pub fn unavailable(&self) -> Option<String> {
+        self.store.unavailable()
     }
 
     pub fn index_of(&self, id: &str) -> Option<usize> {
@@ -622,6 +627,9 @@ mod tests {
     struct NoStore;
     impl StoredFindings for NoStore {
         fn item(&self, _: usize) -> Option<IssueItem> {
+            None
+        }
+        fn unavailable(&self) -> Option<String> {
             None
         }
     }

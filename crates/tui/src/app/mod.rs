@@ -426,6 +426,9 @@ impl App {
         if is_ctrl_c {
             return self.on_ctrl_c();
         }
+        if self.is_suspend_key(&key) {
+            return self.suspend();
+        }
         if self.text_input_active() {
             self.on_text_key(key);
             return;
@@ -442,6 +445,35 @@ impl App {
             return;
         };
         self.on_action(action);
+    }
+
+    /// Ctrl-z while it is the suspend key: no prompt uses it (a keymap's
+    /// other Ctrl key may be a prompt's, as Ctrl-s reviews a triage), so it
+    /// suspends from anywhere, as Ctrl-c quits from anywhere.
+    fn is_suspend_key(&self, key: &KeyEvent) -> bool {
+        key.code == KeyCode::Char('z')
+            && key.modifiers.contains(KeyModifiers::CONTROL)
+            && crate::keymap::key_of_event(key)
+                .and_then(|k| self.keymap.action(&[Context::GLOBAL], &k))
+                == Some(Action::Suspend)
+    }
+
+    /// Suspends, except while a write is in flight: a process stopped
+    /// between a triage's requests (or with one unanswered) leaves the
+    /// change half made for as long as it stays stopped, and its answer
+    /// may come too late to be read.
+    fn suspend(&mut self) {
+        let sending = if self.triage.in_flight() {
+            "a triage is"
+        } else if self.actions.in_flight() {
+            "an action is"
+        } else {
+            return self.outbox.effects.push(Effect::Suspend);
+        };
+        self.status = Some(format!(
+            "Ctrl-z: not while {sending} being sent (stopped, it would be left half done); \
+             again once it is answered"
+        ));
     }
 
     fn quit_now(&mut self) {
@@ -515,7 +547,7 @@ impl App {
         match action {
             Action::ForceQuit => self.on_ctrl_c(),
             Action::Quit => self.ask_to_quit(),
-            Action::Suspend => self.outbox.effects.push(Effect::Suspend),
+            Action::Suspend => self.suspend(),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::CommandLine => self.overlay = Some(Overlay::Command(CommandLine::default())),
             Action::ShowPane(name) => match self.panes.iter().find(|p| p.id().0 == name.as_str()) {

@@ -337,3 +337,59 @@ fn a_pane_question_takes_only_its_answers_and_ctrl_c_answers_no_first() {
     assert_eq!(quit_prompt(&app).len(), 1);
     assert!(!app.quit);
 }
+
+/// Ctrl-z suspends from anywhere (a prompt, the triage's popups), but not
+/// while a triage is in flight, popup shown or not: it says why instead.
+#[test]
+fn ctrl_z_suspends_anywhere_but_says_why_not_while_a_triage_is_sent() {
+    use crate::message::Reply;
+    let ctrl_z = |app: &mut App| {
+        app.update(Msg::Key(KeyEvent::new(
+            KeyCode::Char('z'),
+            KeyModifiers::CONTROL,
+        )))
+    };
+    let suspends = |effects: &[Effect]| effects.iter().any(|e| matches!(e, Effect::Suspend));
+    let mut app = app();
+    // In the command line, a prompt.
+    press(&mut app, KeyCode::Char(':'));
+    assert!(suspends(&ctrl_z(&mut app)), "in the command line");
+    press(&mut app, KeyCode::Esc);
+    // On the triage's review, then sending it.
+    app.triage = crate::triage::tests::reviewed(&["7"], "fp", &mut app.outbox);
+    assert!(suspends(&ctrl_z(&mut app)), "on the review");
+    let effects = press(&mut app, KeyCode::Char('y'));
+    let sent = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Send { id, request } if request.is_write() => Some(*id),
+            _ => None,
+        })
+        .expect("the triage is sent");
+    assert!(app.triage.is_open(), "the Sending popup is up");
+    let refused = "Ctrl-z: not while a triage is being sent";
+    assert!(!suspends(&ctrl_z(&mut app)), "not mid-send");
+    assert!(
+        app.status
+            .as_deref()
+            .is_some_and(|s| s.starts_with(refused)),
+        "{:?}",
+        app.status
+    );
+    // The popup hidden, the triage still goes on: still not.
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.triage.is_open() && app.triage.in_flight());
+    assert!(!suspends(&ctrl_z(&mut app)), "not mid-send, popup hidden");
+    assert!(
+        app.status
+            .as_deref()
+            .is_some_and(|s| s.starts_with(refused))
+    );
+    // Answered: it suspends again.
+    app.update(Msg::Reply(Reply {
+        id: sent,
+        result: crate::triage::tests::answer(1),
+    }));
+    assert!(!app.triage.in_flight());
+    assert!(suspends(&ctrl_z(&mut app)), "after the answer");
+}

@@ -21,7 +21,7 @@ mod view;
 pub use crate::layout::ScrollBound;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub(crate) use draft::edit_note;
 pub use draft::{Draft, Field, SetApart};

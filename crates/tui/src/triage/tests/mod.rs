@@ -110,7 +110,7 @@ fn reviewed_bodies(t: &Triage) -> Vec<serde_json::Value> {
         .collect()
 }
 
-fn answer(updated: i64) -> ApiResult {
+pub(crate) fn answer(updated: i64) -> ApiResult {
     Ok(ApiResponse::Triaged(UpdateFindingsResponse {
         issue_count: Some(updated),
         updated_count: Some(updated),
@@ -120,7 +120,7 @@ fn answer(updated: i64) -> ApiResult {
 
 /// A dialog on findings `ids`, ignored as a false positive with `note`,
 /// on its review.
-fn reviewed(ids: &[&str], note: &str, outbox: &mut Outbox) -> Triage {
+pub(crate) fn reviewed(ids: &[&str], note: &str, outbox: &mut Outbox) -> Triage {
     let mut t = Triage::new("42");
     let targets: Vec<Target> = ids
         .iter()
