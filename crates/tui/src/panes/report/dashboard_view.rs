@@ -211,8 +211,23 @@ fn activity<'a>(
         .min(len.saturating_sub(1));
     let (start, window) = scrolled(at, len, rows.saturating_sub(lines.len()));
     let fits = rows.saturating_sub(lines.len());
+    // A bucket shorter than its size (the last of 30 days in weeks) says
+    // its days, where there is room; the dates keep one column.
+    let size = pane.dashboard_bucket();
+    let whens: Vec<String> = a
+        .buckets
+        .iter()
+        .map(|b| {
+            let when = bucket_start(b.time_period.as_ref(), width);
+            match b.time_period.as_ref().and_then(|p| p.partial_days(&size)) {
+                Some(days) if width >= 90 => format!("{when} ({days}d)"),
+                _ => when,
+            }
+        })
+        .collect();
+    let column = whens.iter().map(String::len).max().unwrap_or(0);
     for (i, b) in a.buckets.iter().enumerate().skip(start).take(fits) {
-        let mut line = bucket_line(b, width, v);
+        let mut line = bucket_line(b, &format!("{:<column$}", whens[i]), width, v);
         // Marked where the keys move it.
         if Block::Activity == pane.dashboard.block && i == at {
             line = marked(line, v);
@@ -320,10 +335,9 @@ fn activity_headline<'a>(a: &ActivityReport, width: usize, pane: &ReportPane) ->
 /// and removed, and its net (red when it grew). Under 80 columns the
 /// words shorten (the headline above says them whole) and the year goes,
 /// so the net is never cut.
-fn bucket_line<'a>(b: &ActivityBucket, width: usize, v: &ViewCx) -> Line<'a> {
+fn bucket_line<'a>(b: &ActivityBucket, when: &str, width: usize, v: &ViewCx) -> Line<'a> {
     let n = |x: Option<i64>| x.unwrap_or(0);
     let narrow = width < 80;
-    let when = bucket_start(b.time_period.as_ref(), width);
     let [opened, fixed, ignored, removed] = if narrow {
         ["opn", "fix", "ign", "rem"]
     } else {
