@@ -3172,6 +3172,30 @@ async fn error_missing_token_is_401_json() {
     }
 }
 
+/// The auth scheme is case-insensitive (RFC 7235, 2.1): `bearer` and
+/// `BEARER` are read as `Bearer`; another scheme is no bearer token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_auth_scheme_is_read_in_any_case() {
+    let env = Env::start().await;
+    let http = crate::common::http();
+    let url = env.url("/api/agent/deployment");
+    for (header, status) in [
+        (format!("bearer {TOKEN}"), 200),
+        (format!("BEARER {TOKEN}"), 200),
+        (format!("Bearer   {TOKEN}"), 200),
+        (format!("Basic {TOKEN}"), 401),
+        ("Bearer ".to_owned(), 401),
+    ] {
+        let answer = http
+            .get(&url)
+            .header(reqwest::header::AUTHORIZATION, &header)
+            .send()
+            .await
+            .expect("the demo server answers");
+        assert_eq!(answer.status().as_u16(), status, "{header:?}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_token_without_web_api_is_403_on_every_operation() {
     let env = Env::start().await;

@@ -104,8 +104,8 @@ fn read_only_token(headers: &HeaderMap) -> bool {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .is_some_and(|t| t.trim() == TOKEN_WITHOUT_ACTIONS)
+        .and_then(crate::http::bearer_token)
+        .is_some_and(|t| t == TOKEN_WITHOUT_ACTIONS)
 }
 
 /// An action's admission: the caller, the deployment, and the token's

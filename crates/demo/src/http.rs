@@ -80,6 +80,17 @@ pub fn admit(state: &DemoState, headers: &HeaderMap, deployment: &str) -> Result
     Ok(())
 }
 
+/// The token of an `Authorization: Bearer TOKEN` header. The scheme is
+/// case-insensitive (RFC 7235, 2.1), so `bearer` and `BEARER` are read as
+/// the platform reads them.
+pub fn bearer_token(header: &str) -> Option<&str> {
+    let (scheme, token) = header.trim_start().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
 /// The bearer token: 401 without the right one, 403 for the token
 /// without Web API permission. The built-in tokens are answered only when
 /// the state allows them (the embedded demo), never by a server serving
@@ -89,7 +100,7 @@ pub fn authenticate(state: &DemoState, headers: &HeaderMap) -> Result<(), ApiFai
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    let Some(token) = auth.strip_prefix("Bearer ").map(str::trim) else {
+    let Some(token) = bearer_token(auth) else {
         return Err(ApiFailure::new(
             StatusCode::UNAUTHORIZED,
             "UNAUTHENTICATED",
