@@ -126,7 +126,12 @@ pub async fn until_interrupted<T>(
         // Biased: the signals are listened for before the command starts
         // (and creates its temporary file).
         biased;
-        stop = stop_signal() => Err(said(stop)),
+        stop = stop_signal() => {
+            // Here too, not only in the task above: the exit code is read
+            // from it, and that task may not have run yet.
+            STOPPED.store(stop.code(), Ordering::Relaxed);
+            Err(said(stop))
+        }
         result = command => match result {
             Err(Failure::Interrupted(_)) => Err(said(stopped().unwrap_or(Stop::Interrupt))),
             // A run that failed says what it left of -o FILE (a listing
