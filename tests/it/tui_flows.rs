@@ -542,6 +542,48 @@ async fn space_marks_rows_with_a_column_and_a_count() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn star_marks_every_row_the_local_filter_shows_and_says_how_many() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('/'));
+    h.keys("critical");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let shown: HashSet<String> = (0..h.app.issues().list.len())
+        .map(|r| h.app.issues().list.row(r).unwrap().id().to_owned())
+        .collect();
+    assert!(
+        shown.len() > 1 && shown.len() < h.app.issues().list.items.len(),
+        "{}",
+        shown.len()
+    );
+    h.key(KeyCode::Char('*'));
+    let n = findings_base::text::thousands(shown.len() as i64);
+    let status = h.app.status.clone().unwrap_or_default();
+    assert!(
+        status.contains(&format!("{n} shown rows marked ({n} marked in all)")),
+        "{status}"
+    );
+    let marked = &h.app.issues().marked;
+    assert_eq!(marked.len(), shown.len());
+    assert!(shown.iter().all(|id| marked.contains(id)));
+    // Again (by its command): nothing more to mark, and it says so.
+    h.key(KeyCode::Char(':'));
+    h.keys("mark-shown");
+    h.key(KeyCode::Enter);
+    let status = h.app.status.clone().unwrap_or_default();
+    assert!(status.contains("were marked already"), "{status}");
+    // The marks outlive the / filter: export and triage take them.
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.issues().list.len(), h.app.issues().list.items.len());
+    assert!(
+        h.screen().contains(&format!("{n} marked")),
+        "{}",
+        h.screen()
+    );
+}
+
 /// Replaces the export prompt's file name with `path`.
 fn type_path(h: &mut Harness, path: &std::path::Path) {
     h.ctrl('u');

@@ -43,6 +43,8 @@ pub enum Action {
     Mark,
     /// Unmark every row.
     ClearMarks,
+    /// Mark every row shown (under a `/` filter, the rows it shows).
+    MarkShown,
     /// Export the marked (or all shown) rows to a file.
     Export,
     /// Show only the findings new since the last visit (again: all).

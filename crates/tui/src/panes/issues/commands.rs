@@ -1,5 +1,5 @@
 //! The pane's `:` commands: `:sort`, `:filter`, `:clear`, `:view` (and
-//! `:save`, in `saving.rs`), `:load all`, `:since`, `:over-target`, and
+//! `:save`, in `saving.rs`), `:load all`, `:since`, `:over-target`, `:mark-shown`, and
 //! what Tab completes after them.
 
 use super::IssuesPane;
@@ -20,6 +20,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "load all",
     "since",
     "over-target",
+    "mark-shown",
 ];
 
 impl IssuesPane {
@@ -57,6 +58,11 @@ impl IssuesPane {
                 Ok(())
             }
             "over-target" => Err("usage: :over-target (again: every finding)".to_owned()),
+            "mark-shown" if args.is_empty() => {
+                cx.outbox.status(self.marked.mark_shown(&self.list));
+                Ok(())
+            }
+            "mark-shown" => Err("usage: :mark-shown (marks every row shown)".to_owned()),
             _ => return None,
         })
     }
