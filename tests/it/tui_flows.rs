@@ -211,6 +211,38 @@ async fn command_line_sorts_filters_and_clears() {
     assert!(h.app.quit);
 }
 
+/// A name mistyped on the `:` line is answered with the names it most
+/// likely meant: commands, filter fields and their values.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mistyped_name_on_the_command_line_gets_a_did_you_mean() {
+    let mut h = Harness::new(300, 120, 35).await;
+    h.start().await;
+    let said = |h: &Harness| h.app.status.clone().unwrap_or_default();
+    h.keys(":srot repo");
+    h.key(KeyCode::Enter);
+    assert!(
+        said(&h).starts_with("unknown command :srot (did you mean :sort? try"),
+        "{}",
+        said(&h)
+    );
+    h.keys(":filter severites=critical");
+    h.key(KeyCode::Enter);
+    assert!(
+        said(&h).contains("\"severites\" for List issues (did you mean severities?)"),
+        "{}",
+        said(&h)
+    );
+    h.key(KeyCode::Esc);
+    h.keys(":filter severities=critcal");
+    h.key(KeyCode::Enter);
+    assert!(
+        said(&h).contains("(did you mean critical?)"),
+        "{}",
+        said(&h)
+    );
+    assert!(h.app.issues().selection.is_empty(), "nothing applied");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn help_lists_the_bindings_of_the_context() {
     let mut h = Harness::new(100, 120, 40).await;
