@@ -220,7 +220,7 @@ pub(super) fn counts(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         ))],
         CountState::Known(c) => {
             let include_archived = pane.selection.filter.include_archived == Some(true);
-            let mut lines: Vec<Line> = by_state_lines_with(c, pane.unnamed_states(c), width)
+            let mut lines: Vec<Line> = by_state_lines_with(c, &pane.past_the_counts(c), width)
                 .iter()
                 .take(2)
                 .map(|l| Line::from(Span::raw(cut(l))))
