@@ -338,11 +338,9 @@ fn draw_chart(f: &mut Frame, area: Rect, v: &ViewCx, chart: &Chart) {
 
 fn bar_lines(bars: &[Bar], width: usize, rows: usize, v: &ViewCx) -> Vec<Line<'static>> {
     let max = bars.iter().map(|b| b.count).max().unwrap_or(0).max(1);
-    let count_w = bars
-        .iter()
-        .map(|b| b.count.to_string().len())
-        .max()
-        .unwrap_or(1);
+    // Grouped by thousands, as every other figure of the TUI.
+    let shown = |n: u64| group(i64::try_from(n).unwrap_or(i64::MAX));
+    let count_w = bars.iter().map(|b| shown(b.count).len()).max().unwrap_or(1);
     let longest = bars.iter().map(|b| b.label.width()).max().unwrap_or(0);
     // Labels take at most half the panel; the bar gets what is left.
     let label_w = longest.min(width / 2).max(1);
@@ -359,7 +357,7 @@ fn bar_lines(bars: &[Bar], width: usize, rows: usize, v: &ViewCx) -> Vec<Line<'s
             Line::from(vec![
                 Span::raw(format!("{label}{} ", " ".repeat(pad))),
                 Span::styled(bar(b.count, max, bar_w), b.style),
-                Span::styled(format!(" {:>count_w$}", b.count), v.theme.dim()),
+                Span::styled(format!(" {:>count_w$}", shown(b.count)), v.theme.dim()),
             ])
         })
         .collect()
