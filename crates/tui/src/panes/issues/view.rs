@@ -183,11 +183,11 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         parts.push(format!(
             "/{} ({} shown)",
             safe(&pane.local_query),
-            list.len()
+            thousands(list.len() as i64)
         ));
     }
     if !pane.marked.is_empty() {
-        parts.push(format!("{} marked", pane.marked.len()));
+        parts.push(format!("{} marked", thousands(pane.marked.len() as i64)));
     }
     parts.extend(new_note(
         pane.new.last_visit,
