@@ -71,6 +71,9 @@ pub trait FindingsSource {
     /// The marked rows (in list order, shown or not) as their rows know
     /// them.
     fn marked_issues(&self) -> Vec<Issue>;
+    /// A local filter (`/`) is in force: the rows shown are not all the
+    /// server-side filter's.
+    fn locally_filtered(&self) -> bool;
     /// The rows a local filter (`/`) shows, as their rows know them;
     /// `None` when none is in force, `Err` while its rows still load.
     fn filtered_issues(&self) -> Option<Result<Vec<Issue>, String>>;

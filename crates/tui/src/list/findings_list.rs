@@ -389,6 +389,10 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
             .collect()
     }
 
+    fn locally_filtered(&self) -> bool {
+        self.list.visible.is_some()
+    }
+
     fn filtered_issues(&self) -> Option<Result<Vec<Issue>, String>> {
         self.list.visible.as_ref()?;
         if self.list.loader.is_loading() {
