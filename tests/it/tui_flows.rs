@@ -241,6 +241,14 @@ async fn a_mistyped_name_on_the_command_line_gets_a_did_you_mean() {
         said(&h)
     );
     assert!(h.app.issues().selection.is_empty(), "nothing applied");
+    h.key(KeyCode::Esc);
+    h.keys(":sort sevrity");
+    h.key(KeyCode::Enter);
+    assert!(
+        said(&h).contains("unknown sort field \"sevrity\" (did you mean severity?)"),
+        "{}",
+        said(&h)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
