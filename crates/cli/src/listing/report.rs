@@ -466,7 +466,7 @@ mod listed_tests {
         assert_eq!(listed.totals, page.totals());
         assert_eq!(
             totals_line(&listed.totals),
-            "Total 1098   Code 646   Supply chain 304   Secrets 148"
+            "Total 1,098   Code 646   Supply chain 304   Secrets 148"
         );
         assert_eq!(listed.findings.len(), page.findings.len());
         assert!(!page.findings.is_empty());
