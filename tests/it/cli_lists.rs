@@ -428,3 +428,23 @@ fn backlog_by_rule_names_each_rule_and_keeps_its_id() {
         "{rows:?}"
     );
 }
+
+/// A count for people is grouped by thousands, as the TUI's are; the
+/// formats for programs keep it a number.
+#[test]
+fn the_report_totals_group_their_counts_by_thousands() {
+    let run = |format: &str| {
+        let out = findings()
+            .args(["report", "--format", format, "--limit", "1"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = run("table");
+    assert!(
+        table.starts_with("Total 1,098   Code 646   Supply chain 304"),
+        "{table}"
+    );
+    assert!(!run("ndjson").contains("1,098"));
+}

@@ -68,7 +68,9 @@ fn an_unknown_view_is_a_usage_error_naming_the_saved_ones() {
     let (code, stdout, stderr) = run(&server, &config, &["issues", "--view", "monthly"]);
     assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
     assert!(
-        stderr.contains("--view monthly: no such view; saved views: monthly-crit-high, secrets"),
+        stderr.contains(
+            "--view monthly: no such view (did you mean monthly-crit-high?); saved views: monthly-crit-high, secrets"
+        ),
         "{stderr}"
     );
     // `config show` lists them, with their filters.

@@ -1368,12 +1368,15 @@ fn a_pane_or_context_that_does_not_exist_is_said_with_those_there_are() {
     );
     let err = user("[[isues]]\nkeys = [\"x\"]\naction = \"refresh\"\n").unwrap_err();
     assert!(
-        err.contains("unknown context [[isues]]") && err.contains("scm_list"),
+        err.contains("unknown context [[isues]] (did you mean issues?)")
+            && err.contains("scm_list"),
         "{err}"
     );
     let err = user("[[global]]\nkeys = [\"9\"]\nshow_pane = \"repot\"\n").unwrap_err();
     assert!(
-        err.contains("show_pane = \"repot\": no such pane; panes: report, issues, agentic, scm"),
+        err.contains(
+            "show_pane = \"repot\": no such pane (did you mean report?); panes: report, issues, agentic, scm"
+        ),
         "{err}"
     );
 }

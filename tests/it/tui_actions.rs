@@ -504,3 +504,34 @@ async fn the_menu_and_a_review_at_80x24() {
     h.key(KeyCode::Enter);
     insta::assert_snapshot!("actions_review_80x24", h.screen());
 }
+
+/// Under a `/` filter the menu offers no tickets by the server-side
+/// filter (they would reach rows it hides); `*` then `A` acts on its rows.
+#[tokio::test(flavor = "multi_thread")]
+async fn under_a_local_filter_the_menu_acts_on_its_marked_rows_not_the_server_filter() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    command(&mut h, "filter aggregateIssueStates=open");
+    h.settle().await;
+    open_menu(&mut h).await;
+    assert!(
+        h.screen().contains("every finding of the filter"),
+        "{}",
+        h.screen()
+    );
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('/'));
+    h.keys("critical");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let shown = h.app.issues().list.len();
+    h.keys("*");
+    open_menu(&mut h).await;
+    let menu = h.screen();
+    assert!(!menu.contains("every finding of the filter"), "{menu}");
+    assert!(
+        menu.contains(&format!("Create tickets for the {shown} marked findings")),
+        "{menu}"
+    );
+    assert_eq!(h.app.actions.issues.len(), shown);
+}

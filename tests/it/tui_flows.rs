@@ -211,6 +211,46 @@ async fn command_line_sorts_filters_and_clears() {
     assert!(h.app.quit);
 }
 
+/// A name mistyped on the `:` line is answered with the names it most
+/// likely meant: commands, filter fields and their values.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mistyped_name_on_the_command_line_gets_a_did_you_mean() {
+    let mut h = Harness::new(300, 120, 35).await;
+    h.start().await;
+    let said = |h: &Harness| h.app.status.clone().unwrap_or_default();
+    h.keys(":srot repo");
+    h.key(KeyCode::Enter);
+    assert!(
+        said(&h).starts_with("unknown command :srot (did you mean :sort? try"),
+        "{}",
+        said(&h)
+    );
+    h.keys(":filter severites=critical");
+    h.key(KeyCode::Enter);
+    assert!(
+        said(&h).contains("\"severites\" for List issues (did you mean severities?)"),
+        "{}",
+        said(&h)
+    );
+    h.key(KeyCode::Esc);
+    h.keys(":filter severities=critcal");
+    h.key(KeyCode::Enter);
+    assert!(
+        said(&h).contains("(did you mean critical?)"),
+        "{}",
+        said(&h)
+    );
+    assert!(h.app.issues().selection.is_empty(), "nothing applied");
+    h.key(KeyCode::Esc);
+    h.keys(":sort sevrity");
+    h.key(KeyCode::Enter);
+    assert!(
+        said(&h).contains("unknown sort field \"sevrity\" (did you mean severity?)"),
+        "{}",
+        said(&h)
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn help_lists_the_bindings_of_the_context() {
     let mut h = Harness::new(100, 120, 40).await;
@@ -539,6 +579,48 @@ async fn space_marks_rows_with_a_column_and_a_count() {
     assert!(
         !screen.contains("marked") && !screen.contains('✓'),
         "{screen}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn star_marks_every_row_the_local_filter_shows_and_says_how_many() {
+    let mut h = Harness::new(2000, 120, 35).await;
+    h.start().await;
+    h.key(KeyCode::Char('/'));
+    h.keys("critical");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let shown: HashSet<String> = (0..h.app.issues().list.len())
+        .map(|r| h.app.issues().list.row(r).unwrap().id().to_owned())
+        .collect();
+    assert!(
+        shown.len() > 1 && shown.len() < h.app.issues().list.items.len(),
+        "{}",
+        shown.len()
+    );
+    h.key(KeyCode::Char('*'));
+    let n = findings_base::text::thousands(shown.len() as i64);
+    let status = h.app.status.clone().unwrap_or_default();
+    assert!(
+        status.contains(&format!("{n} shown rows marked ({n} marked in all)")),
+        "{status}"
+    );
+    let marked = &h.app.issues().marked;
+    assert_eq!(marked.len(), shown.len());
+    assert!(shown.iter().all(|id| marked.contains(id)));
+    // Again (by its command): nothing more to mark, and it says so.
+    h.key(KeyCode::Char(':'));
+    h.keys("mark-shown");
+    h.key(KeyCode::Enter);
+    let status = h.app.status.clone().unwrap_or_default();
+    assert!(status.contains("were marked already"), "{status}");
+    // The marks outlive the / filter: export and triage take them.
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.issues().list.len(), h.app.issues().list.items.len());
+    assert!(
+        h.screen().contains(&format!("{n} marked")),
+        "{}",
+        h.screen()
     );
 }
 

@@ -408,3 +408,65 @@ async fn the_groups_are_counted_again_after_a_triage() {
     assert!(h.app.issues().groups.shown);
     assert_eq!(count_of(&h, &rule), before - 1, "{}", h.screen());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn triage_all_takes_the_rows_the_local_filter_shows_then_the_marked() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    let writes = count_writes(&h);
+    h.key(KeyCode::Char('/'));
+    h.keys("critical");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert!(h.app.issues().list.complete, "/ loads every finding");
+    let shown: Vec<String> = (0..h.app.issues().list.len())
+        .map(|r| h.app.issues().list.row(r).unwrap().id().to_owned())
+        .collect();
+    let total = h.app.issues().list.items.len();
+    assert!(!shown.is_empty() && shown.len() < total, "{}", shown.len());
+    // Nothing marked: the rows the / filter shows, not the server's filter.
+    h.app.triage.confirm_above = 1000;
+    command(&mut h, "triage-all reviewing");
+    h.settle().await;
+    assert_eq!(h.app.triage.step, Step::Review);
+    let review = h.screen();
+    assert!(
+        review.contains(&format!("reviewing: {} findings", shown.len())),
+        "{review}"
+    );
+    assert!(!review.contains("Issues filter matches"), "{review}");
+    while h.app.triage.step != Step::Hidden {
+        h.key(KeyCode::Esc);
+    }
+    // Two marked, the / filter cleared: the marked ones alone.
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.issues().list.len(), total);
+    h.keys("  ");
+    let marked: Vec<String> = loaded(&h)
+        .iter()
+        .take(2)
+        .map(|i| i.id().to_owned())
+        .collect();
+    command(&mut h, "triage-all reviewing");
+    h.settle().await;
+    assert_eq!(h.app.triage.step, Step::Review);
+    assert!(
+        h.screen().contains("reviewing: 2 findings"),
+        "{}",
+        h.screen()
+    );
+    h.keys("y");
+    h.quiesce().await;
+    assert_eq!(
+        writes.load(Ordering::SeqCst),
+        1,
+        "one request, reviewed first"
+    );
+    for id in &marked {
+        let now = fetched(&h, id).await;
+        if now.triage_permission != Some(TriagePermission::None) {
+            assert_eq!(now.triage_state, Some(TriageState::Reviewing), "{id}");
+        }
+    }
+    published::assert_no_violations();
+}

@@ -436,4 +436,16 @@ async fn the_top_charts_of_a_period_come_from_the_reports_and_say_their_basis() 
     assert!(screen.contains("use-of-md5"), "{screen}");
     assert!(screen.contains("CVE-2021-44228"), "{screen}");
     assert!(!screen.contains("ssc-"), "{screen}");
+    // At 80 columns the title is never cut: the count gives way first,
+    // the basis stays.
+    let narrow = h.screen_at(80, 24);
+    let title = narrow
+        .lines()
+        .find_map(|l| l.find("Top rules").map(|i| l[i..].to_owned()))
+        .unwrap_or_default();
+    assert!(
+        title.starts_with("Top rules, open at end") || title.starts_with(&short),
+        "{title}\n{narrow}"
+    );
+    assert!(!narrow.contains("open a…"), "{narrow}");
 }

@@ -43,6 +43,8 @@ pub enum Action {
     Mark,
     /// Unmark every row.
     ClearMarks,
+    /// Mark every row shown (under a `/` filter, the rows it shows).
+    MarkShown,
     /// Export the marked (or all shown) rows to a file.
     Export,
     /// Show only the findings new since the last visit (again: all).
@@ -230,6 +232,25 @@ pub enum KeyCodeName {
     PageDown,
 }
 
+/// The keys a keymap file names by a word (`f1` to `f12` too).
+const KEY_NAMES: &[&str] = &[
+    "enter",
+    "esc",
+    "tab",
+    "backtab",
+    "backspace",
+    "delete",
+    "up",
+    "down",
+    "left",
+    "right",
+    "home",
+    "end",
+    "pgup",
+    "pgdn",
+    "space",
+];
+
 impl Key {
     /// Parses `ctrl-d`, `G`, `enter`, `space`, `?` ...
     pub fn parse(name: &str) -> Result<Key, String> {
@@ -273,7 +294,15 @@ impl Key {
                 let mut chars = s.chars();
                 match (chars.next(), chars.next()) {
                     (Some(c), None) if !c.is_control() => KeyCodeName::Char(c),
-                    _ => return Err(format!("unknown key name {name:?}")),
+                    _ => {
+                        let prefix = &name[..name.len() - rest.len()];
+                        let hint = findings_requests::filter_spec::did_you_mean(KEY_NAMES, rest)
+                            .map(|d| {
+                                format!(" ({})", d.replace("mean ", &format!("mean {prefix}")))
+                            })
+                            .unwrap_or_default();
+                        return Err(format!("unknown key name {name:?}{hint}"));
+                    }
                 }
             }
         };
@@ -466,6 +495,12 @@ mod tests {
         );
         assert!(err.contains("line 6, key list[1].keys[1]"), "{err}");
         assert!(err.contains("unknown key name \"hyper-x\""), "{err}");
+        let err = parse_err("[[list]]\nkeys = [\"ctrl-escape\"]\naction = \"up\"\n");
+        assert!(err.contains("(did you mean ctrl-esc?)"), "{err}");
+        let err = parse_err("[[list]]\nkeys = [\"x\"]\naction = \"mark_shwn\"\n");
+        assert!(err.contains("mark_shown?)"), "{err}");
+        let err = parse_err("[[list]]\nkeys = [\"x\"]\nacton = \"up\"\n");
+        assert!(err.contains("(did you mean action?)"), "{err}");
 
         // Which contexts there are is checked by the TUI (panes declare
         // theirs); a table that cannot be a context's name is refused here.

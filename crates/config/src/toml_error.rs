@@ -15,12 +15,17 @@ pub(crate) fn parse<T: DeserializeOwned>(kind: &str, path: &Path, text: &str) ->
         let key = key
             .filter(|k| !k.is_empty() && k != ".")
             .or_else(|| line.and_then(|l| key_on_line(text, l)));
+        let message = e.message().trim();
+        let message = match did_you_mean(message) {
+            Some(hint) => format!("{message} ({hint})"),
+            None => message.to_owned(),
+        };
         located(
             kind,
             path,
             line,
             key.as_deref(),
-            &findings_base::text::one_line(e.message().trim()),
+            &findings_base::text::one_line(&message),
         )
     };
     match toml::Deserializer::parse(text) {
@@ -30,6 +35,18 @@ pub(crate) fn parse<T: DeserializeOwned>(kind: &str, path: &Path, text: &str) ->
             report(e.inner(), Some(key))
         }),
     }
+}
+
+/// For serde's "unknown variant `X`, expected one of `a`, `b`" (and its
+/// "unknown field"), the names there are that `X` most likely meant.
+fn did_you_mean(message: &str) -> Option<String> {
+    if !(message.starts_with("unknown variant") || message.starts_with("unknown field")) {
+        return None;
+    }
+    let mut quoted = message.split('`').skip(1).step_by(2);
+    let typed = quoted.next()?;
+    let known: Vec<&str> = quoted.collect();
+    findings_requests::filter_spec::did_you_mean(&known, typed)
 }
 
 /// `KIND PATH, line N, key KEY: MESSAGE`, leaving out what is not known.

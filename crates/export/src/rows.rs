@@ -93,12 +93,17 @@ impl Rows {
     /// words gives way first, its cells keeping their ends (a rule's last
     /// part, a repository's name), as `issues` does.
     fn table(&self, out: &mut dyn Write) -> io::Result<()> {
+        // Counts grouped by thousands, for people (the other formats keep
+        // them as numbers).
         let shown: Vec<Vec<String>> = self
             .rows
             .iter()
             .map(|r| {
                 r.iter()
-                    .map(|c| findings_base::text::one_line(c).into_owned())
+                    .map(|c| match c.parse::<i64>() {
+                        Ok(n) => findings_base::text::thousands(n),
+                        Err(_) => findings_base::text::one_line(c).into_owned(),
+                    })
                     .collect()
             })
             .collect();
@@ -158,7 +163,7 @@ impl Rows {
             let mut text = String::new();
             for (i, (cell, width)) in cells.iter().zip(&widths).enumerate() {
                 let pad = width.saturating_sub(cell.width());
-                let number = !cell.is_empty() && cell.parse::<i64>().is_ok();
+                let number = is_count(cell);
                 if i > 0 {
                     text.push_str("  ");
                 }
@@ -191,10 +196,15 @@ impl Rows {
                 shown
                     .iter()
                     .filter_map(|r| r.get(i))
-                    .any(|c| !c.is_empty() && c.parse::<i64>().is_err())
+                    .any(|c| !c.is_empty() && !is_count(c))
             })
             .collect()
     }
+}
+
+/// A whole number as a table shows it (`1,200`).
+fn is_count(cell: &str) -> bool {
+    !cell.is_empty() && cell.replace(',', "").parse::<i64>().is_ok()
 }
 
 /// The narrowest a column of words is cut to.
@@ -264,7 +274,7 @@ mod tests {
         let table = written(&rows, Format::Table);
         assert!(table.lines().all(|l| l.width() <= 50), "{table}");
         assert!(
-            table.contains("2026-10-29  …d-sql-string.tainted-sql-string    33"),
+            table.contains("2026-10-29  …-sql-string.tainted-sql-string     33"),
             "{table}"
         );
         assert!(table.contains("use-of-md5"), "{table}");
@@ -274,10 +284,12 @@ mod tests {
         // Too narrow for anything: the words stop at 12 columns, numbers whole.
         rows.width = Some(10);
         let table = written(&rows, Format::Table);
-        assert!(table.contains("2026-10-29  …-sql-string    33"), "{table}");
-        assert!(table.contains("1200"), "{table}");
-        // Other formats keep every cell whole.
-        assert!(written(&rows, Format::Csv).contains("java.spring.security"));
+        assert!(table.contains("2026-10-29  …-sql-string     33"), "{table}");
+        assert!(table.contains("1,200"), "grouped by thousands: {table}");
+        // Other formats keep every cell whole, and numbers as numbers.
+        let csv = written(&rows, Format::Csv);
+        assert!(csv.contains("java.spring.security"), "{csv}");
+        assert!(csv.contains(",1200"), "{csv}");
     }
 
     #[test]

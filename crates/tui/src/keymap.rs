@@ -7,6 +7,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use findings_config::keymap_file::KeymapFile;
 pub use findings_config::keymap_file::{Action, Binding, Context, Key, KeyCodeName, Name};
+use findings_requests::filter_spec::did_you_mean;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -132,19 +133,27 @@ impl Keymap {
         let names = |list: Vec<&str>| list.join(", ");
         for (context, bindings) in &self.contexts {
             if !contexts.contains(context) {
+                let known: Vec<&str> = contexts.iter().map(|c| c.name()).collect();
+                let hint = did_you_mean(&known, context.name())
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default();
                 return Err(format!(
-                    "unknown context [[{context}]]; contexts: {}",
-                    names(contexts.iter().map(|c| c.name()).collect())
+                    "unknown context [[{context}]]{hint}; contexts: {}",
+                    names(known)
                 ));
             }
             for b in bindings {
                 if let Action::ShowPane(pane) = b.action
                     && !panes.iter().any(|(name, _)| *name == pane)
                 {
+                    let known: Vec<&str> = panes.iter().map(|(n, _)| n.as_str()).collect();
+                    let hint = did_you_mean(&known, pane.as_str())
+                        .map(|d| format!(" ({d})"))
+                        .unwrap_or_default();
                     return Err(format!(
-                        "[[{context}]] show_pane = {:?}: no such pane; panes: {}",
+                        "[[{context}]] show_pane = {:?}: no such pane{hint}; panes: {}",
                         pane.as_str(),
-                        names(panes.iter().map(|(n, _)| n.as_str()).collect())
+                        names(known)
                     ));
                 }
             }
@@ -343,7 +352,10 @@ mod tests {
         let typo = "[[isues]]\nkeys = [\"x\"]\naction = \"refresh\"\n";
         let km = Keymap::default_keymap().with_overrides(user_file(typo).unwrap());
         let err = km.check(&panes).unwrap_err();
-        assert!(err.contains("unknown context [[isues]]"), "{err}");
+        assert!(
+            err.contains("unknown context [[isues]] (did you mean issues?)"),
+            "{err}"
+        );
         assert!(
             err.contains("global, list") && err.contains("report, issues"),
             "{err}"
@@ -353,7 +365,7 @@ mod tests {
         let err = km.check(&panes).unwrap_err();
         assert!(
             err.contains(
-                "show_pane = \"repot\": no such pane; panes: report, issues, agentic, scm"
+                "show_pane = \"repot\": no such pane (did you mean report?); panes: report, issues, agentic, scm"
             ),
             "{err}"
         );

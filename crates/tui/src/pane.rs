@@ -71,6 +71,12 @@ pub trait FindingsSource {
     /// The marked rows (in list order, shown or not) as their rows know
     /// them.
     fn marked_issues(&self) -> Vec<Issue>;
+    /// A local filter (`/`) is in force: the rows shown are not all the
+    /// server-side filter's.
+    fn locally_filtered(&self) -> bool;
+    /// The rows a local filter (`/`) shows, as their rows know them;
+    /// `None` when none is in force, `Err` while its rows still load.
+    fn filtered_issues(&self) -> Option<Result<Vec<Issue>, String>>;
     /// How to fetch whole the rows an export writes: the marked ones, else
     /// every shown row (`None`: there are none).
     fn export_fetch(&self, then: Then) -> Option<Fetch>;
@@ -210,6 +216,31 @@ pub trait Pane: Any {
             .map(|i| Target::finding(i).note_unread())
             .collect();
         (!targets.is_empty()).then_some(targets)
+    }
+
+    /// What `:triage-all` triages here, before the server-side filter: the
+    /// marked rows, else the rows a `/` filter shows (`None`: neither, the
+    /// server-side filter decides).
+    fn triage_all_targets(&self) -> Option<Result<Vec<Target>, String>> {
+        let findings = self.findings()?;
+        let issues = if findings.marked() > 0 {
+            findings.marked_issues()
+        } else {
+            match findings.filtered_issues()? {
+                Ok(issues) => issues,
+                Err(why) => return Some(Err(why)),
+            }
+        };
+        let targets: Vec<Target> = issues
+            .iter()
+            .filter(|i| !i.id().is_empty())
+            .map(|i| Target::finding(i).note_unread())
+            .collect();
+        Some(if targets.is_empty() {
+            Err("the / filter shows no finding to triage".into())
+        } else {
+            Ok(targets)
+        })
     }
 
     /// Findings or issues changed on the server: show the fresh copies in

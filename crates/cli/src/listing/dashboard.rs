@@ -171,7 +171,9 @@ pub(super) fn activity_summary(r: &ActivityReport, compared: bool) -> Option<Str
         return None;
     }
     let before = r.previous_period.filter(|_| compared).map(|p| p.sums());
-    let terms = r.row_sums().terms(before.as_ref(), |n| n.to_string());
+    let terms = r
+        .row_sums()
+        .terms(before.as_ref(), findings_base::text::thousands);
     Some(format!(
         "The rows added up{}: {}",
         if before.is_some() {

@@ -197,8 +197,11 @@ impl FindingFilters {
         } else {
             format!("saved views: {}", known.join(", "))
         };
+        let hint = findings_requests::filter_spec::did_you_mean(&known, name)
+            .map(|d| format!(" ({d})"))
+            .unwrap_or_default();
         Err(UsageError(format!(
-            "--view {}: no such view; {there}",
+            "--view {}: no such view{hint}; {there}",
             findings_base::text::one_line(name)
         )))
     }

@@ -296,11 +296,11 @@ pub async fn report(
     .await
 }
 
-/// `Total 1098   Code 646   Supply chain 304   Secrets 148`, of a report's
+/// `Total 1,098   Code 646   Supply chain 304   Secrets 148`, of a report's
 /// total, code, supply-chain and secrets totals.
 pub fn totals_line(t: &ReportTotals) -> String {
-    let [total, code, sca, secrets] =
-        [t.total, t.total_code, t.total_sca, t.total_secrets].map(|v| v.unwrap_or(0));
+    let [total, code, sca, secrets] = [t.total, t.total_code, t.total_sca, t.total_secrets]
+        .map(|v| findings_base::text::thousands(v.unwrap_or(0)));
     format!("Total {total}   Code {code}   Supply chain {sca}   Secrets {secrets}")
 }
 
@@ -466,7 +466,7 @@ mod listed_tests {
         assert_eq!(listed.totals, page.totals());
         assert_eq!(
             totals_line(&listed.totals),
-            "Total 1098   Code 646   Supply chain 304   Secrets 148"
+            "Total 1,098   Code 646   Supply chain 304   Secrets 148"
         );
         assert_eq!(listed.findings.len(), page.findings.len());
         assert!(!page.findings.is_empty());

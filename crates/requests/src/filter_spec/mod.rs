@@ -32,7 +32,7 @@ pub use known::{
 };
 pub use one_type::{LIST_ONE_TYPE, OneType, scope_types};
 pub use schemas::{LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
-pub use suggest::{closest, matching, nearest};
+pub use suggest::{closest, did_you_mean, matching, nearest};
 pub use unknown::Unknown;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
@@ -140,10 +140,8 @@ pub fn kind_of(schema: &[Field], name: &str) -> Option<FieldKind> {
 fn field<'a>(schema: &'a [Field], name: &str, operation: &str) -> Result<&'a Field, UsageError> {
     schema.iter().find(|f| f.name == name).ok_or_else(|| {
         let names: Vec<&str> = schema.iter().map(|f| f.name).collect();
-        let hint = schema
-            .iter()
-            .find(|f| f.name.eq_ignore_ascii_case(name))
-            .map(|f| format!(" (did you mean {}?)", f.name))
+        let hint = did_you_mean(&names, name)
+            .map(|d| format!(" ({d})"))
             .unwrap_or_default();
         UsageError(format!(
             "unknown filter field {name:?} for {operation}{hint}; valid fields: {}",
@@ -245,10 +243,14 @@ fn parse_value(field: &Field, raw: &str) -> Result<Value, UsageError> {
             enum_value(&names, value)
                 .map(|w| Value::String(w.to_owned()))
                 .ok_or_else(|| {
+                    let typed = typed_names(&names);
+                    let hint = did_you_mean(&typed, value)
+                        .map(|d| format!(" ({d})"))
+                        .unwrap_or_default();
                     UsageError(format!(
-                        "filter field {}: {value:?} is not one of {}",
+                        "filter field {}: {value:?} is not one of {}{hint}",
                         field.name,
-                        typed_names(&names).join(", ")
+                        typed.join(", ")
                     ))
                 })
         }

@@ -46,6 +46,19 @@ pub fn nearest<'a>(known: &'a [String], word: &str, n: usize) -> Vec<&'a str> {
     out
 }
 
+/// "did you mean X?" (or "X or Y?", "X, Y or Z?"): the known names
+/// `word` most likely meant, at most 3; `None` when nothing is near.
+pub fn did_you_mean<S: AsRef<str>>(known: &[S], word: &str) -> Option<String> {
+    let known: Vec<String> = known.iter().map(|k| k.as_ref().to_owned()).collect();
+    let near = nearest(&known, word, 3);
+    let (last, rest) = near.split_last()?;
+    Some(if rest.is_empty() {
+        format!("did you mean {last}?")
+    } else {
+        format!("did you mean {} or {last}?", rest.join(", "))
+    })
+}
+
 /// The known names `partial` could become: those starting with it, then
 /// those containing it (case ignored), each once.
 pub fn matching(known: &[String], partial: &str) -> Vec<String> {
@@ -93,6 +106,24 @@ mod tests {
         ]
         .map(String::from)
         .to_vec()
+    }
+
+    #[test]
+    fn did_you_mean_names_the_near_ones_or_nothing() {
+        let k = ["severities", "states", "repositoryNames", "ruleIds"];
+        assert_eq!(
+            did_you_mean(&k, "severites").as_deref(),
+            Some("did you mean severities?")
+        );
+        assert_eq!(
+            did_you_mean(&k, "STATES").as_deref(),
+            Some("did you mean states?")
+        );
+        assert_eq!(
+            did_you_mean(&["sort", "save", "since"], "s").as_deref(),
+            Some("did you mean sort, save or since?")
+        );
+        assert_eq!(did_you_mean(&k, "zzzzzz"), None);
     }
 
     #[test]

@@ -86,7 +86,10 @@ fn subject(actions: &Actions) -> String {
             one.rule_label(),
             one.repository_name()
         ),
-        many => format!("{} marked findings", many.len()),
+        many => format!(
+            "{} marked findings",
+            findings_base::text::thousands(many.len() as i64)
+        ),
     }
 }
 

@@ -82,7 +82,10 @@ impl Actions {
         let findings = if n == 1 {
             "this finding".to_owned()
         } else {
-            format!("the {n} marked findings")
+            format!(
+                "the {} marked findings",
+                findings_base::text::thousands(n as i64)
+            )
         };
         let fix = self
             .issues

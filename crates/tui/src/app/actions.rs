@@ -41,7 +41,13 @@ impl App {
             self.status = Some("nothing to act on here: select a finding".into());
             return;
         }
-        let filter = if self.detail.is_none() {
+        // Tickets by the server-side filter are not offered under a `/`
+        // filter: they would reach findings it hides (`*` marks its rows).
+        let local = self
+            .current()
+            .findings()
+            .is_some_and(|f| f.locally_filtered());
+        let filter = if self.detail.is_none() && !local {
             self.current().filter_scope().cloned()
         } else {
             None

@@ -74,9 +74,17 @@ impl App {
             "messages",
             "q",
         ]);
+        let names: Vec<String> = known
+            .iter()
+            .filter_map(|c| c.split_whitespace().next())
+            .map(|c| format!(":{c}"))
+            .collect();
+        let hint = findings_requests::filter_spec::did_you_mean(&names, &format!(":{name}"))
+            .map(|d| format!("{d} "))
+            .unwrap_or_default();
         let known: Vec<String> = known.iter().map(|c| format!(":{c}")).collect();
         format!(
-            "unknown command :{} (try {})",
+            "unknown command :{} ({hint}try {})",
             findings_base::text::one_line(name),
             known.join(", ")
         )

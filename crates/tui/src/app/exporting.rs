@@ -92,7 +92,7 @@ impl CopyMenu {
         match k {
             3 if self.marked > 0 => format!(
                 "the {} marked row{} as a Markdown table",
-                self.marked,
+                findings_base::text::thousands(self.marked as i64),
                 if self.marked == 1 { "" } else { "s" }
             ),
             3 => "this row as a Markdown table".to_owned(),

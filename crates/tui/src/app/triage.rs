@@ -44,9 +44,20 @@ impl App {
     }
 
     /// `:triage STATE [REASON] [NOTE...]` (`all`: `:triage-all`, over the
-    /// Issues pane's server-side filter).
+    /// marked rows, else the rows a `/` filter shows, else the Issues
+    /// pane's server-side filter).
     pub(super) fn triage_command(&mut self, words: &str, all: bool) -> Result<(), String> {
-        let scope = if all {
+        let seen = all
+            .then(|| {
+                self.detail
+                    .is_none()
+                    .then(|| self.current().triage_all_targets())
+            })
+            .flatten()
+            .flatten();
+        let scope = if let Some(targets) = seen {
+            Scope::Ids(targets?)
+        } else if all {
             // The filter of the pane on show, else of the first that has one.
             let selection = self
                 .current()

@@ -231,10 +231,11 @@ fn remediation<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
             } else {
                 ratatui::style::Style::new()
             };
-            lines.push(Line::from(Span::styled(
-                format!("  {}", l.replace('\t', "    ")),
-                style,
-            )));
+            lines.extend(
+                diff_rows(&l.replace('\t', "    "), width)
+                    .into_iter()
+                    .map(|row| Line::from(Span::styled(row, style))),
+            );
         }
         lines.push(Line::default());
     }
@@ -254,6 +255,45 @@ fn remediation<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
         ));
     }
     lines
+}
+
+/// A diff line in rows of `width` cells, each indented by two and
+/// starting with the line's gutter (`+`, `-` or a space), so a wrapped
+/// line still reads as added or removed; a hunk or file header (`@@`,
+/// `+++`, `---`) is wrapped under its start. A row breaks after a space
+/// or a `/` where it can, else anywhere.
+fn diff_rows(line: &str, width: usize) -> Vec<String> {
+    use unicode_width::UnicodeWidthChar;
+    let header = ["@@", "+++", "---"].iter().any(|h| line.starts_with(h));
+    let (gutter, text) = match line.chars().next() {
+        Some(g @ ('+' | '-' | ' ')) if !header => (g.to_string(), &line[1..]),
+        _ => (String::new(), line),
+    };
+    let lead = format!("  {gutter}");
+    let room = width.saturating_sub(lead.len()).max(8);
+    let cells = |row: &[char]| -> usize {
+        row.iter()
+            .map(|c| UnicodeWidthChar::width(*c).unwrap_or(0))
+            .sum()
+    };
+    let mut rows = Vec::new();
+    let mut row: Vec<char> = Vec::new();
+    for c in text.chars() {
+        row.push(c);
+        if cells(&row) <= room {
+            continue;
+        }
+        // Too wide: break after the last space or `/`, else before `c`.
+        let at = row[..row.len() - 1]
+            .iter()
+            .rposition(|c| matches!(c, ' ' | '/'))
+            .map_or(row.len() - 1, |i| i + 1);
+        let rest = row.split_off(at);
+        rows.push(format!("{lead}{}", row.iter().collect::<String>()));
+        row = rest;
+    }
+    rows.push(format!("{lead}{}", row.iter().collect::<String>()));
+    rows
 }
 
 pub(super) fn activity<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
@@ -447,5 +487,28 @@ fn pretty_enum(v: &Option<String>) -> String {
         safe(&last.to_lowercase())
     } else {
         safe(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::diff_rows;
+
+    #[test]
+    fn a_wrapped_diff_line_keeps_its_gutter() {
+        let added = format!("+{}", "x".repeat(40));
+        let rows = diff_rows(&added, 20);
+        assert_eq!(rows.len(), 3, "{rows:?}");
+        let words = diff_rows("+let digest = MessageDigest.getInstance(x);", 34);
+        assert_eq!(
+            words,
+            vec!["  +let digest = ", "  +MessageDigest.getInstance(x);"],
+        );
+        assert!(rows.iter().all(|r| r.starts_with("  +x")), "{rows:?}");
+        assert!(rows.iter().all(|r| r.chars().count() <= 20), "{rows:?}");
+        let removed = diff_rows(&format!("-{}", "y".repeat(30)), 20);
+        assert!(removed.iter().all(|r| r.starts_with("  -y")), "{removed:?}");
+        assert_eq!(diff_rows("@@ -1,2 +1,2 @@", 80), vec!["  @@ -1,2 +1,2 @@"]);
+        assert_eq!(diff_rows("+short", 80), vec!["  +short"]);
     }
 }

@@ -57,6 +57,36 @@ impl Marks {
             Ok(true)
         }
     }
+
+    /// Marks every row `list` shows (under a `/` filter, the rows it
+    /// shows); says how many, and when more rows are still loading.
+    pub fn mark_shown<T>(&mut self, list: &PagedList<FindingRow<T>>) -> String {
+        use findings_base::text::thousands;
+        let count = |n: usize| thousands(i64::try_from(n).unwrap_or(i64::MAX));
+        let shown: Vec<&str> = (0..list.len())
+            .filter_map(|r| list.row(r))
+            .map(FindingRow::id)
+            .filter(|id| !id.is_empty())
+            .collect();
+        let added = shown
+            .iter()
+            .filter(|id| self.ids.insert((**id).to_owned()))
+            .count();
+        let rows = |n: usize| if n == 1 { "row" } else { "rows" };
+        let mut said = match (shown.len(), added) {
+            (0, _) => "no row is shown to mark".to_owned(),
+            (n, 0) => format!("the {} shown {} were marked already", count(n), rows(n)),
+            (n, a) if a == n => format!("{} shown {} marked", count(n), rows(n)),
+            (n, a) => format!("{} more of the {} shown rows marked", count(a), count(n)),
+        };
+        if !shown.is_empty() {
+            said.push_str(&format!(" ({} marked in all)", count(self.len())));
+        }
+        if list.loader.is_loading() {
+            said.push_str("; more rows are loading: mark again once they are in");
+        }
+        said
+    }
 }
 
 /// "New since the last visit" on a findings pane: the last visit, how many
@@ -137,7 +167,8 @@ pub enum ListKey {
 }
 
 /// The keys every findings list answers alike: moving, `Enter`, `r`,
-/// `Esc` (stops a load), `o`, `y`, `Space` and `U` (clear the marks).
+/// `Esc` (stops a load), `o`, `y`, `Space`, `*` (mark the shown rows) and
+/// `U` (clear the marks).
 /// `rows` is how many rows the list shows.
 pub fn on_list_key<T: Exportable>(
     list: &mut PagedList<FindingRow<T>>,
@@ -180,6 +211,7 @@ pub fn on_list_key<T: Exportable>(
                 }
             }
         }
+        Action::MarkShown => outbox.status(marks.mark_shown(list)),
         Action::ClearMarks => {
             let n = marks.len();
             marks.clear();
@@ -355,6 +387,24 @@ impl<T: Exportable> FindingsSource for Findings<'_, T> {
         self.marked_rows()
             .filter_map(|row| row.summary().finding().cloned())
             .collect()
+    }
+
+    fn locally_filtered(&self) -> bool {
+        self.list.visible.is_some()
+    }
+
+    fn filtered_issues(&self) -> Option<Result<Vec<Issue>, String>> {
+        self.list.visible.as_ref()?;
+        if self.list.loader.is_loading() {
+            return Some(Err(
+                "the rows the / filter shows are still loading: wait for them (or mark some)"
+                    .into(),
+            ));
+        }
+        Some(Ok(self
+            .shown_rows()
+            .filter_map(|row| row.summary().finding().cloned())
+            .collect()))
     }
 
     fn export_fetch(&self, then: Then) -> Option<Fetch> {

@@ -6,7 +6,9 @@
 
 use crate::message::{ApiRequest, ApiResponse, ApiResult, Outbox, RequestId};
 use findings_base::text::thousands;
-use findings_model::{GetIssueCountsRequest, GetIssueCountsResponse, ListSelection};
+use findings_model::{
+    AggregateState, GetIssueCountsRequest, GetIssueCountsResponse, ListSelection,
+};
 
 /// Where the counts of a filter stand.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -106,30 +108,93 @@ impl IssueCounts {
 /// `width` cells broken between states (a state too long for the width is
 /// cut when drawn): `233 match: open 181 · reviewing 27 · fixing 25`.
 pub fn by_state_lines(c: &GetIssueCountsResponse, width: usize) -> Vec<String> {
-    by_state_lines_with(c, 0, width)
+    by_state_lines_with(c, &[], width)
 }
 
-/// [`by_state_lines`], and `unnamed` more: findings the list has that no
-/// count covers (the counts came without the unknown state's), said so the
-/// list's length and the counts agree. When the states take more than two
-/// lines, their names are shortened (all but `unknown`), so every state
-/// the list shows is counted at any width.
-pub fn by_state_lines_with(c: &GetIssueCountsResponse, unnamed: i64, width: usize) -> Vec<String> {
-    let lines = state_lines(c, unnamed, width, false);
+/// [`by_state_lines`], and `more`: findings the list has past the
+/// counts' total (the counts came without them), by the state the rows
+/// are in, said so the list's length and the counts agree. When the
+/// states take more than two lines, their names are shortened (all but
+/// `unknown`), so every state the list shows is counted at any width.
+pub fn by_state_lines_with(
+    c: &GetIssueCountsResponse,
+    more: &[(&str, i64)],
+    width: usize,
+) -> Vec<String> {
+    let lines = state_lines(c, more, width, false);
     if lines.len() <= 2 {
         return lines;
     }
-    state_lines(c, unnamed, width, true)
+    state_lines(c, more, width, true)
 }
 
-fn state_lines(c: &GetIssueCountsResponse, unnamed: i64, width: usize, short: bool) -> Vec<String> {
+/// The loaded rows past the counts' total, by state: for each state the
+/// counts name, how many more rows are in it than its count says. Nothing
+/// when the list holds no more than the total.
+pub fn past_the_counts(
+    c: &GetIssueCountsResponse,
+    rows: impl Iterator<Item = Option<AggregateState>>,
+) -> Vec<(&'static str, i64)> {
+    let mut listed: Vec<(&'static str, i64)> = Vec::new();
+    for state in rows {
+        let name = counted_as(state.as_ref());
+        match listed.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, n)) => *n += 1,
+            None => listed.push((name, 1)),
+        }
+    }
+    let total: i64 = listed.iter().map(|(_, n)| n).sum();
+    if total <= c.listed() {
+        return Vec::new();
+    }
+    let counted = |name: &str| {
+        by_state(c, false)
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, n)| n)
+            .unwrap_or(0)
+            .max(0)
+    };
+    listed
+        .into_iter()
+        .map(|(name, n)| (name, n - counted(name)))
+        .filter(|(_, n)| *n > 0)
+        .collect()
+}
+
+/// The count a finding in `state` is in, by its name in the count line.
+fn counted_as(state: Option<&AggregateState>) -> &'static str {
+    use AggregateState as S;
+    match state {
+        Some(S::Open) => "open",
+        Some(S::Reviewing) => "reviewing",
+        Some(S::Fixing) => "fixing",
+        Some(S::ProvisionallyIgnoredApp) => "prov. ignored",
+        Some(S::IgnoredApp | S::IgnoredCode) => "ignored",
+        Some(S::Fixed | S::Removed) => "closed",
+        _ => "unknown",
+    }
+}
+
+fn state_lines(
+    c: &GetIssueCountsResponse,
+    more: &[(&str, i64)],
+    width: usize,
+    short: bool,
+) -> Vec<String> {
     use unicode_width::UnicodeWidthStr;
     let mut lines: Vec<String> = Vec::new();
     let mut parts = by_state_parts(c, short);
-    if unnamed > 0 {
+    let total: i64 = more.iter().map(|(_, n)| n).sum();
+    if total > 0 {
+        let each: Vec<String> = more
+            .iter()
+            .map(|(name, n)| format!("{name} {}", thousands(*n)))
+            .collect();
         parts.push(format!(
-            "+{} listed in a state no count names",
-            thousands(unnamed)
+            "+{} more listed: {}",
+            thousands(total),
+            each.join(", ")
         ));
     }
     for part in parts {
@@ -144,11 +209,9 @@ fn state_lines(c: &GetIssueCountsResponse, unnamed: i64, width: usize, short: bo
     lines
 }
 
-/// `233 match: open 181`, then `reviewing 27`, ... `unknown 3`; `short`:
-/// `rev 27`, ... (`unknown` whole: it is no state a filter form offers by
-/// another name).
-fn by_state_parts(c: &GetIssueCountsResponse, short: bool) -> Vec<String> {
-    let states = [
+/// Each count by its name, and its short name.
+fn by_state(c: &GetIssueCountsResponse, short: bool) -> Vec<(&'static str, Option<i64>)> {
+    [
         ("open", "open", c.open),
         ("reviewing", "rev", c.reviewing),
         ("fixing", "fix", c.fixing),
@@ -156,11 +219,19 @@ fn by_state_parts(c: &GetIssueCountsResponse, short: bool) -> Vec<String> {
         ("ignored", "ign", c.ignored),
         ("closed", "closed", c.closed),
         ("unknown", "unknown", c.unknown),
-    ];
-    let mut parts: Vec<String> = states
-        .iter()
-        .filter_map(|(name, short_name, n)| {
-            let name = if short { short_name } else { name };
+    ]
+    .into_iter()
+    .map(|(name, short_name, n)| (if short { short_name } else { name }, n))
+    .collect()
+}
+
+/// `233 match: open 181`, then `reviewing 27`, ... `unknown 3`; `short`:
+/// `rev 27`, ... (`unknown` whole: it is no state a filter form offers by
+/// another name).
+fn by_state_parts(c: &GetIssueCountsResponse, short: bool) -> Vec<String> {
+    let mut parts: Vec<String> = by_state(c, short)
+        .into_iter()
+        .filter_map(|(name, n)| {
             n.filter(|n| *n > 0)
                 .map(|n| format!("{name} {}", thousands(n)))
         })
@@ -214,13 +285,27 @@ mod tests {
 
     #[test]
     fn findings_in_no_counted_state_are_said() {
-        let lines = by_state_lines_with(&counts(), 31, 200).join(" | ");
+        // 11 ignored more than counted, 2 in no state at all.
+        let rows = std::iter::repeat_n(Some(AggregateState::IgnoredApp), 31)
+            .chain(std::iter::repeat_n(Some(AggregateState::Open), 180))
+            .chain(std::iter::repeat_n(Some(AggregateState::Reviewing), 12))
+            .chain(std::iter::repeat_n(Some(AggregateState::Fixing), 8))
+            .chain([None, None]);
+        let mut c = counts();
+        c.closed = Some(0);
+        let more = past_the_counts(&c, rows);
+        assert_eq!(more, vec![("ignored", 11), ("unknown", 2)]);
+        let lines = by_state_lines_with(&c, &more, 200).join(" | ");
         assert!(
-            lines.ends_with(" · +31 listed in a state no count names"),
+            lines.ends_with(" · +13 more listed: ignored 11, unknown 2"),
             "{lines}"
         );
+        assert!(
+            past_the_counts(&counts(), std::iter::repeat_n(None, 30)).is_empty(),
+            "fewer rows than counted: nothing more"
+        );
         assert_eq!(
-            by_state_lines_with(&counts(), 0, 200),
+            by_state_lines_with(&counts(), &[], 200),
             by_state_lines(&counts(), 200)
         );
     }

@@ -183,6 +183,12 @@ fn dialog<'a>(draft: &Draft, triage: &Triage, width: usize, theme: &Theme) -> Ve
                 draft.focus == Field::Notes,
                 theme,
             ));
+            lines.extend(
+                typed_note_goes_to(draft)
+                    .iter()
+                    .flat_map(|text| wrap(text, width.max(10)))
+                    .map(|line| Line::from(Span::styled(line, theme.dim()))),
+            );
         }
     }
     lines.extend(warnings(draft, width, theme));
@@ -212,6 +218,25 @@ fn notes_choice(draft: &Draft) -> String {
             }
         }
     }
+}
+
+/// Under "each keeps its own", what the note typed does: it goes to the
+/// findings without one (else nothing is said).
+fn typed_note_goes_to(draft: &Draft) -> Option<String> {
+    let keep = draft.notes == findings_requests::triage::setting::Notes::Keep;
+    if !keep || draft.note.trim().is_empty() {
+        return None;
+    }
+    Some(match draft.with_notes {
+        Some((have, of)) => {
+            let without = of.saturating_sub(have);
+            let findings = if without == 1 { "finding" } else { "findings" };
+            format!(
+                "  the note typed goes to the {without} {findings} without one; the others keep theirs"
+            )
+        }
+        None => "  the note typed goes to the findings without one; the others keep theirs".into(),
+    })
 }
 
 /// The ignore's end as typed, and what it reads as.

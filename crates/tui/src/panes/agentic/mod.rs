@@ -291,8 +291,16 @@ impl AgenticPane {
                 names()
             ));
         };
-        let by = IssueSortField::parse_known(field)
-            .ok_or_else(|| format!("unknown sort field {field:?}; valid: {}", names()))?;
+        let by = IssueSortField::parse_known(field).ok_or_else(|| {
+            let known: Vec<&str> = IssueSortField::ALL
+                .iter()
+                .map(IssueSortField::label)
+                .collect();
+            let hint = findings_requests::filter_spec::did_you_mean(&known, field)
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default();
+            format!("unknown sort field {field:?}{hint}; valid: {}", names())
+        })?;
         let dir = match args.get(1).copied() {
             None => None,
             Some(d) => Some(

@@ -1,5 +1,5 @@
 //! The pane's `:` commands: `:sort`, `:filter`, `:clear`, `:view` (and
-//! `:save`, in `saving.rs`), `:load all`, `:since`, `:over-target`, and
+//! `:save`, in `saving.rs`), `:load all`, `:since`, `:over-target`, `:mark-shown`, and
 //! what Tab completes after them.
 
 use super::IssuesPane;
@@ -9,6 +9,13 @@ use findings_requests::filter_spec::{self, LIST_FILTER};
 
 /// The sort by the AGE column, as `:sort` names it.
 pub(super) const AGE: &str = "age";
+
+/// " (did you mean X?)" when a known name is near `typed`, else nothing.
+fn hint(known: &[&str], typed: &str) -> String {
+    filter_spec::did_you_mean(known, typed)
+        .map(|d| format!(" ({d})"))
+        .unwrap_or_default()
+}
 
 /// The commands, as help lists them.
 pub(super) const COMMANDS: &[&str] = &[
@@ -20,6 +27,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "load all",
     "since",
     "over-target",
+    "mark-shown",
 ];
 
 impl IssuesPane {
@@ -57,6 +65,11 @@ impl IssuesPane {
                 Ok(())
             }
             "over-target" => Err("usage: :over-target (again: every finding)".to_owned()),
+            "mark-shown" if args.is_empty() => {
+                cx.outbox.status(self.marked.mark_shown(&self.list));
+                Ok(())
+            }
+            "mark-shown" => Err("usage: :mark-shown (marks every row shown)".to_owned()),
             _ => return None,
         })
     }
@@ -79,9 +92,11 @@ impl IssuesPane {
             return Ok(());
         };
         let Some(view) = self.views.iter().find(|v| v.name == name).cloned() else {
+            let saved: Vec<&str> = self.views.iter().map(|v| v.name.as_str()).collect();
             return Err(format!(
-                "no saved view {:?}; saved views: {}",
+                "no saved view {:?}{}; saved views: {}",
                 findings_base::text::one_line(name),
+                hint(&saved, name),
                 names()
             ));
         };
@@ -102,9 +117,11 @@ impl IssuesPane {
             Some(by) => Some(by),
             None if age => None,
             None => {
-                let names: Vec<&str> = SortBy::ALL.iter().map(SortBy::label).collect();
+                let mut names: Vec<&str> = SortBy::ALL.iter().map(SortBy::label).collect();
+                names.push(AGE);
                 return Err(format!(
-                    "unknown sort field {field:?}; valid: {}, {AGE}",
+                    "unknown sort field {field:?}{}; valid: {}",
+                    hint(&names, field),
                     names.join(", ")
                 ));
             }

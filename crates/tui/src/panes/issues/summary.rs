@@ -29,7 +29,7 @@ impl IssuesPane {
         }
         match &self.counts.state {
             CountState::Known(c) => {
-                let states = by_state_lines_with(c, self.unnamed_states(c), body.width as usize)
+                let states = by_state_lines_with(c, &self.past_the_counts(c), body.width as usize)
                     .len()
                     .clamp(1, 2);
                 let archived = self.selection.filter.include_archived == Some(true);
@@ -42,10 +42,12 @@ impl IssuesPane {
         }
     }
 
-    /// How many loaded findings no published count covers (the unknown
-    /// state): the list's length past the counts' total.
-    pub(super) fn unnamed_states(&self, c: &findings_model::GetIssueCountsResponse) -> i64 {
-        (self.list.items.len() as i64 - c.listed()).max(0)
+    /// The loaded findings past the counts' total, by state.
+    pub(super) fn past_the_counts(
+        &self,
+        c: &findings_model::GetIssueCountsResponse,
+    ) -> Vec<(&'static str, i64)> {
+        crate::list::issue_counts::past_the_counts(c, self.list.items.iter().map(|r| r.state()))
     }
 
     pub fn areas(&self, body: Rect) -> IssuesAreas {

@@ -183,11 +183,11 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         parts.push(format!(
             "/{} ({} shown)",
             safe(&pane.local_query),
-            list.len()
+            thousands(list.len() as i64)
         ));
     }
     if !pane.marked.is_empty() {
-        parts.push(format!("{} marked", pane.marked.len()));
+        parts.push(format!("{} marked", thousands(pane.marked.len() as i64)));
     }
     parts.extend(new_note(
         pane.new.last_visit,
@@ -220,7 +220,7 @@ pub(super) fn counts(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         ))],
         CountState::Known(c) => {
             let include_archived = pane.selection.filter.include_archived == Some(true);
-            let mut lines: Vec<Line> = by_state_lines_with(c, pane.unnamed_states(c), width)
+            let mut lines: Vec<Line> = by_state_lines_with(c, &pane.past_the_counts(c), width)
                 .iter()
                 .take(2)
                 .map(|l| Line::from(Span::raw(cut(l))))

@@ -37,8 +37,9 @@ enum Body {
 
 struct Chart {
     title: String,
-    /// A shorter title, for a panel too narrow for the title.
-    short: Option<String>,
+    /// Shorter titles, the first that fits taken, for a panel too narrow
+    /// for the title (the last is cut if none fits).
+    short: Vec<String>,
     body: Body,
     /// The panel's width: fixed, or a share of what is left.
     width: Constraint,
@@ -145,7 +146,7 @@ fn by_severity(pane: &ReportPane, v: &ViewCx) -> Chart {
     };
     Chart {
         title: format!("By severity{}", of_all(pane)),
-        short: None,
+        short: Vec::new(),
         body,
         width: Constraint::Length(26),
     }
@@ -191,7 +192,7 @@ fn by_type(pane: &ReportPane, v: &ViewCx) -> Chart {
     };
     Chart {
         title: format!("By type{}", of_all(pane)),
-        short: None,
+        short: Vec::new(),
         body,
         width: Constraint::Length(24),
     }
@@ -220,7 +221,7 @@ fn trend(pane: &ReportPane, v: &ViewCx) -> Chart {
     };
     Chart {
         title: format!("{time} per {}{max}", size.label()),
-        short: None,
+        short: Vec::new(),
         body,
         width: Constraint::Fill(1),
     }
@@ -243,11 +244,19 @@ fn whole_set_top(
     // The same findings as the report's, or said to be others.
     let open = group(top.open);
     let (scope, short) = if pane.tops_of_whole_set() {
-        (format!("all {open} open"), format!("{name}, all open"))
+        (
+            format!("all {open} open"),
+            vec![format!("{name}, all open")],
+        )
     } else {
         (
             format!("open at the period's end: {open}, any creation"),
-            format!("{name}, {open} open at end"),
+            // Narrower, the count gives way before the basis.
+            vec![
+                format!("{name}, {open} open at end"),
+                format!("{name}, open at end"),
+                format!("{name}, at end"),
+            ],
         )
     };
     // A bar's label is narrow: a rule by its id's last part (told apart
@@ -266,7 +275,7 @@ fn whole_set_top(
         .collect();
     Some(Chart {
         title: format!("{name} ({scope})"),
-        short: Some(short),
+        short,
         body: bars(&items, v),
         width: Constraint::Fill(1),
     })
@@ -308,7 +317,7 @@ fn top(pane: &ReportPane, v: &ViewCx, name: &str, items: &[(String, u64)]) -> Ch
     };
     Chart {
         title: format!("{name} ({scope})"),
-        short: Some(format!("{name}, {}", scope.trim_start_matches("of "))),
+        short: vec![format!("{name}, {}", scope.trim_start_matches("of "))],
         body,
         width: Constraint::Fill(1),
     }
@@ -320,10 +329,11 @@ fn draw_chart(f: &mut Frame, area: Rect, v: &ViewCx, chart: &Chart) {
     }
     let theme = v.theme;
     let width = area.width as usize;
-    let title = match &chart.short {
-        Some(short) if chart.title.width() > width => short,
-        _ => &chart.title,
-    };
+    let title = std::iter::once(&chart.title)
+        .chain(&chart.short)
+        .find(|t| t.width() <= width)
+        .or(chart.short.last())
+        .unwrap_or(&chart.title);
     let mut lines = vec![Line::from(Span::styled(fit(title, width), theme.title()))];
     let rows = area.height.saturating_sub(1) as usize;
     match &chart.body {
@@ -338,11 +348,9 @@ fn draw_chart(f: &mut Frame, area: Rect, v: &ViewCx, chart: &Chart) {
 
 fn bar_lines(bars: &[Bar], width: usize, rows: usize, v: &ViewCx) -> Vec<Line<'static>> {
     let max = bars.iter().map(|b| b.count).max().unwrap_or(0).max(1);
-    let count_w = bars
-        .iter()
-        .map(|b| b.count.to_string().len())
-        .max()
-        .unwrap_or(1);
+    // Grouped by thousands, as every other figure of the TUI.
+    let shown = |n: u64| group(i64::try_from(n).unwrap_or(i64::MAX));
+    let count_w = bars.iter().map(|b| shown(b.count).len()).max().unwrap_or(1);
     let longest = bars.iter().map(|b| b.label.width()).max().unwrap_or(0);
     // Labels take at most half the panel; the bar gets what is left.
     let label_w = longest.min(width / 2).max(1);
@@ -359,7 +367,7 @@ fn bar_lines(bars: &[Bar], width: usize, rows: usize, v: &ViewCx) -> Vec<Line<'s
             Line::from(vec![
                 Span::raw(format!("{label}{} ", " ".repeat(pad))),
                 Span::styled(bar(b.count, max, bar_w), b.style),
-                Span::styled(format!(" {:>count_w$}", b.count), v.theme.dim()),
+                Span::styled(format!(" {:>count_w$}", shown(b.count)), v.theme.dim()),
             ])
         })
         .collect()

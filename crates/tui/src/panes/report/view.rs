@@ -544,7 +544,10 @@ pub fn status(pane: &ReportPane, v: &ViewCx) -> String {
     let mut parts = load_parts(list, loaded_note(list), v, super::KEYS);
     parts.extend(new_note(pane.new.last_visit, pane.new.count, pane.new_only));
     if !pane.marked.is_empty() {
-        parts.push(format!("{} marked", pane.marked.len()));
+        parts.push(format!(
+            "{} marked",
+            findings_base::text::thousands(pane.marked.len() as i64)
+        ));
     }
     // The report type and period always; the other selectors when set.
     parts.push(pane.report_type.label().to_owned());

@@ -134,8 +134,18 @@ fn a_note_typed_for_many_replaces_theirs_only_when_chosen_and_named() {
     while t.draft.as_ref().unwrap().focus != Field::Notes {
         t.on_key(key(KeyCode::Tab), now(), &mut outbox);
     }
+    // Kept, the dialog says where the note typed goes.
+    let dialog = screen(&t);
+    assert!(
+        dialog.contains("each keeps its own (1 of 2 have one)")
+            && dialog.contains(
+                "the note typed goes to the 1 finding without one; the others keep theirs"
+            ),
+        "{dialog}"
+    );
     t.on_key(key(KeyCode::Right), now(), &mut outbox);
     assert!(screen(&t).contains("replace them all with the note typed (1 of 2 have one)"));
+    assert!(!screen(&t).contains("the note typed goes to"));
     t.on_key(ctrl('s'), now(), &mut outbox);
     answer_reads(&mut t, &mut outbox, &before);
     let review = screen(&t);

@@ -346,3 +346,22 @@ fn no_letter_means_two_things_on_two_panes() {
         );
     }
 }
+
+#[test]
+fn the_severity_chart_groups_its_counts_by_thousands() {
+    let mut outbox = Outbox::default();
+    let mut pane = ReportPane::default();
+    pane.start(&mut outbox);
+    let mut first = page(0..100, Some("c1"));
+    first.total = Some(14_000);
+    reply(&mut pane, last_id(&outbox), first, &mut outbox);
+    let asked = counts_sent(&outbox);
+    for ((id, _), n) in asked.iter().zip([100, 13_420, 400, 70]) {
+        count(&mut pane, *id, n, &mut outbox);
+    }
+    let s = screen(120, 35, pane);
+    let high = s.lines().find(|l| l.starts_with("high")).unwrap();
+    assert!(high.contains(" 13,420"), "{high}");
+    let critical = s.lines().find(|l| l.starts_with("critical")).unwrap();
+    assert!(critical.contains("    100"), "aligned: {critical}");
+}
