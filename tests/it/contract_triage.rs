@@ -350,6 +350,47 @@ async fn send(
     (status, response.json().await.unwrap())
 }
 
+/// Nested objects given as arrays: serde would read them field by field
+/// (before, this body really ignored finding 100001); a protobuf-JSON
+/// server refuses them, and so does the demo, naming where.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nested_objects_given_as_arrays_are_refused() {
+    let server = server().await;
+    let findings = "/api/agent/deployments/1234/findings/v2";
+    let token = Some(server.token());
+    for (body, at) in [
+        (
+            json!({"filter": [["100001"]], "params": ["FINDING_TRIAGE_STATE_IGNORED", "FINDING_TRIAGE_REASON_FALSE_POSITIVE", "set through arrays"]}),
+            ".filter",
+        ),
+        (
+            json!({"filter": {"ids": ["100001"]}, "params": ["FINDING_TRIAGE_STATE_IGNORED"]}),
+            ".params",
+        ),
+    ] {
+        let (got, answer) = send(
+            &server,
+            reqwest::Method::PATCH,
+            findings,
+            token,
+            body.clone(),
+        )
+        .await;
+        assert_eq!(got, 400, "{body}: {answer}");
+        assert_eq!(answer["code"], "INVALID_ARGUMENT");
+        let said = answer["error"].as_str().unwrap_or_default();
+        assert!(
+            said.contains(&format!("at {at}: expected an object, found an array")),
+            "{said}"
+        );
+    }
+    assert_eq!(
+        server.state().dataset.changes().generation,
+        0,
+        "nothing changed"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_writes_refuse_like_the_other_operations() {
     let server = server().await;

@@ -249,7 +249,7 @@ fn json_query<Req, Resp>(
 + Sync
 + 'static
 where
-    Req: DeserializeOwned + Send + 'static,
+    Req: DeserializeOwned + Serialize + Send + 'static,
     Resp: Serialize + Send + 'static,
 {
     move |State(state), Path(deployment), headers, body| {
