@@ -348,7 +348,8 @@ async fn run_issues(
     let Some(mut script) = scripting::prepare(&args.output.script, shape::LIST_ITEM)? else {
         return Ok(()); // the fields were listed
     };
-    args.columns.chosen(args.output.format()?, &script)?;
+    let format = args.output.format()?;
+    args.columns.chosen(format, &script)?;
     let probe = listing::Names::unchecked(filter_spec::LIST_NAMES).listing(script.gates());
     args.request(&probe)?;
     let settings = settings_here(conn, matches)?;
@@ -369,7 +370,7 @@ async fn run_issues(
     )
     .await?;
     if matched == 0 && names.checked() {
-        listing::say_empty(&session.client, &asked, args.output.format()?).await;
+        listing::say_empty(&session.client, &asked, format).await;
     }
     names.gate(&script, matched)
 }

@@ -26,7 +26,7 @@ pub fn set_quiet(quiet: bool) {
 /// it) nor a terminal that cannot wipe a line (`TERM=dumb`), whose log
 /// would keep each redrawing.
 fn for_a_person(terminal: bool, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
-    let ci = env("CI").is_some_and(|v| !v.is_empty());
+    let ci = super::watching::says_ci(env("CI").as_deref());
     let dumb = env("TERM").is_some_and(|t| t == "dumb");
     terminal && !ci && !dumb
 }

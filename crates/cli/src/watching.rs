@@ -8,7 +8,15 @@ use std::io::IsTerminal;
 /// GitLab, CircleCI and most others set it ("", "0" and "false" say
 /// otherwise).
 pub(crate) fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "FALSE" | "False"))
+    says_ci(std::env::var_os("CI").as_deref())
+}
+
+/// Whether a value of `CI` says this runs in CI: the one reading for the
+/// demo's refusal and for progress lines.
+pub(crate) fn says_ci(value: Option<&std::ffi::OsStr>) -> bool {
+    value
+        .and_then(std::ffi::OsStr::to_str)
+        .is_some_and(|v| !matches!(v.trim(), "" | "0" | "false" | "FALSE" | "False"))
 }
 
 /// Why nobody would see that a headless command's output is the demo's,

@@ -114,6 +114,18 @@ pub struct RuleFilterItem {
     pub sca_ghsa: Option<String>,
 }
 
+impl RuleFilterItem {
+    /// The advisory a supply-chain rule stands for: its CVE, else its GHSA.
+    pub fn advisory(&self) -> Option<&str> {
+        given(&self.sca_cve).or_else(|| given(&self.sca_ghsa))
+    }
+}
+
+/// A value given and not blank.
+fn given(value: &Option<String>) -> Option<&str> {
+    value.as_deref().filter(|s| !s.trim().is_empty())
+}
+
 /// An id and a name (`AnnotatedRepo`, `AnnotatedRepoTag`).
 #[skip_serializing_none]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -140,20 +152,15 @@ impl IssueFiltersResponse {
     pub fn rule_name(&self, id: &str) -> Option<&str> {
         let rule = self.rules.iter().find(|r| r.id.as_deref() == Some(id))?;
         // A blank name is no name: the id is shown instead.
-        [&rule.sca_cve, &rule.sca_ghsa, &rule.name]
-            .into_iter()
-            .find_map(|s| s.as_deref().filter(|s| !s.trim().is_empty()))
+        rule.advisory().or_else(|| given(&rule.name))
     }
 
     /// Whether rule `id` is named by its advisory ([`Self::rule_name`]):
     /// its id is then opaque (`ssc-<uuid>`) and worth no room beside it.
     pub fn names_an_advisory(&self, id: &str) -> bool {
-        self.rules.iter().any(|r| {
-            r.id.as_deref() == Some(id)
-                && [&r.sca_cve, &r.sca_ghsa]
-                    .into_iter()
-                    .any(|s| s.as_deref().is_some_and(|s| !s.trim().is_empty()))
-        })
+        self.rules
+            .iter()
+            .any(|r| r.id.as_deref() == Some(id) && r.advisory().is_some())
     }
 
     /// Ref `id` as `repository:ref`, as the answer lists it.
