@@ -196,6 +196,34 @@ fn age_and_days_over_target_count_from_first_detection_to_the_clock() {
             .skip(1)
             .all(|l| csv_cells(l)[1].parse::<i64>().unwrap() > 0)
     );
+    // Without --columns, --over-target's CSV carries the age and the days
+    // over (the answer to its question), for the same findings.
+    let plain = run(&["issues", "--over-target", "--format", "csv"]);
+    let mut lines = plain.lines();
+    let header = csv_cells(lines.next().unwrap());
+    let at = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{name}: {header:?}"))
+    };
+    let (id, over_at) = (at("id"), at("days_over_target"));
+    assert!(header.iter().any(|h| h == "age"), "{header:?}");
+    let days: Vec<(String, String)> = lines
+        .map(|l| {
+            let c = csv_cells(l);
+            (c[id].clone(), c[over_at].clone())
+        })
+        .collect();
+    let chosen: Vec<(String, String)> = listed
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let c = csv_cells(l);
+            (c[0].clone(), c[1].clone())
+        })
+        .collect();
+    assert_eq!(days, chosen);
 }
 
 #[test]

@@ -51,6 +51,7 @@ mod pty;
 mod published;
 mod readme;
 mod reference;
+mod tables_fit;
 mod terminal_safety;
 mod tui_actions;
 mod tui_command_line;

@@ -135,17 +135,38 @@ fn named(given: &[String]) -> Result<Vec<String>, Failure> {
 
 async fn instances(client: &Client, json: bool) -> Result<(), Failure> {
     let answer = client.ticketing_instances().await?;
+    // A long reason wraps to the terminal, under its instance.
+    let width = listing::terminal_width();
     let lines: Vec<String> = answer
         .instances
         .iter()
-        .map(|i| {
+        .flat_map(|i| {
             let status = i
                 .unavailable()
                 .map_or_else(|| "ready".to_owned(), |why| format!("unavailable: {why}"));
-            format!("{}  {}  {status}", i.id_text(), i.name())
+            let line = one_line(&format!("{}  {}  {status}", i.id_text(), i.name())).into_owned();
+            hanging(&line, width, "      ")
         })
         .collect();
     send::print(json, &answer, &lines)
+}
+
+/// `line` wrapped to `width`, the lines after the first indented by
+/// `indent` (so the first word of each entry stands out).
+fn hanging(line: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut out = findings_base::text::wrap(line, width).into_iter();
+    let first = out.next().unwrap_or_default();
+    let rest: Vec<String> = findings_base::text::wrap(
+        &out.collect::<Vec<_>>().join(" "),
+        width.saturating_sub(indent.len()).max(20),
+    )
+    .into_iter()
+    .filter(|l| !l.trim().is_empty())
+    .map(|l| format!("{indent}{}", l.trim_end()))
+    .collect();
+    std::iter::once(first.trim_end().to_owned())
+        .chain(rest)
+        .collect()
 }
 
 /// The instance tickets go through: `--instance`, else the only usable
