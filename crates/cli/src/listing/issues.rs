@@ -21,7 +21,7 @@ pub struct IssuesArgs {
     pub(crate) filters: FindingFilters,
     /// State, as the STATE column shows it: open, reviewing, fixing, fixed,
     /// removed, ignored, ignored-in-code, provisionally-ignored, unknown (LIST)
-    #[arg(long = "state", value_name = "STATE", help_heading = "Filters",
+    #[arg(long = "state", visible_alias = "current-state", value_name = "STATE", help_heading = "Filters",
           value_parser = offer(super::finding_states()),
           hide_possible_values = true)]
     pub(super) states: Vec<String>,
