@@ -62,7 +62,10 @@ async fn a_feature_refs_findings_are_new_twins_or_reopened_as_the_book_says() {
     let mut seen = HashMap::new();
     for f in &feature {
         let id = f.match_based_id.as_deref().unwrap();
-        assert!(seen.insert(id, &f.id).is_none(), "{id} twice on {FEATURE_REF}");
+        assert!(
+            seen.insert(id, &f.id).is_none(),
+            "{id} twice on {FEATURE_REF}"
+        );
         match by_match.get(id) {
             None => new += 1,
             Some(origin) => {
@@ -78,7 +81,10 @@ async fn a_feature_refs_findings_are_new_twins_or_reopened_as_the_book_says() {
             }
         }
     }
-    assert!(new > 0 && twins > 0 && reopened > 0, "{new} {twins} {reopened}");
+    assert!(
+        new > 0 && twins > 0 && reopened > 0,
+        "{new} {twins} {reopened}"
+    );
 
     let page = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/demo-server.md"),
@@ -90,5 +96,8 @@ async fn a_feature_refs_findings_are_new_twins_or_reopened_as_the_book_says() {
          of findings on `{primary_ref}`, {reopened} of them reopened",
         feature.len()
     );
-    assert!(page.contains(&said), "docs/src/demo-server.md should say: {said}");
+    assert!(
+        page.contains(&said),
+        "docs/src/demo-server.md should say: {said}"
+    );
 }
