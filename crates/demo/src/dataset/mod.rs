@@ -9,7 +9,8 @@
 //! What is generated lives beside this file: the finding rows (`rows`), the
 //! activity of a finding (`activity`), the agentic-workflow issues
 //! (`agentic`) and the SCM configs (`scm_configs`); `lookup` answers what a
-//! row refers to in the catalog.
+//! row refers to in the catalog; `twins` makes some findings of feature refs
+//! the same findings as primary-ref ones (shared match ids).
 
 mod acted;
 mod activity;
