@@ -378,7 +378,12 @@ fn remember_form<'a>(
     let scope = actions
         .memory_filter(everywhere)
         .map(|(f, _)| {
-            let rule = f.rule_ids.join(",");
+            // The rule as the list's RULE column names it (a supply-chain
+            // rule by its advisory and package, never a bare ssc-<uuid>).
+            let rule = match actions.issues.first() {
+                Some(i) if f.rule_ids.first() == i.rule_id.as_ref() => i.rule_label(),
+                _ => f.rule_ids.join(","),
+            };
             if everywhere {
                 format!("rule {rule} in every repository (Tab: this repository)")
             } else {
@@ -452,4 +457,50 @@ fn review<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
         "Sent once, never retried. y sends; Esc goes back.",
     ));
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use findings_model::{Dependency, Issue, Repository, ScaAttributes};
+
+    /// A memory's scope names its rule as the list's RULE column does: a
+    /// supply-chain rule by its advisory and package, never `ssc-<uuid>`.
+    #[test]
+    fn a_memory_scope_names_a_supply_chain_rule_by_its_advisory() {
+        let mut actions = Actions::new("1", false, None);
+        actions.issues = vec![Issue {
+            id: Some("100194".into()),
+            rule_id: Some("ssc-b32e368f-3637-5ecc-9cab-e7e4072c71d0".into()),
+            repository: Some(Repository {
+                name: Some("acme/web-storefront".into()),
+                ..Repository::default()
+            }),
+            sca_attributes: Some(ScaAttributes {
+                vuln_database_identifier: Some("CVE-2021-44906".into()),
+                found_dependency: Some(Dependency {
+                    package: Some("minimist".into()),
+                    ..Dependency::default()
+                }),
+                ..ScaAttributes::default()
+            }),
+            ..Issue::default()
+        }];
+        let theme = crate::theme::Theme::no_color();
+        let text: String = remember_form(&actions, false, "", 100, &theme)
+            .iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            text.contains("rule CVE-2021-44906 minimist in this repository"),
+            "{text}"
+        );
+        assert!(!text.contains("ssc-"), "{text}");
+    }
 }
