@@ -255,7 +255,7 @@ fn json_query<Req, Resp>(
 + Sync
 + 'static
 where
-    Req: DeserializeOwned + Serialize + Send + 'static,
+    Req: DeserializeOwned + Send + 'static,
     Resp: Serialize + Send + 'static,
 {
     move |State(state), Path(deployment), headers, body| {
