@@ -174,3 +174,42 @@ async fn the_caps_answer_400_naming_them() {
     let answer = call(&s, "POST", memory, token, Some(huge)).await;
     assert_refused(answer, &["cap of 2097152 bytes"]);
 }
+
+/// The page's example of strict reading (docs/src/demo-server.md "Strict
+/// reading") is what the demo answers: its request sent, its answer exact.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_example_of_a_refusal_is_true() {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/demo-server.md"),
+    )
+    .unwrap();
+    let section = page
+        .split("## Strict reading")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("the page has a section on strict reading");
+    let block = |tag: &str| {
+        section
+            .split(&format!("```{tag}\n"))
+            .nth(1)
+            .and_then(|b| b.split("```").next())
+            .unwrap_or_else(|| panic!("a {tag} block"))
+            .to_owned()
+    };
+    let curl = block("sh").replace("\\\n", " ");
+    let path = curl
+        .split("http://127.0.0.1:8787")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the example's path");
+    let body: Value = curl
+        .split("-d '")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .map(|b| serde_json::from_str(b).unwrap())
+        .expect("the example's body");
+    let said: Value = serde_json::from_str(&block("json")).unwrap();
+    let s = server().await;
+    let (status, answered) = call(&s, "POST", path, Some(s.token()), Some(body)).await;
+    assert_eq!((status, answered), (400, said));
+}
