@@ -290,8 +290,8 @@ fn fill(fields: &mut Map<String, Value>, key: &str, value: Value) {
     }
 }
 
-/// Integers in the schema's range, as numbers (and, for int64, as the
-/// decimal strings protobuf JSON also reads).
+/// Integers in the schema's range, as numbers and as the decimal strings
+/// protobuf JSON also reads.
 fn integers(schema: &Value) -> BoxedStrategy<Value> {
     let min = schema.get("minimum").and_then(Value::as_f64);
     let max = schema.get("maximum").and_then(Value::as_f64);
@@ -299,7 +299,11 @@ fn integers(schema: &Value) -> BoxedStrategy<Value> {
         return ((lo as i64)..=(hi as i64)).prop_map(|n| json!(n)).boxed();
     }
     match schema.get("format").and_then(Value::as_str) {
-        Some("int32") => any::<i32>().prop_map(|n| json!(n)).boxed(),
+        Some("int32") => prop_oneof![
+            any::<i32>().prop_map(|n| json!(n)),
+            any::<i32>().prop_map(|n| json!(n.to_string())),
+        ]
+        .boxed(),
         _ => prop_oneof![
             any::<i64>().prop_map(|n| json!(n)),
             any::<i64>().prop_map(|n| json!(n.to_string())),
