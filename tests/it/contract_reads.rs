@@ -19,7 +19,7 @@ async fn server() -> Watched {
 
 /// A request as any HTTP client makes it: the status and the JSON body,
 /// a 200 checked against the operation's published schema.
-async fn call(
+pub(crate) async fn call(
     server: &DemoServer,
     method: &str,
     path: &str,
@@ -29,6 +29,7 @@ async fn call(
     let url = format!("{}{path}", server.url());
     let mut request = match method {
         "GET" => common::http().get(url),
+        "PATCH" => common::http().patch(url),
         _ => common::http().post(url),
     };
     if let Some(token) = token {

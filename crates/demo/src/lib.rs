@@ -19,6 +19,7 @@ mod rng;
 pub mod routes;
 pub mod scm;
 mod snippets;
+pub mod strict;
 pub mod tap;
 
 use chrono::{DateTime, Utc};

@@ -36,6 +36,12 @@ pub fn router(state: Arc<DemoState>) -> Router {
         .merge(published_read_routes())
         .route("/api/agent/deployment", get(deployment_of_token))
         .merge(super::action_routes::routes())
+        // Every request read as the published contract types it, before
+        // its handler (innermost: the tap and faults see its refusals).
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::strict::check,
+        ))
         // A snapshot's server refuses every write.
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -249,7 +255,7 @@ fn json_query<Req, Resp>(
 + Sync
 + 'static
 where
-    Req: DeserializeOwned + Serialize + Send + 'static,
+    Req: DeserializeOwned + Send + 'static,
     Resp: Serialize + Send + 'static,
 {
     move |State(state), Path(deployment), headers, body| {

@@ -66,3 +66,18 @@ fn the_path_named_is_serde_path_to_errors() {
     }
     assert!(compared > 100, "only {compared} failures compared");
 }
+
+/// Ticketing ids are written as the int32 numbers the schema types them,
+/// a negative one a server echoes back included; what is no int32 stays
+/// the string it is (for the server to refuse).
+#[test]
+fn ticket_ids_are_written_as_int32_numbers() {
+    let failed = crate::TicketFailed {
+        issue_ids: vec!["100595".into(), "-5".into(), "-0".into(), "abc".into()],
+        error: None,
+    };
+    assert_eq!(
+        serde_json::to_value(&failed).unwrap(),
+        json!({"issueIds": [100595, -5, "-0", "abc"]})
+    );
+}

@@ -495,12 +495,22 @@ pub mod id_numbers {
     pub fn serialize<S: Serializer>(ids: &[String], s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(ids.len()))?;
         for id in ids {
-            match numeric_id(id) {
+            match int32_of(id) {
                 Some(n) => seq.serialize_element(&n)?,
                 None => seq.serialize_element(id)?,
             }
         }
         seq.end()
+    }
+
+    /// An id as the int32 the schema types it: a finding's id, or a
+    /// negative one a server echoes back (`-5` is an int32, no finding's).
+    fn int32_of(id: &str) -> Option<i32> {
+        numeric_id(id).or_else(|| {
+            id.parse::<i32>()
+                .ok()
+                .filter(|n| *n < 0 && n.to_string() == id)
+        })
     }
 
     /// One id: a number or a string (`null` skipped).

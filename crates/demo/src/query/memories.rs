@@ -16,6 +16,10 @@ use std::sync::Arc;
 /// Memory indices below this are the generated ones (`mem-001`..`mem-012`).
 const FIRST_CREATED: u8 = 12;
 
+/// The most memories requests create (indices are a byte, the generated
+/// twelve first); the next is refused (400) naming the cap.
+pub const MAX_MEMORIES: usize = (u8::MAX - 1 - FIRST_CREATED) as usize;
+
 /// The most findings `FindRelevantIssues` answers with.
 pub const MAX_RELEVANT: usize = 1000;
 
@@ -32,10 +36,16 @@ pub fn create_memory(
     let (f, types) = selection(&None, &types, req.filter.as_ref())?;
     let ident = req.identifier_filter.clone().unwrap_or_default();
     ds.change(|before, next| {
-        let index = FIRST_CREATED
-            .checked_add(u8::try_from(before.acted.memories.len()).unwrap_or(u8::MAX))
-            .filter(|&k| k < u8::MAX)
-            .ok_or_else(|| Refusal::Precondition("the demo keeps at most 242 memories".into()))?;
+        let created = before.acted.memories.len();
+        let index = u8::try_from(created)
+            .ok()
+            .filter(|_| created < MAX_MEMORIES)
+            .and_then(|n| FIRST_CREATED.checked_add(n))
+            .ok_or_else(|| {
+                Refusal::Precondition(format!(
+                    "the demo keeps at most {MAX_MEMORIES} memories created by requests (its cap; a restart forgets them)"
+                ))
+            })?;
         let matcher = ListMatcher::new(ds, before, f, &types);
         let mut in_scope = vec![false; ds.rows.len()];
         let mut counts = [0i64; 2]; // true positives, false positives

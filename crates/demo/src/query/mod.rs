@@ -72,7 +72,7 @@ pub use groups::list_issue_groups;
 pub use issue_reads::{agentic_activity, agentic_index};
 pub use list::list_issues;
 pub use memo::Bits;
-pub use memories::{MAX_RELEVANT, create_memory, find_relevant};
+pub use memories::{MAX_MEMORIES, MAX_RELEVANT, create_memory, find_relevant};
 pub use order::Orders;
 pub use projects::{list_deployments, list_projects};
 pub use refusal::Refusal;
