@@ -458,3 +458,83 @@ async fn an_entry_read_lightly_is_the_whole_findings_for_every_demo_finding() {
         "every finding listed"
     );
 }
+
+/// A triage undone and a ticket linked or unlinked since the snapshot are
+/// changes a live diff names: untriaged (what the triage was) and ticket
+/// (what the ticket was, and what it is now).
+#[test]
+fn a_live_diff_names_a_triage_undone_and_ticket_changes() {
+    let server = demo(0);
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.snap");
+    let old = old.to_str().unwrap();
+    // The first of the listed findings a jq condition keeps.
+    let first_id = |state: &str, keep: &str| -> String {
+        let jq = format!("select({keep}) | .id");
+        let (code, out, err) = server.run(&[
+            "issues",
+            "--state",
+            state,
+            "--max",
+            "300",
+            "--json",
+            "id,externalTicket",
+            "--jq",
+            &jq,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .next()
+            .unwrap_or_else(|| panic!("none {state} {keep}: {err}"))
+            .trim_matches('"')
+            .to_owned()
+    };
+    let ignored = first_id("ignored", "true");
+    let ticketed = first_id("open", ".externalTicket != null");
+    let unticketed = first_id("open", ".externalTicket == null");
+    save(&server, std::path::Path::new(old), &[]);
+
+    for args in [
+        vec!["triage", ignored.as_str(), "--state", "untriaged", "--yes"],
+        vec!["ticket", "unlink", ticketed.as_str(), "--yes"],
+        vec![
+            "ticket",
+            "link",
+            "https://tickets.example.com/browse/SEC-9999",
+            unticketed.as_str(),
+            "--yes",
+        ],
+    ] {
+        let (code, _, err) = server.run(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+    let (code, out, err) = server.run(&["diff", old, "--format", "ndjson"]);
+    assert_eq!(code, 0, "{err}");
+    let changes = lines(&out);
+    let find = |category: &str, id: &str| {
+        changes
+            .iter()
+            .find(|c| c["category"] == category && c["id"] == id)
+            .unwrap_or_else(|| panic!("no {category} of {id}: {out}"))
+            .clone()
+    };
+    let untriaged = find("untriaged", &ignored);
+    assert!(
+        untriaged["was"].as_str().unwrap().starts_with("ignored"),
+        "{untriaged}"
+    );
+    let unlinked = find("ticket", &ticketed);
+    assert!(
+        unlinked["was"].as_str().unwrap().starts_with("SEC-"),
+        "{unlinked}"
+    );
+    assert_eq!(unlinked["ticket"], "none", "{unlinked}");
+    let linked = find("ticket", &unticketed);
+    assert_eq!(linked["was"], "no ticket", "{linked}");
+    assert!(
+        linked["ticket"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty() && t != "none"),
+        "{linked}"
+    );
+}

@@ -28,7 +28,7 @@ pub struct DiffArgs {
     #[arg(value_name = "NEW", value_hint = ValueHint::FilePath)]
     new: Option<PathBuf>,
     /// Only these kinds of change: new, fixed, gone, reopened, triaged,
-    /// retriaged, severity (LIST; default: all)
+    /// retriaged, untriaged, severity, ticket (LIST; default: all)
     #[arg(long = "category", value_name = "LIST",
           value_parser = offer(Category::ALL.map(Category::name)), hide_possible_values = true)]
     categories: Vec<String>,

@@ -27,19 +27,25 @@ pub enum Category {
     Triaged,
     /// Triaged before, triaged again (another state, reason or time).
     Retriaged,
+    /// Triaged before, untriaged now (its triage undone or cleared).
+    Untriaged,
     /// Its severity changed.
     Severity,
+    /// Its ticket was linked, unlinked or replaced.
+    Ticket,
 }
 
 impl Category {
-    pub const ALL: [Category; 7] = [
+    pub const ALL: [Category; 9] = [
         Category::New,
         Category::Fixed,
         Category::Gone,
         Category::Reopened,
         Category::Triaged,
         Category::Retriaged,
+        Category::Untriaged,
         Category::Severity,
+        Category::Ticket,
     ];
 
     pub fn name(self) -> &'static str {
@@ -50,7 +56,9 @@ impl Category {
             Category::Reopened => "reopened",
             Category::Triaged => "triaged",
             Category::Retriaged => "retriaged",
+            Category::Untriaged => "untriaged",
             Category::Severity => "severity",
+            Category::Ticket => "ticket",
         }
     }
 
@@ -87,6 +95,8 @@ pub struct Change {
     pub ref_: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticket: Option<String>,
 }
 
 /// The fields of a change, for `--json`.
@@ -99,6 +109,7 @@ pub const CHANGE_FIELDS: &[&str] = &[
     "rule",
     "severity",
     "state",
+    "ticket",
     "triage",
     "triagedAt",
     "triagedBy",
@@ -123,6 +134,7 @@ impl Change {
             repo: entry.repo.clone(),
             ref_: entry.ref_.clone(),
             path: entry.path.clone(),
+            ticket: entry.ticket.clone(),
         }
     }
 }
@@ -147,6 +159,7 @@ const COLUMNS: &[Column] = &[
     col("state", 10, 9),
     col("was", 16, 9).dropped(6),
     col("triage", 18, 9).dropped(4),
+    col("ticket", 12, 8).dropped(4),
     col("by", 14, 8).dropped(2),
     col("at", 16, 10).dropped(1).cut(Cut::Date),
     col("rule", 24, 16).shown(findings_model::short_rule),
@@ -165,6 +178,7 @@ impl Record for Change {
             s(&self.state),
             s(&self.was),
             s(&self.triage),
+            s(&self.ticket),
             s(&self.triaged_by),
             self.triaged_at
                 .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
@@ -195,6 +209,9 @@ pub struct Baseline {
     /// The bytes of text held (labels, ids that are not numbers), at most
     /// [`MAX_BASELINE_TEXT`].
     text_bytes: usize,
+    /// The old findings' tickets, by id (few findings have one: kept
+    /// apart, so a finding without costs nothing more).
+    tickets: HashMap<Box<str>, Box<str>>,
 }
 
 /// The most text the old side of a diff holds: distinct labels (who
@@ -260,6 +277,17 @@ impl Baseline {
             self.field_ids.insert(labels, n);
             n
         };
+        match entry.ticket.as_deref().filter(|t| !t.is_empty()) {
+            Some(ticket) => {
+                if self.tickets.get(entry.id.as_str()).map(|t| &**t) != Some(ticket) {
+                    self.hold(entry.id.len() + ticket.len())?;
+                    self.tickets.insert(entry.id.as_str().into(), ticket.into());
+                }
+            }
+            None => {
+                self.tickets.remove(entry.id.as_str());
+            }
+        }
         let compact = Compact {
             triaged_at: entry.triaged_at.map_or(i64::MIN, |t| t.timestamp_millis()),
             triaged_by: self.label(entry.triaged_by.as_deref())?,
@@ -373,7 +401,14 @@ impl Baseline {
         let retriaged = old_triaged_at != new.triaged_at.map(|t| t.timestamp_millis())
             || text(triage_state) != new.triage_state.as_deref().unwrap_or("")
             || text(triage_reason) != new.triage_reason.as_deref().unwrap_or("");
-        if !was_triaged && is_now {
+        // Its triage state back to untriaged (an undo, a triage cleared),
+        // whatever the events since say.
+        let untriaged_now = is_triaged(text(triage_state))
+            && !is_triaged(new.triage_state.as_deref().unwrap_or(""));
+        if untriaged_now {
+            let was = old_triage.clone().unwrap_or_else(|| "triaged".into());
+            each(Change::of(Category::Untriaged, new, Some(was)));
+        } else if !was_triaged && is_now {
             each(Change::of(Category::Triaged, new, Some("untriaged".into())));
         } else if was_triaged && is_now && retriaged {
             let by = text(old.triaged_by);
@@ -388,6 +423,16 @@ impl Baseline {
         let old_severity = text(severity);
         if !old_severity.is_empty() && new.severity.as_deref().is_some_and(|s| s != old_severity) {
             each(Change::of(Category::Severity, new, some(old_severity)));
+        }
+        let old_ticket = self.tickets.get(new.id.as_str()).map(|t| &**t);
+        let new_ticket = new.ticket.as_deref().filter(|t| !t.is_empty());
+        if old_ticket != new_ticket {
+            let was = old_ticket.map_or_else(|| "no ticket".to_owned(), str::to_owned);
+            let mut change = Change::of(Category::Ticket, new, Some(was));
+            if new_ticket.is_none() {
+                change.ticket = Some("none".into());
+            }
+            each(change);
         }
     }
 
@@ -434,192 +479,5 @@ fn some(text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entry(id: &str, severity: &str, state: &str) -> Entry {
-        Entry {
-            id: id.into(),
-            severity: Some(severity.into()),
-            state: Some(state.into()),
-            ..Entry::default()
-        }
-    }
-
-    fn triaged(mut e: Entry, state: &str, reason: &str, by: &str, at: &str) -> Entry {
-        e.triage_state = Some(state.into());
-        e.triage_reason = Some(reason.into());
-        e.triaged_by = Some(by.into());
-        e.triaged_at = Some(at.parse().unwrap());
-        e
-    }
-
-    /// The changes from `old` to `new`, as (category, id, was).
-    fn diff(old: &[Entry], new: &[Entry]) -> Vec<(&'static str, String, Option<String>)> {
-        let mut baseline = Baseline::default();
-        for e in old {
-            baseline.add(e).unwrap();
-        }
-        let mut changes = Vec::new();
-        for e in new {
-            baseline.compare(e, |c| changes.push(c));
-        }
-        changes.extend(old.iter().filter_map(|e| baseline.gone(e)));
-        changes
-            .into_iter()
-            .map(|c| (c.category, c.id, c.was))
-            .collect()
-    }
-
-    #[test]
-    fn each_kind_of_change_is_found_with_what_it_was() {
-        let t1 = "2026-11-01T10:00:00Z";
-        let t2 = "2026-11-08T10:00:00Z";
-        let old = [
-            entry("same", "high", "open"),
-            entry("fixed", "high", "open"),
-            entry("gone", "low", "open"),
-            entry("reopened", "high", "fixed"),
-            entry("triaged", "high", "open"),
-            triaged(
-                entry("retriaged", "high", "ignored"),
-                "ignored",
-                "no time",
-                "ana",
-                t1,
-            ),
-            entry("severity", "medium", "open"),
-        ];
-        let new = [
-            entry("same", "high", "open"),
-            entry("fixed", "high", "fixed"),
-            entry("reopened", "high", "open"),
-            triaged(
-                entry("triaged", "high", "ignored"),
-                "ignored",
-                "false positive",
-                "bo",
-                t2,
-            ),
-            triaged(
-                entry("retriaged", "high", "ignored"),
-                "ignored",
-                "acceptable risk",
-                "bo",
-                t2,
-            ),
-            entry("severity", "critical", "open"),
-            entry("brand-new", "critical", "open"),
-        ];
-        let s = |t: &str| Some(t.to_owned());
-        assert_eq!(
-            diff(&old, &new),
-            [
-                ("fixed", "fixed".into(), s("open")),
-                ("reopened", "reopened".into(), s("fixed")),
-                ("triaged", "triaged".into(), s("untriaged")),
-                (
-                    "retriaged",
-                    "retriaged".into(),
-                    s("ignored (no time) by ana")
-                ),
-                ("severity", "severity".into(), s("medium")),
-                ("new", "brand-new".into(), None),
-                ("gone", "gone".into(), s("open")),
-            ]
-        );
-        // Nothing against itself.
-        assert_eq!(diff(&new, &new), []);
-    }
-
-    #[test]
-    fn a_finding_reopened_and_fixed_again_in_between_is_not_reopened() {
-        let mut now = entry("a", "high", "fixed");
-        now.triage_state = Some("reopened".into());
-        // Its triage changed (to reopened), its state did not open.
-        let changes = diff(&[entry("a", "high", "removed")], &[now]);
-        assert_eq!(changes, [("triaged", "a".into(), Some("untriaged".into()))]);
-    }
-
-    #[test]
-    fn a_repeated_id_keeps_its_last_entry_whatever_kind_of_id() {
-        let old = [
-            entry("100", "high", "open"),
-            entry("a-1", "high", "open"),
-            entry("100", "low", "open"),
-            entry("a-1", "low", "open"),
-        ];
-        let new = [entry("100", "low", "open"), entry("a-1", "low", "open")];
-        assert_eq!(diff(&old, &new), []);
-    }
-
-    #[test]
-    fn an_id_that_reads_as_a_number_is_not_the_same_as_the_number() {
-        // "042" is not "42": each is new, and each old one gone.
-        let changes = diff(
-            &[entry("042", "high", "open"), entry("7", "high", "open")],
-            &[entry("42", "high", "open"), entry("07", "high", "open")],
-        );
-        let s = |t: &str| Some(t.to_owned());
-        assert_eq!(
-            changes,
-            [
-                ("new", "42".into(), None),
-                ("new", "07".into(), None),
-                ("gone", "042".into(), s("open")),
-                ("gone", "7".into(), s("open")),
-            ]
-        );
-    }
-
-    #[test]
-    fn every_old_finding_is_gone_when_the_new_side_is_empty() {
-        let old = [entry("9", "high", "open"), entry("3", "low", "fixed")];
-        let gone: Vec<String> = diff(&old, &[]).into_iter().map(|c| c.1).collect();
-        assert_eq!(gone, ["9", "3"]);
-    }
-
-    /// What a million old findings cost: 24 bytes each with a numeric id
-    /// (24 MB), the labels kept once.
-    #[test]
-    fn an_old_finding_with_a_numeric_id_takes_24_bytes() {
-        assert_eq!(std::mem::size_of::<(u64, Compact)>(), 24);
-    }
-
-    #[test]
-    fn categories_parse_by_their_names() {
-        for c in Category::ALL {
-            assert_eq!(Category::parse(c.name()), Some(c));
-        }
-        assert_eq!(Category::parse("moved"), None);
-    }
-
-    /// A file of one finding many times holds it once, as it is read; a
-    /// snapshot whose labels pass the cap is refused.
-    #[test]
-    fn a_repeated_finding_is_held_once_and_labels_are_capped() {
-        let mut baseline = Baseline::default();
-        for _ in 0..100_000 {
-            baseline.add(&entry("7", "high", "open")).unwrap();
-        }
-        assert!(
-            baseline.by_number.capacity() < 1_000,
-            "{} held",
-            baseline.by_number.capacity()
-        );
-        let mut changes = Vec::new();
-        baseline.compare(&entry("7", "high", "fixed"), |c| changes.push(c.category));
-        assert_eq!(changes, ["fixed"]);
-        let mut baseline = Baseline::default();
-        let by = |n: usize| format!("{n}{}", "x".repeat(1 << 20));
-        let e = (0..100)
-            .map(|n| {
-                let mut e = entry(&n.to_string(), "high", "open");
-                e.triaged_by = Some(by(n));
-                baseline.add(&e)
-            })
-            .find_map(Result::err)
-            .expect("refused");
-        assert!(e.to_string().contains("MiB a diff holds"), "{e}");
-    }
-}
+#[path = "diff_tests.rs"]
+mod tests;

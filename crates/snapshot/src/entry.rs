@@ -35,6 +35,9 @@ pub struct Entry {
     pub triaged_by: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triaged_at: Option<Timestamp>,
+    /// Its external ticket: the key (OPS-158), else the link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticket: Option<String>,
 }
 
 impl Entry {
@@ -67,6 +70,10 @@ impl Entry {
             line: issue.line,
             triaged_by: last_triage.and_then(|e| e.actor.clone()),
             triaged_at: last_triage.and_then(|e| e.date),
+            ticket: issue.external_ticket.as_ref().and_then(|t| {
+                let given = |v: &Option<String>| v.clone().filter(|v| !v.trim().is_empty());
+                given(&t.external_slug).or_else(|| given(&t.url))
+            }),
         })
     }
 }

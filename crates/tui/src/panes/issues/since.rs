@@ -254,7 +254,9 @@ pub fn meaning(category: Category) -> &'static str {
         Category::Reopened => "open again: closed then, or triaged reopened since",
         Category::Triaged => "untriaged then, triaged now",
         Category::Retriaged => "triaged then, triaged again since",
+        Category::Untriaged => "triaged then, untriaged now (undone or cleared)",
         Category::Severity => "rescored: another severity",
+        Category::Ticket => "a ticket linked, unlinked or replaced since",
     }
 }
 

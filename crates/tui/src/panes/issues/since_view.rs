@@ -175,6 +175,8 @@ fn cells(change: &Change) -> Vec<String> {
         .any(|c| c.name() == change.category);
     let now = match &change.triage {
         Some(t) if triage => safe(t),
+        // A ticket change: the ticket now (WAS says the one before).
+        _ if change.category == Category::Ticket.name() => s(&change.ticket),
         _ => change.state.as_deref().map_or("—".to_owned(), safe),
     };
     vec![
