@@ -165,13 +165,37 @@ async fn a_filtered_rule_gets_one_grouped_ticket_and_its_rows_show_it() {
     // pull request too (the flag shows one); each finding has its ticket.
     let flagged = screen
         .lines()
-        .filter(|l| l.starts_with("│T ") || l.starts_with("│P "))
+        .filter(|l| l.starts_with("│T ") || l.starts_with("│P ") || l.starts_with("│PT "))
         .count();
     assert_eq!(flagged, row_ids(&h).len(), "{screen}");
     for id in row_ids(&h) {
         assert!(fetched(&h, &id).await.ticket_slug().is_some(), "{id}");
     }
     assert!(published::VIOLATIONS.lock().unwrap().is_empty());
+}
+
+/// The review of a ticket creation names a finding ticketed already, as
+/// the command line does: it is skipped and keeps its ticket.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_ticket_review_names_the_finding_ticketed_already() {
+    let mut h = harness(Duration::from_secs(10)).await;
+    h.start().await;
+    let ds = &h.server().state().dataset;
+    let id = loaded_where(&h, |i| ds.rows[i].ticket);
+    let slug = fetched(&h, &id).await.ticket_slug().unwrap().to_owned();
+    select(&mut h, &id);
+    open_menu(&mut h).await;
+    h.keys("t");
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    let review = h.screen().replace('\n', " ");
+    let said: String = review.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        said.contains(&format!(
+            "1 already ticketed, skipped (they keep their ticket): {id} ({slug})"
+        )),
+        "{review}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

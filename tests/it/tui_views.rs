@@ -338,7 +338,7 @@ async fn a_dashboard_view_scrolls_to_the_rows_that_do_not_fit() {
             .as_ref()
             .and_then(|p| p.since)
             .unwrap()
-            .format(" %Y-%m-%d  opened")
+            .format(" %Y-%m-%d  opn")
             .to_string()
     };
     let (first, last) = (day(0), day(buckets.len() - 1));

@@ -452,6 +452,21 @@ fn review<'a>(actions: &Actions, width: usize, theme: &Theme) -> Vec<Line<'a>> {
         lines.push(Line::default());
         lines.extend(para(&actions.relevant_line(), width));
     }
+    if let Some(Form::Tickets { .. }) = actions.form.as_ref() {
+        // As the command line says it: which are skipped, by name.
+        let already = actions.ticketed_already();
+        if !already.is_empty() {
+            lines.push(Line::default());
+            lines.extend(para(
+                &safe(&format!(
+                    "{} already ticketed, skipped (they keep their ticket): {}",
+                    already.len(),
+                    already.join(", ")
+                )),
+                width,
+            ));
+        }
+    }
     lines.push(Line::default());
     lines.push(Line::from(
         "Sent once, never retried. y sends; Esc goes back.",

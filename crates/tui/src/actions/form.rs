@@ -146,6 +146,16 @@ impl Actions {
             .collect()
     }
 
+    /// The findings that have a ticket already, as `id (SLUG)`: a ticket
+    /// creation skips them (they keep their ticket).
+    pub fn ticketed_already(&self) -> Vec<String> {
+        self.issues
+            .iter()
+            .filter(|i| i.external_ticket.is_some())
+            .map(|i| format!("{} ({})", i.id(), i.ticket_slug().unwrap_or("a ticket")))
+            .collect()
+    }
+
     /// The findings that have another ticket than `url` (a link replaces
     /// it), as `id (SLUG)`.
     pub fn replaced_by_link(&self, url: &str) -> Vec<String> {

@@ -78,7 +78,7 @@ pub fn refresh_rows<T: Finding>(rows: &mut [FindingRow<T>], fresh: &[IssueItem])
 }
 
 /// What was done to a finding beyond triage, as a list flags it: a fix
-/// pull request asked for or open wins over a ticket.
+/// pull request asked for or open, a ticket, or both.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Acted {
@@ -86,6 +86,7 @@ pub enum Acted {
     Nothing,
     Ticket,
     FixPr,
+    Both,
 }
 
 impl Acted {
@@ -95,21 +96,34 @@ impl Acted {
             issue.fix_pr_status(),
             Some(FixPrStatus::Requested | FixPrStatus::Opened)
         ) || (issue.fix_pr_status().is_none() && issue.click_to_fix_pr_url.is_some());
-        if pr {
-            Acted::FixPr
-        } else if issue.external_ticket.is_some() {
-            Acted::Ticket
-        } else {
-            Acted::Nothing
+        match (pr, issue.external_ticket.is_some()) {
+            (true, true) => Acted::Both,
+            (true, false) => Acted::FixPr,
+            (false, true) => Acted::Ticket,
+            (false, false) => Acted::Nothing,
         }
     }
 
-    /// The flag column's symbol.
+    /// With a fix pull request as well (a ticket is kept).
+    pub fn with_fix_pr(self) -> Acted {
+        match self {
+            Acted::Ticket | Acted::Both => Acted::Both,
+            Acted::Nothing | Acted::FixPr => Acted::FixPr,
+        }
+    }
+
+    /// Whether a fix pull request is flagged.
+    pub fn has_fix_pr(self) -> bool {
+        matches!(self, Acted::FixPr | Acted::Both)
+    }
+
+    /// The flag column's symbols: P a fix pull request, T a ticket.
     pub fn flag(self) -> &'static str {
         match self {
             Acted::Nothing => " ",
             Acted::Ticket => "T",
             Acted::FixPr => "P",
+            Acted::Both => "PT",
         }
     }
 }

@@ -43,7 +43,7 @@ impl FixPrs {
             ApiResponse::Rows(page) | ApiResponse::RowsSoFar(page) => {
                 for row in &mut page.rows {
                     if self.ids.contains(row.id()) {
-                        row.acted = Acted::FixPr;
+                        row.acted = row.acted.with_fix_pr();
                     }
                 }
             }
@@ -64,7 +64,7 @@ impl FixPrs {
         if issue.activity_history.is_empty() && issue.click_to_fix_pr_url.is_none() {
             return;
         }
-        if Acted::of(issue) == Acted::FixPr {
+        if Acted::of(issue).has_fix_pr() {
             self.ids.insert(issue.id().to_owned());
         } else {
             self.ids.remove(issue.id());
@@ -138,5 +138,29 @@ mod tests {
         let mut rows = page(&["7"]);
         prs.note(&mut rows);
         assert_eq!(flags(&rows), [Acted::Nothing]);
+    }
+
+    /// A finding with a fix pull request and a ticket shows both flags:
+    /// neither hides the other.
+    #[test]
+    fn a_fix_pull_request_and_a_ticket_are_both_flagged() {
+        let both = Issue {
+            id: Some("8".into()),
+            click_to_fix_pr_url: Some("https://scm.example.com/a/b/pull/1".into()),
+            external_ticket: Some(findings_model::ExternalTicket::default()),
+            ..Default::default()
+        };
+        assert_eq!(Acted::of(&both), Acted::Both);
+        assert_eq!(Acted::Both.flag(), "PT");
+        assert_eq!(Acted::Ticket.with_fix_pr(), Acted::Both);
+        assert_eq!(Acted::Nothing.with_fix_pr(), Acted::FixPr);
+        let mut prs = FixPrs::default();
+        prs.note(&mut ApiResponse::Issue(Box::new(both)));
+        let mut rows = page(&["8"]);
+        if let ApiResponse::Rows(p) = &mut rows {
+            p.rows[0].acted = Acted::Ticket;
+        }
+        prs.note(&mut rows);
+        assert_eq!(flags(&rows), [Acted::Both]);
     }
 }

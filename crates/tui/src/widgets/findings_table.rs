@@ -217,22 +217,40 @@ fn draw<T>(
         .iter()
         .map(|(_, issue)| texts(issue, &when(issue), rows.now, rows.age))
         .collect();
-    // A ticket or fix PR flag column while a row on screen has one.
+    // A ticket or fix PR flag column while a row on screen has one (two
+    // cells while one has both).
     let acted = shown.iter().any(|(_, r)| r.acted != Acted::Nothing);
-    // The mark, new and acted columns are one cell each, and a gap.
+    let acted_width: u16 = if shown.iter().any(|(_, r)| r.acted == Acted::Both) {
+        2
+    } else {
+        1
+    };
+    // The mark, new and acted columns are one cell each (acted two with
+    // both flags), and a gap.
     let flags = usize::from(rows.marked.is_some())
         + usize::from(rows.new_since.is_some())
         + usize::from(acted);
+    let flag_widths: Vec<u16> = [
+        rows.marked.is_some().then_some(1),
+        rows.new_since.is_some().then_some(1),
+        acted.then_some(acted_width),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let cols = columns(date_column, rows.age);
     // Which cell is the age (styled when over target).
     let age_at = rows.age.map(|_| 2);
-    let widths = columns::layout(&cols, &texts, inner.width.saturating_sub(2 * flags as u16));
+    let flag_room: u16 = flag_widths.iter().map(|w| w + 1).sum();
+    let widths = columns::layout(&cols, &texts, inner.width.saturating_sub(flag_room));
     // The flag columns, one cell each, before the others.
     let (titles, widths_kept) = columns::header(&cols, &widths);
     let header: Vec<String> = std::iter::repeat_n(String::new(), flags)
         .chain(titles)
         .collect();
-    let constraints: Vec<Constraint> = std::iter::repeat_n(Constraint::Length(1), flags)
+    let constraints: Vec<Constraint> = flag_widths
+        .iter()
+        .map(|w| Constraint::Length(*w))
         .chain(widths_kept)
         .collect();
     let table_rows = shown.iter().zip(texts).map(|((r, issue), texts)| {
