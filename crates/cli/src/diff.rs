@@ -193,6 +193,9 @@ fn compare_snapshot(
 ) -> Result<findings_model::Timestamp, Failure> {
     let mut reader = open(new)?;
     let saved_at = reader.header().saved_at;
+    if !Baseline::records_tickets(reader.header().version) {
+        baseline.without_tickets();
+    }
     while let Some(entry) = reader.next_entry().map_err(|e| snapshot_failure(new, &e))? {
         compare(baseline, &entry, emit)?;
     }
@@ -311,6 +314,9 @@ fn check_origins(args: &DiffArgs, client: Option<&Client>) -> Result<(), Failure
 fn read_baseline(path: &Path) -> Result<(Header, Baseline), Failure> {
     let mut reader = open(path)?;
     let mut baseline = Baseline::default();
+    if !Baseline::records_tickets(reader.header().version) {
+        baseline.without_tickets();
+    }
     while let Some(entry) = reader
         .next_entry()
         .map_err(|e| snapshot_failure(path, &e))?

@@ -212,6 +212,9 @@ pub struct Baseline {
     /// The old findings' tickets, by id (few findings have one: kept
     /// apart, so a finding without costs nothing more).
     tickets: HashMap<Box<str>, Box<str>>,
+    /// A side does not record tickets (a version 1 snapshot): no ticket
+    /// change can be told, so none is said.
+    tickets_unknown: bool,
 }
 
 /// The most text the old side of a diff holds: distinct labels (who
@@ -277,7 +280,11 @@ impl Baseline {
             self.field_ids.insert(labels, n);
             n
         };
-        match entry.ticket.as_deref().filter(|t| !t.is_empty()) {
+        match entry
+            .ticket
+            .as_deref()
+            .filter(|t| !t.is_empty() && !self.tickets_unknown)
+        {
             Some(ticket) => {
                 if self.tickets.get(entry.id.as_str()).map(|t| &**t) != Some(ticket) {
                     self.hold(entry.id.len() + ticket.len())?;
@@ -343,6 +350,19 @@ impl Baseline {
             )));
         }
         Ok(())
+    }
+
+    /// Says that a side of the comparison does not record tickets (a
+    /// snapshot of format version 1): ticket changes are then not said
+    /// rather than every ticket said changed.
+    pub fn without_tickets(&mut self) {
+        self.tickets_unknown = true;
+        self.tickets = HashMap::new();
+    }
+
+    /// Whether a snapshot of format `version` records tickets.
+    pub fn records_tickets(version: u32) -> bool {
+        version >= 2
     }
 
     /// Readies the look-ups (sorts the numeric ids), once every old
@@ -426,7 +446,7 @@ impl Baseline {
         }
         let old_ticket = self.tickets.get(new.id.as_str()).map(|t| &**t);
         let new_ticket = new.ticket.as_deref().filter(|t| !t.is_empty());
-        if old_ticket != new_ticket {
+        if !self.tickets_unknown && old_ticket != new_ticket {
             let was = old_ticket.map_or_else(|| "no ticket".to_owned(), str::to_owned);
             let mut change = Change::of(Category::Ticket, new, Some(was));
             if new_ticket.is_none() {

@@ -237,3 +237,17 @@ fn a_repeated_finding_is_held_once_and_labels_are_capped() {
         .expect("refused");
     assert!(e.to_string().contains("MiB a diff holds"), "{e}");
 }
+
+/// A side that records no tickets (a version 1 snapshot) says no ticket
+/// change, rather than every ticket changed.
+#[test]
+fn without_tickets_on_a_side_no_ticket_change_is_said() {
+    let mut old = entry("a", "high", "open");
+    old.ticket = Some("SEC-1".into());
+    let mut baseline = Baseline::default();
+    baseline.without_tickets();
+    baseline.add(&old).unwrap();
+    let mut changes = Vec::new();
+    baseline.compare(&entry("a", "high", "open"), |c| changes.push(c));
+    assert!(changes.is_empty(), "{changes:?}");
+}

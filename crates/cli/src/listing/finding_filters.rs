@@ -139,6 +139,9 @@ impl FindingFilters {
         if let Some(note) = filters::scope_types(&mut pairs)? {
             names.say(&note);
         }
+        if let Some(note) = filters::reachability_note(&pairs) {
+            names.say(&note);
+        }
         let selection: Option<ListSelection> = filters::build(LIST_FILTER, "issues", &pairs)?;
         let mut req = ListIssuesRequest::default();
         selection.unwrap_or_default().apply_to(&mut req);

@@ -30,7 +30,7 @@ pub use complete::{complete, complete_with, values_for};
 pub use known::{
     LIST_NAMES, NamedField, REPORT_NAMES, SEARCH_NAMES, check_known, resolve_known, rule_ids,
 };
-pub use one_type::{LIST_ONE_TYPE, OneType, scope_types};
+pub use one_type::{LIST_ONE_TYPE, OneType, reachability_note, scope_types};
 pub use schemas::{LIST_FILTER, REPORT_FILTERS, SEARCH_FILTERS};
 pub use suggest::{closest, did_you_mean, matching, nearest};
 pub use unknown::Unknown;

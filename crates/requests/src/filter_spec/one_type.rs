@@ -59,6 +59,25 @@ pub const LIST_ONE_TYPE: &[OneType] = &[
     only("clickToFixPrStates", CODE_OR_SCA),
 ];
 
+/// What the two reachability fields mean, said when one is used (the
+/// same word, REACHABLE, counts differently in each): `None` without them.
+pub fn reachability_note(pairs: &[(String, String)]) -> Option<String> {
+    let has = |field: &str| pairs.iter().any(|(k, _)| k == field);
+    match (has("exposures"), has("reachabilities")) {
+        (false, false) => None,
+        (true, _) => Some(
+            "exposures is reachability in three words: REACHABLE is reachable at all (reachable, \
+             always or conditionally), UNREACHABLE, UNKNOWN_EXPOSURE; reachabilities names each kind"
+                .into(),
+        ),
+        (false, true) => Some(
+            "reachabilities names each kind: REACHABLE alone leaves out ALWAYS_REACHABLE and \
+             CONDITIONALLY_REACHABLE; exposures=REACHABLE is reachable at all"
+                .into(),
+        ),
+    }
+}
+
 /// The types as typed, `code, ai-code`.
 fn named(types: &[IssueType]) -> String {
     let names: Vec<&str> = types.iter().map(IssueType::label).collect();
@@ -162,6 +181,17 @@ mod tests {
         list.iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect()
+    }
+
+    /// Either reachability field used says what its words count.
+    #[test]
+    fn the_reachability_fields_say_what_reachable_counts() {
+        let pair = |k: &str| vec![(k.to_owned(), "REACHABLE".to_owned())];
+        assert_eq!(reachability_note(&pair("severities")), None);
+        let exposures = reachability_note(&pair("exposures")).unwrap();
+        assert!(exposures.contains("reachable at all"), "{exposures}");
+        let kinds = reachability_note(&pair("reachabilities")).unwrap();
+        assert!(kinds.contains("leaves out ALWAYS_REACHABLE"), "{kinds}");
     }
 
     #[test]

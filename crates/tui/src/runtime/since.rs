@@ -119,6 +119,9 @@ fn read_baseline(
     let mut reader = Reader::new(file)?;
     let saved_at = reader.header().saved_at;
     let mut baseline = Baseline::default();
+    if !Baseline::records_tickets(reader.header().version) {
+        baseline.without_tickets();
+    }
     while let Some(entry) = reader.next_entry()? {
         baseline.add(&entry)?;
     }

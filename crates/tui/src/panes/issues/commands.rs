@@ -193,6 +193,7 @@ impl IssuesPane {
         cx: &mut Cx,
     ) -> Result<(), String> {
         said.extend(filter_spec::scope_types(&mut pairs).map_err(|e| e.0)?);
+        said.extend(filter_spec::reachability_note(&pairs));
         let selection: Option<ListSelection> =
             filter_spec::build(LIST_FILTER, "List issues", &pairs).map_err(|e| e.0)?;
         let selection = selection.unwrap_or_default();
