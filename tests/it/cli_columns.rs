@@ -209,7 +209,7 @@ fn supply_chain_columns_are_the_dependency_the_fix_and_the_exception() {
                 "HISTORY_TYPE_EXCEPTION_REQUEST_REJECTED" => Some("rejected"),
                 _ => None,
             })
-            .last()
+            .next_back()
             .unwrap_or("");
         assert_eq!(row[5], latest, "{f}");
         exceptions += usize::from(!row[5].is_empty());
@@ -305,6 +305,12 @@ fn age_and_days_over_target_count_from_first_detection_to_the_clock() {
     // Without --columns, --over-target's CSV carries the age and the days
     // over (the answer to its question), for the same findings.
     let plain = run(&["issues", "--over-target", "--format", "csv"]);
+    assert_over_target_csv_says_the_days_over(&plain, &listed);
+}
+
+/// `plain`, `--over-target`'s CSV without `--columns`, has an age column and
+/// the days over of `listed` (`id,days_over_target`), row by row.
+fn assert_over_target_csv_says_the_days_over(plain: &str, listed: &str) {
     let mut lines = plain.lines();
     let header = csv_cells(lines.next().unwrap());
     let at = |name: &str| {
