@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::Output;
 
 /// The variables `findings gate` reads the repository and ref from.
-const CI_VARIABLES: [&str; 11] = [
+pub(crate) const CI_VARIABLES: [&str; 11] = [
     "GITHUB_REPOSITORY",
     "GITHUB_HEAD_REF",
     "GITHUB_REF_NAME",
@@ -78,13 +78,20 @@ impl Served {
             cmd.env_remove(var);
         }
         cmd.current_dir(self.dir.path())
-            .env("FINDINGS_BASE_URL", self.demo().url())
-            .env("FINDINGS_DEPLOYMENT", self.demo().deployment())
-            .env("FINDINGS_TOKEN", self.demo().token())
-            .env("FINDINGS_NOW", anchor().to_rfc3339())
+            .envs(self.settings())
             .arg("gate")
             .args(args);
         cmd
+    }
+
+    /// The server, token and clock, as the environment gives them.
+    pub(crate) fn settings(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("FINDINGS_BASE_URL", self.demo().url()),
+            ("FINDINGS_DEPLOYMENT", self.demo().deployment().to_owned()),
+            ("FINDINGS_TOKEN", self.demo().token().to_owned()),
+            ("FINDINGS_NOW", anchor().to_rfc3339()),
+        ]
     }
 
     pub(crate) fn path(&self, name: &str) -> String {

@@ -417,6 +417,19 @@ expires = 2027-01-31
     }
 
     #[test]
+    fn a_profiles_gate_table_is_read_and_checked_as_the_file_is() {
+        let path = Path::new("config.toml");
+        let file = crate::parse(path, "[profiles.ci.gate]\nseverities = [\"critical\"]\n").unwrap();
+        let gate = file.profiles["ci"].gate.clone().unwrap();
+        assert_eq!(gate.severities, vec![SeverityName(Severity::Critical)]);
+        let e = crate::parse(path, "[profiles.ci.gate]\nseverites = []\n")
+            .unwrap_err()
+            .0;
+        assert!(e.contains("key profiles.ci.gate.severites"), "{e}");
+        assert!(e.contains("did you mean severities?"), "{e}");
+    }
+
+    #[test]
     fn an_exemption_expires_after_its_last_day() {
         let p = parse("[[exempt]]\nrule = \"r\"\nreason = \"why\"\nexpires = 2026-12-07").unwrap();
         let day = |d| NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
