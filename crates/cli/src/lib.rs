@@ -249,23 +249,6 @@ fn is_broken_pipe(msg: &str) -> bool {
     msg.contains("Broken pipe") || msg.contains("os error 32")
 }
 
-/// `--snapshot` reaches no deployment: flags that name one are refused
-/// (their environment variables and the config's are left unused).
-fn check_offline(matches: &ArgMatches) -> Result<(), Failure> {
-    for (id, flag) in [
-        ("base_url", "--base-url"),
-        ("deployment", "--deployment"),
-        ("allow_http", "--allow-http"),
-    ] {
-        if matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
-            return Err(Failure::Usage(format!(
-                "--snapshot opens a file offline; {flag} is for a deployment: give one or the other"
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// Runs the command given, or the TUI when none is: each command family
 /// has its own function below.
 async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
@@ -293,7 +276,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Some(Command::Show(args)) => run_show(&args, conn, matches).await,
         Some(Command::Scm { command }) => run_scm(command, conn, matches).await,
         Some(Command::Diff(args)) => run_diff(&args, conn, matches).await,
-        Some(Command::Gate(args)) => gate::run(*args, conn, matches).await,
+        Some(Command::Gate(args)) => gate::run(*args, &settings_here(conn, matches)?).await,
         Some(Command::Snapshot {
             command: snapshot::SnapshotCommand::Show(args),
         }) => snapshot::show(&args),
@@ -678,7 +661,7 @@ async fn run_without_command(
 ) -> Result<(), Failure> {
     use std::io::IsTerminal;
     if snapshot.is_some() {
-        check_offline(matches)?;
+        offline::check_offline(matches)?;
     }
     let settings = settings_here(conn, matches)?;
     if !std::io::stdout().is_terminal() {

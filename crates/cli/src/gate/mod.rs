@@ -14,10 +14,8 @@ mod reads;
 mod target;
 mod verdict;
 
-use crate::args::ConnectionArgs;
-use crate::settings::settings_here;
 use crate::{Failure, Session, UsageError};
-use clap::{ArgMatches, Args, ValueHint};
+use clap::{Args, ValueHint};
 use findings_base::atomic_file::{Access, Replace};
 use findings_base::text::one_line;
 use findings_config::{Effective, GATE_POLICY_FILE, GatePolicy, read_gate_policy};
@@ -168,19 +166,14 @@ fn target(args: &GateArgs) -> Result<(Found, Found), Failure> {
     Ok((repository, reference))
 }
 
-/// Runs the gate.
-pub async fn run(
-    args: GateArgs,
-    conn: &ConnectionArgs,
-    matches: &ArgMatches,
-) -> Result<(), Failure> {
+/// Runs the gate with the settings in force.
+pub async fn run(args: GateArgs, settings: &Effective) -> Result<(), Failure> {
     // Usage errors before anything is read.
     if args.baseline.is_some() && args.baseline == args.save_baseline {
         return Err(UsageError("--baseline and --save-baseline name the same file".into()).into());
     }
     let (repository, reference) = target(&args)?;
-    let settings = settings_here(conn, matches)?;
-    let chosen = policy(&args, Some(&settings))?;
+    let chosen = policy(&args, Some(settings))?;
     let now = findings_requests::clock::now().map_err(Failure::Usage)?;
     eprintln!(
         "findings: gate: repository {} (from {}), ref {} (from {}), policy {}",
@@ -190,14 +183,14 @@ pub async fn run(
         one_line(&reference.from),
         one_line(&chosen.from)
     );
-    let session = Session::open(&settings).await?;
+    let session = Session::open(settings).await?;
     let file = args.save_baseline.as_deref();
     crate::destination::until_interrupted(
         file,
         gate(
             &args,
             &session,
-            &settings,
+            settings,
             &chosen.policy,
             (&repository.value, &reference.value),
             now,
