@@ -38,6 +38,7 @@ mod contract_reports;
 mod contract_scm;
 mod contract_triage;
 mod decode;
+mod demo_refs;
 mod doc_examples;
 mod doc_screens;
 mod fail_closed;
