@@ -559,8 +559,8 @@ fn report_kind_activity_as_markdown_says_the_rows_added_up() {
     for said in [
         format!("opened {opened} ("),
         format!("fixed {fixed} ("),
-        format!("ignored {} (", ignored + prov),
-        format!("(provisionally {prov})"),
+        format!("ignored {ignored} ("),
+        format!("provisionally ignored {prov} ("),
         format!("removed {removed} ("),
         format!("net {net} ("),
     ] {
@@ -1761,5 +1761,95 @@ fn issues_sends_types_at_the_top_level_and_always_a_limit() {
         let limit = if k == 1 { 1000 } else { 100 };
         assert_eq!(body["limit"], serde_json::json!(limit), "{body}");
         assert!(body["filter"].get("issueTypes").is_none(), "{body}");
+    }
+}
+
+/// One definition per figure: the activity's JSON carries the derived
+/// headline beside the service's totals (named apart), the same figures
+/// the summary's JSON and the table's line give, and in each the net is
+/// opened less fixed, ignored, provisionally ignored and removed; the
+/// ignored leave out the provisionally ignored, as the IGNORED column does.
+#[test]
+fn activity_headline_is_one_set_of_figures_in_every_format() {
+    let period = ["--period", "30d", "--bucket", "week"];
+    let (code, json, err) =
+        report_run(&[&["--kind", "activity", "--format", "json"][..], &period].concat());
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let sum = |k: &str| -> i64 {
+        v["buckets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b[k].as_i64().unwrap_or(0))
+            .sum()
+    };
+    let h = &v["headline"];
+    let figure =
+        |h: &serde_json::Value, k: &str| h[k].as_i64().unwrap_or_else(|| panic!("{k}: {h}"));
+    for (term, column) in [
+        ("opened", "opened"),
+        ("fixed", "fixed"),
+        ("ignored", "ignored"),
+        ("provisionallyIgnored", "provisionallyIgnored"),
+        ("removed", "removed"),
+        ("net", "net"),
+    ] {
+        assert_eq!(figure(h, term), sum(column), "{term}: {json}");
+    }
+    for h in [h, &v["headlinePreviousPeriod"]] {
+        assert_eq!(
+            figure(h, "net"),
+            figure(h, "opened")
+                - figure(h, "fixed")
+                - figure(h, "ignored")
+                - figure(h, "provisionallyIgnored")
+                - figure(h, "removed"),
+            "{h}"
+        );
+    }
+    // The service's own totals stay as it sent them, apart from the headline.
+    assert_eq!(
+        v["totalIgnored"].as_i64(),
+        Some(figure(h, "ignored")),
+        "{json}"
+    );
+
+    // The summary's JSON: the same figures.
+    let (code, summary, err) =
+        report_run(&[&["--kind", "summary", "--format", "json"][..], &period].concat());
+    assert_eq!(code, Some(0), "{err}");
+    let s: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    let a = &s["activity"];
+    for (theirs, ours) in [
+        ("opened", "opened"),
+        ("fixed", "fixed"),
+        ("ignored", "ignored"),
+        ("provisionally_ignored", "provisionallyIgnored"),
+        ("removed", "removed"),
+        ("net", "net"),
+    ] {
+        assert_eq!(
+            a[theirs].as_i64(),
+            Some(figure(h, ours)),
+            "{theirs}: {summary}"
+        );
+    }
+
+    // The table's line says each of them, in words.
+    let (code, table, err) =
+        report_run(&[&["--kind", "activity", "--format", "table"][..], &period].concat());
+    assert_eq!(code, Some(0), "{err}");
+    let line: String = table.split("\n\n").next().unwrap().replace('\n', " ");
+    for said in [
+        format!("ignored {} (", figure(h, "ignored")),
+        format!(
+            "provisionally ignored {} (",
+            figure(h, "provisionallyIgnored")
+        ),
+        format!("removed {} (", figure(h, "removed")),
+        format!("net {} (", figure(h, "net")),
+    ] {
+        assert!(line.contains(&said), "{said}: {table}");
     }
 }

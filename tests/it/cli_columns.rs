@@ -51,7 +51,7 @@ fn csv_columns_are_the_values_ndjson_gives_of_the_same_findings() {
             "--format",
             "ndjson",
             "--include",
-            "first-detected",
+            "first-detected,activity",
         ],
     );
     let mut lines = csv.lines();
@@ -64,7 +64,7 @@ fn csv_columns_are_the_values_ndjson_gives_of_the_same_findings() {
     assert_eq!(rows.len(), items.len());
     assert!(rows.len() >= 100, "{}", rows.len());
     let text = |v: &Value| v.as_str().map(as_cell).unwrap_or_default();
-    let (mut tickets, mut teams, mut scores, mut notes) = (0, 0, 0, 0);
+    let (mut tickets, mut teams, mut scores, mut notes, mut fix_prs) = (0, 0, 0, 0, 0);
     for (row, f) in rows.iter().zip(&items) {
         assert_eq!(row.len(), 13, "{row:?}");
         assert!(row.iter().all(|c| c != "null"), "{row:?}");
@@ -87,7 +87,10 @@ fn csv_columns_are_the_values_ndjson_gives_of_the_same_findings() {
         let ticket = &f["externalTicket"];
         assert_eq!(row[6], text(&ticket["externalSlug"]), "{id}");
         assert_eq!(row[7], text(&ticket["url"]), "{id}");
-        assert_eq!(row[8], text(&f["clickToFixPrUrl"]), "{id}");
+        // A list answer has no link: where the fix PR stands, from the
+        // latest of its events.
+        assert_eq!(row[8], fix_pr_said(f), "{id}");
+        fix_prs += usize::from(!row[8].is_empty());
         assert_eq!(row[9], text(&f["note"]), "{id}");
         let owners: Vec<&str> = f["codeowners"]
             .as_array()
@@ -108,7 +111,110 @@ fn csv_columns_are_the_values_ndjson_gives_of_the_same_findings() {
         notes += usize::from(!row[9].is_empty());
     }
     // The demo has each of them: the comparison compared something.
-    assert!(tickets > 0 && teams > 0 && scores > 0 && notes > 0);
+    assert!(tickets > 0 && teams > 0 && scores > 0 && notes > 0 && fix_prs > 0);
+}
+
+/// What the fix_pr column says of finding `f` (with its activity): its
+/// link, else the latest fix PR event's word.
+fn fix_pr_said(f: &Value) -> String {
+    if let Some(url) = f["clickToFixPrUrl"].as_str() {
+        return url.to_owned();
+    }
+    let events = f["activityHistory"].as_array().cloned().unwrap_or_default();
+    events
+        .iter()
+        .filter_map(|e| {
+            let word = match e["historyType"].as_str()? {
+                "HISTORY_TYPE_CLICK_TO_FIX_PR_REQUESTED" => "requested",
+                "HISTORY_TYPE_CLICK_TO_FIX_PR_OPENED" => "opened",
+                "HISTORY_TYPE_CLICK_TO_FIX_PR_MERGED" => "merged",
+                "HISTORY_TYPE_CLICK_TO_FIX_PR_FAILED" => "failed",
+                _ => return None,
+            };
+            Some((e["date"].as_str().unwrap_or("").to_owned(), word))
+        })
+        .max_by(|a, b| a.0.cmp(&b.0))
+        .map(|(_, w)| w.to_owned())
+        .unwrap_or_default()
+}
+
+/// A CVE response's inventory in one command: the package, the version in
+/// use, the fix version, direct or transitive and where an exception
+/// request stands, each the value the finding carries.
+#[test]
+fn supply_chain_columns_are_the_dependency_the_fix_and_the_exception() {
+    let server = Server::start(400);
+    let columns = "id,package,version,fix_version,transitivity,exception,reachability";
+    let csv = ok(
+        &server,
+        &[
+            "issues",
+            "--all",
+            "--type",
+            "sca",
+            "--format",
+            "csv",
+            "--columns",
+            columns,
+        ],
+    );
+    let ndjson = ok(
+        &server,
+        &[
+            "issues",
+            "--all",
+            "--type",
+            "sca",
+            "--format",
+            "ndjson",
+            "--include",
+            "activity",
+        ],
+    );
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some(columns));
+    let rows: Vec<Vec<String>> = lines.map(csv_cells).collect();
+    let items: Vec<Value> = ndjson
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["issue"].clone())
+        .collect();
+    assert_eq!(rows.len(), items.len());
+    assert!(rows.len() >= 50, "{}", rows.len());
+    let mut exceptions = 0;
+    for (row, f) in rows.iter().zip(&items) {
+        let sca = &f["scaAttributes"];
+        let dep = &sca["foundDependency"];
+        let s = |v: &Value| v.as_str().unwrap_or("").to_owned();
+        assert_eq!(row[1], s(&dep["package"]), "{f}");
+        assert_eq!(row[2], s(&dep["version"]), "{f}");
+        let fix = sca["bestFix"]["version"]
+            .as_str()
+            .or_else(|| sca["fixRecommendations"][0]["version"].as_str())
+            .unwrap_or("");
+        assert_eq!(row[3], fix, "{f}");
+        assert_eq!(row[4], s(&dep["transitivity"]).to_lowercase(), "{f}");
+        assert!(!row[1].is_empty() && !row[2].is_empty(), "{row:?}");
+        assert!(
+            matches!(row[4].as_str(), "direct" | "transitive"),
+            "{row:?}"
+        );
+        // The latest exception event says where the request stands.
+        let latest = f["activityHistory"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| match e["historyType"].as_str()? {
+                "HISTORY_TYPE_EXCEPTION_REQUEST_CREATED" => Some("requested"),
+                "HISTORY_TYPE_EXCEPTION_REQUEST_APPROVED" => Some("approved"),
+                "HISTORY_TYPE_EXCEPTION_REQUEST_REJECTED" => Some("rejected"),
+                _ => None,
+            })
+            .last()
+            .unwrap_or("");
+        assert_eq!(row[5], latest, "{f}");
+        exceptions += usize::from(!row[5].is_empty());
+    }
+    assert!(exceptions > 0, "no exception request among {}", rows.len());
 }
 
 #[test]
@@ -196,6 +302,34 @@ fn age_and_days_over_target_count_from_first_detection_to_the_clock() {
             .skip(1)
             .all(|l| csv_cells(l)[1].parse::<i64>().unwrap() > 0)
     );
+    // Without --columns, --over-target's CSV carries the age and the days
+    // over (the answer to its question), for the same findings.
+    let plain = run(&["issues", "--over-target", "--format", "csv"]);
+    let mut lines = plain.lines();
+    let header = csv_cells(lines.next().unwrap());
+    let at = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{name}: {header:?}"))
+    };
+    let (id, over_at) = (at("id"), at("days_over_target"));
+    assert!(header.iter().any(|h| h == "age"), "{header:?}");
+    let days: Vec<(String, String)> = lines
+        .map(|l| {
+            let c = csv_cells(l);
+            (c[id].clone(), c[over_at].clone())
+        })
+        .collect();
+    let chosen: Vec<(String, String)> = listed
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let c = csv_cells(l);
+            (c[0].clone(), c[1].clone())
+        })
+        .collect();
+    assert_eq!(days, chosen);
 }
 
 #[test]

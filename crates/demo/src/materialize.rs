@@ -79,7 +79,7 @@ impl Dataset {
             "https://{host}/{}/blob/{commit}/{path}#L{line}",
             repo_meta.name
         );
-        let match_based_id = self.match_based_id(row);
+        let match_based_id = self.match_based_id(index);
         let advisory = self.advisory(row);
         let secret = self.secret_rule(row);
 
@@ -98,9 +98,7 @@ impl Dataset {
             id: Some(id.clone()),
             created_at: Some(ts(row.created)),
             ref_: Some(ref_name.clone()),
-            syntactic_id: Some(
-                Rng::for_item(self.seed, stream::SYNTACTIC_ID, index as u64).hex(32),
-            ),
+            syntactic_id: Some(self.syntactic_id(index)),
             match_based_id: Some(match_based_id.clone()),
             status: Some(IssueStatus::ALL[row.status as usize].clone()),
             repository: Some(self.wire_repository(row, scm_type)),
@@ -174,17 +172,20 @@ impl Dataset {
         }
     }
 
-    /// The id shared by the findings of one rule in one repository.
-    fn match_based_id(&self, row: &Row) -> String {
+    /// The match id of generated finding `index`: its own, shared only by
+    /// its twins on other refs ([`Dataset::match_identity`]).
+    pub fn match_based_id(&self, index: usize) -> String {
+        let identity = self.match_identity(index) as u64;
         format!(
             "mb-{}",
-            &Rng::for_item(
-                self.seed,
-                stream::MATCH_ID,
-                u64::from(row.rule) << 8 | u64::from(row.repo)
-            )
-            .hex(24)
+            Rng::for_item(self.seed, stream::MATCH_ID, identity).hex(24)
         )
+    }
+
+    /// The syntactic id: twins are the same code, so they share it too.
+    pub fn syntactic_id(&self, index: usize) -> String {
+        let identity = self.match_identity(index) as u64;
+        Rng::for_item(self.seed, stream::SYNTACTIC_ID, identity).hex(32)
     }
 
     /// The finding's repository as the wire names it.

@@ -195,6 +195,15 @@ impl Issue {
         short_rule(&self.rule_label()).to_owned()
     }
 
+    /// The advisory's own severity when it is not the finding's: the
+    /// platform rates a supply-chain finding for this use of the package
+    /// (`severity`, what `--severity` filters on), its advisory for the
+    /// package (`scaAttributes.severity`); said beside each other.
+    pub fn advisory_severity_apart(&self) -> Option<&Severity> {
+        let advisory = self.sca_attributes.as_ref()?.severity.as_ref()?;
+        (Some(advisory) != self.severity.as_ref()).then_some(advisory)
+    }
+
     /// Where the finding's exception request stands, from what the server
     /// sent: `exceptionRequest.exceptionState` when it came (only when
     /// asked for), else the latest exception event of `activityHistory`
@@ -659,4 +668,27 @@ pub struct RuleExplanation {
 pub struct AiExploitCondition {
     pub description: Option<String>,
     pub confirmed: Option<bool>,
+}
+
+#[cfg(test)]
+mod severity_tests {
+    use super::*;
+
+    /// The advisory's severity is said only where it is not the finding's.
+    #[test]
+    fn the_advisory_severity_is_apart_only_when_it_differs() {
+        let mut i = Issue {
+            severity: Some(Severity::High),
+            sca_attributes: Some(ScaAttributes {
+                severity: Some(Severity::Critical),
+                ..ScaAttributes::default()
+            }),
+            ..Issue::default()
+        };
+        assert_eq!(i.advisory_severity_apart(), Some(&Severity::Critical));
+        i.severity = Some(Severity::Critical);
+        assert_eq!(i.advisory_severity_apart(), None);
+        i.sca_attributes = None;
+        assert_eq!(i.advisory_severity_apart(), None);
+    }
 }

@@ -91,10 +91,16 @@ struct ListedRepository {
 #[derive(Debug, Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 struct ListedSca {
+    /// The advisory's own severity (beside the finding's).
+    severity: Option<Severity>,
     vuln_database_identifier: Option<String>,
     found_dependency: Option<ListedDependency>,
     reachability: Option<Reachability>,
     epss_score: Option<ListedEpss>,
+    /// The fix version columns.
+    best_fix: Option<PackageVersion>,
+    #[serde(deserialize_with = "wire::null_as_default")]
+    fix_recommendations: Vec<PackageVersion>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -108,6 +114,10 @@ struct ListedEpss {
 #[serde(default)]
 struct ListedDependency {
     package: Option<String>,
+    /// The version in use, and direct or transitive (the package columns).
+    version: Option<String>,
+    #[serde(deserialize_with = "wire::opt_enum_text")]
+    transitivity: Option<String>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -145,11 +155,16 @@ impl From<ListedIssue> for Issue {
             rule_path: i.rule_path,
             issue_type: i.issue_type,
             sca_attributes: i.sca_attributes.map(|s| ScaAttributes {
+                severity: s.severity,
                 vuln_database_identifier: s.vuln_database_identifier,
                 found_dependency: s.found_dependency.map(|d| Dependency {
                     package: d.package,
+                    version: d.version,
+                    transitivity: d.transitivity,
                     ..Dependency::default()
                 }),
+                best_fix: s.best_fix,
+                fix_recommendations: s.fix_recommendations,
                 reachability: s.reachability,
                 epss_score: s.epss_score.map(|e| EpssScore {
                     score: e.score,

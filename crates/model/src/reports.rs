@@ -170,10 +170,13 @@ pub struct ByProjectReport {
 }
 
 /// What an activity report's rows add up to: the headline, so it is the
-/// sum of the rows shown under it, each term said. `ignored` counts the
-/// provisionally ignored too (as the rows do); `net` is opened less fixed,
-/// removed and ignored.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// sum of the rows shown under it, each term said, as their columns are:
+/// `ignored` leaves out the provisionally ignored (a column of their own),
+/// and `net = opened − fixed − ignored − provisionally ignored − removed`.
+/// Serialized (camelCase) as the `headline` a script reads beside the
+/// operation's own totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ActivitySums {
     pub opened: i64,
     pub fixed: i64,
@@ -186,8 +189,8 @@ pub struct ActivitySums {
 impl ActivitySums {
     /// Every term of the net in words, each against `before` when there is
     /// a period to compare with: "opened 540 (+311)", "fixed 131 (+80)",
-    /// "ignored 111 (+78) (provisionally 23)", "removed 38 (+22)",
-    /// "net 260 (+131)". The one wording of the TUI's headline and every
+    /// "ignored 88 (+70)", "provisionally ignored 23 (+8)",
+    /// "removed 38 (+22)", "net 260 (+131)". The one wording of the TUI's headline and every
     /// headless format; `number` writes a count (with or without
     /// thousands separators).
     pub fn terms(
@@ -206,10 +209,11 @@ impl ActivitySums {
         vec![
             term("opened", self.opened, before.map(|b| b.opened)),
             term("fixed", self.fixed, before.map(|b| b.fixed)),
-            format!(
-                "{} (provisionally {})",
-                term("ignored", self.ignored, before.map(|b| b.ignored)),
-                number(self.provisionally_ignored)
+            term("ignored", self.ignored, before.map(|b| b.ignored)),
+            term(
+                "provisionally ignored",
+                self.provisionally_ignored,
+                before.map(|b| b.provisionally_ignored),
             ),
             term("removed", self.removed, before.map(|b| b.removed)),
             term("net", self.net, before.map(|b| b.net)),
@@ -227,9 +231,10 @@ impl ActivityReport {
             sums.fixed += n(b.fixed);
             sums.removed += n(b.removed);
             sums.provisionally_ignored += n(b.provisionally_ignored);
-            sums.ignored += n(b.ignored) + n(b.provisionally_ignored);
+            sums.ignored += n(b.ignored);
         }
-        sums.net = sums.opened - sums.fixed - sums.removed - sums.ignored;
+        sums.net =
+            sums.opened - sums.fixed - sums.ignored - sums.provisionally_ignored - sums.removed;
         sums
     }
 }
@@ -239,14 +244,19 @@ impl ActivityTotals {
     /// published totals: what the net leaves over).
     pub fn sums(&self) -> ActivitySums {
         let n = |v: Option<i64>| v.unwrap_or(0);
-        let ignored = n(self.total_ignored) + n(self.total_provisionally_ignored);
-        let net = n(self.total_net_new);
+        let (opened, fixed, net) = (
+            n(self.total_new),
+            n(self.total_fixed),
+            n(self.total_net_new),
+        );
+        let ignored = n(self.total_ignored);
+        let provisionally_ignored = n(self.total_provisionally_ignored);
         ActivitySums {
-            opened: n(self.total_new),
-            fixed: n(self.total_fixed),
-            removed: n(self.total_new) - n(self.total_fixed) - ignored - net,
+            opened,
+            fixed,
+            removed: opened - fixed - ignored - provisionally_ignored - net,
             ignored,
-            provisionally_ignored: n(self.total_provisionally_ignored),
+            provisionally_ignored,
             net,
         }
     }
@@ -329,8 +339,9 @@ pub struct SeverityBucket {
 mod tests {
     use super::ActivitySums;
 
-    /// One wording for every term of the net, the provisionally ignored
-    /// inside the ignored, a fall said with its minus once.
+    /// One wording for every term of the net, the provisionally ignored a
+    /// term of their own (as their column is), a fall said with its minus
+    /// once.
     #[test]
     fn the_terms_say_every_part_of_the_net_against_the_period_before() {
         let now = ActivitySums {
@@ -359,11 +370,54 @@ mod tests {
             [
                 "opened 1,540 (+1,311)",
                 "fixed 131 (-20)",
-                "ignored 111 (+0) (provisionally 23)",
+                "ignored 111 (+0)",
+                "provisionally ignored 23 (+0)",
                 "removed 38 (+0)",
                 "net 1,260 (+0)",
             ]
         );
         assert_eq!(now.terms(None, |n| n.to_string())[0], "opened 1540");
+    }
+
+    /// The headline is each column added up (the ignored without the
+    /// provisionally ignored, as the IGNORED column is), and the net every
+    /// term taken from the opened; the period's published totals, which
+    /// have no removed, give the same figures (removed what the net leaves).
+    #[test]
+    fn the_headline_is_the_columns_added_up_and_the_totals_agree() {
+        use super::{ActivityBucket, ActivityReport, ActivityTotals};
+        let bucket = |o, f, i, p, r| ActivityBucket {
+            opened: Some(o),
+            fixed: Some(f),
+            ignored: Some(i),
+            provisionally_ignored: Some(p),
+            removed: Some(r),
+            net: Some(o - f - i - p - r),
+            ..Default::default()
+        };
+        let report = ActivityReport {
+            buckets: vec![bucket(69, 17, 6, 0, 6), bucket(85, 17, 8, 2, 4)],
+            this_period: Some(ActivityTotals {
+                total_new: Some(154),
+                total_fixed: Some(34),
+                total_ignored: Some(14),
+                total_provisionally_ignored: Some(2),
+                total_net_new: Some(94),
+            }),
+            ..Default::default()
+        };
+        let rows = report.row_sums();
+        assert_eq!(
+            rows,
+            ActivitySums {
+                opened: 154,
+                fixed: 34,
+                ignored: 14,
+                provisionally_ignored: 2,
+                removed: 10,
+                net: 94,
+            }
+        );
+        assert_eq!(report.this_period.unwrap().sums(), rows);
     }
 }

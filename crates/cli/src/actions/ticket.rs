@@ -45,13 +45,14 @@ pub struct InstancesArgs {
 #[derive(Args, Debug)]
 pub struct CreateArgs {
     /// Ids of the findings (a,b or one after another). Without ids, the
-    /// filter flags choose them (sent as the request's filter)
+    /// filter flags choose them: listed first, then their ids are sent, so
+    /// the request touches exactly the findings the review names
     #[arg(value_name = "ID", value_hint = ValueHint::Other)]
     ids: Vec<String>,
     #[command(flatten)]
     filters: FindingFilters,
     /// State, as `issues --state` takes it (LIST)
-    #[arg(long = "state", value_name = "STATE", help_heading = "Filters",
+    #[arg(long = "state", visible_alias = "current-state", value_name = "STATE", help_heading = "Filters",
           value_parser = crate::offer(listing::finding_states()),
           hide_possible_values = true)]
     states: Vec<String>,
@@ -135,17 +136,38 @@ fn named(given: &[String]) -> Result<Vec<String>, Failure> {
 
 async fn instances(client: &Client, json: bool) -> Result<(), Failure> {
     let answer = client.ticketing_instances().await?;
+    // A long reason wraps to the terminal, under its instance.
+    let width = listing::terminal_width();
     let lines: Vec<String> = answer
         .instances
         .iter()
-        .map(|i| {
+        .flat_map(|i| {
             let status = i
                 .unavailable()
                 .map_or_else(|| "ready".to_owned(), |why| format!("unavailable: {why}"));
-            format!("{}  {}  {status}", i.id_text(), i.name())
+            let line = one_line(&format!("{}  {}  {status}", i.id_text(), i.name())).into_owned();
+            hanging(&line, width, "      ")
         })
         .collect();
     send::print(json, &answer, &lines)
+}
+
+/// `line` wrapped to `width`, the lines after the first indented by
+/// `indent` (so the first word of each entry stands out).
+fn hanging(line: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut out = findings_base::text::wrap(line, width).into_iter();
+    let first = out.next().unwrap_or_default();
+    let rest: Vec<String> = findings_base::text::wrap(
+        &out.collect::<Vec<_>>().join(" "),
+        width.saturating_sub(indent.len()).max(20),
+    )
+    .into_iter()
+    .filter(|l| !l.trim().is_empty())
+    .map(|l| format!("{indent}{}", l.trim_end()))
+    .collect();
+    std::iter::once(first.trim_end().to_owned())
+        .chain(rest)
+        .collect()
 }
 
 /// The instance tickets go through: `--instance`, else the only usable
@@ -220,10 +242,21 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
         instance_id: id,
         request,
     };
-    let ticketed_now: Vec<String> = now
-        .into_iter()
-        .filter_map(|(id, ticket)| ticket.map(|t| format!("{id} ({t})")))
+    // Those with a ticket already: skipped as the review says, so not a
+    // failure when the answer skips them.
+    let repositories: std::collections::HashMap<String, String> = now
+        .iter()
+        .map(|(id, (_, repo))| (id.clone(), repo.clone()))
         .collect();
+    let (ticketed_now, expected): (Vec<String>, Vec<String>) = {
+        let (had, new): (Vec<_>, Vec<_>) = now.into_iter().partition(|(_, (t, _))| t.is_some());
+        (
+            had.into_iter()
+                .filter_map(|(id, (ticket, _))| ticket.map(|t| format!("{id} ({t})")))
+                .collect(),
+            new.into_iter().map(|(id, _)| id).collect(),
+        )
+    };
     let already = if ticketed_now.is_empty() {
         Vec::new()
     } else {
@@ -253,13 +286,13 @@ async fn create(args: CreateArgs, settings: &Effective, read_only: bool) -> Resu
     else {
         return Err(send::mismatch());
     };
-    send::print(json, &answer, &created_lines(&answer))?;
+    send::print(json, &answer, &created_lines(&answer, &repositories))?;
     let ticketed: Vec<String> = answer
         .succeeded
         .iter()
         .flat_map(|t| t.issue_ids.clone())
         .collect();
-    not_all("ticketed", &named, &ticketed)
+    not_all("ticketed", &expected, &ticketed)
 }
 
 /// Ids or filter flags, one of the two; the filter's usage errors now,
@@ -287,7 +320,7 @@ async fn by_filter(
     session: &Session,
     args: &CreateArgs,
     probe: &Names<'_>,
-) -> Result<Option<Vec<(String, Option<String>)>>, Failure> {
+) -> Result<Option<Vec<(String, Now)>>, Failure> {
     let client = &session.client;
     let (list, _) = listing::checked(session, probe, |n| {
         args.filters.request(n, "--state", &args.states)
@@ -295,7 +328,7 @@ async fn by_filter(
     .await?;
     let named = match args
         .filters
-        .matching(client, list, MAX_BY_FILTER, ticket_of)
+        .matching(client, list, MAX_BY_FILTER, now_of)
         .await?
     {
         Ok(found) => found,
@@ -314,7 +347,10 @@ async fn by_filter(
 }
 
 /// One line per finding with what became of it, then the summary.
-fn created_lines(answer: &CreateTicketsResponse) -> Vec<String> {
+fn created_lines(
+    answer: &CreateTicketsResponse,
+    repositories: &std::collections::HashMap<String, String>,
+) -> Vec<String> {
     let mut lines: Vec<String> = answer
         .outcomes()
         .into_iter()
@@ -324,7 +360,8 @@ fn created_lines(answer: &CreateTicketsResponse) -> Vec<String> {
                 url,
                 shared_by,
             } => format!(
-                "{id}  ticketed  {}  {}{}",
+                "{id}  ticketed  {}  {}  {}{}",
+                repositories.get(&id).map_or("", String::as_str),
                 slug.unwrap_or_default(),
                 url.unwrap_or_default(),
                 if shared_by > 1 {
@@ -363,7 +400,7 @@ async fn link(
     let now = tickets_now(client, &ids).await?;
     let losing: Vec<String> = now
         .iter()
-        .filter_map(|(id, ticket)| ticket.as_ref().map(|t| format!("{id} ({t})")))
+        .filter_map(|(id, (ticket, _))| ticket.as_ref().map(|t| format!("{id} ({t})")))
         .collect();
     let named = if losing.is_empty() {
         vec!["none of them has a ticket now".to_owned()]
@@ -429,10 +466,10 @@ async fn unlink(
     let json = sender.json()?;
     let n = ids.len();
     let now = tickets_now(client, &ids).await?;
-    let (with, without): (Vec<_>, Vec<_>) = now.iter().partition(|(_, t)| t.is_some());
+    let (with, without): (Vec<_>, Vec<_>) = now.iter().partition(|(_, (t, _))| t.is_some());
     let mut named: Vec<String> = with
         .iter()
-        .map(|(id, t)| format!("{id} from {}", t.as_deref().unwrap_or_default()))
+        .map(|(id, (t, _))| format!("{id} from {}", t.as_deref().unwrap_or_default()))
         .collect();
     if !without.is_empty() {
         let ids: Vec<&str> = without.iter().map(|(id, _)| id.as_str()).collect();
@@ -466,15 +503,12 @@ async fn unlink(
 /// that it names what a link replaces or an unlink removes. An id that is
 /// no finding is an error before anything is sent: a typo is likelier
 /// than a finding gone.
-async fn tickets_now(
-    client: &Client,
-    ids: &[String],
-) -> Result<Vec<(String, Option<String>)>, Failure> {
+async fn tickets_now(client: &Client, ids: &[String]) -> Result<Vec<(String, Now)>, Failure> {
     let found = findings_client::issues_by_id(client, ids.to_vec(), |issue, _archived| {
-        Some((issue.id().to_owned(), ticket_of(&issue)))
+        Some((issue.id().to_owned(), now_of(&issue)))
     })
     .await?;
-    let mut by_id: std::collections::HashMap<String, Option<String>> = found.into_iter().collect();
+    let mut by_id: std::collections::HashMap<String, Now> = found.into_iter().collect();
     let mut in_order = Vec::with_capacity(ids.len());
     let mut unknown = Vec::new();
     for id in ids {
@@ -501,6 +535,14 @@ async fn tickets_now(
 
 /// The ticket a finding has now, as the review names it: its key, else its
 /// web link, else "a ticket".
+/// A finding as a ticket creation reads it first: its ticket now, and its
+/// repository (each result line names the repository its ticket is for).
+type Now = (Option<String>, String);
+
+fn now_of(issue: &Issue) -> Now {
+    (ticket_of(issue), issue.repository_name().to_owned())
+}
+
 fn ticket_of(issue: &Issue) -> Option<String> {
     issue.external_ticket.as_ref().map(|t| {
         t.external_slug

@@ -64,7 +64,7 @@ pub async fn dashboard(
     };
     let answer = client.dashboard_report(kind, &req).await?;
     let json = match &answer {
-        DashboardAnswer::Activity(r) => to_json(r)?,
+        DashboardAnswer::Activity(r) => activity_json(r, compared)?,
         DashboardAnswer::ByProject(r) => to_json(r)?,
         DashboardAnswer::BacklogByRule(r) => to_json(r)?,
         DashboardAnswer::BySeverity(r) => to_json(r)?,
@@ -113,6 +113,25 @@ pub async fn dashboard(
     }
     out.finish()?;
     Ok(rows.rows.len())
+}
+
+/// The activity report as the service gives it, with the derived
+/// `headline` beside its totals: the rows added up, as the table's and the
+/// summary's line says them (`ignored` without the provisionally ignored,
+/// `removed` counted, `net` every term taken from the opened), and with a
+/// period before it, `headlinePreviousPeriod` from that period's totals.
+fn activity_json(r: &ActivityReport, compared: bool) -> Result<String, Failure> {
+    let mut value = serde_json::to_value(r).map_err(|e| Failure::Runtime(e.to_string()))?;
+    if let Some(object) = value.as_object_mut() {
+        let derived = |s: ActivitySums| serde_json::to_value(s).unwrap_or_default();
+        if !r.buckets.is_empty() {
+            object.insert("headline".into(), derived(r.row_sums()));
+        }
+        if let Some(before) = r.previous_period.filter(|_| compared) {
+            object.insert("headlinePreviousPeriod".into(), derived(before.sums()));
+        }
+    }
+    to_json(&value)
 }
 
 pub(super) fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {

@@ -21,7 +21,7 @@ pub struct IssuesArgs {
     pub(crate) filters: FindingFilters,
     /// State, as the STATE column shows it: open, reviewing, fixing, fixed,
     /// removed, ignored, ignored-in-code, provisionally-ignored, unknown (LIST)
-    #[arg(long = "state", value_name = "STATE", help_heading = "Filters",
+    #[arg(long = "state", visible_alias = "current-state", value_name = "STATE", help_heading = "Filters",
           value_parser = offer(super::finding_states()),
           hide_possible_values = true)]
     pub(super) states: Vec<String>,
@@ -42,7 +42,8 @@ pub struct IssuesArgs {
     /// Only open findings (open, reviewing, fixing) older than their
     /// severity's target, counted from first detection: the profile's
     /// sla_days (critical 7, high 30, medium 90, low 180 days by default;
-    /// `config show` says them). Compared here, as --first-detected-since
+    /// `config show` says them). Compared here, as --first-detected-since;
+    /// a table, CSV or Markdown adds the AGE and OVER (days over) columns
     #[arg(long, help_heading = "Time")]
     pub(super) over_target: bool,
     /// The targets `--over-target` compares with: the profile's, once the
@@ -162,6 +163,22 @@ impl IssuesArgs {
     }
 }
 
+/// `--over-target`'s columns without `--columns`: the default ones with
+/// the open age and the days past the target.
+const OVER_TARGET_COLUMNS: [&str; 11] = [
+    "id",
+    "severity",
+    "state",
+    "type",
+    "rule",
+    "repository",
+    "location",
+    "age",
+    "days_over_target",
+    "message",
+    "url",
+];
+
 /// Lists the findings; returns how many were printed (for `--exit-code`).
 pub async fn issues(
     client: &Client,
@@ -170,7 +187,21 @@ pub async fn issues(
     script: &Script,
 ) -> Result<usize, Failure> {
     let format = args.output.format()?;
-    let columns = with_context(args.columns.chosen(format, script)?, args.targets)?;
+    let columns = match args.columns.chosen(format, script)? {
+        // Past their target, a finding's age and its days over it are the
+        // answer: in the default columns of a table, CSV or Markdown.
+        None if args.over_target
+            && !script.selects()
+            && matches!(format, Format::Csv | Format::Table | Format::Markdown) =>
+        {
+            Some(
+                findings_export::catalog::parse_list(&OVER_TARGET_COLUMNS)
+                    .map_err(|e| Failure::Runtime(e.to_string()))?,
+            )
+        }
+        chosen => chosen,
+    };
+    let columns = with_context(columns, args.targets)?;
     let window = args.window()?;
     let output = &args.followed(false);
     let done = if script.selects() || matches!(format, Format::Json | Format::Ndjson) {

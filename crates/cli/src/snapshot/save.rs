@@ -21,7 +21,7 @@ pub struct SaveArgs {
     #[command(flatten)]
     pub(crate) filters: FindingFilters,
     /// State, as the STATE column shows it (LIST)
-    #[arg(long = "state", value_name = "STATE",
+    #[arg(long = "state", visible_alias = "current-state", value_name = "STATE",
           value_parser = offer(crate::listing::finding_states()),
           hide_possible_values = true)]
     states: Vec<String>,

@@ -118,12 +118,15 @@ fn table(summary: &Summary) -> String {
         ("filter", filter),
         ("findings", summary.findings.to_string()),
     ];
+    // A long value (the filter) wraps under itself, within the terminal.
+    let room = crate::listing::terminal_width().saturating_sub(12).max(20);
     let mut text = String::new();
     for (key, value) in lines.drain(..) {
-        text.push_str(&format!(
-            "{key:<11} {}\n",
-            findings_base::text::one_line(&value)
-        ));
+        let value = findings_base::text::one_line(&value);
+        for (i, part) in findings_base::text::wrap(&value, room).iter().enumerate() {
+            let key = if i == 0 { key } else { "" };
+            text.push_str(&format!("{key:<11} {part}\n"));
+        }
     }
     for (title, counts) in [
         ("SEVERITY", &summary.by_severity),

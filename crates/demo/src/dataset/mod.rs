@@ -9,7 +9,8 @@
 //! What is generated lives beside this file: the finding rows (`rows`), the
 //! activity of a finding (`activity`), the agentic-workflow issues
 //! (`agentic`) and the SCM configs (`scm_configs`); `lookup` answers what a
-//! row refers to in the catalog.
+//! row refers to in the catalog; `twins` makes some findings of feature refs
+//! the same findings as primary-ref ones (shared match ids).
 
 mod acted;
 mod activity;
@@ -23,6 +24,9 @@ mod rows;
 mod scm_configs;
 #[cfg(test)]
 mod tests;
+mod twins;
+#[cfg(test)]
+mod twins_tests;
 
 pub use acted::{Acted, CreatedMemory, FixRequest, LinkedTicket};
 pub use activity::Event;
@@ -53,6 +57,7 @@ pub(super) mod stream {
     pub const SYNTACTIC_ID: u64 = 10;
     pub const RULE_HASH: u64 = 11;
     pub const MOVED_ON: u64 = 12;
+    pub const TWIN: u64 = 13;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -163,6 +168,9 @@ pub struct Dataset {
     pub deployment: String,
     pub repos: Vec<RepoInfo>,
     pub rows: Vec<Row>,
+    /// The feature-ref findings that are twins of primary-ref ones, as
+    /// (twin, origin) row indices sorted by twin ([`twins`]).
+    twins: Vec<(u32, u32)>,
     pub agentic: Vec<AgenticRecord>,
     pub scm_configs: Vec<ScmConfig>,
     /// What triage changed since start-up.
@@ -232,6 +240,7 @@ impl Dataset {
             deployment: deployment.to_owned(),
             repos,
             rows: Vec::with_capacity(findings),
+            twins: Vec::new(),
             agentic: Vec::new(),
             scm_configs: Vec::new(),
             overlay: Default::default(),
@@ -255,7 +264,11 @@ impl Dataset {
                 .flatten();
             ds.rows.push(row);
         }
-        ds.move_on(findings);
+        let mut picker = twins::TwinPicker::new(&ds.rows);
+        for i in 0..findings {
+            ds.maybe_twin(&mut picker, i);
+        }
+        ds.move_on(findings, &mut picker);
         ds.agentic = (0..200).map(|i| ds.generate_agentic(i)).collect();
         ds.scm_configs = scm_configs::scm_configs(&ds);
         ds

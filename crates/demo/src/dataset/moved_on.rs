@@ -5,6 +5,7 @@
 //! (with an activity event saying who), a few rescored, so two runs a fortnight apart
 //! differ as two weeks of a real deployment do.
 
+use super::twins::TwinPicker;
 use super::{DAY, Dataset, FindingChange, stream, ts};
 use crate::rng::Rng;
 use findings_model::*;
@@ -20,8 +21,9 @@ fn index_of<T: PartialEq>(all: &[T], v: &T) -> u8 {
 
 impl Dataset {
     /// Adds the new findings and the day-by-day changes; `generated`: how
-    /// many rows were generated before time moved on.
-    pub(super) fn move_on(&mut self, generated: usize) {
+    /// many rows were generated before time moved on. A new finding on a
+    /// feature ref is a twin or its own as a generated one is.
+    pub(super) fn move_on(&mut self, generated: usize, picker: &mut TwinPicker) {
         let days = self.days_later as usize;
         if days == 0 || generated == 0 {
             return;
@@ -47,6 +49,7 @@ impl Dataset {
                 row.fixed_at = None;
                 row.last_activity = found + 45;
                 self.rows.push(row);
+                self.maybe_twin(picker, i);
             }
             self.change_day(day, generated, start);
         }

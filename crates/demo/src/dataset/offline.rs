@@ -185,6 +185,7 @@ impl OfflineBuilder {
             deployment: deployment.to_owned(),
             repos: self.repos,
             rows: self.rows,
+            twins: Vec::new(),
             agentic: Vec::new(),
             scm_configs: Vec::new(),
             overlay: Overlay::default(),
@@ -503,8 +504,7 @@ fn empty_agentic() -> AgenticMaterial {
     }
 }
 
-/// The engine's kind of a finding: its issue type, else what its
-/// attributes say.
+/// The engine's kind of a finding: its issue type, else its attributes'.
 fn kind_of(issue: &Issue) -> Kind {
     match issue.issue_type {
         Some(IssueType::Sast) => Kind::Code,

@@ -186,9 +186,11 @@ pub const CATALOG: &[FindingColumn] = &[
     ),
     column(
         col("fix_pr", 30, 12).dropped(26).cut(Cut::Left),
-        "the fix pull request's link (Autofix), when one was opened",
-        |i, _| link(&i.click_to_fix_pr_url),
-    ),
+        "the fix pull request (Autofix): its link where the answer carries one (the single-issue \
+         fetch), else where it stands from the activity: requested, opened, merged or failed",
+        |i, _| fix_pr(i),
+    )
+    .needing(Needs::Activity),
     column(
         col("note", 30, 12).dropped(20),
         "the triage note",
@@ -215,6 +217,32 @@ pub const CATALOG: &[FindingColumn] = &[
             )
         },
     ),
+    column(
+        col("package", 24, 10).dropped(27).cut(Cut::Left),
+        "supply chain: the vulnerable package",
+        |i, _| dependency(i, |d| d.package.clone()),
+    ),
+    column(
+        col("version", 12, 7).dropped(29),
+        "supply chain: the package's version in use",
+        |i, _| dependency(i, |d| d.version.clone()),
+    ),
+    column(
+        col("fix_version", 12, 7).dropped(31),
+        "supply chain: the version that fixes it (the best fix, else the first recommended)",
+        |i, _| fix_version(i),
+    ),
+    column(
+        col("transitivity", 10, 6).dropped(25).headed("DEP"),
+        "supply chain: direct or transitive dependency (a table heads it DEP)",
+        |i, _| dependency(i, |d| d.transitivity.clone()).to_ascii_lowercase(),
+    ),
+    column(
+        col("exception", 10, 8).dropped(23),
+        "where an exception request stands: requested, approved or rejected (from the activity)",
+        |i, _| label(&i.exception_state()),
+    )
+    .needing(Needs::Activity),
     column(MESSAGE, "the finding's message", |i, _| text(&i.message)),
     column(URL, "the finding's web page (its line of code)", |i, _| {
         i.web_url().unwrap_or_default().to_owned()
@@ -270,6 +298,53 @@ fn owner_teams(i: &Issue) -> String {
         .filter(|n| !n.is_empty())
         .collect();
     teams.join("; ")
+}
+
+/// A part of the supply-chain finding's dependency, or nothing.
+fn dependency(i: &Issue, part: fn(&Dependency) -> Option<String>) -> String {
+    i.sca_attributes
+        .as_ref()
+        .and_then(|s| s.found_dependency.as_ref())
+        .and_then(part)
+        .unwrap_or_default()
+}
+
+/// The version that fixes it: the best fix, else the first recommended.
+fn fix_version(i: &Issue) -> String {
+    i.sca_attributes
+        .as_ref()
+        .and_then(|s| {
+            s.best_fix
+                .iter()
+                .chain(&s.fix_recommendations)
+                .find_map(|f| f.version.clone().filter(|v| !v.is_empty()))
+        })
+        .unwrap_or_default()
+}
+
+/// The fix pull request: its link when the answer carries one, else the
+/// latest of its events (a list answer has no link: only the single-issue
+/// fetch does).
+fn fix_pr(i: &Issue) -> String {
+    let linked = link(&i.click_to_fix_pr_url);
+    if !linked.is_empty() {
+        return linked;
+    }
+    i.activity_history
+        .iter()
+        .filter_map(|e| {
+            let said = match e.history_type {
+                Some(HistoryType::ClickToFixPrRequested) => "requested",
+                Some(HistoryType::ClickToFixPrOpened) => "opened",
+                Some(HistoryType::ClickToFixPrMerged) => "merged",
+                Some(HistoryType::ClickToFixPrFailed) => "failed",
+                _ => return None,
+            };
+            Some((e.date, said))
+        })
+        .max_by_key(|(date, _)| *date)
+        .map(|(_, said)| said.to_owned())
+        .unwrap_or_default()
 }
 
 fn epss(i: &Issue) -> String {

@@ -136,6 +136,19 @@ pub fn rule_ids(answer: &IssueFiltersResponse, name: &str) -> Result<Vec<String>
         return Ok(vec![name.to_owned()]);
     }
     let same = |v: Option<&str>| v.is_some_and(|v| v.eq_ignore_ascii_case(name));
+    // What the RULE column shows of a supply-chain finding, `CVE-2021-44228
+    // org.apache.logging.log4j:log4j-core`, stands for its advisory's rule.
+    let advisory = name
+        .split_once(' ')
+        .map(|(first, _)| first)
+        .filter(|first| {
+            let upper = first.to_ascii_uppercase();
+            upper.starts_with("CVE-") || upper.starts_with("GHSA-")
+        });
+    let same_advisory = |v: Option<&str>| {
+        v.zip(advisory)
+            .is_some_and(|(v, a)| v.eq_ignore_ascii_case(a))
+    };
     let mut ids: Vec<String> = Vec::new();
     for rule in rules {
         let Some(id) = rule.id.as_deref().filter(|id| !id.is_empty()) else {
@@ -144,7 +157,9 @@ pub fn rule_ids(answer: &IssueFiltersResponse, name: &str) -> Result<Vec<String>
         let matches = same(Some(short_rule(id)))
             || same(rule.name.as_deref())
             || same(rule.sca_cve.as_deref())
-            || same(rule.sca_ghsa.as_deref());
+            || same(rule.sca_ghsa.as_deref())
+            || same_advisory(rule.sca_cve.as_deref())
+            || same_advisory(rule.sca_ghsa.as_deref());
         if matches && !ids.iter().any(|i| i == id) {
             ids.push(id.to_owned());
         }
@@ -253,6 +268,12 @@ mod tests {
             rule_ids(&a, "CVE-2021-23337"),
             Ok(vec!["ssc-1234".to_owned()])
         );
+        // What the RULE column shows: the advisory and its package, any case.
+        assert_eq!(
+            rule_ids(&a, "cve-2021-23337 lodash"),
+            Ok(vec!["ssc-1234".to_owned()])
+        );
+        assert!(rule_ids(&a, "CVE-2021-23338 lodash").is_err());
         // One short name, two rules: both.
         assert_eq!(
             rule_ids(&a, "sql-injection"),

@@ -28,13 +28,24 @@ fn summary_lines<'a>(i: &Issue, theme: &Theme, width: usize) -> Vec<Line<'a>> {
     let mut lines = paragraph(i.message.as_deref().unwrap_or(""), width, 0, Style::new());
     lines.push(Line::default());
     lines.push(field(theme, "id", safe(i.id())));
-    lines.push(Line::from(vec![
+    let mut severity = vec![
         Span::styled(format!("{:<18}", "severity"), theme.dim()),
         Span::styled(
             i.severity.as_ref().map_or("-".into(), |s| safe(s.label())),
             theme.severity(i.severity.as_ref()),
         ),
-    ]));
+    ];
+    if let Some(advisory) = i.advisory_severity_apart() {
+        severity.push(Span::styled(
+            format!(
+                " (the advisory is {}: the finding is rated for this use of the package, \
+                 and --severity filters on it)",
+                safe(advisory.label())
+            ),
+            theme.dim(),
+        ));
+    }
+    lines.push(Line::from(severity));
     let state = state_label(i.aggregate_state.as_ref(), i.exception_state().as_ref());
     lines.push(field(
         theme,

@@ -66,11 +66,17 @@ pub fn draw(f: &mut Frame, area: Rect, detail: &DetailView, cache: &Cache, v: &V
     // A finding opened from Related is known by its id until it arrives.
     let shown = detail.best_issue(cache).unwrap_or(&detail.issue);
     let title = format!(
-        " {} · {} ",
+        " {}{} · {} ",
         shown
             .severity
             .as_ref()
             .map_or(String::new(), |s| safe(s.label())),
+        shown
+            .advisory_severity_apart()
+            .map_or(String::new(), |a| format!(
+                " (advisory {})",
+                safe(a.label())
+            )),
         safe(&shown.rule_label())
     );
     let block = Block::default().borders(Borders::ALL).title(title);

@@ -168,7 +168,8 @@ pub struct Activity {
 pub struct ActivityFigures {
     pub opened: i64,
     pub fixed: i64,
-    /// The provisionally ignored among them.
+    /// Without the provisionally ignored (the next figure), as the
+    /// activity report's IGNORED column is.
     pub ignored: i64,
     pub provisionally_ignored: i64,
     pub removed: i64,

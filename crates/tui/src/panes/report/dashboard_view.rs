@@ -209,8 +209,10 @@ fn activity<'a>(
     let at = selected(Block::Activity, pane, len)
         .unwrap_or(0)
         .min(len.saturating_sub(1));
-    let (start, window) = scrolled(at, len, rows.saturating_sub(lines.len()));
-    let fits = rows.saturating_sub(lines.len());
+    // Narrow, the words go to one header line over the figures.
+    let header = width < NARROW_BUCKETS && len > 0 && rows > lines.len() + 1;
+    let fits = rows.saturating_sub(lines.len() + usize::from(header));
+    let (start, window) = scrolled(at, len, fits);
     // A bucket shorter than its size (the last of 30 days in weeks) says
     // its days, where there is room; the dates keep one column.
     let size = pane.dashboard_bucket();
@@ -226,6 +228,15 @@ fn activity<'a>(
         })
         .collect();
     let column = whens.iter().map(String::len).max().unwrap_or(0);
+    if header {
+        lines.push(Line::styled(
+            format!(
+                "  {:<column$}{:>7}{:>7}{:>8}{:>6}{:>6}  net",
+                "", "opened", "fixed", "ignored", "prov", "rem"
+            ),
+            v.theme.dim(),
+        ));
+    }
     for (i, b) in a.buckets.iter().enumerate().skip(start).take(fits) {
         let mut line = bucket_line(b, &format!("{:<column$}", whens[i]), width, v);
         // Marked where the keys move it.
@@ -331,34 +342,54 @@ fn activity_headline<'a>(a: &ActivityReport, width: usize, pane: &ReportPane) ->
     lines
 }
 
-/// One bucket of the activity: its start, what it opened, fixed, ignored
-/// and removed, and its net (red when it grew). Under 80 columns the
-/// words shorten (the headline above says them whole) and the year goes,
-/// so the net is never cut.
+/// Under this width the activity's buckets are figures under one header
+/// line (the words would push the net out).
+const NARROW_BUCKETS: usize = 80;
+
+/// One bucket of the activity: its start, what it opened, fixed, ignored,
+/// provisionally ignored and removed (the columns of the headless table,
+/// so the headline above is these added up), and its net (red when it
+/// grew). Under 100 columns the words shorten (the headline says them
+/// whole); under 80 the year goes and the words go to a header line, so
+/// the net is never cut.
 fn bucket_line<'a>(b: &ActivityBucket, when: &str, width: usize, v: &ViewCx) -> Line<'a> {
-    let n = |x: Option<i64>| x.unwrap_or(0);
-    let narrow = width < 80;
-    let [opened, fixed, ignored, removed] = if narrow {
-        ["opn", "fix", "ign", "rem"]
+    let n = |x: Option<i64>| thousands(x.unwrap_or(0));
+    let figures = if width < NARROW_BUCKETS {
+        // Under the header line `activity` writes.
+        format!(
+            "  {when}{:>7}{:>7}{:>8}{:>6}{:>6}  ",
+            n(b.opened),
+            n(b.fixed),
+            n(b.ignored),
+            n(b.provisionally_ignored),
+            n(b.removed),
+        )
     } else {
-        ["opened", "fixed", "ignored", "removed"]
+        let [opened, fixed, ignored, provisionally, removed] = if width < 100 {
+            ["opn", "fix", "ign", "prv", "rem"]
+        } else {
+            ["opened", "fixed", "ignored", "prov", "removed"]
+        };
+        format!(
+            "  {when}  {opened} {:>5}  {fixed} {:>5}  {ignored} {:>5}  {provisionally} {:>4}  {removed} {:>4}  ",
+            n(b.opened),
+            n(b.fixed),
+            n(b.ignored),
+            n(b.provisionally_ignored),
+            n(b.removed),
+        )
     };
-    let net = n(b.net);
+    let net = b.net.unwrap_or(0);
     let style = if net > 0 {
         v.theme.error()
     } else {
         v.theme.ok()
     };
+    let word = if width < NARROW_BUCKETS { "" } else { "net " };
     Line::from(vec![
-        Span::raw(format!(
-            "  {when}  {opened} {:>5}  {fixed} {:>5}  {ignored} {:>5}  {removed} {:>4}  ",
-            thousands(n(b.opened)),
-            thousands(n(b.fixed)),
-            thousands(n(b.ignored) + n(b.provisionally_ignored)),
-            thousands(n(b.removed)),
-        )),
+        Span::raw(figures),
         Span::styled(
-            format!("net {}{}", if net > 0 { "+" } else { "" }, thousands(net)),
+            format!("{word}{}{}", if net > 0 { "+" } else { "" }, thousands(net)),
             style,
         ),
     ])

@@ -90,7 +90,7 @@ fn d_shows_the_activity_asked_with_the_selectors_and_a_new_selection_asks_again(
     // period before it.
     assert!(
         shown.contains(
-            "the rows added up: opened 30 · fixed 5 · ignored 4 (provisionally 1) · removed 1 · net 20"
+            "the rows added up: opened 30 · fixed 5 · ignored 3 · provisionally ignored 1 · removed 1 · net 20"
         ),
         "{shown}"
     );
