@@ -210,7 +210,18 @@ fn the_ci_variables_name_the_repository_and_the_pull_requests_branch() {
         .output()
         .unwrap();
     let said = stderr(&out);
-    assert_eq!(out.status.code(), Some(0), "{said}");
+    let flagged = served
+        .gate(&[
+            "--repository",
+            REPO,
+            "--ref",
+            "feature/checkout-v2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), flagged.status.code(), "{said}");
+    assert_eq!(verdict(&out), verdict(&flagged));
     assert!(
         said.contains("(from GITHUB_REPOSITORY (GitHub Actions))"),
         "{said}"
@@ -231,7 +242,8 @@ fn the_ci_variables_name_the_repository_and_the_pull_requests_branch() {
         .env("CI_COMMIT_REF_NAME", "release/2026.11")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(matches!(out.status.code(), Some(0 | 3)), "{}", stderr(&out));
+    assert!(stderr(&out).contains("ref release/2026.11 (from CI_COMMIT_REF_NAME (GitLab CI))"));
     assert!(stderr(&out).contains("(from CI_PROJECT_PATH (GitLab CI))"));
 }
 
@@ -290,6 +302,131 @@ fn a_failing_names_lookup_stops_the_gate_with_exit_1() {
         !said.contains("gate: pass") && out.stdout.is_empty(),
         "{said}"
     );
+}
+
+/// Every finding of `repository` on `reference` (the items as the
+/// server sends them), through `findings issues`.
+fn listed(served: &Served, repository: &str, reference: &str) -> Vec<Value> {
+    let mut cmd = findings();
+    let out = cmd
+        .envs(served.settings())
+        .args(["issues", "--repo", repository, "--ref", reference, "--all"])
+        .args(["--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["issue"].clone())
+        .collect()
+}
+
+/// The feature ref the demo page names: new findings, twins of the
+/// primary branch's, some reopened, some fixed on the ref.
+#[test]
+fn against_the_primary_branch_only_what_the_change_brings_is_refused() {
+    let served = Served::start(findings_demo::DEFAULT_FINDINGS);
+    let (repo, feature) = ("acme/crypto-vault", "feature/hsm-rotation");
+    let on_ref = listed(&served, repo, feature);
+    let on_main = listed(&served, repo, "main");
+    let state = |f: &Value| f["aggregateState"].as_str().unwrap_or("").to_owned();
+    let closed = |f: &Value| state(f).ends_with("_FIXED") || state(f).ends_with("_REMOVED");
+    let key = |f: &Value| f["matchBasedId"].as_str().unwrap().to_owned();
+    let main_by_key: BTreeMap<String, &Value> = on_main.iter().map(|f| (key(f), f)).collect();
+    let handled = |f: &Value| {
+        [
+            "_IGNORED_APP",
+            "_IGNORED_CODE",
+            "_PROVISIONALLY_IGNORED_APP",
+        ]
+        .iter()
+        .any(|s| state(f).ends_with(s))
+    };
+    let severe = |f: &Value| {
+        matches!(
+            f["severity"].as_str(),
+            Some("SEVERITY_CRITICAL" | "SEVERITY_HIGH")
+        )
+    };
+    let (mut new, mut reopened, mut fixed_here, mut refused) = (0, 0, 0, HashSet::new());
+    let mut fixed_ids = HashSet::new();
+    for f in &on_ref {
+        if closed(f) {
+            fixed_ids.insert(f["id"].as_str().unwrap().to_owned());
+        }
+        let twin = main_by_key.get(&key(f));
+        if closed(f) {
+            // Fixed or removed on the ref: the change does not bring it.
+            fixed_here += 1;
+            continue;
+        }
+        let brought = match twin {
+            None => {
+                new += 1;
+                true
+            }
+            Some(t) if closed(t) => {
+                reopened += 1;
+                true
+            }
+            Some(_) => false,
+        };
+        if brought && severe(f) && !handled(f) {
+            refused.insert(f["id"].as_str().unwrap().to_owned());
+        }
+    }
+    // As docs/src/demo-server.md names this ref: 3 reopened; and some
+    // findings are fixed on the ref.
+    assert_eq!(reopened, 3);
+    assert!(
+        new > 0 && fixed_here > 0 && !refused.is_empty(),
+        "{new} {fixed_here}"
+    );
+
+    let out = served
+        .gate(&["--repository", repo, "--ref", feature, "--json"])
+        .output()
+        .unwrap();
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    let v = verdict(&out);
+    assert_eq!(v["against"], "main");
+    assert_eq!(
+        (
+            v["counts"]["new"].as_u64(),
+            v["counts"]["reopened"].as_u64()
+        ),
+        (Some(new as u64), Some(3))
+    );
+    let got: HashSet<String> = v["refused"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(got, refused);
+    assert!(got.is_disjoint(&fixed_ids));
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("gate: fail — "))
+        .unwrap();
+    assert!(
+        line.contains(&format!("on {feature} of {repo} against main")),
+        "{line}"
+    );
+    // The primary branch against itself brings nothing.
+    let out = served
+        .gate(&["--repository", repo, "--ref", "main", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("main is the primary branch: nothing on it is new"));
+    // --exit-code N: the same refusal, exit N.
+    let out = served
+        .gate(&["--repository", repo, "--ref", feature, "--exit-code", "42"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(42));
 }
 
 /// A baseline saved on main, then edited as if main had moved on: the
