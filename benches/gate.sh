@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # `findings gate` in a pipeline (issue 50): a demo server of $FINDINGS
 # findings, and for one repository ($REPOSITORY) each run of
-#   base branch     findings gate --ref $REF (against the primary branch:
+#   vs-primary      findings gate --ref $REF (against the primary branch:
 #                   the names, the archived check, the primary branch's
 #                   findings and the ref's, every state)
-#   save baseline   findings gate --ref $PRIMARY --save-baseline FILE
-#   baseline        findings gate --ref $REF --baseline FILE
+#   save-baseline   findings gate --ref $PRIMARY --save-baseline FILE
+#   vs-baseline     findings gate --ref $REF --baseline FILE
 # each with --summary, --junit and --sarif written, $RUNS times in turns.
 # Printed: wall seconds and peak resident memory (GNU time) as
 # min / median / max, against the target of every pipeline: under 2 s
@@ -65,12 +65,12 @@ start_server "$FINDINGS"
 for run in $(seq 1 "$RUNS"); do
     echo "run $run of $RUNS ..." >&2
     gate --ref "$REF"
-    record "base branch"
+    record "vs-primary"
     BASE_VERDICT=$VERDICT
     gate --ref "$PRIMARY" --save-baseline "$WORK/baseline.snap"
-    record "save baseline"
+    record "save-baseline"
     gate --ref "$REF" --baseline "$WORK/baseline.snap"
-    record "baseline"
+    record "vs-baseline"
     BASELINE_VERDICT=$VERDICT
 done
 stop_server

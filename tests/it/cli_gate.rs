@@ -421,6 +421,45 @@ fn against_the_primary_branch_only_what_the_change_brings_is_refused() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("main is the primary branch: nothing on it is new"));
+    // The second gate: old findings of the ref past their open-age target.
+    let policy = served.path("old.toml");
+    let old = |max: u32| {
+        std::fs::write(
+            &policy,
+            format!("severities = []\n[old_findings]\nmax_days_over_target = {max}\n"),
+        )
+        .unwrap();
+        let out = served
+            .gate(&[
+                "--repository",
+                repo,
+                "--ref",
+                feature,
+                "--json",
+                "--policy",
+                &policy,
+            ])
+            .output()
+            .unwrap();
+        (out.status.code(), verdict(&out), stderr(&out))
+    };
+    let (code, v, said) = old(0);
+    assert_eq!(code, Some(3), "{said}");
+    let overdue = v["overdue"].as_array().unwrap();
+    assert!(!overdue.is_empty() && v["refused"].as_array().unwrap().is_empty());
+    for o in overdue {
+        assert!(o["daysOverTarget"].as_i64().unwrap() > 0, "{o}");
+        assert!(
+            !refused.contains(o["id"].as_str().unwrap()),
+            "an old finding: {o}"
+        );
+    }
+    assert!(said.contains(&format!(
+        "{} old findings more than 0 days past target",
+        overdue.len()
+    )));
+    let (code, v, _) = old(100_000);
+    assert_eq!((code, v["overdue"].as_array().unwrap().len()), (Some(0), 0));
     // --exit-code N: the same refusal, exit N.
     let out = served
         .gate(&["--repository", repo, "--ref", feature, "--exit-code", "42"])
@@ -649,6 +688,54 @@ fn against_a_baseline_what_is_new_or_reopened_since_is_refused() {
         .unwrap();
     assert!(diff.status.success(), "{}", stderr(&diff));
     assert!(String::from_utf8_lossy(&diff.stdout).contains("\"category\":\"new\""));
+}
+
+#[test]
+fn a_baseline_of_another_deployment_or_repository_is_refused() {
+    let served = Served::start(2_000);
+    let full = served.path("main.snap");
+    let out = served
+        .gate(&[
+            "--repository",
+            REPO,
+            "--ref",
+            "main",
+            "--save-baseline",
+            &full,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The same findings, said to be of deployment 4711.
+    let mut reader =
+        findings_snapshot::Reader::new(findings_snapshot::open_file(Path::new(&full)).unwrap())
+            .unwrap();
+    let mut header = reader.header().clone();
+    header.deployment = "4711".into();
+    let other = served.path("other.snap");
+    let mut writer =
+        findings_snapshot::Writer::new(std::fs::File::create(&other).unwrap(), &header).unwrap();
+    while let Some((_, item)) = reader.next_item().unwrap() {
+        writer
+            .item(serde_json::to_string(&item).unwrap().as_bytes())
+            .unwrap();
+    }
+    writer.finish().unwrap();
+    let run = |args: &[&str]| served.gate(args).output().unwrap();
+    let out = run(&["--repository", REPO, "--ref", "main", "--baseline", &other]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("another deployment, where every finding would be new"));
+    let storefront = ["--repository", "acme/web-storefront", "--ref", "main"];
+    let out = run(&[&storefront[..], &["--baseline", &full]].concat());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is a baseline of acme/payments-api, not of acme/web-storefront")
+    );
+    // One file for both: refused before anything is read.
+    let both = ["--baseline", &full, "--save-baseline", &full];
+    let out = run(&[&["--repository", REPO, "--ref", "main"][..], &both].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("name the same file"));
 }
 
 #[test]

@@ -248,11 +248,11 @@ async fn gate(
                      itself (a baseline, --baseline FILE, tells what is new since)",
                     one_line(reference)
                 );
+                (verdict::Base::itself(), primary)
+            } else {
+                let base = reads::primary_branch(client, repository, &primary).await?;
+                (base, primary)
             }
-            (
-                reads::primary_branch(client, repository, &primary).await?,
-                primary,
-            )
         }
     };
     let mut judge = Judge::new(policy, base, now, settings.sla_days.value);

@@ -34,6 +34,9 @@ impl Novelty {
 #[derive(Debug, Default)]
 pub struct Base {
     closed_by_key: HashMap<Box<str>, bool>,
+    /// The base is the ref itself (the primary branch against itself):
+    /// every finding is old, with nothing read to say so.
+    itself: bool,
 }
 
 /// The id a finding is matched by across refs: its `matchBasedId`. One
@@ -50,6 +53,14 @@ fn fixed_or_removed(issue: &Issue) -> bool {
 }
 
 impl Base {
+    /// The base of a ref gated against itself.
+    pub fn itself() -> Base {
+        Base {
+            itself: true,
+            ..Base::default()
+        }
+    }
+
     pub fn add(&mut self, issue: &Issue) {
         let Some(key) = match_key(issue) else { return };
         let closed = fixed_or_removed(issue);
@@ -60,6 +71,9 @@ impl Base {
     }
 
     pub fn novelty(&self, issue: &Issue) -> Novelty {
+        if self.itself {
+            return Novelty::Old;
+        }
         match match_key(issue).and_then(|k| self.closed_by_key.get(k)) {
             None => Novelty::New,
             Some(true) => Novelty::Reopened,
@@ -350,6 +364,21 @@ mod tests {
             vec![finding("9", "a", High, Open)],
         );
         assert_eq!(v.reopened, 1);
+    }
+
+    #[test]
+    fn a_ref_against_itself_brings_nothing_but_old_findings_still_age() {
+        let mut old = finding("1", "a", Critical, Open);
+        old.first_detected_at = Some("2026-10-01T00:00:00Z".parse().unwrap());
+        let p = policy("[old_findings]\nmax_days_over_target = 1");
+        let mut judge = Judge::new(&p, Base::itself(), now(), SlaDays::default());
+        judge.weigh(old);
+        judge.weigh(finding("2", "", High, Open));
+        let v = judge.finish();
+        assert_eq!(
+            (v.new, v.reopened, v.refused.len(), v.overdue.len()),
+            (0, 0, 0, 1)
+        );
     }
 
     #[test]
