@@ -162,9 +162,7 @@ fn map(lines: &mut Vec<Line>, at: &mut usize, indent: usize) -> Result<Yaml, Str
             return Err(format!("line {n}: the key {key} again"));
         }
         *at += 1;
-        let node = if !value.is_empty() {
-            scalar(&value, n)?
-        } else {
+        let node = if value.is_empty() {
             match lines.get(*at).cloned() {
                 Some((deeper, _, _)) if deeper > indent => block(lines, at, deeper)?,
                 // A list may sit at its key's own indentation.
@@ -173,6 +171,8 @@ fn map(lines: &mut Vec<Line>, at: &mut usize, indent: usize) -> Result<Yaml, Str
                 }
                 _ => Yaml::Str(String::new()),
             }
+        } else {
+            scalar(&value, n)?
         };
         entries.push((key, node));
     }

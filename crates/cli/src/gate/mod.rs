@@ -211,49 +211,8 @@ async fn gate(
     let refs = reads::check_names(session, repository, reference).await?;
     reads::refuse_archived(client, repository).await?;
     let (base, against) = match &args.baseline {
-        Some(path) => {
-            let (base, header) = reads::baseline(path, client, repository)?;
-            let of = header
-                .request
-                .filter
-                .as_ref()
-                .and_then(|f| f.refs.first().cloned())
-                .unwrap_or_default();
-            let against = format!(
-                "baseline {} ({} of {})",
-                path.file_name().map_or_else(
-                    || path.display().to_string(),
-                    |n| n.to_string_lossy().into_owned()
-                ),
-                if of.is_empty() {
-                    "every ref".into()
-                } else {
-                    of
-                },
-                header.saved_at.format("%Y-%m-%d %H:%M UTC")
-            );
-            (base, against)
-        }
-        None => {
-            let primary = refs.primary.ok_or_else(|| {
-                Failure::Runtime(format!(
-                    "the deployment names no primary branch for {}: nothing to compare with; \
-                     gate against a baseline (--baseline FILE)",
-                    one_line(repository)
-                ))
-            })?;
-            if primary == reference {
-                eprintln!(
-                    "findings: gate: {} is the primary branch: nothing on it is new against \
-                     itself (a baseline, --baseline FILE, tells what is new since)",
-                    one_line(reference)
-                );
-                (verdict::Base::itself(), primary)
-            } else {
-                let base = reads::primary_branch(client, repository, &primary).await?;
-                (base, primary)
-            }
-        }
+        Some(path) => baseline(path, client, repository)?,
+        None => primary_branch(client, repository, reference, refs.primary).await?,
     };
     let mut judge = Judge::new(policy, base, now, settings.sla_days.value);
     let request = reads::findings_of(repository, Some(reference));
@@ -270,6 +229,55 @@ async fn gate(
         return Err(Failure::Refused(args.exit_code));
     }
     Ok(())
+}
+
+/// The base read from a baseline file, and how the verdict names it:
+/// "baseline main.snap (main of 2026-12-01 09:00 UTC)".
+fn baseline(
+    path: &Path,
+    client: &findings_client::Client,
+    repository: &str,
+) -> Result<(verdict::Base, String), Failure> {
+    let (base, header) = reads::baseline(path, client, repository)?;
+    let of = header
+        .request
+        .filter
+        .as_ref()
+        .and_then(|f| f.refs.first().cloned())
+        .unwrap_or_else(|| "every ref".into());
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let saved = header.saved_at.format("%Y-%m-%d %H:%M UTC");
+    Ok((base, format!("baseline {name} ({of} of {saved})")))
+}
+
+/// The base read from the primary branch, and its name; the primary
+/// branch itself is its own base (nothing new, nothing read twice).
+async fn primary_branch(
+    client: &findings_client::Client,
+    repository: &str,
+    reference: &str,
+    primary: Option<String>,
+) -> Result<(verdict::Base, String), Failure> {
+    let primary = primary.ok_or_else(|| {
+        Failure::Runtime(format!(
+            "the deployment names no primary branch for {}: nothing to compare with; \
+             gate against a baseline (--baseline FILE)",
+            one_line(repository)
+        ))
+    })?;
+    if primary == reference {
+        eprintln!(
+            "findings: gate: {} is the primary branch: nothing on it is new against \
+             itself (a baseline, --baseline FILE, tells what is new since)",
+            one_line(reference)
+        );
+        return Ok((verdict::Base::itself(), primary));
+    }
+    let base = reads::primary_branch(client, repository, &primary).await?;
+    Ok((base, primary))
 }
 
 /// The files asked for, each replaced whole, and the JSON verdict.

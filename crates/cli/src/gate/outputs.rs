@@ -152,14 +152,18 @@ pub fn summary(v: &Verdict, policy: &GatePolicy, scope: &Scope, max: usize) -> S
         head.push_str(&markdown::row([s.as_str(), &n.to_string()]));
         head.push('\n');
     }
-    let mut tables: Vec<(String, Vec<String>)> = Vec::new();
+    let mut tables: Vec<Table> = Vec::new();
     if !v.refused.is_empty() {
         let rows = v
             .refused
             .iter()
             .map(|r| finding_row(&r.issue, r.novelty.name()))
             .collect();
-        tables.push((format!("Refused findings ({})", v.refused.len()), rows));
+        tables.push(Table {
+            title: format!("Refused findings ({})", v.refused.len()),
+            header: markdown::header(FINDING_HEADER),
+            rows,
+        });
     }
     if !policy.exempt.is_empty() {
         let today_expired = |k: usize| v.expired.contains(&k);
@@ -177,7 +181,11 @@ pub fn summary(v: &Verdict, policy: &GatePolicy, scope: &Scope, max: usize) -> S
                 markdown::row([e.name().as_str(), &e.reason, &expires, &exempted])
             })
             .collect();
-        tables.push(("Exemptions".into(), rows));
+        tables.push(Table {
+            title: "Exemptions".into(),
+            header: markdown::header(["exemption", "reason", "expires", "exempted"]),
+            rows,
+        });
     }
     if !v.overdue.is_empty() {
         let rows = v
@@ -185,50 +193,56 @@ pub fn summary(v: &Verdict, policy: &GatePolicy, scope: &Scope, max: usize) -> S
             .iter()
             .map(|o| finding_row(&o.issue, &format!("old, {} days past target", o.days_over)))
             .collect();
-        tables.push((
-            format!("Old findings past target ({})", v.overdue.len()),
+        tables.push(Table {
+            title: format!("Old findings past target ({})", v.overdue.len()),
+            header: markdown::header(FINDING_HEADER),
             rows,
-        ));
+        });
     }
     cut_to(head, &tables, max)
 }
 
-/// `head`, then each table, with as many rows as fit in `max` characters
-/// (a note of the rows left out, per table, always fits: room is kept).
-fn cut_to(mut out: String, tables: &[(String, Vec<String>)], max: usize) -> String {
+/// A table of the summary: its title, header and rows (escaped).
+struct Table {
+    title: String,
+    header: String,
+    rows: Vec<String>,
+}
+
+/// `out`, then each table, with as many rows as fit in `max` characters
+/// (room is kept for the note of the rows left out of each table).
+fn cut_to(mut out: String, tables: &[Table], max: usize) -> String {
     const NOTE_ROOM: usize = 64;
-    let notes_room = NOTE_ROOM * tables.len();
-    for (k, (title, rows)) in tables.iter().enumerate() {
-        let header = if title == "Exemptions" {
-            markdown::header(["exemption", "reason", "expires", "exempted"])
-        } else {
-            markdown::header(FINDING_HEADER)
-        };
-        let top = format!("\n#### {}\n\n{header}\n", markdown::cell(title));
+    // Characters so far, counted as they are added (not recounted a row).
+    let mut used = count(&out);
+    let push = |out: &mut String, used: &mut usize, text: &str| {
+        out.push_str(text);
+        *used += count(text);
+    };
+    for (k, table) in tables.iter().enumerate() {
+        let title = markdown::cell(&table.title);
+        let top = format!("\n#### {title}\n\n{}\n", table.header);
         let room_after = NOTE_ROOM * (tables.len() - k - 1);
-        if count(&out) + count(&top) + NOTE_ROOM + room_after > max {
-            out.push_str(&format!(
-                "\n_{} not shown: {} rows_\n",
-                markdown::cell(title),
-                rows.len()
-            ));
+        if used + count(&top) + NOTE_ROOM + room_after > max {
+            let note = format!("\n_{title} not shown: {} rows_\n", table.rows.len());
+            push(&mut out, &mut used, &note);
             continue;
         }
-        out.push_str(&top);
+        push(&mut out, &mut used, &top);
         let mut shown = 0;
-        for row in rows {
-            if count(&out) + count(row) + 1 + NOTE_ROOM + room_after > max {
+        for row in &table.rows {
+            if used + count(row) + 1 + NOTE_ROOM + room_after > max {
                 break;
             }
-            out.push_str(row);
-            out.push('\n');
+            push(&mut out, &mut used, row);
+            push(&mut out, &mut used, "\n");
             shown += 1;
         }
-        if shown < rows.len() {
-            out.push_str(&format!("\n_{} more not shown_\n", rows.len() - shown));
+        if shown < table.rows.len() {
+            let note = format!("\n_{} more not shown_\n", table.rows.len() - shown);
+            push(&mut out, &mut used, &note);
         }
     }
-    let _ = notes_room;
     out
 }
 
@@ -237,29 +251,39 @@ fn count(s: &str) -> usize {
     s.chars().count()
 }
 
-/// JUnit XML: a test case per rule of the policy (each severity that
-/// fails, each exemption's date, the old findings' age), a failure per
-/// finding it refuses.
-pub fn junit(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
-    struct Case {
-        name: String,
-        failures: Vec<(String, String)>,
-    }
-    let mut cases: Vec<Case> = Vec::new();
-    let failure_of = |issue: &Issue, what: &str| {
-        let message = format!(
-            "{what} {} finding {}: {} at {}",
-            issue.severity.as_ref().map_or("", |s| s.label()),
-            issue.id(),
-            issue.rule_label(),
-            issue.location()
-        );
-        let body = format!(
-            "{message}\n{}\n{}",
-            issue.message.as_deref().unwrap_or(""),
-            issue.web_url().unwrap_or("")
-        );
-        (message, body)
+/// A JUnit test case: a rule of the policy, and a failure (message, text)
+/// per finding it refuses.
+struct Case {
+    name: String,
+    failures: Vec<(String, String)>,
+}
+
+/// A failure of `issue`: its severity, id, rule and place, then its
+/// message and link.
+fn failure_of(issue: &Issue, what: &str) -> (String, String) {
+    let message = format!(
+        "{what} {} finding {}: {} at {}",
+        issue.severity.as_ref().map_or("", |s| s.label()),
+        issue.id(),
+        issue.rule_label(),
+        issue.location()
+    );
+    let body = format!(
+        "{message}\n{}\n{}",
+        issue.message.as_deref().unwrap_or(""),
+        issue.web_url().unwrap_or("")
+    );
+    (message, body)
+}
+
+/// The test cases: each severity the policy fails (and any other a
+/// refused finding has), each exemption's date, the old findings' age.
+fn cases(v: &Verdict, policy: &GatePolicy) -> Vec<Case> {
+    let label = |i: &Issue| {
+        i.severity
+            .as_ref()
+            .map_or("unknown", |s| s.label())
+            .to_owned()
     };
     let mut severities: Vec<String> = policy
         .severities
@@ -267,53 +291,61 @@ pub fn junit(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
         .map(|s| s.0.label().to_owned())
         .collect();
     for r in &v.refused {
-        let label = r.issue.severity.as_ref().map_or("unknown", |s| s.label());
-        if !severities.iter().any(|s| s == label) {
-            severities.push(label.to_owned());
+        if !severities.contains(&label(&r.issue)) {
+            severities.push(label(&r.issue));
         }
     }
-    for severity in &severities {
-        let failures = v
-            .refused
-            .iter()
-            .filter(|r| r.issue.severity.as_ref().map_or("unknown", |s| s.label()) == severity)
-            .map(|r| failure_of(&r.issue, r.novelty.name()))
-            .collect();
-        cases.push(Case {
+    let mut cases: Vec<Case> = severities
+        .iter()
+        .map(|severity| Case {
             name: format!("no new or reopened {severity} finding"),
-            failures,
-        });
-    }
+            failures: v
+                .refused
+                .iter()
+                .filter(|r| label(&r.issue) == *severity)
+                .map(|r| failure_of(&r.issue, r.novelty.name()))
+                .collect(),
+        })
+        .collect();
     for (k, e) in policy.exempt.iter().enumerate() {
-        let failures = if v.expired.contains(&k) {
-            let day = e.expires.map(|d| d.to_string()).unwrap_or_default();
-            vec![(
-                format!("exemption {} expired {day}", e.name()),
-                format!(
-                    "exemption {} ({}) expired {day}: it no longer exempts",
-                    e.name(),
-                    e.reason
-                ),
-            )]
-        } else {
-            Vec::new()
-        };
+        let day = e.expires.map(|d| d.to_string()).unwrap_or_default();
+        let failures = v
+            .expired
+            .contains(&k)
+            .then(|| {
+                (
+                    format!("exemption {} expired {day}", e.name()),
+                    format!(
+                        "exemption {} ({}) expired {day}: it no longer exempts",
+                        e.name(),
+                        e.reason
+                    ),
+                )
+            })
+            .into_iter()
+            .collect();
         cases.push(Case {
             name: format!("exemption {} in date", e.name()),
             failures,
         });
     }
     if let Some(max) = policy.old_findings.max_days_over_target {
-        let failures = v
-            .overdue
-            .iter()
-            .map(|o| failure_of(&o.issue, &format!("{} days past target:", o.days_over)))
-            .collect();
         cases.push(Case {
             name: format!("no old finding more than {max} days past target"),
-            failures,
+            failures: v
+                .overdue
+                .iter()
+                .map(|o| failure_of(&o.issue, &format!("{} days past target:", o.days_over)))
+                .collect(),
         });
     }
+    cases
+}
+
+/// JUnit XML: a test case per rule of the policy, a failure per finding
+/// it refuses.
+pub fn junit(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
+    let cases = cases(v, policy);
     let tests = cases.len();
     let failed = cases.iter().filter(|c| !c.failures.is_empty()).count();
     let suite = format!(

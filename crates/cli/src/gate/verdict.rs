@@ -303,9 +303,13 @@ mod tests {
 
     fn judge(policy: &GatePolicy, base: &[Issue], refs: Vec<Issue>) -> Verdict {
         let mut known = Base::default();
-        base.iter().for_each(|i| known.add(i));
+        for i in base {
+            known.add(i);
+        }
         let mut judge = Judge::new(policy, known, now(), SlaDays::default());
-        refs.into_iter().for_each(|i| judge.weigh(i));
+        for i in refs {
+            judge.weigh(i);
+        }
         judge.finish()
     }
 
