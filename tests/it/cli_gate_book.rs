@@ -437,3 +437,23 @@ fn the_walk_through_runs_in_order() {
         );
     }
 }
+
+/// The policy the page shows is a valid policy, every key of it read.
+#[test]
+fn the_pages_policy_example_is_a_valid_policy() {
+    let section = &CI_PAGE[CI_PAGE.find("## The policy").unwrap()..];
+    let start = section.find("```toml\n").unwrap() + "```toml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let policy = findings_config::parse_gate_policy(std::path::Path::new("gate.toml"), example)
+        .unwrap_or_else(|e| panic!("{}", e.0));
+    assert_eq!(policy.severities.len(), 2);
+    assert!(policy.supply_chain.reachable_only);
+    assert_eq!(policy.old_findings.max_days_over_target, Some(30));
+    assert_eq!(policy.exempt.len(), 1);
+    assert!(policy.exempt[0].expires.is_some());
+    // The default the page names is the default the code has.
+    assert!(CI_PAGE.contains("(default: critical, high)"));
+    let default = findings_config::GatePolicy::default();
+    let severities: Vec<&str> = default.severities.iter().map(|s| s.0.label()).collect();
+    assert_eq!(severities, ["critical", "high"]);
+}
