@@ -141,6 +141,17 @@ fn usage_errors_are_said_before_anything_is_read() {
         0,
         "nothing was asked of the server"
     );
+    // No server configured in CI: refused, as every command refuses it.
+    let out = served
+        .gate(&["--repository", REPO, "--ref", "main"])
+        .env_remove("FINDINGS_BASE_URL")
+        .env_remove("FINDINGS_TOKEN")
+        .env_remove("FINDINGS_DEPLOYMENT")
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no server configured and CI is set"));
 }
 
 #[test]
@@ -404,6 +415,36 @@ fn against_the_primary_branch_only_what_the_change_brings_is_refused() {
         .collect();
     assert_eq!(got, refused);
     assert!(got.is_disjoint(&fixed_ids));
+    // Against a baseline of main saved now: the same findings refused.
+    let snap = served.path("main.snap");
+    let out = served
+        .gate(&[
+            "--repository",
+            repo,
+            "--ref",
+            "main",
+            "--save-baseline",
+            &snap,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = served
+        .gate(&[
+            "--repository",
+            repo,
+            "--ref",
+            feature,
+            "--baseline",
+            &snap,
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let by_baseline = verdict(&out);
+    assert_eq!(by_baseline["refused"], v["refused"]);
+    assert_eq!(by_baseline["counts"], v["counts"]);
     let line = said
         .lines()
         .find(|l| l.starts_with("gate: fail — "))
