@@ -415,7 +415,41 @@ fn against_the_primary_branch_only_what_the_change_brings_is_refused() {
         .collect();
     assert_eq!(got, refused);
     assert!(got.is_disjoint(&fixed_ids));
-    // Against a baseline of main saved now: the same findings refused.
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("gate: fail — "))
+        .unwrap();
+    assert!(
+        line.contains(&format!("on {feature} of {repo} against main")),
+        "{line}"
+    );
+    // The primary branch against itself brings nothing.
+    let out = served
+        .gate(&["--repository", repo, "--ref", "main", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("main is the primary branch: nothing on it is new"));
+    // --exit-code N: the same refusal, exit N.
+    let out = served
+        .gate(&["--repository", repo, "--ref", feature, "--exit-code", "42"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(42));
+}
+
+/// Against a baseline of main saved now, a feature ref gets the verdict it
+/// gets against main itself.
+#[test]
+fn a_baseline_of_main_saved_now_gives_the_verdict_of_main() {
+    let served = Served::start(findings_demo::DEFAULT_FINDINGS);
+    let (repo, feature) = ("acme/crypto-vault", "feature/hsm-rotation");
+    let out = served
+        .gate(&["--repository", repo, "--ref", feature, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let v = verdict(&out);
     let snap = served.path("main.snap");
     let out = served
         .gate(&[
@@ -445,27 +479,6 @@ fn against_the_primary_branch_only_what_the_change_brings_is_refused() {
     let by_baseline = verdict(&out);
     assert_eq!(by_baseline["refused"], v["refused"]);
     assert_eq!(by_baseline["counts"], v["counts"]);
-    let line = said
-        .lines()
-        .find(|l| l.starts_with("gate: fail — "))
-        .unwrap();
-    assert!(
-        line.contains(&format!("on {feature} of {repo} against main")),
-        "{line}"
-    );
-    // The primary branch against itself brings nothing.
-    let out = served
-        .gate(&["--repository", repo, "--ref", "main", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("main is the primary branch: nothing on it is new"));
-    // --exit-code N: the same refusal, exit N.
-    let out = served
-        .gate(&["--repository", repo, "--ref", feature, "--exit-code", "42"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(42));
 }
 
 /// The second gate: old findings of the ref past their open-age target
