@@ -60,10 +60,13 @@ start_server() {
 }
 
 # Runs a command under GNU time; sets SECS and KB (peak resident memory of
-# the largest process it ran).
+# the largest process it ran). Its figures are the file's last line: a
+# command that exits non-zero gets a "Command exited ..." line before them.
 timed() {
-    /usr/bin/time -f '%e %M' -o "$WORK/time" "$@"
-    read -r SECS KB <"$WORK/time"
+    local code=0
+    /usr/bin/time -f '%e %M' -o "$WORK/time" "$@" || code=$?
+    read -r SECS KB < <(tail -n 1 "$WORK/time")
+    return "$code"
 }
 
 # "min / median / max" of the numbers given.

@@ -1432,7 +1432,7 @@ fn sarif_of(args: &[&str]) -> Value {
 
 /// The structure a SARIF consumer relies on (the full schema check is
 /// tests/sarif/validate.py, outside `cargo test`).
-fn check_sarif_structure(doc: &Value) -> &Vec<Value> {
+pub(crate) fn check_sarif_structure(doc: &Value) -> &Vec<Value> {
     assert_eq!(
         doc["$schema"],
         "https://json.schemastore.org/sarif-2.1.0.json"

@@ -25,6 +25,7 @@ fn each_command_has_examples_and_only_the_global_flags_that_apply() {
         &["scm", "list"],
         &["scm", "update"],
         &["triage"],
+        &["gate"],
         &["demo", "serve"],
         &["config", "show"],
         &["config", "path"],

@@ -16,6 +16,8 @@ mod cli_ci;
 mod cli_columns;
 mod cli_dry_run;
 mod cli_expiry;
+mod cli_gate;
+mod cli_gate_book;
 mod cli_help;
 mod cli_lists;
 mod cli_names;

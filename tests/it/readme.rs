@@ -24,7 +24,7 @@ fn the_scripting_page_has_the_exit_codes_of_the_help() {
         .collect();
     assert_eq!(
         codes,
-        ["0", "1", "2", "4", "N", "129", "130", "143"],
+        ["0", "1", "2", "3", "4", "N", "129", "130", "143"],
         "{help}"
     );
     let table = &SCRIPTING[SCRIPTING

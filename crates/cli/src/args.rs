@@ -3,7 +3,7 @@
 use super::destination::OutputFile;
 use super::offer::offer;
 use super::scripting::{self, ScriptArgs};
-use super::{actions, config_cmd, demo, diff, listing, scm, show, snapshot, triage};
+use super::{actions, config_cmd, demo, diff, gate, listing, scm, show, snapshot, triage};
 use clap::builder::{StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueHint};
 use findings_config as config;
@@ -119,6 +119,11 @@ pub(super) enum Command {
     /// re-triaged findings and changed severities, against a second
     /// snapshot or the live deployment
     Diff(diff::DiffArgs),
+    /// Does a change bring findings the policy refuses? The findings of a
+    /// ref not on the primary branch (or not in a baseline), weighed by
+    /// .findings/gate.toml: exit 0 pass, 3 fail, 1 when anything could not
+    /// be read or checked
+    Gate(Box<gate::GateArgs>),
     /// Ignored findings whose expiry (triage --ignore-until) has passed, listed
     /// like `issues`; reopens nothing
     Expired(listing::ExpiredArgs),

@@ -29,7 +29,7 @@ fn globals_of(path: &[&str]) -> Option<Vec<&'static str>> {
     let writes = || [CONNECT, &["read_only"]].concat();
     match path {
         [] | ["config"] | ["config", "show"] => None,
-        ["issues" | "expired" | "report" | "search" | "show"] | ["scm", "list"] => {
+        ["issues" | "expired" | "report" | "search" | "show" | "gate"] | ["scm", "list"] => {
             Some(CONNECT.to_vec())
         }
         ["scm" | "triage"] | ["scm", "update"] => Some(writes()),
@@ -64,6 +64,7 @@ pub fn examples(path: &[&str]) -> Examples {
         ["snapshot", "show"] => SNAPSHOT_SHOW_EXAMPLES,
         ["expired"] => EXPIRED_EXAMPLES,
         ["diff"] => DIFF_EXAMPLES,
+        ["gate"] => GATE_EXAMPLES,
         ["demo"] | ["demo", "serve"] => DEMO_SERVE_EXAMPLES,
         ["config"] | ["config", "show"] => CONFIG_SHOW_EXAMPLES,
         ["config", "path"] => CONFIG_PATH_EXAMPLES,
@@ -269,6 +270,22 @@ const EXPIRED_EXAMPLES: Examples = &[
     (
         "A CI gate on expired ignores of one repository",
         "findings expired --repo acme/api --exit-code 3",
+    ),
+];
+
+/// The examples of `findings gate`.
+const GATE_EXAMPLES: Examples = &[
+    (
+        "A pull request: what its branch brings that the primary branch has not",
+        "findings gate --summary comment.md --junit gate.xml",
+    ),
+    (
+        "On the primary branch: save a baseline for later gates",
+        "findings gate --ref main --save-baseline main.snap",
+    ),
+    (
+        "What is new or reopened since that baseline",
+        "findings gate --baseline main.snap --sarif gate.sarif",
     ),
 ];
 

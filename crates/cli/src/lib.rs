@@ -15,6 +15,8 @@ macro_rules! exit_codes_help {
                names that could not be checked (a gate, a write, or nothing matched)\n  \
           2    usage error: a flag, a value, a name the deployment lacks, a --json field, \
                a --jq expression\n  \
+          3    findings gate: the change brings findings the policy refuses \
+               (--exit-code N changes it)\n  \
           4    partly done: a triage applied, but some findings got an exception \
                request instead or were skipped (no permission); stdout has the counts\n  \
           N    --exit-code N: at least one item was printed (after all of them)\n  \
@@ -38,6 +40,7 @@ mod config_cmd;
 mod demo;
 mod destination;
 mod diff;
+mod gate;
 mod help;
 mod interactive;
 mod listing;
@@ -87,6 +90,8 @@ pub enum Failure {
     Interrupted(String),
     /// Done as far as the server would: the rest said (exit [`PARTLY_DONE`]).
     Partly(String),
+    /// `findings gate` refused the change (exit N; its verdict line said why).
+    Refused(u8),
     /// Not a failure: `--exit-code N` and `matched` items printed (exit N,
     /// as trivy's `--exit-code`).
     Matched {
@@ -109,6 +114,7 @@ impl Failure {
                 matched,
                 item,
             } => format!("{matched} {item}(s) matched (--exit-code {code})"),
+            Failure::Refused(code) => format!("the gate refused the change (exit {code})"),
         }
     }
 }
@@ -225,6 +231,7 @@ fn report(failure: Failure) -> ExitCode {
             eprintln!("findings: partly done: {}", multi_line(&msg));
             ExitCode::from(PARTLY_DONE)
         }
+        Failure::Refused(code) => ExitCode::from(code),
         Failure::Matched {
             code,
             matched,
@@ -240,23 +247,6 @@ fn report(failure: Failure) -> ExitCode {
 /// A closed stdout (`findings issues | head`) is a normal end, not an error.
 fn is_broken_pipe(msg: &str) -> bool {
     msg.contains("Broken pipe") || msg.contains("os error 32")
-}
-
-/// `--snapshot` reaches no deployment: flags that name one are refused
-/// (their environment variables and the config's are left unused).
-fn check_offline(matches: &ArgMatches) -> Result<(), Failure> {
-    for (id, flag) in [
-        ("base_url", "--base-url"),
-        ("deployment", "--deployment"),
-        ("allow_http", "--allow-http"),
-    ] {
-        if matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
-            return Err(Failure::Usage(format!(
-                "--snapshot opens a file offline; {flag} is for a deployment: give one or the other"
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Runs the command given, or the TUI when none is: each command family
@@ -286,6 +276,7 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Some(Command::Show(args)) => run_show(&args, conn, matches).await,
         Some(Command::Scm { command }) => run_scm(command, conn, matches).await,
         Some(Command::Diff(args)) => run_diff(&args, conn, matches).await,
+        Some(Command::Gate(args)) => gate::run(*args, &settings_here(conn, matches)?).await,
         Some(Command::Snapshot {
             command: snapshot::SnapshotCommand::Show(args),
         }) => snapshot::show(&args),
@@ -670,7 +661,7 @@ async fn run_without_command(
 ) -> Result<(), Failure> {
     use std::io::IsTerminal;
     if snapshot.is_some() {
-        check_offline(matches)?;
+        offline::check_offline(matches)?;
     }
     let settings = settings_here(conn, matches)?;
     if !std::io::stdout().is_terminal() {

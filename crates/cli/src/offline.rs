@@ -161,6 +161,23 @@ fn file_failure(path: &Path, said: &str) -> Failure {
     ))
 }
 
+/// `--snapshot` reaches no deployment: flags that name one are refused
+/// (their environment variables and the config's are left unused).
+pub(super) fn check_offline(matches: &clap::ArgMatches) -> Result<(), Failure> {
+    for (id, flag) in [
+        ("base_url", "--base-url"),
+        ("deployment", "--deployment"),
+        ("allow_http", "--allow-http"),
+    ] {
+        if matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(Failure::Usage(format!(
+                "--snapshot opens a file offline; {flag} is for a deployment: give one or the other"
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

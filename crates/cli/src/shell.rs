@@ -264,6 +264,10 @@ fn exit_status(w: &mut dyn Write) -> std::io::Result<()> {
             "A usage error: a flag, value or name the deployment does not have, a configuration error, or a write refused (read-only, no confirmation, a --count that does not match).",
         ),
         (
+            "3",
+            "findings gate: the change brings findings the policy refuses (the gate's --exit-code N changes it).",
+        ),
+        (
             "4",
             "Partly done: a triage applied, but some findings got an exception request instead or were skipped (no permission); stdout has the counts, stderr what was not done.",
         ),

@@ -118,6 +118,8 @@ pub struct Effective {
     pub triage_confirm_above: Given<u32>,
     /// Open-age targets by severity (days).
     pub sla_days: Given<super::values::SlaDays>,
+    /// The profile's `[gate]` policy, if it has one.
+    pub gate: Option<Given<super::GatePolicy>>,
     /// A pane's name (the wiring checks it names a pane of the TUI).
     pub default_pane: Given<&'static str>,
     pub default_sort: Option<Given<SortBy>>,
@@ -251,6 +253,9 @@ pub fn effective(
             Given::new(super::values::SlaDays::default(), Source::Default),
             |s| Given::new(s, from_profile()),
         ),
+        gate: profile
+            .and_then(|p| p.gate.clone())
+            .map(|g| Given::new(g, from_profile())),
         default_pane: profile
             .and_then(|p| p.default_pane)
             .map_or(Given::new("issues", Source::Default), |p| {

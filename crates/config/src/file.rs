@@ -63,6 +63,8 @@ pub struct Profile {
     pub timeout: Option<u64>,
     /// Progress lines on stderr for a person (`false`: as `-q`).
     pub progress: Option<bool>,
+    /// The policy of `findings gate` when the repository has none.
+    pub gate: Option<super::GatePolicy>,
 }
 
 /// Where a profile's token comes from (at most one of the three keys).
@@ -110,6 +112,7 @@ struct RawProfile {
     connect_timeout: Option<Seconds<MAX_CONNECT_TIMEOUT>>,
     timeout: Option<Seconds<MAX_REQUEST_TIMEOUT>>,
     progress: Option<bool>,
+    gate: Option<super::GatePolicy>,
 }
 
 impl TryFrom<RawProfile> for Profile {
@@ -169,6 +172,7 @@ impl TryFrom<RawProfile> for Profile {
             connect_timeout: raw.connect_timeout.map(|s| s.0),
             timeout: raw.timeout.map(|s| s.0),
             progress: raw.progress,
+            gate: raw.gate,
         })
     }
 }

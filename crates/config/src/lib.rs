@@ -22,12 +22,15 @@
 //! - `show`: `findings config init` and `show`.
 //! - `keymap_file`: the keymap file's format and its names.
 //! - `theme_file`: the theme file's format and its names.
+//! - `gate_policy`: the policy of `findings gate` (its file, or a
+//!   profile's `[gate]` table).
 //! - `toml_error`: how a mistake in any of our TOML files is reported.
 
 mod connection;
 mod edit;
 mod effective;
 mod file;
+mod gate_policy;
 pub mod keymap_file;
 mod paths;
 mod show;
@@ -60,6 +63,9 @@ pub use effective::{
     DEFAULT_TRIAGE_CONFIRM_ABOVE, Effective, Given, Source, ThemeChoice, TokenSource, effective,
 };
 pub use file::{ConfigFile, Loaded, Profile, ProfileToken, load, parse};
+pub use gate_policy::{
+    Exemption, GATE_POLICY_FILE, GatePolicy, KindName, parse_gate_policy, read_gate_policy,
+};
 pub use paths::{config_path, keymap_path, state_dir, theme_path};
 pub use show::{EXAMPLE, show};
 pub use stored_token::{StoredAt, TokenKey};

@@ -70,6 +70,9 @@ pub const EXAMPLE: &str = r#"# findings configuration (TOML).
 # person: on a terminal, with CI unset and TERM not dumb; false turns them
 # off, as -q and FINDINGS_NO_PROGRESS=1 do.
 # progress = true
+# The policy of `findings gate` where the repository has no .findings/gate.toml
+# (every key of that file, as a table: docs/src/ci.md, "The policy").
+# gate = { severities = ["critical", "high"], handled = ["ignored"] }
 
 # Saved views of the Issues pane, applied with `:view NAME`. A view in a
 # profile (profiles.NAME.views.VIEW) belongs to it; views.VIEW to all.
