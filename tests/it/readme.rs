@@ -102,11 +102,7 @@ fn the_readme_quotes_the_demo_notice_as_printed() {
     s.wait_for("SEVERITY");
     let (status, _, text) = s.finish();
     assert!(status.success(), "{text}");
-    let printed = text
-        .lines()
-        .next()
-        .map(str::trim_end)
-        .unwrap_or_default();
+    let printed = text.lines().next().map(str::trim_end).unwrap_or_default();
     // The port is the one the system gave this run.
     let (before, after) = printed
         .split_once("127.0.0.1:")

@@ -109,7 +109,9 @@ async fn a_second_session_shows_what_changed_since_the_first_as_findings_diff_do
     // The book's picture of this view is this frame's lines (its empty
     // rows left out).
     let book = include_str!("../../docs/src/tui.md");
-    let shown = &book[book.find("┌ Since your last visit").expect("the book shows the view")..];
+    let shown = &book[book
+        .find("┌ Since your last visit")
+        .expect("the book shows the view")..];
     for line in shown.lines().take_while(|l| !l.starts_with("```")) {
         assert!(
             screen.lines().any(|s| s == line),

@@ -13,7 +13,8 @@
 //! - `type: TEXT`: the rest of the line typed as it is;
 //! - `see: TEXT`: once the app has settled, the frame shows TEXT, and so
 //!   does the page's prose (what the reader is told to look for);
-//! - `gone: TEXT`: the frame no longer shows TEXT.
+//! - `gone: TEXT`: the frame no longer shows TEXT;
+//! - `quits: KEYS`: those keys end the app, asking nothing.
 //!
 //! `TUTORIAL_SHOW=1` prints the frame after each `press:`, for whoever
 //! writes a step.
@@ -33,6 +34,7 @@ enum Directive {
     Type(String),
     See(String),
     Gone(String),
+    Quits(Vec<Key>),
 }
 
 #[derive(Debug, PartialEq, Clone, Copy)]
@@ -46,7 +48,10 @@ fn key(name: &str) -> Result<Key, String> {
     if let (Some(c), None) = (chars.next(), chars.next()) {
         return Ok(Key::Code(KeyCode::Char(c)));
     }
-    if let Some(c) = name.strip_prefix("Ctrl-").filter(|c| c.chars().count() == 1) {
+    if let Some(c) = name
+        .strip_prefix("Ctrl-")
+        .filter(|c| c.chars().count() == 1)
+    {
         return Ok(Key::Ctrl(c.chars().next().unwrap_or_default()));
     }
     Ok(Key::Code(match name {
@@ -62,6 +67,21 @@ fn key(name: &str) -> Result<Key, String> {
     }))
 }
 
+fn keys(names: &str) -> Result<Vec<Key>, String> {
+    names.split_whitespace().map(key).collect()
+}
+
+/// Types `keys` as a terminal sends them (a capital with SHIFT).
+fn press(h: &mut Harness, keys: &[Key]) {
+    for key in keys {
+        match *key {
+            Key::Code(KeyCode::Char(c)) => h.keys(&c.to_string()),
+            Key::Code(code) => h.key(code),
+            Key::Ctrl(c) => h.ctrl(c),
+        }
+    }
+}
+
 /// The directives of every marker of `page`, in order.
 fn directives(page: &str) -> Result<Vec<Directive>, String> {
     let mut out = Vec::new();
@@ -74,14 +94,11 @@ fn directives(page: &str) -> Result<Vec<Directive>, String> {
                 .split_once(": ")
                 .ok_or_else(|| format!("not a directive: {line:?}"))?;
             out.push(match what {
-                "press" => Directive::Press(
-                    arg.split_whitespace()
-                        .map(key)
-                        .collect::<Result<_, _>>()?,
-                ),
+                "press" => Directive::Press(keys(arg)?),
                 "type" => Directive::Type(arg.to_owned()),
                 "see" => Directive::See(arg.to_owned()),
                 "gone" => Directive::Gone(arg.to_owned()),
+                "quits" => Directive::Quits(keys(arg)?),
                 _ => return Err(format!("no directive is named {what:?}")),
             });
         }
@@ -96,7 +113,9 @@ fn prose(page: &str) -> String {
     let mut rest = page;
     while let Some(at) = rest.find("<!--") {
         out.push_str(&rest[..at]);
-        rest = rest[at..].find("-->").map_or("", |end| &rest[at + end + 3..]);
+        rest = rest[at..]
+            .find("-->")
+            .map_or("", |end| &rest[at + end + 3..]);
     }
     out.push_str(rest);
     out
@@ -118,14 +137,7 @@ async fn the_tutorial_is_followed_to_the_letter_at_80x24() {
     for step in &steps {
         match step {
             Directive::Press(keys) => {
-                for key in keys {
-                    match *key {
-                        // As a terminal sends it (a capital with SHIFT).
-                        Key::Code(KeyCode::Char(c)) => h.keys(&c.to_string()),
-                        Key::Code(code) => h.key(code),
-                        Key::Ctrl(c) => h.ctrl(c),
-                    }
-                }
+                press(&mut h, keys);
                 h.quiesce().await;
                 if std::env::var_os("TUTORIAL_SHOW").is_some() {
                     eprintln!("{step:?}\n{}", h.screen());
@@ -147,6 +159,14 @@ async fn the_tutorial_is_followed_to_the_letter_at_80x24() {
                     "after {done:?}\nthe tutorial says the screen shows {text:?}; it shows:\n{screen}"
                 );
             }
+            Directive::Quits(keys) => {
+                press(&mut h, keys);
+                assert!(
+                    h.app.quit,
+                    "after {done:?}\nthe tutorial says {keys:?} quits; the screen:\n{}",
+                    h.screen()
+                );
+            }
             Directive::Gone(text) => {
                 let screen = h.screen();
                 assert!(
@@ -158,7 +178,11 @@ async fn the_tutorial_is_followed_to_the_letter_at_80x24() {
         done.push(step);
     }
     assert!(
-        steps.iter().filter(|d| matches!(d, Directive::See(_))).count() >= 10,
+        steps
+            .iter()
+            .filter(|d| matches!(d, Directive::See(_)))
+            .count()
+            >= 10,
         "the tutorial checks what it says at each step"
     );
 }
@@ -181,7 +205,7 @@ fn the_tutorial_is_short_second_in_the_book_and_linked_from_the_readme() {
 
 #[test]
 fn a_marker_reads_as_its_directives_and_a_wrong_one_is_an_error() {
-    let page = "a\n<!-- tutorial\npress: s Ctrl-s Enter G\ntype: :filter x=y\nsee: sort ↓\ngone: Review\n-->\nb";
+    let page = "a\n<!-- tutorial\npress: s Ctrl-s Enter G\ntype: :filter x=y\nsee: sort ↓\ngone: Review\nquits: q\n-->\nb";
     assert_eq!(
         directives(page).unwrap(),
         [
@@ -194,6 +218,7 @@ fn a_marker_reads_as_its_directives_and_a_wrong_one_is_an_error() {
             Directive::Type(":filter x=y".into()),
             Directive::See("sort ↓".into()),
             Directive::Gone("Review".into()),
+            Directive::Quits(vec![Key::Code(KeyCode::Char('q'))]),
         ]
     );
     assert!(directives("<!-- tutorial\npress: Hyper\n-->").is_err());
