@@ -226,3 +226,46 @@ fn a_marker_reads_as_its_directives_and_a_wrong_one_is_an_error() {
     assert!(directives("<!-- tutorial\npress: s\n").is_err());
     assert_eq!(prose("a <!-- x --> b"), "a  b");
 }
+
+/// The tutorial's first steps in the real binary, as a newcomer runs it:
+/// nothing configured, at a terminal of 80×24, on today's clock (the test
+/// above draws on the test backend at the demo's fixed date).
+#[test]
+fn the_first_steps_hold_in_the_real_binary_at_a_terminal() {
+    let steps = directives(PAGE).unwrap_or_else(|e| panic!("docs/src/tutorial.md: {e}"));
+    // What is seen up to the first key, the key, what is seen after it.
+    let seen = |from: &[Directive]| -> Vec<String> {
+        from.iter()
+            .map_while(|d| match d {
+                Directive::See(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let first = seen(&steps);
+    let Some(Directive::Press(keys)) = steps.get(first.len()) else {
+        panic!("the tutorial's second step is not a key: {steps:?}");
+    };
+    let Ok([Key::Code(KeyCode::Char(key))]) = <[Key; 1]>::try_from(keys.clone()) else {
+        panic!("the tutorial's second step is not one character: {keys:?}");
+    };
+    let after = seen(&steps[first.len() + 1..]);
+    assert!(!first.is_empty() && !after.is_empty(), "{steps:?}");
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("config-home");
+    let env = [
+        ("XDG_STATE_HOME", state.path().as_os_str()),
+        ("XDG_CONFIG_HOME", no_config.as_os_str()),
+    ];
+    let mut app = crate::common::pty::Pty::start(24, 80, &[], &env);
+    app.wait_until("the tutorial's first screen", |s| {
+        first.iter().all(|t| s.contains(t.as_str()))
+    });
+    app.press(key.to_string().as_bytes());
+    app.wait_until("the tutorial's second step", |s| {
+        after.iter().all(|t| s.contains(t.as_str()))
+    });
+    app.press(b"q");
+    let (status, _, raw) = app.finish();
+    assert!(status.success(), "{raw}");
+}
