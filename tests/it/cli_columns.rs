@@ -271,21 +271,7 @@ fn age_and_days_over_target_count_from_first_detection_to_the_clock() {
         over += usize::from(age.is_some_and(|a| a.over > 0));
     }
     assert!(over > 0, "some finding is past its target");
-    // `--json` takes the same two, reckoned the same way (null: no age).
-    let json = run(&["issues", "--all", "--json", "id,age,days_over_target"]);
-    let cell = |v: &Value| v.as_i64().map_or(String::new(), |n| n.to_string());
-    for (line, item) in csv.lines().skip(1).zip(json.lines()) {
-        let row = csv_cells(line);
-        let v: Value = serde_json::from_str(item).unwrap();
-        assert_eq!(v["id"], row[0].as_str());
-        assert_eq!(
-            (cell(&v["age"]), cell(&v["days_over_target"])),
-            (row[3].clone(), row[4].clone()),
-            "{item}"
-        );
-    }
-    let jq = run(&["issues", "--max", "3", "--json", "id,age", "--jq", ".age"]);
-    assert_eq!(jq.lines().count(), 3, "{jq}");
+    json_reckons_age_as_the_csv(&run, &csv);
     // The same findings `--over-target` lists are those with days over.
     let listed = run(&[
         "issues",
@@ -336,6 +322,25 @@ fn assert_over_target_csv_says_the_days_over(plain: &str, listed: &str) {
         })
         .collect();
     assert_eq!(days, chosen);
+}
+
+/// `--json` takes AGE and OVER as the CSV has them (null: no age), and
+/// `--jq` reads them.
+fn json_reckons_age_as_the_csv(run: &dyn Fn(&[&str]) -> String, csv: &str) {
+    let json = run(&["issues", "--all", "--json", "id,age,days_over_target"]);
+    let cell = |v: &Value| v.as_i64().map_or(String::new(), |n| n.to_string());
+    for (line, item) in csv.lines().skip(1).zip(json.lines()) {
+        let row = csv_cells(line);
+        let v: Value = serde_json::from_str(item).unwrap();
+        assert_eq!(v["id"], row[0].as_str());
+        assert_eq!(
+            (cell(&v["age"]), cell(&v["days_over_target"])),
+            (row[3].clone(), row[4].clone()),
+            "{item}"
+        );
+    }
+    let jq = run(&["issues", "--max", "3", "--json", "id,age", "--jq", ".age"]);
+    assert_eq!(jq.lines().count(), 3, "{jq}");
 }
 
 #[test]

@@ -4,13 +4,16 @@
 //!
 //! - the `text` block after its marker `<!-- screen: NAME -->` wherever the
 //!   README or a page of the book shows it, and
-//! - `docs/src/screens/NAME.svg`, the same frame in its colours.
+//! - `docs/src/screens/NAME.svg`, the same frame in the colours of the
+//!   default theme (what a terminal without `NO_COLOR` shows), or for a
+//!   shot marked `no_color`, the frame as `NO_COLOR` draws it.
 //!
 //! `FINDINGS_BLESS=1 cargo test --test it doc_screens` writes them anew
 //! (review the diff like code); without it a stale screen fails here.
 
 use crate::common::{self, Harness};
 use crossterm::event::KeyCode;
+use findings_tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use std::collections::BTreeMap;
@@ -21,24 +24,36 @@ use std::path::PathBuf;
 struct Shot {
     name: &'static str,
     size: (u16, u16),
+    /// Drawn as under `NO_COLOR` (its page must say so), else in the
+    /// default theme.
+    no_color: bool,
     /// What is typed once the Issues pane has loaded.
     reach: fn(&mut Harness) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + '_>>,
 }
 
 const SHOTS: &[Shot] = &[
     Shot {
+        name: "issues-no-color",
+        size: (100, 30),
+        no_color: true,
+        reach: |_| Box::pin(async {}),
+    },
+    Shot {
         name: "issues",
         size: (100, 30),
+        no_color: false,
         reach: |_| Box::pin(async {}),
     },
     Shot {
         name: "issues-60x20",
         size: (60, 20),
+        no_color: false,
         reach: |_| Box::pin(async {}),
     },
     Shot {
         name: "detail",
         size: (100, 30),
+        no_color: false,
         reach: |h| {
             Box::pin(async move {
                 h.keys(":filter issueTypes=sast");
@@ -52,6 +67,7 @@ const SHOTS: &[Shot] = &[
     Shot {
         name: "report",
         size: (100, 30),
+        no_color: false,
         reach: |h| {
             Box::pin(async move {
                 h.key(KeyCode::Char('1'));
@@ -62,6 +78,7 @@ const SHOTS: &[Shot] = &[
     Shot {
         name: "report-activity",
         size: (100, 30),
+        no_color: false,
         reach: |h| {
             Box::pin(async move {
                 h.key(KeyCode::Char('1'));
@@ -75,6 +92,7 @@ const SHOTS: &[Shot] = &[
     Shot {
         name: "triage-review",
         size: (100, 30),
+        no_color: false,
         reach: |h| {
             Box::pin(async move {
                 // The first open finding, ignored as a false positive with
@@ -102,6 +120,9 @@ async fn frames() -> BTreeMap<&'static str, (String, String)> {
     for shot in SHOTS {
         let (w, h) = shot.size;
         let mut app = Harness::anchored(2000, w, h).await;
+        if !shot.no_color {
+            app.app.theme = Theme::default();
+        }
         app.start().await;
         app.quiesce().await;
         (shot.reach)(&mut app).await;
@@ -161,6 +182,21 @@ async fn the_screens_of_the_docs_are_the_apps_own_frames() {
             shown.contains(name) || all_text.contains(&format!("screens/{name}.svg")),
             "no page shows the screen {name}"
         );
+    }
+    // A picture without colour is labelled as such where it is linked.
+    for shot in SHOTS.iter().filter(|s| s.no_color) {
+        let link = format!("screens/{}.svg", shot.name);
+        for (at, _) in all_text.match_indices(&link) {
+            let mut from = at.saturating_sub(200);
+            while !all_text.is_char_boundary(from) {
+                from -= 1;
+            }
+            let before = &all_text[from..at];
+            assert!(
+                before.contains("NO_COLOR"),
+                "the link to {link} does not say it is the NO_COLOR rendering"
+            );
+        }
     }
 }
 

@@ -78,3 +78,4 @@ mod tui_triage;
 mod tui_triage_bound;
 mod tui_triage_history;
 mod tui_views;
+mod tutorial;

@@ -81,3 +81,33 @@ fn the_snapshot_caps_in_security_md_and_the_snapshots_page_are_the_codes() {
         }
     }
 }
+
+/// The README's transcripts are a deployment's; the notice it quotes is
+/// what a headless command really prints first on the embedded demo, with
+/// nothing configured, at a terminal (as a newcomer runs it).
+#[test]
+fn the_readme_quotes_the_demo_notice_as_printed() {
+    let quoted = README
+        .split_once("<!-- demo-notice -->\n```text\n")
+        .and_then(|(_, rest)| rest.lines().next())
+        .expect("the README quotes the demo notice");
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("config-home");
+    let env = [
+        ("XDG_STATE_HOME", state.path().as_os_str()),
+        ("XDG_CONFIG_HOME", no_config.as_os_str()),
+    ];
+    // Wide enough that the notice is one line of the terminal.
+    let s = crate::common::pty::Pty::start(10, 400, &["issues", "--max", "1"], &env);
+    s.wait_for("SEVERITY");
+    let (status, _, text) = s.finish();
+    assert!(status.success(), "{text}");
+    let printed = text.lines().next().map(str::trim_end).unwrap_or_default();
+    // The port is the one the system gave this run.
+    let (before, after) = printed
+        .split_once("127.0.0.1:")
+        .unwrap_or_else(|| panic!("no demo notice first: {text}"));
+    let port_end = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
+    let printed = format!("{before}127.0.0.1:PORT{}", &after[port_end..]);
+    assert_eq!(quoted, printed);
+}

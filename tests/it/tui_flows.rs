@@ -396,6 +396,11 @@ async fn scm_review_and_submit_change_the_server_config() {
         "unchanged fields are not sent: {review}"
     );
     assert_eq!(h.sent, sent_before, "review sends nothing");
+    // Only `y` sends a write: Enter on the review sends nothing.
+    h.key(KeyCode::Enter);
+    h.settle().await;
+    assert_eq!(h.sent, sent_before, "Enter on the review sent the update");
+    assert!(h.screen().contains("useNetworkBroker: off → on"));
     h.keys("y");
     h.keys("y");
     assert_eq!(

@@ -106,6 +106,26 @@ async fn a_second_session_shows_what_changed_since_the_first_as_findings_diff_do
         "the count of new findings\n{screen}"
     );
     insta::assert_snapshot!("since_categories_80x24", screen);
+    // The book's picture of this view is this frame's box, its empty rows
+    // left out.
+    let book = include_str!("../../docs/src/tui.md");
+    let start = |text: &str| {
+        text.find("┌ Since your last visit")
+            .expect("the view's box")
+    };
+    let shown: Vec<&str> = book[start(book)..]
+        .lines()
+        .take_while(|l| !l.starts_with("```"))
+        .collect();
+    let drawn: Vec<&str> = screen[start(&screen)..]
+        .lines()
+        .filter(|l| !l.trim_matches(['│', ' ']).is_empty())
+        .take_while(|l| l.starts_with(['┌', '│', '└']))
+        .collect();
+    assert_eq!(
+        shown, drawn,
+        "docs/src/tui.md's Since your last visit box is not the app's frame:\n{screen}"
+    );
     // At the other sizes, as drawn whole.
     for (w, h) in [(60, 20), (100, 30)] {
         let screen = second.screen_at(w, h);

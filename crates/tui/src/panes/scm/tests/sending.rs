@@ -27,7 +27,7 @@ fn confirm_sends_one_update_and_never_a_second_while_in_flight() {
         pane.attempt.as_ref().unwrap().patch.access_token.as_deref(),
         Some("***")
     );
-    // y/Enter again, Back, Review: nothing more goes out.
+    // y again, Back, Review: nothing more goes out.
     for action in [
         Action::Confirm,
         Action::Confirm,
