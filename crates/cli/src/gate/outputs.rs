@@ -37,14 +37,16 @@ pub fn verdict_line(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
             (_, 0) => plural(new, "new finding", "new findings"),
             (0, _) => plural(reopened, "reopened finding", "reopened findings"),
             _ => format!(
-                "{} ({new} new, {reopened} reopened)",
-                plural(v.refused.len(), "finding", "findings")
+                "{} ({} new, {} reopened)",
+                plural(v.refused.len(), "finding", "findings"),
+                figure(new),
+                figure(reopened)
             ),
         };
         let severities: Vec<String> = v
             .refused_by_severity()
             .iter()
-            .map(|(s, n)| format!("{n} {s}"))
+            .map(|(s, n)| format!("{} {s}", figure(*n)))
             .collect();
         reasons.push(format!("{which} refused ({})", severities.join(", ")));
     }
@@ -66,9 +68,9 @@ pub fn verdict_line(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
         ("pass", "no finding refused".to_owned())
     };
     let exempted: usize = v.exempted.iter().sum();
-    let mut tally = vec![format!("{} new", v.new)];
+    let mut tally = vec![format!("{} new", figure(v.new))];
     if v.reopened > 0 {
-        tally.push(format!("{} reopened", v.reopened));
+        tally.push(format!("{} reopened", figure(v.reopened)));
     }
     let mut tally = format!(
         "{} on the ref: {} in all",
@@ -81,7 +83,7 @@ pub fn verdict_line(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
         (v.allowed, "under the policy"),
     ] {
         if n > 0 {
-            tally.push_str(&format!(", {n} {what}"));
+            tally.push_str(&format!(", {} {what}", figure(n)));
         }
     }
     let text = format!(
@@ -92,7 +94,12 @@ pub fn verdict_line(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{} {}", figure(n), if n == 1 { one } else { many })
+}
+
+/// A count as every figure is written: with thousands separators.
+fn figure(n: usize) -> String {
+    findings_base::text::thousands(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 /// A finding's id as a Markdown link to its page, when it has a web URL.

@@ -294,7 +294,8 @@ pub async fn the_ref(
             .map_err(|e| cannot_write(path, &e.into_error()))?;
         file.commit().map_err(|e| cannot_write(path, &e))?;
         eprintln!(
-            "findings: gate: saved a baseline of {count} findings (every state) to {}",
+            "findings: gate: saved a baseline of {} findings (every state) to {}",
+            findings_base::text::thousands(i64::try_from(count).unwrap_or(i64::MAX)),
             one_line(&path.display().to_string())
         );
     }
