@@ -294,9 +294,9 @@ fn draw<T>(
         Row::new(cells).style(style)
     });
     let of = if rows.more {
-        format!("{}+", rows.len)
+        format!("{}+", scroll::figure(rows.len))
     } else {
-        rows.len.to_string()
+        scroll::figure(rows.len)
     };
     let block = match scroll::position(rows.selected, rows.len, Some(of)) {
         Some(p) => block.title_bottom(p),

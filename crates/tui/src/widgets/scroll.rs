@@ -13,9 +13,14 @@ use ratatui::widgets::{Scrollbar, ScrollbarOrientation, ScrollbarState};
 /// empty list.
 pub fn position(selected: usize, len: usize, of: Option<String>) -> Option<Line<'static>> {
     (len > 0).then(|| {
-        let of = of.unwrap_or_else(|| len.to_string());
-        Line::from(format!(" {}/{of} ", selected.min(len - 1) + 1)).right_aligned()
+        let of = of.unwrap_or_else(|| figure(len));
+        Line::from(format!(" {}/{of} ", figure(selected.min(len - 1) + 1))).right_aligned()
     })
+}
+
+/// A count as every figure on screen is written: with thousands separators.
+pub fn figure(n: usize) -> String {
+    findings_base::text::thousands(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 /// A scrollbar on the right border of the bordered list at `area`, beside

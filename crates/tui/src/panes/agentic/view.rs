@@ -245,9 +245,9 @@ fn results_block(pane: &AgenticPane) -> Block<'static> {
         .title(title)
         .title(Line::from(format!(" sort {} ", pane.sort_label())).right_aligned());
     let of = match pane.total {
-        Some(total) => total.to_string(),
-        None if list.complete => loaded.to_string(),
-        None => format!("{loaded}+"),
+        Some(total) => findings_base::text::thousands(total),
+        None if list.complete => scroll::figure(loaded),
+        None => format!("{}+", scroll::figure(loaded)),
     };
     if let Some(p) = scroll::position(list.selected, loaded, Some(of)) {
         block = block.title_bottom(p);
