@@ -89,3 +89,14 @@ mod tests {
         assert!(bottom.starts_with('│') && bottom.ends_with('┃'), "{bottom}");
     }
 }
+
+#[cfg(test)]
+mod position_tests {
+    /// The counter writes its figures as every figure on screen is.
+    #[test]
+    fn the_position_counter_groups_thousands() {
+        let line = super::position(73_099, 90_955, None).unwrap();
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, " 73,100/90,955 ");
+    }
+}
