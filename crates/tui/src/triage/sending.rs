@@ -22,6 +22,8 @@ pub(super) struct Sending {
     queue: Vec<Batch>,
     /// Answers so far, as said ("3 updated").
     answers: Vec<String>,
+    /// The findings triages' answers so far, to say their counts added up.
+    counts: Vec<findings_model::UpdateFindingsResponse>,
     /// How many the service said it matched, summed.
     matched: i64,
     /// Every id the sent batches concern (fetched again after).
@@ -156,6 +158,7 @@ impl Triage {
             batch,
             queue,
             answers: Vec::new(),
+            counts: Vec::new(),
             matched: 0,
             touched: Vec::new(),
             by_filter: draft.scope.is_filter(),
@@ -210,6 +213,7 @@ impl Triage {
             Ok(ApiResponse::Triaged(answer)) => {
                 sending.matched += answer.issue_count.unwrap_or(0);
                 sending.answers.push(answer.summary());
+                sending.counts.push(answer.clone());
             }
             Ok(ApiResponse::AgenticTriaged(answer)) => {
                 if let Some(issue) = answer
@@ -352,9 +356,16 @@ impl Triage {
         } else {
             ""
         };
+        // Several requests (notes or permissions apart): their counts
+        // added up, one figure for the one triage the user made.
+        let answered = if sending.counts.len() > 1 && sending.counts.len() == sending.answers.len()
+        {
+            findings_model::UpdateFindingsResponse::sum(&sending.counts).summary()
+        } else {
+            sending.answers.join("; ")
+        };
         outbox.status(format!(
-            "{} · {}{remember_hint}{said}{undo_hint}",
-            sending.answers.join("; "),
+            "{answered} · {}{remember_hint}{said}{undo_hint}",
             sending.what
         ));
     }

@@ -415,7 +415,7 @@ fn undo_puts_each_finding_back_one_request_at_a_time() {
     assert!(t.history.is_empty(), "an undo is not undone");
     let said = statuses(&outbox).join("\n");
     assert!(
-        said.contains("2 updated, of 2; 1 updated, of 1 · undo of the triage of 14:02:11 (3 findings: reviewing ×2, untriaged → fixing)"),
+        said.contains("3 updated, of 3 · undo of the triage of 14:02:11 (3 findings: reviewing ×2, untriaged → fixing)"),
         "{said}"
     );
 }
