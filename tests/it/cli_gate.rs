@@ -450,19 +450,7 @@ fn a_baseline_of_main_saved_now_gives_the_verdict_of_main() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let v = verdict(&out);
-    let snap = served.path("main.snap");
-    let out = served
-        .gate(&[
-            "--repository",
-            repo,
-            "--ref",
-            "main",
-            "--save-baseline",
-            &snap,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let snap = save_main_baseline(&served, repo);
     let out = served
         .gate(&[
             "--repository",
@@ -572,20 +560,7 @@ fn refusable(i: &findings_model::Issue) -> bool {
 }
 
 fn moved_on(served: &Served) -> Moved {
-    let full = served.path("main.snap");
-    let out = served
-        .gate(&[
-            "--repository",
-            REPO,
-            "--ref",
-            "main",
-            "--save-baseline",
-            &full,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("saved a baseline of"));
+    let full = save_main_baseline(served, REPO);
     let mut reader =
         findings_snapshot::Reader::new(findings_snapshot::open_file(Path::new(&full)).unwrap())
             .unwrap();
@@ -762,19 +737,7 @@ fn against_a_baseline_what_is_new_or_reopened_since_is_refused() {
 #[test]
 fn a_baseline_of_another_deployment_or_repository_is_refused() {
     let served = Served::start(2_000);
-    let full = served.path("main.snap");
-    let out = served
-        .gate(&[
-            "--repository",
-            REPO,
-            "--ref",
-            "main",
-            "--save-baseline",
-            &full,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let full = save_main_baseline(&served, REPO);
     // The same findings, said to be of deployment 4711.
     let mut reader =
         findings_snapshot::Reader::new(findings_snapshot::open_file(Path::new(&full)).unwrap())
@@ -901,4 +864,28 @@ fn forty_gates_at_once_each_get_the_verdict_they_get_alone() {
             assert_eq!(verdict(&out), verdict(expected), "gate {k}");
         }
     });
+}
+
+/// Saves a baseline of `repo`'s main branch (the gate passes, saying it
+/// saved one); its path.
+fn save_main_baseline(served: &Served, repo: &str) -> String {
+    let path = served.path("main.snap");
+    let out = served
+        .gate(&[
+            "--repository",
+            repo,
+            "--ref",
+            "main",
+            "--save-baseline",
+            &path,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("saved a baseline of"),
+        "{}",
+        stderr(&out)
+    );
+    path
 }

@@ -164,20 +164,20 @@ impl IssuesArgs {
 }
 
 /// `--over-target`'s columns without `--columns`: the default ones with
-/// the open age and the days past the target.
-const OVER_TARGET_COLUMNS: [&str; 11] = [
-    "id",
-    "severity",
-    "state",
-    "type",
-    "rule",
-    "repository",
-    "location",
-    "age",
-    "days_over_target",
-    "message",
-    "url",
-];
+/// the open age and the days past the target before the message.
+fn over_target_columns() -> Result<Vec<&'static findings_export::catalog::FindingColumn>, Failure> {
+    let default = findings_export::catalog::PRESETS
+        .iter()
+        .find(|p| p.name == "default")
+        .map_or(&[][..], |p| p.columns);
+    let mut names: Vec<&str> = default.to_vec();
+    let at = names
+        .iter()
+        .position(|c| *c == "message")
+        .unwrap_or(names.len());
+    names.splice(at..at, ["age", "days_over_target"]);
+    findings_export::catalog::parse_list(&names).map_err(|e| Failure::Runtime(e.to_string()))
+}
 
 /// Lists the findings; returns how many were printed (for `--exit-code`).
 pub async fn issues(
@@ -194,10 +194,7 @@ pub async fn issues(
             && !script.selects()
             && matches!(format, Format::Csv | Format::Table | Format::Markdown) =>
         {
-            Some(
-                findings_export::catalog::parse_list(&OVER_TARGET_COLUMNS)
-                    .map_err(|e| Failure::Runtime(e.to_string()))?,
-            )
+            Some(over_target_columns()?)
         }
         chosen => chosen,
     };
