@@ -1853,3 +1853,44 @@ fn activity_headline_is_one_set_of_figures_in_every_format() {
         assert!(line.contains(&said), "{said}: {table}");
     }
 }
+
+/// Days later, the demo's data is ahead of the clock: its banner says the
+/// data's day and gives it as FINDINGS_NOW in the export line, so a client
+/// counts ages and periods to it.
+#[test]
+fn demo_serve_days_later_gives_its_clock_to_clients() {
+    let before = chrono::Utc::now().date_naive();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args(["demo", "serve", "--addr", "127.0.0.1:0", "--findings", "60"])
+        .args(["--days-later", "3"])
+        .env_remove("FINDINGS_BASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines: Vec<String> = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(Result::unwrap)
+        .take_while(|l| !l.starts_with("Press Ctrl-C"))
+        .collect();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The server's day: today's, or tomorrow's if midnight passed since.
+    let day = |d: chrono::NaiveDate| {
+        (d + chrono::Duration::days(3))
+            .format("%Y-%m-%dT00:00:00Z")
+            .to_string()
+    };
+    let days = [day(before), day(chrono::Utc::now().date_naive())];
+    let data = lines
+        .iter()
+        .find(|l| l.contains("data as of"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(data.contains("3 days later"), "{data}");
+    let export = lines.iter().find(|l| l.contains("export ")).unwrap();
+    assert!(
+        days.iter()
+            .any(|d| data.contains(d.as_str()) && export.ends_with(&format!(" FINDINGS_NOW={d}"))),
+        "{data}\n{export}"
+    );
+}

@@ -219,13 +219,28 @@ pub async fn run(command: DemoCommand) -> Result<(), Failure> {
     if faults.is_active() {
         line(format!("  faults       {faults}"));
     }
+    // Days later, the data's "now" is ahead of the clock: a client told it
+    // (FINDINGS_NOW) counts ages and periods to the data's day, not today.
+    let data_now = (args.days_later > 0)
+        .then(|| {
+            chrono::DateTime::from_timestamp(server.state().dataset.now(), 0)
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        })
+        .flatten();
+    if let Some(now) = &data_now {
+        line(format!(
+            "  data as of   {now} ({} days later: FINDINGS_NOW below makes a client count ages and periods to it)",
+            args.days_later
+        ));
+    }
     line(String::new());
     line("Try:".into());
     line(format!(
-        "  export FINDINGS_BASE_URL={} FINDINGS_DEPLOYMENT={} FINDINGS_TOKEN={}",
+        "  export FINDINGS_BASE_URL={} FINDINGS_DEPLOYMENT={} FINDINGS_TOKEN={}{}",
         server.url(),
         server.deployment(),
-        server.token()
+        server.token(),
+        data_now.map_or(String::new(), |now| format!(" FINDINGS_NOW={now}"))
     ));
     line("  findings issues --max 10".into());
     line("Press Ctrl-C to stop.".into());
