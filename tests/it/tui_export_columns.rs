@@ -88,6 +88,11 @@ async fn the_export_writes_the_lists_columns_unless_told_otherwise() {
         )
     );
 
+    // The next export of this pane offers the columns last written.
+    h.key(KeyCode::Char('e'));
+    assert_eq!(columns_typed(&h), "leadership, url");
+    h.key(KeyCode::Esc);
+
     // An unknown name: said, nothing written, the prompt still open.
     h.key(KeyCode::Char('e'));
     let path = dir.path().join("typo.csv");

@@ -146,11 +146,17 @@ pub(super) fn open_export(app: &mut App) {
     let format = app.export_format;
     let columns =
         findings_of(app, pane).map_or_else(Chosen::default, |f| f.export_columns(app.now));
+    // The columns of the last export, else the list's.
+    let typed = app
+        .export_columns
+        .iter()
+        .find(|(p, _)| *p == pane)
+        .map_or_else(|| columns.list(), |(_, typed)| typed.clone());
     app.overlay = Some(Overlay::Export(ExportPrompt {
         pane,
         format,
         path: Input::new(default_path(format)),
-        columns: Input::new(columns.list()),
+        columns: Input::new(typed),
         context: columns.context,
         on_columns: false,
         count,
@@ -193,6 +199,11 @@ pub fn on_export_key(app: &mut App, key: KeyEvent) {
             };
             let format = prompt.format();
             let pane = prompt.pane;
+            if prompt.has_columns() {
+                let typed = prompt.columns.value().to_owned();
+                app.export_columns.retain(|(p, _)| *p != prompt.pane);
+                app.export_columns.push((prompt.pane, typed));
+            }
             app.overlay = None;
             app.export_format = format;
             // The rows keep only what the table shows: the findings an

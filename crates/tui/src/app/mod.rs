@@ -107,6 +107,9 @@ pub struct App {
     pub fetching: Option<fetching::Fetching>,
     /// The format of the last export (the next prompt offers it first).
     pub export_format: findings_export::Format,
+    /// The columns of the last export with columns from a pane, as typed
+    /// (the next prompt of that pane offers them, not the list's again).
+    pub export_columns: Vec<(crate::message::PaneId, String)>,
     /// The triage dialog, its draft, the one triage in flight and what
     /// `u` undoes.
     pub triage: crate::triage::Triage,
@@ -146,6 +149,7 @@ impl App {
             fetching: None,
             command_history: Vec::new(),
             export_format: findings_export::Format::Csv,
+            export_columns: Vec::new(),
             now: chrono::Utc::now(),
             actions: crate::actions::Actions::new(
                 &session.deployment,
