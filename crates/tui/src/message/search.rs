@@ -508,9 +508,8 @@ pub struct Matcher<'n> {
     by_chars_alone: bool,
 }
 
-/// A character's bit in a set of characters: each ASCII letter and digit
-/// its own, any other character one of the 28 left (shared: such a bit
-/// only passes rows over, it never answers alone).
+/// A character's bit: each ASCII letter and digit its own, any other one
+/// of the 28 left (shared: it only passes rows over, never answers alone).
 fn char_bit(c: char) -> u64 {
     let bit = match c {
         'a'..='z' => c as u32 - 'a' as u32,
@@ -628,8 +627,7 @@ mod tests {
         }
     }
 
-    /// The rows a plain `contains` over each row's texts finds: what the
-    /// index must find, however it skips.
+    /// What a plain `contains` over each row's texts finds.
     fn by_contains(index: &SearchIndex, needle: &str) -> Vec<usize> {
         let texts = &index.strings.texts;
         (0..index.len())
