@@ -894,6 +894,12 @@ fn usage_errors_exit_two_with_a_clear_line() {
         ),
         (&["issues", "--filter", "since=last tuesday"], "RFC 3339"),
         (&["issues", "--filter", "novalue"], "FIELD=VALUE"),
+        // The demo's cap: ten million, one more refused before anything
+        // is generated.
+        (
+            &["demo", "serve", "--findings", "10000001"],
+            "10000001 is not in 0..=10000000",
+        ),
         (&["issues", "--sort", "colour"], "relevant-since"),
         (&["issues", "--format", "xml"], "table, json, ndjson, csv"),
         (

@@ -40,7 +40,7 @@ pub const PUBLISHED_TOKENS: [&str; 3] = [
     http::TOKEN_WITHOUT_WEB_API,
 ];
 pub const DEFAULT_FINDINGS: usize = 2_000;
-pub const MAX_FINDINGS: usize = 1_000_000;
+pub const MAX_FINDINGS: usize = 10_000_000;
 pub const DEFAULT_SEED: u64 = 1;
 
 /// What to serve.

@@ -173,6 +173,11 @@ pub const REPOSITORY: usize = 4;
 pub struct SearchIndex {
     /// Each row's own text: its id.
     own: Texts,
+    /// Each row's own text as the set of its characters ([`char_bit`]):
+    /// a row whose id lacks one of a needle's characters is passed over
+    /// without a search, and a first key of a letter or digit is answered
+    /// from this alone (8 bytes a row, read in order).
+    own_chars: Vec<u64>,
     /// Each row's relevant-since, in seconds since 1970 (0: none), read
     /// in order by a sort.
     since: Vec<u32>,
@@ -218,12 +223,15 @@ impl SearchIndex {
         let fields = match issue {
             None => {
                 self.own.push(&[]);
+                self.own_chars.push(0);
                 self.since.push(0);
                 self.ref_of_row.push(NONE);
                 [NONE; 7]
             }
             Some(i) => {
                 self.own.push(&[i.id()]);
+                self.own_chars
+                    .push(chars_of(self.own.get(self.own.len() - 1)));
                 let r = self.refs.intern(i.ref_.as_deref().unwrap_or(""));
                 self.ref_of_row.push(r);
                 let since = i.relevant_since.map_or(0, |t| t.timestamp());
@@ -264,6 +272,7 @@ impl SearchIndex {
         self.own
             .ends
             .extend(other.own.ends.iter().map(|e| e + base));
+        self.own_chars.extend(&other.own_chars);
         self.since.extend(&other.since);
         let refs: Vec<u32> = other
             .refs
@@ -315,6 +324,7 @@ impl SearchIndex {
     pub fn heap_bytes(&self) -> usize {
         self.own.text.capacity()
             + self.own.ends.capacity() * size_of::<usize>()
+            + self.own_chars.capacity() * size_of::<u64>()
             + self.kind_of_row.capacity() * size_of::<u32>()
             + self.since.capacity() * size_of::<u32>()
             + self.ref_of_row.capacity() * size_of::<u32>()
@@ -424,16 +434,28 @@ impl SearchIndex {
             .filter(|(hit, _)| **hit)
             .map(|(_, &n)| n as usize)
             .sum();
+        let mut chars = needle.chars();
+        let one_char = chars.next().filter(|_| chars.as_str().is_empty());
         Matcher {
             finder,
             kinds,
             rows_by_kind,
+            needs: chars_of(needle),
+            by_chars_alone: one_char.is_some_and(|c| c.is_ascii_alphanumeric()),
         }
     }
 
     /// Whether row `row`'s text holds what `m` looks for.
     pub fn matches(&self, row: usize, m: &Matcher<'_>) -> bool {
-        row < self.len() && (m.kind_hit(self.kind_of_row[row]) || self.own.holds(row, &m.finder))
+        row < self.len()
+            && (m.kind_hit(self.kind_of_row[row]) || self.own_holds(row, self.own_chars[row], m))
+    }
+
+    /// Whether row `row`'s own text (its characters `chars`) holds the
+    /// needle: not when it lacks one of its characters, at once when the
+    /// needle is one letter or digit, else searched.
+    fn own_holds(&self, row: usize, chars: u64, m: &Matcher<'_>) -> bool {
+        chars & m.needs == m.needs && (m.by_chars_alone || self.own.holds(row, &m.finder))
     }
 
     /// The rows from `from` on whose text holds what `m` looks for, in
@@ -443,9 +465,16 @@ impl SearchIndex {
     /// hold it.
     pub fn matching(&self, from: usize, m: &Matcher<'_>) -> Vec<usize> {
         let rows = self.len().saturating_sub(from);
-        if m.rows_by_kind * 2 > rows {
-            return (from..self.len())
-                .filter(|&row| self.matches(row, m))
+        // A first key, or most rows holding the needle in their shared
+        // texts: one pass over two numbers a row (the kind, the characters
+        // of the id), an id searched only where it has every character.
+        if m.by_chars_alone || m.rows_by_kind * 2 > rows {
+            let kinds = self.kind_of_row.iter().zip(&self.own_chars);
+            return kinds
+                .enumerate()
+                .skip(from)
+                .filter(|&(row, (&kind, &chars))| m.kind_hit(kind) || self.own_holds(row, chars, m))
+                .map(|(row, _)| row)
                 .collect();
         }
         let own = self.own.matching(from, &m.finder);
@@ -471,6 +500,28 @@ pub struct Matcher<'n> {
     kinds: Vec<bool>,
     /// How many rows hold it in their shared texts.
     rows_by_kind: usize,
+    /// The needle's characters ([`chars_of`]): a row's own text lacking
+    /// one of them does not hold it.
+    needs: u64,
+    /// The needle is one ASCII letter or digit, whose bit is its own: a
+    /// row's characters alone say whether its own text holds it.
+    by_chars_alone: bool,
+}
+
+/// A character's bit: each ASCII letter and digit its own, any other one
+/// of the 28 left (shared: it only passes rows over, never answers alone).
+fn char_bit(c: char) -> u64 {
+    let bit = match c {
+        'a'..='z' => c as u32 - 'a' as u32,
+        '0'..='9' => 26 + (c as u32 - '0' as u32),
+        _ => 36 + c as u32 % 28,
+    };
+    1 << bit
+}
+
+/// The set of the characters of a lower-case text.
+fn chars_of(text: &str) -> u64 {
+    text.chars().fold(0, |set, c| set | char_bit(c))
 }
 
 impl Matcher<'_> {
@@ -574,6 +625,61 @@ mod tests {
         for needle in [repo.as_str(), "a", "sql", "zz"] {
             assert_eq!(hits(&whole, 0, needle), hits(&pages, 0, needle), "{needle}");
         }
+    }
+
+    /// What a plain `contains` over each row's texts finds.
+    fn by_contains(index: &SearchIndex, needle: &str) -> Vec<usize> {
+        let texts = &index.strings.texts;
+        (0..index.len())
+            .filter(|&row| {
+                let kind = &index.kinds[index.kind_of_row[row] as usize];
+                index.own.get(row).contains(needle)
+                    || kind.iter().any(|&k| {
+                        (k as usize) < texts.len() && texts.get(k as usize).contains(needle)
+                    })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_characters_of_an_id_skip_rows_but_never_lose_one() {
+        let mut index = SearchIndex::default();
+        // '%' and 'é' share a bit (neither is a letter or digit of ASCII):
+        // an id holding one of them is searched for the other, not taken.
+        let ids = [
+            "agw-07105",
+            "AGW-7",
+            "f%1",
+            "fé2",
+            "Q_x",
+            "",
+            "150000",
+            "z9-é%",
+            "abc",
+        ];
+        for (k, id) in ids.iter().cycle().take(90).enumerate() {
+            index.push(Some(&Issue {
+                id: Some(id.to_string()),
+                message: (k % 7 == 0).then(|| "Quoted secret".to_string()),
+                ..Issue::default()
+            }));
+        }
+        index.push(None);
+        assert_eq!(char_bit('%'), char_bit('é'), "the test's collision holds");
+        for needle in [
+            "a", "q", "7", "0", "%", "é", "-", "_", "agw", "w-0", "%1", "é2", "9-é", "zz",
+            "secret", "x", "",
+        ] {
+            let m = index.matcher(needle);
+            let expected = by_contains(&index, needle);
+            assert_eq!(index.matching(0, &m), expected, "{needle:?}");
+            let one_by_one: Vec<usize> =
+                (0..index.len()).filter(|&r| index.matches(r, &m)).collect();
+            assert_eq!(one_by_one, expected, "{needle:?} row by row");
+            let from_40: Vec<usize> = expected.iter().copied().filter(|&r| r >= 40).collect();
+            assert_eq!(index.matching(40, &m), from_40, "{needle:?} from 40");
+        }
+        assert!(!by_contains(&index, "%").is_empty() && !by_contains(&index, "é").is_empty());
     }
 
     #[test]

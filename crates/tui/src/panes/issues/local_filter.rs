@@ -1,6 +1,6 @@
 //! The `/` filter over the loaded rows (and `O`, only those open past
-//! their target), and the local sort it shows them in. A query that extends the last one searches only the rows still
-//! shown (or, when most are, everything in one pass); a backspace to a
+//! their target), and the local sort it shows them in. A query that
+//! extends the last one searches only the rows still shown (or, when most are, everything in one pass); a backspace to a
 //! query typed before takes its rows back at once.
 
 use super::{IssuesPane, local_sort};
@@ -58,11 +58,23 @@ impl IssuesPane {
         self.list.select(self.list.selected);
     }
 
+    /// Keeps the rows `query` showed for a backspace: at most
+    /// [`TYPED_KEPT`] queries, and together at most one number a loaded
+    /// row (at ten million, 40 MB rather than sixteen times that).
     fn remember_typed(&mut self, query: String, shown: Option<Vec<u32>>) {
-        if self.typed.len() == TYPED_KEPT {
+        let held = |typed: &[(String, Option<Vec<u32>>)]| -> usize {
+            typed
+                .iter()
+                .filter_map(|(_, s)| s.as_ref())
+                .map(Vec::len)
+                .sum()
+        };
+        self.typed.push((query, shown));
+        while self.typed.len() > TYPED_KEPT
+            || (self.typed.len() > 1 && held(&self.typed) > self.search.len())
+        {
             self.typed.remove(0);
         }
-        self.typed.push((query, shown));
     }
 
     /// Filters every loaded row again.

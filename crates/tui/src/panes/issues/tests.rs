@@ -197,6 +197,35 @@ fn a_backspace_takes_back_the_rows_of_the_shorter_query() {
 }
 
 #[test]
+fn the_rows_kept_for_backspaces_hold_one_number_a_loaded_row_at_most() {
+    use Severity::*;
+    let severities: Vec<Severity> = [Low, High].into_iter().cycle().take(40).collect();
+    let (mut pane, _) = complete(&severities);
+    let mut typed = String::new();
+    let mut after = Vec::new();
+    // Every row holds "message ": each query keeps all 40 shown.
+    for c in "message ".chars() {
+        typed.push(c);
+        pane.set_local_query(typed.clone());
+        after.push(shown_ids(&pane));
+        let held: usize = pane
+            .typed
+            .iter()
+            .filter_map(|(_, s)| s.as_ref())
+            .map(Vec::len)
+            .sum();
+        assert!(held <= 40, "{held} numbers kept after {typed:?}");
+    }
+    assert!(after.iter().all(|ids| ids.len() == 40));
+    // Backspaces past what is kept search again, and find the same.
+    for k in (0..after.len() - 1).rev() {
+        typed.pop();
+        pane.set_local_query(typed.clone());
+        assert_eq!(shown_ids(&pane), after[k], "{typed:?}");
+    }
+}
+
+#[test]
 fn the_first_filter_is_compared_with_the_last_visit_by_itself_only_when_small() {
     let asked = |outbox: &Outbox| {
         outbox
