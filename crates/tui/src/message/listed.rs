@@ -14,15 +14,18 @@ impl<'de> Deserialize<'de> for RowPage {
         let mut search = SearchIndex::default();
         let mut shared = Shared::default();
         let mut rows = Vec::with_capacity(page.issues.len());
+        let mut rule_labels = Vec::new();
         for item in page.issues {
             let item = IssueItem::from(item);
             search.push(item.issue.as_ref());
+            super::rows::note_rule_label(&mut rule_labels, item.issue.as_ref());
             rows.push(FindingRow::new_sharing(&item, &mut shared));
         }
         Ok(RowPage {
             rows,
             search,
             cursor: page.cursor,
+            rule_labels,
         })
     }
 }
@@ -60,6 +63,7 @@ mod tests {
         let direct: RowPage = findings_base::json::decode(&json).unwrap();
         let packed = RowPage::from(page);
         assert_eq!(direct.cursor, packed.cursor);
+        assert_eq!(direct.rule_labels, packed.rule_labels);
         assert_eq!(direct.rows.len(), packed.rows.len());
         for (a, b) in direct.rows.iter().zip(&packed.rows) {
             assert_eq!(format!("{a:?}"), format!("{b:?}"));

@@ -457,6 +457,26 @@ pub struct RowPage {
     /// The rows' search text, in order.
     pub search: SearchIndex,
     pub cursor: Option<String>,
+    /// Each supply-chain rule of the page with the name its rows show
+    /// (`CVE-2021-44906 minimist`): what names a group of that rule, whose
+    /// answer has only the rule's id.
+    pub rule_labels: Vec<(String, String)>,
+}
+
+/// Notes `issue`'s rule and its label when a supply-chain finding names
+/// its advisory and package (the rule's id is opaque), once a page.
+pub fn note_rule_label(labels: &mut Vec<(String, String)>, issue: Option<&findings_model::Issue>) {
+    let Some(issue) = issue else { return };
+    let Some(rule) = issue.rule_id.as_deref().filter(|r| !r.is_empty()) else {
+        return;
+    };
+    let named = issue
+        .sca_attributes
+        .as_ref()
+        .is_some_and(|s| s.vuln_database_identifier.is_some());
+    if named && !labels.iter().any(|(r, _)| r == rule) {
+        labels.push((rule.to_owned(), issue.rule_label()));
+    }
 }
 
 impl From<ListIssuesResponse> for RowPage {
@@ -464,14 +484,17 @@ impl From<ListIssuesResponse> for RowPage {
         let mut search = SearchIndex::default();
         let mut shared = Shared::default();
         let mut rows = Vec::with_capacity(page.issues.len());
+        let mut rule_labels = Vec::new();
         for item in &page.issues {
             search.push(item.issue.as_ref());
+            note_rule_label(&mut rule_labels, item.issue.as_ref());
             rows.push(FindingRow::new_sharing(item, &mut shared));
         }
         RowPage {
             rows,
             search,
             cursor: page.cursor,
+            rule_labels,
         }
     }
 }

@@ -97,8 +97,15 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
 pub(super) fn group_name(pane: &IssuesPane, g: &findings_model::RuleGroup, room: usize) -> String {
     use unicode_width::UnicodeWidthStr;
     let short = safe(findings_model::short_rule(g.label()));
+    // A supply-chain rule as its rows name it: advisory and package.
+    if let Some(label) = g.rule_id.as_deref().and_then(|id| pane.rule_labels.of(id)) {
+        return findings_export::fit(&safe(label), room)
+            .trim_end()
+            .to_owned();
+    }
     match g.rule_id.as_deref().and_then(|id| pane.known.rule_name(id)) {
-        // A supply-chain rule: its advisory alone (its id is opaque).
+        // A supply-chain rule no row named: its advisory alone (its id is
+        // opaque).
         Some(name)
             if g.rule_id
                 .as_deref()
@@ -118,5 +125,28 @@ pub(super) fn group_name(pane: &IssuesPane, g: &findings_model::RuleGroup, room:
             }
         }
         _ => findings_base::text::cut_left(&short, room),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A supply-chain rule's group is named as its rows are (advisory and
+    /// package) once a page named it; before, by its advisory or its id.
+    #[test]
+    fn a_supply_chain_group_is_named_as_its_rows_are() {
+        let mut pane = IssuesPane::default();
+        let group = findings_model::RuleGroup {
+            rule_id: Some("ssc-b32e368f-3637-5ecc-9cab-e7e4072c71d0".into()),
+            issues_count: Some(3),
+            ..Default::default()
+        };
+        assert!(!group_name(&pane, &group, 60).contains("minimist"));
+        pane.rule_labels.learn(&[(
+            "ssc-b32e368f-3637-5ecc-9cab-e7e4072c71d0".into(),
+            "CVE-2021-44906 minimist".into(),
+        )]);
+        assert_eq!(group_name(&pane, &group, 60), "CVE-2021-44906 minimist");
     }
 }

@@ -170,6 +170,9 @@ pub struct IssuesPane {
     /// Exception requests and fix PRs fresh fetches said, which a page
     /// does not: given to the rows of every page, so reloads keep them.
     learned: Learned,
+    /// Supply-chain rules by the name their rows show (the groups name
+    /// them so).
+    pub rule_labels: crate::list::learned::RuleLabels,
 }
 
 impl IssuesPane {

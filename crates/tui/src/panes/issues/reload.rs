@@ -86,6 +86,7 @@ impl IssuesPane {
         self.kept = None;
         let start = self.list.items.len();
         self.search.extend(&page.search);
+        self.rule_labels.learn(&page.rule_labels);
         self.learned.apply(&mut page.rows);
         self.new.count_page(&page.rows, |r| r.relevant_since());
         // What was shown before a narrowing lacks the new rows.
