@@ -5,14 +5,6 @@
 //! the environment and the config file; `session` connects; `interactive`
 //! starts the TUI; one file per headless command (group) runs it.
 
-// Issue 52: no silent truncation (the workspace still allows these for the crates not done yet).
-#![deny(
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss,
-    clippy::cast_precision_loss
-)]
-
 /// The exit codes, one table for every `--help` that lists items, the man
 /// pages and the book (docs/src/scripting.md; a macro, so help texts can `concat!` it).
 macro_rules! exit_codes_help {
