@@ -33,6 +33,14 @@
 //! the file and its overview asked), whose compact rows grow with the
 //! findings (about the demo server's row a finding).
 
+// Measuring and test code, not shipped: its casts turn a test's small
+// counts and sizes into figures (issue 52 holds for the product's crates).
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)]
 // Test harness, not shipped: wait4 reads a child's peak memory. The product's only
 // unsafe code is findings_base::sys (the architecture test keeps it so).
 #![allow(unsafe_code)]

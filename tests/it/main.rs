@@ -1,6 +1,14 @@
 //! Every integration test, in one binary: the crate and its dependencies are
 //! linked once instead of once per file.
 
+// Measuring and test code, not shipped: its casts turn a test's small
+// counts and sizes into figures (issue 52 holds for the product's crates).
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)]
 // Test harness, not shipped: the harness signals, waits on and watches its children (kill, waitpid, inotify). The product's only
 // unsafe code is findings_base::sys (the architecture test keeps it so).
 #![allow(unsafe_code)]

@@ -253,8 +253,9 @@ impl<W: Write> Drop for ScrubWriter<W> {
     }
 }
 
+// A UTF-8 continuation byte is 0b10xx_xxxx; any other byte starts a char.
 fn is_char_start(b: Option<u8>) -> bool {
-    b.is_none_or(|b| (b as i8) >= -0x40)
+    b.is_none_or(|b| b & 0xC0 != 0x80)
 }
 
 #[cfg(test)]

@@ -187,6 +187,12 @@ pub fn cut_left(s: &str, width: usize) -> String {
     std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
+/// [`thousands`] of an unsigned count (a `usize` length, a `u64` total):
+/// exact up to `i64::MAX`, which no count reaches, and saturating past it.
+pub fn thousands_of(n: impl TryInto<i64>) -> String {
+    thousands(n.try_into().unwrap_or(i64::MAX))
+}
+
 /// A count grouped by thousands: `1,098`.
 pub fn thousands(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
@@ -252,6 +258,13 @@ pub fn wrap(s: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_of_any_width_is_grouped_exactly_or_saturates() {
+        assert_eq!(thousands_of(1_098usize), "1,098");
+        assert_eq!(thousands_of(10_000_000u64), "10,000,000");
+        assert_eq!(thousands_of(u64::MAX), thousands(i64::MAX));
+    }
 
     #[test]
     fn a_registered_secret_never_reaches_the_screen() {

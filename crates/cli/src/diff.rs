@@ -10,7 +10,7 @@ use super::scripting::{self, Script, ScriptArgs, Sink};
 use super::snapshot::{open, snapshot_failure};
 use super::{Failure, UsageError, at_least_one, offer};
 use clap::{Args, ValueHint};
-use findings_client::{Client, Follow, ListedRequest, pages_following, transport::MAX_PAGE_ITEMS};
+use findings_client::{Client, Follow, ListedRequest, pages_following};
 use findings_export::{Format, Writer, markdown};
 use findings_model::IssueItem;
 use findings_snapshot::{Baseline, Category, Change, Entry, Header};
@@ -219,14 +219,15 @@ async fn compare_live(
     req.include_remediation = None;
     req.include_is_archived = None;
     req.include_first_detected_at = None;
-    req.limit = Some(MAX_PAGE_ITEMS as i64);
+    req.limit = Some(findings_model::MAX_PAGE_SIZE);
     // One page at a time: pages with their activity are the
     // larger part of a diff's memory beside the old side.
     // Each finding read only as far as an entry needs.
     let mut pages = Box::pin(pages_following(
         client.clone(),
         ListedRequest::new(req),
-        args.max_pages as usize,
+        // Saturating: a bound past usize is no bound (exact on 64 bits).
+        usize::try_from(args.max_pages).unwrap_or(usize::MAX),
         Follow::WhenAsked,
     ));
     let mut progress = Progress::new("diff: compared", "findings");

@@ -83,6 +83,8 @@ fn read(path: &Path) -> Result<(findings_demo::dataset::Dataset, Header), Failur
             .add(&item)
             .map_err(|e| file_failure(path, &e.to_string()))?;
         positions.push(position);
+        // A fraction for display only: a few ulps of error cannot show.
+        #[allow(clippy::cast_precision_loss)]
         let read = (size > 0).then(|| position.file_offset() as f64 / size as f64);
         progress.update(positions.len() as u64, read);
     }

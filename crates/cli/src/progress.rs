@@ -122,7 +122,15 @@ fn line(what: &str, done: u64, unit: &str, fraction: Option<f64>, elapsed: Durat
     }
     let seconds = elapsed.as_secs_f64();
     if seconds >= 0.5 && done > 0 {
-        line.push_str(&format!(" · {}/s", count((done as f64 / seconds) as u64)));
+        // A rate for display: `as` from f64 saturates, and a count below
+        // 2^53 is exact in f64.
+        #[allow(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss
+        )]
+        let rate = (done as f64 / seconds) as u64;
+        line.push_str(&format!(" · {}/s", count(rate)));
     }
     if let Some(f) = fraction.filter(|f| f.is_finite() && *f > 0.01 && *f < 1.0) {
         let left = seconds * (1.0 - f) / f;
@@ -133,6 +141,8 @@ fn line(what: &str, done: u64, unit: &str, fraction: Option<f64>, elapsed: Durat
 }
 
 fn short_time(seconds: f64) -> String {
+    // Display only: `as` from f64 saturates (a negative or NaN time is 0 s).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let s = seconds.round() as u64;
     match s {
         0..60 => format!("{s} s"),

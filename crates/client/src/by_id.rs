@@ -70,7 +70,9 @@ async fn read_ids(
     }
     let pages = wanted.len() + 1;
     let mut request = ListIssuesRequest::of_ids(ids.clone());
-    request.limit = Some((wanted.len() as i64).clamp(1, MAX_PAGE_SIZE));
+    // Saturating, then clamped to a page: the same for any length.
+    let asked = i64::try_from(wanted.len()).unwrap_or(i64::MAX);
+    request.limit = Some(asked.clamp(1, MAX_PAGE_SIZE));
     if let Some(filter) = &mut request.filter {
         filter.include_archived = archived;
     }

@@ -485,7 +485,9 @@ pub async fn issue_counts_listed(
     let request = PagesAs::<_, IssuesPage<serde::de::IgnoredAny>>::new(list);
     let mut stream = std::pin::pin!(pages(client.clone(), request));
     while let Some(page) = stream.next().await {
-        unknown = unknown.saturating_add(page?.issues.len() as i64);
+        // Saturating, as the sum is.
+        let on_page = i64::try_from(page?.issues.len()).unwrap_or(i64::MAX);
+        unknown = unknown.saturating_add(on_page);
     }
     counts.unknown = Some(unknown);
     Ok(counts)

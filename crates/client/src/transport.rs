@@ -20,6 +20,8 @@ const MIN_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 /// The items a page may hold when its request names no limit: the most a
 /// server pages by (docs/src/api.md §8).
+// A positive constant (1000): the cast cannot lose (a const, so no try_from).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 pub const MAX_PAGE_ITEMS: usize = findings_model::MAX_PAGE_SIZE as usize;
 
 /// The least weight counted per item when a page's items are bounded by
@@ -50,7 +52,10 @@ impl Bounds {
     pub(super) fn page(limit: Option<i64>) -> Bounds {
         let asked = limit
             .filter(|&n| n > 0)
-            .map_or(MAX_PAGE_ITEMS, |n| n.min(i64::from(u32::MAX)) as usize);
+            // Capped at u32::MAX first, so it fits any usize: never saturates.
+            .map_or(MAX_PAGE_ITEMS, |n| {
+                usize::try_from(n.min(i64::from(u32::MAX))).unwrap_or(usize::MAX)
+            });
         let body_bytes = asked
             .saturating_mul(BODY_BYTES_PER_ITEM)
             .clamp(MIN_BODY_BYTES, MAX_BODY_BYTES);

@@ -93,10 +93,12 @@ impl FaultKind {
                 Ok(FaultKind::ContentType(t.to_owned()))
             }
             "html" => Ok(FaultKind::Html {
-                status: number("STATUS", 200..=599, 502)? as u16,
+                // Checked within 200..=599 above.
+                status: u16::try_from(number("STATUS", 200..=599, 502)?).unwrap_or(502),
             }),
             "huge" => Ok(FaultKind::Huge {
-                bytes: number("MB", 1..=100, 10)? as usize * 1024 * 1024,
+                // Checked within 1..=100 above.
+                bytes: usize::try_from(number("MB", 1..=100, 10)?).unwrap_or(10) * 1024 * 1024,
             }),
             "loop-cursor" => no_arg(FaultKind::LoopCursor),
             "hang" => no_arg(FaultKind::Hang),
@@ -207,6 +209,9 @@ impl Faults {
 
     /// Whether the `k`-th affected request (from 0) fails: the failures
     /// are spread evenly, `floor(k * rate)` of the first `k`.
+    // A request's number below 2^53 is exact in f64 (2^53 requests take
+    // centuries).
+    #[allow(clippy::cast_precision_loss)]
     fn fails(&self, k: u64) -> bool {
         let rate = self.fail_rate.clamp(0.0, 1.0);
         rate > 0.0 && ((k + 1) as f64 * rate).floor() > (k as f64 * rate).floor()

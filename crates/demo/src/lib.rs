@@ -239,3 +239,9 @@ impl Drop for DemoServer {
         }
     }
 }
+
+/// A count, length or line as the wire's i64: a `usize` is at most
+/// `isize::MAX`, so this is exact (and would saturate, never wrap).
+pub(crate) fn wire_int(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}

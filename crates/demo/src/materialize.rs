@@ -167,7 +167,8 @@ impl Dataset {
     fn end_line(&self, row: &Row, line: i64, r: &mut Rng) -> i64 {
         let end_line = line + r.range(0, 3);
         match self.code_rule(row) {
-            Some(cr) => end_line.min(line + cr.last_line() as i64 - 1 - cr.sink_line() as i64),
+            Some(cr) => end_line
+                .min(line + crate::wire_int(cr.last_line()) - 1 - crate::wire_int(cr.sink_line())),
             None => end_line,
         }
     }
@@ -399,7 +400,7 @@ impl Dataset {
                     fix_diff: Some(retarget_diff(
                         &cr.fix_diff,
                         self.file_path(row),
-                        i64::from(row.line) - cr.sink_line() as i64 - 1,
+                        i64::from(row.line) - crate::wire_int(cr.sink_line()) - 1,
                     )),
                     explanation: Some(cr.explanation.clone()),
                     url: Some(format!("https://findings.example.com/autofix/{id}")),
@@ -476,13 +477,17 @@ impl Dataset {
         };
         let snippet = if let Some(cr) = self.code_rule(row) {
             issue.dataflow_trace = Some(DataflowTrace {
-                taint_source: vec![loc((line - 2).max(1), 9, cr.source_var.len() as i64)],
+                taint_source: vec![loc(
+                    (line - 2).max(1),
+                    9,
+                    crate::wire_int(cr.source_var.len()),
+                )],
                 intermediate_vars: vec![loc(
                     (line - 1).max(1),
                     5,
-                    cr.intermediate_var.len() as i64,
+                    crate::wire_int(cr.intermediate_var.len()),
                 )],
-                taint_sink: vec![loc(line, 5, cr.sink_call.len() as i64)],
+                taint_sink: vec![loc(line, 5, crate::wire_int(cr.sink_call.len()))],
             });
             issue.rule_display_name = Some(cr.name.clone());
             issue.rule_explanation = (row.verdict == Some(0)).then(|| RuleExplanation {

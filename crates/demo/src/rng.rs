@@ -33,20 +33,34 @@ impl Rng {
         ((self.next_u64() >> 11) % n.max(1) as u64) as usize
     }
 
+    /// [`Rng::below`] as a `u8`, for `n` at most 256 (a table's index).
+    pub fn below_u8(&mut self, n: usize) -> u8 {
+        u8::try_from(self.below(n)).unwrap_or(u8::MAX)
+    }
+
+    /// [`Rng::below`] as a `u16`, for `n` at most 65,536.
+    pub fn below_u16(&mut self, n: usize) -> u16 {
+        u16::try_from(self.below(n)).unwrap_or(u16::MAX)
+    }
+
     /// Uniform in `lo..=hi`.
     pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
         if hi <= lo {
             return lo;
         }
-        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+        // Both positive and at most the span: exact (saturating never).
+        let span = u64::try_from(hi - lo + 1).unwrap_or(u64::MAX);
+        lo + i64::try_from(self.next_u64() % span).unwrap_or(i64::MAX)
     }
 
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p
+        self.unit() <= p
     }
 
     /// A float in `[0, 1)`.
+    // 53 bits over 2^53: both exact in f64.
+    #[allow(clippy::cast_precision_loss)]
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
@@ -58,7 +72,7 @@ impl Rng {
     /// An index drawn by weight.
     pub fn weighted(&mut self, weights: &[u32]) -> usize {
         let total: u32 = weights.iter().sum();
-        let mut x = self.below(total.max(1) as usize) as u32;
+        let mut x = u32::try_from(self.below(total.max(1) as usize)).unwrap_or(u32::MAX);
         for (i, w) in weights.iter().enumerate() {
             if x < *w {
                 return i;

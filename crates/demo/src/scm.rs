@@ -35,7 +35,9 @@ pub fn list_page(
             Ok(n) => n.min(MAX_PAGE_SIZE),
             Err(_) => return Err(BadRequest("limit must be an integer".into())),
         },
-    } as usize;
+    };
+    // Positive and at most a page here: exact.
+    let limit = usize::try_from(limit).unwrap_or(0);
     let sort_by = match query.sort_by.as_deref() {
         None | Some("" | "SCM_CONFIG_SORT_BY_UNSPECIFIED") => ScmConfigSortBy::Id,
         Some(raw) => {

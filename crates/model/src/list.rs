@@ -48,7 +48,8 @@ impl ListIssuesRequest {
     /// for again to show them as they are now.
     pub fn of_ids(ids: Vec<String>) -> Self {
         ListIssuesRequest {
-            limit: Some(ids.len() as i64),
+            // A Vec's length is at most isize::MAX, so this never saturates.
+            limit: Some(i64::try_from(ids.len()).unwrap_or(i64::MAX)),
             include_activity_history: Some(true),
             include_first_detected_at: Some(true),
             filter: Some(ListIssuesFilter {

@@ -207,7 +207,10 @@ impl Visitor<'_> for Int64Visitor {
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
         // protobuf JSON may write 3 as 3.0; anything fractional is an error.
         if v.fract() == 0.0 && v.abs() < 9.0e18 {
-            Ok(Some(v as i64))
+            // Whole and below 2^63 in magnitude: the cast is exact.
+            #[allow(clippy::cast_possible_truncation)]
+            let n = v as i64;
+            Ok(Some(n))
         } else {
             Err(E::custom(format!("{v} is not an integer")))
         }
@@ -276,9 +279,13 @@ pub mod float {
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
                 Ok(Some(v))
             }
+            // A float field written as an integer: the nearest f64 is what
+            // it means (exact below 2^53), as any JSON parser would read it.
+            #[allow(clippy::cast_precision_loss)]
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
                 Ok(Some(v as f64))
             }
+            #[allow(clippy::cast_precision_loss)]
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
                 Ok(Some(v as f64))
             }

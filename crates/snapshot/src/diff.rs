@@ -275,7 +275,7 @@ impl Baseline {
         let fields = if let Some(&n) = self.field_ids.get(&labels) {
             n
         } else {
-            let n = self.fields.len() as u32;
+            let n = label_number(self.fields.len())?;
             self.fields.push(labels);
             self.field_ids.insert(labels, n);
             n
@@ -477,7 +477,7 @@ impl Baseline {
         // Held twice: in the list and as the map's key.
         self.hold(2 * text.len())?;
         self.labels.push(text.into());
-        let n = self.labels.len() as u32;
+        let n = label_number(self.labels.len())?;
         self.label_ids.insert(text.into(), n);
         Ok(n)
     }
@@ -488,6 +488,14 @@ impl Baseline {
             n => &self.labels[n as usize - 1],
         }
     }
+}
+
+/// The number of a label or of a set of labels, from the count held so
+/// far: MAX_BASELINE_TEXT keeps it far below u32::MAX, and an error, not a
+/// wrapped number, if it ever did not.
+fn label_number(count: usize) -> Result<u32, SnapshotError> {
+    u32::try_from(count)
+        .map_err(|_| SnapshotError::TooLarge(format!("more than {} distinct labels", u32::MAX)))
 }
 
 fn is_triaged(triage_state: &str) -> bool {

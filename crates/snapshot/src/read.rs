@@ -181,9 +181,12 @@ impl<R: Read> Reader<R> {
         let len = line.len();
         self.count += 1;
         let at = self.line_start;
+        // A block holds at most MAX_BLOCK_TEXT (3 MiB), so this never fails.
+        let at_u32 =
+            u32::try_from(at).map_err(|_| damaged("a line starts past 4 GiB in its block"))?;
         let position = Position {
             block: self.block_start,
-            at: at as u32,
+            at: at_u32,
         };
         Ok(Some((number, position, &self.text[at..at + len])))
     }

@@ -109,7 +109,7 @@ fn a_line_longer_than_a_finding_may_be_is_refused() {
         long,
     ] {
         let packed = lz4_flex::block::compress_prepend_size(line.as_bytes());
-        bytes.extend((packed.len() as u32).to_le_bytes());
+        bytes.extend(u32::try_from(packed.len()).unwrap().to_le_bytes());
         bytes.extend(packed);
     }
     let err = read_all(&bytes).unwrap_err();
@@ -206,7 +206,7 @@ fn a_stored_finding_is_read_back_by_its_position() {
 /// wrote it: the same lines in the order written, the header saying it.
 fn as_version(file: &[u8], version: u32) -> Vec<u8> {
     let mut input = &file[8..];
-    let mut out = crate::write::magic(version).to_vec();
+    let mut out = crate::write::magic(u16::try_from(version).unwrap()).to_vec();
     let mut first = true;
     while let Some((text, _)) = crate::read::read_block(&mut input, 4).unwrap() {
         let mut starts = crate::read::written_order(&text, 4).unwrap();
@@ -228,7 +228,7 @@ fn as_version(file: &[u8], version: u32) -> Vec<u8> {
         } else {
             lz4_flex::block::compress_prepend_size(&lines)
         };
-        out.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+        out.extend_from_slice(&u32::try_from(packed.len()).unwrap().to_le_bytes());
         out.extend_from_slice(&packed);
     }
     out
@@ -363,12 +363,14 @@ fn a_deflate_block_bigger_than_it_says_is_damaged() {
     let mut text = serde_json::to_vec(&header).unwrap();
     text.push(b'\n');
     text.extend(std::iter::repeat_n(b' ', 900_000));
-    let mut packed = (text.len() as u32 / 2).to_le_bytes().to_vec();
+    let mut packed = (u32::try_from(text.len()).unwrap() / 2)
+        .to_le_bytes()
+        .to_vec();
     let mut encoder = flate2::write::DeflateEncoder::new(&mut packed, flate2::Compression::new(6));
     encoder.write_all(&text).unwrap();
     encoder.finish().unwrap();
     let mut file = crate::write::magic(3).to_vec();
-    file.extend_from_slice(&(packed.len() as u32).to_le_bytes());
+    file.extend_from_slice(&u32::try_from(packed.len()).unwrap().to_le_bytes());
     file.extend_from_slice(&packed);
     let Err(e) = Reader::new(&file[..]) else {
         panic!("read a block bigger than it says");

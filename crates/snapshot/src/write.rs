@@ -33,8 +33,8 @@ pub(super) const MAX_BLOCK_LINES: usize = 65_536;
 pub const MAX_BLOCK_TEXT: usize = BLOCK_TEXT + 2 * MAX_LINE;
 
 /// The 8 magic bytes of a version.
-pub(super) fn magic(version: u32) -> [u8; 8] {
-    let v = (version as u16).to_be_bytes();
+pub(super) fn magic(version: u16) -> [u8; 8] {
+    let v = version.to_be_bytes();
     let mut magic = [0u8; 8];
     magic[..5].copy_from_slice(MAGIC_PREFIX);
     magic[5..7].copy_from_slice(&v);
@@ -143,7 +143,13 @@ impl<W: Write> Writer<W> {
         };
         header.version = version;
         self.version = version;
-        self.out.write_all(&magic(version))?;
+        // A reader takes the version from two bytes.
+        let magic_version = u16::try_from(version).map_err(|_| {
+            io::Error::other(format!(
+                "snapshot format version {version} is past two bytes"
+            ))
+        })?;
+        self.out.write_all(&magic(magic_version))?;
         self.line(&header)
     }
 

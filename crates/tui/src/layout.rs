@@ -169,7 +169,7 @@ impl ScrollBound {
 /// that shows its last line at the bottom, so update keeps the scroll
 /// within it.
 pub fn dialog_rows(body: Rect, lines: usize) -> (u16, u16) {
-    let lines = lines.min(u16::MAX as usize - 2) as u16;
+    let lines = cells(lines).min(u16::MAX - 2);
     let rows = (lines + 2).min(body.height).saturating_sub(2);
     (rows, lines.saturating_sub(rows))
 }
@@ -182,5 +182,42 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
         y: area.y + (area.height - h) / 2,
         width: w,
         height: h,
+    }
+}
+
+/// A length in terminal cells: a `u16`, saturating (no screen is 65,535
+/// cells wide, so a longer text or list is clipped, never wrapped round).
+pub fn cells(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+/// `at` moved `step` places round a cycle of `len` (at least 1) places,
+/// without a cast: exact for any step.
+pub fn cycled(at: usize, step: isize, len: usize) -> usize {
+    let by = step.unsigned_abs() % len;
+    if step >= 0 {
+        (at % len + by) % len
+    } else {
+        (at % len + len - by) % len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_round_a_cycle_is_the_euclidean_remainder() {
+        for len in 1..6usize {
+            for at in 0..len {
+                for step in -13isize..13 {
+                    let want = (isize::try_from(at).unwrap() + step)
+                        .rem_euclid(isize::try_from(len).unwrap());
+                    assert_eq!(cycled(at, step, len), usize::try_from(want).unwrap());
+                }
+            }
+        }
+        assert_eq!(cycled(0, isize::MIN, 3), 1);
+        assert_eq!(cells(70_000), u16::MAX);
     }
 }

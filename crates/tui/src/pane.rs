@@ -278,7 +278,7 @@ pub mod testing {
         Cx {
             outbox,
             now: chrono::Utc::now(),
-            area: Rect::new(0, 0, 100, (height as u16).saturating_add(3)),
+            area: Rect::new(0, 0, 100, crate::layout::cells(height).saturating_add(3)),
             keymap: KEYMAP.get_or_init(Keymap::default_keymap),
         }
     }

@@ -39,7 +39,7 @@ async fn verdicts(
 ) -> Result<(usize, usize, usize), Failure> {
     use futures_util::StreamExt;
     let req = ListIssuesRequest {
-        limit: Some(findings_client::transport::MAX_PAGE_ITEMS as i64),
+        limit: Some(findings_model::MAX_PAGE_SIZE),
         cursor: None,
         ..req
     };

@@ -267,7 +267,7 @@ impl FindingFilters {
         use futures_util::StreamExt;
         let window = self.first_detected()?;
         let req = ListIssuesRequest {
-            limit: Some(findings_client::transport::MAX_PAGE_ITEMS as i64),
+            limit: Some(findings_model::MAX_PAGE_SIZE),
             cursor: None,
             ..req
         };

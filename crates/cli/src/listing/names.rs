@@ -362,7 +362,7 @@ async fn find_alias(
         return Ok(());
     };
     loop {
-        let request = search.request(findings_client::transport::MAX_PAGE_ITEMS as i64);
+        let request = search.request(findings_model::MAX_PAGE_SIZE);
         let page: ReferencesPage = client.list_issues_as(&request).await?;
         let findings = page
             .issues

@@ -41,7 +41,8 @@ where
         script,
         columns,
     } = writing;
-    let max = output.max.map(|m| m as usize);
+    // Saturating: a bound past usize is no bound (exact on 64 bits).
+    let max = output.max.map(|m| usize::try_from(m).unwrap_or(usize::MAX));
     let width = output_width(&output.file);
     let terminal = output.file.is_terminal();
     let out = output.file.open()?;
@@ -57,7 +58,8 @@ where
     let mut stream = Box::pin(pages_following(
         client.clone(),
         req,
-        output.max_pages as usize,
+        // Saturating: a bound past usize is no bound (exact on 64 bits).
+        usize::try_from(output.max_pages).unwrap_or(usize::MAX),
         follow,
     ));
     let mut progress = Progress::new("listed", "items");

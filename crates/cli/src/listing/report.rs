@@ -316,12 +316,14 @@ async fn report_json(
 ) -> Result<usize, Failure> {
     let mut dest = output.file.open()?;
     let mut doc = ReportDocument::new(&mut dest);
-    let max = output.max.map(|m| m as usize);
+    // Saturating: a bound past usize is no bound (exact on 64 bits).
+    let max = output.max.map(|m| usize::try_from(m).unwrap_or(usize::MAX));
     let follow = Follow::every_page(output.all && max.is_none());
     let mut stream = Box::pin(pages_following(
         client.clone(),
         RawReportRequest::new(req),
-        output.max_pages as usize,
+        // Saturating: a bound past usize is no bound (exact on 64 bits).
+        usize::try_from(output.max_pages).unwrap_or(usize::MAX),
         follow,
     ));
     let mut progress = Progress::new("report", "findings");

@@ -338,13 +338,20 @@ pub fn with_computed(item: Val, fields: &[String], clock: &OpenAgeClock) -> Val 
     let mut flat = (**map).clone();
     for name in asked {
         let value = match age {
-            Some(a) if name == "age" => Val::from(a.days as isize),
-            Some(a) => Val::from(a.over as isize),
+            Some(a) if name == "age" => days_val(a.days),
+            Some(a) => days_val(a.over),
             None => Val::Null,
         };
         flat.insert(Val::from(name.to_owned()), value);
     }
     Val::Obj(Rc::new(flat))
+}
+
+/// A number of days as a script's integer: exact on 64 bits, and days
+/// between dates chrono takes fit 32 bits too (saturating otherwise).
+fn days_val(days: i64) -> Val {
+    let saturated = if days < 0 { isize::MIN } else { isize::MAX };
+    Val::from(isize::try_from(days).unwrap_or(saturated))
 }
 
 /// Only `fields` of `item`, in that order; one it lacks is `null` (so every

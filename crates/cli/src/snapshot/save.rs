@@ -8,7 +8,7 @@ use crate::progress::Progress;
 use crate::{Failure, UsageError, at_least_one, offer};
 use clap::{Args, ValueHint};
 use findings_base::atomic_file::{Access, AtomicFile, Replace};
-use findings_client::{Client, Follow, pages_following, transport::MAX_PAGE_ITEMS};
+use findings_client::{Client, Follow, pages_following};
 use findings_model::ListIssuesRequest;
 use findings_snapshot::{Header, Writer};
 use futures_util::StreamExt;
@@ -53,7 +53,7 @@ impl SaveArgs {
         req.include_activity_history = Some(true);
         req.include_is_archived = Some(true);
         req.include_first_detected_at = Some(true);
-        req.limit = Some(MAX_PAGE_ITEMS as i64);
+        req.limit = Some(findings_model::MAX_PAGE_SIZE);
         Ok(req)
     }
 
@@ -84,7 +84,8 @@ pub async fn save(
     let mut pages = Box::pin(pages_following(
         client.clone(),
         RawListRequest::new(req),
-        args.max_pages as usize,
+        // Saturating: a bound past usize is no bound (exact on 64 bits).
+        usize::try_from(args.max_pages).unwrap_or(usize::MAX),
         Follow::Ahead,
     ));
     let mut progress = Progress::new("snapshot save", "findings");

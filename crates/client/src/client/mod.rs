@@ -467,9 +467,11 @@ impl Client {
             };
             // One line per attempt: never a header or a body (the token and
             // the SCM access token travel there).
+            // Saturating: u64 milliseconds are 584 million years.
+            let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             tracing::info!(
                 method = %method, path = %path, status = %status, retry = attempt,
-                duration_ms = started.elapsed().as_millis() as u64,
+                duration_ms = duration_ms,
                 "request"
             );
             match result {

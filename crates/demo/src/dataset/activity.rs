@@ -52,7 +52,7 @@ fn push_analysis_events(events: &mut Vec<Event>, r: &mut Rng, clock: &mut Clock,
     if row.verdict.is_some() {
         events.push(Event::new(clock.step(r, 1), HistoryType::Autotriage, None));
         if r.chance(0.2) {
-            let actor = Some(r.below(20) as u8);
+            let actor = Some(r.below_u8(20));
             events.push(Event::new(
                 clock.step(r, 4),
                 HistoryType::AutotriageFeedback,
@@ -71,11 +71,11 @@ fn push_analysis_events(events: &mut Vec<Event>, r: &mut Rng, clock: &mut Clock,
         ));
     }
     if r.chance(0.08) {
-        let actor = Some(r.below(20) as u8);
+        let actor = Some(r.below_u8(20));
         events.push(Event::new(clock.step(r, 5), HistoryType::ScmMention, actor));
     }
     if r.chance(0.06) {
-        let actor = Some(r.below(20) as u8);
+        let actor = Some(r.below_u8(20));
         events.push(Event::new(
             clock.step(r, 5),
             HistoryType::ReviewCommentSilenced,
@@ -94,7 +94,7 @@ fn push_ticket_events(events: &mut Vec<Event>, r: &mut Rng, clock: &mut Clock, r
         ));
     }
     if row.ticket {
-        let actor = Some(r.below(20) as u8);
+        let actor = Some(r.below_u8(20));
         events.push(Event::new(
             clock.step(r, 10),
             HistoryType::TicketCreated,
@@ -108,11 +108,11 @@ fn push_fix_pr_events(events: &mut Vec<Event>, r: &mut Rng, clock: &mut Clock, r
     if row.fix_pr == Some(FixPr::Requested) {
         // In flight: asked for within the cooldown before "now".
         let now = clock.now;
-        let actor = Some(r.below(20) as u8);
+        let actor = Some(r.below_u8(20));
         let date = (now - r.range(60, 540)).max(row.created + 60).min(now - 1);
         events.push(Event::new(date, HistoryType::ClickToFixPrRequested, actor));
     } else if let Some(pr) = row.fix_pr {
-        let actor = Some(r.below(20) as u8);
+        let actor = Some(r.below_u8(20));
         events.push(Event::new(
             clock.step(r, 6),
             HistoryType::ClickToFixPrRequested,
@@ -136,13 +136,13 @@ fn push_fix_pr_events(events: &mut Vec<Event>, r: &mut Rng, clock: &mut Clock, r
 /// An exception request and its review.
 fn push_exception_events(events: &mut Vec<Event>, r: &mut Rng, clock: &mut Clock, row: &Row) {
     if let Some(state) = row.exception {
-        let requester = Some(r.below(20) as u8);
+        let requester = Some(r.below_u8(20));
         events.push(Event::new(
             clock.step(r, 8),
             HistoryType::ExceptionRequestCreated,
             requester,
         ));
-        let reviewer = Some(r.below(20) as u8);
+        let reviewer = Some(r.below_u8(20));
         match ExceptionState::ALL[state as usize] {
             ExceptionState::Approved => events.push(Event::new(
                 clock.step(r, 5),
@@ -163,7 +163,7 @@ fn push_exception_events(events: &mut Vec<Event>, r: &mut Rng, clock: &mut Clock
 fn push_decision_events(events: &mut Vec<Event>, r: &mut Rng, clock: &mut Clock, row: &Row) {
     let triage = &TriageState::ALL[row.triage as usize];
     if *triage != TriageState::Untriaged && *triage != TriageState::Unknown {
-        let actor = Some(r.below(20) as u8);
+        let actor = Some(r.below_u8(20));
         events.push(Event::new(clock.step(r, 14), HistoryType::Triage, actor));
     }
     let status = &IssueStatus::ALL[row.status as usize];

@@ -9,6 +9,8 @@ impl Dataset {
         let m = &self.catalog.agentic;
         let mut r = Rng::for_item(self.seed, stream::AGENTIC, i as u64);
         let now = self.generated_now();
+        // Under 120 days in seconds: exact in f64 and back.
+        #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
         let created = now - (r.unit().powf(1.5) * 120.0 * DAY as f64) as i64;
         let last_detected = created + r.range(0, (now - 60 - created).clamp(0, 20 * DAY));
         let severity = Severity::ALL[r.weighted(&[6, 18, 30, 26, 20])].clone();
@@ -21,14 +23,15 @@ impl Dataset {
         .then(|| r.pick(AgenticTriageReason::ALL).clone());
         let detection_state = DetectionState::ALL[r.weighted(&[60, 10, 10, 20])].clone();
         let pick_some = |r: &mut Rng, items: &[String], lo: usize, hi: usize| -> Vec<String> {
-            let k = r.range(lo as i64, hi as i64) as usize;
+            let k = r.range(crate::wire_int(lo), crate::wire_int(hi));
+            let k = usize::try_from(k).unwrap_or(0);
             r.sample(items.len(), k)
                 .into_iter()
                 .map(|j| items[j].clone())
                 .collect()
         };
         let story = r.below(m.titles.len());
-        let repo_count = r.range(1, 2) as usize;
+        let repo_count = usize::try_from(r.range(1, 2)).unwrap_or(1);
         let repos = r.sample(self.repos.len(), repo_count);
         let issue = AgenticIssue {
             id: Some(format!("agw-{:05}", 7001 + i)),

@@ -204,12 +204,13 @@ impl Dataset {
 /// The row index of a demo finding id, when it is one.
 pub fn finding_index(id: &str, len: usize) -> Option<usize> {
     let n: u64 = id.parse().ok()?;
-    let i = n.checked_sub(FIRST_FINDING_ID)? as usize;
+    let i = usize::try_from(n.checked_sub(FIRST_FINDING_ID)?).ok()?;
     (i < len).then_some(i)
 }
 
 fn idx<T: PartialEq>(all: &[T], v: &T) -> u8 {
-    all.iter().position(|x| x == v).unwrap_or(0) as u8
+    // A table of a few values (an enum's): saturating never.
+    u8::try_from(all.iter().position(|x| x == v).unwrap_or(0)).unwrap_or(u8::MAX)
 }
 
 fn ts(secs: i64) -> DateTime<Utc> {
@@ -314,14 +315,14 @@ fn repo_infos(c: &Catalog) -> Vec<RepoInfo> {
             let fitting = |paths: &[String]| -> Vec<u8> {
                 (0..paths.len().min(256))
                     .filter(|&j| lookup::path_fits(c, k, &paths[j]))
-                    .map(|j| j as u8)
+                    .filter_map(|j| u8::try_from(j).ok())
                     .collect()
             };
             let mut code_paths = HashMap::new();
             for (j, rule) in c.code_rules.iter().enumerate() {
                 let files = fitting(&rule.paths);
                 if repo.languages.contains(&rule.language) && !files.is_empty() {
-                    code_paths.insert(j as u16, files);
+                    code_paths.insert(u16::try_from(j).unwrap_or(u16::MAX), files);
                 }
             }
             let mut code_rules: Vec<u16> = code_paths.keys().copied().collect();
@@ -330,19 +331,21 @@ fn repo_infos(c: &Catalog) -> Vec<RepoInfo> {
             for (j, rule) in c.secret_rules.iter().enumerate() {
                 let files = fitting(&rule.paths);
                 if !files.is_empty() {
-                    secret_paths.insert(j as u16, files);
+                    secret_paths.insert(u16::try_from(j).unwrap_or(u16::MAX), files);
                 }
             }
             let mut secret_rules: Vec<u16> = secret_paths.keys().copied().collect();
             secret_rules.sort_unstable();
             let advisories = (0..c.sca_advisories.len())
                 .filter(|&j| lookup::ecosystem_fits(repo, &c.sca_advisories[j].ecosystem))
-                .map(|j| j as u16)
+                .filter_map(|j| u16::try_from(j).ok())
                 .collect();
             let teams = c.people.teams.len().max(1);
-            let mut repo_teams = vec![(k % teams) as u8];
+            // A catalog of a few teams: saturating never.
+            let team = |t: usize| u8::try_from(t % teams).unwrap_or(u8::MAX);
+            let mut repo_teams = vec![team(k)];
             if k % 3 == 0 {
-                repo_teams.push(((k + 2) % teams) as u8);
+                repo_teams.push(team(k + 2));
             }
             RepoInfo {
                 id: (FIRST_REPO_ID + k as u64).to_string(),

@@ -16,7 +16,8 @@ const CHANGED_PER_DAY: usize = 100;
 const NEW_PER_DAY: usize = 200;
 
 fn index_of<T: PartialEq>(all: &[T], v: &T) -> u8 {
-    all.iter().position(|x| x == v).unwrap_or(0) as u8
+    // A table of a few values (an enum's): saturating never.
+    u8::try_from(all.iter().position(|x| x == v).unwrap_or(0)).unwrap_or(u8::MAX)
 }
 
 impl Dataset {
@@ -36,7 +37,7 @@ impl Dataset {
                 let mut row = self.generate_row(i);
                 // Found on that day, open, untriaged.
                 let mut r = Rng::for_item(self.seed, stream::MOVED_ON, i as u64);
-                let found = start + (day as i64 - 1) * DAY + r.range(3_600, DAY - 3_600);
+                let found = start + (crate::wire_int(day) - 1) * DAY + r.range(3_600, DAY - 3_600);
                 row.created = found;
                 row.first_detected = found;
                 row.relevant_since = found;
@@ -65,7 +66,7 @@ impl Dataset {
                 let i = r.below(generated);
                 // As the days before left it.
                 let row = next.row(i, &self.rows[i]);
-                let when = start + (day as i64 - 1) * DAY + r.range(3_600, DAY - 3_600);
+                let when = start + (crate::wire_int(day) - 1) * DAY + r.range(3_600, DAY - 3_600);
                 let actor = (!users.is_empty()).then(|| r.pick(users).login.clone());
                 let aggregate = AggregateState::ALL[row.aggregate as usize].clone();
                 let triage = TriageState::ALL[row.triage as usize].clone();

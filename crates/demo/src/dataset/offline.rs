@@ -332,7 +332,7 @@ impl OfflineBuilder {
         } else {
             let paths = self.paths_mut(kind, entry);
             paths.push(path);
-            (paths.len() - 1) as u8
+            u8::try_from(paths.len() - 1).unwrap_or(u8::MAX)
         };
         if kind != Kind::Sca {
             self.files.insert(file_key, (entry, slot));
@@ -528,8 +528,8 @@ fn transitive(issue: &Issue) -> bool {
 
 /// The index of `v` in `all`, when it is one of them.
 fn slot<T: PartialEq>(all: &[T], v: Option<&T>) -> Option<u8> {
-    let v = v?;
-    all.iter().position(|x| x == v).map(|k| k as u8)
+    let k = all.iter().position(|x| Some(x) == v)?;
+    u8::try_from(k).ok()
 }
 
 fn secs(t: Option<Timestamp>) -> Option<i64> {
@@ -565,7 +565,7 @@ fn row_of(issue: &Issue, kind: Kind, rule: u16, repo: u8, ref_slot: u8, path: u8
         repo,
         ref_slot,
         path,
-        line: issue.line.unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32,
+        line: u32::try_from(issue.line.unwrap_or(0).clamp(0, i64::from(u32::MAX))).unwrap_or(0),
         severity: slot(Severity::ALL, issue.severity.as_ref()).unwrap_or(info),
         confidence: slot(Confidence::ALL, issue.confidence.as_ref()).unwrap_or(0),
         status: slot(IssueStatus::ALL, Some(&status)).unwrap_or(0),

@@ -12,7 +12,7 @@ impl Dataset {
         let mut r = Rng::for_item(self.seed, stream::ROW, i as u64);
         // Bigger repositories hold more findings.
         let repo_weights: Vec<u32> = (0..c.repositories.len())
-            .map(|k| 4 + ((k as u32 * 7) % 11))
+            .map(|k| 4 + u32::try_from(k * 7 % 11).unwrap_or(0))
             .collect();
         let repo = r.weighted(&repo_weights);
         let info = &self.repos[repo];
@@ -33,10 +33,10 @@ impl Dataset {
         let is_code = matches!(kind, Kind::Code | Kind::AiCode);
         let verdict =
             (is_code && r.chance(0.7)).then(|| idx(Verdict::ALL, r.pick(&Verdict::ALL[..3])));
-        let sensitivity = r.chance(0.5).then(|| r.below(Sensitivity::ALL.len()) as u8);
+        let sensitivity = r.chance(0.5).then(|| r.below_u8(Sensitivity::ALL.len()));
         let reachability =
             (kind == Kind::Sca).then(|| reachability(&mut r, &c.sca_advisories[rule as usize]));
-        let validation = (kind == Kind::Secrets).then(|| r.below(ValidationState::ALL.len()) as u8);
+        let validation = (kind == Kind::Secrets).then(|| r.below_u8(ValidationState::ALL.len()));
         let transitive = kind == Kind::Sca
             && !c.sca_advisories[rule as usize].parents.is_empty()
             && r.chance(0.7);
@@ -45,20 +45,20 @@ impl Dataset {
         let ticket_failed = r.chance(0.04);
         let blocking = self.policy_blocking(kind, rule) && severity.rank() <= 1 && r.chance(0.6);
         let fix_pr = (is_code && r.chance(0.12)).then(|| fix_pr(&mut r));
-        let memory_referenced = (verdict.is_some() && r.chance(0.2)).then(|| r.below(12) as u8);
-        let memory_rendered = (verdict.is_some() && r.chance(0.1)).then(|| r.below(12) as u8);
+        let memory_referenced = (verdict.is_some() && r.chance(0.2)).then(|| r.below_u8(12));
+        let memory_rendered = (verdict.is_some() && r.chance(0.1)).then(|| r.below_u8(12));
         let exception = (status == IssueStatus::Unresolved && r.chance(0.05))
-            .then(|| r.below(ExceptionState::ALL.len()) as u8);
+            .then(|| r.below_u8(ExceptionState::ALL.len()));
         let unicode = (!c.unicode_samples.is_empty() && r.chance(0.01))
-            .then(|| r.below(c.unicode_samples.len()) as u8);
+            .then(|| r.below_u8(c.unicode_samples.len()));
 
         let mut row = Row {
             kind,
             rule,
-            repo: repo as u8,
+            repo: u8::try_from(repo).unwrap_or(u8::MAX),
             ref_slot,
             path: files.map_or(0, |f| *r.pick(f)),
-            line: r.range(3, 640) as u32,
+            line: u32::try_from(r.range(3, 640)).unwrap_or(3),
             severity: idx(Severity::ALL, &severity),
             confidence: idx(Confidence::ALL, &confidence),
             status: idx(IssueStatus::ALL, &status),
@@ -90,7 +90,9 @@ impl Dataset {
         // A code finding is the snippet's sink line: the snippet starts
         // at line 1 at the earliest.
         if let Some(cr) = self.code_rule(&row) {
-            row.line = row.line.max(cr.sink_line() as u32 + 1);
+            row.line = row
+                .line
+                .max(u32::try_from(cr.sink_line() + 1).unwrap_or(u32::MAX));
         }
         // Drawn last, after the row's other draws (the literal above makes
         // some), so every row stays as it was before these existed.
@@ -179,6 +181,8 @@ impl Dataset {
     /// When the finding was created, first detected, and relevant since.
     fn dates(&self, r: &mut Rng) -> (i64, i64, i64) {
         // Most findings are recent; a long tail reaches back a year.
+        // Under 365: the cast cannot lose.
+        #[allow(clippy::cast_possible_truncation)]
         let age_days = (r.unit().powf(1.8) * 365.0) as i64;
         // Two minutes before "now" at the latest: its first events follow
         // it by up to a minute and must not pass "now".
@@ -247,7 +251,7 @@ fn ref_slot<T>(r: &mut Rng, other_refs: &[T]) -> u8 {
     if other_refs.is_empty() || r.chance(0.8) {
         0
     } else {
-        1 + r.below(other_refs.len()) as u8
+        1 + r.below_u8(other_refs.len())
     }
 }
 
@@ -281,7 +285,7 @@ fn reachability(r: &mut Rng, adv: &ScaAdvisory) -> u8 {
 /// One of `items`, else (none) an index below `len`.
 fn pick_or(r: &mut Rng, items: &[u16], len: usize) -> u16 {
     if items.is_empty() {
-        r.below(len.max(1)) as u16
+        r.below_u16(len.max(1))
     } else {
         *r.pick(items)
     }

@@ -44,7 +44,7 @@ pub(super) fn scm_configs(ds: &Dataset) -> Vec<ScmConfig> {
                         tenant_id: (k == 3).then(|| "tenant-7f3a".to_owned()),
                     }),
                     status: Some(ScmStatus {
-                        checked: Some(now - Duration::minutes(17 + 40 * k as i64)),
+                        checked: Some(now - Duration::minutes(17 + 40 * crate::wire_int(k))),
                         ok: Some(*healthy),
                         error: (!healthy).then(|| {
                             "token expired: the SCM answered 401 when listing repositories"
@@ -74,7 +74,9 @@ pub(super) fn scm_configs(ds: &Dataset) -> Vec<ScmConfig> {
                         scm_url: Some(format!("https://{host}/{namespace}")),
                         events: vec!["push".into(), "pull_request".into()],
                     }],
-                    last_successful_sync_at: Some(now - Duration::hours(2 + 5 * k as i64)),
+                    last_successful_sync_at: Some(
+                        now - Duration::hours(2 + 5 * crate::wire_int(k)),
+                    ),
                     auto_scan_settings: Some(AutoScanSettings {
                         diff_enabled: Some(k % 2 == 0),
                     }),

@@ -209,12 +209,15 @@ fn lines_links_snippets_and_hunks_agree() {
         }
         if let Some(cr) = ds.code_rule(row) {
             // The sink is on the finding's line of the snippet.
-            let start = line - cr.sink_line() as i64;
+            let start = line - i64::try_from(cr.sink_line()).unwrap();
             let lines: Vec<&str> = snippet.lines().collect();
             let method = cr.sink_call.rsplit(['.', '#', ':']).next().unwrap();
-            let at = lines[(line - start) as usize];
+            let at = lines[usize::try_from(line - start).unwrap()];
             assert!(at.contains(method), "{i}: {} not on {at:?}", cr.sink_call);
-            assert!(end < start + lines.len() as i64, "{i}: {line}..{end}");
+            assert!(
+                end < start + i64::try_from(lines.len()).unwrap(),
+                "{i}: {line}..{end}"
+            );
             // The autofix's hunk covers the finding's lines.
             let diff = issue.remediation.as_ref().and_then(|r| r.autofix.as_ref());
             let diff = diff.and_then(|a| a.fix_diff.as_deref()).unwrap();

@@ -39,7 +39,7 @@ impl TwinPicker {
         let mut origins: HashMap<Identity, Vec<u32>> = HashMap::new();
         for (i, row) in rows.iter().enumerate() {
             if row.ref_slot == 0 {
-                origins.entry(identity(row)).or_default().push(i as u32);
+                origins.entry(identity(row)).or_default().push(row_u32(i));
             }
         }
         TwinPicker {
@@ -74,7 +74,7 @@ impl Dataset {
         twin.path = source.path;
         twin.line = source.line;
         // Rows are twinned in index order: the table stays sorted.
-        self.twins.push((index as u32, origin));
+        self.twins.push((row_u32(index), origin));
     }
 
     /// The primary-ref finding finding `index` is the twin of, if it is one.
@@ -91,4 +91,10 @@ impl Dataset {
     pub fn match_identity(&self, index: usize) -> usize {
         self.twin_origin(index).unwrap_or(index)
     }
+}
+
+/// A row's number as the twins table keeps it: a demo holds far fewer
+/// than 2^32 rows (saturating, never wrapping, past them).
+fn row_u32(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }

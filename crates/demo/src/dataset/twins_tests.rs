@@ -138,7 +138,12 @@ fn a_feature_ref_has_new_twinned_and_reopened_findings() {
         let all: Vec<usize> = (0..ds.rows.len()).collect();
         let complete = ds.catalog.repositories.iter().enumerate().any(|(k, repo)| {
             (1..=repo.other_refs.len()).any(|slot| {
-                let [on_ref, new, twins, reopened] = ref_figures(ds, k as u8, slot as u8, &all);
+                let [on_ref, new, twins, reopened] = ref_figures(
+                    ds,
+                    u8::try_from(k).unwrap(),
+                    u8::try_from(slot).unwrap(),
+                    &all,
+                );
                 assert_eq!(on_ref, new + twins);
                 new > 0 && twins > 0 && reopened > 0
             })

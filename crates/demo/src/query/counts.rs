@@ -43,7 +43,7 @@ fn count(
     for i in listed.ones() {
         counts.add(&changes.row(i, &ds.rows[i]));
     }
-    counts.archived = archived.count() as i64;
+    counts.archived = crate::wire_int(archived.count());
     counts.response()
 }
 

@@ -323,7 +323,7 @@ pub fn backlog_by_severity_report(
     req: &GetReportRequest,
 ) -> Result<BySeverityReport, BadRequest> {
     let scope = Scope::new(ds, req)?;
-    Ok(scope.by_severity_at_each_end(|_, open| Some(open.len() as i64)))
+    Ok(scope.by_severity_at_each_end(|_, open| Some(crate::wire_int(open.len()))))
 }
 
 /// At each bucket's end, the median age in whole days (from first

@@ -146,7 +146,7 @@ pub fn request_fix(
                 i,
                 FixRequest {
                     state: FixPr::Requested,
-                    pr_number: 20_000 + (i % 9000) as u32,
+                    pr_number: 20_000 + u32::try_from(i % 9000).unwrap_or(0),
                     opens_at: served + OPENS_AFTER_REQUESTS,
                 },
             );

@@ -41,7 +41,13 @@ fn tally_rules(ds: &Dataset, matches: &Bits) -> Vec<(Kind, u16, usize, u8)> {
         .flat_map(|(&kind, rules)| {
             rules.iter().enumerate().filter(|(_, t)| t.0 > 0).map(
                 move |(rule, &(count, severity, first))| {
-                    (first, kind, rule as u16, count, severity)
+                    (
+                        first,
+                        kind,
+                        u16::try_from(rule).unwrap_or(u16::MAX),
+                        count,
+                        severity,
+                    )
                 },
             )
         })
@@ -108,7 +114,7 @@ pub fn list_issue_groups(
         groups: page
             .iter()
             .map(|t| RuleGroup {
-                issues_count: Some(t.count as i64),
+                issues_count: Some(crate::wire_int(t.count)),
                 rule_id: Some(t.rule_id.to_owned()),
                 rule_path: Some(t.rule_path.to_owned()),
                 rule_meta: None,
@@ -121,7 +127,7 @@ pub fn list_issue_groups(
             }
             .encode()
         }),
-        total: Some(total as i64),
-        fetched: Some(end as i64),
+        total: Some(crate::wire_int(total)),
+        fetched: Some(crate::wire_int(end)),
     })
 }

@@ -65,12 +65,12 @@ pub fn list_issues(
             let repo = ds.repo(row);
             let reviews = Dataset::review_count(i);
             IssueItem {
-                review_count: Some(reviews as i64),
+                review_count: Some(crate::wire_int(reviews)),
                 triage_count: Some(i64::from(row.triage_reason.is_some())),
                 all_refs: std::iter::once(repo.primary_ref.clone())
                     .chain(repo.other_refs.iter().take(i % 3).cloned())
                     .collect(),
-                ai_silenced_count: Some(((i / 3) % 2) as i64),
+                ai_silenced_count: Some(crate::wire_int((i / 3) % 2)),
                 all_review_thread_ids: (0..reviews).map(|k| format!("thr-{i}-{k}")).collect(),
                 all_review_comments: (0..reviews)
                     .map(|k| ReviewComment {

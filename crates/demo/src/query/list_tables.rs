@@ -37,7 +37,7 @@ pub(super) fn repo_table(ds: &Dataset, f: &ListIssuesFilter) -> Vec<bool> {
         let teams = &ds.catalog.people.teams;
         (0..teams.len())
             .filter(|&k| f.team_names.contains(&teams[k].name))
-            .map(|k| k as u8)
+            .filter_map(|k| u8::try_from(k).ok())
             .collect()
     });
     let statuses = active(&f.repository_deployment_statuses, |v| v.as_wire());
@@ -71,7 +71,8 @@ pub(super) fn repo_table(ds: &Dataset, f: &ListIssuesFilter) -> Vec<bool> {
 pub(super) fn ref_table(ds: &Dataset, f: &ListIssuesFilter) -> Option<Vec<bool>> {
     (!f.refs.is_empty()).then(|| {
         (0..ds.catalog.repositories.len())
-            .flat_map(|repo| (0..=u8::MAX).map(move |slot| (repo as u8, slot)))
+            .filter_map(|repo| u8::try_from(repo).ok())
+            .flat_map(|repo| (0..=u8::MAX).map(move |slot| (repo, slot)))
             .map(|(repo, slot)| listed(&f.refs, ds.ref_name_of(repo, slot)))
             .collect()
     })
@@ -94,7 +95,7 @@ pub(super) fn rule_tables(ds: &Dataset, f: &ListIssuesFilter) -> [Vec<bool>; 3] 
     let sources = active(&f.source, |v| v.as_wire());
     let rule_kinds = active(&f.sca_rule_kind, |v| v.as_wire());
     CLASS_KINDS.map(|kind| {
-        (0..ds.rule_count(kind) as u16)
+        (0..u16::try_from(ds.rule_count(kind)).unwrap_or(u16::MAX))
             .map(|rule| {
                 let facts = ds.rule_facts_of(kind, rule);
                 let all_types = listed(&f.rule_ids, facts.rule_id);

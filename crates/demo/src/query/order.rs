@@ -61,14 +61,11 @@ fn sort_keys(ds: &Dataset, changes: &Changes, by: &SortBy) -> Vec<u64> {
         // Level: CRITICAL highest (index 0), so DESC puts CRITICAL first.
         SortBy::Severity => per_row(&|r| u64::from(u8::MAX - r.severity)),
         SortBy::Ref => {
-            let repos = ds.catalog.repositories.len();
-            let slots = |repo: usize| (0..=u8::MAX).map(move |slot| (repo as u8, slot));
-            let rank = ranks(
-                (0..repos)
-                    .flat_map(slots)
-                    .map(|(r, s)| ds.ref_name_of(r, s)),
-            );
-            let table: Vec<u64> = (0..repos)
+            // A row's repo is a u8: the catalog holds at most 256.
+            let repos = || (0..ds.catalog.repositories.len()).filter_map(|r| u8::try_from(r).ok());
+            let slots = |repo: u8| (0..=u8::MAX).map(move |slot| (repo, slot));
+            let rank = ranks(repos().flat_map(slots).map(|(r, s)| ds.ref_name_of(r, s)));
+            let table: Vec<u64> = repos()
                 .flat_map(slots)
                 .map(|(r, s)| rank(ds.ref_name_of(r, s)))
                 .collect();
@@ -82,19 +79,20 @@ fn sort_keys(ds: &Dataset, changes: &Changes, by: &SortBy) -> Vec<u64> {
         }
         SortBy::Rule => {
             let ids = CLASS_KINDS.iter().flat_map(|&kind| {
-                (0..ds.rule_count(kind) as u16)
+                (0..u16::try_from(ds.rule_count(kind)).unwrap_or(u16::MAX))
                     .map(move |rule| ds.rule_facts_of(kind, rule).rule_id)
             });
             let rank = ranks(ids);
             let table = CLASS_KINDS.map(|kind| {
-                (0..ds.rule_count(kind) as u16)
+                (0..u16::try_from(ds.rule_count(kind)).unwrap_or(u16::MAX))
                     .map(|rule| rank(ds.rule_facts_of(kind, rule).rule_id))
                     .collect::<Vec<u64>>()
             });
             per_row(&|r| table[class(r.kind)][r.rule as usize])
         }
         SortBy::State => per_row(&|r| u64::from(r.aggregate)),
-        _ => per_row(&|r| (r.relevant_since as u64) ^ (1 << 63)),
+        // The sign bit flipped: i64 order as u64 order, every bit kept.
+        _ => per_row(&|r| r.relevant_since.cast_unsigned() ^ (1 << 63)),
     }
 }
 
@@ -135,7 +133,7 @@ impl Orders {
 /// Row indices by key in `dir`, ties by index ascending: a total order.
 fn order_by(keys: &[u64], dir: &SortDirection) -> Vec<u32> {
     let desc = *dir == SortDirection::Desc;
-    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+    let mut order: Vec<u32> = (0..u32::try_from(keys.len()).unwrap_or(u32::MAX)).collect();
     order.sort_unstable_by_key(|&i| {
         let k = keys[i as usize];
         (if desc { u64::MAX - k } else { k }, i)

@@ -6,9 +6,10 @@ use findings_model::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
 
 pub(super) fn page_limit(limit: Option<i64>) -> Result<usize, BadRequest> {
     match limit {
-        None | Some(0) => Ok(DEFAULT_PAGE_SIZE as usize),
+        None | Some(0) => Ok(usize::try_from(DEFAULT_PAGE_SIZE).unwrap_or(0)),
         Some(n) if n < 0 => Err(BadRequest(format!("limit must not be negative (got {n})"))),
-        Some(n) => Ok(n.min(MAX_PAGE_SIZE) as usize),
+        // Positive and at most a page here: exact.
+        Some(n) => Ok(usize::try_from(n.min(MAX_PAGE_SIZE)).unwrap_or(0)),
     }
 }
 

@@ -44,7 +44,9 @@ pub fn list_projects(
             )));
         }
         Some(n) => n,
-    } as usize;
+    };
+    // Positive and at most a page here: exact.
+    let limit = usize::try_from(limit).unwrap_or(0);
     let filter = req.filter.clone().unwrap_or_default();
     require_known_all!(filter.statuses, "filter.statuses");
     let fingerprint = cursor::fingerprint("projects", &filter);
@@ -120,7 +122,7 @@ fn project(ds: &Dataset, k: usize, seen: Seen) -> Project {
         latest_scan_id: seen
             .last_row
             .filter(|_| ds.offline.is_none())
-            .map(|i| crate::materialize::last_scan_id(i) as i64),
+            .map(|i| crate::wire_int(crate::materialize::last_scan_id(i))),
         url: Some(format!("https://{}/{}", host_of(&scm_type), repo.name)),
         primary_branch_id: Some(info.primary_ref_id.clone()),
         default_branch_id: Some(info.primary_ref_id.clone()),

@@ -83,7 +83,7 @@ impl<'a> ReportMatcher<'a> {
             .map(|t| allows(&f.teams, &t.name))
             .collect();
         let rule_ok = CLASS_KINDS.map(|kind| {
-            (0..ds.rule_count(kind) as u16)
+            (0..u16::try_from(ds.rule_count(kind)).unwrap_or(u16::MAX))
                 .map(|rule| {
                     let facts = ds.rule_facts_of(kind, rule);
                     allows(&f.rule_ids, facts.rule_id)

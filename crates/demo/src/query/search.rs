@@ -110,7 +110,7 @@ pub fn search_issues(
         .map(|i| changes.agentic_issue(i, &ds.agentic[i].issue))
         .collect();
     let matches = |i: usize| search_matches(&issues[i], &ds.agentic[i], f);
-    let mut order: Vec<u32> = (0..ds.agentic.len() as u32).collect();
+    let mut order: Vec<u32> = (0..u32::try_from(ds.agentic.len()).unwrap_or(u32::MAX)).collect();
     let key_cmp = |a: &AgenticIssue, b: &AgenticIssue| -> Ordering {
         match field {
             IssueSortField::Severity => {
@@ -131,7 +131,7 @@ pub fn search_issues(
     let (items, next) = collect_page(&order, start, limit, matches);
     Ok(SearchIssuesResponse {
         issues: items.into_iter().map(|i| issues[i].clone()).collect(),
-        total: Some(total as i64),
+        total: Some(crate::wire_int(total)),
         cursor: next.map(|pos| {
             Cursor {
                 position: pos,

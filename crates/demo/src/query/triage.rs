@@ -44,7 +44,8 @@ fn aggregate_after(
 }
 
 fn index_of<T: PartialEq>(all: &[T], v: &T) -> u8 {
-    all.iter().position(|x| x == v).unwrap_or(0) as u8
+    // A table of a few values (an enum's): saturating never.
+    u8::try_from(all.iter().position(|x| x == v).unwrap_or(0)).unwrap_or(u8::MAX)
 }
 
 /// `IssuesService_BulkUpdateIssues`: the findings the filter (and the type
@@ -133,7 +134,7 @@ pub fn update_findings(
             });
         }
         answer.issue_count = Some(matched);
-        answer.issue_parent_count = Some(parents.len() as i64);
+        answer.issue_parent_count = Some(crate::wire_int(parents.len()));
         answer.updated_count = Some(updated);
         // Published as the breakdown of an ignore: only for ignores.
         answer.num_ignored = ignores.then_some(updated);

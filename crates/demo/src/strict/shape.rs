@@ -141,6 +141,8 @@ fn integer(schema: &Value, value: &Value) -> Result<(), ()> {
             (Some(i), _, _) => i128::from(i),
             (None, Some(u), _) => i128::from(u),
             // 1e3 is an integer; 1.5 is not.
+            // Whole and below 2^53 in magnitude: the cast is exact.
+            #[allow(clippy::cast_possible_truncation)]
             (None, None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i128,
             _ => return Err(()),
         },
@@ -160,6 +162,9 @@ fn range(schema: &Value) -> (i128, i128) {
         Some("uint64") => (0, i128::from(u64::MAX)),
         _ => (i128::from(i64::MIN), i128::from(i64::MAX)),
     };
+    // The published spec's bounds (whole in practice): `as` truncates a
+    // fraction and saturates past i128, as before; the format clamps after.
+    #[allow(clippy::cast_possible_truncation)]
     let bound = |k: &str| schema.get(k).and_then(Value::as_f64).map(|f| f as i128);
     (
         bound("minimum").map_or(lo, |m| m.max(lo)),

@@ -88,7 +88,7 @@ fn subject(actions: &Actions) -> String {
         ),
         many => format!(
             "{} marked findings",
-            findings_base::text::thousands(many.len() as i64)
+            findings_base::text::thousands_of(many.len())
         ),
     }
 }
@@ -212,7 +212,7 @@ fn tickets_form<'a>(
         match &actions.counted {
             super::Known::Have(ids) => format!(
                 "Create tickets for the {} finding(s) the filter matches (listed now: exactly these are sent)",
-                findings_base::text::thousands(ids.len() as i64)
+                findings_base::text::thousands_of(ids.len())
             ),
             _ => "Create tickets for every finding of the filter (listed when reviewed)".to_owned(),
         }

@@ -131,8 +131,8 @@ impl Actions {
         let at = self
             .instance()
             .and_then(|i| usable.iter().position(|id| Some(*id) == i.id))
-            .unwrap_or(0) as isize;
-        let next = (at + step).rem_euclid(usable.len() as isize) as usize;
+            .unwrap_or(0);
+        let next = crate::layout::cycled(at, step, usable.len());
         self.instance = Some(usable[next]);
     }
 

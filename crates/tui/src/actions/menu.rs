@@ -84,7 +84,7 @@ impl Actions {
         } else {
             format!(
                 "the {} marked findings",
-                findings_base::text::thousands(n as i64)
+                findings_base::text::thousands_of(n)
             )
         };
         let fix = self

@@ -412,7 +412,7 @@ impl Actions {
                 }
                 Ok(Matching(_, false)) => Known::Failed(format!(
                     "the filter matches more than {} findings: narrow it",
-                    findings_base::text::thousands(crate::message::MAX_COUNTED as i64)
+                    findings_base::text::thousands_of(crate::message::MAX_COUNTED)
                 )),
                 Err(e) => Known::Failed(format!("the filter's findings could not be listed: {e}")),
             };

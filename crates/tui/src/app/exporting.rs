@@ -92,7 +92,7 @@ impl CopyMenu {
         match k {
             3 if self.marked > 0 => format!(
                 "the {} marked row{} as a Markdown table",
-                findings_base::text::thousands(self.marked as i64),
+                findings_base::text::thousands_of(self.marked),
                 if self.marked == 1 { "" } else { "s" }
             ),
             3 => "this row as a Markdown table".to_owned(),
@@ -252,7 +252,7 @@ pub fn exported(app: &mut App, path: String, result: Result<usize, String>) {
         Ok(n) => {
             app.status = Some(format!(
                 "exported {} finding{} to {shown}",
-                findings_base::text::thousands(n as i64),
+                findings_base::text::thousands_of(n),
                 if n == 1 { "" } else { "s" }
             ));
         }

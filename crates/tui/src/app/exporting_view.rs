@@ -79,16 +79,19 @@ pub fn export_prompt(f: &mut Frame, body: Rect, app: &App, prompt: &ExportPrompt
         (&prompt.path, 1)
     };
     if inner.height > row {
-        let x = inner.x
-            + label.len() as u16
-            + input.visual_cursor().saturating_sub(scroll(input, true)) as u16;
+        let x = inner
+            .x
+            .saturating_add(layout::cells(label.len()))
+            .saturating_add(layout::cells(
+                input.visual_cursor().saturating_sub(scroll(input, true)),
+            ));
         f.set_cursor_position((x.min(inner.right().saturating_sub(1)), inner.y + row));
     }
 }
 
 pub fn copy_menu(f: &mut Frame, body: Rect, app: &App, menu: &CopyMenu) {
     let theme = &app.theme;
-    let popup = layout::centered(body, 52, COPY_CHOICES.len() as u16 + 2);
+    let popup = layout::centered(body, 52, layout::cells(COPY_CHOICES.len()) + 2);
     if popup.width < 4 || popup.height < 3 {
         return;
     }

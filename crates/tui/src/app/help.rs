@@ -85,7 +85,7 @@ impl HelpBox {
         let width = natural.min(body.width as usize);
         let lines = reflow::reflow(lines, width.saturating_sub(2));
         let height = (lines.len() + 2).min(body.height as usize);
-        let popup = layout::centered(body, width as u16, height as u16);
+        let popup = layout::centered(body, layout::cells(width), layout::cells(height));
         HelpBox {
             popup,
             lines,
@@ -100,10 +100,7 @@ impl HelpBox {
 
     /// The offset that shows the last line at the bottom.
     pub fn max_scroll(&self) -> u16 {
-        self.lines
-            .len()
-            .saturating_sub(self.rows() as usize)
-            .min(u16::MAX as usize) as u16
+        layout::cells(self.lines.len().saturating_sub(self.rows() as usize))
     }
 
     /// The offset after `action` from `scroll`, never past the end, so `k`

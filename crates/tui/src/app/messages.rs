@@ -65,7 +65,7 @@ mod tests {
         m.note(at(2), None);
         m.note(at(3), Some("two"));
         assert_eq!(m.listed(), "00:00:03  two\n00:00:00  one");
-        for k in 0..2 * KEPT as i64 {
+        for k in 0..2 * i64::try_from(KEPT).unwrap() {
             m.note(at(k), Some(&k.to_string()));
         }
         assert_eq!(m.said.len(), KEPT);

@@ -80,7 +80,7 @@ fn preview_hint(f: &mut Frame, area: Rect, app: &App) {
         app.keymap
             .hint_among(&app.current().contexts(), Action::Back),
     );
-    let width = (text.chars().count() as u16).min(area.width.saturating_sub(2));
+    let width = crate::layout::cells(text.chars().count()).min(area.width.saturating_sub(2));
     if area.height < 2 || width == 0 {
         return;
     }
@@ -103,7 +103,9 @@ fn command_line(f: &mut Frame, status: Rect, app: &App, line: &super::CommandLin
         ])),
         status,
     );
-    let x = status.x + 1 + input.visual_cursor().saturating_sub(scroll) as u16;
+    let x = (status.x + 1).saturating_add(crate::layout::cells(
+        input.visual_cursor().saturating_sub(scroll),
+    ));
     f.set_cursor_position((x.min(status.right().saturating_sub(1)), status.y));
     if let Some(c) = line.completion.as_ref().filter(|c| c.candidates.len() > 1)
         && status.y > 0
@@ -234,7 +236,10 @@ fn short_count(n: i64) -> String {
     } else if n < 1_000_000 {
         format!("{}k", n / 1000)
     } else {
-        format!("{:.1}M", n as f64 / 1e6)
+        // Display only, to one decimal: a count below 2^53 is exact in f64.
+        #[allow(clippy::cast_precision_loss)]
+        let millions = n as f64 / 1e6;
+        format!("{millions:.1}M")
     }
 }
 

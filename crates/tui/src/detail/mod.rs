@@ -258,7 +258,7 @@ impl DetailView {
         cache: &mut Cache,
         outbox: &mut Outbox,
     ) {
-        let page = height.max(1) as u16;
+        let page = crate::layout::cells(height.max(1));
         if let Some(max) = self.max_scroll.get() {
             self.scroll = self.scroll.min(max);
         }

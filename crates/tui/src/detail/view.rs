@@ -94,10 +94,7 @@ pub fn draw(f: &mut Frame, area: Rect, detail: &DetailView, cache: &Cache, v: &V
         content(detail, cache, v, body.width as usize),
         body.width as usize,
     );
-    let max_scroll = lines
-        .len()
-        .saturating_sub(body.height as usize)
-        .min(u16::MAX as usize) as u16;
+    let max_scroll = crate::layout::cells(lines.len().saturating_sub(body.height as usize));
     // Update reads it back, so `k` after `G` moves at once.
     detail.max_scroll.set(Some(max_scroll));
     let scroll = detail.scroll.min(max_scroll);

@@ -76,7 +76,7 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
     let hints = footer(form, v, width.saturating_sub(2) as usize);
     let draft = usize::from(form.draft);
     let wanted = form.rows() + draft + 1 + hints.len() + 2;
-    let popup = layout::centered(area, width, wanted.min(u16::MAX as usize) as u16);
+    let popup = layout::centered(area, width, layout::cells(wanted));
     f.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)
@@ -84,7 +84,7 @@ pub fn draw(f: &mut Frame, area: Rect, form: &FilterForm, v: &ViewCx, title: &st
     let inner = block.inner(popup);
     f.render_widget(block, popup);
     // The keys' hint at the bottom, whole; the rows above it.
-    let hint_rows = (hints.len() as u16).min(inner.height.saturating_sub(2));
+    let hint_rows = layout::cells(hints.len()).min(inner.height.saturating_sub(2));
     let [body, hint_area] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(hint_rows)]).areas(inner);
     let hint_lines: Vec<Line> = hints

@@ -253,8 +253,13 @@ impl<T> PagedList<T> {
             self.selected = 0;
             return;
         }
-        let target = self.selected as isize + delta;
-        self.selected = target.clamp(0, len as isize - 1) as usize;
+        let by = delta.unsigned_abs();
+        let target = if delta >= 0 {
+            self.selected.saturating_add(by)
+        } else {
+            self.selected.saturating_sub(by)
+        };
+        self.selected = target.min(len - 1);
     }
 
     pub fn select(&mut self, row: usize) {
@@ -276,7 +281,7 @@ impl<T> PagedList<T> {
     /// Moves the selection for a list movement action in a window of
     /// `rows` rows; `false` when `action` is not a movement.
     pub fn navigate(&mut self, action: Action, rows: usize) -> bool {
-        let page = rows.max(1) as isize;
+        let page = isize::try_from(rows.max(1)).unwrap_or(isize::MAX);
         let half = (page / 2).max(1);
         match action {
             Action::Down => self.move_by(1),

@@ -39,6 +39,13 @@ pub type RequestId = u64;
 /// The most findings a triage by filter lists (following pages).
 pub const MAX_COUNTED: usize = 100_000;
 
+/// A row's, text's or name's number: u32 throughout a list's index. A
+/// list of 2^32 findings would take terabytes, so it never saturates in
+/// practice (and would saturate, never wrap onto another's number).
+pub fn row_number(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// The most findings fetched again by id after a write (one page); above,
 /// the lists load again.
 pub const REFETCHED: usize = 1_000;
@@ -68,7 +75,9 @@ pub trait ReplySlot: Copy + PartialEq + std::fmt::Debug + 'static {
     const ALL: &'static [Self];
 
     fn slot(self) -> Slot {
-        Slot(Self::ALL.iter().position(|s| *s == self).unwrap_or(0) as u8)
+        let at = Self::ALL.iter().position(|s| *s == self).unwrap_or(0);
+        // A pane has a handful of slots, far below 256; saturating else.
+        Slot(u8::try_from(at).unwrap_or(u8::MAX))
     }
 
     /// The pane's slot a reply comes back in. (A slot is only ever made

@@ -196,7 +196,8 @@ impl<T: Finding> FindingRow<T> {
         let issue_type = code(6, i.issue_type.as_ref().map(|v| v as _));
         FindingRow {
             text: [id, path].concat().into(),
-            id_len: id.len() as u32,
+            // An id is a short server string; saturating else (its text is cut short).
+            id_len: u32::try_from(id.len()).unwrap_or(u32::MAX),
             line: i.line.and_then(|l| u32::try_from(l).ok()).unwrap_or(0),
             rule: shared.get(&i.rule_label()),
             repository: shared.get(i.repository_name()),
@@ -392,7 +393,7 @@ macro_rules! coded {
         impl Coded for $e {
             fn code(&self) -> Option<Code> {
                 let k = <$e>::ALL.iter().position(|v| v == self)?;
-                Some(k as Code + 1)
+                Code::try_from(k + 1).ok()
             }
             fn raw(&self) -> &str {
                 self.as_wire()

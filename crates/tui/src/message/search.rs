@@ -133,7 +133,7 @@ impl Strings {
                 Some(&k) if self.texts.get(k as usize) == lower => return k,
                 Some(_) => salt += 1,
                 None => {
-                    let k = self.texts.len() as u32;
+                    let k = super::row_number(self.texts.len());
                     self.texts.push_as_is(lower);
                     self.by_hash.insert(key, k);
                     return k;
@@ -211,7 +211,7 @@ impl Refs {
         if let Some(&k) = self.numbers.get(name) {
             return k;
         }
-        let k = self.names.len() as u32;
+        let k = super::row_number(self.names.len());
         self.names.push(name.into());
         self.numbers.insert(name.into(), k);
         k
@@ -235,7 +235,8 @@ impl SearchIndex {
                 let r = self.refs.intern(i.ref_.as_deref().unwrap_or(""));
                 self.ref_of_row.push(r);
                 let since = i.relevant_since.map_or(0, |t| t.timestamp());
-                self.since.push(since.clamp(0, i64::from(u32::MAX)) as u32);
+                self.since
+                    .push(u32::try_from(since.clamp(0, i64::from(u32::MAX))).unwrap_or(u32::MAX));
                 let s = &mut self.strings;
                 [
                     s.intern(i.severity.as_ref().map_or("", |v| v.label())),
@@ -255,7 +256,7 @@ impl SearchIndex {
     /// The number of the combination `fields`, added if new; one more row
     /// of it.
     fn kind(&mut self, fields: Fields) -> u32 {
-        let next = self.kinds.len() as u32;
+        let next = super::row_number(self.kinds.len());
         let kind = *self.kind_numbers.entry(fields).or_insert(next);
         if kind == next {
             self.kinds.push(fields);
@@ -344,11 +345,11 @@ impl SearchIndex {
     /// them), rows without one last: a sort key.
     pub fn ref_keys(&self) -> Vec<u32> {
         let names = &self.refs.names;
-        let mut sorted: Vec<u32> = (0..names.len() as u32).collect();
+        let mut sorted: Vec<u32> = (0..super::row_number(names.len())).collect();
         sorted.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
         let mut rank = vec![0u32; names.len()];
         for (r, &k) in sorted.iter().enumerate() {
-            rank[k as usize] = r as u32;
+            rank[k as usize] = super::row_number(r);
         }
         self.ref_of_row
             .iter()
@@ -390,13 +391,13 @@ impl SearchIndex {
                 *u = true;
             }
         }
-        let mut sorted: Vec<u32> = (0..texts.len() as u32)
+        let mut sorted: Vec<u32> = (0..super::row_number(texts.len()))
             .filter(|&k| used[k as usize])
             .collect();
         sorted.sort_unstable_by(|&a, &b| texts.get(a as usize).cmp(texts.get(b as usize)));
         let mut rank = vec![u32::MAX - 1; texts.len()];
         for (r, &k) in sorted.iter().enumerate() {
-            rank[k as usize] = r as u32;
+            rank[k as usize] = super::row_number(r);
         }
         let of_kind: Vec<u32> = self
             .kinds

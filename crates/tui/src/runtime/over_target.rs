@@ -6,7 +6,7 @@
 //! [`ApiRequest::OverTarget`]: crate::message::ApiRequest::OverTarget
 
 use crate::message::open_age::OverTargetCounts;
-use findings_client::{ApiError, Client, transport::MAX_PAGE_ITEMS};
+use findings_client::{ApiError, Client};
 use findings_config::SlaDays;
 use findings_model::{AggregateState, ListIssuesRequest, Timestamp};
 use futures_util::StreamExt;
@@ -22,7 +22,7 @@ pub async fn count(
         .get_or_insert_with(Default::default)
         .aggregate_issue_states = AggregateState::OPEN.to_vec();
     request.include_first_detected_at = Some(true);
-    request.limit = Some(MAX_PAGE_ITEMS as i64);
+    request.limit = Some(findings_model::MAX_PAGE_SIZE);
     request.cursor = None;
     let mut pages = std::pin::pin!(super::pages::every_page(client, request));
     let mut counts = OverTargetCounts::default();

@@ -9,7 +9,7 @@
 
 use crate::message::since::SinceReport;
 use findings_base::atomic_file::{Access, AtomicFile, Replace};
-use findings_client::{ApiError, Client, transport::MAX_PAGE_ITEMS};
+use findings_client::{ApiError, Client};
 use findings_model::ListIssuesRequest;
 use findings_snapshot::BaselineFiles;
 use findings_snapshot::{Baseline, Entry, Header, Reader, Writer};
@@ -36,7 +36,7 @@ pub async fn compare(
 ) -> Result<SinceReport, ApiError> {
     // Who triaged comes from the activity history.
     request.include_activity_history = Some(true);
-    request.limit = Some(MAX_PAGE_ITEMS as i64);
+    request.limit = Some(findings_model::MAX_PAGE_SIZE);
     request.cursor = None;
     let header = Header::new(now, client.base_url(), client.deployment(), &request);
     let start_files = files.clone();

@@ -204,7 +204,8 @@ mod tests {
         let seen = Visits::from_iter([(PaneId("issues"), at("2026-11-21T00:00:00Z"))]);
         file.save(seen.clone()).unwrap();
         assert_eq!(file.load(), Ok(seen));
-        let huge = vec![b' '; super::super::remembered::MAX_STATE_FILE as usize + 1];
+        let huge =
+            vec![b' '; usize::try_from(super::super::remembered::MAX_STATE_FILE).unwrap() + 1];
         std::fs::write(&file.path, huge).unwrap();
         let e = file.load().unwrap_err();
         assert!(e.contains("visits.json") && e.contains("more than"), "{e}");

@@ -217,7 +217,7 @@ fn issue(n: usize, severity: Severity) -> IssueItem {
             severity: Some(severity),
             rule_id: Some(format!("rule-{n}")),
             file_path: Some(format!("src/file{n}.rs")),
-            line: Some(n as i64 + 1),
+            line: Some(i64::try_from(n).unwrap() + 1),
             ..Default::default()
         }),
         ..Default::default()
@@ -266,7 +266,7 @@ fn find(buf: &ratatui::buffer::Buffer, needle: &str) -> (u16, u16) {
         .find_map(|y| {
             let text = row_text(buf, y);
             text.find(needle).map(|byte| {
-                let x = text[..byte].chars().count() as u16;
+                let x = u16::try_from(text[..byte].chars().count()).unwrap();
                 (x, y)
             })
         })

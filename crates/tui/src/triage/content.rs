@@ -474,7 +474,7 @@ fn checked<'a>(triage: &Triage, width: usize, theme: &Theme) -> Vec<Line<'a>> {
                 said.push((
                     format!(
                         "{} {} already so, note included: not sent",
-                        findings_base::text::thousands(plan.unchanged as i64),
+                        findings_base::text::thousands_of(plan.unchanged),
                         findings_requests::triage::Kind::Finding.noun(plan.unchanged)
                     ),
                     theme.dim(),
@@ -505,7 +505,7 @@ fn confirm_again<'a>(draft: &Draft, triage: &Triage, theme: &Theme) -> Vec<Line<
             format!(
                 "This sends {requests} request{} for {} {} of {}.",
                 if requests == 1 { "" } else { "s" },
-                findings_base::text::thousands(sent as i64),
+                findings_base::text::thousands_of(sent),
                 draft.kind().noun(sent),
                 scope_line(draft)
             ),

@@ -271,23 +271,22 @@ pub(super) fn next_field(draft: &Draft, step: isize) -> Field {
     if draft.offers_notes() {
         fields.push(Field::Notes);
     }
-    let at = fields.iter().position(|f| *f == draft.focus).unwrap_or(0) as isize;
-    fields[(at + step).rem_euclid(fields.len() as isize) as usize]
+    let at = fields.iter().position(|f| *f == draft.focus).unwrap_or(0);
+    fields[crate::layout::cycled(at, step, fields.len())]
 }
 
 /// ←/→ on the state or reason row.
 pub(super) fn choose(draft: &mut Draft, step: isize) {
-    let wrap = |i: isize, n: usize| i.rem_euclid(n as isize) as usize;
     match draft.focus {
         Field::State => {
             let n = draft.kind().states().len();
-            draft.state = wrap(draft.state as isize + step, n);
+            draft.state = crate::layout::cycled(draft.state, step, n);
         }
         Field::Reason => {
             // "no reason", then each reason.
             let n = draft.kind().reasons().len() + 1;
-            let at = draft.reason.map_or(0, |i| i + 1) as isize;
-            let next = wrap(at + step, n);
+            let at = draft.reason.map_or(0, |i| i + 1);
+            let next = crate::layout::cycled(at, step, n);
             draft.reason = next.checked_sub(1);
         }
         Field::Notes => {

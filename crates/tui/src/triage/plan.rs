@@ -321,7 +321,7 @@ impl Plan {
 fn counted(n: usize) -> String {
     format!(
         "{} {}",
-        findings_base::text::thousands(n as i64),
+        findings_base::text::thousands_of(n),
         findings_requests::triage::Kind::Finding.noun(n)
     )
 }

@@ -332,7 +332,7 @@ impl Triage {
             outbox
                 .events
                 .push(AppEvent::Changed(Changed::MarksSpent(record.ids.clone())));
-            if sending.by_filter && sending.matched != sending.listed as i64 {
+            if sending.by_filter && Some(sending.matched) != i64::try_from(sending.listed).ok() {
                 said = format!(
                     " · the service matched {}, {} were listed before: u undoes those",
                     sending.matched, sending.listed
@@ -432,7 +432,8 @@ impl Triage {
                 let mut ids = sending.touched.clone();
                 ids.sort();
                 ids.dedup();
-                let unknown = sending.by_filter && sending.matched != sending.listed as i64;
+                let unknown = sending.by_filter
+                    && Some(sending.matched) != i64::try_from(sending.listed).ok();
                 if unknown || ids.len() > crate::message::REFETCHED {
                     outbox
                         .events

@@ -93,7 +93,7 @@ pub fn layout(cols: &[Col], rows: &[Vec<String>], width: u16) -> Vec<Option<u16>
                 .unwrap_or(0)
         })
         .collect();
-    let clamp = |w: usize| w.min(u16::MAX as usize) as u16;
+    let clamp = crate::layout::cells;
     // A column wants room for its header too.
     let mut wants: Vec<u16> = cols
         .iter()
@@ -203,7 +203,7 @@ fn share(cols: &[Col], wants: &[u16], width: u16) -> Vec<Option<u16>> {
         }
     }
     (0..cols.len())
-        .map(|k| shown[k].then(|| widths[k].min(u16::MAX as usize) as u16))
+        .map(|k| shown[k].then(|| crate::layout::cells(widths[k])))
         .collect()
 }
 
@@ -332,8 +332,8 @@ mod tests {
             for wants in [[1, 1, 1], [9, 30, 4], [40, 2, 70]] {
                 let w = allocate(&cols, &wants, width);
                 let shown: Vec<u16> = w.iter().flatten().copied().collect();
-                let total =
-                    shown.iter().sum::<u16>() + GAP * (shown.len() as u16).saturating_sub(1);
+                let total = shown.iter().sum::<u16>()
+                    + GAP * crate::layout::cells(shown.len()).saturating_sub(1);
                 let mins = 3.min(wants[0]) + 2.min(wants[2]) + GAP;
                 if width >= mins {
                     assert!(total <= width, "{width} {wants:?} {w:?}");

@@ -91,7 +91,7 @@ pub fn paragraph<'a>(text: &str, width: usize, indent: usize, style: Style) -> V
         .map(|l| Line::from(Span::styled(format!("{pad}{l}"), style)))
         .collect();
     if shown < text.len() {
-        let rest = findings_base::text::thousands((text.len() - shown) as i64);
+        let rest = findings_base::text::thousands_of(text.len() - shown);
         lines.push(Line::from(Span::styled(
             format!("{pad}… {rest} more bytes, not shown"),
             style,
@@ -115,15 +115,19 @@ pub fn percentages(parts: &[Option<i64>], whole: Option<i64>) -> Vec<Option<i64>
         let mut by_remainder: Vec<usize> = (0..known.len()).collect();
         by_remainder.sort_by_key(|&k| std::cmp::Reverse(known[k] * 100 % whole));
         let left = 100 - shares.iter().sum::<i128>();
-        for &k in by_remainder.iter().take(left.max(0) as usize) {
+        // Shares of 100: `left` is at most 100.
+        for &k in by_remainder
+            .iter()
+            .take(usize::try_from(left.max(0)).unwrap_or(0))
+        {
             shares[k] += 1;
         }
-        return shares.into_iter().map(|s| Some(s as i64)).collect();
+        return shares.into_iter().map(|s| i64::try_from(s).ok()).collect();
     }
     parts
         .iter()
         .map(|p| {
-            valid(p).map(|p| ((p * 200 + whole) / (whole * 2)).min(i128::from(i64::MAX)) as i64)
+            valid(p).map(|p| i64::try_from((p * 200 + whole) / (whole * 2)).unwrap_or(i64::MAX))
         })
         .collect()
 }
@@ -178,7 +182,7 @@ pub fn fit_title(title: &str, outer: u16) -> String {
 /// How much of a list is loaded, for the status line.
 pub fn loaded_note<T>(list: &crate::list::load::PagedList<T>) -> String {
     let n = list.items.len();
-    let shown = thousands(n as i64);
+    let shown = findings_base::text::thousands_of(n);
     if n == 0 && list.loader.is_loading() {
         "loading the first page".to_owned()
     } else if list.complete {
@@ -310,7 +314,7 @@ mod tests {
         let lines = paragraph(&text, 100, 2, Style::new());
         assert!(lines.len() < 1_000, "{} rows", lines.len());
         let last = lines.last().unwrap().to_string();
-        let rest = findings_base::text::thousands((text.len() - PARAGRAPH_SHOWN) as i64);
+        let rest = findings_base::text::thousands_of(text.len() - PARAGRAPH_SHOWN);
         assert_eq!(last, format!("  … {rest} more bytes, not shown"));
         // Short text is whole, with no such row.
         let short = paragraph("a short message", 100, 0, Style::new());

@@ -24,7 +24,9 @@ pub fn draw(f: &mut Frame, body: Rect, question: &Question, nagged: bool, theme:
     let mut lines = stake_lines(question, inner, room);
     lines.push(Line::default());
     lines.extend(answers);
-    let height = (lines.len() as u16 + 2).min(body.height);
+    let height = layout::cells(lines.len())
+        .saturating_add(2)
+        .min(body.height);
     let popup = layout::centered(body, width, height);
     f.render_widget(Clear, popup);
     let block = Block::default()

@@ -3,7 +3,7 @@
 //! the user asks for all of them (Enter): 1,399 ids are not 1,399 lines
 //! to scroll past, and the count says exactly how many are sent.
 
-use findings_base::text::thousands;
+use findings_base::text::thousands_of;
 
 /// More ids than this in one array are collapsed.
 const COLLAPSE_PAST: usize = 12;
@@ -73,8 +73,8 @@ pub fn collapsed(line: &str, expanded: bool) -> Option<String> {
         "{}[{}, … {} more: {} in all (Enter shows every one)]{}",
         &line[..open + 2],
         items[..SHOWN].join(", "),
-        thousands((items.len() - SHOWN) as i64),
-        thousands(items.len() as i64),
+        thousands_of(items.len() - SHOWN),
+        thousands_of(items.len()),
         &line[close + 1..]
     ))
 }

@@ -269,7 +269,9 @@ pub async fn summary(
     output: &OutputArgs,
 ) -> Result<usize, Failure> {
     let now = findings_requests::clock::now().map_err(UsageError)?;
-    let summary = gather(client, request, targets, now, output.max_pages as usize).await?;
+    // Saturating: a bound past usize is no bound (exact on 64 bits).
+    let max_pages = usize::try_from(output.max_pages).unwrap_or(usize::MAX);
+    let summary = gather(client, request, targets, now, max_pages).await?;
     let text = match format {
         SummaryFormat::Json => to_json(&summary)?,
         SummaryFormat::Markdown => markdown::page(&summary),
@@ -469,7 +471,7 @@ async fn overdue(
     filter.repository_names = projects.to_vec();
     filter.aggregate_issue_states = AggregateState::OPEN.to_vec();
     request.include_first_detected_at = Some(true);
-    request.limit = Some(findings_client::transport::MAX_PAGE_ITEMS as i64);
+    request.limit = Some(findings_model::MAX_PAGE_SIZE);
     let mut pages = std::pin::pin!(pages_following(
         client.clone(),
         request,

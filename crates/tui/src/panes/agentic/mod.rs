@@ -376,7 +376,7 @@ impl Pane for AgenticPane {
         let rows = result_rows(cx.area);
         let outbox = &mut *cx.outbox;
         if let Some(detail) = &mut self.detail {
-            let page = rows as u16;
+            let page = crate::layout::cells(rows);
             match action {
                 Action::Down => detail.scroll = detail.scroll.saturating_add(1),
                 Action::Up => detail.scroll = detail.scroll.saturating_sub(1),

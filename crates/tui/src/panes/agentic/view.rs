@@ -53,11 +53,12 @@ fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
     let label_width: u16 = if wide_labels { 13 } else { 3 };
     let gutter: u16 = 2;
     for (i, qf) in QueryField::ALL.iter().enumerate() {
-        if i as u16 >= area.height {
+        let Ok(y) = u16::try_from(i) else { break };
+        if y >= area.height {
             break;
         }
         let row = Rect {
-            y: area.y + i as u16,
+            y: area.y + y,
             height: 1,
             ..area
         };
@@ -92,7 +93,9 @@ fn queries(f: &mut Frame, area: Rect, pane: &AgenticPane, v: &ViewCx) {
             spans.push(Span::raw(safe(skip_columns(input.value(), scroll))));
             if value_width > 0 {
                 let x = value_x
-                    .saturating_add(input.visual_cursor().saturating_sub(scroll) as u16)
+                    .saturating_add(crate::layout::cells(
+                        input.visual_cursor().saturating_sub(scroll),
+                    ))
                     .min(row.right().saturating_sub(1));
                 f.set_cursor_position((x, row.y));
             }
@@ -461,7 +464,7 @@ fn detail(
     let width = inner.width as usize;
     let lines = crate::widgets::reflow::reflow(detail_lines(issue, names, theme, width), width);
     let max_scroll = lines.len().saturating_sub(inner.height as usize);
-    let scroll = (scroll as usize).min(max_scroll) as u16;
+    let scroll = crate::layout::cells((scroll as usize).min(max_scroll));
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
 

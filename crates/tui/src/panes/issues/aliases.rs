@@ -63,7 +63,7 @@ impl IssuesPane {
 
     /// Asks for the next page of `search`'s findings.
     fn search_alias(&mut self, mut search: AliasSearch, cx: &mut Cx) -> Result<(), String> {
-        let limit = findings_client::transport::MAX_PAGE_ITEMS as i64;
+        let limit = findings_model::MAX_PAGE_SIZE;
         let request = search.search.request(limit);
         let sent = cx
             .outbox

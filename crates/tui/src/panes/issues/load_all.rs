@@ -25,22 +25,29 @@ pub struct LoadAll {
 impl LoadAll {
     /// `loading all: 45,000 of 90,955 · 9,000/s · 5 s left`.
     pub fn progress(&self, loaded: usize, total: Option<i64>, now: Timestamp) -> String {
+        // Saturating: a Vec's length is below i64::MAX anyway.
+        let loaded_i64 = i64::try_from(loaded).unwrap_or(i64::MAX);
         let mut parts = vec![match total {
-            Some(total) if total >= loaded as i64 => format!(
+            Some(total) if total >= loaded_i64 => format!(
                 "loading all: {} of {}",
-                thousands(loaded as i64),
+                findings_base::text::thousands_of(loaded),
                 thousands(total)
             ),
-            _ => format!("loading all: {}", thousands(loaded as i64)),
+            _ => format!("loading all: {}", findings_base::text::thousands_of(loaded)),
         }];
-        let seconds = (now - self.started).num_milliseconds() as f64 / 1000.0;
-        let done = loaded.saturating_sub(self.from) as f64;
-        if seconds > 0.0 && done > 0.0 {
-            let rate = done / seconds;
-            parts.push(format!("{}/s", thousands(rate.round() as i64)));
-            if let Some(total) = total.filter(|&t| t >= loaded as i64) {
-                let left = (total - loaded as i64) as f64 / rate;
-                parts.push(format!("{} s left", left.ceil() as i64));
+        // A rate and a time left for display: counts below 2^53 are exact
+        // in f64, and `as` back from f64 saturates.
+        #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+        {
+            let seconds = (now - self.started).num_milliseconds() as f64 / 1000.0;
+            let done = loaded.saturating_sub(self.from) as f64;
+            if seconds > 0.0 && done > 0.0 {
+                let rate = done / seconds;
+                parts.push(format!("{}/s", thousands(rate.round() as i64)));
+                if let Some(total) = total.filter(|&t| t >= loaded_i64) {
+                    let left = (total - loaded_i64) as f64 / rate;
+                    parts.push(format!("{} s left", left.ceil() as i64));
+                }
             }
         }
         parts.join(" · ")

@@ -5,6 +5,7 @@
 
 use super::{IssuesPane, local_sort};
 use crate::list::open_age::OpenAge;
+use crate::message::row_number;
 use crate::pane::Cx;
 use findings_model::Timestamp;
 
@@ -105,7 +106,7 @@ impl IssuesPane {
             return;
         }
         let mut shown: Vec<u32> = if needle.is_empty() {
-            (start as u32..rows as u32).collect()
+            (row_number(start)..row_number(rows)).collect()
         } else {
             self.matching_from(start, invert, &needle)
         };
@@ -138,10 +139,10 @@ impl IssuesPane {
             let mut hits = hits.into_iter().peekable();
             (start..rows)
                 .filter(|&row| hits.next_if_eq(&row).is_none())
-                .map(|row| row as u32)
+                .map(row_number)
                 .collect()
         } else {
-            hits.into_iter().map(|row| row as u32).collect()
+            hits.into_iter().map(row_number).collect()
         }
     }
 
@@ -182,7 +183,7 @@ impl IssuesPane {
             self.list.select(0);
             cx.outbox.status(format!(
                 "sorted the {} loaded findings by {}",
-                findings_base::text::thousands(self.list.items.len() as i64),
+                findings_base::text::thousands_of(self.list.items.len()),
                 self.sort_label()
             ));
             return;
@@ -241,11 +242,11 @@ impl IssuesPane {
             };
             self.new_local = !self.new_local;
             self.apply_local_filter();
-            let loaded = findings_base::text::thousands(self.list.items.len() as i64);
+            let loaded = findings_base::text::thousands_of(self.list.items.len());
             return cx.outbox.status(if self.new_local {
                 format!(
                     "only the {} findings new since your last visit ({}), of the {loaded} loaded",
-                    findings_base::text::thousands(self.list.len() as i64),
+                    findings_base::text::thousands_of(self.list.len()),
                     last.format("%Y-%m-%d %H:%M UTC")
                 )
             } else {

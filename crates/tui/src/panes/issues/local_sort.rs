@@ -7,7 +7,7 @@
 //! a frame.
 
 use crate::message::rows::{FindingRow, SearchIndex};
-use crate::message::search;
+use crate::message::{row_number, search};
 use findings_model::{AggregateState, IssueItem, Severity, SortBy, SortDirection};
 
 /// The loaded rows' numbers in the order `by` and `direction` ask
@@ -25,7 +25,7 @@ pub fn order(
         SortBy::Severity => search.field_keys(search::SEVERITY, |label| {
             let known = Severity::ALL.iter().position(|s| s.label() == label);
             match known {
-                Some(k) => 10 - k as u32,
+                Some(k) => 10 - row_number(k),
                 None if label.is_empty() => 0,
                 None => 1,
             }
@@ -38,7 +38,7 @@ pub fn order(
                 .collect();
             search.field_keys(search::STATE, |label| {
                 let known = labels.iter().position(|l| l == label);
-                known.map_or(u32::MAX, |k| k as u32)
+                known.map_or(u32::MAX, row_number)
             })
         }
         SortBy::Rule => search.sort_keys(search::RULE)?,
@@ -66,7 +66,11 @@ pub fn age_order(rows: &[FindingRow<IssueItem>], direction: Option<&SortDirectio
         .iter()
         .map(|r| match r.first_detected() {
             // Older, higher: as an age.
-            Some(t) => u32::MAX - 1 - t.timestamp().clamp(0, i64::from(u32::MAX - 2)) as u32,
+            Some(t) => {
+                u32::MAX
+                    - 1
+                    - u32::try_from(t.timestamp().clamp(0, i64::from(u32::MAX - 2))).unwrap_or(0)
+            }
             None => 0,
         })
         .collect();
@@ -81,12 +85,15 @@ pub fn age_order(rows: &[FindingRow<IssueItem>], direction: Option<&SortDirectio
 /// The positions of `keys` in ascending order of key, equal keys in
 /// their order (stable): counting passes over (key, position) pairs, read
 /// in order.
+// A digit is at most 14 bits, and a pair's low 32 bits hold its row: the
+// casts back keep all they hold.
+#[allow(clippy::cast_possible_truncation)]
 pub fn radix_order(keys: &[u32]) -> Vec<u32> {
     let (min, max) = keys
         .iter()
         .fold((u32::MAX, 0), |(lo, hi), &k| (lo.min(k), hi.max(k)));
     if keys.is_empty() || min == max {
-        return (0..keys.len() as u32).collect();
+        return (0..row_number(keys.len())).collect();
     }
     let span = max - min;
     let mut pairs: Vec<u64> = keys
@@ -134,7 +141,7 @@ mod tests {
         let keys: Vec<u32> = (0..5000u32)
             .map(|i| i.wrapping_mul(2_654_435_761) % 70_000 * if i % 3 == 0 { 1 } else { 977 })
             .collect();
-        let mut expected: Vec<u32> = (0..keys.len() as u32).collect();
+        let mut expected: Vec<u32> = (0..row_number(keys.len())).collect();
         expected.sort_by_key(|&i| keys[i as usize]);
         assert_eq!(radix_order(&keys), expected);
         assert_eq!(radix_order(&[3, 3, 3]), vec![0, 1, 2]);

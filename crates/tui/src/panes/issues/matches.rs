@@ -6,7 +6,7 @@
 
 use super::IssuesPane;
 use crate::pane::Cx;
-use findings_base::text::{one_line, thousands};
+use findings_base::text::one_line;
 
 impl IssuesPane {
     /// Esc on the `/` filter: every row shows again, the query is kept
@@ -45,7 +45,7 @@ impl IssuesPane {
         } else {
             format!(
                 " (of the {} loaded)",
-                thousands(self.list.items.len() as i64)
+                findings_base::text::thousands_of(self.list.items.len())
             )
         };
         let shown_query = one_line(&query);
@@ -62,8 +62,8 @@ impl IssuesPane {
         };
         cx.outbox.status(format!(
             "/{shown_query}: match {} of {}{loaded}{wrapped}",
-            thousands(step.index as i64 + 1),
-            thousands(hits.len() as i64)
+            findings_base::text::thousands_of(step.index.saturating_add(1)),
+            findings_base::text::thousands_of(hits.len())
         ));
     }
 }

@@ -39,7 +39,9 @@ impl IssuesPane {
     /// than a page (a new selection asks the server and drops them).
     pub(super) fn holds_a_whole_set(&self) -> bool {
         self.list.complete
-            && self.list.items.len() > self.page_size.unwrap_or(DEFAULT_PAGE_SIZE).max(1) as usize
+            && self.list.items.len()
+                > usize::try_from(self.page_size.unwrap_or(DEFAULT_PAGE_SIZE).max(1))
+                    .unwrap_or(usize::MAX)
     }
 
     /// Applies `pending` at once, or, when it would drop a whole set
@@ -76,7 +78,7 @@ impl IssuesPane {
     /// The question a new selection asks before it drops the list loaded
     /// whole.
     fn drop_question(&self) -> Question {
-        let n = findings_base::text::thousands(self.list.items.len() as i64);
+        let n = findings_base::text::thousands_of(self.list.items.len());
         Question {
             title: format!("Drop the {n} findings loaded?"),
             said: format!(
@@ -101,7 +103,7 @@ impl IssuesPane {
         }
         cx.outbox.status(format!(
             "kept the {} loaded findings; the filter is as it was",
-            findings_base::text::thousands(self.list.items.len() as i64)
+            findings_base::text::thousands_of(self.list.items.len())
         ));
     }
 

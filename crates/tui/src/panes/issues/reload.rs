@@ -225,7 +225,7 @@ impl IssuesPane {
             title: "reload failed".into(),
             message: format!(
                 "{e}; showing the {} rows loaded{at}",
-                findings_base::text::thousands(self.list.items.len() as i64)
+                findings_base::text::thousands_of(self.list.items.len())
             ),
         });
     }

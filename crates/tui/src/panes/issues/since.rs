@@ -286,7 +286,7 @@ pub fn summary(report: &SinceReport) -> String {
         .map(|c| {
             format!(
                 "{} {}",
-                findings_base::text::thousands(report.count(*c) as i64),
+                findings_base::text::thousands_of(report.count(*c)),
                 c.name()
             )
         })

@@ -9,7 +9,7 @@ use crate::pane::ViewCx;
 use crate::widgets::columns::{self, Col, Cut};
 use crate::widgets::common::{safe, short_rule, spinner, time};
 use crate::widgets::scroll;
-use findings_base::text::thousands;
+use findings_base::text::thousands_of;
 use findings_snapshot::{Category, Change};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -32,7 +32,7 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
         None => "Since your last visit".to_owned(),
     };
     let now = report.map_or(String::new(), |r| {
-        format!(" · {} listed now", thousands(r.now as i64))
+        format!(" · {} listed now", thousands_of(r.now))
     });
     let compared = report.is_some_and(|r| r.last_visit.is_some());
     let (title, hints) = match &since.changes {
@@ -104,10 +104,10 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
 /// `12`, or `20,000 of 25,311` when not all are kept.
 fn changed_of(since: &Since, category: Category, kept: usize) -> String {
     let all = since.report.as_ref().map_or(0, |r| r.count(category));
-    if all as usize > kept {
-        format!("{} of {}", thousands(kept as i64), thousands(all as i64))
+    if usize::try_from(all).unwrap_or(usize::MAX) > kept {
+        format!("{} of {}", thousands_of(kept), thousands_of(all))
     } else {
-        thousands(all as i64)
+        thousands_of(all)
     }
 }
 
@@ -129,7 +129,7 @@ fn categories(f: &mut Frame, table: Rect, block: Block<'_>, since: &Since, v: &V
             let count = report.count(category);
             let text = format!(
                 "{:>COUNT$}  {:<10} {}",
-                thousands(count as i64),
+                thousands_of(count),
                 category.name(),
                 since::meaning(category)
             );

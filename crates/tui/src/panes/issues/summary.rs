@@ -36,7 +36,7 @@ impl IssuesPane {
                 let note = archived_note(c, archived).map_or(0, |note| {
                     crate::widgets::common::wrap(&note, body.width as usize).len()
                 });
-                (states + note) as u16
+                crate::layout::cells(states + note)
             }
             _ => 1,
         }

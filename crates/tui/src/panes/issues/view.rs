@@ -23,7 +23,7 @@ use unicode_width::UnicodeWidthStr;
 /// before; with a local filter, how many of them show.
 fn count_label(pane: &IssuesPane) -> String {
     let list = &pane.list;
-    let loaded = list.items.len() as i64;
+    let loaded = i64::try_from(list.items.len()).unwrap_or(i64::MAX);
     let total = pane.counts.known_for(&pane.selection).map(|c| c.listed());
     let count = match total {
         _ if list.complete => thousands(loaded),
@@ -37,7 +37,10 @@ fn count_label(pane: &IssuesPane) -> String {
     if pane.local_query.is_empty() && pane.over_target.is_none() && !pane.new_local {
         count
     } else {
-        format!("{} shown of {count}", thousands(list.len() as i64))
+        format!(
+            "{} shown of {count}",
+            findings_base::text::thousands_of(list.len())
+        )
     }
 }
 
@@ -60,7 +63,7 @@ fn empty_reason(pane: &IssuesPane) -> String {
         if !why.is_empty() {
             return format!(
                 "none of the {} loaded findings {}",
-                thousands(loaded as i64),
+                findings_base::text::thousands_of(loaded),
                 why.join(" and ")
             );
         }
@@ -154,7 +157,9 @@ pub fn draw(pane: &IssuesPane, f: &mut Frame, area: Rect, v: &ViewCx) {
             ])),
             area,
         );
-        let x = area.x + 1 + (input.visual_cursor().saturating_sub(scroll)) as u16;
+        let x = (area.x + 1).saturating_add(crate::layout::cells(
+            input.visual_cursor().saturating_sub(scroll),
+        ));
         f.set_cursor_position((x.min(area.right().saturating_sub(1)), area.y));
     }
 
@@ -183,11 +188,14 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         parts.push(format!(
             "/{} ({} shown)",
             safe(&pane.local_query),
-            thousands(list.len() as i64)
+            findings_base::text::thousands_of(list.len())
         ));
     }
     if !pane.marked.is_empty() {
-        parts.push(format!("{} marked", thousands(pane.marked.len() as i64)));
+        parts.push(format!(
+            "{} marked",
+            findings_base::text::thousands_of(pane.marked.len())
+        ));
     }
     parts.extend(new_note(
         pane.new.last_visit,

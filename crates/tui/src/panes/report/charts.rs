@@ -125,7 +125,7 @@ fn by_severity(pane: &ReportPane, v: &ViewCx) -> Chart {
                 .zip(counts)
                 .map(|(s, n)| Bar {
                     label: s.label().to_owned(),
-                    count: n.max(0) as u64,
+                    count: n.max(0).unsigned_abs(),
                     style: theme.severity(Some(&to_severity(s))),
                     keep_end: false,
                 })
@@ -135,7 +135,7 @@ fn by_severity(pane: &ReportPane, v: &ViewCx) -> Chart {
             if rest > 0 {
                 bars.push(Bar {
                     label: "other".to_owned(),
-                    count: rest as u64,
+                    count: rest.unsigned_abs(),
                     style: theme.severity(None),
                     keep_end: false,
                 });
@@ -172,7 +172,8 @@ fn by_type(pane: &ReportPane, v: &ViewCx) -> Chart {
                 .zip(parts)
                 .map(|(label, n)| Bar {
                     label: (*label).to_owned(),
-                    count: n as u64,
+                    // A negative count (a server's mistake) shows as none.
+                    count: u64::try_from(n).unwrap_or(0),
                     style: theme.accent(),
                     keep_end: false,
                 })
@@ -181,7 +182,7 @@ fn by_type(pane: &ReportPane, v: &ViewCx) -> Chart {
             if rest > 0 {
                 bars.push(Bar {
                     label: "other".to_owned(),
-                    count: rest as u64,
+                    count: rest.unsigned_abs(),
                     style: theme.accent(),
                     keep_end: false,
                 });
@@ -302,9 +303,9 @@ fn top(pane: &ReportPane, v: &ViewCx, name: &str, items: &[(String, u64)]) -> Ch
     let theme = v.theme;
     let loaded = pane.stats.count;
     let scope = if pane.list.complete {
-        format!("all {}", group(loaded as i64))
+        format!("all {}", findings_base::text::thousands_of(loaded))
     } else {
-        format!("of {} loaded", group(loaded as i64))
+        format!("of {} loaded", findings_base::text::thousands_of(loaded))
     };
     let body = if loaded == 0 {
         if pane.list.loader.is_loading() {
@@ -392,13 +393,26 @@ fn trend_lines(
     let shown = &counts[counts.len().saturating_sub(width / slot)..];
     // A gap between columns when there is room for one.
     let column = if slot >= 2 { slot - 1 } else { 1 };
-    let max = shown.iter().map(|(_, n)| *n).max().unwrap_or(0).max(1) as u128;
+    let max = u128::from(
+        shown
+            .iter()
+            .map(|(_, n)| *n)
+            .max()
+            .unwrap_or(0)
+            .max(1)
+            .unsigned_abs(),
+    );
     let eighths: Vec<usize> = shown
         .iter()
         .map(|(_, n)| {
-            let e = (*n).max(0) as u128 * height as u128 * 8 / max;
+            let e = u128::from((*n).max(0).unsigned_abs()) * height as u128 * 8 / max;
             // A count above zero always shows a sliver.
-            if *n > 0 { e.max(1) as usize } else { 0 }
+            // At most `height` * 8, as n is at most max.
+            if *n > 0 {
+                usize::try_from(e.max(1)).unwrap_or(usize::MAX)
+            } else {
+                0
+            }
         })
         .collect();
     let mut lines = Vec::new();

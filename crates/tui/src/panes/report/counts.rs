@@ -220,7 +220,7 @@ pub fn bucket_starts(
 ) -> Vec<Timestamp> {
     let current = size.floor(now);
     let mut starts = Vec::new();
-    for k in 0..MAX_BUCKETS as u32 {
+    for k in (0u32..).take(MAX_BUCKETS) {
         let Some(start) = back(size, current, k) else {
             break;
         };

@@ -381,7 +381,7 @@ impl Top {
             items: labels
                 .into_iter()
                 .zip(&entries)
-                .map(|(label, e)| (label, e.total.max(0) as u64))
+                .map(|(label, e)| (label, e.total.max(0).unsigned_abs()))
                 .collect(),
             keys: entries.iter().map(|e| e.key.clone()).collect(),
             open: entries.iter().map(|e| e.total).sum(),

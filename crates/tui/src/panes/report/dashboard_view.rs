@@ -508,14 +508,17 @@ fn past_target<'a>(pane: &ReportPane, v: &ViewCx) -> Line<'a> {
         .map(|(k, name)| {
             format!(
                 "{name} {}/{}",
-                thousands(counts.over[k] as i64),
-                thousands(counts.open[k] as i64)
+                findings_base::text::thousands_of(counts.over[k]),
+                findings_base::text::thousands_of(counts.open[k])
             )
         })
         .collect();
     let mut text = format!("  past target now: {}", parts.join(" · "));
     if counts.undated > 0 {
-        text.push_str(&format!(" · {} undated", thousands(counts.undated as i64)));
+        text.push_str(&format!(
+            " · {} undated",
+            findings_base::text::thousands_of(counts.undated)
+        ));
     }
     // Counted from the Issues list, which leaves archived projects out
     // (the medians above count them).

@@ -222,7 +222,7 @@ impl ReportPane {
             .iter()
             .map(|(text, _)| crate::widgets::common::wrap(text, width).len())
             .sum();
-        areas(body, self.dashboard.block, coverage as u16)
+        areas(body, self.dashboard.block, crate::layout::cells(coverage))
     }
 
     /// Rows of the findings table in the screen's body.

@@ -466,7 +466,9 @@ fn repo_input(f: &mut Frame, area: Rect, prompt: &super::repo_prompt::RepoPrompt
         ])),
         line,
     );
-    let x = line.x + (prefix.width() + input.visual_cursor().saturating_sub(scroll)) as u16;
+    let x = line.x.saturating_add(crate::layout::cells(
+        prefix.width() + input.visual_cursor().saturating_sub(scroll),
+    ));
     f.set_cursor_position((x.min(line.right().saturating_sub(1)), line.y));
 }
 
@@ -482,7 +484,11 @@ fn list(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     let height = rows_area.height as usize;
     let total = pane.current_totals().and_then(|t| t.all);
     let title = match total {
-        Some(t) => format!(" Findings {}/{} ", group(list.items.len() as i64), group(t)),
+        Some(t) => format!(
+            " Findings {}/{} ",
+            findings_base::text::thousands_of(list.items.len()),
+            group(t)
+        ),
         None => format!(
             " Findings {}{} ",
             list.items.len(),
@@ -546,7 +552,7 @@ pub fn status(pane: &ReportPane, v: &ViewCx) -> String {
     if !pane.marked.is_empty() {
         parts.push(format!(
             "{} marked",
-            findings_base::text::thousands(pane.marked.len() as i64)
+            findings_base::text::thousands_of(pane.marked.len())
         ));
     }
     // The report type and period always; the other selectors when set.

@@ -43,7 +43,11 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
             .map(|c| c.cells().iter().map(|s| safe(s)).collect())
             .collect();
         let cols = &COLUMNS;
-        let widths = columns::layout(cols, &shown, width.saturating_sub(MARK) as u16);
+        let widths = columns::layout(
+            cols,
+            &shown,
+            crate::layout::cells(width.saturating_sub(MARK)),
+        );
         let names: Vec<String> = cols
             .iter()
             .zip(&widths)
@@ -54,7 +58,7 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
         }));
         let rows = Rect {
             y: inner.y + 1,
-            height: room.min(inner.height.saturating_sub(1) as usize) as u16,
+            height: crate::layout::cells(room.min(inner.height.saturating_sub(1) as usize)),
             ..inner
         };
         scroll::scrollbar(f, theme, area, rows, list.configs.len(), offset);

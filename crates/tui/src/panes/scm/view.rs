@@ -20,6 +20,8 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 const SIDE_BY_SIDE: u16 = 100;
 const FORM_WIDTH: u16 = 56;
 /// The form's rows, its note line and its borders.
+// A table of a few rows: the cast cannot lose (a const, so no try_from).
+#[allow(clippy::cast_possible_truncation)]
 const FORM_HEIGHT: u16 = Row::ALL.len() as u16 + 3;
 /// What the token shows as, set or being typed.
 const MASK: &str = "••••";
@@ -106,8 +108,8 @@ fn draw_form(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
                 let x = inner.x as usize + label_w + input.visual_cursor().saturating_sub(scroll);
                 let y = inner.y as usize + (i - offset);
                 cursor = Some((
-                    (x.min(inner.right().saturating_sub(1) as usize)) as u16,
-                    y as u16,
+                    crate::layout::cells(x.min(inner.right().saturating_sub(1) as usize)),
+                    crate::layout::cells(y),
                 ));
                 (safe(&shown), Style::new())
             }
@@ -279,8 +281,7 @@ fn draw_panel(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     let inner = block.inner(area);
     let max = lines.len().saturating_sub(inner.height as usize);
     // Update bounds scrolling by what was drawn.
-    pane.panel_max_scroll
-        .set(Some(max.min(u16::MAX as usize) as u16));
+    pane.panel_max_scroll.set(Some(crate::layout::cells(max)));
     let scroll = (pane.scroll as usize).min(max);
     let block = if max > 0 {
         let below = max - scroll;
@@ -300,7 +301,7 @@ fn draw_panel(f: &mut Frame, area: Rect, pane: &ScmPane, v: &ViewCx) {
     f.render_widget(
         Paragraph::new(lines)
             .block(block)
-            .scroll((scroll.min(u16::MAX as usize) as u16, 0)),
+            .scroll((crate::layout::cells(scroll), 0)),
         area,
     );
 }

@@ -195,7 +195,7 @@ fn the_trend_is_drawn_with_its_dates() {
     assert!(pane.is_loading());
     assert!(screen(120, 35, pane.clone()).contains("counting"));
     for (i, (id, _)) in trend.iter().enumerate() {
-        count(&mut pane, *id, i as i64 * 10, &mut outbox);
+        count(&mut pane, *id, i64::try_from(i).unwrap() * 10, &mut outbox);
     }
     let s = screen(120, 35, pane);
     assert!(s.contains("Created per week (max 110)"), "{s}");

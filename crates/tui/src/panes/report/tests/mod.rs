@@ -60,7 +60,7 @@ pub(super) fn finding(n: usize, sev: Severity, ty: IssueType, rule: &str, repo: 
             ..Default::default()
         }),
         file_path: Some(format!("src/file{n}.rs")),
-        line: Some(n as i64 + 1),
+        line: Some(i64::try_from(n).unwrap() + 1),
         aggregate_state: Some(AggregateState::Open),
         line_of_code_url: Some(format!("https://example.test/f{n}")),
         ..Default::default()

@@ -14,7 +14,7 @@ fn n_asks_for_the_findings_created_since_the_last_visit_and_marks_them() {
     let mut first = page(0..4, None);
     for (i, f) in first.findings.iter_mut().enumerate() {
         // Two before the visit, two after.
-        f.created_at = Some(last + chrono::Duration::hours(i as i64 * 2 - 3));
+        f.created_at = Some(last + chrono::Duration::hours(i64::try_from(i).unwrap() * 2 - 3));
     }
     reply(&mut pane, last_id(&outbox), first, &mut outbox);
     assert_eq!(pane.new.count, 2);
