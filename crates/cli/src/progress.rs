@@ -7,7 +7,6 @@
 //! the TUI, at once), at most ten times a second, on one line wiped when
 //! the step ends, however it ends (the value is dropped).
 
-use findings_base::text::thousands;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -115,7 +114,7 @@ impl Drop for Progress {
 
 /// "opening a.snap: 12,000 findings (12%) · 3,000/s · about 29 s left".
 fn line(what: &str, done: u64, unit: &str, fraction: Option<f64>, elapsed: Duration) -> String {
-    let count = |n: u64| thousands(i64::try_from(n).unwrap_or(i64::MAX));
+    let count = |n: u64| findings_base::text::thousands_of(n);
     let mut line = format!("{what}: {} {unit}", count(done));
     if let Some(f) = fraction.filter(|f| f.is_finite()) {
         line.push_str(&format!(" ({:.0}%)", (f * 100.0).clamp(0.0, 100.0)));

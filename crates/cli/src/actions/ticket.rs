@@ -155,18 +155,12 @@ async fn instances(client: &Client, json: bool) -> Result<(), Failure> {
 /// `line` wrapped to `width`, the lines after the first indented by
 /// `indent` (so the first word of each entry stands out).
 fn hanging(line: &str, width: usize, indent: &str) -> Vec<String> {
-    let mut out = findings_base::text::wrap(line, width).into_iter();
-    let first = out.next().unwrap_or_default();
-    let rest: Vec<String> = findings_base::text::wrap(
-        &out.collect::<Vec<_>>().join(" "),
-        width.saturating_sub(indent.len()).max(20),
-    )
-    .into_iter()
-    .filter(|l| !l.trim().is_empty())
-    .map(|l| format!("{indent}{}", l.trim_end()))
-    .collect();
-    std::iter::once(first.trim_end().to_owned())
-        .chain(rest)
+    // Wrapped once to the room an indented line has: every line fits.
+    let room = width.saturating_sub(indent.len()).max(20);
+    findings_base::text::wrap(line, room)
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { l } else { format!("{indent}{l}") })
         .collect()
 }
 

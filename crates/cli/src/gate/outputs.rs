@@ -5,6 +5,7 @@
 //! JSON verdict.
 
 use super::verdict::{Novelty, Verdict};
+use findings_base::text::thousands_of;
 use findings_config::{GatePolicy, KindName};
 use findings_export::markdown;
 use findings_model::Issue;
@@ -39,14 +40,14 @@ pub fn verdict_line(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
             _ => format!(
                 "{} ({} new, {} reopened)",
                 plural(v.refused.len(), "finding", "findings"),
-                figure(new),
-                figure(reopened)
+                thousands_of(new),
+                thousands_of(reopened)
             ),
         };
         let severities: Vec<String> = v
             .refused_by_severity()
             .iter()
-            .map(|(s, n)| format!("{} {s}", figure(*n)))
+            .map(|(s, n)| format!("{} {s}", thousands_of(*n)))
             .collect();
         reasons.push(format!("{which} refused ({})", severities.join(", ")));
     }
@@ -68,9 +69,9 @@ pub fn verdict_line(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
         ("pass", "no finding refused".to_owned())
     };
     let exempted: usize = v.exempted.iter().sum();
-    let mut tally = vec![format!("{} new", figure(v.new))];
+    let mut tally = vec![format!("{} new", thousands_of(v.new))];
     if v.reopened > 0 {
-        tally.push(format!("{} reopened", figure(v.reopened)));
+        tally.push(format!("{} reopened", thousands_of(v.reopened)));
     }
     let mut tally = format!(
         "{} on the ref: {} in all",
@@ -83,7 +84,7 @@ pub fn verdict_line(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
         (v.allowed, "under the policy"),
     ] {
         if n > 0 {
-            tally.push_str(&format!(", {} {what}", figure(n)));
+            tally.push_str(&format!(", {} {what}", thousands_of(n)));
         }
     }
     let text = format!(
@@ -94,12 +95,7 @@ pub fn verdict_line(v: &Verdict, policy: &GatePolicy, scope: &Scope) -> String {
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", figure(n), if n == 1 { one } else { many })
-}
-
-/// A count as every figure is written: with thousands separators.
-fn figure(n: usize) -> String {
-    findings_base::text::thousands(i64::try_from(n).unwrap_or(i64::MAX))
+    format!("{} {}", thousands_of(n), if n == 1 { one } else { many })
 }
 
 /// A finding's id as a Markdown link to its page, when it has a web URL.

@@ -295,7 +295,7 @@ pub async fn the_ref(
         file.commit().map_err(|e| cannot_write(path, &e))?;
         eprintln!(
             "findings: gate: saved a baseline of {} findings (every state) to {}",
-            findings_base::text::thousands(i64::try_from(count).unwrap_or(i64::MAX)),
+            findings_base::text::thousands_of(count),
             one_line(&path.display().to_string())
         );
     }

@@ -61,8 +61,7 @@ impl Marks {
     /// Marks every row `list` shows (under a `/` filter, the rows it
     /// shows); says how many, and when more rows are still loading.
     pub fn mark_shown<T>(&mut self, list: &PagedList<FindingRow<T>>) -> String {
-        use findings_base::text::thousands;
-        let count = |n: usize| thousands(i64::try_from(n).unwrap_or(i64::MAX));
+        let count = |n: usize| findings_base::text::thousands_of(n);
         let shown: Vec<&str> = (0..list.len())
             .filter_map(|r| list.row(r))
             .map(FindingRow::id)

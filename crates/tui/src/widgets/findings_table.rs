@@ -294,9 +294,9 @@ fn draw<T>(
         Row::new(cells).style(style)
     });
     let of = if rows.more {
-        format!("{}+", scroll::figure(rows.len))
+        format!("{}+", findings_base::text::thousands_of(rows.len))
     } else {
-        scroll::figure(rows.len)
+        findings_base::text::thousands_of(rows.len)
     };
     let block = match scroll::position(rows.selected, rows.len, Some(of)) {
         Some(p) => block.title_bottom(p),

@@ -13,14 +13,13 @@ use ratatui::widgets::{Scrollbar, ScrollbarOrientation, ScrollbarState};
 /// empty list.
 pub fn position(selected: usize, len: usize, of: Option<String>) -> Option<Line<'static>> {
     (len > 0).then(|| {
-        let of = of.unwrap_or_else(|| figure(len));
-        Line::from(format!(" {}/{of} ", figure(selected.min(len - 1) + 1))).right_aligned()
+        let of = of.unwrap_or_else(|| findings_base::text::thousands_of(len));
+        Line::from(format!(
+            " {}/{of} ",
+            findings_base::text::thousands_of(selected.min(len - 1) + 1)
+        ))
+        .right_aligned()
     })
-}
-
-/// A count as every figure on screen is written: with thousands separators.
-pub fn figure(n: usize) -> String {
-    findings_base::text::thousands(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 /// A scrollbar on the right border of the bordered list at `area`, beside

@@ -249,8 +249,8 @@ fn results_block(pane: &AgenticPane) -> Block<'static> {
         .title(Line::from(format!(" sort {} ", pane.sort_label())).right_aligned());
     let of = match pane.total {
         Some(total) => findings_base::text::thousands(total),
-        None if list.complete => scroll::figure(loaded),
-        None => format!("{}+", scroll::figure(loaded)),
+        None if list.complete => findings_base::text::thousands_of(loaded),
+        None => format!("{}+", findings_base::text::thousands_of(loaded)),
     };
     if let Some(p) = scroll::position(list.selected, loaded, Some(of)) {
         block = block.title_bottom(p);
