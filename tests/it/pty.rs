@@ -308,3 +308,60 @@ fn ctrl_z_suspends_and_fg_redraws_the_same_screen() {
     assert!(!alternate);
     assert!(!raw.contains("cursor position"), "no terminal error");
 }
+
+/// `demo serve --days-later N` prints `FINDINGS_NOW` for its clients: the
+/// TUI counts ages to it as the headless commands do, and time still
+/// passes from there.
+#[test]
+fn the_tui_counts_ages_to_findings_now() {
+    let state = tempfile::tempdir().unwrap();
+    let no_config = state.path().join("config-home");
+    let today = chrono::Utc::now().date_naive();
+    let later = (today + chrono::Days::new(1000))
+        .and_hms_opt(0, 0, 0)
+        .unwrap();
+    let now = format!("{}Z", later.format("%Y-%m-%dT%H:%M:%S"));
+    let mut s = Pty::start(
+        30,
+        100,
+        &[],
+        &[
+            ("FINDINGS_NOW", now.as_ref()),
+            ("XDG_STATE_HOME", state.path().as_os_str()),
+            ("XDG_CONFIG_HOME", no_config.as_os_str()),
+        ],
+    );
+    let screen = s.wait_for("loaded, more available");
+    // Every open finding's age: first detected at most a year before
+    // today, so counted to a now 1,000 days on, each is over 1,000 days.
+    let ages: Vec<u64> = screen
+        .split_whitespace()
+        .filter_map(|w| w.strip_suffix('d')?.parse().ok())
+        .collect();
+    assert!(ages.len() >= 5, "{screen}");
+    assert!(ages.iter().all(|&a| a >= 1000), "{ages:?}\n{screen}");
+    s.press(b"q");
+    let (status, _, _) = s.finish();
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn a_findings_now_that_is_no_time_stops_every_command() {
+    for args in [
+        &[][..],
+        &["issues", "--limit", "1"],
+        &["report", "--kind", "activity"],
+    ] {
+        let out = crate::common::findings()
+            .args(args)
+            .env("FINDINGS_NOW", "yesterday")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("FINDINGS_NOW=\"yesterday\" is not an RFC 3339 time"),
+            "{err}"
+        );
+    }
+}

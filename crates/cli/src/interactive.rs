@@ -13,6 +13,10 @@ pub(super) async fn run(settings: Effective, snapshot: Option<&Path>) -> Result<
     // server, a token command) and before the terminal is taken.
     let keymap = user_keymap()?;
     check_default_pane(&settings)?;
+    // FINDINGS_NOW (the demo's `--days-later` line sets it) moves the
+    // TUI's clock as it moves the commands'; a bad value stops here.
+    let clock_offset =
+        findings_requests::clock::now().map_err(Failure::Usage)? - chrono::Utc::now();
     let theme = findings_tui::theme::Theme::chosen(&settings.theme_choice(no_color())?);
     let (session, offline) = match snapshot {
         Some(path) => {
@@ -61,6 +65,7 @@ pub(super) async fn run(settings: Effective, snapshot: Option<&Path>) -> Result<
         profile: settings.profile.as_ref().map(|g| g.value.clone()),
         remembered: Default::default(),
         remember_in: None,
+        clock_offset,
     };
     // A snapshot is no visit of the profile's deployment: nothing of the
     // profile's last visits or panes is read or written.

@@ -259,6 +259,9 @@ async fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 .into(),
         ));
     }
+    // Every command's now, the TUI's too: a FINDINGS_NOW that is set but
+    // not a time stops any command, not only those that count ages.
+    findings_requests::clock::now().map_err(Failure::Usage)?;
     let conn = &cli.connection;
     match cli.command {
         Some(Command::Demo { command }) => demo::run(command).await,

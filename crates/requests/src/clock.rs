@@ -1,4 +1,5 @@
-//! The headless commands' clock: now, or the time `FINDINGS_NOW` names.
+//! The commands' clock: now, or the time `FINDINGS_NOW` names (the TUI
+//! starts its own there and lets it run on).
 //! Every "now" of a command reads it: a span (`--since 7d`), a period, an
 //! expiry, a snapshot's time, so a test or a doc example fixes them all.
 

@@ -10,7 +10,9 @@ use std::time::Duration;
 pub const BEAT: Duration = Duration::from_millis(100);
 
 pub enum Clock {
-    System(tokio::time::Interval),
+    /// The system clock shifted by an offset: zero, or how far
+    /// `FINDINGS_NOW` (the demo's `--days-later`) puts the data ahead.
+    System(tokio::time::Interval, chrono::TimeDelta),
     Virtual(VirtualClock),
 }
 
@@ -21,11 +23,13 @@ pub struct VirtualClock {
 }
 
 impl Clock {
-    /// The system clock (needs a Tokio runtime: its beat is a timer).
-    pub fn system() -> Clock {
+    /// The system clock moved by `offset` (needs a Tokio runtime: its beat
+    /// is a timer): ages and periods count to the data's day while time
+    /// still passes as it does.
+    pub fn system(offset: chrono::TimeDelta) -> Clock {
         let mut beat = tokio::time::interval(BEAT);
         beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        Clock::System(beat)
+        Clock::System(beat, offset)
     }
 
     /// A virtual clock standing at `start`.
@@ -38,7 +42,7 @@ impl Clock {
 
     pub fn now(&self) -> Timestamp {
         match self {
-            Clock::System(_) => chrono::Utc::now(),
+            Clock::System(_, offset) => chrono::Utc::now() + *offset,
             Clock::Virtual(v) => v.now,
         }
     }
@@ -47,7 +51,7 @@ impl Clock {
     /// [`Clock::advance`], so here it never resolves.
     pub async fn beat(&mut self) {
         match self {
-            Clock::System(beat) => {
+            Clock::System(beat, _) => {
                 beat.tick().await;
             }
             Clock::Virtual(_) => std::future::pending().await,

@@ -100,7 +100,8 @@ where
             }
         }
     });
-    let mut runner = Runner::new(worker, replies, input, platform, Clock::system());
+    let clock = Clock::system(app.session.clock_offset);
+    let mut runner = Runner::new(worker, replies, input, platform, clock);
     let mut shutdown = std::pin::pin!(shutdown);
     let result = async {
         runner.start(app, terminal)?;

@@ -48,6 +48,11 @@ pub struct Session {
     /// Where the panes' state is remembered when the app ends: the state
     /// folder and the profile's key in its files (none in tests).
     pub remember_in: Option<(PathBuf, String)>,
+    /// How far the app's clock is ahead of the machine's: `FINDINGS_NOW`
+    /// less the time at start (the demo's `--days-later` data lies ahead),
+    /// so ages, periods and spans count to the same day the headless
+    /// commands do. Zero without it.
+    pub clock_offset: chrono::TimeDelta,
 }
 
 impl Session {
