@@ -364,8 +364,9 @@ fn jq_formats_a_row_of_csv_for_each_finding() {
 #[test]
 fn every_table_fits_the_width_asked_for() {
     let server = Server::start(500);
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 8] = [
         &["report", "--kind", "backlog-by-rule"],
+        &["report", "--kind", "opened", "--period", "30d"],
         &["report", "--kind", "by-project"],
         &["report", "--kind", "activity"],
         &["report", "--kind", "backlog-by-severity"],

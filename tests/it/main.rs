@@ -30,6 +30,7 @@ mod cli_help;
 mod cli_lists;
 mod cli_names;
 mod cli_offline;
+mod cli_opened;
 mod cli_scm;
 mod cli_scripting;
 mod cli_snapshots;

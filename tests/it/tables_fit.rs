@@ -110,6 +110,9 @@ fn every_table_fits_60_and_80_columns() {
         &[
             "report", "--kind", "open-age", "--period", "30d", "--format", "table",
         ],
+        &[
+            "report", "--kind", "opened", "--period", "30d", "--format", "table",
+        ],
         &["search", "--format", "table"],
         &["scm", "list", "--format", "table"],
         &["ticket", "instances"],

@@ -474,7 +474,7 @@ async fn report_charts_count_the_whole_set() {
     assert!(screen.contains("By severity (all 1,098)"), "{screen}");
     // Total-open of all time counts what the backlog reports count: the
     // top rules are the whole set's too.
-    assert!(screen.contains("Top rules (all 1,098 open)"), "{screen}");
+    assert!(screen.contains("Top rules · all 1,098 open"), "{screen}");
     for (label, sev) in [
         ("critical", FindingSeverity::Critical),
         ("high", FindingSeverity::High),

@@ -402,9 +402,9 @@ async fn help_in_a_report_view_says_what_its_keys_do_there() {
     assert!(!h.screen().contains("In the "), "{}", h.screen());
 }
 
-/// With a period, the top charts still count the whole backlog (from the
-/// report operations, never the pages loaded) and say that it is the
-/// backlog at the period's end, not the report's set.
+/// With a period, the top charts count the whole backlog at the period's
+/// end (from the report operations, never the pages loaded), and beside
+/// it what the period opened, each titled with its basis.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_top_charts_of_a_period_come_from_the_reports_and_say_their_basis() {
     let mut h = Harness::anchored(2000, 140, 40).await;
@@ -414,38 +414,58 @@ async fn the_top_charts_of_a_period_come_from_the_reports_and_say_their_basis() 
     h.quiesce().await;
     let screen = h.screen();
     assert!(!screen.contains("loaded)"), "{screen}");
-    let open = h
-        .app
-        .report()
+    let report = h.app.report();
+    let open = report
         .dashboard
         .top_of(findings_tui::panes::report::dashboard::Block::Rules)
         .expect("the backlog by rule answered")
         .open;
-    // The long title where it fits, else the short one, the number in both.
-    let long = format!(
-        "Top rules (open at the period's end: {}, any creation)",
-        thousands(open)
-    );
-    let short = format!("Top rules, {} open at end", thousands(open));
+    let opened = report
+        .dashboard
+        .opened()
+        .expect("the opened counted")
+        .totals();
+    let (end, end_short) = (report.end_day(false), report.end_day(true));
+    // The long title where it fits, else a shorter one, the basis in all.
+    let at_end = [
+        format!("Top rules · open at {end}: {}", thousands(open)),
+        format!("Top rules · open at {end}"),
+        format!("Top rules · open at {end_short}"),
+    ];
     assert!(
-        screen.contains(&long) || screen.contains(&short),
-        "{short}\n{screen}"
+        at_end.iter().any(|t| screen.contains(t.as_str())),
+        "{at_end:?}\n{screen}"
     );
-    // Supply-chain rules by their advisory, as the list's RULE column and
-    // `--cve` name them (their ids say nothing).
+    let opened_titles = [
+        format!(
+            "Top rules · opened in last 30 days (still open {} of {})",
+            thousands(opened.still_open as i64),
+            thousands(opened.opened as i64)
+        ),
+        format!(
+            "Top rules · opened 30d ({} of {} open)",
+            thousands(opened.still_open as i64),
+            thousands(opened.opened as i64)
+        ),
+        "Top rules · opened in last 30 days".to_owned(),
+        "Top rules · opened 30d".to_owned(),
+    ];
+    assert!(
+        opened_titles.iter().any(|t| screen.contains(t.as_str())),
+        "{opened_titles:?}\n{screen}"
+    );
+    // Supply-chain rules by their advisory and package, as the list's
+    // RULE column names them (their ids say nothing).
     assert!(screen.contains("use-of-md5"), "{screen}");
-    assert!(screen.contains("CVE-2021-44228"), "{screen}");
+    assert!(screen.contains("CVE-2021-44228 org."), "{screen}");
     assert!(!screen.contains("ssc-"), "{screen}");
-    // At 80 columns the title is never cut: the count gives way first,
-    // the basis stays.
+    // At 80 columns the titles are never cut: the counts and dates give
+    // way first, the basis stays.
     let narrow = h.screen_at(80, 24);
-    let title = narrow
-        .lines()
-        .find_map(|l| l.find("Top rules").map(|i| l[i..].to_owned()))
-        .unwrap_or_default();
+    assert!(narrow.contains("Top rules · opened 30d"), "{narrow}");
     assert!(
-        title.starts_with("Top rules, open at end") || title.starts_with(&short),
-        "{title}\n{narrow}"
+        narrow.contains(&format!("Top rules · open at {end_short}")),
+        "{narrow}"
     );
     assert!(!narrow.contains("open a…"), "{narrow}");
 }

@@ -120,6 +120,10 @@ const REPORT_EXAMPLES: Examples = &[
         "Findings created in the last week, as CSV",
         "findings report --report-type total-open --since 7d --all -o week.csv",
     ),
+    (
+        "The top rules and repositories of the month: by findings opened in the last 30 days, beside the open backlog at its end",
+        "findings report --kind opened --period 30d --max 5",
+    ),
 ];
 
 /// The examples of `findings search`.

@@ -448,11 +448,22 @@ async fn run_report(
     let file = args.output.file.path();
     if let Some(kind) = kind {
         let filters = request.filters.unwrap_or_default();
-        let rows = until_interrupted(
-            file,
-            listing::dashboard(&session.client, kind, filters, &args.output),
-        )
-        .await?;
+        let rows = match kind {
+            listing::Kind::Dashboard(kind) => {
+                until_interrupted(
+                    file,
+                    listing::dashboard(&session.client, kind, filters, &args.output),
+                )
+                .await?
+            }
+            listing::Kind::Opened => {
+                until_interrupted(
+                    file,
+                    listing::opened(&session.client, filters, &args.output),
+                )
+                .await?
+            }
+        };
         return names.gate(&script, rows);
     }
     let matched = until_interrupted(

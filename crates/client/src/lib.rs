@@ -5,6 +5,7 @@ pub mod by_id;
 pub mod client;
 pub mod cursor_guard;
 pub mod error;
+pub mod opened;
 pub mod paginate;
 pub mod peek;
 pub mod retry;
@@ -15,6 +16,7 @@ pub use client::{Client, ClientConfig, install_crypto_provider};
 pub use cursor_guard::{CursorGuard, DEFAULT_MAX_PAGES};
 pub use error::{ApiError, ConnectFailure, ConnectKind, ServerMessage, WriteOutcome};
 pub use findings_base::token::Token;
+pub use opened::{TallyReportRequest, advisory_labels, opened_in_period};
 pub use paginate::{
     Follow, ListedReportRequest, ListedRequest, MAX_SCM_CONFIGS, Page, PagedRequest, PagesAs,
     SarifReportRequest, SarifRequest, all_scm_configs, collect_issues, issue_counts_listed, pages,

@@ -13,6 +13,11 @@ pub struct Rows {
     pub rows: Vec<Vec<String>>,
     /// The width a table fits in (`None`: as wide as its cells).
     pub width: Option<usize>,
+    /// The columns of words read from their start (a rule's display name,
+    /// an advisory and its package): cut at their end with `…` where a
+    /// table is narrow. Every other column of words keeps its end (a
+    /// repository's name, a rule id's last part).
+    pub read_from_start: Vec<&'static str>,
 }
 
 impl Rows {
@@ -21,7 +26,15 @@ impl Rows {
             header: header.to_vec(),
             rows: Vec::new(),
             width: None,
+            read_from_start: Vec::new(),
         }
+    }
+
+    /// Marks `columns` as read from their start ([`Rows::read_from_start`]).
+    #[must_use]
+    pub fn reading_from_start(mut self, columns: &[&'static str]) -> Rows {
+        self.read_from_start.extend_from_slice(columns);
+        self
     }
 
     pub fn push(&mut self, cells: Vec<String>) {
@@ -144,16 +157,24 @@ impl Rows {
                 }
             })
             .collect();
+        let from_start: Vec<bool> = self
+            .header
+            .iter()
+            .map(|h| self.read_from_start.contains(h))
+            .collect();
         let shown: Vec<Vec<String>> = shown
             .into_iter()
             .map(|row| {
                 row.iter()
                     .zip(&widths)
-                    .map(|(cell, &w)| {
-                        if cell.width() > w {
-                            findings_base::text::cut_left(cell, w)
-                        } else {
+                    .zip(&from_start)
+                    .map(|((cell, &w), &start)| {
+                        if cell.width() <= w {
                             cell.clone()
+                        } else if start {
+                            findings_base::text::cut_right(cell, w)
+                        } else {
+                            findings_base::text::cut_left(cell, w)
                         }
                     })
                     .collect()

@@ -4,6 +4,7 @@
 //! the service gives it), NDJSON, CSV or Markdown: a weekly summary in a
 //! script. `--kind summary`, all of them in one page, is `summary`'s.
 
+use super::rule_names::RuleNames;
 use crate::{Failure, OutputArgs, UsageError};
 use findings_client::Client;
 use findings_export::Format;
@@ -11,19 +12,30 @@ use findings_export::rows::Rows;
 use findings_model::*;
 use std::io::Write;
 
+/// A `--kind` report other than the findings and the summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One of the dashboard's reports, as the service gives it.
+    Dashboard(DashboardReport),
+    /// The rules and repositories by the findings opened in the period,
+    /// beside the open backlog at its end (`report --kind opened`).
+    Opened,
+}
+
 /// What `--kind` asks for: `None` for the report's findings (the
-/// default), else one of the dashboard's reports.
-pub fn kind(name: Option<&str>) -> Result<Option<DashboardReport>, UsageError> {
+/// default), else one of the dashboard's reports or `opened`.
+pub fn kind(name: Option<&str>) -> Result<Option<Kind>, UsageError> {
     match name {
         None | Some("findings") => Ok(None),
+        Some("opened") => Ok(Some(Kind::Opened)),
         Some(name) => DashboardReport::ALL
             .into_iter()
             .find(|r| r.name() == name)
-            .map(Some)
+            .map(|r| Some(Kind::Dashboard(r)))
             .ok_or_else(|| {
                 let names: Vec<&str> = DashboardReport::ALL.iter().map(|r| r.name()).collect();
                 UsageError(format!(
-                    "unknown --kind {name:?}; valid: findings, {}, summary",
+                    "unknown --kind {name:?}; valid: findings, {}, opened, summary",
                     names.join(", ")
                 ))
             }),
@@ -31,13 +43,14 @@ pub fn kind(name: Option<&str>) -> Result<Option<DashboardReport>, UsageError> {
 }
 
 /// The `--kind` values, for completion.
-pub const KINDS: [&str; 7] = [
+pub const KINDS: [&str; 8] = [
     "findings",
     "activity",
     "by-project",
     "backlog-by-rule",
     "backlog-by-severity",
     "open-age",
+    "opened",
     "summary",
 ];
 
@@ -63,24 +76,27 @@ pub async fn dashboard(
         filters: Some(filters),
     };
     let answer = client.dashboard_report(kind, &req).await?;
+    // Rules by their one name (a supply-chain rule by advisory and
+    // package), asked once for the rules the answer has.
+    let names = match &answer {
+        DashboardAnswer::BacklogByRule(r) => {
+            Some(RuleNames::of(client, rule_ids(r), RuleLabels::default()).await)
+        }
+        _ => None,
+    };
+    let names = names.unwrap_or_default();
     let json = match &answer {
         DashboardAnswer::Activity(r) => activity_json(r, compared)?,
         DashboardAnswer::ByProject(r) => to_json(r)?,
-        DashboardAnswer::BacklogByRule(r) => to_json(r)?,
+        DashboardAnswer::BacklogByRule(r) => backlog_by_rule_json(r, &names)?,
         DashboardAnswer::BySeverity(r) => to_json(r)?,
     };
+    // A supply-chain rule's opaque id is for programs, not people.
+    let for_people = matches!(format, Format::Table | Format::Markdown);
     let (rows, summary) = match &answer {
         DashboardAnswer::Activity(r) => (activity_rows(r, &size), activity_summary(r, compared)),
         DashboardAnswer::ByProject(r) => (project_rows(r), None),
-        DashboardAnswer::BacklogByRule(r) => {
-            // Rules by the names people know them by (the ids stay, and
-            // JSON keeps only them); without the names, the ids alone.
-            let names = client
-                .issue_filters(&IssueFiltersRequest::default())
-                .await
-                .ok();
-            (rule_rows(r, names.as_ref(), &size), None)
-        }
+        DashboardAnswer::BacklogByRule(r) => (rule_rows(r, &names, &size, for_people), None),
         DashboardAnswer::BySeverity(r) if kind == DashboardReport::MedianOpenAge => {
             (severity_rows(r, "DAYS", &size), None)
         }
@@ -220,34 +236,59 @@ fn project_rows(r: &ByProjectReport) -> Rows {
     rows
 }
 
-/// By bucket, then most open first; each rule by its display name (from
-/// the deployment's filter values, else its id's last part) and its id.
+/// The rule ids a backlog-by-rule answer has, each once.
+pub(super) fn rule_ids(r: &BacklogByRuleReport) -> Vec<&str> {
+    let mut ids: Vec<&str> = r
+        .buckets
+        .iter()
+        .flat_map(|b| b.open.keys().map(String::as_str))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// The backlog by rule as the service gives it (keyed by rule id), with
+/// the derived `ruleNames` beside it: each rule id's one name, as the
+/// table's RULE column says it.
+fn backlog_by_rule_json(r: &BacklogByRuleReport, names: &RuleNames) -> Result<String, Failure> {
+    let mut value = serde_json::to_value(r).map_err(|e| Failure::Runtime(e.to_string()))?;
+    if let Some(object) = value.as_object_mut() {
+        let named: serde_json::Map<String, serde_json::Value> = rule_ids(r)
+            .into_iter()
+            .map(|id| (id.to_owned(), names.name(id).into()))
+            .collect();
+        object.insert("ruleNames".into(), named.into());
+    }
+    to_json(&value)
+}
+
+/// By bucket, then most open first; each rule by its one name
+/// ([`RuleNames`]) and its id (for people, a code rule's only: a
+/// supply-chain rule's is opaque).
 fn rule_rows(
     r: &BacklogByRuleReport,
-    names: Option<&IssueFiltersResponse>,
+    names: &RuleNames,
     size: &TimeBucketSize,
+    for_people: bool,
 ) -> Rows {
-    let mut rows = Rows::new(&["BUCKET", "RULE", "RULE_ID", "OPEN"]);
+    let mut rows = Rows::new(&["BUCKET", "RULE", "RULE_ID", "OPEN"]).reading_from_start(&["RULE"]);
     for b in &r.buckets {
         for (rule, count) in b.most_first() {
-            let name = rule_name(rule, names);
+            let id = if for_people {
+                names.id_for_people(rule)
+            } else {
+                rule
+            };
             rows.push(vec![
                 start(&b.time_period, size),
-                name.to_owned(),
-                rule.clone(),
+                names.name(rule),
+                id.to_owned(),
                 count.to_string(),
             ]);
         }
     }
     rows
-}
-
-/// A rule as people know it: its display name from the deployment's
-/// filter values, else its id's last part.
-pub(super) fn rule_name<'a>(rule: &'a str, names: Option<&'a IssueFiltersResponse>) -> &'a str {
-    names
-        .and_then(|n| n.rule_name(rule))
-        .unwrap_or_else(|| short_rule(rule))
 }
 
 /// A cell per severity; an absent value (a median of nothing) is empty.

@@ -25,10 +25,13 @@ pub struct ReportArgs {
     /// fixed, ignored per bucket, and this period against the one before),
     /// by-project (open findings by repository and severity),
     /// backlog-by-rule, backlog-by-severity, open-age (median days open);
-    /// or summary, the monthly review of them all in one page (with the
-    /// findings past their target): --format markdown (the default), html
-    /// (one self-contained file) or json; --exit-code N exits N when
-    /// open findings are past their target
+    /// opened: the rules and the repositories by the findings opened in
+    /// the period (all, and still open of them), beside the open backlog
+    /// at its end, most opened first ("the top rules this month"; --max N
+    /// keeps the first N of each); or summary, the monthly review of them
+    /// all in one page (with the findings past their target): --format
+    /// markdown (the default), html (one self-contained file) or json;
+    /// --exit-code N exits N when open findings are past their target
     #[arg(long, help_heading = "Report", value_name = "KIND",
           value_parser = offer(super::dashboard::KINDS), hide_possible_values = true)]
     pub kind: Option<String>,
@@ -107,7 +110,7 @@ impl ReportArgs {
     }
 
     /// The dashboard report `--kind` asks for (`None`: the findings).
-    pub fn kind(&self) -> Result<Option<DashboardReport>, UsageError> {
+    pub fn kind(&self) -> Result<Option<super::dashboard::Kind>, UsageError> {
         super::dashboard::kind(self.kind.as_deref())
     }
 

@@ -71,6 +71,14 @@ impl FilterValues {
         }
     }
 
+    /// The values, when known.
+    pub fn answer(&self) -> Option<&IssueFiltersResponse> {
+        match self {
+            FilterValues::Known(a) => Some(a),
+            _ => None,
+        }
+    }
+
     pub fn is_known(&self) -> bool {
         matches!(self, FilterValues::Known(_))
     }

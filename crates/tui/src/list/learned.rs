@@ -50,29 +50,8 @@ impl Learned {
 /// The names the lists' rows gave supply-chain rules (`CVE-2021-44906
 /// minimist`), by rule id: a group of such a rule is named by it, as its
 /// rows are (the group's answer and the filter values have the advisory
-/// alone). At most [`RuleLabels::MOST`] rules are kept.
-#[derive(Debug, Clone, Default)]
-pub struct RuleLabels {
-    of: HashMap<String, String>,
-}
-
-impl RuleLabels {
-    /// More rules than any deployment has advisories of: past it, a
-    /// server sending endless rule ids fills no memory.
-    pub const MOST: usize = 20_000;
-
-    pub fn learn(&mut self, labels: &[(String, String)]) {
-        for (rule, label) in labels {
-            if self.of.len() < Self::MOST || self.of.contains_key(rule) {
-                self.of.insert(rule.clone(), label.clone());
-            }
-        }
-    }
-
-    pub fn of(&self, rule: &str) -> Option<&str> {
-        self.of.get(rule).map(String::as_str)
-    }
-}
+/// alone). The model's, shared with the CLI.
+pub use findings_model::RuleLabels;
 
 #[cfg(test)]
 mod tests {

@@ -57,6 +57,8 @@ answers! {
     Relevant => FindRelevantIssuesResponse,
     Since => Box<SinceReport>,
     OverTarget => OverTargetCounts,
+    Opened => Box<findings_model::OpenedInPeriod>,
+    RuleLabels => Vec<(String, String)>,
 }
 
 /// The findings a listing matched as triage targets, and whether that is

@@ -180,6 +180,13 @@ pub enum ApiRequest {
     IssueCounts(GetIssueCountsRequest),
     /// One of the dashboard's reports (`ReportsService_Get*Report`).
     Dashboard(DashboardReport, GetReportRequest),
+    /// The findings the filters match that were opened in their period,
+    /// all and still open, counted by rule and repository as the pages of
+    /// Report findings pass ([`findings_client::opened_in_period`]).
+    Opened(ReportFilters),
+    /// The advisory and package of each of these supply-chain rules, as
+    /// one of its findings names it ([`findings_client::advisory_labels`]).
+    RuleLabels(Vec<String>),
     /// How many agentic-workflow issues the filters match
     /// (`PublicIssuesService_CountIssues`).
     CountAgentic(Option<SearchFilters>),
@@ -267,6 +274,9 @@ pub enum ApiResponse {
     IssueFilters(IssueFiltersResponse),
     IssueCounts(GetIssueCountsResponse),
     Dashboard(DashboardAnswer),
+    Opened(Box<OpenedInPeriod>),
+    /// Rule ids and their labels (advisory and package).
+    RuleLabels(Vec<(String, String)>),
     AgenticCount(CountIssuesResponse),
     Acted(ActionAnswer),
     Authorized(GetDeploymentAuthorizedActionsResponse),
@@ -297,6 +307,8 @@ impl ApiResponse {
             ApiResponse::IssueFilters(_) => "issue filters",
             ApiResponse::IssueCounts(_) => "issue counts",
             ApiResponse::Dashboard(_) => "dashboard report",
+            ApiResponse::Opened(_) => "findings opened in the period",
+            ApiResponse::RuleLabels(_) => "rule names",
             ApiResponse::AgenticCount(_) => "agentic count",
             ApiResponse::Acted(_) => "action",
             ApiResponse::Authorized(_) => "authorized actions",

@@ -424,6 +424,14 @@ async fn perform(
             .dashboard_report(report, &r)
             .await
             .map(ApiResponse::Dashboard),
+        ApiRequest::Opened(filters) => {
+            findings_client::opened_in_period(client, filters, findings_client::DEFAULT_MAX_PAGES)
+                .await
+                .map(|opened| ApiResponse::Opened(Box::new(opened)))
+        }
+        ApiRequest::RuleLabels(ids) => Ok(ApiResponse::RuleLabels(
+            findings_client::advisory_labels(client, ids).await,
+        )),
         ApiRequest::OverTarget {
             request,
             targets,

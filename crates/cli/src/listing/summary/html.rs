@@ -150,7 +150,8 @@ fn section(i: usize, s: &Summary) -> String {
                 .concat()
             }),
         ),
-        5 => {
+        5 => opened(s),
+        6 => {
             backlog_chart(s)
                 + &table(
                     &["bucket", "critical", "high", "medium", "low", "all"],
@@ -160,9 +161,79 @@ fn section(i: usize, s: &Summary) -> String {
                     }),
                 )
         }
-        6 => open_age(s),
+        7 => open_age(s),
         _ => overdue(s),
     }
+}
+
+/// The rules and repositories by the findings opened in the period, under
+/// the totals and the basis of each figure.
+fn opened(s: &Summary) -> String {
+    let o = &s.opened_in_period;
+    let at = "opened_in_period";
+    let f = |k: &str| format!("{at}.{k}");
+    let mut out = format!(
+        "<p>In {}: {} findings opened, {} of them still open; open at the period's end, \
+         whatever their age: {}.",
+        span(&f("period.said"), &o.period.said),
+        span(&f("opened"), &o.opened.to_string()),
+        span(&f("still_open"), &o.still_open.to_string()),
+        span(&f("open_at_end"), &o.open_at_end.to_string()),
+    );
+    if let Some(since) = &o.period.since {
+        let _ = write!(out, " From {}", span(&f("period.since"), since));
+    }
+    if let Some(until) = &o.period.until {
+        let _ = write!(out, " until {}", span(&f("period.until"), until));
+    }
+    out.push_str("</p>\n<ul>");
+    for (k, what) in [
+        ("opened", "opened"),
+        ("still_open", "still open"),
+        ("open_at_end", "open at end"),
+    ] {
+        let _ = write!(
+            out,
+            "<li>{what}: {}</li>",
+            span(
+                &f(&format!("basis.{k}")),
+                match k {
+                    "opened" => &o.basis.opened,
+                    "still_open" => &o.basis.still_open,
+                    _ => &o.basis.open_at_end,
+                }
+            )
+        );
+    }
+    out.push_str("</ul>\n");
+    out.push_str(&table(
+        &["rule", "rule id", "opened", "still open", "open at end"],
+        &rows(&o.rules, |i, r| {
+            let at = f(&format!("rules.{i}"));
+            [
+                td(&format!("{at}.name"), &r.name),
+                td(&format!("{at}.rule_id"), &r.rule_id),
+                td(&format!("{at}.opened"), &r.opened.to_string()),
+                td(&format!("{at}.still_open"), &r.still_open.to_string()),
+                td(&format!("{at}.open_at_end"), &r.open_at_end.to_string()),
+            ]
+            .concat()
+        }),
+    ));
+    out.push_str(&table(
+        &["repository", "opened", "still open", "open at end"],
+        &rows(&o.repositories, |i, r| {
+            let at = f(&format!("repositories.{i}"));
+            [
+                td(&format!("{at}.name"), &r.name),
+                td(&format!("{at}.opened"), &r.opened.to_string()),
+                td(&format!("{at}.still_open"), &r.still_open.to_string()),
+                td(&format!("{at}.open_at_end"), &r.open_at_end.to_string()),
+            ]
+            .concat()
+        }),
+    ));
+    out
 }
 
 fn rows<T>(items: &[T], row: impl Fn(usize, &T) -> String) -> Vec<String> {

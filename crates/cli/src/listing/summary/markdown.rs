@@ -90,7 +90,8 @@ fn section(i: usize, s: &Summary) -> String {
                 .iter()
                 .map(|r| vec![r.name.clone(), r.id.clone(), r.open.to_string()]),
         ),
-        5 => table(
+        5 => opened(s),
+        6 => table(
             &["bucket", "critical", "high", "medium", "low", "all"],
             s.backlog.iter().map(|b| {
                 let mut cells = vec![b.start.clone()];
@@ -98,7 +99,7 @@ fn section(i: usize, s: &Summary) -> String {
                 cells
             }),
         ),
-        6 => table(
+        7 => table(
             &[
                 "severity",
                 "median days open",
@@ -116,6 +117,48 @@ fn section(i: usize, s: &Summary) -> String {
         ),
         _ => overdue(s),
     }
+}
+
+/// The rules and repositories by the findings opened in the period, each
+/// table under its basis (as `--kind opened` says it).
+fn opened(s: &Summary) -> String {
+    let o = &s.opened_in_period;
+    let rules = table(
+        &["rule", "opened", "still open", "open at end"],
+        o.rules.iter().map(|r| {
+            vec![
+                r.shown.clone(),
+                r.opened.to_string(),
+                r.still_open.to_string(),
+                r.open_at_end.to_string(),
+            ]
+        }),
+    );
+    let repositories = table(
+        &["repository", "opened", "still open", "open at end"],
+        o.repositories.iter().map(|r| {
+            vec![
+                r.name.clone(),
+                r.opened.to_string(),
+                r.still_open.to_string(),
+                r.open_at_end.to_string(),
+            ]
+        }),
+    );
+    format!(
+        "{}
+
+{rules}
+{}
+
+{repositories}",
+        cell(&super::super::opened::title(o, "Rules", o.open_at_end)),
+        cell(&super::super::opened::title(
+            o,
+            "Repositories",
+            o.open_at_end
+        ))
+    )
 }
 
 fn severity_cells(c: &Severities) -> Vec<String> {

@@ -15,7 +15,8 @@
 mod html;
 mod markdown;
 
-use super::dashboard::{activity_summary, rule_name, start, to_json};
+use super::dashboard::{activity_summary, start, to_json};
+use super::rule_names::RuleNames;
 use crate::{Failure, OutputArgs, UsageError};
 use findings_client::{Client, Follow, pages_following};
 use findings_export::{CATALOG, Context};
@@ -31,12 +32,13 @@ const TOP: usize = 5;
 const MOST_OVERDUE: usize = 25;
 
 /// The sections, in order: each format heads them so.
-pub const SECTIONS: [&str; 8] = [
+pub const SECTIONS: [&str; 9] = [
     "Totals",
     "Open findings by severity",
     "Activity",
     "Worst repositories",
     "Rules with most open findings",
+    "Opened in the period",
     "Backlog trend",
     "Median open age against targets",
     "Overdue findings",
@@ -93,6 +95,10 @@ pub struct Summary {
     pub worst_repositories: Vec<Repository>,
     /// Backlog by rule's last bucket, most open first (the first five).
     pub top_rules: Vec<Rule>,
+    /// The rules and repositories by the findings opened in the period,
+    /// most first (the first five of each), beside the open backlog at
+    /// its end: `--kind opened`'s.
+    pub opened_in_period: super::opened::OpenedReport,
     /// Backlog by severity, per bucket.
     pub backlog: Vec<BacklogBucket>,
     /// Median open age's last bucket against the targets.
@@ -317,7 +323,7 @@ async fn gather(
         ..request
     };
     let names_req = IssueFiltersRequest::default();
-    let (totals, activity, by_project, by_rule, backlog, ages, names, overdue) = futures_util::join!(
+    let (totals, activity, by_project, by_rule, backlog, ages, names, overdue, opened) = futures_util::join!(
         client.report_findings(&first),
         client.activity_report(&req),
         client.by_project_report(&req),
@@ -326,16 +332,34 @@ async fn gather(
         client.median_open_age_report(&req),
         client.issue_filters(&names_req),
         overdue(client, &filters.projects, targets, now, max_pages),
+        super::opened::gather(client, filters.clone(), max_pages, TOP),
     );
+    let opened_in_period = opened?;
     let totals = totals?;
     let activity = activity?;
     let backlog = backlog?;
-    let names = names.ok();
+    let by_rule = by_rule?;
     let mut overdue = overdue?;
+    // The rules named: the top ones (a supply-chain rule's package asked
+    // of one of its findings), and the overdue findings' (each finding
+    // names its own advisory and package).
+    let top_ids: Vec<&str> = by_rule
+        .buckets
+        .last()
+        .map(|b| {
+            b.most_first()
+                .into_iter()
+                .take(TOP)
+                .map(|(id, _)| id.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    let names = RuleNames::with_values(client, top_ids, RuleLabels::default(), names.ok()).await;
     for f in &mut overdue.findings {
-        f.rule = match names.as_ref().and_then(|n| n.rule_name(&f.rule_id)) {
-            Some(name) if f.rule == f.rule_id => name.to_owned(),
-            _ => short_rule(&f.rule).to_owned(),
+        f.rule = if f.rule == f.rule_id {
+            names.name(&f.rule_id)
+        } else {
+            short_rule(&f.rule).to_owned()
         };
     }
     Ok(Summary {
@@ -368,7 +392,8 @@ async fn gather(
                 open: Severities::of(c),
             })
             .collect(),
-        top_rules: top_rules(&by_rule?, names.as_ref()),
+        top_rules: top_rules(&by_rule, &names),
+        opened_in_period,
         backlog: backlog
             .buckets
             .iter()
@@ -401,7 +426,7 @@ fn period(filters: &ReportFilters, deployment: &str, now: Timestamp) -> Period {
 
 /// The last bucket's rules, most open first, named as
 /// `--kind backlog-by-rule` names them.
-fn top_rules(r: &BacklogByRuleReport, names: Option<&IssueFiltersResponse>) -> Vec<Rule> {
+fn top_rules(r: &BacklogByRuleReport, names: &RuleNames) -> Vec<Rule> {
     let Some(last) = r.buckets.last() else {
         return Vec::new();
     };
@@ -409,7 +434,7 @@ fn top_rules(r: &BacklogByRuleReport, names: Option<&IssueFiltersResponse>) -> V
         .into_iter()
         .take(TOP)
         .map(|(id, open)| Rule {
-            name: rule_name(id, names).to_owned(),
+            name: names.name(id),
             id: id.clone(),
             open,
         })

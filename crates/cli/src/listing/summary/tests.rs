@@ -1,4 +1,5 @@
 use super::*;
+use crate::listing::opened;
 
 const HOSTILE: &str = "<script>alert('x')</script> & \"q\" | [l](u)";
 
@@ -46,6 +47,7 @@ fn hostile() -> Summary {
             id: HOSTILE.into(),
             open: 3,
         }],
+        opened_in_period: hostile_opened(),
         backlog: vec![BacklogBucket {
             start: "2026-10-26".into(),
             open,
@@ -64,6 +66,38 @@ fn hostile() -> Summary {
                 days_over_target: 33,
             }],
         },
+    }
+}
+
+fn hostile_opened() -> opened::OpenedReport {
+    opened::OpenedReport {
+        period: opened::Period {
+            since: Some("2026-10-26T00:00:00+00:00".into()),
+            until: Some("2026-11-02T00:00:00+00:00".into()),
+            said: "the 7 days 2026-10-26 to 2026-11-01 (UTC)".into(),
+        },
+        opened: 5,
+        still_open: 3,
+        open_at_end: 10,
+        basis: opened::Basis {
+            opened: "opened".into(),
+            still_open: "still open".into(),
+            open_at_end: "open at end".into(),
+        },
+        rules: vec![opened::RuleRow {
+            name: HOSTILE.into(),
+            rule_id: HOSTILE.into(),
+            shown: HOSTILE.into(),
+            opened: 5,
+            still_open: 3,
+            open_at_end: 10,
+        }],
+        repositories: vec![opened::RepositoryRow {
+            name: HOSTILE.into(),
+            opened: 5,
+            still_open: 3,
+            open_at_end: 10,
+        }],
     }
 }
 

@@ -1,8 +1,10 @@
 //! The Report's charts. By severity, by type and the trend count the whole
 //! filtered set (the counts and the totals, see [`super::counts`]); top
-//! rules and top projects are the backlog reports' of the whole set where
-//! the report counts the same findings (total-open of all time), else
-//! they count the loaded findings, and their titles say which.
+//! rules and top projects, for the report types about open findings, are
+//! the backlog at the period's end (the backlog reports' of the whole
+//! set) and, with a period, beside it the findings opened in the period;
+//! for the other types they count the loaded findings. Each title says
+//! its basis.
 
 use super::labels::{fit, group, key_label};
 use super::{ReportPane, SEVERITIES};
@@ -47,7 +49,9 @@ struct Chart {
 
 pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
     let w = area.width;
-    let panels = if w >= 110 {
+    let panels = if w >= 140 {
+        5
+    } else if w >= 110 {
         4
     } else if w >= 64 {
         3
@@ -63,17 +67,32 @@ pub fn draw(f: &mut Frame, area: Rect, pane: &ReportPane, v: &ViewCx) {
         charts.push(trend(pane, v));
     }
     use super::dashboard::Block;
-    charts.push(
-        whole_set_top(pane, v, "Top rules", Block::Rules)
-            .unwrap_or_else(|| top(pane, v, "Top rules", &pane.stats.top_rules)),
-    );
-    charts.push(
-        whole_set_top(pane, v, "Top projects", Block::Repositories)
-            .unwrap_or_else(|| top(pane, v, "Top projects", &pane.stats.top_projects)),
-    );
-    if let Some(Body::Bars(bars)) = charts.last_mut().map(|c| &mut c.body) {
-        for b in bars.iter_mut() {
-            b.keep_end = true;
+    // With a period, what it opened beside the backlog at its end.
+    let opened = pane.since.is_some() && pane.tops_from_reports();
+    for (name, block) in [
+        ("Top rules", Block::Rules),
+        ("Top projects", Block::Repositories),
+    ] {
+        if opened {
+            charts.push(opened_top(pane, v, name, block));
+        }
+        charts.push(whole_set_top(pane, v, name, block).unwrap_or_else(|| {
+            let loaded = if block == Block::Rules {
+                &pane.stats.top_rules
+            } else {
+                &pane.stats.top_projects
+            };
+            top(pane, v, name, loaded)
+        }));
+        if block == Block::Repositories {
+            let projects = charts.len() - if opened { 2 } else { 1 };
+            for chart in &mut charts[projects..] {
+                if let Body::Bars(bars) = &mut chart.body {
+                    for b in bars.iter_mut() {
+                        b.keep_end = true;
+                    }
+                }
+            }
         }
     }
     charts.push(by_type(pane, v));
@@ -230,8 +249,8 @@ fn trend(pane: &ReportPane, v: &ViewCx) -> Chart {
 
 /// A top chart of the whole backlog at the period's end, from the report
 /// of `block`'s view, for the report types about open findings once its
-/// answer is in (else the loaded pages' chart stands); its title says
-/// when that is not the report's own set.
+/// answer is in (else the loaded pages' chart stands): `Top rules · all
+/// 1,098 open (all time)`, `Top rules · open at 2026-11-01: 831`.
 fn whole_set_top(
     pane: &ReportPane,
     v: &ViewCx,
@@ -244,42 +263,129 @@ fn whole_set_top(
         .filter(|_| pane.tops_from_reports())?;
     // The same findings as the report's, or said to be others.
     let open = group(top.open);
-    let (scope, short) = if pane.tops_of_whole_set() {
+    let (title, short) = if pane.tops_of_whole_set() {
         (
-            format!("all {open} open"),
-            vec![format!("{name}, all open")],
+            format!("{name} · all {open} open (all time)"),
+            vec![
+                format!("{name} · all {open} open"),
+                format!("{name} · all open, all time"),
+                format!("{name} · all open"),
+            ],
         )
     } else {
+        let end = pane.end_words();
         (
-            format!("open at the period's end: {open}, any creation"),
+            format!("{name} · open {end}: {open}"),
             // Narrower, the count gives way before the basis.
             vec![
-                format!("{name}, {open} open at end"),
-                format!("{name}, open at end"),
-                format!("{name}, at end"),
+                format!("{name} · open {end}"),
+                match pane.until {
+                    Some(_) => format!("{name} · open at {}", pane.end_day(true)),
+                    None => format!("{name} · open now"),
+                },
+                format!("{name} · at end"),
             ],
         )
     };
-    // A bar's label is narrow: a rule by its id's last part (told apart
-    // where two share one), but a supply-chain rule, whose id says
-    // nothing, by its name.
-    let items: Vec<(String, u64)> = top
-        .items
-        .iter()
-        .zip(&top.keys)
-        .map(|((label, n), key)| {
-            let named = (block == super::dashboard::Block::Rules && key.starts_with("ssc-"))
-                .then(|| pane.known.rule_name(key))
-                .flatten();
-            (named.unwrap_or_else(|| label.clone()), *n)
-        })
-        .collect();
+    let items: Vec<(String, u64)> = if block == super::dashboard::Block::Rules {
+        rule_bars(pane, top.keys.iter().zip(top.items.iter().map(|(_, n)| *n)))
+    } else {
+        top.items.clone()
+    };
     Some(Chart {
-        title: format!("{name} ({scope})"),
+        title,
         short,
         body: bars(&items, v),
         width: Constraint::Fill(1),
     })
+}
+
+/// Rules as a bar's narrow label: by their id's last part (told apart
+/// where two share one), a supply-chain rule, whose id says nothing, by
+/// its advisory and package.
+fn rule_bars<'a>(
+    pane: &ReportPane,
+    rules: impl Iterator<Item = (&'a String, u64)>,
+) -> Vec<(String, u64)> {
+    let rules: Vec<(&String, u64)> = rules.collect();
+    let pairs: Vec<(&str, &str)> = rules
+        .iter()
+        .map(|(key, _)| (key.as_str(), findings_model::short_rule(key)))
+        .collect();
+    super::stats::rule_labels(&pairs)
+        .into_iter()
+        .zip(&rules)
+        .map(|(label, (key, n))| {
+            let advisory = pane.rule_labels.of(key).is_some() || pane.known.names_an_advisory(key);
+            (
+                if advisory {
+                    pane.rule_shown(key)
+                } else {
+                    label
+                },
+                *n,
+            )
+        })
+        .collect()
+}
+
+/// A top chart of the findings opened in the period (every state), most
+/// first: `Top rules · opened in last 30 days (still open 118 of 210)`.
+fn opened_top(pane: &ReportPane, v: &ViewCx, name: &str, block: super::dashboard::Block) -> Chart {
+    use super::dashboard::{Block, OpenedAnswer};
+    let span = pane.opened_span();
+    let short_span = pane.opened_span_short();
+    let (title, counted, body) = match (&pane.dashboard.opened, pane.dashboard.opened()) {
+        (_, Some(o)) => {
+            let t = o.totals();
+            let rows = &pane.dashboard.opened_tops[usize::from(block == Block::Repositories)];
+            let items: Vec<(String, u64)> = if block == Block::Rules {
+                rule_bars(pane, rows.iter().map(|(k, n)| (k, n.opened)))
+            } else {
+                rows.iter().map(|(k, n)| (k.clone(), n.opened)).collect()
+            };
+            let body = if items.is_empty() {
+                Body::Note(format!("none opened in the {span}"), v.theme.dim())
+            } else {
+                bars(&items, v)
+            };
+            let (still, opened) = (
+                findings_base::text::thousands_of(t.still_open),
+                findings_base::text::thousands_of(t.opened),
+            );
+            (
+                format!("{name} · opened in {span} (still open {still} of {opened})"),
+                Some(format!(
+                    "{name} · opened {short_span} ({still} of {opened} open)"
+                )),
+                body,
+            )
+        }
+        (OpenedAnswer::Failed(why), _) => (
+            format!("{name} · opened in {span}"),
+            None,
+            Body::Note(format!("failed: {}", safe(why)), v.theme.error()),
+        ),
+        _ => (
+            format!("{name} · opened in {span}"),
+            None,
+            Body::Note(format!("{} counting…", spinner(v.spinner)), v.theme.dim()),
+        ),
+    };
+    Chart {
+        title,
+        // Narrower, the dates and counts give way before the basis.
+        short: counted
+            .into_iter()
+            .chain([
+                format!("{name} · opened in {span}"),
+                format!("{name} · opened {short_span}"),
+                format!("{name} · opened"),
+            ])
+            .collect(),
+        body,
+        width: Constraint::Fill(1),
+    }
 }
 
 /// The bars of a top chart.

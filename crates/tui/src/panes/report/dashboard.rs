@@ -6,6 +6,12 @@
 //! for that selection for the session (a selection seen before is not
 //! asked again) until a write changes what they count; a report the
 //! server does not offer (404, 501) says so in its place.
+//!
+//! With a period, the findings opened in it are counted too, by rule and
+//! by repository ([`ApiRequest::Opened`]): the rules and repositories
+//! views list them most opened first, with the still open of them and
+//! the open backlog at the period's end beside, and the counts' top
+//! charts show them beside the backlog's.
 
 use crate::message::{
     ApiRequest, ApiResponse, ApiResult, DashboardAnswer, DashboardReport, Outbox, RequestId,
@@ -66,8 +72,10 @@ impl Block {
             Block::Counts => "the report type's findings by severity, and by bucket",
             Block::Activity => "opened, fixed and ignored per bucket, and the net change",
             Block::Backlog => "open findings at each bucket's end, by severity: the trend",
-            Block::Repositories => "open findings by repository at the period's end, worst first",
-            Block::Rules => "open findings by rule at the period's end, most first",
+            Block::Repositories => {
+                "by repository: opened in the period (with a period), open at its end"
+            }
+            Block::Rules => "by rule: opened in the period (with a period), open at its end",
             Block::OpenAge => "median age in days of the open findings, by severity",
         }
     }
@@ -83,12 +91,24 @@ const VIEWS: [DashboardReport; 5] = [
 ];
 
 /// One row of a list view: a repository's name or a rule's id, and its
-/// open findings (by severity for a repository).
+/// open findings at the period's end (by severity for a repository);
+/// with a period counted, what it opened in it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub key: String,
     pub total: i64,
     pub by_severity: Option<BySeverity>,
+    pub opened: Option<Opened>,
+}
+
+/// Where the count of the findings opened in the period stands.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum OpenedAnswer {
+    #[default]
+    NotAsked,
+    Loading(RequestId),
+    Known(Box<OpenedInPeriod>),
+    Failed(String),
 }
 
 /// Where one report stands.
@@ -121,6 +141,12 @@ pub struct Dashboard {
     /// What was answered for the other selections of the session, newest
     /// last: cycling the period back finds its answers, nothing asked.
     kept: Vec<(ReportFilters, Kept)>,
+    /// The findings opened in the period of `asked_with` (none asked for
+    /// all time).
+    pub opened: OpenedAnswer,
+    /// Its most opened rules and repositories (the top charts'), sorted
+    /// once when it comes.
+    pub opened_tops: [Vec<(String, Opened)>; 2],
 }
 
 /// The answers of one selection, kept while another is shown.
@@ -129,6 +155,7 @@ struct Kept {
     answers: Vec<(DashboardReport, Answer)>,
     lists: Vec<(DashboardReport, Vec<Entry>)>,
     tops: Vec<(DashboardReport, Top)>,
+    opened: OpenedAnswer,
 }
 
 /// How many other selections' answers are kept (a few kilobytes each).
@@ -153,6 +180,15 @@ impl Dashboard {
         self.answers
             .iter()
             .any(|(_, a)| matches!(a, Answer::Loading(_)))
+            || matches!(self.opened, OpenedAnswer::Loading(_))
+    }
+
+    /// The findings opened in the period, once counted.
+    pub fn opened(&self) -> Option<&OpenedInPeriod> {
+        match &self.opened {
+            OpenedAnswer::Known(o) => Some(o),
+            _ => None,
+        }
     }
 
     /// Forgets every answer, of every selection (a write changed what
@@ -163,6 +199,8 @@ impl Dashboard {
         self.lists.clear();
         self.tops.clear();
         self.kept.clear();
+        self.opened = OpenedAnswer::NotAsked;
+        self.opened_tops = Default::default();
         self.asked_with = None;
     }
 
@@ -177,9 +215,13 @@ impl Dashboard {
                 .collect(),
             lists: std::mem::take(&mut self.lists),
             tops: std::mem::take(&mut self.tops),
+            opened: match std::mem::take(&mut self.opened) {
+                known @ OpenedAnswer::Known(_) => known,
+                _ => OpenedAnswer::NotAsked,
+            },
         };
         if let Some(before) = self.asked_with.take()
-            && !shown.answers.is_empty()
+            && (!shown.answers.is_empty() || shown.opened != OpenedAnswer::NotAsked)
         {
             self.kept.retain(|(f, _)| *f != before);
             if self.kept.len() == KEPT_SELECTIONS {
@@ -192,7 +234,9 @@ impl Dashboard {
             self.answers = kept.answers;
             self.lists = kept.lists;
             self.tops = kept.tops;
+            self.opened = kept.opened;
         }
+        self.relist();
         self.asked_with = Some(filters.clone());
     }
 
@@ -200,10 +244,32 @@ impl Dashboard {
     /// flight for it), then asks the reports not known for `filters`:
     /// with a report's view shown, every view's; with the counts shown,
     /// the lists' when `tops` (the counts' top rules and repositories
-    /// are then theirs). The caller files the requests in its slot.
-    pub fn show(&mut self, filters: &ReportFilters, tops: bool, outbox: &mut Outbox) {
+    /// are then theirs); and with `opened` (the filters of a period: none
+    /// for all time), the findings opened in it where the view shows
+    /// them. The caller files the requests in its slot.
+    pub fn show(
+        &mut self,
+        filters: &ReportFilters,
+        tops: bool,
+        opened: Option<&ReportFilters>,
+        outbox: &mut Outbox,
+    ) {
         if self.asked_with.as_ref() != Some(filters) {
             self.switch_to(filters, outbox);
+        }
+        let opened_shown = match self.block {
+            Block::Counts => tops,
+            Block::Rules | Block::Repositories => true,
+            _ => false,
+        };
+        if let Some(period) = opened.filter(|_| opened_shown)
+            && matches!(
+                self.opened,
+                OpenedAnswer::NotAsked | OpenedAnswer::Failed(_)
+            )
+            && let Some(id) = outbox.send(ApiRequest::Opened(period.clone()))
+        {
+            self.opened = OpenedAnswer::Loading(id);
         }
         let wanted: &[DashboardReport] = match self.block {
             Block::Counts if tops => &[DashboardReport::ByProject, DashboardReport::BacklogByRule],
@@ -301,6 +367,15 @@ impl Dashboard {
     /// A reply to one of its requests (one no longer waited for is
     /// dropped).
     pub fn accept(&mut self, id: RequestId, result: ApiResult) {
+        if self.opened == OpenedAnswer::Loading(id) {
+            self.opened = match result {
+                Ok(ApiResponse::Opened(opened)) => OpenedAnswer::Known(opened),
+                Ok(other) => OpenedAnswer::Failed(other.unexpected().to_string()),
+                Err(e) => OpenedAnswer::Failed(e.to_string()),
+            };
+            self.relist();
+            return;
+        }
         let Some(report) = self
             .answers
             .iter()
@@ -319,10 +394,38 @@ impl Dashboard {
             let entries = ordered(known);
             self.tops.retain(|(r, _)| *r != report);
             self.tops.push((report, Top::of(report, &entries)));
-            self.lists.retain(|(r, _)| *r != report);
-            self.lists.push((report, entries));
         }
         self.set(report, answer);
+        self.relist();
+    }
+
+    /// The list views' entries from their answers, with what was opened
+    /// in the period when it is counted: then most opened first (a rule
+    /// or repository that opened none in it after, by its backlog).
+    fn relist(&mut self) {
+        self.lists.clear();
+        self.opened_tops = match self.opened() {
+            Some(o) => [o.rules(), o.repositories()].map(|mut rows| {
+                rows.truncate(super::TOP);
+                rows
+            }),
+            None => Default::default(),
+        };
+        for report in [DashboardReport::ByProject, DashboardReport::BacklogByRule] {
+            let Answer::Known(known) = self.answer(report) else {
+                continue;
+            };
+            let mut entries = ordered(known);
+            if let Some(opened) = self.opened() {
+                let counted = if report == DashboardReport::BacklogByRule {
+                    opened.rules()
+                } else {
+                    opened.repositories()
+                };
+                with_opened(&mut entries, counted, report == DashboardReport::ByProject);
+            }
+            self.lists.push((report, entries));
+        }
     }
 
     /// The top chart of list view `block`, once its answer is in.
@@ -339,6 +442,11 @@ impl Dashboard {
     /// Stops what is in flight; whether anything was.
     pub fn cancel(&mut self, outbox: &mut Outbox) -> bool {
         let mut any = false;
+        if let OpenedAnswer::Loading(id) = self.opened {
+            outbox.cancel(Some(id));
+            self.opened = OpenedAnswer::NotAsked;
+            any = true;
+        }
         for (_, answer) in &mut self.answers {
             if let Answer::Loading(id) = answer {
                 outbox.cancel(Some(*id));
@@ -389,6 +497,37 @@ impl Top {
     }
 }
 
+/// `entries` (the backlog's) with what each opened in the period, most
+/// opened first (then the backlog, then the key); one that opened
+/// findings and has none open at the end is added.
+fn with_opened(entries: &mut Vec<Entry>, counted: Vec<(String, Opened)>, by_severity: bool) {
+    let at: std::collections::HashMap<String, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.key.clone(), i))
+        .collect();
+    for e in entries.iter_mut() {
+        e.opened = Some(Opened::default());
+    }
+    for (key, n) in counted {
+        match at.get(&key) {
+            Some(&i) => entries[i].opened = Some(n),
+            None => entries.push(Entry {
+                key,
+                total: 0,
+                by_severity: by_severity.then(BySeverity::default),
+                opened: Some(n),
+            }),
+        }
+    }
+    entries.sort_by(|a, b| {
+        let n = |e: &Entry| e.opened.unwrap_or_default();
+        (n(b).opened, n(b).still_open, b.total)
+            .cmp(&(n(a).opened, n(a).still_open, a.total))
+            .then_with(|| a.key.cmp(&b.key))
+    });
+}
+
 /// A list view's entries from its answer: repositories worst first, the
 /// rules of the last bucket most first (none for the other reports).
 fn ordered(answer: &DashboardAnswer) -> Vec<Entry> {
@@ -400,6 +539,7 @@ fn ordered(answer: &DashboardAnswer) -> Vec<Entry> {
                 key: name.clone(),
                 total: counts.total(),
                 by_severity: Some(*counts),
+                opened: None,
             })
             .collect(),
         DashboardAnswer::BacklogByRule(r) => r.buckets.last().map_or_else(Vec::new, |last| {
@@ -409,6 +549,7 @@ fn ordered(answer: &DashboardAnswer) -> Vec<Entry> {
                     key: id.clone(),
                     total,
                     by_severity: None,
+                    opened: None,
                 })
                 .collect()
         }),

@@ -70,7 +70,7 @@ fn draw_block(f: &mut Frame, area: Rect, pane: &ReportPane, block: Block, v: &Vi
     // A list's entries add up to the open findings it covers.
     let entries = pane.dashboard.entries_of(block);
     let open = (!entries.is_empty()).then(|| entries.iter().map(|e| e.total).sum::<i64>());
-    let mut lines = vec![title(block, &filters, shown, open, v)];
+    let mut lines = vec![title(block, &filters, shown, open, pane, v)];
     lines.extend(body.into_iter().take(rows));
     let lines: Vec<Line> = lines.into_iter().map(|l| cut(l, width)).collect();
     f.render_widget(Paragraph::new(lines), area);
@@ -105,6 +105,7 @@ fn title<'a>(
     f: &ReportFilters,
     shown: Option<Window>,
     open: Option<i64>,
+    pane: &ReportPane,
     v: &ViewCx,
 ) -> Line<'a> {
     let since = f
@@ -121,13 +122,12 @@ fn title<'a>(
     // What the view covers: the reports count archived projects too
     // (the Issues list leaves them out unless asked).
     let scope = match block {
-        Block::Repositories | Block::Rules => match open {
-            Some(n) => format!(
-                "{} open at the period's end, archived included",
-                thousands(n)
-            ),
-            None => "open at the period's end, archived included".to_owned(),
-        },
+        Block::Repositories | Block::Rules => {
+            format!(
+                "{}, archived included",
+                super::opened_view::scope(pane, open)
+            )
+        }
         _ => format!("{since}{bucket}, archived included"),
     };
     let position = shown.map_or(String::new(), |w| {
@@ -411,28 +411,38 @@ fn entries<'a>(
             None,
         );
     }
+    // With what each opened in the period: a header line names the
+    // figures.
+    let opened = entries.iter().any(|e| e.opened.is_some());
+    let mut lines = Vec::new();
+    if opened && rows > 1 {
+        lines.push(super::opened_view::header(block, pane, width, v));
+    }
+    let rows = rows - lines.len();
     let selected = selected(block, pane, entries.len());
     let (start, window) = scrolled(selected.unwrap_or(0), entries.len(), rows);
-    let lines = entries
-        .iter()
-        .enumerate()
-        .skip(start)
-        .take(rows)
-        .map(|(i, e)| {
-            let mut line = match &e.by_severity {
-                Some(counts) => severity_line(&safe(&e.key), counts, width, v),
-                None => Line::raw(format!(
-                    "  {:>6}  {}",
-                    thousands(e.total),
-                    safe(&rule_name(pane, &e.key))
-                )),
-            };
-            if Some(i) == selected {
-                line = marked(line, v);
-            }
-            line
-        })
-        .collect();
+    lines.extend(
+        entries
+            .iter()
+            .enumerate()
+            .skip(start)
+            .take(rows)
+            .map(|(i, e)| {
+                let mut line = match &e.by_severity {
+                    _ if opened => super::opened_view::line(block, e, width, pane, v),
+                    Some(counts) => severity_line(&safe(&e.key), counts, width, v),
+                    None => Line::raw(format!(
+                        "  {:>6}  {}",
+                        thousands(e.total),
+                        safe(&pane.rule_shown(&e.key))
+                    )),
+                };
+                if Some(i) == selected {
+                    line = marked(line, v);
+                }
+                line
+            }),
+    );
     (lines, window)
 }
 
@@ -539,11 +549,6 @@ fn past_target<'a>(pane: &ReportPane, v: &ViewCx) -> Line<'a> {
 /// on means all.
 fn severity_chosen(pane: &ReportPane, k: usize) -> bool {
     pane.severities.iter().all(|on| !on) || pane.severities.get(k).copied().unwrap_or(false)
-}
-
-/// A rule's name as the filter values give it, else its id.
-fn rule_name(pane: &ReportPane, id: &str) -> String {
-    pane.known.rule_name(id).unwrap_or_else(|| id.to_owned())
 }
 
 fn severity(name: &str) -> Severity {

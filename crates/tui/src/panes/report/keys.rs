@@ -199,11 +199,7 @@ impl ReportPane {
                     .collect();
                 let what = if self.dashboard.block == Block::Rules {
                     f.rule_ids = vec![entry.key.clone()];
-                    let name = self.known.rule_name(&entry.key);
-                    format!(
-                        "open findings of rule {}",
-                        name.as_deref().unwrap_or(&entry.key)
-                    )
+                    format!("open findings of rule {}", self.rule_shown(&entry.key))
                 } else {
                     f.repository_names = vec![entry.key.clone()];
                     format!("open findings of {}", entry.key)

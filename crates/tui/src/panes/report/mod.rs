@@ -21,6 +21,8 @@ pub mod dashboard;
 mod dashboard_view;
 mod keys;
 mod labels;
+mod opened;
+mod opened_view;
 mod over_target;
 pub mod repo_prompt;
 mod selectors;
@@ -71,6 +73,8 @@ pub enum Slot {
     Dashboard,
     /// The open findings past their target (the open-age view).
     OverTarget,
+    /// The advisory and package of supply-chain rules a view names.
+    RuleLabels,
 }
 
 impl ReplySlot for Slot {
@@ -81,6 +85,7 @@ impl ReplySlot for Slot {
         Slot::FilterValues,
         Slot::Dashboard,
         Slot::OverTarget,
+        Slot::RuleLabels,
     ];
 }
 
@@ -177,6 +182,12 @@ pub struct ReportPane {
     /// The row to select again when a reload after a triage brings its
     /// first page (the place in the list is kept).
     keep_place: Option<usize>,
+    /// The names supply-chain rules' findings gave them (advisory and
+    /// package), from the pages, the opened count and the rules asked
+    /// for; kept for the session.
+    pub rule_labels: RuleLabels,
+    /// The rules whose labels were asked for (each once a session).
+    labels_asked: std::collections::HashSet<String>,
 }
 
 impl Default for ReportPane {
@@ -210,6 +221,8 @@ impl Default for ReportPane {
             new: NewSince::default(),
             new_only: false,
             keep_place: None,
+            rule_labels: RuleLabels::default(),
+            labels_asked: std::collections::HashSet::new(),
         }
     }
 }
@@ -305,34 +318,15 @@ impl ReportPane {
         }
         let filters = self.dashboard_filters();
         let tops = self.tops_from_reports();
-        outbox.in_slot(Slot::Dashboard, |o| self.dashboard.show(&filters, tops, o));
+        let opened = self.opened_filters();
+        outbox.in_slot(Slot::Dashboard, |o| {
+            self.dashboard.show(&filters, tops, opened.as_ref(), o);
+        });
         // The rules view and the top rules chart name their rules: asked
         // with the first of them, so the names are there when they show.
         if self.dashboard.block != dashboard::Block::Counts || tops {
             outbox.in_slot(Slot::FilterValues, |o| self.known.request(o));
         }
-    }
-
-    /// Whether the report counts the findings the backlog reports count
-    /// (open now, created at any time, in any of the open states): then
-    /// the counts' top rules and repositories are those reports' of the
-    /// whole set, not of the pages loaded.
-    pub fn tops_of_whole_set(&self) -> bool {
-        self.report_type == ReportType::TotalOpen
-            && self.since.is_none()
-            && self.finding_state.is_none()
-    }
-
-    /// Whether the top charts come from the report operations (the
-    /// backlog at the period's end, every finding of it) rather than from
-    /// the pages loaded: for the report types about open findings, whose
-    /// question the backlog answers for the whole set. Their titles say
-    /// when that is another set than the report's (a period, a state).
-    pub fn tops_from_reports(&self) -> bool {
-        matches!(
-            self.report_type,
-            ReportType::TotalOpen | ReportType::OpenBacklog
-        )
     }
 
     /// The request for a page of the current query. `since` is the one
@@ -455,6 +449,9 @@ impl ReportPane {
             self.totals = Some((totals, self.list.loader.generation));
         }
         self.stats.add(&page.findings);
+        for finding in &page.findings {
+            self.rule_labels.note(finding);
+        }
         let mut rows: Vec<_> = page.findings.iter().map(FindingRow::new).collect();
         self.learned.apply(&mut rows);
         self.new.count_page(&rows, |r| r.created_at());
@@ -576,13 +573,26 @@ impl Pane for ReportPane {
             }
             Slot::Counts => self.counts.take(id, result),
             Slot::IssueCounts => self.issues.accept(id, result),
-            Slot::Dashboard => self.dashboard.accept(id, result),
+            Slot::Dashboard => {
+                self.dashboard.accept(id, result);
+                if let Some(opened) = self.dashboard.opened() {
+                    self.rule_labels.learn_from(&opened.labels);
+                }
+                self.ask_rule_labels(cx.outbox);
+            }
             Slot::OverTarget => self.over_target.accept(id, result),
             Slot::FilterValues => {
                 self.known.accept(id, result);
+                self.ask_rule_labels(cx.outbox);
                 // What was typed while the names were on their way.
                 if let Some(typed) = self.pending_repos.take() {
                     self.apply_typed(typed, cx);
+                }
+            }
+            // A rule not named so keeps the name the filter values give.
+            Slot::RuleLabels => {
+                if let Ok(labels) = message::answer::<Vec<(String, String)>>(result) {
+                    self.rule_labels.learn(&labels);
                 }
             }
         }

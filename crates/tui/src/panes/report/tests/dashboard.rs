@@ -325,7 +325,10 @@ fn the_counts_top_repositories_are_the_whole_sets_where_the_report_counts_the_sa
     let answer = DashboardAnswer::ByProject(report);
     pane.reply(id, Ok(ApiResponse::Dashboard(answer)), &mut outbox);
     let shown = screen(160, 40, pane.clone());
-    assert!(shown.contains("Top projects (all 406 open)"), "{shown}");
+    assert!(
+        shown.contains("Top projects · all 406 open (all time)"),
+        "{shown}"
+    );
     let many = shown.find("acme/many").unwrap();
     let few = shown.find("acme/few-but-critical").unwrap();
     assert!(many < few, "most first: {shown}");

@@ -13,6 +13,7 @@ use ratatui::backend::TestBackend;
 mod counts;
 mod dashboard;
 mod new_since;
+mod opened;
 mod repo_filter;
 
 /// The report requests sent, with their ids, of `limit` `limit`.
