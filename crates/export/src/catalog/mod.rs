@@ -207,7 +207,7 @@ pub const CATALOG: &[FindingColumn] = &[
         |i, _| epss(i),
     ),
     column(
-        col("reachability", 14, 9).dropped(32),
+        col("reachability", 23, 9).dropped(32),
         "supply chain: whether the vulnerable code is reachable from yours",
         |i, _| {
             label(
