@@ -11,9 +11,10 @@ use super::IssuesPane;
 use crate::message::row_number;
 use crate::message::search::Matcher;
 
-/// Rows a slice searches: a first key at ten million takes 60–220 ms a
-/// pass on two shared cores, so a tenth of that (or less) a slice.
-pub const SLICE: usize = 500_000;
+/// Rows a slice searches: a first key at ten million took 60–220 ms a
+/// pass on two shared cores, so a fortieth of that a slice (a few ms,
+/// with room for the frame drawn after it).
+pub const SLICE: usize = 250_000;
 
 /// Rows searched a slice (smaller in tests).
 #[derive(Debug, Clone, Copy)]
