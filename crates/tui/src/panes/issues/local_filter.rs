@@ -32,6 +32,7 @@ impl IssuesPane {
                 self.typed.pop();
             }
             if let Some((_, shown)) = self.typed.pop_if(|(q, _)| *q == self.local_query) {
+                self.list.partial = false;
                 self.list.visible = shown;
                 self.list.select(self.list.selected);
                 return;
@@ -216,7 +217,14 @@ impl IssuesPane {
             self.new_local = !self.new_local;
             self.apply_local_filter();
             let loaded = findings_base::text::thousands_of(self.list.items.len());
-            return cx.outbox.status(if self.new_local {
+            return cx.outbox.status(if self.new_local && self.search_progress().is_some() {
+                // Not a count until the search is exact (the title says it then).
+                format!(
+                    "only the findings new since your last visit ({}), of the {loaded} loaded: \
+                     searching",
+                    last.format("%Y-%m-%d %H:%M UTC")
+                )
+            } else if self.new_local {
                 format!(
                     "only the {} findings new since your last visit ({}), of the {loaded} loaded",
                     findings_base::text::thousands_of(self.list.len()),

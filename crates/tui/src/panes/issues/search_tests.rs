@@ -104,8 +104,10 @@ fn the_title_says_searching_until_the_result_is_exact() {
         view::count_label(&pane),
         "searching… 20% · 100 found so far of 1,000"
     );
+    assert!(pane.list.partial, "the position says `+` too");
     finish(&mut pane, &mut outbox);
     assert_eq!(view::count_label(&pane), "500 shown of 1,000");
+    assert!(!pane.list.partial);
     // Nothing found yet is not "none matches".
     let (mut none_yet, _) = loaded(1000, 100);
     none_yet.set_local_query("row 999".into());

@@ -69,6 +69,7 @@ impl IssuesPane {
         let new_since = self.new.last_visit.filter(|_| self.new_local);
         if needle.is_empty() && self.over_target.is_none() && new_since.is_none() {
             self.searching = None;
+            self.list.partial = false;
             self.list.visible.clone_from(&self.order);
             self.list.select(self.list.selected);
             return;
@@ -97,6 +98,7 @@ impl IssuesPane {
     /// its scope), its hits added to the rows shown.
     pub(super) fn search_slice(&mut self) {
         let Some(mut s) = self.searching.take() else {
+            self.list.partial = false;
             return;
         };
         s.matcher = s.matcher.map(|m| self.search.refresh(m));
@@ -145,6 +147,7 @@ impl IssuesPane {
         self.keep_other_filters(&mut found);
         self.list.visible.get_or_insert_with(Vec::new).extend(found);
         s.next = to;
+        self.list.partial = to < end;
         if to < end {
             self.searching = Some(s);
         }
