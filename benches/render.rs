@@ -6,6 +6,10 @@
 //! ten million (issue 52), a `/` keystroke within 16 ms, a sort within
 //! 1 s, moving and drawing as at 100,000.
 //!
+//! A `/` key searches one slice (`SLICE` rows) and returns; the event
+//! loop runs the slices left between keys: each `/` case is printed as the
+//! key, a slice after it, and the time until the result is exact.
+//!
 //! Each case is timed alone (what undoes it between samples is not), and
 //! printed as min / median / max in ms. Run: `cargo bench --bench render`
 //! (`FINDINGS=1000,100000` for other counts; `FINDINGS=10000000` loads
@@ -34,7 +38,11 @@ fn main() {
         .ok()
         .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![1_000, 100_000, 1_000_000]);
-    println!("render: Issues pane, {W}x{H}, everything loaded; min / median / max ms");
+    println!(
+        "render: Issues pane, {W}x{H}, everything loaded, `/` sliced by {} rows; \
+         min / median / max ms",
+        findings_tui::panes::issues::SLICE
+    );
     for n in counts {
         bench(n);
     }
@@ -96,10 +104,62 @@ fn press(app: &mut App, code: KeyCode) {
     app.update(Msg::Key(key(code)));
 }
 
+/// Types `text`, each key's search run to its end (as the loop does
+/// between keys when none comes sooner).
 fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
         press(app, KeyCode::Char(c));
+        exact(app);
     }
+}
+
+/// A key, its search then run to its end.
+fn press_exact(app: &mut App, code: KeyCode) {
+    press(app, code);
+    exact(app);
+}
+
+/// The slices left of a `/` search, as the event loop runs them between
+/// keys; each one's time.
+fn exact(app: &mut App) -> Vec<Duration> {
+    let mut slices = Vec::new();
+    while app.has_work() {
+        let start = Instant::now();
+        app.update(Msg::Work);
+        slices.push(start.elapsed());
+    }
+    slices
+}
+
+/// A `/` key three ways: the keystroke (its first slice: what a frame
+/// waits for), each slice the loop runs after it, and the time until the
+/// result is exact (the keystroke and every slice).
+fn report_search(
+    app: &mut App,
+    what: &str,
+    loaded: usize,
+    samples: usize,
+    mut before: impl FnMut(&mut App),
+    code: KeyCode,
+    mut after: impl FnMut(&mut App),
+) {
+    let (mut keys, mut slices, mut whole) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..samples {
+        before(app);
+        let start = Instant::now();
+        press(app, code);
+        let key = start.elapsed();
+        let rest = exact(app);
+        whole.push(key + rest.iter().sum::<Duration>());
+        keys.push(key);
+        slices.extend(rest);
+        after(app);
+    }
+    report(&format!("{what}: the key"), loaded, keys);
+    if !slices.is_empty() {
+        report(&format!("{what}: a slice after"), loaded, slices);
+    }
+    report(&format!("{what}: to exact"), loaded, whole);
 }
 
 /// `samples` timings of `timed`, each after `before` (not timed).
@@ -185,16 +245,14 @@ fn bench(n: usize) {
     bench_sort(&mut app, loaded, samples);
     // A first key with a sort in force: its rows shown in the sort's order.
     press(&mut app, KeyCode::Char('/'));
-    report(
+    report_search(
+        &mut app,
         "/ first key, sorted (e)",
         loaded,
-        time(
-            &mut app,
-            samples,
-            |_| {},
-            |a| press(a, KeyCode::Char('e')),
-            |a| press(a, KeyCode::Backspace),
-        ),
+        samples,
+        |_| {},
+        KeyCode::Char('e'),
+        |a| press_exact(a, KeyCode::Backspace),
     );
     press(&mut app, KeyCode::Esc);
     report(
@@ -213,16 +271,14 @@ fn bench_search(app: &mut App, loaded: usize, samples: usize) {
         ('e', "/ first key, common letter (e)"),
         ('q', "/ first key, rare letter (q)"),
     ] {
-        report(
+        report_search(
+            app,
             what,
             loaded,
-            time(
-                app,
-                samples,
-                |_| {},
-                |a| press(a, KeyCode::Char(first)),
-                |a| press(a, KeyCode::Backspace),
-            ),
+            samples,
+            |_| {},
+            KeyCode::Char(first),
+            |a| press_exact(a, KeyCode::Backspace),
         );
     }
     // Keys that extend the query: the rows still shown.
@@ -231,35 +287,31 @@ fn bench_search(app: &mut App, loaded: usize, samples: usize) {
         ("cr", 'i', "/ extends cr → cri"),
         ("acme/", 'p', "/ extends acme/ → acme/p"),
     ] {
-        report(
+        report_search(
+            app,
             what,
             loaded,
-            time(
-                app,
-                samples,
-                |a| type_text(a, typed),
-                |a| press(a, KeyCode::Char(next)),
-                |a| {
-                    for _ in 0..=typed.len() {
-                        press(a, KeyCode::Backspace);
-                    }
-                },
-            ),
+            samples,
+            |a| type_text(a, typed),
+            KeyCode::Char(next),
+            |a| {
+                for _ in 0..=typed.len() {
+                    press_exact(a, KeyCode::Backspace);
+                }
+            },
         );
     }
-    report(
+    report_search(
+        app,
         "/ backspace cri → cr",
         loaded,
-        time(
-            app,
-            samples,
-            |a| type_text(a, "cri"),
-            |a| press(a, KeyCode::Backspace),
-            |a| {
-                press(a, KeyCode::Backspace);
-                press(a, KeyCode::Backspace);
-            },
-        ),
+        samples,
+        |a| type_text(a, "cri"),
+        KeyCode::Backspace,
+        |a| {
+            press_exact(a, KeyCode::Backspace);
+            press_exact(a, KeyCode::Backspace);
+        },
     );
 }
 

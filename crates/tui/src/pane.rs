@@ -88,6 +88,17 @@ pub trait FindingsSource {
     fn export_columns(&self, now: findings_model::Timestamp) -> findings_export::Chosen;
 }
 
+/// What an action on the rows shown is told while the pane's work
+/// (`note`, its [`Pane::work_left`]) leaves them partial. Refused rather
+/// than queued: a queued export or triage would run later on rows the
+/// user has not seen, after keys that may have changed the query.
+pub fn waits_for_work(note: &str, what: &str) -> String {
+    format!(
+        "still {note}: {what} acts on the rows shown, so it waits until they are exact; \
+         press it again then (Esc stops the search)"
+    )
+}
+
 pub trait Pane: Any {
     fn id(&self) -> PaneId;
 
@@ -130,6 +141,17 @@ pub trait Pane: Any {
     fn text_input_active(&self) -> bool {
         false
     }
+
+    /// Work the pane does a slice at a time between input events (a `/`
+    /// search through millions of rows), said as it shows ("/q
+    /// searching… 42%"); `None`: nothing left.
+    fn work_left(&self) -> Option<String> {
+        None
+    }
+
+    /// One slice of that work (the event loop calls it while
+    /// [`Pane::work_left`] says some is left, input first).
+    fn work(&mut self, _cx: &mut Cx) {}
 
     fn is_loading(&self) -> bool {
         false

@@ -424,10 +424,14 @@ impl Harness {
     }
 
     /// Turns the loop until nothing is loading, no export is being
-    /// written, and nothing waits in the loop's queues.
+    /// written, no `/` search is under way, and nothing waits in the
+    /// loop's queues.
     pub async fn settle(&mut self) {
         self.turn_until("the app settles", |h| {
-            !h.app.is_loading() && h.app.exports_running == 0 && h.runner.is_idle()
+            !h.app.is_loading()
+                && !h.app.has_work()
+                && h.app.exports_running == 0
+                && h.runner.is_idle()
         })
         .await;
     }

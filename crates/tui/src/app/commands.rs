@@ -15,6 +15,7 @@ impl App {
             "q!" => return self.quit_now(),
             "undo-list" => return self.triage_history(),
             "messages" => return self.show_messages(),
+            "triage" | "triage-all" if self.waits_for_work(&format!(":{name}")) => return,
             "triage" | "triage-all" => {
                 let words = line.trim_start().trim_start_matches(name);
                 if let Err(message) = self.triage_command(words, name == "triage-all") {

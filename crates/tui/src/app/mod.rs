@@ -257,6 +257,35 @@ impl App {
             || self.detail.as_ref().is_some_and(DetailView::is_loading)
     }
 
+    /// Whether a pane has work left to do a slice at a time (the loop
+    /// sends [`Msg::Work`] until none is, input first).
+    pub fn has_work(&self) -> bool {
+        self.panes.iter().any(|p| p.work_left().is_some())
+    }
+
+    /// One slice of each pane's work left.
+    fn work(&mut self) {
+        let busy: Vec<PaneId> = self
+            .panes
+            .iter()
+            .filter(|p| p.work_left().is_some())
+            .map(|p| p.id())
+            .collect();
+        for id in busy {
+            self.with_pane(id, |p, cx| p.work(cx));
+        }
+    }
+
+    /// An action on the rows shown (`what`) while the pane's work leaves
+    /// them partial: refused and said (see [`crate::pane::waits_for_work`]).
+    fn waits_for_work(&mut self, what: &str) -> bool {
+        let Some(note) = self.current().work_left() else {
+            return false;
+        };
+        self.status = Some(crate::pane::waits_for_work(&note, what));
+        true
+    }
+
     /// When each pane's list was asked for: the visits to record.
     pub fn visits(&self) -> Visits {
         self.panes
@@ -349,6 +378,7 @@ impl App {
             Msg::Resize(w, h) => self.size = (w, h),
             Msg::Reply(reply) => self.on_reply(reply),
             Msg::Tick => self.spinner = self.spinner.wrapping_add(1),
+            Msg::Work => self.work(),
             Msg::Exported { path, result } => exporting::exported(self, path, result),
             Msg::Opened { url, result } => {
                 crate::list::findings_list::opened(&mut self.status, &url, result);
@@ -538,6 +568,8 @@ impl App {
             return;
         }
         match action {
+            Action::Export if self.waits_for_work("export") => {}
+            Action::CopyMenu if self.waits_for_work("copy") => {}
             Action::Export => exporting::open_export(self),
             Action::CopyMenu => exporting::open_copy_menu(self),
             _ => self.with_pane(self.pane, |p, cx| p.on_action(action, cx)),
@@ -559,8 +591,10 @@ impl App {
                 // The keymap is checked at the start; a test's may not be.
                 None => self.status = Some(format!("no pane {name}")),
             },
+            Action::Triage if self.waits_for_work("triage") => {}
             Action::Triage => self.open_triage(),
             Action::UndoTriage => self.undo_triage(),
+            Action::Act if self.waits_for_work("the Act menu") => {}
             Action::Act => self.open_actions(),
             Action::NextPane => self.switch_by(1),
             Action::PrevPane => self.switch_by(self.panes.len() - 1),

@@ -393,3 +393,68 @@ fn ctrl_z_suspends_anywhere_but_says_why_not_while_a_triage_is_sent() {
     assert!(!app.triage.in_flight());
     assert!(suspends(&ctrl_z(&mut app)), "after the answer");
 }
+
+#[test]
+fn a_search_through_many_rows_runs_between_keys_and_an_export_waits_for_it() {
+    use crate::message::{ApiRequest, ApiResponse, Reply};
+    use crate::panes::issues::IssuesPane;
+    use findings_model::{IssueItem, ListIssuesResponse};
+    let mut app = app();
+    app.pane_of_mut::<IssuesPane>().slice = crate::panes::issues::SliceRows(100);
+    let effects = app.start();
+    let id = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Send {
+                id,
+                request: ApiRequest::ListRows(_),
+            } => Some(*id),
+            _ => None,
+        })
+        .expect("the list is asked for");
+    let issues = (0..1000)
+        .map(|i| IssueItem {
+            issue: Some(Issue {
+                id: Some(format!("f{i}")),
+                message: Some(format!("row {i}")),
+                ..Issue::default()
+            }),
+            ..IssueItem::default()
+        })
+        .collect();
+    app.update(Msg::Reply(Reply {
+        id,
+        result: Ok(ApiResponse::ListIssues(ListIssuesResponse {
+            issues,
+            cursor: None,
+        })),
+    }));
+    for code in [KeyCode::Char('/'), KeyCode::Char('7'), KeyCode::Enter] {
+        press(&mut app, code);
+    }
+    assert!(app.has_work(), "a slice done, nine left");
+    assert_eq!(app.pane_of::<IssuesPane>().search_progress(), Some(10));
+    // `e` exports the rows shown: not while they are partial.
+    press(&mut app, KeyCode::Char('e'));
+    assert!(app.overlay.is_none(), "no export prompt");
+    let said = app.status.clone().unwrap_or_default();
+    assert!(
+        said.starts_with("still searching /7 (10%): export acts on the rows shown"),
+        "{said}"
+    );
+    let mut slices = 0;
+    while app.has_work() {
+        app.update(Msg::Work);
+        slices += 1;
+    }
+    assert_eq!(slices, 9);
+    // 7, 17, …, 97 (10), 70–79 (10, 77 counted once), 107–997 (…).
+    let pane = app.pane_of::<IssuesPane>();
+    let by_contains = (0..1000).filter(|i| i.to_string().contains('7')).count();
+    assert_eq!(pane.list.len(), by_contains);
+    press(&mut app, KeyCode::Char('e'));
+    assert!(
+        matches!(app.overlay, Some(Overlay::Export(_))),
+        "exact: the prompt opens"
+    );
+}

@@ -73,6 +73,9 @@ pub struct PagedList<T> {
     pub items: Vec<T>,
     /// Indices into `items` of the rows shown, when a local filter is on.
     pub visible: Option<Vec<u32>>,
+    /// The rows shown are the hits so far of a search under way: the
+    /// position's count says `+` as for a list not loaded whole.
+    pub partial: bool,
     pub next_cursor: Option<String>,
     /// The last page has arrived.
     pub complete: bool,
@@ -94,6 +97,7 @@ impl<T> Default for PagedList<T> {
         PagedList {
             items: Vec::new(),
             visible: None,
+            partial: false,
             next_cursor: None,
             complete: false,
             guard: CursorGuard::default(),

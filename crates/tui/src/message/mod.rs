@@ -16,6 +16,7 @@ mod read_only;
 pub mod rows;
 pub mod search;
 pub mod since;
+mod texts;
 
 pub use answer::{Answer, answer};
 pub use outbox::Outbox;
@@ -354,6 +355,9 @@ pub enum Msg {
     Reply(Reply),
     /// The spinner's beat (sent only while something loads).
     Tick,
+    /// A slice of the work panes do between input events (a `/` search
+    /// through millions of rows): sent while some is left, input first.
+    Work,
     /// How an [`Effect::Export`] went: the file's path, and the number of
     /// findings written or why nothing was.
     Exported {

@@ -7,155 +7,9 @@
 //! distinct text once, then at each row's numbers: the cost grows with the
 //! rows, not with the length of their texts.
 
+use super::texts::{NONE, Strings, Texts};
 use findings_model::Issue;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
-
-/// Many texts in one block, each found by its number.
-#[derive(Debug, Clone, Default)]
-pub struct Texts {
-    text: String,
-    /// Where each text ends in `text`.
-    ends: Vec<usize>,
-}
-
-impl Texts {
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    fn push(&mut self, parts: &[&str]) {
-        for (k, part) in parts.iter().enumerate() {
-            if k > 0 {
-                self.text.push('\u{1f}');
-            }
-            // Lower case, char by char (as `str::to_lowercase`, without the
-            // final-sigma rule, which a substring search does not need).
-            self.text.extend(part.chars().flat_map(char::to_lowercase));
-        }
-        // Each text ends with a separator, so a needle (which never holds
-        // one) is never found across two texts.
-        self.text.push('\u{1f}');
-        self.ends.push(self.text.len());
-    }
-
-    /// Adds a text as it is (already lower case).
-    fn push_as_is(&mut self, text: &str) {
-        self.text.push_str(text);
-        self.text.push('\u{1f}');
-        self.ends.push(self.text.len());
-    }
-
-    fn start(&self, k: usize) -> usize {
-        match k.checked_sub(1) {
-            Some(prev) => self.ends.get(prev).copied().unwrap_or(self.text.len()),
-            None => 0,
-        }
-    }
-
-    /// Text `k`, without its separator.
-    pub fn get(&self, k: usize) -> &str {
-        let start = self.start(k);
-        let end = self.ends.get(k).map_or(start, |e| e - 1);
-        self.text.get(start..end).unwrap_or("")
-    }
-
-    /// The texts from `from` on that hold `finder`'s needle, in order: one
-    /// search through the block, skipping to the next text after a hit.
-    fn matching(&self, from: usize, finder: &memchr::memmem::Finder<'_>) -> Vec<usize> {
-        let mut hits = Vec::new();
-        let mut k = from;
-        let mut pos = self.start(from);
-        let text = self.text.as_bytes();
-        while k < self.ends.len() {
-            let Some(found) = text.get(pos..).and_then(|rest| finder.find(rest)) else {
-                break;
-            };
-            let at = pos + found;
-            // The text holding `at`: the first whose end is past it (a
-            // walk: hits are mostly a few texts apart).
-            while self.ends.get(k).is_some_and(|&end| end <= at) {
-                k += 1;
-            }
-            let Some(&end) = self.ends.get(k) else {
-                break;
-            };
-            hits.push(k);
-            k += 1;
-            pos = end;
-        }
-        hits
-    }
-
-    fn holds(&self, k: usize, finder: &memchr::memmem::Finder<'_>) -> bool {
-        finder.find(self.get(k).as_bytes()).is_some()
-    }
-}
-
-/// Distinct texts, each kept once and known by its number.
-#[derive(Debug, Clone, Default)]
-pub struct Strings {
-    texts: Texts,
-    /// A text's hash to its number (a collision is probed on, salted).
-    by_hash: HashMap<u64, u32>,
-    /// The texts met as sent, to their numbers: a page's rows repeat
-    /// them, and this spares lower-casing each again (a page's index
-    /// only; an index made of pages never fills it).
-    as_sent: HashMap<Box<str>, u32>,
-}
-
-/// "No text" in a row's field.
-const NONE: u32 = u32::MAX;
-
-impl Strings {
-    /// The number of `text` (lower-cased), added if new.
-    fn intern(&mut self, text: &str) -> u32 {
-        if text.is_empty() {
-            return NONE;
-        }
-        if let Some(&k) = self.as_sent.get(text) {
-            return k;
-        }
-        let k = self.intern_lower(&lower(text));
-        self.as_sent.insert(text.into(), k);
-        k
-    }
-
-    fn intern_lower(&mut self, lower: &str) -> u32 {
-        let mut salt = 0u64;
-        loop {
-            let key = hash(lower, salt);
-            match self.by_hash.get(&key) {
-                Some(&k) if self.texts.get(k as usize) == lower => return k,
-                Some(_) => salt += 1,
-                None => {
-                    let k = super::row_number(self.texts.len());
-                    self.texts.push_as_is(lower);
-                    self.by_hash.insert(key, k);
-                    return k;
-                }
-            }
-        }
-    }
-}
-
-fn lower(text: &str) -> String {
-    text.chars().flat_map(char::to_lowercase).collect()
-}
-
-fn hash(text: &str, salt: u64) -> u64 {
-    // A fixed hasher: the same text always has the same key.
-    let mut h =
-        std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
-            .build_hasher();
-    salt.hash(&mut h);
-    text.hash(&mut h);
-    h.finish()
-}
 
 /// The shared texts of a row, by number: severity, state, rule label, rule
 /// name, repository, message and file path (findings of one file share
@@ -417,10 +271,12 @@ impl SearchIndex {
     }
 
     /// A search for the lower-case `needle`, ready to test rows.
-    pub fn matcher<'n>(&self, needle: &'n str) -> Matcher<'n> {
-        let finder = memchr::memmem::Finder::new(needle.as_bytes());
-        let mut shared = vec![false; self.strings.texts.len()];
-        for k in self.strings.texts.matching(0, &finder) {
+    /// It owns its needle: a search sliced across frames keeps it.
+    pub fn matcher(&self, needle: &str) -> Matcher {
+        let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
+        let texts = &self.strings.texts;
+        let mut shared = vec![false; texts.len()];
+        for k in texts.matching(0, texts.len(), &finder) {
             shared[k] = true;
         }
         let hit = |k: u32| shared.get(k as usize).copied().unwrap_or(false);
@@ -446,8 +302,18 @@ impl SearchIndex {
         }
     }
 
+    /// `m` built again if rows of new texts came since it was: it knows
+    /// only the combinations of shared texts there were then.
+    pub fn refresh(&self, m: Matcher) -> Matcher {
+        if m.kinds.len() == self.kinds.len() {
+            return m;
+        }
+        let needle = String::from_utf8_lossy(m.finder.needle()).into_owned();
+        self.matcher(&needle)
+    }
+
     /// Whether row `row`'s text holds what `m` looks for.
-    pub fn matches(&self, row: usize, m: &Matcher<'_>) -> bool {
+    pub fn matches(&self, row: usize, m: &Matcher) -> bool {
         row < self.len()
             && (m.kind_hit(self.kind_of_row[row]) || self.own_holds(row, self.own_chars[row], m))
     }
@@ -455,36 +321,46 @@ impl SearchIndex {
     /// Whether row `row`'s own text (its characters `chars`) holds the
     /// needle: not when it lacks one of its characters, at once when the
     /// needle is one letter or digit, else searched.
-    fn own_holds(&self, row: usize, chars: u64, m: &Matcher<'_>) -> bool {
+    fn own_holds(&self, row: usize, chars: u64, m: &Matcher) -> bool {
         chars & m.needs == m.needs && (m.by_chars_alone || self.own.holds(row, &m.finder))
     }
 
     /// The rows from `from` on whose text holds what `m` looks for, in
-    /// order. When most rows hold it in their shared texts, each row is
-    /// looked at (its own text only if they do not); else one search
-    /// through the rows' own text, joined with the rows whose shared texts
-    /// hold it.
-    pub fn matching(&self, from: usize, m: &Matcher<'_>) -> Vec<usize> {
-        let rows = self.len().saturating_sub(from);
+    /// order.
+    pub fn matching(&self, from: usize, m: &Matcher) -> Vec<usize> {
+        self.matching_in(from, self.len(), m)
+    }
+
+    /// The rows from `from` to `to` (not included) whose text holds what
+    /// `m` looks for, in order: a slice of a search. When most rows hold
+    /// it in their shared texts, each row is looked at (its own text only
+    /// if they do not); else one search through the rows' own text,
+    /// joined with the rows whose shared texts hold it.
+    pub fn matching_in(&self, from: usize, to: usize, m: &Matcher) -> Vec<usize> {
+        let to = to.min(self.len());
+        if from >= to {
+            return Vec::new();
+        }
         // A first key, or most rows holding the needle in their shared
         // texts: one pass over two numbers a row (the kind, the characters
         // of the id), an id searched only where it has every character.
-        if m.by_chars_alone || m.rows_by_kind * 2 > rows {
+        if m.by_chars_alone || m.rows_by_kind * 2 > self.len() {
             let kinds = self.kind_of_row.iter().zip(&self.own_chars);
             return kinds
                 .enumerate()
+                .take(to)
                 .skip(from)
                 .filter(|&(row, (&kind, &chars))| m.kind_hit(kind) || self.own_holds(row, chars, m))
                 .map(|(row, _)| row)
                 .collect();
         }
-        let own = self.own.matching(from, &m.finder);
+        let own = self.own.matching(from, to, &m.finder);
         if m.rows_by_kind == 0 {
             return own;
         }
         let mut own = own.into_iter().peekable();
         let mut hits = Vec::new();
-        for (row, &kind) in self.kind_of_row.iter().enumerate().skip(from) {
+        for (row, &kind) in self.kind_of_row.iter().enumerate().take(to).skip(from) {
             let in_own = own.next_if_eq(&row).is_some();
             if in_own || m.kind_hit(kind) {
                 hits.push(row);
@@ -496,8 +372,8 @@ impl SearchIndex {
 
 /// One search: its needle, and which combinations of shared texts hold
 /// it.
-pub struct Matcher<'n> {
-    finder: memchr::memmem::Finder<'n>,
+pub struct Matcher {
+    finder: memchr::memmem::Finder<'static>,
     kinds: Vec<bool>,
     /// How many rows hold it in their shared texts.
     rows_by_kind: usize,
@@ -525,7 +401,15 @@ fn chars_of(text: &str) -> u64 {
     text.chars().fold(0, |set, c| set | char_bit(c))
 }
 
-impl Matcher<'_> {
+impl std::fmt::Debug for Matcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Matcher")
+            .field("needle", &String::from_utf8_lossy(self.finder.needle()))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Matcher {
     fn kind_hit(&self, kind: u32) -> bool {
         self.kinds.get(kind as usize).copied().unwrap_or(false)
     }
@@ -679,6 +563,14 @@ mod tests {
             assert_eq!(one_by_one, expected, "{needle:?} row by row");
             let from_40: Vec<usize> = expected.iter().copied().filter(|&r| r >= 40).collect();
             assert_eq!(index.matching(40, &m), from_40, "{needle:?} from 40");
+            // Slices of any size, joined, find what one search finds.
+            for slice in [1, 7, 40, 200] {
+                let sliced: Vec<usize> = (0..index.len())
+                    .step_by(slice)
+                    .flat_map(|from| index.matching_in(from, from + slice, &m))
+                    .collect();
+                assert_eq!(sliced, expected, "{needle:?} in slices of {slice}");
+            }
         }
         assert!(!by_contains(&index, "%").is_empty() && !by_contains(&index, "é").is_empty());
     }

@@ -14,6 +14,9 @@ mod since;
 pub mod terminal;
 pub mod worker;
 
+#[cfg(test)]
+mod tests;
+
 use crate::app::App;
 use crate::message::{ExportItems, Msg, Reply};
 use crate::{keymap, state::session, theme};

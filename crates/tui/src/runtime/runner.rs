@@ -111,7 +111,7 @@ impl<P> Runner<P> {
         if app.quit {
             return Ok(Turn::Stop);
         }
-        let Some(msgs) = self.next_batch(app.is_loading()).await? else {
+        let Some(msgs) = self.next_batch(app.is_loading(), app.has_work()).await? else {
             return Ok(Turn::Stop);
         };
         self.handle(app, terminal, msgs)?;
@@ -119,8 +119,19 @@ impl<P> Runner<P> {
     }
 
     /// Waits for a message, then takes what else is queued, input first
-    /// (`None`: the input ended).
-    async fn next_batch(&mut self, loading: bool) -> io::Result<Option<Vec<Msg>>> {
+    /// (`None`: the input ended). With work left (`work`), nothing is
+    /// waited for: what is queued, else a slice of the work, so a key
+    /// waits at most one slice and the frame is drawn after each.
+    async fn next_batch(&mut self, loading: bool, work: bool) -> io::Result<Option<Vec<Msg>>> {
+        if work {
+            // The worker's tasks run too between slices.
+            tokio::task::yield_now().await;
+            let mut msgs = self.queued()?;
+            if msgs.is_empty() {
+                msgs.push(Msg::Work);
+            }
+            return Ok(Some(msgs));
+        }
         let mut msgs = Vec::new();
         tokio::select! {
             ev = self.input.recv() => match ev {

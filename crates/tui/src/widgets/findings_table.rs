@@ -94,7 +94,7 @@ pub fn draw_list<T>(
             row: &row,
             marked: (!marks.is_empty()).then_some(&marked as _),
             new_since,
-            more: !list.complete,
+            more: !list.complete || list.partial,
             now,
             age,
         },

@@ -66,6 +66,9 @@ impl IssuesPane {
             }
             "over-target" => Err("usage: :over-target (again: every finding)".to_owned()),
             "mark-shown" if args.is_empty() => {
+                if let Some(why) = self.refuse_while_searching(":mark-shown") {
+                    return Some(Err(why));
+                }
                 cx.outbox.status(self.marked.mark_shown(&self.list));
                 Ok(())
             }

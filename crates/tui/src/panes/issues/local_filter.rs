@@ -1,8 +1,11 @@
 //! The `/` filter over the loaded rows (and `O`, only those open past
 //! their target), and the local sort it shows them in. A query that
-//! extends the last one searches only the rows still shown (or, when most are, everything in one pass); a backspace to a
-//! query typed before takes its rows back at once.
+//! extends the last one searches only the rows still shown (or, when most
+//! are, everything), once that search is exact; a backspace to a query
+//! typed before takes its rows back at once. The search itself is sliced
+//! across frames (`searching`).
 
+use super::searching::{Scope, Search};
 use super::{IssuesPane, local_sort};
 use crate::list::open_age::OpenAge;
 use crate::message::row_number;
@@ -17,6 +20,8 @@ impl IssuesPane {
     pub(super) fn set_local_query(&mut self, query: String) {
         let old = std::mem::replace(&mut self.local_query, query);
         let plain = |q: &str| !q.is_empty() && !q.starts_with('!');
+        // A search under way is dropped: what it showed is not exact.
+        let running = self.searching.take();
         // Back to a query typed before (a backspace): its rows.
         if self.local_query.len() < old.len() {
             while self
@@ -27,36 +32,49 @@ impl IssuesPane {
                 self.typed.pop();
             }
             if let Some((_, shown)) = self.typed.pop_if(|(q, _)| *q == self.local_query) {
+                self.list.partial = false;
                 self.list.visible = shown;
                 self.list.select(self.list.selected);
                 return;
             }
         }
-        let narrows = plain(&old) && plain(&self.local_query) && self.local_query.contains(&old);
+        let query = &self.local_query;
+        let narrows_from = |q: &str| plain(q) && plain(query) && query.contains(q);
+        if let Some(running) = running {
+            // The rows it went through are exact (an earlier query's):
+            // they are searched again; else everything is.
+            return match running.scope {
+                Scope::Rows { rows, query } if narrows_from(&query) => {
+                    self.list.visible = Some(Vec::new());
+                    self.search_from(Scope::Rows { rows, query }, 0);
+                }
+                _ => self.apply_local_filter(),
+            };
+        }
+        let narrows = narrows_from(&old);
         let shown = self.list.visible.as_ref().map(Vec::len);
         match shown {
             // Few rows shown: only they are searched.
             Some(n) if narrows && n < self.search.len() / 4 => {
                 let shown = self.list.visible.take().unwrap_or_default();
-                let needle = self.local_query.to_lowercase();
-                let m = self.search.matcher(&needle);
-                let kept: Vec<u32> = shown
-                    .iter()
-                    .copied()
-                    .filter(|&i| self.search.matches(i as usize, &m))
-                    .collect();
-                self.remember_typed(old, Some(shown));
-                self.list.visible = Some(kept);
+                self.remember_typed(old.clone(), Some(shown.clone()));
+                self.list.visible = Some(Vec::new());
+                self.search_from(
+                    Scope::Rows {
+                        rows: shown,
+                        query: old,
+                    },
+                    0,
+                );
             }
             // Most rows shown: one pass over everything finds the same.
             Some(_) if narrows => {
                 let shown = self.list.visible.take();
                 self.remember_typed(old, shown);
-                self.filter_from(0);
+                self.search_from(self.whole_scope(), 0);
             }
-            _ => return self.apply_local_filter(),
+            _ => self.apply_local_filter(),
         }
-        self.list.select(self.list.selected);
     }
 
     /// Keeps the rows `query` showed for a backspace: at most
@@ -78,71 +96,27 @@ impl IssuesPane {
         }
     }
 
-    /// Filters every loaded row again.
+    /// Filters every loaded row again (a search under way starts over).
     pub(super) fn apply_local_filter(&mut self) {
         self.typed.clear();
         self.list.visible = None;
-        self.filter_from(0);
-        self.list.select(self.list.selected);
+        self.searching = None;
+        self.search_from(self.whole_scope(), 0);
     }
 
-    /// Adds rows from `start` on to the local view (after a page arrives).
+    /// Adds rows from `start` on to the local view (after a page arrives):
+    /// a search under way goes through them too.
     pub(super) fn extend_local_filter(&mut self, start: usize) {
-        self.filter_from(start);
-    }
-
-    /// The rows from `start` on that the query shows, added to those
-    /// shown, in the local sort's order if there is one (then `start` is
-    /// 0: a sorted list is complete).
-    fn filter_from(&mut self, start: usize) {
-        let (invert, needle) = match self.local_query.strip_prefix('!') {
-            Some(rest) => (true, rest.to_lowercase()),
-            None => (false, self.local_query.to_lowercase()),
-        };
         let rows = self.search.len();
-        let new_since = self.new.last_visit.filter(|_| self.new_local);
-        if needle.is_empty() && self.over_target.is_none() && new_since.is_none() {
-            self.list.visible = self.order.clone();
-            return;
-        }
-        let mut shown: Vec<u32> = if needle.is_empty() {
-            (row_number(start)..row_number(rows)).collect()
-        } else {
-            self.matching_from(start, invert, &needle)
-        };
-        if self.over_target.is_some() {
-            let age = self.open_age(self.over_target.unwrap_or_default());
-            let items = &self.list.items;
-            shown.retain(|&row| items.get(row as usize).is_some_and(|r| age.is_over(r)));
-        }
-        if let Some(last) = new_since {
-            let items = &self.list.items;
-            shown.retain(|&row| {
-                items
-                    .get(row as usize)
-                    .and_then(|r| r.relevant_since())
-                    .is_some_and(|d| d > last)
-            });
-        }
-        match &self.order {
-            Some(order) => self.list.visible = Some(in_order(order, &shown, rows)),
-            None => self.list.visible.get_or_insert_with(Vec::new).extend(shown),
-        }
-    }
-
-    /// The rows from `start` on the query `needle` matches (or, `invert`,
-    /// does not).
-    fn matching_from(&self, start: usize, invert: bool, needle: &str) -> Vec<u32> {
-        let hits = self.search.matching(start, &self.search.matcher(needle));
-        let rows = self.search.len();
-        if invert {
-            let mut hits = hits.into_iter().peekable();
-            (start..rows)
-                .filter(|&row| hits.next_if_eq(&row).is_none())
-                .map(row_number)
-                .collect()
-        } else {
-            hits.into_iter().map(row_number).collect()
+        match &mut self.searching {
+            Some(Search {
+                scope: Scope::Rows { rows: scope, .. },
+                ..
+            }) => scope.extend(row_number(start)..row_number(rows)),
+            // Reads up to the rows loaded at each slice (a sorted list is
+            // complete: no page comes).
+            Some(_) => {}
+            None => self.search_from(Scope::Loaded, start),
         }
     }
 
@@ -243,7 +217,14 @@ impl IssuesPane {
             self.new_local = !self.new_local;
             self.apply_local_filter();
             let loaded = findings_base::text::thousands_of(self.list.items.len());
-            return cx.outbox.status(if self.new_local {
+            return cx.outbox.status(if self.new_local && self.search_progress().is_some() {
+                // Not a count until the search is exact (the title says it then).
+                format!(
+                    "only the findings new since your last visit ({}), of the {loaded} loaded: \
+                     searching",
+                    last.format("%Y-%m-%d %H:%M UTC")
+                )
+            } else if self.new_local {
                 format!(
                     "only the {} findings new since your last visit ({}), of the {loaded} loaded",
                     findings_base::text::thousands_of(self.list.len()),
@@ -259,20 +240,4 @@ impl IssuesPane {
             self.reload(cx);
         }
     }
-}
-
-fn in_order(order: &[u32], shown: &[u32], rows: usize) -> Vec<u32> {
-    let mut marked = vec![0u64; rows.div_ceil(64)];
-    for &row in shown {
-        if let Some(word) = marked.get_mut(row as usize / 64) {
-            *word |= 1 << (row % 64);
-        }
-    }
-    let mut out = Vec::with_capacity(shown.len());
-    out.extend(order.iter().copied().filter(|&row| {
-        marked
-            .get(row as usize / 64)
-            .is_some_and(|w| w >> (row % 64) & 1 == 1)
-    }));
-    out
 }

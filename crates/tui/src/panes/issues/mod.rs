@@ -12,6 +12,7 @@ mod matches;
 mod narrow;
 mod reload;
 mod saving;
+mod searching;
 mod since;
 mod since_view;
 mod summary;
@@ -19,6 +20,7 @@ mod view;
 
 pub(crate) use commands::words;
 pub use groups::Groups;
+pub use searching::{SLICE, SliceRows};
 pub use summary::IssuesAreas;
 
 use crate::filter_form::FilterForm;
@@ -158,6 +160,11 @@ pub struct IssuesPane {
     /// The rows shown before each narrowing of the `/` query, the last
     /// last: a backspace to a query typed before takes them back.
     typed: Vec<(String, Option<Vec<u32>>)>,
+    /// The `/` search under way, sliced across frames: until it is done
+    /// the rows shown are the hits so far.
+    searching: Option<searching::Search>,
+    /// Rows a slice of it searches.
+    pub slice: searching::SliceRows,
     /// A load of everything under way (`G`, `:load all`, `/`).
     pub loading_all: Option<load_all::LoadAll>,
     /// The config file `:save` writes views into, and the profile whose
@@ -313,6 +320,16 @@ impl Pane for IssuesPane {
         self.local_input.is_some() || self.form.as_ref().is_some_and(FilterForm::is_editing)
     }
 
+    fn work_left(&self) -> Option<String> {
+        let pct = self.search_progress()?;
+        let query = crate::widgets::common::safe(&self.local_query);
+        Some(format!("searching /{query} ({pct}%)"))
+    }
+
+    fn work(&mut self, _cx: &mut Cx) {
+        self.search_slice();
+    }
+
     fn is_loading(&self) -> bool {
         self.list.loader.is_loading()
             || self.groups.list.loader.is_loading()
@@ -371,6 +388,12 @@ impl Pane for IssuesPane {
                 return;
             }
             _ => {}
+        }
+        // An action on the rows shown waits for them to be exact.
+        if let Some(what) = on_rows_shown(action)
+            && let Some(why) = self.refuse_while_searching(what)
+        {
+            return cx.outbox.status(why);
         }
         // Esc stops the counts in flight too.
         let counts_stopped = action == Action::Back && self.counts.cancel(cx.outbox);
@@ -616,5 +639,18 @@ impl Pane for IssuesPane {
     }
 }
 
+/// The list's keys that act on the rows shown (named for the message
+/// when they must wait for a search).
+fn on_rows_shown(action: Action) -> Option<&'static str> {
+    match action {
+        Action::NextMatch => Some("n"),
+        Action::PrevMatch => Some("N"),
+        Action::MarkShown => Some("marking the rows shown"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod search_tests;
 #[cfg(test)]
 mod tests;

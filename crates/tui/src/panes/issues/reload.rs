@@ -217,6 +217,10 @@ impl IssuesPane {
         self.marked = marked;
         self.new = new;
         self.typed.clear();
+        // A search under way when the reload began left its rows partial.
+        if !self.local_query.is_empty() || self.over_target.is_some() || self.new_local {
+            self.apply_local_filter();
+        }
         let at = self
             .new
             .listed_at

@@ -21,7 +21,7 @@ use unicode_width::UnicodeWidthStr;
 /// How many findings the list has: `100/233` (loaded of those the filter
 /// matches) once the counts are known, `233` once all are loaded, `100+`
 /// before; with a local filter, how many of them show.
-fn count_label(pane: &IssuesPane) -> String {
+pub(super) fn count_label(pane: &IssuesPane) -> String {
     let list = &pane.list;
     let loaded = i64::try_from(list.items.len()).unwrap_or(i64::MAX);
     let total = pane.counts.known_for(&pane.selection).map(|c| c.listed());
@@ -34,6 +34,13 @@ fn count_label(pane: &IssuesPane) -> String {
         Some(_) => format!("{}+", thousands(loaded)),
         None => format!("{}+", thousands(loaded)),
     };
+    if let Some(searching) = pane.searching_note() {
+        // Not "N shown of M" until it is exact.
+        return format!(
+            "{searching} · {} found so far of {count}",
+            findings_base::text::thousands_of(list.len())
+        );
+    }
     if pane.local_query.is_empty() && pane.over_target.is_none() && !pane.new_local {
         count
     } else {
@@ -46,8 +53,11 @@ fn count_label(pane: &IssuesPane) -> String {
 
 /// Why no row shows, as it is: what hides the loaded rows here (`/`, new
 /// only, over target), else what the server was asked for.
-fn empty_reason(pane: &IssuesPane) -> String {
+pub(super) fn empty_reason(pane: &IssuesPane) -> String {
     let loaded = pane.list.items.len();
+    if let Some(searching) = pane.searching_note() {
+        return format!("{searching} (none found so far)");
+    }
     let since = |t: findings_model::Timestamp| t.format("%Y-%m-%d %H:%M UTC").to_string();
     if loaded > 0 {
         let mut why = Vec::new();
@@ -184,7 +194,13 @@ pub fn status(pane: &IssuesPane, v: &ViewCx) -> String {
         let back = v.key(super::KEYS, Action::Back);
         parts.push(format!("narrowed to {} ({back}: back)", safe(what)));
     }
-    if !pane.local_query.is_empty() {
+    if let Some(searching) = pane.searching_note() {
+        parts.push(format!(
+            "/{} ({searching}, {} found so far)",
+            safe(&pane.local_query),
+            findings_base::text::thousands_of(list.len())
+        ));
+    } else if !pane.local_query.is_empty() {
         parts.push(format!(
             "/{} ({} shown)",
             safe(&pane.local_query),
