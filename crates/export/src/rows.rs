@@ -15,7 +15,8 @@ pub struct Rows {
     pub width: Option<usize>,
     /// The columns of words read from their start (a rule's display name,
     /// an advisory and its package): cut at their end with `…` where a
-    /// table is narrow. Every other column of words keeps its end (a
+    /// table is narrow, but a name's ` · short-id` kept whole when it fits
+    /// (the id is what the list's RULE column shows). Every other column of words keeps its end (a
     /// repository's name, a rule id's last part).
     pub read_from_start: Vec<&'static str>,
 }
@@ -172,7 +173,7 @@ impl Rows {
                         if cell.width() <= w {
                             cell.clone()
                         } else if start {
-                            findings_base::text::cut_right(cell, w)
+                            cut_name(cell, w)
                         } else {
                             findings_base::text::cut_left(cell, w)
                         }
@@ -261,6 +262,21 @@ fn fit_widths(widths: &mut [usize], words: &[bool], cells: &[usize], width: usiz
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_rule_name_cut_keeps_its_short_id() {
+        let name = "Weak hash (MD5) used for card fingerprint · use-of-md5";
+        assert_eq!(cut_name(name, 30), "Weak hash (MD5) … · use-of-md5");
+        assert_eq!(cut_name(name, 30).width(), 30);
+        // Too narrow for a few letters of the name: the id, its end kept.
+        assert_eq!(cut_name(name, 16), "use-of-md5");
+        assert_eq!(cut_name(name, 6), "…f-md5");
+        // An advisory and its package read from the start.
+        assert_eq!(
+            cut_name("CVE-2021-44228 org.apache.logging.log4j:log4j-core", 20),
+            "CVE-2021-44228 org.…"
+        );
+    }
+
     fn sample() -> Rows {
         let mut rows = Rows::new(&["REPOSITORY", "CRITICAL", "NOTE"]);
         rows.push(vec![
@@ -334,5 +350,23 @@ mod tests {
             err.to_string()
                 .contains("table, json, ndjson, csv or markdown")
         );
+    }
+}
+
+/// A name read from its start, cut to `width`: `Display name · short-id`
+/// keeps its short id and cuts the display name (`Weak hash (MD… · use-of-md5`);
+/// where even the id does not fit, the id alone keeps its end.
+fn cut_name(cell: &str, width: usize) -> String {
+    use findings_base::text::{cut_left, cut_right};
+    match cell.rsplit_once(" · ") {
+        Some((name, id)) => {
+            let tail = format!(" · {id}");
+            // Room for at least a few letters of the name and its `…`.
+            match width.checked_sub(tail.width()) {
+                Some(room) if room >= 4 => format!("{}{tail}", cut_right(name, room)),
+                _ => cut_left(id, width),
+            }
+        }
+        None => cut_right(cell, width),
     }
 }
