@@ -13,8 +13,9 @@
 //! (/usr/bin/time, required), its output piped here and counted.
 //!
 //! Run: `cargo bench --bench snapshot_scale`; environment: FINDINGS
-//! (generated sizes, comma-separated; default 1000000,2000000; the set
-//! lists about 91 % of them), KEEP (a folder: the snapshots are written
+//! (generated sizes, comma-separated; default 1000000,2000000; every
+//! generated row is written, where the demo server lists about 91 % of
+//! them), KEEP (a folder: the snapshots are written
 //! there and kept, and reused when already there).
 
 // Measuring code, not shipped: its casts turn counts into figures.
@@ -90,7 +91,12 @@ fn write_snapshot(dir: &Path, n: usize, days_later: u32) -> PathBuf {
     let started = Instant::now();
     let anchor = "2026-11-25T10:00:00Z".parse().expect("a time");
     let ds = Dataset::generate_moved_on(n, 42, anchor, "1234", days_later);
-    let header = Header::new(anchor, "http://127.0.0.1:8787", "1234", &ListIssuesRequest::default());
+    let header = Header::new(
+        anchor,
+        "http://127.0.0.1:8787",
+        "1234",
+        &ListIssuesRequest::default(),
+    );
     let temp = file.with_extension("part");
     let out = BufWriter::new(std::fs::File::create(&temp).expect("a snapshot file"));
     let mut writer = Writer::new(out, &header).expect("the header");
@@ -131,7 +137,13 @@ fn count(file: &Path) -> u64 {
         .expect("snapshot show");
     String::from_utf8_lossy(&out.stdout)
         .lines()
-        .find_map(|l| l.strip_prefix("findings")?.trim().replace(',', "").parse().ok())
+        .find_map(|l| {
+            l.strip_prefix("findings")?
+                .trim()
+                .replace(',', "")
+                .parse()
+                .ok()
+        })
         .expect("its count")
 }
 
@@ -155,7 +167,8 @@ fn run(args: &[&str]) -> (u64, f64, f64) {
         .expect("GNU time runs the binary");
     let seconds = started.elapsed().as_secs_f64();
     assert!(out.status.success(), "findings {args:?} failed");
-    let lines = out.stdout.iter().filter(|&&b| b == b'\n').count() as u64;
+    let lines =
+        u64::try_from(String::from_utf8_lossy(&out.stdout).lines().count()).unwrap_or(u64::MAX);
     let kb: f64 = std::fs::read_to_string(&report)
         .ok()
         .and_then(|t| t.trim().lines().last()?.trim().parse().ok())

@@ -33,7 +33,7 @@ pub struct Differ {
 }
 
 enum Mode {
-    Memory(Baseline),
+    Memory(Box<Baseline>),
     Disk(Box<Spill>),
 }
 
@@ -74,16 +74,28 @@ impl Differ {
         while count < bound {
             let Some(entry) = reader.next_entry()? else {
                 baseline.ready();
-                let mode = Mode::Memory(baseline);
-                return Ok((header, Differ { old: path.into(), mode }));
+                let mode = Mode::Memory(Box::new(baseline));
+                return Ok((
+                    header,
+                    Differ {
+                        old: path.into(),
+                        mode,
+                    },
+                ));
             };
             baseline.add(&entry)?;
             count += 1;
         }
         if !reader.skip_finding()? {
             baseline.ready();
-            let mode = Mode::Memory(baseline);
-            return Ok((header, Differ { old: path.into(), mode }));
+            let mode = Mode::Memory(Box::new(baseline));
+            return Ok((
+                header,
+                Differ {
+                    old: path.into(),
+                    mode,
+                },
+            ));
         }
         // Larger than the bound: counted to the end unparsed, so the
         // partitions are sized to hold about the bound each.
@@ -111,7 +123,13 @@ impl Differ {
             new_count: 0,
         };
         let mode = Mode::Disk(Box::new(spill));
-        Ok((header, Differ { old: path.into(), mode }))
+        Ok((
+            header,
+            Differ {
+                old: path.into(),
+                mode,
+            },
+        ))
     }
 
     /// Whether the old side went to disk (it was larger than the bound).
@@ -130,11 +148,7 @@ impl Differ {
 
     /// A finding of the new side: compared now (`each` gets its changes),
     /// or, partitioned, written for later.
-    pub fn compare(
-        &mut self,
-        new: &Entry,
-        each: impl FnMut(Change),
-    ) -> Result<(), SnapshotError> {
+    pub fn compare(&mut self, new: &Entry, each: impl FnMut(Change)) -> Result<(), SnapshotError> {
         match &mut self.mode {
             Mode::Memory(baseline) => {
                 baseline.compare(new, each);

@@ -91,9 +91,7 @@ fn run(old: &Path, new: &Path, bound: u64, temp: &Path) -> Result<Vec<Change>, S
     }
     let mut changes = Vec::new();
     while let Some(entry) = reader.next_entry().map_err(said)? {
-        differ
-            .compare(&entry, |c| changes.push(c))
-            .map_err(said)?;
+        differ.compare(&entry, |c| changes.push(c)).map_err(said)?;
     }
     let finished = differ.finish(|c| {
         changes.push(c);
@@ -186,7 +184,10 @@ fn the_partitions_are_private_and_removed_on_every_way_out() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(temp.join(&made[0])).unwrap().permissions().mode();
+        let mode = std::fs::metadata(temp.join(&made[0]))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o700);
     }
     drop(differ); // given up before the end (an error of the new side)

@@ -38,7 +38,9 @@ fn a_rule_with_more_than_256_files_takes_more_entries_with_its_facts() {
     }
     // The same file again takes the same entry and slot.
     b.add(&item(600, "acme/api", "src/f7.py")).unwrap();
-    let ds = b.finish(chrono::Utc::now(), "1", Box::new(NoStore)).unwrap();
+    let ds = b
+        .finish(chrono::Utc::now(), "1", Box::new(NoStore))
+        .unwrap();
     assert_eq!(ds.catalog.code_rules.len(), 3);
     assert!(ds.catalog.code_rules.iter().all(|r| r.rule_id == "sql"));
     for (n, row) in ds.rows.iter().enumerate() {
@@ -81,12 +83,16 @@ fn a_finding_twice_is_refused_not_held_twice() {
         twice.issue.as_mut().unwrap().id = Some(id.into());
         b.add(&twice).unwrap();
     }
-    let e = b.finish(chrono::Utc::now(), "1", Box::new(NoStore)).err().unwrap();
+    let e = b
+        .finish(chrono::Utc::now(), "1", Box::new(NoStore))
+        .err()
+        .unwrap();
     assert_eq!(e.to_string(), "finding 7 is in it more than once");
     assert_eq!(
         OfflineBuilder::new()
             .finish(chrono::Utc::now(), "1", Box::new(NoStore))
-            .map(|ds| ds.index_of("7")).unwrap(),
+            .map(|ds| ds.index_of("7"))
+            .unwrap(),
         None
     );
 }
