@@ -28,7 +28,8 @@
 //! Also `findings snapshot save` (every page into one snapshot file, each
 //! finding whole), `snapshot show` and `findings diff` of that snapshot
 //! against the live deployment and against itself (the old side held as a
-//! compact vector, 24 bytes a finding): target, under 64 MB at a million
+//! compact vector, 24 bytes a finding, up to a million; past it partitioned
+//! on disk, `benches/snapshot_scale.rs`): target, under 64 MB at a million
 //! too; and `findings --snapshot FILE` piped (the offline server built from
 //! the file and its overview asked), whose compact rows grow with the
 //! findings (about the demo server's row a finding).

@@ -1,7 +1,8 @@
 //! `findings diff OLD [NEW]`: what changed between a snapshot and a second
 //! one, or the live deployment asked with the snapshot's filter. The old
-//! side is held as a compact map ([`Baseline`]); the new side streams
-//! through it; the old file is read again for the findings now gone.
+//! side is held as a compact map, or past a million findings partitioned
+//! on disk ([`Differ`]); the new side streams through it; the old side is
+//! read again for the findings now gone.
 
 use super::destination::OutputFile;
 use super::listing::output_width;
@@ -13,7 +14,7 @@ use clap::{Args, ValueHint};
 use findings_client::{Client, Follow, ListedRequest, pages_following};
 use findings_export::{Format, Writer, markdown};
 use findings_model::IssueItem;
-use findings_snapshot::{Baseline, Category, Change, Entry, Header};
+use findings_snapshot::{Baseline, Category, Change, Differ, Entry, Halt, Header};
 use futures_util::StreamExt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -114,7 +115,8 @@ pub async fn run(
     let format = args.format()?;
     let wanted = args.categories()?;
     check_origins(args, client)?;
-    let (old_header, mut baseline) = read_baseline(&args.old)?;
+    let (old_header, mut baseline) =
+        Differ::open(&args.old).map_err(|e| snapshot_failure(&args.old, &e))?;
     let mut output = if format == Format::Markdown && !script.selects() {
         Output::Summary(Vec::new())
     } else {
@@ -148,16 +150,11 @@ pub async fn run(
         }
         (None, None) => return Err(Failure::Usage("diff: no NEW and no deployment".into())),
     };
-    // The old side again, for what the new side no longer has.
-    let mut reader = open(&args.old)?;
-    while let Some(entry) = reader
-        .next_entry()
-        .map_err(|e| snapshot_failure(&args.old, &e))?
-    {
-        if let Some(change) = baseline.gone(&entry) {
-            emit(change)?;
-        }
-    }
+    // What is left to say (partitioned: everything) and what is gone.
+    baseline.finish(&mut emit).map_err(|e| match e {
+        Halt::Snapshot(e) => snapshot_failure(&args.old, &e),
+        Halt::Said(e) => e,
+    })?;
     match output {
         Output::Stream(mut sink) => {
             sink.settle()?;
@@ -188,7 +185,7 @@ pub async fn run(
 /// The new side from the snapshot NEW; returns when it was saved.
 fn compare_snapshot(
     new: &Path,
-    baseline: &mut Baseline,
+    baseline: &mut Differ,
     emit: &mut impl FnMut(Change) -> Result<(), Failure>,
 ) -> Result<findings_model::Timestamp, Failure> {
     let mut reader = open(new)?;
@@ -197,7 +194,10 @@ fn compare_snapshot(
         baseline.without_tickets();
     }
     while let Some(entry) = reader.next_entry().map_err(|e| snapshot_failure(new, &e))? {
-        compare(baseline, &entry, emit)?;
+        compare(baseline, &entry, emit).map_err(|e| match e {
+            Halt::Snapshot(e) => snapshot_failure(new, &e),
+            Halt::Said(e) => e,
+        })?;
     }
     Ok(saved_at)
 }
@@ -208,7 +208,7 @@ async fn compare_live(
     args: &DiffArgs,
     client: &Client,
     old_header: &Header,
-    baseline: &mut Baseline,
+    baseline: &mut Differ,
     emit: &mut impl FnMut(Change) -> Result<(), Failure>,
 ) -> Result<findings_model::Timestamp, Failure> {
     let saved_at = findings_requests::clock::now().map_err(Failure::Usage)?;
@@ -237,7 +237,10 @@ async fn compare_live(
         seen += page.issues.len();
         for item in page.issues {
             if let Some(entry) = Entry::of(&IssueItem::from(item)) {
-                compare(baseline, &entry, emit)?;
+                compare(baseline, &entry, emit).map_err(|e| match e {
+                    Halt::Snapshot(e) => snapshot_failure(&args.old, &e),
+                    Halt::Said(e) => e,
+                })?;
             }
         }
         progress.update(seen as u64, None);
@@ -312,36 +315,20 @@ fn check_origins(args: &DiffArgs, client: Option<&Client>) -> Result<(), Failure
     )))
 }
 
-fn read_baseline(path: &Path) -> Result<(Header, Baseline), Failure> {
-    let mut reader = open(path)?;
-    let mut baseline = Baseline::default();
-    if !Baseline::records_tickets(reader.header().version) {
-        baseline.without_tickets();
-    }
-    while let Some(entry) = reader
-        .next_entry()
-        .map_err(|e| snapshot_failure(path, &e))?
-    {
-        baseline
-            .add(&entry)
-            .map_err(|e| snapshot_failure(path, &e))?;
-    }
-    baseline.ready();
-    Ok((reader.header().clone(), baseline))
-}
-
+/// A finding of the new side compared (or, partitioned, put by): a
+/// snapshot error is of the temporary files.
 fn compare(
-    baseline: &mut Baseline,
+    baseline: &mut Differ,
     entry: &Entry,
     emit: &mut impl FnMut(Change) -> Result<(), Failure>,
-) -> Result<(), Failure> {
+) -> Result<(), Halt<Failure>> {
     let mut result = Ok(());
     baseline.compare(entry, |change| {
         if result.is_ok() {
             result = emit(change);
         }
-    });
-    result
+    })?;
+    result.map_err(Halt::Said)
 }
 
 /// "no change since review.snap (2026-11-20 14:02 UTC)", and of which kinds

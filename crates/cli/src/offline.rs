@@ -101,7 +101,9 @@ fn read(path: &Path) -> Result<(findings_demo::dataset::Dataset, Header), Failur
         name: findings_base::text::one_line(&name).into_owned(),
         unread: std::sync::Mutex::new(None),
     };
-    let dataset = builder.finish(header.saved_at, &header.deployment, Box::new(store));
+    let dataset = builder
+        .finish(header.saved_at, &header.deployment, Box::new(store))
+        .map_err(|e| file_failure(path, &e.to_string()))?;
     Ok((dataset, header))
 }
 

@@ -12,6 +12,7 @@
 //! fields. Either reads as an [`Entry`] for a diff.
 
 mod diff;
+mod differ;
 mod entry;
 mod last_visit;
 mod read;
@@ -19,6 +20,7 @@ mod stored;
 mod write;
 
 pub use diff::{Baseline, CHANGE_FIELDS, Category, Change};
+pub use differ::{DIFF_BOUND, Differ, Halt};
 pub use entry::Entry;
 pub use last_visit::BaselineFiles;
 pub use read::{Reader, SnapshotError};

@@ -26,6 +26,10 @@ pub enum SnapshotError {
     Io(#[from] io::Error),
     #[error("the snapshot changed on disk since it was opened")]
     Changed,
+    /// The temporary files of a large diff could not be written or read
+    /// back (the disk full, say): the diff stops, never half said.
+    #[error("the diff's temporary files: {0}")]
+    Scratch(String),
 }
 
 pub(super) fn damaged(what: impl Into<String>) -> SnapshotError {
@@ -124,6 +128,13 @@ impl<R: Read> Reader<R> {
             return Err(damaged(format!("line {number}: a finding without an id")));
         }
         Ok(Some(entry))
+    }
+
+    /// Steps over the next finding unread (its block unpacked, its line
+    /// not parsed): counting a side's findings; `false` after the last,
+    /// once the trailer's count agrees.
+    pub fn skip_finding(&mut self) -> Result<bool, SnapshotError> {
+        Ok(self.next_finding()?.is_some())
     }
 
     /// The next whole finding and where it is in the file (version 2 on);

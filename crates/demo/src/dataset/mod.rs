@@ -20,6 +20,7 @@ mod changes;
 mod lookup;
 mod moved_on;
 mod offline;
+mod offline_ids;
 mod rows;
 mod scm_configs;
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! stored finding still shows what the server sent.
 
 use super::changes::Overlay;
+use super::offline_ids::Ids;
 use super::{Dataset, FixPr, Kind, RepoInfo, Row};
 use crate::catalog::{
     AgenticMaterial, Catalog, CodeRule, People, Repository, ScaAdvisory, SecretRule, Team,
@@ -28,7 +29,7 @@ pub trait StoredFindings: Send + Sync {
 /// What makes a data set offline: its stored findings and their ids.
 pub struct Offline {
     store: Box<dyn StoredFindings>,
-    ids: HashMap<String, usize>,
+    ids: Ids,
 }
 
 impl Offline {
@@ -42,7 +43,7 @@ impl Offline {
     }
 
     pub fn index_of(&self, id: &str) -> Option<usize> {
-        self.ids.get(id).copied()
+        self.ids.get(id)
     }
 }
 
@@ -61,9 +62,10 @@ fn too_many(limit: usize, what: &'static str) -> TooMany {
     TooMany::Items { limit, what }
 }
 
-/// The most findings the offline view holds (a compact row, its place in
-/// the file and its id each: about 234 MB at a million).
-pub const MAX_FINDINGS: usize = 2_000_000;
+/// The most findings the offline view holds: a snapshot's own cap. Each
+/// is a compact row, its place in the file and its id (by number), about
+/// 200 bytes with the engine's indexes (within the TUI's 250).
+pub const MAX_FINDINGS: usize = 10_000_000;
 /// The most text the offline view holds besides the rows: the ids, and the
 /// names, paths and rule facts of its catalog.
 pub const MAX_TEXT: usize = 256 * 1024 * 1024;
@@ -80,7 +82,7 @@ pub struct OfflineBuilder {
     /// By rule list and rule key: the entry taking new files.
     open_entry: HashMap<(usize, String), u16>,
     rows: Vec<Row>,
-    ids: HashMap<String, usize>,
+    ids: Ids,
     /// The bytes of text held, at most [`MAX_TEXT`] (counted for each
     /// finding that adds to the catalog: what it could have added).
     text_bytes: usize,
@@ -118,30 +120,30 @@ impl OfflineBuilder {
             files: HashMap::new(),
             open_entry: HashMap::new(),
             rows: Vec::new(),
-            ids: HashMap::new(),
+            ids: Ids::default(),
             text_bytes: 0,
         }
     }
 
     /// Adds a finding (one without an id is left out: nothing finds it);
-    /// the same id again is refused.
+    /// the same id again is refused (a numeric one by [`Self::finish`]).
     pub fn add(&mut self, item: &IssueItem) -> Result<(), TooMany> {
         let Some(issue) = item.issue.as_ref() else {
             return Ok(());
         };
-        let Some(id) = issue.id.clone().filter(|id| !id.is_empty()) else {
+        let Some(id) = issue.id.as_deref().filter(|id| !id.is_empty()) else {
             return Ok(());
         };
-        if self.ids.contains_key(&id) {
-            return Err(TooMany::Twice(
-                findings_base::text::one_line(&id).into_owned(),
-            ));
-        }
-        if self.rows.len() >= MAX_FINDINGS {
-            return Err(too_many(MAX_FINDINGS, "findings"));
-        }
+        // MAX_FINDINGS keeps a row number far within u32.
+        let at = match u32::try_from(self.rows.len()) {
+            Ok(at) if self.rows.len() < MAX_FINDINGS => at,
+            _ => return Err(too_many(MAX_FINDINGS, "findings")),
+        };
         let before = self.catalog_size();
-        self.text_bytes += id.len();
+        // A numeric id is held as a number, not text.
+        if !self.ids.add(id, at).map_err(|t| TooMany::Twice(t.0))? {
+            self.text_bytes += id.len();
+        }
         let kind = kind_of(issue);
         let repo = self.repo(issue)?;
         let ref_slot = self.ref_slot(repo, issue.ref_.as_deref().unwrap_or(""))?;
@@ -154,7 +156,6 @@ impl OfflineBuilder {
         if self.text_bytes > MAX_TEXT {
             return Err(too_many(MAX_TEXT >> 20, "MiB of ids, names and rules"));
         }
-        self.ids.insert(id, self.rows.len());
         self.rows.push(row);
         Ok(())
     }
@@ -171,14 +172,17 @@ impl OfflineBuilder {
             + self.files.len()
     }
 
-    /// The data set, its "now" the snapshot's time.
+    /// The data set, its "now" the snapshot's time; a numeric id seen
+    /// twice is refused here.
     pub fn finish(
-        self,
+        mut self,
         saved_at: DateTime<Utc>,
         deployment: &str,
         store: Box<dyn StoredFindings>,
-    ) -> Dataset {
-        Dataset {
+    ) -> Result<Dataset, TooMany> {
+        self.ids.seal().map_err(|t| TooMany::Twice(t.0))?;
+        self.rows.shrink_to_fit();
+        Ok(Dataset {
             catalog: self.catalog,
             seed: 0,
             anchor: saved_at,
@@ -194,7 +198,7 @@ impl OfflineBuilder {
                 store,
                 ids: self.ids,
             }),
-        }
+        })
     }
 
     fn repo(&mut self, issue: &Issue) -> Result<u8, TooMany> {
@@ -621,80 +625,5 @@ fn row_of(issue: &Issue, kind: Kind, rule: u16, repo: u8, ref_slot: u8, path: u8
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct NoStore;
-    impl StoredFindings for NoStore {
-        fn item(&self, _: usize) -> Option<IssueItem> {
-            None
-        }
-        fn unavailable(&self) -> Option<String> {
-            None
-        }
-    }
-
-    fn item(id: usize, repo: &str, path: &str) -> IssueItem {
-        IssueItem {
-            issue: Some(Issue {
-                id: Some(format!("f{id}")),
-                rule_id: Some("sql".into()),
-                repository: Some(findings_model::Repository {
-                    name: Some(repo.into()),
-                    ..Default::default()
-                }),
-                file_path: Some(path.into()),
-                severity: Some(Severity::Other("SEVERITY_NEW_KIND".into())),
-                ..Default::default()
-            }),
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn a_rule_with_more_than_256_files_takes_more_entries_with_its_facts() {
-        let mut b = OfflineBuilder::new();
-        for n in 0..600 {
-            b.add(&item(n, "acme/api", &format!("src/f{n}.py")))
-                .unwrap();
-        }
-        // The same file again takes the same entry and slot.
-        b.add(&item(600, "acme/api", "src/f7.py")).unwrap();
-        let ds = b.finish(chrono::Utc::now(), "1", Box::new(NoStore));
-        assert_eq!(ds.catalog.code_rules.len(), 3);
-        assert!(ds.catalog.code_rules.iter().all(|r| r.rule_id == "sql"));
-        for (n, row) in ds.rows.iter().enumerate() {
-            let want = format!("src/f{}.py", if n == 600 { 7 } else { n });
-            assert_eq!(ds.file_path(row), want);
-        }
-        assert_eq!(ds.index_of("f599"), Some(599));
-        assert_eq!(ds.index_of("nope"), None);
-        // A severity the engine does not know is filtered as info.
-        assert_eq!(Severity::ALL[ds.rows[0].severity as usize], Severity::Info);
-    }
-
-    #[test]
-    fn more_repositories_than_the_rows_hold_is_refused_by_name() {
-        let mut b = OfflineBuilder::new();
-        for n in 0..256 {
-            b.add(&item(n, &format!("acme/r{n}"), "a.py")).unwrap();
-        }
-        let e = b.add(&item(256, "acme/one-too-many", "a.py")).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "the offline view holds at most 256 repositories; this snapshot has more"
-        );
-    }
-
-    /// A file of one finding many times would hold a row each: the
-    /// second is refused, by id.
-    #[test]
-    fn a_finding_twice_is_refused_not_held_twice() {
-        let mut b = OfflineBuilder::new();
-        b.add(&item(1, "acme/api", "a.py")).unwrap();
-        b.add(&item(2, "acme/api", "a.py")).unwrap();
-        let e = b.add(&item(1, "acme/api", "a.py")).unwrap_err();
-        assert_eq!(e.to_string(), "finding f1 is in it more than once");
-        assert_eq!(b.rows.len(), 2);
-    }
-}
+#[path = "offline_tests.rs"]
+mod tests;

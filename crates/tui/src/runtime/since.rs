@@ -3,7 +3,8 @@
 //! finding), every finding the filter matches now streams through it
 //! (the next page asked for while one is compared) and into this visit's
 //! snapshot, and the last one is read again for the findings now gone.
-//! The same engine as `findings diff` ([`findings_snapshot::Baseline`]).
+//! The same engine as `findings diff` ([`findings_snapshot::Differ`]: past
+//! a million findings, partitioned on disk).
 //!
 //! [`ApiRequest::SinceLastVisit`]: crate::message::ApiRequest::SinceLastVisit
 
@@ -12,14 +13,14 @@ use findings_base::atomic_file::{Access, AtomicFile, Replace};
 use findings_client::{ApiError, Client};
 use findings_model::ListIssuesRequest;
 use findings_snapshot::BaselineFiles;
-use findings_snapshot::{Baseline, Entry, Header, Reader, Writer};
+use findings_snapshot::{Differ, Entry, Halt, Header, SnapshotError, Writer};
 use futures_util::StreamExt;
 use std::io::BufWriter;
 
 /// What the comparison carries from page to page (moved to a blocking
 /// thread for each: comparing and writing a page of 1,000 takes a few ms).
 struct Pass {
-    baseline: Option<Baseline>,
+    baseline: Option<Differ>,
     next: Option<Writer<BufWriter<AtomicFile>>>,
     report: SinceReport,
 }
@@ -70,26 +71,24 @@ fn start(files: &BaselineFiles, header: &Header) -> Pass {
     let mut report = SinceReport::default();
     // A regular file within the cap: a FIFO or a link to a device planted
     // there is a note, never a read without end.
-    let baseline = match findings_snapshot::open_file(&files.last) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
+    let baseline = match Differ::open(&files.last) {
+        Err(SnapshotError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(SnapshotError::Io(e)) => {
             report
                 .notes
                 .push(format!("the last visit cannot be read: {e}"));
             None
         }
-        Ok(file) => match read_baseline(file) {
-            Ok((baseline, saved_at)) => {
-                report.last_visit = Some(saved_at);
-                Some(baseline)
-            }
-            Err(e) => {
-                report.notes.push(format!(
-                    "the last visit cannot be read ({e}): compared with nothing"
-                ));
-                None
-            }
-        },
+        Ok((header, baseline)) => {
+            report.last_visit = Some(header.saved_at);
+            Some(baseline)
+        }
+        Err(e) => {
+            report.notes.push(format!(
+                "the last visit cannot be read ({e}): compared with nothing"
+            ));
+            None
+        }
     };
     let next = findings_base::atomic_file::create_folder(
         files.next.parent().unwrap_or(std::path::Path::new(".")),
@@ -113,28 +112,17 @@ fn start(files: &BaselineFiles, header: &Header) -> Pass {
     }
 }
 
-fn read_baseline(
-    file: impl std::io::Read,
-) -> Result<(Baseline, findings_model::Timestamp), findings_snapshot::SnapshotError> {
-    let mut reader = Reader::new(file)?;
-    let saved_at = reader.header().saved_at;
-    let mut baseline = Baseline::default();
-    if !Baseline::records_tickets(reader.header().version) {
-        baseline.without_tickets();
-    }
-    while let Some(entry) = reader.next_entry()? {
-        baseline.add(&entry)?;
-    }
-    baseline.ready();
-    Ok((baseline, saved_at))
-}
-
 impl Pass {
     fn compare(&mut self, entry: &Entry) {
         self.report.now += 1;
         if let Some(baseline) = &mut self.baseline {
             let report = &mut self.report;
-            baseline.compare(entry, |change| report.add(change));
+            if let Err(e) = baseline.compare(entry, |change| report.add(change)) {
+                report
+                    .notes
+                    .push(format!("the comparison with the last visit stopped: {e}"));
+                self.baseline = None;
+            }
         }
         if let Some(next) = &mut self.next
             && let Err(e) = next.entry(entry)
@@ -148,31 +136,16 @@ impl Pass {
 
     /// The findings gone since, and this visit's snapshot completed.
     fn finish(mut self, files: BaselineFiles) -> SinceReport {
-        if let Some(baseline) = &mut self.baseline {
-            let gone = findings_snapshot::open_file(&files.last)
-                .map_err(findings_snapshot::SnapshotError::from)
-                .and_then(Reader::new);
-            match gone {
-                Ok(mut reader) => loop {
-                    match reader.next_entry() {
-                        Ok(Some(old)) => {
-                            if let Some(change) = baseline.gone(&old) {
-                                self.report.add(change);
-                            }
-                        }
-                        Ok(None) => break,
-                        Err(e) => {
-                            self.report
-                                .notes
-                                .push(format!("the findings gone since are not all known: {e}"));
-                            break;
-                        }
-                    }
-                },
-                Err(e) => self
-                    .report
+        if let Some(baseline) = self.baseline.take() {
+            let report = &mut self.report;
+            let finished = baseline.finish(|change| {
+                report.add(change);
+                Ok::<(), std::convert::Infallible>(())
+            });
+            if let Err(Halt::Snapshot(e)) = finished {
+                report
                     .notes
-                    .push(format!("the findings gone since are not known: {e}")),
+                    .push(format!("the findings gone since are not all known: {e}"));
             }
         }
         if let Some(next) = self.next {
