@@ -258,6 +258,24 @@ fn fit_widths(widths: &mut [usize], words: &[bool], cells: &[usize], width: usiz
     }
 }
 
+/// A name read from its start, cut to `width`: `Display name · short-id`
+/// keeps its short id and cuts the display name (`Weak hash (MD… · use-of-md5`);
+/// where even the id does not fit, the id alone keeps its end.
+fn cut_name(cell: &str, width: usize) -> String {
+    use findings_base::text::{cut_left, cut_right};
+    match cell.rsplit_once(" · ") {
+        Some((name, id)) => {
+            let tail = format!(" · {id}");
+            // Room for at least a few letters of the name and its `…`.
+            match width.checked_sub(tail.width()) {
+                Some(room) if room >= 4 => format!("{}{tail}", cut_right(name, room)),
+                _ => cut_left(id, width),
+            }
+        }
+        None => cut_right(cell, width),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,23 +368,5 @@ mod tests {
             err.to_string()
                 .contains("table, json, ndjson, csv or markdown")
         );
-    }
-}
-
-/// A name read from its start, cut to `width`: `Display name · short-id`
-/// keeps its short id and cuts the display name (`Weak hash (MD… · use-of-md5`);
-/// where even the id does not fit, the id alone keeps its end.
-fn cut_name(cell: &str, width: usize) -> String {
-    use findings_base::text::{cut_left, cut_right};
-    match cell.rsplit_once(" · ") {
-        Some((name, id)) => {
-            let tail = format!(" · {id}");
-            // Room for at least a few letters of the name and its `…`.
-            match width.checked_sub(tail.width()) {
-                Some(room) if room >= 4 => format!("{}{tail}", cut_right(name, room)),
-                _ => cut_left(id, width),
-            }
-        }
-        None => cut_right(cell, width),
     }
 }
