@@ -70,32 +70,23 @@ impl Differ {
         if !tickets {
             baseline.without_tickets();
         }
+        // Within the bound: the whole old side in memory, as ever.
+        let in_memory = |mut baseline: Baseline, header: Header| {
+            baseline.ready();
+            let mode = Mode::Memory(Box::new(baseline));
+            let old = path.into();
+            Ok((header, Differ { old, mode }))
+        };
         let mut count = 0u64;
         while count < bound {
             let Some(entry) = reader.next_entry()? else {
-                baseline.ready();
-                let mode = Mode::Memory(Box::new(baseline));
-                return Ok((
-                    header,
-                    Differ {
-                        old: path.into(),
-                        mode,
-                    },
-                ));
+                return in_memory(baseline, header);
             };
             baseline.add(&entry)?;
             count += 1;
         }
         if !reader.skip_finding()? {
-            baseline.ready();
-            let mode = Mode::Memory(Box::new(baseline));
-            return Ok((
-                header,
-                Differ {
-                    old: path.into(),
-                    mode,
-                },
-            ));
+            return in_memory(baseline, header);
         }
         // Larger than the bound: counted to the end unparsed, so the
         // partitions are sized to hold about the bound each.
