@@ -64,10 +64,13 @@ const LAYERS: &[(&str, &[&str])] = &[
             "findings-export",
             "findings-snapshot",
             "findings-config",
-            "findings-tui",
         ],
     ),
-    ("findings", &["findings-cli"]),
+    // The binary wires the TUI into the CLI; neither depends on the other.
+    (
+        "findings",
+        &["findings-cli", "findings-tui", "findings-config"],
+    ),
 ];
 
 /// Dependencies for tests only, beside a crate's layer: the client's

@@ -80,7 +80,7 @@ pub(super) struct ConnectionArgs {
     pub(super) log_file: Option<PathBuf>,
     /// The TUI's colours: default, dark, light or high-contrast (NO_COLOR turns colours off)
     #[arg(long, global = true, env = config::ENV_THEME, value_name = "NAME",
-          value_parser = offer(findings_tui::theme::NAMES), hide_possible_values = true)]
+          value_parser = offer(findings_config::theme_file::THEME_NAMES), hide_possible_values = true)]
     pub(super) theme: Option<String>,
     /// No progress on stderr. It shows only for a person: stderr a
     /// terminal, CI unset, TERM not dumb, for steps over a second (also:

@@ -123,7 +123,7 @@ fn unchecked() -> super::listing::Names<'static> {
 fn accepted(cli: Cli, flag: &str, value: &str) -> Result<(), String> {
     let usage = |e: UsageError| e.0;
     if flag == "--theme" {
-        findings_tui::theme::Theme::new(value, None, false)?;
+        findings_config::theme_file::BuiltinTheme::named(value)?;
     }
     if flag == "--format" && Format::parse(value).is_none() {
         return Err(format!("unknown format {value}"));

@@ -40,6 +40,7 @@ mod config_cmd;
 mod demo;
 mod destination;
 mod diff;
+mod frontend;
 mod gate;
 mod help;
 mod interactive;
@@ -61,6 +62,7 @@ mod watching;
 mod write;
 
 pub use args::{Cli, OutputArgs};
+pub use frontend::{Frontend, Prepared, Running, Start, Tui};
 pub use offline::{Opened as OpenedSnapshot, open as open_snapshot};
 pub use session::Session;
 pub use shell::command_reference;
@@ -147,8 +149,10 @@ impl From<std::io::Error> for Failure {
     }
 }
 
-/// Runs the command line and returns the process exit code.
-pub fn main() -> ExitCode {
+/// Runs the command line, the TUI as `frontend` gives it, and returns
+/// the process exit code.
+pub fn main(frontend: &'static Frontend) -> ExitCode {
+    frontend::wire(frontend);
     // A Tab in a shell: answer it and exit, before anything else.
     answer_completion_if_asked();
     // glibc: `issues --all --format csv` at a million findings peaked at

@@ -11,9 +11,6 @@ use clap::Args;
 use findings_client::Client;
 use findings_export::Format;
 use findings_model::Issue;
-use findings_tui::detail::DetailView;
-use findings_tui::detail::view::tab_lines;
-use findings_tui::theme::Theme;
 use std::io::Write;
 
 #[derive(Args, Debug)]
@@ -64,7 +61,7 @@ pub async fn run(
     let mut out = args.file.open()?;
     let matched = match format {
         Format::Table if !script.selects() => {
-            write!(out, "{}", plain_detail(issue))?;
+            write!(out, "{}", super::frontend::plain_detail(issue)?)?;
             1
         }
         Format::Json if !script.selects() => {
@@ -91,25 +88,4 @@ pub async fn run(
     };
     out.finish()?;
     Ok(matched)
-}
-
-/// How wide the plain-text detail is.
-const WIDTH: usize = 100;
-
-/// The TUI's detail, every tab, as plain text (made terminal-safe as the
-/// TUI draws it).
-fn plain_detail(issue: Issue) -> String {
-    let theme = Theme::no_color();
-    let detail = DetailView::new(issue);
-    let mut text = String::new();
-    for tab in &detail.tabs {
-        text.push_str(&format!("── {} ──\n", tab.title()));
-        for line in tab_lines(*tab, &detail.issue, &theme, WIDTH) {
-            let shown: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-            text.push_str(shown.trim_end());
-            text.push('\n');
-        }
-        text.push('\n');
-    }
-    text
 }

@@ -22,6 +22,7 @@ pub mod app;
 pub mod detail;
 pub mod filter_form;
 pub mod keymap;
+pub mod launch;
 pub mod layout;
 pub mod list;
 pub mod message;
