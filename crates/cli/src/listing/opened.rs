@@ -308,30 +308,33 @@ fn end_said_of(r: &OpenedReport) -> String {
 /// The rules' table for people: each rule in one column, read from its
 /// start (a supply-chain rule's opaque id left out: its name says it).
 fn rule_table(r: &OpenedReport) -> Rows {
-    let mut rows =
-        Rows::new(&["RULE", "OPENED", "STILL_OPEN", "OPEN_AT_END"]).reading_from_start(&["RULE"]);
-    for rule in &r.rules {
-        rows.push(vec![
-            rule.shown.clone(),
-            rule.opened.to_string(),
-            rule.still_open.to_string(),
-            rule.open_at_end.to_string(),
-        ]);
-    }
-    rows
+    let rules = r
+        .rules
+        .iter()
+        .map(|x| (&x.shown, x.opened, x.still_open, x.open_at_end));
+    table("RULE", rules).reading_from_start(&["RULE"])
 }
 
 fn repository_table(r: &OpenedReport) -> Rows {
-    let mut rows = Rows::new(&["REPOSITORY", "OPENED", "STILL_OPEN", "OPEN_AT_END"]);
-    for repo in &r.repositories {
-        rows.push(vec![
-            repo.name.clone(),
-            repo.opened.to_string(),
-            repo.still_open.to_string(),
-            repo.open_at_end.to_string(),
+    let repos = r
+        .repositories
+        .iter()
+        .map(|x| (&x.name, x.opened, x.still_open, x.open_at_end));
+    table("REPOSITORY", repos)
+}
+
+/// A name column, then what was opened, is still open and is open at end.
+fn table<'a>(name: &'static str, rows: impl Iterator<Item = (&'a String, u64, u64, i64)>) -> Rows {
+    let mut table = Rows::new(&[name, "OPENED", "STILL_OPEN", "OPEN_AT_END"]);
+    for (shown, opened, still_open, open_at_end) in rows {
+        table.push(vec![
+            shown.clone(),
+            opened.to_string(),
+            still_open.to_string(),
+            open_at_end.to_string(),
         ]);
     }
-    rows
+    table
 }
 
 /// The two tables, each under its title (wrapped to a table's width).

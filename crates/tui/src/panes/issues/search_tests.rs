@@ -2,6 +2,7 @@
 //! event loop the rest, and what shows at the end is what one pass finds.
 
 use super::searching::SliceRows;
+use super::tests::shown_ids;
 use super::*;
 use crate::message::Outbox;
 use crate::pane::testing::{Drive, cx};
@@ -9,41 +10,13 @@ use findings_model::ListIssuesResponse;
 
 /// A pane holding `n` findings, all loaded, searched `slice` rows a slice.
 fn loaded(n: usize, slice: usize) -> (IssuesPane, Outbox) {
-    let mut pane = IssuesPane {
+    let pane = IssuesPane {
         slice: SliceRows(slice),
         ..IssuesPane::default()
     };
-    let mut outbox = Outbox::default();
-    pane.start(&mut outbox);
-    let (list, _) = outbox.requests()[0];
     let severities = [Severity::Low, Severity::High, Severity::Critical];
-    let issues = (0..n)
-        .map(|i| IssueItem {
-            issue: Some(Issue {
-                id: Some(format!("f{i}")),
-                severity: Some(severities[i % 3].clone()),
-                message: Some(format!("message {} of row {i}", ["alpha", "beta"][i % 2])),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .collect();
-    let page = ListIssuesResponse {
-        issues,
-        cursor: None,
-    };
-    pane.reply(
-        list,
-        Ok(ApiResponse::Rows(RowPage::from(page))),
-        &mut outbox,
-    );
-    (pane, outbox)
-}
-
-fn shown_ids(pane: &IssuesPane) -> Vec<String> {
-    (0..pane.list.len())
-        .map(|r| pane.list.row(r).unwrap().id().to_owned())
-        .collect()
+    let all: Vec<Severity> = (0..n).map(|i| severities[i % 3].clone()).collect();
+    super::tests::complete_with(pane, &all)
 }
 
 /// Slices until the search is exact; how many it took.

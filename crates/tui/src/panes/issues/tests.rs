@@ -116,7 +116,11 @@ fn a_superseded_page_is_dropped_by_its_generation() {
 
 /// A pane holding every finding of `severities` (one page, the last).
 fn complete(severities: &[Severity]) -> (IssuesPane, Outbox) {
-    let mut pane = IssuesPane::default();
+    complete_with(IssuesPane::default(), severities)
+}
+
+/// [`complete`] for a pane set up by the caller (the search's slice).
+pub(super) fn complete_with(mut pane: IssuesPane, severities: &[Severity]) -> (IssuesPane, Outbox) {
     let mut outbox = Outbox::default();
     pane.start(&mut outbox);
     let (list, _, _) = sent(&outbox)[0];
@@ -145,7 +149,7 @@ fn complete(severities: &[Severity]) -> (IssuesPane, Outbox) {
     (pane, outbox)
 }
 
-fn shown_ids(pane: &IssuesPane) -> Vec<String> {
+pub(super) fn shown_ids(pane: &IssuesPane) -> Vec<String> {
     (0..pane.list.len())
         .map(|r| pane.list.row(r).unwrap().id().to_owned())
         .collect()

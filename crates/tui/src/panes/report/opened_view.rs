@@ -96,24 +96,11 @@ pub(super) fn line<'a>(
         if width >= SEVERITIES_FROM
             && let Some(counts) = &e.by_severity
         {
-            let severities = [
-                findings_model::Severity::Critical,
-                findings_model::Severity::High,
-                findings_model::Severity::Medium,
-                findings_model::Severity::Low,
-            ];
-            for ((label, severity), count) in ["crit ", "high ", "med ", "low "]
-                .iter()
-                .zip(&severities)
-                .zip(counts.most_severe_first())
-            {
-                let style = if count > 0 {
-                    v.theme.severity(Some(severity))
-                } else {
-                    v.theme.dim()
-                };
-                spans.push(Span::styled(format!("{label}{count:<4} "), style));
-            }
+            spans.extend(super::dashboard_view::severity_counts(
+                counts,
+                ["crit ", "high ", "med ", "low "],
+                v,
+            ));
         }
         safe(&e.key)
     };
