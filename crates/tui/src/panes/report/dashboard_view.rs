@@ -560,34 +560,6 @@ fn severity(name: &str) -> Severity {
     }
 }
 
-/// Counts by severity, most severe first, each after its label and in its
-/// severity's colour (dim where none).
-pub(super) fn severity_counts<'a>(
-    counts: &BySeverity,
-    labels: [&str; 4],
-    v: &ViewCx,
-) -> Vec<Span<'a>> {
-    let severities = [
-        Severity::Critical,
-        Severity::High,
-        Severity::Medium,
-        Severity::Low,
-    ];
-    labels
-        .iter()
-        .zip(&severities)
-        .zip(counts.most_severe_first())
-        .map(|((label, severity), count)| {
-            let style = if count > 0 {
-                v.theme.severity(Some(severity))
-            } else {
-                v.theme.dim()
-            };
-            Span::styled(format!("{label}{count:<4} "), style)
-        })
-        .collect()
-}
-
 /// A repository's total and counts by severity, then its name: under 80
 /// columns the severities by their initials, the name cut at its start
 /// (`…/payments-api`), as the lists keep names' ends.
@@ -599,7 +571,7 @@ fn severity_line<'a>(name: &str, counts: &BySeverity, width: usize, v: &ViewCx) 
     } else {
         ["crit ", "high ", "med ", "low "]
     };
-    spans.extend(severity_counts(counts, labels, v));
+    spans.extend(super::labels::severity_counts(counts, labels, v));
     let used: usize = spans.iter().map(|s| s.content.width()).sum();
     spans.push(Span::raw(findings_base::text::cut_left(
         name,

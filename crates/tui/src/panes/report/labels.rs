@@ -4,6 +4,7 @@
 
 use crate::keymap::{Action, Context};
 use crate::pane::ViewCx;
+use ratatui::text::Span;
 
 pub(super) use crate::widgets::common::thousands as group;
 
@@ -20,4 +21,32 @@ pub(super) fn key_label(v: &ViewCx, action: Action, fallback: &str) -> String {
 /// (the export's cut, without its padding).
 pub(super) fn fit(s: &str, width: usize) -> String {
     findings_export::fit(s, width).trim_end().to_owned()
+}
+
+/// Counts by severity, most severe first, each after its label and in its
+/// severity's colour (dim where none).
+pub(super) fn severity_counts<'a>(
+    counts: &findings_model::BySeverity,
+    labels: [&str; 4],
+    v: &ViewCx,
+) -> Vec<Span<'a>> {
+    let severities = [
+        findings_model::Severity::Critical,
+        findings_model::Severity::High,
+        findings_model::Severity::Medium,
+        findings_model::Severity::Low,
+    ];
+    labels
+        .iter()
+        .zip(&severities)
+        .zip(counts.most_severe_first())
+        .map(|((label, severity), count)| {
+            let style = if count > 0 {
+                v.theme.severity(Some(severity))
+            } else {
+                v.theme.dim()
+            };
+            Span::styled(format!("{label}{count:<4} "), style)
+        })
+        .collect()
 }

@@ -96,7 +96,7 @@ pub(super) fn line<'a>(
         if width >= SEVERITIES_FROM
             && let Some(counts) = &e.by_severity
         {
-            spans.extend(super::dashboard_view::severity_counts(
+            spans.extend(super::labels::severity_counts(
                 counts,
                 ["crit ", "high ", "med ", "low "],
                 v,
