@@ -538,3 +538,93 @@ fn a_live_diff_names_a_triage_undone_and_ticket_changes() {
         "{linked}"
     );
 }
+
+/// A partitioned diff (the bound forced to one finding, debug builds
+/// only) with `TMPDIR` a fresh folder, its stdout a pipe not read yet: it
+/// blocks writing its changes while its partition files are open.
+fn partitioned_diff(old: &str, new: &str, temp: &std::path::Path) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("findings"))
+        .args(["diff", old, new, "--format", "ndjson"])
+        .env_remove("FINDINGS_PROFILE")
+        .env("XDG_CONFIG_HOME", crate::common::empty_config_home())
+        .env("TMPDIR", temp)
+        .env("FINDINGS_TEST_DIFF_BOUND", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `pid` holds files of `temp` open (its partitions) while
+/// `temp` itself is empty (their names gone as soon as they are open), 60 s
+/// at most: whether it did.
+fn holds_files_with_no_name(pid: u32, temp: &std::path::Path) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let fds = std::path::PathBuf::from(format!("/proc/{pid}/fd"));
+    while std::time::Instant::now() < deadline {
+        let held = std::fs::read_dir(&fds).into_iter().flatten().any(|fd| {
+            fd.ok()
+                .and_then(|fd| std::fs::read_link(fd.path()).ok())
+                .is_some_and(|target| target.starts_with(temp))
+        });
+        if held && std::fs::read_dir(temp).unwrap().next().is_none() {
+            return true;
+        }
+        // Polled (/proc tells no one of a change): the condition is what
+        // ends the wait, this only spaces the looks.
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    false
+}
+
+#[test]
+fn a_partitioned_diff_stopped_by_ctrl_c_or_a_kill_leaves_no_temporary_file() {
+    let (dir, _, _) = two_weeks_apart();
+    let (old, new) = paths(&dir);
+    for signal in ["-INT", "-KILL"] {
+        let temp = tempfile::tempdir().unwrap();
+        let child = partitioned_diff(&old, &new, temp.path());
+        let pid = child.id();
+        assert!(
+            holds_files_with_no_name(pid, temp.path()),
+            "{signal}: never held its partitions with no name"
+        );
+        let kill = std::process::Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        // Its output read (to the end) lets it go on to see the stop.
+        let (status, stderr) =
+            crate::common::wait::child_ends(child, std::time::Duration::from_secs(60));
+        let status = status.unwrap_or_else(|| panic!("{signal}: did not stop"));
+        if signal == "-INT" {
+            assert_eq!(status.code(), Some(130), "{stderr}");
+            assert!(stderr.contains("interrupted by Ctrl-C"), "{stderr}");
+        } else {
+            assert_eq!(status.code(), None, "killed: {stderr}");
+        }
+        let left: Vec<_> = std::fs::read_dir(temp.path()).unwrap().collect();
+        assert!(left.is_empty(), "{signal}: left behind: {left:?}");
+    }
+}
+
+#[test]
+fn partitioned_every_format_says_what_the_in_memory_diff_says() {
+    let (dir, _, after) = two_weeks_apart();
+    let (old, new) = paths(&dir);
+    for format in ["markdown", "ndjson", "csv"] {
+        let (code, in_memory, stderr) = after.run(&["diff", &old, &new, "--format", format]);
+        assert_eq!(code, 0, "{stderr}");
+        let temp = tempfile::tempdir().unwrap();
+        let out = crate::common::findings()
+            .args(["diff", &old, &new, "--format", format])
+            .env("TMPDIR", temp.path())
+            .env("FINDINGS_TEST_DIFF_BOUND", "1")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), in_memory, "{format}");
+        assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
+    }
+}

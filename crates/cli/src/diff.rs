@@ -14,7 +14,7 @@ use clap::{Args, ValueHint};
 use findings_client::{Client, Follow, ListedRequest, pages_following};
 use findings_export::{Format, Writer, markdown};
 use findings_model::IssueItem;
-use findings_snapshot::{Baseline, Category, Change, Differ, Entry, Halt, Header};
+use findings_snapshot::{Baseline, Category, Change, ChangeFiles, Differ, Entry, Halt, Header};
 use futures_util::StreamExt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -98,11 +98,32 @@ impl DiffArgs {
     }
 }
 
-/// Where a diff's changes go: streamed to the format's writer, or kept
-/// for the Markdown summary (the changes only; the findings are not).
+/// Where a diff's changes go: streamed to the format's writer, or put by
+/// kind by kind in temporary files for the Markdown summary (its counts
+/// come first), so its memory does not grow with them either.
 enum Output<'s> {
     Stream(Box<Sink<'s, super::destination::Out>>),
-    Summary(Vec<Change>),
+    Summary(Box<Kept>),
+}
+
+/// The Markdown summary's changes so far: how many of each kind
+/// ([`Category::ALL`]'s order), the changes in their files.
+struct Kept {
+    counts: [usize; Category::ALL.len()],
+    files: ChangeFiles,
+}
+
+impl Kept {
+    fn count(&self, kind: Category) -> usize {
+        Category::ALL
+            .iter()
+            .position(|&c| c == kind)
+            .map_or(0, |k| self.counts[k])
+    }
+
+    fn total(&self) -> usize {
+        self.counts.iter().sum()
+    }
 }
 
 /// Runs the diff; returns how many changes were printed (for --exit-code).
@@ -116,9 +137,11 @@ pub async fn run(
     let wanted = args.categories()?;
     check_origins(args, client)?;
     let (old_header, mut baseline) =
-        Differ::open(&args.old).map_err(|e| snapshot_failure(&args.old, &e))?;
+        open_old(&args.old).map_err(|e| snapshot_failure(&args.old, &e))?;
     let mut output = if format == Format::Markdown && !script.selects() {
-        Output::Summary(Vec::new())
+        let files = ChangeFiles::new().map_err(|e| Failure::Runtime(e.to_string()))?;
+        let counts = [0; Category::ALL.len()];
+        Output::Summary(Box::new(Kept { counts, files }))
     } else {
         let width = output_width(&args.file);
         let terminal = args.file.is_terminal();
@@ -131,6 +154,7 @@ pub async fn run(
         )))
     };
     let mut emit = |change: Change| -> Result<(), Failure> {
+        stop_if_interrupted()?;
         let category = Category::parse(change.category).unwrap_or(Category::New);
         if !wanted.contains(&category) {
             return Ok(());
@@ -138,8 +162,13 @@ pub async fn run(
         match &mut output {
             Output::Stream(sink) => sink.item(&change),
             Output::Summary(kept) => {
-                kept.push(change);
-                Ok(())
+                let kind = Category::ALL.iter().position(|&c| c == category);
+                if let Some(count) = kind.and_then(|k| kept.counts.get_mut(k)) {
+                    *count += 1;
+                }
+                kept.files
+                    .put(&change)
+                    .map_err(|e| Failure::Runtime(e.to_string()))
             }
         }
     };
@@ -167,17 +196,17 @@ pub async fn run(
             out.finish()?;
             Ok(matched)
         }
-        Output::Summary(changes) => {
+        Output::Summary(mut kept) => {
             let mut out = args.file.open()?;
             summary(
                 &mut out,
                 (&args.old, &old_header),
                 new_saved_at,
                 &wanted,
-                &changes,
+                &mut kept,
             )?;
             out.finish()?;
-            Ok(changes.len())
+            Ok(kept.total())
         }
     }
 }
@@ -315,6 +344,32 @@ fn check_origins(args: &DiffArgs, client: Option<&Client>) -> Result<(), Failure
     )))
 }
 
+/// The old side: held up to [`findings_snapshot::DIFF_BOUND`] findings,
+/// else partitioned. A debug build (the end-to-end tests') takes another
+/// bound from `FINDINGS_TEST_DIFF_BOUND`, so a small diff is partitioned
+/// and stopped midway; a release build never reads it, so no one's diff
+/// is changed by it.
+fn open_old(path: &Path) -> Result<(Header, Differ), findings_snapshot::SnapshotError> {
+    #[cfg(debug_assertions)]
+    if let Some(bound) = std::env::var("FINDINGS_TEST_DIFF_BOUND")
+        .ok()
+        .and_then(|b| b.parse().ok())
+    {
+        return Differ::open_with(path, bound, &std::env::temp_dir());
+    }
+    Differ::open(path)
+}
+
+/// A diff of two files never awaits, so a stop (Ctrl-C) is not seen by
+/// [`super::destination::until_interrupted`] until it ends: looked at here,
+/// at each finding compared and each change said.
+fn stop_if_interrupted() -> Result<(), Failure> {
+    if super::destination::interrupted() {
+        return Err(Failure::Interrupted(String::new()));
+    }
+    Ok(())
+}
+
 /// A finding of the new side compared (or, partitioned, put by): a
 /// snapshot error is of the temporary files.
 fn compare(
@@ -322,6 +377,7 @@ fn compare(
     entry: &Entry,
     emit: &mut impl FnMut(Change) -> Result<(), Failure>,
 ) -> Result<(), Halt<Failure>> {
+    stop_if_interrupted().map_err(Halt::Said)?;
     let mut result = Ok(());
     baseline.compare(entry, |change| {
         if result.is_ok() {
@@ -358,9 +414,8 @@ fn summary(
     (old_path, old): (&Path, &Header),
     new_time: findings_model::Timestamp,
     wanted: &[Category],
-    changes: &[Change],
+    kept: &mut Kept,
 ) -> Result<(), Failure> {
-    let count = |c: Category| changes.iter().filter(|x| x.category == c.name()).count();
     writeln!(
         out,
         "### Findings since {}\n\n{} to {}, deployment {}\n",
@@ -369,24 +424,31 @@ fn summary(
         new_time.format("%Y-%m-%d %H:%M"),
         markdown::cell(&old.deployment),
     )?;
-    if changes.is_empty() {
+    if kept.total() == 0 {
         writeln!(out, "{}", no_change(old_path, old, wanted))?;
         return Ok(());
     }
     writeln!(out, "{}", markdown::header(["change", "findings"]))?;
     for &c in wanted {
-        writeln!(out, "{}", markdown::row([c.name(), &count(c).to_string()]))?;
+        writeln!(
+            out,
+            "{}",
+            markdown::row([c.name(), &kept.count(c).to_string()])
+        )?;
     }
     for &c in wanted {
-        let n = count(c);
+        let n = kept.count(c);
         if n == 0 {
             continue;
         }
         writeln!(out, "\n#### {} ({n})\n", c.name())?;
         let mut table = Writer::new::<Change>(&mut *out, Format::Markdown, usize::MAX);
-        for change in changes.iter().filter(|x| x.category == c.name()) {
-            table.item(change)?;
-        }
+        kept.files
+            .each(c, |change| table.item(&change))
+            .map_err(|e| match e {
+                Halt::Snapshot(e) => Failure::Runtime(e.to_string()),
+                Halt::Said(e) => Failure::from(e),
+            })?;
         table.finish()?;
     }
     Ok(())

@@ -7,12 +7,14 @@
 //! order the in-memory diff gives them: the new side's order, then the old
 //! side's for `gone`. Nothing is said until every partition is compared.
 
+use super::scratch::{
+    Scratch, StoredChange, from_start, next_line, temp_files, write_record, writers, written,
+};
 use super::{Baseline, Change, Entry, Header, Reader, SnapshotError};
-use serde::Deserialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 /// The most old findings a diff holds in memory at once: a [`Baseline`] of
@@ -21,10 +23,13 @@ use std::path::{Path, PathBuf};
 /// ten million).
 pub const DIFF_BOUND: u64 = 1_000_000;
 
-/// The most partitions: each is a file open while a side is written (ten
-/// at [`crate::MAX_FINDINGS`] with [`DIFF_BOUND`]); only a bound far
-/// smaller than the default reaches it, and then holds more a partition.
-const MAX_PARTITIONS: u64 = 64;
+/// The most partitions: four files each stay open from the start (the
+/// sides, then their changes and the findings gone: a file with no name
+/// is reached only by its handle), 128 at most, within the 256 a process
+/// may open by default on macOS. Ten at [`crate::MAX_FINDINGS`] with
+/// [`DIFF_BOUND`]; only a bound far smaller than the default reaches it,
+/// and then holds more a partition.
+const MAX_PARTITIONS: u64 = 32;
 
 /// The old side of a diff, read from its file.
 pub struct Differ {
@@ -37,15 +42,22 @@ enum Mode {
     Disk(Box<Spill>),
 }
 
-/// The partitions of a diff too large to hold.
+/// The partitions of a diff too large to hold: temporary files reached
+/// only by their handles ([`temp_files`]).
 struct Spill {
-    scratch: Scratch,
     parts: u64,
     /// Whether either side keeps no tickets (a version 1 snapshot).
     tickets_unknown: bool,
+    /// The old side's partitions, written.
+    old: Vec<File>,
     /// The new side's partitions, being written; its findings so far.
     new: Vec<BufWriter<File>>,
     new_count: u64,
+    /// Each partition's changes, then its findings gone, once compared.
+    changes: Vec<File>,
+    gone: Vec<File>,
+    /// Last: dropped after the files (see [`temp_files`]).
+    scratch: Scratch,
 }
 
 impl Differ {
@@ -96,22 +108,27 @@ impl Differ {
             count += 1;
         }
         let parts = count.div_ceil(bound.max(1)).clamp(2, MAX_PARTITIONS);
-        let scratch = Scratch::new(temp)?;
-        let mut old = scratch.writers("old", parts)?;
+        let n = to_index(parts);
+        let (mut files, scratch) = temp_files(temp, 4 * n)?;
+        let gone = files.split_off(3 * n);
+        let changes = files.split_off(2 * n);
+        let new = writers(files.split_off(n));
+        let mut old = writers(files);
         let mut reader = Reader::new(crate::open_file(path)?)?;
         let mut seq = 0u64;
         while let Some(entry) = reader.next_entry()? {
             write_line(&mut old, parts, &entry.id, seq, &entry)?;
             seq += 1;
         }
-        finish_writers(old)?;
-        let new = scratch.writers("new", parts)?;
         let spill = Spill {
-            scratch,
             parts,
             tickets_unknown: !tickets,
+            old: written(old)?,
             new,
             new_count: 0,
+            changes,
+            gone,
+            scratch,
         };
         let mode = Mode::Disk(Box::new(spill));
         Ok((
@@ -190,63 +207,63 @@ impl<E> From<SnapshotError> for Halt<E> {
 impl Spill {
     fn finish<E>(self, mut each: impl FnMut(Change) -> Result<(), E>) -> Result<(), Halt<E>> {
         let Spill {
-            scratch,
-            parts,
             tickets_unknown,
+            old,
             new,
+            changes,
+            gone,
+            scratch,
             ..
         } = self;
-        finish_writers(new)?;
-        let mut changes = scratch.writers("changes", parts)?;
-        let mut gone = scratch.writers("gone", parts)?;
-        for part in 0..parts {
+        let new = written(new)?;
+        let mut changes = writers(changes);
+        let mut gone = writers(gone);
+        for (part, (mut old, mut new)) in old.into_iter().zip(new).enumerate() {
             let mut baseline = Baseline::default();
             if tickets_unknown {
                 baseline.without_tickets();
             }
-            let old = scratch.path("old", part);
-            for_each_line(&old, |_, entry: Entry| baseline.add(&entry))?;
+            for_each_line(&mut old, |_, entry: Entry| baseline.add(&entry))?;
             baseline.ready();
-            let out = &mut changes[to_index(part)];
-            for_each_line(&scratch.path("new", part), |seq, entry: Entry| {
-                let mut written = Ok(());
+            let out = &mut changes[part];
+            for_each_line(&mut new, |seq, entry: Entry| {
+                let mut said = Ok(());
                 baseline.compare(&entry, |change| {
-                    if written.is_ok() {
-                        written = write_change(out, seq, &change);
+                    if said.is_ok() {
+                        said = write_record(out, seq, &change);
                     }
                 });
-                written
+                said
             })?;
-            let out = &mut gone[to_index(part)];
-            for_each_line(&old, |seq, entry: Entry| match baseline.gone(&entry) {
-                Some(change) => write_change(out, seq, &change),
+            let out = &mut gone[part];
+            for_each_line(&mut old, |seq, entry: Entry| match baseline.gone(&entry) {
+                Some(change) => write_record(out, seq, &change),
                 None => Ok(()),
             })?;
-            // What is compared no longer needs its room on disk.
-            let _ = std::fs::remove_file(&old);
-            let _ = std::fs::remove_file(scratch.path("new", part));
+            // What is compared no longer needs its room on disk (freed
+            // as the file closes on Unix, emptied for Windows).
+            let _ = old.set_len(0);
+            let _ = new.set_len(0);
         }
-        finish_writers(changes)?;
-        finish_writers(gone)?;
-        merge(&scratch, "changes", parts, &mut each)?;
-        merge(&scratch, "gone", parts, &mut each)
+        merge(written(changes)?, &mut each)?;
+        merge(written(gone)?, &mut each)?;
+        drop(scratch);
+        Ok(())
     }
 }
 
-/// The changes of every partition of `name` in the order of their
-/// findings' numbers (each partition's already in it).
+/// The changes of every partition in the order of their findings'
+/// numbers (each partition's already in it).
 fn merge<E>(
-    scratch: &Scratch,
-    name: &str,
-    parts: u64,
+    mut parts: Vec<File>,
     each: &mut impl FnMut(Change) -> Result<(), E>,
 ) -> Result<(), Halt<E>> {
     let mut inputs = Vec::new();
     let mut heads = BinaryHeap::new();
-    for part in 0..parts {
-        let mut input = open_part(&scratch.path(name, part))?;
+    for (part, file) in parts.iter_mut().enumerate() {
+        let mut input = from_start(file)?;
         if let Some((seq, change)) = next_line::<StoredChange>(&mut input)? {
-            heads.push(Reverse((seq, to_index(part))));
+            heads.push(Reverse((seq, part)));
             inputs.push((input, Some(change)));
         } else {
             inputs.push((input, None));
@@ -265,80 +282,9 @@ fn merge<E>(
     Ok(())
 }
 
-/// A partition's number as an index (there are at most 64).
+/// A partition's number as an index (there are at most 32).
 fn to_index(part: u64) -> usize {
     usize::try_from(part).unwrap_or(usize::MAX)
-}
-
-/// A private folder of temporary files (mode 0700, a name of its own),
-/// removed with what it holds when dropped: on every way out, an error's
-/// included. Made with std: nothing here needs a crate for it.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(temp: &Path) -> Result<Scratch, SnapshotError> {
-        let mut last = None;
-        for _ in 0..8 {
-            let path = temp.join(format!(
-                "findings-diff-{}-{:016x}",
-                std::process::id(),
-                random()
-            ));
-            let mut builder = std::fs::DirBuilder::new();
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            // Not recursive: a folder already there (or a link) is never
-            // used, another name is tried.
-            match builder.create(&path) {
-                Ok(()) => return Ok(Scratch(path)),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-                Err(e) => return Err(scratch_error(&path, &e)),
-            }
-        }
-        let e = last.unwrap_or_else(|| io::Error::other("no name free"));
-        Err(scratch_error(temp, &e))
-    }
-
-    fn path(&self, name: &str, part: u64) -> PathBuf {
-        self.0.join(format!("{name}.{part}"))
-    }
-
-    fn writers(&self, name: &str, parts: u64) -> Result<Vec<BufWriter<File>>, SnapshotError> {
-        (0..parts)
-            .map(|part| {
-                let path = self.path(name, part);
-                let mut options = std::fs::OpenOptions::new();
-                options.write(true).create_new(true);
-                #[cfg(unix)]
-                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-                options
-                    .open(&path)
-                    .map(|f| BufWriter::with_capacity(64 * 1024, f))
-                    .map_err(|e| scratch_error(&path, &e))
-            })
-            .collect()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch_error(path: &Path, e: &io::Error) -> SnapshotError {
-    SnapshotError::Scratch(format!("{}: {e}", path.display()))
-}
-
-/// 64 bits that differ from run to run and call to call: std's hasher keys
-/// are seeded from the system's randomness.
-fn random() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u64(CALLS.fetch_add(1, Ordering::Relaxed));
-    hasher.finish()
 }
 
 /// The partition of an id: FNV-1a, the same for every copy of it.
@@ -363,110 +309,16 @@ fn write_line<T: serde::Serialize>(
     write_record(out, seq, value)
 }
 
-fn write_record<T: serde::Serialize>(
-    out: &mut BufWriter<File>,
-    seq: u64,
-    value: &T,
-) -> Result<(), SnapshotError> {
-    let written = write!(out, "{seq}\t")
-        .and_then(|()| serde_json::to_writer(&mut *out, value).map_err(io::Error::from))
-        .and_then(|()| out.write_all(b"\n"));
-    written.map_err(|e| scratch_error(Path::new("a partition"), &e))
-}
-
-fn write_change(out: &mut BufWriter<File>, seq: u64, change: &Change) -> Result<(), SnapshotError> {
-    write_record(out, seq, change)
-}
-
-/// Flushes each and syncs nothing (the files live as long as the diff),
-/// but a write that failed (the disk full) is an error here.
-fn finish_writers(writers: Vec<BufWriter<File>>) -> Result<(), SnapshotError> {
-    for mut writer in writers {
-        writer
-            .flush()
-            .map_err(|e| scratch_error(Path::new("a partition"), &e))?;
-    }
-    Ok(())
-}
-
-fn open_part(path: &Path) -> Result<BufReader<File>, SnapshotError> {
-    File::open(path)
-        .map(|f| BufReader::with_capacity(64 * 1024, f))
-        .map_err(|e| scratch_error(path, &e))
-}
-
-/// Each `SEQ\tJSON` line of a partition file, in order.
+/// Each `SEQ\tJSON` line of a partition file, from its start.
 fn for_each_line<T: serde::de::DeserializeOwned>(
-    path: &Path,
+    file: &mut File,
     mut each: impl FnMut(u64, T) -> Result<(), SnapshotError>,
 ) -> Result<(), SnapshotError> {
-    let mut input = open_part(path)?;
+    let mut input = from_start(file)?;
     while let Some((seq, value)) = next_line(&mut input)? {
         each(seq, value)?;
     }
     Ok(())
-}
-
-fn next_line<T: serde::de::DeserializeOwned>(
-    input: &mut BufReader<File>,
-) -> Result<Option<(u64, T)>, SnapshotError> {
-    let mut line = Vec::new();
-    let read = input
-        .read_until(b'\n', &mut line)
-        .map_err(|e| scratch_error(Path::new("a partition"), &e))?;
-    if read == 0 {
-        return Ok(None);
-    }
-    let bad = || SnapshotError::Scratch("a partition reads back damaged".into());
-    let tab = memchr::memchr(b'\t', &line).ok_or_else(bad)?;
-    let seq = std::str::from_utf8(&line[..tab])
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(bad)?;
-    let value = serde_json::from_slice(&line[tab + 1..]).map_err(|_| bad())?;
-    Ok(Some((seq, value)))
-}
-
-/// A [`Change`] as a partition keeps it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct StoredChange {
-    category: String,
-    id: String,
-    severity: Option<String>,
-    state: Option<String>,
-    was: Option<String>,
-    triage: Option<String>,
-    triaged_by: Option<String>,
-    triaged_at: Option<findings_model::Timestamp>,
-    rule: Option<String>,
-    repo: Option<String>,
-    #[serde(rename = "ref")]
-    ref_: Option<String>,
-    path: Option<String>,
-    ticket: Option<String>,
-}
-
-impl StoredChange {
-    fn into_change(self) -> Result<Change, SnapshotError> {
-        let category = super::Category::parse(&self.category)
-            .ok_or_else(|| SnapshotError::Scratch("a partition reads back damaged".into()))?;
-        Ok(Change {
-            category: category.name(),
-            id: self.id,
-            severity: self.severity,
-            state: self.state,
-            was: self.was,
-            triage: self.triage,
-            triaged_by: self.triaged_by,
-            triaged_at: self.triaged_at,
-            rule: self.rule,
-            repo: self.repo,
-            ref_: self.ref_,
-            path: self.path,
-            ticket: self.ticket,
-        })
-    }
 }
 
 #[cfg(test)]

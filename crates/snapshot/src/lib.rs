@@ -16,6 +16,7 @@ mod differ;
 mod entry;
 mod last_visit;
 mod read;
+mod scratch;
 mod stored;
 mod write;
 
@@ -24,6 +25,7 @@ pub use differ::{DIFF_BOUND, Differ, Halt};
 pub use entry::Entry;
 pub use last_visit::BaselineFiles;
 pub use read::{Reader, SnapshotError};
+pub use scratch::ChangeFiles;
 pub use stored::{Position, Stored};
 pub use write::{MAX_BLOCK_TEXT, MAX_LINE, Writer};
 
