@@ -8,7 +8,7 @@
 //! side's for `gone`. Nothing is said until every partition is compared.
 
 use super::scratch::{
-    Scratch, StoredChange, from_start, next_line, temp_files, write_record, writers, written,
+    Halt, Scratch, StoredChange, from_start, next_line, temp_files, write_record, writers, written,
 };
 use super::{Baseline, Change, Entry, Header, Reader, SnapshotError};
 use std::cmp::Reverse;
@@ -187,20 +187,6 @@ impl Differ {
             }
             Mode::Disk(spill) => spill.finish(each),
         }
-    }
-}
-
-/// Why a diff stopped: the snapshot (or its temporary files), or what was
-/// given the changes.
-#[derive(Debug)]
-pub enum Halt<E> {
-    Snapshot(SnapshotError),
-    Said(E),
-}
-
-impl<E> From<SnapshotError> for Halt<E> {
-    fn from(e: SnapshotError) -> Self {
-        Halt::Snapshot(e)
     }
 }
 

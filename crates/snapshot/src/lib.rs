@@ -21,11 +21,12 @@ mod stored;
 mod write;
 
 pub use diff::{Baseline, CHANGE_FIELDS, Category, Change};
-pub use differ::{DIFF_BOUND, Differ, Halt};
+pub use differ::{DIFF_BOUND, Differ};
 pub use entry::Entry;
 pub use last_visit::BaselineFiles;
 pub use read::{Reader, SnapshotError};
 pub use scratch::ChangeFiles;
+pub use scratch::Halt;
 pub use stored::{Position, Stored};
 pub use write::{MAX_BLOCK_TEXT, MAX_LINE, Writer};
 

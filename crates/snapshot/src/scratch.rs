@@ -13,6 +13,20 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 
+/// Why a diff stopped: the snapshot (or its temporary files), or what was
+/// given the changes.
+#[derive(Debug)]
+pub enum Halt<E> {
+    Snapshot(SnapshotError),
+    Said(E),
+}
+
+impl<E> From<SnapshotError> for Halt<E> {
+    fn from(e: SnapshotError) -> Self {
+        Halt::Snapshot(e)
+    }
+}
+
 /// `n` new temporary files in `temp`, open to write and read back. The
 /// [`Scratch`] returned is to be dropped after them: on Windows, which
 /// cannot remove an open file, it holds their folder and removes it then
@@ -211,14 +225,14 @@ impl ChangeFiles {
         &mut self,
         kind: Category,
         mut each: impl FnMut(Change) -> Result<(), E>,
-    ) -> Result<(), super::Halt<E>> {
+    ) -> Result<(), Halt<E>> {
         let at = Category::ALL.iter().position(|&c| c == kind);
         let out = at.and_then(|k| self.files.get_mut(k)).ok_or_else(damaged)?;
         out.flush().map_err(|e| io_error(&e))?;
         // Positioned at its end again after: a later put appends.
         let mut input = from_start(out.get_mut())?;
         while let Some((_, change)) = next_line::<StoredChange>(&mut input)? {
-            each(change.into_change()?).map_err(super::Halt::Said)?;
+            each(change.into_change()?).map_err(Halt::Said)?;
         }
         drop(input);
         out.get_mut()
