@@ -4,6 +4,7 @@
 pub mod by_id;
 pub mod client;
 pub mod cursor_guard;
+pub mod decoded;
 pub mod error;
 pub mod opened;
 pub mod paginate;
@@ -14,6 +15,7 @@ pub mod transport;
 pub use by_id::{issues_by_id, items_by_id};
 pub use client::{Client, ClientConfig, install_crypto_provider};
 pub use cursor_guard::{CursorGuard, DEFAULT_MAX_PAGES};
+pub use decoded::FromAnswer;
 pub use error::{ApiError, ConnectFailure, ConnectKind, ServerMessage, WriteOutcome};
 pub use findings_base::token::Token;
 pub use opened::{TallyReportRequest, advisory_labels, opened_in_period};

@@ -6,24 +6,28 @@
 
 use super::client::{Answer, Client};
 use super::cursor_guard::{CursorGuard, DEFAULT_MAX_PAGES};
+use super::decoded::FromAnswer;
 use super::error::ApiError;
 use super::peek::{peek_page, tail_cursor};
 use findings_model::*;
 use futures_util::Stream;
-use serde::de::DeserializeOwned;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
 /// A request that can be sent for one page, and its response.
 pub trait PagedRequest: Clone + Send + Sync + 'static {
-    type Page: Page + DeserializeOwned + Send + 'static;
+    type Page: Page + Send + 'static;
     fn set_cursor(&mut self, cursor: Option<String>);
     /// One page's answer, read and checked but not decoded.
     fn answer(&self, client: &Client) -> impl Future<Output = Result<Answer, ApiError>> + Send;
+    /// One page's answer decoded ([`Answer::decode`]). No default: a
+    /// default body (generic) would be compiled in each crate that pages;
+    /// this crate's requests decode with their page's [`FromAnswer`].
+    fn decode_page(answer: &Answer) -> Result<Self::Page, ApiError>;
     /// One page.
     fn fetch(&self, client: &Client) -> impl Future<Output = Result<Self::Page, ApiError>> + Send {
-        async move { self.answer(client).await?.decode() }
+        async move { Self::decode_page(&self.answer(client).await?) }
     }
 }
 
@@ -43,6 +47,9 @@ impl PagedRequest for ListIssuesRequest {
     async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
         client.list_issues_answer(self).await
     }
+    fn decode_page(answer: &Answer) -> Result<Self::Page, ApiError> {
+        Self::Page::from_answer(answer)
+    }
 }
 
 impl PagedRequest for SearchIssuesRequest {
@@ -52,6 +59,9 @@ impl PagedRequest for SearchIssuesRequest {
     }
     async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
         client.search_answer(self).await
+    }
+    fn decode_page(answer: &Answer) -> Result<Self::Page, ApiError> {
+        Self::Page::from_answer(answer)
     }
 }
 
@@ -63,6 +73,9 @@ impl PagedRequest for ReportRequest {
     async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
         client.report_answer(self).await
     }
+    fn decode_page(answer: &Answer) -> Result<Self::Page, ApiError> {
+        Self::Page::from_answer(answer)
+    }
 }
 
 impl PagedRequest for ListScmConfigsRequest {
@@ -72,6 +85,9 @@ impl PagedRequest for ListScmConfigsRequest {
     }
     async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
         client.scm_configs_answer(self).await
+    }
+    fn decode_page(answer: &Answer) -> Result<Self::Page, ApiError> {
+        Self::Page::from_answer(answer)
     }
 }
 
@@ -99,13 +115,16 @@ impl<R: Clone, P> Clone for PagesAs<R, P> {
     }
 }
 
-impl<R: PagedRequest, P: Page + DeserializeOwned + Send + 'static> PagedRequest for PagesAs<R, P> {
+impl<R: PagedRequest, P: Page + FromAnswer + Send + 'static> PagedRequest for PagesAs<R, P> {
     type Page = P;
     fn set_cursor(&mut self, cursor: Option<String>) {
         self.request.set_cursor(cursor);
     }
     async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
         self.request.answer(client).await
+    }
+    fn decode_page(answer: &Answer) -> Result<P, ApiError> {
+        P::from_answer(answer)
     }
 }
 
@@ -352,7 +371,7 @@ fn page_then_next<R: PagedRequest>(
             // page on one core, 20% of the time the server takes).
             tokio::task::yield_now().await;
         }
-        let page = match answer.decode_apart::<R::Page>().await {
+        let page = match answer.decode_apart_with(R::decode_page).await {
             Ok(page) => page,
             // What was sent ahead is dropped with `sent`, which cancels it.
             Err(e) => return (Err(e), Next::Done, permit),
@@ -570,6 +589,12 @@ mod tests {
             // The first page only: later pages may be decoded side by side.
             let next_asked = last || decoded > 1 || server.wait_for_requests(2, within);
             Ok(WaitsForNext { page, next_asked })
+        }
+    }
+
+    impl FromAnswer for WaitsForNext {
+        fn from_answer(answer: &Answer) -> Result<Self, ApiError> {
+            answer.decode()
         }
     }
 

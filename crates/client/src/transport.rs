@@ -272,7 +272,16 @@ impl Answer {
     /// findings takes milliseconds of CPU that the runtime's threads (the
     /// TUI's keys, the next page's request) should not wait behind.
     pub async fn decode_apart<R: DeserializeOwned + Send + 'static>(self) -> Result<R, ApiError> {
-        match tokio::task::spawn_blocking(move || self.decode()).await {
+        self.decode_apart_with(Answer::decode::<R>).await
+    }
+
+    /// [`Answer::decode_apart`] by `decode`: a concrete decoding (a
+    /// [`crate::FromAnswer`]) compiled once, in the crate that defines it.
+    pub async fn decode_apart_with<R: Send + 'static>(
+        self,
+        decode: fn(&Answer) -> Result<R, ApiError>,
+    ) -> Result<R, ApiError> {
+        match tokio::task::spawn_blocking(move || decode(&self)).await {
             Ok(decoded) => decoded,
             Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
             Err(_) => Err(ApiError::Connection(

@@ -98,6 +98,10 @@ fn whole(cell: &str) -> &str {
 pub trait Record: Serialize {
     const COLUMNS: &'static [Column];
     fn cells(&self) -> Vec<String>;
+    /// The item as JSON (`findings_base::json::encode`). No default: each
+    /// impl's own body compiles its serialization once, in the crate of
+    /// the impl, not again in each crate that writes items.
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error>;
     /// The finding this item is or wraps, for formats made of findings
     /// (SARIF); `None` for items that are not findings.
     fn issue(&self) -> Option<&Issue> {
@@ -127,6 +131,9 @@ impl Record for AgenticIssue {
         col("file_paths", 30, 16).dropped(1).cut(Cut::Left),
         col("title", 30, 18),
     ];
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        findings_base::json::encode(self)
+    }
     fn cells(&self) -> Vec<String> {
         vec![
             self.id.clone().unwrap_or_default(),
@@ -156,6 +163,9 @@ impl Record for ScmConfig {
         col("last_sync", 16, 10).dropped(1).cut(Cut::Date),
         col("status", 10, 10),
     ];
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        findings_base::json::encode(self)
+    }
     fn cells(&self) -> Vec<String> {
         // Absent is the protobuf default: off (docs/src/api.md §5).
         let on = |v: Option<bool>| if v == Some(true) { "on" } else { "off" }.to_owned();

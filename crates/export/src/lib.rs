@@ -18,7 +18,6 @@ pub use columns::col;
 pub use columns::{Column, Cut, Record};
 
 use findings_base::redact::ScrubWriter;
-use serde::Serialize;
 use std::io::{self, Write};
 use unicode_width::UnicodeWidthChar;
 
@@ -364,8 +363,8 @@ pub fn table_layout(columns: &[Column], width: usize) -> Vec<Option<usize>> {
     }
 }
 
-fn write_json<W: Write, T: Serialize>(out: &mut W, item: &T) -> io::Result<()> {
-    out.write_all(&findings_base::json::encode(item).map_err(io::Error::other)?)
+fn write_json<W: Write, T: Record>(out: &mut W, item: &T) -> io::Result<()> {
+    out.write_all(&item.to_json().map_err(io::Error::other)?)
 }
 
 /// Pads or cuts `s` to exactly `width` terminal columns (wide characters

@@ -169,6 +169,9 @@ const COLUMNS: &[Column] = &[
 
 impl Record for Change {
     const COLUMNS: &'static [Column] = COLUMNS;
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        findings_base::json::encode(self)
+    }
     fn cells(&self) -> Vec<String> {
         let s = |v: &Option<String>| v.clone().unwrap_or_default();
         vec![

@@ -1,13 +1,36 @@
 //! List issues items as raw JSON, for `--format json` and `ndjson`: what
 //! the server sent, on one line each, never decoded and encoded again.
 
+use findings_client::client::Answer;
+use findings_client::{ApiError, Client, PagedRequest};
 use findings_export::Record;
 use findings_model::*;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-/// List issues, its pages read with the items left as raw JSON.
-pub(crate) type RawListRequest = findings_client::PagesAs<ListIssuesRequest, RawListPage>;
+/// List issues, its pages read with the items left as raw JSON. Its own
+/// request, not a `PagesAs`: its page type is this crate's, decoded here.
+#[derive(Debug, Clone)]
+pub(crate) struct RawListRequest(ListIssuesRequest);
+
+impl RawListRequest {
+    pub(crate) fn new(request: ListIssuesRequest) -> Self {
+        RawListRequest(request)
+    }
+}
+
+impl PagedRequest for RawListRequest {
+    type Page = RawListPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.list_issues_answer(&self.0).await
+    }
+    fn decode_page(answer: &Answer) -> Result<RawListPage, ApiError> {
+        answer.decode()
+    }
+}
 
 /// A List issues page whose items are kept as the server wrote them.
 pub(crate) type RawListPage = IssuesPage<RawItem>;
@@ -115,6 +138,9 @@ impl Record for RawItem {
     const COLUMNS: &'static [findings_export::Column] = IssueItem::COLUMNS;
     /// Raw items are written as JSON only; the cells, should a table ask,
     /// are those of the decoded item.
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        findings_base::json::encode(self)
+    }
     fn cells(&self) -> Vec<String> {
         findings_base::json::decode::<IssueItem>(self.0.get().as_bytes())
             .map(|item| item.cells())

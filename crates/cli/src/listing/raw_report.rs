@@ -4,13 +4,37 @@
 //! million into the model took the JSON export 3× the raw transfer.
 
 use super::raw::one_line_object;
+use findings_client::client::Answer;
+use findings_client::{ApiError, Client, PagedRequest};
 use findings_export::Record;
 use findings_model::*;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 /// Report findings, their pages read with the findings left as raw JSON.
-pub(crate) type RawReportRequest = findings_client::PagesAs<ReportRequest, RawReportPage>;
+/// Its own request, not a `PagesAs`: its page type is this crate's,
+/// decoded here.
+#[derive(Debug, Clone)]
+pub(crate) struct RawReportRequest(ReportRequest);
+
+impl RawReportRequest {
+    pub(crate) fn new(request: ReportRequest) -> Self {
+        RawReportRequest(request)
+    }
+}
+
+impl PagedRequest for RawReportRequest {
+    type Page = RawReportPage;
+    fn set_cursor(&mut self, cursor: Option<String>) {
+        self.0.cursor = cursor;
+    }
+    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
+        client.report_answer(&self.0).await
+    }
+    fn decode_page(answer: &Answer) -> Result<RawReportPage, ApiError> {
+        answer.decode()
+    }
+}
 
 /// A report page whose findings are kept as the server wrote them.
 pub(crate) type RawReportPage = FindingsPage<RawFinding>;
@@ -42,6 +66,9 @@ impl Record for RawFinding {
     const COLUMNS: &'static [findings_export::Column] = Issue::COLUMNS;
     /// Raw findings are written as JSON only; the cells, should a table
     /// ask, are those of the decoded finding.
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        findings_base::json::encode(self)
+    }
     fn cells(&self) -> Vec<String> {
         findings_base::json::decode::<Issue>(self.0.get().as_bytes())
             .map(|finding| finding.cells())

@@ -157,7 +157,7 @@ impl<W: Write> Selected<'_, W> {
     fn item<T: Record>(&mut self, item: &T) -> Result<(), Failure> {
         let script = self.script;
         self.taken += 1;
-        let mut json = findings_base::json::encode(item).map_err(io::Error::other)?;
+        let mut json = item.to_json().map_err(io::Error::other)?;
         if let Some((fields, clock)) = script.computing() {
             // The computed fields added (to what jq sees too).
             let value = jaq_json::read::parse_single(&json).map_err(|e| {

@@ -5,9 +5,9 @@
 
 use super::Client;
 use crate::ApiError;
+use crate::decoded::FromAnswer;
 use crate::transport::Bounds;
 use findings_model::*;
-use serde::de::DeserializeOwned;
 
 impl Client {
     /// Sends one action on findings, exactly as [`ActionRequest::review`]
@@ -42,7 +42,7 @@ impl Client {
         })
     }
 
-    async fn post<R: DeserializeOwned>(
+    async fn post<R: FromAnswer>(
         &self,
         path: &str,
         body: &serde_json::Value,

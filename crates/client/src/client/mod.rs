@@ -7,6 +7,7 @@ mod actions;
 mod pages;
 mod reports;
 
+use super::decoded::FromAnswer;
 use super::error::ApiError;
 use super::retry::RetryPolicy;
 pub use super::transport::{Answer, MAX_BODY_BYTES, MAX_PAGE_ITEMS, decode};
@@ -180,7 +181,7 @@ impl Client {
         &self,
         req: &ListIssuesRequest,
     ) -> Result<ListIssuesResponse, ApiError> {
-        self.list_issues_as(req).await
+        ListIssuesResponse::from_answer(&self.list_issues_answer(req).await?)
     }
 
     /// List issues, its answer decoded as `R`: the JSON exports read the
@@ -312,7 +313,7 @@ impl Client {
         &self,
         req: &ListScmConfigsRequest,
     ) -> Result<ListScmConfigsResponse, ApiError> {
-        self.scm_configs_answer(req).await?.decode()
+        ListScmConfigsResponse::from_answer(&self.scm_configs_answer(req).await?)
     }
 
     /// [`Client::list_scm_configs`], its answer not decoded yet.
@@ -408,15 +409,17 @@ impl Client {
         self.write(reqwest::Method::POST, &path, &body).await
     }
 
-    /// A read: retried, its answer held to `bounds`.
-    async fn read<B: Serialize, R: DeserializeOwned>(
+    /// A read: retried, its answer held to `bounds` and decoded by this
+    /// crate's concrete [`FromAnswer`] (this async body is compiled where
+    /// it is polled; the decoding is not).
+    async fn read<B: Serialize, R: FromAnswer>(
         &self,
         method: reqwest::Method,
         path: &str,
         body: Option<&B>,
         bounds: Bounds,
     ) -> Result<R, ApiError> {
-        self.read_raw(method, path, body, bounds).await?.decode()
+        R::from_answer(&self.read_raw(method, path, body, bounds).await?)
     }
 
     /// A read whose answer is checked (status, weight) but not decoded.
@@ -433,15 +436,17 @@ impl Client {
 
     /// A write: sent once, never retried (its outcome after a failure is
     /// unknown, see [`ApiError::write_outcome`]).
-    async fn write<B: Serialize, R: DeserializeOwned>(
+    async fn write<B: Serialize, R: FromAnswer>(
         &self,
         method: reqwest::Method,
         path: &str,
         body: &B,
     ) -> Result<R, ApiError> {
-        self.send(method, path, Some(body), Idempotence::Write)
-            .await?
-            .decode()
+        R::from_answer(
+            &self
+                .send(method, path, Some(body), Idempotence::Write)
+                .await?,
+        )
     }
 
     async fn send<B: Serialize>(

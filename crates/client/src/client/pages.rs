@@ -2,6 +2,7 @@
 //! too (pagination reads the next cursor before decoding a page).
 
 use super::{Answer, Client};
+use crate::decoded::FromAnswer;
 use crate::error::ApiError;
 use crate::transport::Bounds;
 use findings_model::*;
@@ -9,7 +10,7 @@ use findings_model::*;
 impl Client {
     /// POST /api/reporting/{deploymentId}/findings
     pub async fn report_findings(&self, req: &ReportRequest) -> Result<ReportResponse, ApiError> {
-        self.report_answer(req).await?.decode()
+        ReportResponse::from_answer(&self.report_answer(req).await?)
     }
 
     /// [`Client::report_findings`], its answer not decoded yet.
@@ -25,7 +26,7 @@ impl Client {
         &self,
         req: &SearchIssuesRequest,
     ) -> Result<SearchIssuesResponse, ApiError> {
-        self.search_answer(req).await?.decode()
+        SearchIssuesResponse::from_answer(&self.search_answer(req).await?)
     }
 
     /// [`Client::search_issues`], its answer not decoded yet.

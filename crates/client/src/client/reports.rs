@@ -3,6 +3,7 @@
 
 use super::Client;
 use crate::ApiError;
+use crate::decoded::FromAnswer;
 use crate::transport::Bounds;
 use findings_model::*;
 
@@ -30,7 +31,7 @@ impl Client {
         })
     }
 
-    async fn report_of<T: serde::de::DeserializeOwned>(
+    async fn report_of<T: FromAnswer>(
         &self,
         report: DashboardReport,
         req: &GetReportRequest,

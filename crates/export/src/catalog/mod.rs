@@ -387,6 +387,9 @@ fn issue_cells(i: &Issue) -> Vec<String> {
 
 impl Record for Issue {
     const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        findings_base::json::encode(self)
+    }
     fn cells(&self) -> Vec<String> {
         issue_cells(self)
     }
@@ -397,6 +400,9 @@ impl Record for Issue {
 
 impl Record for IssueItem {
     const COLUMNS: &'static [Column] = ISSUE_COLUMNS;
+    fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
+        findings_base::json::encode(self)
+    }
     fn cells(&self) -> Vec<String> {
         match &self.issue {
             Some(i) => issue_cells(i),

@@ -144,6 +144,9 @@ impl PagedRequest for RowsRequest {
     async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
         client.list_issues_answer(&self.0).await
     }
+    fn decode_page(answer: &Answer) -> Result<RowPage, ApiError> {
+        answer.decode()
+    }
 }
 
 /// The findings of `ids`, whole, in order: a few fetched at once.
