@@ -130,10 +130,9 @@ impl Client {
         if parsed.scheme() == "http" && !config.proxy_plain_http {
             // A proxy of plain http would read the bearer token.
             builder = builder.no_proxy();
-            // Nothing this client sends can then use TLS: every request,
-            // redirects included, stays within the base URL's origin, and
-            // no proxy stands between. An empty root store spares reading
-            // and parsing the platform's certificates at every start.
+            // No TLS can follow: every request, redirects too, stays within
+            // this origin, and no proxy stands between. An empty root store
+            // spares parsing the platform's certificates at every start.
             builder = builder.tls_certs_only(std::iter::empty());
         }
         let http = builder
