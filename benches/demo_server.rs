@@ -75,6 +75,10 @@ fn proc_status(key: &str) -> String {
 /// from the dense (every finding) to the sparse (one, or none, in 200,000).
 const LIST: &[(&str, &str)] = &[
     ("default", r"{}"),
+    (
+        "critical",
+        r#"{"filter":{"severities":["SEVERITY_CRITICAL"]}}"#,
+    ),
     ("severity-desc", r#"{"sortBy":"SORT_BY_SEVERITY"}"#),
     (
         "severity-asc",
@@ -119,6 +123,10 @@ const LIST: &[(&str, &str)] = &[
     (
         "one-cve-by-ref",
         r#"{"sortBy":"SORT_BY_REF","filter":{"cves":["CVE-2021-44906"]}}"#,
+    ),
+    (
+        "one-rule-by-rule",
+        r#"{"sortBy":"SORT_BY_RULE","filter":{"ruleIds":["python.flask.security.injection.subprocess-injection.subprocess-injection"]}}"#,
     ),
     (
         "folder-by-state",
@@ -170,24 +178,65 @@ fn list_first_page(bencher: divan::Bencher, name: &str) {
     });
 }
 
-/// The first page of a query not seen before: the filter's scan of every
-/// row included (later pages of a query reuse the rows it matched).
-/// Each iteration moves `until` one second further past the newest finding,
-/// which changes the query but not its answer.
-#[divan::bench(args = ["sca-by-repo", "one-cve-by-ref", "folder-by-state", "memory-in-scope", "matches-nothing"], sample_count = 20, sample_size = 1)]
+/// The filters of the cold benches: the first page of a query not seen
+/// before, and its next page.
+const COLD: &[&str] = &[
+    "default",
+    "critical",
+    "one-repo-by-severity",
+    "one-cve-by-ref",
+    "one-rule-by-rule",
+    "sca-by-repo",
+    "matches-nothing",
+    "folder-by-state",
+    "memory-in-scope",
+];
+
+/// `name`'s request, not seen before: `until` moved `k` seconds past the
+/// newest finding, which changes the query but not its answer.
+fn unseen(name: &str, k: i64) -> ListIssuesRequest {
+    let mut req = list_request(name);
+    let filter = req.filter.get_or_insert_with(Default::default);
+    filter.until = Some(state().dataset.anchor + chrono::Duration::seconds(k));
+    req
+}
+
+/// The first page of a query not seen before: what it costs to find the
+/// page without the rows of an earlier query (no count to give: the page
+/// and its cursor need the first 1,001 matches, not every one).
+#[divan::bench(args = COLD, sample_count = 20, sample_size = 1)]
 fn list_first_page_cold(bencher: divan::Bencher, name: &str) {
     let st = state();
-    let mut req = list_request(name);
-    let newest = st.dataset.anchor;
     let mut k = 0;
-    bencher.bench_local(|| {
-        k += 1;
-        let filter = req.filter.get_or_insert_with(Default::default);
-        filter.until = Some(newest + chrono::Duration::seconds(k));
-        let page =
-            query::list_issues(&st.dataset, &st.orders, divan::black_box(&req)).expect("page");
-        serde_json::to_vec(&page).expect("serialise")
-    });
+    bencher
+        .with_inputs(|| {
+            k += 1;
+            unseen(name, k)
+        })
+        .bench_local_values(|req| {
+            let page = query::list_issues(&st.dataset, &st.orders, &req).expect("page");
+            serde_json::to_vec(&page).expect("serialise")
+        });
+}
+
+/// The second page of a query not seen before (its first page asked just
+/// before, untimed; the filter matching nothing has none).
+#[divan::bench(args = COLD.iter().filter(|n| **n != "matches-nothing"), sample_count = 20, sample_size = 1)]
+fn list_next_page_cold(bencher: divan::Bencher, name: &str) {
+    let st = state();
+    let mut k = 1_000;
+    bencher
+        .with_inputs(|| {
+            k += 1;
+            let mut req = unseen(name, k);
+            let first = query::list_issues(&st.dataset, &st.orders, &req).expect("page");
+            req.cursor = first.cursor;
+            req
+        })
+        .bench_local_values(|req| {
+            let page = query::list_issues(&st.dataset, &st.orders, &req).expect("page");
+            serde_json::to_vec(&page).expect("serialise")
+        });
 }
 
 /// A page deep in the listing: three quarters of the way through.

@@ -3,8 +3,9 @@
 
 use super::BadRequest;
 use super::list_match::ListMatcher;
+use super::list_pages::{ListQuery, matches_key, page};
 use super::order::Orders;
-use super::pages::{collect_page, page_limit};
+use super::pages::page_limit;
 use crate::cursor::{self, Cursor};
 use crate::dataset::*;
 use crate::materialize::Parts;
@@ -40,8 +41,16 @@ pub fn list_issues(
     // One state for the whole answer, triage applied.
     let changes = ds.changes();
     let order = orders.list_order(ds, &changes, &by, &dir);
-    let matches = matching(ds, orders, &changes, f, &issue_types);
-    let (items, next) = collect_page(&order, start, limit, |i| matches.get(i));
+    let query = ListQuery {
+        ds,
+        orders,
+        changes: &changes,
+        filter: f,
+        types: &issue_types,
+        by: &by,
+        dir: &dir,
+    };
+    let (items, next) = page(&query, &order, start, limit);
     let parts = Parts {
         remediation: req.include_remediation == Some(true),
         activity_history: req.include_activity_history == Some(true),
@@ -104,10 +113,11 @@ pub(super) fn matching(
     f: &ListIssuesFilter,
     issue_types: &[IssueType],
 ) -> std::sync::Arc<super::Bits> {
-    let key = cursor::fingerprint("list-filter", &(f, issue_types, changes.generation));
     orders
         .list_matches
-        .get_or_compute(key, || ListMatcher::new(ds, changes, f, issue_types).scan())
+        .get_or_compute(matches_key(f, issue_types, changes), || {
+            ListMatcher::new(ds, changes, f, issue_types).scan()
+        })
 }
 
 /// Which findings a request selects, read the same way by List issues,

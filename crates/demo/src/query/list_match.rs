@@ -411,6 +411,40 @@ impl<'a> ListMatcher<'a> {
             }
     }
 
+    /// Whether a row of this repository, ref, kind and rule can match: the
+    /// filters on those four alone, which every row of a
+    /// [`RowIndex`](super::row_index::RowIndex) group passes or none does
+    /// (`false`: no row of the group matches; `true`: [`Self::matches`]
+    /// decides).
+    pub(super) fn admits_group(&self, repo: u8, ref_slot: u8, kind: Kind, rule: u16) -> bool {
+        self.kind_ok[kind as usize]
+            && self.repo_ok[repo as usize]
+            && self.rule_ok[class(kind)][rule as usize]
+            && self
+                .ref_ok
+                .as_ref()
+                .is_none_or(|ok| ok[repo as usize * 256 + ref_slot as usize])
+            && self
+                .ref_id_ok
+                .as_ref()
+                .is_none_or(|ok| ref_slot == 0 && ok[repo as usize])
+            && self.on_primary_branch.is_none_or(|p| p == (ref_slot == 0))
+            && self
+                .parents
+                .as_ref()
+                .is_none_or(|p| p.contains(&(repo, rule)))
+            && self
+                .file_path
+                .as_ref()
+                .is_none_or(|t| t.may_admit(kind, rule))
+    }
+
+    /// The rows `ids` names, when the filter names any: no other row
+    /// matches.
+    pub(super) fn named_rows(&self) -> Option<&Bits> {
+        self.ids.as_ref()
+    }
+
     /// Every row the filter matches, in one pass over the rows.
     pub(super) fn scan(&self) -> Bits {
         let mut bits = Bits::new(self.ds.rows.len());
@@ -497,6 +531,15 @@ impl PathTable {
             ],
             empty: q.matches(""),
         }
+    }
+
+    /// Whether a file of rule `rule` (of `kind`) can pass: false when
+    /// [`Self::admits`] refuses every row of that rule.
+    fn may_admit(&self, kind: Kind, rule: u16) -> bool {
+        self.empty
+            || self.by_rule[class(kind)]
+                .get(rule as usize)
+                .is_some_and(|files| files.contains(&true))
     }
 
     fn admits(&self, row: &Row) -> bool {

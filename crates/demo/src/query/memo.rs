@@ -68,19 +68,24 @@ impl<T> Default for Memo<T> {
     }
 }
 
+fn lock<E>(m: &Mutex<E>) -> std::sync::MutexGuard<'_, E> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 impl<T> Memo<T> {
+    /// The value kept for `key`, if any (now the newest).
+    pub(super) fn get(&self, key: u64) -> Option<Arc<T>> {
+        let mut entries = lock(&self.entries);
+        let k = entries.iter().position(|(fp, _)| *fp == key)?;
+        let hit = entries.remove(k);
+        let value = hit.1.clone();
+        entries.insert(0, hit);
+        Some(value)
+    }
+
     pub(super) fn get_or_compute(&self, key: u64, compute: impl FnOnce() -> T) -> Arc<T> {
-        fn lock<E>(m: &Mutex<E>) -> std::sync::MutexGuard<'_, E> {
-            m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-        }
-        {
-            let mut entries = lock(&self.entries);
-            if let Some(k) = entries.iter().position(|(fp, _)| *fp == key) {
-                let hit = entries.remove(k);
-                let value = hit.1.clone();
-                entries.insert(0, hit);
-                return value;
-            }
+        if let Some(value) = self.get(key) {
+            return value;
         }
         // Computed outside the lock: other queries go on meanwhile.
         let value = Arc::new(compute());

@@ -7,7 +7,10 @@
 //!
 //! One file per operation (`list`, `report`, `search`: its filter semantics
 //! and its answer); `order` keeps the sort orders, `memo` the rows recent
-//! filters matched, `pages` cuts a page out of an order.
+//! filters matched, `pages` cuts a page out of an order. `list_pages`
+//! finds a List issues page without a pass over every row (it has no
+//! count to give), from the rows of each repository, ref, kind and rule
+//! (`row_index`).
 
 // Before the `mod` lines: a `macro_rules!` macro is in scope only in the
 // modules declared after it.
@@ -46,6 +49,9 @@ mod groups;
 mod issue_reads;
 mod list;
 mod list_match;
+mod list_pages;
+#[cfg(test)]
+mod list_pages_tests;
 mod list_tables;
 mod memo;
 mod memories;
@@ -54,6 +60,7 @@ mod pages;
 mod projects;
 mod refusal;
 mod report;
+mod row_index;
 mod search;
 mod tickets;
 mod triage;
