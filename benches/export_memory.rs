@@ -340,7 +340,9 @@ fn run(server: &OwnCoreServer, args: &[&str]) -> Ran {
         .env("FINDINGS_BASE_URL", &server.url)
         .env("FINDINGS_DEPLOYMENT", &server.deployment)
         .env("FINDINGS_TOKEN", &server.token)
-        .env("FINDINGS_CONFIG", "/nonexistent/findings-bench/config.toml")
+        // No config file: the usual place, in a folder that does not exist.
+        .env_remove("FINDINGS_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent/findings-bench")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -99,7 +99,7 @@ async fn main() {
         tui.push(
             tui_load::load_everything(&proxy, server.deployment(), server.token())
                 .await
-                .0,
+                .seconds,
         );
     }
     println!(

@@ -59,12 +59,20 @@ fn main() {
     let (mut exports, mut loads, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
         let headless = export(&bin, &server);
-        let (tui, loaded) = runtime.block_on(tui_load::load_everything(
+        let loaded = runtime.block_on(tui_load::load_everything(
             &server.url,
             &server.deployment,
             &server.token,
         ));
-        println!("  run: export {headless:6.2} s, TUI {tui:6.2} s ({loaded} findings loaded)");
+        let tui = loaded.seconds;
+        let above = loaded.resident.saturating_sub(loaded.first_page_resident);
+        println!(
+            "  run: export {headless:6.2} s, TUI {tui:6.2} s ({} findings loaded); resident {:.1} MB with the first page, {:.1} MB with all: {} bytes a finding above the first page (target <= 250)",
+            loaded.findings,
+            mb(loaded.first_page_resident),
+            mb(loaded.resident),
+            above / u64::try_from(loaded.findings.max(1)).unwrap_or(1),
+        );
         exports.push(headless);
         loads.push(tui);
         ratios.push(tui / headless);
@@ -76,6 +84,10 @@ fn main() {
     println!(
         "  TUI, G to the end (streamed, pages of 1,000)               {} s",
         spread(&mut loads, 2)
+    );
+    println!(
+        "  peak resident of the TUI's process {:.1} MB (VmHWM)",
+        mb(tui_load::status_bytes("VmHWM:"))
     );
     let worst = ratios.iter().copied().fold(f64::MIN, f64::max);
     println!(
@@ -89,6 +101,11 @@ fn main() {
     );
 }
 
+#[allow(clippy::cast_precision_loss)] // a figure printed to a tenth of a MB
+fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1_048_576.0
+}
+
 /// The headless export of every finding, its output thrown away; seconds.
 fn export(bin: &str, server: &OwnCoreServer) -> f64 {
     let started = Instant::now();
@@ -97,7 +114,9 @@ fn export(bin: &str, server: &OwnCoreServer) -> f64 {
         .env("FINDINGS_BASE_URL", &server.url)
         .env("FINDINGS_DEPLOYMENT", &server.deployment)
         .env("FINDINGS_TOKEN", &server.token)
-        .env("FINDINGS_CONFIG", "/nonexistent/findings-bench/config.toml")
+        // No config file: the usual place, in a folder that does not exist.
+        .env_remove("FINDINGS_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent/findings-bench")
         .stdout(std::process::Stdio::null())
         .status()
         .expect("the findings binary (cargo build --release)");

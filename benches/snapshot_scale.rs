@@ -132,7 +132,9 @@ fn write_snapshot(dir: &Path, n: usize, days_later: u32) -> PathBuf {
 fn count(file: &Path) -> u64 {
     let out = Command::new(env!("CARGO_BIN_EXE_findings"))
         .args(["snapshot", "show", path(file)])
-        .env("FINDINGS_CONFIG", "/nonexistent/findings-bench/config.toml")
+        // No config file: the usual place, in a folder that does not exist.
+        .env_remove("FINDINGS_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent/findings-bench")
         .output()
         .expect("snapshot show");
     String::from_utf8_lossy(&out.stdout)
@@ -159,7 +161,9 @@ fn run(args: &[&str]) -> (u64, f64, f64) {
         .arg(&report)
         .arg(env!("CARGO_BIN_EXE_findings"))
         .args(args)
-        .env("FINDINGS_CONFIG", "/nonexistent/findings-bench/config.toml")
+        // No config file: the usual place, in a folder that does not exist.
+        .env_remove("FINDINGS_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent/findings-bench")
         .env("FINDINGS_FORMAT", "ndjson")
         .stdin(Stdio::null())
         .stderr(Stdio::inherit())

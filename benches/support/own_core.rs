@@ -89,7 +89,9 @@ impl OwnCoreServer {
         };
         let mut child = command
             .args(serve)
-            .env("FINDINGS_CONFIG", "/nonexistent/findings-bench/config.toml")
+            // No config file: the usual place, in a folder that does not exist.
+            .env_remove("FINDINGS_CONFIG")
+            .env("XDG_CONFIG_HOME", "/nonexistent/findings-bench")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -2,6 +2,9 @@
 //! terminal: the app, the API worker over real HTTP, every reply handed to
 //! `update`.
 
+// Each bench that includes this uses a part of it (latency: the seconds).
+#![allow(dead_code)]
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use findings_client::{Client, ClientConfig, Token};
 use findings_tui::app::{App, Effect, Msg, Session};
@@ -10,9 +13,28 @@ use findings_tui::runtime::worker::{self, WorkerCommand};
 use findings_tui::theme::Theme;
 use std::time::Instant;
 
-/// `G` against `url` until every finding is loaded; seconds, and the
-/// findings loaded.
-pub async fn load_everything(url: &str, deployment: &str, token: &str) -> (f64, usize) {
+/// A load of everything: seconds, the findings loaded, and this process's
+/// resident bytes with the first page in and with everything in.
+pub struct Loaded {
+    pub seconds: f64,
+    pub findings: usize,
+    pub first_page_resident: u64,
+    pub resident: u64,
+}
+
+/// A line of /proc/self/status (Linux), in bytes; 0 elsewhere.
+pub fn status_bytes(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with(field))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// `G` against `url` until every finding is loaded.
+pub async fn load_everything(url: &str, deployment: &str, token: &str) -> Loaded {
     let client =
         Client::new(ClientConfig::new(url, deployment, Token::new(token))).expect("a client");
     let (commands, mut replies) = worker::spawn(client);
@@ -38,12 +60,18 @@ pub async fn load_everything(url: &str, deployment: &str, token: &str) -> (f64, 
         KeyCode::Char('G'),
         KeyModifiers::SHIFT,
     ))));
+    let mut first_page_resident = 0;
     while !app.issues().list.complete {
         let reply = replies.recv().await.expect("a reply");
         send(app.update(Msg::Reply(reply)));
+        if first_page_resident == 0 && !app.issues().list.items.is_empty() {
+            first_page_resident = status_bytes("VmRSS:");
+        }
     }
-    (
-        started.elapsed().as_secs_f64(),
-        app.issues().list.items.len(),
-    )
+    Loaded {
+        seconds: started.elapsed().as_secs_f64(),
+        findings: app.issues().list.items.len(),
+        first_page_resident,
+        resident: status_bytes("VmRSS:"),
+    }
 }

@@ -135,31 +135,69 @@ pub fn past_the_counts(
     c: &GetIssueCountsResponse,
     rows: impl Iterator<Item = Option<AggregateState>>,
 ) -> Vec<(&'static str, i64)> {
-    let mut listed: Vec<(&'static str, i64)> = Vec::new();
-    for state in rows {
-        let name = counted_as(state.as_ref());
-        match listed.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, n)) => *n += 1,
-            None => listed.push((name, 1)),
+    let mut listed = ListedStates::default();
+    listed.add(rows);
+    listed.past_the_counts(c)
+}
+
+/// The loaded rows by the count each is in, in the order first seen, kept
+/// as pages come: a pass over every loaded row at each update (the counts
+/// line's height is laid out after every message) held the screen still
+/// for minutes at millions of rows while pages piled up behind it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListedStates {
+    /// (the count's name, rows in it), in the order first seen.
+    seen: Vec<(&'static str, i64)>,
+}
+
+impl ListedStates {
+    /// Counts `rows` in.
+    pub fn add(&mut self, rows: impl Iterator<Item = Option<AggregateState>>) {
+        // A page's rows come a few states at a time: the last one's slot
+        // first, without a search.
+        let mut last = usize::MAX;
+        for state in rows {
+            let name = counted_as(state.as_ref());
+            if self.seen.get(last).is_none_or(|(n, _)| *n != name) {
+                last = self
+                    .seen
+                    .iter()
+                    .position(|(n, _)| *n == name)
+                    .unwrap_or_else(|| {
+                        self.seen.push((name, 0));
+                        self.seen.len() - 1
+                    });
+            }
+            if let Some((_, n)) = self.seen.get_mut(last) {
+                *n += 1;
+            }
         }
     }
-    let total: i64 = listed.iter().map(|(_, n)| n).sum();
-    if total <= c.listed() {
-        return Vec::new();
+
+    /// The rows counted.
+    pub fn rows(&self) -> i64 {
+        self.seen.iter().map(|(_, n)| n).sum()
     }
-    let counted = |name: &str| {
-        by_state(c, false)
-            .into_iter()
-            .find(|(n, _)| *n == name)
-            .and_then(|(_, n)| n)
-            .unwrap_or(0)
-            .max(0)
-    };
-    listed
-        .into_iter()
-        .map(|(name, n)| (name, n - counted(name)))
-        .filter(|(_, n)| *n > 0)
-        .collect()
+
+    /// [`past_the_counts`] of the rows counted in.
+    pub fn past_the_counts(&self, c: &GetIssueCountsResponse) -> Vec<(&'static str, i64)> {
+        if self.rows() <= c.listed() {
+            return Vec::new();
+        }
+        let counted = |name: &str| {
+            by_state(c, false)
+                .into_iter()
+                .find(|(n, _)| *n == name)
+                .and_then(|(_, n)| n)
+                .unwrap_or(0)
+                .max(0)
+        };
+        self.seen
+            .iter()
+            .map(|&(name, n)| (name, n - counted(name)))
+            .filter(|(_, n)| *n > 0)
+            .collect()
+    }
 }
 
 /// The count a finding in `state` is in, by its name in the count line.

@@ -26,6 +26,7 @@ impl<'de> Deserialize<'de> for RowPage {
             search,
             cursor: page.cursor,
             rule_labels,
+            credit: None,
         })
     }
 }

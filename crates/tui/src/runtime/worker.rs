@@ -93,6 +93,11 @@ async fn run(
     }
 }
 
+/// Pages of a stream taken from the network and not yet taken by the app:
+/// when the loop is busy (a frame, a search), the stream waits rather than
+/// piling pages up in memory.
+const PAGES_AHEAD: usize = 4;
+
 /// Every page of `request` as list rows, each sent as it is packed (the
 /// next page is asked for meanwhile: [`Follow::Ahead`]); the last page, or
 /// a failure, ends it.
@@ -103,10 +108,19 @@ async fn stream_rows(
     done: &mpsc::UnboundedSender<(Reply, bool)>,
 ) {
     use futures_util::StreamExt;
+    let credits = Arc::new(tokio::sync::Semaphore::new(PAGES_AHEAD));
     let mut pages = std::pin::pin!(super::pages::every_page(client, RowsRequest(request)));
-    while let Some(page) = pages.next().await {
+    loop {
+        // Given back when the page it rides with is dropped (taken).
+        let Ok(credit) = credits.clone().acquire_owned().await else {
+            return;
+        };
+        let Some(page) = pages.next().await else {
+            break;
+        };
         let (result, last) = match page {
-            Ok(rows) => {
+            Ok(mut rows) => {
+                rows.credit = Some(Arc::new(credit));
                 let last = rows.cursor.as_deref().is_none_or(str::is_empty) || rows.rows.is_empty();
                 if last {
                     (Ok(ApiResponse::Rows(rows)), true)

@@ -29,7 +29,7 @@ use crate::layout;
 use crate::list::choices;
 use crate::list::filter_values::FilterValues;
 use crate::list::findings_list::{self, Findings, ListColumns, ListKey, Marks, NewSince};
-use crate::list::issue_counts::IssueCounts;
+use crate::list::issue_counts::{IssueCounts, ListedStates};
 use crate::list::learned::Learned;
 use crate::list::load::PagedList;
 use crate::message::rows::{FindingRow, RowPage, SearchIndex};
@@ -98,6 +98,8 @@ pub struct IssuesPane {
     pub list: PagedList<FindingRow<IssueItem>>,
     /// What `/` searches, row by row.
     search: SearchIndex,
+    /// The loaded rows by state, for the counts line (kept as rows come).
+    listed_states: ListedStates,
     /// The server-side filters: the type selection and the filter object.
     pub selection: ListSelection,
     pub sort_by: Option<SortBy>,
@@ -564,7 +566,12 @@ impl Pane for IssuesPane {
         match change {
             Changed::Findings(fresh) => {
                 self.learned.learn(fresh);
-                crate::message::rows::refresh_rows(&mut self.list.items, fresh);
+                if crate::message::rows::refresh_rows(&mut self.list.items, fresh) > 0 {
+                    // Rows changed state in place: counted again.
+                    self.listed_states = ListedStates::default();
+                    self.listed_states
+                        .add(self.list.items.iter().map(|r| r.state()));
+                }
             }
             Changed::FindingsReload
                 if !self.list.items.is_empty() || self.list.loader.is_loading() =>

@@ -6,6 +6,7 @@ use super::{IssuesPane, Slot};
 use crate::filter_form::{FilterForm, FormOutcome};
 use crate::keymap::Action;
 use crate::list::findings_list::{Marks, NewSince};
+use crate::list::issue_counts::ListedStates;
 use crate::list::load::PagedList;
 use crate::message::rows::{FindingRow, RowPage, SearchIndex};
 use crate::message::{self, ApiRequest, Outbox};
@@ -18,6 +19,7 @@ use findings_requests::filter_spec::LIST_FILTER;
 pub(super) struct Kept {
     list: PagedList<FindingRow<IssueItem>>,
     search: SearchIndex,
+    listed_states: ListedStates,
     order: Option<Vec<u32>>,
     marked: Marks,
     new: NewSince,
@@ -47,6 +49,7 @@ impl IssuesPane {
             Box::new(Kept {
                 list: before,
                 search: std::mem::take(&mut self.search),
+                listed_states: std::mem::take(&mut self.listed_states),
                 order: self.order.take(),
                 marked: std::mem::take(&mut self.marked),
                 new,
@@ -56,6 +59,7 @@ impl IssuesPane {
         self.order = None;
         self.marked.clear();
         self.search.clear();
+        self.listed_states = ListedStates::default();
         self.apply_local_filter();
         self.load_next(cx.outbox);
         // Over target only: known of every finding, so every one loads.
@@ -86,6 +90,7 @@ impl IssuesPane {
         self.kept = None;
         let start = self.list.items.len();
         self.search.extend(&page.search);
+        self.listed_states.add(page.rows.iter().map(|r| r.state()));
         self.rule_labels.learn(&page.rule_labels);
         self.learned.apply(&mut page.rows);
         self.new.count_page(&page.rows, |r| r.relevant_since());
@@ -207,12 +212,14 @@ impl IssuesPane {
         let Kept {
             list,
             search,
+            listed_states,
             order,
             marked,
             new,
         } = *kept;
         self.list.put_back(list);
         self.search = search;
+        self.listed_states = listed_states;
         self.order = order;
         self.marked = marked;
         self.new = new;

@@ -47,7 +47,7 @@ impl IssuesPane {
         &self,
         c: &findings_model::GetIssueCountsResponse,
     ) -> Vec<(&'static str, i64)> {
-        crate::list::issue_counts::past_the_counts(c, self.list.items.iter().map(|r| r.state()))
+        self.listed_states.past_the_counts(c)
     }
 
     pub fn areas(&self, body: Rect) -> IssuesAreas {

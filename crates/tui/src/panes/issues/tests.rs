@@ -269,3 +269,84 @@ fn offline_ages_count_to_the_snapshots_time_online_to_now() {
     assert_eq!(IssuesPane::new(&offline).open_age(now).now, saved);
     assert_eq!(IssuesPane::new(&Session::default()).open_age(now).now, now);
 }
+
+/// A page of findings `ids` in `state`.
+fn page_in(ids: std::ops::Range<usize>, state: AggregateState, last: bool) -> ApiResponse {
+    let issues = ids
+        .map(|i| IssueItem {
+            issue: Some(Issue {
+                id: Some(format!("f{i}")),
+                aggregate_state: Some(state.clone()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .collect();
+    let page = RowPage::from(ListIssuesResponse {
+        issues,
+        cursor: (!last).then(|| "next".into()),
+    });
+    if last {
+        ApiResponse::Rows(page)
+    } else {
+        ApiResponse::RowsSoFar(page)
+    }
+}
+
+#[test]
+fn the_rows_past_the_counts_are_kept_as_pages_come_and_rows_change() {
+    let mut pane = IssuesPane::default();
+    let mut outbox = Outbox::default();
+    pane.start(&mut outbox);
+    let first = sent(&outbox);
+    let (list, counts) = (first[0].0, first[1].0);
+    // Counted before the findings came: 2 open.
+    let c = GetIssueCountsResponse {
+        open: Some(2),
+        ..Default::default()
+    };
+    pane.reply(counts, Ok(ApiResponse::IssueCounts(c.clone())), &mut outbox);
+    let every_row = |pane: &IssuesPane| {
+        crate::list::issue_counts::past_the_counts(&c, pane.list.items.iter().map(|r| r.state()))
+    };
+    // Two pages of one stream (as `G` gets them).
+    let stream = list;
+    pane.reply(
+        stream,
+        Ok(page_in(0..3, AggregateState::Open, false)),
+        &mut outbox,
+    );
+    assert_eq!(pane.past_the_counts(&c), vec![("open", 1)]);
+    pane.reply(
+        stream,
+        Ok(page_in(3..5, AggregateState::Fixed, true)),
+        &mut outbox,
+    );
+    assert_eq!(pane.past_the_counts(&c), vec![("open", 1), ("closed", 2)]);
+    assert_eq!(pane.past_the_counts(&c), every_row(&pane));
+
+    // A triage moves two open findings to ignored, in place.
+    let fresh: Vec<IssueItem> = [0, 1]
+        .iter()
+        .map(|i| IssueItem {
+            issue: Some(Issue {
+                id: Some(format!("f{i}")),
+                aggregate_state: Some(AggregateState::IgnoredApp),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .collect();
+    pane.change(&Changed::Findings(fresh), &mut outbox);
+    assert_eq!(pane.past_the_counts(&c), every_row(&pane));
+    assert_eq!(
+        pane.past_the_counts(&c),
+        vec![("ignored", 2), ("closed", 2)],
+        "1 open of 2 counted: none past; in the order the rows show them"
+    );
+
+    // A new filter starts over.
+    pane.reload(&mut crate::pane::testing::cx(&mut outbox, 20));
+    assert!(pane.list.items.is_empty());
+    assert_eq!(pane.past_the_counts(&c), Vec::new());
+}
