@@ -274,8 +274,7 @@ impl Env {
         R: PagedRequest + serde::Serialize,
         R::Page: serde::de::DeserializeOwned,
     {
-        findings_client::install_crypto_provider();
-        let http = reqwest::Client::builder()
+        let http = crate::common::http_builder()
             .gzip(false)
             .build()
             .expect("an HTTP client");
@@ -3484,8 +3483,7 @@ async fn error_bodies_of_unknown_routes_are_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gzip_is_honoured() {
     let env = Env::start().await;
-    findings_client::install_crypto_provider();
-    let http = reqwest::Client::builder()
+    let http = crate::common::http_builder()
         .gzip(false)
         .build()
         .expect("a client");
