@@ -38,6 +38,37 @@ fn read_all(bytes: &[u8]) -> Result<(Header, Vec<Entry>), SnapshotError> {
 }
 
 #[test]
+fn a_snapshot_of_exactly_the_cap_is_written_and_read_one_more_is_refused() {
+    // The cap is ten million; three here. A file of exactly the cap read
+    // its trailer as a finding past it and was refused.
+    let mut writer = Writer::new(Vec::new(), &header()).unwrap().with_cap(3);
+    for n in 0..3 {
+        writer.entry(&entry(n)).unwrap();
+    }
+    let refused = writer.entry(&entry(3)).unwrap_err().to_string();
+    assert!(refused.contains("at most 3 findings"), "{refused}");
+    let full = writer.finish().unwrap();
+    let read = |bytes: &[u8]| -> Result<usize, SnapshotError> {
+        let mut reader = Reader::new(bytes)?.with_cap(3);
+        let mut n = 0;
+        while reader.next_entry()?.is_some() {
+            n += 1;
+        }
+        Ok(n)
+    };
+    assert_eq!(
+        read(&full).unwrap(),
+        3,
+        "exactly the cap opens, trailer and all"
+    );
+    let err = read(&written(4)).unwrap_err();
+    assert!(
+        matches!(&err, SnapshotError::TooLarge(why) if why == "more than 3 findings"),
+        "{err}"
+    );
+}
+
+#[test]
 fn entries_come_back_as_written_across_blocks() {
     // Enough lines for several blocks.
     let bytes = written(20_000);

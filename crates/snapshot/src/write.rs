@@ -57,6 +57,8 @@ pub struct Writer<W: Write> {
     /// takes about 20 ms to deflate).
     packing: Option<std::thread::JoinHandle<io::Result<Vec<u8>>>>,
     count: u64,
+    /// The findings a reader takes ([`super::MAX_FINDINGS`]).
+    cap: u64,
 }
 
 impl<W: Write> Writer<W> {
@@ -72,7 +74,15 @@ impl<W: Write> Writer<W> {
             lines: 0,
             packing: None,
             count: 0,
+            cap: super::MAX_FINDINGS,
         })
+    }
+
+    /// This writer with a smaller cap (the tests' ten million is three).
+    #[cfg(test)]
+    pub(crate) fn with_cap(mut self, cap: u64) -> Self {
+        self.cap = cap;
+        self
     }
 
     /// A finding's few fields: a version 1 line.
@@ -103,10 +113,10 @@ impl<W: Write> Writer<W> {
 
     /// One finding more would pass what a reader takes.
     fn room(&self) -> io::Result<()> {
-        if self.count >= super::MAX_FINDINGS {
+        if self.count >= self.cap {
             return Err(io::Error::other(format!(
                 "a snapshot holds at most {} findings",
-                super::MAX_FINDINGS
+                self.cap
             )));
         }
         Ok(())
