@@ -87,7 +87,7 @@ fn main() {
     );
     println!(
         "  peak resident of the TUI's process {:.1} MB (VmHWM)",
-        mb(tui_load::status_bytes("VmHWM:"))
+        mb(figures::status_bytes("VmHWM:").unwrap_or(0))
     );
     let worst = ratios.iter().copied().fold(f64::MIN, f64::max);
     println!(

@@ -68,13 +68,9 @@ fn heap() -> (usize, usize) {
     (LIVE_BYTES.load(Relaxed), LIVE_BLOCKS.load(Relaxed))
 }
 
-/// A line of /proc/self/status, in bytes.
-fn status_bytes(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+#[path = "support/figures.rs"]
+mod figures;
+use figures::status_bytes;
 
 fn rss() -> u64 {
     status_bytes("VmRSS:").unwrap_or(0)

@@ -22,15 +22,9 @@ pub struct Loaded {
     pub resident: u64,
 }
 
-/// A line of /proc/self/status (Linux), in bytes; 0 elsewhere.
-pub fn status_bytes(field: &str) -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with(field))?;
-            line.split_whitespace().nth(1)?.parse::<u64>().ok()
-        })
-        .map_or(0, |kb| kb * 1024)
+/// This process's resident bytes (0 where /proc is not).
+fn resident() -> u64 {
+    crate::figures::status_bytes("VmRSS:").unwrap_or(0)
 }
 
 /// `G` against `url` until every finding is loaded.
@@ -65,13 +59,13 @@ pub async fn load_everything(url: &str, deployment: &str, token: &str) -> Loaded
         let reply = replies.recv().await.expect("a reply");
         send(app.update(Msg::Reply(reply)));
         if first_page_resident == 0 && !app.issues().list.items.is_empty() {
-            first_page_resident = status_bytes("VmRSS:");
+            first_page_resident = resident();
         }
     }
     Loaded {
         seconds: started.elapsed().as_secs_f64(),
         findings: app.issues().list.items.len(),
         first_page_resident,
-        resident: status_bytes("VmRSS:"),
+        resident: resident(),
     }
 }

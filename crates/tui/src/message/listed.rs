@@ -31,6 +31,15 @@ impl<'de> Deserialize<'de> for RowPage {
     }
 }
 
+/// Decoded here, in the crate of the rows, once.
+impl findings_client::FromAnswer for RowPage {
+    fn from_answer(
+        answer: &findings_client::client::Answer,
+    ) -> Result<Self, findings_client::ApiError> {
+        answer.decode()
+    }
+}
+
 impl findings_client::Page for RowPage {
     const ITEMS: &'static str = "issues";
     fn next_cursor(&self) -> Option<&str> {

@@ -9,8 +9,7 @@ use super::fix_prs::SharedFixPrs;
 use super::save::ExportFile;
 use crate::message::rows::{Finding, RowPage};
 use crate::message::{ApiRequest, ApiResponse, ExportItems, MAX_COUNTED, Reply, RequestId};
-use findings_client::client::Answer;
-use findings_client::{ApiError, Client, PagedRequest};
+use findings_client::{ApiError, Client};
 use findings_model::{Issue, IssueItem, ListIssuesRequest};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -109,7 +108,7 @@ async fn stream_rows(
 ) {
     use futures_util::StreamExt;
     let credits = Arc::new(tokio::sync::Semaphore::new(PAGES_AHEAD));
-    let mut pages = std::pin::pin!(super::pages::every_page(client, RowsRequest(request)));
+    let mut pages = std::pin::pin!(super::pages::every_page(client, RowsRequest::new(request)));
     loop {
         // Given back when the page it rides with is dropped (taken).
         let Ok(credit) = credits.clone().acquire_owned().await else {
@@ -147,21 +146,7 @@ async fn stream_rows(
 
 /// List issues, its pages decoded straight into rows (only the fields a
 /// row keeps are read: `message/listed.rs`).
-#[derive(Debug, Clone)]
-struct RowsRequest(ListIssuesRequest);
-
-impl PagedRequest for RowsRequest {
-    type Page = RowPage;
-    fn set_cursor(&mut self, cursor: Option<String>) {
-        self.0.cursor = cursor;
-    }
-    async fn answer(&self, client: &Client) -> Result<Answer, ApiError> {
-        client.list_issues_answer(&self.0).await
-    }
-    fn decode_page(answer: &Answer) -> Result<RowPage, ApiError> {
-        answer.decode()
-    }
-}
+type RowsRequest = findings_client::PagesAs<ListIssuesRequest, RowPage>;
 
 /// The findings of `ids`, whole, in order: a few fetched at once.
 async fn get_issues(client: &Client, ids: Vec<String>) -> Result<Vec<Issue>, ApiError> {
