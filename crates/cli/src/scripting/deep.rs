@@ -17,10 +17,12 @@ pub(super) const MAX_DEPTH: usize = 10_000;
 /// The stack of the thread that runs the expression: reserved, touched
 /// only as deep as the expression goes.
 pub(super) const STACK: usize = 256 * 1024 * 1024;
-/// What is kept free below the deepest call a definition may make: for
-/// what runs between two checks (a value written or dropped whole, jaq's
-/// own filters).
-const STACK_SPARE: usize = 64 * 1024 * 1024;
+/// What is kept free below the deepest call a definition may make, of a
+/// stack of `stack` bytes: for what runs between two checks (a value
+/// written or dropped whole, jaq's own filters). 64 MB of [`STACK`].
+const fn spare(stack: usize) -> usize {
+    stack / 4
+}
 /// The name the expression's definitions are wrapped in (see [`guard`]).
 const DEEP: &str = "__findings_deep";
 
@@ -155,25 +157,26 @@ impl<'a, T, I: Iterator<Item = Result<T, Exn<'a, Val>>>> Iterator for Guarded<I>
 }
 
 thread_local! {
-    /// Where this thread's stack started, on the expression's thread (0
-    /// elsewhere: no check).
-    static STACK_TOP: Cell<usize> = const { Cell::new(0) };
+    /// Where this thread's stack started and how deep a definition may
+    /// take it, on the expression's thread (0 elsewhere: no check).
+    static STACK_TOP: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
 }
 
 /// Notes where this thread's stack starts: called first on the
-/// expression's thread, whose stack is [`STACK`] bytes.
-pub(super) fn mark_stack_top() {
+/// expression's thread, whose stack is `stack` bytes ([`STACK`]).
+pub(super) fn mark_stack_top(stack: usize) {
     let top = 0u8;
-    STACK_TOP.with(|t| t.set(std::ptr::addr_of!(top) as usize));
+    let usable = stack - spare(stack);
+    STACK_TOP.with(|t| t.set((std::ptr::addr_of!(top) as usize, usable)));
 }
 
 /// Whether the expression's thread has used its stack but the spare.
 fn stack_low() -> bool {
     let here = 0u8;
     let here = std::ptr::addr_of!(here) as usize;
-    let top = STACK_TOP.with(Cell::get);
+    let (top, usable) = STACK_TOP.with(Cell::get);
     // The stack grows down on every platform this builds for.
-    top != 0 && top.saturating_sub(here) > STACK - STACK_SPARE
+    top != 0 && top.saturating_sub(here) > usable
 }
 
 /// Whether JSON `text` nests arrays and objects deeper than `max` (a scan
