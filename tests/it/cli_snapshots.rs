@@ -223,6 +223,36 @@ fn a_diff_against_the_demo_two_weeks_later_shows_every_kind_of_change() {
     // Every format: csv has a header and a line per change.
     let (_, csv, _) = after.run(&["diff", old, new, "--format", "csv"]);
     assert_eq!(csv.lines().count(), changes.len() + 1);
+    // Partitioned (one finding held at a time, the rest put by in
+    // temporary files): every format says what the in-memory diff says,
+    // and nothing is left behind.
+    for (format, in_memory) in [("ndjson", &stdout), ("markdown", &md), ("csv", &csv)] {
+        let temp = tempfile::tempdir().unwrap();
+        let out = crate::common::findings()
+            .args(["diff", old, new, "--format", format])
+            .env("TMPDIR", temp.path())
+            .env("FINDINGS_TEST_DIFF_BOUND", "1")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(&String::from_utf8_lossy(&out.stdout), in_memory, "{format}");
+        assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
+    }
+    // The table fits the width asked for, every line, at 80 and 60
+    // columns: the change, the finding, its severity, state and rule stay.
+    for width in ["80", "60"] {
+        let (code, table, stderr) =
+            after.run(&["diff", old, new, "--format", "table", "--width", width]);
+        assert_eq!(code, 0, "{stderr}");
+        let w: usize = width.parse().unwrap();
+        assert!(table.lines().count() > 10, "{table}");
+        let long: Vec<&str> = table.lines().filter(|l| l.chars().count() > w).collect();
+        assert!(long.is_empty(), "{width}: {long:#?}");
+        let header = table.lines().next().unwrap_or_default();
+        for kept in ["CATEGORY", "ID", "SEVERITY", "STATE", "RULE"] {
+            assert!(header.contains(kept), "{width}: {header}");
+        }
+    }
     // With --state open, what was fixed or ignored since no longer matches:
     // gone, saying what it was.
     let open_only = dir.path().join("open.snap");
@@ -381,28 +411,6 @@ fn a_snapshot_repeating_a_finding_is_refused_offline_by_name() {
         stderr.contains(path) && stderr.contains("finding 42 is in it more than once"),
         "{stderr}"
     );
-}
-
-/// A diff's table fits the width asked for, every line, at 80 and 60
-/// columns: the change, the finding, its severity, state and rule stay.
-#[test]
-fn a_diff_table_fits_the_width_asked_for() {
-    let (dir, _before, after) = two_weeks_apart();
-    let (old, new) = paths(&dir);
-    let (old, new) = (old.as_str(), new.as_str());
-    for width in ["80", "60"] {
-        let (code, table, stderr) =
-            after.run(&["diff", old, new, "--format", "table", "--width", width]);
-        assert_eq!(code, 0, "{stderr}");
-        let w: usize = width.parse().unwrap();
-        assert!(table.lines().count() > 10, "{table}");
-        let long: Vec<&str> = table.lines().filter(|l| l.chars().count() > w).collect();
-        assert!(long.is_empty(), "{width}: {long:#?}");
-        let header = table.lines().next().unwrap_or_default();
-        for kept in ["CATEGORY", "ID", "SEVERITY", "STATE", "RULE"] {
-            assert!(header.contains(kept), "{width}: {header}");
-        }
-    }
 }
 
 /// `snapshot show` and `diff` read each finding only as far as its entry
@@ -606,25 +614,5 @@ fn a_partitioned_diff_stopped_by_ctrl_c_or_a_kill_leaves_no_temporary_file() {
         }
         let left: Vec<_> = std::fs::read_dir(temp.path()).unwrap().collect();
         assert!(left.is_empty(), "{signal}: left behind: {left:?}");
-    }
-}
-
-#[test]
-fn partitioned_every_format_says_what_the_in_memory_diff_says() {
-    let (dir, _, after) = two_weeks_apart();
-    let (old, new) = paths(&dir);
-    for format in ["markdown", "ndjson", "csv"] {
-        let (code, in_memory, stderr) = after.run(&["diff", &old, &new, "--format", format]);
-        assert_eq!(code, 0, "{stderr}");
-        let temp = tempfile::tempdir().unwrap();
-        let out = crate::common::findings()
-            .args(["diff", &old, &new, "--format", format])
-            .env("TMPDIR", temp.path())
-            .env("FINDINGS_TEST_DIFF_BOUND", "1")
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0));
-        assert_eq!(String::from_utf8_lossy(&out.stdout), in_memory, "{format}");
-        assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
     }
 }
