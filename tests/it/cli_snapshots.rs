@@ -144,6 +144,40 @@ fn paths(dir: &tempfile::TempDir) -> (String, String) {
     (text("old.snap"), text("new.snap"))
 }
 
+/// Partitioned (one finding held at a time, the rest put by in temporary
+/// files), every format of the diff of `old` and `new` says what the
+/// in-memory diff said (`in_memory`: ndjson, markdown, csv) and leaves
+/// nothing behind; the table fits the width asked for.
+fn partitioned_and_table_agree(after: &Server, old: &str, new: &str, in_memory: [&String; 3]) {
+    for (format, in_memory) in ["ndjson", "markdown", "csv"].into_iter().zip(in_memory) {
+        let temp = tempfile::tempdir().unwrap();
+        let out = crate::common::findings()
+            .args(["diff", old, new, "--format", format])
+            .env("TMPDIR", temp.path())
+            .env("FINDINGS_TEST_DIFF_BOUND", "1")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(&String::from_utf8_lossy(&out.stdout), in_memory, "{format}");
+        assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
+    }
+    // The table fits the width asked for, every line, at 80 and 60
+    // columns: the change, the finding, its severity, state and rule stay.
+    for width in ["80", "60"] {
+        let (code, table, stderr) =
+            after.run(&["diff", old, new, "--format", "table", "--width", width]);
+        assert_eq!(code, 0, "{stderr}");
+        let w: usize = width.parse().unwrap();
+        assert!(table.lines().count() > 10, "{table}");
+        let long: Vec<&str> = table.lines().filter(|l| l.chars().count() > w).collect();
+        assert!(long.is_empty(), "{width}: {long:#?}");
+        let header = table.lines().next().unwrap_or_default();
+        for kept in ["CATEGORY", "ID", "SEVERITY", "STATE", "RULE"] {
+            assert!(header.contains(kept), "{width}: {header}");
+        }
+    }
+}
+
 #[test]
 fn a_diff_against_the_demo_two_weeks_later_shows_every_kind_of_change() {
     let (dir, before, after) = two_weeks_apart();
@@ -223,36 +257,7 @@ fn a_diff_against_the_demo_two_weeks_later_shows_every_kind_of_change() {
     // Every format: csv has a header and a line per change.
     let (_, csv, _) = after.run(&["diff", old, new, "--format", "csv"]);
     assert_eq!(csv.lines().count(), changes.len() + 1);
-    // Partitioned (one finding held at a time, the rest put by in
-    // temporary files): every format says what the in-memory diff says,
-    // and nothing is left behind.
-    for (format, in_memory) in [("ndjson", &stdout), ("markdown", &md), ("csv", &csv)] {
-        let temp = tempfile::tempdir().unwrap();
-        let out = crate::common::findings()
-            .args(["diff", old, new, "--format", format])
-            .env("TMPDIR", temp.path())
-            .env("FINDINGS_TEST_DIFF_BOUND", "1")
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0));
-        assert_eq!(&String::from_utf8_lossy(&out.stdout), in_memory, "{format}");
-        assert_eq!(std::fs::read_dir(temp.path()).unwrap().count(), 0);
-    }
-    // The table fits the width asked for, every line, at 80 and 60
-    // columns: the change, the finding, its severity, state and rule stay.
-    for width in ["80", "60"] {
-        let (code, table, stderr) =
-            after.run(&["diff", old, new, "--format", "table", "--width", width]);
-        assert_eq!(code, 0, "{stderr}");
-        let w: usize = width.parse().unwrap();
-        assert!(table.lines().count() > 10, "{table}");
-        let long: Vec<&str> = table.lines().filter(|l| l.chars().count() > w).collect();
-        assert!(long.is_empty(), "{width}: {long:#?}");
-        let header = table.lines().next().unwrap_or_default();
-        for kept in ["CATEGORY", "ID", "SEVERITY", "STATE", "RULE"] {
-            assert!(header.contains(kept), "{width}: {header}");
-        }
-    }
+    partitioned_and_table_agree(&after, old, new, [&stdout, &md, &csv]);
     // With --state open, what was fixed or ignored since no longer matches:
     // gone, saying what it was.
     let open_only = dir.path().join("open.snap");
