@@ -128,18 +128,6 @@ pub fn by_state_lines_with(
     state_lines(c, more, width, true)
 }
 
-/// The loaded rows past the counts' total, by state: for each state the
-/// counts name, how many more rows are in it than its count says. Nothing
-/// when the list holds no more than the total.
-pub fn past_the_counts(
-    c: &GetIssueCountsResponse,
-    rows: impl Iterator<Item = Option<AggregateState>>,
-) -> Vec<(&'static str, i64)> {
-    let mut listed = ListedStates::default();
-    listed.add(rows);
-    listed.past_the_counts(c)
-}
-
 /// The loaded rows by the count each is in, in the order first seen, kept
 /// as pages come: a pass over every loaded row at each update (the counts
 /// line's height is laid out after every message) held the screen still
@@ -151,6 +139,13 @@ pub struct ListedStates {
 }
 
 impl ListedStates {
+    /// `rows` counted from none.
+    pub fn of(rows: impl Iterator<Item = Option<AggregateState>>) -> Self {
+        let mut listed = ListedStates::default();
+        listed.add(rows);
+        listed
+    }
+
     /// Counts `rows` in.
     pub fn add(&mut self, rows: impl Iterator<Item = Option<AggregateState>>) {
         // A page's rows come a few states at a time: the last one's slot
@@ -179,7 +174,9 @@ impl ListedStates {
         self.seen.iter().map(|(_, n)| n).sum()
     }
 
-    /// [`past_the_counts`] of the rows counted in.
+    /// The rows counted in past the counts' total, by state: for each
+    /// state the counts name, how many more rows are in it than its count
+    /// says. Nothing when the list holds no more than the total.
     pub fn past_the_counts(&self, c: &GetIssueCountsResponse) -> Vec<(&'static str, i64)> {
         if self.rows() <= c.listed() {
             return Vec::new();
@@ -331,7 +328,7 @@ mod tests {
             .chain([None, None]);
         let mut c = counts();
         c.closed = Some(0);
-        let more = past_the_counts(&c, rows);
+        let more = ListedStates::of(rows).past_the_counts(&c);
         assert_eq!(more, vec![("ignored", 11), ("unknown", 2)]);
         let lines = by_state_lines_with(&c, &more, 200).join(" | ");
         assert!(
@@ -339,7 +336,9 @@ mod tests {
             "{lines}"
         );
         assert!(
-            past_the_counts(&counts(), std::iter::repeat_n(None, 30)).is_empty(),
+            ListedStates::of(std::iter::repeat_n(None, 30))
+                .past_the_counts(&counts())
+                .is_empty(),
             "fewer rows than counted: nothing more"
         );
         assert_eq!(

@@ -568,9 +568,8 @@ impl Pane for IssuesPane {
                 self.learned.learn(fresh);
                 if crate::message::rows::refresh_rows(&mut self.list.items, fresh) > 0 {
                     // Rows changed state in place: counted again.
-                    self.listed_states = ListedStates::default();
-                    self.listed_states
-                        .add(self.list.items.iter().map(|r| r.state()));
+                    self.listed_states =
+                        ListedStates::of(self.list.items.iter().map(|r| r.state()));
                 }
             }
             Changed::FindingsReload

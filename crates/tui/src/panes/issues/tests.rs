@@ -307,7 +307,8 @@ fn the_rows_past_the_counts_are_kept_as_pages_come_and_rows_change() {
     };
     pane.reply(counts, Ok(ApiResponse::IssueCounts(c.clone())), &mut outbox);
     let every_row = |pane: &IssuesPane| {
-        crate::list::issue_counts::past_the_counts(&c, pane.list.items.iter().map(|r| r.state()))
+        crate::list::issue_counts::ListedStates::of(pane.list.items.iter().map(|r| r.state()))
+            .past_the_counts(&c)
     };
     // Two pages of one stream (as `G` gets them).
     let stream = list;
